@@ -1,0 +1,32 @@
+# Two commands: `make demo` and `make test`. Each builds .venv from pyproject.toml
+# when it is missing or older than pyproject.toml, and is quick otherwise.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench venv clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/meeple demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check spiel_games solvers tournament tests scripts
+	$(VENV)/bin/ruff format --check spiel_games solvers tournament tests scripts
+
+bench: $(STAMP)
+	$(PY) scripts/bench.py
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache

@@ -1,0 +1,10 @@
+"""meeple-arena games. Importing this package registers every game with pyspiel.
+
+    import spiel_games, pyspiel
+    game = pyspiel.load_game("python_coloretto(players=4)")
+"""
+
+from spiel_games import coloretto  # noqa: F401  (registers python_coloretto)
+from spiel_games.common.registry import all_specs, get_spec
+
+__all__ = ["all_specs", "get_spec"]

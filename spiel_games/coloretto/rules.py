@@ -1,0 +1,192 @@
+"""Coloretto rules data, configuration from game parameters, and pure scoring."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from spiel_games.common.rules_data import load_rules
+from spiel_games.common.utility import check_mode
+
+RULES = load_rules("spiel_games.coloretto")
+COLOUR_NAMES: tuple[str, ...] = tuple(RULES["deck.colour_names"])
+MAX_COLOURS = len(COLOUR_NAMES)
+PLUS2_VALUE: int = RULES["scoring.plus2_value"]
+
+DEFAULTS: dict[str, object] = {
+    "players": 4,
+    "colors": 0,
+    "cards_per_color": RULES["deck.cards_per_colour"],
+    "plus2": RULES["deck.plus2_cards"],
+    "edition": "classic",
+    "jokers": -1,
+    "last_round_depth": -1,
+    "rows": 0,
+    "row_capacity": 0,
+    "start_cards": -1,
+    "scoring": "standard",
+    "positive_colors": RULES["scoring.positive_colours"],
+    "joker_timing": "end",
+    "utility": "rank",
+}
+
+
+class ConfigError(ValueError):
+    """A game parameter outside what the rules allow."""
+
+
+@dataclass(frozen=True)
+class Config:
+    players: int
+    colours: int
+    cards_per_colour: int
+    plus2: int
+    jokers: int
+    golden: int  # 0 or 1 golden joker (newer edition)
+    depth: int  # cards below the last-round card
+    capacities: tuple[int, ...]  # one per row
+    start_cards: int
+    table: tuple[int, ...]  # index = cards of a colour (capped)
+    positive: int
+    immediate_jokers: bool
+    utility: str
+
+    # Card types: colours 0..C-1, then +2, joker, golden joker.
+    @property
+    def plus2_type(self) -> int:
+        return self.colours
+
+    @property
+    def joker_type(self) -> int:
+        return self.colours + 1
+
+    @property
+    def golden_type(self) -> int:
+        return self.colours + 2
+
+    @property
+    def num_types(self) -> int:
+        return self.colours + 3
+
+    @property
+    def rows(self) -> int:
+        return len(self.capacities)
+
+    def initial_deck(self) -> list[int]:
+        return [self.cards_per_colour] * self.colours + [self.plus2, self.jokers, self.golden]
+
+    def deck_size_after_setup(self) -> int:
+        return sum(self.initial_deck()) - self.players * self.start_cards
+
+    def type_name(self, t: int) -> str:
+        if t < self.colours:
+            return COLOUR_NAMES[t]
+        return ("+2", "joker", "golden joker")[t - self.colours]
+
+    def max_score(self) -> int:
+        return self.positive * self.table[-1] + PLUS2_VALUE * self.plus2
+
+    def min_score(self) -> int:
+        return -max(0, self.colours - self.positive) * self.table[-1]
+
+
+def make_config(params: dict) -> Config:
+    p = {**DEFAULTS, **params}
+    unknown = set(p) - set(DEFAULTS)
+    if unknown:
+        raise ConfigError(f"unknown Coloretto parameter(s): {', '.join(sorted(unknown))}")
+    n = int(p["players"])
+    if not 2 <= n <= 5:
+        raise ConfigError(f"Coloretto takes 2-5 players, got {n}")
+    edition = p["edition"]
+    if edition not in ("classic", "new"):
+        raise ConfigError(f"edition must be 'classic' or 'new', got {edition!r}")
+    colours = int(p["colors"])
+    if colours == 0:
+        removed = {2: RULES["deck.removed_colours_2p"], 3: RULES["deck.removed_colours_3p"]}.get(n, 0)
+        colours = MAX_COLOURS - removed
+    if not 1 <= colours <= MAX_COLOURS:
+        raise ConfigError(f"colors must be 1-{MAX_COLOURS}, got {colours}")
+    jokers = int(p["jokers"])
+    if jokers < 0:
+        jokers = RULES["deck.jokers_new" if edition == "new" else "deck.jokers_classic"]
+    golden = 1 if edition == "new" else 0
+    depth = int(p["last_round_depth"])
+    if depth < 0:
+        depth = RULES[
+            "deck.last_round_depth_new" if edition == "new" else "deck.last_round_depth_classic"
+        ]
+    rows, cap = int(p["rows"]), int(p["row_capacity"])
+    if rows == 0 and cap == 0 and n == 2:
+        capacities = tuple(RULES["rows.capacities_2p"])
+    else:
+        rows = rows or n
+        cap = cap or RULES["rows.capacity"]
+        capacities = (cap,) * rows
+    if len(capacities) < n:
+        raise ConfigError(f"need at least one row per player ({n}), got {len(capacities)}")
+    if min(capacities) < 1:
+        raise ConfigError("row_capacity must be at least 1")
+    start = int(p["start_cards"])
+    if start < 0:
+        start = RULES["setup.start_cards_2p" if n == 2 else "setup.start_cards"]
+    if n * start > colours:
+        raise ConfigError(
+            f"{n} players x {start} start cards need {n * start} distinct colours, have {colours}"
+        )
+    cpc, plus2 = int(p["cards_per_color"]), int(p["plus2"])
+    if cpc < 1 or plus2 < 0 or jokers < 0:
+        raise ConfigError("cards_per_color must be >= 1; plus2 and jokers >= 0")
+    scoring = p["scoring"]
+    if scoring not in ("standard", "alternative"):
+        raise ConfigError(f"scoring must be 'standard' or 'alternative', got {scoring!r}")
+    table = tuple(RULES[f"scoring.table_{scoring}"])
+    positive = int(p["positive_colors"])
+    if not 1 <= positive <= colours:
+        raise ConfigError(f"positive_colors must be 1-{colours}, got {positive}")
+    timing = p["joker_timing"]
+    if timing not in ("end", "immediate"):
+        raise ConfigError(f"joker_timing must be 'end' or 'immediate', got {timing!r}")
+    try:
+        utility = check_mode(p["utility"])
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    cfg = Config(
+        players=n, colours=colours, cards_per_colour=cpc, plus2=plus2, jokers=jokers,
+        golden=golden, depth=depth, capacities=capacities, start_cards=start, table=table,
+        positive=positive, immediate_jokers=timing == "immediate", utility=utility,
+    )
+    if not 0 <= depth < cfg.deck_size_after_setup():
+        raise ConfigError(
+            f"last_round_depth must be 0-{cfg.deck_size_after_setup() - 1} for this deck, got {depth}"
+        )
+    return cfg
+
+
+def colour_value(table: tuple[int, ...], count: int) -> int:
+    return table[min(count, len(table) - 1)]
+
+
+@lru_cache(maxsize=65536)
+def best_score(
+    colour_counts: tuple[int, ...], plus2: int, jokers: int, table: tuple[int, ...], positive: int
+) -> tuple[int, tuple[int, ...]]:
+    """Final score with the best joker assignment and the best choice of positive colours.
+
+    Returns (score, final colour counts). Since score = 2 * (sum of the positive
+    colours' values) - (sum of all values) + 2 * plus2, the positive colours are
+    always those with the highest table values; jokers are assigned by trying
+    every distribution (at most a few jokers over at most seven colours).
+    """
+    best: tuple[int, tuple[int, ...]] | None = None
+    for assign in combinations_with_replacement(range(len(colour_counts)), jokers):
+        counts = list(colour_counts)
+        for c in assign:
+            counts[c] += 1
+        values = sorted((colour_value(table, k) for k in counts), reverse=True)
+        score = 2 * sum(values[:positive]) - sum(values) + PLUS2_VALUE * plus2
+        if best is None or score > best[0]:
+            best = (score, tuple(counts))
+    assert best is not None
+    return best

@@ -1,0 +1,239 @@
+"""Checks every registered game must pass, written once for all games.
+
+Each function raises AssertionError with a precise message on failure. The test
+suite (tests/test_conformance.py) runs them for every GameSpec and each of its
+test configurations; game authors can run them directly while developing.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+
+import numpy as np
+import pyspiel
+
+_INFO = pyspiel.GameType.Information
+
+
+def _sample_chance(state, rng: random.Random) -> int:
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    acc = 0.0
+    for a, p in outcomes:
+        acc += p
+        if x < acc:
+            return a
+    return outcomes[-1][0]
+
+
+def random_playout(game, rng: random.Random, keep: bool = False):
+    """Play one random game; return the terminal state (and the states along the way)."""
+    state = game.new_initial_state()
+    trail = []
+    while not state.is_terminal():
+        if keep:
+            trail.append(state.clone())
+        if state.is_chance_node():
+            state.apply_action(_sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return (state, trail) if keep else state
+
+
+def check_random_sim(game, num_sims: int = 3) -> None:
+    pyspiel.random_sim_test(game, num_sims=num_sims, serialize=True, verbose=False)
+
+
+def check_pickle_and_serialize(game, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    g2 = pickle.loads(pickle.dumps(game))
+    assert str(g2) == str(game), "game pickle round trip changed the game string"
+    _, trail = random_playout(game, rng, keep=True)
+    for state in trail[:: max(1, len(trail) // 12)]:
+        s2 = pickle.loads(pickle.dumps(state))
+        assert s2.history() == state.history(), "state pickle round trip lost history"
+        assert str(s2) == str(state), "state pickle round trip changed the state"
+        text = pyspiel.serialize_game_and_state(game, state)
+        g3, s3 = pyspiel.deserialize_game_and_state(text)
+        assert str(g3) == str(game)
+        assert s3.history() == state.history() and str(s3) == str(state), (
+            "serialize_game_and_state round trip changed the state"
+        )
+
+
+def check_clone_independence(game, seed: int = 0) -> None:
+    """States kept along a playout never change when play continues from them."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    kept = []
+    while not state.is_terminal():
+        kept.append((state.clone(), str(state), state.history(), state.legal_actions()
+                     if not state.is_chance_node() else None))
+        if state.is_chance_node():
+            state.apply_action(_sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    # Also play on from a mid-game clone: the original must not move.
+    mid = kept[len(kept) // 2][0]
+    snapshot = str(mid)
+    branch = mid.clone()
+    while not branch.is_terminal():
+        if branch.is_chance_node():
+            branch.apply_action(_sample_chance(branch, rng))
+        else:
+            branch.apply_action(rng.choice(branch.legal_actions()))
+    assert str(mid) == snapshot, "playing on a clone changed the state it was cloned from"
+    for clone, text, hist, legal in kept:
+        assert str(clone) == text, "a kept clone changed after play continued"
+        assert clone.history() == hist
+        if legal is not None:
+            assert clone.legal_actions() == legal
+
+
+def check_declared_sizes(game, num_games: int = 5, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    gtype = game.get_type()
+    nda = game.num_distinct_actions()
+    mco = game.max_chance_outcomes()
+    n = game.num_players()
+    lo, hi = game.min_utility(), game.max_utility()
+    for _ in range(num_games):
+        state = game.new_initial_state()
+        length = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert 0 < len(outcomes) <= mco, f"{len(outcomes)} chance outcomes > {mco}"
+                assert all(0 <= a < mco for a, _ in outcomes), "chance outcome id out of range"
+                assert math.isclose(sum(p for _, p in outcomes), 1.0, abs_tol=1e-9)
+                assert all(p > 0 for _, p in outcomes), "chance outcome with zero probability"
+                ids = [a for a, _ in outcomes]
+                assert ids == sorted(set(ids)), "chance outcomes must be sorted and distinct"
+                state.apply_action(_sample_chance(state, rng))
+            else:
+                legal = state.legal_actions()
+                assert legal, "a player node without legal actions"
+                assert legal == sorted(set(legal)), "legal actions must be sorted and distinct"
+                assert all(0 <= a < nda for a in legal), f"action id out of [0, {nda})"
+                state.apply_action(rng.choice(legal))
+            length += 1
+        assert length <= game.max_game_length(), (
+            f"game length {length} exceeds max_game_length {game.max_game_length()}"
+        )
+        returns = state.returns()
+        assert len(returns) == n
+        assert all(lo - 1e-9 <= r <= hi + 1e-9 for r in returns), (
+            f"returns {returns} outside [{lo}, {hi}]"
+        )
+        if gtype.utility == pyspiel.GameType.Utility.ZERO_SUM:
+            assert abs(sum(returns)) < 1e-9, f"zero-sum game returned {returns}"
+        if gtype.utility == pyspiel.GameType.Utility.CONSTANT_SUM:
+            assert abs(sum(returns) - game.utility_sum()) < 1e-9
+
+
+def check_action_strings(game, num_games: int = 3, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    for _ in range(num_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            if state.is_chance_node():
+                actions = [a for a, _ in state.chance_outcomes()]
+            else:
+                actions = state.legal_actions()
+            names = [state.action_to_string(player, a) for a in actions]
+            assert len(set(names)) == len(names), f"ambiguous action strings: {names}"
+            for a, name in zip(actions, names, strict=True):
+                if not state.is_chance_node():
+                    back = state.string_to_action(name)
+                    assert back == a, f"{name!r} parsed as {back}, expected {a}"
+            if state.is_chance_node():
+                state.apply_action(_sample_chance(state, rng))
+            else:
+                state.apply_action(rng.choice(actions))
+
+
+def _views(state, player: int):
+    return (
+        state.information_state_string(player),
+        np.asarray(state.information_state_tensor(player)),
+        state.observation_string(player),
+        np.asarray(state.observation_tensor(player)),
+    )
+
+
+def check_info_leak(game, perturb, num_games: int = 3, seed: int = 0) -> int:
+    """Changing player i's secret never changes what player j != i sees.
+
+    Returns how many perturbations were checked (0 when the game has no secrets).
+    It also asserts the perturbation changed player i's own view at least once, so
+    a perturbation that does nothing cannot make the test pass vacuously.
+    """
+    if perturb is None:
+        assert game.get_type().information == _INFO.PERFECT_INFORMATION, (
+            "an imperfect-information game must provide perturb_secret for the leak test"
+        )
+        return 0
+    rng = random.Random(seed)
+    n = game.num_players()
+    checked = 0
+    own_changed = 0
+    for _ in range(num_games):
+        _, trail = random_playout(game, rng, keep=True)
+        for state in trail[:: max(1, len(trail) // 20)]:
+            for i in range(n):
+                other = perturb(state, i, rng)
+                if other is None:
+                    continue
+                checked += 1
+                if other.information_state_string(i) != state.information_state_string(i):
+                    own_changed += 1
+                for j in range(n):
+                    if j == i:
+                        continue
+                    a, b = _views(state, j), _views(other, j)
+                    assert a[0] == b[0], f"P{j} info state string changed with P{i}'s secret"
+                    assert np.array_equal(a[1], b[1]), f"P{j} info tensor leaked P{i}'s secret"
+                    assert a[2] == b[2], f"P{j} observation string leaked P{i}'s secret"
+                    assert np.array_equal(a[3], b[3]), f"P{j} observation leaked P{i}'s secret"
+    if checked:
+        assert own_changed > 0, "perturb_secret never changed the perturbed player's own view"
+    return checked
+
+
+def check_resampler(game, num_games: int = 3, seed: int = 0) -> int:
+    """A resampled state gives the resampling player the same information state."""
+    rng = random.Random(seed)
+    np_rng = np.random.default_rng(seed)
+    sampler = _Sampler(np_rng)
+    checked = 0
+    for _ in range(num_games):
+        _, trail = random_playout(game, rng, keep=True)
+        for state in trail[:: max(1, len(trail) // 25)]:
+            if state.is_chance_node() or state.is_terminal():
+                continue
+            p = state.current_player()
+            r = state.resample_from_infostate(p, sampler)
+            assert r.information_state_string(p) == state.information_state_string(p), (
+                "resampled state changed the player's information state"
+            )
+            assert np.array_equal(
+                np.asarray(r.information_state_tensor(p)),
+                np.asarray(state.information_state_tensor(p)),
+            )
+            assert r.legal_actions() == state.legal_actions()
+            assert r.current_player() == p
+            checked += 1
+    return checked
+
+
+class _Sampler:
+    """A probability sampler as OpenSpiel's Python IS-MCTS passes one: returns U[0,1)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def __call__(self) -> float:
+        return float(self.rng.random())

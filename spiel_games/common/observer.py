@@ -1,0 +1,143 @@
+"""Observer pieces shared by information-state/observation strings and tensors.
+
+A game describes its observation once, as an ordered list of named pieces with
+fixed shapes (the tensor layout), and one ``write(state, player, view, out)``
+function that emits each piece under its visibility guard. The same function
+feeds both the tensor (each piece written into its slice) and the string (each
+piece rendered as ``name:values`` or a readable text), so strings and tensors
+can never disagree about what a player sees.
+
+``view`` answers the visibility predicates derived from OpenSpiel's
+``IIGObservationType``:
+
+- ``view.public``: public information is included;
+- ``view.sees(owner, player)``: private information of ``owner`` is shown to ``player``;
+- ``view.perfect_recall``: the information state (with the player's own memory)
+  is requested rather than the current observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyspiel
+
+_SINGLE = pyspiel.PrivateInfoType.SINGLE_PLAYER
+_ALL = pyspiel.PrivateInfoType.ALL_PLAYERS
+
+
+@dataclass(frozen=True)
+class Piece:
+    name: str
+    shape: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+class Layout:
+    """An ordered tensor layout: piece name -> (offset, size, shape)."""
+
+    def __init__(self, pieces: Sequence[Piece]):
+        self.pieces = tuple(p for p in pieces if p.size > 0)
+        self.offsets: dict[str, tuple[int, int]] = {}
+        off = 0
+        for p in self.pieces:
+            if p.name in self.offsets:
+                raise ValueError(f"duplicate observation piece {p.name!r}")
+            self.offsets[p.name] = (off, p.size)
+            off += p.size
+        self.size = off
+
+    def table(self) -> str:
+        """Markdown table documenting the layout (for docs and `meeple games show`)."""
+        rows = ["| piece | shape | offset |", "|---|---|---|"]
+        for p in self.pieces:
+            rows.append(f"| {p.name} | {p.shape} | {self.offsets[p.name][0]} |")
+        return "\n".join(rows)
+
+
+class View:
+    """Visibility predicates for one IIGObservationType."""
+
+    __slots__ = ("public", "perfect_recall", "_private")
+
+    def __init__(self, iig_obs_type):
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        self.public = bool(iig_obs_type.public_info)
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self._private = iig_obs_type.private_info
+
+    def sees(self, owner: int, player: int) -> bool:
+        if self._private == _ALL:
+            return True
+        if self._private == _SINGLE:
+            return owner == player
+        return False
+
+
+Writer = Callable[[object, int, View, Callable], None]
+
+
+class _TensorSink:
+    __slots__ = ("tensor", "offsets")
+
+    def __init__(self, tensor: np.ndarray, offsets: dict[str, tuple[int, int]]):
+        self.tensor = tensor
+        self.offsets = offsets
+
+    def __call__(self, name: str, values, text: str | None = None) -> None:
+        off, size = self.offsets[name]
+        if isinstance(values, (int, float)):
+            self.tensor[off] = values
+            return
+        n = len(values)
+        if n > size:
+            raise ValueError(f"piece {name!r} has {n} values, layout allows {size}")
+        self.tensor[off : off + n] = values
+
+
+class _StringSink:
+    __slots__ = ("parts",)
+
+    def __init__(self):
+        self.parts: list[str] = []
+
+    def __call__(self, name: str, values, text: str | None = None) -> None:
+        if text is None:
+            if isinstance(values, (int, float)):
+                text = str(values)
+            else:
+                text = ",".join(str(v) for v in values)
+        self.parts.append(f"{name}:{text}")
+
+
+class PieceObserver:
+    """An OpenSpiel Python observer built from a Layout and a write function."""
+
+    def __init__(self, iig_obs_type, layout: Layout, write: Writer):
+        self.view = View(iig_obs_type)
+        self.layout = layout
+        self._write = write
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = {}
+        for p in layout.pieces:
+            off, size = layout.offsets[p.name]
+            self.dict[p.name] = self.tensor[off : off + size].reshape(p.shape)
+        self._sink = _TensorSink(self.tensor, layout.offsets)
+
+    def set_from(self, state, player: int) -> None:
+        self.tensor.fill(0.0)
+        self._write(state, player, self.view, self._sink)
+
+    def string_from(self, state, player: int) -> str:
+        sink = _StringSink()
+        self._write(state, player, self.view, sink)
+        return " ".join(sink.parts)

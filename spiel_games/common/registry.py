@@ -1,0 +1,82 @@
+"""Metadata for every game meeple-arena registers with pyspiel.
+
+Each game module builds one GameSpec and calls ``register``. The CLI, the
+conformance suite, the benchmark harness and the solvers read games only through
+this registry, so a new game works everywhere once it registers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pyspiel
+
+
+@dataclass(frozen=True)
+class ParamDoc:
+    name: str
+    default: object
+    meaning: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    short_name: str  # e.g. "python_coloretto"
+    title: str
+    min_players: int
+    max_players: int
+    params: tuple[ParamDoc, ...]
+    summary: str  # a short rules summary, plain text
+    # Configurations small enough for exact CFR (2 players) and exhaustive tests.
+    tiny_configs: tuple[str, ...]
+    # Configurations exercised by the conformance suite (each player count, variants).
+    test_configs: tuple[str, ...]
+    # The configuration benchmarks and demos use ("typical player count").
+    typical_config: str
+    # Deviations and assumptions, one line each (from rules data marked "assumed").
+    assumptions: tuple[str, ...] = ()
+    # Rule-based baseline: heuristic(state, rng) -> action for state.current_player().
+    heuristic: Callable | None = None
+    # Information abstraction for MCCFR: abstraction(state, player) -> compact key.
+    abstraction: Callable | None = None
+    abstraction_name: str = ""
+    abstraction_version: int = 0
+    # For the info-leak test: perturb_secret(state, player, rng) -> a state that differs
+    # from `state` only in what `player` privately knows, or None if there is nothing.
+    perturb_secret: Callable | None = None
+    # Extra notes shown by `meeple games show`.
+    notes: tuple[str, ...] = field(default=())
+
+    def param_defaults(self) -> dict[str, object]:
+        return {p.name: p.default for p in self.params}
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec, game_type, game_class) -> None:
+    """Register a game with pyspiel (once) and with the meeple-arena registry."""
+    if spec.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, game_class)
+    _REGISTRY[spec.short_name] = spec
+
+
+def all_specs() -> list[GameSpec]:
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def short_name_of(game_string: str) -> str:
+    name = game_string.strip()
+    i = name.find("(")
+    return name if i < 0 else name[:i]
+
+
+def get_spec(name_or_game_string: str) -> GameSpec:
+    name = short_name_of(name_or_game_string)
+    if name not in _REGISTRY and f"python_{name}" in _REGISTRY:
+        name = f"python_{name}"
+    if name not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise KeyError(f"unknown game {name!r}; registered games: {known}")
+    return _REGISTRY[name]

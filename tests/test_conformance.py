@@ -1,0 +1,74 @@
+"""The shared conformance suite, run for every registered game and configuration."""
+
+from __future__ import annotations
+
+import pyspiel
+import pytest
+
+import spiel_games
+from spiel_games.common import conformance as C
+
+CASES = [(spec, cfg) for spec in spiel_games.all_specs() for cfg in spec.test_configs]
+IDS = [cfg for _, cfg in CASES]
+
+
+@pytest.fixture(scope="module", params=CASES, ids=IDS)
+def case(request):
+    spec, cfg = request.param
+    return spec, pyspiel.load_game(cfg)
+
+
+def test_random_sim_test(case):
+    _, game = case
+    C.check_random_sim(game, num_sims=2)
+
+
+def test_pickle_and_serialize_round_trip(case):
+    _, game = case
+    C.check_pickle_and_serialize(game)
+
+
+def test_clone_independence(case):
+    _, game = case
+    C.check_clone_independence(game)
+
+
+def test_declared_sizes(case):
+    _, game = case
+    C.check_declared_sizes(game, num_games=3)
+
+
+def test_action_string_round_trip(case):
+    _, game = case
+    C.check_action_strings(game, num_games=1)
+
+
+def test_info_leak(case):
+    spec, game = case
+    C.check_info_leak(game, spec.perturb_secret)
+
+
+def test_resampler_keeps_information_state(case):
+    _, game = case
+    assert C.check_resampler(game, num_games=1) > 0
+
+
+@pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
+def test_every_player_count_loads_and_plays(spec):
+    for n in range(spec.min_players, spec.max_players + 1):
+        game = pyspiel.load_game(f"{spec.short_name}(players={n})")
+        assert game.num_players() == n
+        C.check_random_sim(game, num_sims=1)
+
+
+@pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
+def test_spec_metadata_is_complete(spec):
+    assert spec.tiny_configs, "every game lists tiny configurations"
+    for cfg in spec.tiny_configs:
+        game = pyspiel.load_game(cfg)
+        assert game.num_players() == 2, "tiny configurations are two-player (for exact CFR)"
+    assert spec.heuristic is not None, "every game has a heuristic baseline"
+    defaults = pyspiel.load_game(spec.short_name).get_parameters()
+    for p in spec.params:
+        assert p.name in defaults, f"documented parameter {p.name} is not a game parameter"
+        assert p.meaning
