@@ -1,0 +1,9 @@
+"""Command registration for the meeple CLI (filled in by its owning issue)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
