@@ -48,7 +48,7 @@ def register_kind(kind: AgentKind) -> AgentKind:
 
 def _load_kinds() -> None:
     # Import the modules that register kinds (kept here so `import solvers` stays light).
-    from solvers import baselines  # noqa: F401
+    from solvers import baselines, policy_file, search  # noqa: F401
 
 
 def resolve(spec: str) -> tuple[AgentKind, dict[str, object]]:

@@ -1,0 +1,415 @@
+"""Monte Carlo tree search for every registered game: MCTS, IS-MCTS and PIMC.
+
+One engine serves the three agents. A simulation starts from a *world*: the
+real state for perfect-information games, or a determinization drawn through the
+game's ``resample_from_infostate`` (IS-MCTS). It walks a tree whose edges are
+action ids, sampling chance outcomes with their exact probabilities, expands one
+new node, finishes with a rollout (random or the game's heuristic, optionally cut
+after ``rollout_depth`` moves and scored from ``state.scores()``), and backs up
+every player's return (multi-player: each edge stores the value for the player
+who chose it). Selection is UCB1 with availability counts (Cowling et al.'s
+single-observer IS-MCTS), which reduces to plain UCT when every legal action is
+always available.
+
+Why not OpenSpiel's bots: pyspiel's C++ ``MCTSBot``/``ISMCTSBot`` segfault on
+Python games, and the Python bots key nodes by information-state strings and go
+through the pybind bridge at every step. This engine calls the game's own Python
+methods (``_legal_actions``, ``_apply_action``) and keeps statistics on edges, which
+is several times faster (see docs/BENCHMARKS.md). It relies on the STYLE.md rule that
+a state keeps every fact in its own attributes (never in pyspiel's history).
+
+Known simplification: tree edges are keyed by action ids, including chance
+outcomes and hidden actions, so nodes *below* the root may separate worlds the
+root player cannot tell apart. The root decision only ever uses what the root
+player knows (every simulation starts from a resampled world).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import numpy as np
+import pyspiel
+
+from solvers.base import Agent, Analysis, MoveStat
+from spiel_games.common.registry import get_spec
+from spiel_games.common.utility import returns_from_keys
+
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_Z95 = 1.959964
+
+
+class Node:
+    """Statistics of one edge (the action that leads here) and its children."""
+
+    __slots__ = ("n", "w", "w2", "avail", "children")
+
+    def __init__(self):
+        self.n = 0
+        self.w = 0.0  # sum of normalised returns for the player who chose the edge
+        self.w2 = 0.0
+        self.avail = 0  # simulations in which this edge was legal at its parent
+        self.children: dict[int, Node] = {}
+
+
+def has_hidden_information(game) -> bool:
+    return game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+class _Sampler:
+    """What ``resample_from_infostate`` receives: a callable returning U[0, 1)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def __call__(self) -> float:
+        return self.rng.random()
+
+
+def sample_chance(state, rng: random.Random) -> int:
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    acc = 0.0
+    for a, p in outcomes:
+        acc += p
+        if x < acc:
+            return a
+    return outcomes[-1][0]
+
+
+class SearchEngine:
+    """UCT / SO-IS-MCTS over one game; ``search(state)`` returns the root node."""
+
+    def __init__(self, game, rng: random.Random, uct_c: float = 1.4, rollout: str = "random",
+                 rollout_depth: int = -1, determinize: bool = False):
+        self.game = game
+        self.rng = rng
+        self.np_rng = np.random.default_rng(rng.getrandbits(63))
+        self.uct_c = uct_c
+        self.rollout_depth = rollout_depth
+        self.determinize = determinize
+        self.lo = float(game.min_utility())
+        hi = float(game.max_utility())
+        self.span = (hi - self.lo) or 1.0
+        self.utility = str(game.get_parameters().get("utility", "rank"))
+        self.heuristic = None
+        if rollout == "heuristic":
+            spec = get_spec(game.get_type().short_name)
+            if spec.heuristic is None:
+                raise ValueError(f"{spec.short_name} has no heuristic for heuristic rollouts")
+            self.heuristic = spec.heuristic
+        self.sampler = _Sampler(rng)
+        self.sims_done = 0
+
+    # ----- budget loop -------------------------------------------------------------
+    def search(self, state, sims: int, seconds: float = 0.0, root: Node | None = None) -> Node:
+        root = root or Node()
+        player = state.current_player()
+        t_end = time.perf_counter() + seconds if seconds > 0 else None
+        done = 0
+        while True:
+            if t_end is not None:
+                if done > 0 and time.perf_counter() >= t_end:
+                    break
+            elif done >= sims:
+                break
+            if self.determinize:
+                world = state.resample_from_infostate(player, self.sampler)
+            else:
+                world = state.clone()
+            self._simulate(root, world)
+            done += 1
+        self.sims_done = done
+        return root
+
+    # ----- one simulation ----------------------------------------------------------
+    def _simulate(self, root: Node, state) -> None:
+        rng = self.rng
+        c = self.uct_c
+        log = math.log
+        sqrt = math.sqrt
+        path: list[tuple[Node, int]] = []
+        node = root
+        while True:
+            p = state.current_player()
+            if p < 0:
+                if p == TERMINAL:
+                    ret = state.returns()
+                    break
+                a = sample_chance(state, rng)
+                state._apply_action(a)
+                child = node.children.get(a)
+                if child is None:
+                    child = node.children[a] = Node()
+                node = child
+                continue
+            legal = state._legal_actions(p)
+            children = node.children
+            if len(legal) == 1:
+                a = legal[0]
+                child = children.get(a)
+                if child is None:
+                    child = children[a] = Node()
+                child.avail += 1
+                path.append((child, p))
+                state._apply_action(a)
+                node = child
+                continue
+            untried = [a for a in legal if a not in children]
+            if untried:
+                a = untried[rng.randrange(len(untried))]
+                children[a] = Node()
+                for b in legal:
+                    ch = children.get(b)
+                    if ch is not None:
+                        ch.avail += 1
+                path.append((children[a], p))
+                state._apply_action(a)
+                ret = self._rollout(state)
+                break
+            best = None
+            best_a = -1
+            best_u = -1e300
+            for b in legal:
+                ch = children[b]
+                ch.avail += 1
+                u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                if u > best_u:
+                    best_u, best, best_a = u, ch, b
+            path.append((best, p))
+            state._apply_action(best_a)
+            node = best
+        lo, span = self.lo, self.span
+        for ch, p in path:
+            v = (ret[p] - lo) / span
+            ch.n += 1
+            ch.w += v
+            ch.w2 += v * v
+
+    def _rollout(self, state) -> list[float]:
+        rng = self.rng
+        depth = self.rollout_depth
+        h = self.heuristic
+        steps = 0
+        while True:
+            p = state.current_player()
+            if p < 0:
+                if p == TERMINAL:
+                    return state.returns()
+                state._apply_action(sample_chance(state, rng))
+                continue
+            if 0 <= depth <= steps:
+                return self.evaluate(state)
+            if h is not None:
+                a = h(state, self.np_rng)
+            else:
+                legal = state._legal_actions(p)
+                a = legal[rng.randrange(len(legal))]
+            state._apply_action(a)
+            steps += 1
+
+    def evaluate(self, state) -> list[float]:
+        """Returns as if the game ended now (the utility mode applied to current scores)."""
+        scores = getattr(state, "scores", None)
+        if not callable(scores):
+            self.rollout_depth = -1  # the game cannot be scored early: roll out to the end
+            return self._rollout(state)
+        return returns_from_keys(self.utility, scores())
+
+
+def root_analysis(state, root: Node, lo: float, span: float, budget: dict) -> Analysis:
+    player = state.current_player()
+    legal = state.legal_actions()
+    moves = []
+    for a in legal:
+        ch = root.children.get(a)
+        n = ch.n if ch else 0
+        if n:
+            mean = ch.w / n
+            var = max(ch.w2 / n - mean * mean, 0.0)
+            half = _Z95 * math.sqrt(var / n) if n > 1 else 1.0
+            value = lo + mean * span
+            moves.append(MoveStat(a, state.action_to_string(player, a), n, value,
+                                  value - half * span, value + half * span))
+        else:
+            moves.append(MoveStat(a, state.action_to_string(player, a), 0, float("nan")))
+    moves.sort(key=lambda m: (-m.visits, -(m.value if m.visits else -1e300), m.action))
+    return Analysis(player=player, moves=moves, budget=budget)
+
+
+def merge_into(total: dict[int, Node], root: Node) -> None:
+    for a, ch in root.children.items():
+        t = total.get(a)
+        if t is None:
+            t = total[a] = Node()
+        t.n += ch.n
+        t.w += ch.w
+        t.w2 += ch.w2
+
+
+class _SearchAgent(Agent):
+    def __init__(self, game, params: dict, seed: int):
+        self.game = game
+        self.params = params
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.hidden = has_hidden_information(game)
+        self.last_sims = 0
+
+    def _engine(self, determinize: bool) -> SearchEngine:
+        p = self.params
+        return SearchEngine(self.game, self.rng, uct_c=p["uct_c"], rollout=p["rollout"],
+                            rollout_depth=p["rollout_depth"], determinize=determinize)
+
+    def _budget(self) -> dict:
+        if self.params.get("time", 0.0) > 0:
+            return {"seconds": self.params["time"]}
+        return {"sims": self.params["sims"]}
+
+    def _root(self, state) -> tuple[Node, SearchEngine]:
+        raise NotImplementedError
+
+    def analyse(self, state) -> Analysis:
+        root, eng = self._root(state)
+        budget = self._budget()
+        budget["sims_done"] = self.last_sims
+        return root_analysis(state, root, eng.lo, eng.span, budget)
+
+    def step(self, state) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        root, _ = self._root(state)
+        return best_action(root, legal)
+
+
+def best_action(root: Node, legal) -> int:
+    """Most visited legal move; ties broken by mean value, then by the lower id."""
+    def key(a):
+        ch = root.children.get(a)
+        if ch is None or ch.n == 0:
+            return (0, -1.0, -a)
+        return (ch.n, ch.w / ch.n, -a)
+
+    return max(legal, key=key)
+
+
+class MCTSAgent(_SearchAgent):
+    """UCT on the true state. On a game with hidden information it searches one
+    world sampled from the mover's information state per move (it never peeks)."""
+
+    def _root(self, state):
+        eng = self._engine(determinize=False)
+        world = state
+        if self.hidden:
+            world = state.resample_from_infostate(state.current_player(), eng.sampler)
+        root = eng.search(world, self.params["sims"], self.params["time"])
+        self.last_sims = eng.sims_done
+        return root, eng
+
+
+class ISMCTSAgent(_SearchAgent):
+    """Single-observer IS-MCTS: every simulation starts from a fresh determinization."""
+
+    def _root(self, state):
+        eng = self._engine(determinize=self.hidden)
+        root = eng.search(state, self.params["sims"], self.params["time"])
+        self.last_sims = eng.sims_done
+        return root, eng
+
+
+class PIMCAgent(_SearchAgent):
+    """Perfect-information Monte Carlo: sample `worlds` determinizations, run UCT in
+    each, and vote (visits summed over worlds)."""
+
+    def _budget(self) -> dict:
+        if self.params["time"] > 0:
+            return {"seconds": self.params["time"], "worlds": self.params["worlds"]}
+        return {"worlds": self.params["worlds"], "sims": self.params["sims"]}
+
+    def _root(self, state):
+        eng = self._engine(determinize=False)
+        worlds = self.params["worlds"]
+        per_world_time = self.params["time"] / worlds if self.params["time"] > 0 else 0.0
+        total = Node()
+        sims = 0
+        player = state.current_player()
+        for _ in range(worlds):
+            world = state.resample_from_infostate(player, eng.sampler) if self.hidden else state
+            root = eng.search(world, self.params["sims"], per_world_time)
+            sims += eng.sims_done
+            merge_into(total.children, root)
+        self.last_sims = sims
+        return total, eng
+
+
+# ----- registration ------------------------------------------------------------------
+def _check(params: dict, kind: str) -> dict:
+    from solvers.spec import AgentSpecError
+
+    if params["rollout"] not in ("random", "heuristic"):
+        raise AgentSpecError(
+            f"parameter 'rollout' of agent {kind!r} must be random or heuristic, got {params['rollout']!r}"
+        )
+    for name in ("sims", "worlds"):
+        if name in params and params[name] < 1:
+            raise AgentSpecError(f"parameter {name!r} of agent {kind!r} must be >= 1")
+    if params["time"] < 0:
+        raise AgentSpecError(f"parameter 'time' of agent {kind!r} must be >= 0")
+    if params["uct_c"] < 0:
+        raise AgentSpecError(f"parameter 'uct_c' of agent {kind!r} must be >= 0")
+    return params
+
+
+def _factory(cls, kind):
+    def make(game, params, seed):
+        from solvers.spec import AgentSpecError
+
+        if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+            raise AgentSpecError(f"agent {kind!r} needs a sequential game")
+        if params["rollout"] == "heuristic" and get_spec(game.get_type().short_name).heuristic is None:
+            raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for rollout=heuristic")
+        return cls(game, _check(dict(params), kind), seed)
+
+    return make
+
+
+def _register() -> None:
+    from solvers.registry import AgentKind, Param, register_kind
+
+    common = (
+        Param("time", float, 0.0, "seconds per move; when > 0 it replaces the simulation budget "
+              "(then moves are no longer exactly reproducible)"),
+        Param("uct_c", float, 1.4, "UCB exploration constant (returns normalised to [0, 1])"),
+        Param("rollout", str, "random", "rollout policy: random or heuristic (the game's baseline)"),
+        Param("rollout_depth", int, -1, "moves per rollout before scoring the position from the "
+              "current scores; -1 plays to the end"),
+    )
+    register_kind(AgentKind(
+        name="mcts",
+        summary="UCT with sampled chance nodes and multi-player returns, for games without "
+                "private information (on hidden-information games: one sampled world per move)",
+        params=(Param("sims", int, 800, "simulations per move"),) + common,
+        factory=_factory(MCTSAgent, "mcts"),
+    ))
+    register_kind(AgentKind(
+        name="ismcts",
+        summary="single-observer information-set MCTS: each simulation starts from a world "
+                "resampled from the mover's information state (plain UCT on perfect-information games)",
+        params=(Param("sims", int, 2000, "simulations per move"),) + common,
+        factory=_factory(ISMCTSAgent, "ismcts"),
+    ))
+    register_kind(AgentKind(
+        name="pimc",
+        summary="perfect-information Monte Carlo: sample worlds, run UCT in each, vote by visits",
+        params=(
+            Param("worlds", int, 16, "determinizations sampled per move"),
+            Param("sims", int, 200, "simulations per world"),
+        ) + common,
+        factory=_factory(PIMCAgent, "pimc"),
+    ))
+
+
+_register()
