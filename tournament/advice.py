@@ -1,0 +1,363 @@
+"""Move advice: ask one or more agents what to play at a position, with statistics.
+
+The position is rebuilt from a history or a game record (``tournament.records``).
+The agent never sees the true state: it gets a state re-dealt from the
+information state of the advised player (``state.resample_from_infostate``,
+seeded from the advice seed), so hidden cards of other players cannot influence
+the answer. For perfect-information games the resampler would be the identity,
+so the state is simply cloned.
+
+Reproducibility: one advice ``seed`` is split (numpy SeedSequence) into a stream
+for the root resampling and a seed for the agents; every agent gets the same
+agent seed, so an agent's answer does not depend on which other agents are
+asked with it. With a simulation budget the same seed gives the same answer;
+a time budget (``time=...``) is anytime search and varies with machine load.
+
+Significance: the best move is "significantly better" than the second when a
+two-sided z test on the difference of their mean values rejects equality at 5%,
+using the standard errors implied by each move's 95% interval
+(se = (ci_high - ci_low) / (2 * 1.96)). Search statistics of sibling moves are
+not independent samples, so read it as a guide, not as an exact p-value.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tournament.records import CHANCE, HistoryError, legal_strings
+
+Z95 = 1.959963984540054
+
+
+@dataclass
+class MoveAdvice:
+    action: str
+    action_id: int
+    value: float | None = None
+    visits: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    prob: float | None = None
+
+    def to_json(self) -> dict:
+        out = {
+            "action": self.action,
+            "id": self.action_id,
+            "value": self.value,
+            "visits": self.visits,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+        }
+        if self.prob is not None:
+            out["prob"] = self.prob
+        return out
+
+
+@dataclass
+class Advice:
+    game: str
+    agent: str
+    seed: int
+    player: int  # whose information state the advice uses
+    to_move: int
+    ply: int  # actions applied from the start (chance included)
+    moves: list[MoveAdvice]  # best first, at most `top`
+    num_legal: int
+    significant: bool | None  # None when it does not apply (one move, or no statistics)
+    z: float | None
+    budget: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    analysed: bool = True  # False: the agent only named a move (no search statistics)
+
+    @property
+    def best(self) -> str:
+        return self.moves[0].action
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game,
+            "agent": self.agent,
+            "seed": self.seed,
+            "player": self.player,
+            "to_move": self.to_move,
+            "ply": self.ply,
+            "best": self.best,
+            "significant": self.significant,
+            "z": None if self.z is None else round(self.z, 4),
+            "moves": [m.to_json() for m in self.moves],
+            "num_legal": self.num_legal,
+            "analysed": self.analysed,
+            "budget": self.budget,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass
+class AdviceSet:
+    """Advice from several agents on one position."""
+
+    items: list[Advice]
+
+    @property
+    def agree(self) -> bool:
+        return len({a.best for a in self.items}) == 1
+
+    def to_json(self) -> dict:
+        if len(self.items) == 1:
+            return self.items[0].to_json()
+        first = self.items[0]
+        return {
+            "game": first.game,
+            "seed": first.seed,
+            "player": first.player,
+            "to_move": first.to_move,
+            "ply": first.ply,
+            "agree": self.agree,
+            "best": {a.agent: a.best for a in self.items},
+            "agents": [a.to_json() for a in self.items],
+        }
+
+
+def with_budget(spec: str, overrides: dict | None) -> str:
+    """``spec`` with parameters replaced by ``overrides`` (e.g. {"time": 0.5}), validated."""
+    from solvers.registry import resolve
+    from solvers.spec import format_spec, parse_spec
+
+    if not overrides:
+        resolve(spec)
+        return spec
+    name, params = parse_spec(spec)
+    params.update(overrides)
+    merged = format_spec(name, params)
+    resolve(merged)  # raises AgentSpecError naming the valid parameters
+    return merged
+
+
+def z_score(a: MoveAdvice, b: MoveAdvice) -> float | None:
+    """z statistic of value(a) - value(b) from the moves' 95% intervals; None without them."""
+    if None in (a.value, b.value, a.ci_low, a.ci_high, b.ci_low, b.ci_high):
+        return None
+    se_a = (a.ci_high - a.ci_low) / (2 * Z95)
+    se_b = (b.ci_high - b.ci_low) / (2 * Z95)
+    se = math.hypot(se_a, se_b)
+    diff = a.value - b.value
+    if se == 0.0:
+        return math.inf if diff > 0 else (-math.inf if diff < 0 else 0.0)
+    return diff / se
+
+
+class _Sampler:
+    """U[0,1) draws, the probability sampler OpenSpiel's resamplers take."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+
+    def __call__(self) -> float:
+        return float(self.rng.random())
+
+
+def seeds_for(seed: int) -> tuple[np.random.Generator, int]:
+    """(RNG for the root resampling, seed for every agent) from one advice seed."""
+    root_ss, agent_ss = np.random.SeedSequence(seed).spawn(2)
+    return np.random.default_rng(root_ss), int(agent_ss.generate_state(1)[0])
+
+
+def check_position(state) -> None:
+    if state.is_terminal():
+        raise HistoryError("the position is terminal: there is no move to advise")
+    if state.is_chance_node():
+        raise HistoryError("the position is a chance node: give the chance outcome in the history")
+
+
+def viewpoint_state(state, player: int, rng: np.random.Generator):
+    """A state consistent with ``player``'s information state, drawn with ``rng``."""
+    import pyspiel
+
+    info = state.get_game().get_type().information
+    if info == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return state.clone()
+    try:
+        resampled = state.resample_from_infostate(player, _Sampler(rng))
+    except (AttributeError, NotImplementedError, pyspiel.SpielError) as e:
+        raise HistoryError(
+            f"{state.get_game().get_type().short_name} has no resampler: cannot advise "
+            f"from an information state ({str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__})"
+        ) from None
+    if resampled.current_player() != state.current_player():
+        raise HistoryError("the game's resampler changed the player to move")
+    return resampled
+
+
+def advise_state(game_string: str, state, agent_spec: str, *, player: int | None = None,
+                 top: int = 5, seed: int = 0, ply: int | None = None,
+                 budget: dict | None = None) -> Advice:
+    """Advice from one agent for the decision at ``state``."""
+    from solvers.registry import make_agent
+
+    check_position(state)
+    game = state.get_game()
+    mover = state.current_player()
+    view = mover if player is None else int(player)
+    if not 0 <= view < game.num_players():
+        raise HistoryError(f"player {view} is out of range (0-{game.num_players() - 1})")
+    if top < 1:
+        raise HistoryError("top must be at least 1")
+    spec = with_budget(agent_spec, budget)
+    root_rng, agent_seed = seeds_for(seed)
+    root = viewpoint_state(state, view, root_rng)
+    agent = make_agent(spec, game, agent_seed)
+    agent.reset()
+    legal = dict(legal_strings(state))
+    t0 = time.perf_counter()
+    analysis = agent.analyse(root.clone())
+    analysed = analysis is not None
+    if analysed:
+        moves = [
+            MoveAdvice(
+                action=m.action_str or legal.get(int(m.action), str(m.action)),
+                action_id=int(m.action),
+                value=_num(m.value), visits=_num(m.visits),
+                ci_low=_num(m.ci_low), ci_high=_num(m.ci_high), prob=_num(m.prob),
+            )
+            for m in analysis.moves
+        ]
+        budget_used = dict(analysis.budget)
+    else:
+        a = int(agent.step(root.clone()))
+        moves = [MoveAdvice(action=root.action_to_string(mover, a), action_id=a)]
+        budget_used = {}
+    seconds = time.perf_counter() - t0
+    for m in moves:
+        if m.action_id not in legal:
+            raise RuntimeError(f"agent {spec!r} advised an illegal action {m.action_id}")
+    if not moves:
+        raise RuntimeError(f"agent {spec!r} returned no moves")
+    z = z_score(moves[0], moves[1]) if len(moves) > 1 else None
+    significant = None if z is None else bool(z > Z95)
+    return Advice(
+        game=game_string, agent=spec, seed=seed, player=view, to_move=mover,
+        ply=len(state.history()) if ply is None else ply,
+        moves=moves[:top], num_legal=len(legal), significant=significant, z=z,
+        budget=budget_used, seconds=seconds, analysed=analysed,
+    )
+
+
+def _num(x):
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def advise(game_string: str, state, agents: list[str], **kw) -> AdviceSet:
+    if not agents:
+        raise HistoryError("give at least one --agent")
+    return AdviceSet([advise_state(game_string, state, spec, **kw) for spec in agents])
+
+
+# ----- text rendering -----------------------------------------------------------------
+def _fmt(x, width: int, digits: int = 3) -> str:
+    if x is None:
+        return "-".rjust(width)
+    if isinstance(x, float) and x.is_integer() and digits == 0:
+        return f"{int(x)}".rjust(width)
+    return f"{x:.{digits}f}".rjust(width)
+
+
+def render(advice_set: AdviceSet) -> str:
+    lines = []
+    first = advice_set.items[0]
+    view = f"P{first.player + 1}"
+    lines.append(
+        f"{first.game} after {first.ply} actions; P{first.to_move + 1} to move; "
+        f"advice from {view}'s information state; {first.num_legal} legal moves"
+    )
+    for adv in advice_set.items:
+        lines.append("")
+        spent = ", ".join(f"{k}={v}" for k, v in adv.budget.items()) or "no search"
+        lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}  ({adv.seconds:.2f} s)")
+        if not adv.analysed:
+            lines.append(f"  plays: {adv.best}  (this agent gives no statistics)")
+            continue
+        w = max(8, *(len(m.action) for m in adv.moves))
+        lines.append(f"  {'#':>2}  {'move':<{w}} {'visits':>8} {'mean':>7}  {'95% CI':<17} {'prob':>6}")
+        for i, m in enumerate(adv.moves, start=1):
+            ci = "-" if m.ci_low is None else f"[{m.ci_low:.3f}, {m.ci_high:.3f}]"
+            lines.append(
+                f"  {i:>2}  {m.action:<{w}} {_fmt(m.visits, 8, 0)} {_fmt(m.value, 7)}  "
+                f"{ci:<17} {_fmt(m.prob, 6)}"
+            )
+        lines.append("  " + _verdict(adv))
+    if len(advice_set.items) > 1:
+        lines.append("")
+        if advice_set.agree:
+            lines.append(f"agents agree: {first.best}")
+        else:
+            lines.append("agents disagree: " + "; ".join(f"{a.agent} -> {a.best}" for a in advice_set.items))
+    return "\n".join(lines)
+
+
+def _verdict(adv: Advice) -> str:
+    if len(adv.moves) < 2 or adv.num_legal < 2:
+        return f"best: {adv.best} (the only move shown)"
+    second = adv.moves[1].action
+    if adv.significant is None:
+        return f"best: {adv.best} (no interval to compare with {second})"
+    z = f"z = {adv.z:.2f}" if math.isfinite(adv.z) else "z = inf"
+    if adv.significant:
+        return f"best: {adv.best}, significantly better than {second} ({z}, 5% level)"
+    return f"best: {adv.best}, not significantly better than {second} ({z})"
+
+
+def position_from(game_string: str | None, history=None, record_path: str | None = None,
+                  ply: int | None = None, games: dict | None = None):
+    """(game string, game, state, ply) from a history or a game record file.
+
+    ``games`` is an optional cache of loaded games keyed by game string.
+    """
+    from tournament import records
+
+    if (history is None) == (record_path is None):
+        raise HistoryError("give exactly one of --history and --game-file")
+    if record_path is not None:
+        rec = records.read_record(record_path)
+        if game_string and game_string != rec.game:
+            raise HistoryError(f"the game record is for {rec.game!r}, not {game_string!r}")
+        game_string = rec.game
+        game = _cached(games, game_string)
+        if ply is not None and not 0 <= ply <= len(rec.actions):
+            raise HistoryError(f"ply {ply} is outside the record (0-{len(rec.actions)})")
+        state, actions = records.replay_record(game, rec, ply)
+    else:
+        if not game_string:
+            raise HistoryError("give a game string")
+        game = _cached(games, game_string)
+        items = records.split_history(history)
+        if ply is not None:
+            if not 0 <= ply <= len(items):
+                raise HistoryError(f"ply {ply} is outside the history (0-{len(items)})")
+            items = items[:ply]
+        state, actions = records.replay_history(game, items)
+    return game_string, game, state, len(actions)
+
+
+def _cached(games: dict | None, game_string: str):
+    from tournament.records import load_game
+
+    if games is None:
+        return load_game(game_string)
+    if game_string not in games:
+        if len(games) >= 32:
+            games.pop(next(iter(games)))
+        games[game_string] = load_game(game_string)
+    return games[game_string]
+
+
+__all__ = [
+    "CHANCE", "Advice", "AdviceSet", "MoveAdvice", "advise", "advise_state", "position_from",
+    "render", "with_budget", "z_score",
+]

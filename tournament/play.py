@@ -1,0 +1,345 @@
+"""``meeple play``: play a game in the terminal against AI seats.
+
+Seats are agent specs, one per player, with ``human`` for a person at the
+keyboard (several humans share the keyboard in seat order). A human sees only
+their own observation (``observation_string``; the full board text only for
+perfect-information games) and, in games with hidden information, only their own
+moves in the log. At a human decision the legal moves are listed numbered and
+named; the human types a number or a name (or an unambiguous start of one), or:
+
+    hint         advice for this decision (the hint agent, from your information state)
+    undo         go back to your previous decision (AI moves after it are redone)
+    save [FILE]  write the game record (default: the --save path)
+    board        show your view and the legal moves again
+    help         list the commands
+    quit         stop (the record is saved first when --save was given)
+
+Chance outcomes come from the seed: the outcome at ply k is drawn from a stream
+derived from (seed, k), so replaying, undoing and loading never re-roll the
+cards that the same sequence of moves would reveal. AI seat p gets the seat seed
+``tournament.match.seed_streams(seed, n)[1][p]``.
+
+Input is read line by line from a stream, so tests drive a whole game through
+``io.StringIO``. Invalid input prints a one-line reason and asks again; nothing
+already played is lost. End of input ends the session like ``quit``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import IO
+
+import numpy as np
+
+from tournament.records import CHANCE, GameRecord, HistoryError, record_of, replay_record
+
+HUMAN = "human"
+COMMANDS = ("hint", "undo", "save", "board", "help", "quit")
+
+
+class PlayError(ValueError):
+    """A setup problem (bad seats, unreadable record): one line for the user."""
+
+
+def split_seats(text: str) -> list[str]:
+    """'human,mcts(sims=10,uct_c=2),heuristic' -> three specs (commas inside brackets kept)."""
+    seats, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            seats.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    seats.append("".join(cur).strip())
+    if any(not s for s in seats):
+        raise PlayError(f"empty seat in {text!r}")
+    return seats
+
+
+def chance_rng(seed: int, ply: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence([seed, ply, 0x6D65]))
+
+
+def draw_chance(state, seed: int, ply: int) -> int:
+    from tournament.match import sample_chance
+
+    return sample_chance(state, chance_rng(seed, ply))
+
+
+def default_hint_agent() -> str:
+    from solvers.registry import KINDS, _load_kinds
+
+    _load_kinds()
+    for kind, spec in (("ismcts", "ismcts(sims=400)"), ("mcts", "mcts(sims=400)")):
+        if kind in KINDS:
+            return spec
+    return "heuristic"
+
+
+def readable_observation(state, player: int) -> str:
+    """What ``player`` sees: the board for perfect-information games, else their observation."""
+    import pyspiel
+
+    game = state.get_game()
+    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return str(state)
+    text = state.observation_string(player)
+    # PieceObserver strings are "name:value name:value ..."; one piece per line reads better.
+    return re.sub(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*:)", "\n", text.strip())
+
+
+def rank_order(scores: list[float]) -> list[int]:
+    """1-based rank per player, ties sharing the better rank."""
+    return [1 + sum(1 for t in scores if t > s) for s in scores]
+
+
+@dataclass
+class PlayResult:
+    finished: bool
+    actions: list[int]
+    scores: list[float] | None = None
+    returns: list[float] | None = None
+    saved: list[str] = field(default_factory=list)
+
+
+class PlaySession:
+    def __init__(self, game_string: str, seats: list[str], seed: int = 0, *,
+                 inp: IO[str], out: IO[str], save_path: str | None = None,
+                 hint_agent: str | None = None, record: GameRecord | None = None):
+        from solvers.registry import make_agent, resolve
+        from tournament.match import seed_streams
+        from tournament.records import load_game
+
+        if seed < 0:
+            raise PlayError("the seed must be non-negative")
+        self.game_string = game_string
+        try:
+            self.game = load_game(game_string)
+        except HistoryError as e:
+            raise PlayError(str(e)) from None
+        n = self.game.num_players()
+        if len(seats) != n:
+            raise PlayError(f"{game_string} has {n} players but {len(seats)} seats were given")
+        self.seats = list(seats)
+        self.humans = {p for p, s in enumerate(seats) if s.strip().lower() == HUMAN}
+        self.seed = seed
+        self.inp, self.out = inp, out
+        self.save_path = save_path
+        self.hint_agent = hint_agent or default_hint_agent()
+        resolve(self.hint_agent)
+        _, seat_seeds = seed_streams(seed, n)
+        self.agents = {}
+        for p, spec in enumerate(seats):
+            if p not in self.humans:
+                self.agents[p] = make_agent(spec, self.game, seat_seeds[p])
+                self.agents[p].reset()
+        self.actions: list[int] = []
+        self.state = self.game.new_initial_state()
+        self.saved: list[str] = []
+        if record is not None:
+            try:
+                self.state, self.actions = replay_record(self.game, record)
+            except HistoryError as e:
+                raise PlayError(str(e)) from None
+
+    # ----- output helpers -------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _perfect(self) -> bool:
+        import pyspiel
+
+        return self.game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+    def _log(self, mover: int, action: int, before) -> None:
+        """Announce a move that was not the watching human's own decision."""
+        if mover == CHANCE:
+            if self._perfect():
+                self.say(f"  chance: {before.action_to_string(CHANCE, action)}")
+            return
+        if self._perfect() or mover in self.humans:
+            self.say(f"  P{mover + 1}: {before.action_to_string(mover, action)}")
+        else:
+            self.say(f"  P{mover + 1} moved")
+
+    # ----- the game loop --------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        self.state.apply_action(action)
+        self.actions.append(int(action))
+
+    def run(self) -> PlayResult:
+        names = ", ".join(f"P{p + 1}={s}" + (" (you)" if p in self.humans else "")
+                          for p, s in enumerate(self.seats))
+        self.say(f"{self.game_string}  seed {self.seed}  seats: {names}")
+        if self.actions:
+            self.say(f"loaded {len(self.actions)} actions")
+        while not self.state.is_terminal():
+            s = self.state
+            if s.is_chance_node():
+                a = draw_chance(s, self.seed, len(self.actions))
+                before = s.clone()
+                self._apply(a)
+                self._log(CHANCE, a, before)
+                continue
+            p = s.current_player()
+            if p in self.humans:
+                if not self._human_turn(p):
+                    self._autosave()
+                    return PlayResult(False, list(self.actions), saved=self.saved)
+                continue
+            a = int(self.agents[p].step(s.clone()))
+            if a not in s.legal_actions():
+                raise RuntimeError(f"seat P{p + 1} ({self.seats[p]}) chose the illegal action {a}")
+            before = s.clone()
+            self._apply(a)
+            self._log(p, a, before)
+        return self._finish()
+
+    def _finish(self) -> PlayResult:
+        from tournament.match import final_scores
+
+        scores = final_scores(self.state)
+        returns = [float(x) for x in self.state.returns()]
+        ranks = rank_order(scores)
+        self.say("")
+        self.say("game over")
+        self.say("final scores: " + ", ".join(f"P{p + 1} {_num(x)}" for p, x in enumerate(scores)))
+        self.say("ranking:")
+        for p in sorted(range(len(scores)), key=lambda q: (ranks[q], q)):
+            you = " (you)" if p in self.humans else ""
+            self.say(f"  {ranks[p]}. P{p + 1} {self.seats[p]}{you}: {_num(scores[p])}")
+        self._autosave()
+        return PlayResult(True, list(self.actions), scores, returns, self.saved)
+
+    def _autosave(self) -> None:
+        if self.save_path:
+            self._save(self.save_path)
+
+    def _save(self, path: str) -> bool:
+        rec = record_of(self.game_string, self.state, self.seed, self.seats, self.actions)
+        try:
+            rec.save(path)
+        except OSError as e:
+            self.say(f"cannot save to {path!r}: {e.strerror or e}")
+            return False
+        self.saved.append(path)
+        self.say(f"saved {len(self.actions)} actions to {path}")
+        return True
+
+    def _show(self, p: int) -> list[tuple[int, str]]:
+        s = self.state
+        legal = [(int(a), s.action_to_string(p, a)) for a in s.legal_actions()]
+        self.say("")
+        self.say(f"--- P{p + 1} to move (you) ---")
+        self.say(readable_observation(s, p))
+        self.say("legal moves:")
+        for i, (_, name) in enumerate(legal, start=1):
+            self.say(f"  {i:>2}. {name}")
+        return legal
+
+    def _human_turn(self, p: int) -> bool:
+        """Read commands until a move is made; False when the session should stop."""
+        legal = self._show(p)
+        while True:
+            self.out.write(f"P{p + 1}> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if line == "":
+                self.say("")
+                self.say("end of input: stopping")
+                return False
+            text = line.strip()
+            if not text:
+                continue
+            word, _, rest = text.partition(" ")
+            cmd = word.lower()
+            if cmd == "quit":
+                return False
+            if cmd == "help":
+                self.say("type a move number or name, or: " + ", ".join(COMMANDS))
+                continue
+            if cmd == "board":
+                legal = self._show(p)
+                continue
+            if cmd == "hint":
+                self._hint(p)
+                continue
+            if cmd == "save":
+                path = rest.strip() or self.save_path
+                if not path:
+                    self.say("save needs a file name (or start with --save FILE)")
+                else:
+                    self._save(path)
+                continue
+            if cmd == "undo":
+                if self._undo():
+                    return True
+                continue
+            try:
+                a = choose(legal, text)
+            except ValueError as e:
+                self.say(str(e))
+                continue
+            self._apply(a)
+            return True
+
+    def _hint(self, p: int) -> None:
+        from tournament.advice import advise, render
+
+        try:
+            adv = advise(self.game_string, self.state, [self.hint_agent], player=p, top=3,
+                         seed=self.seed * 1_000_003 + len(self.actions), ply=len(self.actions))
+        except (HistoryError, ValueError) as e:
+            self.say(f"no hint: {e}")
+            return
+        self.say(render(adv))
+
+    def _undo(self) -> bool:
+        """Return to the watching humans' previous decision; False if there is none."""
+        s = self.game.new_initial_state()
+        target = None
+        for i, a in enumerate(self.actions):
+            if not s.is_chance_node() and s.current_player() in self.humans:
+                target = i
+            s.apply_action(a)
+        if target is None:
+            self.say("nothing to undo: there is no earlier decision of yours")
+            return False
+        undone = len(self.actions) - target
+        self.actions = self.actions[:target]
+        st = self.game.new_initial_state()
+        for a in self.actions:
+            st.apply_action(a)
+        self.state = st
+        self.say(f"undone: back {undone} actions to your previous decision")
+        return True
+
+
+def choose(legal: list[tuple[int, str]], text: str) -> int:
+    """The action a human typed: a 1-based number, a name, or an unambiguous start of a name."""
+    t = text.strip()
+    if re.fullmatch(r"\d+", t):
+        k = int(t)
+        if 1 <= k <= len(legal):
+            return legal[k - 1][0]
+        raise ValueError(f"no move number {k}: choose 1-{len(legal)}, a move name, or 'help'")
+    low = " ".join(t.split()).lower()
+    exact = [a for a, name in legal if name.lower() == low]
+    if len(exact) == 1:
+        return exact[0]
+    starts = [(a, name) for a, name in legal if name.lower().startswith(low)]
+    if len(starts) == 1:
+        return starts[0][0]
+    if len(starts) > 1:
+        raise ValueError(f"{t!r} is ambiguous: " + ", ".join(name for _, name in starts))
+    raise ValueError(f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'")
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.2f}"
