@@ -70,7 +70,11 @@ class Phase(enum.IntEnum):
     END = 7
 
 
-_CHANCE_PHASES = frozenset((Phase.DEAL, Phase.START_PLAYER, Phase.DRAW, Phase.GOLDEN))
+_CHANCE_PHASES = frozenset(int(p) for p in (Phase.DEAL, Phase.START_PLAYER, Phase.DRAW, Phase.GOLDEN))
+# Plain ints for the per-move hot path (enum attribute lookups are slower).
+_DEAL, _START, _PLAY, _DRAW, _PLACE, _GOLDEN, _ASSIGN, _END = (int(p) for p in Phase)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -98,12 +102,14 @@ class _Core:
     """
 
     __slots__ = (
-        "cfg", "layout", "phase", "cur", "coll", "rows", "taken", "done", "deck",
-        "deck_size", "last_round", "pending", "dealt", "round", "to_assign", "returns",
+        "cfg", "layout", "phase", "cur", "mover", "coll", "rows", "taken", "done", "deck",
+        "deck_size", "last_round", "pending", "dealt", "round", "to_assign", "returns", "owned",
     )
 
     def __deepcopy__(self, memo):
         c = _Core.__new__(_Core)
+        c.owned = True
+        c.mover = self.mover
         c.cfg = self.cfg
         c.layout = self.layout
         c.phase = self.phase
@@ -127,8 +133,13 @@ def _initial_core(cfg: R.Config, layout: ActionLayout) -> _Core:
     c = _Core.__new__(_Core)
     c.cfg = cfg
     c.layout = layout
-    c.phase = Phase.DEAL if cfg.start_cards > 0 else Phase.START_PLAYER
+    c.phase = _DEAL if cfg.start_cards > 0 else _START
     c.cur = 0
+    c.mover = _CHANCE
+    # The game's template core is shared by fresh states until their first move
+    # (copy-on-write), so new_initial_state() -- which pyspiel also calls for
+    # every clone -- costs no copy.
+    c.owned = False
     c.coll = [(0,) * (cfg.colours + 2)] * cfg.players
     c.rows = [()] * cfg.rows
     c.taken = 0
@@ -207,37 +218,38 @@ def _type_with_utility(mode: str):
 class ColorettoState(pyspiel.State):
     def __init__(self, game: ColorettoGame):
         super().__init__(game)
-        self._s = game._initial.__deepcopy__(None)
+        self._s = game._initial  # copy-on-write: see _initial_core
 
     # ----- OpenSpiel API -------------------------------------------------------------
     def current_player(self):
-        s = self._s
-        if s.phase in _CHANCE_PHASES:
-            return pyspiel.PlayerId.CHANCE
-        if s.phase == Phase.END:
-            return pyspiel.PlayerId.TERMINAL
-        return s.cur
+        return self._s.mover
 
     def is_terminal(self):
-        return self._s.phase == Phase.END
+        return self._s.phase == _END
 
     def chance_outcomes(self):
         s = self._s
-        if s.phase == Phase.DEAL:
+        if s.phase == _DEAL:
             return D.uniform_outcomes([c for c in range(s.cfg.colours) if c not in s.dealt])
-        if s.phase == Phase.START_PLAYER:
+        if s.phase == _START:
             return D.uniform_outcomes(range(s.cfg.players))
-        if s.phase in (Phase.DRAW, Phase.GOLDEN):
+        if s.phase in (_DRAW, _GOLDEN):
             return D.draw_outcomes(s.deck)
         raise ValueError("chance_outcomes called at a player node")
 
     def _legal_actions(self, player):
         s = self._s
-        if player != s.cur or s.phase in _CHANCE_PHASES or s.phase == Phase.END:
+        if player != s.mover or player < 0:
             return []
         lay = s.layout
         caps = s.cfg.capacities
-        if s.phase == Phase.PLAY:
+        if s.phase == _PLACE:
+            p0 = lay.place0
+            taken = s.taken
+            return [
+                p0 + r for r, row in enumerate(s.rows) if not (taken >> r) & 1 and len(row) < caps[r]
+            ]
+        if s.phase == _PLAY:
             acts = []
             if s.deck_size > 0:
                 for r, row in enumerate(s.rows):
@@ -250,56 +262,57 @@ class ColorettoState(pyspiel.State):
             if not acts:  # tiny configs only: empty deck, only empty rows
                 acts = [lay.take0 + r for r in range(len(s.rows)) if not (s.taken >> r) & 1]
             return acts
-        if s.phase == Phase.PLACE:
-            return [
-                lay.place0 + r
-                for r, row in enumerate(s.rows)
-                if not (s.taken >> r) & 1 and len(row) < caps[r]
-            ]
-        if s.phase == Phase.ASSIGN:
+        if s.phase == _ASSIGN:
             return list(range(lay.assign0, lay.assign0 + s.cfg.colours))
         return []
 
     def _apply_action(self, action):
         s = self._s
+        if not s.owned:
+            self._s = s = s.__deepcopy__(None)
+        self._apply(s, action)
         ph = s.phase
-        if ph == Phase.DEAL:
+        s.mover = _CHANCE if ph in _CHANCE_PHASES else _TERMINAL if ph == _END else s.cur
+
+    def _apply(self, s, action):
+        ph = s.phase
+        if ph == _DEAL:
             self._apply_deal(action)
-        elif ph == Phase.START_PLAYER:
+        elif ph == _START:
             if not 0 <= action < s.cfg.players:
                 raise ValueError(f"start player outcome {action} out of range")
             s.cur = action
-            s.phase = Phase.PLAY
-        elif ph == Phase.DRAW or ph == Phase.GOLDEN:
+            s.phase = _PLAY
+        elif ph == _DRAW or ph == _GOLDEN:
             D.draw(s.deck, action)
             s.deck_size -= 1
-            if ph == Phase.DRAW:
+            if ph == _DRAW:
                 s.pending = action
-                s.phase = Phase.PLACE
+                s.phase = _PLACE
             else:
                 self._gain(s.cur, (action,))
                 self._after_take()
-        elif ph == Phase.PLAY:
+        elif ph == _PLAY:
             if action == DRAW:
                 if s.deck_size == 0:
                     raise ValueError("cannot draw: the deck is empty")
                 if not s.last_round and s.deck_size == s.cfg.depth:
                     s.last_round = True  # the last-round card is revealed and set aside
-                s.phase = Phase.DRAW
+                s.phase = _DRAW
             else:
                 kind, r = s.layout.decode(action)
                 if kind != "take" or (s.taken >> r) & 1:
                     raise ValueError(f"illegal action {action} in the play phase")
                 self._take(r)
-        elif ph == Phase.PLACE:
+        elif ph == _PLACE:
             kind, r = s.layout.decode(action)
             if kind != "place" or (s.taken >> r) & 1 or len(s.rows[r]) >= s.cfg.capacities[r]:
                 raise ValueError(f"cannot place in row {r + 1}")
             s.rows[r] = s.rows[r] + (s.pending,)
             s.pending = -1
-            s.phase = Phase.PLAY
+            s.phase = _PLAY
             self._next_turn()
-        elif ph == Phase.ASSIGN:
+        elif ph == _ASSIGN:
             kind, c = s.layout.decode(action)
             if kind != "assign":
                 raise ValueError(f"illegal action {action}: a joker colour is expected")
@@ -308,7 +321,7 @@ class ColorettoState(pyspiel.State):
             s.coll[s.cur] = tuple(col)
             s.to_assign -= 1
             if s.to_assign == 0:
-                s.phase = Phase.PLAY
+                s.phase = _PLAY
                 self._end_take()
         else:
             raise ValueError("the game is over")
@@ -325,7 +338,7 @@ class ColorettoState(pyspiel.State):
         s.dealt = s.dealt + (colour,)
         self._gain(p, (colour,))
         if len(s.dealt) == cfg.players * cfg.start_cards:
-            s.phase = Phase.START_PLAYER
+            s.phase = _START
 
     def _gain(self, player: int, cards) -> None:
         """Add cards to a collection; jokers wait for a colour in the immediate variant."""
@@ -353,16 +366,16 @@ class ColorettoState(pyspiel.State):
             # Golden joker: reveal the top card of the supply into the collection.
             if not s.last_round and s.deck_size == s.cfg.depth:
                 s.last_round = True
-            s.phase = Phase.GOLDEN
+            s.phase = _GOLDEN
             return
         self._after_take()
 
     def _after_take(self) -> None:
         s = self._s
         if s.to_assign > 0:
-            s.phase = Phase.ASSIGN
+            s.phase = _ASSIGN
             return
-        s.phase = Phase.PLAY
+        s.phase = _PLAY
         self._end_take()
 
     def _end_take(self) -> None:
@@ -386,7 +399,7 @@ class ColorettoState(pyspiel.State):
     def _end_round(self) -> None:
         s = self._s
         if s.last_round or s.deck_size == 0:
-            s.phase = Phase.END
+            s.phase = _END
             s.returns = self._final_returns()
             return
         # Untaken rows (two-player game) are discarded; the last taker starts.
@@ -394,7 +407,7 @@ class ColorettoState(pyspiel.State):
         s.taken = 0
         s.done = 0
         s.round += 1
-        s.phase = Phase.PLAY
+        s.phase = _PLAY
 
     def scores(self) -> list[int]:
         """Each player's score if the game ended now (best joker use and colour choice)."""
@@ -426,9 +439,9 @@ class ColorettoState(pyspiel.State):
         s = self._s
         cfg = s.cfg
         if player == pyspiel.PlayerId.CHANCE:
-            if s.phase == Phase.DEAL:
+            if s.phase == _DEAL:
                 return f"start: {R.COLOUR_NAMES[action]}"
-            if s.phase == Phase.START_PLAYER:
+            if s.phase == _START:
                 return f"start player: P{action + 1}"
             return f"deck: {cfg.type_name(action)}"
         kind, arg = s.layout.decode(action)
@@ -457,12 +470,12 @@ class ColorettoState(pyspiel.State):
                 parts.append(f"joker x{col[cfg.joker_type]}")
             mark = " (done)" if (s.done >> p) & 1 else ""
             lines.append(f"P{p + 1}{mark}: {', '.join(parts) or '-'}")
-        if s.phase == Phase.PLACE:
+        if s.phase == _PLACE:
             lines.append(f"P{s.cur + 1} places {cfg.type_name(s.pending)}")
-        elif s.phase == Phase.ASSIGN:
+        elif s.phase == _ASSIGN:
             lines.append(f"P{s.cur + 1} assigns {s.to_assign} joker(s)")
-        elif s.phase == Phase.END:
+        elif s.phase == _END:
             lines.append("scores: " + " ".join(str(x) for x in self.scores()))
-        elif s.phase == Phase.PLAY:
+        elif s.phase == _PLAY:
             lines.append(f"P{s.cur + 1} to move")
         return "\n".join(lines)
