@@ -220,7 +220,7 @@ def advise_state(game_string: str, state, agent_spec: str, *, player: int | None
             MoveAdvice(
                 action=m.action_str or legal.get(int(m.action), str(m.action)),
                 action_id=int(m.action),
-                value=_num(m.value), visits=_num(m.visits),
+                value=_num(m.value), visits=_count(m.visits),
                 ci_low=_num(m.ci_low), ci_high=_num(m.ci_high), prob=_num(m.prob),
             )
             for m in analysis.moves
@@ -244,6 +244,11 @@ def advise_state(game_string: str, state, agent_spec: str, *, player: int | None
         moves=moves[:top], num_legal=len(legal), significant=significant, z=z,
         budget=budget_used, seconds=seconds, analysed=analysed,
     )
+
+
+def _count(x):
+    x = _num(x)
+    return int(x) if x is not None and x.is_integer() else x
 
 
 def _num(x):
