@@ -1,0 +1,226 @@
+"""The ledger: an append-only Parquet dataset, one file per finished batch.
+
+    DIR/manifest.json          config, seeds, agent ids and tool versions (written first)
+    DIR/part-<first game id>-<n>.parquet   one finished batch, written to a temporary
+                               file, flushed, then renamed: a file either exists whole or not
+
+Every file has exactly the schema ``SCHEMA``. Reading checks each file: an unreadable,
+truncated or foreign file (other schema, other run) is a :class:`LedgerError` naming it,
+never silently skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from tournament.config import TournamentConfig, config_to_toml_dict
+
+LEDGER_VERSION = 1
+
+SCHEMA = pa.schema([
+    pa.field("run_id", pa.dictionary(pa.int32(), pa.string()), nullable=False),
+    pa.field("game", pa.dictionary(pa.int32(), pa.string()), nullable=False),
+    pa.field("game_id", pa.string(), nullable=False),  # 16 hex digits, deterministic
+    pa.field("seed", pa.int64(), nullable=False),  # match seed, shared by a duplicate set
+    pa.field("seed_index", pa.int32(), nullable=False),
+    pa.field("rotation", pa.int8(), nullable=False),
+    pa.field("agents", pa.list_(pa.dictionary(pa.int32(), pa.string())), nullable=False),  # ids by seat
+    pa.field("scores", pa.list_(pa.float32()), nullable=False),  # raw final scores (NaN on failure)
+    pa.field("returns", pa.list_(pa.float32()), nullable=False),
+    pa.field("ranks", pa.list_(pa.int8()), nullable=True),  # 1 = best; null = void game
+    pa.field("length", pa.int32(), nullable=False),  # transitions, chance included
+    pa.field("duration", pa.float32(), nullable=False),  # seconds
+    pa.field("failure", pa.dictionary(pa.int32(), pa.string()), nullable=False),  # ""|crash|timeout|illegal
+    pa.field("failed_seat", pa.int8(), nullable=False),  # -1 when none
+    pa.field("detail", pa.dictionary(pa.int32(), pa.string()), nullable=False),
+    pa.field("actions_hash", pa.int64(), nullable=False),  # digest of the move list
+], metadata={b"meeple.ledger_version": str(LEDGER_VERSION).encode()})
+
+_DICT_COLUMNS = [f.name for f in SCHEMA if "dictionary" in str(f.type)]
+MANIFEST = "manifest.json"
+_PART = re.compile(r"^part-[0-9a-f]{16}-\d+\.parquet$")
+_TMP_PREFIX = ".tmp-"
+
+
+class LedgerError(RuntimeError):
+    """A ledger that cannot be used as is; the message is one line naming the file."""
+
+
+def versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for pkg in ("open-spiel", "ray", "pyarrow", "numpy", "meeple-arena"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = "missing"
+    return out
+
+
+def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[int]]) -> dict:
+    from tournament.config import code_version
+
+    return {
+        "ledger_version": LEDGER_VERSION,
+        "run_id": cfg.run_id,
+        "config_hash": cfg.config_hash,
+        "config": config_to_toml_dict(cfg),
+        "game": cfg.game,
+        "agents": [
+            {"name": a.name, "spec": a.spec, "canonical": a.canonical, "id": a.agent_id,
+             "budget": a.budget}
+            for a in cfg.agents
+        ],
+        "num_games": num_games,
+        "seeds": seeds,
+        "code_version": code_version(),
+        "versions": versions(),
+    }
+
+
+def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f"{_TMP_PREFIX}{path.name}.{os.getpid()}")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_manifest(directory: Path) -> dict:
+    path = Path(directory) / MANIFEST
+    try:
+        m = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise LedgerError(f"{directory}: no {MANIFEST}; not a meeple ledger") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise LedgerError(f"{path}: unreadable manifest ({e})") from None
+    if not isinstance(m, dict) or m.get("ledger_version") != LEDGER_VERSION or "run_id" not in m:
+        raise LedgerError(f"{path}: not a meeple ledger manifest (version {LEDGER_VERSION})")
+    return m
+
+
+def open_for_run(directory: Path, manifest: dict) -> list[str]:
+    """Create DIR with its manifest, or check an existing one belongs to this exact config.
+
+    Returns the notes to show the user (e.g. stale temporary files removed).
+    """
+    d = Path(directory)
+    notes: list[str] = []
+    if d.exists() and not d.is_dir():
+        raise LedgerError(f"{d} exists and is not a directory")
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / MANIFEST
+    if path.exists():
+        old = read_manifest(d)
+        if old["config_hash"] != manifest["config_hash"]:
+            raise LedgerError(f"{d} holds another tournament: {_why_different(old, manifest)}")
+    else:
+        others = [p.name for p in d.iterdir() if not p.name.startswith(".")]
+        if others:
+            raise LedgerError(f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix")
+        _atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
+    for p in d.iterdir():
+        if p.name.startswith(_TMP_PREFIX):
+            p.unlink()  # a batch that never finished writing: it is replayed
+            notes.append(f"removed unfinished temporary file {p.name}")
+    return notes
+
+
+def _why_different(old: dict, new: dict) -> str:
+    oc, nc = old.get("config", {}), new.get("config", {})
+    for section in sorted(set(oc) | set(nc)):
+        a, b = oc.get(section, {}), nc.get(section, {})
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                return f"{section}.{key} was {a.get(key)!r}, now {b.get(key)!r}"
+    old_ids = {a["name"]: a["id"] for a in old.get("agents", [])}
+    for a in new.get("agents", []):
+        if old_ids.get(a["name"]) != a["id"]:
+            return f"agent {a['name']!r} changed id ({old_ids.get(a['name'])} -> {a['id']}: spec or code changed)"
+    return f"config hash {old['config_hash'][:12]} differs from {new['config_hash'][:12]}"
+
+
+def rows_to_table(rows: list[dict]) -> pa.Table:
+    cols = {f.name: [r[f.name] for r in rows] for f in SCHEMA}
+    return pa.Table.from_pydict(cols, schema=SCHEMA)
+
+
+def write_batch(directory: Path, rows: list[dict]) -> Path:
+    """Write one finished batch atomically; returns the file's path."""
+    if not rows:
+        raise ValueError("empty batch")
+    table = rows_to_table(rows)
+    sink = pa.BufferOutputStream()
+    # No statistics and no embedded Arrow schema: the footer dominates small batches, and
+    # reading casts every file back to SCHEMA anyway.
+    pq.write_table(table, sink, compression="zstd", write_statistics=False, store_schema=False,
+                   use_dictionary=_DICT_COLUMNS)
+    path = Path(directory) / f"part-{rows[0]['game_id']}-{len(rows)}.parquet"
+    if path.exists():
+        raise LedgerError(f"{path.name} already exists; a batch would be written twice")
+    _atomic_write_bytes(path, sink.getvalue().to_pybytes())
+    return path
+
+
+@dataclass
+class Ledger:
+    directory: Path
+    manifest: dict
+    table: pa.Table
+    files: list[Path]
+
+    @property
+    def game_ids(self) -> set[str]:
+        return set(self.table.column("game_id").to_pylist())
+
+
+def read_ledger(directory: str | Path) -> Ledger:
+    """Read and check every file of a ledger directory."""
+    d = Path(directory)
+    if not d.is_dir():
+        raise LedgerError(f"{d}: no such ledger directory")
+    manifest = read_manifest(d)
+    tables, files = [], []
+    for p in sorted(d.iterdir()):
+        if p.name == MANIFEST or p.name.startswith(_TMP_PREFIX):
+            continue
+        if not _PART.match(p.name):
+            raise LedgerError(f"{p}: foreign file in the ledger; refusing to use it")
+        try:
+            t = pq.read_table(p)
+        except Exception as e:
+            raise LedgerError(f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})") from None
+        try:
+            if t.schema.names != SCHEMA.names:
+                raise ValueError("column names differ")
+            t = t.cast(SCHEMA)
+        except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it") from None
+        expected = int(p.stem.rsplit("-", 1)[1])
+        if t.num_rows != expected:
+            raise LedgerError(f"{p}: {t.num_rows} rows, the name says {expected}; refusing to use it")
+        runs = set(t.column("run_id").to_pylist())
+        if runs != {manifest["run_id"]}:
+            raise LedgerError(f"{p}: rows from run {sorted(runs)}, the manifest says {manifest['run_id']}")
+        tables.append(t)
+        files.append(p)
+    table = pa.concat_tables(tables) if tables else SCHEMA.empty_table()
+    ids = table.column("game_id")
+    if len(ids) and len(pc.unique(ids)) != len(ids):
+        raise LedgerError(f"{d}: a game appears twice in the ledger; refusing to use it")
+    return Ledger(d, manifest, table, files)
+
+
+def ledger_bytes(directory: str | Path) -> int:
+    return sum(p.stat().st_size for p in Path(directory).iterdir() if _PART.match(p.name))

@@ -1,0 +1,392 @@
+"""Ratings from one or more ledgers: a joint Bradley–Terry Elo (OpenSpiel's MM fit,
+``pyspiel.elo``) with bootstrap confidence intervals, plus the tables around it.
+
+- Each N-player game becomes N(N-1)/2 pairwise results by final rank; equal ranks are draws.
+  Void games (no ranks) are left out.
+- Confidence intervals resample whole duplicate sets (run, seed): games that share a deck
+  are not independent, so resampling single games would make the intervals too narrow.
+- Ratings are anchored: ``--anchor NAME=ELO``, else an agent named or specified ``random``
+  at 0, else the lowest-rated agent at 0. Bootstrap samples use the same anchor.
+- Beside Elo: likelihood of superiority, a crosstable, seat advantage, games per agent,
+  a warning when the comparison graph is disconnected, and α-Rank (OpenSpiel's
+  ``egt.alpharank``) on the empirical pairwise payoff table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+DEFAULT_BOOTSTRAP = 200
+
+
+class RatingsError(ValueError):
+    """Ratings cannot be computed as asked (one line for the user)."""
+
+
+@dataclass
+class AgentInfo:
+    id: str
+    name: str
+    spec: str = ""
+    budget: float | None = None
+
+
+@dataclass
+class Games:
+    """Rated games of one player count, as arrays (G games, N seats)."""
+
+    agents: np.ndarray  # (G, N) int agent index by seat
+    ranks: np.ndarray  # (G, N) int, 1 = best
+    scores: np.ndarray  # (G, N) float, NaN on failures
+    blocks: np.ndarray  # (G,) int duplicate-set index
+
+
+@dataclass
+class Ratings:
+    agents: list[AgentInfo]
+    elo: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    games: np.ndarray  # games played per agent (rated ones)
+    wins: np.ndarray  # (K, K) pairwise wins of row over column
+    draws: np.ndarray  # (K, K) symmetric
+    score_diff: np.ndarray  # (K, K) mean raw score of row minus column over their games
+    los: np.ndarray  # (K, K) likelihood that row is stronger than column
+    seats: list[dict]  # per player count and seat: games, mean rank, win rate, mean score
+    alpharank: np.ndarray | None
+    anchor: str
+    bootstrap: int
+    blocks: int
+    void_games: int
+    components: list[list[str]]
+    warnings: list[str] = field(default_factory=list)
+
+    def order(self) -> list[int]:
+        return sorted(range(len(self.agents)), key=lambda i: -self.elo[i])
+
+    def as_records(self) -> list[dict]:
+        return [
+            {"agent": self.agents[i].name, "elo": round(float(self.elo[i]), 1),
+             "ci_low": round(float(self.ci_low[i]), 1), "ci_high": round(float(self.ci_high[i]), 1),
+             "games": int(self.games[i])}
+            for i in self.order()
+        ]
+
+
+# ---------------------------------------------------------------------------------------
+# the fit
+
+def pairwise(games: Games, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Pairwise records (block, winner-or-first, other, outcome) with outcome 1 = win, 0 = draw."""
+    out_b, out_a, out_o, out_w = [], [], [], []
+    n = games.agents.shape[1]
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = games.agents[:, i], games.agents[:, j]
+            ri, rj = games.ranks[:, i], games.ranks[:, j]
+            keep = a != b
+            win_i = keep & (ri < rj)
+            win_j = keep & (rj < ri)
+            draw = keep & (ri == rj)
+            for mask, x, y, w in ((win_i, a, b, 1), (win_j, b, a, 1), (draw, a, b, 0)):
+                out_b.append(games.blocks[mask])
+                out_a.append(x[mask])
+                out_o.append(y[mask])
+                out_w.append(np.full(int(mask.sum()), w, dtype=np.int8))
+    def cat(xs, dt):
+        return np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt)
+
+    return cat(out_b, np.int64), cat(out_a, np.int64), cat(out_o, np.int64), cat(out_w, np.int8)
+
+
+class _Records:
+    """Pairwise results aggregated per (block, a, b, outcome), for fast bootstrap refits."""
+
+    def __init__(self, block, a, b, win, k: int, num_blocks: int):
+        self.k, self.num_blocks = k, num_blocks
+        cell = ((block * k + a) * k + b) * 2 + win
+        uniq, counts = np.unique(cell, return_counts=True)
+        self.block = uniq // (2 * k * k)
+        rest = uniq % (2 * k * k)
+        self.flat = rest // 2  # a * k + b
+        self.win = (rest % 2).astype(bool)
+        self.counts = counts
+
+    def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        w = self.counts if weights is None else self.counts * weights[self.block]
+        kk = self.k * self.k
+        wins = np.bincount(self.flat[self.win], weights=w[self.win], minlength=kk).reshape(self.k, self.k)
+        d = np.bincount(self.flat[~self.win], weights=w[~self.win], minlength=kk).reshape(self.k, self.k)
+        return np.rint(wins).astype(np.int64), np.rint(d + d.T).astype(np.int64)
+
+
+def fit_elo(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """OpenSpiel's MM Bradley–Terry fit on integer win and (symmetric) draw matrices."""
+    import pyspiel
+
+    options = pyspiel.elo.default_elo_options()
+    return np.asarray(pyspiel.elo.compute_ratings_from_matrices(
+        win_matrix=wins.tolist(), draw_matrix=draws.tolist(), options=options), dtype=float)
+
+
+def los_matrix(wins: np.ndarray) -> np.ndarray:
+    """P(row stronger than column) from head-to-head wins and losses (normal approximation)."""
+    won, lost = wins.astype(float), wins.T.astype(float)
+    n = won + lost
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (won - lost) / np.sqrt(2.0 * n)
+    los = 0.5 * (1.0 + np.vectorize(math.erf)(np.nan_to_num(z)))
+    los[n == 0] = np.nan
+    np.fill_diagonal(los, np.nan)
+    return los
+
+
+def components(wins: np.ndarray, draws: np.ndarray) -> list[list[int]]:
+    k = len(wins)
+    parent = list(range(k))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    played = (wins + wins.T + draws) > 0
+    for i in range(k):
+        for j in range(k):
+            if played[i, j]:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(k):
+        groups.setdefault(find(i), []).append(i)
+    return sorted(groups.values(), key=lambda g: (-len(g), g))
+
+
+def _alpharank_module():
+    """OpenSpiel's alpharank, importable without networkx.
+
+    alpharank.py imports its plotting helper, which needs networkx (not a dependency here);
+    ``compute`` never touches it. When networkx is missing, a placeholder is installed only
+    for the duration of that import.
+    """
+    import sys
+    import types
+
+    try:
+        from open_spiel.python.egt import alpharank
+    except ModuleNotFoundError as e:
+        if e.name != "networkx":
+            raise
+        sys.modules["networkx"] = types.ModuleType("networkx")
+        try:
+            from open_spiel.python.egt import alpharank
+        finally:
+            del sys.modules["networkx"]
+    return alpharank
+
+
+def alpha_rank(wins: np.ndarray, draws: np.ndarray) -> np.ndarray | None:
+    """α-Rank stationary mass on the pairwise score-rate table; None if a pair never met."""
+    alpharank = _alpharank_module()
+    k = len(wins)
+    n = wins + wins.T + draws
+    off = ~np.eye(k, dtype=bool)
+    if k < 2 or (n[off] == 0).any():
+        return None
+    with np.errstate(invalid="ignore", divide="ignore"):
+        payoff = (wins + 0.5 * draws) / n
+    np.fill_diagonal(payoff, 0.5)
+    _, _, pi, _, _ = alpharank.compute([payoff], use_inf_alpha=True, inf_alpha_eps=0.01)
+    return np.asarray(pi, dtype=float)
+
+
+def rate(agents: list[AgentInfo], groups: list[Games], bootstrap: int = DEFAULT_BOOTSTRAP,
+         anchor: tuple[str, float] | None = None, seed: int = 0, void_games: int = 0,
+         confidence: float = 0.95) -> Ratings:
+    k = len(agents)
+    if k < 2:
+        raise RatingsError("need at least two agents with rated games")
+    parts = [pairwise(g, k) for g in groups]
+    blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=0))
+    if len(a) == 0:
+        raise RatingsError("no rated games (all void, or every game was self-play)")
+    rec = _Records(blk, a, b, w, k, num_blocks)
+    wins, draws = rec.matrices()
+    names = [x.name for x in agents]
+    anchor_index, anchor_value, anchor_text = _anchor(agents, anchor)
+    raw = fit_elo(wins, draws)
+
+    def anchored(r):
+        if anchor_index is None:
+            return r - r.min() + anchor_value
+        return r - r[anchor_index] + anchor_value
+
+    elo = anchored(raw)
+    lo, hi = elo.copy(), elo.copy()
+    if bootstrap > 0 and num_blocks > 1:
+        rng = np.random.default_rng(seed)
+        samples = np.empty((bootstrap, k))
+        lowest = int(np.argmin(raw))
+        for s in range(bootstrap):
+            weights = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
+            r = fit_elo(*rec.matrices(weights))
+            # the unanchored case keeps the full-data lowest agent as reference
+            samples[s] = r - r[lowest] + elo[lowest] if anchor_index is None else anchored(r)
+        q = (1.0 - confidence) / 2.0
+        lo, hi = np.quantile(samples, q, axis=0), np.quantile(samples, 1.0 - q, axis=0)
+
+    games_per = np.zeros(k, dtype=np.int64)
+    score_sum = np.zeros((k, k))
+    score_n = np.zeros((k, k))
+    for g in groups:
+        for i in range(g.agents.shape[1]):
+            games_per += np.bincount(g.agents[:, i], minlength=k)
+        _score_diffs(g, score_sum, score_n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score_diff = score_sum / score_n
+    comps = [[names[i] for i in c] for c in components(wins, draws)]
+    warnings = []
+    if len(comps) > 1:
+        warnings.append(
+            "the comparison graph is disconnected (" + " | ".join(", ".join(c) for c in comps)
+            + "): ratings in different groups are not comparable"
+        )
+    if num_blocks <= 1 and bootstrap > 0:
+        warnings.append("a single duplicate set: no bootstrap confidence intervals")
+    return Ratings(
+        agents=agents, elo=elo, ci_low=np.minimum(lo, elo), ci_high=np.maximum(hi, elo),
+        games=games_per, wins=wins, draws=draws, score_diff=score_diff, los=los_matrix(wins),
+        seats=[row for g in groups for row in seat_table(g)], alpharank=alpha_rank(wins, draws),
+        anchor=anchor_text, bootstrap=bootstrap if num_blocks > 1 else 0, blocks=num_blocks,
+        void_games=void_games, components=comps, warnings=warnings,
+    )
+
+
+def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):
+    names = [x.name for x in agents]
+    if anchor is not None:
+        name, value = anchor
+        if name not in names:
+            raise RatingsError(f"--anchor: no agent named {name!r}; agents: {', '.join(names)}")
+        return names.index(name), float(value), f"{name} = {value:g}"
+    for i, x in enumerate(agents):
+        if x.name == "random" or x.spec == "random":
+            return i, 0.0, f"{x.name} = 0"
+    return None, 0.0, "lowest-rated agent = 0"
+
+
+def _score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
+    n = g.agents.shape[1]
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            a, b = g.agents[:, i], g.agents[:, j]
+            d = g.scores[:, i] - g.scores[:, j]
+            ok = (a != b) & ~np.isnan(d)
+            np.add.at(total, (a[ok], b[ok]), d[ok])
+            np.add.at(count, (a[ok], b[ok]), 1)
+
+
+def seat_table(g: Games) -> list[dict]:
+    n = g.agents.shape[1]
+    out = []
+    for s in range(n):
+        sc = g.scores[:, s]
+        out.append({
+            "players": n, "seat": s + 1, "games": int(len(g.ranks)),
+            "mean_rank": float(g.ranks[:, s].mean()) if len(g.ranks) else float("nan"),
+            "win_rate": float((g.ranks[:, s] == 1).mean()) if len(g.ranks) else float("nan"),
+            "mean_score": float(np.nanmean(sc)) if np.isfinite(sc).any() else float("nan"),
+        })
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# from ledgers
+
+def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
+    """Read ledgers into rating arrays. Agents are keyed by id (spec + code version)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from tournament.ledger import read_ledger
+
+    ledgers = [read_ledger(d) for d in directories]
+    info: dict[str, AgentInfo] = {}
+    for led in ledgers:
+        for a in led.manifest["agents"]:
+            info.setdefault(a["id"], AgentInfo(a["id"], a["name"], a.get("spec", ""), a.get("budget")))
+    # one display name per agent: a name used by two different ids gets the id appended
+    by_name: dict[str, list[str]] = {}
+    for x in info.values():
+        by_name.setdefault(x.name, []).append(x.id)
+    for ids in by_name.values():
+        if len(ids) > 1:
+            for i in ids:
+                info[i].name = f"{info[i].name}@{i[:6]}"
+    agents = list(info.values())
+    index = pa.array([x.id for x in agents])
+    block_of: dict[tuple[str, int], int] = {}
+    by_n: dict[int, list] = {}
+    void = 0
+    extra = {"ladders": [led.manifest for led in ledgers if led.manifest["config"]["tournament"]["schedule"] == "ladder"],
+             "games": sum(led.table.num_rows for led in ledgers), "ledgers": [str(led.directory) for led in ledgers]}
+    for led in ledgers:
+        t = led.table
+        if t.num_rows == 0:
+            continue
+        rated = pc.invert(pc.is_null(t.column("ranks")))
+        void += t.num_rows - pc.sum(rated.cast("int64")).as_py()
+        t = t.filter(rated)
+        if t.num_rows == 0:
+            continue
+        lengths = pc.list_value_length(t.column("agents")).to_numpy()
+        flat_agents = pc.list_flatten(t.column("agents")).cast(pa.string())
+        idx = pc.index_in(flat_agents, value_set=index).to_numpy(zero_copy_only=False)
+        ranks = pc.list_flatten(t.column("ranks")).to_numpy(zero_copy_only=False)
+        scores = pc.list_flatten(t.column("scores")).to_numpy(zero_copy_only=False).astype(float)
+        run = led.manifest["run_id"]
+        seeds = t.column("seed").to_numpy()
+        uniq, inv = np.unique(seeds, return_inverse=True)
+        base = []
+        for s in uniq:
+            base.append(block_of.setdefault((run, int(s)), len(block_of)))
+        blocks = np.asarray(base, dtype=np.int64)[inv]
+        for n in np.unique(lengths):
+            sel = lengths == n
+            rows = np.repeat(sel, lengths)
+            by_n.setdefault(int(n), []).append((idx[rows].reshape(-1, n), ranks[rows].reshape(-1, n),
+                                                scores[rows].reshape(-1, n), blocks[sel]))
+    groups = [
+        Games(np.concatenate([p[0] for p in parts]).astype(np.int64),
+              np.concatenate([p[1] for p in parts]).astype(np.int64),
+              np.concatenate([p[2] for p in parts]),
+              np.concatenate([p[3] for p in parts]))
+        for _, parts in sorted(by_n.items())
+    ]
+    return agents, groups, void, extra
+
+
+def ratings_from_ledgers(directories, bootstrap: int = DEFAULT_BOOTSTRAP,
+                         anchor: tuple[str, float] | None = None, seed: int = 0) -> tuple[Ratings, dict]:
+    agents, groups, void, extra = load_games(directories)
+    if not groups:
+        raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
+    return rate(agents, groups, bootstrap=bootstrap, anchor=anchor, seed=seed, void_games=void), extra
+
+
+def parse_anchor(text: str | None) -> tuple[str, float] | None:
+    if not text:
+        return None
+    name, sep, value = text.rpartition("=")
+    try:
+        if not sep or not name:
+            raise ValueError
+        return name, float(value)
+    except ValueError:
+        raise RatingsError(f"--anchor must be AGENT=ELO, got {text!r}") from None
