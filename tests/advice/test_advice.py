@@ -1,0 +1,140 @@
+"""Move advice: the JSON shape, reproducibility, budgets, several agents, errors."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from solvers.spec import AgentSpecError
+from tournament.advice import MoveAdvice, advise, position_from, with_budget, z_score
+from tournament.records import HistoryError
+
+ISMCTS = "ismcts(sims=60)"
+
+TINY = (
+    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
+    "last_round_depth=0,rows=2,row_capacity=1)"
+)
+THREE = "python_coloretto(players=3)"
+OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
+
+
+def _stable(obj: dict) -> dict:
+    """The advice without wall-clock fields."""
+    out = {k: v for k, v in obj.items() if k != "seconds"}
+    if "agents" in out:
+        out["agents"] = [_stable(a) for a in out["agents"]]
+    return out
+
+
+def test_advice_json_shape(opening):
+    gs, _, state, n = opening
+    obj = advise(gs, state, [ISMCTS], top=2, seed=4, ply=n).to_json()
+    for key in ("moves", "best", "significant", "player", "seed", "agent"):
+        assert key in obj
+    assert obj["agent"] == ISMCTS and obj["seed"] == 4 and obj["player"] == 0
+    assert obj["ply"] == 6 and obj["num_legal"] == 3
+    assert len(obj["moves"]) == 2
+    for m in obj["moves"]:
+        assert set(m) >= {"action", "value", "visits", "ci_low", "ci_high"}
+        assert "prob" not in m  # search agents have no policy probability
+        assert m["ci_low"] <= m["value"] <= m["ci_high"]
+        assert m["action"].startswith("place yellow in row ")
+    assert obj["best"] == obj["moves"][0]["action"]
+    assert obj["moves"][0]["visits"] >= obj["moves"][1]["visits"]
+    assert isinstance(obj["significant"], bool)
+    assert obj["budget"]["sims"] == 60
+
+
+def test_same_seed_same_answer(opening):
+    gs, _, state, n = opening
+    a = advise(gs, state, [ISMCTS], seed=11, ply=n).to_json()
+    b = advise(gs, state, [ISMCTS], seed=11, ply=n).to_json()
+    assert _stable(a) == _stable(b)
+
+
+def test_seed_changes_the_search(opening):
+    gs, _, state, n = opening
+    answers = {str(_stable(advise(gs, state, [ISMCTS], seed=s).to_json())["moves"]) for s in range(4)}
+    assert len(answers) > 1
+
+
+def test_an_agent_answers_the_same_alone_or_in_company(opening):
+    gs, _, state, n = opening
+    alone = advise(gs, state, [ISMCTS], seed=2).to_json()
+    both = advise(gs, state, ["heuristic", ISMCTS], seed=2).to_json()
+    assert _stable(both["agents"][1]) == _stable(alone)
+
+
+def test_several_agents_report_agreement(opening):
+    gs, _, state, n = opening
+    res = advise(gs, state, [ISMCTS, "heuristic", "mcts(sims=60)"], seed=1)
+    obj = res.to_json()
+    bests = [a["best"] for a in obj["agents"]]
+    assert obj["agree"] == (len(set(bests)) == 1)
+    assert obj["best"] == {a["agent"]: a["best"] for a in obj["agents"]}
+    same = advise(gs, state, [ISMCTS, ISMCTS], seed=1)
+    assert same.agree is True
+
+
+def test_agent_without_analysis_reports_its_move(opening):
+    gs, _, state, _ = opening
+    obj = advise(gs, state, ["heuristic"]).to_json()
+    assert obj["analysed"] is False and obj["significant"] is None
+    assert len(obj["moves"]) == 1 and obj["moves"][0]["visits"] is None
+    assert obj["best"] in {state.action_to_string(0, a) for a in state.legal_actions()}
+
+
+def test_time_budget_is_an_anytime_search(opening):
+    gs, _, state, _ = opening
+    obj = advise(gs, state, ["ismcts"], budget={"time": 0.05}).to_json()
+    assert obj["agent"] == "ismcts(time=0.05)"
+    assert obj["budget"]["seconds"] == 0.05 and obj["budget"]["sims_done"] > 0
+
+
+def test_budget_override_must_be_a_parameter_of_the_agent():
+    with pytest.raises(AgentSpecError, match="unknown parameter 'time' for agent 'heuristic'"):
+        with_budget("heuristic", {"time": 1.0})
+    assert with_budget("ismcts(sims=5)", {"sims": 9}) == "ismcts(sims=9)"
+
+
+def test_player_option_advises_from_another_information_state(opening):
+    gs, _, state, _ = opening
+    obj = advise(gs, state, [ISMCTS], player=2, seed=1).to_json()
+    assert obj["player"] == 2 and obj["to_move"] == 0
+    with pytest.raises(HistoryError, match="player 3 is out of range"):
+        advise(gs, state, [ISMCTS], player=3)
+
+
+def test_chance_position_is_a_one_line_error():
+    _, _, state, _ = position_from(THREE, history="start: pink")
+    with pytest.raises(HistoryError, match="^the position is a chance node"):
+        advise(THREE, state, [ISMCTS])
+
+
+def test_terminal_position_is_an_error():
+    from solvers.baselines import RandomAgent
+    from tournament.match import play_match
+    from tournament.records import load_game, replay_history
+    
+    game = load_game(TINY)
+    r = play_match(game, [RandomAgent(0), RandomAgent(1)], seed=0)
+    state, _ = replay_history(game, r.actions)
+    with pytest.raises(HistoryError, match="^the position is terminal"):
+        advise(TINY, state, [ISMCTS])
+
+
+def test_significance_from_intervals():
+    a = MoveAdvice("a", 0, value=0.5, ci_low=0.4, ci_high=0.6)
+    b = MoveAdvice("b", 1, value=0.1, ci_low=0.0, ci_high=0.2)
+    c = MoveAdvice("c", 2, value=0.45, ci_low=0.3, ci_high=0.6)
+    assert z_score(a, b) > 1.96
+    assert 0 < z_score(a, c) < 1.96
+    assert z_score(a, MoveAdvice("d", 3)) is None
+    assert math.isinf(z_score(MoveAdvice("e", 4, 1.0, 1, 1.0, 1.0), MoveAdvice("f", 5, 0.0, 1, 0.0, 0.0)))
+
+
+def test_opening_position_fixture(opening):
+    gs, _, state, n = opening
+    assert gs == THREE and n == len(OPENING.split(";"))

@@ -1,0 +1,119 @@
+"""Advice uses only the advised player's information state.
+
+The agent never receives the true state: advice hands it a state re-dealt from
+the player's information state. So changing what that player cannot know (the
+opponents' hidden cards) must leave the advice identical for the same seed.
+
+- Every registered game whose GameSpec has ``perturb_secret`` is checked with
+  the real IS-MCTS agent and with a test agent that trusts whatever state it gets.
+- Kuhn poker (OpenSpiel's C++ game, which has a resampler) shows the check has
+  teeth: the trusting agent called directly on the two true states answers
+  differently, and through advice it answers identically.
+- Coloretto has no hidden cards, so the principle is shown there as: two
+  different histories that reach the same information state get the same advice.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+import spiel_games
+from tournament.advice import advise_state, position_from
+
+HIDDEN = [spec for spec in spiel_games.all_specs() if spec.perturb_secret is not None]
+AGENTS = ["ismcts(sims=40)", "test_flatmc(rollouts=3)"]
+
+
+def _stable(advice) -> dict:
+    obj = advice.to_json()
+    obj.pop("seconds")
+    return obj
+
+
+def _decision_points(game, rng: random.Random, count: int):
+    """Decision states along one random playout, spread over the game."""
+    state = game.new_initial_state()
+    trail = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        trail.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    step = max(1, len(trail) // count)
+    return trail[::step][:count]
+
+
+@pytest.mark.parametrize("spec", HIDDEN, ids=[s.short_name for s in HIDDEN])
+def test_opponents_hidden_cards_do_not_change_the_advice(spec):
+    game = pyspiel.load_game(spec.typical_config)
+    rng = random.Random(7)
+    checked = 0
+    for state in _decision_points(game, rng, 4):
+        mover = state.current_player()
+        for view in {mover, (mover + 1) % game.num_players()}:
+            for q in range(game.num_players()):
+                if q == view:
+                    continue
+                other = spec.perturb_secret(state, q, rng)
+                if other is None:
+                    continue
+                assert other.information_state_string(view) == state.information_state_string(view)
+                for agent in AGENTS:
+                    a = advise_state(spec.typical_config, state, agent, player=view, seed=3)
+                    b = advise_state(spec.typical_config, other, agent, player=view, seed=3)
+                    assert _stable(a) == _stable(b), (agent, view, q)
+                checked += 1
+    assert checked > 0, "perturb_secret never changed an opponent's secret"
+
+
+def _kuhn(p0_card: int, p1_card: int):
+    game = pyspiel.load_game("kuhn_poker")
+    state = game.new_initial_state()
+    state.apply_action(p0_card)
+    state.apply_action(p1_card)
+    return state
+
+
+def test_kuhn_poker_advice_ignores_the_opponents_card():
+    from solvers.registry import make_agent
+
+    weak, strong = _kuhn(1, 0), _kuhn(1, 2)  # P1 holds the queen; P2 the jack or the king
+    assert weak.information_state_string(0) == strong.information_state_string(0)
+    # A trusting agent on the true states answers differently (so the check can fail) ...
+    agent = "test_flatmc(rollouts=40)"
+    peek_weak = make_agent(agent, weak.get_game(), 1).analyse(weak.clone())
+    peek_strong = make_agent(agent, strong.get_game(), 1).analyse(strong.clone())
+    assert [m.value for m in peek_weak.moves] != [m.value for m in peek_strong.moves]
+    # ... and through advice, which re-deals from P1's information state, identically.
+    for seed in range(3):
+        a = advise_state("kuhn_poker", weak, agent, seed=seed)
+        b = advise_state("kuhn_poker", strong, agent, seed=seed)
+        assert _stable(a) == _stable(b)
+
+
+THREE = "python_coloretto(players=3)"
+START = "start: pink; start: blue; start: green; start player: P1; "
+# P1 and P2 each draw and place one card, in either order of colours: a transposition.
+ORDER_A = START + "draw; deck: yellow; place yellow in row 1; draw; deck: grey; place grey in row 2"
+ORDER_B = START + "draw; deck: grey; place grey in row 2; draw; deck: yellow; place yellow in row 1"
+
+
+def test_coloretto_advice_depends_only_on_the_information_state():
+    _, _, a_state, _ = position_from(THREE, history=ORDER_A)
+    _, _, b_state, _ = position_from(THREE, history=ORDER_B)
+    assert a_state.history() != b_state.history()
+    for p in range(3):
+        assert a_state.information_state_string(p) == b_state.information_state_string(p)
+    for agent in AGENTS + ["mcts(sims=40)"]:
+        a = advise_state(THREE, a_state, agent, seed=9, ply=0)
+        b = advise_state(THREE, b_state, agent, seed=9, ply=0)
+        assert _stable(a) == _stable(b), agent
+    # A different information state (grey in row 1, yellow in row 2) is a different position.
+    _, _, c_state, _ = position_from(THREE, history=ORDER_A.replace("in row 1", "in row X")
+                                     .replace("in row 2", "in row 1").replace("in row X", "in row 2"))
+    assert c_state.information_state_string(2) != a_state.information_state_string(2)

@@ -1,0 +1,120 @@
+"""Histories and game records: parsing, precise errors, round trips."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tournament import records as R
+from tournament.advice import position_from
+
+TINY = (
+    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
+    "last_round_depth=0,rows=2,row_capacity=1)"
+)
+THREE = "python_coloretto(players=3)"
+OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
+
+
+def test_history_replays_to_the_position():
+    game = R.load_game(THREE)
+    state, actions = R.replay_history(game, OPENING)
+    assert len(actions) == 6
+    assert state.current_player() == 0
+    assert R.history_string(game, actions) == OPENING
+
+
+def test_history_accepts_a_list_of_strings_and_ids_and_loose_spacing():
+    game = R.load_game(THREE)
+    a, ids = R.replay_history(game, OPENING)
+    items = [s.strip() for s in OPENING.split(";")]
+    items[4] = ids[4]  # an action id instead of "draw"
+    items[5] = "  DECK:   yellow "
+    b, ids2 = R.replay_history(game, items)
+    assert ids2 == ids
+    assert b.information_state_string(0) == a.information_state_string(0)
+
+
+def test_unknown_action_names_its_position_and_the_legal_actions():
+    game = R.load_game(THREE)
+    with pytest.raises(R.HistoryError) as e:
+        R.replay_history(game, OPENING + "; place yellow in row 9")
+    msg = str(e.value)
+    assert "history item 7" in msg and "'place yellow in row 9'" in msg
+    assert "legal: place yellow in row 1, place yellow in row 2, place yellow in row 3" in msg
+    assert "\n" not in msg
+
+
+def test_illegal_chance_outcome_is_an_error():
+    game = R.load_game(THREE)
+    with pytest.raises(R.HistoryError, match=r"history item 2 \('start: pink'\).*chance.*start: yellow"):
+        R.replay_history(game, "start: pink; start: pink")
+
+
+def test_illegal_action_id_is_an_error():
+    game = R.load_game(THREE)
+    with pytest.raises(R.HistoryError, match=r"history item 1 \(id 99\): not legal here"):
+        R.replay_history(game, [99])
+
+
+def test_unknown_game_is_a_one_line_error():
+    with pytest.raises(R.HistoryError, match="unknown game 'python_nope'"):
+        R.load_game("python_nope(players=2)")
+
+
+def test_record_round_trip_and_replay(tmp_path):
+    game = R.load_game(THREE)
+    state, actions = R.replay_history(game, OPENING)
+    rec = R.record_of(THREE, state, 7, ["human", "heuristic", "random"], actions)
+    path = tmp_path / "g.json"
+    rec.save(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "meeple-game-record" and data["version"] == 1
+    assert data["game"] == THREE and data["seed"] == 7
+    assert data["seats"] == ["human", "heuristic", "random"]
+    assert data["actions"][0] == {"player": -1, "id": actions[0], "action": "start: pink"}
+    assert data["actions"][4]["player"] == 0 and data["actions"][4]["action"] == "draw"
+    assert data["terminal"] is False and data["scores"] is None
+    back = R.read_record(path)
+    s2, a2 = R.replay_record(game, back)
+    assert a2 == actions
+    assert str(s2) == str(state)
+    _, _, s3, n = position_from(None, record_path=str(path), ply=4)
+    assert n == 4 and s3.current_player() == 0
+
+
+def test_record_whose_strings_disagree_with_ids_is_rejected(tmp_path):
+    game = R.load_game(THREE)
+    state, actions = R.replay_history(game, OPENING)
+    data = R.record_of(THREE, state, 0, [], actions).to_json()
+    data["actions"][5]["action"] = "deck: blue"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(R.HistoryError, match="game record action 6: id .* is 'deck: yellow' here"):
+        R.replay_record(game, R.read_record(path))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("not json", "not valid JSON"),
+    ('{"format": "other"}', "not a game record"),
+    ('{"format": "meeple-game-record", "version": 9, "game": "x"}', "unsupported game record version"),
+    ('{"format": "meeple-game-record", "version": 1, "game": "x", "actions": [{"id": "a"}]}',
+     "action 1 must be an object"),
+])
+def test_malformed_records_are_rejected(tmp_path, text, message):
+    path = tmp_path / "r.json"
+    path.write_text(text)
+    with pytest.raises(R.HistoryError, match=message):
+        R.read_record(path)
+
+
+def test_terminal_record_has_scores_and_returns():
+    from tournament.match import play_match
+    from solvers.baselines import RandomAgent
+
+    game = R.load_game(TINY)
+    result = play_match(game, [RandomAgent(1), RandomAgent(2)], seed=3)
+    state, _ = R.replay_history(game, result.actions)
+    rec = R.record_of(TINY, state, 3, ["random", "random"], result.actions)
+    assert rec.terminal and rec.scores == result.scores and rec.returns == result.returns
