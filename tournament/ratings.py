@@ -243,8 +243,8 @@ def rate(agents: list[AgentInfo], groups: list[Games], bootstrap: int = DEFAULT_
     score_sum = np.zeros((k, k))
     score_n = np.zeros((k, k))
     for g in groups:
-        for i in range(g.agents.shape[1]):
-            games_per += np.bincount(g.agents[:, i], minlength=k)
+        # games in which the agent took part (self-play seats count once)
+        games_per += (g.agents[:, :, None] == np.arange(k)).any(axis=1).sum(axis=0)
         _score_diffs(g, score_sum, score_n)
     with np.errstate(invalid="ignore", divide="ignore"):
         score_diff = score_sum / score_n

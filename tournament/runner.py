@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tournament.batch import BatchSpec, play_batch
 from tournament.config import TournamentConfig
 from tournament.ledger import make_manifest, open_for_run, read_ledger, write_batch
-from tournament.play import BatchSpec, play_batch
 from tournament.schedule import GameTask, auto_batch_size, batches, schedule
 
 EXECUTORS = ("ray", "serial")
