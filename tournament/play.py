@@ -286,6 +286,7 @@ class PlaySession:
             except ValueError as e:
                 self.say(str(e))
                 continue
+            self.say(f"  P{p + 1} (you): {self.state.action_to_string(p, a)}")
             self._apply(a)
             return True
 
