@@ -192,9 +192,17 @@ def viewpoint_state(state, player: int, rng: np.random.Generator):
     return resampled
 
 
-def advise_state(game_string: str, state, agent_spec: str, *, player: int | None = None,
-                 top: int = 5, seed: int = 0, ply: int | None = None,
-                 budget: dict | None = None) -> Advice:
+def advise_state(
+    game_string: str,
+    state,
+    agent_spec: str,
+    *,
+    player: int | None = None,
+    top: int = 5,
+    seed: int = 0,
+    ply: int | None = None,
+    budget: dict | None = None,
+) -> Advice:
     """Advice from one agent for the decision at ``state``."""
     from solvers.registry import make_agent
 
@@ -220,8 +228,11 @@ def advise_state(game_string: str, state, agent_spec: str, *, player: int | None
             MoveAdvice(
                 action=m.action_str or legal.get(int(m.action), str(m.action)),
                 action_id=int(m.action),
-                value=_num(m.value), visits=_count(m.visits),
-                ci_low=_num(m.ci_low), ci_high=_num(m.ci_high), prob=_num(m.prob),
+                value=_num(m.value),
+                visits=_count(m.visits),
+                ci_low=_num(m.ci_low),
+                ci_high=_num(m.ci_high),
+                prob=_num(m.prob),
             )
             for m in analysis.moves
         ]
@@ -239,10 +250,19 @@ def advise_state(game_string: str, state, agent_spec: str, *, player: int | None
     z = z_score(moves[0], moves[1]) if len(moves) > 1 else None
     significant = None if z is None else bool(z > Z95)
     return Advice(
-        game=game_string, agent=spec, seed=seed, player=view, to_move=mover,
+        game=game_string,
+        agent=spec,
+        seed=seed,
+        player=view,
+        to_move=mover,
         ply=len(state.history()) if ply is None else ply,
-        moves=moves[:top], num_legal=len(legal), significant=significant, z=z,
-        budget=budget_used, seconds=seconds, analysed=analysed,
+        moves=moves[:top],
+        num_legal=len(legal),
+        significant=significant,
+        z=z,
+        budget=budget_used,
+        seconds=seconds,
+        analysed=analysed,
     )
 
 
@@ -289,7 +309,9 @@ def render(advice_set: AdviceSet) -> str:
             lines.append(f"  plays: {adv.best}  (this agent gives no statistics)")
             continue
         w = max(8, *(len(m.action) for m in adv.moves))
-        lines.append(f"  {'#':>2}  {'move':<{w}} {'visits':>8} {'mean':>7}  {'95% CI':<17} {'prob':>6}")
+        lines.append(
+            f"  {'#':>2}  {'move':<{w}} {'visits':>8} {'mean':>7}  {'95% CI':<17} {'prob':>6}"
+        )
         for i, m in enumerate(adv.moves, start=1):
             ci = "-" if m.ci_low is None else f"[{m.ci_low:.3f}, {m.ci_high:.3f}]"
             lines.append(
@@ -302,7 +324,9 @@ def render(advice_set: AdviceSet) -> str:
         if advice_set.agree:
             lines.append(f"agents agree: {first.best}")
         else:
-            lines.append("agents disagree: " + "; ".join(f"{a.agent} -> {a.best}" for a in advice_set.items))
+            lines.append(
+                "agents disagree: " + "; ".join(f"{a.agent} -> {a.best}" for a in advice_set.items)
+            )
     return "\n".join(lines)
 
 
@@ -318,8 +342,13 @@ def _verdict(adv: Advice) -> str:
     return f"best: {adv.best}, not significantly better than {second} ({z})"
 
 
-def position_from(game_string: str | None, history=None, record_path: str | None = None,
-                  ply: int | None = None, games: dict | None = None):
+def position_from(
+    game_string: str | None,
+    history=None,
+    record_path: str | None = None,
+    ply: int | None = None,
+    games: dict | None = None,
+):
     """(game string, game, state, ply) from a history or a game record file.
 
     ``games`` is an optional cache of loaded games keyed by game string.
@@ -363,6 +392,14 @@ def _cached(games: dict | None, game_string: str):
 
 
 __all__ = [
-    "CHANCE", "Advice", "AdviceSet", "MoveAdvice", "advise", "advise_state", "position_from",
-    "render", "with_budget", "z_score",
+    "CHANCE",
+    "Advice",
+    "AdviceSet",
+    "MoveAdvice",
+    "advise",
+    "advise_state",
+    "position_from",
+    "render",
+    "with_budget",
+    "z_score",
 ]

@@ -19,29 +19,70 @@ def _player_id(text: str | None) -> int | None:
         return int(t[1:]) - 1  # "P2" is the second player, id 1
     if t.isdigit():
         return int(t)
-    raise fail(f"--player must be a player id (0, 1, ...) or a seat name (P1, P2, ...), got {text!r}", 2)
+    raise fail(
+        f"--player must be a player id (0, 1, ...) or a seat name (P1, P2, ...), got {text!r}", 2
+    )
 
 
 def advise_cmd(
-    game_string: Annotated[str | None, typer.Argument(
-        help="Game string, e.g. 'python_coloretto(players=3)' (optional with --game-file or --serve)")] = None,
-    history: Annotated[str | None, typer.Option(
-        "--history", "-H", help="Action strings from the start, chance outcomes included, separated by ';'")] = None,
-    game_file: Annotated[str | None, typer.Option(
-        "--game-file", "-f", help="A game record (JSON) written by `meeple play` save")] = None,
-    agents: Annotated[list[str] | None, typer.Option(
-        "--agent", "-a", help="Agent spec, e.g. 'ismcts(sims=2000)'; repeat to compare agents")] = None,
-    player: Annotated[str | None, typer.Option(
-        "--player", "-p", help="Advise from this player's information state: id 0.. or P1..; default the player to move")] = None,
+    game_string: Annotated[
+        str | None,
+        typer.Argument(
+            help="Game string, e.g. 'python_coloretto(players=3)' (optional with --game-file or --serve)"
+        ),
+    ] = None,
+    history: Annotated[
+        str | None,
+        typer.Option(
+            "--history",
+            "-H",
+            help="Action strings from the start, chance outcomes included, separated by ';'",
+        ),
+    ] = None,
+    game_file: Annotated[
+        str | None,
+        typer.Option(
+            "--game-file", "-f", help="A game record (JSON) written by `meeple play` save"
+        ),
+    ] = None,
+    agents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent", "-a", help="Agent spec, e.g. 'ismcts(sims=2000)'; repeat to compare agents"
+        ),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="Advise from this player's information state: id 0.. or P1..; default the player to move",
+        ),
+    ] = None,
     top: Annotated[int, typer.Option("--top", "-k", min=1, help="Moves to show")] = 5,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same answer)")] = 0,
-    seconds: Annotated[float | None, typer.Option(
-        "--time", "-t", min=0.0, help="Anytime search: seconds per agent (sets the agent's time=)")] = None,
-    ply: Annotated[int | None, typer.Option(
-        "--ply", min=0, help="Use only the first N actions of the history or record")] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same answer)")
+    ] = 0,
+    seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--time",
+            "-t",
+            min=0.0,
+            help="Anytime search: seconds per agent (sets the agent's time=)",
+        ),
+    ] = None,
+    ply: Annotated[
+        int | None,
+        typer.Option("--ply", min=0, help="Use only the first N actions of the history or record"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
-    serve: Annotated[bool, typer.Option(
-        "--serve", help="Run the JSON-lines engine on stdin/stdout (see docs/advice.md)")] = False,
+    serve: Annotated[
+        bool,
+        typer.Option(
+            "--serve", help="Run the JSON-lines engine on stdin/stdout (see docs/advice.md)"
+        ),
+    ] = False,
 ) -> None:
     """What to play here: the top moves with visits, mean value, 95% interval and significance."""
     from solvers.spec import AgentSpecError
@@ -62,8 +103,12 @@ def advise_cmd(
     view = _player_id(player)
     budget = {"time": seconds} if seconds is not None else None
     try:
-        gs, _, state, n = position_from(game_string, history=history, record_path=game_file, ply=ply)
-        result = advise(gs, state, list(agents), player=view, top=top, seed=seed, ply=n, budget=budget)
+        gs, _, state, n = position_from(
+            game_string, history=history, record_path=game_file, ply=ply
+        )
+        result = advise(
+            gs, state, list(agents), player=view, top=top, seed=seed, ply=n, budget=budget
+        )
     except (HistoryError, AgentSpecError) as e:
         raise fail(str(e)) from None
     if as_json:
@@ -73,15 +118,37 @@ def advise_cmd(
 
 
 def play_cmd(
-    game_string: Annotated[str | None, typer.Argument(
-        help="Game string, e.g. 'python_coloretto(players=3)' (optional with --load)")] = None,
-    seats: Annotated[str | None, typer.Option(
-        "--seats", help="One agent spec per player, 'human' for you, e.g. human,ismcts(time=1),heuristic")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed for chance and the AI seats (default 0, or the record's)")] = None,
-    save: Annotated[str | None, typer.Option("--save", help="Write the game record here on save, quit and at the end")] = None,
+    game_string: Annotated[
+        str | None,
+        typer.Argument(
+            help="Game string, e.g. 'python_coloretto(players=3)' (optional with --load)"
+        ),
+    ] = None,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            "--seats",
+            help="One agent spec per player, 'human' for you, e.g. human,ismcts(time=1),heuristic",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            "-s",
+            min=0,
+            help="Seed for chance and the AI seats (default 0, or the record's)",
+        ),
+    ] = None,
+    save: Annotated[
+        str | None,
+        typer.Option("--save", help="Write the game record here on save, quit and at the end"),
+    ] = None,
     load: Annotated[str | None, typer.Option("--load", help="Continue a saved game record")] = None,
-    hint_agent: Annotated[str | None, typer.Option(
-        "--hint-agent", help="Agent used by `hint` (default ismcts(sims=400))")] = None,
+    hint_agent: Annotated[
+        str | None,
+        typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(sims=400))"),
+    ] = None,
 ) -> None:
     """Play in the terminal against AI seats: numbered moves, hint, undo, save."""
     from tournament.play import PlayError, PlaySession, split_seats
@@ -104,8 +171,16 @@ def play_cmd(
             raise PlayError("give --seats, e.g. --seats human,heuristic")
         if seed is None:
             seed = record.seed if record is not None else 0
-        session = PlaySession(game_string, seat_list, seed, inp=sys.stdin, out=sys.stdout,
-                              save_path=save, hint_agent=hint_agent, record=record)
+        session = PlaySession(
+            game_string,
+            seat_list,
+            seed,
+            inp=sys.stdin,
+            out=sys.stdout,
+            save_path=save,
+            hint_agent=hint_agent,
+            record=record,
+        )
     except (PlayError, HistoryError, ValueError) as e:
         raise fail(str(e), 2) from None
     session.run()

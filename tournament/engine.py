@@ -31,8 +31,19 @@ from typing import IO
 from tournament.advice import advise, position_from
 from tournament.records import HistoryError
 
-_KNOWN = {"id", "game", "history", "game_file", "agent", "player", "top", "seed", "ply", "budget",
-          "command"}
+_KNOWN = {
+    "id",
+    "game",
+    "history",
+    "game_file",
+    "agent",
+    "player",
+    "top",
+    "seed",
+    "ply",
+    "budget",
+    "command",
+}
 
 
 class QueryError(ValueError):
@@ -57,7 +68,7 @@ class Engine:
             return {"id": None, "error": "a query must be a JSON object"}, True
         qid = query.get("id")
         if qid is None:
-            return {"id": None, "error": "the query has no \"id\""}, True
+            return {"id": None, "error": 'the query has no "id"'}, True
         try:
             answer, keep = self.handle(query)
         except (QueryError, HistoryError, ValueError, KeyError, TypeError) as e:
@@ -71,7 +82,9 @@ class Engine:
     def handle(self, q: dict) -> tuple[dict, bool]:
         unknown = sorted(set(q) - _KNOWN)
         if unknown:
-            raise QueryError(f"unknown query field(s) {', '.join(unknown)}; known: {', '.join(sorted(_KNOWN))}")
+            raise QueryError(
+                f"unknown query field(s) {', '.join(unknown)}; known: {', '.join(sorted(_KNOWN))}"
+            )
         command = q.get("command")
         if command is not None:
             if command == "ping":
@@ -82,14 +95,18 @@ class Engine:
         agents = q.get("agent")
         if isinstance(agents, str):
             agents = [agents]
-        if not isinstance(agents, list) or not agents or not all(isinstance(a, str) for a in agents):
-            raise QueryError("\"agent\" must be an agent spec or a list of specs")
+        if (
+            not isinstance(agents, list)
+            or not agents
+            or not all(isinstance(a, str) for a in agents)
+        ):
+            raise QueryError('"agent" must be an agent spec or a list of specs')
         game_file = q.get("game_file")
         if game_file is not None and not isinstance(game_file, str):
-            raise QueryError("\"game_file\" must be a path")
+            raise QueryError('"game_file" must be a path')
         game_string = q.get("game")
         if game_string is not None and not isinstance(game_string, str):
-            raise QueryError("\"game\" must be a game string")
+            raise QueryError('"game" must be a game string')
         history = q.get("history")
         if game_file is None and history is None:
             history = ""
@@ -99,12 +116,17 @@ class Engine:
         ply = _opt_int(q, "ply")
         budget = q.get("budget")
         if budget is not None and not isinstance(budget, dict):
-            raise QueryError("\"budget\" must be an object of agent parameters, e.g. {\"sims\": 200}")
+            raise QueryError('"budget" must be an object of agent parameters, e.g. {"sims": 200}')
         game_string, _, state, n = position_from(
-            game_string, history=history, record_path=game_file, ply=ply, games=self.games,
+            game_string,
+            history=history,
+            record_path=game_file,
+            ply=ply,
+            games=self.games,
         )
-        result = advise(game_string, state, agents, player=player, top=top, seed=seed, ply=n,
-                        budget=budget)
+        result = advise(
+            game_string, state, agents, player=player, top=top, seed=seed, ply=n, budget=budget
+        )
         return result.to_json(), True
 
     def serve(self, inp: IO[str], out: IO[str]) -> int:
@@ -124,7 +146,7 @@ def _opt_int(q: dict, key: str, default=None):
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int):
-        raise QueryError(f"\"{key}\" must be an integer")
+        raise QueryError(f'"{key}" must be an integer')
     return v
 
 

@@ -108,9 +108,18 @@ class PlayResult:
 
 
 class PlaySession:
-    def __init__(self, game_string: str, seats: list[str], seed: int = 0, *,
-                 inp: IO[str], out: IO[str], save_path: str | None = None,
-                 hint_agent: str | None = None, record: GameRecord | None = None):
+    def __init__(
+        self,
+        game_string: str,
+        seats: list[str],
+        seed: int = 0,
+        *,
+        inp: IO[str],
+        out: IO[str],
+        save_path: str | None = None,
+        hint_agent: str | None = None,
+        record: GameRecord | None = None,
+    ):
         from solvers.registry import make_agent, resolve
         from tournament.match import seed_streams
         from tournament.records import load_game
@@ -174,8 +183,10 @@ class PlaySession:
         self.actions.append(int(action))
 
     def run(self) -> PlayResult:
-        names = ", ".join(f"P{p + 1}={s}" + (" (you)" if p in self.humans else "")
-                          for p, s in enumerate(self.seats))
+        names = ", ".join(
+            f"P{p + 1}={s}" + (" (you)" if p in self.humans else "")
+            for p, s in enumerate(self.seats)
+        )
         self.say(f"{self.game_string}  seed {self.seed}  seats: {names}")
         if self.actions:
             self.say(f"loaded {len(self.actions)} actions")
@@ -294,8 +305,15 @@ class PlaySession:
         from tournament.advice import advise, render
 
         try:
-            adv = advise(self.game_string, self.state, [self.hint_agent], player=p, top=3,
-                         seed=self.seed * 1_000_003 + len(self.actions), ply=len(self.actions))
+            adv = advise(
+                self.game_string,
+                self.state,
+                [self.hint_agent],
+                player=p,
+                top=3,
+                seed=self.seed * 1_000_003 + len(self.actions),
+                ply=len(self.actions),
+            )
         except (HistoryError, ValueError) as e:
             self.say(f"no hint: {e}")
             return
@@ -339,7 +357,9 @@ def choose(legal: list[tuple[int, str]], text: str) -> int:
         return starts[0][0]
     if len(starts) > 1:
         raise ValueError(f"{t!r} is ambiguous: " + ", ".join(name for _, name in starts))
-    raise ValueError(f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'")
+    raise ValueError(
+        f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'"
+    )
 
 
 def _num(x: float) -> str:

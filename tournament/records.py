@@ -58,7 +58,9 @@ def load_game(game_string: str):
     try:
         return pyspiel.load_game(game_string)
     except Exception as e:  # pyspiel raises several exception types on bad strings
-        raise HistoryError(f"cannot load {game_string!r}: {str(e).strip().splitlines()[0]}") from None
+        raise HistoryError(
+            f"cannot load {game_string!r}: {str(e).strip().splitlines()[0]}"
+        ) from None
 
 
 def legal_strings(state) -> list[tuple[int, str]]:
@@ -101,8 +103,7 @@ def parse_action(state, item, position: int) -> int:
         return loose[0]
     who = "chance" if state.is_chance_node() else f"P{state.current_player() + 1}"
     raise HistoryError(
-        f"history item {position} ({text!r}) is not a legal action for {who}; "
-        f"legal: {_list(legal)}"
+        f"history item {position} ({text!r}) is not a legal action for {who}; legal: {_list(legal)}"
     )
 
 
@@ -121,7 +122,9 @@ def split_history(history) -> list:
         return [t.strip() for t in history.split(";") if t.strip()]
     if isinstance(history, (list, tuple)):
         return list(history)
-    raise HistoryError(f"history must be a ';'-separated string or a list, got {type(history).__name__}")
+    raise HistoryError(
+        f"history must be a ';'-separated string or a list, got {type(history).__name__}"
+    )
 
 
 def replay_history(game, history) -> tuple[object, list[int]]:
@@ -197,28 +200,40 @@ def record_of(game_string: str, state, seed: int, seats, actions: list[int]) -> 
 
 def parse_record(data: dict) -> GameRecord:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise HistoryError(f"not a game record (expected \"format\": \"{FORMAT}\")")
+        raise HistoryError(f'not a game record (expected "format": "{FORMAT}")')
     if data.get("version") != VERSION:
-        raise HistoryError(f"unsupported game record version {data.get('version')!r} (expected {VERSION})")
+        raise HistoryError(
+            f"unsupported game record version {data.get('version')!r} (expected {VERSION})"
+        )
     game = data.get("game")
     if not isinstance(game, str) or not game:
-        raise HistoryError("game record has no \"game\" string")
+        raise HistoryError('game record has no "game" string')
     actions = data.get("actions", [])
     if not isinstance(actions, list):
-        raise HistoryError("game record \"actions\" must be a list")
+        raise HistoryError('game record "actions" must be a list')
     for i, a in enumerate(actions, start=1):
-        if not isinstance(a, dict) or not isinstance(a.get("id"), int) or not isinstance(a.get("action"), str):
-            raise HistoryError(f"game record action {i} must be an object with an int \"id\" and an \"action\" string")
+        if (
+            not isinstance(a, dict)
+            or not isinstance(a.get("id"), int)
+            or not isinstance(a.get("action"), str)
+        ):
+            raise HistoryError(
+                f'game record action {i} must be an object with an int "id" and an "action" string'
+            )
     seats = data.get("seats", [])
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise HistoryError("game record \"seats\" must be a list of agent specs")
+        raise HistoryError('game record "seats" must be a list of agent specs')
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise HistoryError("game record \"seed\" must be an integer")
+        raise HistoryError('game record "seed" must be an integer')
     return GameRecord(
-        game=game, seed=seed, seats=seats, actions=actions,
+        game=game,
+        seed=seed,
+        seats=seats,
+        actions=actions,
         terminal=bool(data.get("terminal", False)),
-        scores=data.get("scores"), returns=data.get("returns"),
+        scores=data.get("scores"),
+        returns=data.get("returns"),
     )
 
 
@@ -230,7 +245,9 @@ def read_record(path: str | Path) -> GameRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise HistoryError(f"game record {str(path)!r} is not valid JSON: {e.msg} at line {e.lineno}") from None
+        raise HistoryError(
+            f"game record {str(path)!r} is not valid JSON: {e.msg} at line {e.lineno}"
+        ) from None
     return parse_record(data)
 
 

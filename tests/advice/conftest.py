@@ -52,8 +52,9 @@ class FlatMonteCarlo(Agent):
             mean = sum(vals) / len(vals)
             var = sum((v - mean) ** 2 for v in vals) / max(len(vals) - 1, 1)
             half = 1.96 * math.sqrt(var / len(vals))
-            moves.append(MoveStat(a, state.action_to_string(p, a), len(vals), mean,
-                                  mean - half, mean + half))
+            moves.append(
+                MoveStat(a, state.action_to_string(p, a), len(vals), mean, mean - half, mean + half)
+            )
         moves.sort(key=lambda m: (-m.value, m.action))
         return Analysis(player=p, moves=moves, budget={"rollouts": self.rollouts})
 

@@ -56,7 +56,9 @@ def test_same_seed_same_answer(opening):
 
 def test_seed_changes_the_search(opening):
     gs, _, state, n = opening
-    answers = {str(_stable(advise(gs, state, [ISMCTS], seed=s).to_json())["moves"]) for s in range(4)}
+    answers = {
+        str(_stable(advise(gs, state, [ISMCTS], seed=s).to_json())["moves"]) for s in range(4)
+    }
     assert len(answers) > 1
 
 
@@ -117,7 +119,7 @@ def test_terminal_position_is_an_error():
     from solvers.baselines import RandomAgent
     from tournament.match import play_match
     from tournament.records import load_game, replay_history
-    
+
     game = load_game(TINY)
     r = play_match(game, [RandomAgent(0), RandomAgent(1)], seed=0)
     state, _ = replay_history(game, r.actions)
@@ -132,7 +134,9 @@ def test_significance_from_intervals():
     assert z_score(a, b) > 1.96
     assert 0 < z_score(a, c) < 1.96
     assert z_score(a, MoveAdvice("d", 3)) is None
-    assert math.isinf(z_score(MoveAdvice("e", 4, 1.0, 1, 1.0, 1.0), MoveAdvice("f", 5, 0.0, 1, 0.0, 0.0)))
+    assert math.isinf(
+        z_score(MoveAdvice("e", 4, 1.0, 1, 1.0, 1.0), MoveAdvice("f", 5, 0.0, 1, 0.0, 0.0))
+    )
 
 
 def test_opening_position_fixture(opening):

@@ -114,6 +114,10 @@ def test_coloretto_advice_depends_only_on_the_information_state():
         b = advise_state(THREE, b_state, agent, seed=9, ply=0)
         assert _stable(a) == _stable(b), agent
     # A different information state (grey in row 1, yellow in row 2) is a different position.
-    _, _, c_state, _ = position_from(THREE, history=ORDER_A.replace("in row 1", "in row X")
-                                     .replace("in row 2", "in row 1").replace("in row X", "in row 2"))
+    _, _, c_state, _ = position_from(
+        THREE,
+        history=ORDER_A.replace("in row 1", "in row X")
+        .replace("in row 2", "in row 1")
+        .replace("in row X", "in row 2"),
+    )
     assert c_state.information_state_string(2) != a_state.information_state_string(2)

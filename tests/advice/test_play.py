@@ -10,7 +10,14 @@ import pyspiel
 import pytest
 
 import spiel_games
-from tournament.play import PlayError, PlaySession, choose, rank_order, readable_observation, split_seats
+from tournament.play import (
+    PlayError,
+    PlaySession,
+    choose,
+    rank_order,
+    readable_observation,
+    split_seats,
+)
 from tournament.records import read_record, replay_history
 
 TINY = (
@@ -22,8 +29,9 @@ HINT = "ismcts(sims=20)"
 
 def play(lines: str, seats=("human", "heuristic"), seed=3, game=TINY, **kw):
     out = io.StringIO()
-    session = PlaySession(game, list(seats), seed, inp=io.StringIO(lines), out=out,
-                          hint_agent=HINT, **kw)
+    session = PlaySession(
+        game, list(seats), seed, inp=io.StringIO(lines), out=out, hint_agent=HINT, **kw
+    )
     result = session.run()
     return result, out.getvalue()
 
@@ -149,7 +157,10 @@ def test_bad_setup_is_a_play_error():
     with pytest.raises(ValueError, match="unknown agent kind"):
         play("", seats=("human", "nobody"))
     assert split_seats("human,mcts(sims=10,uct_c=2),heuristic") == [
-        "human", "mcts(sims=10,uct_c=2)", "heuristic"]
+        "human",
+        "mcts(sims=10,uct_c=2)",
+        "heuristic",
+    ]
     with pytest.raises(PlayError, match="empty seat"):
         split_seats("human,,random")
 

@@ -48,7 +48,9 @@ def test_unknown_action_names_its_position_and_the_legal_actions():
 
 def test_illegal_chance_outcome_is_an_error():
     game = R.load_game(THREE)
-    with pytest.raises(R.HistoryError, match=r"history item 2 \('start: pink'\).*chance.*start: yellow"):
+    with pytest.raises(
+        R.HistoryError, match=r"history item 2 \('start: pink'\).*chance.*start: yellow"
+    ):
         R.replay_history(game, "start: pink; start: pink")
 
 
@@ -95,13 +97,21 @@ def test_record_whose_strings_disagree_with_ids_is_rejected(tmp_path):
         R.replay_record(game, R.read_record(path))
 
 
-@pytest.mark.parametrize("text, message", [
-    ("not json", "not valid JSON"),
-    ('{"format": "other"}', "not a game record"),
-    ('{"format": "meeple-game-record", "version": 9, "game": "x"}', "unsupported game record version"),
-    ('{"format": "meeple-game-record", "version": 1, "game": "x", "actions": [{"id": "a"}]}',
-     "action 1 must be an object"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("not json", "not valid JSON"),
+        ('{"format": "other"}', "not a game record"),
+        (
+            '{"format": "meeple-game-record", "version": 9, "game": "x"}',
+            "unsupported game record version",
+        ),
+        (
+            '{"format": "meeple-game-record", "version": 1, "game": "x", "actions": [{"id": "a"}]}',
+            "action 1 must be an object",
+        ),
+    ],
+)
 def test_malformed_records_are_rejected(tmp_path, text, message):
     path = tmp_path / "r.json"
     path.write_text(text)
@@ -110,8 +120,8 @@ def test_malformed_records_are_rejected(tmp_path, text, message):
 
 
 def test_terminal_record_has_scores_and_returns():
-    from tournament.match import play_match
     from solvers.baselines import RandomAgent
+    from tournament.match import play_match
 
     game = R.load_game(TINY)
     result = play_match(game, [RandomAgent(1), RandomAgent(2)], seed=3)

@@ -1,0 +1,136 @@
+"""`meeple advise` and `meeple play` through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from tournament.cli import app
+
+runner = CliRunner()
+THREE = "python_coloretto(players=3)"
+OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
+TINY = (
+    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
+    "last_round_depth=0,rows=2,row_capacity=1)"
+)
+
+
+def test_advise_json_is_one_reproducible_object():
+    args = [
+        "advise",
+        THREE,
+        "--history",
+        OPENING,
+        "--agent",
+        "ismcts(sims=40)",
+        "--top",
+        "2",
+        "--seed",
+        "5",
+        "--json",
+    ]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    obj = json.loads(first.stdout)
+    assert obj["seed"] == 5 and obj["agent"] == "ismcts(sims=40)" and len(obj["moves"]) == 2
+    again = json.loads(runner.invoke(app, args).stdout)
+    obj.pop("seconds"), again.pop("seconds")
+    assert obj == again
+
+
+def test_advise_text_shows_the_table_and_the_verdict():
+    r = runner.invoke(
+        app, ["advise", THREE, "-H", OPENING, "-a", "ismcts(sims=40)", "-a", "heuristic"]
+    )
+    assert r.exit_code == 0, r.output
+    assert "95% CI" in r.stdout and "visits" in r.stdout
+    assert "best: place yellow in row" in r.stdout
+    assert "agents agree" in r.stdout or "agents disagree" in r.stdout
+
+
+def test_advise_player_and_time_options():
+    r = runner.invoke(
+        app,
+        [
+            "advise",
+            THREE,
+            "-H",
+            OPENING,
+            "-a",
+            "ismcts",
+            "--time",
+            "0.05",
+            "--player",
+            "P3",
+            "--json",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    assert obj["player"] == 2 and obj["agent"] == "ismcts(time=0.05)"
+
+
+def test_advise_errors_are_one_line_with_exit_code_1():
+    r = runner.invoke(app, ["advise", THREE, "-H", OPENING + "; take row 7", "-a", "random"])
+    assert r.exit_code == 1
+    assert r.stderr.startswith("error: history item 7 ('take row 7')") and r.stderr.count("\n") == 1
+    r = runner.invoke(app, ["advise", THREE, "-H", "start: pink", "-a", "random"])
+    assert r.exit_code == 1 and "chance node" in r.stderr
+    r = runner.invoke(app, ["advise", THREE, "-H", OPENING])
+    assert r.exit_code == 2 and "--agent" in r.stderr
+
+
+def test_advise_serve_reads_stdin():
+    lines = (
+        "garbage\n"
+        + json.dumps({"id": 1, "game": THREE, "history": OPENING, "agent": "random"})
+        + "\n"
+    )
+    r = runner.invoke(app, ["advise", "--serve"], input=lines)
+    assert r.exit_code == 0, r.output
+    answers = [json.loads(x) for x in r.stdout.splitlines()]
+    assert answers[0]["id"] is None and "error" in answers[0]
+    assert answers[1]["id"] == 1 and answers[1]["agent"] == "random"
+
+
+def test_play_save_then_advise_and_load(tmp_path):
+    path = tmp_path / "g.json"
+    r = runner.invoke(
+        app,
+        [
+            "play",
+            TINY,
+            "--seats",
+            "human,heuristic",
+            "--seed",
+            "3",
+            "--save",
+            str(path),
+            "--hint-agent",
+            "ismcts(sims=10)",
+        ],
+        input="1\nhint\n1\nquit\n",
+    )
+    assert r.exit_code == 0, r.output
+    assert "legal moves:" in r.stdout and "best: " in r.stdout
+    rec = json.loads(path.read_text())
+    assert rec["seats"] == ["human", "heuristic"] and rec["seed"] == 3
+    # The record is a position for advice ...
+    r = runner.invoke(app, ["advise", "--game-file", str(path), "-a", "ismcts(sims=10)", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["ply"] == len(rec["actions"])
+    # ... and a game to continue: seats and seed come from the record.
+    r = runner.invoke(app, ["play", "--load", str(path)], input="1\n" * 60)
+    assert r.exit_code == 0, r.output
+    assert f"loaded {len(rec['actions'])} actions" in r.stdout and "ranking:" in r.stdout
+
+
+def test_play_setup_errors():
+    r = runner.invoke(app, ["play", TINY, "--seats", "human"])
+    assert r.exit_code == 2 and "has 2 players but 1 seats" in r.stderr
+    r = runner.invoke(app, ["play", TINY])
+    assert r.exit_code == 2 and "--seats" in r.stderr
+    r = runner.invoke(app, ["play", "--load", "/nonexistent/file.json"])
+    assert r.exit_code == 2 and "cannot read game record" in r.stderr

@@ -1,0 +1,103 @@
+"""The JSON-lines advice engine (`meeple advise --serve`)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from tournament.engine import Engine
+
+THREE = "python_coloretto(players=3)"
+OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
+
+
+def run(*lines) -> list[dict]:
+    out = io.StringIO()
+    Engine().serve(io.StringIO("".join(line + "\n" for line in lines)), out)
+    return [json.loads(x) for x in out.getvalue().splitlines()]
+
+
+def q(**kw) -> str:
+    return json.dumps(kw)
+
+
+def test_answers_carry_the_query_id():
+    answers = run(
+        q(id="a", game=THREE, history=OPENING, agent="ismcts(sims=30)", top=2),
+        q(id=7, game=THREE, history=OPENING.split("; "), agent=["ismcts(sims=30)", "heuristic"]),
+    )
+    assert [a["id"] for a in answers] == ["a", 7]
+    assert answers[0]["agent"] == "ismcts(sims=30)" and len(answers[0]["moves"]) == 2
+    assert "agree" in answers[1] and len(answers[1]["agents"]) == 2
+
+
+def test_bad_lines_never_stop_the_engine():
+    good = q(id="ok", game=THREE, history=OPENING, agent="ismcts(sims=20)")
+    answers = run(
+        "this is not json",
+        "[1, 2]",
+        q(game=THREE, agent="random"),
+        q(id=1, game=THREE, history=OPENING + "; take row 9", agent="random"),
+        q(id=2, game="python_nope", agent="random"),
+        q(id=3, game=THREE, history=OPENING, agent="ismcts(bogus=1)"),
+        q(id=4, game=THREE, history="start: pink", agent="random"),
+        q(id=5, game=THREE, history=OPENING, agent="random", top="three"),
+        q(id=6, game=THREE, history=OPENING, agent="random", colour="red"),
+        q(id=8, game=THREE, history=OPENING, agent="heuristic", budget={"time": 1}),
+        "",
+        good,
+    )
+    assert [a["id"] for a in answers] == [None, None, None, 1, 2, 3, 4, 5, 6, 8, "ok"]
+    errors = [a["error"] for a in answers[:-1]]
+    assert errors[0].startswith("malformed JSON")
+    assert "must be a JSON object" in errors[1]
+    assert 'no "id"' in errors[2]
+    assert "history item 7 ('take row 9')" in errors[3] and "legal:" in errors[3]
+    assert "unknown game 'python_nope'" in errors[4]
+    assert "unknown parameter 'bogus'" in errors[5]
+    assert "chance node" in errors[6]
+    assert '"top" must be an integer' in errors[7]
+    assert "unknown query field(s) colour" in errors[8]
+    assert "unknown parameter 'time' for agent 'heuristic'" in errors[9]
+    assert all("\n" not in e for e in errors)
+    assert "error" not in answers[-1] and answers[-1]["best"]
+
+
+def test_same_query_same_answer_and_budget_overrides():
+    query = q(
+        id=1, game=THREE, history=OPENING, agent="ismcts(sims=500)", seed=3, budget={"sims": 25}
+    )
+    a, b = run(query, query)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+    assert a["agent"] == "ismcts(sims=25)" and a["budget"]["sims_done"] == 25
+
+
+def test_commands_and_warm_games():
+    engine = Engine()
+    out = io.StringIO()
+    lines = [
+        q(id=1, command="ping"),
+        q(id=2, game=THREE, history=OPENING, agent="random"),
+        q(id=3, game=THREE, history=OPENING, agent="random", ply=4),
+        q(id=4, command="quit"),
+        q(id=5, command="ping"),  # never read: the engine stopped
+    ]
+    engine.serve(io.StringIO("\n".join(lines) + "\n"), out)
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert answers[0] == {"id": 1, "pong": True}
+    assert answers[2]["ply"] == 4 and answers[2]["best"] == "draw"
+    assert answers[3] == {"id": 4, "bye": True}
+    assert len(answers) == 4
+    assert list(engine.games) == [THREE]  # loaded once, kept warm
+
+
+def test_game_file_queries(tmp_path):
+    from tournament.records import load_game, record_of, replay_history
+
+    game = load_game(THREE)
+    state, actions = replay_history(game, OPENING)
+    path = tmp_path / "g.json"
+    record_of(THREE, state, 0, [], actions).save(path)
+    (answer,) = run(q(id="f", game_file=str(path), agent="ismcts(sims=20)"))
+    assert answer["ply"] == 6 and answer["best"].startswith("place yellow")
