@@ -72,6 +72,7 @@ class Advice:
     budget: dict = field(default_factory=dict)
     seconds: float = 0.0
     analysed: bool = True  # False: the agent only named a move (no search statistics)
+    runner_up: str | None = None  # the second move, which significance compares against
 
     @property
     def best(self) -> str:
@@ -87,6 +88,7 @@ class Advice:
             "ply": self.ply,
             "best": self.best,
             "significant": self.significant,
+            "runner_up": self.runner_up,
             "z": None if self.z is None else round(self.z, 4),
             "moves": [m.to_json() for m in self.moves],
             "num_legal": self.num_legal,
@@ -139,7 +141,14 @@ def with_budget(spec: str, overrides: dict | None) -> str:
 
 def z_score(a: MoveAdvice, b: MoveAdvice) -> float | None:
     """z statistic of value(a) - value(b) from the moves' 95% intervals; None without them."""
-    if None in (a.value, b.value, a.ci_low, a.ci_high, b.ci_low, b.ci_high):
+    if (
+        a.value is None
+        or b.value is None
+        or a.ci_low is None
+        or a.ci_high is None
+        or b.ci_low is None
+        or b.ci_high is None
+    ):
         return None
     se_a = (a.ci_high - a.ci_low) / (2 * Z95)
     se_b = (b.ci_high - b.ci_low) / (2 * Z95)
@@ -223,7 +232,7 @@ def advise_state(
     t0 = time.perf_counter()
     analysis = agent.analyse(root.clone())
     analysed = analysis is not None
-    if analysed:
+    if analysis is not None:
         moves = [
             MoveAdvice(
                 action=m.action_str or legal.get(int(m.action), str(m.action)),
@@ -263,6 +272,7 @@ def advise_state(
         budget=budget_used,
         seconds=seconds,
         analysed=analysed,
+        runner_up=moves[1].action if len(moves) > 1 else None,
     )
 
 
@@ -331,10 +341,10 @@ def render(advice_set: AdviceSet) -> str:
 
 
 def _verdict(adv: Advice) -> str:
-    if len(adv.moves) < 2 or adv.num_legal < 2:
-        return f"best: {adv.best} (the only move shown)"
-    second = adv.moves[1].action
-    if adv.significant is None:
+    if adv.runner_up is None:
+        return f"best: {adv.best} (the only legal move)"
+    second = adv.runner_up
+    if adv.z is None:
         return f"best: {adv.best} (no interval to compare with {second})"
     z = f"z = {adv.z:.2f}" if math.isfinite(adv.z) else "z = inf"
     if adv.significant:

@@ -44,7 +44,9 @@ class PlayError(ValueError):
 
 def split_seats(text: str) -> list[str]:
     """'human,mcts(sims=10,uct_c=2),heuristic' -> three specs (commas inside brackets kept)."""
-    seats, depth, cur = [], 0, []
+    seats: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "([":
             depth += 1
