@@ -1,0 +1,76 @@
+"""Die Staufer action ids (one fixed layout for every configuration).
+
+Player actions:
+
+| ids     | action                                              | string                       |
+|---------|-----------------------------------------------------|------------------------------|
+| 0 - 5   | supply action at supply space s (s = id)            | `supply 2 (3E+0N)`           |
+| 6 - 11  | deploy: travel to region r (r = id - 6, region id)  | `deploy Milan`               |
+| 12 - 16 | occupy seat k of the chosen region (k = id - 12)    | `seat 1 (3N)`                |
+| 17      | the occupant is an envoy                            | `occupy with envoy`          |
+| 18      | the occupant is a noble                             | `occupy with noble`          |
+| 19 - 22 | pay with j nobles (the rest envoys), j = id - 19    | `pay 1 noble(s)`             |
+| 23 - 25 | use a turquoise chest: escort / gift / levy         | `use escort`                 |
+| 26 - 36 | take a privilege: 26 = VP pile, 27.. = kind 1..10   | `privilege courier`          |
+
+A deployment is the short sequence deploy -> seat -> (occupant) -> (payment); the
+occupant and payment steps are skipped when only one choice exists.
+
+Chance outcomes (ids 0-8, meaning by the setup/refill step): region id (region
+placement, A tiles), point tile index, job card index within its type, B condition
+index, C-tile move (1-3), chest kind (0-8, see rules.CHEST_NAMES).
+"""
+
+from __future__ import annotations
+
+from spiel_games.staufer import rules as R
+
+SUPPLY0 = 0
+MAX_SUPPLY = 6
+DEPLOY0 = SUPPLY0 + MAX_SUPPLY
+SEAT0 = DEPLOY0 + R.MAX_REGIONS
+MAX_SEATS = 5
+OCC_ENVOY = SEAT0 + MAX_SEATS
+OCC_NOBLE = OCC_ENVOY + 1
+PAYN0 = OCC_NOBLE + 1
+MAX_PAY_NOBLES = 4
+USE0 = PAYN0 + MAX_PAY_NOBLES
+PRIV0 = USE0 + len(R.TURQUOISE)
+NUM_ACTIONS = PRIV0 + R.PRIV_KINDS
+NUM_CHANCE = R.CHEST_KINDS
+
+KINDS = (
+    ("supply", SUPPLY0, DEPLOY0),
+    ("deploy", DEPLOY0, SEAT0),
+    ("seat", SEAT0, OCC_ENVOY),
+    ("occupy", OCC_ENVOY, PAYN0),
+    ("pay", PAYN0, USE0),
+    ("use", USE0, PRIV0),
+    ("privilege", PRIV0, NUM_ACTIONS),
+)
+
+
+def decode(action: int) -> tuple[str, int]:
+    """(kind, argument) of a player action id; raises on an id outside the layout."""
+    for kind, lo, hi in KINDS:
+        if lo <= action < hi:
+            return kind, action - lo
+    raise ValueError(f"action id {action} is outside Die Staufer's layout (0-{NUM_ACTIONS - 1})")
+
+
+def to_string(action: int, cfg) -> str:
+    kind, arg = decode(action)
+    if kind == "supply":
+        e, n = cfg.supply[arg] if arg < len(cfg.supply) else (0, 0)
+        return f"supply {arg + 1} ({e}E+{n}N)"
+    if kind == "deploy":
+        return f"deploy {R.REGION_NAMES[arg]}"
+    if kind == "seat":
+        return f"seat {arg + 1}"
+    if kind == "occupy":
+        return "occupy with " + ("envoy" if arg == 0 else "noble")
+    if kind == "pay":
+        return f"pay {arg} noble(s)"
+    if kind == "use":
+        return f"use {R.CHEST_NAMES[R.TURQUOISE[arg]].split()[1]}"
+    return f"privilege {R.PRIV_NAMES[arg]}"

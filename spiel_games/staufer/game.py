@@ -1,0 +1,266 @@
+"""Die Staufer / The Staufer Dynasty (Andreas Steding; Hans im Glueck / Z-Man 2014) for OpenSpiel.
+
+Rules source and edition: the procedure follows the Spanish rules summary seeds/002 and
+shared/rules/RULES-FACTS.md section 4 (Z-Man English rules p.1, German rules p.1, reviews).
+Almost all printed component data is unpublished; it is designed in rules.toml, every such
+number marked ``source = "assumed"`` with a reason (see "Deviations and assumptions").
+
+Play: 5 rounds; each round every player takes 3 actions in family-member order. An action
+is a *supply* (take the space's figures from your province into your court plus the chests
+under it) or a *deployment* (travel clockwise from the king's region leaving one figure in
+each region's payment area, occupy a free seat paying value - 1 further figures, take the
+seat's chest; the first deployer of a round gets an envoy first). Turquoise chests may be
+used before the action. At round end the A-tile region and the B-condition region score
+(majority with nobles double, ties to the leftmost seat; 1st-3rd take the point tile, the
+majority holder takes the region bonus); clean-up empties the scored seats, refills chests,
+moves the king (clearing the payment areas he passes back to the courts) and sets the next
+turn order. The game ends after round 5 with jobs, brown chests and privileges.
+
+Parameters (OpenSpiel game parameters, e.g. ``python_staufer(players=3)``):
+
+| name          | default  | meaning                                                              |
+|---------------|----------|----------------------------------------------------------------------|
+| players       | 4        | 2-5 players (2 uses the two-player sides of regions and supply table)|
+| rounds        | 5        | rounds (1-5); needs rounds + 1 <= regions                            |
+| actions       | 3        | actions (family members) per player per round, 1-3                   |
+| regions       | 6        | regions in play (2-6): the first ones of Milan, Augsburg, ...        |
+| seats         | 0        | seats per region; 0 = by player count, k = leftmost k of the 3-5 side|
+| supply_spaces | 0        | supply-table spaces; 0 = by player count, k = first k                |
+| chests        | english  | `english` (10 purple + 18 brown), `german` (18 violet + 10 brown), `none` |
+| jobs          | 3        | job types dealt (region, design, office, in that order)              |
+| job_pool      | 6        | job cards per type in play (players..6)                              |
+| privileges    | blue     | `blue` (first-game piles) or `red` (red-seal piles replace them)     |
+| utility       | rank     | `rank`, `score` or `win` (see spiel_games.common.utility)             |
+
+Information: job cards are secret (dealt by chance, seen only by their owner until the
+end); chest stacks are face down, so every draw (setup and refill) is a chance node over
+the remaining chest kinds. Everything else is public. The information state is the
+public position plus the player's own jobs (the public position records every past
+public event that matters to the rules; it does not keep their order).
+
+Deviations and assumptions (each in rules.toml with source = "assumed" and a reason):
+- Seats, point tiles, region bonuses, supply spaces, chest effects, privilege texts,
+  job cards, three of the six B conditions and the C-tile moves are designed here.
+- Travel: one figure into the payment area of each region from the king's region
+  (inclusive) to the target (exclusive); the seat's value - 1 further figures go one per
+  region clockwise from the target. Paying nobles fill the last payment slots.
+- Short province: figures come from payment areas clockwise from the king's region.
+- The king passes (and clears) the regions from his start (inclusive) to his destination.
+- Next round's order: supply track in placement order, then the deployment track.
+- P1 starts; the first region in play is fixed at board position 0 (rotation symmetry).
+- Chests are refilled under empty supply spaces and free seats; exhausted stacks leave
+  spaces empty. The last round's C tile is not drawn (round 5 has no clean-up).
+- Turquoise chests are used at the start of the turn, before the action.
+- A player may hold each standing privilege kind once (VP privileges any number).
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from spiel_games.staufer import actions as A
+from spiel_games.staufer import phases as P
+from spiel_games.staufer import rules as R
+from spiel_games.staufer import scoring as S
+from spiel_games.staufer.core import (
+    CHANCE_PHASES, ST_A, ST_B, ST_C, ST_JOB, ST_REGION, ST_TILE, Phase, initial_core, seat_def,
+)
+from spiel_games.common.utility import utility_bounds, utility_type
+
+SHORT_NAME = "python_staufer"
+
+
+def _game_type(mode: str):
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Die Staufer",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility_type(mode),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=5,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(R.DEFAULTS),
+    )
+
+
+GAME_TYPE = _game_type("rank")
+
+
+def max_game_length(cfg: R.Config) -> int:
+    setup = len(initial_core(cfg).steps)
+    spaces = len(cfg.supply) + sum(len(s) for s in cfg.seats)
+    chest_draws = min(sum(cfg.bag), spaces * cfg.rounds)
+    # Per action at most: deploy, seat, occupant, payment.
+    moves = cfg.rounds * cfg.turns_per_round * 4
+    extra = cfg.bag[R.ESCORT] + cfg.bag[R.GIFT] + cfg.bag[R.LEVY] + cfg.bag[R.PURPLE]
+    return setup + chest_draws + moves + extra
+
+
+class StauferGame(pyspiel.Game):
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.config = R.make_config(params)
+        cfg = self.config
+        lo, hi, total = utility_bounds(cfg.utility, 0, cfg.max_score())
+        info = pyspiel.GameInfo(
+            num_distinct_actions=A.NUM_ACTIONS,
+            max_chance_outcomes=A.NUM_CHANCE,
+            num_players=cfg.players,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=total if cfg.utility != "score" else None,
+            max_game_length=max_game_length(cfg),
+        )
+        game_type = GAME_TYPE if cfg.utility == "rank" else _game_type(cfg.utility)
+        super().__init__(game_type, info, {**R.DEFAULTS, **params})
+        self._initial = initial_core(cfg)
+
+    def new_initial_state(self):
+        return StauferState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        from spiel_games.staufer.observer import make_observer
+
+        return make_observer(self, iig_obs_type, params)
+
+
+class StauferState(pyspiel.State):
+    def __init__(self, game: StauferGame):
+        super().__init__(game)
+        self._s = game._initial.__deepcopy__(None)
+
+    # ----- OpenSpiel API -------------------------------------------------------------
+    def current_player(self):
+        s = self._s
+        if s.phase in CHANCE_PHASES:
+            return pyspiel.PlayerId.CHANCE
+        if s.phase == Phase.END:
+            return pyspiel.PlayerId.TERMINAL
+        return s.cur
+
+    def is_terminal(self):
+        return self._s.phase == Phase.END
+
+    def chance_outcomes(self):
+        return P.chance_outcomes(self._s)
+
+    def _legal_actions(self, player):
+        s = self._s
+        if s.phase in CHANCE_PHASES or s.phase == Phase.END or player != s.cur:
+            return []
+        return P.legal_actions(s)
+
+    def _apply_action(self, action):
+        s = self._s
+        if s.phase in CHANCE_PHASES:
+            P.apply_chance(s, action)
+        else:
+            P.apply_action(s, action)
+
+    def returns(self):
+        s = self._s
+        if s.returns is None:
+            return [0.0] * s.cfg.players
+        return list(s.returns)
+
+    def scores(self) -> list[int]:
+        """Each player's score if the game ended now (VP track + final scoring)."""
+        return S.scores(self._s)
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """Re-deal the opponents' job cards (the only hidden facts) uniformly among the
+        cards `player_id` has not seen; everything else is public."""
+        from spiel_games.staufer.resample import resample
+
+        return resample(self, player_id, probability_sampler)
+
+    # ----- strings -------------------------------------------------------------------
+    def _action_to_string(self, player, action):
+        s = self._s
+        if player == pyspiel.PlayerId.CHANCE:
+            return chance_string(s, action)
+        text = A.to_string(action, s.cfg)
+        kind, arg = A.decode(action)
+        if kind == "seat" and s.pend_pos >= 0 and arg < len(s.cfg.seats[s.region_at[s.pend_pos]]):
+            v, only = seat_def(s, s.pend_pos, arg)
+            text += f" ({v}{'N' if only else ''})"
+        return text
+
+    def __str__(self):
+        return render(self._s)
+
+
+def chance_string(s, outcome: int) -> str:
+    if s.phase == Phase.REFILL:
+        return f"chest: {R.CHEST_NAMES[outcome]}"
+    kind, arg = s.steps[s.step]
+    if kind == ST_REGION:
+        return f"region {arg + 1}: {R.REGION_NAMES[outcome]}"
+    if kind == ST_TILE:
+        return f"point tile {R.POINT_TILES[outcome]}"
+    if kind == ST_JOB:
+        t = arg % 3
+        return f"job {R.JOB_TYPE_NAMES[t]} {outcome} for P{arg // 3 + 1}"
+    if kind == ST_A:
+        return f"A tile: {R.REGION_NAMES[outcome]}"
+    if kind == ST_B:
+        return f"B tile: {R.B_CONDITIONS[outcome]}"
+    assert kind == ST_C
+    return f"C tile: king moves {outcome}"
+
+
+def job_name(card: int) -> str:
+    t, i = divmod(card, R.JOB_POOL_MAX)
+    if t == R.JOB_REGION:
+        return f"region:{R.REGION_NAMES[i]}"
+    if t == R.JOB_DESIGN:
+        return f"design:{R.DESIGN_JOBS[i][0]}"
+    return f"office:{R.OFFICE_JOBS[i][0]}"
+
+
+def render(s) -> str:
+    cfg = s.cfg
+    n, k = cfg.players, cfg.max_seats
+    if s.phase == Phase.SETUP:
+        return f"Setup step {s.step + 1}/{len(s.steps)}"
+    lines = [f"Round {s.round + 1}/{cfg.rounds}, king at {R.REGION_NAMES[s.region_at[s.king]]}, "
+             f"phase {Phase(s.phase).name.lower()}"]
+    if s.round < len(s.a_tiles):
+        lines.append(f"A: {R.REGION_NAMES[s.a_tiles[s.round]]}, B: {R.B_CONDITIONS[s.b_tiles[s.round]]}"
+                     + (f", C: {s.c_tiles[s.round]}" if s.round < len(s.c_tiles) else ""))
+    for pos in range(cfg.regions):
+        rid = s.region_at[pos]
+        parts = []
+        for i, (v, only) in enumerate(cfg.seats[rid]):
+            o = s.seat[pos * k + i]
+            who = "." if o < 0 else f"P{(o >> 1) + 1}{'n' if o & 1 else 'e'}"
+            ch = s.seat_chest[pos * k + i]
+            parts.append(f"{v}{'N' if only else ''}:{who}" + (f"[{R.CHEST_SHORT[ch]}]" if ch >= 0 else ""))
+        pay = " ".join(f"P{p + 1}:{s.pay[(pos * n + p) * 2]}e{s.pay[(pos * n + p) * 2 + 1]}n"
+                       for p in range(n) if s.pay[(pos * n + p) * 2] or s.pay[(pos * n + p) * 2 + 1])
+        king = "*" if pos == s.king else " "
+        lines.append(f"{king}{R.REGION_NAMES[rid]} {R.POINT_TILES[s.tile_at[pos]]}: {' '.join(parts)}"
+                     + (f" | pay {pay}" if pay else ""))
+    sup = " ".join(f"{e}E{nb}N[{','.join(R.CHEST_SHORT[x] for x in s.supply_chests[i])}]"
+                   for i, (e, nb) in enumerate(cfg.supply))
+    lines.append(f"supply: {sup}")
+    for p in range(n):
+        privs = ",".join(R.PRIV_NAMES[x] for x in range(R.PRIV_KINDS) if s.privs[p * R.PRIV_KINDS + x])
+        tq = ",".join(f"{R.CHEST_SHORT[R.TURQUOISE[i]]}x{s.tq[p * 3 + i]}" for i in range(3) if s.tq[p * 3 + i])
+        lines.append(f"P{p + 1}: vp {s.vp[p]}, court {s.court[p * 2]}e{s.court[p * 2 + 1]}n, "
+                     f"province {s.prov[p * 2]}e{s.prov[p * 2 + 1]}n, brown {s.brown[p]}"
+                     + (f", {tq}" if tq else "") + (f", privileges {privs}" if privs else ""))
+    order = " ".join(f"P{p + 1}" for p in s.order[s.ti:]) if s.phase != Phase.END else "-"
+    lines.append(f"to act: {order}")
+    if s.phase == Phase.END:
+        lines.append("scores: " + " ".join(str(x) for x in S.scores(s)))
+        lines.append("jobs: " + "; ".join(
+            f"P{p + 1} " + ",".join(job_name(c) for c in s.jobs[p * 3:p * 3 + 3] if c >= 0)
+            for p in range(n)))
+    return "\n".join(lines)

@@ -1,0 +1,27 @@
+"""Resampling what a Die Staufer player cannot know: the opponents' job cards.
+
+Job cards are the only hidden facts (chest stacks are face down for everyone, so they
+are chance nodes, and their remaining counts are public). For each job type the
+opponents' cards are re-dealt uniformly, without replacement, from the cards of that
+type the resampling player does not hold. Cheap: no history replay.
+"""
+
+from __future__ import annotations
+
+from spiel_games.staufer import rules as R
+
+
+def resample(state, player: int, sampler):
+    new = state.clone()
+    s = new._s
+    cfg = s.cfg
+    n = cfg.players
+    for t in range(cfg.job_types):
+        mine = s.jobs[player * 3 + t]
+        others = [p for p in range(n) if p != player and s.jobs[p * 3 + t] >= 0]
+        pool = [t * R.JOB_POOL_MAX + i for i in range(cfg.job_pool[t])
+                if t * R.JOB_POOL_MAX + i != mine]
+        for p in others:
+            j = min(int(sampler() * len(pool)), len(pool) - 1)
+            s.jobs[p * 3 + t] = pool.pop(j)
+    return new

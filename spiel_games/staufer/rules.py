@@ -1,0 +1,241 @@
+"""Die Staufer rules data, configuration from game parameters, and pure scoring helpers.
+
+Everything numeric comes from rules.toml (published facts cite their source,
+designed ones are marked ``assumed``). ``make_config`` validates the OpenSpiel
+game parameters and raises ``ConfigError`` (a ValueError) with a clear message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spiel_games.common.majority import majority_awards
+from spiel_games.common.rules_data import load_rules
+from spiel_games.common.utility import check_mode
+
+RULES = load_rules("spiel_games.staufer")
+
+REGION_NAMES: tuple[str, ...] = tuple(RULES["regions.names"])
+MAX_REGIONS = len(REGION_NAMES)
+REGION_BONUS: tuple[str, ...] = tuple(RULES["regions.bonus"])
+POINT_TILES: tuple[tuple[int, int, int], ...] = tuple(tuple(t) for t in RULES["point_tiles.values"])
+
+# Chest kinds (chance outcome ids of a chest draw).
+O2VP, O3VP, OENVOY, ONOBLE, ESCORT, GIFT, LEVY, PURPLE, BROWN = range(9)
+CHEST_KINDS = 9
+CHEST_NAMES = ("orange 2vp", "orange 3vp", "orange envoy", "orange noble",
+               "turquoise escort", "turquoise gift", "turquoise levy", "purple", "brown")
+CHEST_SHORT = ("o2", "o3", "oE", "oN", "tEsc", "tGift", "tLevy", "P", "B")
+TURQUOISE = (ESCORT, GIFT, LEVY)
+BROWN_TABLE: tuple[int, ...] = tuple(RULES["chests.brown_table"])
+LEVY_ENVOYS: int = RULES["chests.levy_envoys"]
+
+# Privilege slots: 0 = a VP privilege (from the sorted pile), 1..5 blue kinds, 6..10 red kinds.
+VP_PRIV = 0
+COURIER, SAFE_CONDUCT, ROYAL_FAVOUR, TREASURER, STEWARD = 1, 2, 3, 4, 5
+PATRON, HERALD, CHEST_KEEPER, MAJORDOMO, PILGRIM = 6, 7, 8, 9, 10
+PRIV_KINDS = 11
+PRIV_NAMES = ("vp",) + tuple(RULES["privileges.blue_kinds"]) + tuple(RULES["privileges.red_kinds"])
+
+# Job types and cards. Card id = type * JOB_POOL_MAX + index.
+JOB_REGION, JOB_DESIGN, JOB_OFFICE = 0, 1, 2
+JOB_TYPE_NAMES = ("region", "design", "office")
+JOB_POOL_MAX: int = RULES["jobs.per_type"]
+DESIGN_JOBS: tuple[tuple[str, int], ...] = tuple((n, v) for n, v in RULES["jobs.design"])
+OFFICE_JOBS: tuple[tuple[str, int], ...] = tuple((n, v) for n, v in RULES["jobs.office"])
+REGION_JOB_VP: int = RULES["jobs.region_vp"]
+
+B_CONDITIONS: tuple[str, ...] = tuple(RULES["round_tiles.b_conditions"])
+C_MOVES: tuple[int, ...] = tuple(RULES["round_tiles.c_moves"])
+NOBLE_WEIGHT: int = RULES["scoring.noble_weight"]
+
+DEFAULTS: dict[str, object] = {
+    "players": 4,
+    "rounds": RULES["game.rounds"],
+    "actions": RULES["game.actions_per_round"],
+    "regions": RULES["game.regions"],
+    "seats": 0,
+    "supply_spaces": 0,
+    "chests": "english",
+    "jobs": 3,
+    "job_pool": JOB_POOL_MAX,
+    "privileges": "blue",
+    "utility": "rank",
+}
+
+
+class ConfigError(ValueError):
+    """A game parameter outside what the rules allow."""
+
+
+def _parse_seat(text: str) -> tuple[int, bool]:
+    return int(text.rstrip("N")), text.endswith("N")
+
+
+@dataclass(frozen=True)
+class Config:
+    players: int
+    rounds: int
+    actions: int
+    regions: int  # regions in play: ids 0..regions-1
+    seats: tuple[tuple[tuple[int, bool], ...], ...]  # per region id: (value, noble_only) left to right
+    supply: tuple[tuple[int, int], ...]  # per space: (envoys, nobles)
+    bag: tuple[int, ...]  # chest counts per kind
+    job_types: int  # 0-3 types dealt (region, design, office in that order)
+    job_pool: tuple[int, ...]  # cards in play per job type
+    priv_piles: tuple[int, ...]  # copies per privilege kind (index 0 unused: VP pile)
+    vp_pile: tuple[int, ...]  # VP privilege values, bottom to top (top = last = highest)
+    utility: str
+    chests: str
+
+    @property
+    def max_seats(self) -> int:
+        return max(len(s) for s in self.seats)
+
+    @property
+    def turns_per_round(self) -> int:
+        return self.players * self.actions
+
+    def first_order(self) -> tuple[int, ...]:
+        """Round 1: family members placed 1..N, then N..1 (repeated) for the further actions."""
+        n = self.players
+        order = list(range(n))
+        for _ in range(self.actions - 1):
+            order.extend(range(n - 1, -1, -1))
+        return tuple(order)
+
+    def max_score(self) -> int:
+        """An honest upper bound on any player's final score."""
+        r, n = self.regions, self.players
+        seats_total = sum(len(s) for s in self.seats)
+        best_tile = max(t[0] for t in POINT_TILES[: self.regions])
+        presence = RULES["regions.bonus_presence_vp"] * r
+        bonus = max(RULES["regions.bonus_vp"], presence)
+        rounds_vp = self.rounds * 2 * (best_tile + bonus)
+        orange = 2 * self.bag[O2VP] + 3 * self.bag[O3VP]
+        brown = BROWN_TABLE[-1]
+        vp_privs = sum(self.vp_pile)
+        moves = self.rounds * self.actions
+        seats_vp = RULES["privileges.treasurer_vp"] * moves
+        patron = RULES["privileges.patron_vp"] * moves
+        figures = RULES["figures.envoys_per_colour"] + RULES["figures.nobles_per_colour"]
+        steward = figures // RULES["privileges.steward_figures_per_vp"]
+        pilgrim = RULES["privileges.pilgrim_vp"] * r
+        max_val = max(v for s in self.seats for v, _ in s)
+        jobs = 0
+        if self.job_types >= 1:
+            jobs += REGION_JOB_VP
+        if self.job_types >= 2:
+            jobs += max(v * max(r, seats_total, figures) for _, v in DESIGN_JOBS)
+        if self.job_types >= 3:
+            jobs += max(v * seats_total * max_val for _, v in OFFICE_JOBS)
+        return rounds_vp + orange + brown + vp_privs + seats_vp + patron + steward + pilgrim + jobs
+
+
+def make_config(params: dict) -> Config:
+    p = {**DEFAULTS, **params}
+    unknown = set(p) - set(DEFAULTS)
+    if unknown:
+        raise ConfigError(f"unknown Staufer parameter(s): {', '.join(sorted(unknown))}")
+    n = int(p["players"])
+    if not 2 <= n <= 5:
+        raise ConfigError(f"Die Staufer takes 2-5 players, got {n}")
+    rounds = int(p["rounds"])
+    if not 1 <= rounds <= RULES["game.rounds"]:
+        raise ConfigError(f"rounds must be 1-{RULES['game.rounds']}, got {rounds}")
+    actions = int(p["actions"])
+    if not 1 <= actions <= RULES["game.actions_per_round"]:
+        raise ConfigError(f"actions must be 1-{RULES['game.actions_per_round']}, got {actions}")
+    r = int(p["regions"])
+    if not 2 <= r <= MAX_REGIONS:
+        raise ConfigError(f"regions must be 2-{MAX_REGIONS}, got {r}")
+    if rounds + 1 > r:
+        raise ConfigError(f"{rounds} rounds need {rounds + 1} region tiles (A tiles + king), only {r} regions")
+    side = "seats_2" if n == 2 else "seats_3to5"
+    seats_k = int(p["seats"])
+    if seats_k < 0 or seats_k > 5:
+        raise ConfigError(f"seats must be 0 (by player count) or 1-5, got {seats_k}")
+    if seats_k == 0:
+        seats = tuple(tuple(_parse_seat(x) for x in row) for row in RULES[f"regions.{side}"][:r])
+    else:
+        seats = tuple(
+            tuple(_parse_seat(x) for x in row[:seats_k]) for row in RULES["regions.seats_3to5"][:r]
+        )
+    spaces = [tuple(x) for x in RULES["supply.spaces_2" if n == 2 else "supply.spaces_3to5"]]
+    k = int(p["supply_spaces"])
+    if k < 0 or k > len(spaces):
+        raise ConfigError(f"supply_spaces must be 0 (by player count) or 1-{len(spaces)}, got {k}")
+    if k:
+        spaces = spaces[:k]
+    chests = p["chests"]
+    if chests not in ("english", "german", "none"):
+        raise ConfigError(f"chests must be 'english', 'german' or 'none', got {chests!r}")
+    bag = [0] * CHEST_KINDS
+    if chests != "none":
+        for i, (_, c) in enumerate(RULES["chests.orange_kinds"]):
+            bag[O2VP + i] = c
+        for i, (_, c) in enumerate(RULES["chests.turquoise_kinds"]):
+            bag[ESCORT + i] = c
+        bag[PURPLE] = RULES[f"chests.purple_{chests}"]
+        bag[BROWN] = RULES[f"chests.brown_{chests}"]
+        assert sum(bag[:ESCORT]) == RULES["chests.orange"]
+        assert sum(bag[ESCORT:PURPLE]) == RULES["chests.turquoise"]
+    job_types = int(p["jobs"])
+    if not 0 <= job_types <= 3:
+        raise ConfigError(f"jobs must be 0-3 job types, got {job_types}")
+    pool = int(p["job_pool"])
+    if not n <= pool <= JOB_POOL_MAX:
+        raise ConfigError(f"job_pool must be {n}-{JOB_POOL_MAX} (one card per player), got {pool}")
+    job_pool = (min(pool, r), pool, pool)
+    if job_types >= 1 and job_pool[0] < n:
+        raise ConfigError(f"region jobs need one region per player: {r} regions < {n} players")
+    priv = p["privileges"]
+    if priv not in ("blue", "red"):
+        raise ConfigError(f"privileges must be 'blue' or 'red', got {priv!r}")
+    piles = [0] * PRIV_KINDS
+    if priv == "blue":
+        for kind in range(COURIER, STEWARD + 1):
+            piles[kind] = RULES["privileges.blue_copies"]
+    else:
+        for kind in range(PATRON, PILGRIM + 1):
+            piles[kind] = RULES["privileges.red_copies"]
+    used = RULES["privileges.vp_used"][n]
+    vp_pile = tuple(sorted(RULES["privileges.vp_values"])[-used:])  # lowest removed; top = last
+    try:
+        utility = check_mode(p["utility"])
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    return Config(
+        players=n, rounds=rounds, actions=actions, regions=r, seats=seats, supply=tuple(spaces),
+        bag=tuple(bag), job_types=job_types, job_pool=job_pool, priv_piles=tuple(piles),
+        vp_pile=vp_pile, utility=utility, chests=chests,
+    )
+
+
+# ----- pure scoring helpers -----------------------------------------------------------------
+
+
+def brown_vp(count: int) -> int:
+    return BROWN_TABLE[min(count, len(BROWN_TABLE) - 1)]
+
+
+def region_awards(counts, leftmost, tile) -> list[float]:
+    """Majority awards of one region.
+
+    counts[p]: seats held by p with nobles counting double; leftmost[p]: index of p's
+    leftmost seat (ties go to the player further left). tile: (1st, 2nd, 3rd) values.
+    """
+    order = [-x for x in leftmost]
+    return majority_awards(counts, tile, tie="order", order=order)
+
+
+def majority_holder(counts, leftmost) -> int:
+    """The player with the majority (ties: leftmost seat), or -1 if nobody holds a seat."""
+    best = -1
+    for p, c in enumerate(counts):
+        if c <= 0:
+            continue
+        if best < 0 or (c, -leftmost[p]) > (counts[best], -leftmost[best]):
+            best = p
+    return best
+
