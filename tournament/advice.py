@@ -303,16 +303,18 @@ def _fmt(x, width: int, digits: int = 3) -> str:
     return f"{x:.{digits}f}".rjust(width)
 
 
-def render(advice_set: AdviceSet) -> str:
+def render(advice_set: AdviceSet, header: bool = True) -> str:
     lines = []
     first = advice_set.items[0]
     view = f"P{first.player + 1}"
-    lines.append(
-        f"{first.game} after {first.ply} actions; P{first.to_move + 1} to move; "
-        f"advice from {view}'s information state; {first.num_legal} legal moves"
-    )
-    for adv in advice_set.items:
-        lines.append("")
+    if header:
+        lines.append(
+            f"{first.game} after {first.ply} actions; P{first.to_move + 1} to move; "
+            f"advice from {view}'s information state; {first.num_legal} legal moves"
+        )
+    for i, adv in enumerate(advice_set.items):
+        if header or i:
+            lines.append("")
         spent = ", ".join(f"{k}={v}" for k, v in adv.budget.items()) or "no search"
         lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}  ({adv.seconds:.2f} s)")
         if not adv.analysed:

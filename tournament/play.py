@@ -319,7 +319,8 @@ class PlaySession:
         except (HistoryError, ValueError) as e:
             self.say(f"no hint: {e}")
             return
-        self.say(render(adv))
+        self.say(f"hint for P{p + 1}, from your information state only:")
+        self.say(render(adv, header=False))
 
     def _undo(self) -> bool:
         """Return to the watching humans' previous decision; False if there is none."""

@@ -175,8 +175,17 @@ class GameRecord:
             "returns": self.returns,
         }
 
+    def dumps(self) -> str:
+        """Readable JSON: one line per field, one line per action."""
+        data = self.to_json()
+        actions = data.pop("actions")
+        lines = [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in data.items()]
+        body = ",\n".join(f"    {json.dumps(a)}" for a in actions)
+        lines.append('  "actions": [' + (f"\n{body}\n  ]" if actions else "]"))
+        return "{\n" + "\n".join(lines) + "\n}\n"
+
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        Path(path).write_text(self.dumps())
 
 
 def record_of(game_string: str, state, seed: int, seats, actions: list[int]) -> GameRecord:

@@ -89,7 +89,7 @@ def test_hint_shows_advice_and_changes_nothing():
     hinted, text = play("hint\n" + "1\n" * 60)
     assert hinted.actions == clean.actions
     assert f"agent {HINT}" in text and "best: " in text
-    assert "advice from P1's information state" in text
+    assert "hint for P1, from your information state only:" in text
 
 
 def test_undo_returns_to_the_previous_decision():
