@@ -109,7 +109,7 @@ def advise_cmd(
         result = advise(
             gs, state, list(agents), player=view, top=top, seed=seed, ply=n, budget=budget
         )
-    except (HistoryError, AgentSpecError) as e:
+    except (HistoryError, AgentSpecError, ValueError, RuntimeError) as e:
         raise fail(str(e)) from None
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=1))
@@ -183,7 +183,9 @@ def play_cmd(
         )
     except (PlayError, HistoryError, ValueError) as e:
         raise fail(str(e), 2) from None
-    session.run()
+    result = session.run()
+    if result.error:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

@@ -107,6 +107,7 @@ class PlayResult:
     scores: list[float] | None = None
     returns: list[float] | None = None
     saved: list[str] = field(default_factory=list)
+    error: str = ""  # why an AI seat stopped the game, if one did
 
 
 class PlaySession:
@@ -206,9 +207,16 @@ class PlaySession:
                     self._autosave()
                     return PlayResult(False, list(self.actions), saved=self.saved)
                 continue
-            a = int(self.agents[p].step(s.clone()))
-            if a not in s.legal_actions():
-                raise RuntimeError(f"seat P{p + 1} ({self.seats[p]}) chose the illegal action {a}")
+            try:
+                a = int(self.agents[p].step(s.clone()))
+                if a not in s.legal_actions():
+                    raise ValueError(f"it chose the illegal action {a}")
+            except Exception as e:  # an AI failure stops the game; the moves so far are kept
+                self.say(f"seat P{p + 1} ({self.seats[p]}) failed: {_one_line(e)}; game stopped")
+                self._autosave()
+                return PlayResult(
+                    False, list(self.actions), saved=self.saved, error=f"P{p + 1}: {_one_line(e)}"
+                )
             before = s.clone()
             self._apply(a)
             self._log(p, a, before)
@@ -316,8 +324,8 @@ class PlaySession:
                 seed=self.seed * 1_000_003 + len(self.actions),
                 ply=len(self.actions),
             )
-        except (HistoryError, ValueError) as e:
-            self.say(f"no hint: {e}")
+        except Exception as e:  # a failing hint never ends the game
+            self.say(f"no hint: {_one_line(e)}")
             return
         self.say(f"hint for P{p + 1}, from your information state only:")
         self.say(render(adv, header=False))
@@ -363,6 +371,11 @@ def choose(legal: list[tuple[int, str]], text: str) -> int:
     raise ValueError(
         f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'"
     )
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def _num(x: float) -> str:

@@ -191,3 +191,22 @@ def test_human_view_never_shows_opponents_secrets(spec):
                 checked += 1
         state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 0
+
+
+def test_a_failing_ai_seat_stops_the_game_and_keeps_the_moves(tmp_path):
+    from solvers.base import Agent
+    from solvers.registry import KINDS, AgentKind, register_kind
+
+    class Broken(Agent):
+        def step(self, state):
+            raise RuntimeError("out of cheese")
+
+    register_kind(AgentKind("test_broken", "always fails", (), lambda g, p, s: Broken()))
+    try:
+        path = tmp_path / "g.json"
+        result, text = play("1\n" * 60, seats=("human", "test_broken"), save_path=str(path))
+    finally:
+        KINDS.pop("test_broken")
+    assert not result.finished and result.error == "P2: out of cheese"
+    assert "seat P2 (test_broken) failed: out of cheese; game stopped" in text
+    assert read_record(path).action_ids() == result.actions and result.actions
