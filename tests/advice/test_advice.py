@@ -142,3 +142,28 @@ def test_significance_from_intervals():
 def test_opening_position_fixture(opening):
     gs, _, state, n = opening
     assert gs == THREE and n == len(OPENING.split(";"))
+
+
+def test_policy_probabilities_are_reported(opening):
+    from solvers.base import Agent, Analysis, MoveStat
+    from solvers.registry import KINDS, AgentKind, register_kind
+
+    class Uniform(Agent):
+        def analyse(self, state):
+            legal = state.legal_actions()
+            p = state.current_player()
+            moves = [
+                MoveStat(a, state.action_to_string(p, a), 0, 0.0, prob=1 / len(legal))
+                for a in legal
+            ]
+            return Analysis(player=p, moves=moves, budget={"iterations": 0})
+
+    register_kind(AgentKind("test_uniform", "uniform policy", (), lambda g, p, s: Uniform()))
+    try:
+        gs, _, state, _ = opening
+        obj = advise(gs, state, ["test_uniform"]).to_json()
+    finally:
+        KINDS.pop("test_uniform")
+    assert [m["prob"] for m in obj["moves"]] == pytest.approx([1 / 3] * 3)
+    assert obj["significant"] is None and obj["z"] is None
+    assert obj["moves"][0]["ci_low"] is None
