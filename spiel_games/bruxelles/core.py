@@ -1,0 +1,158 @@
+"""The mutable facts of a Bruxelles 1893 position, in one cheap-to-copy object.
+
+``Core`` holds every fact in ``__slots__``. Per-player facts are lists indexed
+by seat whose items are ints or tuples (immutable), so a copy only copies the
+outer lists. ``tasks`` is a tuple of pending rule steps (see phases.py): the
+engine pops them until a step needs a decision (a player phase) or a random
+event (a chance phase).
+"""
+
+from __future__ import annotations
+
+import enum
+
+from spiel_games.bruxelles import rules as R
+
+
+class Phase(enum.IntEnum):
+    # chance
+    C_STRIP = 0  # setup: which strip lies in the next row
+    C_COMPASS = 1  # setup: which tile lies on the next compass position
+    C_ART = 2  # a colour work of art is drawn (start works, workshop draws)
+    C_FIGURE = 3  # a public figure card is revealed into the theater display
+    C_BONUS = 4  # a bonus card is dealt onto the bonus strip
+    C_STOCK = 5  # the round's stock exchange card is revealed
+    # player decisions
+    SHIELD = 6  # first player picks one of the card's two shields
+    NEUTRAL = 7  # 2 players: place the neutral assistant
+    MAIN = 8  # a turn: place on the Art Nouveau board, Brussels action, or pass
+    BID = 9  # the bid under the assistant just placed
+    DO = 10  # perform the space's action, or skip it
+    PARK = 11  # Park: which Art Nouveau action
+    KEEP_WORK = 12  # Workshop: which drawn work to keep
+    SELL = 13  # Sale: which work to sell
+    CURSOR = 14  # Sale: where to move the workshop cursor
+    SLOT = 15  # Sale: which shop space receives the work
+    THEATER = 16  # Royal Theater: which display card
+    SOLVAY = 17  # Ernest Solvay: one cube, or swap a joker for two
+    KEEP_FIG = 18  # keep the figure rotated, or discard it
+    NOBLE = 19  # take one noble cube
+    PAY = 20  # pay one construction unit
+    NEEDLE = 21  # turn one compass needle
+    BUILD = 22  # place the building tile
+    ACTIVATE = 23  # activate an upright figure (Grand Place, theater secondary)
+    BONUS = 24  # a won bonus card: use its power or tuck it
+    END = 25
+
+
+CHANCE_PHASES = frozenset(
+    (Phase.C_STRIP, Phase.C_COMPASS, Phase.C_ART, Phase.C_FIGURE, Phase.C_BONUS, Phase.C_STOCK)
+)
+
+_LIST_SLOTS = (
+    "occ", "bids", "bld", "fig_deck", "fig_disc", "display", "bonus_deck", "strip_bonus",
+    "art_stack", "shop", "shop_pile", "cube_supply", "uses", "money", "vp", "hall", "palace",
+    "arch", "supply", "court", "onboard", "onbrussels", "built", "exhib", "mp", "works",
+    "cubes", "kept", "rot", "rows", "tucked", "seen",
+)
+_SCALAR_SLOTS = (
+    "cfg", "n", "phase", "actor", "ctx", "tasks", "round", "first", "cur", "strips", "acts",
+    "compass", "needles", "stock_left", "stock", "area", "cursor", "passed", "first_passer",
+    "log", "returns",
+)
+
+
+class Core:
+    __slots__ = _LIST_SLOTS + _SCALAR_SLOTS
+
+    def __deepcopy__(self, memo):
+        c = Core.__new__(Core)
+        for name in _SCALAR_SLOTS:
+            setattr(c, name, getattr(self, name))
+        for name in _LIST_SLOTS:
+            setattr(c, name, getattr(self, name)[:])
+        return c
+
+    # ----- small derived facts ----------------------------------------------------------
+    @property
+    def neutral_id(self) -> int:
+        return self.n  # the neutral colour's owner id on the board
+
+    def upright(self, p: int) -> int:
+        return self.kept[p] & ~self.rot[p]
+
+    def owned_assistants(self, p: int) -> int:
+        """Assistants not in the Courthouse (supply + on the boards)."""
+        return self.supply[p] + self.onboard[p] + self.onbrussels[p]
+
+    def total_works(self, p: int) -> int:
+        return sum(self.works[p])
+
+    def nobles(self, p: int) -> int:
+        c = self.cubes[p]
+        return c[0] + c[1] + c[2]
+
+    def kept_list(self, p: int) -> tuple[int, ...]:
+        m = self.kept[p]
+        return tuple(f for f in range(len(R.FIGURES)) if (m >> f) & 1)
+
+
+def initial_core(cfg: R.Config) -> Core:
+    n = cfg.players
+    c = Core.__new__(Core)
+    c.cfg = cfg
+    c.n = n
+    c.phase = Phase.C_STRIP
+    c.actor = -1
+    c.ctx = ()
+    c.tasks = ()
+    c.round = 1
+    c.first = 0
+    c.cur = 0
+    c.strips = ()
+    c.acts = ()
+    c.compass = ()
+    c.needles = R.NEEDLES_START
+    c.stock_left = (1 << len(R.STOCK_VALUES)) - 1
+    c.stock = -1
+    c.area = (1 << cfg.spaces) - 1
+    c.cursor = (3, 3)
+    c.passed = 0
+    c.first_passer = -1
+    c.log = None
+    c.returns = None
+    sp = cfg.spaces
+    c.occ = [-1] * sp
+    c.bids = [0] * sp
+    c.bld = [-1] * sp
+    c.fig_deck = list(R.FIG_COPIES)
+    c.fig_disc = [0] * len(R.FIGURES)
+    c.display = [-1] * len(R.THEATER_COSTS)
+    c.bonus_deck = [copies for *_, copies in R.BONUS]
+    c.strip_bonus = [-1] * cfg.board
+    c.art_stack = [R.ART_PER_COLOUR] * len(R.ART)
+    c.shop = [-1, -1]
+    c.shop_pile = [0] * len(R.ART)
+    c.cube_supply = [R.NOBLE_EACH] * 3 + [R.JOKER_SUPPLY]
+    c.uses = [0] * len(R.BRUSSELS)
+    start_money = R.RULES["game.start_money"]
+    c.money = [start_money[p] for p in range(n)]
+    c.vp = [0] * n
+    c.hall = [0] * n
+    c.palace = [0] * n
+    c.arch = [0] * n
+    c.supply = [cfg.assistants] * n
+    c.court = [cfg.courthouse] * n
+    c.onboard = [0] * n
+    c.onbrussels = [0] * n
+    c.built = [0] * n
+    c.exhib = [0] * n
+    c.mp = [0] * n
+    c.works = [(0,) * len(R.ART)] * n
+    c.cubes = [(0, 0, 0, 0)] * n
+    c.kept = [1 << R.BRUGMANN] * n  # every architect starts with Georges Brugmann
+    c.rot = [0] * n
+    c.rows = [(1,) * R.BONUS_ROWS] * n  # one built-in VP symbol per row
+    c.tucked = [0] * n
+    c.seen = [()] * n
+    return c

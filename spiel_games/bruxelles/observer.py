@@ -1,0 +1,216 @@
+"""Bruxelles 1893 observations: one writer for strings and tensors.
+
+The observation is the public position plus, for the player who is choosing a
+Workshop work, the drawn works (private). The information state adds the
+player's own memory of the works he drew and put back, and (strings only) the
+public move log with other players' Workshop draws shown as ``?``.
+
+While a Workshop draw is pending, the public stack counts include the drawn
+works (they go back to the stack), so the counts reveal nothing.
+
+Tensor layout (n players, S = board x board spaces, B = board):
+
+| piece        | shape      | meaning                                                  |
+|--------------|------------|----------------------------------------------------------|
+| observer     | (n,)       | one-hot: whose view this is                              |
+| to_move      | (n,)       | one-hot: the deciding player (zeros at chance/end)       |
+| phase        | (26,)      | one-hot Phase                                            |
+| round        | (1,)       | current round                                            |
+| first        | (n,)       | one-hot first player (Manneken Pis holder)               |
+| stock_value  | (1,)       | BF of this round's stock card (0 before it is revealed)  |
+| area         | (S,)       | 1 for spaces of the available area                       |
+| occupant     | (S, n+1)   | one-hot assistant on the space (last column = neutral)   |
+| building     | (S, n)     | one-hot owner of a building on the space                 |
+| bid          | (S,)       | BF bid on the space                                      |
+| space_action | (S, 5)     | one-hot action of the space                              |
+| bonus_strip  | (B, 13)    | one-hot bonus card type under each column                |
+| display      | (4, 8)     | one-hot figure on theater spaces 0-3                     |
+| figure_deck  | (8,)       | figure cards left in the deck, by figure                 |
+| figure_discard | (8,)     | discarded figure cards, by figure                        |
+| art_stack    | (5,)       | works in the stacks (4 colours + black)                  |
+| shop         | (2, 5)     | one-hot visible work on each shop space                  |
+| shop_pile    | (5,)       | covered works in the shop                                |
+| cursor       | (2,)       | workshop cursor centre (row, column)                     |
+| compass      | (6, 6)     | one-hot tile on each compass position                    |
+| needles      | (2, 6)     | one-hot position of each needle                          |
+| cube_supply  | (4,)       | wood, stone, iron, joker cubes in the supply             |
+| brussels_uses| (4,)       | uses of Market, Bourse, Park, Grand Place this round     |
+| players      | (n, 13)    | money, VP, hall, palace, architect, supply, courthouse,  |
+|              |            | on Art Nouveau, on Brussels, built, exhibitions,         |
+|              |            | Manneken Pis this round, passed                          |
+| works        | (n, 5)     | works of art owned, by colour                            |
+| cubes        | (n, 4)     | cubes owned: wood, stone, iron, joker                    |
+| kept         | (n, 8)     | kept figures                                             |
+| rotated      | (n, 8)     | kept figures already used this round                     |
+| rows         | (n, 4)     | endgame row multipliers                                  |
+| tucked       | (n, 4)     | rows that received a card this round                     |
+| context      | (8,)       | the pending decision's public arguments (phase-specific) |
+| drawn        | (5,)       | private: works drawn and waiting for the keep choice     |
+| seen         | (5,)       | private, information state only: works drawn and put back|
+"""
+
+from __future__ import annotations
+
+from spiel_games.bruxelles import rules as R
+from spiel_games.bruxelles.core import Phase
+from spiel_games.common.observer import Layout, Piece, PieceObserver
+
+_NB = len(R.BONUS)
+_NF = len(R.FIGURES)
+_NA = len(R.ART)
+
+
+def layout_for(cfg) -> Layout:
+    n, S, B = cfg.players, cfg.spaces, cfg.board
+    return Layout([
+        Piece("observer", (n,)), Piece("to_move", (n,)), Piece("phase", (len(Phase),)),
+        Piece("round", (1,)), Piece("first", (n,)), Piece("stock_value", (1,)),
+        Piece("area", (S,)), Piece("occupant", (S, n + 1)), Piece("building", (S, n)),
+        Piece("bid", (S,)), Piece("space_action", (S, 5)), Piece("bonus_strip", (B, _NB)),
+        Piece("display", (4, _NF)), Piece("figure_deck", (_NF,)),
+        Piece("figure_discard", (_NF,)), Piece("art_stack", (_NA,)), Piece("shop", (2, _NA)),
+        Piece("shop_pile", (_NA,)), Piece("cursor", (2,)),
+        Piece("compass", (len(R.COMPASS), len(R.COMPASS))), Piece("needles", (2, len(R.COMPASS))),
+        Piece("cube_supply", (4,)), Piece("brussels_uses", (4,)), Piece("players", (n, 13)),
+        Piece("works", (n, _NA)), Piece("cubes", (n, 4)), Piece("kept", (n, _NF)),
+        Piece("rotated", (n, _NF)), Piece("rows", (n, R.BONUS_ROWS)),
+        Piece("tucked", (n, R.BONUS_ROWS)), Piece("context", (8,)), Piece("drawn", (_NA,)),
+        Piece("seen", (_NA,)),
+    ])
+
+
+def _onehots(values, width: int) -> list[int]:
+    out = [0] * (len(values) * width)
+    for i, v in enumerate(values):
+        if 0 <= v < width:
+            out[i * width + v] = 1
+    return out
+
+
+def _bits(mask: int, width: int) -> list[int]:
+    return [(mask >> i) & 1 for i in range(width)]
+
+
+def _drawer(s) -> int:
+    """The player whose private Workshop draw is pending, or -1."""
+    if s.phase == Phase.KEEP_WORK:
+        return s.actor
+    if s.phase == Phase.C_ART and s.ctx[3] == 1:
+        return s.ctx[0]
+    return -1
+
+
+def _pending_draw(s) -> tuple[int, ...]:
+    if s.phase == Phase.KEEP_WORK:
+        return s.ctx[0]
+    if s.phase == Phase.C_ART and s.ctx[3] == 1:
+        return s.ctx[2]
+    return ()
+
+
+def write(state, player, view, out) -> None:
+    s = state._s
+    n = s.n
+    out("observer", _onehots([player], n), f"P{player + 1}")
+    if view.public:
+        _write_public(s, out)
+    drawer = _drawer(s)
+    pending = _pending_draw(s)
+    if drawer >= 0 and view.sees(drawer, player):
+        counts = [0] * _NA
+        for c in pending:
+            counts[c] += 1
+        out("drawn", counts, ",".join(R.ART[c] for c in pending))
+    if view.perfect_recall and view.sees(player, player):
+        mine = s.seen[player]
+        counts = [0] * _NA
+        for _, others in mine:
+            for c in others:
+                counts[c] += 1
+        out("seen", counts, ";".join(
+            f"{R.ART[k]}+{'/'.join(R.ART[c] for c in o)}" for k, o in mine) or "-")
+        if view.public and hasattr(out, "parts"):  # strings only: the public move log
+            out("log", (), _log_text(state, player))
+
+
+def _log_text(state, player: int) -> str:
+    from spiel_games.bruxelles.game import HIDDEN_TOKEN
+
+    return ",".join("?" if t >= HIDDEN_TOKEN else str(t) for t in state.log_tokens())
+
+
+def _write_public(s, out) -> None:
+    n = s.n
+    cfg = s.cfg
+    S = cfg.spaces
+    mover = s.actor if s.phase not in (Phase.END,) and s.actor >= 0 else -1
+    out("to_move", _onehots([mover], n), f"P{mover + 1}" if mover >= 0 else "-")
+    out("phase", _onehots([int(s.phase)], len(Phase)), Phase(s.phase).name.lower())
+    out("round", [s.round])
+    out("first", _onehots([s.first], n), f"P{s.first + 1}")
+    out("stock_value", [R.STOCK_VALUES[s.stock] if s.stock >= 0 else 0])
+    out("area", _bits(s.area, S), f"{s.area:x}")
+    out("occupant", _onehots(s.occ, n + 1),
+        "".join("." if o < 0 else ("N" if o == n else str(o + 1)) for o in s.occ))
+    out("building", _onehots(s.bld, n), "".join("." if o < 0 else str(o + 1) for o in s.bld))
+    out("bid", s.bids, "".join(str(min(b, 35)) if b < 10 else chr(55 + min(b, 35)) for b in s.bids))
+    out("space_action", _onehots(s.acts, 5), "".join("WSTMC"[a] for a in s.acts) or "-")
+    out("bonus_strip", _onehots(s.strip_bonus, _NB),
+        ",".join(R.BONUS_NAMES[t] if t >= 0 else "-" for t in s.strip_bonus))
+    out("display", _onehots(s.display, _NF),
+        ",".join(R.FIGURES[f] if f >= 0 else "-" for f in s.display))
+    out("figure_deck", s.fig_deck)
+    out("figure_discard", s.fig_disc)
+    stack = list(s.art_stack)
+    for c in _pending_draw(s):
+        stack[c] += 1  # drawn works are still counted in the stack until one is kept
+    out("art_stack", stack)
+    out("shop", _onehots(s.shop, _NA), ",".join(R.ART[c] if c >= 0 else "-" for c in s.shop))
+    out("shop_pile", s.shop_pile)
+    out("cursor", list(s.cursor))
+    out("compass", _onehots(s.compass, len(R.COMPASS)),
+        ",".join(R.COMPASS[t] for t in s.compass) or "-")
+    out("needles", _onehots(s.needles, len(R.COMPASS)), f"{s.needles[0]},{s.needles[1]}")
+    out("cube_supply", s.cube_supply)
+    out("brussels_uses", s.uses)
+    rows = []
+    for p in range(n):
+        rows.extend((
+            s.money[p], s.vp[p], s.hall[p], s.palace[p], s.arch[p], s.supply[p], s.court[p],
+            s.onboard[p], s.onbrussels[p], s.built[p], s.exhib[p], s.mp[p], (s.passed >> p) & 1,
+        ))
+    out("players", rows, "/".join(",".join(map(str, rows[p * 13:(p + 1) * 13])) for p in range(n)))
+    out("works", [k for p in range(n) for k in s.works[p]],
+        "/".join(",".join(map(str, s.works[p])) for p in range(n)))
+    out("cubes", [k for p in range(n) for k in s.cubes[p]],
+        "/".join(",".join(map(str, s.cubes[p])) for p in range(n)))
+    out("kept", [b for p in range(n) for b in _bits(s.kept[p], _NF)],
+        "/".join(f"{s.kept[p]:x}" for p in range(n)))
+    out("rotated", [b for p in range(n) for b in _bits(s.rot[p], _NF)],
+        "/".join(f"{s.rot[p]:x}" for p in range(n)))
+    out("rows", [k for p in range(n) for k in s.rows[p]],
+        "/".join(",".join(map(str, s.rows[p])) for p in range(n)))
+    out("tucked", [b for p in range(n) for b in _bits(s.tucked[p], R.BONUS_ROWS)],
+        "/".join(str(s.tucked[p]) for p in range(n)))
+    out("context", _public_context(s))
+
+
+def _public_context(s) -> list[int]:
+    ctx = s.ctx
+    if s.phase == Phase.KEEP_WORK:
+        return [s.actor]
+    if s.phase == Phase.C_ART:
+        return [ctx[0], ctx[1], ctx[3]]  # drawer, draws left, purpose (drawn is private)
+    flat: list[int] = []
+    for v in ctx:
+        if isinstance(v, tuple):
+            flat.extend(v)
+        else:
+            flat.append(int(v))
+    return flat[:8]
+
+
+def make_observer(game, iig_obs_type=None, params=None) -> PieceObserver:
+    if params:
+        raise ValueError(f"Bruxelles observer takes no parameters, got {params}")
+    return PieceObserver(iig_obs_type, layout_for(game.config), write)

@@ -1,0 +1,390 @@
+"""Bruxelles 1893 rules data, configuration from game parameters, and pure rule helpers.
+
+Everything here is free of game state: board geometry (areas, shields), the
+compass payment options, majorities, pass income, figure payment and the final
+score. ``game.py`` and the phase code call these; scenario tests can call them
+directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from spiel_games.common.rules_data import load_rules
+from spiel_games.common.utility import check_mode
+
+RULES = load_rules("spiel_games.bruxelles")
+
+# ----- named constants ------------------------------------------------------------------
+ACTIONS = ("workshop", "sale", "theater", "materials", "construction")
+WORKSHOP, SALE, THEATER, MATERIALS, CONSTRUCTION = range(5)
+ACTION_TITLES = ("Workshop", "Sale", "Theater", "Materials", "Construction")
+BRUSSELS = ("market", "bourse", "park", "grandplace")
+MARKET, BOURSE, PARK, GRANDPLACE = range(4)
+BRUSSELS_TITLES = ("Market", "Bourse", "Park", "GrandPlace")
+
+STRIPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(ACTIONS.index(a) for a in strip) for strip in RULES["board.strip_actions"]
+)
+MAX_BOARD = RULES["board.rows"]
+
+ART = tuple(RULES["art.colours"])  # blue, pink, yellow, green, black
+BLACK = 4
+COLOURS = 4  # colour works (not black)
+ART_PER_COLOUR: int = RULES["art.tiles_per_colour"]
+DOTS: tuple[tuple[int, int], ...] = tuple(tuple(d) for d in RULES["art.cursor_dots"])
+GRID = RULES["art.grid_size"]
+MONEY_BY_ROW: tuple[int, ...] = tuple(RULES["art.money_by_row"])
+VP_BY_COL: tuple[int, ...] = tuple(RULES["art.vp_by_column"])
+CURSOR_MIN, CURSOR_MAX = 1, GRID - 2  # the 3x3 cursor's centre stays inside the grid
+
+# Material kinds held by players and paid into construction.
+WOOD, STONE, IRON, JOKER = range(4)
+CUBES = ("wood", "stone", "iron", "joker")
+NOBLE_EACH: int = RULES["materials.noble_each"]
+JOKER_SUPPLY: int = RULES["materials.jokers"]
+
+# Compass tiles and payment resources.
+COMPASS = tuple(RULES["compass.tiles"])  # wood, stone, iron, noble, money, blank
+T_NOBLE, T_MONEY, T_BLANK = 3, 4, 5
+PAY = ("wood", "stone", "iron", "3BF", "joker")
+P_MONEY, P_JOKER = 3, 4
+BF_PER_UNIT: int = RULES["buildings.bf_per_money_unit"]
+NEEDLES_START: tuple[int, int] = tuple(RULES["compass.needles_start"])
+TIER_COSTS: tuple[int, ...] = tuple(RULES["buildings.tier_costs"])
+BUILDINGS: int = RULES["buildings.per_player"]
+
+FIGURES = tuple(RULES["figures.names"])
+BRUGMANN, SOLVAY, BULS, ALBERT, VANDERVELDE, MAETERLINCK, EMPAIN, VANDEVELDE = range(8)
+FIG_COPIES: tuple[int, ...] = tuple(RULES["figures.deck_copies"])
+FIG_COST: tuple[int, ...] = tuple(RULES["figures.keep_cost"])
+THEATER_COSTS: tuple[int, ...] = tuple(RULES["theater.costs"])
+
+HALL: tuple[int, ...] = tuple(RULES["tracks.city_hall"])
+PALACE: tuple[int, ...] = tuple(RULES["tracks.royal_palace"])
+ARCHITECT: tuple[int, ...] = tuple(RULES["tracks.architect"])
+
+# Bonus card types: (powers, vp symbols, manneken, copies). powers is a tuple of
+# options; each option is a tuple of single powers (P, H, A or C).
+BONUS: tuple[tuple[tuple[tuple[str, ...], ...], int, int, int], ...] = tuple(
+    (
+        tuple(tuple(opt) for opt in power.split("|")),
+        vp,
+        mp,
+        copies,
+    )
+    for power, vp, mp, copies in RULES["bonus.cards"]
+)
+BONUS_NAMES = tuple(p for p, *_ in RULES["bonus.cards"])
+BONUS_ROWS: int = RULES["bonus.rows"]
+ROW_TITLES = ("4BF", "art", "figure", "assistant")
+
+STOCK_VALUES: tuple[int, ...] = tuple(RULES["stock.values"])
+STOCK_SHIELDS: dict[int, tuple[tuple[tuple[int, int], tuple[int, int]], ...]] = {
+    n: tuple((tuple(a), tuple(b)) for a, b in RULES[f"stock.shields_{n}p"]) for n in range(2, 6)
+}
+
+DEFAULTS: dict[str, object] = {
+    "players": 4,
+    "rounds": RULES["game.rounds"],
+    "max_bid": RULES["bids.max_bid_default"],
+    "board": MAX_BOARD,
+    "assistants": RULES["assistants.per_player"] - RULES["assistants.start_courthouse"],
+    "courthouse": RULES["assistants.start_courthouse"],
+    "brussels": True,
+    "setup": "random",
+    "utility": "rank",
+}
+
+MAX_BID_LIMIT = 20  # action ids reserve this many bid amounts
+
+
+class ConfigError(ValueError):
+    """A game parameter outside what the rules allow."""
+
+
+@dataclass(frozen=True)
+class Config:
+    players: int
+    rounds: int
+    max_bid: int
+    board: int  # the Art Nouveau board is board x board spaces
+    assistants: int  # in supply at the start
+    courthouse: int  # in the Courthouse at the start
+    brussels: bool  # Brussels board actions available
+    fixed_setup: bool  # deterministic setup (tiny configurations)
+    utility: str
+
+    @property
+    def spaces(self) -> int:
+        return self.board * self.board
+
+    @property
+    def brussels_slots(self) -> int:
+        return RULES["assistants.brussels_slots_4p"] if self.players >= 4 else 1
+
+    @property
+    def neutral(self) -> bool:
+        return self.players == 2
+
+    @property
+    def total_assistants(self) -> int:
+        return self.assistants + self.courthouse
+
+    def max_score(self) -> int:
+        """A loose but safe upper bound on a final score (utility=score)."""
+        r, n = self.rounds, self.total_assistants
+        # Per placement: the best sale (12 + 1 secondary per work), 5+5 construction,
+        # a 5-VP Maeterlinck activation per palace level, building-owner secondaries.
+        per_action = 2 * GRID + 5 * max(PALACE) + 10 + 30
+        shields = (self.board - 1) ** 2 * max(HALL)
+        ending = (
+            BUILDINGS * max(ARCHITECT) + 3 * NOBLE_EACH + RULES["scoring.manneken_vp"]
+            + (1 + 2 * r) * (200 // 4 + 30 + len(FIGURES) + n) * 3
+        )
+        return r * (n * per_action * 2 + shields) + ending
+
+    def min_score(self) -> int:
+        return -RULES["theater.unpaid_penalty"] * len(FIGURES)
+
+
+def make_config(params: dict) -> Config:
+    p = {**DEFAULTS, **params}
+    unknown = set(p) - set(DEFAULTS)
+    if unknown:
+        raise ConfigError(f"unknown Bruxelles parameter(s): {', '.join(sorted(unknown))}")
+    n = int(p["players"])
+    if not RULES["game.min_players"] <= n <= RULES["game.max_players"]:
+        raise ConfigError(f"Bruxelles 1893 takes 2-5 players, got {n}")
+    rounds = int(p["rounds"])
+    if not 1 <= rounds <= RULES["game.rounds"]:
+        raise ConfigError(f"rounds must be 1-{RULES['game.rounds']}, got {rounds}")
+    max_bid = int(p["max_bid"])
+    if not 1 <= max_bid <= MAX_BID_LIMIT:
+        raise ConfigError(f"max_bid must be 1-{MAX_BID_LIMIT}, got {max_bid}")
+    board = int(p["board"])
+    if not 2 <= board <= MAX_BOARD:
+        raise ConfigError(f"board must be 2-{MAX_BOARD}, got {board}")
+    assistants, court = int(p["assistants"]), int(p["courthouse"])
+    if assistants < 1 or court < 0 or assistants + court > RULES["assistants.per_player"]:
+        raise ConfigError(
+            f"need assistants >= 1, courthouse >= 0 and at most {RULES['assistants.per_player']} "
+            f"in all; got {assistants} + {court}"
+        )
+    if p["setup"] not in ("random", "fixed"):
+        raise ConfigError(f"setup must be 'random' or 'fixed', got {p['setup']!r}")
+    brussels = p["brussels"]
+    if isinstance(brussels, str):
+        if brussels.lower() not in ("true", "false"):
+            raise ConfigError(f"brussels must be true or false, got {brussels!r}")
+        brussels = brussels.lower() == "true"
+    try:
+        utility = check_mode(p["utility"])
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    return Config(
+        players=n, rounds=rounds, max_bid=max_bid, board=board, assistants=assistants,
+        courthouse=court, brussels=bool(brussels), fixed_setup=p["setup"] == "fixed",
+        utility=utility,
+    )
+
+
+# ----- board geometry -------------------------------------------------------------------
+def space_index(row: int, col: int, board: int = MAX_BOARD) -> int:
+    return row * board + col
+
+
+@lru_cache(maxsize=None)
+def bracket_area(shield_row: int, shield_col: int, board: int = MAX_BOARD) -> int:
+    """Bitmask of the largest of the four areas cut by the lines through a shield.
+
+    Shields are numbered 1..board-1 (row, column); shield (i, j) sits between
+    rows i-1 and i and columns j-1 and j (0-based spaces).
+    """
+    if not (1 <= shield_row < board and 1 <= shield_col < board):
+        raise ValueError(f"shield {shield_row}-{shield_col} is not on a {board}x{board} board")
+    rows = max((range(0, shield_row), range(shield_row, board)), key=len)
+    cols = max((range(0, shield_col), range(shield_col, board)), key=len)
+    mask = 0
+    for r in rows:
+        for c in cols:
+            mask |= 1 << space_index(r, c, board)
+    return mask
+
+
+@lru_cache(maxsize=None)
+def shields(board: int = MAX_BOARD) -> tuple[tuple[int, int, int, int], ...]:
+    """The four spaces around every shield, shields in reading order."""
+    out = []
+    for i in range(1, board):
+        for j in range(1, board):
+            out.append((
+                space_index(i - 1, j - 1, board), space_index(i - 1, j, board),
+                space_index(i, j - 1, board), space_index(i, j, board),
+            ))
+    return tuple(out)
+
+
+def shield_scorers(owners: tuple[int, ...], neutral: int) -> list[int]:
+    """Players scoring one full shield (4 assistants), given each space's owner.
+
+    The players with most assistants score; when the neutral colour alone has
+    the most, nobody scores (a tie with the neutral colour still scores).
+    """
+    counts: dict[int, int] = {}
+    for o in owners:
+        counts[o] = counts.get(o, 0) + 1
+    best = max(counts.values())
+    top = [o for o, k in counts.items() if k == best]
+    return sorted(o for o in top if o != neutral)
+
+
+# ----- compass and payment --------------------------------------------------------------
+def _matches(resource: int, tile: int) -> bool:
+    if tile < 3:
+        return resource == tile
+    if tile == T_NOBLE:
+        return resource < 3
+    if tile == T_MONEY:
+        return resource == P_MONEY
+    return False
+
+
+def payment_ok(counts: tuple[int, ...], tile_x: int, tile_y: int) -> bool:
+    """Whether a payment (counts of wood, stone, iron, 3BF, joker) satisfies two needles."""
+    only_x = only_y = 0
+    for res in range(P_JOKER):
+        k = counts[res]
+        if not k:
+            continue
+        mx, my = _matches(res, tile_x), _matches(res, tile_y)
+        if not (mx or my):
+            return False
+        if mx and not my:
+            only_x += k
+        elif my and not mx:
+            only_y += k
+    if tile_x == T_BLANK or tile_y == T_BLANK:
+        return True
+    total = sum(counts)
+    # Fails only if every unit can serve just one of the two needles.
+    return not (only_x == total or only_y == total)
+
+
+@lru_cache(maxsize=None)
+def payment_options(tile_x: int, tile_y: int, cost: int) -> tuple[tuple[int, ...], ...]:
+    """Every valid payment multiset (counts of wood, stone, iron, 3BF, joker)."""
+    out = []
+    for combo in combinations_with_replacement(range(len(PAY)), cost):
+        counts = [0] * len(PAY)
+        for r in combo:
+            counts[r] += 1
+        if payment_ok(tuple(counts), tile_x, tile_y):
+            out.append(tuple(counts))
+    return tuple(out)
+
+
+def affordable(counts: tuple[int, ...], money: int, cubes: tuple[int, ...]) -> bool:
+    return (
+        counts[WOOD] <= cubes[WOOD] and counts[STONE] <= cubes[STONE]
+        and counts[IRON] <= cubes[IRON] and counts[P_JOKER] <= cubes[JOKER]
+        and counts[P_MONEY] * BF_PER_UNIT <= money
+    )
+
+
+# ----- income, tracks, scoring ------------------------------------------------------------
+def art_colours(works: tuple[int, ...]) -> int:
+    return sum(1 for k in works if k)
+
+
+def pass_income(works: tuple[int, ...], first: bool) -> int:
+    """1 BF per colour of work owned (black counts), +1 BF for the first passer."""
+    return art_colours(works) + (RULES["pass.first_base"] if first else 0)
+
+
+def sale_reward(cursor: tuple[int, int], colour: int) -> tuple[int, int]:
+    """(money, VP) of the cursor dot of `colour`."""
+    dr, dc = DOTS[colour]
+    return MONEY_BY_ROW[cursor[0] + dr], VP_BY_COL[cursor[1] + dc]
+
+
+def new_first_player(manneken: list[int], current_first: int) -> int:
+    """Most Manneken Pis this round; ties go to the first tied seat from the current first."""
+    n = len(manneken)
+    best = max(manneken)
+    for k in range(n):
+        p = (current_first + k) % n
+        if manneken[p] == best:
+            return p
+    raise AssertionError("unreachable")
+
+
+def row_points(rows: tuple[int, ...], money: int, works: int, figures: int, assistants: int) -> int:
+    """Endgame rows: each row multiplier (1 built-in + tucked symbols) times its count."""
+    return (
+        rows[0] * (money // RULES["bonus.money_per_unit"])
+        + rows[1] * works
+        + rows[2] * figures
+        + rows[3] * max(0, assistants - RULES["bonus.free_assistants"])
+    )
+
+
+def figures_to_pay(money: int, kept: tuple[int, ...], rows: tuple[int, ...]) -> tuple[int, ...]:
+    """Which kept figures get paid at the end (automatic, documented deviation).
+
+    All of them when affordable. Otherwise the affordable set that no further card
+    could be added to (the player pays as much as he can) and that maximises
+    what the payment leaves: -5 VP per unpaid card, row 1 (money) and row 3 (figures).
+    """
+    total = sum(FIG_COST[f] for f in kept)
+    if total <= money:
+        return kept
+    penalty = RULES["theater.unpaid_penalty"]
+    best_key, best = None, ()
+    n = len(kept)
+    for mask in range(1 << n):
+        chosen = tuple(kept[i] for i in range(n) if (mask >> i) & 1)
+        cost = sum(FIG_COST[f] for f in chosen)
+        if cost > money:
+            continue
+        left = money - cost
+        if any(FIG_COST[kept[i]] <= left for i in range(n) if not (mask >> i) & 1):
+            continue  # not maximal: he could still pay another card
+        value = (
+            -penalty * (n - len(chosen))
+            + rows[0] * (left // RULES["bonus.money_per_unit"])
+            + rows[2] * len(chosen)
+        )
+        key = (value, left, mask)
+        if best_key is None or key > best_key:
+            best_key, best = key, chosen
+    return best
+
+
+@dataclass(frozen=True)
+class FinalScore:
+    total: int
+    track: int
+    buildings: int
+    rows: int
+    nobles: int
+    manneken: int
+    unpaid: int
+    money_left: int
+
+
+def final_score(
+    vp: int, money: int, built: int, architect_level: int, rows: tuple[int, ...],
+    works: int, kept: tuple[int, ...], assistants_owned: int, nobles: int, has_manneken: bool,
+) -> FinalScore:
+    paid = figures_to_pay(money, kept, rows)
+    unpaid = len(kept) - len(paid)
+    money_left = money - sum(FIG_COST[f] for f in paid)
+    track = vp - RULES["theater.unpaid_penalty"] * unpaid
+    b = built * ARCHITECT[architect_level]
+    r = row_points(rows, money_left, works, len(paid), assistants_owned)
+    m = RULES["scoring.manneken_vp"] if has_manneken else 0
+    nob = nobles * RULES["scoring.noble_vp"]
+    return FinalScore(track + b + r + nob + m, track, b, r, nob, m, unpaid, money_left)

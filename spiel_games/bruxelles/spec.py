@@ -1,0 +1,83 @@
+"""Bruxelles 1893's entry in the meeple-arena registry."""
+
+from __future__ import annotations
+
+from spiel_games.bruxelles import abstraction, rules
+from spiel_games.bruxelles.game import SHORT_NAME
+from spiel_games.bruxelles.heuristic import heuristic_action
+from spiel_games.common.registry import GameSpec, ParamDoc
+
+_MEANINGS = {
+    "players": "number of players, 2-5 (2 uses the neutral-assistant rules)",
+    "rounds": "rounds played, 1-5 (the rulebook plays 5)",
+    "max_bid": "highest bid under one assistant, 1-20 (the rulebook has no cap)",
+    "board": "Art Nouveau board size 2-5; below 5 the whole board is available every round",
+    "assistants": "assistants in each player's supply at the start (rulebook: 5)",
+    "courthouse": "each player's assistants in the Courthouse at the start (rulebook: 2)",
+    "brussels": "whether the Brussels board actions exist (false only for tiny configurations)",
+    "setup": "random (rulebook shuffles) or fixed (deterministic setup for tiny configurations)",
+    "utility": "rank (zero-sum rank difference), score (raw score) or win (1 split among winners)",
+}
+
+TINY = (
+    "python_bruxelles(players=2,rounds=1,board=2,assistants=2,courthouse=0,max_bid=1,"
+    "brussels=false,setup=fixed)",
+    "python_bruxelles(players=2,rounds=1,board=2,assistants=2,courthouse=0,max_bid=2,"
+    "brussels=false,setup=fixed)",
+)
+
+
+def perturb_secret(state, player: int, rng):
+    """Change the works `player` drew and put back (his only secret), or None."""
+    s = state._s
+    if not s.seen[player]:
+        return None
+    other = state.clone()
+    o = other._s
+    entries = list(o.seen[player])
+    i = rng.randrange(len(entries))
+    kept, others = entries[i]
+    j = rng.randrange(len(others))
+    new = list(others)
+    new[j] = (new[j] + 1 + rng.randrange(rules.COLOURS - 1)) % rules.COLOURS
+    entries[i] = (kept, tuple(sorted(new)))
+    o.seen[player] = tuple(entries)
+    return other
+
+
+SPEC = GameSpec(
+    short_name=SHORT_NAME,
+    title="Bruxelles 1893",
+    min_players=2,
+    max_players=5,
+    params=tuple(ParamDoc(k, v, _MEANINGS[k]) for k, v in rules.DEFAULTS.items()),
+    summary=(
+        "Worker placement with bids over 5 rounds. Each round the stock exchange card "
+        "opens part of the 5x5 Art Nouveau board; placing an assistant there needs a bid "
+        "of at least 1 BF and gives Workshop, Sale, Royal Theater, Materials or "
+        "Construction. Brussels actions (Market, Bourse, Park, Grand Place) cost 1, 2, 3... "
+        "assistants but the player with most assistants there loses one to the Courthouse. "
+        "Column bids win bonus cards (track steps or endgame multipliers), full shields score "
+        "City Hall majorities, and buildings score the architect level at the end."
+    ),
+    tiny_configs=TINY,
+    test_configs=TINY + (
+        "python_bruxelles(players=2)",
+        "python_bruxelles(players=3)",
+        "python_bruxelles(players=4)",
+        "python_bruxelles(players=5)",
+        "python_bruxelles(players=3,rounds=2,utility=score)",
+        "python_bruxelles(players=4,rounds=2,max_bid=3,utility=win)",
+    ),
+    typical_config="python_bruxelles(players=4)",
+    assumptions=tuple(rules.RULES.assumptions()) + (
+        "workshop draws: the kept work is face up (rulebook), only the put-back draws are "
+        "private (issue 4 asked for the kept work to stay private until sold)",
+        "small boards (tiny configurations): the whole board is available every round",
+    ),
+    heuristic=heuristic_action,
+    abstraction=abstraction.abstract_key,
+    abstraction_name=abstraction.NAME,
+    abstraction_version=abstraction.VERSION,
+    perturb_secret=perturb_secret,
+)
