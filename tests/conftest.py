@@ -1,0 +1,28 @@
+"""Shared fixtures. ``ray_cluster`` is THE one Ray session of the whole test run.
+
+Ray costs ~3 s per node to start, so every Ray test (marked ``@pytest.mark.ray``) shares
+this session-scoped fixture instead of starting its own. It is a real multi-node cluster
+on loopback (``ray.cluster_utils.Cluster``): a head node with one CPU, to which tests may
+add and remove worker nodes, and the test process connected as the driver.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    ray = pytest.importorskip("ray")
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": 1, "include_dashboard": False},
+    )
+    ray.init(address=cluster.address, logging_level="ERROR", log_to_driver=False)
+    try:
+        yield cluster
+    finally:
+        ray.shutdown()
+        cluster.shutdown()

@@ -1,0 +1,71 @@
+"""Config validation: every problem is one line naming the key, raised before anything runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament.config import ConfigError, build_config, parse_override
+
+
+@pytest.mark.parametrize(("patch", "key"), [
+    ({"tournament": {"seedz": 3}}, "tournament.seedz"),
+    ({"tournament": {"seeds_per_lineup": "many"}}, "tournament.seeds_per_lineup"),
+    ({"tournament": {"seeds_per_lineup": 0}}, "tournament.seeds_per_lineup"),
+    ({"tournament": {"schedule": "swiss"}}, "tournament.schedule"),
+    ({"tournament": {"failure_policy": "ignore"}}, "tournament.failure_policy"),
+    ({"tournament": {"time_limit": -1}}, "tournament.time_limit"),
+    ({"tournament": {"game": "python_nosuchgame"}}, "tournament.game"),
+    ({"tournament": {"game": "python_coloretto(players=9)"}}, "tournament.game"),
+    ({"tournament": {"schedule": "gauntlet"}}, "tournament.focus"),
+    ({"tournament": {"schedule": "gauntlet", "focus": "nobody"}}, "tournament.focus"),
+    ({"agents": {"bad": "nosuchkind"}}, "agents.bad"),
+    ({"agents": {"bad": "random(depth=3)"}}, "agents.bad"),
+    ({"agents": {"bad": 3}}, "agents.bad"),
+    ({"extra": {"x": 1}}, "[extra]"),
+    ({"tournament": {"schedule": "ladder"}}, "ladder."),
+])
+def test_bad_key_or_value_names_the_key(make_raw, patch, key):
+    raw = make_raw()
+    for section, values in patch.items():
+        raw.setdefault(section, {}).update(values)
+    with pytest.raises(ConfigError) as e:
+        build_config(raw)
+    msg = str(e.value)
+    assert key in msg and "\n" not in msg
+
+
+def test_too_few_agents_for_the_player_count(make_raw):
+    raw = make_raw(game="python_coloretto(players=3)")
+    with pytest.raises(ConfigError, match="agents"):
+        build_config(raw)
+    assert len(build_config(make_raw(game="python_coloretto(players=3)", self_play=True)).agents) == 2
+
+
+def test_two_names_for_one_spec_are_refused(make_raw):
+    with pytest.raises(ConfigError, match="same spec"):
+        build_config(make_raw(agents={"a": "random", "b": "random"}))
+
+
+def test_overrides_merge_before_validation(make_raw):
+    cfg = build_config(make_raw(), {"tournament.seeds_per_lineup": 2})
+    assert cfg.seeds_per_lineup == 2
+    with pytest.raises(ConfigError, match="tournament.seed"):
+        build_config(make_raw(), {"tournament.seed": "x"})
+    with pytest.raises(ConfigError, match="nosuch.key"):
+        build_config(make_raw(), {"nosuch.key": 1})
+    assert parse_override("seed=4") == ("tournament.seed", 4)
+    assert parse_override("agents.m=mcts(sims=5)") == ("agents.m", "mcts(sims=5)")
+
+
+def test_config_hash_ignores_batch_size_but_not_the_games(make_raw):
+    a = build_config(make_raw(batch_size=4))
+    assert a.config_hash == build_config(make_raw(batch_size=9)).config_hash
+    assert a.config_hash != build_config(make_raw(seed=99)).config_hash
+    assert a.config_hash != build_config(make_raw(failure_policy="void")).config_hash
+
+
+def test_agent_ids_hash_the_canonical_spec(make_raw):
+    a = build_config(make_raw())
+    b = build_config(make_raw(agents={"rnd": "random()", "greedy": "heuristic"}))
+    assert a.agent("random").agent_id == b.agent("rnd").agent_id
+    assert a.agent("random").agent_id != a.agent("greedy").agent_id

@@ -1,0 +1,108 @@
+"""Schedule counts, seat balance, duplicate sets and deterministic game ids."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from math import comb
+
+import pytest
+
+from tournament.config import build_config
+from tournament.schedule import auto_batch_size, batches, rotations, schedule
+
+GAME3 = "python_coloretto(players=3)"
+def _cfg(**t):
+    # distinct specs (hence distinct agent ids) without relying on other agent kinds
+    agents = t.pop("agents", {"random": "random", "greedy": "heuristic"})
+    return build_config({"tournament": {"game": GAME3, "seeds_per_lineup": 3, "seed": 1, **t},
+                         "agents": agents})
+
+
+@pytest.fixture
+def pool4():
+    from solvers.registry import all_kinds
+
+    if not {"mcts", "ismcts"} <= {k.name for k in all_kinds()}:
+        pytest.skip("search agents not registered")
+    return {"random": "random", "greedy": "heuristic", "mcts": "mcts(sims=5)", "ismcts": "ismcts(sims=5)"}
+
+
+def test_round_robin_plays_every_combination_under_every_rotation(pool4):
+    cfg = _cfg(agents=pool4)
+    tasks = schedule(cfg)
+    assert len(tasks) == comb(4, 3) * 3 * 3  # line-ups x rotations x seeds
+    assert {frozenset(t.lineup) for t in tasks} == {
+        frozenset(c) for c in itertools.combinations(pool4, 3)}
+
+
+def test_every_agent_sits_in_every_seat_equally_often(pool4):
+    tasks = schedule(_cfg(agents=pool4))
+    seat_counts = Counter((name, p) for t in tasks for p, name in enumerate(t.seats))
+    per_agent = {name: [seat_counts[(name, p)] for p in range(3)] for name in pool4}
+    for counts in per_agent.values():
+        assert len(set(counts)) == 1 and counts[0] > 0
+
+
+def test_rotations_of_a_duplicate_set_share_the_chance_seed():
+    tasks = schedule(_cfg(self_play=True))
+    by_set: dict = {}
+    for t in tasks:
+        by_set.setdefault((t.lineup, t.seed_index), set()).add(t.seed)
+    assert all(len(s) == 1 for s in by_set.values())
+    # and different duplicate sets get different seeds
+    assert len({next(iter(s)) for s in by_set.values()}) == len(by_set)
+    assert sorted(Counter(t.rotation for t in tasks).values()) == [len(by_set)] * 3
+
+
+def test_self_play_lineups_skip_the_all_same_lineup():
+    tasks = schedule(_cfg(self_play=True))
+    lineups = {t.lineup for t in tasks}
+    assert all(len(set(lu)) > 1 for lu in lineups)
+    assert len(lineups) == 2  # (r, g, g) and (r, r, g) in some order
+
+
+def test_gauntlet_puts_the_focus_agent_in_every_game(pool4):
+    tasks = schedule(_cfg(agents=pool4, schedule="gauntlet", focus="mcts"))
+    assert len(tasks) == comb(3, 2) * 3 * 3
+    assert all("mcts" in t.seats for t in tasks)
+
+
+def test_ladder_adds_one_agent_per_budget():
+    from solvers.registry import all_kinds
+
+    if "mcts" not in {k.name for k in all_kinds()}:
+        pytest.skip("mcts not registered")
+    raw = {"tournament": {"game": "python_coloretto(players=2)", "schedule": "ladder", "seeds_per_lineup": 2},
+           "agents": {"greedy": "heuristic"},
+           "ladder": {"agent": "mcts", "param": "sims", "values": [5, 10, 20]}}
+    cfg = build_config(raw)
+    assert [(a.name, a.budget) for a in cfg.agents][1:] == [("mcts@5", 5.0), ("mcts@10", 10.0), ("mcts@20", 20.0)]
+    assert len(schedule(cfg)) == comb(4, 2) * 2 * 2
+
+
+def test_game_ids_are_deterministic_and_unique():
+    a, b = schedule(_cfg(self_play=True)), schedule(_cfg(self_play=True))
+    assert [t.game_id for t in a] == [t.game_id for t in b]
+    assert len({t.game_id for t in a}) == len(a)
+    other = schedule(_cfg(self_play=True, seed=2))
+    assert not {t.game_id for t in a} & {t.game_id for t in other}
+
+
+def test_rotations_are_cyclic():
+    assert rotations(("a", "b", "c")) == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+
+
+def test_batches_never_split_a_duplicate_set():
+    tasks = schedule(_cfg(self_play=True, seeds_per_lineup=7))
+    for size in (1, 2, 4, 5, 100):
+        chunks = batches(tasks, size)
+        assert [t for c in chunks for t in c] == tasks
+        for c in chunks:
+            assert c[0].rotation == 0 and len(c) % 3 == 0
+
+
+def test_auto_batch_size_gives_several_tasks_per_worker():
+    assert auto_batch_size(1600, 2) == 100
+    assert auto_batch_size(10, 2) == 1
+    assert auto_batch_size(10**6, 2) == 200
