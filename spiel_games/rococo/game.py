@@ -1,0 +1,325 @@
+"""Rococo (Matthias Cramer, Louis Malz, Stefan Malz; eggertspiele / Pegasus 2013) as an OpenSpiel game.
+
+Rules source: the publisher's English rulebook of the 2013 base game (rulespal
+transcription `data/rulebooks/rococo-rulebook.md`), summarised in
+shared/rules/RULES-FACTS.md section 2; the optional Festivity and Fancy Dresses
+come from seeds/000. Not the 2020 Deluxe edition.
+
+Parameters (OpenSpiel game parameters, e.g. ``python_rococo(players=3)``):
+
+| name        | default | meaning                                                              |
+|-------------|---------|----------------------------------------------------------------------|
+| players     | 4       | 2-5 players; 2-3 use the small board side, 4-5 the large one          |
+| rounds      | 7       | rounds played (tiny configs use fewer)                               |
+| hand_size   | 3       | cards selected each round                                            |
+| base_deck   | MMJab   | each player's starting cards: M Master, J Journeyman, a/b Apprentices |
+| start_money | 15      | Livre at the start                                                   |
+| display     | 4       | employee cards revealed each round (0 = no hiring)                   |
+| levels      | 6       | employee levels in the hire stack (level 1 on top)                   |
+| windows     | 0       | workshop windows; 0 = the board side's, else the rightmost N          |
+| warehouse   | 0       | tiles per warehouse segment; 0 = by side (3 or 4)                     |
+| guests      | 0       | guest spaces per hall; 0 = by side (4 or 6), the first is the Master's |
+| decorations | 0       | at most N spaces of each decoration kind; 0 = the full board          |
+| dresses     | 0       | dress tiles in the bag; 0 = all, else N spread over the colours        |
+| tiles       | 0       | resource tiles; 0 = all, else N spread over the tile types            |
+| festivity   | false   | add the 4 Festivity Dresses (seed option)                             |
+| fancy       | false   | add the 4 Fancy Dresses and 5 extra resource tiles (seed option)      |
+| utility     | rank    | `rank`, `score` or `win` (see spiel_games.common.utility)             |
+
+Information: hidden from the other players are the cards a player selected for
+the hand (and so how the deck is split between hand and supply) and the
+resource tiles drawn face down from the stacks through the level-1 bonuses.
+Selection is modelled as sequential picks in seat order, each hidden until the
+card is played. All draws (employee reveals, warehouse and workshop refills,
+stack tiles) are explicit chance nodes over the remaining types.
+
+Deviations and assumptions (every assumed number is in rules.toml with
+``source = "assumed"`` and a reason; `meeple games show rococo` lists them):
+- Board-printed data (guest spaces and rewards, hall values, decoration costs
+  and prestige, terrace multipliers, window costs, All-halls values), the dress
+  and resource tile lists, the M/J/A type of each hireable card and which base
+  card has which bonus are designed here, consistent with every published total.
+- The extra Make-a-Dress bonuses never make a "Master dress", so their dresses
+  cannot go on Master guest spaces; the level-2 saving takes the yellow bale
+  when a dress needs both yellow and green.
+- The depute bonuses (levels 1 and 2) take the card from the supply or the
+  discard pile (the discard pile first), never from the hand.
+- A tile handed in to pay for a dress, or converted, is discarded face up.
+- Terrace moves: the player picks which King's-hall dress moves; it goes to
+  the player's free terrace space with the highest multiplier.
+- Ties for second place in a hall after all tie-breaks: all tied players get
+  the second-place value.
+- Instant bonuses worth nothing at the moment are not offered (no decision).
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from spiel_games.common import deck as D
+from spiel_games.common.utility import returns_from_keys, utility_bounds, utility_type
+from spiel_games.rococo import engine as E
+from spiel_games.rococo import rules as R
+from spiel_games.rococo import scoring, turn
+from spiel_games.rococo import strings as S
+from spiel_games.rococo.actions import ActionLayout
+from spiel_games.rococo.engine import CHANCE_PHASES, Phase
+
+SHORT_NAME = "python_rococo"
+
+
+def _game_type(mode: str):
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Rococo",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility_type(mode),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=5,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(R.DEFAULTS),
+    )
+
+
+GAME_TYPE = _game_type("rank")
+
+
+def max_game_length(cfg: R.Config) -> int:
+    turns = cfg.max_turns()
+    n_tiles = sum(cfg.tile_counts)
+    max_bales = max(sum(R.DRESSES[d].bales) for d in range(R.NUM_DRESSES) if cfg.dress_counts[d])
+    step = 1 + max_bales + 1 + 2  # make, pay, place (or sell), reward tile + use
+    per_turn = 1 + 1 + step + 1 + 1 + 1 + step + 1  # play, main, step, bonus, depute, bonus, step
+    chance = 1 + cfg.rounds * (cfg.display + R.SEGMENTS * cfg.segment_size + cfg.num_windows)
+    select = cfg.rounds * cfg.players * cfg.hand_size
+    buys = cfg.max_money() // 3 + turns
+    discards = turns * (n_tiles + 1)
+    terrace = cfg.players * (len(cfg.terrace_mult) + 1)
+    return chance + select + turns * (per_turn + 1) + buys + discards + terrace
+
+
+class RococoGame(pyspiel.Game):
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.config = R.make_config(params)
+        cfg = self.config
+        self.layout = ActionLayout(cfg.num_windows, cfg.num_guests, cfg.num_decos)
+        lo, hi, total = utility_bounds(cfg.utility, 0, cfg.max_score())
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.layout.num_actions,
+            max_chance_outcomes=max(cfg.players, R.NUM_CARDS, R.NUM_TILES, R.NUM_DRESSES),
+            num_players=cfg.players,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=total if cfg.utility != "score" else None,
+            max_game_length=max_game_length(cfg),
+        )
+        super().__init__(_game_type(cfg.utility), info, {**R.DEFAULTS, **params})
+        self._initial = E.initial_core(cfg, self.layout)
+
+    def new_initial_state(self):
+        return RococoState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        from spiel_games.rococo.observer import make_observer
+
+        return make_observer(self, iig_obs_type, params)
+
+
+class RococoState(pyspiel.State):
+    def __init__(self, game: RococoGame):
+        super().__init__(game)
+        self._s = game._initial.__deepcopy__(None)
+
+    # ----- OpenSpiel API ---------------------------------------------------------------------
+    def current_player(self):
+        ph = self._s.phase
+        if ph in CHANCE_PHASES:
+            return pyspiel.PlayerId.CHANCE
+        if ph == Phase.END:
+            return pyspiel.PlayerId.TERMINAL
+        return self._s.cur
+
+    def is_terminal(self):
+        return self._s.phase == Phase.END
+
+    def chance_outcomes(self):
+        c = self._s
+        ph = c.phase
+        if ph == Phase.START:
+            return D.uniform_outcomes(range(c.cfg.players))
+        if ph == Phase.REVEAL:
+            return D.uniform_outcomes(c.emp[0])
+        if ph in (Phase.WAREFILL, Phase.STACKDRAW):
+            return D.draw_outcomes(c.tstack)
+        if ph == Phase.DRESSFILL:
+            return D.draw_outcomes(c.bag)
+        raise ValueError("chance_outcomes called at a player node")
+
+    def _legal_actions(self, player):
+        c = self._s
+        if c.phase in CHANCE_PHASES or c.phase == Phase.END or player != c.cur:
+            return []
+        return legal_ids(c, self._s.lay)
+
+    def _apply_action(self, action):
+        c = self._s
+        ph = c.phase
+        if ph in CHANCE_PHASES:
+            if action not in [a for a, _ in self.chance_outcomes()]:
+                raise ValueError(f"chance outcome {action} is not possible here")
+            if ph == Phase.START:
+                c.start = action
+                E.start_round(c)
+            elif ph == Phase.REVEAL:
+                E.reveal(c, action)
+            elif ph == Phase.WAREFILL:
+                E.ware_fill(c, action)
+            elif ph == Phase.DRESSFILL:
+                E.dress_fill(c, action)
+            else:
+                turn.stack_draw(c, action)
+        elif ph == Phase.END:
+            raise ValueError("the game is over")
+        else:
+            apply_id(c, self._s.lay, action)
+        if c.phase == Phase.END and c.returns is None:
+            c.returns = tuple(returns_from_keys(c.cfg.utility, scoring.scores(c), scoring.tie_keys(c)))
+
+    def returns(self):
+        c = self._s
+        if c.returns is None:
+            return [0.0] * c.cfg.players
+        return list(c.returns)
+
+    def scores(self) -> list[int]:
+        """Each player's prestige if the game were scored now."""
+        return scoring.scores(self._s)
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        return scoring.breakdown(self._s)
+
+    def resample_from_infostate(self, player_id, probability_sampler=None):
+        from spiel_games.rococo.resample import resample
+
+        return resample(self, player_id, probability_sampler)
+
+    def _action_to_string(self, player, action):
+        return S.action_string(self._s, self._s.lay, player, action)
+
+    def __str__(self):
+        return S.render(self._s)
+
+
+# ----- id-level legal actions and dispatch -------------------------------------------------------
+def legal_ids(c, lay: ActionLayout) -> list[int]:
+    ph = c.phase
+    p = c.cur
+    if ph == Phase.SELECT:
+        return [lay.select + k for k, n in enumerate(c.supply[p]) if n]
+    if ph == Phase.PLAY:
+        return [lay.play + k for k, n in enumerate(c.hand[p]) if n]
+    if ph == Phase.MAIN:
+        return [lay.main + o for o in turn.main_options(c)]
+    if ph == Phase.TAKE:
+        return sorted(lay.take + s * R.NUM_TILES + t for s, t in turn.take_options(c))
+    if ph == Phase.USE:
+        return [lay.use + o for o in turn.use_options(c)]
+    if ph == Phase.MAKE:
+        return [lay.make + w for w in turn.makeable_windows(c, p, c.by_master, c.mod)]
+    if ph == Phase.PAY:
+        return [lay.pay + t for t in turn.pay_options(c)]
+    if ph == Phase.PLACE:
+        out = [lay.place + g for g in turn.place_options(c)]
+        if turn.can_sell(c):
+            out.append(lay.sell)
+        return out
+    if ph == Phase.HIRE:
+        cost = R.HIRE_COST[len(c.display) - 1]
+        return [lay.hire + k for k in sorted(set(c.display))] if cost <= c.money[p] else []
+    if ph == Phase.FUND:
+        return [lay.fund + d for d in turn.fundable(c, p, c.discount)]
+    if ph == Phase.BONUS:
+        return [lay.bonus, lay.bonus + 1]
+    if ph == Phase.YARNLACE:
+        return [lay.yarnlace, lay.yarnlace + 1]
+    if ph == Phase.DEPUTE:
+        return [lay.depute + k for k in turn.depute_options(c)]
+    if ph == Phase.BUY:
+        return [lay.buy, lay.done]
+    if ph == Phase.DISCARD:
+        out = [lay.discard + t for t in turn.discardable(c, p)]
+        if any(c.acc):
+            out.append(lay.done)
+        return out
+    if ph == Phase.TERRACE:
+        return [lay.done] + [lay.terrace + g for g in E.terrace_moves(c, p)]
+    return []
+
+
+def apply_id(c, lay: ActionLayout, action: int) -> None:
+    block, arg = lay.decode(action)
+    ph = c.phase
+    expected = _BLOCK_PHASE.get(block)
+    if expected is None or ph not in expected:
+        raise ValueError(f"action {action} ({block}) is not allowed in phase {Phase(ph).name}")
+    if block == "select":
+        E.select(c, arg)
+    elif block == "play":
+        turn.play(c, arg)
+    elif block == "main":
+        turn.main(c, arg)
+    elif block == "take":
+        turn.take(c, arg // R.NUM_TILES, arg % R.NUM_TILES)
+    elif block == "use":
+        turn.use(c, arg)
+    elif block == "make":
+        turn.make(c, arg)
+    elif block == "pay":
+        turn.pay(c, arg)
+    elif block == "place":
+        turn.place(c, arg)
+    elif block == "sell":
+        turn.sell(c)
+    elif block == "hire":
+        turn.hire(c, arg)
+    elif block == "fund":
+        turn.fund(c, arg)
+    elif block == "bonus":
+        turn.bonus(c, arg == 0)
+    elif block == "yarnlace":
+        turn.yarn_or_lace(c, arg == 1)
+    elif block == "depute":
+        turn.depute_card(c, arg)
+    elif block == "buy":
+        turn.buy(c)
+    elif block == "discard":
+        turn.discard_tile(c, arg)
+    elif block == "done":
+        if ph == Phase.BUY:
+            E.end_turn(c)
+        elif ph == Phase.DISCARD:
+            if not any(c.acc):
+                raise ValueError("discard at least one tile before finishing")
+            turn.end_discard(c)
+        else:
+            c.terr_left = c.terr_left[1:]
+            E.next_terrace(c)
+    elif block == "terrace":
+        E.move_to_terrace(c, arg)
+
+
+_BLOCK_PHASE = {
+    "select": (Phase.SELECT,), "play": (Phase.PLAY,), "main": (Phase.MAIN,),
+    "take": (Phase.TAKE,), "use": (Phase.USE,), "make": (Phase.MAKE,), "pay": (Phase.PAY,),
+    "place": (Phase.PLACE,), "sell": (Phase.PLACE,), "hire": (Phase.HIRE,),
+    "fund": (Phase.FUND,), "bonus": (Phase.BONUS,), "yarnlace": (Phase.YARNLACE,),
+    "depute": (Phase.DEPUTE,), "buy": (Phase.BUY,), "discard": (Phase.DISCARD,),
+    "done": (Phase.BUY, Phase.DISCARD, Phase.TERRACE), "terrace": (Phase.TERRACE,),
+}

@@ -1,0 +1,105 @@
+"""Rococo's resampler: re-deal what one player cannot know, consistent with what they know.
+
+For player p, the unknowns are:
+- each other player's secretly selected hand cards, drawn from that player's
+  hidden cards (supply + secret hand; the known hand cards stay);
+- each other player's face-down stack tiles, drawn (with the stack) from the
+  pool of tiles p cannot see (stack + others' secret tiles).
+The employee stack and the bag are unordered count vectors whose contents are
+public, so nothing else needs re-dealing. Cost: a few list operations per player,
+no history replay.
+"""
+
+from __future__ import annotations
+
+import random
+
+from spiel_games.rococo import rules as R
+
+
+def _draw(counts: list[int], k: int, u) -> list[int]:
+    """Remove k items from `counts` uniformly at random; return what was drawn."""
+    got = [0] * len(counts)
+    total = sum(counts)
+    for _ in range(k):
+        x = int(u() * total)
+        if x >= total:
+            x = total - 1
+        for i, m in enumerate(counts):
+            if x < m:
+                counts[i] -= 1
+                got[i] += 1
+                break
+            x -= m
+        total -= 1
+    return got
+
+
+def resample(state, player: int, probability_sampler=None):
+    u = probability_sampler if probability_sampler is not None else random.random
+    new = state.clone()
+    c = new._s
+    n = c.cfg.players
+    # Hands: others' secret selections from their hidden cards.
+    for q in range(n):
+        if q == player:
+            continue
+        secret_n = sum(c.hand[q]) - sum(c.known[q])
+        if secret_n == 0:
+            continue
+        pool = [s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True)]
+        drawn = _draw(pool, secret_n, u)
+        c.hand[q] = tuple(k + d for k, d in zip(c.known[q], drawn, strict=True))
+        c.supply[q] = tuple(pool)
+    # Tiles: others' face-down tiles from everything p cannot see.
+    others = [q for q in range(n) if q != player and sum(c.tsec[q])]
+    if others:
+        pool = list(c.tstack)
+        for q in others:
+            for t, k in enumerate(c.tsec[q]):
+                pool[t] += k
+        for q in others:
+            c.tsec[q] = tuple(_draw(pool, sum(c.tsec[q]), u))
+        c.tstack = tuple(pool)
+    assert len(c.tstack) == R.NUM_TILES
+    return new
+
+
+def perturb_secret(state, player: int, rng):
+    """A state differing from `state` only in `player`'s private information (info-leak test).
+
+    Swaps one secretly selected hand card with a different supply card, or else one
+    face-down tile with a different tile of the stack. None if the player has no secret.
+    """
+    c = state._s
+    if state.is_terminal():
+        return None
+    hidden_hand = [k for k in range(R.NUM_CARDS) if c.hand[player][k] > c.known[player][k]]
+    supply = [k for k in range(R.NUM_CARDS) if c.supply[player][k]]
+    pairs = [(a, b) for a in hidden_hand for b in supply if a != b]
+    if pairs:
+        a, b = rng.choice(pairs)
+        new = state.clone()
+        s = new._s
+        h, sp = list(s.hand[player]), list(s.supply[player])
+        h[a] -= 1
+        h[b] += 1
+        sp[b] -= 1
+        sp[a] += 1
+        s.hand[player], s.supply[player] = tuple(h), tuple(sp)
+        return new
+    secret = [t for t in range(R.NUM_TILES) if c.tsec[player][t]]
+    stack = [t for t in range(R.NUM_TILES) if c.tstack[t]]
+    pairs = [(a, b) for a in secret for b in stack if a != b]
+    if pairs:
+        a, b = rng.choice(pairs)
+        new = state.clone()
+        s = new._s
+        mine, st = list(s.tsec[player]), list(s.tstack)
+        mine[a] -= 1
+        mine[b] += 1
+        st[b] -= 1
+        st[a] += 1
+        s.tsec[player], s.tstack = tuple(mine), tuple(st)
+        return new
+    return None

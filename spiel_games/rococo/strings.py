@@ -1,0 +1,128 @@
+"""Readable action strings and state rendering for Rococo."""
+
+from __future__ import annotations
+
+import pyspiel
+
+from spiel_games.rococo import rules as R
+from spiel_games.rococo.actions import MAIN_NAMES, USE_NAMES
+from spiel_games.rococo.engine import Phase
+
+
+def guest_name(cfg, g: int) -> str:
+    gs = cfg.guests
+    hall = gs[g].hall
+    i = sum(1 for x in gs[:g] if x.hall == hall) + 1
+    return f"{R.HALL_NAMES[hall]} guest {i}{' (Master)' if gs[g].master else ''}"
+
+
+def deco_name(cfg, d: int) -> str:
+    x = cfg.decos[d]
+    if x.kind == R.MUSICIAN:
+        return f"musician of {R.HALL_NAMES[x.index]}"
+    return f"{R.DECO_KIND_NAMES[x.kind]} {x.index + 1}"
+
+
+def action_string(c, lay, player: int, action: int) -> str:
+    cfg = c.cfg
+    if player == pyspiel.PlayerId.CHANCE:
+        ph = c.phase
+        if ph == Phase.START:
+            return f"start player: P{action + 1}"
+        if ph == Phase.REVEAL:
+            return f"reveal {R.CARDS[action].name}"
+        if ph == Phase.WAREFILL:
+            return f"warehouse tile {R.TILES[action].code}"
+        if ph == Phase.STACKDRAW:
+            return f"stack tile {R.TILES[action].code}"
+        return f"workshop dress {R.DRESSES[action].name}"
+    block, a = lay.decode(action)
+    if block == "select":
+        return f"select {R.CARDS[a].name}"
+    if block == "play":
+        return f"play {R.CARDS[a].name}"
+    if block == "main":
+        return f"main: {MAIN_NAMES[a]}"
+    if block == "take":
+        return f"take {R.TILES[a % R.NUM_TILES].code} from segment {a // R.NUM_TILES + 1}"
+    if block == "use":
+        return USE_NAMES[a]
+    if block == "make":
+        d = c.windows[a] if c.phase == Phase.MAKE and a < len(c.windows) else -1
+        name = R.DRESSES[d].name if d >= 0 else "dress"
+        return f"make {name} at window {a + 1} ({cfg.window_costs[a]} Livre)"
+    if block == "pay":
+        return f"pay with tile {R.TILES[a].code}"
+    if block == "place":
+        return f"rent to {guest_name(cfg, a)}"
+    if block == "sell":
+        money = R.DRESSES[c.dress].money if c.dress >= 0 else 0
+        return f"sell for {money} Livre"
+    if block == "hire":
+        return f"hire {R.CARDS[a].name}"
+    if block == "fund":
+        return f"fund {deco_name(cfg, a)} ({max(0, cfg.decos[a].cost - c.discount)} Livre)"
+    if block == "bonus":
+        text = R.BONUS_TEXT[R.BONUS_NAMES[R.CARDS[c.bcard].bonus]] if c.bcard >= 0 else "bonus"
+        return f"use bonus: {text}" if a == 0 else "skip bonus"
+    if block == "yarnlace":
+        return "take lace" if a else "take yarn"
+    if block == "depute":
+        return f"depute {R.CARDS[a].name}"
+    if block == "buy":
+        return f"pay {c.rate} Livre for 1 prestige"
+    if block == "discard":
+        return f"discard tile {R.TILES[a].code} for prestige"
+    if block == "done":
+        return "done"
+    return f"terrace: {guest_name(cfg, a)}"
+
+
+def _cards(counts) -> str:
+    return ", ".join(f"{R.CARDS[k].name}{' x' + str(n) if n > 1 else ''}"
+                     for k, n in enumerate(counts) if n) or "-"
+
+
+def _tiles(counts) -> str:
+    return " ".join(f"{R.TILES[t].code}{'x' + str(n) if n > 1 else ''}"
+                    for t, n in enumerate(counts) if n) or "-"
+
+
+def render(c) -> str:
+    """A full (omniscient) description of the position."""
+    cfg = c.cfg
+    lines = [f"Round {c.round}/{cfg.rounds}, phase {Phase(c.phase).name.lower()}, "
+             f"start P{c.start + 1}, favor {'P' + str(c.favor + 1) if c.favor >= 0 else 'free'}"]
+    lines.append("display: " + (", ".join(R.CARDS[k].name for k in c.display) or "-"))
+    lines.append("warehouse: " + " | ".join(" ".join(R.TILES[t].code for t in seg) or "-" for seg in c.ware))
+    lines.append("windows: " + " | ".join(
+        f"{R.DRESSES[d].name}({cfg.window_costs[w]})" if d >= 0 else "-" for w, d in enumerate(c.windows)))
+    placed = [f"{guest_name(cfg, g)}: P{o + 1} {R.DRESSES[c.gdress[g]].name}"
+              for g, o in enumerate(c.gown) if o >= 0]
+    lines.append("guests: " + ("; ".join(placed) or "-"))
+    decos = [f"{deco_name(cfg, d)}: P{o + 1}" for d, o in enumerate(c.deco) if o >= 0]
+    lines.append("decorations: " + ("; ".join(decos) or "-"))
+    if any(o >= 0 for o in c.allh):
+        lines.append("all halls: " + ", ".join(f"P{o + 1}" for o in c.allh if o >= 0))
+    for p in range(cfg.players):
+        lines.append(
+            f"P{p + 1}: {c.money[p]} Livre, yarn {c.yarn[p]}, lace {c.lace[p]}, prestige {c.prestige[p]}; "
+            f"tiles {_tiles(c.tpub[p])} secret {_tiles(c.tsec[p])}; hand {_cards(c.hand[p])}; "
+            f"supply {_cards(c.supply[p])}; discard {_cards(c.discard[p])}")
+    if c.card >= 0:
+        lines.append(f"P{c.cur + 1} plays {R.CARDS[c.card].name}")
+    if c.dress >= 0:
+        lines.append(f"making {R.DRESSES[c.dress].name}, silk still needed {c.need}")
+    if c.pend >= 0:
+        lines.append(f"tile in hand: {R.TILES[c.pend].code}{' (secret)' if c.pend_secret else ''}")
+    if c.phase == Phase.END:
+        lines.append("final prestige: " + " ".join(str(sum(b.values())) for b in _breakdown(c)))
+    elif c.phase not in (Phase.START, Phase.REVEAL, Phase.WAREFILL, Phase.DRESSFILL, Phase.STACKDRAW):
+        lines.append(f"P{c.cur + 1} to move")
+    return "\n".join(lines)
+
+
+def _breakdown(c):
+    from spiel_games.rococo.scoring import breakdown
+
+    return breakdown(c)
