@@ -1,0 +1,123 @@
+"""The CLI through typer's CliRunner: errors are one line and exit non-zero before anything
+runs; a serial tournament, its ratings in every format, the HTML report and a replay."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament.cli import app
+
+runner = CliRunner()
+
+
+def _invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_bad_config_key_is_one_line_exit_2_and_nothing_runs(tmp_path, make_raw, write_toml):
+    raw = make_raw()
+    raw["tournament"]["sedes_per_lineup"] = 3
+    out = tmp_path / "ledger"
+    r = _invoke("tournament", "run", write_toml(raw), "--out", out, "--executor", "serial")
+    assert r.exit_code == 2
+    assert "tournament.sedes_per_lineup" in r.output
+    assert len([line for line in r.output.splitlines() if line.startswith("error:")]) == 1
+    assert not out.exists()
+
+
+def test_bad_agent_spec_and_bad_override(tmp_path, make_raw, write_toml):
+    path = write_toml(make_raw(agents={"random": "random", "x": "heuristic(depth=2)"}))
+    r = _invoke("tournament", "run", path, "--executor", "serial", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and "agents.x" in r.output and "depth" in r.output
+    good = write_toml(make_raw(), "good.toml")
+    r = _invoke("tournament", "run", good, "--schedule", "swiss", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and "tournament.schedule" in r.output
+    r = _invoke("tournament", "run", good, "--set", "agents.m=nosuch", "--out", tmp_path / "o")
+    assert r.exit_code == 2 and "agents.m" in r.output
+    r = _invoke("tournament", "run", tmp_path / "missing.toml")
+    assert r.exit_code == 2 and "does not exist" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.fixture
+def ledger(tmp_path, make_raw, write_toml):
+    out = tmp_path / "ledger"
+    r = _invoke("tournament", "run", write_toml(make_raw()), "--out", out, "--executor", "serial",
+                "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "12 game(s) played" in r.output
+    return out
+
+
+def test_rerun_plays_nothing_and_other_config_is_refused(ledger, make_raw, write_toml):
+    r = _invoke("tournament", "run", write_toml(make_raw(), "same.toml"), "--out", ledger,
+                "--executor", "serial", "--quiet")
+    assert r.exit_code == 0 and "0 game(s) played, 12 already" in r.output
+    r = _invoke("tournament", "run", write_toml(make_raw(seeds_per_lineup=7), "other.toml"),
+                "--out", ledger, "--executor", "serial", "--quiet")
+    assert r.exit_code == 1 and "seeds_per_lineup was 6, now 7" in r.output
+
+
+def test_ratings_json_csv_md_table(ledger):
+    r = _invoke("ratings", ledger, "--format", "json", "--bootstrap", "30")
+    assert r.exit_code == 0, r.output
+    recs = json.loads(r.stdout)
+    assert [set(x) for x in recs] == [{"agent", "elo", "ci_low", "ci_high", "games"}] * 2
+    assert recs[0]["agent"] == "greedy" and recs[1] == {**recs[1], "agent": "random", "elo": 0.0}
+    assert all(x["games"] == 12 for x in recs)
+    assert recs[0]["ci_low"] <= recs[0]["elo"] <= recs[0]["ci_high"]
+    rows = list(csv.DictReader(io.StringIO(_invoke("ratings", ledger, "--format", "csv").stdout)))
+    assert [row["agent"] for row in rows] == ["greedy", "random"]
+    md = _invoke("ratings", ledger, "--format", "md").stdout
+    assert "| 1 | greedy |" in md and "## Crosstable" in md and "## Seat advantage" in md
+    table = _invoke("ratings", ledger, "--anchor", "greedy=1500")
+    assert table.exit_code == 0 and "1500.0" in table.stdout
+
+
+def test_ratings_errors(ledger, tmp_path):
+    r = _invoke("ratings", ledger, "--anchor", "nobody=3")
+    assert r.exit_code == 1 and "nobody" in r.output
+    r = _invoke("ratings", ledger, "--format", "xml")
+    assert r.exit_code == 2 and "--format" in r.output
+    r = _invoke("ratings", tmp_path / "nothing")
+    assert r.exit_code == 1 and "no such ledger" in r.output
+
+
+def test_html_report_is_self_contained(ledger, tmp_path):
+    html_path = tmp_path / "r" / "report.html"
+    r = _invoke("ratings", ledger, "--bootstrap", "20", "--html", html_path)
+    assert r.exit_code == 0, r.output
+    text = html_path.read_text()
+    pngs = re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", text)
+    assert len(pngs) >= 2
+    assert all(base64.b64decode(p)[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+    assert "http://" not in text and "https://" not in text and "<script" not in text
+    assert "greedy" in text and "Likelihood of superiority" in text
+
+
+def test_two_ledgers_rate_jointly(ledger, tmp_path, make_raw, write_toml):
+    out2 = tmp_path / "second"
+    r = _invoke("tournament", "run", write_toml(make_raw(seed=9), "b.toml"), "--out", out2,
+                "--executor", "serial", "--quiet")
+    assert r.exit_code == 0
+    recs = json.loads(_invoke("ratings", ledger, out2, "--format", "json", "--bootstrap", "0").stdout)
+    assert {x["agent"]: x["games"] for x in recs} == {"greedy": 24, "random": 24}
+
+
+def test_replay_command_prints_moves(ledger):
+    import pyarrow.parquet as pq
+
+    gid = pq.read_table(sorted(ledger.glob("part-*"))[0]).column("game_id")[0].as_py()
+    r = _invoke("replay", ledger, gid)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0].startswith(f"game {gid}")
+    assert "replay matches the ledger" in r.stdout
+    r = _invoke("replay", ledger, "ffffffffffffffff")
+    assert r.exit_code == 1 and "no game" in r.output
