@@ -15,7 +15,15 @@ Version history: 1 = initial.
 from __future__ import annotations
 
 from spiel_games.staufer import scoring as S
-from spiel_games.staufer.core import Phase, seats_in
+from spiel_games.staufer.core import (
+    KING,
+    PEND_OCC,
+    PEND_POS,
+    PEND_SEAT,
+    PHASE,
+    PLAYER_PHASES,
+    ROUND,
+)
 
 NAME = "staufer-board"
 VERSION = 1
@@ -23,23 +31,25 @@ VERSION = 1
 
 def abstract_key(state, player: int) -> str:
     s = state._s
-    cfg = s.cfg
+    v = s.v
+    t = s.t
     me = player
-    parts = [f"{int(s.phase)}r{s.round}c{min(s.court[me * 2], 6)}{s.court[me * 2 + 1]}"
-             f"t{''.join('1' if s.tq[me * 3 + i] else '0' for i in range(3))}"]
-    if s.phase in (Phase.TURN, Phase.SEAT, Phase.OCCUPANT, Phase.PAYMENT, Phase.PRIVILEGE):
+    court = t.court + 2 * me
+    turq = "".join("1" if v[t.tq + me * 3 + i] else "0" for i in range(3))
+    parts = [f"{v[PHASE]}r{v[ROUND]}c{min(v[court], 6)}{v[court + 1]}t{turq}"]
+    if v[PHASE] in PLAYER_PHASES:
         scored = S.scored_positions(s)
-        for step in range(cfg.regions):
-            pos = (s.king + step) % cfg.regions
+        for step in range(t.r):
+            pos = (v[KING] + step) % t.r
             counts, _ = S.majority_counts(s, pos)
             other = max(c for q, c in enumerate(counts) if q != me)
             diff = max(-2, min(2, counts[me] - other))
-            free = sum(1 for i in range(seats_in(s, pos)) if s.seat[pos * cfg.max_seats + i] < 0)
+            free = sum(1 for i in range(s.seats_in(pos)) if v[t.seat + pos * t.K + i] < 0)
             parts.append(f"{'!' if pos in scored else ''}{diff}:{min(free, 3)}")
-        if s.pend_pos >= 0:
-            parts.append(f"p{(s.pend_pos - s.king) % cfg.regions}.{s.pend_seat}.{s.pend_occ}")
-    parts.append("j" + ".".join(str(c) for c in s.jobs[me * 3:me * 3 + 3]))
+        if v[PEND_POS] >= 0:
+            parts.append(f"p{(v[PEND_POS] - v[KING]) % t.r}.{v[PEND_SEAT]}.{v[PEND_OCC]}")
+    parts.append("j" + ".".join(str(c) for c in v[t.jobs + me * 3 : t.jobs + me * 3 + 3]))
     sc = S.scores(s)
-    best_other = max(sc[p] for p in range(cfg.players) if p != me)
+    best_other = max(sc[p] for p in range(t.n) if p != me)
     parts.append(f"d{(sc[me] - best_other) // 8}")
     return "|".join(parts)

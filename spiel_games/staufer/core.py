@@ -1,18 +1,35 @@
 """The mutable core of a Die Staufer state, its phases and the setup step list.
 
-All mutable facts live in one ``Core`` object with ``__slots__`` and its own
-``__deepcopy__``: lists of ints are copied shallowly, tuples are shared.
+All mutable integers of a state live in ONE flat list ``v`` (so a clone copies one
+list); a few rarely-changing tuples (board order, tiles) and the refill queue are
+shared until replaced. Layout of ``v`` (offsets of the arrays are in ``Tables``):
 
-Board indexing: regions sit at board positions 0..R-1 clockwise; ``region_at[pos]``
-is the region id there and ``pos_of[rid]`` its position. Seats are a flat list
-indexed ``pos * K + k`` (K = seats per region, k = 0 is the leftmost seat) holding
--1 (free) or ``player * 2 + is_noble``. Payment areas are a flat list indexed
-``(pos * N + player) * 2 + is_noble``. Courts and provinces are ``player * 2 + is_noble``.
+| slice            | size     | meaning                                                     |
+|------------------|----------|-------------------------------------------------------------|
+| scalars          | 18       | PHASE, MOVER, CUR, STEP, KING, ROUND, TI, PEND_POS, PEND_SEAT, PEND_OCC, ESCORT, GIFT, PRIV_PENDING, NSUP, NDEP, VPLEFT, SCORED_A, SCORED_B |
+| order            | F        | this round's family-member order (F = players x actions)   |
+| sup / dep        | F each   | supply / deployment track, in placement order (NSUP/NDEP)  |
+| seat             | R*K      | -1 free, else player*2 + is_noble (index pos*K + k, k=0 leftmost) |
+| chest            | R*K      | chest kind under each seat, -1 none                         |
+| supc             | S*9      | chests of each kind under each supply space                 |
+| pay              | R*N*2    | payment areas: (pos*N + player)*2 + is_noble                |
+| court / prov     | N*2 each | court / province figures: player*2 + is_noble               |
+| vp, brown, vpp   | N each   | VP track, brown chests, VP-privilege points                 |
+| tq               | N*3      | turquoise chests held (escort, gift, levy)                  |
+| privs            | N*11     | privileges held per slot                                    |
+| bag              | 9        | chests left in the face-down stacks, per kind               |
+| piles            | 11       | privilege cards left per kind                               |
+| jobs             | N*3      | job card ids (-1 until dealt)                               |
+
+Board indexing: regions sit at board positions 0..R-1 clockwise; ``region_at[pos]`` is
+the region id there and ``pos_of[rid]`` its position.
 """
 
 from __future__ import annotations
 
 import enum
+
+import pyspiel
 
 from spiel_games.staufer import rules as R
 
@@ -28,12 +45,37 @@ class Phase(enum.IntEnum):
     END = 7
 
 
-CHANCE_PHASES = frozenset((Phase.SETUP, Phase.REFILL))
-PLAYER_PHASES = frozenset((Phase.TURN, Phase.SEAT, Phase.OCCUPANT, Phase.PAYMENT, Phase.PRIVILEGE))
+SETUP, REFILL, TURN, SEAT, OCCUPANT, PAYMENT, PRIVILEGE, END = (int(p) for p in Phase)
+CHANCE_PHASES = frozenset((SETUP, REFILL))
+PLAYER_PHASES = frozenset((TURN, SEAT, OCCUPANT, PAYMENT, PRIVILEGE))
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+# Scalar slots of v.
+(
+    PHASE,
+    MOVER,
+    CUR,
+    STEP,
+    KING,
+    ROUND,
+    TI,
+    PEND_POS,
+    PEND_SEAT,
+    PEND_OCC,
+    ESCORT,
+    GIFT,
+    PRIV_PENDING,
+    NSUP,
+    NDEP,
+    VPLEFT,
+    SCORED_A,
+    SCORED_B,
+) = range(18)
+NSCALAR = 18
 
 # Setup step kinds.
 ST_REGION, ST_TILE, ST_JOB, ST_A, ST_B, ST_C = range(6)
-STEP_NAMES = ("region", "point tile", "job", "A tile", "B tile", "C tile")
 
 
 def setup_steps(cfg: R.Config) -> tuple[tuple[int, int], ...]:
@@ -46,115 +88,160 @@ def setup_steps(cfg: R.Config) -> tuple[tuple[int, int], ...]:
     return tuple(steps)
 
 
+class Tables:
+    """Per-configuration constants and the offsets of the arrays in ``v``."""
+
+    def __init__(self, cfg: R.Config):
+        self.cfg = cfg
+        self.n = n = cfg.players
+        self.r = r = cfg.regions
+        self.K = k = max(len(s) for s in cfg.seats)
+        self.S = s = len(cfg.supply)
+        self.F = f = cfg.turns_per_round
+        self.steps = setup_steps(cfg)
+        self.nseats = tuple(len(x) for x in cfg.seats)  # per region id
+        off = NSCALAR
+        sizes = (
+            ("order", f),
+            ("sup", f),
+            ("dep", f),
+            ("seat", r * k),
+            ("chest", r * k),
+            ("supc", s * R.CHEST_KINDS),
+            ("pay", r * n * 2),
+            ("court", n * 2),
+            ("prov", n * 2),
+            ("vp", n),
+            ("brown", n),
+            ("vpp", n),
+            ("tq", n * 3),
+            ("privs", n * R.PRIV_KINDS),
+            ("bag", R.CHEST_KINDS),
+            ("piles", R.PRIV_KINDS),
+            ("jobs", n * 3),
+        )
+        for name, size in sizes:
+            setattr(self, name, off)
+            off += size
+        self.size = off
+
+
 class Core:
     __slots__ = (
-        "cfg", "steps", "phase", "cur", "step", "region_at", "pos_of", "tile_at", "a_tiles",
-        "b_tiles", "c_tiles", "king", "round", "order", "ti", "sup_track", "dep_track",
-        "seat", "seat_chest", "supply_chests", "pay", "court", "prov", "vp", "brown", "tq",
-        "privs", "vpp", "bag", "vp_pile", "piles", "jobs", "refill", "pend_pos", "pend_seat",
-        "pend_occ", "escort", "gift", "priv_pending", "scored", "returns",
+        "t",
+        "v",
+        "region_at",
+        "pos_of",
+        "tile_at",
+        "a_tiles",
+        "b_tiles",
+        "c_tiles",
+        "refill",
+        "returns",
+        "owned",
     )
 
     def __deepcopy__(self, memo):
         c = Core.__new__(Core)
-        c.cfg = self.cfg
-        c.steps = self.steps
-        c.phase = self.phase
-        c.cur = self.cur
-        c.step = self.step
+        c.t = self.t
+        c.v = self.v[:]
         c.region_at = self.region_at
         c.pos_of = self.pos_of
         c.tile_at = self.tile_at
         c.a_tiles = self.a_tiles
         c.b_tiles = self.b_tiles
         c.c_tiles = self.c_tiles
-        c.king = self.king
-        c.round = self.round
-        c.order = self.order
-        c.ti = self.ti
-        c.sup_track = self.sup_track
-        c.dep_track = self.dep_track
-        c.seat = self.seat[:]
-        c.seat_chest = self.seat_chest[:]
-        c.supply_chests = self.supply_chests[:]
-        c.pay = self.pay[:]
-        c.court = self.court[:]
-        c.prov = self.prov[:]
-        c.vp = self.vp[:]
-        c.brown = self.brown[:]
-        c.tq = self.tq[:]
-        c.privs = self.privs[:]
-        c.vpp = self.vpp[:]
-        c.bag = self.bag[:]
-        c.vp_pile = self.vp_pile
-        c.piles = self.piles[:]
-        c.jobs = self.jobs[:]
         c.refill = self.refill
-        c.pend_pos = self.pend_pos
-        c.pend_seat = self.pend_seat
-        c.pend_occ = self.pend_occ
-        c.escort = self.escort
-        c.gift = self.gift
-        c.priv_pending = self.priv_pending
-        c.scored = self.scored
         c.returns = self.returns
+        c.owned = True
         return c
+
+    # Readable accessors (not used on the per-move hot path).
+    @property
+    def cfg(self) -> R.Config:
+        return self.t.cfg
+
+    @property
+    def phase(self) -> int:
+        return self.v[PHASE]
+
+    @property
+    def cur(self) -> int:
+        return self.v[CUR]
+
+    @property
+    def king(self) -> int:
+        return self.v[KING]
+
+    @property
+    def round(self) -> int:
+        return self.v[ROUND]
+
+    def arr(self, name: str) -> list[int]:
+        """A copy of one array of v (for strings, tensors and tests)."""
+        t = self.t
+        start = getattr(t, name)
+        sizes = {
+            "order": t.F,
+            "sup": self.v[NSUP],
+            "dep": self.v[NDEP],
+            "seat": t.r * t.K,
+            "chest": t.r * t.K,
+            "supc": t.S * R.CHEST_KINDS,
+            "pay": t.r * t.n * 2,
+            "court": t.n * 2,
+            "prov": t.n * 2,
+            "vp": t.n,
+            "brown": t.n,
+            "vpp": t.n,
+            "tq": t.n * 3,
+            "privs": t.n * R.PRIV_KINDS,
+            "bag": R.CHEST_KINDS,
+            "piles": R.PRIV_KINDS,
+            "jobs": t.n * 3,
+        }
+        return self.v[start : start + sizes[name]]
+
+    def seat_def(self, pos: int, k: int) -> tuple[int, bool]:
+        return self.t.cfg.seats[self.region_at[pos]][k]
+
+    def seats_in(self, pos: int) -> int:
+        return self.t.nseats[self.region_at[pos]]
+
+    def vp_pile(self) -> tuple[int, ...]:
+        return self.t.cfg.vp_pile[: self.v[VPLEFT]]
 
 
 def initial_core(cfg: R.Config) -> Core:
-    n, r, k = cfg.players, cfg.regions, cfg.max_seats
+    t = Tables(cfg)
+    n, r = t.n, t.r
+    v = [0] * t.size
+    v[PHASE] = SETUP
+    v[MOVER] = CHANCE
+    v[PEND_POS] = v[PEND_SEAT] = v[PEND_OCC] = -1
+    v[SCORED_A] = v[SCORED_B] = -1
+    v[VPLEFT] = len(cfg.vp_pile)
+    v[t.order : t.order + t.F] = cfg.first_order()
+    v[t.seat : t.seat + r * t.K] = [-1] * (r * t.K)
+    v[t.chest : t.chest + r * t.K] = [-1] * (r * t.K)
+    ce, cn = R.RULES["figures.court_envoys"], R.RULES["figures.court_nobles"]
+    te, tn = R.RULES["figures.envoys_per_colour"], R.RULES["figures.nobles_per_colour"]
+    v[t.court : t.court + 2 * n] = [ce, cn] * n
+    v[t.prov : t.prov + 2 * n] = [te - ce, tn - cn] * n
+    v[t.bag : t.bag + R.CHEST_KINDS] = cfg.bag
+    v[t.piles : t.piles + R.PRIV_KINDS] = cfg.priv_piles
+    v[t.jobs : t.jobs + 3 * n] = [-1] * (3 * n)
     c = Core.__new__(Core)
-    c.cfg = cfg
-    c.steps = setup_steps(cfg)
-    c.phase = Phase.SETUP
-    c.cur = 0
-    c.step = 0
+    c.t = t
+    c.v = v
     c.region_at = (0,) + (-1,) * (r - 1)
     c.pos_of = (0,) + (-1,) * (r - 1)
     c.tile_at = (-1,) * r
-    c.a_tiles = ()
-    c.b_tiles = ()
-    c.c_tiles = ()
-    c.king = 0
-    c.round = 0
-    c.order = cfg.first_order()
-    c.ti = 0
-    c.sup_track = ()
-    c.dep_track = ()
-    c.seat = [-1] * (r * k)
-    c.seat_chest = [-1] * (r * k)
-    c.supply_chests = [()] * len(cfg.supply)
-    c.pay = [0] * (r * n * 2)
-    ce, cn = R.RULES["figures.court_envoys"], R.RULES["figures.court_nobles"]
-    te, tn = R.RULES["figures.envoys_per_colour"], R.RULES["figures.nobles_per_colour"]
-    c.court = [ce, cn] * n
-    c.prov = [te - ce, tn - cn] * n
-    c.vp = [0] * n
-    c.brown = [0] * n
-    c.tq = [0] * (n * 3)
-    c.privs = [0] * (n * R.PRIV_KINDS)
-    c.vpp = [0] * n
-    c.bag = list(cfg.bag)
-    c.vp_pile = cfg.vp_pile
-    c.piles = list(cfg.priv_piles)
-    c.jobs = [-1] * (n * 3)
+    c.a_tiles = c.b_tiles = c.c_tiles = ()
     c.refill = ()
-    c.pend_pos = -1
-    c.pend_seat = -1
-    c.pend_occ = -1
-    c.escort = False
-    c.gift = False
-    c.priv_pending = 0
-    c.scored = ()
     c.returns = None
-    if not c.steps:  # 2 regions, no jobs, 1 round still has A/B tiles, so never empty
-        raise AssertionError("setup has no steps")
+    # The game's template core is shared by fresh states until their first move
+    # (copy-on-write), so new_initial_state() -- which pyspiel calls for every clone --
+    # copies nothing.
+    c.owned = False
     return c
-
-
-def seat_def(c: Core, pos: int, k: int) -> tuple[int, bool]:
-    return c.cfg.seats[c.region_at[pos]][k]
-
-
-def seats_in(c: Core, pos: int) -> int:
-    return len(c.cfg.seats[c.region_at[pos]])

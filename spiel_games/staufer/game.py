@@ -58,14 +58,33 @@ from __future__ import annotations
 
 import pyspiel
 
+from spiel_games.common.utility import utility_bounds, utility_type
 from spiel_games.staufer import actions as A
 from spiel_games.staufer import phases as P
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.core import (
-    CHANCE_PHASES, ST_A, ST_B, ST_C, ST_JOB, ST_REGION, ST_TILE, Phase, initial_core, seat_def,
+    CHANCE_PHASES,
+    END,
+    KING,
+    MOVER,
+    NDEP,
+    NSUP,
+    PHASE,
+    REFILL,
+    ROUND,
+    SETUP,
+    ST_A,
+    ST_B,
+    ST_C,
+    ST_JOB,
+    ST_REGION,
+    ST_TILE,
+    STEP,
+    TI,
+    Phase,
+    initial_core,
 )
-from spiel_games.common.utility import utility_bounds, utility_type
 
 SHORT_NAME = "python_staufer"
 
@@ -93,11 +112,12 @@ GAME_TYPE = _game_type("rank")
 
 
 def max_game_length(cfg: R.Config) -> int:
-    setup = len(initial_core(cfg).steps)
-    spaces = len(cfg.supply) + sum(len(s) for s in cfg.seats)
+    setup = len(initial_core(cfg).t.steps)
+    spaces = len(cfg.supply) + sum(len(x) for x in cfg.seats)
     chest_draws = min(sum(cfg.bag), spaces * cfg.rounds)
     # Per action at most: deploy, seat, occupant, payment.
     moves = cfg.rounds * cfg.turns_per_round * 4
+    # Each turquoise use spends a chest; each privilege choice spends a purple chest.
     extra = cfg.bag[R.ESCORT] + cfg.bag[R.GIFT] + cfg.bag[R.LEVY] + cfg.bag[R.PURPLE]
     return setup + chest_draws + moves + extra
 
@@ -133,40 +153,39 @@ class StauferGame(pyspiel.Game):
 class StauferState(pyspiel.State):
     def __init__(self, game: StauferGame):
         super().__init__(game)
-        self._s = game._initial.__deepcopy__(None)
+        self._s = game._initial  # copy-on-write: see core.initial_core
 
     # ----- OpenSpiel API -------------------------------------------------------------
     def current_player(self):
-        s = self._s
-        if s.phase in CHANCE_PHASES:
-            return pyspiel.PlayerId.CHANCE
-        if s.phase == Phase.END:
-            return pyspiel.PlayerId.TERMINAL
-        return s.cur
+        return self._s.v[MOVER]
 
     def is_terminal(self):
-        return self._s.phase == Phase.END
+        return self._s.v[PHASE] == END
 
     def chance_outcomes(self):
         return P.chance_outcomes(self._s)
 
     def _legal_actions(self, player):
         s = self._s
-        if s.phase in CHANCE_PHASES or s.phase == Phase.END or player != s.cur:
+        if player != s.v[MOVER] or player < 0:
             return []
         return P.legal_actions(s)
 
     def _apply_action(self, action):
         s = self._s
-        if s.phase in CHANCE_PHASES:
+        if not s.owned:
+            self._s = s = s.__deepcopy__(None)
+        if s.v[PHASE] in CHANCE_PHASES:
             P.apply_chance(s, action)
+        elif s.v[PHASE] == END:
+            raise ValueError("the game is over")
         else:
             P.apply_action(s, action)
 
     def returns(self):
         s = self._s
         if s.returns is None:
-            return [0.0] * s.cfg.players
+            return [0.0] * s.t.n
         return list(s.returns)
 
     def scores(self) -> list[int]:
@@ -187,9 +206,10 @@ class StauferState(pyspiel.State):
             return chance_string(s, action)
         text = A.to_string(action, s.cfg)
         kind, arg = A.decode(action)
-        if kind == "seat" and s.pend_pos >= 0 and arg < len(s.cfg.seats[s.region_at[s.pend_pos]]):
-            v, only = seat_def(s, s.pend_pos, arg)
-            text += f" ({v}{'N' if only else ''})"
+        pos = s.v[P.PEND_POS]
+        if kind == "seat" and pos >= 0 and arg < s.seats_in(pos):
+            value, only = s.seat_def(pos, arg)
+            text += f" ({value}{'N' if only else ''})"
         return text
 
     def __str__(self):
@@ -197,16 +217,15 @@ class StauferState(pyspiel.State):
 
 
 def chance_string(s, outcome: int) -> str:
-    if s.phase == Phase.REFILL:
+    if s.v[PHASE] == REFILL:
         return f"chest: {R.CHEST_NAMES[outcome]}"
-    kind, arg = s.steps[s.step]
+    kind, arg = s.t.steps[s.v[STEP]]
     if kind == ST_REGION:
         return f"region {arg + 1}: {R.REGION_NAMES[outcome]}"
     if kind == ST_TILE:
         return f"point tile {R.POINT_TILES[outcome]}"
     if kind == ST_JOB:
-        t = arg % 3
-        return f"job {R.JOB_TYPE_NAMES[t]} {outcome} for P{arg // 3 + 1}"
+        return f"job {R.JOB_TYPE_NAMES[arg % 3]} {outcome} for P{arg // 3 + 1}"
     if kind == ST_A:
         return f"A tile: {R.REGION_NAMES[outcome]}"
     if kind == ST_B:
@@ -225,42 +244,77 @@ def job_name(card: int) -> str:
 
 
 def render(s) -> str:
-    cfg = s.cfg
-    n, k = cfg.players, cfg.max_seats
-    if s.phase == Phase.SETUP:
-        return f"Setup step {s.step + 1}/{len(s.steps)}"
-    lines = [f"Round {s.round + 1}/{cfg.rounds}, king at {R.REGION_NAMES[s.region_at[s.king]]}, "
-             f"phase {Phase(s.phase).name.lower()}"]
-    if s.round < len(s.a_tiles):
-        lines.append(f"A: {R.REGION_NAMES[s.a_tiles[s.round]]}, B: {R.B_CONDITIONS[s.b_tiles[s.round]]}"
-                     + (f", C: {s.c_tiles[s.round]}" if s.round < len(s.c_tiles) else ""))
-    for pos in range(cfg.regions):
+    v = s.v
+    t = s.t
+    n, k = t.n, t.K
+    if v[PHASE] == SETUP:
+        return f"Setup step {v[STEP] + 1}/{len(t.steps)}"
+    rnd = v[ROUND]
+    lines = [
+        f"Round {rnd + 1}/{t.cfg.rounds}, king at {R.REGION_NAMES[s.region_at[v[KING]]]}, "
+        f"phase {Phase(v[PHASE]).name.lower()}"
+    ]
+    lines.append(
+        f"A: {R.REGION_NAMES[s.a_tiles[rnd]]}, B: {R.B_CONDITIONS[s.b_tiles[rnd]]}"
+        + (f", C: {s.c_tiles[rnd]}" if rnd < len(s.c_tiles) else "")
+    )
+    for pos in range(t.r):
         rid = s.region_at[pos]
         parts = []
-        for i, (v, only) in enumerate(cfg.seats[rid]):
-            o = s.seat[pos * k + i]
+        for i, (value, only) in enumerate(t.cfg.seats[rid]):
+            o = v[t.seat + pos * k + i]
             who = "." if o < 0 else f"P{(o >> 1) + 1}{'n' if o & 1 else 'e'}"
-            ch = s.seat_chest[pos * k + i]
-            parts.append(f"{v}{'N' if only else ''}:{who}" + (f"[{R.CHEST_SHORT[ch]}]" if ch >= 0 else ""))
-        pay = " ".join(f"P{p + 1}:{s.pay[(pos * n + p) * 2]}e{s.pay[(pos * n + p) * 2 + 1]}n"
-                       for p in range(n) if s.pay[(pos * n + p) * 2] or s.pay[(pos * n + p) * 2 + 1])
-        king = "*" if pos == s.king else " "
-        lines.append(f"{king}{R.REGION_NAMES[rid]} {R.POINT_TILES[s.tile_at[pos]]}: {' '.join(parts)}"
-                     + (f" | pay {pay}" if pay else ""))
-    sup = " ".join(f"{e}E{nb}N[{','.join(R.CHEST_SHORT[x] for x in s.supply_chests[i])}]"
-                   for i, (e, nb) in enumerate(cfg.supply))
-    lines.append(f"supply: {sup}")
+            ch = v[t.chest + pos * k + i]
+            chest = f"[{R.CHEST_SHORT[ch]}]" if ch >= 0 else ""
+            parts.append(f"{value}{'N' if only else ''}:{who}{chest}")
+        base = t.pay + pos * n * 2
+        pay = " ".join(
+            f"P{p + 1}:{v[base + 2 * p]}e{v[base + 2 * p + 1]}n"
+            for p in range(n)
+            if v[base + 2 * p] or v[base + 2 * p + 1]
+        )
+        king = "*" if pos == v[KING] else " "
+        lines.append(
+            f"{king}{R.REGION_NAMES[rid]} {R.POINT_TILES[s.tile_at[pos]]}: {' '.join(parts)}"
+            + (f" | pay {pay}" if pay else "")
+        )
+    sup = []
+    for i, (e, nb) in enumerate(t.cfg.supply):
+        base = t.supc + i * R.CHEST_KINDS
+        ch = ",".join(R.CHEST_SHORT[x] for x in range(R.CHEST_KINDS) for _ in range(v[base + x]))
+        sup.append(f"{e}E{nb}N[{ch}]")
+    lines.append("supply: " + " ".join(sup))
     for p in range(n):
-        privs = ",".join(R.PRIV_NAMES[x] for x in range(R.PRIV_KINDS) if s.privs[p * R.PRIV_KINDS + x])
-        tq = ",".join(f"{R.CHEST_SHORT[R.TURQUOISE[i]]}x{s.tq[p * 3 + i]}" for i in range(3) if s.tq[p * 3 + i])
-        lines.append(f"P{p + 1}: vp {s.vp[p]}, court {s.court[p * 2]}e{s.court[p * 2 + 1]}n, "
-                     f"province {s.prov[p * 2]}e{s.prov[p * 2 + 1]}n, brown {s.brown[p]}"
-                     + (f", {tq}" if tq else "") + (f", privileges {privs}" if privs else ""))
-    order = " ".join(f"P{p + 1}" for p in s.order[s.ti:]) if s.phase != Phase.END else "-"
-    lines.append(f"to act: {order}")
-    if s.phase == Phase.END:
+        pk = t.privs + p * R.PRIV_KINDS
+        privs = ",".join(R.PRIV_NAMES[x] for x in range(R.PRIV_KINDS) if v[pk + x])
+        tq = ",".join(
+            f"{R.CHEST_SHORT[R.TURQUOISE[i]]}x{v[t.tq + p * 3 + i]}"
+            for i in range(3)
+            if v[t.tq + p * 3 + i]
+        )
+        lines.append(
+            f"P{p + 1}: vp {v[t.vp + p]}, court {v[t.court + 2 * p]}e{v[t.court + 2 * p + 1]}n, "
+            f"province {v[t.prov + 2 * p]}e{v[t.prov + 2 * p + 1]}n, brown {v[t.brown + p]}"
+            + (f", {tq}" if tq else "")
+            + (f", privileges {privs}" if privs else "")
+        )
+    if v[PHASE] == END:
         lines.append("scores: " + " ".join(str(x) for x in S.scores(s)))
-        lines.append("jobs: " + "; ".join(
-            f"P{p + 1} " + ",".join(job_name(c) for c in s.jobs[p * 3:p * 3 + 3] if c >= 0)
-            for p in range(n)))
+        lines.append(
+            "jobs: "
+            + "; ".join(
+                f"P{p + 1} "
+                + ",".join(job_name(c) for c in v[t.jobs + p * 3 : t.jobs + p * 3 + 3] if c >= 0)
+                for p in range(n)
+            )
+        )
+    else:
+        order = v[t.order + v[TI] : t.order + t.F]
+        lines.append("to act: " + " ".join(f"P{p + 1}" for p in order))
+        lines.append(
+            "tracks: supply "
+            + "".join(str(p + 1) for p in v[t.sup : t.sup + v[NSUP]])
+            + " deploy "
+            + "".join(str(p + 1) for p in v[t.dep : t.dep + v[NDEP]])
+        )
     return "\n".join(lines)

@@ -16,83 +16,92 @@ from spiel_games.staufer import actions as A
 from spiel_games.staufer import phases as P
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
-from spiel_games.staufer.core import Phase, seat_def, seats_in
+from spiel_games.staufer.core import (
+    CUR,
+    OCCUPANT,
+    PAYMENT,
+    PEND_POS,
+    PHASE,
+    PRIVILEGE,
+    SEAT,
+    TURN,
+    VPLEFT,
+)
 
 _CHEST_VALUE = (2.0, 3.0, 1.0, 2.0, 1.0, 1.0, 1.5, 2.5, 2.0)
 
 
-def _region_value(s, p: int, pos: int) -> float:
-    counts, left = S.majority_counts(s, pos)
+def _region_value(s, p: int, pos: int, scored_now) -> float:
+    counts, _ = S.majority_counts(s, pos)
     tile = R.POINT_TILES[s.tile_at[pos]]
-    mine = counts[p]
     best_other = max((c for q, c in enumerate(counts) if q != p), default=0)
-    scored_now = pos in _scored_now(s)
-    weight = 1.0 if scored_now else 0.35
-    need = best_other - mine + 1
+    weight = 1.0 if pos in scored_now else 0.35
+    need = best_other - counts[p] + 1
     gain = tile[0] if need <= 1 else tile[1] * 0.6
     return weight * gain
 
 
-def _scored_now(s) -> tuple[int, ...]:
-    try:
-        return S.scored_positions(s)
-    except IndexError:
-        return ()
-
-
-def _seat_score(s, p: int, pos: int, k: int) -> float:
-    v, _ = seat_def(s, pos, k)
-    cost = len(P.travel_slots(s, p, pos)) + 1 + P.seat_payment(s, p, v)
-    chest = s.seat_chest[pos * s.cfg.max_seats + k]
+def _seat_score(s, p: int, pos: int, k: int, scored_now) -> float:
+    t = s.t
+    value, _ = s.seat_def(pos, k)
+    cost = P.travel_cost(s, p, pos) + 1 + P.seat_payment(s, p, value)
+    chest = s.v[t.chest + pos * t.K + k]
     bonus = _CHEST_VALUE[chest] if chest >= 0 else 0.0
-    return _region_value(s, p, pos) + bonus - 0.8 * cost - 0.3 * k
+    return _region_value(s, p, pos, scored_now) + bonus - 0.8 * cost - 0.3 * k
 
 
 def heuristic_action(state, rng=None) -> int:
     s = state._s
-    p = s.cur
+    v = s.v
+    t = s.t
+    p = v[CUR]
     legal = state.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    if s.phase == Phase.TURN:
+    ph = v[PHASE]
+    if ph == TURN:
+        scored_now = S.scored_positions(s)
+        bonus = P.bonus_envoy(s, p)
         best_dep, best_val = None, -1e9
         for a in legal:
             kind, arg = A.decode(a)
             if kind != "deploy":
                 continue
             pos = s.pos_of[arg]
-            for k in range(seats_in(s, pos)):
-                if any(P.occupant_options(s, p, pos, k, P._bonus_envoy(s, p))):
-                    val = _seat_score(s, p, pos, k)
+            for k in range(s.seats_in(pos)):
+                if any(P.occupant_options(s, p, pos, k, bonus)):
+                    val = _seat_score(s, p, pos, k, scored_now)
                     if val > best_val:
                         best_dep, best_val = a, val
-        figures = s.court[p * 2] + s.court[p * 2 + 1]
-        for i in range(3):
-            if A.USE0 + i in legal:
-                kind = R.TURQUOISE[i]
-                if kind == R.LEVY and figures < 4:
-                    return A.USE0 + i
+        figures = v[t.court + 2 * p] + v[t.court + 2 * p + 1]
+        if A.USE0 + 2 in legal and figures < 4:
+            return A.USE0 + 2  # levy when short of figures
         if best_dep is not None and (best_val > 0 or figures >= 6):
             return best_dep
         supplies = [a for a in legal if A.decode(a)[0] == "supply"]
 
         def supply_value(a: int) -> float:
-            e, nb = s.cfg.supply[a]
-            return e + 1.5 * nb + sum(_CHEST_VALUE[c] for c in s.supply_chests[a])
+            e, nb = t.cfg.supply[a]
+            base = t.supc + a * R.CHEST_KINDS
+            chests = sum(_CHEST_VALUE[x] * v[base + x] for x in range(R.CHEST_KINDS))
+            return e + 1.5 * nb + chests
 
         return max(supplies, key=lambda a: (supply_value(a), -a))
-    if s.phase == Phase.SEAT:
-        return max(legal, key=lambda a: (_seat_score(s, p, s.pend_pos, a - A.SEAT0), -a))
-    if s.phase == Phase.OCCUPANT:
-        counts, _ = S.majority_counts(s, s.pend_pos)
+    if ph == SEAT:
+        scored_now = S.scored_positions(s)
+        pos = v[PEND_POS]
+        return max(legal, key=lambda a: (_seat_score(s, p, pos, a - A.SEAT0, scored_now), -a))
+    if ph == OCCUPANT:
+        counts, _ = S.majority_counts(s, v[PEND_POS])
         best_other = max((c for q, c in enumerate(counts) if q != p), default=0)
-        if counts[p] + 1 <= best_other < counts[p] + 2 and A.OCC_NOBLE in legal:
-            return A.OCC_NOBLE
+        if best_other == counts[p] + 1 and A.OCC_NOBLE in legal:
+            return A.OCC_NOBLE  # a noble (counting double) takes the lead
         return A.OCC_ENVOY if A.OCC_ENVOY in legal else A.OCC_NOBLE
-    if s.phase == Phase.PAYMENT:
-        return min(legal)
-    if s.phase == Phase.PRIVILEGE:
-        if A.PRIV0 + R.VP_PRIV in legal and s.vp_pile and s.vp_pile[-1] >= 4:
+    if ph == PAYMENT:
+        return min(legal)  # pay with envoys, keep nobles
+    if ph == PRIVILEGE:
+        top = t.cfg.vp_pile[v[VPLEFT] - 1] if v[VPLEFT] else 0
+        if A.PRIV0 + R.VP_PRIV in legal and top >= 4:
             return A.PRIV0 + R.VP_PRIV
         standing = [a for a in legal if a != A.PRIV0 + R.VP_PRIV]
         return standing[0] if standing else legal[0]

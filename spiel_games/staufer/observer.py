@@ -44,113 +44,200 @@ from __future__ import annotations
 
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.core import Phase
-
-_PLAYER = (Phase.TURN, Phase.SEAT, Phase.OCCUPANT, Phase.PAYMENT, Phase.PRIVILEGE)
+from spiel_games.staufer.core import (
+    CUR,
+    END,
+    ESCORT,
+    GIFT,
+    KING,
+    NDEP,
+    NSUP,
+    PEND_OCC,
+    PEND_POS,
+    PEND_SEAT,
+    PHASE,
+    PLAYER_PHASES,
+    PRIV_PENDING,
+    ROUND,
+    TI,
+    Phase,
+)
 
 
 def layout_for(cfg) -> Layout:
-    n, r, k, s, t = cfg.players, cfg.regions, cfg.max_seats, len(cfg.supply), cfg.rounds
+    n, r, s, t = cfg.players, cfg.regions, len(cfg.supply), cfg.rounds
+    k = max(len(x) for x in cfg.seats)
     f = cfg.turns_per_round
     nr, ck, pk = R.MAX_REGIONS, R.CHEST_KINDS, R.PRIV_KINDS
-    return Layout([
-        Piece("observer", (n,)), Piece("to_move", (n,)), Piece("phase", (len(Phase),)),
-        Piece("round", (t,)), Piece("turn", (f,)), Piece("order", (f, n)),
-        Piece("sup_track", (f, n)), Piece("dep_track", (f, n)),
-        Piece("king", (r,)), Piece("region_at", (r, nr)), Piece("point_tile", (r, 3)),
-        Piece("a_tiles", (t, nr)), Piece("b_tiles", (t, len(R.B_CONDITIONS))),
-        Piece("c_tiles", (t, max(R.C_MOVES) + 1)),
-        Piece("seats", (r, k, 2 * n)), Piece("seat_chests", (r, k, ck)),
-        Piece("supply_chests", (s, ck)), Piece("payment", (r, n, 2)),
-        Piece("court", (n, 2)), Piece("province", (n, 2)), Piece("vp", (n,)),
-        Piece("brown", (n,)), Piece("turquoise", (n, 3)), Piece("privileges", (n, pk)),
-        Piece("vp_privileges", (n,)), Piece("bag", (ck,)), Piece("vp_pile", (2,)),
-        Piece("piles", (pk,)), Piece("pending", (r + k + 2 + 3,)),
-        Piece("jobs", (n, 3, R.JOB_POOL_MAX)),
-    ])
+    return Layout(
+        [
+            Piece("observer", (n,)),
+            Piece("to_move", (n,)),
+            Piece("phase", (len(Phase),)),
+            Piece("round", (t,)),
+            Piece("turn", (f,)),
+            Piece("order", (f, n)),
+            Piece("sup_track", (f, n)),
+            Piece("dep_track", (f, n)),
+            Piece("king", (r,)),
+            Piece("region_at", (r, nr)),
+            Piece("point_tile", (r, 3)),
+            Piece("a_tiles", (t, nr)),
+            Piece("b_tiles", (t, len(R.B_CONDITIONS))),
+            Piece("c_tiles", (t, max(R.C_MOVES) + 1)),
+            Piece("seats", (r, k, 2 * n)),
+            Piece("seat_chests", (r, k, ck)),
+            Piece("supply_chests", (s, ck)),
+            Piece("payment", (r, n, 2)),
+            Piece("court", (n, 2)),
+            Piece("province", (n, 2)),
+            Piece("vp", (n,)),
+            Piece("brown", (n,)),
+            Piece("turquoise", (n, 3)),
+            Piece("privileges", (n, pk)),
+            Piece("vp_privileges", (n,)),
+            Piece("bag", (ck,)),
+            Piece("vp_pile", (2,)),
+            Piece("piles", (pk,)),
+            Piece("pending", (r + k + 2 + 3,)),
+            Piece("jobs", (n, 3, R.JOB_POOL_MAX)),
+        ]
+    )
 
 
-def _onehot(i: int, size: int) -> list[int]:
-    v = [0] * size
-    if 0 <= i < size:
-        v[i] = 1
-    return v
+def _csv(rows) -> str:
+    return ",".join(map(str, rows))
 
 
-def _seq(players, f: int, n: int) -> list[int]:
-    out = []
-    for p in players:
-        out.extend(_onehot(p, n))
-    return out + [0] * ((f - len(players)) * n)
+def _hot(out, name: str, rows, size: int, text=_csv) -> None:
+    """A stack of one-hot rows (row r has a 1 at rows[r], nothing when negative).
+
+    Written sparsely straight into the tensor when the sink has one (a one-hot of a few
+    hundred zeros costs more to convert than to skip); the string sink gets the text.
+    """
+    tensor = getattr(out, "tensor", None)
+    if tensor is None:
+        out(name, (), text if isinstance(text, str) else text(rows))
+        return
+    off = out.offsets[name][0]
+    for r, x in enumerate(rows):
+        if 0 <= x < size:
+            tensor[off + r * size + x] = 1.0
+
+
+def _digits(players) -> str:
+    return "".join(str(p + 1) for p in players) or "-"
 
 
 def write(state, player, view, out) -> None:
     s = state._s
-    cfg = s.cfg
-    n, r, k = cfg.players, cfg.regions, cfg.max_seats
-    f, t = cfg.turns_per_round, cfg.rounds
-    out("observer", _onehot(player, n), f"P{player + 1}")
+    v = s.v
+    t = s.t
+    n, r, k, f = t.n, t.r, t.K, t.F
+    rounds = t.cfg.rounds
+    _hot(out, "observer", (player,), n, f"P{player + 1}")
     if view.public:
-        mover = s.cur if s.phase in _PLAYER else -1
-        out("to_move", _onehot(mover, n), f"P{mover + 1}" if mover >= 0 else "-")
-        out("phase", _onehot(int(s.phase), len(Phase)), Phase(s.phase).name.lower())
-        out("round", _onehot(s.round, t), str(s.round + 1))
-        out("turn", _onehot(s.ti if s.phase in _PLAYER else -1, f), str(s.ti))
-        out("order", _seq(s.order, f, n), "".join(str(p + 1) for p in s.order))
-        out("sup_track", _seq(s.sup_track, f, n), "".join(str(p + 1) for p in s.sup_track) or "-")
-        out("dep_track", _seq(s.dep_track, f, n), "".join(str(p + 1) for p in s.dep_track) or "-")
-        out("king", _onehot(s.king, r), str(s.king))
-        out("region_at", [x for rid in s.region_at for x in _onehot(rid, R.MAX_REGIONS)],
-            ",".join(str(x) for x in s.region_at))
+        player_node = v[PHASE] in PLAYER_PHASES
+        mover = v[CUR] if player_node else -1
+        _hot(out, "to_move", (mover,), n, f"P{mover + 1}" if mover >= 0 else "-")
+        _hot(out, "phase", (v[PHASE],), len(Phase), Phase(v[PHASE]).name.lower())
+        _hot(out, "round", (v[ROUND],), rounds, str(v[ROUND] + 1))
+        _hot(out, "turn", (v[TI] if player_node else -1,), f, str(v[TI]))
+        order = v[t.order : t.order + f]
+        _hot(out, "order", order, n, _digits)
+        sup = v[t.sup : t.sup + v[NSUP]]
+        dep = v[t.dep : t.dep + v[NDEP]]
+        _hot(out, "sup_track", sup, n, _digits)
+        _hot(out, "dep_track", dep, n, _digits)
+        _hot(out, "king", (v[KING],), r, str(v[KING]))
+        _hot(out, "region_at", s.region_at, R.MAX_REGIONS)
         tiles = [x for ti in s.tile_at for x in (R.POINT_TILES[ti] if ti >= 0 else (0, 0, 0))]
-        out("point_tile", tiles, ",".join(str(x) for x in s.tile_at))
-        out("a_tiles", [x for a in s.a_tiles[:t] for x in _onehot(a, R.MAX_REGIONS)],
-            ",".join(map(str, s.a_tiles)))
-        nb = len(R.B_CONDITIONS)
-        out("b_tiles", [x for b in s.b_tiles for x in _onehot(b, nb)], ",".join(map(str, s.b_tiles)))
-        nc = max(R.C_MOVES) + 1
-        out("c_tiles", [x for c in s.c_tiles for x in _onehot(c, nc)], ",".join(map(str, s.c_tiles)))
-        seats = []
-        for o in s.seat:
-            seats.extend(_onehot(o, 2 * n))
-        out("seats", seats, ",".join(str(o) for o in s.seat))
-        chests = []
-        for ch in s.seat_chest:
-            chests.extend(_onehot(ch, R.CHEST_KINDS))
-        out("seat_chests", chests, ",".join(str(ch) for ch in s.seat_chest))
-        sup = []
-        for sc in s.supply_chests:
-            v = [0] * R.CHEST_KINDS
-            for ch in sc:
-                v[ch] += 1
-            sup.extend(v)
-        out("supply_chests", sup, "/".join("".join(map(str, sorted(sc))) or "-" for sc in s.supply_chests))
-        out("payment", s.pay)
-        out("court", s.court)
-        out("province", s.prov)
-        out("vp", s.vp)
-        out("brown", s.brown)
-        out("turquoise", s.tq)
-        out("privileges", s.privs)
-        out("vp_privileges", s.vpp)
-        out("bag", s.bag)
-        out("vp_pile", [len(s.vp_pile), s.vp_pile[-1] if s.vp_pile else 0])
-        out("piles", s.piles)
-        pend = _onehot(s.pend_pos, r) + _onehot(s.pend_seat, k) + _onehot(s.pend_occ, 2)
-        pend += [int(s.escort), int(s.gift), s.priv_pending]
-        out("pending", pend, f"{s.pend_pos},{s.pend_seat},{s.pend_occ},{int(s.escort)}{int(s.gift)}{s.priv_pending}")
-    jobs = [0] * (n * 3 * R.JOB_POOL_MAX)
+        out("point_tile", tiles, _csv(s.tile_at) if _is_text(out) else "")
+        a = s.a_tiles[:rounds]
+        _hot(out, "a_tiles", a, R.MAX_REGIONS, _csv(s.a_tiles) if _is_text(out) else "")
+        _hot(out, "b_tiles", s.b_tiles, len(R.B_CONDITIONS))
+        _hot(out, "c_tiles", s.c_tiles, max(R.C_MOVES) + 1)
+        seats = v[t.seat : t.seat + r * k]
+        _hot(out, "seats", seats, 2 * n)
+        chests = v[t.chest : t.chest + r * k]
+        _hot(out, "seat_chests", chests, R.CHEST_KINDS)
+        for name, start, size in _count_pieces(t):
+            out(name, v[start : start + size])
+        pile = s.vp_pile()
+        out("vp_pile", [len(pile), pile[-1] if pile else 0])
+        pend = (v[PEND_POS], r + v[PEND_SEAT], r + k + v[PEND_OCC])
+        flags = [v[ESCORT], v[GIFT], v[PRIV_PENDING]]
+        tensor = getattr(out, "tensor", None)
+        if tensor is None:
+            out("pending", (), f"{pend[0]},{v[PEND_SEAT]},{v[PEND_OCC]},{flags}")
+        else:
+            off = out.offsets["pending"][0]
+            for x, lo in zip(pend, (0, r, r + k), strict=True):
+                if x >= lo:
+                    tensor[off + x] = 1.0
+            tensor[off + r + k + 2 : off + r + k + 5] = flags
+    hot = []
     shown = []
-    end = s.phase == Phase.END
+    end = v[PHASE] == END
     for p in range(n):
         if not (end and view.public) and not view.sees(p, player):
             continue
         for ty in range(3):
-            card = s.jobs[p * 3 + ty]
+            card = v[t.jobs + p * 3 + ty]
             if card >= 0:
-                jobs[(p * 3 + ty) * R.JOB_POOL_MAX + card % R.JOB_POOL_MAX] = 1
+                hot.append((p * 3 + ty) * R.JOB_POOL_MAX + card % R.JOB_POOL_MAX)
                 shown.append(f"P{p + 1}:{card}")
-    out("jobs", jobs, ",".join(shown) or "-")
+    tensor = getattr(out, "tensor", None)
+    if tensor is None:
+        out("jobs", (), ",".join(shown) or "-")
+    else:
+        off = out.offsets["jobs"][0]
+        for x in hot:
+            tensor[off + x] = 1.0
+
+
+def _is_text(out) -> bool:
+    return not hasattr(out, "tensor")
+
+
+_COUNT_PIECES = (
+    ("supply_chests", "supc"),
+    ("payment", "pay"),
+    ("court", "court"),
+    ("province", "prov"),
+    ("vp", "vp"),
+    ("brown", "brown"),
+    ("turquoise", "tq"),
+    ("privileges", "privs"),
+    ("vp_privileges", "vpp"),
+    ("bag", "bag"),
+    ("piles", "piles"),
+)
+_CACHE: dict[int, tuple] = {}
+
+
+def _count_pieces(t) -> tuple[tuple[str, int, int], ...]:
+    """(piece, offset in v, size) of the count arrays, computed once per configuration."""
+    key = id(t)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    sizes = {
+        "supc": t.S * R.CHEST_KINDS,
+        "pay": t.r * t.n * 2,
+        "court": t.n * 2,
+        "prov": t.n * 2,
+        "vp": t.n,
+        "brown": t.n,
+        "vpp": t.n,
+        "tq": t.n * 3,
+        "privs": t.n * R.PRIV_KINDS,
+        "bag": R.CHEST_KINDS,
+        "piles": R.PRIV_KINDS,
+    }
+    pieces = tuple((name, getattr(t, attr), sizes[attr]) for name, attr in _COUNT_PIECES)
+    _CACHE[key] = (t, pieces)
+    return pieces
 
 
 def make_observer(game, iig_obs_type=None, params=None) -> PieceObserver:

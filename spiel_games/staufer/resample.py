@@ -14,14 +14,18 @@ from spiel_games.staufer import rules as R
 def resample(state, player: int, sampler):
     new = state.clone()
     s = new._s
+    if not s.owned:
+        new._s = s = s.__deepcopy__(None)
     cfg = s.cfg
     n = cfg.players
+    jobs = s.t.jobs
     for t in range(cfg.job_types):
-        mine = s.jobs[player * 3 + t]
-        others = [p for p in range(n) if p != player and s.jobs[p * 3 + t] >= 0]
-        pool = [t * R.JOB_POOL_MAX + i for i in range(cfg.job_pool[t])
-                if t * R.JOB_POOL_MAX + i != mine]
+        mine = s.v[jobs + player * 3 + t]
+        others = [p for p in range(n) if p != player and s.v[jobs + p * 3 + t] >= 0]
+        pool = [
+            t * R.JOB_POOL_MAX + i for i in range(cfg.job_pool[t]) if t * R.JOB_POOL_MAX + i != mine
+        ]
         for p in others:
             j = min(int(sampler() * len(pool)), len(pool) - 1)
-            s.jobs[p * 3 + t] = pool.pop(j)
+            s.v[jobs + p * 3 + t] = pool.pop(j)
     return new

@@ -23,8 +23,17 @@ POINT_TILES: tuple[tuple[int, int, int], ...] = tuple(tuple(t) for t in RULES["p
 # Chest kinds (chance outcome ids of a chest draw).
 O2VP, O3VP, OENVOY, ONOBLE, ESCORT, GIFT, LEVY, PURPLE, BROWN = range(9)
 CHEST_KINDS = 9
-CHEST_NAMES = ("orange 2vp", "orange 3vp", "orange envoy", "orange noble",
-               "turquoise escort", "turquoise gift", "turquoise levy", "purple", "brown")
+CHEST_NAMES = (
+    "orange 2vp",
+    "orange 3vp",
+    "orange envoy",
+    "orange noble",
+    "turquoise escort",
+    "turquoise gift",
+    "turquoise levy",
+    "purple",
+    "brown",
+)
 CHEST_SHORT = ("o2", "o3", "oE", "oN", "tEsc", "tGift", "tLevy", "P", "B")
 TURQUOISE = (ESCORT, GIFT, LEVY)
 BROWN_TABLE: tuple[int, ...] = tuple(RULES["chests.brown_table"])
@@ -78,7 +87,9 @@ class Config:
     rounds: int
     actions: int
     regions: int  # regions in play: ids 0..regions-1
-    seats: tuple[tuple[tuple[int, bool], ...], ...]  # per region id: (value, noble_only) left to right
+    seats: tuple[
+        tuple[tuple[int, bool], ...], ...
+    ]  # per region id: (value, noble_only) left to right
     supply: tuple[tuple[int, int], ...]  # per space: (envoys, nobles)
     bag: tuple[int, ...]  # chest counts per kind
     job_types: int  # 0-3 types dealt (region, design, office in that order)
@@ -106,7 +117,7 @@ class Config:
 
     def max_score(self) -> int:
         """An honest upper bound on any player's final score."""
-        r, n = self.regions, self.players
+        r = self.regions
         seats_total = sum(len(s) for s in self.seats)
         best_tile = max(t[0] for t in POINT_TILES[: self.regions])
         presence = RULES["regions.bonus_presence_vp"] * r
@@ -150,7 +161,9 @@ def make_config(params: dict) -> Config:
     if not 2 <= r <= MAX_REGIONS:
         raise ConfigError(f"regions must be 2-{MAX_REGIONS}, got {r}")
     if rounds + 1 > r:
-        raise ConfigError(f"{rounds} rounds need {rounds + 1} region tiles (A tiles + king), only {r} regions")
+        raise ConfigError(
+            f"{rounds} rounds need {rounds + 1} region tiles (A tiles + king), only {r} regions"
+        )
     side = "seats_2" if n == 2 else "seats_3to5"
     seats_k = int(p["seats"])
     if seats_k < 0 or seats_k > 5:
@@ -206,9 +219,19 @@ def make_config(params: dict) -> Config:
     except ValueError as e:
         raise ConfigError(str(e)) from None
     return Config(
-        players=n, rounds=rounds, actions=actions, regions=r, seats=seats, supply=tuple(spaces),
-        bag=tuple(bag), job_types=job_types, job_pool=job_pool, priv_piles=tuple(piles),
-        vp_pile=vp_pile, utility=utility, chests=chests,
+        players=n,
+        rounds=rounds,
+        actions=actions,
+        regions=r,
+        seats=seats,
+        supply=tuple(spaces),
+        bag=tuple(bag),
+        job_types=job_types,
+        job_pool=job_pool,
+        priv_piles=tuple(piles),
+        vp_pile=vp_pile,
+        utility=utility,
+        chests=chests,
     )
 
 
@@ -238,4 +261,3 @@ def majority_holder(counts, leftmost) -> int:
         if best < 0 or (c, -leftmost[p]) > (counts[best], -leftmost[best]):
             best = p
     return best
-

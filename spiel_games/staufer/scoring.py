@@ -1,52 +1,54 @@
 """Die Staufer scoring: which regions a round scores, region majorities, final scoring.
 
-Functions read a ``Core`` (see core.py for the board indexing).
+Functions read a ``Core`` (see core.py for the layout of ``v``).
 """
 
 from __future__ import annotations
 
 from spiel_games.common.utility import returns_from_keys
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.core import Core, seat_def, seats_in
+from spiel_games.staufer.core import KING, ROUND, VPLEFT, Core
+
+PK = R.PRIV_KINDS
 
 
 def clockwise_from_king(c: Core) -> list[int]:
-    r = c.cfg.regions
-    return [(c.king + i) % r for i in range(r)]
+    r = c.t.r
+    return [(c.v[KING] + i) % r for i in range(r)]
 
 
 def _first_best(c: Core, key) -> int:
     """The region position maximising key(pos); ties go to the first clockwise from the king."""
     best, best_val = -1, None
     for pos in clockwise_from_king(c):
-        v = key(pos)
-        if best_val is None or v > best_val:
-            best, best_val = pos, v
+        val = key(pos)
+        if best_val is None or val > best_val:
+            best, best_val = pos, val
     return best
 
 
 def region_stats(c: Core, pos: int) -> tuple[int, int, int, int]:
     """(occupied seats, nobles on seats, chests under seats, figures in the payment area)."""
-    k = c.cfg.max_seats
-    n = c.cfg.players
+    v = c.v
+    t = c.t
     occ = nob = chests = 0
-    for i in range(seats_in(c, pos)):
-        o = c.seat[pos * k + i]
+    for i in range(t.nseats[c.region_at[pos]]):
+        o = v[t.seat + pos * t.K + i]
         if o >= 0:
             occ += 1
             nob += o & 1
-        if c.seat_chest[pos * k + i] >= 0:
+        if v[t.chest + pos * t.K + i] >= 0:
             chests += 1
-    payment = sum(c.pay[pos * n * 2:(pos + 1) * n * 2])
-    return occ, nob, chests, payment
+    base = t.pay + pos * t.n * 2
+    return occ, nob, chests, sum(v[base : base + t.n * 2])
 
 
 def b_region(c: Core, condition: int) -> int:
     name = R.B_CONDITIONS[condition]
     if name == "king":
-        return c.king
+        return c.v[KING]
     if name == "after_king":
-        return (c.king + 1) % c.cfg.regions
+        return (c.v[KING] + 1) % c.t.r
     if name == "fewest_chests":
         return _first_best(c, lambda pos: -region_stats(c, pos)[2])
     if name == "most_seats":
@@ -60,26 +62,29 @@ def b_region(c: Core, condition: int) -> int:
 
 def scored_positions(c: Core) -> tuple[int, ...]:
     """Evaluation marker 1 (A tile) and the B condition's region; one region scores once."""
-    a = c.pos_of[c.a_tiles[c.round]]
-    b = b_region(c, c.b_tiles[c.round])
+    rnd = c.v[ROUND]
+    a = c.pos_of[c.a_tiles[rnd]]
+    b = b_region(c, c.b_tiles[rnd])
     return (a,) if a == b else (a, b)
 
 
 def majority_counts(c: Core, pos: int) -> tuple[list[int], list[int]]:
     """Per player: seats held (nobles double, majordomo +1) and the leftmost seat index."""
-    n = c.cfg.players
-    k = c.cfg.max_seats
+    v = c.v
+    t = c.t
+    n = t.n
     counts = [0] * n
-    left = [k] * n
-    for i in range(seats_in(c, pos)):
-        o = c.seat[pos * k + i]
+    left = [t.K] * n
+    for i in range(t.nseats[c.region_at[pos]]):
+        o = v[t.seat + pos * t.K + i]
         if o < 0:
             continue
         p = o >> 1
         counts[p] += R.NOBLE_WEIGHT if o & 1 else 1
-        left[p] = min(left[p], i)
+        if i < left[p]:
+            left[p] = i
     for p in range(n):
-        if counts[p] and c.privs[p * R.PRIV_KINDS + R.MAJORDOMO]:
+        if counts[p] and v[t.privs + p * PK + R.MAJORDOMO]:
             counts[p] += 1
     return counts, left
 
@@ -90,7 +95,7 @@ def score_region(c: Core, pos: int) -> list[float]:
     tile = R.POINT_TILES[c.tile_at[pos]]
     awards = R.region_awards(counts, left, tile)
     for p, a in enumerate(awards):
-        c.vp[p] += int(a)
+        c.v[c.t.vp + p] += int(a)
     holder = R.majority_holder(counts, left)
     if holder >= 0:
         _region_bonus(c, holder, R.REGION_BONUS[c.region_at[pos]])
@@ -98,35 +103,34 @@ def score_region(c: Core, pos: int) -> list[float]:
 
 
 def _region_bonus(c: Core, p: int, bonus: str) -> None:
-    from spiel_games.staufer.phases import gain
+    from spiel_games.staufer.phases import gain, take_vp_privilege
 
     if bonus == "noble":
         gain(c, p, 0, 1)
     elif bonus == "envoys":
         gain(c, p, R.RULES["regions.bonus_envoys"], 0)
     elif bonus == "vp":
-        c.vp[p] += R.RULES["regions.bonus_vp"]
+        c.v[c.t.vp + p] += R.RULES["regions.bonus_vp"]
     elif bonus == "privilege":
-        if c.vp_pile:  # the top VP privilege
-            c.vpp[p] += c.vp_pile[-1]
-            c.vp_pile = c.vp_pile[:-1]
-            c.privs[p * R.PRIV_KINDS + R.VP_PRIV] += 1
+        if c.v[VPLEFT]:  # the top VP privilege, if any is left
+            take_vp_privilege(c, p)
     elif bonus == "presence":
-        c.vp[p] += R.RULES["regions.bonus_presence_vp"] * regions_with_seat(c, p)
+        c.v[c.t.vp + p] += R.RULES["regions.bonus_presence_vp"] * regions_with_seat(c, p)
     else:
         raise AssertionError(f"unknown region bonus {bonus}")
 
 
 def player_seats(c: Core, p: int) -> list[tuple[int, int, int, bool, bool]]:
     """(position, seat index, value, noble_only, is_noble) for every seat p occupies."""
-    k = c.cfg.max_seats
+    v = c.v
+    t = c.t
     out = []
-    for pos in range(c.cfg.regions):
-        for i in range(seats_in(c, pos)):
-            o = c.seat[pos * k + i]
+    for pos in range(t.r):
+        row = t.cfg.seats[c.region_at[pos]]
+        for i in range(len(row)):
+            o = v[t.seat + pos * t.K + i]
             if o >= 0 and o >> 1 == p:
-                v, only = seat_def(c, pos, i)
-                out.append((pos, i, v, only, bool(o & 1)))
+                out.append((pos, i, row[i][0], row[i][1], bool(o & 1)))
     return out
 
 
@@ -134,15 +138,16 @@ def regions_with_seat(c: Core, p: int) -> int:
     return len({s[0] for s in player_seats(c, p)})
 
 
-def job_vp(c: Core, p: int, card: int) -> int:
-    t, i = divmod(card, R.JOB_POOL_MAX)
-    seats = player_seats(c, p)
+def job_vp(c: Core, p: int, card: int, seats=None) -> int:
+    ty, i = divmod(card, R.JOB_POOL_MAX)
+    if seats is None:
+        seats = player_seats(c, p)
     per_region: dict[int, int] = {}
     for s in seats:
         per_region[s[0]] = per_region.get(s[0], 0) + 1
-    if t == R.JOB_REGION:
+    if ty == R.JOB_REGION:
         return R.REGION_JOB_VP if c.pos_of[i] in per_region else 0
-    if t == R.JOB_DESIGN:
+    if ty == R.JOB_DESIGN:
         name, vp = R.DESIGN_JOBS[i]
         if name == "two_seats":
             return vp * sum(1 for x in per_region.values() if x >= 2)
@@ -155,7 +160,7 @@ def job_vp(c: Core, p: int, card: int) -> int:
         if name == "presence":
             return vp * len(per_region)
         if name == "king_court":
-            return vp * per_region.get(c.king, 0)
+            return vp * per_region.get(c.v[KING], 0)
         raise AssertionError(name)
     name, vp = R.OFFICE_JOBS[i]
     if name.startswith("value"):
@@ -170,23 +175,29 @@ def job_vp(c: Core, p: int, card: int) -> int:
 
 def end_bonus(c: Core, p: int) -> int:
     """Final-scoring VP beyond the track: jobs, brown chests, privileges."""
-    total = sum(job_vp(c, p, card) for card in c.jobs[p * 3:p * 3 + 3] if card >= 0)
-    pk = p * R.PRIV_KINDS
-    browns = c.brown[p] + (1 if c.privs[pk + R.CHEST_KEEPER] else 0)
-    total += R.brown_vp(browns) + c.vpp[p]
-    if c.privs[pk + R.STEWARD]:
-        figures = c.court[p * 2] + c.court[p * 2 + 1]
+    v = c.v
+    t = c.t
+    seats = player_seats(c, p)
+    total = sum(
+        job_vp(c, p, card, seats) for card in v[t.jobs + p * 3 : t.jobs + p * 3 + 3] if card >= 0
+    )
+    pk = t.privs + p * PK
+    browns = v[t.brown + p] + (1 if v[pk + R.CHEST_KEEPER] else 0)
+    total += R.brown_vp(browns) + v[t.vpp + p]
+    if v[pk + R.STEWARD]:
+        figures = v[t.court + p * 2] + v[t.court + p * 2 + 1]
         total += figures // R.RULES["privileges.steward_figures_per_vp"]
-    if c.privs[pk + R.PILGRIM]:
-        total += R.RULES["privileges.pilgrim_vp"] * regions_with_seat(c, p)
+    if v[pk + R.PILGRIM]:
+        total += R.RULES["privileges.pilgrim_vp"] * len({s[0] for s in seats})
     return total
 
 
 def scores(c: Core) -> list[int]:
-    return [c.vp[p] + end_bonus(c, p) for p in range(c.cfg.players)]
+    return [c.v[c.t.vp + p] + end_bonus(c, p) for p in range(c.t.n)]
 
 
 def final_returns(c: Core) -> list[float]:
     sc = scores(c)
-    keys = [(sc[p], c.court[p * 2] + c.court[p * 2 + 1]) for p in range(c.cfg.players)]
-    return returns_from_keys(c.cfg.utility, sc, keys)
+    t = c.t
+    keys = [(sc[p], c.v[t.court + p * 2] + c.v[t.court + p * 2 + 1]) for p in range(t.n)]
+    return returns_from_keys(t.cfg.utility, sc, keys)

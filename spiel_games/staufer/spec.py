@@ -33,20 +33,26 @@ def perturb_secret(state, player: int, rng):
     """Swap one of `player`'s job cards for an undealt card of the same type."""
     s = state._s
     cfg = s.cfg
+    jobs = s.arr("jobs")
     options = []
     for t in range(cfg.job_types):
-        card = s.jobs[player * 3 + t]
+        card = jobs[player * 3 + t]
         if card < 0:
             continue
-        dealt = {s.jobs[p * 3 + t] for p in range(cfg.players)}
-        free = [t * rules.JOB_POOL_MAX + i for i in range(cfg.job_pool[t])
-                if t * rules.JOB_POOL_MAX + i not in dealt]
+        dealt = {jobs[p * 3 + t] for p in range(cfg.players)}
+        free = [
+            t * rules.JOB_POOL_MAX + i
+            for i in range(cfg.job_pool[t])
+            if t * rules.JOB_POOL_MAX + i not in dealt
+        ]
         options.extend((t, c) for c in free)
     if not options:
         return None
     t, card = rng.choice(options)
     other = state.clone()
-    other._s.jobs[player * 3 + t] = card
+    if not other._s.owned:
+        other._s = other._s.__deepcopy__(None)
+    other._s.v[s.t.jobs + player * 3 + t] = card
     return other
 
 
@@ -65,7 +71,8 @@ SPEC = GameSpec(
         "brown chests and privileges score at the end."
     ),
     tiny_configs=TINY,
-    test_configs=TINY + (
+    test_configs=TINY
+    + (
         "python_staufer(players=2)",
         "python_staufer(players=3)",
         "python_staufer(players=4)",
