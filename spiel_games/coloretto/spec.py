@@ -19,16 +19,18 @@ _MEANINGS = {
     "row_capacity": "capacity of every row when rows or row_capacity is set; 0 = 3",
     "start_cards": "start cards per player (all of distinct colours); -1 = by the rules",
     "scoring": "standard (1/3/6/10/15/21) or alternative (1/4/8/7/6/5) scoring table",
-    "positive_colors": "colours that score positive (3; the seed's variant uses 2)",
+    "positive_colors": "colours that score positive, at most colors (3; the seed's variant uses 2)",
     "joker_timing": "end (best assignment at scoring) or immediate (owner picks a colour on taking)",
     "utility": "rank (zero-sum rank difference), score (raw score) or win (1 split among winners)",
 }
 
+# Two-player configurations small enough for exact CFR: full trees of about
+# 1.7k, 3.5k and 3.5k nodes (counted with chance nodes).
+_TINY_BASE = "python_coloretto(players=2,colors=2,cards_per_color=2,start_cards=1,last_round_depth=0,"
 TINY = (
-    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
-    "last_round_depth=0,rows=2,row_capacity=1)",
-    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=1,start_cards=1,"
-    "last_round_depth=0,rows=2,row_capacity=2)",
+    _TINY_BASE + "plus2=1,jokers=0,positive_colors=1,rows=2,row_capacity=1)",
+    _TINY_BASE + "plus2=1,jokers=0,positive_colors=1,rows=2,row_capacity=2)",
+    _TINY_BASE + "plus2=0,jokers=1,positive_colors=1,rows=2,row_capacity=2)",
 )
 
 SPEC = GameSpec(

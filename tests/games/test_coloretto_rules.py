@@ -297,7 +297,7 @@ def test_new_edition_golden_joker_reveals_an_extra_card_for_its_taker():
 # ----- end of game and utilities --------------------------------------------------------
 
 TINY = ("python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
-        "last_round_depth=0,rows=2,row_capacity=1{extra})")
+        "last_round_depth=0,rows=2,row_capacity=1,positive_colors=2{extra})")
 
 
 def _finish_tiny(extra=""):
@@ -322,7 +322,8 @@ def _finish_tiny(extra=""):
 
 def test_game_ends_when_a_round_ends_with_an_empty_deck():
     state = _finish_tiny()
-    # P1: yellow 2, green 1 -> 3 + 1 = 4; P2: blue 2, green 1, +2 -> 3 + 1 + 2 = 6.
+    # Two colours score positive. P1: yellow 2, green 1 -> 3 + 1 = 4;
+    # P2: blue 2, green 1, +2 -> 3 + 1 + 2 = 6.
     assert state.scores() == [4, 6]
     assert state.returns() == [-1.0, 1.0]
 
