@@ -4,6 +4,7 @@
     game = pyspiel.load_game("python_coloretto(players=4)")
 """
 
+from spiel_games import bruxelles  # noqa: F401
 from spiel_games import coloretto  # noqa: F401  (registers python_coloretto)
 from spiel_games.common.registry import all_specs, get_spec
 

@@ -58,7 +58,7 @@ _LIST_SLOTS = (
 _SCALAR_SLOTS = (
     "cfg", "n", "phase", "actor", "ctx", "tasks", "round", "first", "cur", "strips", "acts",
     "compass", "needles", "stock_left", "stock", "area", "cursor", "passed", "first_passer",
-    "log", "returns",
+    "log", "returns", "cache", "shared_initial",
 )
 
 
@@ -66,11 +66,63 @@ class Core:
     __slots__ = _LIST_SLOTS + _SCALAR_SLOTS
 
     def __deepcopy__(self, memo):
+        # Written out attribute by attribute: a getattr/setattr loop costs 4x more.
         c = Core.__new__(Core)
-        for name in _SCALAR_SLOTS:
-            setattr(c, name, getattr(self, name))
-        for name in _LIST_SLOTS:
-            setattr(c, name, getattr(self, name)[:])
+        c.cfg = self.cfg
+        c.n = self.n
+        c.phase = self.phase
+        c.actor = self.actor
+        c.ctx = self.ctx
+        c.tasks = self.tasks
+        c.round = self.round
+        c.first = self.first
+        c.cur = self.cur
+        c.strips = self.strips
+        c.acts = self.acts
+        c.compass = self.compass
+        c.needles = self.needles
+        c.stock_left = self.stock_left
+        c.stock = self.stock
+        c.area = self.area
+        c.cursor = self.cursor
+        c.passed = self.passed
+        c.first_passer = self.first_passer
+        c.log = self.log
+        c.returns = self.returns
+        c.cache = self.cache
+        c.shared_initial = False  # a copy is always private to its state
+        c.occ = self.occ[:]
+        c.bids = self.bids[:]
+        c.bld = self.bld[:]
+        c.fig_deck = self.fig_deck[:]
+        c.fig_disc = self.fig_disc[:]
+        c.display = self.display[:]
+        c.bonus_deck = self.bonus_deck[:]
+        c.strip_bonus = self.strip_bonus[:]
+        c.art_stack = self.art_stack[:]
+        c.shop = self.shop[:]
+        c.shop_pile = self.shop_pile[:]
+        c.cube_supply = self.cube_supply[:]
+        c.uses = self.uses[:]
+        c.money = self.money[:]
+        c.vp = self.vp[:]
+        c.hall = self.hall[:]
+        c.palace = self.palace[:]
+        c.arch = self.arch[:]
+        c.supply = self.supply[:]
+        c.court = self.court[:]
+        c.onboard = self.onboard[:]
+        c.onbrussels = self.onbrussels[:]
+        c.built = self.built[:]
+        c.exhib = self.exhib[:]
+        c.mp = self.mp[:]
+        c.works = self.works[:]
+        c.cubes = self.cubes[:]
+        c.kept = self.kept[:]
+        c.rot = self.rot[:]
+        c.rows = self.rows[:]
+        c.tucked = self.tucked[:]
+        c.seen = self.seen[:]
         return c
 
     # ----- small derived facts ----------------------------------------------------------
@@ -121,6 +173,8 @@ def initial_core(cfg: R.Config) -> Core:
     c.first_passer = -1
     c.log = None
     c.returns = None
+    c.shared_initial = False  # True only for a game's initial position (copy-on-write)
+    c.cache = {}  # public observation pieces of this exact position (observer.py); shared by copies
     sp = cfg.spaces
     c.occ = [-1] * sp
     c.bids = [0] * sp

@@ -128,6 +128,7 @@ class BruxellesGame(pyspiel.Game):
         super().__init__(_game_type(cfg.utility), info, {**R.DEFAULTS, **params})
         core = initial_core(cfg)
         P.start(core)
+        core.shared_initial = True
         self._initial = core
 
     def new_initial_state(self):
@@ -142,7 +143,16 @@ class BruxellesGame(pyspiel.Game):
 class BruxellesState(pyspiel.State):
     def __init__(self, game: BruxellesGame):
         super().__init__(game)
-        self._s = game._initial.__deepcopy__(None)
+        # Copy-on-write: a new state shares the game's initial position until its
+        # first move (pyspiel's clone() builds a new state and then replaces _s).
+        self._s = game._initial
+
+    def own_core(self):
+        """The position, made private to this state (copied if still shared)."""
+        s = self._s
+        if s.shared_initial:
+            s = self._s = s.__deepcopy__(None)
+        return s
 
     # ----- OpenSpiel API -------------------------------------------------------------------
     def current_player(self):
@@ -167,6 +177,8 @@ class BruxellesState(pyspiel.State):
 
     def _apply_action(self, action):
         s = self._s
+        if s.shared_initial:
+            s = self.own_core()
         if s.phase == Phase.END:
             raise ValueError("the game is over")
         if s.phase in CHANCE_PHASES:
@@ -177,6 +189,7 @@ class BruxellesState(pyspiel.State):
             token = action
             P.apply_action(s, action)
         s.log = (token, s.log)
+        s.cache = {}
         if s.phase == Phase.END:
             s.returns = self._final_returns()
 

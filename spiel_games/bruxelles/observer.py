@@ -51,6 +51,8 @@ Tensor layout (n players, S = board x board spaces, B = board):
 
 from __future__ import annotations
 
+import numpy as np
+
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
 from spiel_games.common.observer import Layout, Piece, PieceObserver
@@ -140,59 +142,149 @@ def _log_text(state, player: int) -> str:
 
 
 def _write_public(s, out) -> None:
-    n = s.n
-    cfg = s.cfg
-    S = cfg.spaces
-    mover = s.actor if s.phase not in (Phase.END,) and s.actor >= 0 else -1
-    out("to_move", _onehots([mover], n), f"P{mover + 1}" if mover >= 0 else "-")
-    out("phase", _onehots([int(s.phase)], len(Phase)), Phase(s.phase).name.lower())
-    out("round", [s.round])
-    out("first", _onehots([s.first], n), f"P{s.first + 1}")
-    out("stock_value", [R.STOCK_VALUES[s.stock] if s.stock >= 0 else 0])
-    out("area", _bits(s.area, S), f"{s.area:x}")
-    out("occupant", _onehots(s.occ, n + 1),
-        "".join("." if o < 0 else ("N" if o == n else str(o + 1)) for o in s.occ))
-    out("building", _onehots(s.bld, n), "".join("." if o < 0 else str(o + 1) for o in s.bld))
-    out("bid", s.bids, "".join(str(min(b, 35)) if b < 10 else chr(55 + min(b, 35)) for b in s.bids))
-    out("space_action", _onehots(s.acts, 5), "".join("WSTMC"[a] for a in s.acts) or "-")
-    out("bonus_strip", _onehots(s.strip_bonus, _NB),
-        ",".join(R.BONUS_NAMES[t] if t >= 0 else "-" for t in s.strip_bonus))
-    out("display", _onehots(s.display, _NF),
-        ",".join(R.FIGURES[f] if f >= 0 else "-" for f in s.display))
-    out("figure_deck", s.fig_deck)
-    out("figure_discard", s.fig_disc)
+    # The public part is the same for every viewer: it is cached on the position
+    # (a new cache replaces it whenever an action is applied; copies of one
+    # position share it).
+    if hasattr(out, "parts"):
+        parts = s.cache.get("s")
+        if parts is None:
+            parts = _public_strings(s)
+            s.cache["s"] = parts
+        out.parts.extend(parts)
+    else:
+        flat = s.cache.get("t")
+        if flat is None:
+            flat = _public_flat(s, out.offsets)
+            s.cache["t"] = flat
+        start = out.offsets["to_move"][0]
+        out.tensor[start:start + len(flat)] = flat
+
+
+def _stack(s) -> list[int]:
     stack = list(s.art_stack)
     for c in _pending_draw(s):
         stack[c] += 1  # drawn works are still counted in the stack until one is kept
-    out("art_stack", stack)
-    out("shop", _onehots(s.shop, _NA), ",".join(R.ART[c] if c >= 0 else "-" for c in s.shop))
-    out("shop_pile", s.shop_pile)
-    out("cursor", list(s.cursor))
-    out("compass", _onehots(s.compass, len(R.COMPASS)),
-        ",".join(R.COMPASS[t] for t in s.compass) or "-")
-    out("needles", _onehots(s.needles, len(R.COMPASS)), f"{s.needles[0]},{s.needles[1]}")
-    out("cube_supply", s.cube_supply)
-    out("brussels_uses", s.uses)
-    rows = []
+    return stack
+
+
+def _player_rows(s, p: int) -> tuple[int, ...]:
+    return (
+        s.money[p], s.vp[p], s.hall[p], s.palace[p], s.arch[p], s.supply[p], s.court[p],
+        s.onboard[p], s.onbrussels[p], s.built[p], s.exhib[p], s.mp[p], (s.passed >> p) & 1,
+    )
+
+
+def _public_flat(s, offsets):
+    """The public block (contiguous from `to_move` to `context`) as one float32 array.
+
+    Only non-zero entries are computed (one-hot pieces set one index per item).
+    """
+    n = s.n
+    S = s.cfg.spaces
+    base0 = offsets["to_move"][0]
+    end = offsets["context"][0] + offsets["context"][1]
+    idx: list[int] = []
+    val: list[int] = []
+
+    def onehot(name: str, items, width: int) -> None:
+        b = offsets[name][0] - base0
+        for i, v in enumerate(items):
+            if 0 <= v < width:
+                idx.append(b + i * width + v)
+                val.append(1)
+
+    def dense(name: str, items) -> None:
+        b = offsets[name][0] - base0
+        for i, v in enumerate(items):
+            if v:
+                idx.append(b + i)
+                val.append(v)
+
+    def bits(name: str, masks, width: int) -> None:
+        b = offsets[name][0] - base0
+        for i, m in enumerate(masks):
+            for k in range(width):
+                if (m >> k) & 1:
+                    idx.append(b + i * width + k)
+                    val.append(1)
+
+    mover = s.actor if s.phase != Phase.END and s.actor >= 0 else -1
+    onehot("to_move", (mover,), n)
+    onehot("phase", (int(s.phase),), len(Phase))
+    dense("round", (s.round,))
+    onehot("first", (s.first,), n)
+    dense("stock_value", (R.STOCK_VALUES[s.stock] if s.stock >= 0 else 0,))
+    bits("area", (s.area,), S)
+    onehot("occupant", s.occ, n + 1)
+    onehot("building", s.bld, n)
+    dense("bid", s.bids)
+    onehot("space_action", s.acts, 5)
+    onehot("bonus_strip", s.strip_bonus, _NB)
+    onehot("display", s.display, _NF)
+    dense("figure_deck", s.fig_deck)
+    dense("figure_discard", s.fig_disc)
+    dense("art_stack", _stack(s))
+    onehot("shop", s.shop, _NA)
+    dense("shop_pile", s.shop_pile)
+    dense("cursor", s.cursor)
+    onehot("compass", s.compass, len(R.COMPASS))
+    onehot("needles", s.needles, len(R.COMPASS))
+    dense("cube_supply", s.cube_supply)
+    dense("brussels_uses", s.uses)
+    dense("players", [v for p in range(n) for v in _player_rows(s, p)])
+    dense("works", [k for p in range(n) for k in s.works[p]])
+    dense("cubes", [k for p in range(n) for k in s.cubes[p]])
+    bits("kept", s.kept, _NF)
+    bits("rotated", s.rot, _NF)
+    dense("rows", [k for p in range(n) for k in s.rows[p]])
+    bits("tucked", s.tucked, R.BONUS_ROWS)
+    dense("context", _public_context(s))
+    arr = np.zeros(end - base0, np.float32)
+    arr[idx] = val
+    return arr
+
+
+def _j(values) -> str:
+    return ",".join(map(str, values))
+
+
+def _public_strings(s) -> list[str]:
+    parts: list[str] = []
+
+    def out(name: str, _values, text: str) -> None:
+        parts.append(f"{name}:{text}")
+
+    n = s.n
+    mover = s.actor if s.phase != Phase.END and s.actor >= 0 else -1
+    out("to_move", (), f"P{mover + 1}" if mover >= 0 else "-")
+    out("phase", (), Phase(s.phase).name.lower())
+    out("round", (), str(s.round))
+    out("first", (), f"P{s.first + 1}")
+    out("stock", (), str(s.stock + 1))
+    out("area", (), f"{s.area:x}")
+    out("occupant", (), "".join("." if o < 0 else ("N" if o == n else str(o + 1)) for o in s.occ))
+    out("building", (), "".join("." if o < 0 else str(o + 1) for o in s.bld))
+    out("bid", (), _j(s.bids))
+    out("space_action", (), "".join("WSTMC"[a] for a in s.acts) or "-")
+    out("bonus_strip", (), _j(s.strip_bonus))
+    out("display", (), _j(s.display))
+    out("figure_deck", (), _j(s.fig_deck))
+    out("figure_discard", (), _j(s.fig_disc))
+    out("art_stack", (), _j(_stack(s)))
+    out("shop", (), _j(s.shop))
+    out("shop_pile", (), _j(s.shop_pile))
+    out("cursor", (), _j(s.cursor))
+    out("compass", (), _j(s.compass))
+    out("needles", (), _j(s.needles))
+    out("cube_supply", (), _j(s.cube_supply))
+    out("brussels_uses", (), _j(s.uses))
     for p in range(n):
-        rows.extend((
-            s.money[p], s.vp[p], s.hall[p], s.palace[p], s.arch[p], s.supply[p], s.court[p],
-            s.onboard[p], s.onbrussels[p], s.built[p], s.exhib[p], s.mp[p], (s.passed >> p) & 1,
-        ))
-    out("players", rows, "/".join(",".join(map(str, rows[p * 13:(p + 1) * 13])) for p in range(n)))
-    out("works", [k for p in range(n) for k in s.works[p]],
-        "/".join(",".join(map(str, s.works[p])) for p in range(n)))
-    out("cubes", [k for p in range(n) for k in s.cubes[p]],
-        "/".join(",".join(map(str, s.cubes[p])) for p in range(n)))
-    out("kept", [b for p in range(n) for b in _bits(s.kept[p], _NF)],
-        "/".join(f"{s.kept[p]:x}" for p in range(n)))
-    out("rotated", [b for p in range(n) for b in _bits(s.rot[p], _NF)],
-        "/".join(f"{s.rot[p]:x}" for p in range(n)))
-    out("rows", [k for p in range(n) for k in s.rows[p]],
-        "/".join(",".join(map(str, s.rows[p])) for p in range(n)))
-    out("tucked", [b for p in range(n) for b in _bits(s.tucked[p], R.BONUS_ROWS)],
-        "/".join(str(s.tucked[p]) for p in range(n)))
-    out("context", _public_context(s))
+        out(f"P{p + 1}", (), "/".join((
+            _j(_player_rows(s, p)), _j(s.works[p]), _j(s.cubes[p]), f"{s.kept[p]:x}",
+            f"{s.rot[p]:x}", _j(s.rows[p]), str(s.tucked[p]),
+        )))
+    out("context", (), _j(_public_context(s)))
+    return parts
 
 
 def _public_context(s) -> list[int]:
