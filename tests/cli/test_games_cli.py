@@ -1,0 +1,76 @@
+"""`meeple games` through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+import spiel_games
+from tournament.cli import app
+
+runner = CliRunner()
+
+
+def test_games_list_shows_every_registered_game_with_players_and_parameters():
+    result = runner.invoke(app, ["games", "list"])
+    assert result.exit_code == 0, result.output
+    for spec in spiel_games.all_specs():
+        assert spec.short_name in result.output
+        assert f"{spec.min_players}-{spec.max_players} players" in result.output
+    assert "players=4" in result.output
+
+
+def test_games_show_json_has_the_documented_keys():
+    result = runner.invoke(app, ["games", "show", "python_coloretto", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"name", "players", "parameters", "tiny_configs", "assumptions"} <= set(data)
+    assert data["name"] == "python_coloretto"
+    assert data["players"] == [2, 5]
+    assert any(p["name"] == "utility" and p["default"] == "rank" for p in data["parameters"])
+    assert all(c.startswith("python_coloretto(") for c in data["tiny_configs"])
+    assert any("tie" in a for a in data["assumptions"])
+
+
+def test_games_show_text_accepts_short_names():
+    result = runner.invoke(app, ["games", "show", "coloretto"])
+    assert result.exit_code == 0, result.output
+    assert "Deviations and assumptions" in result.output
+
+
+def test_games_simulate_prints_score_and_length_statistics():
+    result = runner.invoke(
+        app, ["games", "simulate", "python_coloretto(players=3)", "--games", "4", "--seed", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "length: mean" in result.output
+    assert "P3" in result.output and "score mean" in result.output
+
+
+def test_games_simulate_is_reproducible_for_a_seed():
+    args = ["games", "simulate", "python_coloretto(players=3)", "--games", "3", "--seed", "5"]
+    a = runner.invoke(app, args).output
+    b = runner.invoke(app, args).output
+    strip = lambda text: [ln for ln in text.splitlines() if not ln.startswith("speed")]  # noqa: E731
+    assert strip(a) == strip(b)
+
+
+def test_unknown_game_is_a_one_line_error_with_status_2():
+    result = runner.invoke(app, ["games", "show", "python_monopoly"])
+    assert result.exit_code == 2
+    assert "unknown game" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_parameter_is_a_one_line_error_with_status_2():
+    result = runner.invoke(app, ["games", "simulate", "python_coloretto(players=9)", "--games", "1"])
+    assert result.exit_code == 2
+    assert "2-5 players" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_malformed_game_string_is_a_one_line_error_with_status_2():
+    result = runner.invoke(app, ["games", "simulate", "python_coloretto(players=", "--games", "1"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
