@@ -14,18 +14,13 @@ games_app = typer.Typer(help="List, inspect and simulate the registered games.",
 
 
 def _load(game_string: str):
-    import pyspiel
-
     import spiel_games  # noqa: F401  (registers the games)
+    from spiel_games.common.registry import GameStringError, load_game
 
     try:
-        spiel_games.get_spec(game_string)
-    except KeyError as e:
-        raise fail(e.args[0], 2) from None
-    try:
-        return pyspiel.load_game(game_string)
-    except Exception as e:  # pyspiel raises RuntimeError/ValueError/SpielError on bad strings
-        raise fail(f"cannot load {game_string!r}: {e}", 2) from None
+        return load_game(game_string)
+    except GameStringError as e:
+        raise fail(str(e), 2) from None
 
 
 @games_app.command("list")

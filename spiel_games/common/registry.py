@@ -80,3 +80,33 @@ def get_spec(name_or_game_string: str) -> GameSpec:
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise KeyError(f"unknown game {name!r}; registered games: {known}")
     return _REGISTRY[name]
+
+
+class GameStringError(ValueError):
+    """A game string that does not load; the message is one line for the user."""
+
+
+def load_game(game_string: str):
+    """Load a registered game from its string, with a clean one-line error.
+
+    pyspiel prints "OpenSpiel exception: ..." on the C++ stderr before raising;
+    that line is suppressed here so command-line tools show one message only.
+    """
+    import os
+
+    try:
+        get_spec(game_string)
+    except KeyError as e:
+        raise GameStringError(e.args[0]) from None
+    fd = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            try:
+                return pyspiel.load_game(game_string)
+            except Exception as e:  # SpielError, ValueError from our configs, ...
+                message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                raise GameStringError(f"cannot load {game_string!r}: {message}") from None
+    finally:
+        os.dup2(fd, 2)
+        os.close(fd)
