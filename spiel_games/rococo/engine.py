@@ -59,12 +59,23 @@ class Core:
         "yl_cost", "terr_left", "returns", "depute_mode",
     )
 
-    def __deepcopy__(self, memo):
-        c = Core.__new__(Core)
-        for k in Core.__slots__:
-            v = getattr(self, k)
-            setattr(c, k, v[:] if type(v) is list else v)
-        return c
+    def __deepcopy__(self, memo):  # replaced below by a generated straight-line copy
+        raise NotImplementedError
+
+
+def _make_copier():
+    """Generate Core.__deepcopy__: list slots are copied shallowly (their items are
+    immutable tuples/ints), every other slot is shared (immutable)."""
+    lines = ["def __deepcopy__(self, memo):", "    c = _new(Core)"]
+    for k in Core.__slots__:
+        lines.append(f"    c.{k} = self.{k}[:]" if k in _LIST_SLOTS else f"    c.{k} = self.{k}")
+    lines.append("    return c")
+    scope = {"Core": Core, "_new": object.__new__}
+    exec("\n".join(lines), scope)  # noqa: S102 - fixed, generated from the slot names
+    Core.__deepcopy__ = scope["__deepcopy__"]
+
+
+_make_copier()
 
 
 def initial_core(cfg: R.Config, lay=None) -> Core:

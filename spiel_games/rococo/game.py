@@ -135,7 +135,9 @@ class RococoGame(pyspiel.Game):
 class RococoState(pyspiel.State):
     def __init__(self, game: RococoGame):
         super().__init__(game)
-        self._s = game._initial.__deepcopy__(None)
+        # Shared until the first move (see _apply_action): pyspiel's clone() builds a
+        # new initial state and then overwrites _s, so the copy here would be wasted.
+        self._s = game._initial
 
     # ----- OpenSpiel API ---------------------------------------------------------------------
     def current_player(self):
@@ -170,6 +172,8 @@ class RococoState(pyspiel.State):
 
     def _apply_action(self, action):
         c = self._s
+        if c.phase == Phase.START:  # only a fresh state is at START: stop sharing the initial core
+            c = self._s = c.__deepcopy__(None)
         ph = c.phase
         if ph in CHANCE_PHASES:
             if action not in [a for a, _ in self.chance_outcomes()]:

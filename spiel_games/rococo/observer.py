@@ -102,14 +102,20 @@ def _short(counts) -> str:
     return ".".join(f"{i}x{k}" for i, k in enumerate(counts) if k) or "-"
 
 
+def _blank(counts) -> str:
+    return ""
+
+
 def write(state, player, view, out) -> None:
     c = state._s
     cfg = c.cfg
     n, C, T, D = cfg.players, R.NUM_CARDS, R.NUM_TILES, R.NUM_DRESSES
+    # Texts feed only the strings; skip building them when a tensor is written.
+    sh = _short if not hasattr(out, "tensor") else _blank
     out("observer", _onehot(player, n), f"P{player + 1}")
     if view.sees(player, player):
-        out("my_secret", c.tsec[player], _short(c.tsec[player]))
-        out("my_hand", c.hand[player], _short(c.hand[player]))
+        out("my_secret", c.tsec[player], sh(c.tsec[player]))
+        out("my_hand", c.hand[player], sh(c.hand[player]))
     if not view.public:
         return
     acting = c.phase not in CHANCE_PHASES and c.phase != Phase.END
@@ -122,7 +128,7 @@ def write(state, player, view, out) -> None:
     out("yarn", c.yarn)
     out("lace", c.lace)
     out("prestige", c.prestige)
-    out("tiles_public", [k for v in c.tpub for k in v], "/".join(_short(v) for v in c.tpub))
+    out("tiles_public", [k for v in c.tpub for k in v], "/".join(sh(v) for v in c.tpub))
     out("tiles_secret_n", [sum(v) for v in c.tsec])
     unseen = list(c.tstack)
     for q in range(n):
@@ -132,8 +138,8 @@ def write(state, player, view, out) -> None:
     pend_visible = c.pend >= 0 and (not c.pend_secret or view.sees(c.cur, player))
     if c.pend >= 0 and not pend_visible:
         unseen[c.pend] += 1
-    out("unseen_tiles", unseen, _short(unseen))
-    out("tile_discard", c.tdisc, _short(c.tdisc))
+    out("unseen_tiles", unseen, sh(unseen))
+    out("tile_discard", c.tdisc, sh(c.tdisc))
     ware = []
     for seg in c.ware:
         v = [0] * T
@@ -147,8 +153,8 @@ def write(state, player, view, out) -> None:
     for d in c.windows:
         win.extend(_onehot(d, D))
     out("windows", win, ".".join(map(str, c.windows)))
-    out("bag", c.bag, _short(c.bag))
-    out("dress_discard", c.ddisc, _short(c.ddisc))
+    out("bag", c.bag, sh(c.bag))
+    out("dress_discard", c.ddisc, sh(c.ddisc))
     out("guest_owner", _owners(c.gown, n), ".".join(map(str, c.gown)))
     gd = []
     for d in c.gdress:
@@ -163,18 +169,18 @@ def write(state, player, view, out) -> None:
     disp = [0] * C
     for k in c.display:
         disp[k] += 1
-    out("display", disp, _short(disp))
+    out("display", disp, sh(disp))
     stack = [0] * C
     for level in c.emp:
         for k in level:
             stack[k] += 1
-    out("employee_stack", stack, _short(stack))
-    out("discard_cards", [k for v in c.discard for k in v], "/".join(_short(v) for v in c.discard))
-    out("known_hand", [k for v in c.known for k in v], "/".join(_short(v) for v in c.known))
+    out("employee_stack", stack, sh(stack))
+    out("discard_cards", [k for v in c.discard for k in v], "/".join(sh(v) for v in c.discard))
+    out("known_hand", [k for v in c.known for k in v], "/".join(sh(v) for v in c.known))
     hidden = []
     for q in range(n):
         hidden.append([s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True)])
-    out("hidden_cards", [k for v in hidden for k in v], "/".join(_short(v) for v in hidden))
+    out("hidden_cards", [k for v in hidden for k in v], "/".join(sh(v) for v in hidden))
     out("hand_size", [sum(v) for v in c.hand])
     out("to_select", [c.need_sel])
     out("played", _onehot(c.card, C), str(c.card))

@@ -28,7 +28,7 @@ _MEANINGS = {
 }
 
 _TINY_BASE = ("players=2,rounds=1,hand_size=1,base_deck=MJ,display=0,levels=0,windows=1,"
-              "warehouse=1,guests=1,decorations=1,dresses=2,tiles=3")
+              "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1")
 TINY = (
     f"python_rococo({_TINY_BASE})",
     f"python_rococo({_TINY_BASE.replace('display=0,levels=0', 'display=1,levels=1')})",

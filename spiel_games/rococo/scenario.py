@@ -1,0 +1,142 @@
+"""Helpers to build Rococo positions for scenario tests and demos.
+
+Positions are reached by playing the real rules: chance nodes are driven with
+scripted outcomes (``drive``) and player moves are applied by their readable
+strings (``act``). To shorten set-ups, ``give`` and ``place_dress`` /
+``set_deco`` overwrite holdings or board facts directly; they are test set-up
+tools, not a rules path, and the moves made afterwards go through the rules.
+
+    s = start(2, start_player=0)               # round 1 prepared, selection next
+    select_all(s)                               # everyone picks the first cards
+    give(s, 0, hand={card("gain2"): 1}, money=20)
+    act(s, "play L1 Apprentice (gain1)")
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+import spiel_games.rococo  # noqa: F401  (registers the game)
+from spiel_games.rococo import rules as R
+from spiel_games.rococo.engine import Phase
+
+
+def card(key: str) -> int:
+    """Card id by bonus name (hireable cards) or by exact card name."""
+    for k, c in enumerate(R.CARDS):
+        if c.name == key or (k >= 4 and R.BONUS_NAMES[c.bonus] == key):
+            return k
+    raise KeyError(key)
+
+
+def tile(code: str) -> int:
+    return next(t for t, x in enumerate(R.TILES) if x.code == code)
+
+
+def dress(name: str) -> int:
+    return next(d for d, x in enumerate(R.DRESSES) if x.name == name)
+
+
+def guest(state, hall: int, i: int) -> int:
+    """Guest space id of the i-th space (0 = the Master space) of a hall."""
+    gs = state._s.cfg.guests
+    return [g for g, x in enumerate(gs) if x.hall == hall][i]
+
+
+def deco(state, kind: int, index: int = 0) -> int:
+    return next(d for d, x in enumerate(state._s.cfg.decos) if x.kind == kind and x.index == index)
+
+
+def drive(state, outcomes=()) -> None:
+    """Apply the scripted chance outcomes in order while at chance nodes; once they run
+    out, apply the first possible outcome of each remaining chance node."""
+    todo = list(outcomes)
+    while state.is_chance_node():
+        possible = [a for a, _ in state.chance_outcomes()]
+        if todo:
+            a = todo.pop(0)
+            if a not in possible:
+                raise ValueError(f"scripted outcome {a} not possible: {possible}")
+        else:
+            a = possible[0]
+        state.apply_action(a)
+    if todo:
+        raise ValueError(f"unused scripted outcomes {todo}")
+
+
+def start(players: int = 2, start_player: int = 0, reveal=(), tiles=(), dresses=(), **params):
+    """A new game driven to the first player decision of round 1 (hand selection)."""
+    args = ",".join([f"players={players}"] + [f"{k}={v}" for k, v in params.items()])
+    state = pyspiel.load_game(f"python_rococo({args})").new_initial_state()
+    state.apply_action(start_player)
+    drive(state, list(reveal) + list(tiles) + list(dresses))
+    return state
+
+
+def act(state, *texts: str) -> None:
+    """Apply player actions by their strings; an illegal one raises ValueError."""
+    for text in texts:
+        legal = {state.action_to_string(state.current_player(), a): a for a in state.legal_actions()}
+        if text not in legal:
+            raise ValueError(f"{text!r} is not legal; legal: {sorted(legal)}")
+        state.apply_action(legal[text])
+
+
+def legal(state) -> list[str]:
+    return [state.action_to_string(state.current_player(), a) for a in state.legal_actions()]
+
+
+def select_all(state) -> None:
+    """Every player selects the first legal cards until the action phase starts."""
+    while state._s.phase == Phase.SELECT:
+        state.apply_action(state.legal_actions()[0])
+    drive(state)
+
+
+def give(state, player: int, *, money=None, yarn=None, lace=None, tiles=None, secret=None,
+         hand=None, supply=None, discard=None, known=None) -> None:
+    """Overwrite a player's holdings (set-up only). Card/tile dicts map id -> count."""
+    c = state._s
+    if money is not None:
+        c.money[player] = money
+    if yarn is not None:
+        c.yarn[player] = yarn
+    if lace is not None:
+        c.lace[player] = lace
+    if tiles is not None:
+        c.tpub[player] = _vec(tiles, R.NUM_TILES)
+    if secret is not None:
+        c.tsec[player] = _vec(secret, R.NUM_TILES)
+    if hand is not None:
+        c.hand[player] = _vec(hand, R.NUM_CARDS)
+        c.known[player] = _vec(known or {}, R.NUM_CARDS)
+    if supply is not None:
+        c.supply[player] = _vec(supply, R.NUM_CARDS)
+    if discard is not None:
+        c.discard[player] = _vec(discard, R.NUM_CARDS)
+
+
+def place_dress(state, g: int, owner: int, dress_id: int) -> None:
+    """Put a rented dress on guest space g (set-up only)."""
+    c = state._s
+    c.gown[g] = owner
+    c.gdress[g] = dress_id
+
+
+def set_deco(state, d: int, owner: int) -> None:
+    state._s.deco[d] = owner
+
+
+def set_window(state, w: int, dress_id: int) -> None:
+    state._s.windows[w] = dress_id
+
+
+def set_warehouse(state, segments) -> None:
+    state._s.ware = [tuple(sorted(seg)) for seg in segments]
+
+
+def _vec(d: dict, n: int) -> tuple:
+    v = [0] * n
+    for k, m in d.items():
+        v[k] = m
+    return tuple(v)
