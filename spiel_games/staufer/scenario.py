@@ -1,0 +1,140 @@
+"""Scripted positions for scenario tests and examples.
+
+``scripted_setup`` plays the setup chance nodes with chosen outcomes and returns the
+state at the first player decision, so a test can name its board instead of hoping
+for a random one. Every outcome goes through the real chance nodes (an impossible
+pick raises). ``act`` applies player actions by their strings and ``draw_chests``
+answers pending chest draws.
+
+    game = pyspiel.load_game("python_staufer(players=2,chests=none)")
+    state = scripted_setup(game, regions=["Milan", "Augsburg", ...], a_tiles=[...])
+    act(state, "deploy Augsburg", "seat 2")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spiel_games.staufer import rules as R
+from spiel_games.staufer.core import REFILL, SETUP, ST_A, ST_B, ST_C, ST_JOB, ST_REGION, ST_TILE
+
+_JOB_TABLES = (
+    lambda i: R.REGION_NAMES[i],
+    lambda i: R.DESIGN_JOBS[i][0],
+    lambda i: R.OFFICE_JOBS[i][0],
+)
+
+
+def _job_index(ty: int, name: str) -> int:
+    for i in range(R.JOB_POOL_MAX):
+        if _JOB_TABLES[ty](i) == name:
+            return i
+    raise ValueError(f"no {R.JOB_TYPE_NAMES[ty]} job named {name!r}")
+
+
+def _chest_kind(name) -> int:
+    if isinstance(name, int):
+        return name
+    for i, (long, short) in enumerate(zip(R.CHEST_NAMES, R.CHEST_SHORT, strict=True)):
+        if name in (long, short):
+            return i
+    raise ValueError(f"unknown chest {name!r}; expected one of {R.CHEST_NAMES}")
+
+
+def _apply(state, outcome: int) -> None:
+    legal = [a for a, _ in state.chance_outcomes()]
+    if outcome not in legal:
+        raise ValueError(f"scripted outcome {outcome} is impossible here (possible: {legal})")
+    state.apply_action(outcome)
+
+
+def draw_chests(state, chests: Sequence | str | None = None) -> None:
+    """Answer pending chest draws: `chests` lists kinds (names from rules.CHEST_NAMES or
+    CHEST_SHORT) in refill order (supply spaces, then free seats by position); a single
+    name is used for every draw; None (or a used-up list) takes the lowest kind left."""
+    queue = [chests] if isinstance(chests, str) else list(chests or [])
+    repeat = isinstance(chests, str)
+    while state.is_chance_node() and state._s.v[0] == REFILL:
+        if queue:
+            kind = _chest_kind(queue[0])
+            if not repeat:
+                queue.pop(0)
+        else:
+            kind = state.chance_outcomes()[0][0]
+        _apply(state, kind)
+
+
+def scripted_setup(
+    game,
+    *,
+    regions: Sequence[str] | None = None,
+    tiles: Sequence[int] | None = None,
+    jobs: Sequence[Sequence[str]] | None = None,
+    a_tiles: Sequence[str] | None = None,
+    b_tiles: Sequence[str] | None = None,
+    c_tiles: Sequence[int] | None = None,
+    chests: Sequence | str | None = None,
+):
+    """A new state with the setup chance nodes answered as given.
+
+    regions: region names in clockwise board order (the first must be the first region
+    in play, which is fixed at position 0); tiles: point-tile index (rules.POINT_TILES)
+    per board position; jobs: per player, job names per dealt type (region name, design
+    name, office name); a_tiles: region names for rounds 1..T and then the king's start;
+    b_tiles: B condition names per round; c_tiles: king moves per round (rounds - 1).
+    Anything not given takes the lowest possible outcome.
+    """
+    state = game.new_initial_state()
+    s = state._s
+    while s.v[0] == SETUP:
+        kind, arg = s.t.steps[s.v[3]]
+        pick = None
+        if kind == ST_REGION and regions is not None:
+            pick = R.REGION_NAMES.index(regions[arg])
+        elif kind == ST_TILE and tiles is not None:
+            pick = tiles[arg]
+        elif kind == ST_JOB and jobs is not None:
+            p, ty = divmod(arg, 3)
+            pick = _job_index(ty, jobs[p][ty])
+        elif kind == ST_A and a_tiles is not None:
+            pick = R.REGION_NAMES.index(a_tiles[arg])
+        elif kind == ST_B and b_tiles is not None:
+            pick = R.B_CONDITIONS.index(b_tiles[arg])
+        elif kind == ST_C and c_tiles is not None:
+            pick = c_tiles[arg]
+        _apply(state, state.chance_outcomes()[0][0] if pick is None else pick)
+        s = state._s
+    draw_chests(state, chests)
+    return state
+
+
+def act(state, *names: str) -> None:
+    """Apply player actions by their strings (e.g. "deploy Milan", "seat 2 (3)")."""
+    for name in names:
+        if state.is_chance_node() or state.is_terminal():
+            raise ValueError(f"cannot play {name!r}: no player is to move")
+        legal = {
+            state.action_to_string(state.current_player(), a): a for a in state.legal_actions()
+        }
+        matches = [a for text, a in legal.items() if text == name or text.split(" (")[0] == name]
+        if len(matches) != 1:
+            raise ValueError(f"{name!r} is not a legal action here; legal: {sorted(legal)}")
+        state.apply_action(matches[0])
+
+
+def set_court(state, player: int, envoys: int, nobles: int) -> None:
+    """Test position set-up: move player's figures between court and province so the court
+    holds exactly (envoys, nobles). Figures on seats and in payment areas stay put; raises
+    if the colour does not have that many figures off the board."""
+    s = state._s
+    if not s.owned:
+        state._s = s = s.__deepcopy__(None)
+    v, t = s.v, s.t
+    for noble, want in ((0, envoys), (1, nobles)):
+        c, pr = t.court + 2 * player + noble, t.prov + 2 * player + noble
+        free = v[c] + v[pr]
+        if not 0 <= want <= free:
+            raise ValueError(
+                f"P{player + 1} has only {free} {'nobles' if noble else 'envoys'} off the board"
+            )
+        v[c], v[pr] = want, free - want
