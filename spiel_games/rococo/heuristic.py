@@ -1,3 +1,209 @@
-"""placeholder"""
-def heuristic_action(state, rng=None):
-    return state.legal_actions()[0]
+"""A rule-based Rococo player that plays like a sensible casual human.
+
+- Selection: keep Masters and the strongest hired cards; late in the game
+  prefer cards whose bonus pays off now.
+- Playing: play the card whose best main action is worth most right now.
+- Main action, in order of preference: make the most valuable dress it can
+  pay for; hire a high-level card early (Master only); take the Queen's favor
+  when free; buy silk it lacks for the dresses on display; fund a decoration
+  when rich (fountain early, fireworks and statues late); depute when short of
+  money with a big deck; otherwise skip.
+- Dresses are rented (where it helps a hall majority or pays a reward) unless
+  money is short; silk is paid with the least waste; bonuses are always used.
+- Terrace: the most prestigious King's-hall dress goes first.
+"""
+
+from __future__ import annotations
+
+import random
+
+from spiel_games.rococo import engine as E
+from spiel_games.rococo import rules as R
+from spiel_games.rococo import turn as T
+from spiel_games.rococo.actions import ACQUIRE, DEPUTE, FAVOR, FUND, HIRE, KEEP, MAKE, SKIP, TO_BOTH
+from spiel_games.rococo.engine import Phase
+
+_TYPE_VALUE = (3.0, 2.0, 1.0)
+
+
+def _card_value(c, k: int) -> float:
+    card = R.CARDS[k]
+    v = _TYPE_VALUE[card.kind] + 0.4 * card.level
+    if card.bonus in R.CROWNS:
+        v -= 1.0
+    return v
+
+
+def _wanted_bales(c) -> list[int]:
+    """Bales per colour needed by the dresses in the workshop (a demand signal)."""
+    want = [0, 0, 0, 0]
+    for d in c.windows:
+        if d >= 0:
+            for i, b in enumerate(R.DRESSES[d].bales):
+                want[i] += b
+    return want
+
+
+def _tile_value(c, p: int, t: int) -> float:
+    held = E.bales_held(c, p)
+    want = _wanted_bales(c)
+    tile = R.TILES[t]
+    v = sum(b * (1.0 if want[i] > held[i] else 0.3) for i, b in enumerate(tile.bales))
+    if tile.lower:
+        v += 1.0 if tile.lower == "y+l" else 0.6
+    return v
+
+
+def _dress_value(c, w: int) -> float:
+    d = R.DRESSES[c.windows[w]]
+    return 2.0 * (d.prestige + d.festive) + d.money / 4.0 - c.cfg.window_costs[w] / 2.0
+
+
+def _main_choice(c, options: list[int]) -> int:
+    p = c.cur
+    late = c.round >= c.cfg.rounds - 1
+    if MAKE in options:
+        return MAKE
+    if HIRE in options and c.round <= c.cfg.rounds - 2 and c.money[p] >= 8:
+        return HIRE
+    if FAVOR in options and c.round < c.cfg.rounds:
+        return FAVOR
+    if ACQUIRE in options and sum(E.bales_held(c, p)) < 5 and not late:
+        return ACQUIRE
+    if FUND in options and (c.money[p] >= 14 or late):
+        return FUND
+    if DEPUTE in options and c.money[p] < 6 and E.deck_size(c, p) >= 7:
+        return DEPUTE
+    if ACQUIRE in options and not late:
+        return ACQUIRE
+    if FUND in options:
+        return FUND
+    return SKIP
+
+
+def _play_value(c, k: int) -> float:
+    """How good playing card k is now: the value of its best main action."""
+    p = c.cur
+    kind = R.CARDS[k].kind
+    v = 0.0
+    if kind != R.APPRENTICE and T.makeable_windows(c, p, kind == R.MASTER, ""):
+        v = 10.0
+    elif kind == R.MASTER and c.display and R.HIRE_COST[len(c.display) - 1] <= c.money[p] - 3:
+        v = 7.0
+    elif kind != R.APPRENTICE and c.favor < 0:
+        v = 5.0
+    elif T.can_take(c, p, True):
+        v = 3.0
+    return v - 0.3 * _TYPE_VALUE[kind]  # keep flexible cards for later when equal
+
+
+def _fund_value(c, d: int) -> float:
+    x = c.cfg.decos[d]
+    rounds_left = c.cfg.rounds - c.round
+    v = x.prestige - T.fund_price(c, d) / 6.0
+    if x.kind in (R.FOUNTAIN_UP, R.FOUNTAIN_LOW):
+        v += 0.8 * rounds_left
+    elif x.kind == R.FIREWORKS:
+        v += 2.0
+    elif x.kind == R.STATUE:
+        v += 1.5 * min(4, len(E.own_dresses(c, c.cur))) / 2
+    elif x.kind == R.MUSICIAN:
+        v += 1.0
+    return v
+
+
+def _guest_value(c, g: int) -> float:
+    cfg = c.cfg
+    p = c.cur
+    gs = cfg.guests[g]
+    mine = sum(1 for i, o in enumerate(c.gown) if o == p and cfg.guests[i].hall == gs.hall)
+    best_other = max((sum(1 for i, o in enumerate(c.gown) if o == q and cfg.guests[i].hall == gs.hall)
+                      for q in range(cfg.players) if q != p), default=0)
+    v = cfg.hall_values[gs.hall][0] / 3.0 if mine <= best_other else 0.5
+    kind, amount = gs.reward
+    v += {R.R_LIVRE: amount / 2.0, R.R_YARN: 1.0, R.R_LACE: 1.0, R.R_TILE: 1.2}.get(kind, 0.0)
+    if gs.master:
+        v += 0.5
+    if mine == 0:
+        v += 0.7  # presence toward the All-halls bonus
+    return v
+
+
+def heuristic_action(state, rng=None) -> int:
+    rng = rng or random.Random(0)
+    c = state._s
+    lay = c.lay
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    p = c.cur
+    ph = c.phase
+    jitter = rng.random
+    if ph == Phase.SELECT:
+        return max(legal, key=lambda a: (_card_value(c, a - lay.select) + 0.1 * jitter()))
+    if ph == Phase.PLAY:
+        return max(legal, key=lambda a: (_play_value(c, a - lay.play) + 0.1 * jitter()))
+    if ph == Phase.MAIN:
+        return lay.main + _main_choice(c, [a - lay.main for a in legal])
+    if ph == Phase.TAKE:
+        def take_value(a: int) -> float:
+            s, t = divmod(a - lay.take, R.NUM_TILES)
+            cost = T.acquire_cost(c, s)
+            return _tile_value(c, p, t) - 0.5 * cost + 0.05 * jitter()
+
+        return max(legal, key=take_value)
+    if ph == Phase.USE:
+        options = [a - lay.use for a in legal]
+        tile = R.TILES[c.pend]
+        if sum(tile.bales) >= 2 or not tile.lower:
+            return lay.use + KEEP
+        if TO_BOTH in options:
+            return lay.use + TO_BOTH
+        converts = [o for o in options if o != KEEP]
+        if sum(tile.bales) == 0 or c.yarn[p] + c.lace[p] < 2:
+            # take the scarcer marker
+            return lay.use + min(converts, key=lambda o: (c.yarn[p] if o == 1 else c.lace[p], o))
+        return lay.use + KEEP
+    if ph == Phase.MAKE:
+        return max(legal, key=lambda a: _dress_value(c, a - lay.make))
+    if ph == Phase.PAY:
+        def waste(a: int) -> tuple:
+            b = R.TILES[a - lay.pay].bales
+            useful = sum(min(b[i], c.need[i]) for i in range(4))
+            return (sum(b) - useful, -useful)
+
+        return min(legal, key=waste)
+    if ph == Phase.PLACE:
+        rents = [a for a in legal if a != lay.sell]
+        if lay.sell in legal and (not rents or c.money[p] < 4 or c.round == c.cfg.rounds and
+                                  R.DRESSES[c.dress].money >= 20):
+            return lay.sell
+        return max(rents, key=lambda a: _guest_value(c, a - lay.place) + 0.05 * jitter())
+    if ph == Phase.HIRE:
+        return max(legal, key=lambda a: _card_value(c, a - lay.hire) + 0.1 * jitter())
+    if ph == Phase.FUND:
+        return max(legal, key=lambda a: _fund_value(c, a - lay.fund) + 0.05 * jitter())
+    if ph == Phase.BONUS:
+        return lay.bonus  # use it
+    if ph == Phase.YARNLACE:
+        return lay.yarnlace + (1 if c.lace[p] < c.yarn[p] else 0)
+    if ph == Phase.DEPUTE:
+        if c.depute_mode == "money":
+            return min(legal, key=lambda a: (_card_value(c, a - lay.depute), a))
+        useful = [a for a in legal if R.CARDS[a - lay.depute].bonus not in R.CROWNS
+                  and R.CARDS[a - lay.depute].bonus != R.BONUS["none"]]
+        pool = useful or legal
+        return min(pool, key=lambda a: (_TYPE_VALUE[R.CARDS[a - lay.depute].kind], a))
+    if ph == Phase.BUY:
+        keep = 0 if c.round == c.cfg.rounds else 8
+        return lay.buy if c.money[p] - c.rate >= keep else lay.done
+    if ph == Phase.DISCARD:
+        tiles = [a for a in legal if a != lay.done]
+        late = c.round == c.cfg.rounds
+        if tiles and (late or not any(c.acc)):
+            return min(tiles, key=lambda a: _tile_value(c, p, a - lay.discard))
+        return lay.done if lay.done in legal else tiles[0]
+    if ph == Phase.TERRACE:
+        moves = [a for a in legal if a != lay.done]
+        return max(moves, key=lambda a: (R.DRESSES[c.gdress[a - lay.terrace]].prestige, -a))
+    return legal[0]
