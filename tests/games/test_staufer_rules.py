@@ -561,3 +561,127 @@ def test_resampler_redeals_only_the_opponents_jobs():
         cards = [mine[p * 3 + ty] for p in range(3)]
         assert len(set(cards)) == 3  # dealt without replacement
     assert mine != s._s.arr("jobs")
+
+
+# ----- region bonuses, B conditions, chest kinds, privilege texts -----------------------------
+
+
+@pytest.mark.parametrize(
+    "region,score,court",
+    [
+        ("Milan", 10, [3, 2]),  # noble from the province
+        ("Augsburg", 9, [5, 1]),  # two envoys from the province
+        ("Nijmegen", 8 + 4, [3, 1]),  # 4 VP
+        ("Aachen", 8 + 6, [3, 1]),  # the top VP privilege (6 of 4/5/6 at 3 players)
+        ("Strasbourg", 7 + 1, [3, 1]),  # 1 VP per region with a seat
+        ("Palermo", 6 + 4, [3, 1]),  # 4 VP
+    ],
+)
+def test_each_region_bonus_goes_to_its_majority_holder(region, score, court):
+    g = load(players=3, chests="none", jobs=0, rounds=1, actions=1)
+    before = ALL[(ALL.index(region) - 1) % 6]
+    s = setup(g, a=(region,), king=before, b=["after_king"])
+    deploy(s, region, 5)  # one travel figure, the seat's one figure
+    supply(s)
+    supply(s)
+    assert s.scores()[0] == score
+    assert view(g, s, "court")[0] == court
+
+
+def test_b_condition_fewest_chests_scores_the_region_missing_most_chests():
+    g = load(players=3, jobs=0, rounds=1, actions=1)
+    s = setup(g, a=("Palermo",), king="Milan", b=["fewest_chests"], chests=["brown"] * 18)
+    deploy(s, "Augsburg", 5)  # takes the brown chest under the seat
+    supply(s, 1)
+    supply(s, 2)
+    assert s.scores() == [9 + 1, 1, 1]  # Augsburg first place; one brown chest each
+
+
+def test_b_condition_most_nobles_scores_the_region_with_most_seated_nobles():
+    g = load(players=3, chests="none", jobs=0, rounds=1, actions=1)
+    s = setup(g, a=("Palermo",), king="Milan", b=["most_nobles"])
+    deploy(s, "Augsburg", 5, occupant="envoy")
+    deploy(s, "Nijmegen", 5, occupant="noble")
+    supply(s)
+    assert s.scores() == [0, 8 + 4, 0]
+
+
+def test_b_condition_most_payment_scores_the_region_with_most_paid_figures():
+    g = load(players=3, chests="none", jobs=0, rounds=1, actions=1)
+    s = setup(g, a=("Palermo",), king="Augsburg", b=["most_payment"])
+    deploy(s, "Augsburg", 2)  # value 3 pays into Augsburg and Nijmegen
+    deploy(s, "Nijmegen", 4)  # travel through Augsburg: Augsburg 2, Nijmegen 1
+    supply(s)
+    assert s.scores() == [9, 0, 0]
+
+
+@pytest.mark.parametrize("chest,court", [("oE", [7, 1]), ("oN", [6, 2]), ("o2", [6, 1])])
+def test_orange_chests_give_figures_or_points_at_once(chest, court):
+    g = load(players=3, jobs=0)
+    s = setup(g, chests=[chest, "brown", "brown", "brown", "brown"])
+    supply(s, 1)
+    assert view(g, s, "court")[0] == court
+    assert view(g, s, "vp")[0] == (2 if chest == "o2" else 0)
+
+
+def _take_privilege(game, name, **kw):
+    s = setup(game, chests=["purple"] + ["brown"] * 17, **kw)
+    supply(s, 1)
+    act(s, f"privilege {name}")
+    supply(s, 3)
+    supply(s, 3)
+    return s
+
+
+def test_treasurer_privilege_scores_a_seat_in_the_kings_region():
+    g = load(players=2, jobs=0)
+    s = _take_privilege(g, "treasurer", king="Milan")
+    deploy(s, "Milan", 3)
+    assert view(g, s, "vp")[0] == 1
+
+
+def test_steward_privilege_scores_court_figures_at_the_end():
+    g = load(players=2, jobs=0, rounds=1)
+    s = _take_privilege(g, "steward", a=("Strasbourg",), king="Palermo")
+    supply(s, 2)  # court 4+2+3 = 9 envoys + 1 noble
+    assert view(g, s, "court")[0] == [9, 1]
+    assert s.scores()[0] == 10 // 2 + 1  # steward + the brown chest
+
+
+def test_patron_privilege_scores_every_supply_action():
+    g = load(players=2, jobs=0, privileges="red")
+    s = _take_privilege(g, "patron")
+    supply(s, 2)
+    assert view(g, s, "vp")[0] == 2
+
+
+def test_herald_privilege_makes_every_seat_one_figure_cheaper():
+    g = load(players=2, jobs=0, privileges="red")
+    s = _take_privilege(g, "herald", king="Milan")
+    deploy(s, "Milan", 2)  # value 2 on the two-player side: no further figure
+    assert all(row[0] == [0, 0] for row in view(g, s, "payment"))
+
+
+def test_chest_keeper_privilege_counts_one_more_brown_chest():
+    g = load(players=2, jobs=0, privileges="red")
+    s = _take_privilege(g, "chest_keeper")
+    assert s.scores()[0] == 1  # no brown chest yet: the privilege's chest alone scores 1
+    supply(s, 2)  # the brown chest under space 2
+    assert s.scores()[0] == 3  # 1 brown + the privilege's chest = 2 -> 3 VP
+
+
+def test_majordomo_privilege_adds_one_to_majorities_where_seated():
+    g = load(players=2, seats=5, jobs=0, privileges="red", rounds=1)
+    s = _take_privilege(g, "majordomo", a=("Milan",), king="Palermo", b=["after_king"])
+    deploy(s, "Milan", 5)  # P1: 1 seat + 1
+    deploy(s, "Milan", 2)  # P2: 1 seat, further left
+    supply(s, 4)
+    # Without the privilege the 1-1 tie would go to P2's seat further left.
+    assert s.scores() == [10 + 3, 5 + 3]  # and two brown chests each
+
+
+def test_pilgrim_privilege_scores_regions_with_a_seat_at_the_end():
+    g = load(players=2, jobs=0, privileges="red", rounds=1)
+    s = _take_privilege(g, "pilgrim", a=("Strasbourg",), king="Palermo")
+    deploy(s, "Nijmegen", 3)
+    assert s.scores()[0] == 2 + 1  # one region with a seat, and the seat's brown chest

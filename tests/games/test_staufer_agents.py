@@ -1,0 +1,133 @@
+"""Die Staufer: heuristic, abstraction, invariants under random play, and declared sizes."""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+import spiel_games  # noqa: F401  (registers the games)
+from spiel_games.staufer import SPEC
+from spiel_games.staufer.scenario import scripted_setup
+
+
+def _chance(state, rng):
+    outcomes = state.chance_outcomes()
+    x, acc = rng.random(), 0.0
+    for a, p in outcomes:
+        acc += p
+        if x < acc:
+            return a
+    return outcomes[-1][0]
+
+
+def _play(game, policies, seed):
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(_chance(state, rng))
+            continue
+        p = state.current_player()
+        action = policies[p](state, rng)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    return state
+
+
+def _random(state, rng):
+    return rng.choice(state.legal_actions())
+
+
+@pytest.mark.parametrize("cfg", SPEC.test_configs)
+def test_heuristic_plays_only_legal_moves(cfg):
+    game = pyspiel.load_game(cfg)
+    n = game.num_players()
+    final = _play(game, [SPEC.heuristic] * n, seed=3)
+    assert len(final.returns()) == n
+
+
+def test_heuristic_beats_random_players():
+    game = pyspiel.load_game("python_staufer(players=3,utility=win)")
+    wins = 0.0
+    games = 12
+    for i in range(games):
+        seat = i % 3
+        policies = [_random] * 3
+        policies[seat] = SPEC.heuristic
+        wins += _play(game, policies, seed=100 + i).returns()[seat]
+    assert wins / games > 0.6  # a fair share would be 1/3
+
+
+def test_figures_are_conserved_in_random_play():
+    game = pyspiel.load_game("python_staufer(players=4)")
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        s = state._s
+        seats = s.arr("seat")
+        pay = s.arr("pay")
+        court, prov = s.arr("court"), s.arr("prov")
+        for p in range(4):
+            for noble, total in ((0, 15), (1, 3)):
+                on_seats = sum(1 for o in seats if o == p * 2 + noble)
+                paid = sum(pay[(pos * 4 + p) * 2 + noble] for pos in range(6))
+                held = court[p * 2 + noble] + prov[p * 2 + noble]
+                assert on_seats + paid + held == total
+
+
+def test_abstraction_key_ignores_opponents_secret_jobs():
+    game = pyspiel.load_game("python_staufer(players=3,chests=none)")
+    regions = ["Milan", "Augsburg", "Nijmegen", "Aachen", "Strasbourg", "Palermo"]
+    common = dict(
+        regions=regions,
+        tiles=list(range(6)),
+        a_tiles=regions,
+        b_tiles=["king", "after_king", "most_seats", "most_nobles", "most_payment"],
+        c_tiles=[1, 1, 2, 2],
+    )
+    a = scripted_setup(
+        game,
+        jobs=[
+            ["Milan", "presence", "value1"],
+            ["Aachen", "nobility", "value2"],
+            ["Palermo", "leftmost", "value3"],
+        ],
+        **common,
+    )
+    b = scripted_setup(
+        game,
+        jobs=[
+            ["Milan", "presence", "value1"],
+            ["Nijmegen", "two_seats", "value4"],
+            ["Palermo", "leftmost", "value3"],
+        ],
+        **common,
+    )
+    key = SPEC.abstraction
+    assert key(a, 0) == key(b, 0)
+    assert key(a, 1) != key(b, 1)
+    assert SPEC.abstraction_name == "staufer-board" and SPEC.abstraction_version == 1
+
+
+def test_every_assumed_number_is_listed_in_the_spec():
+    from spiel_games.staufer import rules
+
+    assumed = [f for f in rules.RULES.facts.values() if f.assumed]
+    assert len(SPEC.assumptions) == len(assumed) > 30
+    for fact in assumed:
+        assert any(line.startswith(fact.key + " ") for line in SPEC.assumptions)
+
+
+def test_random_playout_is_fast_enough():
+    import time
+
+    game = pyspiel.load_game(SPEC.typical_config)
+    start = time.perf_counter()
+    _play(game, [_random] * 4, seed=1)
+    assert time.perf_counter() - start < 1.0
