@@ -112,10 +112,7 @@ class _StringSink:
 
     def __call__(self, name: str, values, text: str | None = None) -> None:
         if text is None:
-            if isinstance(values, (int, float)):
-                text = str(values)
-            else:
-                text = ",".join(str(v) for v in values)
+            text = str(values) if isinstance(values, (int, float)) else ",".join(map(str, values))
         self.parts.append(f"{name}:{text}")
 
 
