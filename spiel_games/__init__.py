@@ -6,6 +6,7 @@
 
 from spiel_games import bruxelles  # noqa: F401
 from spiel_games import coloretto  # noqa: F401  (registers python_coloretto)
+from spiel_games import rococo  # noqa: F401
 from spiel_games import staufer  # noqa: F401
 from spiel_games.common.registry import all_specs, get_spec
 

@@ -161,14 +161,19 @@ def deck_counts(c: Core, p: int) -> tuple:
 
 
 def bales_held(c: Core, p: int) -> list[int]:
-    out = [0, 0, 0, 0]
+    y = g = r = b = 0
     for counts in (c.tpub[p], c.tsec[p]):
         for t, k in enumerate(counts):
             if k:
-                b = R.TILES[t].bales
-                for col in range(4):
-                    out[col] += k * b[col]
-    return out
+                ty, tg, tr, tb = _BALES[t]
+                y += k * ty
+                g += k * tg
+                r += k * tr
+                b += k * tb
+    return [y, g, r, b]
+
+
+_BALES = tuple(t.bales for t in R.TILES)
 
 
 def own_dresses(c: Core, p: int) -> list[int]:

@@ -51,7 +51,7 @@ def free_guests(c, by_master: bool) -> list[int]:
     return [g for g, gs in enumerate(c.cfg.guests) if c.gown[g] < 0 and (by_master or not gs.master)]
 
 
-def can_make(c, p: int, w: int, by_master: bool, mod: str) -> bool:
+def can_make(c, p: int, w: int, by_master: bool, mod: str, held=None) -> bool:
     di = c.windows[w]
     if di < 0:
         return False
@@ -62,7 +62,8 @@ def can_make(c, p: int, w: int, by_master: bool, mod: str) -> bool:
         return False
     need = reduced_need(d, mod)
     if any(need):
-        held = E.bales_held(c, p)
+        if held is None:
+            held = E.bales_held(c, p)
         if any(held[i] < need[i] for i in range(4)):
             return False
     if not d.sellable and not free_guests(c, by_master):
@@ -71,7 +72,8 @@ def can_make(c, p: int, w: int, by_master: bool, mod: str) -> bool:
 
 
 def makeable_windows(c, p: int, by_master: bool, mod: str) -> list[int]:
-    return [w for w in range(len(c.windows)) if can_make(c, p, w, by_master, mod)]
+    held = E.bales_held(c, p)
+    return [w for w in range(len(c.windows)) if can_make(c, p, w, by_master, mod, held)]
 
 
 def fund_price(c, d: int) -> int:
@@ -241,8 +243,26 @@ def play(c, card: int) -> None:
     c.phase = Phase.MAIN
 
 
+def main_allowed(c, option: int) -> bool:
+    p = c.cur
+    kind = R.CARDS[c.card].kind
+    if option == FAVOR:
+        return kind != R.APPRENTICE and c.favor < 0
+    if option == ACQUIRE:
+        return can_take(c, p, True)
+    if option == MAKE:
+        return kind != R.APPRENTICE and bool(makeable_windows(c, p, kind == R.MASTER, ""))
+    if option == HIRE:
+        return kind == R.MASTER and bool(c.display) and R.HIRE_COST[len(c.display) - 1] <= c.money[p]
+    if option == DEPUTE:
+        return E.deck_size(c, p) >= MIN_DEPUTE
+    if option == FUND:
+        return bool(fundable(c, p, 0))
+    return option == SKIP
+
+
 def main(c, option: int) -> None:
-    if option not in main_options(c):
+    if not main_allowed(c, option):
         raise ValueError("that main action is not allowed now")
     p = c.cur
     kind = R.CARDS[c.card].kind
