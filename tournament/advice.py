@@ -228,7 +228,10 @@ def advise_state(
     root = viewpoint_state(state, view, root_rng)
     agent = make_agent(spec, game, agent_seed)
     agent.reset()
-    legal = dict(legal_strings(state))
+    # The legal moves as the advised player sees them: when that player is not the mover,
+    # the mover's options depend on cards the player cannot see, so they come from the
+    # re-dealt state too (the true state's moves would leak them).
+    legal = dict(legal_strings(root))
     t0 = time.perf_counter()
     analysis = agent.analyse(root.clone())
     analysed = analysis is not None
