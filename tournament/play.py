@@ -84,15 +84,55 @@ def default_hint_agent() -> str:
 
 
 def readable_observation(state, player: int) -> str:
-    """What ``player`` sees: the board for perfect-information games, else their observation."""
+    """What ``player`` sees.
+
+    A game may provide ``state.render_view(player)`` (a readable text built from that
+    player's observation only); otherwise perfect-information games show the board
+    (``str(state)``) and the others show ``observation_string(player)`` one piece per line.
+    """
     import pyspiel
 
+    custom = getattr(state, "render_view", None)
+    if callable(custom):
+        return str(custom(player))
     game = state.get_game()
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return str(state)
-    text = state.observation_string(player)
-    # PieceObserver strings are "name:value name:value ..."; one piece per line reads better.
-    return re.sub(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*:)", "\n", text.strip())
+    text = state.observation_string(player).strip()
+    # PieceObserver strings are "name:value name:value ..."; one aligned piece per line.
+    pieces = re.split(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*:)", text)
+    rows = [p.partition(":") for p in pieces]
+    if not all(sep for _, sep, _ in rows):
+        return text
+    width = max(len(name) for name, _, _ in rows)
+    return "\n".join(f"  {name:<{width}}  {value}" for name, _, value in rows)
+
+
+def observable(before, mover: int, action: int, watchers) -> bool:
+    """Whether every watcher can tell ``action`` apart from the mover's other options.
+
+    It can when no other legal action (or chance outcome) leads to the same information
+    state for that watcher: then the watcher's own view already reveals which move was
+    made, and naming it tells nothing new. A secret choice, or a card dealt to someone
+    else, leaves the watcher's information state the same for several options: hidden.
+    """
+    if mover == CHANCE:
+        options = [int(a) for a, _ in before.chance_outcomes()]
+    else:
+        options = [int(a) for a in before.legal_actions()]
+    if len(options) <= 1 or not watchers:
+        return True
+
+    def info_after(a: int, h: int) -> str:
+        child = before.clone()
+        child.apply_action(a)
+        return child.information_state_string(h)
+
+    for h in watchers:
+        seen = info_after(action, h)
+        if any(b != action and info_after(b, h) == seen for b in options):
+            return False
+    return True
 
 
 def rank_order(scores: list[float]) -> list[int]:
@@ -170,15 +210,14 @@ class PlaySession:
         return self.game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
 
     def _log(self, mover: int, action: int, before) -> None:
-        """Announce a move that was not the watching human's own decision."""
-        if mover == CHANCE:
-            if self._perfect():
-                self.say(f"  chance: {before.action_to_string(CHANCE, action)}")
-            return
-        if self._perfect() or mover in self.humans:
-            self.say(f"  P{mover + 1}: {before.action_to_string(mover, action)}")
-        else:
-            self.say(f"  P{mover + 1} moved")
+        """Announce a move in the words the watching humans may read."""
+        watchers = [h for h in self.humans if h != mover]
+        visible = self._perfect() or observable(before, mover, action, watchers)
+        who = "chance" if mover == CHANCE else f"P{mover + 1}"
+        if visible:
+            self.say(f"  {who}: {before.action_to_string(mover, action)}")
+        elif mover != CHANCE:
+            self.say(f"  {who} moved (hidden from you)")
 
     # ----- the game loop --------------------------------------------------------------
     def _apply(self, action: int) -> None:

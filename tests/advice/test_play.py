@@ -210,3 +210,24 @@ def test_a_failing_ai_seat_stops_the_game_and_keeps_the_moves(tmp_path):
     assert not result.finished and result.error == "P2: out of cheese"
     assert "seat P2 (test_broken) failed: out of cheese; game stopped" in text
     assert read_record(path).action_ids() == result.actions and result.actions
+
+
+def test_observable_hides_what_the_watcher_cannot_tell_apart():
+    from tournament.play import observable
+
+    game = pyspiel.load_game("kuhn_poker")
+    state = game.new_initial_state()
+    assert observable(state, -1, 1, [0])  # P1's own card: P1 sees it
+    assert not observable(state, -1, 1, [1])  # ... and P2 does not
+    state.apply_action(1)
+    assert not observable(state, -1, 2, [0])  # P2's card, watched by P1
+    state.apply_action(2)
+    assert observable(state, 0, 1, [1])  # a bet is public
+    assert observable(state, 0, 1, [])  # nobody watching
+
+
+@pytest.mark.parametrize("spec", HIDDEN, ids=[s.short_name for s in HIDDEN])
+def test_play_runs_on_games_with_hidden_information(spec):
+    seats = ["human"] + ["random"] * (pyspiel.load_game(spec.tiny_configs[0]).num_players() - 1)
+    result, text = play("1\n" * 400, seats=seats, game=spec.tiny_configs[0])
+    assert result.finished and "ranking:" in text
