@@ -15,6 +15,7 @@ import json
 import os
 import platform
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,6 +174,34 @@ def write_batch(directory: Path, rows: list[dict]) -> Path:
     return path
 
 
+def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Table:
+    """Read one batch file and check it: schema, row count (in its name) and run id."""
+    try:
+        pf = pq.ParquetFile(p)
+        names = pf.schema_arrow.names
+        rows = pf.metadata.num_rows
+    except Exception as e:
+        raise LedgerError(f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})") from None
+    if names != SCHEMA.names:
+        raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it")
+    expected = int(p.stem.rsplit("-", 1)[1])
+    if rows != expected:
+        raise LedgerError(f"{p}: {rows} rows, the name says {expected}; refusing to use it")
+    cols = SCHEMA.names if columns is None else [c for c in SCHEMA.names if c in columns or c == "run_id"]
+    try:
+        t = pf.read(columns=cols, use_threads=False)
+    except Exception as e:
+        raise LedgerError(f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})") from None
+    try:
+        t = t.cast(pa.schema([SCHEMA.field(c) for c in cols]))
+    except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it") from None
+    runs = pc.unique(t.column("run_id").combine_chunks().dictionary_decode()).to_pylist()
+    if runs != [run_id]:
+        raise LedgerError(f"{p}: rows from run {sorted(runs)}, the manifest says {run_id}")
+    return t
+
+
 @dataclass
 class Ledger:
     directory: Path
@@ -185,38 +214,30 @@ class Ledger:
         return set(self.table.column("game_id").to_pylist())
 
 
-def read_ledger(directory: str | Path) -> Ledger:
-    """Read and check every file of a ledger directory."""
+def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledger:
+    """Read and check every file of a ledger directory (``columns``: only those, plus run_id)."""
     d = Path(directory)
     if not d.is_dir():
         raise LedgerError(f"{d}: no such ledger directory")
     manifest = read_manifest(d)
-    tables, files = [], []
+    paths = []
     for p in sorted(d.iterdir()):
         if p.name == MANIFEST or p.name.startswith(_TMP_PREFIX):
             continue
         if not _PART.match(p.name):
             raise LedgerError(f"{p}: foreign file in the ledger; refusing to use it")
-        try:
-            t = pq.read_table(p)
-        except Exception as e:
-            raise LedgerError(f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})") from None
-        try:
-            if t.schema.names != SCHEMA.names:
-                raise ValueError("column names differ")
-            t = t.cast(SCHEMA)
-        except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it") from None
-        expected = int(p.stem.rsplit("-", 1)[1])
-        if t.num_rows != expected:
-            raise LedgerError(f"{p}: {t.num_rows} rows, the name says {expected}; refusing to use it")
-        runs = set(t.column("run_id").to_pylist())
-        if runs != {manifest["run_id"]}:
-            raise LedgerError(f"{p}: rows from run {sorted(runs)}, the manifest says {manifest['run_id']}")
-        tables.append(t)
-        files.append(p)
-    table = pa.concat_tables(tables) if tables else SCHEMA.empty_table()
-    ids = table.column("game_id")
+        paths.append(p)
+    # Parquet decoding releases the GIL: a few threads hide the per-file open cost.
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        tables = list(pool.map(lambda p: _read_part(p, manifest["run_id"], columns), paths))
+    files = paths
+    if tables:
+        table = pa.concat_tables(tables)
+    else:
+        table = SCHEMA.empty_table()
+        if columns is not None:
+            table = table.select([c for c in SCHEMA.names if c in columns or c == "run_id"])
+    ids = table.column("game_id") if "game_id" in table.column_names else pa.array([], pa.string())
     if len(ids) and len(pc.unique(ids)) != len(ids):
         raise LedgerError(f"{d}: a game appears twice in the ledger; refusing to use it")
     return Ledger(d, manifest, table, files)

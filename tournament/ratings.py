@@ -103,23 +103,29 @@ def pairwise(games: Games, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 
 class _Records:
-    """Pairwise results aggregated per (block, a, b, outcome), for fast bootstrap refits."""
+    """Pairwise results as a sparse (cell x duplicate set) count matrix.
+
+    A cell is (winner-or-first, other, outcome). The full-data matrices are its row sums; a
+    bootstrap replicate is one sparse product with the resampled multiplicity of each set.
+    """
 
     def __init__(self, block, a, b, win, k: int, num_blocks: int):
+        from scipy.sparse import csr_matrix
+
         self.k, self.num_blocks = k, num_blocks
-        cell = ((block * k + a) * k + b) * 2 + win
-        uniq, counts = np.unique(cell, return_counts=True)
-        self.block = uniq // (2 * k * k)
-        rest = uniq % (2 * k * k)
-        self.flat = rest // 2  # a * k + b
-        self.win = (rest % 2).astype(bool)
-        self.counts = counts
+        cell = (win.astype(np.int64) * k + a) * k + b
+        self.matrix = csr_matrix(
+            (np.ones(len(cell)), (cell, block)), shape=(2 * k * k, max(num_blocks, 1)))
+        self.matrix.sum_duplicates()
 
     def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        w = self.counts if weights is None else self.counts * weights[self.block]
         kk = self.k * self.k
-        wins = np.bincount(self.flat[self.win], weights=w[self.win], minlength=kk).reshape(self.k, self.k)
-        d = np.bincount(self.flat[~self.win], weights=w[~self.win], minlength=kk).reshape(self.k, self.k)
+        if weights is None:
+            flat = np.asarray(self.matrix.sum(axis=1)).ravel()
+        else:
+            flat = self.matrix @ weights.astype(float)
+        d = flat[:kk].reshape(self.k, self.k)
+        wins = flat[kk:].reshape(self.k, self.k)
         return np.rint(wins).astype(np.int64), np.rint(d + d.T).astype(np.int64)
 
 
@@ -280,6 +286,7 @@ def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):
 
 
 def _score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
+    k = len(total)
     n = g.agents.shape[1]
     for i in range(n):
         for j in range(n):
@@ -288,8 +295,9 @@ def _score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
             a, b = g.agents[:, i], g.agents[:, j]
             d = g.scores[:, i] - g.scores[:, j]
             ok = (a != b) & ~np.isnan(d)
-            np.add.at(total, (a[ok], b[ok]), d[ok])
-            np.add.at(count, (a[ok], b[ok]), 1)
+            flat = a[ok] * k + b[ok]
+            total += np.bincount(flat, weights=d[ok], minlength=k * k).reshape(k, k)
+            count += np.bincount(flat, minlength=k * k).reshape(k, k)
 
 
 def seat_table(g: Games) -> list[dict]:
@@ -309,14 +317,22 @@ def seat_table(g: Games) -> list[dict]:
 # ---------------------------------------------------------------------------------------
 # from ledgers
 
+RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks"]
+
+
 def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
     """Read ledgers into rating arrays. Agents are keyed by id (spec + code version)."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    from tournament.ledger import read_ledger
+    from tournament.ledger import LedgerError, read_ledger
 
-    ledgers = [read_ledger(d) for d in directories]
+    ledgers = [read_ledger(d, columns=RATING_COLUMNS) for d in directories]
+    runs: dict[str, str] = {}
+    for led in ledgers:
+        run = led.manifest["run_id"]
+        if run in runs:
+            raise LedgerError(f"{led.directory} and {runs[run]} hold the same run {run}; rate it once")
+        runs[run] = str(led.directory)
     info: dict[str, AgentInfo] = {}
     for led in ledgers:
         for a in led.manifest["agents"]:
@@ -330,38 +346,45 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
             for i in ids:
                 info[i].name = f"{info[i].name}@{i[:6]}"
     agents = list(info.values())
-    index = pa.array([x.id for x in agents])
-    block_of: dict[tuple[str, int], int] = {}
+    index = {x.id: i for i, x in enumerate(agents)}
     by_n: dict[int, list] = {}
-    void = 0
-    extra = {"ladders": [led.manifest for led in ledgers if led.manifest["config"]["tournament"]["schedule"] == "ladder"],
-             "games": sum(led.table.num_rows for led in ledgers), "ledgers": [str(led.directory) for led in ledgers]}
+    void, next_block = 0, 0
     for led in ledgers:
         t = led.table
         if t.num_rows == 0:
             continue
-        rated = pc.invert(pc.is_null(t.column("ranks")))
+        rated = pc.is_valid(t.column("ranks"))
         void += t.num_rows - pc.sum(rated.cast("int64")).as_py()
         t = t.filter(rated)
         if t.num_rows == 0:
             continue
-        lengths = pc.list_value_length(t.column("agents")).to_numpy()
-        flat_agents = pc.list_flatten(t.column("agents")).cast(pa.string())
-        idx = pc.index_in(flat_agents, value_set=index).to_numpy(zero_copy_only=False)
-        ranks = pc.list_flatten(t.column("ranks")).to_numpy(zero_copy_only=False)
-        scores = pc.list_flatten(t.column("scores")).to_numpy(zero_copy_only=False).astype(float)
-        run = led.manifest["run_id"]
         seeds = t.column("seed").to_numpy()
+        # a duplicate set is (run, seed): block ids are the run's distinct seeds, offset per run
         uniq, inv = np.unique(seeds, return_inverse=True)
-        base = []
-        for s in uniq:
-            base.append(block_of.setdefault((run, int(s)), len(block_of)))
-        blocks = np.asarray(base, dtype=np.int64)[inv]
-        for n in np.unique(lengths):
-            sel = lengths == n
-            rows = np.repeat(sel, lengths)
-            by_n.setdefault(int(n), []).append((idx[rows].reshape(-1, n), ranks[rows].reshape(-1, n),
-                                                scores[rows].reshape(-1, n), blocks[sel]))
+        blocks_all = inv.astype(np.int64) + next_block
+        next_block += len(uniq)
+        start = 0
+        for batch in t.to_batches():
+            rows = batch.num_rows
+            if rows == 0:
+                continue
+            col = batch.column("agents")
+            lengths = col.value_lengths().to_numpy(zero_copy_only=False)
+            values = col.flatten()
+            try:
+                lut = np.array([index[x] for x in values.dictionary.to_pylist()], dtype=np.int64)
+            except KeyError as e:
+                raise LedgerError(f"{led.directory}: agent id {e.args[0]} is not in the manifest") from None
+            idx = lut[values.indices.to_numpy(zero_copy_only=False)]
+            ranks = batch.column("ranks").flatten().to_numpy(zero_copy_only=False)
+            scores = batch.column("scores").flatten().to_numpy(zero_copy_only=False).astype(float)
+            blocks = blocks_all[start:start + rows]
+            start += rows
+            for n in np.unique(lengths):
+                sel = lengths == n
+                flat = np.repeat(sel, lengths)
+                by_n.setdefault(int(n), []).append((idx[flat].reshape(-1, n), ranks[flat].reshape(-1, n),
+                                                    scores[flat].reshape(-1, n), blocks[sel]))
     groups = [
         Games(np.concatenate([p[0] for p in parts]).astype(np.int64),
               np.concatenate([p[1] for p in parts]).astype(np.int64),
@@ -369,6 +392,8 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
               np.concatenate([p[3] for p in parts]))
         for _, parts in sorted(by_n.items())
     ]
+    extra = {"games": sum(led.table.num_rows for led in ledgers),
+             "ledgers": [str(led.directory) for led in ledgers]}
     return agents, groups, void, extra
 
 

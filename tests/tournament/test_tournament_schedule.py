@@ -105,4 +105,4 @@ def test_batches_never_split_a_duplicate_set():
 def test_auto_batch_size_gives_several_tasks_per_worker():
     assert auto_batch_size(1600, 2) == 100
     assert auto_batch_size(10, 2) == 1
-    assert auto_batch_size(10**6, 2) == 200
+    assert auto_batch_size(10**6, 2) == 2000

@@ -1,0 +1,198 @@
+"""Tournament benchmarks for docs/BENCHMARKS.md (included by scripts/bench.py).
+
+    .venv/bin/python scripts/bench_tournament.py [--quick]
+
+- games/s with 1 and 2 Ray workers on the same workload, and parallel efficiency
+  (rate with 2 workers / (2 x rate with 1 worker));
+- Ray overhead per game against the in-process serial executor;
+- ledger bytes per game;
+- rating time (read + pairwise decomposition + pyspiel.elo fit, and with bootstrap CIs)
+  for 10^5 and 10^6 synthetic games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+WORKLOAD = "python_coloretto(players=2)"
+
+
+def _config(seeds: int, seed: int = 1):
+    from tournament.config import build_config
+
+    return build_config({
+        "tournament": {"game": WORKLOAD, "seeds_per_lineup": seeds, "seed": seed},
+        "agents": {"random": "random", "greedy": "heuristic"},
+    })
+
+
+def _ray_rate(cfg, workers: int, tmp: Path) -> tuple[float, float, int]:
+    """(games/s, seconds, ledger bytes) of a Ray run on a warm session with ``workers`` CPUs."""
+    import ray
+
+    from tournament.ledger import ledger_bytes
+    from tournament.runner import run_tournament
+
+    ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    try:
+        # warm-up: start the worker processes and import the game in each
+        run_tournament(_config(2 * workers, seed=99), tmp / f"warm{workers}", workers=workers,
+                       show_progress=False)
+        out = tmp / f"ray{workers}"
+        t = time.perf_counter()
+        s = run_tournament(cfg, out, workers=workers, show_progress=False)
+        dt = time.perf_counter() - t
+    finally:
+        ray.shutdown()
+    return s.played / dt, dt, ledger_bytes(out)
+
+
+def _serial_rate(cfg, tmp: Path) -> tuple[float, float]:
+    from tournament.runner import run_tournament
+
+    run_tournament(_config(2, seed=98), tmp / "warm-serial", executor="serial", show_progress=False)
+    t = time.perf_counter()
+    s = run_tournament(cfg, tmp / "serial", executor="serial", show_progress=False)
+    dt = time.perf_counter() - t
+    return s.played / dt, dt
+
+
+def throughput_section(quick: bool) -> str:
+    seeds = 150 if quick else 600
+    cfg = _config(seeds)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
+    try:
+        games = seeds * 2
+        serial, serial_s = _serial_rate(cfg, tmp)
+        r1, s1, bytes1 = _ray_rate(cfg, 1, tmp)
+        r2, s2, bytes2 = _ray_rate(cfg, 2, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    eff = r2 / (2 * r1)
+    game_ms = 1000 / serial
+    overhead_ms = (s1 - serial_s) / games * 1000
+    load = os.getloadavg()[0]
+    lines = [
+        "## Tournament throughput (Ray)",
+        "",
+        f"Workload: {games} games of `{WORKLOAD}`, random vs heuristic, duplicate play; "
+        f"batch size chosen by the runner; Ray session started and warmed up before timing. "
+        f"Load average at the end: {load:.1f} on {os.cpu_count()} cores (other processes share them).",
+        "",
+        "| executor | workers | games/s | seconds |",
+        "|---|---|---|---|",
+        f"| serial (in-process) | 1 | {serial:.1f} | {serial_s:.2f} |",
+        f"| ray | 1 | {r1:.1f} | {s1:.2f} |",
+        f"| ray | 2 | {r2:.1f} | {s2:.2f} |",
+        "",
+        f"- parallel efficiency (2 workers): **{eff:.2f}** (target >= 0.9)",
+        f"- Ray overhead per game vs serial: **{overhead_ms:.2f} ms** on a {game_ms:.1f} ms game "
+        f"= **{100 * overhead_ms / game_ms:.1f}%** (target < 2%)",
+        f"- ledger: **{bytes2 / games:.0f} bytes/game** with 2 workers, {bytes1 / games:.0f} with 1 "
+        "(target <= 300)",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def synthetic_ledger(directory: Path, games: int, rows_per_file: int, seed: int = 0) -> None:
+    """A valid ledger of random 3-player results between 6 agents, written file by file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from tournament.config import build_config
+    from tournament.ledger import SCHEMA, make_manifest, open_for_run
+
+    cfg = build_config({
+        "tournament": {"game": "python_coloretto(players=3)", "seeds_per_lineup": 1, "seed": seed},
+        "agents": {"random": "random", "greedy": "heuristic", "m10": "mcts(sims=10)",
+                   "m20": "mcts(sims=20)", "i10": "ismcts(sims=10)", "i20": "ismcts(sims=20)"},
+    })
+    open_for_run(directory, make_manifest(cfg, games, {}))
+    rng = np.random.default_rng(seed)
+    ids = np.array([a.agent_id for a in cfg.agents])
+    strength = np.linspace(0, 2, len(ids))
+    for start in range(0, games, rows_per_file):
+        n = min(rows_per_file, games - start)
+        seats = np.stack([rng.permutation(len(ids))[:3] for _ in range(n)])
+        perf = strength[seats] + rng.gumbel(size=(n, 3))
+        ranks = (-perf).argsort(axis=1).argsort(axis=1) + 1
+        scores = np.round(perf * 10 + 30).astype(np.float32)
+        offsets = pa.array(np.arange(0, 3 * n + 1, 3, dtype=np.int32))
+
+        def flat(a, typ, offsets=offsets):
+            return pa.ListArray.from_arrays(offsets, pa.array(a.ravel(), typ))
+
+        gids = [f"{start + i:016x}" for i in range(n)]
+        table = pa.table({
+            "run_id": pa.array([cfg.run_id] * n), "game": pa.array([cfg.game] * n),
+            "game_id": pa.array(gids), "seed": pa.array((start + np.arange(n)) // 3, pa.int64()),
+            "seed_index": pa.array(np.zeros(n, np.int32)), "rotation": pa.array(np.zeros(n, np.int8)),
+            "agents": flat(ids[seats], pa.string()), "scores": flat(scores, pa.float32()),
+            "returns": flat(np.zeros((n, 3), np.float32), pa.float32()),
+            "ranks": flat(ranks.astype(np.int8), pa.int8()),
+            "length": pa.array(np.full(n, 190, np.int32)), "duration": pa.array(np.full(n, 0.01, np.float32)),
+            "failure": pa.array([""] * n), "failed_seat": pa.array(np.full(n, -1, np.int8)),
+            "detail": pa.array([""] * n), "actions_hash": pa.array(rng.integers(-2**62, 2**62, n)),
+        }).cast(SCHEMA)
+        pq.write_table(table, directory / f"part-{gids[0]}-{n}.parquet", compression="zstd",
+                       write_statistics=False, store_schema=False)
+
+
+def rating_section(quick: bool) -> str:
+    from tournament.ratings import ratings_from_ledgers
+    from tournament.schedule import auto_batch_size
+
+    sizes = [10**5] if quick else [10**5, 10**6]
+    rows = []
+    for games in sizes:
+        tmp = Path(tempfile.mkdtemp(prefix="bench-ratings-"))
+        try:
+            per_file = auto_batch_size(games, 2)
+            synthetic_ledger(tmp / "L", games, per_file)
+            ratings_from_ledgers([tmp / "L"], bootstrap=0)  # warm imports
+            t = time.perf_counter()
+            ratings_from_ledgers([tmp / "L"], bootstrap=0)
+            plain = time.perf_counter() - t
+            t = time.perf_counter()
+            ratings_from_ledgers([tmp / "L"], bootstrap=200)
+            boot = time.perf_counter() - t
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        rows.append(f"| {games:,} | {-(-games // per_file):,} | {plain:.2f} | {boot:.2f} |")
+    return "\n".join([
+        "## Rating time",
+        "",
+        "Synthetic 3-player ledgers (6 agents; games per file as the runner batches them with 2 "
+        "workers); "
+        "time to read every file, check it, decompose games pairwise and fit pyspiel.elo "
+        "(then again with 200 bootstrap resamples of the seed blocks). Target: 10^6 games < 10 s.",
+        "",
+        "| games | files | seconds (Elo) | seconds (Elo + 200 bootstrap) |",
+        "|---|---|---|---|",
+        *rows,
+        "",
+    ])
+
+
+def sections(quick: bool) -> list[str]:
+    return [throughput_section(quick), rating_section(quick)]
+
+
+if __name__ == "__main__":
+    quick = "--quick" in sys.argv
+    if "--json" in sys.argv:
+        print(json.dumps(sections(quick)))
+    else:
+        print("\n".join(sections(quick)))
