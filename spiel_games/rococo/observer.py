@@ -59,6 +59,8 @@ spaces, F fireworks/terrace spaces):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.engine import CHANCE_PHASES, Phase
@@ -98,94 +100,121 @@ def _owners(owners, n: int) -> list[int]:
     return out
 
 
-def _short(counts) -> str:
-    return ".".join(f"{i}x{k}" for i, k in enumerate(counts) if k) or "-"
+@lru_cache(maxsize=65536)
+def _short(counts: tuple) -> str:
+    return ".".join([f"{i}x{k}" for i, k in enumerate(counts) if k]) or "-"
 
 
-def _blank(counts) -> str:
-    return ""
+def _flat(vectors) -> list[int]:
+    return [k for v in vectors for k in v]
+
+
+def _counts(items, n: int) -> list[int]:
+    v = [0] * n
+    for k in items:
+        v[k] += 1
+    return v
 
 
 def write(state, player, view, out) -> None:
+    """Emit every piece. Tensors get the values; strings get only the short texts, so
+    the (long) value vectors are built only when a tensor is written."""
     c = state._s
     cfg = c.cfg
     n, C, T, D = cfg.players, R.NUM_CARDS, R.NUM_TILES, R.NUM_DRESSES
-    # Texts feed only the strings; skip building them when a tensor is written.
-    sh = _short if not hasattr(out, "tensor") else _blank
-    out("observer", _onehot(player, n), f"P{player + 1}")
+    tensor = hasattr(out, "tensor")
+    out("observer", _onehot(player, n) if tensor else (), f"P{player + 1}")
     if view.sees(player, player):
-        out("my_secret", c.tsec[player], sh(c.tsec[player]))
-        out("my_hand", c.hand[player], sh(c.hand[player]))
+        out("my_secret", c.tsec[player], None if tensor else _short(c.tsec[player]))
+        out("my_hand", c.hand[player], None if tensor else _short(c.hand[player]))
     if not view.public:
         return
     acting = c.phase not in CHANCE_PHASES and c.phase != Phase.END
-    out("to_move", _onehot(c.cur if acting else -1, n), f"P{c.cur + 1}" if acting else "-")
-    out("phase", _onehot(int(c.phase), len(Phase)), Phase(c.phase).name.lower())
+    mover = c.cur if acting else -1
+    if tensor:
+        out("to_move", _onehot(mover, n))
+        out("phase", _onehot(int(c.phase), len(Phase)))
+        out("start", _onehot(c.start, n))
+        out("favor", _onehot(c.favor, n))
+    else:
+        out("to_move", (), f"P{mover + 1}" if acting else "-")
+        out("phase", (), Phase(c.phase).name.lower())
+        out("start", (), str(c.start + 1))
+        out("favor", (), str(c.favor + 1))
     out("round", [c.round])
-    out("start", _onehot(c.start, n), str(c.start + 1))
-    out("favor", _onehot(c.favor, n), str(c.favor + 1))
     out("money", c.money)
     out("yarn", c.yarn)
     out("lace", c.lace)
     out("prestige", c.prestige)
-    out("tiles_public", [k for v in c.tpub for k in v], "/".join(sh(v) for v in c.tpub))
+    if tensor:
+        out("tiles_public", _flat(c.tpub))
+    else:
+        out("tiles_public", (), "/".join([_short(v) for v in c.tpub]))
     out("tiles_secret_n", [sum(v) for v in c.tsec])
     unseen = list(c.tstack)
     for q in range(n):
-        if not view.sees(q, player):
+        if not view.sees(q, player) and any(c.tsec[q]):
             for t, k in enumerate(c.tsec[q]):
                 unseen[t] += k
     pend_visible = c.pend >= 0 and (not c.pend_secret or view.sees(c.cur, player))
     if c.pend >= 0 and not pend_visible:
         unseen[c.pend] += 1
-    out("unseen_tiles", unseen, sh(unseen))
-    out("tile_discard", c.tdisc, sh(c.tdisc))
-    ware = []
-    for seg in c.ware:
-        v = [0] * T
-        for t in seg:
-            v[t] += 1
-        ware.extend(v)
-    out("warehouse", ware, "/".join(".".join(map(str, seg)) or "-" for seg in c.ware))
-    out("pending_tile", _onehot(c.pend if pend_visible else -1, T),
-        str(c.pend if pend_visible else ("?" if c.pend >= 0 else "-")))
-    win = []
-    for d in c.windows:
-        win.extend(_onehot(d, D))
-    out("windows", win, ".".join(map(str, c.windows)))
-    out("bag", c.bag, sh(c.bag))
-    out("dress_discard", c.ddisc, sh(c.ddisc))
-    out("guest_owner", _owners(c.gown, n), ".".join(map(str, c.gown)))
-    gd = []
-    for d in c.gdress:
-        if d >= 0:
-            gd.extend(_onehot(R.DRESSES[d].colour, 4) + [R.DRESSES[d].prestige])
-        else:
-            gd.extend([0] * 5)
-    out("guest_dress", gd, ".".join(map(str, c.gdress)))
-    out("deco_owner", _owners(c.deco, n), ".".join(map(str, c.deco)))
-    out("all_halls", _owners(c.allh, n), ".".join(map(str, c.allh)))
+    if tensor:
+        out("unseen_tiles", unseen)
+        out("tile_discard", c.tdisc)
+        out("warehouse", _flat(_counts(seg, T) for seg in c.ware))
+        out("pending_tile", _onehot(c.pend if pend_visible else -1, T))
+        out("windows", _flat(_onehot(d, D) for d in c.windows))
+        out("bag", c.bag)
+        out("dress_discard", c.ddisc)
+        out("guest_owner", _owners(c.gown, n))
+        gd = []
+        for d in c.gdress:
+            if d >= 0:
+                gd.extend(_onehot(R.DRESSES[d].colour, 4) + [R.DRESSES[d].prestige])
+            else:
+                gd.extend([0] * 5)
+        out("guest_dress", gd)
+        out("deco_owner", _owners(c.deco, n))
+        out("all_halls", _owners(c.allh, n))
+    else:
+        out("unseen_tiles", (), _short(tuple(unseen)))
+        out("tile_discard", (), _short(c.tdisc))
+        out("warehouse", (), "/".join([".".join(map(str, seg)) or "-" for seg in c.ware]))
+        out("pending_tile", (), str(c.pend if pend_visible else ("?" if c.pend >= 0 else "-")))
+        out("windows", (), ".".join(map(str, c.windows)))
+        out("bag", (), _short(c.bag))
+        out("dress_discard", (), _short(c.ddisc))
+        out("guest_owner", (), ".".join(map(str, c.gown)))
+        out("guest_dress", (), ".".join(map(str, c.gdress)))
+        out("deco_owner", (), ".".join(map(str, c.deco)))
+        out("all_halls", (), ".".join(map(str, c.allh)))
     out("terrace", [g + 1 for g in c.terr])
-    disp = [0] * C
-    for k in c.display:
-        disp[k] += 1
-    out("display", disp, sh(disp))
-    stack = [0] * C
-    for level in c.emp:
-        for k in level:
-            stack[k] += 1
-    out("employee_stack", stack, sh(stack))
-    out("discard_cards", [k for v in c.discard for k in v], "/".join(sh(v) for v in c.discard))
-    out("known_hand", [k for v in c.known for k in v], "/".join(sh(v) for v in c.known))
-    hidden = []
-    for q in range(n):
-        hidden.append([s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True)])
-    out("hidden_cards", [k for v in hidden for k in v], "/".join(sh(v) for v in hidden))
+    stack = tuple(_counts([k for level in c.emp for k in level], C))
+    hidden = [tuple(s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True))
+              for q in range(n)]
+    if tensor:
+        out("display", _counts(c.display, C))
+        out("employee_stack", stack)
+        out("discard_cards", _flat(c.discard))
+        out("known_hand", _flat(c.known))
+        out("hidden_cards", _flat(hidden))
+    else:
+        out("display", (), ".".join(map(str, c.display)) or "-")
+        out("employee_stack", (), _short(stack))
+        out("discard_cards", (), "/".join([_short(v) for v in c.discard]))
+        out("known_hand", (), "/".join([_short(v) for v in c.known]))
+        out("hidden_cards", (), "/".join([_short(v) for v in hidden]))
     out("hand_size", [sum(v) for v in c.hand])
     out("to_select", [c.need_sel])
-    out("played", _onehot(c.card, C), str(c.card))
-    out("bonus_card", _onehot(c.bcard, C), str(c.bcard))
-    out("making", _onehot(c.dress, D), str(c.dress))
+    if tensor:
+        out("played", _onehot(c.card, C))
+        out("bonus_card", _onehot(c.bcard, C))
+        out("making", _onehot(c.dress, D))
+    else:
+        out("played", (), str(c.card))
+        out("bonus_card", (), str(c.bcard))
+        out("making", (), str(c.dress))
     ctx = [c.stage, *c.need, int(c.by_master), int(c.mod == "yg"), int(c.mod == "red"),
            c.discount, int(c.paying), c.rate, c.acc[0] + c.acc[1], c.acc[2] + c.acc[3], c.yl_cost]
     out("turn_context", ctx)
