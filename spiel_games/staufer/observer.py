@@ -38,6 +38,10 @@ F = n * actions family members, 9 chest kinds, 11 privilege slots):
 | piles          | (11,)       | privilege cards left per kind                             |
 | pending        | (R + K + 2 + 3,) | chosen region, seat, occupant; escort, gift, purple chests pending |
 | jobs           | (n, 3, 6)   | one-hot job card per player and type (own only; all at the end) |
+
+Strings carry the same facts: ``observer``, one compact ``public`` record (every public
+integer of the core and the board tuples; see core.py for its layout) and ``jobs`` (the
+visible job card ids). ``str(state)`` is the human-readable rendering.
 """
 
 from __future__ import annotations
@@ -136,7 +140,17 @@ def write(state, player, view, out) -> None:
     n, r, k, f = t.n, t.r, t.K, t.F
     rounds = t.cfg.rounds
     _hot(out, "observer", (player,), n, f"P{player + 1}")
-    if view.public:
+    if view.public and _is_text(out):
+        # Strings: the same public facts as the tensor pieces below, written as one compact
+        # record (every public int of the core, then the board tuples) -- fast enough for
+        # CFR and IS-MCTS, which key their tables on these strings.
+        out(
+            "public",
+            (),
+            ",".join(map(str, v[: t.jobs]))
+            + f"|{s.region_at}{s.tile_at}{s.a_tiles}{s.b_tiles}{s.c_tiles}{s.refill}",
+        )
+    elif view.public:
         player_node = v[PHASE] in PLAYER_PHASES
         mover = v[CUR] if player_node else -1
         _hot(out, "to_move", (mover,), n, f"P{mover + 1}" if mover >= 0 else "-")
