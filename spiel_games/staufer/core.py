@@ -139,6 +139,7 @@ class Core:
         "refill",
         "returns",
         "owned",
+        "pub",
     )
 
     def __deepcopy__(self, memo):
@@ -154,6 +155,7 @@ class Core:
         c.refill = self.refill
         c.returns = self.returns
         c.owned = True
+        c.pub = self.pub  # cached public tensor block; reset whenever v changes
         return c
 
     # Readable accessors (not used on the per-move hot path).
@@ -240,6 +242,7 @@ def initial_core(cfg: R.Config) -> Core:
     c.a_tiles = c.b_tiles = c.c_tiles = ()
     c.refill = ()
     c.returns = None
+    c.pub = None
     # The game's template core is shared by fresh states until their first move
     # (copy-on-write), so new_initial_state() -- which pyspiel calls for every clone --
     # copies nothing.

@@ -175,6 +175,7 @@ class StauferState(pyspiel.State):
         s = self._s
         if not s.owned:
             self._s = s = s.__deepcopy__(None)
+        s.pub = None
         if s.v[PHASE] in CHANCE_PHASES:
             P.apply_chance(s, action)
         elif s.v[PHASE] == END:

@@ -150,6 +150,9 @@ def write(state, player, view, out) -> None:
             ",".join(map(str, v[: t.jobs]))
             + f"|{s.region_at}{s.tile_at}{s.a_tiles}{s.b_tiles}{s.c_tiles}{s.refill}",
         )
+    elif view.public and s.pub is not None and s.pub[0] == out.offsets["to_move"][0]:
+        lo, hi, block = s.pub
+        out.tensor[lo:hi] = block
     elif view.public:
         player_node = v[PHASE] in PLAYER_PHASES
         mover = v[CUR] if player_node else -1
@@ -190,6 +193,9 @@ def write(state, player, view, out) -> None:
                 if x >= lo:
                     tensor[off + x] = 1.0
             tensor[off + r + k + 2 : off + r + k + 5] = flags
+    if view.public and s.pub is None and not _is_text(out):
+        lo, hi = out.offsets["to_move"][0], out.offsets["jobs"][0]
+        s.pub = (lo, hi, out.tensor[lo:hi].copy())  # public pieces are contiguous
     hot = []
     shown = []
     end = v[PHASE] == END

@@ -129,6 +129,7 @@ def set_court(state, player: int, envoys: int, nobles: int) -> None:
     s = state._s
     if not s.owned:
         state._s = s = s.__deepcopy__(None)
+    s.pub = None
     v, t = s.v, s.t
     for noble, want in ((0, envoys), (1, nobles)):
         c, pr = t.court + 2 * player + noble, t.prov + 2 * player + noble
