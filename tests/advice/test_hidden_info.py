@@ -127,3 +127,76 @@ def test_coloretto_advice_depends_only_on_the_information_state():
         .replace("in row X", "in row 2"),
     )
     assert c_state.information_state_string(2) != a_state.information_state_string(2)
+
+
+IMPERFECT = [
+    spec
+    for spec in spiel_games.all_specs()
+    if pyspiel.load_game(spec.tiny_configs[0]).get_type().information
+    != pyspiel.GameType.Information.PERFECT_INFORMATION
+]
+
+
+def _alternative_history(game, items: list[str], view: int, rng: random.Random, tries: int = 40):
+    """Another history, differing in something `view` never saw, that `view` cannot tell apart.
+
+    Change one earlier item (an opponent's move or a chance outcome) to another legal option,
+    replay the rest by its strings, and keep it when the viewer's information state at the
+    end is unchanged. Returns the new item list, or None.
+    """
+    from tournament.records import HistoryError, legal_strings, parse_action
+
+    states = [game.new_initial_state()]  # states[i]: the position before item i
+    for k, item in enumerate(items, start=1):
+        nxt = states[-1].clone()
+        nxt.apply_action(parse_action(nxt, item, k))
+        states.append(nxt)
+    want = states[-1].information_state_string(view)
+    positions = list(range(len(items)))
+    rng.shuffle(positions)
+    for i in positions[:tries]:
+        before = states[i]
+        if not before.is_chance_node() and before.current_player() == view:
+            continue  # the viewer's own moves are not secrets from the viewer
+        seen_next = states[i + 1].information_state_string(view)
+        for _, alt in legal_strings(before):
+            if alt == items[i]:
+                continue
+            state = before.clone()
+            state.apply_action(parse_action(state, alt, i + 1))
+            if state.information_state_string(view) != seen_next:
+                continue  # the viewer saw this one happen
+            try:
+                for k in range(i + 1, len(items)):
+                    state.apply_action(parse_action(state, items[k], k + 1))
+            except HistoryError:
+                continue
+            if state.information_state_string(view) == want:
+                return items[:i] + [alt] + items[i + 1 :]
+    return None
+
+
+@pytest.mark.parametrize("spec", IMPERFECT, ids=[s.short_name for s in IMPERFECT])
+def test_changing_hidden_moves_in_the_history_leaves_the_advice_identical(spec):
+    from tournament.records import history_string
+
+    config = spec.typical_config
+    game = pyspiel.load_game(config)
+    rng = random.Random(11)
+    for _ in range(PLAYOUTS):
+        for state in _decision_points(game, rng):
+            if rng.random() < 0.8:
+                continue
+            items = history_string(game, state.history()).split("; ")
+            view = state.current_player()
+            other = _alternative_history(game, items, view, rng)
+            if other is None:
+                continue
+            assert other != items
+            _, _, a_state, _ = position_from(config, history="; ".join(items))
+            _, _, b_state, _ = position_from(config, history="; ".join(other))
+            a = advise_state(config, a_state, AGENTS[0], seed=5)
+            b = advise_state(config, b_state, AGENTS[0], seed=5)
+            assert _stable(a) == _stable(b)
+            return
+    pytest.fail("no history change hidden from the player to move was found")

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import spiel_games
 from tournament import records as R
 from tournament.advice import position_from
 
@@ -128,3 +129,23 @@ def test_terminal_record_has_scores_and_returns():
     state, _ = R.replay_history(game, result.actions)
     rec = R.record_of(TINY, state, 3, ["random", "random"], result.actions)
     assert rec.terminal and rec.scores == result.scores and rec.returns == result.returns
+
+
+@pytest.mark.parametrize("config", [s.typical_config for s in spiel_games.all_specs()])
+def test_every_game_round_trips_through_the_history_format(config):
+    """Action strings never contain ';' and a playout's history string replays exactly."""
+    import random
+
+    game = R.load_game(config)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    text = R.history_string(game, state.history())
+    assert len(text.split("; ")) == len(state.history())
+    replayed, actions = R.replay_history(game, text)
+    assert actions == state.history() and replayed.is_terminal()
