@@ -45,14 +45,16 @@ class Phase(enum.IntEnum):
 CHANCE_PHASES = frozenset((Phase.START, Phase.REVEAL, Phase.WAREFILL, Phase.DRESSFILL,
                            Phase.STACKDRAW))
 
-_LIST_SLOTS = (
+# Per-player and board vectors; all stored as tuples (updated with `put`), so a
+# copy of the core shares them and allocates nothing but the core itself.
+_VECTOR_SLOTS = (
     "money", "yarn", "lace", "prestige", "tpub", "tsec", "supply", "hand", "known",
     "discard", "ware", "windows", "gown", "gdress", "deco", "allh", "terr",
 )
 
 
 class Core:
-    __slots__ = _LIST_SLOTS + (
+    __slots__ = _VECTOR_SLOTS + (
         "cfg", "lay", "phase", "cur", "round", "start", "stage", "emp", "display", "tstack", "tdisc",
         "bag", "ddisc", "favor", "need_sel", "sel_done", "card", "inplay", "bcard", "by_master",
         "dress", "need", "mod", "discount", "pend", "pend_secret", "paying", "rate", "acc",
@@ -64,11 +66,11 @@ class Core:
 
 
 def _make_copier():
-    """Generate Core.__deepcopy__: list slots are copied shallowly (their items are
-    immutable tuples/ints), every other slot is shared (immutable)."""
+    """Generate Core.__deepcopy__ as straight-line code: every slot holds an immutable
+    value (ints, strings, tuples, the shared config), so the copy shares them all."""
     lines = ["def __deepcopy__(self, memo):", "    c = _new(Core)"]
     for k in Core.__slots__:
-        lines.append(f"    c.{k} = self.{k}[:]" if k in _LIST_SLOTS else f"    c.{k} = self.{k}")
+        lines.append(f"    c.{k} = self.{k}")
     lines.append("    return c")
     scope = {"Core": Core, "_new": object.__new__}
     exec("\n".join(lines), scope)  # noqa: S102 - fixed, generated from the slot names
@@ -88,31 +90,31 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.round = 1
     c.start = 0
     c.stage = 0
-    c.money = [cfg.start_money] * n
-    c.yarn = [cfg.start_yarn] * n
-    c.lace = [cfg.start_lace] * n
-    c.prestige = [0] * n
+    c.money = (cfg.start_money,) * n
+    c.yarn = (cfg.start_yarn,) * n
+    c.lace = (cfg.start_lace,) * n
+    c.prestige = (0,) * n
     zt = (0,) * R.NUM_TILES
     zc = (0,) * R.NUM_CARDS
-    c.tpub = [zt] * n
-    c.tsec = [zt] * n
-    c.supply = [cfg.base_deck + (0,) * (R.NUM_CARDS - 4)] * n
-    c.hand = [zc] * n
-    c.known = [zc] * n
-    c.discard = [zc] * n
+    c.tpub = (zt,) * n
+    c.tsec = (zt,) * n
+    c.supply = (cfg.base_deck + (0,) * (R.NUM_CARDS - 4),) * n
+    c.hand = (zc,) * n
+    c.known = (zc,) * n
+    c.discard = (zc,) * n
     c.emp = tuple(tuple(lv) for lv in cfg.stack_levels if lv)
     c.display = ()
     c.tstack = cfg.tile_counts
     c.tdisc = zt
-    c.ware = [()] * R.SEGMENTS
-    c.windows = [-1] * cfg.num_windows
+    c.ware = ((),) * R.SEGMENTS
+    c.windows = (-1,) * cfg.num_windows
     c.bag = cfg.dress_counts
     c.ddisc = (0,) * R.NUM_DRESSES
-    c.gown = [-1] * cfg.num_guests
-    c.gdress = [-1] * cfg.num_guests
-    c.deco = [-1] * cfg.num_decos
-    c.allh = [-1] * len(cfg.all_halls)
-    c.terr = [-1] * len(cfg.terrace_mult)
+    c.gown = (-1,) * cfg.num_guests
+    c.gdress = (-1,) * cfg.num_guests
+    c.deco = (-1,) * cfg.num_decos
+    c.allh = (-1,) * len(cfg.all_halls)
+    c.terr = (-1,) * len(cfg.terrace_mult)
     c.favor = -1
     c.need_sel = 0
     c.sel_done = 0
@@ -137,6 +139,11 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
 
 
 # ----- small vector helpers (tuples are immutable; each returns a new tuple) --------------
+def put(t: tuple, i: int, v) -> tuple:
+    """t with item i replaced by v."""
+    return t[:i] + (v,) + t[i + 1:]
+
+
 def inc(t: tuple, i: int, k: int = 1) -> tuple:
     v = list(t)
     v[i] += k
@@ -238,7 +245,7 @@ def prep_warehouse(c: Core) -> None:
 def ware_fill(c: Core, t: int) -> None:
     c.tstack = inc(c.tstack, t, -1)
     s = _ware_gap(c)
-    c.ware[s] = tuple(sorted(c.ware[s] + (t,)))
+    c.ware = put(c.ware, s, tuple(sorted(c.ware[s] + (t,))))
     prep_warehouse(c)
 
 
@@ -265,7 +272,7 @@ def prep_workshop(c: Core) -> None:
         if w[i] >= 0:
             c.ddisc = inc(c.ddisc, w[i])
     left = [d for d in w[: max(0, len(w) - 2)] if d >= 0]
-    c.windows = [-1] * (len(w) - len(left)) + left
+    c.windows = (-1,) * (len(w) - len(left)) + tuple(left)
     if _window_gap(c) >= 0 and _ensure_bag(c):
         c.phase = Phase.DRESSFILL
         return
@@ -274,7 +281,7 @@ def prep_workshop(c: Core) -> None:
 
 def dress_fill(c: Core, d: int) -> None:
     c.bag = inc(c.bag, d, -1)
-    c.windows[_window_gap(c)] = d
+    c.windows = put(c.windows, _window_gap(c), d)
     if _window_gap(c) >= 0 and _ensure_bag(c):
         return
     start_select(c)
@@ -297,18 +304,18 @@ def _begin_select(c: Core, p: int) -> None:
         if sup <= hs:
             # Fewer than (or exactly) hand-size cards left: take them all. Only when
             # fewer is the discard pile turned into the new supply.
-            c.hand[p] = add(c.hand[p], c.supply[p])
-            c.known[p] = add(c.known[p], c.supply[p])
-            c.supply[p] = (0,) * R.NUM_CARDS
+            c.hand = put(c.hand, p, add(c.hand[p], c.supply[p]))
+            c.known = put(c.known, p, add(c.known[p], c.supply[p]))
+            c.supply = put(c.supply, p, (0,) * R.NUM_CARDS)
             need = 0
             if sup < hs:
-                c.supply[p] = c.discard[p]
-                c.discard[p] = (0,) * R.NUM_CARDS
+                c.supply = put(c.supply, p, c.discard[p])
+                c.discard = put(c.discard, p, (0,) * R.NUM_CARDS)
                 need = min(hs - sup, sum(c.supply[p]))
-        if 0 < need and need >= sum(c.supply[p]):
-            c.hand[p] = add(c.hand[p], c.supply[p])
-            c.known[p] = add(c.known[p], c.supply[p])
-            c.supply[p] = (0,) * R.NUM_CARDS
+        if need > 0 and need >= sum(c.supply[p]):
+            c.hand = put(c.hand, p, add(c.hand[p], c.supply[p]))
+            c.known = put(c.known, p, add(c.known[p], c.supply[p]))
+            c.supply = put(c.supply, p, (0,) * R.NUM_CARDS)
             need = 0
         if need > 0:
             c.need_sel = need
@@ -325,8 +332,8 @@ def select(c: Core, card: int) -> None:
     p = c.cur
     if c.supply[p][card] <= 0:
         raise ValueError("that card is not in the supply")
-    c.supply[p] = inc(c.supply[p], card, -1)
-    c.hand[p] = inc(c.hand[p], card)
+    c.supply = put(c.supply, p, inc(c.supply[p], card, -1))
+    c.hand = put(c.hand, p, inc(c.hand[p], card))
     c.need_sel -= 1
     if c.need_sel > 0:
         return
@@ -361,7 +368,7 @@ def _next_player(c: Core) -> None:
 def end_turn(c: Core) -> None:
     p = c.cur
     if c.inplay:
-        c.discard[p] = inc(c.discard[p], c.card)
+        c.discard = put(c.discard, p, inc(c.discard[p], c.card))
     c.inplay = False
     c.card = -1
     c.bcard = -1
@@ -381,7 +388,7 @@ def income(c: Core) -> None:
                     gain += own_decos(c, p)
                 elif kind == R.FOUNTAIN_LOW:
                     gain += len(own_dresses(c, p))
-        c.money[p] += gain
+        c.money = put(c.money, p, c.money[p] + gain)
     if c.round >= cfg.rounds:
         start_terrace(c)
         return
@@ -426,5 +433,5 @@ def move_to_terrace(c: Core, g: int) -> None:
     fw = c.cfg.fireworks
     free = [i for i, d in enumerate(fw) if c.deco[d] == p and c.terr[i] < 0]
     best = max(free, key=lambda i: (c.cfg.terrace_mult[i], i))
-    c.terr[best] = g
+    c.terr = put(c.terr, best, g)
     next_terrace(c)

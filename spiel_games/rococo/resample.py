@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from spiel_games.rococo import rules as R
+from spiel_games.rococo.engine import put
 
 
 def _draw(counts: list[int], k: int, u) -> list[int]:
@@ -49,8 +50,8 @@ def resample(state, player: int, probability_sampler=None):
             continue
         pool = [s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True)]
         drawn = _draw(pool, secret_n, u)
-        c.hand[q] = tuple(k + d for k, d in zip(c.known[q], drawn, strict=True))
-        c.supply[q] = tuple(pool)
+        c.hand = put(c.hand, q, tuple(k + d for k, d in zip(c.known[q], drawn, strict=True)))
+        c.supply = put(c.supply, q, tuple(pool))
     # Tiles: others' face-down tiles from everything p cannot see.
     others = [q for q in range(n) if q != player and sum(c.tsec[q])]
     if others:
@@ -59,7 +60,7 @@ def resample(state, player: int, probability_sampler=None):
             for t, k in enumerate(c.tsec[q]):
                 pool[t] += k
         for q in others:
-            c.tsec[q] = tuple(_draw(pool, sum(c.tsec[q]), u))
+            c.tsec = put(c.tsec, q, tuple(_draw(pool, sum(c.tsec[q]), u)))
         c.tstack = tuple(pool)
     assert len(c.tstack) == R.NUM_TILES
     return new
@@ -86,7 +87,8 @@ def perturb_secret(state, player: int, rng):
         h[b] += 1
         sp[b] -= 1
         sp[a] += 1
-        s.hand[player], s.supply[player] = tuple(h), tuple(sp)
+        s.hand = put(s.hand, player, tuple(h))
+        s.supply = put(s.supply, player, tuple(sp))
         return new
     secret = [t for t in range(R.NUM_TILES) if c.tsec[player][t]]
     stack = [t for t in range(R.NUM_TILES) if c.tstack[t]]
@@ -100,6 +102,7 @@ def perturb_secret(state, player: int, rng):
         mine[b] += 1
         st[b] -= 1
         st[a] += 1
-        s.tsec[player], s.tstack = tuple(mine), tuple(st)
+        s.tsec = put(s.tsec, player, tuple(mine))
+        s.tstack = tuple(st)
         return new
     return None

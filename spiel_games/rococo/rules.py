@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spiel_games.common.utility import check_mode
 from spiel_games.common.rules_data import load_rules
+from spiel_games.common.utility import check_mode
 
 RULES = load_rules("spiel_games.rococo")
 

@@ -18,7 +18,7 @@ import pyspiel
 
 import spiel_games.rococo  # noqa: F401  (registers the game)
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import Phase
+from spiel_games.rococo.engine import Phase, put
 
 
 def card(key: str) -> int:
@@ -98,41 +98,45 @@ def give(state, player: int, *, money=None, yarn=None, lace=None, tiles=None, se
     """Overwrite a player's holdings (set-up only). Card/tile dicts map id -> count."""
     c = state._s
     if money is not None:
-        c.money[player] = money
+        c.money = put(c.money, player, money)
     if yarn is not None:
-        c.yarn[player] = yarn
+        c.yarn = put(c.yarn, player, yarn)
     if lace is not None:
-        c.lace[player] = lace
+        c.lace = put(c.lace, player, lace)
     if tiles is not None:
-        c.tpub[player] = _vec(tiles, R.NUM_TILES)
+        c.tpub = put(c.tpub, player, _vec(tiles, R.NUM_TILES))
     if secret is not None:
-        c.tsec[player] = _vec(secret, R.NUM_TILES)
+        c.tsec = put(c.tsec, player, _vec(secret, R.NUM_TILES))
     if hand is not None:
-        c.hand[player] = _vec(hand, R.NUM_CARDS)
-        c.known[player] = _vec(known or {}, R.NUM_CARDS)
+        c.hand = put(c.hand, player, _vec(hand, R.NUM_CARDS))
+        c.known = put(c.known, player, _vec(known or {}, R.NUM_CARDS))
     if supply is not None:
-        c.supply[player] = _vec(supply, R.NUM_CARDS)
+        c.supply = put(c.supply, player, _vec(supply, R.NUM_CARDS))
     if discard is not None:
-        c.discard[player] = _vec(discard, R.NUM_CARDS)
+        c.discard = put(c.discard, player, _vec(discard, R.NUM_CARDS))
 
 
 def place_dress(state, g: int, owner: int, dress_id: int) -> None:
     """Put a rented dress on guest space g (set-up only)."""
     c = state._s
-    c.gown[g] = owner
-    c.gdress[g] = dress_id
+    c.gown = put(c.gown, g, owner)
+    c.gdress = put(c.gdress, g, dress_id)
 
 
 def set_deco(state, d: int, owner: int) -> None:
-    state._s.deco[d] = owner
+    state._s.deco = put(state._s.deco, d, owner)
+
+
+def clear_windows(state) -> None:
+    state._s.windows = (-1,) * len(state._s.windows)
 
 
 def set_window(state, w: int, dress_id: int) -> None:
-    state._s.windows[w] = dress_id
+    state._s.windows = put(state._s.windows, w, dress_id)
 
 
 def set_warehouse(state, segments) -> None:
-    state._s.ware = [tuple(sorted(seg)) for seg in segments]
+    state._s.ware = tuple(tuple(sorted(seg)) for seg in segments)
 
 
 def _vec(d: dict, n: int) -> tuple:

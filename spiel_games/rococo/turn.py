@@ -14,9 +14,19 @@ from __future__ import annotations
 from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.actions import (
-    ACQUIRE, DEPUTE, FAVOR, FUND, HIRE, KEEP, MAKE, SKIP, TO_BOTH, TO_LACE, TO_YARN,
+    ACQUIRE,
+    DEPUTE,
+    FAVOR,
+    FUND,
+    HIRE,
+    KEEP,
+    MAKE,
+    SKIP,
+    TO_BOTH,
+    TO_LACE,
+    TO_YARN,
 )
-from spiel_games.rococo.engine import Phase
+from spiel_games.rococo.engine import Phase, put
 
 B = R.BONUS
 _EXTRA_DRESS = {B["extra_dress_yg"]: "yg", B["extra_dress_red"]: "red"}
@@ -66,9 +76,8 @@ def can_make(c, p: int, w: int, by_master: bool, mod: str, held=None) -> bool:
             held = E.bales_held(c, p)
         if any(held[i] < need[i] for i in range(4)):
             return False
-    if not d.sellable and not free_guests(c, by_master):
-        return False
-    return True
+    # A Festivity dress cannot be sold, so it needs a free guest space.
+    return d.sellable or bool(free_guests(c, by_master))
 
 
 def makeable_windows(c, p: int, by_master: bool, mod: str) -> list[int]:
@@ -234,9 +243,9 @@ def play(c, card: int) -> None:
     p = c.cur
     if c.hand[p][card] <= 0:
         raise ValueError("that card is not in the hand")
-    c.hand[p] = E.inc(c.hand[p], card, -1)
+    c.hand = put(c.hand, p, E.inc(c.hand[p], card, -1))
     if c.known[p][card]:
-        c.known[p] = E.inc(c.known[p], card, -1)
+        c.known = put(c.known, p, E.inc(c.known[p], card, -1))
     c.card = card
     c.inplay = True
     c.stage = 0
@@ -267,7 +276,7 @@ def main(c, option: int) -> None:
     p = c.cur
     kind = R.CARDS[c.card].kind
     if option == FAVOR:
-        c.money[p] += FAVOR_MONEY
+        c.money = put(c.money, p, c.money[p] + FAVOR_MONEY)
         c.favor = p
         finish_step(c)
     elif option == ACQUIRE:
@@ -280,7 +289,7 @@ def main(c, option: int) -> None:
     elif option == HIRE:
         c.phase = Phase.HIRE
     elif option == DEPUTE:
-        c.money[p] += R.DEPUTE_MONEY[kind]
+        c.money = put(c.money, p, c.money[p] + R.DEPUTE_MONEY[kind])
         c.inplay = False  # removed from the game
         finish_step(c)
     elif option == FUND:
@@ -294,10 +303,10 @@ def take(c, seg: int, t: int) -> None:
     if (seg, t) not in take_options(c):
         raise ValueError("that tile cannot be taken")
     p = c.cur
-    c.money[p] -= acquire_cost(c, seg)
+    c.money = put(c.money, p, c.money[p] - (acquire_cost(c, seg)))
     s = list(c.ware[seg])
     s.remove(t)
-    c.ware[seg] = tuple(s)
+    c.ware = put(c.ware, seg, tuple(s))
     c.pend = t
     c.pend_secret = False
     c.phase = Phase.USE
@@ -316,14 +325,14 @@ def use(c, option: int) -> None:
     p, t = c.cur, c.pend
     if option == KEEP:
         if c.pend_secret:
-            c.tsec[p] = E.inc(c.tsec[p], t)
+            c.tsec = put(c.tsec, p, E.inc(c.tsec[p], t))
         else:
-            c.tpub[p] = E.inc(c.tpub[p], t)
+            c.tpub = put(c.tpub, p, E.inc(c.tpub[p], t))
     else:
         if option in (TO_YARN, TO_BOTH):
-            c.yarn[p] += 1
+            c.yarn = put(c.yarn, p, c.yarn[p] + 1)
         if option in (TO_LACE, TO_BOTH):
-            c.lace[p] += 1
+            c.lace = put(c.lace, p, c.lace[p] + 1)
         c.tdisc = E.inc(c.tdisc, t)
     c.pend = -1
     c.pend_secret = False
@@ -336,10 +345,10 @@ def make(c, w: int) -> None:
         raise ValueError("that dress cannot be made")
     d = R.DRESSES[c.windows[w]]
     c.dress = c.windows[w]
-    c.windows[w] = -1
-    c.money[p] -= c.cfg.window_costs[w]
-    c.yarn[p] -= d.yarn
-    c.lace[p] -= d.lace
+    c.windows = put(c.windows, w, -1)
+    c.money = put(c.money, p, c.money[p] - (c.cfg.window_costs[w]))
+    c.yarn = put(c.yarn, p, c.yarn[p] - (d.yarn))
+    c.lace = put(c.lace, p, c.lace[p] - (d.lace))
     c.need = reduced_need(d, c.mod)
     c.phase = Phase.PAY if any(c.need) else Phase.PLACE
 
@@ -349,9 +358,9 @@ def pay(c, t: int) -> None:
         raise ValueError("that tile does not help pay for the dress")
     p = c.cur
     if c.tpub[p][t]:
-        c.tpub[p] = E.inc(c.tpub[p], t, -1)
+        c.tpub = put(c.tpub, p, E.inc(c.tpub[p], t, -1))
     else:
-        c.tsec[p] = E.inc(c.tsec[p], t, -1)
+        c.tsec = put(c.tsec, p, E.inc(c.tsec[p], t, -1))
     c.tdisc = E.inc(c.tdisc, t)
     b = R.TILES[t].bales
     c.need = tuple(max(0, c.need[i] - b[i]) for i in range(4))
@@ -364,18 +373,18 @@ def place(c, g: int) -> None:
         raise ValueError("that guest space is not available")
     p = c.cur
     d = R.DRESSES[c.dress]
-    c.gown[g] = p
-    c.gdress[g] = c.dress
+    c.gown = put(c.gown, g, p)
+    c.gdress = put(c.gdress, g, c.dress)
     c.dress = -1
-    c.prestige[p] += d.festive
+    c.prestige = put(c.prestige, p, c.prestige[p] + d.festive)
     check_all_halls(c, p)
     kind, amount = c.cfg.guests[g].reward
     if kind == R.R_LIVRE:
-        c.money[p] += amount
+        c.money = put(c.money, p, c.money[p] + amount)
     elif kind == R.R_YARN:
-        c.yarn[p] += 1
+        c.yarn = put(c.yarn, p, c.yarn[p] + 1)
     elif kind == R.R_LACE:
-        c.lace[p] += 1
+        c.lace = put(c.lace, p, c.lace[p] + 1)
     elif kind == R.R_TILE and any(c.ware):
         c.paying = False
         c.phase = Phase.TAKE
@@ -387,7 +396,7 @@ def sell(c) -> None:
     if not can_sell(c):
         raise ValueError("Festivity dresses cannot be sold")
     p = c.cur
-    c.money[p] += R.DRESSES[c.dress].money
+    c.money = put(c.money, p, c.money[p] + R.DRESSES[c.dress].money)
     c.ddisc = E.inc(c.ddisc, c.dress)
     c.dress = -1
     finish_step(c)
@@ -400,12 +409,12 @@ def hire(c, card: int) -> None:
     cost = R.HIRE_COST[len(c.display) - 1]
     if cost > c.money[p]:
         raise ValueError("not enough Livre to hire")
-    c.money[p] -= cost
+    c.money = put(c.money, p, c.money[p] - (cost))
     rest = list(c.display)
     rest.remove(card)
     c.display = tuple(rest)
-    c.hand[p] = E.inc(c.hand[p], card)
-    c.known[p] = E.inc(c.known[p], card)
+    c.hand = put(c.hand, p, E.inc(c.hand[p], card))
+    c.known = put(c.known, p, E.inc(c.known[p], card))
     finish_step(c)
 
 
@@ -413,8 +422,8 @@ def fund(c, d: int) -> None:
     p = c.cur
     if d not in fundable(c, p, c.discount):
         raise ValueError("that decoration space cannot be funded")
-    c.money[p] -= fund_price(c, d)
-    c.deco[d] = p
+    c.money = put(c.money, p, c.money[p] - (fund_price(c, d)))
+    c.deco = put(c.deco, d, p)
     c.discount = 0
     if c.cfg.decos[d].kind == R.MUSICIAN:
         check_all_halls(c, p)
@@ -430,7 +439,7 @@ def check_all_halls(c, p: int) -> None:
     present |= {cfg.decos[d].index for d, o in enumerate(c.deco)
                 if o == p and cfg.decos[d].kind == R.MUSICIAN}
     if len(present) == R.NUM_HALLS:
-        c.allh[c.allh.index(-1)] = p
+        c.allh = put(c.allh, c.allh.index(-1), p)
 
 
 def finish_step(c) -> None:
@@ -460,8 +469,8 @@ def bonus(c, use_it: bool) -> None:
         raise ValueError("that bonus cannot be used now")
     if b in _INSTANT:
         money, prestige = instant_bonus(c, p, b)
-        c.money[p] += money
-        c.prestige[p] += prestige
+        c.money = put(c.money, p, c.money[p] + money)
+        c.prestige = put(c.prestige, p, c.prestige[p] + prestige)
         E.end_turn(c)
     elif b == B["extra_acquire"]:
         c.paying = True
@@ -471,7 +480,7 @@ def bonus(c, use_it: bool) -> None:
         c.phase = Phase.YARNLACE
     elif b in (B["stack_tile_pay1"], B["stack_tile_free"]):
         if b == B["stack_tile_pay1"]:
-            c.money[p] -= 1
+            c.money = put(c.money, p, c.money[p] - (1))
         E.ensure_tile_stack(c)
         c.phase = Phase.STACKDRAW
     elif b in (B["depute_use"], B["depute_money"]):
@@ -496,11 +505,11 @@ def bonus(c, use_it: bool) -> None:
 
 def yarn_or_lace(c, lace: bool) -> None:
     p = c.cur
-    c.money[p] -= c.yl_cost
+    c.money = put(c.money, p, c.money[p] - (c.yl_cost))
     if lace:
-        c.lace[p] += 1
+        c.lace = put(c.lace, p, c.lace[p] + 1)
     else:
-        c.yarn[p] += 1
+        c.yarn = put(c.yarn, p, c.yarn[p] + 1)
     E.end_turn(c)
 
 
@@ -509,11 +518,11 @@ def depute_card(c, card: int) -> None:
     if card not in depute_options(c):
         raise ValueError("that card is not in the supply or discard pile")
     if c.discard[p][card]:
-        c.discard[p] = E.inc(c.discard[p], card, -1)
+        c.discard = put(c.discard, p, E.inc(c.discard[p], card, -1))
     else:
-        c.supply[p] = E.inc(c.supply[p], card, -1)
+        c.supply = put(c.supply, p, E.inc(c.supply[p], card, -1))
     if c.depute_mode == "money":
-        c.money[p] += R.DEPUTE_MONEY_BONUS[R.CARDS[card].kind]
+        c.money = put(c.money, p, c.money[p] + R.DEPUTE_MONEY_BONUS[R.CARDS[card].kind])
         E.end_turn(c)
     else:
         offer_bonus(c, card)  # use the deputed card's bonus once (no money)
@@ -523,8 +532,8 @@ def buy(c) -> None:
     p = c.cur
     if c.money[p] < c.rate:
         raise ValueError("not enough Livre")
-    c.money[p] -= c.rate
-    c.prestige[p] += 1
+    c.money = put(c.money, p, c.money[p] - (c.rate))
+    c.prestige = put(c.prestige, p, c.prestige[p] + 1)
     if c.money[p] < c.rate:
         E.end_turn(c)
 
@@ -534,9 +543,9 @@ def discard_tile(c, t: int) -> None:
     if t not in discardable(c, p):
         raise ValueError("no such silk tile to discard")
     if c.tpub[p][t]:
-        c.tpub[p] = E.inc(c.tpub[p], t, -1)
+        c.tpub = put(c.tpub, p, E.inc(c.tpub[p], t, -1))
     else:
-        c.tsec[p] = E.inc(c.tsec[p], t, -1)
+        c.tsec = put(c.tsec, p, E.inc(c.tsec[p], t, -1))
     c.tdisc = E.inc(c.tdisc, t)
     c.acc = E.add(c.acc, R.TILES[t].bales)
     if not discardable(c, p):
@@ -545,6 +554,6 @@ def discard_tile(c, t: int) -> None:
 
 def end_discard(c) -> None:
     p = c.cur
-    c.prestige[p] += R.tiles_prestige(c.acc)
+    c.prestige = put(c.prestige, p, c.prestige[p] + R.tiles_prestige(c.acc))
     c.acc = (0, 0, 0, 0)
     E.end_turn(c)

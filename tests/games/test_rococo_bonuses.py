@@ -7,8 +7,21 @@ import pytest
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.rules import FIREWORKS
 from spiel_games.rococo.scenario import (
-    act, card, deco, dress, give, guest, legal, place_dress, select_all, set_deco, set_warehouse,
-    set_window, start, tile,
+    act,
+    card,
+    clear_windows,
+    deco,
+    dress,
+    give,
+    guest,
+    legal,
+    place_dress,
+    select_all,
+    set_deco,
+    set_warehouse,
+    set_window,
+    start,
+    tile,
 )
 
 MASTER, JOURNEYMAN = "base Master", "base Journeyman"
@@ -151,8 +164,7 @@ def test_level1_stack_tile_is_drawn_face_down_and_secret(key, cost):
 
 def test_level2_extra_dress_may_hand_in_one_yellow_bale_fewer_and_no_master_dress():
     s = bonus_turn("extra_dress_yg", money=10, yarn=1, lace=1, tiles={tile("Y-y"): 1})
-    for w in range(len(s._s.windows)):
-        s._s.windows[w] = -1
+    clear_windows(s)
     set_window(s, 5, dress("yellow-1"))  # 2 yellow + 1 yarn
     set_window(s, 4, dress("yellow-7"))  # thimble: a Master dress
     act(s, use_text("extra_dress_yg"))
@@ -166,8 +178,7 @@ def test_level4_extra_dress_may_hand_in_up_to_two_red_bales_fewer():
     select_all(s)
     k = card("extra_dress_red")
     give(s, 0, hand={k: 1}, supply=dict(BASE_REST), money=10, yarn=1, lace=1, tiles={})
-    for w in range(len(s._s.windows)):
-        s._s.windows[w] = -1
+    clear_windows(s)
     set_window(s, 5, dress("red-1"))  # 2 red + 1 yarn
     act(s, f"play {R.CARDS[k].name}", "main: skip the main action", use_text("extra_dress_red"),
         "make red-1 at window 6 (0 Livre)")

@@ -8,8 +8,22 @@ import pytest
 
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.scenario import (
-    act, card, deco, dress, drive, give, guest, legal, place_dress, select_all, set_deco,
-    set_warehouse, set_window, start, tile,
+    act,
+    card,
+    clear_windows,
+    deco,
+    dress,
+    drive,
+    give,
+    guest,
+    legal,
+    place_dress,
+    select_all,
+    set_deco,
+    set_warehouse,
+    set_window,
+    start,
+    tile,
 )
 
 MASTER, JOURNEYMAN = "base Master", "base Journeyman"
@@ -30,8 +44,7 @@ def turn(key: str, players: int = 2, **holdings):
 
 def only_window(s, w: int, name: str) -> None:
     """Empty the workshop except window w (0-based), which shows dress `name`."""
-    for i in range(len(s._s.windows)):
-        s._s.windows[i] = -1
+    clear_windows(s)
     set_window(s, w, dress(name))
 
 
@@ -43,7 +56,7 @@ def money(s, p=0):
 def test_setup_gives_15_livre_1_yarn_1_lace_and_five_base_cards():
     s = start(3)
     c = s._s
-    assert c.money == [15, 15, 15] and c.yarn == [1, 1, 1] and c.lace == [1, 1, 1]
+    assert c.money == (15, 15, 15) and c.yarn == (1, 1, 1) and c.lace == (1, 1, 1)
     deck = c.supply[0]
     assert deck[card(MASTER)] == 2 and deck[card(JOURNEYMAN)] == 1
     assert deck[card(APPR_YL)] == 1 and deck[card(APPR_2)] == 1 and sum(deck) == 5
@@ -68,7 +81,7 @@ def test_employee_stack_reveals_level_one_first_level_six_last():
     assert levels == {1}
     total = 0
     levels_seen = []
-    for r in range(7):
+    for _round in range(7):
         for _ in range(4):
             outs = s.chance_outcomes()
             levels_seen.append(R.CARDS[outs[0][0]].level)
@@ -168,13 +181,13 @@ def test_workshop_discards_two_rightmost_slides_right_and_refills_from_bag():
     names = ["yellow-1", "yellow-2", "green-1", "red-1", "blue-1", "blue-2"]
     for w, name in enumerate(names):
         set_window(s, w, dress(name))
-    s._s.windows[1] = -1  # yellow-2 was made
+    set_window(s, 1, -1)  # yellow-2 was made
     _finish_round_skipping(s)
     # Now at the reveal chance node of round 2; reveal and refill the warehouse.
     while s._s.phase != 3:
         s.apply_action(s.chance_outcomes()[0][0])
     w = s._s.windows
-    assert w[3:] == [dress("yellow-1"), dress("green-1"), dress("red-1")]
+    assert w[3:] == (dress("yellow-1"), dress("green-1"), dress("red-1"))
     assert s._s.ddisc[dress("blue-1")] == 1 and s._s.ddisc[dress("blue-2")] == 1
 
 
