@@ -1,0 +1,229 @@
+"""Policy files: Parquet tables of (key, action, probability) with metadata.
+
+A policy file is safe to load from anyone: it is plain columnar data (never
+pickle). Columns:
+
+| column      | type   | meaning                                                        |
+|-------------|--------|----------------------------------------------------------------|
+| key         | string | information key: the abstraction's key, or the information-state string when the abstraction is `none` |
+| action      | int64  | action id                                                      |
+| probability | float64| probability of the action at that key (each key sums to 1)    |
+
+Schema metadata (key ``meeple``, a JSON object): ``format`` (= 1), ``game``
+(the canonical game string), ``abstraction`` (name, or ``none``),
+``abstraction_version``, ``iterations``, ``solver``, ``code_version``, plus any
+solver extras (``seed``, ``nash_conv``...).
+
+``policy(path=...,fallback=heuristic)`` plays from a file; keys the file does not
+cover (or where none of the stored actions is legal) are played by the fallback
+agent and counted in ``fallbacks``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from importlib import metadata as _md
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from solvers.base import Agent, Analysis, MoveStat
+from spiel_games.common.registry import get_spec
+
+FORMAT = 1
+META_KEY = b"meeple"
+NO_ABSTRACTION = "none"
+
+
+class PolicyFileError(ValueError):
+    """A policy file that cannot be used for this game (one-line message)."""
+
+
+def code_version() -> str:
+    try:
+        return _md.version("meeple-arena")
+    except _md.PackageNotFoundError:
+        return "unknown"
+
+
+def canonical_game_string(game_or_string) -> str:
+    import pyspiel
+
+    game = pyspiel.load_game(game_or_string) if isinstance(game_or_string, str) else game_or_string
+    return str(game)
+
+
+@dataclass
+class PolicyTable:
+    meta: dict
+    table: dict[str, tuple[list[int], list[float]]] = field(default_factory=dict)
+
+
+def write_policy(path: str | Path, table: dict[str, dict[int, float]], meta: dict) -> int:
+    """Write {key: {action: prob}} with metadata; returns the file size in bytes."""
+    keys, actions, probs = [], [], []
+    for k in sorted(table):
+        for a in sorted(table[k]):
+            keys.append(k)
+            actions.append(int(a))
+            probs.append(float(table[k][a]))
+    meta = {"format": FORMAT, "code_version": code_version(), **meta}
+    for required in ("game", "abstraction", "abstraction_version", "iterations", "solver"):
+        if required not in meta:
+            raise ValueError(f"policy metadata needs {required!r}")
+    t = pa.table({
+        "key": pa.array(keys, pa.string()),
+        "action": pa.array(actions, pa.int64()),
+        "probability": pa.array(probs, pa.float64()),
+    })
+    t = t.replace_schema_metadata({META_KEY: json.dumps(meta).encode()})
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    pq.write_table(t, tmp, compression="zstd")
+    tmp.replace(path)
+    return path.stat().st_size
+
+
+def read_meta(path: str | Path) -> dict:
+    try:
+        schema = pq.read_schema(path)
+    except (OSError, pa.ArrowInvalid) as e:
+        raise PolicyFileError(f"cannot read policy file {path}: {e}") from None
+    raw = (schema.metadata or {}).get(META_KEY)
+    if raw is None:
+        raise PolicyFileError(f"{path} is not a meeple policy file (no metadata)")
+    return json.loads(raw)
+
+
+def read_policy(path: str | Path) -> PolicyTable:
+    meta = read_meta(path)
+    if meta.get("format") != FORMAT:
+        raise PolicyFileError(f"{path}: unsupported policy format {meta.get('format')!r}")
+    t = pq.read_table(path, columns=["key", "action", "probability"])
+    out: dict[str, tuple[list[int], list[float]]] = {}
+    for k, a, p in zip(t.column("key").to_pylist(), t.column("action").to_pylist(),
+                       t.column("probability").to_pylist()):
+        entry = out.get(k)
+        if entry is None:
+            entry = out[k] = ([], [])
+        entry[0].append(a)
+        entry[1].append(p)
+    return PolicyTable(meta, out)
+
+
+def check_compatible(meta: dict, game) -> None:
+    """Raise PolicyFileError if the file was trained for another game or abstraction."""
+    want = canonical_game_string(game)
+    if meta.get("game") != want:
+        raise PolicyFileError(f"policy file is for game {meta.get('game')!r}, not {want!r}")
+    name = meta.get("abstraction")
+    if name != NO_ABSTRACTION:
+        spec = get_spec(game.get_type().short_name)
+        if name != spec.abstraction_name:
+            raise PolicyFileError(
+                f"policy file uses abstraction {name!r}; this game's is {spec.abstraction_name!r}"
+            )
+        if meta.get("abstraction_version") != spec.abstraction_version:
+            raise PolicyFileError(
+                f"policy file uses abstraction {name} version {meta.get('abstraction_version')}, "
+                f"the game now has version {spec.abstraction_version}"
+            )
+
+
+def key_function(game, abstraction: str):
+    """state, player -> key, for an abstraction name (or `none`: information-state strings)."""
+    if abstraction == NO_ABSTRACTION:
+        return lambda state, player: state.information_state_string(player)
+    spec = get_spec(game.get_type().short_name)
+    if spec.abstraction is None or abstraction != spec.abstraction_name:
+        valid = ", ".join(x for x in (NO_ABSTRACTION, spec.abstraction_name) if x)
+        raise PolicyFileError(f"unknown abstraction {abstraction!r} for {spec.short_name}; valid: {valid}")
+    return spec.abstraction
+
+
+class PolicyAgent(Agent):
+    """Plays by sampling the file's probabilities; unseen keys go to the fallback agent."""
+
+    def __init__(self, game, path: str, fallback: str, seed: int):
+        from solvers.registry import make_agent
+
+        if not Path(path).exists():
+            raise PolicyFileError(f"policy file not found: {path}")
+        pol = read_policy(path)
+        check_compatible(pol.meta, game)
+        self.meta = pol.meta
+        self.table = pol.table
+        self.key_fn = key_function(game, pol.meta["abstraction"])
+        self.rng = random.Random(seed)
+        self.fallback = make_agent(fallback, game, seed=seed + 1)
+        self.fallbacks = 0
+        self.lookups = 0
+
+    def reset(self) -> None:
+        self.fallback.reset()
+
+    def _probs(self, state) -> list[tuple[int, float]] | None:
+        p = state.current_player()
+        entry = self.table.get(self.key_fn(state, p))
+        if entry is None:
+            return None
+        legal = set(state.legal_actions())
+        pairs = [(a, q) for a, q in zip(*entry) if a in legal and q > 0]
+        total = sum(q for _, q in pairs)
+        if total <= 0:
+            return None
+        return [(a, q / total) for a, q in pairs]
+
+    def step(self, state) -> int:
+        self.lookups += 1
+        probs = self._probs(state)
+        if probs is None:
+            self.fallbacks += 1
+            return self.fallback.step(state)
+        x = self.rng.random()
+        acc = 0.0
+        for a, q in probs:
+            acc += q
+            if x < acc:
+                return a
+        return probs[-1][0]
+
+    def analyse(self, state) -> Analysis | None:
+        probs = self._probs(state)
+        if probs is None:
+            return None
+        p = state.current_player()
+        n = float(self.meta.get("iterations", 0))
+        moves = [MoveStat(a, state.action_to_string(p, a), n, float("nan"), prob=q)
+                 for a, q in sorted(probs, key=lambda x: -x[1])]
+        return Analysis(player=p, moves=moves, budget={"iterations": self.meta.get("iterations")})
+
+
+def _register() -> None:
+    from solvers.registry import AgentKind, Param, register_kind
+    from solvers.spec import AgentSpecError
+
+    def make(game, params, seed):
+        if not params["path"]:
+            raise AgentSpecError("agent 'policy' needs path=FILE (a Parquet policy file)")
+        if params["fallback"].split("(")[0].strip() == "policy":
+            raise AgentSpecError("agent 'policy': the fallback cannot itself be a policy")
+        return PolicyAgent(game, params["path"], params["fallback"], seed)
+
+    register_kind(AgentKind(
+        name="policy",
+        summary="plays a trained policy file (meeple solve --out), sampling its probabilities",
+        params=(
+            Param("path", str, "", "Parquet policy file written by `meeple solve`"),
+            Param("fallback", str, "heuristic", "agent spec used on keys the file does not cover "
+                  "(counted as fallbacks)"),
+        ),
+        factory=make,
+    ))
+
+
+_register()

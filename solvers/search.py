@@ -34,6 +34,7 @@ import numpy as np
 import pyspiel
 
 from solvers.base import Agent, Analysis, MoveStat
+from solvers.fastpath import transition_functions
 from spiel_games.common.registry import get_spec
 from spiel_games.common.utility import returns_from_keys
 
@@ -102,6 +103,7 @@ class SearchEngine:
             self.heuristic = spec.heuristic
         self.sampler = _Sampler(rng)
         self.sims_done = 0
+        self._apply, self._legal = transition_functions(game)
 
     # ----- budget loop -------------------------------------------------------------
     def search(self, state, sims: int, seconds: float = 0.0, root: Node | None = None) -> Node:
@@ -139,13 +141,13 @@ class SearchEngine:
                     ret = state.returns()
                     break
                 a = sample_chance(state, rng)
-                state._apply_action(a)
+                self._apply(state, a)
                 child = node.children.get(a)
                 if child is None:
                     child = node.children[a] = Node()
                 node = child
                 continue
-            legal = state._legal_actions(p)
+            legal = self._legal(state, p)
             children = node.children
             if len(legal) == 1:
                 a = legal[0]
@@ -154,7 +156,7 @@ class SearchEngine:
                     child = children[a] = Node()
                 child.avail += 1
                 path.append((child, p))
-                state._apply_action(a)
+                self._apply(state, a)
                 node = child
                 continue
             untried = [a for a in legal if a not in children]
@@ -166,7 +168,7 @@ class SearchEngine:
                     if ch is not None:
                         ch.avail += 1
                 path.append((children[a], p))
-                state._apply_action(a)
+                self._apply(state, a)
                 ret = self._rollout(state)
                 break
             best = None
@@ -179,7 +181,7 @@ class SearchEngine:
                 if u > best_u:
                     best_u, best, best_a = u, ch, b
             path.append((best, p))
-            state._apply_action(best_a)
+            self._apply(state, best_a)
             node = best
         lo, span = self.lo, self.span
         for ch, p in path:
@@ -198,16 +200,16 @@ class SearchEngine:
             if p < 0:
                 if p == TERMINAL:
                     return state.returns()
-                state._apply_action(sample_chance(state, rng))
+                self._apply(state, sample_chance(state, rng))
                 continue
             if 0 <= depth <= steps:
                 return self.evaluate(state)
             if h is not None:
                 a = h(state, self.np_rng)
             else:
-                legal = state._legal_actions(p)
+                legal = self._legal(state, p)
                 a = legal[rng.randrange(len(legal))]
-            state._apply_action(a)
+            self._apply(state, a)
             steps += 1
 
     def evaluate(self, state) -> list[float]:

@@ -1,9 +1,104 @@
-"""Command registration for the meeple CLI (filled in by its owning issue)."""
+"""`meeple agents` (every agent kind and its parameters) and `meeple solve` (CFR family)."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+
+from tournament.cli_common import fail
+
+
+def agents(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+) -> None:
+    """Every agent kind with its parameters, defaults and meanings."""
+    import json
+
+    from solvers.registry import all_kinds
+
+    kinds = all_kinds()
+    if as_json:
+        typer.echo(json.dumps([
+            {"kind": k.name, "summary": k.summary,
+             "params": [{"name": p.name, "type": p.type.__name__, "default": p.default,
+                         "meaning": p.meaning} for p in k.params]}
+            for k in kinds
+        ], indent=2))
+        return
+    for k in kinds:
+        typer.echo(f"{k.name}: {k.summary}")
+        for p in k.params:
+            typer.echo(f"    {p.name} ({p.type.__name__}, default {p.default!r}): {p.meaning}")
+    typer.echo("Spec syntax: kind or kind(key=value,...), e.g. mcts(sims=800,uct_c=1.4)")
+
+
+def solve(
+    game: Annotated[str, typer.Argument(help="Game string, e.g. 'python_coloretto(players=4)'")],
+    solver: Annotated[str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), "
+                                            "mccfr-es or mccfr-os")] = "mccfr-os",
+    iterations: Annotated[int, typer.Option(help="Total iterations (a resumed run counts those done)")] = 1000,
+    out: Annotated[str, typer.Option(help="Policy file to write (Parquet)")] = "policy.parquet",
+    abstraction: Annotated[str | None, typer.Option(
+        help="Information abstraction for MCCFR: the game's (default) or 'none'")] = None,
+    report_every: Annotated[int, typer.Option(
+        help="Report the metric and write a checkpoint every K iterations")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the solver's sampling")] = 0,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
+) -> None:
+    """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume."""
+    import spiel_games  # noqa: F401  (registers the games)
+    from solvers.train import SolveConfig, SolveError, checkpoint_path
+    from solvers.train import solve as run
+
+    cfg = SolveConfig(game=game, solver=solver, iterations=iterations, out=out,
+                      abstraction=abstraction, report_every=report_every, seed=seed)
+    ckpt = checkpoint_path(out)
+    if ckpt.exists():
+        typer.echo(f"resuming from checkpoint {ckpt}")
+    progress = None
+    task = None
+    if not quiet:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        progress = Progress(TextColumn(f"{solver}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[metric]}"), TimeRemainingColumn())
+
+    def on_iteration(it: int, total: int) -> None:
+        nonlocal task
+        if progress is not None:
+            if task is None:
+                task = progress.add_task(solver, total=total, completed=it, metric="")
+            progress.update(task, completed=it)
+
+    def on_report(it: int, name: str, value: float) -> None:
+        line = f"iteration {it}: {name} = {value:.6g}"
+        if progress is not None and task is not None:
+            progress.update(task, metric=f"{name} {value:.4g}")
+            progress.console.print(line)
+        else:
+            typer.echo(line)
+
+    try:
+        if progress is not None:
+            with progress:
+                result = run(cfg, on_iteration, on_report)
+        else:
+            result = run(cfg, on_iteration, on_report)
+    except SolveError as e:
+        raise fail(str(e), 2) from None
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume")
+        raise typer.Exit(130) from None
+    last = result.reports[-1]
+    typer.echo(
+        f"wrote {out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
+        f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run, "
+        f"{result.seconds:.1f}s); {last[1]} = {last[2]:.6g}"
+    )
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.command("agents")(agents)
+    app.command("solve")(solve)

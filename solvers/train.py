@@ -1,0 +1,248 @@
+"""Training driver behind ``meeple solve``: iterations, reports, checkpoints, resume.
+
+    result = solve(SolveConfig("python_coloretto(players=4)", "mccfr-os", 10000, "p.parquet"))
+
+A checkpoint (``<out>.ckpt.parquet``: key, action, regret, average-strategy sum,
+with JSON metadata holding the iteration count and the RNG state) is written every
+``report_every`` iterations and when the run is interrupted. Running the same
+command again resumes from it; a checkpoint written for another game, solver,
+abstraction or seed is refused. The policy file is written at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pyspiel
+
+import spiel_games
+from solvers import cfr as exact
+from solvers.mccfr import MCCFR
+from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, write_policy
+
+SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
+_CKPT_KEY = b"meeple_checkpoint"
+
+
+class SolveError(ValueError):
+    """A bad solve request (one-line message)."""
+
+
+@dataclass
+class SolveConfig:
+    game: str
+    solver: str
+    iterations: int
+    out: str
+    abstraction: str | None = None  # None: the game's abstraction for MCCFR, `none` for exact
+    report_every: int = 100
+    seed: int = 0
+
+
+@dataclass
+class SolveResult:
+    iterations: int
+    resumed_from: int
+    reports: list[tuple[int, str, float]] = field(default_factory=list)
+    seconds: float = 0.0
+    policy_keys: int = 0
+    file_bytes: int = 0
+    out: str = ""
+
+
+def checkpoint_path(out: str | Path) -> Path:
+    out = Path(out)
+    return out.with_name(out.name + ".ckpt.parquet")
+
+
+def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:
+    name = cfg.abstraction
+    try:
+        spec = spiel_games.get_spec(game.get_type().short_name)
+    except KeyError:
+        spec = None
+    if cfg.solver in exact.EXACT_SOLVERS:
+        if name not in (None, NO_ABSTRACTION):
+            raise SolveError(f"{cfg.solver} is exact: it uses every information state (abstraction none)")
+        return NO_ABSTRACTION, 0
+    if name is None:
+        name = spec.abstraction_name if spec is not None and spec.abstraction is not None else NO_ABSTRACTION
+    if name == NO_ABSTRACTION:
+        return name, 0
+    if spec is None or spec.abstraction is None or name != spec.abstraction_name:
+        valid = [NO_ABSTRACTION] + ([spec.abstraction_name] if spec is not None and spec.abstraction else [])
+        raise SolveError(f"unknown abstraction {name!r} for this game; valid: {', '.join(valid)}")
+    return name, spec.abstraction_version
+
+
+def exploitability_computable(game) -> bool:
+    """True for 2-player games small enough for a full best response: a registered
+    game's tiny configurations, or a non-meeple OpenSpiel game (e.g. kuhn_poker)."""
+    if game.num_players() != 2:
+        return False
+    short = game.get_type().short_name
+    try:
+        spec = spiel_games.get_spec(short)
+    except KeyError:
+        return True
+    here = str(game)
+    return any(canonical_game_string(t) == here for t in spec.tiny_configs)
+
+
+def _rng_state_json(rng: random.Random) -> list:
+    v, internal, gauss = rng.getstate()
+    return [v, list(internal), gauss]
+
+
+def _rng_from_json(data) -> tuple:
+    return (data[0], tuple(data[1]), data[2])
+
+
+def _write_checkpoint(path: Path, rows, meta: dict) -> None:
+    keys, acts, regs, avgs = [], [], [], []
+    for k, a, r, s in rows:
+        keys.append(k)
+        acts.append(int(a))
+        regs.append(float(r))
+        avgs.append(float(s))
+    t = pa.table({
+        "key": pa.array(keys, pa.string()),
+        "action": pa.array(acts, pa.int64()),
+        "regret": pa.array(regs, pa.float64()),
+        "avg": pa.array(avgs, pa.float64()),
+    }).replace_schema_metadata({_CKPT_KEY: json.dumps(meta).encode()})
+    tmp = path.with_name(path.name + ".tmp")
+    pq.write_table(t, tmp)
+    tmp.replace(path)
+
+
+def _read_checkpoint(path: Path) -> tuple[dict, list]:
+    t = pq.read_table(path)
+    meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
+    rows = list(zip(t.column("key").to_pylist(), t.column("action").to_pylist(),
+                    t.column("regret").to_pylist(), t.column("avg").to_pylist()))
+    return meta, rows
+
+
+def load_any_game(game_string: str):
+    """A registered meeple game, or any OpenSpiel game (kuhn_poker...), with a one-line error."""
+    from spiel_games.common.registry import GameStringError, load_game, short_name_of
+
+    name = short_name_of(game_string)
+    try:
+        spiel_games.get_spec(name)
+    except KeyError:
+        if name not in pyspiel.registered_names():
+            raise SolveError(f"unknown game {name!r}; meeple games: "
+                             f"{', '.join(s.short_name for s in spiel_games.all_specs())}") from None
+        try:
+            return pyspiel.load_game(game_string)
+        except Exception as e:  # pyspiel raises RuntimeError/SpielError on bad strings
+            raise SolveError(f"cannot load game {game_string!r}: {str(e).splitlines()[0]}") from None
+    try:
+        return load_game(game_string)
+    except GameStringError as e:
+        raise SolveError(str(e)) from None
+
+
+def solve(cfg: SolveConfig,
+          on_iteration: Callable[[int, int], None] | None = None,
+          on_report: Callable[[int, str, float], None] | None = None) -> SolveResult:
+    if cfg.solver not in SOLVERS:
+        raise SolveError(f"unknown solver {cfg.solver!r}; valid: {', '.join(SOLVERS)}")
+    if cfg.iterations < 1:
+        raise SolveError("--iterations must be >= 1")
+    if cfg.report_every < 1:
+        raise SolveError("--report-every must be >= 1")
+    game = load_any_game(cfg.game)
+    game_string = str(game)
+    abstraction, version = _resolve_abstraction(game, cfg)
+    is_exact = cfg.solver in exact.EXACT_SOLVERS
+    if is_exact and game.num_players() != 2:
+        raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
+    computable = is_exact or exploitability_computable(game)
+
+    identity = {"game": game_string, "solver": cfg.solver, "abstraction": abstraction,
+                "abstraction_version": version, "seed": cfg.seed}
+    if is_exact:
+        solver = exact.make_exact_solver(game, cfg.solver)
+        rows_fn = lambda: exact.solver_rows(solver)  # noqa: E731
+        rng = None
+    else:
+        solver = MCCFR(game, "es" if cfg.solver == "mccfr-es" else "os", abstraction, seed=cfg.seed)
+        rows_fn = solver.rows
+        rng = solver.rng
+
+    ckpt = checkpoint_path(cfg.out)
+    ckpt.parent.mkdir(parents=True, exist_ok=True)
+    start = 0
+    if ckpt.exists():
+        meta, rows = _read_checkpoint(ckpt)
+        mismatch = [k for k, v in identity.items() if meta.get(k) != v]
+        if mismatch:
+            raise SolveError(
+                f"checkpoint {ckpt} was written for a different {', '.join(mismatch)}; "
+                "delete it or choose another --out"
+            )
+        start = int(meta["iteration"])
+        if is_exact:
+            exact.load_solver_rows(solver, rows, start)
+        else:
+            solver.load_rows(rows)
+            solver.iterations = start
+            rng.setstate(_rng_from_json(meta["rng"]))
+
+    def metric() -> tuple[str, float]:
+        if is_exact:
+            return "nash_conv", exact.exact_nash_conv(game, solver)
+        if computable:
+            return "nash_conv", exact.policy_nash_conv(game, solver.as_openspiel_policy())
+        return "average_regret", solver.average_regret()
+
+    def save(iteration: int) -> None:
+        meta = dict(identity, iteration=iteration)
+        if rng is not None:
+            meta["rng"] = _rng_state_json(rng)
+        _write_checkpoint(ckpt, rows_fn(), meta)
+
+    result = SolveResult(iterations=start, resumed_from=start, out=cfg.out)
+    t0 = time.perf_counter()
+    it = start
+    try:
+        while it < cfg.iterations:
+            if is_exact:
+                solver.evaluate_and_update_policy()
+            else:
+                solver.iteration()
+            it += 1
+            if on_iteration:
+                on_iteration(it, cfg.iterations)
+            if it % cfg.report_every == 0 or it == cfg.iterations:
+                name, value = metric()
+                result.reports.append((it, name, value))
+                if on_report:
+                    on_report(it, name, value)
+                save(it)
+    except KeyboardInterrupt:
+        save(it)
+        raise
+    result.iterations = it
+    result.seconds = time.perf_counter() - t0
+    if not result.reports or result.reports[-1][0] != it:
+        name, value = metric()
+        result.reports.append((it, name, value))
+        save(it)
+    table = (exact.average_policy_table(solver) if is_exact else solver.average_policy_table())
+    result.policy_keys = len(table)
+    last = result.reports[-1]
+    result.file_bytes = write_policy(cfg.out, table, {
+        **identity, "iterations": it, last[1]: last[2],
+    })
+    return result
