@@ -36,14 +36,39 @@ from __future__ import annotations
 
 from spiel_games.rococo import rules as R
 
-MAIN_NAMES = ("queen's favor", "acquire resources", "make a dress", "hire an employee",
-              "depute the employee", "fund a decoration", "skip the main action")
+MAIN_NAMES = (
+    "queen's favor",
+    "acquire resources",
+    "make a dress",
+    "hire an employee",
+    "depute the employee",
+    "fund a decoration",
+    "skip the main action",
+)
 FAVOR, ACQUIRE, MAKE, HIRE, DEPUTE, FUND, SKIP = range(7)
 KEEP, TO_YARN, TO_LACE, TO_BOTH = range(4)
 USE_NAMES = ("keep tile as silk", "convert to yarn", "convert to lace", "convert to yarn+lace")
 
-_BLOCKS = ("select", "play", "main", "take", "use", "make", "pay", "place", "sell", "hire",
-           "fund", "bonus", "yarnlace", "depute", "buy", "discard", "done", "terrace")
+_BLOCKS = (
+    "select",
+    "play",
+    "main",
+    "take",
+    "use",
+    "make",
+    "pay",
+    "place",
+    "sell",
+    "hire",
+    "fund",
+    "bonus",
+    "yarnlace",
+    "depute",
+    "buy",
+    "discard",
+    "done",
+    "terrace",
+)
 
 
 class ActionLayout:
@@ -52,9 +77,24 @@ class ActionLayout:
     def __init__(self, windows: int, guests: int, decos: int):
         C, T, S = R.NUM_CARDS, R.NUM_TILES, R.SEGMENTS
         sizes = {
-            "select": C, "play": C, "main": 7, "take": S * T, "use": 4, "make": windows,
-            "pay": T, "place": guests, "sell": 1, "hire": C, "fund": decos, "bonus": 2,
-            "yarnlace": 2, "depute": C, "buy": 1, "discard": T, "done": 1, "terrace": guests,
+            "select": C,
+            "play": C,
+            "main": 7,
+            "take": S * T,
+            "use": 4,
+            "make": windows,
+            "pay": T,
+            "place": guests,
+            "sell": 1,
+            "hire": C,
+            "fund": decos,
+            "bonus": 2,
+            "yarnlace": 2,
+            "depute": C,
+            "buy": 1,
+            "discard": T,
+            "done": 1,
+            "terrace": guests,
         }
         self.start: dict[str, int] = {}
         off = 0
@@ -72,7 +112,9 @@ class ActionLayout:
 
     def decode(self, action: int) -> tuple[str, int]:
         if not 0 <= action < self.num_actions:
-            raise ValueError(f"action id {action} is outside Rococo's layout (0-{self.num_actions - 1})")
+            raise ValueError(
+                f"action id {action} is outside Rococo's layout (0-{self.num_actions - 1})"
+            )
         return self._decode[action]
 
     def table(self) -> str:

@@ -42,23 +42,68 @@ class Phase(enum.IntEnum):
     END = 21
 
 
-CHANCE_PHASES = frozenset((Phase.START, Phase.REVEAL, Phase.WAREFILL, Phase.DRESSFILL,
-                           Phase.STACKDRAW))
+CHANCE_PHASES = frozenset(
+    (Phase.START, Phase.REVEAL, Phase.WAREFILL, Phase.DRESSFILL, Phase.STACKDRAW)
+)
 
 # Per-player and board vectors; all stored as tuples (updated with `put`), so a
 # copy of the core shares them and allocates nothing but the core itself.
 _VECTOR_SLOTS = (
-    "money", "yarn", "lace", "prestige", "tpub", "tsec", "supply", "hand", "known",
-    "discard", "ware", "windows", "gown", "gdress", "deco", "allh", "terr",
+    "money",
+    "yarn",
+    "lace",
+    "prestige",
+    "tpub",
+    "tsec",
+    "supply",
+    "hand",
+    "known",
+    "discard",
+    "ware",
+    "windows",
+    "gown",
+    "gdress",
+    "deco",
+    "allh",
+    "terr",
 )
 
 
 class Core:
     __slots__ = _VECTOR_SLOTS + (
-        "cfg", "lay", "phase", "cur", "round", "start", "stage", "emp", "display", "tstack", "tdisc",
-        "bag", "ddisc", "favor", "need_sel", "sel_done", "card", "inplay", "bcard", "by_master",
-        "dress", "need", "mod", "discount", "pend", "pend_secret", "paying", "rate", "acc",
-        "yl_cost", "terr_left", "returns", "depute_mode",
+        "cfg",
+        "lay",
+        "phase",
+        "cur",
+        "round",
+        "start",
+        "stage",
+        "emp",
+        "display",
+        "tstack",
+        "tdisc",
+        "bag",
+        "ddisc",
+        "favor",
+        "need_sel",
+        "sel_done",
+        "card",
+        "inplay",
+        "bcard",
+        "by_master",
+        "dress",
+        "need",
+        "mod",
+        "discount",
+        "pend",
+        "pend_secret",
+        "paying",
+        "rate",
+        "acc",
+        "yl_cost",
+        "terr_left",
+        "returns",
+        "depute_mode",
     )
 
     def __deepcopy__(self, memo):  # replaced below by a generated straight-line copy
@@ -141,7 +186,7 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
 # ----- small vector helpers (tuples are immutable; each returns a new tuple) --------------
 def put(t: tuple, i: int, v) -> tuple:
     """t with item i replaced by v."""
-    return t[:i] + (v,) + t[i + 1:]
+    return t[:i] + (v,) + t[i + 1 :]
 
 
 def inc(t: tuple, i: int, k: int = 1) -> tuple:
@@ -404,8 +449,11 @@ def terrace_moves(c: Core, p: int) -> list[int]:
     if not any(c.deco[d] == p and c.terr[i] < 0 for i, d in enumerate(fw)):
         return []
     moved = set(c.terr)
-    return [g for g, gs in enumerate(cfg.guests)
-            if gs.hall == R.KINGS_HALL and c.gown[g] == p and g not in moved]
+    return [
+        g
+        for g, gs in enumerate(cfg.guests)
+        if gs.hall == R.KINGS_HALL and c.gown[g] == p and g not in moved
+    ]
 
 
 def start_terrace(c: Core) -> None:

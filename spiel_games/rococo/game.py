@@ -194,7 +194,9 @@ class RococoState(pyspiel.State):
         else:
             apply_id(c, self._s.lay, action)
         if c.phase == Phase.END and c.returns is None:
-            c.returns = tuple(returns_from_keys(c.cfg.utility, scoring.scores(c), scoring.tie_keys(c)))
+            c.returns = tuple(
+                returns_from_keys(c.cfg.utility, scoring.scores(c), scoring.tie_keys(c))
+            )
 
     def returns(self):
         c = self._s
@@ -320,10 +322,22 @@ def apply_id(c, lay: ActionLayout, action: int) -> None:
 
 
 _BLOCK_PHASE = {
-    "select": (Phase.SELECT,), "play": (Phase.PLAY,), "main": (Phase.MAIN,),
-    "take": (Phase.TAKE,), "use": (Phase.USE,), "make": (Phase.MAKE,), "pay": (Phase.PAY,),
-    "place": (Phase.PLACE,), "sell": (Phase.PLACE,), "hire": (Phase.HIRE,),
-    "fund": (Phase.FUND,), "bonus": (Phase.BONUS,), "yarnlace": (Phase.YARNLACE,),
-    "depute": (Phase.DEPUTE,), "buy": (Phase.BUY,), "discard": (Phase.DISCARD,),
-    "done": (Phase.BUY, Phase.DISCARD, Phase.TERRACE), "terrace": (Phase.TERRACE,),
+    "select": (Phase.SELECT,),
+    "play": (Phase.PLAY,),
+    "main": (Phase.MAIN,),
+    "take": (Phase.TAKE,),
+    "use": (Phase.USE,),
+    "make": (Phase.MAKE,),
+    "pay": (Phase.PAY,),
+    "place": (Phase.PLACE,),
+    "sell": (Phase.PLACE,),
+    "hire": (Phase.HIRE,),
+    "fund": (Phase.FUND,),
+    "bonus": (Phase.BONUS,),
+    "yarnlace": (Phase.YARNLACE,),
+    "depute": (Phase.DEPUTE,),
+    "buy": (Phase.BUY,),
+    "discard": (Phase.DISCARD,),
+    "done": (Phase.BUY, Phase.DISCARD, Phase.TERRACE),
+    "terrace": (Phase.TERRACE,),
 }

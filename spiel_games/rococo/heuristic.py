@@ -117,8 +117,14 @@ def _guest_value(c, g: int) -> float:
     p = c.cur
     gs = cfg.guests[g]
     mine = sum(1 for i, o in enumerate(c.gown) if o == p and cfg.guests[i].hall == gs.hall)
-    best_other = max((sum(1 for i, o in enumerate(c.gown) if o == q and cfg.guests[i].hall == gs.hall)
-                      for q in range(cfg.players) if q != p), default=0)
+    best_other = max(
+        (
+            sum(1 for i, o in enumerate(c.gown) if o == q and cfg.guests[i].hall == gs.hall)
+            for q in range(cfg.players)
+            if q != p
+        ),
+        default=0,
+    )
     v = cfg.hall_values[gs.hall][0] / 3.0 if mine <= best_other else 0.5
     kind, amount = gs.reward
     v += {R.R_LIVRE: amount / 2.0, R.R_YARN: 1.0, R.R_LACE: 1.0, R.R_TILE: 1.2}.get(kind, 0.0)
@@ -140,12 +146,13 @@ def heuristic_action(state, rng=None) -> int:
     ph = c.phase
     jitter = rng.random
     if ph == Phase.SELECT:
-        return max(legal, key=lambda a: (_card_value(c, a - lay.select) + 0.1 * jitter()))
+        return max(legal, key=lambda a: _card_value(c, a - lay.select) + 0.1 * jitter())
     if ph == Phase.PLAY:
-        return max(legal, key=lambda a: (_play_value(c, a - lay.play) + 0.1 * jitter()))
+        return max(legal, key=lambda a: _play_value(c, a - lay.play) + 0.1 * jitter())
     if ph == Phase.MAIN:
         return lay.main + _main_choice(c, [a - lay.main for a in legal])
     if ph == Phase.TAKE:
+
         def take_value(a: int) -> float:
             s, t = divmod(a - lay.take, R.NUM_TILES)
             cost = T.acquire_cost(c, s)
@@ -167,6 +174,7 @@ def heuristic_action(state, rng=None) -> int:
     if ph == Phase.MAKE:
         return max(legal, key=lambda a: _dress_value(c, a - lay.make))
     if ph == Phase.PAY:
+
         def waste(a: int) -> tuple:
             b = R.TILES[a - lay.pay].bales
             useful = sum(min(b[i], c.need[i]) for i in range(4))
@@ -175,8 +183,12 @@ def heuristic_action(state, rng=None) -> int:
         return min(legal, key=waste)
     if ph == Phase.PLACE:
         rents = [a for a in legal if a != lay.sell]
-        if lay.sell in legal and (not rents or c.money[p] < 4 or c.round == c.cfg.rounds and
-                                  R.DRESSES[c.dress].money >= 20):
+        if lay.sell in legal and (
+            not rents
+            or c.money[p] < 4
+            or c.round == c.cfg.rounds
+            and R.DRESSES[c.dress].money >= 20
+        ):
             return lay.sell
         return max(rents, key=lambda a: _guest_value(c, a - lay.place) + 0.05 * jitter())
     if ph == Phase.HIRE:
@@ -190,8 +202,12 @@ def heuristic_action(state, rng=None) -> int:
     if ph == Phase.DEPUTE:
         if c.depute_mode == "money":
             return min(legal, key=lambda a: (_card_value(c, a - lay.depute), a))
-        useful = [a for a in legal if R.CARDS[a - lay.depute].bonus not in R.CROWNS
-                  and R.CARDS[a - lay.depute].bonus != R.BONUS["none"]]
+        useful = [
+            a
+            for a in legal
+            if R.CARDS[a - lay.depute].bonus not in R.CROWNS
+            and R.CARDS[a - lay.depute].bonus != R.BONUS["none"]
+        ]
         pool = useful or legal
         return min(pool, key=lambda a: (_TYPE_VALUE[R.CARDS[a - lay.depute].kind], a))
     if ph == Phase.BUY:

@@ -69,21 +69,47 @@ from spiel_games.rococo.engine import CHANCE_PHASES, Phase
 def layout_for(cfg) -> Layout:
     n, C, T, D = cfg.players, R.NUM_CARDS, R.NUM_TILES, R.NUM_DRESSES
     G, K = cfg.num_guests, cfg.num_decos
-    return Layout([
-        Piece("observer", (n,)), Piece("to_move", (n,)), Piece("phase", (len(Phase),)),
-        Piece("round", (1,)), Piece("start", (n,)), Piece("favor", (n,)),
-        Piece("money", (n,)), Piece("yarn", (n,)), Piece("lace", (n,)), Piece("prestige", (n,)),
-        Piece("tiles_public", (n, T)), Piece("tiles_secret_n", (n,)), Piece("my_secret", (T,)),
-        Piece("unseen_tiles", (T,)), Piece("tile_discard", (T,)), Piece("warehouse", (R.SEGMENTS, T)),
-        Piece("pending_tile", (T,)), Piece("windows", (cfg.num_windows, D)), Piece("bag", (D,)),
-        Piece("dress_discard", (D,)), Piece("guest_owner", (G, n)), Piece("guest_dress", (G, 5)),
-        Piece("deco_owner", (K, n)), Piece("all_halls", (len(cfg.all_halls), n)),
-        Piece("terrace", (len(cfg.terrace_mult),)), Piece("display", (C,)),
-        Piece("employee_stack", (C,)), Piece("discard_cards", (n, C)), Piece("known_hand", (n, C)),
-        Piece("hidden_cards", (n, C)), Piece("hand_size", (n,)), Piece("my_hand", (C,)),
-        Piece("to_select", (1,)), Piece("played", (C,)), Piece("bonus_card", (C,)),
-        Piece("making", (D,)), Piece("turn_context", (14,)),
-    ])
+    return Layout(
+        [
+            Piece("observer", (n,)),
+            Piece("to_move", (n,)),
+            Piece("phase", (len(Phase),)),
+            Piece("round", (1,)),
+            Piece("start", (n,)),
+            Piece("favor", (n,)),
+            Piece("money", (n,)),
+            Piece("yarn", (n,)),
+            Piece("lace", (n,)),
+            Piece("prestige", (n,)),
+            Piece("tiles_public", (n, T)),
+            Piece("tiles_secret_n", (n,)),
+            Piece("my_secret", (T,)),
+            Piece("unseen_tiles", (T,)),
+            Piece("tile_discard", (T,)),
+            Piece("warehouse", (R.SEGMENTS, T)),
+            Piece("pending_tile", (T,)),
+            Piece("windows", (cfg.num_windows, D)),
+            Piece("bag", (D,)),
+            Piece("dress_discard", (D,)),
+            Piece("guest_owner", (G, n)),
+            Piece("guest_dress", (G, 5)),
+            Piece("deco_owner", (K, n)),
+            Piece("all_halls", (len(cfg.all_halls), n)),
+            Piece("terrace", (len(cfg.terrace_mult),)),
+            Piece("display", (C,)),
+            Piece("employee_stack", (C,)),
+            Piece("discard_cards", (n, C)),
+            Piece("known_hand", (n, C)),
+            Piece("hidden_cards", (n, C)),
+            Piece("hand_size", (n,)),
+            Piece("my_hand", (C,)),
+            Piece("to_select", (1,)),
+            Piece("played", (C,)),
+            Piece("bonus_card", (C,)),
+            Piece("making", (D,)),
+            Piece("turn_context", (14,)),
+        ]
+    )
 
 
 def _onehot(i: int, n: int) -> list[int]:
@@ -191,8 +217,10 @@ def write(state, player, view, out) -> None:
         out("all_halls", (), ".".join(map(str, c.allh)))
     out("terrace", [g + 1 for g in c.terr])
     stack = tuple(_counts([k for level in c.emp for k in level], C))
-    hidden = [tuple(s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True))
-              for q in range(n)]
+    hidden = [
+        tuple(s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True))
+        for q in range(n)
+    ]
     if tensor:
         out("display", _counts(c.display, C))
         out("employee_stack", stack)
@@ -215,8 +243,19 @@ def write(state, player, view, out) -> None:
         out("played", (), str(c.card))
         out("bonus_card", (), str(c.bcard))
         out("making", (), str(c.dress))
-    ctx = [c.stage, *c.need, int(c.by_master), int(c.mod == "yg"), int(c.mod == "red"),
-           c.discount, int(c.paying), c.rate, c.acc[0] + c.acc[1], c.acc[2] + c.acc[3], c.yl_cost]
+    ctx = [
+        c.stage,
+        *c.need,
+        int(c.by_master),
+        int(c.mod == "yg"),
+        int(c.mod == "red"),
+        c.discount,
+        int(c.paying),
+        c.rate,
+        c.acc[0] + c.acc[1],
+        c.acc[2] + c.acc[3],
+        c.yl_cost,
+    ]
     out("turn_context", ctx)
 
 

@@ -16,25 +16,47 @@ RULES = load_rules("spiel_games.rococo")
 
 COLOURS: tuple[str, ...] = tuple(RULES["resources.colour_names"])  # yellow green red blue
 YELLOW, GREEN, RED, BLUE = range(4)
-LADY_COLOURS = frozenset(
-    i for i, c in enumerate(COLOURS) if RULES["dresses.gender"][c] == "lady"
-)
+LADY_COLOURS = frozenset(i for i, c in enumerate(COLOURS) if RULES["dresses.gender"][c] == "lady")
 TYPES = ("M", "J", "A")  # Master, Journeyman, Apprentice
 MASTER, JOURNEYMAN, APPRENTICE = range(3)
 
 # Employee bonuses (ids are stable; names are the rules.toml keys).
 BONUS_NAMES: tuple[str, ...] = (
-    "none", "extra_acquire", "yarn_or_lace_pay1", "gain2",
-    "gain1", "depute_use", "stack_tile_pay1", "stack_tile_free", "yarn_or_lace_free",
-    "money_yellow_red", "extra_dress_yg", "depute_money", "prestige_deco2",
-    "money_deco", "prestige_dress3", "extra_fund5", "money_deck",
-    "money_deck_small", "extra_dress_red", "green_blue", "buy_prestige4",
-    "money_dress", "tiles_prestige", "prestige_dress2",
-    "buy_prestige3", "extra_fund10",
-    "crown_deck", "crown_yarn_lace", "crown_master_spaces", "crown_pairs",
+    "none",
+    "extra_acquire",
+    "yarn_or_lace_pay1",
+    "gain2",
+    "gain1",
+    "depute_use",
+    "stack_tile_pay1",
+    "stack_tile_free",
+    "yarn_or_lace_free",
+    "money_yellow_red",
+    "extra_dress_yg",
+    "depute_money",
+    "prestige_deco2",
+    "money_deco",
+    "prestige_dress3",
+    "extra_fund5",
+    "money_deck",
+    "money_deck_small",
+    "extra_dress_red",
+    "green_blue",
+    "buy_prestige4",
+    "money_dress",
+    "tiles_prestige",
+    "prestige_dress2",
+    "buy_prestige3",
+    "extra_fund10",
+    "crown_deck",
+    "crown_yarn_lace",
+    "crown_master_spaces",
+    "crown_pairs",
 )
 BONUS = {name: i for i, name in enumerate(BONUS_NAMES)}
-CROWNS = frozenset(BONUS[b] for b in ("crown_deck", "crown_yarn_lace", "crown_master_spaces", "crown_pairs"))
+CROWNS = frozenset(
+    BONUS[b] for b in ("crown_deck", "crown_yarn_lace", "crown_master_spaces", "crown_pairs")
+)
 BONUS_TEXT = {
     "none": "no bonus",
     "extra_acquire": "one more Acquire Resources",
@@ -153,11 +175,17 @@ class Deco:
 def _cards() -> tuple[Card, ...]:
     base = RULES["employees.base"]
     names = {"M": "Master", "J": "Journeyman", "A": "Apprentice"}
-    base_names = {"M": "base Master", "J": "base Journeyman",
-                  "a": "base Apprentice (yarn/lace)", "b": "base Apprentice (2 Livre)"}
+    base_names = {
+        "M": "base Master",
+        "J": "base Journeyman",
+        "a": "base Apprentice (yarn/lace)",
+        "b": "base Apprentice (2 Livre)",
+    }
     out = [Card(base_names[ch], 0, TYPES.index(base[ch][0]), BONUS[base[ch][1]]) for ch in "MJab"]
     for level, kind, bonus in RULES["employees.hireable"]:
-        out.append(Card(f"L{level} {names[kind]} ({bonus})", level, TYPES.index(kind), BONUS[bonus]))
+        out.append(
+            Card(f"L{level} {names[kind]} ({bonus})", level, TYPES.index(kind), BONUS[bonus])
+        )
     return tuple(out)
 
 
@@ -191,8 +219,19 @@ def _dresses() -> tuple[tuple[Dress, ...], int, int]:
         colour, y, g, r, b, yarn, lace, money, prestige, thimble = row[:10]
         seen[colour] = seen.get(colour, 0) + 1
         name = f"{prefix}{colour}-{seen[colour]}"
-        out.append(Dress(name, COLOURS.index(colour), (y, g, r, b), yarn, lace, money,
-                         prestige, bool(thimble), festive))
+        out.append(
+            Dress(
+                name,
+                COLOURS.index(colour),
+                (y, g, r, b),
+                yarn,
+                lace,
+                money,
+                prestige,
+                bool(thimble),
+                festive,
+            )
+        )
 
     for row in RULES["dresses.tiles"]:
         add(row, 0, "")
@@ -296,14 +335,19 @@ class Config:
     def max_money(self) -> int:
         """An upper bound on the Livre any one player can gain in a game."""
         g = self.num_guests
-        best_reward = max((gr.reward[1] for gr in self.guests if gr.reward[0] == R_LIVRE), default=0)
+        best_reward = max(
+            (gr.reward[1] for gr in self.guests if gr.reward[0] == R_LIVRE), default=0
+        )
         best_sale = max(DRESSES[d].money for d in range(NUM_DRESSES) if self.dress_counts[d])
         n_decos = self.num_decos
         main = max(best_sale + best_reward, DEPUTE_MONEY[0], RULES["actions.favor_money"])
         bonus = max(14, 2 * g, n_decos, DEPUTE_MONEY_BONUS[0], 2)
         income = RULES["game.income"] + 2 * (n_decos + g)
-        return (self.start_money + self.rounds * income
-                + self.max_turns() * (main + bonus + best_reward))
+        return (
+            self.start_money
+            + self.rounds * income
+            + self.max_turns() * (main + bonus + best_reward)
+        )
 
     def max_score(self) -> int:
         """An upper bound on a player's final prestige (used for `utility=score` bounds)."""
@@ -313,16 +357,27 @@ class Config:
         tile_bales = sum(sum(TILES[t].bales) * c for t, c in enumerate(self.tile_counts))
         yarn_lace = self.start_yarn + self.max_turns() * 3 + n_tiles * 2
         per_turn = max(g, self.num_decos, tile_bales) + 1
-        dress_p = max((DRESSES[d].prestige + DRESSES[d].festive) for d in range(NUM_DRESSES)
-                      if self.dress_counts[d])
+        dress_p = max(
+            (DRESSES[d].prestige + DRESSES[d].festive)
+            for d in range(NUM_DRESSES)
+            if self.dress_counts[d]
+        )
         mult = max(self.terrace_mult, default=1)
         return (
-            money // 3 + money // 10 + 11 + 3 * yarn_lace + 3 * g + 2 * g
+            money // 3
+            + money // 10
+            + 11
+            + 3 * yarn_lace
+            + 3 * g
+            + 2 * g
             + RULES["actions.favor_prestige"]
-            + sum(v[0] for v in self.hall_values) + self.fireworks_majority[0]
+            + sum(v[0] for v in self.hall_values)
+            + self.fireworks_majority[0]
             + 8 * len([d for d in self.decos if d.kind == STATUE])
-            + sum(d.prestige for d in self.decos) + max(self.all_halls, default=0)
-            + g * dress_p * mult + self.max_turns() * per_turn
+            + sum(d.prestige for d in self.decos)
+            + max(self.all_halls, default=0)
+            + g * dress_p * mult
+            + self.max_turns() * per_turn
         )
 
 
@@ -410,8 +465,13 @@ def make_config(params: dict) -> Config:
     if dec_limit < 0:
         raise ConfigError("decorations must be >= 0 (0 = the full board)")
     decos: list[Deco] = []
-    for kind, key in ((FIREWORKS, "fireworks"), (MUSICIAN, "musician"), (STATUE, "statue"),
-                      (FOUNTAIN_UP, "fountain_upper"), (FOUNTAIN_LOW, "fountain_lower")):
+    for kind, key in (
+        (FIREWORKS, "fireworks"),
+        (MUSICIAN, "musician"),
+        (STATUE, "statue"),
+        (FOUNTAIN_UP, "fountain_upper"),
+        (FOUNTAIN_LOW, "fountain_lower"),
+    ):
         cost = RULES[f"board.{key}_cost"][side]
         prestige = RULES[f"board.{key}_prestige"][side]
         k = len(cost) if dec_limit == 0 else min(dec_limit, len(cost))
@@ -439,16 +499,29 @@ def make_config(params: dict) -> Config:
     except ValueError as e:
         raise ConfigError(str(e)) from None
     return Config(
-        players=n, rounds=rounds, hand_size=hand, side=side, base_deck=base,
-        start_money=money, start_yarn=RULES["game.start_yarn"], start_lace=RULES["game.start_lace"],
-        display=display, stack_levels=stack, window_costs=costs, segment_size=seg,
+        players=n,
+        rounds=rounds,
+        hand_size=hand,
+        side=side,
+        base_deck=base,
+        start_money=money,
+        start_yarn=RULES["game.start_yarn"],
+        start_lace=RULES["game.start_lace"],
+        display=display,
+        stack_levels=stack,
+        window_costs=costs,
+        segment_size=seg,
         guests=guests,
         hall_values=tuple(tuple(v) for v in RULES["board.hall_values"][side]),
         decos=tuple(decos),
         all_halls=tuple(RULES["board.all_halls"][side]),
         fireworks_majority=tuple(RULES["board.fireworks_majority"][side]),
-        terrace_mult=mult, tile_counts=tuple(tile_counts), dress_counts=tuple(dress_counts),
-        festivity=festivity, fancy=fancy, utility=utility,
+        terrace_mult=mult,
+        tile_counts=tuple(tile_counts),
+        dress_counts=tuple(dress_counts),
+        festivity=festivity,
+        fancy=fancy,
+        utility=utility,
     )
 
 
@@ -496,8 +569,11 @@ def fireworks_awards(counts, best_space, values, two_player: bool) -> list[int]:
     """Fireworks majority; ties go to the player holding the dearer (further right) space."""
     n = len(counts)
     out = [0] * n
-    order = sorted((p for p in range(n) if counts[p] > 0),
-                   key=lambda p: (counts[p], best_space[p]), reverse=True)
+    order = sorted(
+        (p for p in range(n) if counts[p] > 0),
+        key=lambda p: (counts[p], best_space[p]),
+        reverse=True,
+    )
     for place, p in enumerate(order[: 1 if two_player else len(values)]):
         out[p] = values[place]
     return out

@@ -76,7 +76,9 @@ def start(players: int = 2, start_player: int = 0, reveal=(), tiles=(), dresses=
 def act(state, *texts: str) -> None:
     """Apply player actions by their strings; an illegal one raises ValueError."""
     for text in texts:
-        legal = {state.action_to_string(state.current_player(), a): a for a in state.legal_actions()}
+        legal = {
+            state.action_to_string(state.current_player(), a): a for a in state.legal_actions()
+        }
         if text not in legal:
             raise ValueError(f"{text!r} is not legal; legal: {sorted(legal)}")
         state.apply_action(legal[text])
@@ -93,8 +95,20 @@ def select_all(state) -> None:
     drive(state)
 
 
-def give(state, player: int, *, money=None, yarn=None, lace=None, tiles=None, secret=None,
-         hand=None, supply=None, discard=None, known=None) -> None:
+def give(
+    state,
+    player: int,
+    *,
+    money=None,
+    yarn=None,
+    lace=None,
+    tiles=None,
+    secret=None,
+    hand=None,
+    supply=None,
+    discard=None,
+    known=None,
+) -> None:
     """Overwrite a player's holdings (set-up only). Card/tile dicts map id -> count."""
     c = state._s
     if money is not None:

@@ -53,8 +53,10 @@ def breakdown(c) -> list[dict[str, int]]:
             if gs.hall == h and o >= 0:
                 counts[o] += 1
                 masters[o] += int(gs.master)
-        musician = next((c.deco[d] for d, x in enumerate(cfg.decos)
-                         if x.kind == R.MUSICIAN and x.index == h), -1)
+        musician = next(
+            (c.deco[d] for d, x in enumerate(cfg.decos) if x.kind == R.MUSICIAN and x.index == h),
+            -1,
+        )
         for p, v in enumerate(R.hall_awards(counts, masters, musician, cfg.hall_values[h], two)):
             halls[p] += v
     # B: fireworks.
@@ -74,8 +76,11 @@ def breakdown(c) -> list[dict[str, int]]:
                 colours[R.DRESSES[c.gdress[g]].colour] += 1
         out[p]["statues"] = R.statue_points(colours, statues)
         # E: property markers.
-        dress_pts = sum(R.DRESSES[c.gdress[g]].prestige * terrace_of.get(g, 1)
-                        for g, o in enumerate(c.gown) if o == p)
+        dress_pts = sum(
+            R.DRESSES[c.gdress[g]].prestige * terrace_of.get(g, 1)
+            for g, o in enumerate(c.gown)
+            if o == p
+        )
         deco_pts = sum(cfg.decos[d].prestige for d, o in enumerate(c.deco) if o == p)
         hall_pts = sum(v for v, o in zip(cfg.all_halls, c.allh, strict=True) if o == p)
         out[p]["markers"] = dress_pts + deco_pts + hall_pts

@@ -27,8 +27,10 @@ _MEANINGS = {
     "utility": "rank (zero-sum rank difference), score (raw prestige) or win (1 split among winners)",
 }
 
-_TINY_BASE = ("players=2,rounds=1,hand_size=1,base_deck=MJ,display=0,levels=0,windows=1,"
-              "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1")
+_TINY_BASE = (
+    "players=2,rounds=1,hand_size=1,base_deck=MJ,display=0,levels=0,windows=1,"
+    "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1"
+)
 TINY = (
     f"python_rococo({_TINY_BASE})",
     f"python_rococo({_TINY_BASE.replace('display=0,levels=0', 'display=1,levels=1')})",
@@ -49,7 +51,8 @@ SPEC = GameSpec(
         "terrace and Livre."
     ),
     tiny_configs=TINY,
-    test_configs=TINY + (
+    test_configs=TINY
+    + (
         "python_rococo(players=2)",
         "python_rococo(players=3)",
         "python_rococo(players=4)",

@@ -79,26 +79,46 @@ def action_string(c, lay, player: int, action: int) -> str:
 
 
 def _cards(counts) -> str:
-    return ", ".join(f"{R.CARDS[k].name}{' x' + str(n) if n > 1 else ''}"
-                     for k, n in enumerate(counts) if n) or "-"
+    return (
+        ", ".join(
+            f"{R.CARDS[k].name}{' x' + str(n) if n > 1 else ''}" for k, n in enumerate(counts) if n
+        )
+        or "-"
+    )
 
 
 def _tiles(counts) -> str:
-    return " ".join(f"{R.TILES[t].code}{'x' + str(n) if n > 1 else ''}"
-                    for t, n in enumerate(counts) if n) or "-"
+    return (
+        " ".join(
+            f"{R.TILES[t].code}{'x' + str(n) if n > 1 else ''}" for t, n in enumerate(counts) if n
+        )
+        or "-"
+    )
 
 
 def render(c) -> str:
     """A full (omniscient) description of the position."""
     cfg = c.cfg
-    lines = [f"Round {c.round}/{cfg.rounds}, phase {Phase(c.phase).name.lower()}, "
-             f"start P{c.start + 1}, favor {'P' + str(c.favor + 1) if c.favor >= 0 else 'free'}"]
+    lines = [
+        f"Round {c.round}/{cfg.rounds}, phase {Phase(c.phase).name.lower()}, "
+        f"start P{c.start + 1}, favor {'P' + str(c.favor + 1) if c.favor >= 0 else 'free'}"
+    ]
     lines.append("display: " + (", ".join(R.CARDS[k].name for k in c.display) or "-"))
-    lines.append("warehouse: " + " | ".join(" ".join(R.TILES[t].code for t in seg) or "-" for seg in c.ware))
-    lines.append("windows: " + " | ".join(
-        f"{R.DRESSES[d].name}({cfg.window_costs[w]})" if d >= 0 else "-" for w, d in enumerate(c.windows)))
-    placed = [f"{guest_name(cfg, g)}: P{o + 1} {R.DRESSES[c.gdress[g]].name}"
-              for g, o in enumerate(c.gown) if o >= 0]
+    lines.append(
+        "warehouse: " + " | ".join(" ".join(R.TILES[t].code for t in seg) or "-" for seg in c.ware)
+    )
+    lines.append(
+        "windows: "
+        + " | ".join(
+            f"{R.DRESSES[d].name}({cfg.window_costs[w]})" if d >= 0 else "-"
+            for w, d in enumerate(c.windows)
+        )
+    )
+    placed = [
+        f"{guest_name(cfg, g)}: P{o + 1} {R.DRESSES[c.gdress[g]].name}"
+        for g, o in enumerate(c.gown)
+        if o >= 0
+    ]
     lines.append("guests: " + ("; ".join(placed) or "-"))
     decos = [f"{deco_name(cfg, d)}: P{o + 1}" for d, o in enumerate(c.deco) if o >= 0]
     lines.append("decorations: " + ("; ".join(decos) or "-"))
@@ -108,7 +128,8 @@ def render(c) -> str:
         lines.append(
             f"P{p + 1}: {c.money[p]} Livre, yarn {c.yarn[p]}, lace {c.lace[p]}, prestige {c.prestige[p]}; "
             f"tiles {_tiles(c.tpub[p])} secret {_tiles(c.tsec[p])}; hand {_cards(c.hand[p])}; "
-            f"supply {_cards(c.supply[p])}; discard {_cards(c.discard[p])}")
+            f"supply {_cards(c.supply[p])}; discard {_cards(c.discard[p])}"
+        )
     if c.card >= 0:
         lines.append(f"P{c.cur + 1} plays {R.CARDS[c.card].name}")
     if c.dress >= 0:
@@ -117,7 +138,13 @@ def render(c) -> str:
         lines.append(f"tile in hand: {R.TILES[c.pend].code}{' (secret)' if c.pend_secret else ''}")
     if c.phase == Phase.END:
         lines.append("final prestige: " + " ".join(str(sum(b.values())) for b in _breakdown(c)))
-    elif c.phase not in (Phase.START, Phase.REVEAL, Phase.WAREFILL, Phase.DRESSFILL, Phase.STACKDRAW):
+    elif c.phase not in (
+        Phase.START,
+        Phase.REVEAL,
+        Phase.WAREFILL,
+        Phase.DRESSFILL,
+        Phase.STACKDRAW,
+    ):
         lines.append(f"P{c.cur + 1} to move")
     return "\n".join(lines)
 

@@ -58,7 +58,9 @@ def reduced_need(d: R.Dress, mod: str) -> tuple[int, int, int, int]:
 
 
 def free_guests(c, by_master: bool) -> list[int]:
-    return [g for g, gs in enumerate(c.cfg.guests) if c.gown[g] < 0 and (by_master or not gs.master)]
+    return [
+        g for g, gs in enumerate(c.cfg.guests) if c.gown[g] < 0 and (by_master or not gs.master)
+    ]
 
 
 def can_make(c, p: int, w: int, by_master: bool, mod: str, held=None) -> bool:
@@ -137,10 +139,22 @@ def instant_bonus(c, p: int, b: int) -> tuple[int, int]:
     raise KeyError(b)
 
 
-_INSTANT = frozenset(B[k] for k in (
-    "gain1", "gain2", "money_yellow_red", "prestige_deco2", "money_deco", "prestige_dress3",
-    "money_deck", "money_deck_small", "green_blue", "money_dress", "prestige_dress2",
-))
+_INSTANT = frozenset(
+    B[k]
+    for k in (
+        "gain1",
+        "gain2",
+        "money_yellow_red",
+        "prestige_deco2",
+        "money_deco",
+        "prestige_dress3",
+        "money_deck",
+        "money_deck_small",
+        "green_blue",
+        "money_dress",
+        "prestige_dress2",
+    )
+)
 
 
 def bonus_usable(c, p: int, b: int) -> bool:
@@ -170,8 +184,9 @@ def bonus_usable(c, p: int, b: int) -> bool:
 
 
 def discardable(c, p: int) -> list[int]:
-    return [t for t in range(R.NUM_TILES)
-            if (c.tpub[p][t] or c.tsec[p][t]) and any(R.TILES[t].bales)]
+    return [
+        t for t in range(R.NUM_TILES) if (c.tpub[p][t] or c.tsec[p][t]) and any(R.TILES[t].bales)
+    ]
 
 
 # ----- legal actions of each player phase (arguments, not ids) ------------------------------
@@ -220,9 +235,11 @@ def use_options(c) -> list[int]:
 def pay_options(c) -> list[int]:
     p = c.cur
     need = c.need
-    return [t for t in range(R.NUM_TILES)
-            if (c.tpub[p][t] or c.tsec[p][t])
-            and any(R.TILES[t].bales[i] and need[i] for i in range(4))]
+    return [
+        t
+        for t in range(R.NUM_TILES)
+        if (c.tpub[p][t] or c.tsec[p][t]) and any(R.TILES[t].bales[i] and need[i] for i in range(4))
+    ]
 
 
 def place_options(c) -> list[int]:
@@ -262,7 +279,9 @@ def main_allowed(c, option: int) -> bool:
     if option == MAKE:
         return kind != R.APPRENTICE and bool(makeable_windows(c, p, kind == R.MASTER, ""))
     if option == HIRE:
-        return kind == R.MASTER and bool(c.display) and R.HIRE_COST[len(c.display) - 1] <= c.money[p]
+        return (
+            kind == R.MASTER and bool(c.display) and R.HIRE_COST[len(c.display) - 1] <= c.money[p]
+        )
     if option == DEPUTE:
         return E.deck_size(c, p) >= MIN_DEPUTE
     if option == FUND:
@@ -436,8 +455,11 @@ def check_all_halls(c, p: int) -> None:
         return
     cfg = c.cfg
     present = {cfg.guests[g].hall for g, o in enumerate(c.gown) if o == p}
-    present |= {cfg.decos[d].index for d, o in enumerate(c.deco)
-                if o == p and cfg.decos[d].kind == R.MUSICIAN}
+    present |= {
+        cfg.decos[d].index
+        for d, o in enumerate(c.deco)
+        if o == p and cfg.decos[d].kind == R.MUSICIAN
+    }
     if len(present) == R.NUM_HALLS:
         c.allh = put(c.allh, c.allh.index(-1), p)
 

@@ -26,12 +26,15 @@ def test_heuristic_plays_only_legal_moves_and_beats_random_players():
     game = pyspiel.load_game("python_rococo(players=3,utility=score)")
     wins = 0
     for seed in range(4):
+
         def policy(p, seed=seed):
             if p == seed % 3:
+
                 def h(s, rng):
                     a = heuristic_action(s, rng)
                     assert a in s.legal_actions()
                     return a
+
                 return h
             return lambda s, rng: rng.choice(s.legal_actions())
 
@@ -74,6 +77,7 @@ def test_resampler_redeals_hidden_hand_cards_of_opponents():
     for i in range(40):
         r = s.resample_from_infostate(s.current_player(), random.Random(i).random)
         assert r.information_state_string(s.current_player()) == s.information_state_string(
-            s.current_player())
+            s.current_player()
+        )
         hands.add(r._s.hand[1 - s.current_player()])
     assert len(hands) > 1

@@ -85,14 +85,23 @@ INSTANT = [
 ]
 
 
-@pytest.mark.parametrize("key,setup,extra,livre,prestige", INSTANT,
-                         ids=[f"{row[0]}-{row[3]}L-{row[4]}P" for row in INSTANT])
+@pytest.mark.parametrize(
+    "key,setup,extra,livre,prestige",
+    INSTANT,
+    ids=[f"{row[0]}-{row[3]}L-{row[4]}P" for row in INSTANT],
+)
 def test_instant_bonus_gives_its_livre_and_prestige(key, setup, extra, livre, prestige):
     s = start(2)
     select_all(s)
     k = card(key)
-    give(s, 0, hand={k: 1}, supply=dict(BASE_REST), money=40,
-         discard={card(MASTER): extra} if extra else {})
+    give(
+        s,
+        0,
+        hand={k: 1},
+        supply=dict(BASE_REST),
+        money=40,
+        discard={card(MASTER): extra} if extra else {},
+    )
     if setup:
         setup(s)
     before = state_money_prestige(s)
@@ -117,8 +126,14 @@ def test_base_masters_have_no_bonus():
 def test_extra_acquire_resources_bonus(key):
     s = bonus_turn(key, money=10, main="main: acquire resources")
     set_warehouse(s, [[tile("RR")] * 3, [tile("BB")], []])
-    act(s, "take RR from segment 1", "keep tile as silk", use_text(key), "take BB from segment 2",
-        "keep tile as silk")
+    act(
+        s,
+        "take RR from segment 1",
+        "keep tile as silk",
+        use_text(key),
+        "take BB from segment 2",
+        "keep tile as silk",
+    )
     assert s._s.money[0] == 8 and s._s.tpub[0][tile("BB")] == 1 and s._s.tpub[0][tile("RR")] == 1
 
 
@@ -180,8 +195,13 @@ def test_level4_extra_dress_may_hand_in_up_to_two_red_bales_fewer():
     give(s, 0, hand={k: 1}, supply=dict(BASE_REST), money=10, yarn=1, lace=1, tiles={})
     clear_windows(s)
     set_window(s, 5, dress("red-1"))  # 2 red + 1 yarn
-    act(s, f"play {R.CARDS[k].name}", "main: skip the main action", use_text("extra_dress_red"),
-        "make red-1 at window 6 (0 Livre)")
+    act(
+        s,
+        f"play {R.CARDS[k].name}",
+        "main: skip the main action",
+        use_text("extra_dress_red"),
+        "make red-1 at window 6 (0 Livre)",
+    )
     assert "sell for 14 Livre" in legal(s)  # no silk needed at all
 
 
@@ -191,8 +211,9 @@ def test_level2_depute_another_employee_for_8_5_2_livre():
     assert s._s.money[0] == 8 and s._s.supply[0][card(MASTER)] == 1
 
 
-@pytest.mark.parametrize("key,space,price", [("extra_fund5", 2, 7), ("extra_fund10", 2, 2),
-                                             ("extra_fund10", 0, 0)])
+@pytest.mark.parametrize(
+    "key,space,price", [("extra_fund5", 2, 7), ("extra_fund10", 2, 2), ("extra_fund10", 0, 0)]
+)
 def test_extra_fund_a_decoration_with_discount(key, space, price):
     s = bonus_turn(key, money=10)
     act(s, use_text(key))
@@ -213,12 +234,18 @@ def test_return_livre_for_prestige_without_limit(key, rate):
 
 
 def test_level5_discard_tiles_for_prestige_blue_red_and_pairs_of_yellow_green():
-    s = bonus_turn("tiles_prestige", tiles={tile("BB"): 1, tile("RR"): 1, tile("YYY"): 1,
-                                             tile("GG-y/l"): 1})
+    s = bonus_turn(
+        "tiles_prestige", tiles={tile("BB"): 1, tile("RR"): 1, tile("YYY"): 1, tile("GG-y/l"): 1}
+    )
     act(s, use_text("tiles_prestige"))
     assert "done" not in legal(s)  # at least one tile first
-    act(s, "discard tile BB for prestige", "discard tile RR for prestige",
-        "discard tile YYY for prestige", "discard tile GG-y/l for prestige")
+    act(
+        s,
+        "discard tile BB for prestige",
+        "discard tile RR for prestige",
+        "discard tile YYY for prestige",
+        "discard tile GG-y/l for prestige",
+    )
     assert s._s.prestige[0] == 2 + 2 + 5 // 2 and s.current_player() == 1
 
 
@@ -230,8 +257,17 @@ def test_crown_cards_have_no_bonus_during_the_game():
 # ----- crown bonuses (final scoring) ------------------------------------------------------------------------
 def _crowns(key, setup):
     s = start(2)
-    give(s, 0, supply={card(key): 1, card(MASTER): 2, card(JOURNEYMAN): 1, card(APPR_2): 1,
-                       card(APPR_YL): 1})
+    give(
+        s,
+        0,
+        supply={
+            card(key): 1,
+            card(MASTER): 2,
+            card(JOURNEYMAN): 1,
+            card(APPR_2): 1,
+            card(APPR_YL): 1,
+        },
+    )
     setup(s)
     return s.score_breakdown()[0]["crowns"]
 
@@ -254,8 +290,13 @@ def test_crown_three_prestige_per_two_dresses_on_master_spaces():
 
 
 def test_crown_two_prestige_per_lady_and_man_pair():
-    assert _crowns("crown_pairs", lambda s: dresses(
-        s, 0, ["yellow-1", "red-1", "green-1", "blue-1", "green-2"])) == 4
+    assert (
+        _crowns(
+            "crown_pairs",
+            lambda s: dresses(s, 0, ["yellow-1", "red-1", "green-1", "blue-1", "green-2"]),
+        )
+        == 4
+    )
 
 
 def test_deputed_crown_card_does_not_score():

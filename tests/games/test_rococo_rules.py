@@ -220,8 +220,13 @@ def test_selection_is_secret_until_played():
 def test_exactly_three_cards_left_are_taken_and_supply_not_rebuilt():
     s = start(2)
     select_all(s)
-    give(s, 0, hand={card(MASTER): 1}, supply={card(MASTER): 1, card(JOURNEYMAN): 1, card(APPR_2): 1},
-         discard={card(APPR_YL): 1})
+    give(
+        s,
+        0,
+        hand={card(MASTER): 1},
+        supply={card(MASTER): 1, card(JOURNEYMAN): 1, card(APPR_2): 1},
+        discard={card(APPR_YL): 1},
+    )
     give(s, 1, hand={}, supply={card(MASTER): 3}, discard={card(APPR_YL): 2})
     act(s, f"play {MASTER}", "main: skip the main action")  # P2 has no cards: round over
     assert s._s.round == 2
@@ -234,8 +239,13 @@ def test_exactly_three_cards_left_are_taken_and_supply_not_rebuilt():
 def test_fewer_than_three_cards_left_rebuild_supply_from_discard_pile():
     s = start(2)
     select_all(s)
-    give(s, 0, hand={card(MASTER): 1}, supply={card(JOURNEYMAN): 1},
-         discard={card(APPR_YL): 1, card(APPR_2): 1, card(MASTER): 1})
+    give(
+        s,
+        0,
+        hand={card(MASTER): 1},
+        supply={card(JOURNEYMAN): 1},
+        discard={card(APPR_YL): 1, card(APPR_2): 1, card(MASTER): 1},
+    )
     give(s, 1, hand={})
     act(s, f"play {MASTER}", "main: skip the main action")  # P2 has no cards: round over
     assert s._s.round == 2
@@ -506,8 +516,13 @@ def test_festivity_dress_cannot_be_sold_and_gives_one_time_prestige():
     select_all(s)
     give(s, 0, hand={card(JOURNEYMAN): 1}, money=10, yarn=1, tiles={tile("YYY"): 1})
     set_window(s, 5, dress("festive yellow-1"))
-    act(s, f"play {JOURNEYMAN}", "main: make a dress", "make festive yellow-1 at window 6 (0 Livre)",
-        "pay with tile YYY")
+    act(
+        s,
+        f"play {JOURNEYMAN}",
+        "main: make a dress",
+        "make festive yellow-1 at window 6 (0 Livre)",
+        "pay with tile YYY",
+    )
     assert not any(t.startswith("sell") for t in legal(s))
     act(s, "rent to Salon of Venus guest 2")
     assert s._s.prestige[0] == 3
@@ -526,15 +541,28 @@ def test_published_totals_42_dresses_48_tiles_28_hireable_cards():
     colours = [R.DRESSES[d].colour for d in range(R.NUM_DRESSES) if cfg.dress_counts[d]]
     assert [colours.count(c) for c in range(4)] == [13, 13, 10, 6]
     assert cfg.stack_size == 28
-    assert all(6 <= R.DRESSES[d].money <= 28 and 2 <= R.DRESSES[d].prestige <= 4
-               for d in range(R.NUM_DRESSES) if cfg.dress_counts[d])
+    assert all(
+        6 <= R.DRESSES[d].money <= 28 and 2 <= R.DRESSES[d].prestige <= 4
+        for d in range(R.NUM_DRESSES)
+        if cfg.dress_counts[d]
+    )
     assert cfg.window_costs[-2:] == (0, 0) and max(cfg.window_costs) == 8
 
 
-@pytest.mark.parametrize("params", [
-    "players=6", "rounds=0", "hand_size=4", "base_deck=JJ", "display=5", "windows=9",
-    "utility=best", "festivity=maybe", "colour=3",
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        "players=6",
+        "rounds=0",
+        "hand_size=4",
+        "base_deck=JJ",
+        "display=5",
+        "windows=9",
+        "utility=best",
+        "festivity=maybe",
+        "colour=3",
+    ],
+)
 def test_invalid_parameters_raise_a_clear_error(params):
     with pytest.raises(Exception, match="must|takes|unknown|needs|Wrong type|Unknown parameter"):
         pyspiel.load_game(f"python_rococo({params})")
