@@ -291,10 +291,39 @@ def _num(x):
     return None if math.isnan(x) else x
 
 
-def advise(game_string: str, state, agents: list[str], **kw) -> AdviceSet:
+def advise(
+    game_string: str, state, agents: list[str], budget: dict | None = None, **kw
+) -> AdviceSet:
+    """Advice from every agent in ``agents`` on the same position, with the same seed.
+
+    ``budget`` overrides (e.g. ``{"time": 0.5}``) apply to each agent that has that
+    parameter; an override that no agent accepts is an error.
+    """
     if not agents:
         raise HistoryError("give at least one --agent")
-    return AdviceSet([advise_state(game_string, state, spec, **kw) for spec in agents])
+    per_agent = [_applicable(spec, budget) for spec in agents]
+    if budget:
+        used = set().union(*(set(b) for b in per_agent))
+        unused = sorted(set(budget) - used)
+        if unused:
+            # Let the registry name the valid parameters of the (first) agent.
+            with_budget(agents[0], {k: budget[k] for k in unused})
+    return AdviceSet(
+        [
+            advise_state(game_string, state, spec, budget=b, **kw)
+            for spec, b in zip(agents, per_agent, strict=True)
+        ]
+    )
+
+
+def _applicable(spec: str, budget: dict | None) -> dict:
+    from solvers.registry import resolve
+
+    if not budget:
+        return {}
+    kind, _ = resolve(spec)
+    names = {p.name for p in kind.params}
+    return {k: v for k, v in budget.items() if k in names}
 
 
 # ----- text rendering -----------------------------------------------------------------

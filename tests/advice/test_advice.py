@@ -167,3 +167,11 @@ def test_policy_probabilities_are_reported(opening):
     assert [m["prob"] for m in obj["moves"]] == pytest.approx([1 / 3] * 3)
     assert obj["significant"] is None and obj["z"] is None
     assert obj["moves"][0]["ci_low"] is None
+
+
+def test_time_applies_to_the_agents_that_search(opening):
+    gs, _, state, _ = opening
+    obj = advise(gs, state, ["heuristic", "ismcts"], budget={"time": 0.05}).to_json()
+    assert [a["agent"] for a in obj["agents"]] == ["heuristic", "ismcts(time=0.05)"]
+    with pytest.raises(AgentSpecError, match="unknown parameter 'time' for agent 'heuristic'"):
+        advise(gs, state, ["heuristic", "random"], budget={"time": 0.05})
