@@ -17,10 +17,10 @@ Version history: 1 = initial.
 
 from __future__ import annotations
 
+from spiel_games.rococo import checks as T
 from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
 from spiel_games.rococo import scoring
-from spiel_games.rococo import turn as T
 
 NAME = "rococo-coarse"
 VERSION = 1

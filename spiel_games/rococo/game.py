@@ -58,9 +58,10 @@ import pyspiel
 
 from spiel_games.common import deck as D
 from spiel_games.common.utility import returns_from_keys, utility_bounds, utility_type
+from spiel_games.rococo import checks, scoring, turn
 from spiel_games.rococo import engine as E
+from spiel_games.rococo import rounds as RD
 from spiel_games.rococo import rules as R
-from spiel_games.rococo import scoring, turn
 from spiel_games.rococo import strings as S
 from spiel_games.rococo.actions import ActionLayout
 from spiel_games.rococo.engine import CHANCE_PHASES, Phase
@@ -180,13 +181,13 @@ class RococoState(pyspiel.State):
                 raise ValueError(f"chance outcome {action} is not possible here")
             if ph == Phase.START:
                 c.start = action
-                E.start_round(c)
+                RD.start_round(c)
             elif ph == Phase.REVEAL:
-                E.reveal(c, action)
+                RD.reveal(c, action)
             elif ph == Phase.WAREFILL:
-                E.ware_fill(c, action)
+                RD.ware_fill(c, action)
             elif ph == Phase.DRESSFILL:
-                E.dress_fill(c, action)
+                RD.dress_fill(c, action)
             else:
                 turn.stack_draw(c, action)
         elif ph == Phase.END:
@@ -232,40 +233,40 @@ def legal_ids(c, lay: ActionLayout) -> list[int]:
     if ph == Phase.PLAY:
         return [lay.play + k for k, n in enumerate(c.hand[p]) if n]
     if ph == Phase.MAIN:
-        return [lay.main + o for o in turn.main_options(c)]
+        return [lay.main + o for o in checks.main_options(c)]
     if ph == Phase.TAKE:
-        return sorted(lay.take + s * R.NUM_TILES + t for s, t in turn.take_options(c))
+        return sorted(lay.take + s * R.NUM_TILES + t for s, t in checks.take_options(c))
     if ph == Phase.USE:
-        return [lay.use + o for o in turn.use_options(c)]
+        return [lay.use + o for o in checks.use_options(c)]
     if ph == Phase.MAKE:
-        return [lay.make + w for w in turn.makeable_windows(c, p, c.by_master, c.mod)]
+        return [lay.make + w for w in checks.makeable_windows(c, p, c.by_master, c.mod)]
     if ph == Phase.PAY:
-        return [lay.pay + t for t in turn.pay_options(c)]
+        return [lay.pay + t for t in checks.pay_options(c)]
     if ph == Phase.PLACE:
-        out = [lay.place + g for g in turn.place_options(c)]
-        if turn.can_sell(c):
+        out = [lay.place + g for g in checks.place_options(c)]
+        if checks.can_sell(c):
             out.append(lay.sell)
         return out
     if ph == Phase.HIRE:
         cost = R.HIRE_COST[len(c.display) - 1]
         return [lay.hire + k for k in sorted(set(c.display))] if cost <= c.money[p] else []
     if ph == Phase.FUND:
-        return [lay.fund + d for d in turn.fundable(c, p, c.discount)]
+        return [lay.fund + d for d in checks.fundable(c, p, c.discount)]
     if ph == Phase.BONUS:
         return [lay.bonus, lay.bonus + 1]
     if ph == Phase.YARNLACE:
         return [lay.yarnlace, lay.yarnlace + 1]
     if ph == Phase.DEPUTE:
-        return [lay.depute + k for k in turn.depute_options(c)]
+        return [lay.depute + k for k in checks.depute_options(c)]
     if ph == Phase.BUY:
         return [lay.buy, lay.done]
     if ph == Phase.DISCARD:
-        out = [lay.discard + t for t in turn.discardable(c, p)]
+        out = [lay.discard + t for t in checks.discardable(c, p)]
         if any(c.acc):
             out.append(lay.done)
         return out
     if ph == Phase.TERRACE:
-        return [lay.done] + [lay.terrace + g for g in E.terrace_moves(c, p)]
+        return [lay.done] + [lay.terrace + g for g in RD.terrace_moves(c, p)]
     return []
 
 
@@ -276,7 +277,7 @@ def apply_id(c, lay: ActionLayout, action: int) -> None:
     if expected is None or ph not in expected:
         raise ValueError(f"action {action} ({block}) is not allowed in phase {Phase(ph).name}")
     if block == "select":
-        E.select(c, arg)
+        RD.select(c, arg)
     elif block == "play":
         turn.play(c, arg)
     elif block == "main":
@@ -309,16 +310,16 @@ def apply_id(c, lay: ActionLayout, action: int) -> None:
         turn.discard_tile(c, arg)
     elif block == "done":
         if ph == Phase.BUY:
-            E.end_turn(c)
+            RD.end_turn(c)
         elif ph == Phase.DISCARD:
             if not any(c.acc):
                 raise ValueError("discard at least one tile before finishing")
             turn.end_discard(c)
         else:
             c.terr_left = c.terr_left[1:]
-            E.next_terrace(c)
+            RD.next_terrace(c)
     elif block == "terrace":
-        E.move_to_terrace(c, arg)
+        RD.move_to_terrace(c, arg)
 
 
 _BLOCK_PHASE = {

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 
+from spiel_games.rococo import checks as T
 from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
-from spiel_games.rococo import turn as T
 from spiel_games.rococo.actions import ACQUIRE, DEPUTE, FAVOR, FUND, HIRE, KEEP, MAKE, SKIP, TO_BOTH
 from spiel_games.rococo.engine import Phase
 

@@ -12,6 +12,7 @@ at least one way to carry it out exists (e.g. a dress you can pay for).
 from __future__ import annotations
 
 from spiel_games.rococo import engine as E
+from spiel_games.rococo import rounds as RD
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.actions import (
     ACQUIRE,
@@ -21,238 +22,34 @@ from spiel_games.rococo.actions import (
     HIRE,
     KEEP,
     MAKE,
-    SKIP,
     TO_BOTH,
     TO_LACE,
     TO_YARN,
 )
-from spiel_games.rococo.engine import Phase, put
-
-B = R.BONUS
-_EXTRA_DRESS = {B["extra_dress_yg"]: "yg", B["extra_dress_red"]: "red"}
-_EXTRA_FUND = {B[k]: v for k, v in R.RULES["employees.extra_fund_discount"].items()}
-_BUY_RATE = {B[k]: v for k, v in R.RULES["employees.buy_prestige_rate"].items()}
-FAVOR_MONEY = R.RULES["actions.favor_money"]
-MIN_DEPUTE = R.RULES["game.min_deck_to_depute"]
-
-
-# ----- feasibility ---------------------------------------------------------------------------------
-def acquire_cost(c, seg: int) -> int:
-    return R.ACQUIRE_COST[len(c.ware[seg]) - 1] if c.paying else 0
-
-
-def can_take(c, p: int, paying: bool) -> bool:
-    return any(seg and (not paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]) for seg in c.ware)
-
-
-def reduced_need(d: R.Dress, mod: str) -> tuple[int, int, int, int]:
-    need = list(d.bales)
-    if mod == "yg":  # level 2: one yellow or green bale fewer (yellow first)
-        if need[R.YELLOW]:
-            need[R.YELLOW] -= 1
-        elif need[R.GREEN]:
-            need[R.GREEN] -= 1
-    elif mod == "red":  # level 4: up to two red bales fewer
-        need[R.RED] = max(0, need[R.RED] - 2)
-    return tuple(need)
-
-
-def free_guests(c, by_master: bool) -> list[int]:
-    return [
-        g for g, gs in enumerate(c.cfg.guests) if c.gown[g] < 0 and (by_master or not gs.master)
-    ]
-
-
-def can_make(c, p: int, w: int, by_master: bool, mod: str, held=None) -> bool:
-    di = c.windows[w]
-    if di < 0:
-        return False
-    d = R.DRESSES[di]
-    if c.cfg.window_costs[w] > c.money[p] or d.yarn > c.yarn[p] or d.lace > c.lace[p]:
-        return False
-    if d.thimble and not by_master:
-        return False
-    need = reduced_need(d, mod)
-    if any(need):
-        if held is None:
-            held = E.bales_held(c, p)
-        if any(held[i] < need[i] for i in range(4)):
-            return False
-    # A Festivity dress cannot be sold, so it needs a free guest space.
-    return d.sellable or bool(free_guests(c, by_master))
-
-
-def makeable_windows(c, p: int, by_master: bool, mod: str) -> list[int]:
-    held = E.bales_held(c, p)
-    return [w for w in range(len(c.windows)) if can_make(c, p, w, by_master, mod, held)]
-
-
-def fund_price(c, d: int) -> int:
-    return max(0, c.cfg.decos[d].cost - c.discount)
-
-
-def fundable(c, p: int, discount: int) -> list[int]:
-    cfg = c.cfg
-    rows = {cfg.decos[d].kind for d, o in enumerate(c.deco) if o == p}
-    out = []
-    for d, deco in enumerate(cfg.decos):
-        if c.deco[d] >= 0 or max(0, deco.cost - discount) > c.money[p]:
-            continue
-        if deco.kind in (R.FOUNTAIN_UP, R.FOUNTAIN_LOW) and deco.kind in rows:
-            continue  # at most one own marker per fountain row
-        out.append(d)
-    return out
-
-
-def can_depute_from_deck(c, p: int) -> bool:
-    return E.deck_size(c, p) >= MIN_DEPUTE and sum(c.supply[p]) + sum(c.discard[p]) > 0
-
-
-def instant_bonus(c, p: int, b: int) -> tuple[int, int]:
-    """(Livre, prestige) of a bonus that needs no decision."""
-    dresses = E.own_dresses(c, p)
-    colours = [R.DRESSES[d].colour for d in dresses]
-    decos = E.own_decos(c, p)
-    size = E.deck_size(c, p)
-    if b == B["gain1"]:
-        return 1, 0
-    if b == B["gain2"]:
-        return 2, 0
-    if b == B["money_yellow_red"]:
-        return colours.count(R.YELLOW) + 2 * colours.count(R.RED), 0
-    if b in (B["prestige_deco2"],):
-        return 0, decos // 2
-    if b == B["money_deco"]:
-        return decos, 0
-    if b == B["prestige_dress3"]:
-        return 0, len(dresses) // 3
-    if b == B["money_deck"]:
-        return R.RULES["employees.deck_money_big"][R.deck_bracket(size)], 0
-    if b == B["money_deck_small"]:
-        return R.RULES["employees.deck_money_small"][R.deck_bracket(size)], 0
-    if b == B["green_blue"]:
-        return 2 * colours.count(R.GREEN), colours.count(R.BLUE)
-    if b == B["money_dress"]:
-        return len(dresses), 0
-    if b == B["prestige_dress2"]:
-        return 0, len(dresses) // 2
-    raise KeyError(b)
-
-
-_INSTANT = frozenset(
-    B[k]
-    for k in (
-        "gain1",
-        "gain2",
-        "money_yellow_red",
-        "prestige_deco2",
-        "money_deco",
-        "prestige_dress3",
-        "money_deck",
-        "money_deck_small",
-        "green_blue",
-        "money_dress",
-        "prestige_dress2",
-    )
+from spiel_games.rococo.checks import (
+    BUY_RATE,
+    EXTRA_DRESS,
+    EXTRA_FUND,
+    FAVOR_MONEY,
+    INSTANT,
+    B,
+    acquire_cost,
+    bonus_usable,
+    can_make,
+    can_sell,
+    depute_options,
+    discardable,
+    fund_price,
+    fundable,
+    instant_bonus,
+    main_allowed,
+    pay_options,
+    place_options,
+    reduced_need,
+    take_options,
+    use_options,
 )
-
-
-def bonus_usable(c, p: int, b: int) -> bool:
-    if b in _INSTANT:
-        return instant_bonus(c, p, b) != (0, 0)
-    if b == B["extra_acquire"]:
-        return can_take(c, p, True)
-    if b == B["yarn_or_lace_pay1"] or b == B["stack_tile_pay1"]:
-        if c.money[p] < 1:
-            return False
-        return b == B["yarn_or_lace_pay1"] or sum(c.tstack) + sum(c.tdisc) > 0
-    if b == B["stack_tile_free"]:
-        return sum(c.tstack) + sum(c.tdisc) > 0
-    if b == B["yarn_or_lace_free"]:
-        return True
-    if b in (B["depute_use"], B["depute_money"]):
-        return can_depute_from_deck(c, p)
-    if b in _EXTRA_DRESS:
-        return bool(makeable_windows(c, p, False, _EXTRA_DRESS[b]))
-    if b in _EXTRA_FUND:
-        return bool(fundable(c, p, _EXTRA_FUND[b]))
-    if b in _BUY_RATE:
-        return c.money[p] >= _BUY_RATE[b]
-    if b == B["tiles_prestige"]:
-        return any(discardable(c, p))
-    return False  # no bonus, or a crown bonus (final scoring only)
-
-
-def discardable(c, p: int) -> list[int]:
-    return [
-        t for t in range(R.NUM_TILES) if (c.tpub[p][t] or c.tsec[p][t]) and any(R.TILES[t].bales)
-    ]
-
-
-# ----- legal actions of each player phase (arguments, not ids) ------------------------------
-def main_options(c) -> list[int]:
-    p = c.cur
-    kind = R.CARDS[c.card].kind
-    out = []
-    if kind != R.APPRENTICE and c.favor < 0:
-        out.append(FAVOR)
-    if can_take(c, p, True):
-        out.append(ACQUIRE)
-    if kind != R.APPRENTICE and makeable_windows(c, p, kind == R.MASTER, ""):
-        out.append(MAKE)
-    if kind == R.MASTER and c.display and R.HIRE_COST[len(c.display) - 1] <= c.money[p]:
-        out.append(HIRE)
-    if E.deck_size(c, p) >= MIN_DEPUTE:
-        out.append(DEPUTE)
-    if fundable(c, p, 0):
-        out.append(FUND)
-    out.append(SKIP)
-    return out
-
-
-def take_options(c) -> list[tuple[int, int]]:
-    """(segment, tile type) pairs the current player may take."""
-    p = c.cur
-    out = []
-    for s, seg in enumerate(c.ware):
-        if seg and (not c.paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]):
-            out.extend((s, t) for t in sorted(set(seg)))
-    return out
-
-
-def use_options(c) -> list[int]:
-    lower = R.TILES[c.pend].lower
-    out = [KEEP]
-    if lower in ("y", "y/l"):
-        out.append(TO_YARN)
-    if lower in ("l", "y/l"):
-        out.append(TO_LACE)
-    if lower == "y+l":
-        out.append(TO_BOTH)
-    return out
-
-
-def pay_options(c) -> list[int]:
-    p = c.cur
-    need = c.need
-    return [
-        t
-        for t in range(R.NUM_TILES)
-        if (c.tpub[p][t] or c.tsec[p][t]) and any(R.TILES[t].bales[i] and need[i] for i in range(4))
-    ]
-
-
-def place_options(c) -> list[int]:
-    return free_guests(c, c.by_master)
-
-
-def can_sell(c) -> bool:
-    return R.DRESSES[c.dress].sellable
-
-
-def depute_options(c) -> list[int]:
-    p = c.cur
-    return [k for k in range(R.NUM_CARDS) if c.supply[p][k] or c.discard[p][k]]
+from spiel_games.rococo.engine import Phase, put
 
 
 # ----- applying ---------------------------------------------------------------------------------
@@ -267,26 +64,6 @@ def play(c, card: int) -> None:
     c.inplay = True
     c.stage = 0
     c.phase = Phase.MAIN
-
-
-def main_allowed(c, option: int) -> bool:
-    p = c.cur
-    kind = R.CARDS[c.card].kind
-    if option == FAVOR:
-        return kind != R.APPRENTICE and c.favor < 0
-    if option == ACQUIRE:
-        return can_take(c, p, True)
-    if option == MAKE:
-        return kind != R.APPRENTICE and bool(makeable_windows(c, p, kind == R.MASTER, ""))
-    if option == HIRE:
-        return (
-            kind == R.MASTER and bool(c.display) and R.HIRE_COST[len(c.display) - 1] <= c.money[p]
-        )
-    if option == DEPUTE:
-        return E.deck_size(c, p) >= MIN_DEPUTE
-    if option == FUND:
-        return bool(fundable(c, p, 0))
-    return option == SKIP
 
 
 def main(c, option: int) -> None:
@@ -470,7 +247,7 @@ def finish_step(c) -> None:
         c.stage = 1
         offer_bonus(c, c.card)
     else:
-        E.end_turn(c)
+        RD.end_turn(c)
 
 
 def offer_bonus(c, card: int) -> None:
@@ -478,22 +255,22 @@ def offer_bonus(c, card: int) -> None:
         c.bcard = card
         c.phase = Phase.BONUS
     else:
-        E.end_turn(c)
+        RD.end_turn(c)
 
 
 def bonus(c, use_it: bool) -> None:
     p = c.cur
     b = R.CARDS[c.bcard].bonus
     if not use_it:
-        E.end_turn(c)
+        RD.end_turn(c)
         return
     if not bonus_usable(c, p, b):
         raise ValueError("that bonus cannot be used now")
-    if b in _INSTANT:
+    if b in INSTANT:
         money, prestige = instant_bonus(c, p, b)
         c.money = put(c.money, p, c.money[p] + money)
         c.prestige = put(c.prestige, p, c.prestige[p] + prestige)
-        E.end_turn(c)
+        RD.end_turn(c)
     elif b == B["extra_acquire"]:
         c.paying = True
         c.phase = Phase.TAKE
@@ -503,20 +280,20 @@ def bonus(c, use_it: bool) -> None:
     elif b in (B["stack_tile_pay1"], B["stack_tile_free"]):
         if b == B["stack_tile_pay1"]:
             c.money = put(c.money, p, c.money[p] - (1))
-        E.ensure_tile_stack(c)
+        RD.ensure_tile_stack(c)
         c.phase = Phase.STACKDRAW
     elif b in (B["depute_use"], B["depute_money"]):
         c.depute_mode = "use" if b == B["depute_use"] else "money"
         c.phase = Phase.DEPUTE
-    elif b in _EXTRA_DRESS:
+    elif b in EXTRA_DRESS:
         c.by_master = False
-        c.mod = _EXTRA_DRESS[b]
+        c.mod = EXTRA_DRESS[b]
         c.phase = Phase.MAKE
-    elif b in _EXTRA_FUND:
-        c.discount = _EXTRA_FUND[b]
+    elif b in EXTRA_FUND:
+        c.discount = EXTRA_FUND[b]
         c.phase = Phase.FUND
-    elif b in _BUY_RATE:
-        c.rate = _BUY_RATE[b]
+    elif b in BUY_RATE:
+        c.rate = BUY_RATE[b]
         c.phase = Phase.BUY
     elif b == B["tiles_prestige"]:
         c.acc = (0, 0, 0, 0)
@@ -532,7 +309,7 @@ def yarn_or_lace(c, lace: bool) -> None:
         c.lace = put(c.lace, p, c.lace[p] + 1)
     else:
         c.yarn = put(c.yarn, p, c.yarn[p] + 1)
-    E.end_turn(c)
+    RD.end_turn(c)
 
 
 def depute_card(c, card: int) -> None:
@@ -545,7 +322,7 @@ def depute_card(c, card: int) -> None:
         c.supply = put(c.supply, p, E.inc(c.supply[p], card, -1))
     if c.depute_mode == "money":
         c.money = put(c.money, p, c.money[p] + R.DEPUTE_MONEY_BONUS[R.CARDS[card].kind])
-        E.end_turn(c)
+        RD.end_turn(c)
     else:
         offer_bonus(c, card)  # use the deputed card's bonus once (no money)
 
@@ -557,7 +334,7 @@ def buy(c) -> None:
     c.money = put(c.money, p, c.money[p] - (c.rate))
     c.prestige = put(c.prestige, p, c.prestige[p] + 1)
     if c.money[p] < c.rate:
-        E.end_turn(c)
+        RD.end_turn(c)
 
 
 def discard_tile(c, t: int) -> None:
@@ -578,4 +355,4 @@ def end_discard(c) -> None:
     p = c.cur
     c.prestige = put(c.prestige, p, c.prestige[p] + R.tiles_prestige(c.acc))
     c.acc = (0, 0, 0, 0)
-    E.end_turn(c)
+    RD.end_turn(c)
