@@ -566,3 +566,44 @@ def test_published_totals_42_dresses_48_tiles_28_hireable_cards():
 def test_invalid_parameters_raise_a_clear_error(params):
     with pytest.raises(Exception, match="must|takes|unknown|needs|Wrong type|Unknown parameter"):
         pyspiel.load_game(f"python_rococo({params})")
+
+
+def test_turns_go_clockwise_skip_empty_hands_and_a_hired_card_gives_an_extra_turn():
+    s = start(3)
+    select_all(s)
+    give(s, 0, hand={card(MASTER): 1}, money=20)
+    give(s, 1, hand={})
+    give(s, 2, hand={card(MASTER): 1})
+    k = s._s.display[0]
+    act(s, f"play {MASTER}", "main: hire an employee", f"hire {R.CARDS[k].name}")
+    assert s.current_player() == 2  # P2 has no cards left
+    act(s, f"play {MASTER}", "main: skip the main action")
+    assert s.current_player() == 0 and legal(s) == [f"play {R.CARDS[k].name}"]
+
+
+def test_no_acquire_with_an_empty_warehouse_no_make_with_an_empty_workshop_no_hire_without_display():
+    s = turn(MASTER, money=30, yarn=3, lace=3, tiles={tile("YYY"): 3})
+    set_warehouse(s, [[], [], []])
+    clear_windows(s)
+    s._s.display = ()
+    options = legal(s)
+    assert "main: acquire resources" not in options
+    assert "main: make a dress" not in options
+    assert "main: hire an employee" not in options
+
+
+def test_only_one_all_halls_space_per_player():
+    s = turn(MASTER, money=30)
+    for h in range(4):
+        place_dress(s, guest(s, h, 1), 0, dress("green-1"))
+    s._s.allh = (0, -1, -1)
+    act(s, "main: fund a decoration", "fund musician of King's hall (8 Livre)")
+    assert s._s.allh == (0, -1, -1)
+
+
+def test_made_dress_leaves_its_window_empty_until_the_next_round():
+    s = turn(MASTER, money=30, yarn=2, lace=2, tiles={tile("YYY"): 2})
+    only_window(s, 5, "yellow-1")
+    act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
+    act(s, "sell for 11 Livre")
+    assert s._s.windows[5] == -1 and s._s.ddisc[dress("yellow-1")] == 1
