@@ -10,6 +10,8 @@ import hashlib
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from tournament.match import play_match, seed_streams
 from tournament.schedule import GameTask
 
@@ -40,7 +42,7 @@ def load_game(game_string: str):
 
 def actions_hash(actions: list[int]) -> int:
     """A signed 64-bit digest of the move list: replays check they reproduce it exactly."""
-    blob = b"".join(int(a).to_bytes(4, "little", signed=True) for a in actions)
+    blob = np.asarray(actions, dtype="<i4").tobytes()
     return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "little", signed=True)
 
 

@@ -121,3 +121,25 @@ def test_replay_command_prints_moves(ledger):
     assert "replay matches the ledger" in r.stdout
     r = _invoke("replay", ledger, "ffffffffffffffff")
     assert r.exit_code == 1 and "no game" in r.output
+
+
+def test_ladder_end_to_end_plots_elo_against_budget(tmp_path):
+    from solvers.registry import all_kinds
+
+    if "mcts" not in {k.name for k in all_kinds()}:
+        pytest.skip("mcts not registered")
+    path = tmp_path / "ladder.toml"
+    path.write_text(
+        '[tournament]\ngame = "python_coloretto(players=2)"\nseeds_per_lineup = 1\n'
+        'schedule = "ladder"\nseed = 1\n[agents]\ngreedy = "heuristic"\n'
+        '[ladder]\nagent = "mcts"\nparam = "sims"\nvalues = [1, 2]\n')
+    out = tmp_path / "ladder"
+    r = _invoke("tournament", "run", path, "--out", out, "--executor", "serial", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "6 game(s) played" in r.output
+    html_path = tmp_path / "ladder.html"
+    r = _invoke("ratings", out, "--bootstrap", "10", "--html", html_path, "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert {x["agent"] for x in json.loads(r.stdout)} == {"greedy", "mcts@1", "mcts@2"}
+    text = html_path.read_text()
+    assert "Elo against budget" in text and len(re.findall("data:image/png;base64", text)) == 3
