@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import put
+from spiel_games.rococo.engine import inc, put
 
 
 def _draw(counts: list[int], k: int, u) -> list[int]:
@@ -69,40 +69,37 @@ def resample(state, player: int, probability_sampler=None):
 def perturb_secret(state, player: int, rng):
     """A state differing from `state` only in `player`'s private information (info-leak test).
 
-    Swaps one secretly selected hand card with a different supply card, or else one
-    face-down tile with a different tile of the stack. None if the player has no secret.
+    Picks at random one of the player's secrets that can change: a secretly selected
+    hand card swapped with a different supply card, a face-down stack tile swapped with
+    a different tile of the stack, or the face-down tile just drawn (before the player
+    keeps or converts it). None if the player has no secret that can change.
     """
     c = state._s
     if state.is_terminal():
         return None
     hidden_hand = [k for k in range(R.NUM_CARDS) if c.hand[player][k] > c.known[player][k]]
     supply = [k for k in range(R.NUM_CARDS) if c.supply[player][k]]
-    pairs = [(a, b) for a in hidden_hand for b in supply if a != b]
-    if pairs:
-        a, b = rng.choice(pairs)
-        new = state.clone()
-        s = new._s
-        h, sp = list(s.hand[player]), list(s.supply[player])
-        h[a] -= 1
-        h[b] += 1
-        sp[b] -= 1
-        sp[a] += 1
-        s.hand = put(s.hand, player, tuple(h))
-        s.supply = put(s.supply, player, tuple(sp))
-        return new
-    secret = [t for t in range(R.NUM_TILES) if c.tsec[player][t]]
     stack = [t for t in range(R.NUM_TILES) if c.tstack[t]]
-    pairs = [(a, b) for a in secret for b in stack if a != b]
-    if pairs:
-        a, b = rng.choice(pairs)
-        new = state.clone()
-        s = new._s
-        mine, st = list(s.tsec[player]), list(s.tstack)
-        mine[a] -= 1
-        mine[b] += 1
-        st[b] -= 1
-        st[a] += 1
-        s.tsec = put(s.tsec, player, tuple(mine))
-        s.tstack = tuple(st)
-        return new
-    return None
+    secret = [t for t in range(R.NUM_TILES) if c.tsec[player][t]]
+    options = []
+    options += [("hand", a, b) for a in hidden_hand for b in supply if a != b]
+    options += [("tile", a, b) for a in secret for b in stack if a != b]
+    if c.pend >= 0 and c.pend_secret and c.cur == player:
+        options += [("pending", c.pend, b) for b in stack if b != c.pend]
+    if not options:
+        return None
+    kinds = sorted({o[0] for o in options})
+    kind = rng.choice(kinds)
+    _, a, b = rng.choice([o for o in options if o[0] == kind])
+    new = state.clone()
+    s = new._s
+    if kind == "hand":
+        s.hand = put(s.hand, player, inc(inc(s.hand[player], a, -1), b))
+        s.supply = put(s.supply, player, inc(inc(s.supply[player], b, -1), a))
+    else:
+        s.tstack = inc(inc(s.tstack, b, -1), a)
+        if kind == "tile":
+            s.tsec = put(s.tsec, player, inc(inc(s.tsec[player], a, -1), b))
+        else:
+            s.pend = b
+    return new
