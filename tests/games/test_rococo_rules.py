@@ -607,3 +607,13 @@ def test_made_dress_leaves_its_window_empty_until_the_next_round():
     act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
     act(s, "sell for 11 Livre")
     assert s._s.windows[5] == -1 and s._s.ddisc[dress("yellow-1")] == 1
+
+
+def test_illegal_actions_raise_and_leave_the_state_unchanged():
+    s = turn(JOURNEYMAN, money=3)
+    lay = s._s.lay
+    before, history = str(s), s.history()
+    for bad in (lay.main + 3, lay.select, lay.hire, lay.done, lay.num_actions):
+        with pytest.raises(Exception, match="not allowed|outside|cannot|not legal|illegal|Illegal"):
+            s.apply_action(bad)
+        assert str(s) == before and s.history() == history
