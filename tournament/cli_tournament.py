@@ -34,7 +34,12 @@ def _config(path: Path | None, raw: dict | None, sets: list[str], options: dict)
     from tournament.schedule import schedule
 
     try:
-        data = raw if raw is not None else load_toml(path)
+        if raw is not None:
+            data = raw
+        elif path is not None:
+            data = load_toml(path)
+        else:
+            raise ValueError("a config path or a raw config is required")
         overrides: dict[str, object] = {}
         for text in sets:
             key, value = parse_override(text)

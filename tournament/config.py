@@ -106,19 +106,30 @@ class TournamentConfig:
         return self.config_hash[:16]
 
 
-def code_version() -> str:
-    """A hash of the package version and the source of the solver and game code.
+def code_version(game: str | None = None) -> str:
+    """A hash of the package version and the source an agent's behaviour depends on.
 
-    Part of every agent id, so an agent whose code changed never inherits an old rating.
+    That is ``solvers/``, ``spiel_games/common/`` and, when ``game`` is given, the package of
+    that game (its rules, heuristic and abstraction). Part of every agent id, so an agent whose
+    code changed never inherits an old rating, while edits to other games leave it alone.
     """
+    import sys
+
     import solvers
     import spiel_games
 
+    roots = [Path(str(solvers.__file__)).parent, Path(str(spiel_games.__file__)).parent / "common"]
+    if game is None:
+        roots = [Path(str(solvers.__file__)).parent, Path(str(spiel_games.__file__)).parent]
+    else:
+        import pyspiel
+
+        module = sys.modules[type(pyspiel.load_game(game)).__module__]
+        roots.append(Path(str(module.__file__)).parent)
     h = hashlib.sha256(_package_version().encode())
-    for pkg in (solvers, spiel_games):
-        root = Path(pkg.__file__).parent
+    for root in roots:
         for path in sorted(root.rglob("*.py")) + sorted(root.rglob("*.toml")):
-            h.update(str(path.relative_to(root)).encode())
+            h.update(f"{root.name}/{path.relative_to(root)}".encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
@@ -200,7 +211,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     if batch_size < 0:
         raise ConfigError(f"tournament.batch_size must be >= 0, got {batch_size}")
 
-    code = code_version()
+    code = code_version(game)
     agents = [_agent("agents." + name, name, spec, code) for name, spec in data.get("agents", {}).items()]
     ladder = data.get("ladder", {})
     if schedule == "ladder":

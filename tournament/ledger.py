@@ -84,7 +84,7 @@ def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[i
         ],
         "num_games": num_games,
         "seeds": seeds,
-        "code_version": code_version(),
+        "code_version": code_version(cfg.game),
         "versions": versions(),
     }
 

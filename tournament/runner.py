@@ -12,6 +12,7 @@ never written twice, and a rerun after Ctrl-C or ``kill -9`` plays only missing 
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -109,9 +110,9 @@ def _ray_results(spec: BatchSpec, chunks: list[list[GameTask]], workers: int,
     if not ray.is_initialized():
         address = address or os.environ.get("RAY_ADDRESS") or None
         if address:
-            ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         else:
-            ray.init(num_cpus=workers, logging_level="ERROR", log_to_driver=False,
+            ray.init(num_cpus=workers, logging_level=logging.ERROR, log_to_driver=False,
                      include_dashboard=False)
         started = True
     try:

@@ -33,9 +33,9 @@ def lineups(cfg: TournamentConfig, num_players: int) -> list[tuple[str, ...]]:
     if cfg.schedule == "gauntlet":
         field = [n for n in names if n != cfg.focus]
         if cfg.self_play:
-            rest = itertools.combinations_with_replacement(field + [cfg.focus], num_players - 1)
+            rest = list(itertools.combinations_with_replacement(field + [cfg.focus], num_players - 1))
         else:
-            rest = itertools.combinations(field, num_players - 1)
+            rest = list(itertools.combinations(field, num_players - 1))
         return [(cfg.focus, *r) for r in rest]
     # round-robin and ladder: every combination of num_players agents
     if cfg.self_play:
