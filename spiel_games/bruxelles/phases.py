@@ -22,6 +22,13 @@ from spiel_games.bruxelles.core import Phase
 from spiel_games.common import deck as D
 
 RUNNING = -1  # phase while the engine is running tasks
+# Fixed setup (tiny configurations): strips chosen so a 2x2 board shows Workshop,
+# Sale, Materials and Construction, and bonus cards dealt double powers first
+# (no tuck choice), which keeps exact-CFR trees small.
+FIXED_STRIPS = (0, 4, 1, 2, 3)
+FIXED_BONUS_ORDER = tuple(
+    sorted(range(len(R.BONUS)), key=lambda t: (R.BONUS[t][1], len(R.BONUS[t][0]), t))
+)
 _J = R.JOKER
 
 
@@ -163,7 +170,7 @@ def start(s) -> None:
     """Set up the game (random or fixed) and run to the first decision or chance node."""
     cfg = s.cfg
     if cfg.fixed_setup:
-        s.strips = tuple(range(cfg.board))
+        s.strips = FIXED_STRIPS[:cfg.board]
         s.acts = _space_actions(s)
         s.compass = tuple(range(len(R.COMPASS)))
         for p in range(s.n):
@@ -221,7 +228,7 @@ def _t_deal(s) -> None:
     if sum(s.bonus_deck) == 0 or -1 not in s.strip_bonus:
         return
     if s.cfg.fixed_setup:
-        t = next(t for t, k in enumerate(s.bonus_deck) if k)
+        t = next(t for t in FIXED_BONUS_ORDER if s.bonus_deck[t])
         s.bonus_deck[t] -= 1
         s.strip_bonus[s.strip_bonus.index(-1)] = t
         return

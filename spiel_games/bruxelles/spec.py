@@ -20,7 +20,8 @@ _MEANINGS = {
 }
 
 TINY = (
-    "python_bruxelles(players=2,rounds=1,board=2,assistants=2,courthouse=0,max_bid=1,"
+    # about 2.6 thousand and 21 thousand states (full tree, chance included)
+    "python_bruxelles(players=2,rounds=1,board=2,assistants=1,courthouse=0,max_bid=1,"
     "brussels=false,setup=fixed)",
     "python_bruxelles(players=2,rounds=1,board=2,assistants=2,courthouse=0,max_bid=2,"
     "brussels=false,setup=fixed)",

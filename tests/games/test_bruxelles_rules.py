@@ -1,0 +1,413 @@
+"""Bruxelles 1893 scenario tests: one rule each, driven through real moves.
+
+Positions start from ``setup=fixed`` (a documented deterministic setup: strips
+0,4,1,2,3 so row 1 reads Workshop, Sale, Theater, Materials, Construction; compass
+wood, stone, iron, noble, 3BF, blank with needles on wood and noble; display
+Solvay, Buls, Albert, Vandervelde; stock card 1 first). When a test needs a
+particular holding it edits the position through ``state.own_core()`` before
+the moves it checks; every rule effect then comes from the engine.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+import pytest
+
+import spiel_games  # noqa: F401
+from spiel_games.bruxelles import rules as R
+from spiel_games.bruxelles.core import Phase
+
+CHANCE = pyspiel.PlayerId.CHANCE
+
+
+def game(players=3, **params):
+    args = ",".join([f"players={players}", "setup=fixed"] + [f"{k}={v}" for k, v in params.items()])
+    return pyspiel.load_game(f"python_bruxelles({args})")
+
+
+def strings(state):
+    p = state.current_player()
+    if state.is_chance_node():
+        return [state.action_to_string(CHANCE, a) for a, _ in state.chance_outcomes()]
+    return [state.action_to_string(p, a) for a in state.legal_actions()]
+
+
+def do(state, *moves: str):
+    """Apply moves named by a unique prefix of their string (chance outcomes too)."""
+    for m in moves:
+        p = state.current_player()
+        if state.is_chance_node():
+            acts = [a for a, _ in state.chance_outcomes()]
+        else:
+            acts = state.legal_actions()
+        hits = [a for a in acts if state.action_to_string(p, a).startswith(m)]
+        assert len(hits) == 1, f"{m!r} matches {len(hits)} of {strings(state)}"
+        state.apply_action(hits[0])
+    return state
+
+
+def start(players=3, shield="shield 1", open_board=True, **params):
+    """A fresh fixed-setup game at the first player's first turn.
+
+    With open_board the whole board is made available, so tests can name spaces
+    without depending on the stock card's area.
+    """
+    state = game(players, **params).new_initial_state()
+    if state._s.phase == Phase.SHIELD:
+        do(state, shield)
+    if open_board:
+        core(state).area = (1 << state._s.cfg.spaces) - 1
+    return state
+
+
+def core(state):
+    return state.own_core()
+
+
+def pass_all(state):
+    while not state.is_terminal() and state._s.phase == Phase.MAIN:
+        do(state, "pass")
+    return state
+
+
+# ----- setup ------------------------------------------------------------------------------
+def test_setup_gives_5_to_9_bf_brugmann_assistants_and_one_colour_work():
+    state = game(5).new_initial_state()
+    s = state._s
+    assert s.money == [5, 6, 7, 8, 9]
+    assert all(s.kept[p] == 1 << R.BRUGMANN for p in range(5))
+    assert s.supply == [5] * 5 and s.court == [2] * 5
+    assert all(sum(w[:4]) == 1 and w[4] == 0 for w in s.works)
+    assert state.scores()[0] >= 5  # the first player holds the Manneken Pis
+
+
+def test_random_setup_shuffles_strips_compass_works_display_and_bonus_cards():
+    state = pyspiel.load_game("python_bruxelles(players=2)").new_initial_state()
+    seen = []
+    while state.is_chance_node():
+        seen.append(Phase(state._s.phase).name)
+        outcomes = state.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        state.apply_action(outcomes[-1][0])
+    assert seen == (
+        ["C_STRIP"] * 5 + ["C_COMPASS"] * 6 + ["C_ART"] * 2 + ["C_FIGURE"] * 4
+        + ["C_BONUS"] * 5 + ["C_STOCK"]
+    )
+    s = state._s
+    assert sorted(s.strips) == [0, 1, 2, 3, 4] and sorted(s.compass) == list(range(6))
+    assert -1 not in s.display and -1 not in s.strip_bonus
+
+
+def test_every_strip_holds_each_action_once():
+    for strip in R.STRIPS:
+        assert sorted(strip) == [0, 1, 2, 3, 4]
+
+
+# ----- stock exchange ---------------------------------------------------------------------------
+def test_first_player_chooses_one_of_the_cards_two_shields_and_the_bracket_opens_the_largest_area():
+    state = game(4).new_initial_state()
+    assert state._s.phase == Phase.SHIELD and state.current_player() == 0
+    assert strings(state) == ["shield 1 (1-2)", "shield 2 (3-4)"]
+    do(state, "shield 1")
+    area = state._s.area
+    assert bin(area).count("1") == 12
+    # shield 1-2: rows 2-5, columns 3-5 are the largest quarter
+    assert all((area >> (r * 5 + c)) & 1 == (r >= 1 and c >= 2) for r in range(5) for c in range(5))
+
+
+@pytest.mark.parametrize("shield,size", [((1, 1), 16), ((2, 2), 9), ((2, 4), 12), ((4, 4), 16)])
+def test_bracket_area_is_the_largest_quarter(shield, size):
+    assert bin(R.bracket_area(*shield)).count("1") == size
+
+
+def test_stock_card_value_is_paid_by_the_bourse_action():
+    state = start(3)
+    money = state._s.money[0]
+    do(state, "brussels Bourse")
+    assert state._s.money[0] == money + R.STOCK_VALUES[0]
+
+
+# ----- Art Nouveau placement ----------------------------------------------------------------------
+def test_art_nouveau_space_needs_an_assistant_and_a_bid_of_at_least_1_bf():
+    state = start(3, max_bid=4)
+    places = [a for a in strings(state) if a.startswith("place")]
+    assert len(places) == bin(state._s.area).count("1")
+    do(state, places[0])
+    assert strings(state) == ["bid 1", "bid 2", "bid 3", "bid 4"]  # 5 BF, capped at max_bid
+    state2 = start(3)
+    core(state2).money[0] = 0
+    assert not any(a.startswith("place") for a in strings(state2))
+
+
+def test_bid_is_capped_by_money():
+    state = start(3, max_bid=20)
+    do(state, "place r2c3")
+    assert strings(state) == [f"bid {k}" for k in range(1, 6)]
+
+
+def test_each_action_space_takes_one_assistant_per_round():
+    state = start(3)
+    do(state, "place r2c3", "bid 1", "skip")
+    assert not any(a.startswith("place r2c3") for a in strings(state))
+    assert state._s.occ[7] == 0 and state._s.bids[7] == 1 and state._s.money[0] == 4
+
+
+def test_placing_only_to_bid_is_allowed():
+    state = start(3)
+    do(state, "place r2c3")  # Workshop
+    do(state, "bid 2")
+    assert strings(state) == ["skip", "perform"]
+    do(state, "skip")
+    assert state.current_player() == 1
+    assert state._s.works[0] == (1, 0, 0, 0, 0)
+
+
+# ----- the five Art Nouveau actions -------------------------------------------------------------------
+def test_workshop_draws_one_plus_exhibition_tiles_and_keeps_one():
+    state = start(3)
+    core(state).exhib[0] = 2
+    do(state, "place r2c3", "bid 1", "perform")
+    do(state, "art pink", "art green", "art pink")
+    assert state.current_player() == 0 and strings(state) == ["keep pink", "keep green"]
+    stack = list(state._s.art_stack)
+    do(state, "keep green")
+    s = state._s
+    assert s.works[0] == (1, 0, 0, 1, 0)
+    assert s.art_stack[1] == stack[1] + 2 and s.art_stack[3] == stack[3]  # others go back
+    assert s.seen[0] == ((3, (1, 1)),)
+
+
+def test_workshop_draw_is_seen_only_by_the_drawer():
+    state = start(3)
+    core(state).exhib[0] = 1
+    do(state, "place r2c3", "bid 1", "perform", "art pink", "art green")
+    before = [state.observation_string(p) for p in range(3)]
+    other = state.clone()
+    other._s.ctx = (tuple(sorted((0, 3))),)  # pretend blue and green were drawn
+    assert other.observation_string(1) == before[1]
+    assert other.observation_string(2) == before[2]
+    assert other.observation_string(0) != before[0]
+    assert "drawn:pink,green" in before[0] and "drawn" not in before[1]
+
+
+def test_sale_moves_cursor_up_to_works_owned_and_pays_the_dot_money_and_vp():
+    state = start(3)
+    core(state).works[0] = (1, 1, 0, 0, 0)  # blue and pink: cursor may move 2 steps
+    do(state, "place r1c2", "bid 1", "perform")  # Sale (row 1 column 2)
+    assert strings(state) == ["sell blue", "sell pink"]
+    do(state, "sell pink")
+    cursors = strings(state)
+    assert len(cursors) == 13 and "cursor 1,3" in cursors and "cursor 3,5" in cursors
+    money, vp = state._s.money[0], state._s.vp[0]
+    do(state, "cursor 4,4")
+    exp_money, exp_vp = R.sale_reward((4, 4), 1)  # pink dot is right of the centre
+    assert (exp_money, exp_vp) == (R.MONEY_BY_ROW[4], R.VP_BY_COL[5])
+    s = state._s
+    assert s.money[0] == money + exp_money and s.vp[0] == vp + exp_vp
+    assert s.works[0] == (1, 0, 0, 0, 0) and s.shop == [1, -1] and s.cursor == (4, 4)
+
+
+def test_sale_forbids_colours_shown_in_the_shop_and_later_sales_choose_the_space():
+    state = start(3)
+    s = core(state)
+    s.shop = [0, 2]
+    s.shop_pile[0] = 0
+    s.works[0] = (1, 1, 1, 0, 1)
+    do(state, "place r1c2", "bid 1", "perform")
+    assert strings(state) == ["sell pink", "sell black"]
+    do(state, "sell black", "cursor 3,3")
+    assert strings(state) == ["shop 1", "shop 2"]
+    do(state, "shop 1")
+    assert state._s.shop == [4, 2] and state._s.shop_pile[0] == 1  # blue sellable again
+
+
+def test_theater_costs_0_to_3_bf_applies_the_figure_and_refills_the_3_bf_space():
+    state = start(3)
+    do(state, "place r1c3", "bid 1", "perform")  # Theater
+    assert strings(state) == [
+        "theater 0 Solvay (0 BF)", "theater 1 Buls (1 BF)", "theater 2 Albert (2 BF)",
+        "theater 3 Vandervelde (3 BF)",
+    ]
+    money = state._s.money[0]
+    do(state, "theater 2")  # Prince Albert: Royal Palace +1
+    assert state._s.money[0] == money - 2 and state._s.palace[0] == 1
+    assert strings(state) == ["keep figure", "discard figure"]
+    do(state, "keep figure")
+    assert state.is_chance_node()
+    do(state, "figure Maeterlinck")
+    s = state._s
+    assert s.display == [R.SOLVAY, R.BULS, R.VANDERVELDE, R.MAETERLINCK]
+    assert (s.kept[0] >> R.ALBERT) & 1 and (s.rot[0] >> R.ALBERT) & 1
+
+
+def test_a_second_copy_of_a_kept_figure_must_be_discarded():
+    state = start(3)
+    core(state).kept[0] |= 1 << R.SOLVAY
+    do(state, "place r1c3", "bid 1", "perform", "theater 0", "solvay one", "take wood")
+    assert state.is_chance_node()  # no keep/discard question: straight to the refill
+    assert state._s.fig_disc[R.SOLVAY] == 1
+
+
+@pytest.mark.parametrize("figure,check", [
+    (R.BRUGMANN, lambda s: s.money[0] == 5 + 5 - 1),
+    (R.BULS, lambda s: s.hall[0] == 1),
+    (R.ALBERT, lambda s: s.palace[0] == 1),
+    (R.VANDERVELDE, lambda s: s.court[0] == 1 and s.supply[0] == 5),
+    (R.MAETERLINCK, lambda s: s.vp[0] == 5),
+    (R.EMPAIN, lambda s: s.cubes[0][R.JOKER] == 2),
+    (R.VANDEVELDE, lambda s: s.arch[0] == 1),
+])
+def test_public_figure_effects(figure, check):
+    state = start(3)
+    core(state).display = [figure, 1, 2, 3]
+    do(state, "place r1c3", "bid 1", "perform", "theater 0")
+    if "discard figure" in strings(state):  # Brugmann is already kept: discarded at once
+        do(state, "discard figure")
+    assert check(state._s)
+
+
+def test_solvay_swaps_a_joker_for_two_noble_cubes():
+    state = start(3)
+    core(state).cubes[0] = (0, 0, 0, 1)
+    do(state, "place r1c3", "bid 1", "perform", "theater 0")
+    assert strings(state) == ["solvay one", "solvay swap"]
+    do(state, "solvay swap", "take stone", "take iron", "discard figure")
+    assert state._s.cubes[0] == (0, 1, 1, 0)
+
+
+def test_materials_gives_two_noble_cubes_of_the_players_choice():
+    state = start(3)
+    do(state, "place r1c4", "bid 1", "perform")  # Materials
+    assert strings(state) == ["take wood", "take stone", "take iron"]
+    do(state, "take stone", "take stone")
+    assert state._s.cubes[0] == (0, 2, 0, 0) and state._s.cube_supply[1] == R.NOBLE_EACH - 2
+
+
+def test_construction_pays_both_needle_units_and_scores_5_vp_without_jokers():
+    state = start(3)
+    core(state).cubes[0] = (2, 1, 0, 0)  # needles: wood and "any noble"
+    do(state, "place r1c5", "bid 1", "perform")  # Construction
+    assert strings(state) == ["pay wood"]  # units are paid in kind order: wood first
+    do(state, "pay wood")
+    assert strings(state) == ["pay wood", "pay stone"]  # wood also counts as "any noble"
+    do(state, "pay wood")
+    assert state._s.vp[0] == 5
+    assert strings(state) == ["needle 1", "needle 2"]
+    do(state, "needle 2")
+    assert state._s.needles == (0, 4)  # noble -> 3BF, one step clockwise
+    do(state, "build r1c1")
+    s = state._s
+    assert s.bld[0] == 0 and s.built[0] == 1 and s.cubes[0] == (0, 1, 0, 0)
+
+
+def test_construction_with_a_joker_gets_no_5_vp_bonus():
+    state = start(3)
+    core(state).cubes[0] = (1, 0, 0, 2)
+    do(state, "place r1c5", "bid 1", "perform", "pay wood", "pay joker", "needle 1", "build r1c1")
+    assert state._s.vp[0] == 0 and state._s.cubes[0] == (0, 0, 0, 1)
+
+
+def test_a_needle_on_the_blank_tile_means_all_units_of_the_other_kind():
+    assert R.payment_options(4, 5, 2) == ((0, 0, 0, 2, 0), (0, 0, 0, 1, 1), (0, 0, 0, 0, 2))
+    assert (2, 0, 0, 0, 0) not in R.payment_options(0, 4, 2)  # both needles must be paid
+    assert (1, 0, 0, 1, 0) in R.payment_options(0, 4, 2)
+
+
+def test_needles_never_point_at_the_same_tile():
+    state = start(3)
+    s = core(state)
+    s.needles = (2, 3)
+    s.cubes[0] = (0, 0, 2, 2)
+    do(state, "place r1c5", "bid 1", "perform", "pay iron", "pay joker")
+    assert state._s.needles == (2, 4)  # needle 1 was blocked: needle 2 turned by itself
+
+
+def test_buildings_go_bottom_then_middle_then_top_and_top_tiles_give_5_vp():
+    assert R.TIER_COSTS == (2, 2, 3, 3, 4, 4)
+    state = start(3)
+    s = core(state)
+    s.built[0] = 4
+    s.cubes[0] = (4, 0, 0, 0)
+    do(state, "place r1c5", "bid 1", "perform")
+    do(state, "pay wood", "pay wood", "pay wood", "pay wood", "needle 1", "build r1c1")
+    assert state._s.vp[0] == 5 + 5 and state._s.built[0] == 5
+
+
+def test_building_owner_gets_a_secondary_action_when_an_opponent_uses_the_space():
+    state = start(3)
+    s = core(state)
+    s.bld[7] = 1  # P2's building on r2c3 (Workshop)
+    s.bld[13] = 2  # P3's building on r3c4 (Workshop)
+    do(state, "place r2c3", "bid 1", "skip")
+    assert state._s.works[1][R.BLACK] == 1  # Workshop secondary: a black work
+    s = core(state)
+    s.bld[8] = 0  # P1's building on r2c4 (Sale)
+    do(state, "place r2c4", "bid 1", "skip")  # P2 uses it: P1 scores 1 VP per work
+    assert state._s.vp[0] == sum(state._s.works[0])
+
+
+def test_no_secondary_action_on_your_own_building():
+    state = start(3)
+    core(state).bld[7] = 0
+    do(state, "place r2c3", "bid 1", "skip")
+    assert state._s.works[0][R.BLACK] == 0
+
+
+# ----- Brussels board ---------------------------------------------------------------------------------
+def test_brussels_action_costs_one_then_two_assistants_in_a_round():
+    state = start(3)
+    do(state, "brussels Market")
+    assert state._s.supply[0] == 4 and state._s.cubes[0][R.JOKER] == 3
+    do(state, "brussels Market")
+    assert state._s.supply[1] == 3 and state._s.onbrussels[1] == 2
+
+
+def test_with_four_players_each_brussels_action_is_available_twice():
+    state = start(4)
+    do(state, "brussels Market", "brussels Market", "brussels Market")
+    s = state._s
+    assert s.supply[:3] == [4, 4, 3]
+
+
+def test_park_performs_any_art_nouveau_action_without_a_bid_or_placement():
+    state = start(3)
+    do(state, "brussels Park")
+    # Construction is impossible without cubes; the rest may be chosen anywhere
+    assert strings(state) == ["park Workshop", "park Sale", "park Theater", "park Materials"]
+    do(state, "park Materials", "take iron", "take iron")
+    s = state._s
+    assert s.cubes[0] == (0, 0, 2, 0) and sum(s.bids) == 0 and s.occ.count(0) == 0
+
+
+def test_grand_place_activates_up_to_royal_palace_level_upright_figures():
+    state = start(3)
+    s = core(state)
+    s.kept[0] = (1 << R.BRUGMANN) | (1 << R.MAETERLINCK) | (1 << R.BULS)
+    s.palace[0] = 1  # level 2
+    do(state, "brussels GrandPlace")
+    assert strings(state) == ["skip", "activate Brugmann", "activate Buls", "activate Maeterlinck"]
+    do(state, "activate Maeterlinck", "activate Brugmann")
+    s = state._s
+    assert s.vp[0] == 5 and s.money[0] == 10 and state.current_player() == 1
+    assert s.rot[0] == (1 << R.BRUGMANN) | (1 << R.MAETERLINCK)
+
+
+# ----- pass --------------------------------------------------------------------------------------------
+def test_first_passer_takes_the_exhibition_and_1_bf_plus_1_per_colour_later_passers_1_per_colour():
+    state = start(3)
+    core(state).works[0] = (1, 1, 0, 0, 1)
+    core(state).works[1] = (2, 0, 0, 0, 0)
+    do(state, "pass")
+    s = state._s
+    assert s.money[0] == 5 + 1 + 3 and s.exhib[0] == 1 and s.mp[0] == 2
+    do(state, "pass")
+    assert state._s.money[1] == 6 + 1 and state._s.exhib[1] == 0
+    assert R.pass_income((1, 1, 1, 1, 1), True) == 6 and R.pass_income((1, 1, 1, 1, 1), False) == 5
+
+
+def test_passed_players_are_skipped_until_everyone_has_passed():
+    state = start(3)
+    do(state, "pass", "brussels Market")
+    assert state.current_player() == 2
+    do(state, "brussels Bourse")
+    assert state.current_player() == 1
