@@ -1,11 +1,8 @@
 """Bruxelles 1893 scenario tests: one rule each, driven through real moves.
 
-Positions start from ``setup=fixed`` (a documented deterministic setup: strips
-0,4,1,2,3 so row 1 reads Workshop, Sale, Theater, Materials, Construction; compass
-wood, stone, iron, noble, 3BF, blank with needles on wood and noble; display
-Solvay, Buls, Albert, Vandervelde; stock card 1 first). When a test needs a
-particular holding it edits the position through ``state.own_core()`` before
-the moves it checks; every rule effect then comes from the engine.
+Positions come from spiel_games.bruxelles.testing (fixed setup, whole board open,
+holdings edited before the moves a test checks); every rule effect comes from the
+engine.
 """
 
 from __future__ import annotations
@@ -16,59 +13,7 @@ import pytest
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
-
-CHANCE = pyspiel.PlayerId.CHANCE
-
-
-def game(players=3, **params):
-    args = ",".join([f"players={players}", "setup=fixed"] + [f"{k}={v}" for k, v in params.items()])
-    return pyspiel.load_game(f"python_bruxelles({args})")
-
-
-def strings(state):
-    p = state.current_player()
-    if state.is_chance_node():
-        return [state.action_to_string(CHANCE, a) for a, _ in state.chance_outcomes()]
-    return [state.action_to_string(p, a) for a in state.legal_actions()]
-
-
-def do(state, *moves: str):
-    """Apply moves named by a unique prefix of their string (chance outcomes too)."""
-    for m in moves:
-        p = state.current_player()
-        if state.is_chance_node():
-            acts = [a for a, _ in state.chance_outcomes()]
-        else:
-            acts = state.legal_actions()
-        hits = [a for a in acts if state.action_to_string(p, a).startswith(m)]
-        assert len(hits) == 1, f"{m!r} matches {len(hits)} of {strings(state)}"
-        state.apply_action(hits[0])
-    return state
-
-
-def start(players=3, shield="shield 1", open_board=True, **params):
-    """A fresh fixed-setup game at the first player's first turn.
-
-    With open_board the whole board is made available, so tests can name spaces
-    without depending on the stock card's area.
-    """
-    state = game(players, **params).new_initial_state()
-    if state._s.phase == Phase.SHIELD:
-        do(state, shield)
-    if open_board:
-        core(state).area = (1 << state._s.cfg.spaces) - 1
-    return state
-
-
-def core(state):
-    return state.own_core()
-
-
-def pass_all(state):
-    while not state.is_terminal() and state._s.phase == Phase.MAIN:
-        do(state, "pass")
-    return state
-
+from spiel_games.bruxelles.testing import core, do, game, start, strings
 
 # ----- setup ------------------------------------------------------------------------------
 def test_setup_gives_5_to_9_bf_brugmann_assistants_and_one_colour_work():

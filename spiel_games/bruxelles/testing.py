@@ -1,0 +1,78 @@
+"""Helpers for Bruxelles 1893 scenario tests: set up a position, then drive real moves.
+
+Positions start from ``setup=fixed``, a deterministic setup: strips 0,4,1,2,3, so
+the 5x5 board reads (W Workshop, S Sale, T Theater, M Materials, C Construction)
+
+    r1: W S T M C
+    r2: M C W S T
+    r3: T M C W S
+    r4: C W S T M
+    r5: S T M C W
+
+compass tiles wood, stone, iron, noble, 3BF, blank with the needles on wood and
+noble; theater display Solvay, Buls, Albert, Vandervelde; bonus cards dealt double
+powers first (PP, HH, AA, CC, then P, H, ...); stock cards in order (card 1 first);
+player p starts with a work of colour p mod 4. A test that needs particular
+holdings edits the position through ``core(state)`` (``state.own_core()``)
+before the moves it checks; the rule effects then come from the engine.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from spiel_games.bruxelles.core import Phase
+
+CHANCE = pyspiel.PlayerId.CHANCE
+
+
+def game(players=3, **params):
+    args = ",".join([f"players={players}", "setup=fixed"] + [f"{k}={v}" for k, v in params.items()])
+    return pyspiel.load_game(f"python_bruxelles({args})")
+
+
+def strings(state):
+    p = state.current_player()
+    if state.is_chance_node():
+        return [state.action_to_string(CHANCE, a) for a, _ in state.chance_outcomes()]
+    return [state.action_to_string(p, a) for a in state.legal_actions()]
+
+
+def do(state, *moves: str):
+    """Apply moves named by a unique prefix of their string (chance outcomes too)."""
+    for m in moves:
+        p = state.current_player()
+        if state.is_chance_node():
+            acts = [a for a, _ in state.chance_outcomes()]
+        else:
+            acts = state.legal_actions()
+        hits = [a for a in acts if state.action_to_string(p, a).startswith(m)]
+        assert len(hits) == 1, f"{m!r} matches {len(hits)} of {strings(state)}"
+        state.apply_action(hits[0])
+    return state
+
+
+def start(players=3, shield="shield 1", open_board=True, **params):
+    """A fresh fixed-setup game at the first player's first turn.
+
+    With open_board the whole board is made available, so tests can name spaces
+    without depending on the stock card's area.
+    """
+    state = game(players, **params).new_initial_state()
+    if state._s.phase == Phase.SHIELD:
+        do(state, shield)
+    if open_board:
+        core(state).area = (1 << state._s.cfg.spaces) - 1
+    return state
+
+
+def core(state):
+    """The position of `state`, private to it and safe to edit."""
+    return state.own_core()
+
+
+def pass_all(state):
+    """Everyone passes until the action phase is over."""
+    while not state.is_terminal() and state._s.phase == Phase.MAIN:
+        do(state, "pass")
+    return state
