@@ -100,7 +100,9 @@ def max_game_length(cfg: R.Config) -> int:
     n, b = cfg.players, cfg.board
     setup = b + len(R.COMPASS) + n + len(R.THEATER_COSTS) + b
     per_round = (
-        3 + b + 2  # stock card, shield, bonus deal, theater refill, neutral assistants
+        3
+        + b
+        + 2  # stock card, shield, bonus deal, theater refill, neutral assistants
         + n * (cfg.total_assistants + 1) * TURN_STEPS
         + b * n  # bonus card decisions (a tied card reaches every tied player)
     )
@@ -116,7 +118,11 @@ class BruxellesGame(pyspiel.Game):
         info = pyspiel.GameInfo(
             num_distinct_actions=A.NUM_ACTIONS,
             max_chance_outcomes=max(
-                len(R.STRIPS), len(R.COMPASS), R.COLOURS, len(R.FIGURES), len(R.BONUS),
+                len(R.STRIPS),
+                len(R.COMPASS),
+                R.COLOURS,
+                len(R.FIGURES),
+                len(R.BONUS),
                 len(R.STOCK_VALUES),
             ),
             num_players=cfg.players,
@@ -199,9 +205,15 @@ class BruxellesState(pyspiel.State):
         s = self._s
         return [
             R.final_score(
-                vp=s.vp[p], money=s.money[p], built=s.built[p], architect_level=s.arch[p],
-                rows=s.rows[p], works=s.total_works(p), kept=s.kept_list(p),
-                assistants_owned=s.owned_assistants(p), nobles=s.nobles(p),
+                vp=s.vp[p],
+                money=s.money[p],
+                built=s.built[p],
+                architect_level=s.arch[p],
+                rows=s.rows[p],
+                works=s.total_works(p),
+                kept=s.kept_list(p),
+                assistants_owned=s.owned_assistants(p),
+                nobles=s.nobles(p),
                 has_manneken=s.first == p,
             )
             for p in range(s.n)
@@ -232,7 +244,7 @@ class BruxellesState(pyspiel.State):
         """
         clone = self.clone()
         s = clone._s
-        weights = [max(k, 0) for k in s.art_stack[:R.COLOURS]]
+        weights = [max(k, 0) for k in s.art_stack[: R.COLOURS]]
         total = sum(weights) or 1
 
         def draw() -> int:

@@ -64,21 +64,43 @@ _NA = len(R.ART)
 
 def layout_for(cfg) -> Layout:
     n, S, B = cfg.players, cfg.spaces, cfg.board
-    return Layout([
-        Piece("observer", (n,)), Piece("to_move", (n,)), Piece("phase", (len(Phase),)),
-        Piece("round", (1,)), Piece("first", (n,)), Piece("stock_value", (1,)),
-        Piece("area", (S,)), Piece("occupant", (S, n + 1)), Piece("building", (S, n)),
-        Piece("bid", (S,)), Piece("space_action", (S, 5)), Piece("bonus_strip", (B, _NB)),
-        Piece("display", (4, _NF)), Piece("figure_deck", (_NF,)),
-        Piece("figure_discard", (_NF,)), Piece("art_stack", (_NA,)), Piece("shop", (2, _NA)),
-        Piece("shop_pile", (_NA,)), Piece("cursor", (2,)),
-        Piece("compass", (len(R.COMPASS), len(R.COMPASS))), Piece("needles", (2, len(R.COMPASS))),
-        Piece("cube_supply", (4,)), Piece("brussels_uses", (4,)), Piece("players", (n, 13)),
-        Piece("works", (n, _NA)), Piece("cubes", (n, 4)), Piece("kept", (n, _NF)),
-        Piece("rotated", (n, _NF)), Piece("rows", (n, R.BONUS_ROWS)),
-        Piece("tucked", (n, R.BONUS_ROWS)), Piece("context", (8,)), Piece("drawn", (_NA,)),
-        Piece("seen", (_NA,)),
-    ])
+    return Layout(
+        [
+            Piece("observer", (n,)),
+            Piece("to_move", (n,)),
+            Piece("phase", (len(Phase),)),
+            Piece("round", (1,)),
+            Piece("first", (n,)),
+            Piece("stock_value", (1,)),
+            Piece("area", (S,)),
+            Piece("occupant", (S, n + 1)),
+            Piece("building", (S, n)),
+            Piece("bid", (S,)),
+            Piece("space_action", (S, 5)),
+            Piece("bonus_strip", (B, _NB)),
+            Piece("display", (4, _NF)),
+            Piece("figure_deck", (_NF,)),
+            Piece("figure_discard", (_NF,)),
+            Piece("art_stack", (_NA,)),
+            Piece("shop", (2, _NA)),
+            Piece("shop_pile", (_NA,)),
+            Piece("cursor", (2,)),
+            Piece("compass", (len(R.COMPASS), len(R.COMPASS))),
+            Piece("needles", (2, len(R.COMPASS))),
+            Piece("cube_supply", (4,)),
+            Piece("brussels_uses", (4,)),
+            Piece("players", (n, 13)),
+            Piece("works", (n, _NA)),
+            Piece("cubes", (n, 4)),
+            Piece("kept", (n, _NF)),
+            Piece("rotated", (n, _NF)),
+            Piece("rows", (n, R.BONUS_ROWS)),
+            Piece("tucked", (n, R.BONUS_ROWS)),
+            Piece("context", (8,)),
+            Piece("drawn", (_NA,)),
+            Piece("seen", (_NA,)),
+        ]
+    )
 
 
 def _onehots(values, width: int) -> list[int]:
@@ -129,8 +151,11 @@ def write(state, player, view, out) -> None:
         for _, others in mine:
             for c in others:
                 counts[c] += 1
-        out("seen", counts, ";".join(
-            f"{R.ART[k]}+{'/'.join(R.ART[c] for c in o)}" for k, o in mine) or "-")
+        out(
+            "seen",
+            counts,
+            ";".join(f"{R.ART[k]}+{'/'.join(R.ART[c] for c in o)}" for k, o in mine) or "-",
+        )
         if view.public and hasattr(out, "parts"):  # strings only: the public move log
             out("log", (), _log_text(state, player))
 
@@ -157,7 +182,7 @@ def _write_public(s, out) -> None:
             flat = _public_flat(s, out.offsets)
             s.cache["t"] = flat
         start = out.offsets["to_move"][0]
-        out.tensor[start:start + len(flat)] = flat
+        out.tensor[start : start + len(flat)] = flat
 
 
 def _stack(s) -> list[int]:
@@ -169,8 +194,19 @@ def _stack(s) -> list[int]:
 
 def _player_rows(s, p: int) -> tuple[int, ...]:
     return (
-        s.money[p], s.vp[p], s.hall[p], s.palace[p], s.arch[p], s.supply[p], s.court[p],
-        s.onboard[p], s.onbrussels[p], s.built[p], s.exhib[p], s.mp[p], (s.passed >> p) & 1,
+        s.money[p],
+        s.vp[p],
+        s.hall[p],
+        s.palace[p],
+        s.arch[p],
+        s.supply[p],
+        s.court[p],
+        s.onboard[p],
+        s.onbrussels[p],
+        s.built[p],
+        s.exhib[p],
+        s.mp[p],
+        (s.passed >> p) & 1,
     )
 
 
@@ -279,10 +315,21 @@ def _public_strings(s) -> list[str]:
     out("cube_supply", (), _j(s.cube_supply))
     out("brussels_uses", (), _j(s.uses))
     for p in range(n):
-        out(f"P{p + 1}", (), "/".join((
-            _j(_player_rows(s, p)), _j(s.works[p]), _j(s.cubes[p]), f"{s.kept[p]:x}",
-            f"{s.rot[p]:x}", _j(s.rows[p]), str(s.tucked[p]),
-        )))
+        out(
+            f"P{p + 1}",
+            (),
+            "/".join(
+                (
+                    _j(_player_rows(s, p)),
+                    _j(s.works[p]),
+                    _j(s.cubes[p]),
+                    f"{s.kept[p]:x}",
+                    f"{s.rot[p]:x}",
+                    _j(s.rows[p]),
+                    str(s.tucked[p]),
+                )
+            ),
+        )
     out("context", (), _j(_public_context(s)))
     return parts
 

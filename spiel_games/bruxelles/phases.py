@@ -141,7 +141,7 @@ def sellable(s, p: int) -> list[int]:
 def feasible(s, p: int, a: int) -> bool:
     """Whether player p can carry out Art Nouveau action a right now."""
     if a == R.WORKSHOP:
-        return sum(s.art_stack[:R.COLOURS]) + sum(s.shop_pile[:R.COLOURS]) > 0
+        return sum(s.art_stack[: R.COLOURS]) + sum(s.shop_pile[: R.COLOURS]) > 0
     if a == R.SALE:
         return bool(sellable(s, p))
     if a == R.THEATER:
@@ -151,7 +151,8 @@ def feasible(s, p: int, a: int) -> bool:
         return sum(s.cube_supply[:3]) > 0
     if a == R.CONSTRUCTION:
         return (
-            s.built[p] < R.BUILDINGS and bool(empty_spaces(s))
+            s.built[p] < R.BUILDINGS
+            and bool(empty_spaces(s))
             and _can_complete(s, p, (0,) * 5, construction_cost(s, p))
         )
     raise ValueError(f"unknown action {a}")
@@ -170,7 +171,7 @@ def start(s) -> None:
     """Set up the game (random or fixed) and run to the first decision or chance node."""
     cfg = s.cfg
     if cfg.fixed_setup:
-        s.strips = FIXED_STRIPS[:cfg.board]
+        s.strips = FIXED_STRIPS[: cfg.board]
         s.acts = _space_actions(s)
         s.compass = tuple(range(len(R.COMPASS)))
         for p in range(s.n):
@@ -312,9 +313,9 @@ def _t_park(s, p: int) -> None:
 
 def start_action(s, p: int, a: int) -> None:
     if a == R.WORKSHOP:
-        if sum(s.art_stack[:R.COLOURS]) == 0:
+        if sum(s.art_stack[: R.COLOURS]) == 0:
             recycle_shop(s)
-        k = min(1 + s.exhib[p], sum(s.art_stack[:R.COLOURS]))
+        k = min(1 + s.exhib[p], sum(s.art_stack[: R.COLOURS]))
         _chance(s, Phase.C_ART, (p, k, (), 1))
     elif a == R.SALE:
         _decide(s, Phase.SELL, p)
@@ -579,12 +580,30 @@ def _t_endround(s) -> None:
 
 
 _TASKS = {
-    "strip": _t_strip, "compass": _t_compass, "startart": _t_startart, "fig": _t_fig,
-    "deal": _t_deal, "round": _t_round, "stock": _t_stock, "shield": _t_shield,
-    "neutral": _t_neutral, "turn": _t_turn, "endturn": _t_endturn, "bid": _t_bid, "do": _t_do,
-    "park": _t_park, "effect": _t_effect, "keepfig": _t_keepfig, "noble": _t_noble,
-    "activate": _t_activate, "secondary": _t_secondary, "resolve": _t_resolve,
-    "bonus": _t_bonus, "shields": _t_shields, "bmaj": _t_bmaj, "endround": _t_endround,
+    "strip": _t_strip,
+    "compass": _t_compass,
+    "startart": _t_startart,
+    "fig": _t_fig,
+    "deal": _t_deal,
+    "round": _t_round,
+    "stock": _t_stock,
+    "shield": _t_shield,
+    "neutral": _t_neutral,
+    "turn": _t_turn,
+    "endturn": _t_endturn,
+    "bid": _t_bid,
+    "do": _t_do,
+    "park": _t_park,
+    "effect": _t_effect,
+    "keepfig": _t_keepfig,
+    "noble": _t_noble,
+    "activate": _t_activate,
+    "secondary": _t_secondary,
+    "resolve": _t_resolve,
+    "bonus": _t_bonus,
+    "shields": _t_shields,
+    "bmaj": _t_bmaj,
+    "endround": _t_endround,
 }
 
 
@@ -596,7 +615,7 @@ def chance_outcomes(s) -> list[tuple[int, float]]:
     if ph == Phase.C_COMPASS:
         return D.uniform_outcomes([k for k in range(len(R.COMPASS)) if k not in s.compass])
     if ph == Phase.C_ART:
-        return D.draw_outcomes(s.art_stack[:R.COLOURS])
+        return D.draw_outcomes(s.art_stack[: R.COLOURS])
     if ph == Phase.C_FIGURE:
         return D.draw_outcomes(s.fig_deck)
     if ph == Phase.C_BONUS:
@@ -630,7 +649,7 @@ def apply_chance(s, o: int) -> None:
         else:
             drawn = drawn + (o,)
             k -= 1
-            if k > 0 and sum(s.art_stack[:R.COLOURS]) > 0:
+            if k > 0 and sum(s.art_stack[: R.COLOURS]) > 0:
                 s.ctx = (p, k, drawn, 1)
                 return
             if len(set(drawn)) == 1:
@@ -778,7 +797,7 @@ def apply_action(s, action: int) -> None:
         k = action - A.THEATER0
         s.money[p] -= R.THEATER_COSTS[k]
         f = s.display[k]
-        s.display = s.display[:k] + s.display[k + 1:] + [-1]
+        s.display = s.display[:k] + s.display[k + 1 :] + [-1]
         push(s, ("effect", p, f), ("keepfig", p, f), ("fig",))
         advance(s)
     elif ph == Phase.SOLVAY:

@@ -9,7 +9,7 @@ directly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 from spiel_games.common.rules_data import load_rules
@@ -141,7 +141,9 @@ class Config:
         per_action = 2 * GRID + 5 * max(PALACE) + 10 + 30
         shields = (self.board - 1) ** 2 * max(HALL)
         ending = (
-            BUILDINGS * max(ARCHITECT) + 3 * NOBLE_EACH + RULES["scoring.manneken_vp"]
+            BUILDINGS * max(ARCHITECT)
+            + 3 * NOBLE_EACH
+            + RULES["scoring.manneken_vp"]
             + (1 + 2 * r) * (200 // 4 + 30 + len(FIGURES) + n) * 3
         )
         return r * (n * per_action * 2 + shields) + ending
@@ -185,8 +187,14 @@ def make_config(params: dict) -> Config:
     except ValueError as e:
         raise ConfigError(str(e)) from None
     return Config(
-        players=n, rounds=rounds, max_bid=max_bid, board=board, assistants=assistants,
-        courthouse=court, brussels=bool(brussels), fixed_setup=p["setup"] == "fixed",
+        players=n,
+        rounds=rounds,
+        max_bid=max_bid,
+        board=board,
+        assistants=assistants,
+        courthouse=court,
+        brussels=bool(brussels),
+        fixed_setup=p["setup"] == "fixed",
         utility=utility,
     )
 
@@ -196,7 +204,7 @@ def space_index(row: int, col: int, board: int = MAX_BOARD) -> int:
     return row * board + col
 
 
-@lru_cache(maxsize=None)
+@cache
 def bracket_area(shield_row: int, shield_col: int, board: int = MAX_BOARD) -> int:
     """Bitmask of the largest of the four areas cut by the lines through a shield.
 
@@ -214,16 +222,20 @@ def bracket_area(shield_row: int, shield_col: int, board: int = MAX_BOARD) -> in
     return mask
 
 
-@lru_cache(maxsize=None)
+@cache
 def shields(board: int = MAX_BOARD) -> tuple[tuple[int, int, int, int], ...]:
     """The four spaces around every shield, shields in reading order."""
     out = []
     for i in range(1, board):
         for j in range(1, board):
-            out.append((
-                space_index(i - 1, j - 1, board), space_index(i - 1, j, board),
-                space_index(i, j - 1, board), space_index(i, j, board),
-            ))
+            out.append(
+                (
+                    space_index(i - 1, j - 1, board),
+                    space_index(i - 1, j, board),
+                    space_index(i, j - 1, board),
+                    space_index(i, j, board),
+                )
+            )
     return tuple(out)
 
 
@@ -273,7 +285,7 @@ def payment_ok(counts: tuple[int, ...], tile_x: int, tile_y: int) -> bool:
     return not (only_x == total or only_y == total)
 
 
-@lru_cache(maxsize=None)
+@cache
 def payment_options(tile_x: int, tile_y: int, cost: int) -> tuple[tuple[int, ...], ...]:
     """Every valid payment multiset (counts of wood, stone, iron, 3BF, joker)."""
     out = []
@@ -288,8 +300,10 @@ def payment_options(tile_x: int, tile_y: int, cost: int) -> tuple[tuple[int, ...
 
 def affordable(counts: tuple[int, ...], money: int, cubes: tuple[int, ...]) -> bool:
     return (
-        counts[WOOD] <= cubes[WOOD] and counts[STONE] <= cubes[STONE]
-        and counts[IRON] <= cubes[IRON] and counts[P_JOKER] <= cubes[JOKER]
+        counts[WOOD] <= cubes[WOOD]
+        and counts[STONE] <= cubes[STONE]
+        and counts[IRON] <= cubes[IRON]
+        and counts[P_JOKER] <= cubes[JOKER]
         and counts[P_MONEY] * BF_PER_UNIT <= money
     )
 
@@ -376,8 +390,16 @@ class FinalScore:
 
 
 def final_score(
-    vp: int, money: int, built: int, architect_level: int, rows: tuple[int, ...],
-    works: int, kept: tuple[int, ...], assistants_owned: int, nobles: int, has_manneken: bool,
+    vp: int,
+    money: int,
+    built: int,
+    architect_level: int,
+    rows: tuple[int, ...],
+    works: int,
+    kept: tuple[int, ...],
+    assistants_owned: int,
+    nobles: int,
+    has_manneken: bool,
 ) -> FinalScore:
     paid = figures_to_pay(money, kept, rows)
     unpaid = len(kept) - len(paid)

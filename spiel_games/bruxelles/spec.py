@@ -62,7 +62,8 @@ SPEC = GameSpec(
         "City Hall majorities, and buildings score the architect level at the end."
     ),
     tiny_configs=TINY,
-    test_configs=TINY + (
+    test_configs=TINY
+    + (
         "python_bruxelles(players=2)",
         "python_bruxelles(players=3)",
         "python_bruxelles(players=4)",
@@ -71,7 +72,8 @@ SPEC = GameSpec(
         "python_bruxelles(players=4,rounds=2,max_bid=3,utility=win)",
     ),
     typical_config="python_bruxelles(players=4)",
-    assumptions=tuple(rules.RULES.assumptions()) + (
+    assumptions=tuple(rules.RULES.assumptions())
+    + (
         "workshop draws: the kept work is face up (rulebook), only the put-back draws are "
         "private (issue 4 asked for the kept work to stay private until sold)",
         "small boards (tiny configurations): the whole board is available every round",

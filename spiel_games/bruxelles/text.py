@@ -27,11 +27,16 @@ def render(state) -> str:
                 bid = f"${s.bids[sp]}" if s.bids[sp] else ""
                 cells.append(f"{mark}{_ACT[s.acts[sp]]}{who}{bid}{bld}".ljust(8))
             lines.append(" ".join(cells))
-        lines.append("bonus: " + " ".join(
-            R.BONUS_NAMES[t] if t >= 0 else "-" for t in s.strip_bonus))
-    lines.append("theater: " + " ".join(
-        f"{R.FIGURES[f]}({R.THEATER_COSTS[k]})" if f >= 0 else "-"
-        for k, f in enumerate(s.display)))
+        lines.append(
+            "bonus: " + " ".join(R.BONUS_NAMES[t] if t >= 0 else "-" for t in s.strip_bonus)
+        )
+    lines.append(
+        "theater: "
+        + " ".join(
+            f"{R.FIGURES[f]}({R.THEATER_COSTS[k]})" if f >= 0 else "-"
+            for k, f in enumerate(s.display)
+        )
+    )
     shop = " ".join(R.ART[c] if c >= 0 else "-" for c in s.shop)
     lines.append(f"shop: {shop}; cursor {s.cursor[0]},{s.cursor[1]}")
     if len(s.compass) == len(R.COMPASS):
@@ -45,10 +50,14 @@ def render(state) -> str:
     for p in range(s.n):
         works = ",".join(f"{R.ART[c]}{k}" for c, k in enumerate(s.works[p]) if k) or "-"
         cubes = ",".join(f"{R.CUBES[c]}{k}" for c, k in enumerate(s.cubes[p]) if k) or "-"
-        figs = ",".join(
-            R.FIGURES[f] + ("'" if (s.rot[p] >> f) & 1 else "")
-            for f in range(len(R.FIGURES)) if (s.kept[p] >> f) & 1
-        ) or "-"
+        figs = (
+            ",".join(
+                R.FIGURES[f] + ("'" if (s.rot[p] >> f) & 1 else "")
+                for f in range(len(R.FIGURES))
+                if (s.kept[p] >> f) & 1
+            )
+            or "-"
+        )
         flag = " passed" if (s.passed >> p) & 1 else ""
         lines.append(
             f"P{p + 1}{flag}: {s.money[p]} BF, {s.vp[p]} VP, hall {s.hall[p] + 1}, "

@@ -11,9 +11,8 @@ import pyspiel
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
-from spiel_games.common.conformance import random_playout
-
 from spiel_games.bruxelles.testing import core, do, game, pass_all, start, strings
+from spiel_games.common.conformance import random_playout
 
 P_CARD = R.BONUS_NAMES.index("P")  # Royal Palace +1, 1 VP symbol, 1 Manneken Pis
 PH_CARD = R.BONUS_NAMES.index("P|H")
@@ -56,7 +55,10 @@ def test_a_won_bonus_card_is_used_or_tucked_under_a_row_once_per_row_per_round()
     do(state, "place r1c2", "bid 1", "skip", "pass")
     assert state.current_player() == 0 and state._s.phase == Phase.BONUS
     assert strings(state) == [
-        "bonus power 1 (P)", "tuck row 1 (4BF)", "tuck row 2 (art)", "tuck row 3 (figure)",
+        "bonus power 1 (P)",
+        "tuck row 1 (4BF)",
+        "tuck row 2 (art)",
+        "tuck row 3 (figure)",
         "tuck row 4 (assistant)",
     ]
     do(state, "tuck row 2")
@@ -195,9 +197,16 @@ def test_final_score_matches_the_rulebook_example():
     # 80 VP on the track, architect level 8 with 5 buildings (40 VP), rows 5/1/1/2 with
     # 6 BF (5), 3 works (3), 2 figures (2), 5 assistants (6), 3 noble cubes (3).
     d = R.final_score(
-        vp=80, money=6 + R.FIG_COST[R.BRUGMANN] + R.FIG_COST[R.EMPAIN], built=5,
-        architect_level=R.ARCHITECT.index(8), rows=(5, 1, 1, 2), works=3,
-        kept=(R.BRUGMANN, R.EMPAIN), assistants_owned=5, nobles=3, has_manneken=False,
+        vp=80,
+        money=6 + R.FIG_COST[R.BRUGMANN] + R.FIG_COST[R.EMPAIN],
+        built=5,
+        architect_level=R.ARCHITECT.index(8),
+        rows=(5, 1, 1, 2),
+        works=3,
+        kept=(R.BRUGMANN, R.EMPAIN),
+        assistants_owned=5,
+        nobles=3,
+        has_manneken=False,
     )
     assert (d.track, d.buildings, d.rows, d.nobles, d.manneken) == (80, 40, 5 + 3 + 2 + 6, 3, 0)
     assert d.total == 139 and d.money_left == 6
@@ -205,8 +214,16 @@ def test_final_score_matches_the_rulebook_example():
 
 def test_unpaid_public_figures_cost_5_vp_each_and_leave_the_player():
     d = R.final_score(
-        vp=10, money=5, built=0, architect_level=0, rows=(1, 1, 1, 1), works=0,
-        kept=(R.BRUGMANN, R.BULS), assistants_owned=2, nobles=0, has_manneken=False,
+        vp=10,
+        money=5,
+        built=0,
+        architect_level=0,
+        rows=(1, 1, 1, 1),
+        works=0,
+        kept=(R.BRUGMANN, R.BULS),
+        assistants_owned=2,
+        nobles=0,
+        has_manneken=False,
     )
     # 3 + 4 BF due, 5 BF held: one card stays unpaid (-5 VP); paying Brugmann (3)
     # leaves more money than paying Buls (4), with the same score otherwise
@@ -226,8 +243,17 @@ def test_figures_are_paid_at_the_end_of_the_game():
 
 
 def test_noble_cubes_score_1_vp_and_jokers_nothing():
-    base = dict(vp=0, money=0, built=0, architect_level=0, rows=(1, 1, 1, 1), works=0,
-                kept=(), assistants_owned=2, has_manneken=False)
+    base = dict(
+        vp=0,
+        money=0,
+        built=0,
+        architect_level=0,
+        rows=(1, 1, 1, 1),
+        works=0,
+        kept=(),
+        assistants_owned=2,
+        has_manneken=False,
+    )
     assert R.final_score(nobles=4, **base).total == 4
 
 

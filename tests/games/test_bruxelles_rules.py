@@ -15,6 +15,7 @@ from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
 from spiel_games.bruxelles.testing import core, do, game, start, strings
 
+
 # ----- setup ------------------------------------------------------------------------------
 def test_setup_gives_5_to_9_bf_brugmann_assistants_and_one_colour_work():
     state = game(5).new_initial_state()
@@ -35,8 +36,12 @@ def test_random_setup_shuffles_strips_compass_works_display_and_bonus_cards():
         assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
         state.apply_action(outcomes[-1][0])
     assert seen == (
-        ["C_STRIP"] * 5 + ["C_COMPASS"] * 6 + ["C_ART"] * 2 + ["C_FIGURE"] * 4
-        + ["C_BONUS"] * 5 + ["C_STOCK"]
+        ["C_STRIP"] * 5
+        + ["C_COMPASS"] * 6
+        + ["C_ART"] * 2
+        + ["C_FIGURE"] * 4
+        + ["C_BONUS"] * 5
+        + ["C_STOCK"]
     )
     s = state._s
     assert sorted(s.strips) == [0, 1, 2, 3, 4] and sorted(s.compass) == list(range(6))
@@ -170,7 +175,9 @@ def test_theater_costs_0_to_3_bf_applies_the_figure_and_refills_the_3_bf_space()
     state = start(3)
     do(state, "place r1c3", "bid 1", "perform")  # Theater
     assert strings(state) == [
-        "theater 0 Solvay (0 BF)", "theater 1 Buls (1 BF)", "theater 2 Albert (2 BF)",
+        "theater 0 Solvay (0 BF)",
+        "theater 1 Buls (1 BF)",
+        "theater 2 Albert (2 BF)",
         "theater 3 Vandervelde (3 BF)",
     ]
     money = state._s.money[0]
@@ -193,15 +200,18 @@ def test_a_second_copy_of_a_kept_figure_must_be_discarded():
     assert state._s.fig_disc[R.SOLVAY] == 1
 
 
-@pytest.mark.parametrize("figure,check", [
-    (R.BRUGMANN, lambda s: s.money[0] == 5 + 5 - 1),
-    (R.BULS, lambda s: s.hall[0] == 1),
-    (R.ALBERT, lambda s: s.palace[0] == 1),
-    (R.VANDERVELDE, lambda s: s.court[0] == 1 and s.supply[0] == 5),
-    (R.MAETERLINCK, lambda s: s.vp[0] == 5),
-    (R.EMPAIN, lambda s: s.cubes[0][R.JOKER] == 2),
-    (R.VANDEVELDE, lambda s: s.arch[0] == 1),
-])
+@pytest.mark.parametrize(
+    "figure,check",
+    [
+        (R.BRUGMANN, lambda s: s.money[0] == 5 + 5 - 1),
+        (R.BULS, lambda s: s.hall[0] == 1),
+        (R.ALBERT, lambda s: s.palace[0] == 1),
+        (R.VANDERVELDE, lambda s: s.court[0] == 1 and s.supply[0] == 5),
+        (R.MAETERLINCK, lambda s: s.vp[0] == 5),
+        (R.EMPAIN, lambda s: s.cubes[0][R.JOKER] == 2),
+        (R.VANDEVELDE, lambda s: s.arch[0] == 1),
+    ],
+)
 def test_public_figure_effects(figure, check):
     state = start(3)
     core(state).display = [figure, 1, 2, 3]
