@@ -146,6 +146,8 @@ def ratings(
 
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
+    if html is not None and any(html.resolve().parent == d.resolve() for d in dirs):
+        raise fail("--html must not point inside a ledger directory (it holds only ledger files)", 2)
     r, extra = _ratings(dirs, anchor, bootstrap, seed)
     _emit(r, extra, fmt, html)
 
@@ -172,7 +174,7 @@ def demo(
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")] = 2,
     executor: Annotated[str, typer.Option("--executor", help="ray or serial")] = "ray",
     config: Annotated[Path, typer.Option("--config", help="Demo tournament file")] = DEMO_CONFIG,
-    html: Annotated[Path | None, typer.Option("--html", help="HTML report; default <out>/report.html")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="HTML report; default <out>-report.html")] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples")] = 200,
 ) -> None:
     """A small Coloretto tournament (baselines and small search agents): Elo table + HTML report."""
@@ -199,7 +201,8 @@ def demo(
     typer.echo(f"demo: {n} games of {cfg.game} between {', '.join(a.name for a in cfg.agents)}")
     _run(cfg, out, workers, None, executor, quiet=False)
     r, extra = _ratings([out], None, bootstrap)
-    _emit(r, extra, "table", html or out / "report.html")
+    # beside the ledger, not in it: a ledger directory holds only ledger files
+    _emit(r, extra, "table", html or out.with_name(out.name + "-report.html"))
 
 
 def register(app: typer.Typer) -> None:

@@ -143,3 +143,23 @@ def test_ladder_end_to_end_plots_elo_against_budget(tmp_path):
     assert {x["agent"] for x in json.loads(r.stdout)} == {"greedy", "mcts@1", "mcts@2"}
     text = html_path.read_text()
     assert "Elo against budget" in text and len(re.findall("data:image/png;base64", text)) == 3
+
+
+def test_demo_runs_skips_unknown_kinds_and_writes_the_report(tmp_path):
+    cfg = tmp_path / "demo.toml"
+    cfg.write_text('[tournament]\ngame = "python_coloretto(players=2)"\nseeds_per_lineup = 3\n'
+                   '[agents]\nrandom = "random"\ngreedy = "heuristic"\nfuture = "nosuchkind(sims=3)"\n')
+    out = tmp_path / "demo"
+    r = _invoke("demo", "--config", cfg, "--out", out, "--executor", "serial", "--bootstrap", "10")
+    assert r.exit_code == 0, r.output
+    assert "not available" in r.output and "future" in r.output
+    assert "6 game(s) played" in r.output and "Elo ratings" in r.output
+    assert (tmp_path / "demo-report.html").exists()
+    again = _invoke("demo", "--config", cfg, "--out", out, "--executor", "serial", "--bootstrap", "0")
+    assert again.exit_code == 0 and "0 game(s) played, 6 already" in again.output
+
+
+def test_html_inside_a_ledger_is_refused(ledger):
+    r = _invoke("ratings", ledger, "--html", ledger / "report.html")
+    assert r.exit_code == 2 and "inside a ledger" in r.output
+    assert not (ledger / "report.html").exists()
