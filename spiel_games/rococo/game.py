@@ -212,6 +212,48 @@ class RococoState(pyspiel.State):
     def score_breakdown(self) -> list[dict[str, int]]:
         return scoring.breakdown(self._s)
 
+    def holdings(self, player: int) -> dict:
+        """A player's holdings (omniscient: includes secrets). Count vectors are tuples
+        indexed by tile id (tiles) or card id (cards)."""
+        c = self._s
+        return {
+            "money": c.money[player],
+            "yarn": c.yarn[player],
+            "lace": c.lace[player],
+            "prestige": c.prestige[player],
+            "tiles": c.tpub[player],
+            "secret_tiles": c.tsec[player],
+            "hand": c.hand[player],
+            "known_hand": c.known[player],
+            "supply": c.supply[player],
+            "discard": c.discard[player],
+        }
+
+    def board(self) -> dict:
+        """The shared facts: phase, round, start player, favor holder (-1 = beside the
+        board), display, warehouse segments, windows (dress id or -1), guest spaces and
+        decorations (owner or -1), All-halls and terrace spaces, bag and discard piles."""
+        c = self._s
+        return {
+            "phase": Phase(c.phase).name.lower(),
+            "round": c.round,
+            "start": c.start,
+            "favor": c.favor,
+            "display": c.display,
+            "warehouse": c.ware,
+            "windows": c.windows,
+            "guest_owner": c.gown,
+            "guest_dress": c.gdress,
+            "decorations": c.deco,
+            "all_halls": c.allh,
+            "terrace": c.terr,
+            "bag": c.bag,
+            "dress_discard": c.ddisc,
+            "tile_stack": c.tstack,
+            "tile_discard": c.tdisc,
+            "to_select": c.need_sel,
+        }
+
     def resample_from_infostate(self, player_id, probability_sampler=None):
         from spiel_games.rococo.resample import resample
 

@@ -141,6 +141,27 @@ def set_deco(state, d: int, owner: int) -> None:
     state._s.deco = put(state._s.deco, d, owner)
 
 
+_BOARD_SLOTS = {
+    "display": "display",
+    "warehouse": "ware",
+    "windows": "windows",
+    "all_halls": "allh",
+    "favor": "favor",
+    "bag": "bag",
+    "dress_discard": "ddisc",
+    "tile_stack": "tstack",
+    "tile_discard": "tdisc",
+}
+
+
+def set_board(state, **facts) -> None:
+    """Overwrite shared facts by their `board()` names (set-up only); vectors as tuples."""
+    for name, value in facts.items():
+        if name not in _BOARD_SLOTS:
+            raise KeyError(f"set_board cannot set {name!r}; settable: {sorted(_BOARD_SLOTS)}")
+        setattr(state._s, _BOARD_SLOTS[name], tuple(value) if isinstance(value, list) else value)
+
+
 def clear_windows(state) -> None:
     state._s.windows = (-1,) * len(state._s.windows)
 

@@ -68,7 +68,7 @@ def test_resampler_redeals_hidden_hand_cards_of_opponents():
     game = pyspiel.load_game("python_rococo(players=2)")
     s = game.new_initial_state()
     rng = random.Random(0)
-    while s._s.phase != 6:  # the action phase: both hands selected
+    while s.board()["phase"] != "play":  # the action phase: both hands selected
         if s.is_chance_node():
             s.apply_action(s.chance_outcomes()[0][0])
         else:
@@ -79,5 +79,5 @@ def test_resampler_redeals_hidden_hand_cards_of_opponents():
         assert r.information_state_string(s.current_player()) == s.information_state_string(
             s.current_player()
         )
-        hands.add(r._s.hand[1 - s.current_player()])
+        hands.add(r.holdings(1 - s.current_player())["hand"])
     assert len(hands) > 1

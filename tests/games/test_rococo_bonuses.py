@@ -55,7 +55,7 @@ def decos(s, owner, ids):
 
 
 def state_money_prestige(s, p=0):
-    return s._s.money[p], s._s.prestige[p]
+    return s.holdings(p)["money"], s.holdings(p)["prestige"]
 
 
 # ----- bonuses that need no decision ------------------------------------------------------------------
@@ -134,19 +134,23 @@ def test_extra_acquire_resources_bonus(key):
         "take BB from segment 2",
         "keep tile as silk",
     )
-    assert s._s.money[0] == 8 and s._s.tpub[0][tile("BB")] == 1 and s._s.tpub[0][tile("RR")] == 1
+    assert (
+        s.holdings(0)["money"] == 8
+        and s.holdings(0)["tiles"][tile("BB")] == 1
+        and s.holdings(0)["tiles"][tile("RR")] == 1
+    )
 
 
 def test_base_apprentice_pays_1_livre_for_yarn_or_lace():
     s = bonus_turn(APPR_YL, money=3)
     act(s, use_text(APPR_YL), "take lace")
-    assert (s._s.money[0], s._s.yarn[0], s._s.lace[0]) == (2, 1, 2)
+    assert (s.holdings(0)["money"], s.holdings(0)["yarn"], s.holdings(0)["lace"]) == (2, 1, 2)
 
 
 def test_level1_free_yarn_or_lace():
     s = bonus_turn("yarn_or_lace_free", money=0)
     act(s, use_text("yarn_or_lace_free"), "take yarn")
-    assert (s._s.money[0], s._s.yarn[0], s._s.lace[0]) == (0, 2, 1)
+    assert (s.holdings(0)["money"], s.holdings(0)["yarn"], s.holdings(0)["lace"]) == (0, 2, 1)
 
 
 def test_level1_depute_another_employee_and_use_its_bonus_without_money():
@@ -154,9 +158,10 @@ def test_level1_depute_another_employee_and_use_its_bonus_without_money():
     act(s, use_text("depute_use"))
     assert "depute base Apprentice (2 Livre)" in legal(s)
     act(s, "depute base Apprentice (2 Livre)", "use bonus: gain 2 Livre")
-    c = s._s
-    assert c.money[0] == 2 and c.supply[0][card(APPR_2)] == 0
-    assert sum(c.supply[0]) + sum(c.discard[0]) == 4  # 3 left + the played card
+    assert s.holdings(0)["money"] == 2 and s.holdings(0)["supply"][card(APPR_2)] == 0
+    assert (
+        sum(s.holdings(0)["supply"]) + sum(s.holdings(0)["discard"]) == 4
+    )  # 3 left + the played card
 
 
 def test_level1_depute_bonus_respects_the_four_card_limit():
@@ -168,13 +173,13 @@ def test_level1_depute_bonus_respects_the_four_card_limit():
 def test_level1_stack_tile_is_drawn_face_down_and_secret(key, cost):
     s = bonus_turn(key, money=5)
     act(s, use_text(key))
-    assert s.is_chance_node() and s._s.money[0] == 5 - cost
+    assert s.is_chance_node() and s.holdings(0)["money"] == 5 - cost
     outcomes = [a for a, _ in s.chance_outcomes()]
     a, b = s.child(outcomes[0]), s.child(outcomes[-1])
     assert a.information_state_string(1) == b.information_state_string(1)
     assert a.information_state_string(0) != b.information_state_string(0)
     act(a, "keep tile as silk")
-    assert a._s.tsec[0][outcomes[0]] == 1 and sum(a._s.tpub[0]) == 0
+    assert a.holdings(0)["secret_tiles"][outcomes[0]] == 1 and sum(a.holdings(0)["tiles"]) == 0
 
 
 def test_level2_extra_dress_may_hand_in_one_yellow_bale_fewer_and_no_master_dress():
@@ -208,7 +213,7 @@ def test_level4_extra_dress_may_hand_in_up_to_two_red_bales_fewer():
 def test_level2_depute_another_employee_for_8_5_2_livre():
     s = bonus_turn("depute_money", money=0)
     act(s, use_text("depute_money"), "depute base Master")
-    assert s._s.money[0] == 8 and s._s.supply[0][card(MASTER)] == 1
+    assert s.holdings(0)["money"] == 8 and s.holdings(0)["supply"][card(MASTER)] == 1
 
 
 @pytest.mark.parametrize(
@@ -219,7 +224,7 @@ def test_extra_fund_a_decoration_with_discount(key, space, price):
     act(s, use_text(key))
     d = deco(s, FIREWORKS, space)
     act(s, f"fund fireworks {space + 1} ({price} Livre)")
-    assert s._s.money[0] == 10 - price and s._s.deco[d] == 0
+    assert s.holdings(0)["money"] == 10 - price and s.board()["decorations"][d] == 0
 
 
 @pytest.mark.parametrize("key,rate", [("buy_prestige4", 4), ("buy_prestige3", 3)])
@@ -228,9 +233,11 @@ def test_return_livre_for_prestige_without_limit(key, rate):
     act(s, use_text(key))
     text = f"pay {rate} Livre for 1 prestige"
     act(s, text, text)
-    assert s._s.prestige[0] == 2 and s.current_player() == 0
+    assert s.holdings(0)["prestige"] == 2 and s.current_player() == 0
     act(s, text)  # the last affordable purchase ends the bonus
-    assert s._s.prestige[0] == 3 and s._s.money[0] == 1 and s.current_player() == 1
+    assert (
+        s.holdings(0)["prestige"] == 3 and s.holdings(0)["money"] == 1 and s.current_player() == 1
+    )
 
 
 def test_level5_discard_tiles_for_prestige_blue_red_and_pairs_of_yellow_green():
@@ -246,7 +253,7 @@ def test_level5_discard_tiles_for_prestige_blue_red_and_pairs_of_yellow_green():
         "discard tile YYY for prestige",
         "discard tile GG-y/l for prestige",
     )
-    assert s._s.prestige[0] == 2 + 2 + 5 // 2 and s.current_player() == 1
+    assert s.holdings(0)["prestige"] == 2 + 2 + 5 // 2 and s.current_player() == 1
 
 
 def test_crown_cards_have_no_bonus_during_the_game():

@@ -19,6 +19,7 @@ from spiel_games.rococo.scenario import (
     legal,
     place_dress,
     select_all,
+    set_board,
     set_deco,
     set_warehouse,
     set_window,
@@ -49,24 +50,26 @@ def only_window(s, w: int, name: str) -> None:
 
 
 def money(s, p=0):
-    return s._s.money[p]
+    return s.holdings(p)["money"]
 
 
 # ----- setup ------------------------------------------------------------------------------------
 def test_setup_gives_15_livre_1_yarn_1_lace_and_five_base_cards():
     s = start(3)
-    c = s._s
-    assert c.money == (15, 15, 15) and c.yarn == (1, 1, 1) and c.lace == (1, 1, 1)
-    deck = c.supply[0]
+    assert all(
+        (s.holdings(p)["money"], s.holdings(p)["yarn"], s.holdings(p)["lace"]) == (15, 1, 1)
+        for p in range(3)
+    )
+    deck = s.holdings(0)["supply"]
     assert deck[card(MASTER)] == 2 and deck[card(JOURNEYMAN)] == 1
     assert deck[card(APPR_YL)] == 1 and deck[card(APPR_2)] == 1 and sum(deck) == 5
 
 
 def test_board_side_by_player_count_warehouse_9_or_12_tiles():
     small, large = start(3), start(4)
-    assert sum(len(seg) for seg in small._s.ware) == 9
-    assert sum(len(seg) for seg in large._s.ware) == 12
-    assert small._s.cfg.num_guests < large._s.cfg.num_guests
+    assert sum(len(seg) for seg in small.board()["warehouse"]) == 9
+    assert sum(len(seg) for seg in large.board()["warehouse"]) == 12
+    assert small.get_game().config.num_guests < large.get_game().config.num_guests
 
 
 def test_start_player_is_drawn_uniformly():
@@ -98,7 +101,7 @@ def test_employee_stack_reveals_level_one_first_level_six_last():
                 act(s, "done")
             else:
                 s.apply_action(s.legal_actions()[0])
-            if s._s.phase == 1:  # REVEAL of the next round
+            if s.board()["phase"] == "reveal":  # REVEAL of the next round
                 break
     assert levels_seen[:4] == [1, 1, 1, 1] and levels_seen[-4:] == [6, 6, 6, 6]
     assert levels_seen == sorted(levels_seen) and total == 28
@@ -107,8 +110,8 @@ def test_employee_stack_reveals_level_one_first_level_six_last():
 # ----- phase 1: prepare -----------------------------------------------------------------------------
 def _finish_round_skipping(s):
     """Every player skips main action and bonus until the next round's first chance node."""
-    r = s._s.round
-    while s._s.round == r and not s.is_terminal():
+    r = s.board()["round"]
+    while s.board()["round"] == r and not s.is_terminal():
         if s.is_chance_node():
             drive(s)
             continue
@@ -124,11 +127,11 @@ def _finish_round_skipping(s):
 def test_favor_holder_becomes_start_player_next_round_and_card_returns():
     s = turn(MASTER)
     act(s, "main: queen's favor")
-    assert s._s.favor == 0
+    assert s.board()["favor"] == 0
     # Let P2 take the start by the favor instead: P2 plays and claims nothing, P1 had it.
     _finish_round_skipping(s)
     drive(s)
-    assert s._s.start == 0 and s._s.favor == -1  # returned beside the board
+    assert s.board()["start"] == 0 and s.board()["favor"] == -1  # returned beside the board
 
 
 def test_favor_taken_by_second_player_moves_start_player():
@@ -138,15 +141,15 @@ def test_favor_taken_by_second_player_moves_start_player():
     act(s, f"play {MASTER}", "main: queen's favor")
     _finish_round_skipping(s)
     drive(s)
-    assert s._s.start == 1
+    assert s.board()["start"] == 1
 
 
 def test_leftover_hire_cards_are_removed_at_round_start():
     s = turn(MASTER)
-    before = set(s._s.display)
+    before = set(s.board()["display"])
     _finish_round_skipping(s)
     drive(s)
-    assert not before & set(s._s.display) and len(s._s.display) == 4
+    assert not before & set(s.board()["display"]) and len(s.board()["display"]) == 4
 
 
 def test_warehouse_leftovers_stay_and_empty_spaces_refill():
@@ -155,25 +158,26 @@ def test_warehouse_leftovers_stay_and_empty_spaces_refill():
     act(s, "main: acquire resources", "take BB from segment 2", "keep tile as silk")
     _finish_round_skipping(s)
     drive(s)
-    ware = s._s.ware
+    ware = s.board()["warehouse"]
     assert tile("RR") in ware[0] and tile("BB") in ware[1] and len(ware[2]) == 3
     assert all(len(seg) == 3 for seg in ware)
 
 
 def test_tile_discards_are_reshuffled_when_the_stack_runs_out():
     s = turn(MASTER, money=20)
-    c = s._s
-    c.tstack = (0,) * R.NUM_TILES
+    set_board(s, tile_stack=(0,) * R.NUM_TILES)
     disc = [0] * R.NUM_TILES
     disc[tile("BB")] = 5
-    c.tdisc = tuple(disc)
+    set_board(s, tile_discard=tuple(disc))
     set_warehouse(s, [[tile("RR")], [], []])
     _finish_round_skipping(s)
-    while s._s.phase != 2:  # reveal the display first
+    while s.board()["phase"] != "warefill":  # reveal the display first
         s.apply_action(s.chance_outcomes()[0][0])
     assert s.chance_outcomes() == [(tile("BB"), 1.0)]  # only the reshuffled discards
     drive(s)
-    assert sorted(s._s.ware[1]) == [tile("BB")] * 3 and s._s.ware[0][0] == tile("RR")
+    assert sorted(s.board()["warehouse"][1]) == [tile("BB")] * 3 and s.board()["warehouse"][0][
+        0
+    ] == tile("RR")
 
 
 def test_workshop_discards_two_rightmost_slides_right_and_refills_from_bag():
@@ -184,22 +188,28 @@ def test_workshop_discards_two_rightmost_slides_right_and_refills_from_bag():
     set_window(s, 1, -1)  # yellow-2 was made
     _finish_round_skipping(s)
     # Now at the reveal chance node of round 2; reveal and refill the warehouse.
-    while s._s.phase != 3:
+    while s.board()["phase"] != "dressfill":
         s.apply_action(s.chance_outcomes()[0][0])
-    w = s._s.windows
+    w = s.board()["windows"]
     assert w[3:] == (dress("yellow-1"), dress("green-1"), dress("red-1"))
-    assert s._s.ddisc[dress("blue-1")] == 1 and s._s.ddisc[dress("blue-2")] == 1
+    assert (
+        s.board()["dress_discard"][dress("blue-1")] == 1
+        and s.board()["dress_discard"][dress("blue-2")] == 1
+    )
 
 
 def test_empty_bag_is_refilled_from_the_dress_discards():
     s = turn(MASTER)
-    c = s._s
-    c.bag = (0,) * R.NUM_DRESSES
-    windows_before = [d for d in c.windows]
+    set_board(s, bag=(0,) * R.NUM_DRESSES)
+    windows_before = list(s.board()["windows"])
     _finish_round_skipping(s)
-    while s._s.phase != 3:
+    while s.board()["phase"] != "dressfill":
         s.apply_action(s.chance_outcomes()[0][0])
-    discarded = {d for d in range(R.NUM_DRESSES) if s._s.ddisc[d]} if sum(s._s.ddisc) else None
+    discarded = (
+        {d for d in range(R.NUM_DRESSES) if s.board()["dress_discard"][d]}
+        if sum(s.board()["dress_discard"])
+        else None
+    )
     drawn = {a for a, _ in s.chance_outcomes()}
     assert discarded is None  # the discards went back into the bag ...
     assert drawn <= set(windows_before[-2:])  # ... so only they can be drawn
@@ -229,11 +239,12 @@ def test_exactly_three_cards_left_are_taken_and_supply_not_rebuilt():
     )
     give(s, 1, hand={}, supply={card(MASTER): 3}, discard={card(APPR_YL): 2})
     act(s, f"play {MASTER}", "main: skip the main action")  # P2 has no cards: round over
-    assert s._s.round == 2
+    assert s.board()["round"] == 2
     drive(s)
-    c = s._s
-    assert sum(c.hand[0]) == 3 and sum(c.supply[0]) == 0
-    assert c.discard[0][card(APPR_YL)] == 1 and c.discard[0][card(MASTER)] == 1
+    assert sum(s.holdings(0)["hand"]) == 3 and sum(s.holdings(0)["supply"]) == 0
+    assert (
+        s.holdings(0)["discard"][card(APPR_YL)] == 1 and s.holdings(0)["discard"][card(MASTER)] == 1
+    )
 
 
 def test_fewer_than_three_cards_left_rebuild_supply_from_discard_pile():
@@ -248,13 +259,12 @@ def test_fewer_than_three_cards_left_rebuild_supply_from_discard_pile():
     )
     give(s, 1, hand={})
     act(s, f"play {MASTER}", "main: skip the main action")  # P2 has no cards: round over
-    assert s._s.round == 2
+    assert s.board()["round"] == 2
     drive(s)
-    c = s._s
     # P1 (start player) took the Journeyman, and now picks 2 of the rebuilt supply.
-    assert s.current_player() == 0 and c.hand[0][card(JOURNEYMAN)] == 1
-    assert sum(c.supply[0]) == 4 and sum(c.discard[0]) == 0
-    assert c.need_sel == 2
+    assert s.current_player() == 0 and s.holdings(0)["hand"][card(JOURNEYMAN)] == 1
+    assert sum(s.holdings(0)["supply"]) == 4 and sum(s.holdings(0)["discard"]) == 0
+    assert s.board()["to_select"] == 2
 
 
 # ----- phase 3: main actions ----------------------------------------------------------------------------
@@ -263,7 +273,7 @@ def test_queens_favor_gives_5_livre_and_start_player_and_3_prestige():
     act(s, "main: queen's favor")
     assert money(s) == 20 and s.score_breakdown()[0]["favor"] == 3
     s2 = turn(JOURNEYMAN)
-    s2._s.favor = 1
+    set_board(s2, favor=1)
     assert "main: queen's favor" not in legal(s2)
 
 
@@ -285,7 +295,7 @@ def test_acquire_cost_by_tiles_in_segment(tiles_in_segment, cost):
     s = turn(APPR_2, players=4, money=10)
     set_warehouse(s, [[tile("RR")] * tiles_in_segment, [], []])
     act(s, "main: acquire resources", "take RR from segment 1", "keep tile as silk")
-    assert money(s) == 10 - cost and s._s.tpub[0][tile("RR")] == 1
+    assert money(s) == 10 - cost and s.holdings(0)["tiles"][tile("RR")] == 1
 
 
 def test_acquired_tile_plus_gives_both_and_slash_gives_a_choice():
@@ -294,7 +304,7 @@ def test_acquired_tile_plus_gives_both_and_slash_gives_a_choice():
     act(s, "main: acquire resources", "take y+l from segment 1")
     assert sorted(legal(s)) == ["convert to yarn+lace", "keep tile as silk"]
     act(s, "convert to yarn+lace")
-    assert s._s.yarn[0] == 2 and s._s.lace[0] == 2
+    assert s.holdings(0)["yarn"] == 2 and s.holdings(0)["lace"] == 2
     s = turn(APPR_2, money=10)
     set_warehouse(s, [[tile("YY-y/l")], [], []])
     act(s, "main: acquire resources", "take YY-y/l from segment 1")
@@ -305,12 +315,12 @@ def test_make_dress_pays_window_silk_yarn_lace_and_excess_bales_are_lost():
     s = turn(JOURNEYMAN, money=10, yarn=0, lace=1, tiles={tile("YYY"): 1, tile("RRY"): 1})
     only_window(s, 2, "yellow-2")  # 3 yellow + 1 lace, window cost 3
     act(s, "main: make a dress", "make yellow-2 at window 3 (3 Livre)")
-    assert money(s) == 7 and s._s.lace[0] == 0
+    assert money(s) == 7 and s.holdings(0)["lace"] == 0
     assert sorted(legal(s)) == ["pay with tile RRY", "pay with tile YYY"]
     act(s, "pay with tile YYY")
     assert "sell for 15 Livre" in legal(s)
     act(s, "sell for 15 Livre")
-    assert money(s) == 22 and s._s.tpub[0][tile("RRY")] == 1
+    assert money(s) == 22 and s.holdings(0)["tiles"][tile("RRY")] == 1
 
 
 def test_thimble_dress_needs_a_master():
@@ -335,7 +345,7 @@ def test_renting_takes_the_guest_space_reward_at_once():
     set_window(s, 5, dress("yellow-1"))
     act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
     act(s, "rent to Salon of Venus guest 1 (Master)")  # reward: 3 Livre
-    assert money(s) == 33 and s._s.gown[guest(s, 0, 0)] == 0
+    assert money(s) == 33 and s.board()["guest_owner"][guest(s, 0, 0)] == 0
     assert s.score_breakdown()[0]["markers"] == 2  # yellow-1 shows 2 prestige
 
 
@@ -345,12 +355,12 @@ def test_tile_reward_takes_a_free_warehouse_tile():
     set_warehouse(s, [[tile("BB")] * 3, [], []])
     act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
     act(s, "rent to Salon of Diana guest 1 (Master)", "take BB from segment 1", "keep tile as silk")
-    assert money(s) == 30 and s._s.tpub[0][tile("BB")] == 1
+    assert money(s) == 30 and s.holdings(0)["tiles"][tile("BB")] == 1
 
 
 def test_no_free_guest_space_forces_a_sale():
     s = turn(JOURNEYMAN, money=30, yarn=2, lace=2, tiles={tile("YYY"): 2})
-    for g, gs in enumerate(s._s.cfg.guests):
+    for g, gs in enumerate(s.get_game().config.guests):
         if not gs.master:
             place_dress(s, g, 1, dress("green-1"))
     set_window(s, 5, dress("yellow-1"))
@@ -361,10 +371,10 @@ def test_no_free_guest_space_forces_a_sale():
 @pytest.mark.parametrize("displayed,cost", [(4, 5), (3, 3), (2, 1), (1, 0)])
 def test_hire_costs_5_3_1_free_and_card_joins_the_hand(displayed, cost):
     s = turn(MASTER, money=10)
-    s._s.display = s._s.display[:displayed]
-    k = s._s.display[0]
+    set_board(s, display=s.board()["display"][:displayed])
+    k = s.board()["display"][0]
     act(s, "main: hire an employee", f"hire {R.CARDS[k].name}")
-    assert money(s) == 10 - cost and s._s.hand[0][k] == 1 and k not in s._s.display
+    assert money(s) == 10 - cost and s.holdings(0)["hand"][k] == 1 and k not in s.board()["display"]
 
 
 @pytest.mark.parametrize("key,livre", [(MASTER, 10), (JOURNEYMAN, 7), (APPR_2, 4)])
@@ -373,8 +383,13 @@ def test_depute_gives_10_7_4_livre_and_removes_the_card(key, livre):
     act(s, "main: depute the employee")
     if "skip bonus" in legal(s):
         act(s, "skip bonus")
-    c = s._s
-    assert c.money[0] == livre and sum(c.supply[0]) + sum(c.hand[0]) + sum(c.discard[0]) == 4
+    assert (
+        s.holdings(0)["money"] == livre
+        and sum(s.holdings(0)["supply"])
+        + sum(s.holdings(0)["hand"])
+        + sum(s.holdings(0)["discard"])
+        == 4
+    )
     assert s.current_player() == 1  # the turn is over; the card left the game
 
 
@@ -393,7 +408,7 @@ def test_fund_decoration_pays_cost_and_fountain_allows_one_marker_per_row():
     options = legal(s)
     assert not any("fountain-upper" in t for t in options)
     act(s, "fund fireworks 2 (9 Livre)")
-    assert money(s) == 21 and s._s.deco[deco(s, 0, 1)] == 0
+    assert money(s) == 21 and s.board()["decorations"][deco(s, 0, 1)] == 0
 
 
 def test_all_halls_bonus_when_present_in_all_five_halls():
@@ -403,9 +418,9 @@ def test_all_halls_bonus_when_present_in_all_five_halls():
     for h in range(4):
         place_dress(s, guest(s, h, 1), 0, dress("green-1"))
     act(s, "main: fund a decoration", "fund musician of King's hall (8 Livre)")
-    assert s._s.allh[0] == 0
+    assert s.board()["all_halls"][0] == 0
     assert s.score_breakdown()[0]["markers"] == 4 * 2 + 2 + 7  # dresses, musician, All halls
-    assert s._s.deco[deco(s, MUSICIAN, 4)] == 0
+    assert s.board()["decorations"][deco(s, MUSICIAN, 4)] == 0
 
 
 # ----- phase 4: income ---------------------------------------------------------------------------------------
@@ -421,7 +436,7 @@ def test_income_is_5_plus_fountain_upper_per_decoration_and_lower_per_dress():
     give(s, 1, money=0)
     act(s, "main: skip the main action")
     _finish_round_skipping(s)
-    assert s._s.money[0] == 5 + 3 + 2 and s._s.money[1] == 5
+    assert s.holdings(0)["money"] == 5 + 3 + 2 and s.holdings(1)["money"] == 5
 
 
 # ----- final scoring --------------------------------------------------------------------------------------
@@ -486,7 +501,7 @@ def test_terrace_move_multiplies_a_kings_hall_dress():
 
 
 def _finish_round_skipping_until_terrace(s):
-    while not s.is_terminal() and s._s.phase != 20:
+    while not s.is_terminal() and s.board()["phase"] != "terrace":
         if s.is_chance_node():
             drive(s)
             continue
@@ -525,7 +540,7 @@ def test_festivity_dress_cannot_be_sold_and_gives_one_time_prestige():
     )
     assert not any(t.startswith("sell") for t in legal(s))
     act(s, "rent to Salon of Venus guest 2")
-    assert s._s.prestige[0] == 3
+    assert s.holdings(0)["prestige"] == 3
 
 
 def test_fancy_option_adds_4_dresses_and_5_tiles():
@@ -574,7 +589,7 @@ def test_turns_go_clockwise_skip_empty_hands_and_a_hired_card_gives_an_extra_tur
     give(s, 0, hand={card(MASTER): 1}, money=20)
     give(s, 1, hand={})
     give(s, 2, hand={card(MASTER): 1})
-    k = s._s.display[0]
+    k = s.board()["display"][0]
     act(s, f"play {MASTER}", "main: hire an employee", f"hire {R.CARDS[k].name}")
     assert s.current_player() == 2  # P2 has no cards left
     act(s, f"play {MASTER}", "main: skip the main action")
@@ -585,7 +600,7 @@ def test_no_acquire_with_an_empty_warehouse_no_make_with_an_empty_workshop_no_hi
     s = turn(MASTER, money=30, yarn=3, lace=3, tiles={tile("YYY"): 3})
     set_warehouse(s, [[], [], []])
     clear_windows(s)
-    s._s.display = ()
+    set_board(s, display=())
     options = legal(s)
     assert "main: acquire resources" not in options
     assert "main: make a dress" not in options
@@ -596,9 +611,9 @@ def test_only_one_all_halls_space_per_player():
     s = turn(MASTER, money=30)
     for h in range(4):
         place_dress(s, guest(s, h, 1), 0, dress("green-1"))
-    s._s.allh = (0, -1, -1)
+    set_board(s, all_halls=(0, -1, -1))
     act(s, "main: fund a decoration", "fund musician of King's hall (8 Livre)")
-    assert s._s.allh == (0, -1, -1)
+    assert s.board()["all_halls"] == (0, -1, -1)
 
 
 def test_made_dress_leaves_its_window_empty_until_the_next_round():
@@ -606,12 +621,12 @@ def test_made_dress_leaves_its_window_empty_until_the_next_round():
     only_window(s, 5, "yellow-1")
     act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
     act(s, "sell for 11 Livre")
-    assert s._s.windows[5] == -1 and s._s.ddisc[dress("yellow-1")] == 1
+    assert s.board()["windows"][5] == -1 and s.board()["dress_discard"][dress("yellow-1")] == 1
 
 
 def test_illegal_actions_raise_and_leave_the_state_unchanged():
     s = turn(JOURNEYMAN, money=3)
-    lay = s._s.lay
+    lay = s.get_game().layout
     before, history = str(s), s.history()
     for bad in (lay.main + 3, lay.select, lay.hire, lay.done, lay.num_actions):
         with pytest.raises(Exception, match="not allowed|outside|cannot|not legal|illegal|Illegal"):
