@@ -163,22 +163,6 @@ class Core:
     def cfg(self) -> R.Config:
         return self.t.cfg
 
-    @property
-    def phase(self) -> int:
-        return self.v[PHASE]
-
-    @property
-    def cur(self) -> int:
-        return self.v[CUR]
-
-    @property
-    def king(self) -> int:
-        return self.v[KING]
-
-    @property
-    def round(self) -> int:
-        return self.v[ROUND]
-
     def arr(self, name: str) -> list[int]:
         """A copy of one array of v (for strings, tensors and tests)."""
         t = self.t

@@ -61,6 +61,7 @@ import pyspiel
 from spiel_games.common.utility import utility_bounds, utility_type
 from spiel_games.staufer import actions as A
 from spiel_games.staufer import phases as P
+from spiel_games.staufer import rounds as RD
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.core import (
@@ -70,6 +71,7 @@ from spiel_games.staufer.core import (
     MOVER,
     NDEP,
     NSUP,
+    PEND_POS,
     PHASE,
     REFILL,
     ROUND,
@@ -163,7 +165,7 @@ class StauferState(pyspiel.State):
         return self._s.v[PHASE] == END
 
     def chance_outcomes(self):
-        return P.chance_outcomes(self._s)
+        return RD.chance_outcomes(self._s)
 
     def _legal_actions(self, player):
         s = self._s
@@ -177,7 +179,7 @@ class StauferState(pyspiel.State):
             self._s = s = s.__deepcopy__(None)
         s.pub = None
         if s.v[PHASE] in CHANCE_PHASES:
-            P.apply_chance(s, action)
+            RD.apply_chance(s, action)
         elif s.v[PHASE] == END:
             raise ValueError("the game is over")
         else:
@@ -207,7 +209,7 @@ class StauferState(pyspiel.State):
             return chance_string(s, action)
         text = A.to_string(action, s.cfg)
         kind, arg = A.decode(action)
-        pos = s.v[P.PEND_POS]
+        pos = s.v[PEND_POS]
         if kind == "seat" and pos >= 0 and arg < s.seats_in(pos):
             value, only = s.seat_def(pos, arg)
             text += f" ({value}{'N' if only else ''})"

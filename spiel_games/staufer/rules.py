@@ -100,10 +100,6 @@ class Config:
     chests: str
 
     @property
-    def max_seats(self) -> int:
-        return max(len(s) for s in self.seats)
-
-    @property
     def turns_per_round(self) -> int:
         return self.players * self.actions
 
