@@ -50,6 +50,10 @@ Deviations and assumptions (every assumed number is in rules.toml with
 - Ties for second place in a hall after all tie-breaks: all tied players get
   the second-place value.
 - Instant bonuses worth nothing at the moment are not offered (no decision).
+- A guest-space tile reward gives nothing when the warehouse is empty; a deck
+  of 4 cards uses the 5-6 bracket of the deck-size tables.
+- Hand selection is sequential in seat order from the start player, each pick
+  hidden from the others (the project's model of simultaneous secret choices).
 """
 
 from __future__ import annotations
