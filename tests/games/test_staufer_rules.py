@@ -685,3 +685,27 @@ def test_pilgrim_privilege_scores_regions_with_a_seat_at_the_end():
     s = _take_privilege(g, "pilgrim", a=("Strasbourg",), king="Palermo")
     deploy(s, "Nijmegen", 3)
     assert s.scores()[0] == 2 + 1  # one region with a seat, and the seat's brown chest
+
+
+def test_refill_skips_chest_spaces_under_occupied_seats():
+    g = load(players=3, jobs=0, rounds=2, actions=1)
+    s = setup(g, a=("Strasbourg", "Palermo"), king="Milan", chests=["brown"] * 18)
+    deploy(s, "Augsburg", 5)  # takes the chest; Augsburg is not scored this round
+    deploy(s, "Milan", 5)  # Milan (B = king) is scored and emptied
+    supply(s, 1)
+    assert s.is_chance_node()
+    draw_chests(s)
+    chests = view(g, s, "seat_chests")
+    assert sum(chests[AUGSBURG][4]) == 0  # still occupied: no new chest
+    assert sum(chests[MILAN][4]) == 1  # emptied by the scoring: refilled
+    assert sum(view(g, s, "supply_chests")[0]) == 1
+
+
+def test_final_round_has_no_cleanup_so_scored_seats_count_for_jobs():
+    g = load(players=2, chests="none", jobs=1, rounds=1, actions=1)
+    s = setup(g, a=("Aachen",), king="Nijmegen", b=["after_king"], jobs=[["Aachen"], ["Milan"]])
+    deploy(s, "Aachen", 3)
+    supply(s)
+    assert s.is_terminal()
+    # Aachen's first place, its bonus (the top VP privilege, 6) and the Aachen region job.
+    assert s.scores() == [8 + 6 + 6, 0]
