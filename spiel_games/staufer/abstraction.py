@@ -7,7 +7,8 @@ The key keeps what drives a decision and drops exact counts:
   my majority count minus the best opponent's (clipped to [-2, 2]), free seats (capped 3);
 - the pending deployment (target position relative to the king, seat, occupant);
 - my own job cards (region, design, office);
-- my score minus the best opponent's score, in buckets of 8.
+- my score minus the best opponent's score, in buckets of 8 (opponents' scores without
+  their secret jobs, which I cannot know).
 
 Version history: 1 = initial.
 """
@@ -49,7 +50,7 @@ def abstract_key(state, player: int) -> str:
         if v[PEND_POS] >= 0:
             parts.append(f"p{(v[PEND_POS] - v[KING]) % t.r}.{v[PEND_SEAT]}.{v[PEND_OCC]}")
     parts.append("j" + ".".join(str(c) for c in v[t.jobs + me * 3 : t.jobs + me * 3 + 3]))
-    sc = S.scores(s)
+    sc = S.known_scores(s, me)  # never the opponents' secret jobs
     best_other = max(sc[p] for p in range(t.n) if p != me)
     parts.append(f"d{(sc[me] - best_other) // 8}")
     return "|".join(parts)

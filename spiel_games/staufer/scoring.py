@@ -173,14 +173,18 @@ def job_vp(c: Core, p: int, card: int, seats=None) -> int:
     raise AssertionError(name)
 
 
-def end_bonus(c: Core, p: int) -> int:
-    """Final-scoring VP beyond the track: jobs, brown chests, privileges."""
+def end_bonus(c: Core, p: int, jobs: bool = True) -> int:
+    """Final-scoring VP beyond the track: jobs (unless jobs=False), brown chests, privileges."""
     v = c.v
     t = c.t
     seats = player_seats(c, p)
-    total = sum(
-        job_vp(c, p, card, seats) for card in v[t.jobs + p * 3 : t.jobs + p * 3 + 3] if card >= 0
-    )
+    total = 0
+    if jobs:
+        total += sum(
+            job_vp(c, p, card, seats)
+            for card in v[t.jobs + p * 3 : t.jobs + p * 3 + 3]
+            if card >= 0
+        )
     pk = t.privs + p * PK
     browns = v[t.brown + p] + (1 if v[pk + R.CHEST_KEEPER] else 0)
     total += R.brown_vp(browns) + v[t.vpp + p]
@@ -194,6 +198,11 @@ def end_bonus(c: Core, p: int) -> int:
 
 def scores(c: Core) -> list[int]:
     return [c.v[c.t.vp + p] + end_bonus(c, p) for p in range(c.t.n)]
+
+
+def known_scores(c: Core, viewer: int) -> list[int]:
+    """Scores as `viewer` can know them: everyone's public points, jobs only for viewer."""
+    return [c.v[c.t.vp + p] + end_bonus(c, p, jobs=p == viewer) for p in range(c.t.n)]
 
 
 def final_returns(c: Core) -> list[float]:

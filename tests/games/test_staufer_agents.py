@@ -112,6 +112,22 @@ def test_abstraction_key_ignores_opponents_secret_jobs():
     key = SPEC.abstraction
     assert key(a, 0) == key(b, 0)
     assert key(a, 1) != key(b, 1)
+    # Also once the secret jobs are worth points: P2 takes a seat in Nijmegen, which is
+    # its job region only in b.
+    for state in (a, b):
+        for name in (
+            "supply 1",
+            "deploy Nijmegen",
+            "seat 5",
+            "occupy with envoy",
+            "pay 0 noble(s)",
+        ):
+            legal = {
+                state.action_to_string(state.current_player(), x): x for x in state.legal_actions()
+            }
+            state.apply_action([x for t, x in legal.items() if t.split(" (")[0] == name][0])
+    assert a.scores()[1] != b.scores()[1]
+    assert key(a, 0) == key(b, 0)
     assert SPEC.abstraction_name == "staufer-board" and SPEC.abstraction_version == 1
 
 
