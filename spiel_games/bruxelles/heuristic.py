@@ -172,10 +172,7 @@ def _bonus(s, p: int, legal: list[int]) -> int:
     )
     best, best_v = legal[0], -1.0
     for a in legal:
-        if a >= A.TUCK0:
-            v = vp * counts[a - A.TUCK0]
-        else:
-            v = power_value(options[a - A.POWER0])
+        v = vp * counts[a - A.TUCK0] if a >= A.TUCK0 else power_value(options[a - A.POWER0])
         if v > best_v:
             best, best_v = a, v
     return best
