@@ -350,7 +350,7 @@ def render(advice_set: AdviceSet, header: bool = True) -> str:
         spent = ", ".join(f"{k}={v}" for k, v in adv.budget.items()) or "no search"
         lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}  ({adv.seconds:.2f} s)")
         if not adv.analysed:
-            lines.append(f"  plays: {adv.best}  (this agent gives no statistics)")
+            lines.append(f"  plays: {adv.best}  (no statistics from this agent here)")
             continue
         w = max(8, *(len(m.action) for m in adv.moves))
         lines.append(
@@ -374,11 +374,21 @@ def render(advice_set: AdviceSet, header: bool = True) -> str:
     return "\n".join(lines)
 
 
+def _move(adv: Advice, action: str) -> MoveAdvice | None:
+    return next((m for m in adv.moves if m.action == action), None)
+
+
 def _verdict(adv: Advice) -> str:
     if adv.runner_up is None:
         return f"best: {adv.best} (the only legal move)"
     second = adv.runner_up
     if adv.z is None:
+        first, runner = adv.moves[0].prob, _move(adv, second)
+        if first is not None and runner is not None and runner.prob is not None:
+            return (
+                f"best: {adv.best} (policy probability {first:.3f}, {second} {runner.prob:.3f};"
+                " a policy gives no interval to test)"
+            )
         return f"best: {adv.best} (no interval to compare with {second})"
     z = f"z = {adv.z:.2f}" if math.isfinite(adv.z) else "z = inf"
     if adv.significant:

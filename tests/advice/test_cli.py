@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from tournament.cli import app
@@ -134,3 +135,37 @@ def test_play_setup_errors():
     assert r.exit_code == 2 and "--seats" in r.stderr
     r = runner.invoke(app, ["play", "--load", "/nonexistent/file.json"])
     assert r.exit_code == 2 and "cannot read game record" in r.stderr
+
+
+def test_advise_with_a_trained_policy_and_a_search(tmp_path):
+    policy = tmp_path / "tiny.parquet"
+    r = runner.invoke(
+        app,
+        [
+            "solve",
+            TINY,
+            "--solver",
+            "mccfr-os",
+            "--iterations",
+            "200",
+            "--report-every",
+            "200",
+            "--out",
+            str(policy),
+            "--quiet",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    history = "start: yellow; start: blue; start player: P1; draw; deck: green"
+    spec = f"policy(path={policy})"
+    r = runner.invoke(
+        app, ["advise", TINY, "-H", history, "-a", spec, "-a", "ismcts(sims=50)", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    pol, search = obj["agents"]
+    assert pol["agent"] == spec and pol["significant"] is None
+    assert sum(m["prob"] for m in pol["moves"]) == pytest.approx(1.0)
+    assert all(m["value"] is None and m["visits"] == 200 for m in pol["moves"])
+    assert all("prob" not in m for m in search["moves"])
+    assert obj["agree"] == (pol["best"] == search["best"])
