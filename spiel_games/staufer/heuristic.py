@@ -2,7 +2,8 @@
 
 - Deploy where it counts: regions scored this round (A tile, current B region) are worth
   most, weighted by the region's first-place value and how close I am to the majority;
-  cheap seats (little travel, low value) are preferred when the gain is equal.
+  seats that fulfil my own job cards get a bonus; cheap seats (little travel, low value)
+  are preferred when the gain is equal.
 - Supply when the court is too small for a good deployment, picking the space with the
   most figures plus the value of its chests.
 - Occupy with an envoy unless a noble is required or would win the majority; pay with
@@ -18,6 +19,7 @@ from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.core import (
     CUR,
+    KING,
     OCCUPANT,
     PAYMENT,
     PEND_POS,
@@ -41,13 +43,53 @@ def _region_value(s, p: int, pos: int, scored_now) -> float:
     return weight * gain
 
 
+def _job_bonus(s, p: int, pos: int, k: int) -> float:
+    """Rough value of seat k at pos for my own (secret) job cards."""
+    t = s.t
+    value, noble_only = s.seat_def(pos, k)
+    mine_here = sum(
+        1
+        for i in range(s.seats_in(pos))
+        if (s.v[t.seat + pos * t.K + i] >> 1) == p and s.v[t.seat + pos * t.K + i] >= 0
+    )
+    bonus = 0.0
+    for card in s.v[t.jobs + p * 3 : t.jobs + p * 3 + 3]:
+        if card < 0:
+            continue
+        ty, i = divmod(card, R.JOB_POOL_MAX)
+        if ty == R.JOB_REGION:
+            if s.pos_of[i] == pos and mine_here == 0:
+                bonus += 0.5 * R.REGION_JOB_VP
+        elif ty == R.JOB_DESIGN:
+            name, vp = R.DESIGN_JOBS[i]
+            hit = (
+                (name == "presence" and mine_here == 0)
+                or (name == "two_seats" and mine_here == 1)
+                or (name == "three_seats" and mine_here == 2)
+                or (name == "leftmost" and k == 0)
+                or (name == "king_court" and pos == s.v[KING])
+            )
+            bonus += 0.5 * vp if hit else 0.0
+        else:
+            name, vp = R.OFFICE_JOBS[i]
+            if name == f"value{value}" or (name == "noble_seat" and noble_only):
+                bonus += 0.5 * vp
+    return bonus
+
+
 def _seat_score(s, p: int, pos: int, k: int, scored_now) -> float:
     t = s.t
     value, _ = s.seat_def(pos, k)
     cost = P.travel_cost(s, p, pos) + 1 + P.seat_payment(s, p, value)
     chest = s.v[t.chest + pos * t.K + k]
     bonus = _CHEST_VALUE[chest] if chest >= 0 else 0.0
-    return _region_value(s, p, pos, scored_now) + bonus - 0.8 * cost - 0.3 * k
+    return (
+        _region_value(s, p, pos, scored_now)
+        + bonus
+        + _job_bonus(s, p, pos, k)
+        - 0.8 * cost
+        - 0.3 * k
+    )
 
 
 def heuristic_action(state, rng=None) -> int:
