@@ -56,6 +56,7 @@ from __future__ import annotations
 import pyspiel
 
 from spiel_games.bruxelles import actions as A
+from spiel_games.bruxelles import decisions
 from spiel_games.bruxelles import phases as P
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import CHANCE_PHASES, Phase, initial_core
@@ -173,13 +174,13 @@ class BruxellesState(pyspiel.State):
         return self._s.phase == Phase.END
 
     def chance_outcomes(self):
-        return P.chance_outcomes(self._s)
+        return decisions.chance_outcomes(self._s)
 
     def _legal_actions(self, player):
         s = self._s
         if player != s.actor or s.phase in CHANCE_PHASES or s.phase == Phase.END:
             return []
-        return P.legal_actions(s)
+        return decisions.legal_actions(s)
 
     def _apply_action(self, action):
         s = self._s
@@ -190,10 +191,10 @@ class BruxellesState(pyspiel.State):
         if s.phase in CHANCE_PHASES:
             hidden = s.phase == Phase.C_ART and s.ctx[3] == 1
             token = HIDDEN_TOKEN + s.ctx[0] if hidden else CHANCE_TOKEN + action
-            P.apply_chance(s, action)
+            decisions.apply_chance(s, action)
         else:
             token = action
-            P.apply_action(s, action)
+            decisions.apply_action(s, action)
         s.log = (token, s.log)
         s.cache = {}
         if s.phase == Phase.END:
