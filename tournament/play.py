@@ -338,7 +338,7 @@ class PlaySession:
                     self._save(path)
                 continue
             if cmd == "undo":
-                if self._undo():
+                if self._undo(p):
                     return True
                 continue
             try:
@@ -369,12 +369,12 @@ class PlaySession:
         self.say(f"hint for P{p + 1}, from your information state only:")
         self.say(render(adv, header=False))
 
-    def _undo(self) -> bool:
-        """Return to the watching humans' previous decision; False if there is none."""
+    def _undo(self, p: int) -> bool:
+        """Return to player ``p``'s previous decision; False if there is none."""
         s = self.game.new_initial_state()
         target = None
         for i, a in enumerate(self.actions):
-            if not s.is_chance_node() and s.current_player() in self.humans:
+            if not s.is_chance_node() and s.current_player() == p:
                 target = i
             s.apply_action(a)
         if target is None:
