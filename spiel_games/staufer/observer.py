@@ -40,11 +40,13 @@ F = n * actions family members, 9 chest kinds, 11 privilege slots):
 | jobs           | (n, 3, 6)   | one-hot job card per player and type (own only; all at the end) |
 
 Strings carry the same facts: ``observer``, one compact ``public`` record (every public
-integer of the core and the board tuples; see core.py for its layout) and ``jobs`` (the
-visible job card ids). ``str(state)`` is the human-readable rendering.
+integer of the core as hex-encoded int16s, then the board tuples; see core.py for the
+layout) and ``jobs`` (the visible job card ids). ``str(state)`` is the human-readable rendering.
 """
 
 from __future__ import annotations
+
+from array import array
 
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 from spiel_games.staufer import rules as R
@@ -142,12 +144,13 @@ def write(state, player, view, out) -> None:
     _hot(out, "observer", (player,), n, f"P{player + 1}")
     if view.public and _is_text(out):
         # Strings: the same public facts as the tensor pieces below, written as one compact
-        # record (every public int of the core, then the board tuples) -- fast enough for
-        # CFR and IS-MCTS, which key their tables on these strings.
+        # record (every public int of the core as hex int16s, then the board tuples) -- fast
+        # enough for CFR and IS-MCTS, which key their tables on these strings. str(state)
+        # is the readable rendering.
         out(
             "public",
             (),
-            ",".join(map(str, v[: t.jobs]))
+            array("h", v[: t.jobs]).tobytes().hex()
             + f"|{s.region_at}{s.tile_at}{s.a_tiles}{s.b_tiles}{s.c_tiles}{s.refill}",
         )
     elif view.public and s.pub is not None and s.pub[0] == out.offsets["to_move"][0]:
