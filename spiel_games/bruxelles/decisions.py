@@ -97,6 +97,14 @@ def apply_chance(s, o: int) -> None:
 
 # ----- player decisions ------------------------------------------------------------------------
 def legal_actions(s) -> list[int]:
+    """Legal actions of the pending decision (cached on the position)."""
+    legal = s.cache.get("legal")
+    if legal is None:
+        legal = s.cache["legal"] = _legal_actions(s)
+    return legal
+
+
+def _legal_actions(s) -> list[int]:
     ph = s.phase
     p = s.actor
     cfg = s.cfg

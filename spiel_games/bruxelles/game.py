@@ -159,6 +159,7 @@ class BruxellesState(pyspiel.State):
         s = self._s
         if s.shared_initial:
             s = self._s = s.__deepcopy__(None)
+        s.cache = {}  # the caller may edit the position: drop cached legal actions and views
         return s
 
     # ----- OpenSpiel API -------------------------------------------------------------------
@@ -180,7 +181,7 @@ class BruxellesState(pyspiel.State):
         s = self._s
         if player != s.actor or s.phase in CHANCE_PHASES or s.phase == Phase.END:
             return []
-        return decisions.legal_actions(s)
+        return list(decisions.legal_actions(s))
 
     def _apply_action(self, action):
         s = self._s

@@ -99,6 +99,7 @@ DEFAULTS: dict[str, object] = {
 }
 
 MAX_BID_LIMIT = 20  # action ids reserve this many bid amounts
+_BRUSSELS_SLOTS_4P: int = RULES["assistants.brussels_slots_4p"]
 
 
 class ConfigError(ValueError):
@@ -123,7 +124,7 @@ class Config:
 
     @property
     def brussels_slots(self) -> int:
-        return RULES["assistants.brussels_slots_4p"] if self.players >= 4 else 1
+        return _BRUSSELS_SLOTS_4P if self.players >= 4 else 1
 
     @property
     def neutral(self) -> bool:
