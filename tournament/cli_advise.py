@@ -147,7 +147,7 @@ def play_cmd(
     load: Annotated[str | None, typer.Option("--load", help="Continue a saved game record")] = None,
     hint_agent: Annotated[
         str | None,
-        typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(sims=400))"),
+        typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(time=2))"),
     ] = None,
 ) -> None:
     """Play in the terminal against AI seats: numbered moves, hint, undo, save."""

@@ -77,7 +77,9 @@ def default_hint_agent() -> str:
     from solvers.registry import KINDS, _load_kinds
 
     _load_kinds()
-    for kind, spec in (("ismcts", "ismcts(sims=400)"), ("mcts", "mcts(sims=400)")):
+    # Two seconds of search: a hint must come quickly in every game (full IS-MCTS rollouts
+    # run at ~30 sims/s in 4-player Rococo but ~500 in Coloretto).
+    for kind, spec in (("ismcts", "ismcts(time=2)"), ("mcts", "mcts(time=2)")):
         if kind in KINDS:
             return spec
     return "heuristic"
