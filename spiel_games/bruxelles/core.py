@@ -1,8 +1,9 @@
 """The mutable facts of a Bruxelles 1893 position, in one cheap-to-copy object.
 
-``Core`` holds every fact in ``__slots__``. Per-player facts are lists indexed
-by seat whose items are ints or tuples (immutable), so a copy only copies the
-outer lists. ``tasks`` is a tuple of pending rule steps (see phases.py): the
+``Core`` holds every fact in ``__slots__``. The few facts that change on most
+moves (board occupancy and bids, money, VP, assistants) are lists, copied with
+the core; everything else is an immutable tuple shared between copies and
+replaced (``steps.set_at``/``add_at``) when it changes. ``tasks`` is a tuple of pending rule steps (see phases.py): the
 engine pops them until a step needs a decision (a player phase) or a random
 event (a chance phase).
 """
@@ -52,36 +53,10 @@ CHANCE_PHASES = frozenset(
 _LIST_SLOTS = (
     "occ",
     "bids",
-    "bld",
-    "fig_deck",
-    "fig_disc",
-    "display",
-    "bonus_deck",
-    "strip_bonus",
-    "art_stack",
-    "shop",
-    "shop_pile",
-    "cube_supply",
-    "uses",
     "money",
     "vp",
-    "hall",
-    "palace",
-    "arch",
     "supply",
-    "court",
     "onboard",
-    "onbrussels",
-    "built",
-    "exhib",
-    "mp",
-    "works",
-    "cubes",
-    "kept",
-    "rot",
-    "rows",
-    "tucked",
-    "seen",
 )
 _SCALAR_SLOTS = (
     "cfg",
@@ -107,6 +82,32 @@ _SCALAR_SLOTS = (
     "returns",
     "cache",
     "shared_initial",
+    "bld",
+    "fig_deck",
+    "fig_disc",
+    "display",
+    "bonus_deck",
+    "strip_bonus",
+    "art_stack",
+    "shop",
+    "shop_pile",
+    "cube_supply",
+    "uses",
+    "hall",
+    "palace",
+    "arch",
+    "court",
+    "onbrussels",
+    "built",
+    "exhib",
+    "mp",
+    "works",
+    "cubes",
+    "kept",
+    "rot",
+    "rows",
+    "tucked",
+    "seen",
 )
 
 
@@ -137,40 +138,40 @@ class Core:
         c.first_passer = self.first_passer
         c.log = self.log
         c.returns = self.returns
+        c.bld = self.bld
+        c.fig_deck = self.fig_deck
+        c.fig_disc = self.fig_disc
+        c.display = self.display
+        c.bonus_deck = self.bonus_deck
+        c.strip_bonus = self.strip_bonus
+        c.art_stack = self.art_stack
+        c.shop = self.shop
+        c.shop_pile = self.shop_pile
+        c.cube_supply = self.cube_supply
+        c.uses = self.uses
+        c.hall = self.hall
+        c.palace = self.palace
+        c.arch = self.arch
+        c.court = self.court
+        c.onbrussels = self.onbrussels
+        c.built = self.built
+        c.exhib = self.exhib
+        c.mp = self.mp
+        c.works = self.works
+        c.cubes = self.cubes
+        c.kept = self.kept
+        c.rot = self.rot
+        c.rows = self.rows
+        c.tucked = self.tucked
+        c.seen = self.seen
         c.cache = self.cache
         c.shared_initial = False  # a copy is always private to its state
         c.occ = self.occ[:]
         c.bids = self.bids[:]
-        c.bld = self.bld[:]
-        c.fig_deck = self.fig_deck[:]
-        c.fig_disc = self.fig_disc[:]
-        c.display = self.display[:]
-        c.bonus_deck = self.bonus_deck[:]
-        c.strip_bonus = self.strip_bonus[:]
-        c.art_stack = self.art_stack[:]
-        c.shop = self.shop[:]
-        c.shop_pile = self.shop_pile[:]
-        c.cube_supply = self.cube_supply[:]
-        c.uses = self.uses[:]
         c.money = self.money[:]
         c.vp = self.vp[:]
-        c.hall = self.hall[:]
-        c.palace = self.palace[:]
-        c.arch = self.arch[:]
         c.supply = self.supply[:]
-        c.court = self.court[:]
         c.onboard = self.onboard[:]
-        c.onbrussels = self.onbrussels[:]
-        c.built = self.built[:]
-        c.exhib = self.exhib[:]
-        c.mp = self.mp[:]
-        c.works = self.works[:]
-        c.cubes = self.cubes[:]
-        c.kept = self.kept[:]
-        c.rot = self.rot[:]
-        c.rows = self.rows[:]
-        c.tucked = self.tucked[:]
-        c.seen = self.seen[:]
         return c
 
     # ----- small derived facts ----------------------------------------------------------
@@ -226,35 +227,35 @@ def initial_core(cfg: R.Config) -> Core:
     sp = cfg.spaces
     c.occ = [-1] * sp
     c.bids = [0] * sp
-    c.bld = [-1] * sp
-    c.fig_deck = list(R.FIG_COPIES)
-    c.fig_disc = [0] * len(R.FIGURES)
-    c.display = [-1] * len(R.THEATER_COSTS)
-    c.bonus_deck = [copies for *_, copies in R.BONUS]
-    c.strip_bonus = [-1] * cfg.board
-    c.art_stack = [R.ART_PER_COLOUR] * len(R.ART)
-    c.shop = [-1, -1]
-    c.shop_pile = [0] * len(R.ART)
-    c.cube_supply = [R.NOBLE_EACH] * 3 + [R.JOKER_SUPPLY]
-    c.uses = [0] * len(R.BRUSSELS)
+    c.bld = (-1,) * sp
+    c.fig_deck = tuple(R.FIG_COPIES)
+    c.fig_disc = (0,) * len(R.FIGURES)
+    c.display = (-1,) * len(R.THEATER_COSTS)
+    c.bonus_deck = tuple(copies for *_, copies in R.BONUS)
+    c.strip_bonus = (-1,) * cfg.board
+    c.art_stack = (R.ART_PER_COLOUR,) * len(R.ART)
+    c.shop = (-1, -1)
+    c.shop_pile = (0,) * len(R.ART)
+    c.cube_supply = (R.NOBLE_EACH,) * 3 + (R.JOKER_SUPPLY,)
+    c.uses = (0,) * len(R.BRUSSELS)
     start_money = R.RULES["game.start_money"]
     c.money = [start_money[p] for p in range(n)]
     c.vp = [0] * n
-    c.hall = [0] * n
-    c.palace = [0] * n
-    c.arch = [0] * n
+    c.hall = (0,) * n
+    c.palace = (0,) * n
+    c.arch = (0,) * n
     c.supply = [cfg.assistants] * n
-    c.court = [cfg.courthouse] * n
+    c.court = (cfg.courthouse,) * n
     c.onboard = [0] * n
-    c.onbrussels = [0] * n
-    c.built = [0] * n
-    c.exhib = [0] * n
-    c.mp = [0] * n
-    c.works = [(0,) * len(R.ART)] * n
-    c.cubes = [(0, 0, 0, 0)] * n
-    c.kept = [1 << R.BRUGMANN] * n  # every architect starts with Georges Brugmann
-    c.rot = [0] * n
-    c.rows = [(1,) * R.BONUS_ROWS] * n  # one built-in VP symbol per row
-    c.tucked = [0] * n
-    c.seen = [()] * n
+    c.onbrussels = (0,) * n
+    c.built = (0,) * n
+    c.exhib = (0,) * n
+    c.mp = (0,) * n
+    c.works = ((0,) * len(R.ART),) * n
+    c.cubes = ((0, 0, 0, 0),) * n
+    c.kept = (1 << R.BRUGMANN,) * n  # every architect starts with Georges Brugmann
+    c.rot = (0,) * n
+    c.rows = ((1,) * R.BONUS_ROWS,) * n  # one built-in VP symbol per row
+    c.tucked = (0,) * n
+    c.seen = ((),) * n
     return c

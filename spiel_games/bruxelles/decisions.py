@@ -29,7 +29,16 @@ from spiel_games.bruxelles.phases import (
     turn_needle,
 )
 from spiel_games.bruxelles.resolution import bonus_choices, use_bonus
-from spiel_games.bruxelles.steps import J, add_at, decide, gain_cubes, push, spend_cube
+from spiel_games.bruxelles.steps import (
+    J,
+    add_at,
+    decide,
+    gain_cubes,
+    push,
+    set_at,
+    spend_cube,
+    take_one,
+)
 from spiel_games.common import deck as D
 
 
@@ -67,10 +76,10 @@ def apply_chance(s, o: int) -> None:
     elif ph == Phase.C_ART:
         if not 0 <= o < R.COLOURS:
             raise ValueError(f"work colour {o} out of range")
-        D.draw(s.art_stack, o)
+        s.art_stack = take_one(s.art_stack, o)
         p, k, drawn, purpose = s.ctx
         if purpose == 0:
-            s.works[p] = add_at(s.works[p], o, 1)
+            s.works = set_at(s.works, p, add_at(s.works[p], o, 1))
         else:
             drawn = drawn + (o,)
             k -= 1
@@ -83,11 +92,11 @@ def apply_chance(s, o: int) -> None:
                 decide(s, Phase.KEEP_WORK, p, (tuple(sorted(drawn)),))
             return
     elif ph == Phase.C_FIGURE:
-        D.draw(s.fig_deck, o)
-        s.display[s.display.index(-1)] = o
+        s.fig_deck = take_one(s.fig_deck, o)
+        s.display = set_at(s.display, s.display.index(-1), o)
     elif ph == Phase.C_BONUS:
-        D.draw(s.bonus_deck, o)
-        s.strip_bonus[s.strip_bonus.index(-1)] = o
+        s.bonus_deck = take_one(s.bonus_deck, o)
+        s.strip_bonus = set_at(s.strip_bonus, s.strip_bonus.index(-1), o)
     elif ph == Phase.C_STOCK:
         _set_stock(s, o)
     else:
@@ -218,7 +227,7 @@ def apply_action(s, action: int) -> None:
         money, vp = R.sale_reward(s.cursor, c)
         s.money[p] += money
         s.vp[p] += vp
-        s.works[p] = add_at(s.works[p], c, -1)
+        s.works = set_at(s.works, p, add_at(s.works[p], c, -1))
         empties = [i for i in (0, 1) if s.shop[i] < 0]
         if empties:
             _to_shop(s, c, empties[0])  # the first two sales fill the empty spaces
@@ -230,7 +239,7 @@ def apply_action(s, action: int) -> None:
         k = action - A.THEATER0
         s.money[p] -= R.THEATER_COSTS[k]
         f = s.display[k]
-        s.display = s.display[:k] + s.display[k + 1 :] + [-1]
+        s.display = s.display[:k] + s.display[k + 1 :] + (-1,)
         push(s, ("effect", p, f), ("keepfig", p, f), ("fig",))
         advance(s)
     elif ph == Phase.SOLVAY:
@@ -243,10 +252,10 @@ def apply_action(s, action: int) -> None:
     elif ph == Phase.KEEP_FIG:
         f = s.ctx[0]
         if action == A.KEEP_FIG:
-            s.kept[p] |= 1 << f
-            s.rot[p] |= 1 << f
+            s.kept = set_at(s.kept, p, s.kept[p] | (1 << f))
+            s.rot = set_at(s.rot, p, s.rot[p] | (1 << f))
         else:
-            s.fig_disc[f] += 1
+            s.fig_disc = add_at(s.fig_disc, f, 1)
         advance(s)
     elif ph == Phase.NOBLE:
         m = action - A.NOBLE0
@@ -277,7 +286,7 @@ def apply_action(s, action: int) -> None:
             advance(s)
         else:
             f = action - A.ACTIVATE0
-            s.rot[p] |= 1 << f
+            s.rot = set_at(s.rot, p, s.rot[p] | (1 << f))
             push(s, ("effect", p, f), ("activate", p, s.ctx[0] - 1))
             advance(s)
     elif ph == Phase.BONUS:
@@ -297,8 +306,8 @@ def apply_action(s, action: int) -> None:
 def _to_shop(s, c: int, slot: int) -> None:
     old = s.shop[slot]
     if old >= 0:
-        s.shop_pile[old] += 1
-    s.shop[slot] = c
+        s.shop_pile = add_at(s.shop_pile, old, 1)
+    s.shop = set_at(s.shop, slot, c)
     advance(s)
 
 
@@ -307,8 +316,8 @@ def _apply_main(s, p: int, action: int) -> None:
         first = s.first_passer < 0
         if first:
             s.first_passer = p
-            s.exhib[p] += 1
-            s.mp[p] += R.RULES["pass.first_manneken"]
+            s.exhib = add_at(s.exhib, p, 1)
+            s.mp = add_at(s.mp, p, R.RULES["pass.first_manneken"])
         s.money[p] += R.pass_income(s.works[p], first)
         s.passed |= 1 << p
         push(s, ("endturn",))
@@ -322,8 +331,8 @@ def _apply_main(s, p: int, action: int) -> None:
         b = action - A.BRUSSELS0
         cost = brussels_cost(s, b)
         s.supply[p] -= cost
-        s.onbrussels[p] += cost
-        s.uses[b] += 1
+        s.onbrussels = add_at(s.onbrussels, p, cost)
+        s.uses = add_at(s.uses, b, 1)
         if b == R.MARKET:
             gain_cubes(s, p, J, R.RULES["materials.market_jokers"])
             push(s, ("endturn",))

@@ -261,9 +261,10 @@ class BruxellesState(pyspiel.State):
         for q in range(s.n):
             if q == player_id or not s.seen[q]:
                 continue
-            s.seen[q] = tuple(
+            fresh = tuple(
                 (kept, tuple(sorted(draw() for _ in others))) for kept, others in s.seen[q]
             )
+            s.seen = s.seen[:q] + (fresh,) + s.seen[q + 1 :]
         return clone
 
     def log_tokens(self) -> list[int]:

@@ -34,6 +34,7 @@ from spiel_games.bruxelles.steps import (
     decide,
     gain_cubes,
     push,
+    set_at,
     set_chance,
 )
 
@@ -60,8 +61,8 @@ def advance(s) -> None:
 def recycle_shop(s) -> None:
     """Empty stacks are rebuilt from the shop, leaving the two visible works."""
     for c in range(len(R.ART)):
-        s.art_stack[c] += s.shop_pile[c]
-        s.shop_pile[c] = 0
+        s.art_stack = add_at(s.art_stack, c, s.shop_pile[c])
+        s.shop_pile = set_at(s.shop_pile, c, 0)
 
 
 def empty_spaces(s) -> list[int]:
@@ -137,12 +138,12 @@ def start(s) -> None:
         s.compass = tuple(range(len(R.COMPASS)))
         for p in range(s.n):
             c = p % R.COLOURS
-            s.art_stack[c] -= 1
-            s.works[p] = add_at(s.works[p], c, 1)
+            s.art_stack = add_at(s.art_stack, c, -1)
+            s.works = set_at(s.works, p, add_at(s.works[p], c, 1))
         for k in range(len(s.display)):
             f = next(f for f in range(len(R.FIGURES)) if s.fig_deck[f] and f not in s.display)
-            s.fig_deck[f] -= 1
-            s.display[k] = f
+            s.fig_deck = add_at(s.fig_deck, f, -1)
+            s.display = set_at(s.display, k, f)
         push(s, *([("deal",)] * cfg.board), ("round",))
     else:
         push(
@@ -180,7 +181,7 @@ def _t_fig(s) -> None:
         return
     if sum(s.fig_deck) == 0:
         s.fig_deck = s.fig_disc[:]
-        s.fig_disc = [0] * len(R.FIGURES)
+        s.fig_disc = (0,) * len(R.FIGURES)
     if sum(s.fig_deck) == 0:
         return
     set_chance(s, Phase.C_FIGURE)
@@ -191,8 +192,8 @@ def _t_deal(s) -> None:
         return
     if s.cfg.fixed_setup:
         t = next(t for t in FIXED_BONUS_ORDER if s.bonus_deck[t])
-        s.bonus_deck[t] -= 1
-        s.strip_bonus[s.strip_bonus.index(-1)] = t
+        s.bonus_deck = add_at(s.bonus_deck, t, -1)
+        s.strip_bonus = set_at(s.strip_bonus, s.strip_bonus.index(-1), t)
         return
     set_chance(s, Phase.C_BONUS)
 
@@ -295,13 +296,13 @@ def keep_work(s, p: int, drawn: tuple[int, ...], c: int) -> None:
     if c not in drawn:
         raise ValueError(f"{R.ART[c]} was not drawn")
     for d in drawn:
-        s.art_stack[d] += 1
-    s.art_stack[c] -= 1
-    s.works[p] = add_at(s.works[p], c, 1)
+        s.art_stack = add_at(s.art_stack, d, 1)
+    s.art_stack = add_at(s.art_stack, c, -1)
+    s.works = set_at(s.works, p, add_at(s.works[p], c, 1))
     others = list(drawn)
     others.remove(c)
     if others:
-        s.seen[p] = s.seen[p] + ((c, tuple(sorted(others))),)
+        s.seen = set_at(s.seen, p, s.seen[p] + ((c, tuple(sorted(others))),))
     advance(s)
 
 
@@ -339,7 +340,9 @@ def solvay_options(s, p: int) -> list[int]:
 
 def _t_keepfig(s, p: int, f: int) -> None:
     if (s.kept[p] >> f) & 1:
-        s.fig_disc[f] += 1  # no two identical kept cards: the new one is discarded
+        s.fig_disc = add_at(
+            s.fig_disc, f, 1
+        )  # no two identical kept cards: the new one is discarded
         return
     decide(s, Phase.KEEP_FIG, p, (f,))
 
@@ -365,8 +368,8 @@ def _t_secondary(s, sp: int, p: int) -> None:
         if s.art_stack[R.BLACK] == 0:
             recycle_shop(s)
         if s.art_stack[R.BLACK] > 0:
-            s.art_stack[R.BLACK] -= 1
-            s.works[o] = add_at(s.works[o], R.BLACK, 1)
+            s.art_stack = add_at(s.art_stack, R.BLACK, -1)
+            s.works = set_at(s.works, o, add_at(s.works[o], R.BLACK, 1))
     elif a == R.SALE:
         s.vp[o] += s.total_works(o)
     elif a == R.THEATER:
@@ -412,8 +415,8 @@ def build(s, p: int, sp: int) -> None:
     if s.occ[sp] >= 0 or s.bld[sp] >= 0:
         raise ValueError("buildings go on empty spaces only")
     tier = s.built[p]
-    s.bld[sp] = p
-    s.built[p] += 1
+    s.bld = set_at(s.bld, sp, p)
+    s.built = add_at(s.built, p, 1)
     if R.TIER_COSTS[tier] == R.TIER_COSTS[-1]:
         s.vp[p] += R.RULES["buildings.top_row_bonus"]
     advance(s)

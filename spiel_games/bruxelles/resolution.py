@@ -11,7 +11,13 @@ from __future__ import annotations
 from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.steps import add_at, advance_track, decide, push
+from spiel_games.bruxelles.steps import (
+    add_at,
+    advance_track,
+    decide,
+    push,
+    set_at,
+)
 
 
 def column_bids(s, col: int) -> list[int]:
@@ -38,10 +44,10 @@ def _t_resolve(s) -> None:
         if best == 0:
             continue
         winners = [p for p in range(n) if sums[p] == best]
-        s.strip_bonus[col] = -1
+        s.strip_bonus = set_at(s.strip_bonus, col, -1)
         if len(winners) == 1:
             won[winners[0]].append(card)
-            s.mp[winners[0]] += R.BONUS[card][2]
+            s.mp = add_at(s.mp, winners[0], R.BONUS[card][2])
         else:
             for p in winners:
                 tied[p].append(card)
@@ -80,8 +86,8 @@ def use_bonus(s, p: int, card: int, action: int) -> None:
         r = action - A.TUCK0
         if vp == 0 or (s.tucked[p] >> r) & 1:
             raise ValueError(f"cannot tuck this card under row {r + 1}")
-        s.rows[p] = add_at(s.rows[p], r, vp)
-        s.tucked[p] |= 1 << r
+        s.rows = set_at(s.rows, p, add_at(s.rows[p], r, vp))
+        s.tucked = set_at(s.tucked, p, s.tucked[p] | (1 << r))
     else:
         raise ValueError(f"action {action} is not a bonus card choice")
 
@@ -101,8 +107,8 @@ def _t_bmaj(s) -> None:
         return
     for p in range(s.n):
         if s.onbrussels[p] == best:
-            s.onbrussels[p] -= 1
-            s.court[p] += 1
+            s.onbrussels = add_at(s.onbrussels, p, -1)
+            s.court = add_at(s.court, p, 1)
 
 
 def _t_endround(s) -> None:
@@ -115,22 +121,22 @@ def _t_endround(s) -> None:
     for p in range(n):
         s.supply[p] += s.onboard[p] + s.onbrussels[p]
     s.onboard = [0] * n
-    s.onbrussels = [0] * n
+    s.onbrussels = (0,) * n
     sp = s.cfg.spaces
     s.occ = [-1] * sp
     s.bids = [0] * sp
-    s.rot = [0] * n
+    s.rot = (0,) * n
     s.round += 1
     if s.display[0] >= 0:
-        s.fig_disc[s.display[0]] += 1
-    s.display = s.display[1:] + [-1]
-    s.strip_bonus = [-1] * s.cfg.board
+        s.fig_disc = add_at(s.fig_disc, s.display[0], 1)
+    s.display = s.display[1:] + (-1,)
+    s.strip_bonus = (-1,) * s.cfg.board
     s.stock = -1
-    s.uses = [0] * len(R.BRUSSELS)
+    s.uses = (0,) * len(R.BRUSSELS)
     s.passed = 0
     s.first_passer = -1
-    s.mp = [0] * n
-    s.tucked = [0] * n
+    s.mp = (0,) * n
+    s.tucked = (0,) * n
     push(s, ("fig",), *([("deal",)] * s.cfg.board), ("round",))
 
 

@@ -42,7 +42,7 @@ def perturb_secret(state, player: int, rng):
     new = list(others)
     new[j] = (new[j] + 1 + rng.randrange(rules.COLOURS - 1)) % rules.COLOURS
     entries[i] = (kept, tuple(sorted(new)))
-    o.seen[player] = tuple(entries)
+    o.seen = o.seen[:player] + (tuple(entries),) + o.seen[player + 1 :]
     return other
 
 

@@ -76,3 +76,13 @@ def pass_all(state):
     while not state.is_terminal() and state._s.phase == Phase.MAIN:
         do(state, "pass")
     return state
+
+
+def put(state, field: str, index: int, value) -> None:
+    """Set one item of a position fact (lists in place, tuples replaced)."""
+    s = core(state)
+    current = getattr(s, field)
+    if isinstance(current, list):
+        current[index] = value
+    else:
+        setattr(s, field, current[:index] + (value,) + current[index + 1 :])

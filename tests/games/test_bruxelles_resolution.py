@@ -11,7 +11,7 @@ import pyspiel
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.testing import core, do, game, pass_all, start, strings
+from spiel_games.bruxelles.testing import core, do, game, pass_all, put, start, strings
 from spiel_games.common.conformance import random_playout
 
 P_CARD = R.BONUS_NAMES.index("P")  # Royal Palace +1, 1 VP symbol, 1 Manneken Pis
@@ -26,7 +26,7 @@ def test_highest_column_bid_wins_the_bonus_card():
     do(state, "place r2c1", "bid 1", "skip")  # P2 bids 1 in column 1
     pass_all(state)
     s = state._s
-    assert s.palace == [2, 0, 0]  # P1 used the double Royal Palace power
+    assert s.palace == (2, 0, 0)  # P1 used the double Royal Palace power
     assert s.round == 2 or state.is_chance_node() or s.phase != Phase.MAIN
 
 
@@ -34,12 +34,12 @@ def test_tied_column_bids_give_every_tied_player_the_central_power_and_discard_t
     state = start(3)
     do(state, "place r1c1", "bid 1", "skip", "place r2c1", "bid 1", "skip")
     pass_all(state)
-    assert state._s.palace[:2] == [2, 2] and state._s.palace[2] == 0
+    assert state._s.palace[:2] == (2, 2) and state._s.palace[2] == 0
 
 
 def test_tied_players_choose_between_the_two_powers_but_cannot_tuck():
     state = start(3)
-    core(state).strip_bonus[0] = PH_CARD
+    put(state, "strip_bonus", 0, PH_CARD)
     do(state, "place r1c1", "bid 1", "skip", "place r2c1", "bid 1", "skip")
     pass_all(state)
     assert state._s.phase == Phase.BONUS
@@ -48,9 +48,9 @@ def test_tied_players_choose_between_the_two_powers_but_cannot_tuck():
 
 def test_a_won_bonus_card_is_used_or_tucked_under_a_row_once_per_row_per_round():
     state = start(3)
-    s = core(state)
-    s.strip_bonus[0] = P_CARD
-    s.strip_bonus[1] = P_CARD
+    core(state)
+    put(state, "strip_bonus", 0, P_CARD)
+    put(state, "strip_bonus", 1, P_CARD)
     do(state, "place r1c1", "bid 1", "skip", "pass", "pass")
     do(state, "place r1c2", "bid 1", "skip", "pass")
     assert state.current_player() == 0 and state._s.phase == Phase.BONUS
@@ -93,7 +93,7 @@ def test_manneken_pis_ties_go_to_the_first_tied_player_clockwise_from_the_curren
 def test_full_shields_score_city_hall_level_for_the_majority_and_ties_all_score():
     state = start(3)
     s = core(state)
-    s.hall = [0, 2, 1]  # levels 1, 3, 2
+    s.hall = (0, 2, 1)  # levels 1, 3, 2
     # shield 1-1 (spaces r1c1 r1c2 r2c1 r2c2): P1 two, P2 one, P3 one -> P1 scores 1
     s.occ[0], s.occ[1], s.occ[5], s.occ[6] = 0, 0, 1, 2
     # shield 2-4 (r2c4 r2c5 r3c4 r3c5): P2 two, P3 two -> both score their own level
@@ -125,7 +125,7 @@ def test_two_players_place_neutral_assistants_first_without_bids():
 
 def test_neutral_assistants_avoid_buildings():
     state = game(2).new_initial_state()
-    core(state).bld[12] = 0
+    put(state, "bld", 12, 0)
     do(state, "shield 1")
     assert "neutral r3c3" not in strings(state)
 
@@ -146,15 +146,15 @@ def test_most_assistants_on_the_brussels_board_sends_one_to_the_courthouse():
     state = start(3)
     do(state, "brussels Market", "brussels Market", "pass", "pass", "pass")
     s = state._s
-    assert s.court == [2, 3, 2]  # P2 used 2 assistants there
+    assert s.court == (2, 3, 2)  # P2 used 2 assistants there
     state = start(3)
     do(state, "brussels Market", "brussels Bourse", "pass", "pass", "pass")
-    assert state._s.court == [3, 3, 2]  # tie: both send one
+    assert state._s.court == (3, 3, 2)  # tie: both send one
 
 
 def test_bonus_courthouse_power_frees_an_assistant():
     state = start(3)
-    core(state).strip_bonus[0] = R.BONUS_NAMES.index("CC")
+    put(state, "strip_bonus", 0, R.BONUS_NAMES.index("CC"))
     do(state, "place r1c1", "bid 1", "skip")
     pass_all(state)
     assert state._s.court[0] == 0
@@ -163,22 +163,22 @@ def test_bonus_courthouse_power_frees_an_assistant():
 def test_end_of_turn_returns_assistants_clears_bids_unrotates_and_refreshes_cards():
     state = start(3)
     s = core(state)
-    s.kept[0] |= 1 << R.MAETERLINCK
-    s.rot[0] = 1 << R.MAETERLINCK
+    put(state, "kept", 0, state._s.kept[0] | 1 << R.MAETERLINCK)
+    put(state, "rot", 0, 1 << R.MAETERLINCK)
     do(state, "place r1c1", "bid 2", "skip", "brussels Market", "pass")
     do(state, "pass", "pass")
     # resolution is over; the end of turn refills the theater (chance) first
     assert state.is_chance_node() and state._s.phase == Phase.C_FIGURE
     s = state._s
-    assert s.display == [R.BULS, R.ALBERT, R.VANDERVELDE, -1]  # space 0 (Solvay) discarded
+    assert s.display == (R.BULS, R.ALBERT, R.VANDERVELDE, -1)  # space 0 (Solvay) discarded
     assert s.fig_disc[R.SOLVAY] == 1
-    assert s.supply == [5, 4, 5] and s.court == [2, 3, 2]  # P2 lost one to the Courthouse
-    assert sum(s.bids) == 0 and max(s.occ) < 0 and s.rot == [0, 0, 0]
+    assert s.supply == [5, 4, 5] and s.court == (2, 3, 2)  # P2 lost one to the Courthouse
+    assert sum(s.bids) == 0 and max(s.occ) < 0 and s.rot == (0, 0, 0)
     assert s.round == 2 and s.stock == -1
     do(state, "figure Empain")
     s = state._s
     # the fixed deal goes on down its order: PP HH AA CC P were dealt in round 1
-    assert s.strip_bonus == [R.BONUS_NAMES.index(n) for n in ("P", "P", "H", "H", "H")]
+    assert s.strip_bonus == tuple(R.BONUS_NAMES.index(n) for n in ("P", "P", "H", "H", "H"))
     assert s.phase == Phase.SHIELD and s.stock == 1
 
 
@@ -233,7 +233,7 @@ def test_unpaid_public_figures_cost_5_vp_each_and_leave_the_player():
 def test_figures_are_paid_at_the_end_of_the_game():
     state = start(3, rounds=1)
     s = core(state)
-    s.kept[0] |= 1 << R.BULS
+    put(state, "kept", 0, state._s.kept[0] | 1 << R.BULS)
     s.money[0] = 2
     pass_all(state)
     assert state.is_terminal()

@@ -13,7 +13,7 @@ import pytest
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.testing import core, do, game, start, strings
+from spiel_games.bruxelles.testing import core, do, game, put, start, strings
 
 
 # ----- setup ------------------------------------------------------------------------------
@@ -22,7 +22,7 @@ def test_setup_gives_5_to_9_bf_brugmann_assistants_and_one_colour_work():
     s = state._s
     assert s.money == [5, 6, 7, 8, 9]
     assert all(s.kept[p] == 1 << R.BRUGMANN for p in range(5))
-    assert s.supply == [5] * 5 and s.court == [2] * 5
+    assert s.supply == [5] * 5 and s.court == (2,) * 5
     assert all(sum(w[:4]) == 1 and w[4] == 0 for w in s.works)
     assert state.scores()[0] >= 5  # the first player holds the Manneken Pis
 
@@ -115,7 +115,7 @@ def test_placing_only_to_bid_is_allowed():
 # ----- the five Art Nouveau actions -------------------------------------------------------------------
 def test_workshop_draws_one_plus_exhibition_tiles_and_keeps_one():
     state = start(3)
-    core(state).exhib[0] = 2
+    put(state, "exhib", 0, 2)
     do(state, "place r2c3", "bid 1", "perform")
     do(state, "art pink", "art green", "art pink")
     assert state.current_player() == 0 and strings(state) == ["keep pink", "keep green"]
@@ -129,7 +129,7 @@ def test_workshop_draws_one_plus_exhibition_tiles_and_keeps_one():
 
 def test_workshop_draw_is_seen_only_by_the_drawer():
     state = start(3)
-    core(state).exhib[0] = 1
+    put(state, "exhib", 0, 1)
     do(state, "place r2c3", "bid 1", "perform", "art pink", "art green")
     before = [state.observation_string(p) for p in range(3)]
     other = state.clone()
@@ -142,7 +142,7 @@ def test_workshop_draw_is_seen_only_by_the_drawer():
 
 def test_sale_moves_cursor_up_to_works_owned_and_pays_the_dot_money_and_vp():
     state = start(3)
-    core(state).works[0] = (1, 1, 0, 0, 0)  # blue and pink: cursor may move 2 steps
+    put(state, "works", 0, (1, 1, 0, 0, 0))  # blue and pink: cursor may move 2 steps
     do(state, "place r1c2", "bid 1", "perform")  # Sale (row 1 column 2)
     assert strings(state) == ["sell blue", "sell pink"]
     do(state, "sell pink")
@@ -154,21 +154,21 @@ def test_sale_moves_cursor_up_to_works_owned_and_pays_the_dot_money_and_vp():
     assert (exp_money, exp_vp) == (R.MONEY_BY_ROW[4], R.VP_BY_COL[5])
     s = state._s
     assert s.money[0] == money + exp_money and s.vp[0] == vp + exp_vp
-    assert s.works[0] == (1, 0, 0, 0, 0) and s.shop == [1, -1] and s.cursor == (4, 4)
+    assert s.works[0] == (1, 0, 0, 0, 0) and s.shop == (1, -1) and s.cursor == (4, 4)
 
 
 def test_sale_forbids_colours_shown_in_the_shop_and_later_sales_choose_the_space():
     state = start(3)
     s = core(state)
-    s.shop = [0, 2]
-    s.shop_pile[0] = 0
-    s.works[0] = (1, 1, 1, 0, 1)
+    s.shop = (0, 2)
+    put(state, "shop_pile", 0, 0)
+    put(state, "works", 0, (1, 1, 1, 0, 1))
     do(state, "place r1c2", "bid 1", "perform")
     assert strings(state) == ["sell pink", "sell black"]
     do(state, "sell black", "cursor 3,3")
     assert strings(state) == ["shop 1", "shop 2"]
     do(state, "shop 1")
-    assert state._s.shop == [4, 2] and state._s.shop_pile[0] == 1  # blue sellable again
+    assert state._s.shop == (4, 2) and state._s.shop_pile[0] == 1  # blue sellable again
 
 
 def test_theater_costs_0_to_3_bf_applies_the_figure_and_refills_the_3_bf_space():
@@ -188,13 +188,13 @@ def test_theater_costs_0_to_3_bf_applies_the_figure_and_refills_the_3_bf_space()
     assert state.is_chance_node()
     do(state, "figure Maeterlinck")
     s = state._s
-    assert s.display == [R.SOLVAY, R.BULS, R.VANDERVELDE, R.MAETERLINCK]
+    assert s.display == (R.SOLVAY, R.BULS, R.VANDERVELDE, R.MAETERLINCK)
     assert (s.kept[0] >> R.ALBERT) & 1 and (s.rot[0] >> R.ALBERT) & 1
 
 
 def test_a_second_copy_of_a_kept_figure_must_be_discarded():
     state = start(3)
-    core(state).kept[0] |= 1 << R.SOLVAY
+    put(state, "kept", 0, state._s.kept[0] | 1 << R.SOLVAY)
     do(state, "place r1c3", "bid 1", "perform", "theater 0", "solvay one", "take wood")
     assert state.is_chance_node()  # no keep/discard question: straight to the refill
     assert state._s.fig_disc[R.SOLVAY] == 1
@@ -214,7 +214,7 @@ def test_a_second_copy_of_a_kept_figure_must_be_discarded():
 )
 def test_public_figure_effects(figure, check):
     state = start(3)
-    core(state).display = [figure, 1, 2, 3]
+    core(state).display = (figure, 1, 2, 3)
     do(state, "place r1c3", "bid 1", "perform", "theater 0")
     if "discard figure" in strings(state):  # Brugmann is already kept: discarded at once
         do(state, "discard figure")
@@ -223,7 +223,7 @@ def test_public_figure_effects(figure, check):
 
 def test_solvay_swaps_a_joker_for_two_noble_cubes():
     state = start(3)
-    core(state).cubes[0] = (0, 0, 0, 1)
+    put(state, "cubes", 0, (0, 0, 0, 1))
     do(state, "place r1c3", "bid 1", "perform", "theater 0")
     assert strings(state) == ["solvay one", "solvay swap"]
     do(state, "solvay swap", "take stone", "take iron", "discard figure")
@@ -240,7 +240,7 @@ def test_materials_gives_two_noble_cubes_of_the_players_choice():
 
 def test_construction_pays_both_needle_units_and_scores_5_vp_without_jokers():
     state = start(3)
-    core(state).cubes[0] = (2, 1, 0, 0)  # needles: wood and "any noble"
+    put(state, "cubes", 0, (2, 1, 0, 0))  # needles: wood and "any noble"
     do(state, "place r1c5", "bid 1", "perform")  # Construction
     assert strings(state) == ["pay wood"]  # units are paid in kind order: wood first
     do(state, "pay wood")
@@ -257,7 +257,7 @@ def test_construction_pays_both_needle_units_and_scores_5_vp_without_jokers():
 
 def test_construction_with_a_joker_gets_no_5_vp_bonus():
     state = start(3)
-    core(state).cubes[0] = (1, 0, 0, 2)
+    put(state, "cubes", 0, (1, 0, 0, 2))
     do(state, "place r1c5", "bid 1", "perform", "pay wood", "pay joker", "needle 1", "build r1c1")
     assert state._s.vp[0] == 0 and state._s.cubes[0] == (0, 0, 0, 1)
 
@@ -272,7 +272,7 @@ def test_needles_never_point_at_the_same_tile():
     state = start(3)
     s = core(state)
     s.needles = (2, 3)
-    s.cubes[0] = (0, 0, 2, 2)
+    put(state, "cubes", 0, (0, 0, 2, 2))
     do(state, "place r1c5", "bid 1", "perform", "pay iron", "pay joker")
     assert state._s.needles == (2, 4)  # needle 1 was blocked: needle 2 turned by itself
 
@@ -280,9 +280,9 @@ def test_needles_never_point_at_the_same_tile():
 def test_buildings_go_bottom_then_middle_then_top_and_top_tiles_give_5_vp():
     assert R.TIER_COSTS == (2, 2, 3, 3, 4, 4)
     state = start(3)
-    s = core(state)
-    s.built[0] = 4
-    s.cubes[0] = (4, 0, 0, 0)
+    core(state)
+    put(state, "built", 0, 4)
+    put(state, "cubes", 0, (4, 0, 0, 0))
     do(state, "place r1c5", "bid 1", "perform")
     do(state, "pay wood", "pay wood", "pay wood", "pay wood", "needle 1", "build r1c1")
     assert state._s.vp[0] == 5 + 5 and state._s.built[0] == 5
@@ -290,20 +290,20 @@ def test_buildings_go_bottom_then_middle_then_top_and_top_tiles_give_5_vp():
 
 def test_building_owner_gets_a_secondary_action_when_an_opponent_uses_the_space():
     state = start(3)
-    s = core(state)
-    s.bld[7] = 1  # P2's building on r2c3 (Workshop)
-    s.bld[13] = 2  # P3's building on r3c4 (Workshop)
+    core(state)
+    put(state, "bld", 7, 1)  # P2's building on r2c3 (Workshop)
+    put(state, "bld", 13, 2)  # P3's building on r3c4 (Workshop)
     do(state, "place r2c3", "bid 1", "skip")
     assert state._s.works[1][R.BLACK] == 1  # Workshop secondary: a black work
-    s = core(state)
-    s.bld[8] = 0  # P1's building on r2c4 (Sale)
+    core(state)
+    put(state, "bld", 8, 0)  # P1's building on r2c4 (Sale)
     do(state, "place r2c4", "bid 1", "skip")  # P2 uses it: P1 scores 1 VP per work
     assert state._s.vp[0] == sum(state._s.works[0])
 
 
 def test_no_secondary_action_on_your_own_building():
     state = start(3)
-    core(state).bld[7] = 0
+    put(state, "bld", 7, 0)
     do(state, "place r2c3", "bid 1", "skip")
     assert state._s.works[0][R.BLACK] == 0
 
@@ -337,8 +337,8 @@ def test_park_performs_any_art_nouveau_action_without_a_bid_or_placement():
 def test_grand_place_activates_up_to_royal_palace_level_upright_figures():
     state = start(3)
     s = core(state)
-    s.kept[0] = (1 << R.BRUGMANN) | (1 << R.MAETERLINCK) | (1 << R.BULS)
-    s.palace[0] = 1  # level 2
+    put(state, "kept", 0, (1 << R.BRUGMANN) | (1 << R.MAETERLINCK) | (1 << R.BULS))
+    put(state, "palace", 0, 1)  # level 2
     do(state, "brussels GrandPlace")
     assert strings(state) == ["skip", "activate Brugmann", "activate Buls", "activate Maeterlinck"]
     do(state, "activate Maeterlinck", "activate Brugmann")
@@ -350,8 +350,8 @@ def test_grand_place_activates_up_to_royal_palace_level_upright_figures():
 # ----- pass --------------------------------------------------------------------------------------------
 def test_first_passer_takes_the_exhibition_and_1_bf_plus_1_per_colour_later_passers_1_per_colour():
     state = start(3)
-    core(state).works[0] = (1, 1, 0, 0, 1)
-    core(state).works[1] = (2, 0, 0, 0, 0)
+    put(state, "works", 0, (1, 1, 0, 0, 1))
+    put(state, "works", 1, (2, 0, 0, 0, 0))
     do(state, "pass")
     s = state._s
     assert s.money[0] == 5 + 1 + 3 and s.exhib[0] == 1 and s.mp[0] == 2
