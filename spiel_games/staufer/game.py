@@ -51,7 +51,10 @@ Deviations and assumptions (each in rules.toml with source = "assumed" and a rea
 - Chests are refilled under empty supply spaces and free seats; exhausted stacks leave
   spaces empty. The last round's C tile is not drawn (round 5 has no clean-up).
 - Turquoise chests are used at the start of the turn, before the action.
-- A player may hold each standing privilege kind once (VP privileges any number).
+- A player may hold each standing privilege kind once (VP privileges any number); one
+  purple chest buys one privilege (one source says two chests).
+- Chest counts: the English rules' 10 purple + 18 brown by default (the German original's
+  18 violet + 10 brown with ``chests=german``); all other published counts are kept.
 """
 
 from __future__ import annotations
