@@ -62,6 +62,12 @@ def _run(cfg, out: Path, workers: int, address: str | None, executor: str, quiet
                                  show_progress=not quiet)
     except LedgerError as e:
         raise fail(str(e), 1) from None
+    except KeyboardInterrupt:
+        raise fail(f"interrupted; finished batches are in {out}: rerun the same command to resume",
+                   130) from None
+    except Exception as e:  # e.g. a Ray task that failed for good: the ledger keeps what finished
+        raise fail(f"tournament stopped ({type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}); "
+                   f"finished batches are in {out}: rerun to resume", 1) from None
     for note in summary.notes:
         typer.echo(f"note: {note}", err=True)
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
