@@ -75,6 +75,7 @@ def _run(cfg, out: Path, workers: int, address: str | None, executor: str, quiet
         f"{summary.played} game(s) played, {summary.already_done} already in the ledger, "
         f"{summary.scheduled} scheduled; failures: {fails}; {summary.seconds:.1f} s; ledger: {out}"
     )
+    typer.echo(f"ratings: meeple ratings {out}", err=True)
     return summary
 
 
