@@ -212,4 +212,5 @@ class _Display:
     def __exit__(self, *exc):
         if self.enabled:
             self.live.__exit__(*exc)
+            self.live.console.line()  # what follows starts on its own line
         return False
