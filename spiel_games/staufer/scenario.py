@@ -16,7 +16,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.core import REFILL, SETUP, ST_A, ST_B, ST_C, ST_JOB, ST_REGION, ST_TILE
+from spiel_games.staufer.core import (
+    PHASE,
+    REFILL,
+    SETUP,
+    ST_A,
+    ST_B,
+    ST_C,
+    ST_JOB,
+    ST_REGION,
+    ST_TILE,
+    STEP,
+)
 
 _JOB_TABLES = (
     lambda i: R.REGION_NAMES[i],
@@ -54,7 +65,7 @@ def draw_chests(state, chests: Sequence | str | None = None) -> None:
     name is used for every draw; None (or a used-up list) takes the lowest kind left."""
     queue = [chests] if isinstance(chests, str) else list(chests or [])
     repeat = isinstance(chests, str)
-    while state.is_chance_node() and state._s.v[0] == REFILL:
+    while state.is_chance_node() and state._s.v[PHASE] == REFILL:
         if queue:
             kind = _chest_kind(queue[0])
             if not repeat:
@@ -86,8 +97,8 @@ def scripted_setup(
     """
     state = game.new_initial_state()
     s = state._s
-    while s.v[0] == SETUP:
-        kind, arg = s.t.steps[s.v[3]]
+    while s.v[PHASE] == SETUP:
+        kind, arg = s.t.steps[s.v[STEP]]
         pick = None
         if kind == ST_REGION and regions is not None:
             pick = R.REGION_NAMES.index(regions[arg])
