@@ -46,21 +46,15 @@ class HistoryError(ValueError):
 
 
 def load_game(game_string: str):
-    """Load a registered game by its game string, with a one-line error for unknown games."""
-    import pyspiel
-
-    import spiel_games
+    """Load a registered game by its game string, with a one-line error (HistoryError)."""
+    import spiel_games  # noqa: F401  (registers the games)
+    from spiel_games.common.registry import GameStringError
+    from spiel_games.common.registry import load_game as registry_load
 
     try:
-        spiel_games.get_spec(game_string)
-    except KeyError as e:
-        raise HistoryError(e.args[0]) from None
-    try:
-        return pyspiel.load_game(game_string)
-    except Exception as e:  # pyspiel raises several exception types on bad strings
-        raise HistoryError(
-            f"cannot load {game_string!r}: {str(e).strip().splitlines()[0]}"
-        ) from None
+        return registry_load(game_string)
+    except GameStringError as e:
+        raise HistoryError(str(e)) from None
 
 
 def legal_strings(state) -> list[tuple[int, str]]:
