@@ -207,6 +207,8 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     time_limit = float(t.get("time_limit", 0.0))
     if time_limit < 0:
         raise ConfigError(f"tournament.time_limit must be >= 0, got {time_limit}")
+    if t.get("seed", 0) < 0:
+        raise ConfigError(f"tournament.seed must be >= 0, got {t['seed']}")
     batch_size = t.get("batch_size", 0)
     if batch_size < 0:
         raise ConfigError(f"tournament.batch_size must be >= 0, got {batch_size}")
@@ -245,6 +247,10 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             f"agents: {len(agents)} agent(s) cannot fill a {n}-player game "
             f"(need at least {max(need, 2)}{'' if cfg.self_play else '; or set tournament.self_play = true'})"
         )
+    from tournament.schedule import lineups
+
+    if not lineups(cfg, n):
+        raise ConfigError(f"agents: the {schedule} schedule has no line-up for a {n}-player game")
     return cfg
 
 

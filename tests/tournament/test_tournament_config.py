@@ -14,6 +14,7 @@ from tournament.config import ConfigError, build_config, parse_override
     ({"tournament": {"schedule": "swiss"}}, "tournament.schedule"),
     ({"tournament": {"failure_policy": "ignore"}}, "tournament.failure_policy"),
     ({"tournament": {"time_limit": -1}}, "tournament.time_limit"),
+    ({"tournament": {"seed": -5}}, "tournament.seed"),
     ({"tournament": {"game": "python_nosuchgame"}}, "tournament.game"),
     ({"tournament": {"game": "python_coloretto(players=9)"}}, "tournament.game"),
     ({"tournament": {"schedule": "gauntlet"}}, "tournament.focus"),
@@ -69,3 +70,4 @@ def test_agent_ids_hash_the_canonical_spec(make_raw):
     b = build_config(make_raw(agents={"rnd": "random()", "greedy": "heuristic"}))
     assert a.agent("random").agent_id == b.agent("rnd").agent_id
     assert a.agent("random").agent_id != a.agent("greedy").agent_id
+
