@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 import pyspiel
 
 import spiel_games
-from solvers import cfr as exact
+from solvers import tree_cfr
 from solvers.mccfr import MCCFR
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, write_policy
 
@@ -68,7 +68,7 @@ def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:
         spec = spiel_games.get_spec(game.get_type().short_name)
     except KeyError:
         spec = None
-    if cfg.solver in exact.EXACT_SOLVERS:
+    if cfg.solver in tree_cfr.KINDS:
         if name not in (None, NO_ABSTRACTION):
             raise SolveError(f"{cfg.solver} is exact: it uses every information state (abstraction none)")
         return NO_ABSTRACTION, 0
@@ -164,7 +164,7 @@ def solve(cfg: SolveConfig,
     game = load_any_game(cfg.game)
     game_string = str(game)
     abstraction, version = _resolve_abstraction(game, cfg)
-    is_exact = cfg.solver in exact.EXACT_SOLVERS
+    is_exact = cfg.solver in tree_cfr.KINDS
     if is_exact and game.num_players() != 2:
         raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
     computable = is_exact or exploitability_computable(game)
@@ -172,8 +172,8 @@ def solve(cfg: SolveConfig,
     identity = {"game": game_string, "solver": cfg.solver, "abstraction": abstraction,
                 "abstraction_version": version, "seed": cfg.seed}
     if is_exact:
-        solver = exact.make_exact_solver(game, cfg.solver)
-        rows_fn = lambda: exact.solver_rows(solver)  # noqa: E731
+        solver = tree_cfr.TreeCFR(tree_cfr.GameTree(game), cfg.solver)
+        rows_fn = solver.rows
         rng = None
     else:
         solver = MCCFR(game, "es" if cfg.solver == "mccfr-es" else "os", abstraction, seed=cfg.seed)
@@ -193,17 +193,23 @@ def solve(cfg: SolveConfig,
             )
         start = int(meta["iteration"])
         if is_exact:
-            exact.load_solver_rows(solver, rows, start)
+            solver.load_rows(rows, start)
         else:
             solver.load_rows(rows)
             solver.iterations = start
             rng.setstate(_rng_from_json(meta["rng"]))
 
+    eval_tree = None
+
     def metric() -> tuple[str, float]:
+        nonlocal eval_tree
         if is_exact:
-            return "nash_conv", exact.exact_nash_conv(game, solver)
+            return "nash_conv", solver.nash_conv()
         if computable:
-            return "nash_conv", exact.policy_nash_conv(game, solver.as_openspiel_policy())
+            if eval_tree is None:
+                eval_tree = tree_cfr.GameTree(game, key_fn=solver.key)
+            pol = tree_cfr.policy_from_table(eval_tree, solver.average_policy_table(), alt_keys=True)
+            return "nash_conv", tree_cfr.nash_conv(eval_tree, pol)
         return "average_regret", solver.average_regret()
 
     def save(iteration: int) -> None:
@@ -218,7 +224,7 @@ def solve(cfg: SolveConfig,
     try:
         while it < cfg.iterations:
             if is_exact:
-                solver.evaluate_and_update_policy()
+                solver.iterate()
             else:
                 solver.iteration()
             it += 1
@@ -239,7 +245,7 @@ def solve(cfg: SolveConfig,
         name, value = metric()
         result.reports.append((it, name, value))
         save(it)
-    table = (exact.average_policy_table(solver) if is_exact else solver.average_policy_table())
+    table = solver.policy_table() if is_exact else solver.average_policy_table()
     result.policy_keys = len(table)
     last = result.reports[-1]
     result.file_bytes = write_policy(cfg.out, table, {
