@@ -314,91 +314,10 @@ def seat_table(g: Games) -> list[dict]:
     return out
 
 
-# ---------------------------------------------------------------------------------------
-# from ledgers
-
-RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks"]
-
-
-def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
-    """Read ledgers into rating arrays. Agents are keyed by id (spec + code version)."""
-    import pyarrow.compute as pc
-
-    from tournament.ledger import LedgerError, read_ledger
-
-    ledgers = [read_ledger(d, columns=RATING_COLUMNS) for d in directories]
-    runs: dict[str, str] = {}
-    for led in ledgers:
-        run = led.manifest["run_id"]
-        if run in runs:
-            raise LedgerError(f"{led.directory} and {runs[run]} hold the same run {run}; rate it once")
-        runs[run] = str(led.directory)
-    info: dict[str, AgentInfo] = {}
-    for led in ledgers:
-        for a in led.manifest["agents"]:
-            info.setdefault(a["id"], AgentInfo(a["id"], a["name"], a.get("spec", ""), a.get("budget")))
-    # one display name per agent: a name used by two different ids gets the id appended
-    by_name: dict[str, list[str]] = {}
-    for x in info.values():
-        by_name.setdefault(x.name, []).append(x.id)
-    for ids in by_name.values():
-        if len(ids) > 1:
-            for i in ids:
-                info[i].name = f"{info[i].name}@{i[:6]}"
-    agents = list(info.values())
-    index = {x.id: i for i, x in enumerate(agents)}
-    by_n: dict[int, list] = {}
-    void, next_block = 0, 0
-    for led in ledgers:
-        t = led.table
-        if t.num_rows == 0:
-            continue
-        rated = pc.is_valid(t.column("ranks"))
-        void += t.num_rows - pc.sum(rated.cast("int64")).as_py()
-        t = t.filter(rated)
-        if t.num_rows == 0:
-            continue
-        seeds = t.column("seed").to_numpy()
-        # a duplicate set is (run, seed): block ids are the run's distinct seeds, offset per run
-        uniq, inv = np.unique(seeds, return_inverse=True)
-        blocks_all = inv.astype(np.int64) + next_block
-        next_block += len(uniq)
-        start = 0
-        for batch in t.to_batches():
-            rows = batch.num_rows
-            if rows == 0:
-                continue
-            col = batch.column("agents")
-            lengths = col.value_lengths().to_numpy(zero_copy_only=False)
-            values = col.flatten()
-            try:
-                lut = np.array([index[x] for x in values.dictionary.to_pylist()], dtype=np.int64)
-            except KeyError as e:
-                raise LedgerError(f"{led.directory}: agent id {e.args[0]} is not in the manifest") from None
-            idx = lut[values.indices.to_numpy(zero_copy_only=False)]
-            ranks = batch.column("ranks").flatten().to_numpy(zero_copy_only=False)
-            scores = batch.column("scores").flatten().to_numpy(zero_copy_only=False).astype(float)
-            blocks = blocks_all[start:start + rows]
-            start += rows
-            for n in np.unique(lengths):
-                sel = lengths == n
-                flat = np.repeat(sel, lengths)
-                by_n.setdefault(int(n), []).append((idx[flat].reshape(-1, n), ranks[flat].reshape(-1, n),
-                                                    scores[flat].reshape(-1, n), blocks[sel]))
-    groups = [
-        Games(np.concatenate([p[0] for p in parts]).astype(np.int64),
-              np.concatenate([p[1] for p in parts]).astype(np.int64),
-              np.concatenate([p[2] for p in parts]),
-              np.concatenate([p[3] for p in parts]))
-        for _, parts in sorted(by_n.items())
-    ]
-    extra = {"games": sum(led.table.num_rows for led in ledgers),
-             "ledgers": [str(led.directory) for led in ledgers]}
-    return agents, groups, void, extra
-
-
 def ratings_from_ledgers(directories, bootstrap: int = DEFAULT_BOOTSTRAP,
                          anchor: tuple[str, float] | None = None, seed: int = 0) -> tuple[Ratings, dict]:
+    from tournament.ratings_load import load_games
+
     agents, groups, void, extra = load_games(directories)
     if not groups:
         raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
