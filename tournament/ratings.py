@@ -171,27 +171,37 @@ def components(wins: np.ndarray, draws: np.ndarray) -> list[list[int]]:
     return sorted(groups.values(), key=lambda g: (-len(g), g))
 
 
+_ALPHARANK = None
+
+
 def _alpharank_module():
-    """OpenSpiel's alpharank, importable without networkx.
+    """A private copy of OpenSpiel's ``egt.alpharank`` without its plotting helper.
 
-    alpharank.py imports its plotting helper, which needs networkx (not a dependency here);
-    ``compute`` never touches it. When networkx is missing, a placeholder is installed only
-    for the duration of that import.
+    alpharank.py imports alpharank_visualizer (matplotlib.pyplot and networkx: ~2 s, and
+    networkx is not a dependency here); ``compute`` never uses it. So the module is executed
+    once under a private name with a placeholder for the helper, present in sys.modules only
+    during that import; other code importing alpharank gets the real, unmodified module.
     """
-    import sys
-    import types
+    global _ALPHARANK
+    if _ALPHARANK is None:
+        import importlib.util
+        import sys
+        import types
 
-    try:
-        from open_spiel.python.egt import alpharank
-    except ModuleNotFoundError as e:
-        if e.name != "networkx":
-            raise
-        sys.modules["networkx"] = types.ModuleType("networkx")
+        helper = "open_spiel.python.egt.alpharank_visualizer"
+        spec = importlib.util.find_spec("open_spiel.python.egt.alpharank")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        saved = sys.modules.get(helper)
+        if saved is None:
+            sys.modules[helper] = types.ModuleType(helper)
         try:
-            from open_spiel.python.egt import alpharank
+            spec.loader.exec_module(module)
         finally:
-            del sys.modules["networkx"]
-    return alpharank
+            if saved is None:
+                del sys.modules[helper]
+        _ALPHARANK = module
+    return _ALPHARANK
 
 
 def alpha_rank(wins: np.ndarray, draws: np.ndarray) -> np.ndarray | None:
