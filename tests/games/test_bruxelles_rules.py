@@ -13,7 +13,7 @@ import pytest
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.testing import core, do, game, put, start, strings
+from spiel_games.bruxelles.testing import core, do, game, pass_all, put, start, strings
 
 
 # ----- setup ------------------------------------------------------------------------------
@@ -366,3 +366,90 @@ def test_passed_players_are_skipped_until_everyone_has_passed():
     assert state.current_player() == 2
     do(state, "brussels Bourse")
     assert state.current_player() == 1
+
+
+def test_theater_and_materials_secondary_actions_let_the_owner_choose():
+    state = start(3)
+    put(state, "bld", 2, 1)  # P2's building on r1c3 (Theater)
+    put(state, "kept", 1, state._s.kept[1] | 1 << R.MAETERLINCK)
+    do(state, "place r1c3", "bid 1", "skip")
+    assert state.current_player() == 1 and state._s.phase == Phase.ACTIVATE
+    assert strings(state) == ["skip", "activate Brugmann", "activate Maeterlinck"]
+    do(state, "activate Maeterlinck")
+    assert state._s.vp[1] == 5 and state.current_player() == 1  # now P2's own turn
+    put(state, "bld", 3, 0)  # P1's building on r1c4 (Materials)
+    do(state, "place r1c4", "bid 1", "skip")
+    assert state.current_player() == 0 and strings(state) == [
+        "take wood",
+        "take stone",
+        "take iron",
+    ]
+    do(state, "take iron")
+    assert state._s.cubes[0] == (0, 0, 1, 0)
+
+
+def test_construction_secondary_scores_1_vp_per_building_of_the_owner():
+    state = start(3)
+    put(state, "bld", 4, 1)  # P2's building on r1c5 (Construction)
+    put(state, "bld", 24, 1)
+    put(state, "built", 1, 2)
+    do(state, "place r1c5", "bid 1")  # P1 cannot pay for a building: the action is skipped
+    assert state._s.vp[1] == 2 and state.current_player() == 1
+
+
+def test_black_works_sell_on_the_cursor_centre_and_only_one_black_is_shown():
+    state = start(3)
+    put(state, "works", 0, (0, 0, 0, 0, 2))
+    do(state, "place r1c2", "bid 1", "perform", "sell black", "cursor 3,3")
+    assert state._s.money[0] == 4 + R.MONEY_BY_ROW[3] and state._s.vp[0] == R.VP_BY_COL[3]
+    assert state._s.shop == (R.BLACK, -1)
+    do(state, "pass")
+    put(state, "works", 2, (0, 0, 0, 0, 1))  # P3 owns only a black work
+    assert "park Sale" not in strings(do(state, "brussels Park"))  # a black one is on show
+
+
+def test_workshop_stack_is_rebuilt_from_the_covered_shop_works():
+    state = start(3)
+    s = core(state)
+    s.art_stack = (0, 0, 0, 0, s.art_stack[4])
+    s.shop = (0, 1)
+    s.shop_pile = (0, 0, 2, 0, 0)  # two yellow works covered in the shop
+    do(state, "place r2c3", "bid 1", "perform")
+    assert [a for a, _ in state.chance_outcomes()] == [2]  # only the recycled yellows
+    do(state, "art yellow")
+    assert state._s.works[0][2] == 1 and state._s.shop == (0, 1)
+
+
+def test_market_gives_at_most_the_jokers_left_in_the_supply():
+    state = start(3)
+    core(state).cube_supply = (10, 10, 10, 2)
+    do(state, "brussels Market")
+    assert state._s.cubes[0][R.JOKER] == 2 and state._s.cube_supply[R.JOKER] == 0
+
+
+def test_park_construction_may_build_anywhere_on_the_board():
+    state = start(3, open_board=False)
+    put(state, "cubes", 0, (2, 0, 0, 0))
+    do(state, "brussels Park", "park Construction", "pay wood", "pay wood", "needle 1")
+    builds = strings(state)
+    assert "build r1c1" in builds and len(builds) == 25  # outside the available area too
+    do(state, "build r1c1")
+    assert state._s.bld[0] == 0 and max(state._s.occ) < 0  # no assistant on the board
+
+
+def test_the_theater_deck_is_reshuffled_from_the_discards_when_empty():
+    state = start(3)
+    s = core(state)
+    s.fig_deck = (0,) * 8
+    s.fig_disc = (0, 0, 0, 0, 0, 2, 0, 0)
+    do(state, "place r1c3", "bid 1", "perform", "theater 2", "discard figure")
+    assert [a for a, _ in state.chance_outcomes()] == [R.ALBERT, R.MAETERLINCK]
+
+
+def test_endgame_assistant_row_counts_assistants_beyond_two_outside_the_courthouse():
+    state = start(3, rounds=1)
+    put(state, "rows", 0, (1, 1, 1, 3))
+    pass_all(state)
+    d = state.score_details()[0]
+    # 5 assistants outside the Courthouse: (5 - 2) x 3 = 9; plus rows 1-3: 4 BF / 1 work / 1 figure
+    assert d.rows == 9 + (7 - 3) // 4 + 1 + 1
