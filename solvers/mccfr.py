@@ -110,13 +110,13 @@ class MCCFR:
                 child = state if i == len(legal) - 1 else state.clone()
                 self._apply(child, a)
                 values.append(self._es(child, traverser))
-            v = sum(q * x for q, x in zip(policy, values))
+            v = sum(q * x for q, x in zip(policy, values, strict=False))
             reg = self.regret[key]
-            for a, x in zip(legal, values):
+            for a, x in zip(legal, values, strict=False):
                 reg[a] = reg.get(a, 0.0) + x - v
             return v
         avg = self.avg[key]
-        for a, q in zip(legal, policy):
+        for a, q in zip(legal, policy, strict=False):
             avg[a] = avg.get(a, 0.0) + q
         self._apply(state, legal[self._pick(policy)])
         return self._es(state, traverser)
@@ -156,14 +156,11 @@ class MCCFR:
             reg = self.regret[key]
             # value of the sampled action's tail: u; of this node: u * policy[i]
             for j, a in enumerate(legal):
-                if j == i:
-                    r = w * u * (1.0 - policy[i])
-                else:
-                    r = -w * u * policy[i]
+                r = w * u * (1.0 - policy[i]) if j == i else -w * u * policy[i]
                 reg[a] = reg.get(a, 0.0) + r
         else:
             avg = self.avg[key]
-            for a, q in zip(legal, policy):
+            for a, q in zip(legal, policy, strict=False):
                 avg[a] = avg.get(a, 0.0) + reach[p] * q / sample_reach
         return u * policy[i]
 

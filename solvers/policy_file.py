@@ -106,7 +106,7 @@ def read_policy(path: str | Path) -> PolicyTable:
     t = pq.read_table(path, columns=["key", "action", "probability"])
     out: dict[str, tuple[list[int], list[float]]] = {}
     for k, a, p in zip(t.column("key").to_pylist(), t.column("action").to_pylist(),
-                       t.column("probability").to_pylist()):
+                       t.column("probability").to_pylist(), strict=False):
         entry = out.get(k)
         if entry is None:
             entry = out[k] = ([], [])
@@ -172,7 +172,7 @@ class PolicyAgent(Agent):
         if entry is None:
             return None
         legal = set(state.legal_actions())
-        pairs = [(a, q) for a, q in zip(*entry) if a in legal and q > 0]
+        pairs = [(a, q) for a, q in zip(*entry, strict=False) if a in legal and q > 0]
         total = sum(q for _, q in pairs)
         if total <= 0:
             return None

@@ -127,7 +127,7 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
     t = pq.read_table(path)
     meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
     rows = list(zip(t.column("key").to_pylist(), t.column("action").to_pylist(),
-                    t.column("regret").to_pylist(), t.column("avg").to_pylist()))
+                    t.column("regret").to_pylist(), t.column("avg").to_pylist(), strict=False))
     return meta, rows
 
 

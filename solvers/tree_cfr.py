@@ -131,22 +131,22 @@ class TreeCFR:
         kids = tr.children[node]
         if k == CHANCE:
             v = 0.0
-            for c, p in zip(kids, tr.probs[node]):
+            for c, p in zip(kids, tr.probs[node], strict=False):
                 v += p * self._walk(c, i, reach_i, reach_o * p, weight)
             return v
-        I = tr.infoset[node]
-        strat = self.current[I]
+        si = tr.infoset[node]
+        strat = self.current[si]
         if tr.player[node] == i:
-            vals = [self._walk(c, i, reach_i * s, reach_o, weight) for c, s in zip(kids, strat)]
-            v = sum(s * x for s, x in zip(strat, vals))
-            reg = self.regret[I]
-            cum = self.cum[I]
+            vals = [self._walk(c, i, reach_i * s, reach_o, weight) for c, s in zip(kids, strat, strict=False)]
+            v = sum(s * x for s, x in zip(strat, vals, strict=False))
+            reg = self.regret[si]
+            cum = self.cum[si]
             for a in range(len(kids)):
                 reg[a] += reach_o * (vals[a] - v)
                 cum[a] += weight * reach_i * strat[a]
             return v
         v = 0.0
-        for c, s in zip(kids, strat):
+        for c, s in zip(kids, strat, strict=False):
             if s > 0.0:
                 v += s * self._walk(c, i, reach_i, reach_o * s, weight)
         return v
@@ -158,10 +158,10 @@ class TreeCFR:
             pos = t ** 1.5 / (t ** 1.5 + 1.0)
             neg = 0.5  # beta = 0
             avg = (t / (t + 1.0)) ** 2
-        for I in range(self._n):
-            if tr.info_player[I] != player:
+        for si in range(self._n):
+            if tr.info_player[si] != player:
                 continue
-            reg = self.regret[I]
+            reg = self.regret[si]
             if kind == "cfr+":
                 for a in range(len(reg)):
                     if reg[a] < 0.0:
@@ -169,14 +169,14 @@ class TreeCFR:
             elif kind == "dcfr":
                 for a in range(len(reg)):
                     reg[a] *= pos if reg[a] > 0.0 else neg
-                cum = self.cum[I]
+                cum = self.cum[si]
                 for a in range(len(cum)):
                     cum[a] *= avg
             pos_sum = sum(r for r in reg if r > 0.0)
             if pos_sum > 0.0:
-                self.current[I] = [r / pos_sum if r > 0.0 else 0.0 for r in reg]
+                self.current[si] = [r / pos_sum if r > 0.0 else 0.0 for r in reg]
             else:
-                self.current[I] = [1.0 / len(reg)] * len(reg)
+                self.current[si] = [1.0 / len(reg)] * len(reg)
 
     # ----- policies --------------------------------------------------------------
     def average(self) -> list[list[float]]:
@@ -189,7 +189,7 @@ class TreeCFR:
     def policy_table(self) -> dict[str, dict[int, float]]:
         avg = self.average()
         tr = self.tree
-        return {tr.info_keys[I]: dict(zip(tr.info_actions[I], avg[I])) for I in range(self._n)}
+        return {tr.info_keys[si]: dict(zip(tr.info_actions[si], avg[si], strict=False)) for si in range(self._n)}
 
     def nash_conv(self) -> float:
         return nash_conv(self.tree, self.average())
@@ -197,25 +197,25 @@ class TreeCFR:
     # ----- checkpoint rows ---------------------------------------------------------
     def rows(self):
         tr = self.tree
-        for I in range(self._n):
-            for k, a in enumerate(tr.info_actions[I]):
-                yield tr.info_keys[I], a, self.regret[I][k], self.cum[I][k]
+        for si in range(self._n):
+            for k, a in enumerate(tr.info_actions[si]):
+                yield tr.info_keys[si], a, self.regret[si][k], self.cum[si][k]
 
     def load_rows(self, rows, iteration: int) -> None:
         tr = self.tree
         index = {k: i for i, k in enumerate(tr.info_keys)}
         for key, a, r, s in rows:
-            I = index.get(key)
-            if I is None:
+            si = index.get(key)
+            if si is None:
                 raise ValueError(f"checkpoint key {key!r} is not an information state of this game")
-            k = tr.info_actions[I].index(a)
-            self.regret[I][k] = r
-            self.cum[I][k] = s
+            k = tr.info_actions[si].index(a)
+            self.regret[si][k] = r
+            self.cum[si][k] = s
         self.iteration = iteration
-        for I in range(self._n):
-            reg = self.regret[I]
+        for si in range(self._n):
+            reg = self.regret[si]
             pos_sum = sum(r for r in reg if r > 0.0)
-            self.current[I] = ([r / pos_sum if r > 0.0 else 0.0 for r in reg] if pos_sum > 0
+            self.current[si] = ([r / pos_sum if r > 0.0 else 0.0 for r in reg] if pos_sum > 0
                                else [1.0 / len(reg)] * len(reg))
 
 
@@ -230,10 +230,10 @@ def profile_values(tree: GameTree, policy: list[list[float]]) -> list[float]:
                 out[p] += reach * u
             return
         if k == CHANCE:
-            for c, q in zip(tree.children[node], tree.probs[node]):
+            for c, q in zip(tree.children[node], tree.probs[node], strict=False):
                 rec(c, reach * q)
             return
-        for c, q in zip(tree.children[node], policy[tree.infoset[node]]):
+        for c, q in zip(tree.children[node], policy[tree.infoset[node]], strict=False):
             if q > 0.0:
                 rec(c, reach * q)
 
@@ -259,7 +259,7 @@ def best_response_value(tree: GameTree, policy: list[list[float]], i: int) -> fl
             probs = [1.0] * len(kids)
         else:
             probs = policy[tree.infoset[n]]
-        for c, p in zip(kids, probs):
+        for c, p in zip(kids, probs, strict=False):
             q[c] = q[n] * p
             stack.append(c)
     value: dict[int, float] = {}
@@ -275,31 +275,31 @@ def best_response_value(tree: GameTree, policy: list[list[float]], i: int) -> fl
         if k == TERMINAL:
             r = tree.utility[n][i]
         elif k == CHANCE:
-            r = sum(p * v(c) for c, p in zip(kids, tree.probs[n]))
+            r = sum(p * v(c) for c, p in zip(kids, tree.probs[n], strict=False))
         elif tree.player[n] == i:
             r = v(kids[choose(tree.infoset[n])])
         else:
-            r = sum(p * v(c) for c, p in zip(kids, policy[tree.infoset[n]]) if p > 0.0)
+            r = sum(p * v(c) for c, p in zip(kids, policy[tree.infoset[n]], strict=False) if p > 0.0)
         value[n] = r
         return r
 
-    def choose(I: int) -> int:
-        got = best.get(I)
+    def choose(si: int) -> int:
+        got = best.get(si)
         if got is not None:
             return got
-        if I in busy:  # imperfect recall loop: fall back to the policy's most likely move
-            pol = policy[I]
+        if si in busy:  # imperfect recall loop: fall back to the policy's most likely move
+            pol = policy[si]
             return max(range(len(pol)), key=pol.__getitem__)
-        busy.add(I)
-        nodes = tree.info_nodes[I]
-        totals = [0.0] * len(tree.info_actions[I])
+        busy.add(si)
+        nodes = tree.info_nodes[si]
+        totals = [0.0] * len(tree.info_actions[si])
         for n in nodes:
             if q[n] > 0.0:
                 for a, c in enumerate(tree.children[n]):
                     totals[a] += q[n] * v(c)
         b = max(range(len(totals)), key=lambda a: (totals[a], -a))
-        busy.discard(I)
-        best[I] = b
+        busy.discard(si)
+        best[si] = b
         return b
 
     import sys
@@ -326,8 +326,8 @@ def policy_from_table(tree: GameTree, table: dict[str, dict[int, float]],
     With ``alt_keys`` the table is keyed by the tree's ``key_fn`` keys (an abstraction)."""
     out = []
     keys = tree.info_alt_keys if alt_keys else tree.info_keys
-    for I, key in enumerate(keys):
-        acts = tree.info_actions[I]
+    for si, key in enumerate(keys):
+        acts = tree.info_actions[si]
         probs = table.get(key)
         if probs:
             raw = [max(probs.get(a, 0.0), 0.0) for a in acts]

@@ -59,7 +59,13 @@ def solve(
     progress = None
     task = None
     if not quiet:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
 
         progress = Progress(TextColumn(f"{solver}"), BarColumn(), MofNCompleteColumn(),
                             TextColumn("{task.fields[metric]}"), TimeRemainingColumn())
