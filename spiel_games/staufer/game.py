@@ -221,6 +221,12 @@ class StauferState(pyspiel.State):
     def __str__(self):
         return render(self._s)
 
+    def render_view(self, player: int) -> str:
+        """The readable board as `player` sees it (own job cards only; see view.py)."""
+        from spiel_games.staufer.view import render_view
+
+        return render_view(self._s, player)
+
 
 def chance_string(s, outcome: int) -> str:
     if s.v[PHASE] == REFILL:
