@@ -102,6 +102,7 @@ _SCALAR_SLOTS = (
     "exhib",
     "mp",
     "works",
+    "pub_works",
     "cubes",
     "kept",
     "rot",
@@ -158,6 +159,7 @@ class Core:
         c.exhib = self.exhib
         c.mp = self.mp
         c.works = self.works
+        c.pub_works = self.pub_works
         c.cubes = self.cubes
         c.kept = self.kept
         c.rot = self.rot
@@ -252,6 +254,7 @@ def initial_core(cfg: R.Config) -> Core:
     c.exhib = (0,) * n
     c.mp = (0,) * n
     c.works = ((0,) * len(R.ART),) * n
+    c.pub_works = c.works  # the works others can see (all of them unless private_works)
     c.cubes = ((0, 0, 0, 0),) * n
     c.kept = (1 << R.BRUGMANN,) * n  # every architect starts with Georges Brugmann
     c.rot = (0,) * n

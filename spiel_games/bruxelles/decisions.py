@@ -80,6 +80,7 @@ def apply_chance(s, o: int) -> None:
         p, k, drawn, purpose = s.ctx
         if purpose == 0:
             s.works = set_at(s.works, p, add_at(s.works[p], o, 1))
+            s.pub_works = set_at(s.pub_works, p, add_at(s.pub_works[p], o, 1))
         else:
             drawn = drawn + (o,)
             k -= 1
@@ -132,7 +133,7 @@ def _legal_actions(s) -> list[int]:
         top = min(s.money[p], cfg.max_bid)
         return [A.BID0 + k for k in range(top)]
     if ph == Phase.DO:
-        return [A.SKIP, A.PERFORM]
+        return [A.SKIP, A.PERFORM] if feasible(s, p, s.ctx[0]) else [A.SKIP]
     if ph == Phase.PARK:
         return [A.PARK0 + a for a in range(5) if feasible(s, p, a)]
     if ph == Phase.KEEP_WORK:
@@ -228,6 +229,8 @@ def apply_action(s, action: int) -> None:
         s.money[p] += money
         s.vp[p] += vp
         s.works = set_at(s.works, p, add_at(s.works[p], c, -1))
+        if s.pub_works[p][c] > 0:  # a hidden work of that colour is revealed by the sale
+            s.pub_works = set_at(s.pub_works, p, add_at(s.pub_works[p], c, -1))
         empties = [i for i in (0, 1) if s.shop[i] < 0]
         if empties:
             _to_shop(s, c, empties[0])  # the first two sales fill the empty spaces

@@ -18,6 +18,7 @@ Parameters (OpenSpiel game parameters, e.g. ``python_bruxelles(players=3)``):
 | courthouse | 2       | each player's assistants in the Courthouse at the start            |
 | brussels   | true    | Brussels board actions (Market, Bourse, Park, Grand Place) exist   |
 | setup      | random  | `random` (rulebook) or `fixed` (deterministic setup, tiny configs) |
+| private_works | false | true: a work kept from the Workshop stays hidden until sold      |
 | utility    | rank    | `rank`, `score` or `win` (see spiel_games.common.utility)          |
 
 Information: the only secret is what a Workshop draw showed the drawer (the
@@ -33,8 +34,11 @@ Deviations and assumptions (numbers in rules.toml, source = "assumed"):
   Architect track values, sale grid money and VP, cursor dot positions, the
   action order on each strip, the needles' start spaces, 6 works per colour.
 - Issue 4 asks for the kept workshop work to stay private until sold; the
-  rulebook (higher authority) places it face up, so only the put-back draws are
-  private.
+  rulebook (higher authority) places it face up, so by default only the put-back
+  draws are private. ``private_works=true`` plays the issue's reading: the kept
+  work (and the colour make-up of the stack) is hidden until sold; passing still
+  pays by colours owned, as the rulebook says, so income hints at hidden colours
+  (the resampler ignores that hint).
 - Bids are capped by ``max_bid`` (the rulebook has no cap).
 - Figure payment at the end is automatic: all if affordable, else the maximal
   affordable set that scores best (the rulebook lets the player choose).
@@ -194,7 +198,8 @@ class BruxellesState(pyspiel.State):
             token = HIDDEN_TOKEN + s.ctx[0] if hidden else CHANCE_TOKEN + action
             decisions.apply_chance(s, action)
         else:
-            token = action
+            private_keep = s.phase == Phase.KEEP_WORK and s.cfg.private_works
+            token = HIDDEN_TOKEN + s.actor if private_keep else action
             decisions.apply_action(s, action)
         s.log = (token, s.log)
         s.cache = {}
@@ -245,7 +250,9 @@ class BruxellesState(pyspiel.State):
         from the colour proportions of the current stack.
         """
         clone = self.clone()
-        s = clone._s
+        s = clone.own_core()
+        if s.cfg.private_works:
+            _redeal_hidden_works(s, player_id, probability_sampler)
         weights = [max(k, 0) for k in s.art_stack[: R.COLOURS]]
         total = sum(weights) or 1
 
@@ -287,6 +294,36 @@ class BruxellesState(pyspiel.State):
         from spiel_games.bruxelles.text import render
 
         return render(self)
+
+
+def _redeal_hidden_works(s, player_id: int, sampler) -> None:
+    """private_works: deal the other players' hidden works afresh from the pool of
+    colours nobody has seen (their hidden works and the colour stack)."""
+    pool = list(s.art_stack[: R.COLOURS])
+    hidden = {}
+    for q in range(s.n):
+        if q == player_id:
+            continue
+        h = [s.works[q][c] - s.pub_works[q][c] for c in range(R.COLOURS)]
+        hidden[q] = sum(h)
+        for c in range(R.COLOURS):
+            pool[c] += h[c]
+    for q, k in hidden.items():
+        w = list(s.works[q])
+        for c in range(R.COLOURS):
+            w[c] = s.pub_works[q][c]
+        for _ in range(k):
+            x = (sampler() if sampler else 0.5) * sum(pool)
+            c, acc = 0, pool[0]
+            while x >= acc and c < R.COLOURS - 1:
+                c += 1
+                acc += pool[c]
+            while pool[c] == 0:  # guard against rounding at the top end
+                c = (c - 1) % R.COLOURS
+            pool[c] -= 1
+            w[c] += 1
+        s.works = s.works[:q] + (tuple(w),) + s.works[q + 1 :]
+    s.art_stack = tuple(pool) + s.art_stack[R.COLOURS :]
 
 
 def _space(s, sp: int) -> str:

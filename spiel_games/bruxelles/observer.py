@@ -1,7 +1,9 @@
 """Bruxelles 1893 observations: one writer for strings and tensors.
 
-The observation is the public position plus, for the player who is choosing a
-Workshop work, the drawn works (private). The information state adds the
+The observation is the public position plus the viewer's own works and, for
+the player who is choosing a Workshop work, the drawn works (private). With
+``private_works`` the others see only the works that were shown (start works,
+black works) and how many works each player has. The information state adds the
 player's own memory of the works he drew and put back, and (strings only) the
 public move log with other players' Workshop draws shown as ``?``.
 
@@ -27,7 +29,8 @@ Tensor layout (n players, S = board x board spaces, B = board):
 | display      | (4, 8)     | one-hot figure on theater spaces 0-3                     |
 | figure_deck  | (8,)       | figure cards left in the deck, by figure                 |
 | figure_discard | (8,)     | discarded figure cards, by figure                        |
-| art_stack    | (5,)       | works in the stacks (4 colours + black)                  |
+| art_stack    | (5,)       | works in the stacks (4 colours + black; with private     |
+|              |            | works: colour stack size, 0, 0, 0, black)                |
 | shop         | (2, 5)     | one-hot visible work on each shop space                  |
 | shop_pile    | (5,)       | covered works in the shop                                |
 | cursor       | (2,)       | workshop cursor centre (row, column)                     |
@@ -38,7 +41,8 @@ Tensor layout (n players, S = board x board spaces, B = board):
 | players      | (n, 13)    | money, VP, hall, palace, architect, supply, courthouse,  |
 |              |            | on Art Nouveau, on Brussels, built, exhibitions,         |
 |              |            | Manneken Pis this round, passed                          |
-| works        | (n, 5)     | works of art owned, by colour                            |
+| works        | (n, 5)     | works of art owned, by colour, as far as others see them |
+| work_count   | (n,)       | works of art owned (hidden ones included)                |
 | cubes        | (n, 4)     | cubes owned: wood, stone, iron, joker                    |
 | kept         | (n, 8)     | kept figures                                             |
 | rotated      | (n, 8)     | kept figures already used this round                     |
@@ -46,6 +50,7 @@ Tensor layout (n players, S = board x board spaces, B = board):
 | tucked       | (n, 4)     | rows that received a card this round                     |
 | context      | (8,)       | the pending decision's public arguments (phase-specific) |
 | drawn        | (5,)       | private: works drawn and waiting for the keep choice     |
+| own_works    | (5,)       | private: the viewer's own works, hidden ones included    |
 | seen         | (5,)       | private, information state only: works drawn and put back|
 """
 
@@ -91,6 +96,7 @@ def layout_for(cfg) -> Layout:
             Piece("brussels_uses", (4,)),
             Piece("players", (n, 13)),
             Piece("works", (n, _NA)),
+            Piece("work_count", (n,)),
             Piece("cubes", (n, 4)),
             Piece("kept", (n, _NF)),
             Piece("rotated", (n, _NF)),
@@ -98,6 +104,7 @@ def layout_for(cfg) -> Layout:
             Piece("tucked", (n, R.BONUS_ROWS)),
             Piece("context", (8,)),
             Piece("drawn", (_NA,)),
+            Piece("own_works", (_NA,)),
             Piece("seen", (_NA,)),
         ]
     )
@@ -145,6 +152,8 @@ def write(state, player, view, out) -> None:
         for c in pending:
             counts[c] += 1
         out("drawn", counts, ",".join(R.ART[c] for c in pending))
+    if view.sees(player, player):
+        out("own_works", s.works[player], _j(s.works[player]))
     if view.perfect_recall and view.sees(player, player):
         mine = s.seen[player]
         counts = [0] * _NA
@@ -189,6 +198,9 @@ def _stack(s) -> list[int]:
     stack = list(s.art_stack)
     for c in _pending_draw(s):
         stack[c] += 1  # drawn works are still counted in the stack until one is kept
+    if s.cfg.private_works:
+        # the stack's colours would give away hidden works: only its size is public
+        return [sum(stack[: R.COLOURS]), 0, 0, 0, stack[R.BLACK]]
     return stack
 
 
@@ -268,7 +280,8 @@ def _public_flat(s, offsets):
     dense("cube_supply", s.cube_supply)
     dense("brussels_uses", s.uses)
     dense("players", [v for p in range(n) for v in _player_rows(s, p)])
-    dense("works", [k for p in range(n) for k in s.works[p]])
+    dense("works", [k for p in range(n) for k in s.pub_works[p]])
+    dense("work_count", [sum(w) for w in s.works])
     dense("cubes", [k for p in range(n) for k in s.cubes[p]])
     bits("kept", s.kept, _NF)
     bits("rotated", s.rot, _NF)
@@ -321,7 +334,8 @@ def _public_strings(s) -> list[str]:
             "/".join(
                 (
                     _j(_player_rows(s, p)),
-                    _j(s.works[p]),
+                    _j(s.pub_works[p]),
+                    str(sum(s.works[p])),
                     _j(s.cubes[p]),
                     f"{s.kept[p]:x}",
                     f"{s.rot[p]:x}",

@@ -140,6 +140,7 @@ def start(s) -> None:
             c = p % R.COLOURS
             s.art_stack = add_at(s.art_stack, c, -1)
             s.works = set_at(s.works, p, add_at(s.works[p], c, 1))
+            s.pub_works = set_at(s.pub_works, p, add_at(s.pub_works[p], c, 1))
         for k in range(len(s.display)):
             f = next(f for f in range(len(R.FIGURES)) if s.fig_deck[f] and f not in s.display)
             s.fig_deck = add_at(s.fig_deck, f, -1)
@@ -264,7 +265,8 @@ def _t_bid(s, sp: int) -> None:
 
 def _t_do(s, a: int, sp: int) -> None:
     p = s.occ[sp]
-    if feasible(s, p, a):
+    # With private works, whether a sale is possible is secret: always ask.
+    if feasible(s, p, a) or (a == R.SALE and s.cfg.private_works):
         decide(s, Phase.DO, p, (a,))
 
 
@@ -299,6 +301,8 @@ def keep_work(s, p: int, drawn: tuple[int, ...], c: int) -> None:
         s.art_stack = add_at(s.art_stack, d, 1)
     s.art_stack = add_at(s.art_stack, c, -1)
     s.works = set_at(s.works, p, add_at(s.works[p], c, 1))
+    if not s.cfg.private_works:
+        s.pub_works = set_at(s.pub_works, p, add_at(s.pub_works[p], c, 1))
     others = list(drawn)
     others.remove(c)
     if others:
@@ -370,6 +374,7 @@ def _t_secondary(s, sp: int, p: int) -> None:
         if s.art_stack[R.BLACK] > 0:
             s.art_stack = add_at(s.art_stack, R.BLACK, -1)
             s.works = set_at(s.works, o, add_at(s.works[o], R.BLACK, 1))
+            s.pub_works = set_at(s.pub_works, o, add_at(s.pub_works[o], R.BLACK, 1))
     elif a == R.SALE:
         s.vp[o] += s.total_works(o)
     elif a == R.THEATER:

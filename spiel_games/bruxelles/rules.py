@@ -95,6 +95,7 @@ DEFAULTS: dict[str, object] = {
     "courthouse": RULES["assistants.start_courthouse"],
     "brussels": True,
     "setup": "random",
+    "private_works": False,
     "utility": "rank",
 }
 
@@ -116,6 +117,7 @@ class Config:
     courthouse: int  # in the Courthouse at the start
     brussels: bool  # Brussels board actions available
     fixed_setup: bool  # deterministic setup (tiny configurations)
+    private_works: bool  # works kept from the Workshop stay hidden until sold (issue 4)
     utility: str
 
     @property
@@ -153,6 +155,15 @@ class Config:
         return -RULES["theater.unpaid_penalty"] * len(FIGURES)
 
 
+def _flag(params: dict, name: str) -> bool:
+    value = params[name]
+    if isinstance(value, str):
+        if value.lower() not in ("true", "false"):
+            raise ConfigError(f"{name} must be true or false, got {value!r}")
+        return value.lower() == "true"
+    return bool(value)
+
+
 def make_config(params: dict) -> Config:
     p = {**DEFAULTS, **params}
     unknown = set(p) - set(DEFAULTS)
@@ -178,11 +189,8 @@ def make_config(params: dict) -> Config:
         )
     if p["setup"] not in ("random", "fixed"):
         raise ConfigError(f"setup must be 'random' or 'fixed', got {p['setup']!r}")
-    brussels = p["brussels"]
-    if isinstance(brussels, str):
-        if brussels.lower() not in ("true", "false"):
-            raise ConfigError(f"brussels must be true or false, got {brussels!r}")
-        brussels = brussels.lower() == "true"
+    brussels = _flag(p, "brussels")
+    private_works = _flag(p, "private_works")
     try:
         utility = check_mode(p["utility"])
     except ValueError as e:
@@ -196,6 +204,7 @@ def make_config(params: dict) -> Config:
         courthouse=court,
         brussels=bool(brussels),
         fixed_setup=p["setup"] == "fixed",
+        private_works=private_works,
         utility=utility,
     )
 

@@ -16,6 +16,8 @@ _MEANINGS = {
     "courthouse": "each player's assistants in the Courthouse at the start (rulebook: 2)",
     "brussels": "whether the Brussels board actions exist (false only for tiny configurations)",
     "setup": "random (rulebook shuffles) or fixed (deterministic setup for tiny configurations)",
+    "private_works": "false: kept works face up (rulebook); true: a work kept from the Workshop "
+    "stays hidden from the others until it is sold (issue 4's reading)",
     "utility": "rank (zero-sum rank difference), score (raw score) or win (1 split among winners)",
 }
 
@@ -29,12 +31,35 @@ TINY = (
 
 
 def perturb_secret(state, player: int, rng):
-    """Change the works `player` drew and put back (his only secret), or None."""
+    """Change what only `player` knows, or None if he knows nothing the others do not.
+
+    With private works: the colour of one of his hidden works (swapped with the
+    stack, so every public count stays the same). Otherwise: the works he drew
+    and put back at a Workshop.
+    """
     s = state._s
+    if s.cfg.private_works:
+        hidden = [c for c in range(rules.COLOURS) if s.works[player][c] > s.pub_works[player][c]]
+        if hidden:
+            c = rng.choice(hidden)
+            others = [d for d in range(rules.COLOURS) if d != c and s.art_stack[d] > 0]
+            if others:
+                d = rng.choice(others)
+                other = state.clone()
+                o = other.own_core()
+                w = list(o.works[player])
+                w[c] -= 1
+                w[d] += 1
+                o.works = o.works[:player] + (tuple(w),) + o.works[player + 1 :]
+                stack = list(o.art_stack)
+                stack[c] += 1
+                stack[d] -= 1
+                o.art_stack = tuple(stack)
+                return other
     if not s.seen[player]:
         return None
     other = state.clone()
-    o = other._s
+    o = other.own_core()
     entries = list(o.seen[player])
     i = rng.randrange(len(entries))
     kept, others = entries[i]
@@ -70,12 +95,13 @@ SPEC = GameSpec(
         "python_bruxelles(players=5)",
         "python_bruxelles(players=3,rounds=2,utility=score)",
         "python_bruxelles(players=4,rounds=2,max_bid=3,utility=win)",
+        "python_bruxelles(players=3,private_works=true)",
     ),
     typical_config="python_bruxelles(players=4)",
     assumptions=tuple(rules.RULES.assumptions())
     + (
-        "workshop draws: the kept work is face up (rulebook), only the put-back draws are "
-        "private (issue 4 asked for the kept work to stay private until sold)",
+        "workshop draws: by default the kept work is face up (rulebook) and only the put-back "
+        "draws are private; private_works=true keeps it hidden until sold (issue 4's reading)",
         "small boards (tiny configurations): the whole board is available every round",
     ),
     heuristic=heuristic_action,

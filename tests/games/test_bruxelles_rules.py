@@ -453,3 +453,29 @@ def test_endgame_assistant_row_counts_assistants_beyond_two_outside_the_courthou
     d = state.score_details()[0]
     # 5 assistants outside the Courthouse: (5 - 2) x 3 = 9; plus rows 1-3: 4 BF / 1 work / 1 figure
     assert d.rows == 9 + (7 - 3) // 4 + 1 + 1
+
+
+def test_private_works_hide_a_kept_workshop_work_until_it_is_sold():
+    state = start(3, private_works="true")
+    do(state, "place r2c3", "bid 1", "perform", "art green")  # a single draw is kept at once
+    s = state._s
+    assert s.works[0] == (1, 0, 0, 1, 0) and s.pub_works[0] == (1, 0, 0, 0, 0)
+    mine, theirs = state.observation_string(0), state.observation_string(1)
+    assert "own_works:1,0,0,1,0" in mine and "own_works:1,0,0,1,0" not in theirs
+    # P2's view is the same whichever colour P1 kept (and the stack shows only its size)
+    other = state.clone()
+    o = other.own_core()
+    o.works = ((1, 1, 0, 0, 0),) + o.works[1:]
+    o.art_stack = (o.art_stack[0], o.art_stack[1] - 1, o.art_stack[2], o.art_stack[3] + 1, 6)
+    assert other.observation_string(1) == theirs
+    assert other.information_state_string(1) == state.information_state_string(1)
+    do(state, "pass", "pass")  # P2, P3 pass; P1 sells the green work and reveals it
+    do(state, "place r1c2", "bid 1", "perform", "sell green", "cursor 3,3")
+    assert state._s.pub_works[0] == (1, 0, 0, 0, 0) and state._s.works[0] == (1, 0, 0, 0, 0)
+
+
+def test_without_private_works_the_kept_work_is_face_up():
+    state = start(3)
+    do(state, "place r2c3", "bid 1", "perform", "art green")
+    assert state._s.pub_works[0] == (1, 0, 0, 1, 0)
+    assert "P1:" in (obs := state.observation_string(1)) and "/1,0,0,1,0/" in obs
