@@ -81,3 +81,17 @@ def test_exact_cfr_runs_on_the_tiny_configuration():
         solver.evaluate_and_update_policy()
     after = pyspiel.exploitability(game, solver.average_policy())
     assert after < before
+
+
+def test_meeple_games_show_lists_every_assumption():
+    from typer.testing import CliRunner
+
+    from spiel_games.bruxelles.rules import RULES
+    from tournament.cli import app
+
+    result = CliRunner().invoke(app, ["games", "show", "bruxelles"])
+    assert result.exit_code == 0, result.output
+    assumed = [f.key for f in RULES.facts.values() if f.assumed]
+    assert len(assumed) >= 15
+    for key in assumed:
+        assert key in result.output
