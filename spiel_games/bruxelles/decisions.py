@@ -10,21 +10,21 @@ from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import Phase
 from spiel_games.bruxelles.phases import (
-    _can_complete,
-    _neutral_spaces,
-    _set_stock,
-    _space_actions,
     advance,
     after_payment,
     brussels_cost,
     brussels_useful,
     build,
+    can_complete,
     empty_spaces,
     feasible,
     keep_work,
     needle_moves,
+    neutral_spaces,
     sellable,
+    set_stock,
     solvay_options,
+    space_actions,
     start_action,
     turn_needle,
 )
@@ -68,7 +68,7 @@ def apply_chance(s, o: int) -> None:
             raise ValueError(f"strip {o} is not available")
         s.strips = s.strips + (o,)
         if len(s.strips) == s.cfg.board:
-            s.acts = _space_actions(s)
+            s.acts = space_actions(s)
     elif ph == Phase.C_COMPASS:
         if o in s.compass or not 0 <= o < len(R.COMPASS):
             raise ValueError(f"compass tile {o} is not available")
@@ -99,7 +99,7 @@ def apply_chance(s, o: int) -> None:
         s.bonus_deck = take_one(s.bonus_deck, o)
         s.strip_bonus = set_at(s.strip_bonus, s.strip_bonus.index(-1), o)
     elif ph == Phase.C_STOCK:
-        _set_stock(s, o)
+        set_stock(s, o)
     else:
         raise ValueError("not a chance node")
     advance(s)
@@ -170,7 +170,7 @@ def _legal_actions(s) -> list[int]:
         cost = remaining + sum(paid)
         out = []
         for res in range(lo, 5):
-            if _unit_available(s, p, res) and _can_complete(s, p, paid, cost, res):
+            if _unit_available(s, p, res) and can_complete(s, p, paid, cost, res):
                 out.append(A.PAY0 + res)
         return out
     if ph == Phase.NEEDLE:
@@ -186,7 +186,7 @@ def _legal_actions(s) -> list[int]:
     if ph == Phase.SHIELD:
         return [A.SHIELD0, A.SHIELD0 + 1]
     if ph == Phase.NEUTRAL:
-        return [A.NEUTRAL0 + sp for sp in _neutral_spaces(s)]
+        return [A.NEUTRAL0 + sp for sp in neutral_spaces(s)]
     return []
 
 

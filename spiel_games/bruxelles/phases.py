@@ -81,7 +81,7 @@ def _needle_tiles(s) -> tuple[int, int]:
     return s.compass[s.needles[0]], s.compass[s.needles[1]]
 
 
-def _can_complete(s, p: int, paid: tuple[int, ...], cost: int, res: int = -1) -> bool:
+def can_complete(s, p: int, paid: tuple[int, ...], cost: int, res: int = -1) -> bool:
     """Some valid payment extends `paid` (plus one unit of `res`, if given, with no
     smaller kind left to pay) and everything not yet paid is affordable now."""
     x, y = _needle_tiles(s)
@@ -115,7 +115,7 @@ def feasible(s, p: int, a: int) -> bool:
         return (
             s.built[p] < R.BUILDINGS
             and bool(empty_spaces(s))
-            and _can_complete(s, p, (0,) * 5, construction_cost(s, p))
+            and can_complete(s, p, (0,) * 5, construction_cost(s, p))
         )
     raise ValueError(f"unknown action {a}")
 
@@ -134,7 +134,7 @@ def start(s) -> None:
     cfg = s.cfg
     if cfg.fixed_setup:
         s.strips = FIXED_STRIPS[: cfg.board]
-        s.acts = _space_actions(s)
+        s.acts = space_actions(s)
         s.compass = tuple(range(len(R.COMPASS)))
         for p in range(s.n):
             c = p % R.COLOURS
@@ -159,7 +159,7 @@ def start(s) -> None:
     advance(s)
 
 
-def _space_actions(s) -> tuple[int, ...]:
+def space_actions(s) -> tuple[int, ...]:
     b = s.cfg.board
     return tuple(R.STRIPS[s.strips[r]][c] for r in range(b) for c in range(b))
 
@@ -211,12 +211,12 @@ def _t_round(s) -> None:
 def _t_stock(s) -> None:
     if s.cfg.fixed_setup:
         card = next(c for c in range(len(R.STOCK_VALUES)) if (s.stock_left >> c) & 1)
-        _set_stock(s, card)
+        set_stock(s, card)
         return
     set_chance(s, Phase.C_STOCK)
 
 
-def _set_stock(s, card: int) -> None:
+def set_stock(s, card: int) -> None:
     if not (s.stock_left >> card) & 1:
         raise ValueError(f"stock card {card} is not in the deck")
     s.stock_left &= ~(1 << card)
@@ -230,12 +230,12 @@ def _t_shield(s) -> None:
     decide(s, Phase.SHIELD, s.first)
 
 
-def _neutral_spaces(s) -> list[int]:
+def neutral_spaces(s) -> list[int]:
     return [sp for sp in empty_spaces(s) if (s.area >> sp) & 1]
 
 
 def _t_neutral(s, p: int) -> None:
-    if _neutral_spaces(s):
+    if neutral_spaces(s):
         decide(s, Phase.NEUTRAL, p)
 
 
