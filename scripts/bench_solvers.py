@@ -1,0 +1,230 @@
+"""Solver benchmarks for docs/BENCHMARKS.md (included by scripts/bench.py).
+
+    .venv/bin/python scripts/bench_solvers.py [--quick]
+
+Measures, for every registered game:
+- IS-MCTS simulations/s at the first decision of the 4-player game (the game's
+  typical configuration when it cannot seat 4), with full random rollouts and with
+  rollouts cut after 20 moves;
+- MCCFR iterations/s (outcome sampling on the full typical game through the game's
+  abstraction; external sampling on the first tiny configuration);
+- seconds for exact CFR+ to reach exploitability 0.01 (NashConv / 2) on the game's
+  smallest tiny configuration (tree compilation counted separately);
+- peak memory (max RSS of a fresh process) of MCCFR-OS training on the full game
+  and the size of the policy file it writes.
+
+Numbers are wall-clock on a shared machine; they are measurements, never test
+assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def _first_decision(game, seed: int = 0):
+    import random
+
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+    return state
+
+
+def _four_player_config(spec) -> str:
+    if spec.min_players <= 4 <= spec.max_players:
+        return f"{spec.short_name}(players=4)"
+    return spec.typical_config
+
+
+def ismcts_rates(quick: bool) -> list[tuple[str, str, float, float]]:
+    import pyspiel
+
+    import spiel_games
+    from solvers.registry import make_agent
+
+    seconds = 1.0 if quick else 4.0
+    rows = []
+    for spec in spiel_games.all_specs():
+        config = _four_player_config(spec)
+        game = pyspiel.load_game(config)
+        state = _first_decision(game)
+        rates = []
+        for agent_spec in (f"ismcts(time={seconds})", f"ismcts(time={seconds},rollout_depth=20)"):
+            agent = make_agent(agent_spec, game, seed=0)
+            t = time.perf_counter()
+            analysis = agent.analyse(state)
+            rates.append(analysis.budget["sims_done"] / (time.perf_counter() - t))
+        rows.append((spec.short_name, config, rates[0], rates[1]))
+    return rows
+
+
+def mccfr_rates(quick: bool) -> list[tuple[str, str, str, float, int]]:
+    import pyspiel
+
+    import spiel_games
+    from solvers.mccfr import MCCFR
+
+    budget = 2.0 if quick else 10.0
+    rows = []
+    for spec in spiel_games.all_specs():
+        for variant, config, abstraction in (
+            ("os", spec.typical_config, spec.abstraction_name or "none"),
+            ("es", spec.tiny_configs[0], "none"),
+        ):
+            game = pyspiel.load_game(config)
+            solver = MCCFR(game, variant, abstraction, seed=0)
+            t = time.perf_counter()
+            n = 0
+            while time.perf_counter() - t < budget:
+                solver.iteration()
+                n += 1
+            rate = n / (time.perf_counter() - t)
+            rows.append((spec.short_name, f"mccfr-{variant}", config, rate, len(solver.regret)))
+    return rows
+
+
+def cfr_plus_times(quick: bool) -> list[tuple[str, str, int, float, int, float, float]]:
+    import pyspiel
+
+    import spiel_games
+    from solvers import tree_cfr
+
+    cap = 200 if quick else 2000
+    rows = []
+    for spec in spiel_games.all_specs():
+        trees = []
+        for config in spec.tiny_configs:
+            t = time.perf_counter()
+            tree = tree_cfr.GameTree(pyspiel.load_game(config))
+            trees.append((tree.num_nodes, time.perf_counter() - t, config, tree))
+        nodes, build, config, tree = min(trees, key=lambda x: x[0])
+        solver = tree_cfr.TreeCFR(tree, "cfr+")
+        t = time.perf_counter()
+        expl = float("inf")
+        while solver.iteration < cap:
+            solver.iterate()
+            expl = solver.nash_conv() / 2
+            if expl <= 0.01:
+                break
+        rows.append((spec.short_name, config, nodes, build, solver.iteration,
+                     time.perf_counter() - t, expl))
+    return rows
+
+
+_MEMORY_CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+import pyspiel, spiel_games
+from solvers.train import SolveConfig, solve
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t = time.perf_counter()
+r = solve(SolveConfig({config!r}, "mccfr-os", {iterations}, {out!r}, report_every={iterations}))
+print(json.dumps({{"rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                   "base_kib": before, "keys": r.policy_keys, "bytes": r.file_bytes,
+                   "seconds": time.perf_counter() - t}}))
+"""
+
+
+def mccfr_memory(quick: bool) -> list[tuple[str, str, int, dict]]:
+    import spiel_games
+
+    iterations = 20 if quick else 500
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec in spiel_games.all_specs():
+            out = str(Path(tmp) / f"{spec.short_name}.parquet")
+            code = _MEMORY_CHILD.format(root=str(ROOT), config=spec.typical_config,
+                                        iterations=iterations, out=out)
+            proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            if proc.returncode != 0:
+                rows.append((spec.short_name, spec.typical_config, iterations,
+                             {"error": proc.stderr.strip().splitlines()[-1][:120]}))
+                continue
+            rows.append((spec.short_name, spec.typical_config, iterations,
+                         json.loads(proc.stdout.strip().splitlines()[-1])))
+    return rows
+
+
+def sections(quick: bool) -> list[str]:
+    """Markdown blocks for docs/BENCHMARKS.md."""
+    out = []
+    lines = [
+        "## Solvers: IS-MCTS simulations per second",
+        "",
+        "At the first decision of the 4-player game (after the opening chance events), "
+        "one process, `ismcts(time=T)` on the meeple engine (solvers/search.py). "
+        "Full = random rollouts to the end; cut = `rollout_depth=20` (then the position "
+        "is scored from the current scores).",
+        "",
+        "| game | configuration | sims/s (full rollouts) | sims/s (rollout_depth=20) |",
+        "|---|---|---:|---:|",
+    ]
+    for name, config, full, cut in ismcts_rates(quick):
+        lines.append(f"| {name} | `{config}` | {full:,.0f} | {cut:,.0f} |")
+    out.append("\n".join(lines))
+
+    lines = [
+        "## Solvers: MCCFR iterations per second",
+        "",
+        "One iteration = one traversal per player. Outcome sampling on the full typical "
+        "game, keyed by the game's abstraction; external sampling on the first tiny "
+        "configuration (information-state keys). `keys` = table entries after the run.",
+        "",
+        "| game | solver | configuration | iterations/s | keys |",
+        "|---|---|---|---:|---:|",
+    ]
+    for name, solver, config, rate, keys in mccfr_rates(quick):
+        lines.append(f"| {name} | {solver} | `{config}` | {rate:,.1f} | {keys:,} |")
+    out.append("\n".join(lines))
+
+    lines = [
+        "## Solvers: exact CFR+ to exploitability 0.01",
+        "",
+        "Smallest tiny configuration of each game (by tree size). Compiled-tree CFR+ "
+        "(solvers/tree_cfr.py); exploitability = NashConv / 2, evaluated after every "
+        "iteration (included in the time).",
+        "",
+        "| game | configuration | tree nodes | compile s | iterations | CFR+ s | exploitability |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, config, nodes, build, its, secs, expl in cfr_plus_times(quick):
+        lines.append(f"| {name} | `{config}` | {nodes:,} | {build:.2f} | {its} | {secs:.2f} | {expl:.4f} |")
+    out.append("\n".join(lines))
+
+    lines = [
+        "## Solvers: MCCFR memory and policy file size",
+        "",
+        "A fresh process trains `mccfr-os` on the full typical game; peak RSS includes "
+        "the Python interpreter, pyspiel and the games (base = RSS before training).",
+        "",
+        "| game | configuration | iterations | peak RSS MiB | base MiB | keys | policy file KiB | seconds |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, config, its, r in mccfr_memory(quick):
+        if "error" in r:
+            lines.append(f"| {name} | `{config}` | {its} | error: {r['error']} | | | | |")
+            continue
+        lines.append(
+            f"| {name} | `{config}` | {its} | {r['rss_kib'] / 1024:.0f} | {r['base_kib'] / 1024:.0f} "
+            f"| {r['keys']:,} | {r['bytes'] / 1024:.0f} | {r['seconds']:.1f} |"
+        )
+    out.append("\n".join(lines))
+    return out
+
+
+if __name__ == "__main__":
+    for block in sections("--quick" in sys.argv):
+        print(block)
+        print()
