@@ -118,8 +118,9 @@ def cfr_plus_times(quick: bool) -> list[tuple[str, str, int, float, int, float, 
             expl = solver.nash_conv() / 2
             if expl <= 0.01:
                 break
-        rows.append((spec.short_name, config, nodes, build, solver.iteration,
-                     time.perf_counter() - t, expl))
+        rows.append(
+            (spec.short_name, config, nodes, build, solver.iteration, time.perf_counter() - t, expl)
+        )
     return rows
 
 
@@ -145,15 +146,28 @@ def mccfr_memory(quick: bool) -> list[tuple[str, str, int, dict]]:
     with tempfile.TemporaryDirectory() as tmp:
         for spec in spiel_games.all_specs():
             out = str(Path(tmp) / f"{spec.short_name}.parquet")
-            code = _MEMORY_CHILD.format(root=str(ROOT), config=spec.typical_config,
-                                        iterations=iterations, out=out)
+            code = _MEMORY_CHILD.format(
+                root=str(ROOT), config=spec.typical_config, iterations=iterations, out=out
+            )
             proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
             if proc.returncode != 0:
-                rows.append((spec.short_name, spec.typical_config, iterations,
-                             {"error": proc.stderr.strip().splitlines()[-1][:120]}))
+                rows.append(
+                    (
+                        spec.short_name,
+                        spec.typical_config,
+                        iterations,
+                        {"error": proc.stderr.strip().splitlines()[-1][:120]},
+                    )
+                )
                 continue
-            rows.append((spec.short_name, spec.typical_config, iterations,
-                         json.loads(proc.stdout.strip().splitlines()[-1])))
+            rows.append(
+                (
+                    spec.short_name,
+                    spec.typical_config,
+                    iterations,
+                    json.loads(proc.stdout.strip().splitlines()[-1]),
+                )
+            )
     return rows
 
 
@@ -200,7 +214,9 @@ def sections(quick: bool) -> list[str]:
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for name, config, nodes, build, its, secs, expl in cfr_plus_times(quick):
-        lines.append(f"| {name} | `{config}` | {nodes:,} | {build:.2f} | {its} | {secs:.2f} | {expl:.4f} |")
+        lines.append(
+            f"| {name} | `{config}` | {nodes:,} | {build:.2f} | {its} | {secs:.2f} | {expl:.4f} |"
+        )
     out.append("\n".join(lines))
 
     lines = [

@@ -15,6 +15,10 @@ import pyspiel
 def transition_functions(game):
     """(apply(state, action), legal(state, player)) for states of `game`."""
     cls = type(game.new_initial_state())
-    if cls is not pyspiel.State and hasattr(cls, "_apply_action") and hasattr(cls, "_legal_actions"):
+    if (
+        cls is not pyspiel.State
+        and hasattr(cls, "_apply_action")
+        and hasattr(cls, "_legal_actions")
+    ):
         return cls._apply_action, cls._legal_actions
     return pyspiel.State.apply_action, pyspiel.State.legal_actions

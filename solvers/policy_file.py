@@ -74,11 +74,13 @@ def write_policy(path: str | Path, table: dict[str, dict[int, float]], meta: dic
     for required in ("game", "abstraction", "abstraction_version", "iterations", "solver"):
         if required not in meta:
             raise ValueError(f"policy metadata needs {required!r}")
-    t = pa.table({
-        "key": pa.array(keys, pa.string()),
-        "action": pa.array(actions, pa.int64()),
-        "probability": pa.array(probs, pa.float64()),
-    })
+    t = pa.table(
+        {
+            "key": pa.array(keys, pa.string()),
+            "action": pa.array(actions, pa.int64()),
+            "probability": pa.array(probs, pa.float64()),
+        }
+    )
     t = t.replace_schema_metadata({META_KEY: json.dumps(meta).encode()})
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -105,8 +107,12 @@ def read_policy(path: str | Path) -> PolicyTable:
         raise PolicyFileError(f"{path}: unsupported policy format {meta.get('format')!r}")
     t = pq.read_table(path, columns=["key", "action", "probability"])
     out: dict[str, tuple[list[int], list[float]]] = {}
-    for k, a, p in zip(t.column("key").to_pylist(), t.column("action").to_pylist(),
-                       t.column("probability").to_pylist(), strict=False):
+    for k, a, p in zip(
+        t.column("key").to_pylist(),
+        t.column("action").to_pylist(),
+        t.column("probability").to_pylist(),
+        strict=False,
+    ):
         entry = out.get(k)
         if entry is None:
             entry = out[k] = ([], [])
@@ -141,7 +147,9 @@ def key_function(game, abstraction: str):
     spec = get_spec(game.get_type().short_name)
     if spec.abstraction is None or abstraction != spec.abstraction_name:
         valid = ", ".join(x for x in (NO_ABSTRACTION, spec.abstraction_name) if x)
-        raise PolicyFileError(f"unknown abstraction {abstraction!r} for {spec.short_name}; valid: {valid}")
+        raise PolicyFileError(
+            f"unknown abstraction {abstraction!r} for {spec.short_name}; valid: {valid}"
+        )
     return spec.abstraction
 
 
@@ -198,8 +206,10 @@ class PolicyAgent(Agent):
             return None
         p = state.current_player()
         n = float(self.meta.get("iterations", 0))
-        moves = [MoveStat(a, state.action_to_string(p, a), n, float("nan"), prob=q)
-                 for a, q in sorted(probs, key=lambda x: -x[1])]
+        moves = [
+            MoveStat(a, state.action_to_string(p, a), n, float("nan"), prob=q)
+            for a, q in sorted(probs, key=lambda x: -x[1])
+        ]
         return Analysis(player=p, moves=moves, budget={"iterations": self.meta.get("iterations")})
 
 
@@ -214,16 +224,22 @@ def _register() -> None:
             raise AgentSpecError("agent 'policy': the fallback cannot itself be a policy")
         return PolicyAgent(game, params["path"], params["fallback"], seed)
 
-    register_kind(AgentKind(
-        name="policy",
-        summary="plays a trained policy file (meeple solve --out), sampling its probabilities",
-        params=(
-            Param("path", str, "", "Parquet policy file written by `meeple solve`"),
-            Param("fallback", str, "heuristic", "agent spec used on keys the file does not cover "
-                  "(counted as fallbacks)"),
-        ),
-        factory=make,
-    ))
+    register_kind(
+        AgentKind(
+            name="policy",
+            summary="plays a trained policy file (meeple solve --out), sampling its probabilities",
+            params=(
+                Param("path", str, "", "Parquet policy file written by `meeple solve`"),
+                Param(
+                    "fallback",
+                    str,
+                    "heuristic",
+                    "agent spec used on keys the file does not cover (counted as fallbacks)",
+                ),
+            ),
+            factory=make,
+        )
+    )
 
 
 _register()

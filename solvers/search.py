@@ -83,8 +83,15 @@ def sample_chance(state, rng: random.Random) -> int:
 class SearchEngine:
     """UCT / SO-IS-MCTS over one game; ``search(state)`` returns the root node."""
 
-    def __init__(self, game, rng: random.Random, uct_c: float = 1.4, rollout: str = "random",
-                 rollout_depth: int = -1, determinize: bool = False):
+    def __init__(
+        self,
+        game,
+        rng: random.Random,
+        uct_c: float = 1.4,
+        rollout: str = "random",
+        rollout_depth: int = -1,
+        determinize: bool = False,
+    ):
         self.game = game
         self.rng = rng
         self.np_rng = np.random.default_rng(rng.getrandbits(63))
@@ -191,7 +198,9 @@ class SearchEngine:
             ch.w2 += v * v
 
     def _rollout(self, state) -> list[float]:
-        rng = self.rng
+        rand = self.rng.random
+        apply = self._apply
+        legal_fn = self._legal
         depth = self.rollout_depth
         h = self.heuristic
         steps = 0
@@ -200,16 +209,25 @@ class SearchEngine:
             if p < 0:
                 if p == TERMINAL:
                     return state.returns()
-                self._apply(state, sample_chance(state, rng))
+                x = rand()
+                acc = 0.0
+                outcomes = state.chance_outcomes()
+                a = outcomes[-1][0]
+                for o, q in outcomes:
+                    acc += q
+                    if x < acc:
+                        a = o
+                        break
+                apply(state, a)
                 continue
             if 0 <= depth <= steps:
                 return self.evaluate(state)
             if h is not None:
                 a = h(state, self.np_rng)
             else:
-                legal = self._legal(state, p)
-                a = legal[rng.randrange(len(legal))]
-            self._apply(state, a)
+                legal = legal_fn(state, p)
+                a = legal[int(rand() * len(legal))]
+            apply(state, a)
             steps += 1
 
     def evaluate(self, state) -> list[float]:
@@ -233,8 +251,16 @@ def root_analysis(state, root: Node, lo: float, span: float, budget: dict) -> An
             var = max(ch.w2 / n - mean * mean, 0.0)
             half = _Z95 * math.sqrt(var / n) if n > 1 else 1.0
             value = lo + mean * span
-            moves.append(MoveStat(a, state.action_to_string(player, a), n, value,
-                                  value - half * span, value + half * span))
+            moves.append(
+                MoveStat(
+                    a,
+                    state.action_to_string(player, a),
+                    n,
+                    value,
+                    value - half * span,
+                    value + half * span,
+                )
+            )
         else:
             moves.append(MoveStat(a, state.action_to_string(player, a), 0, float("nan")))
     moves.sort(key=lambda m: (-m.visits, -(m.value if m.visits else -1e300), m.action))
@@ -262,8 +288,14 @@ class _SearchAgent(Agent):
 
     def _engine(self, determinize: bool) -> SearchEngine:
         p = self.params
-        return SearchEngine(self.game, self.rng, uct_c=p["uct_c"], rollout=p["rollout"],
-                            rollout_depth=p["rollout_depth"], determinize=determinize)
+        return SearchEngine(
+            self.game,
+            self.rng,
+            uct_c=p["uct_c"],
+            rollout=p["rollout"],
+            rollout_depth=p["rollout_depth"],
+            determinize=determinize,
+        )
 
     def _budget(self) -> dict:
         if self.params.get("time", 0.0) > 0:
@@ -289,6 +321,7 @@ class _SearchAgent(Agent):
 
 def best_action(root: Node, legal) -> int:
     """Most visited legal move; ties broken by mean value, then by the lower id."""
+
     def key(a):
         ch = root.children.get(a)
         if ch is None or ch.n == 0:
@@ -371,8 +404,13 @@ def _factory(cls, kind):
 
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise AgentSpecError(f"agent {kind!r} needs a sequential game")
-        if params["rollout"] == "heuristic" and get_spec(game.get_type().short_name).heuristic is None:
-            raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for rollout=heuristic")
+        if (
+            params["rollout"] == "heuristic"
+            and get_spec(game.get_type().short_name).heuristic is None
+        ):
+            raise AgentSpecError(
+                f"agent {kind!r}: this game has no heuristic for rollout=heuristic"
+            )
         return cls(game, _check(dict(params), kind), seed)
 
     return make
@@ -382,36 +420,55 @@ def _register() -> None:
     from solvers.registry import AgentKind, Param, register_kind
 
     common = (
-        Param("time", float, 0.0, "seconds per move; when > 0 it replaces the simulation budget "
-              "(then moves are no longer exactly reproducible)"),
+        Param(
+            "time",
+            float,
+            0.0,
+            "seconds per move; when > 0 it replaces the simulation budget "
+            "(then moves are no longer exactly reproducible)",
+        ),
         Param("uct_c", float, 1.4, "UCB exploration constant (returns normalised to [0, 1])"),
-        Param("rollout", str, "random", "rollout policy: random or heuristic (the game's baseline)"),
-        Param("rollout_depth", int, -1, "moves per rollout before scoring the position from the "
-              "current scores; -1 plays to the end"),
+        Param(
+            "rollout", str, "random", "rollout policy: random or heuristic (the game's baseline)"
+        ),
+        Param(
+            "rollout_depth",
+            int,
+            -1,
+            "moves per rollout before scoring the position from the "
+            "current scores; -1 plays to the end",
+        ),
     )
-    register_kind(AgentKind(
-        name="mcts",
-        summary="UCT with sampled chance nodes and multi-player returns, for games without "
-                "private information (on hidden-information games: one sampled world per move)",
-        params=(Param("sims", int, 800, "simulations per move"),) + common,
-        factory=_factory(MCTSAgent, "mcts"),
-    ))
-    register_kind(AgentKind(
-        name="ismcts",
-        summary="single-observer information-set MCTS: each simulation starts from a world "
-                "resampled from the mover's information state (plain UCT on perfect-information games)",
-        params=(Param("sims", int, 2000, "simulations per move"),) + common,
-        factory=_factory(ISMCTSAgent, "ismcts"),
-    ))
-    register_kind(AgentKind(
-        name="pimc",
-        summary="perfect-information Monte Carlo: sample worlds, run UCT in each, vote by visits",
-        params=(
-            Param("worlds", int, 16, "determinizations sampled per move"),
-            Param("sims", int, 200, "simulations per world"),
-        ) + common,
-        factory=_factory(PIMCAgent, "pimc"),
-    ))
+    register_kind(
+        AgentKind(
+            name="mcts",
+            summary="UCT with sampled chance nodes and multi-player returns, for games without "
+            "private information (on hidden-information games: one sampled world per move)",
+            params=(Param("sims", int, 800, "simulations per move"),) + common,
+            factory=_factory(MCTSAgent, "mcts"),
+        )
+    )
+    register_kind(
+        AgentKind(
+            name="ismcts",
+            summary="single-observer information-set MCTS: each simulation starts from a world "
+            "resampled from the mover's information state (plain UCT on perfect-information games)",
+            params=(Param("sims", int, 2000, "simulations per move"),) + common,
+            factory=_factory(ISMCTSAgent, "ismcts"),
+        )
+    )
+    register_kind(
+        AgentKind(
+            name="pimc",
+            summary="perfect-information Monte Carlo: sample worlds, run UCT in each, vote by visits",
+            params=(
+                Param("worlds", int, 16, "determinizations sampled per move"),
+                Param("sims", int, 200, "simulations per world"),
+            )
+            + common,
+            factory=_factory(PIMCAgent, "pimc"),
+        )
+    )
 
 
 _register()

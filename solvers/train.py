@@ -70,14 +70,22 @@ def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:
         spec = None
     if cfg.solver in tree_cfr.KINDS:
         if name not in (None, NO_ABSTRACTION):
-            raise SolveError(f"{cfg.solver} is exact: it uses every information state (abstraction none)")
+            raise SolveError(
+                f"{cfg.solver} is exact: it uses every information state (abstraction none)"
+            )
         return NO_ABSTRACTION, 0
     if name is None:
-        name = spec.abstraction_name if spec is not None and spec.abstraction is not None else NO_ABSTRACTION
+        name = (
+            spec.abstraction_name
+            if spec is not None and spec.abstraction is not None
+            else NO_ABSTRACTION
+        )
     if name == NO_ABSTRACTION:
         return name, 0
     if spec is None or spec.abstraction is None or name != spec.abstraction_name:
-        valid = [NO_ABSTRACTION] + ([spec.abstraction_name] if spec is not None and spec.abstraction else [])
+        valid = [NO_ABSTRACTION] + (
+            [spec.abstraction_name] if spec is not None and spec.abstraction else []
+        )
         raise SolveError(f"unknown abstraction {name!r} for this game; valid: {', '.join(valid)}")
     return name, spec.abstraction_version
 
@@ -112,12 +120,14 @@ def _write_checkpoint(path: Path, rows, meta: dict) -> None:
         acts.append(int(a))
         regs.append(float(r))
         avgs.append(float(s))
-    t = pa.table({
-        "key": pa.array(keys, pa.string()),
-        "action": pa.array(acts, pa.int64()),
-        "regret": pa.array(regs, pa.float64()),
-        "avg": pa.array(avgs, pa.float64()),
-    }).replace_schema_metadata({_CKPT_KEY: json.dumps(meta).encode()})
+    t = pa.table(
+        {
+            "key": pa.array(keys, pa.string()),
+            "action": pa.array(acts, pa.int64()),
+            "regret": pa.array(regs, pa.float64()),
+            "avg": pa.array(avgs, pa.float64()),
+        }
+    ).replace_schema_metadata({_CKPT_KEY: json.dumps(meta).encode()})
     tmp = path.with_name(path.name + ".tmp")
     pq.write_table(t, tmp)
     tmp.replace(path)
@@ -126,8 +136,15 @@ def _write_checkpoint(path: Path, rows, meta: dict) -> None:
 def _read_checkpoint(path: Path) -> tuple[dict, list]:
     t = pq.read_table(path)
     meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
-    rows = list(zip(t.column("key").to_pylist(), t.column("action").to_pylist(),
-                    t.column("regret").to_pylist(), t.column("avg").to_pylist(), strict=False))
+    rows = list(
+        zip(
+            t.column("key").to_pylist(),
+            t.column("action").to_pylist(),
+            t.column("regret").to_pylist(),
+            t.column("avg").to_pylist(),
+            strict=False,
+        )
+    )
     return meta, rows
 
 
@@ -140,21 +157,27 @@ def load_any_game(game_string: str):
         spiel_games.get_spec(name)
     except KeyError:
         if name not in pyspiel.registered_names():
-            raise SolveError(f"unknown game {name!r}; meeple games: "
-                             f"{', '.join(s.short_name for s in spiel_games.all_specs())}") from None
+            raise SolveError(
+                f"unknown game {name!r}; meeple games: "
+                f"{', '.join(s.short_name for s in spiel_games.all_specs())}"
+            ) from None
         try:
             return pyspiel.load_game(game_string)
         except Exception as e:  # pyspiel raises RuntimeError/SpielError on bad strings
-            raise SolveError(f"cannot load game {game_string!r}: {str(e).splitlines()[0]}") from None
+            raise SolveError(
+                f"cannot load game {game_string!r}: {str(e).splitlines()[0]}"
+            ) from None
     try:
         return load_game(game_string)
     except GameStringError as e:
         raise SolveError(str(e)) from None
 
 
-def solve(cfg: SolveConfig,
-          on_iteration: Callable[[int, int], None] | None = None,
-          on_report: Callable[[int, str, float], None] | None = None) -> SolveResult:
+def solve(
+    cfg: SolveConfig,
+    on_iteration: Callable[[int, int], None] | None = None,
+    on_report: Callable[[int, str, float], None] | None = None,
+) -> SolveResult:
     if cfg.solver not in SOLVERS:
         raise SolveError(f"unknown solver {cfg.solver!r}; valid: {', '.join(SOLVERS)}")
     if cfg.iterations < 1:
@@ -169,8 +192,13 @@ def solve(cfg: SolveConfig,
         raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
     computable = is_exact or exploitability_computable(game)
 
-    identity = {"game": game_string, "solver": cfg.solver, "abstraction": abstraction,
-                "abstraction_version": version, "seed": cfg.seed}
+    identity = {
+        "game": game_string,
+        "solver": cfg.solver,
+        "abstraction": abstraction,
+        "abstraction_version": version,
+        "seed": cfg.seed,
+    }
     if is_exact:
         solver = tree_cfr.TreeCFR(tree_cfr.GameTree(game), cfg.solver)
         rows_fn = solver.rows
@@ -208,7 +236,9 @@ def solve(cfg: SolveConfig,
         if computable:
             if eval_tree is None:
                 eval_tree = tree_cfr.GameTree(game, key_fn=solver.key)
-            pol = tree_cfr.policy_from_table(eval_tree, solver.average_policy_table(), alt_keys=True)
+            pol = tree_cfr.policy_from_table(
+                eval_tree, solver.average_policy_table(), alt_keys=True
+            )
             return "nash_conv", tree_cfr.nash_conv(eval_tree, pol)
         return "average_regret", solver.average_regret()
 
@@ -248,7 +278,13 @@ def solve(cfg: SolveConfig,
     table = solver.policy_table() if is_exact else solver.average_policy_table()
     result.policy_keys = len(table)
     last = result.reports[-1]
-    result.file_bytes = write_policy(cfg.out, table, {
-        **identity, "iterations": it, last[1]: last[2],
-    })
+    result.file_bytes = write_policy(
+        cfg.out,
+        table,
+        {
+            **identity,
+            "iterations": it,
+            last[1]: last[2],
+        },
+    )
     return result

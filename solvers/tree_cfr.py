@@ -137,7 +137,10 @@ class TreeCFR:
         si = tr.infoset[node]
         strat = self.current[si]
         if tr.player[node] == i:
-            vals = [self._walk(c, i, reach_i * s, reach_o, weight) for c, s in zip(kids, strat, strict=False)]
+            vals = [
+                self._walk(c, i, reach_i * s, reach_o, weight)
+                for c, s in zip(kids, strat, strict=False)
+            ]
             v = sum(s * x for s, x in zip(strat, vals, strict=False))
             reg = self.regret[si]
             cum = self.cum[si]
@@ -155,7 +158,7 @@ class TreeCFR:
         tr = self.tree
         kind = self.kind_name
         if kind == "dcfr":
-            pos = t ** 1.5 / (t ** 1.5 + 1.0)
+            pos = t**1.5 / (t**1.5 + 1.0)
             neg = 0.5  # beta = 0
             avg = (t / (t + 1.0)) ** 2
         for si in range(self._n):
@@ -189,7 +192,10 @@ class TreeCFR:
     def policy_table(self) -> dict[str, dict[int, float]]:
         avg = self.average()
         tr = self.tree
-        return {tr.info_keys[si]: dict(zip(tr.info_actions[si], avg[si], strict=False)) for si in range(self._n)}
+        return {
+            tr.info_keys[si]: dict(zip(tr.info_actions[si], avg[si], strict=False))
+            for si in range(self._n)
+        }
 
     def nash_conv(self) -> float:
         return nash_conv(self.tree, self.average())
@@ -215,8 +221,11 @@ class TreeCFR:
         for si in range(self._n):
             reg = self.regret[si]
             pos_sum = sum(r for r in reg if r > 0.0)
-            self.current[si] = ([r / pos_sum if r > 0.0 else 0.0 for r in reg] if pos_sum > 0
-                               else [1.0 / len(reg)] * len(reg))
+            self.current[si] = (
+                [r / pos_sum if r > 0.0 else 0.0 for r in reg]
+                if pos_sum > 0
+                else [1.0 / len(reg)] * len(reg)
+            )
 
 
 def profile_values(tree: GameTree, policy: list[list[float]]) -> list[float]:
@@ -279,7 +288,9 @@ def best_response_value(tree: GameTree, policy: list[list[float]], i: int) -> fl
         elif tree.player[n] == i:
             r = v(kids[choose(tree.infoset[n])])
         else:
-            r = sum(p * v(c) for c, p in zip(kids, policy[tree.infoset[n]], strict=False) if p > 0.0)
+            r = sum(
+                p * v(c) for c, p in zip(kids, policy[tree.infoset[n]], strict=False) if p > 0.0
+            )
         value[n] = r
         return r
 
@@ -320,8 +331,9 @@ def nash_conv(tree: GameTree, policy: list[list[float]]) -> float:
     return max(total, 0.0) if math.isfinite(total) else total
 
 
-def policy_from_table(tree: GameTree, table: dict[str, dict[int, float]],
-                      alt_keys: bool = False) -> list[list[float]]:
+def policy_from_table(
+    tree: GameTree, table: dict[str, dict[int, float]], alt_keys: bool = False
+) -> list[list[float]]:
     """Infoset-indexed policy from {key: {action: prob}} (uniform where a key is missing).
     With ``alt_keys`` the table is keyed by the tree's ``key_fn`` keys (an abstraction)."""
     out = []

@@ -19,12 +19,27 @@ def agents(
 
     kinds = all_kinds()
     if as_json:
-        typer.echo(json.dumps([
-            {"kind": k.name, "summary": k.summary,
-             "params": [{"name": p.name, "type": p.type.__name__, "default": p.default,
-                         "meaning": p.meaning} for p in k.params]}
-            for k in kinds
-        ], indent=2))
+        typer.echo(
+            json.dumps(
+                [
+                    {
+                        "kind": k.name,
+                        "summary": k.summary,
+                        "params": [
+                            {
+                                "name": p.name,
+                                "type": p.type.__name__,
+                                "default": p.default,
+                                "meaning": p.meaning,
+                            }
+                            for p in k.params
+                        ],
+                    }
+                    for k in kinds
+                ],
+                indent=2,
+            )
+        )
         return
     for k in kinds:
         typer.echo(f"{k.name}: {k.summary}")
@@ -35,14 +50,20 @@ def agents(
 
 def solve(
     game: Annotated[str, typer.Argument(help="Game string, e.g. 'python_coloretto(players=4)'")],
-    solver: Annotated[str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), "
-                                            "mccfr-es or mccfr-os")] = "mccfr-os",
-    iterations: Annotated[int, typer.Option(help="Total iterations (a resumed run counts those done)")] = 1000,
+    solver: Annotated[
+        str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), mccfr-es or mccfr-os")
+    ] = "mccfr-os",
+    iterations: Annotated[
+        int, typer.Option(help="Total iterations (a resumed run counts those done)")
+    ] = 1000,
     out: Annotated[str, typer.Option(help="Policy file to write (Parquet)")] = "policy.parquet",
-    abstraction: Annotated[str | None, typer.Option(
-        help="Information abstraction for MCCFR: the game's (default) or 'none'")] = None,
-    report_every: Annotated[int, typer.Option(
-        help="Report the metric and write a checkpoint every K iterations")] = 100,
+    abstraction: Annotated[
+        str | None,
+        typer.Option(help="Information abstraction for MCCFR: the game's (default) or 'none'"),
+    ] = None,
+    report_every: Annotated[
+        int, typer.Option(help="Report the metric and write a checkpoint every K iterations")
+    ] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the solver's sampling")] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
@@ -51,8 +72,15 @@ def solve(
     from solvers.train import SolveConfig, SolveError, checkpoint_path
     from solvers.train import solve as run
 
-    cfg = SolveConfig(game=game, solver=solver, iterations=iterations, out=out,
-                      abstraction=abstraction, report_every=report_every, seed=seed)
+    cfg = SolveConfig(
+        game=game,
+        solver=solver,
+        iterations=iterations,
+        out=out,
+        abstraction=abstraction,
+        report_every=report_every,
+        seed=seed,
+    )
     ckpt = checkpoint_path(out)
     if ckpt.exists():
         typer.echo(f"resuming from checkpoint {ckpt}")
@@ -67,8 +95,13 @@ def solve(
             TimeRemainingColumn,
         )
 
-        progress = Progress(TextColumn(f"{solver}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[metric]}"), TimeRemainingColumn())
+        progress = Progress(
+            TextColumn(f"{solver}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[metric]}"),
+            TimeRemainingColumn(),
+        )
 
     def on_iteration(it: int, total: int) -> None:
         nonlocal task

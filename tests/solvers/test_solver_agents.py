@@ -91,8 +91,11 @@ def test_every_agent_kind_plays_full_games_legally(spec, kind, policy_files):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.short_name)
 def test_search_agents_play_the_typical_configuration(spec):
     game = pyspiel.load_game(spec.typical_config)
-    specs = ["mcts(sims=4,rollout_depth=4)", "ismcts(sims=4,rollout_depth=4)",
-             "pimc(worlds=2,sims=2,rollout_depth=4)"]
+    specs = [
+        "mcts(sims=4,rollout_depth=4)",
+        "ismcts(sims=4,rollout_depth=4)",
+        "pimc(worlds=2,sims=2,rollout_depth=4)",
+    ]
     specs = (specs * 2)[: game.num_players()]
     result, _ = _play(spec.typical_config, specs, 0)
     assert result.failure == "", result.detail
@@ -121,9 +124,11 @@ def test_same_seed_same_analysis_different_seed_different_statistics():
     two = make_agent("mcts(sims=60,rollout_depth=8)", game, seed=1).analyse(state)
     three = make_agent("mcts(sims=60,rollout_depth=8)", game, seed=2).analyse(state)
     assert [(m.action, m.visits, m.value) for m in one.moves] == [
-        (m.action, m.visits, m.value) for m in two.moves]
+        (m.action, m.visits, m.value) for m in two.moves
+    ]
     assert [(m.action, m.visits, m.value) for m in one.moves] != [
-        (m.action, m.visits, m.value) for m in three.moves]
+        (m.action, m.visits, m.value) for m in three.moves
+    ]
 
 
 def test_analysis_reports_visits_values_and_intervals():

@@ -63,10 +63,14 @@ def test_mccfr_approaches_equilibrium_on_kuhn(kuhn, kuhn_tree, variant, iteratio
     solver = MCCFR(kuhn, variant, "none", seed=3)
     for _ in range(10):
         solver.iteration()
-    early = tree_cfr.nash_conv(kuhn_tree, tree_cfr.policy_from_table(kuhn_tree, solver.average_policy_table()))
+    early = tree_cfr.nash_conv(
+        kuhn_tree, tree_cfr.policy_from_table(kuhn_tree, solver.average_policy_table())
+    )
     for _ in range(iterations):
         solver.iteration()
-    late = tree_cfr.nash_conv(kuhn_tree, tree_cfr.policy_from_table(kuhn_tree, solver.average_policy_table()))
+    late = tree_cfr.nash_conv(
+        kuhn_tree, tree_cfr.policy_from_table(kuhn_tree, solver.average_policy_table())
+    )
     assert late < bound < early
 
 
@@ -85,13 +89,16 @@ def test_mccfr_tables_are_keyed_by_the_abstraction():
 
 @pytest.mark.parametrize("solver", ["cfr+", "mccfr-os"])
 def test_interrupted_run_resumes_to_the_same_policy(tmp_path, solver):
-    straight = solve(SolveConfig("kuhn_poker", solver, 60, str(tmp_path / "a.parquet"),
-                                 report_every=20, seed=5))
-    first = solve(SolveConfig("kuhn_poker", solver, 30, str(tmp_path / "b.parquet"),
-                              report_every=20, seed=5))
+    straight = solve(
+        SolveConfig("kuhn_poker", solver, 60, str(tmp_path / "a.parquet"), report_every=20, seed=5)
+    )
+    first = solve(
+        SolveConfig("kuhn_poker", solver, 30, str(tmp_path / "b.parquet"), report_every=20, seed=5)
+    )
     assert first.iterations == 30
-    resumed = solve(SolveConfig("kuhn_poker", solver, 60, str(tmp_path / "b.parquet"),
-                                report_every=20, seed=5))
+    resumed = solve(
+        SolveConfig("kuhn_poker", solver, 60, str(tmp_path / "b.parquet"), report_every=20, seed=5)
+    )
     assert resumed.resumed_from == 30
     assert resumed.reports[-1] == straight.reports[-1]
     assert (tmp_path / "b.parquet").read_bytes() != b""

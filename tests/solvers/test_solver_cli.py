@@ -22,8 +22,19 @@ def test_agents_lists_every_kind_with_parameters():
 
 def test_solve_writes_a_policy_and_resumes(tmp_path):
     out = str(tmp_path / "kuhn.parquet")
-    args = ["solve", "kuhn_poker", "--solver", "cfr+", "--iterations", "20", "--out", out,
-            "--report-every", "10", "--quiet"]
+    args = [
+        "solve",
+        "kuhn_poker",
+        "--solver",
+        "cfr+",
+        "--iterations",
+        "20",
+        "--out",
+        out,
+        "--report-every",
+        "10",
+        "--quiet",
+    ]
     first = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     assert "iteration 10: nash_conv" in first.output
@@ -36,16 +47,31 @@ def test_solve_writes_a_policy_and_resumes(tmp_path):
 
 def test_solve_reports_average_regret_on_full_games(tmp_path):
     out = str(tmp_path / "c.parquet")
-    result = runner.invoke(app, ["solve", "python_coloretto(players=3)", "--solver", "mccfr-os",
-                                 "--iterations", "2", "--report-every", "1", "--out", out, "--quiet"])
+    result = runner.invoke(
+        app,
+        [
+            "solve",
+            "python_coloretto(players=3)",
+            "--solver",
+            "mccfr-os",
+            "--iterations",
+            "2",
+            "--report-every",
+            "1",
+            "--out",
+            out,
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "average_regret" in result.output
     assert read_meta(out)["abstraction"] == "coloretto-rows"
 
 
 def test_solve_rejects_unknown_solver_and_game(tmp_path):
-    bad = runner.invoke(app, ["solve", "kuhn_poker", "--solver", "nope", "--out",
-                              str(tmp_path / "x.parquet")])
+    bad = runner.invoke(
+        app, ["solve", "kuhn_poker", "--solver", "nope", "--out", str(tmp_path / "x.parquet")]
+    )
     assert bad.exit_code == 2
     unknown = runner.invoke(app, ["solve", "nosuchgame", "--out", str(tmp_path / "y.parquet")])
     assert unknown.exit_code == 2

@@ -60,9 +60,17 @@ def test_policy_agent_plays_the_equilibrium(kuhn_file):
 def test_unseen_keys_fall_back_and_are_counted(tmp_path):
     game = pyspiel.load_game(COLORETTO.tiny_configs[0])
     path = tmp_path / "p.parquet"
-    write_policy(path, {"no such key": {0: 1.0}}, {
-        "game": str(game), "abstraction": COLORETTO.abstraction_name,
-        "abstraction_version": COLORETTO.abstraction_version, "iterations": 0, "solver": "test"})
+    write_policy(
+        path,
+        {"no such key": {0: 1.0}},
+        {
+            "game": str(game),
+            "abstraction": COLORETTO.abstraction_name,
+            "abstraction_version": COLORETTO.abstraction_version,
+            "iterations": 0,
+            "solver": "test",
+        },
+    )
     agent = make_agent(f"policy(path={path},fallback=heuristic)", game, seed=0)
     result = play_match(game, [agent, make_agent("random", game, 1)], 3)
     assert result.failure == ""
@@ -80,9 +88,17 @@ def test_mismatched_game_string_is_a_clear_error(tmp_path):
 def test_mismatched_abstraction_version_is_a_clear_error(tmp_path):
     game = pyspiel.load_game(COLORETTO.tiny_configs[0])
     path = tmp_path / "p.parquet"
-    write_policy(path, {"k": {0: 1.0}}, {
-        "game": str(game), "abstraction": COLORETTO.abstraction_name,
-        "abstraction_version": COLORETTO.abstraction_version + 1, "iterations": 1, "solver": "test"})
+    write_policy(
+        path,
+        {"k": {0: 1.0}},
+        {
+            "game": str(game),
+            "abstraction": COLORETTO.abstraction_name,
+            "abstraction_version": COLORETTO.abstraction_version + 1,
+            "iterations": 1,
+            "solver": "test",
+        },
+    )
     with pytest.raises(PolicyFileError, match="version"):
         make_agent(f"policy(path={path})", game, seed=0)
 
