@@ -277,9 +277,10 @@ def _t_park(s, p: int) -> None:
 
 def start_action(s, p: int, a: int) -> None:
     if a == R.WORKSHOP:
-        if sum(s.art_stack[: R.COLOURS]) == 0:
-            recycle_shop(s)
-        k = min(1 + s.exhib[p], sum(s.art_stack[: R.COLOURS]))
+        k = 1 + s.exhib[p]
+        if sum(s.art_stack[: R.COLOURS]) < k:
+            recycle_shop(s)  # the stack would run out: rebuild it from the covered shop works
+        k = min(k, sum(s.art_stack[: R.COLOURS]))
         set_chance(s, Phase.C_ART, (p, k, (), 1))
     elif a == R.SALE:
         decide(s, Phase.SELL, p)
