@@ -165,3 +165,53 @@ def test_mcts_beats_random_in_three_player_coloretto():
     mean = sum(returns) / len(returns)
     sd = math.sqrt(sum((r - mean) ** 2 for r in returns) / (len(returns) - 1)) or 1e-9
     assert mean - 3 * sd / math.sqrt(len(returns)) > 0, returns
+
+
+def _random_positions(game, rng, count):
+    """Decision states along one random playout."""
+    state = game.new_initial_state()
+    out = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        if len(state.legal_actions()) > 1:
+            out.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    step = max(1, len(out) // count)
+    return out[::step][:count]
+
+
+def _stats(analysis):
+    return [(m.action, m.visits, m.value if m.visits else None) for m in analysis.moves]
+
+
+HIDDEN = [s for s in SPECS if s.perturb_secret is not None]
+
+
+@pytest.mark.parametrize("spec", HIDDEN, ids=lambda s: s.short_name)
+@pytest.mark.parametrize("kind", ["mcts", "ismcts", "pimc"])
+def test_search_never_peeks_at_other_players_secrets(spec, kind):
+    """Changing another player's secret leaves a seeded search's statistics unchanged."""
+    import random
+
+    rng = random.Random(7)
+    checked = 0
+    for config in spec.test_configs[:4]:
+        game = pyspiel.load_game(config)
+        for state in _random_positions(game, rng, 6):
+            me = state.current_player()
+            for other in range(game.num_players()):
+                if other == me:
+                    continue
+                changed = spec.perturb_secret(state, other, rng)
+                if changed is None:
+                    continue
+                assert changed.information_state_string(me) == state.information_state_string(me)
+                agent_spec = TINY_BUDGETS[kind]
+                a = make_agent(agent_spec, game, seed=3).analyse(state)
+                b = make_agent(agent_spec, game, seed=3).analyse(changed)
+                assert _stats(a) == _stats(b)
+                checked += 1
+    assert checked > 0
