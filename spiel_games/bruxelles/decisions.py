@@ -62,6 +62,7 @@ def chance_outcomes(s) -> list[tuple[int, float]]:
 
 
 def apply_chance(s, o: int) -> None:
+    s.cache = {}  # the position changes: cached legal actions and views no longer apply
     ph = s.phase
     if ph == Phase.C_STRIP:
         if o in s.strips or not 0 <= o < len(R.STRIPS):
@@ -201,6 +202,7 @@ def _unit_available(s, p: int, res: int) -> bool:
 def apply_action(s, action: int) -> None:
     if action not in legal_actions(s):
         raise ValueError(f"illegal action {action} in phase {Phase(s.phase).name}")
+    s.cache = {}  # the position changes: cached legal actions and views no longer apply
     ph = s.phase
     p = s.actor
     if ph == Phase.MAIN:
