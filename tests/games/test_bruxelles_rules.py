@@ -133,7 +133,7 @@ def test_workshop_draw_is_seen_only_by_the_drawer():
     do(state, "place r2c3", "bid 1", "perform", "art pink", "art green")
     before = [state.observation_string(p) for p in range(3)]
     other = state.clone()
-    other._s.ctx = (tuple(sorted((0, 3))),)  # pretend blue and green were drawn
+    other.own_core().ctx = (tuple(sorted((0, 3))),)  # pretend blue and green were drawn
     assert other.observation_string(1) == before[1]
     assert other.observation_string(2) == before[2]
     assert other.observation_string(0) != before[0]
