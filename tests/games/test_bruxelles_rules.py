@@ -133,7 +133,9 @@ def test_workshop_draw_is_seen_only_by_the_drawer():
     do(state, "place r2c3", "bid 1", "perform", "art pink", "art green")
     before = [state.observation_string(p) for p in range(3)]
     other = state.clone()
-    other.own_core().ctx = (tuple(sorted((0, 3))),)  # pretend blue and green were drawn
+    o = other.own_core()  # pretend blue (not pink) and green were drawn
+    o.ctx = ((0, 3),)
+    o.art_stack = (o.art_stack[0] - 1, o.art_stack[1] + 1) + o.art_stack[2:]
     assert other.observation_string(1) == before[1]
     assert other.observation_string(2) == before[2]
     assert other.observation_string(0) != before[0]
