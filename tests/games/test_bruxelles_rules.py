@@ -481,3 +481,19 @@ def test_without_private_works_the_kept_work_is_face_up():
     do(state, "place r2c3", "bid 1", "perform", "art green")
     assert state._s.pub_works[0] == (1, 0, 0, 1, 0)
     assert "P1:" in (obs := state.observation_string(1)) and "/1,0,0,1,0/" in obs
+
+
+@pytest.mark.parametrize(
+    "bad,message",
+    [
+        ("players=6", "2-5 players"),
+        ("max_bid=0", "max_bid must be 1-20"),
+        ("board=6", "board must be 2-5"),
+        ("assistants=6", "at most 7 in all"),
+        ("setup=weird", "setup must be"),
+        ("rounds=7", "rounds must be 1-5"),
+    ],
+)
+def test_bad_parameters_raise_a_clear_error(bad, message):
+    with pytest.raises(ValueError, match=message):
+        pyspiel.load_game(f"python_bruxelles({bad})")
