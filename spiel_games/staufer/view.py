@@ -113,7 +113,7 @@ def render_view(s, player: int) -> str:
     if v[SCORED_A] >= 0:
         done = [R.REGION_NAMES[s.region_at[p]] for p in (v[SCORED_A], v[SCORED_B]) if p >= 0]
         lines.append("Last scored: " + ", ".join(done))
-    lines.append("Round tiles (A region / B condition / C king move):")
+    lines.append("Round tiles (A region / B condition / C king move; > this round, - played):")
     for i in range(t.cfg.rounds):
         c = f" / C {s.c_tiles[i]}" if i < len(s.c_tiles) else " / no C"
         mark = ">" if i == rnd and not end else (" " if i > rnd else "-")
