@@ -215,7 +215,12 @@ def take_options(c) -> list[tuple[int, int]]:
 
 
 def use_options(c) -> list[int]:
-    lower = R.TILES[c.pend].lower
+    return use_options_of(c.pend)
+
+
+def use_options_of(t: int) -> list[int]:
+    """Keep tile type t as silk, or convert it as its lower half allows."""
+    lower = R.TILES[t].lower
     out = [KEEP]
     if lower in ("y", "y/l"):
         out.append(TO_YARN)

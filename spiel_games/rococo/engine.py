@@ -42,9 +42,35 @@ class Phase(enum.IntEnum):
     END = 21
 
 
-CHANCE_PHASES = frozenset(
-    (Phase.START, Phase.REVEAL, Phase.WAREFILL, Phase.DRESSFILL, Phase.STACKDRAW)
-)
+# The same ids as plain ints: the per-move code stores and compares these (an
+# IntEnum member costs several times more to compare, hash and look up).
+(
+    PH_START,
+    PH_REVEAL,
+    PH_WAREFILL,
+    PH_DRESSFILL,
+    PH_STACKDRAW,
+    PH_SELECT,
+    PH_PLAY,
+    PH_MAIN,
+    PH_TAKE,
+    PH_USE,
+    PH_MAKE,
+    PH_PAY,
+    PH_PLACE,
+    PH_HIRE,
+    PH_FUND,
+    PH_BONUS,
+    PH_YARNLACE,
+    PH_DEPUTE,
+    PH_BUY,
+    PH_DISCARD,
+    PH_TERRACE,
+    PH_END,
+) = range(22)
+assert all(int(m) == globals()[f"PH_{m.name}"] for m in Phase)
+
+CHANCE_PHASES = frozenset((PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW))
 
 # Per-player and board vectors; all stored as tuples (updated with `put`), so a
 # copy of the core shares them and allocates nothing but the core itself.
@@ -104,6 +130,7 @@ class Core:
         "terr_left",
         "returns",
         "depute_mode",
+        "legal",  # cached legal ids of the player to move (a tuple), None = not computed
     )
 
     def __deepcopy__(self, memo):  # replaced below by a generated straight-line copy
@@ -130,7 +157,7 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c = Core.__new__(Core)
     c.cfg = cfg
     c.lay = lay
-    c.phase = Phase.START
+    c.phase = PH_START
     c.cur = 0
     c.round = 1
     c.start = 0
@@ -180,6 +207,7 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.terr_left = ()
     c.returns = None
     c.depute_mode = ""
+    c.legal = None
     return c
 
 

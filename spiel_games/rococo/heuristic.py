@@ -21,7 +21,24 @@ from spiel_games.rococo import checks as T
 from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.actions import ACQUIRE, DEPUTE, FAVOR, FUND, HIRE, KEEP, MAKE, SKIP, TO_BOTH
-from spiel_games.rococo.engine import Phase
+from spiel_games.rococo.engine import (
+    PH_BONUS,
+    PH_BUY,
+    PH_DEPUTE,
+    PH_DISCARD,
+    PH_FUND,
+    PH_HIRE,
+    PH_MAIN,
+    PH_MAKE,
+    PH_PAY,
+    PH_PLACE,
+    PH_PLAY,
+    PH_SELECT,
+    PH_TAKE,
+    PH_TERRACE,
+    PH_USE,
+    PH_YARNLACE,
+)
 
 _TYPE_VALUE = (3.0, 2.0, 1.0)
 
@@ -145,13 +162,13 @@ def heuristic_action(state, rng=None) -> int:
     p = c.cur
     ph = c.phase
     jitter = rng.random
-    if ph == Phase.SELECT:
+    if ph == PH_SELECT:
         return max(legal, key=lambda a: _card_value(c, a - lay.select) + 0.1 * jitter())
-    if ph == Phase.PLAY:
+    if ph == PH_PLAY:
         return max(legal, key=lambda a: _play_value(c, a - lay.play) + 0.1 * jitter())
-    if ph == Phase.MAIN:
+    if ph == PH_MAIN:
         return lay.main + _main_choice(c, [a - lay.main for a in legal])
-    if ph == Phase.TAKE:
+    if ph == PH_TAKE:
 
         def take_value(a: int) -> float:
             s, t = divmod(a - lay.take, R.NUM_TILES)
@@ -159,7 +176,7 @@ def heuristic_action(state, rng=None) -> int:
             return _tile_value(c, p, t) - 0.5 * cost + 0.05 * jitter()
 
         return max(legal, key=take_value)
-    if ph == Phase.USE:
+    if ph == PH_USE:
         options = [a - lay.use for a in legal]
         tile = R.TILES[c.pend]
         if sum(tile.bales) >= 2 or not tile.lower:
@@ -171,9 +188,9 @@ def heuristic_action(state, rng=None) -> int:
             # take the scarcer marker
             return lay.use + min(converts, key=lambda o: (c.yarn[p] if o == 1 else c.lace[p], o))
         return lay.use + KEEP
-    if ph == Phase.MAKE:
+    if ph == PH_MAKE:
         return max(legal, key=lambda a: _dress_value(c, a - lay.make))
-    if ph == Phase.PAY:
+    if ph == PH_PAY:
 
         def waste(a: int) -> tuple:
             b = R.TILES[a - lay.pay].bales
@@ -181,7 +198,7 @@ def heuristic_action(state, rng=None) -> int:
             return (sum(b) - useful, -useful)
 
         return min(legal, key=waste)
-    if ph == Phase.PLACE:
+    if ph == PH_PLACE:
         rents = [a for a in legal if a != lay.sell]
         if lay.sell in legal and (
             not rents
@@ -191,15 +208,15 @@ def heuristic_action(state, rng=None) -> int:
         ):
             return lay.sell
         return max(rents, key=lambda a: _guest_value(c, a - lay.place) + 0.05 * jitter())
-    if ph == Phase.HIRE:
+    if ph == PH_HIRE:
         return max(legal, key=lambda a: _card_value(c, a - lay.hire) + 0.1 * jitter())
-    if ph == Phase.FUND:
+    if ph == PH_FUND:
         return max(legal, key=lambda a: _fund_value(c, a - lay.fund) + 0.05 * jitter())
-    if ph == Phase.BONUS:
+    if ph == PH_BONUS:
         return lay.bonus  # use it
-    if ph == Phase.YARNLACE:
+    if ph == PH_YARNLACE:
         return lay.yarnlace + (1 if c.lace[p] < c.yarn[p] else 0)
-    if ph == Phase.DEPUTE:
+    if ph == PH_DEPUTE:
         if c.depute_mode == "money":
             return min(legal, key=lambda a: (_card_value(c, a - lay.depute), a))
         useful = [
@@ -210,16 +227,16 @@ def heuristic_action(state, rng=None) -> int:
         ]
         pool = useful or legal
         return min(pool, key=lambda a: (_TYPE_VALUE[R.CARDS[a - lay.depute].kind], a))
-    if ph == Phase.BUY:
+    if ph == PH_BUY:
         keep = 0 if c.round == c.cfg.rounds else 8
         return lay.buy if c.money[p] - c.rate >= keep else lay.done
-    if ph == Phase.DISCARD:
+    if ph == PH_DISCARD:
         tiles = [a for a in legal if a != lay.done]
         late = c.round == c.cfg.rounds
         if tiles and (late or not any(c.acc)):
             return min(tiles, key=lambda a: _tile_value(c, p, a - lay.discard))
         return lay.done if lay.done in legal else tiles[0]
-    if ph == Phase.TERRACE:
+    if ph == PH_TERRACE:
         moves = [a for a in legal if a != lay.done]
         return max(moves, key=lambda a: (R.DRESSES[c.gdress[a - lay.terrace]].prestige, -a))
     return legal[0]

@@ -63,6 +63,7 @@ def resample(state, player: int, probability_sampler=None):
             c.tsec = put(c.tsec, q, tuple(_draw(pool, sum(c.tsec[q]), u)))
         c.tstack = tuple(pool)
     assert len(c.tstack) == R.NUM_TILES
+    c.legal = None
     return new
 
 
@@ -102,4 +103,5 @@ def perturb_secret(state, player: int, rng):
             s.tsec = put(s.tsec, player, inc(inc(s.tsec[player], a, -1), b))
         else:
             s.pend = b
+    s.legal = None
     return new

@@ -8,7 +8,21 @@ chance node (``c.phase``).
 from __future__ import annotations
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import Core, Phase, add, inc, own_decos, own_dresses, put
+from spiel_games.rococo.engine import (
+    PH_DRESSFILL,
+    PH_END,
+    PH_PLAY,
+    PH_REVEAL,
+    PH_SELECT,
+    PH_TERRACE,
+    PH_WAREFILL,
+    Core,
+    add,
+    inc,
+    own_decos,
+    own_dresses,
+    put,
+)
 
 
 # ----- round preparation -------------------------------------------------------------------
@@ -20,7 +34,7 @@ def start_round(c: Core) -> None:
     c.display = ()
     c.need_sel = min(c.cfg.display, sum(len(lv) for lv in c.emp))
     if c.need_sel > 0:
-        c.phase = Phase.REVEAL
+        c.phase = PH_REVEAL
         return
     prep_warehouse(c)
 
@@ -57,7 +71,7 @@ def ensure_tile_stack(c: Core) -> bool:
 
 def prep_warehouse(c: Core) -> None:
     if _ware_gap(c) >= 0 and ensure_tile_stack(c):
-        c.phase = Phase.WAREFILL
+        c.phase = PH_WAREFILL
         return
     prep_workshop(c)
 
@@ -94,7 +108,7 @@ def prep_workshop(c: Core) -> None:
     left = [d for d in w[: max(0, len(w) - 2)] if d >= 0]
     c.windows = (-1,) * (len(w) - len(left)) + tuple(left)
     if _window_gap(c) >= 0 and _ensure_bag(c):
-        c.phase = Phase.DRESSFILL
+        c.phase = PH_DRESSFILL
         return
     start_select(c)
 
@@ -139,7 +153,7 @@ def _begin_select(c: Core, p: int) -> None:
             need = 0
         if need > 0:
             c.need_sel = need
-            c.phase = Phase.SELECT
+            c.phase = PH_SELECT
             return
         c.sel_done += 1
         if c.sel_done == n:
@@ -171,7 +185,7 @@ def start_actions(c: Core) -> None:
     if sum(c.hand[c.cur]) == 0:
         _next_player(c)
         return
-    c.phase = Phase.PLAY
+    c.phase = PH_PLAY
 
 
 def _next_player(c: Core) -> None:
@@ -180,7 +194,7 @@ def _next_player(c: Core) -> None:
         p = (c.cur + k) % n
         if sum(c.hand[p]):
             c.cur = p
-            c.phase = Phase.PLAY
+            c.phase = PH_PLAY
             return
     income(c)
 
@@ -242,10 +256,10 @@ def next_terrace(c: Core) -> None:
         p = c.terr_left[0]
         if terrace_moves(c, p):
             c.cur = p
-            c.phase = Phase.TERRACE
+            c.phase = PH_TERRACE
             return
         c.terr_left = c.terr_left[1:]
-    c.phase = Phase.END
+    c.phase = PH_END
 
 
 def move_to_terrace(c: Core, g: int) -> None:

@@ -98,6 +98,8 @@ def scores(c) -> list[int]:
     return [sum(b.values()) for b in breakdown(c)]
 
 
-def tie_keys(c) -> list[tuple[int, int]]:
+def tie_keys(c, final_scores=None) -> list[tuple[int, int]]:
     """(prestige, Livre left after converting to prestige): the rulebook's tie-break."""
-    return [(s, c.money[p] % _PER_LIVRE) for p, s in enumerate(scores(c))]
+    if final_scores is None:
+        final_scores = scores(c)
+    return [(s, c.money[p] % _PER_LIVRE) for p, s in enumerate(final_scores)]

@@ -6,7 +6,16 @@ import pyspiel
 
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.actions import MAIN_NAMES, USE_NAMES
-from spiel_games.rococo.engine import Phase
+from spiel_games.rococo.engine import (
+    PH_DRESSFILL,
+    PH_END,
+    PH_MAKE,
+    PH_REVEAL,
+    PH_STACKDRAW,
+    PH_START,
+    PH_WAREFILL,
+    Phase,
+)
 
 
 def guest_name(cfg, g: int) -> str:
@@ -27,13 +36,13 @@ def action_string(c, lay, player: int, action: int) -> str:
     cfg = c.cfg
     if player == pyspiel.PlayerId.CHANCE:
         ph = c.phase
-        if ph == Phase.START:
+        if ph == PH_START:
             return f"start player: P{action + 1}"
-        if ph == Phase.REVEAL:
+        if ph == PH_REVEAL:
             return f"reveal {R.CARDS[action].name}"
-        if ph == Phase.WAREFILL:
+        if ph == PH_WAREFILL:
             return f"warehouse tile {R.TILES[action].code}"
-        if ph == Phase.STACKDRAW:
+        if ph == PH_STACKDRAW:
             return f"stack tile {R.TILES[action].code}"
         return f"workshop dress {R.DRESSES[action].name}"
     block, a = lay.decode(action)
@@ -48,7 +57,7 @@ def action_string(c, lay, player: int, action: int) -> str:
     if block == "use":
         return USE_NAMES[a]
     if block == "make":
-        d = c.windows[a] if c.phase == Phase.MAKE and a < len(c.windows) else -1
+        d = c.windows[a] if c.phase == PH_MAKE and a < len(c.windows) else -1
         name = R.DRESSES[d].name if d >= 0 else "dress"
         return f"make {name} at window {a + 1} ({cfg.window_costs[a]} Livre)"
     if block == "pay":
@@ -136,14 +145,14 @@ def render(c) -> str:
         lines.append(f"making {R.DRESSES[c.dress].name}, silk still needed {c.need}")
     if c.pend >= 0:
         lines.append(f"tile in hand: {R.TILES[c.pend].code}{' (secret)' if c.pend_secret else ''}")
-    if c.phase == Phase.END:
+    if c.phase == PH_END:
         lines.append("final prestige: " + " ".join(str(sum(b.values())) for b in _breakdown(c)))
     elif c.phase not in (
-        Phase.START,
-        Phase.REVEAL,
-        Phase.WAREFILL,
-        Phase.DRESSFILL,
-        Phase.STACKDRAW,
+        PH_START,
+        PH_REVEAL,
+        PH_WAREFILL,
+        PH_DRESSFILL,
+        PH_STACKDRAW,
     ):
         lines.append(f"P{c.cur + 1} to move")
     return "\n".join(lines)

@@ -7,6 +7,10 @@ during the bonus; ``finish_step`` moves from one to the next.
 
 Every action offered is completable: a main action or bonus is legal only when
 at least one way to carry it out exists (e.g. a dress you can pay for).
+
+The functions here assume their argument is legal: `RococoState._apply_action`
+checks every action id against the legal list (checks.py) before calling them,
+so the option lists are not computed a second time.
 """
 
 from __future__ import annotations
@@ -35,21 +39,28 @@ from spiel_games.rococo.checks import (
     B,
     acquire_cost,
     bonus_usable,
-    can_make,
-    can_sell,
-    depute_options,
     discardable,
     fund_price,
-    fundable,
     instant_bonus,
-    main_allowed,
-    pay_options,
-    place_options,
     reduced_need,
-    take_options,
-    use_options,
 )
-from spiel_games.rococo.engine import Phase, put
+from spiel_games.rococo.engine import (
+    PH_BONUS,
+    PH_BUY,
+    PH_DEPUTE,
+    PH_DISCARD,
+    PH_FUND,
+    PH_HIRE,
+    PH_MAIN,
+    PH_MAKE,
+    PH_PAY,
+    PH_PLACE,
+    PH_STACKDRAW,
+    PH_TAKE,
+    PH_USE,
+    PH_YARNLACE,
+    put,
+)
 
 
 # ----- applying ---------------------------------------------------------------------------------
@@ -63,12 +74,10 @@ def play(c, card: int) -> None:
     c.card = card
     c.inplay = True
     c.stage = 0
-    c.phase = Phase.MAIN
+    c.phase = PH_MAIN
 
 
 def main(c, option: int) -> None:
-    if not main_allowed(c, option):
-        raise ValueError("that main action is not allowed now")
     p = c.cur
     kind = R.CARDS[c.card].kind
     if option == FAVOR:
@@ -77,27 +86,25 @@ def main(c, option: int) -> None:
         finish_step(c)
     elif option == ACQUIRE:
         c.paying = True
-        c.phase = Phase.TAKE
+        c.phase = PH_TAKE
     elif option == MAKE:
         c.by_master = kind == R.MASTER
         c.mod = ""
-        c.phase = Phase.MAKE
+        c.phase = PH_MAKE
     elif option == HIRE:
-        c.phase = Phase.HIRE
+        c.phase = PH_HIRE
     elif option == DEPUTE:
         c.money = put(c.money, p, c.money[p] + R.DEPUTE_MONEY[kind])
         c.inplay = False  # removed from the game
         finish_step(c)
     elif option == FUND:
         c.discount = 0
-        c.phase = Phase.FUND
+        c.phase = PH_FUND
     else:
         finish_step(c)
 
 
 def take(c, seg: int, t: int) -> None:
-    if (seg, t) not in take_options(c):
-        raise ValueError("that tile cannot be taken")
     p = c.cur
     c.money = put(c.money, p, c.money[p] - (acquire_cost(c, seg)))
     s = list(c.ware[seg])
@@ -105,19 +112,17 @@ def take(c, seg: int, t: int) -> None:
     c.ware = put(c.ware, seg, tuple(s))
     c.pend = t
     c.pend_secret = False
-    c.phase = Phase.USE
+    c.phase = PH_USE
 
 
 def stack_draw(c, t: int) -> None:
     c.tstack = E.inc(c.tstack, t, -1)
     c.pend = t
     c.pend_secret = True
-    c.phase = Phase.USE
+    c.phase = PH_USE
 
 
 def use(c, option: int) -> None:
-    if option not in use_options(c):
-        raise ValueError("that tile cannot be used that way")
     p, t = c.cur, c.pend
     if option == KEEP:
         if c.pend_secret:
@@ -137,8 +142,6 @@ def use(c, option: int) -> None:
 
 def make(c, w: int) -> None:
     p = c.cur
-    if not can_make(c, p, w, c.by_master, c.mod):
-        raise ValueError("that dress cannot be made")
     d = R.DRESSES[c.windows[w]]
     c.dress = c.windows[w]
     c.windows = put(c.windows, w, -1)
@@ -146,12 +149,10 @@ def make(c, w: int) -> None:
     c.yarn = put(c.yarn, p, c.yarn[p] - (d.yarn))
     c.lace = put(c.lace, p, c.lace[p] - (d.lace))
     c.need = reduced_need(d, c.mod)
-    c.phase = Phase.PAY if any(c.need) else Phase.PLACE
+    c.phase = PH_PAY if any(c.need) else PH_PLACE
 
 
 def pay(c, t: int) -> None:
-    if t not in pay_options(c):
-        raise ValueError("that tile does not help pay for the dress")
     p = c.cur
     if c.tpub[p][t]:
         c.tpub = put(c.tpub, p, E.inc(c.tpub[p], t, -1))
@@ -161,12 +162,10 @@ def pay(c, t: int) -> None:
     b = R.TILES[t].bales
     c.need = tuple(max(0, c.need[i] - b[i]) for i in range(4))
     if not any(c.need):
-        c.phase = Phase.PLACE
+        c.phase = PH_PLACE
 
 
 def place(c, g: int) -> None:
-    if g not in place_options(c):
-        raise ValueError("that guest space is not available")
     p = c.cur
     d = R.DRESSES[c.dress]
     c.gown = put(c.gown, g, p)
@@ -183,14 +182,12 @@ def place(c, g: int) -> None:
         c.lace = put(c.lace, p, c.lace[p] + 1)
     elif kind == R.R_TILE and any(c.ware):
         c.paying = False
-        c.phase = Phase.TAKE
+        c.phase = PH_TAKE
         return
     finish_step(c)
 
 
 def sell(c) -> None:
-    if not can_sell(c):
-        raise ValueError("Festivity dresses cannot be sold")
     p = c.cur
     c.money = put(c.money, p, c.money[p] + R.DRESSES[c.dress].money)
     c.ddisc = E.inc(c.ddisc, c.dress)
@@ -216,8 +213,6 @@ def hire(c, card: int) -> None:
 
 def fund(c, d: int) -> None:
     p = c.cur
-    if d not in fundable(c, p, c.discount):
-        raise ValueError("that decoration space cannot be funded")
     c.money = put(c.money, p, c.money[p] - (fund_price(c, d)))
     c.deco = put(c.deco, d, p)
     c.discount = 0
@@ -253,7 +248,7 @@ def finish_step(c) -> None:
 def offer_bonus(c, card: int) -> None:
     if bonus_usable(c, c.cur, R.CARDS[card].bonus):
         c.bcard = card
-        c.phase = Phase.BONUS
+        c.phase = PH_BONUS
     else:
         RD.end_turn(c)
 
@@ -264,8 +259,6 @@ def bonus(c, use_it: bool) -> None:
     if not use_it:
         RD.end_turn(c)
         return
-    if not bonus_usable(c, p, b):
-        raise ValueError("that bonus cannot be used now")
     if b in INSTANT:
         money, prestige = instant_bonus(c, p, b)
         c.money = put(c.money, p, c.money[p] + money)
@@ -273,31 +266,31 @@ def bonus(c, use_it: bool) -> None:
         RD.end_turn(c)
     elif b == B["extra_acquire"]:
         c.paying = True
-        c.phase = Phase.TAKE
+        c.phase = PH_TAKE
     elif b in (B["yarn_or_lace_pay1"], B["yarn_or_lace_free"]):
         c.yl_cost = 1 if b == B["yarn_or_lace_pay1"] else 0
-        c.phase = Phase.YARNLACE
+        c.phase = PH_YARNLACE
     elif b in (B["stack_tile_pay1"], B["stack_tile_free"]):
         if b == B["stack_tile_pay1"]:
             c.money = put(c.money, p, c.money[p] - (1))
         RD.ensure_tile_stack(c)
-        c.phase = Phase.STACKDRAW
+        c.phase = PH_STACKDRAW
     elif b in (B["depute_use"], B["depute_money"]):
         c.depute_mode = "use" if b == B["depute_use"] else "money"
-        c.phase = Phase.DEPUTE
+        c.phase = PH_DEPUTE
     elif b in EXTRA_DRESS:
         c.by_master = False
         c.mod = EXTRA_DRESS[b]
-        c.phase = Phase.MAKE
+        c.phase = PH_MAKE
     elif b in EXTRA_FUND:
         c.discount = EXTRA_FUND[b]
-        c.phase = Phase.FUND
+        c.phase = PH_FUND
     elif b in BUY_RATE:
         c.rate = BUY_RATE[b]
-        c.phase = Phase.BUY
+        c.phase = PH_BUY
     elif b == B["tiles_prestige"]:
         c.acc = (0, 0, 0, 0)
-        c.phase = Phase.DISCARD
+        c.phase = PH_DISCARD
     else:
         raise AssertionError(f"unhandled bonus {R.BONUS_NAMES[b]}")
 
@@ -314,8 +307,6 @@ def yarn_or_lace(c, lace: bool) -> None:
 
 def depute_card(c, card: int) -> None:
     p = c.cur
-    if card not in depute_options(c):
-        raise ValueError("that card is not in the supply or discard pile")
     if c.discard[p][card]:
         c.discard = put(c.discard, p, E.inc(c.discard[p], card, -1))
     else:
@@ -339,8 +330,6 @@ def buy(c) -> None:
 
 def discard_tile(c, t: int) -> None:
     p = c.cur
-    if t not in discardable(c, p):
-        raise ValueError("no such silk tile to discard")
     if c.tpub[p][t]:
         c.tpub = put(c.tpub, p, E.inc(c.tpub[p], t, -1))
     else:
