@@ -52,33 +52,48 @@ def reduced_need(d: R.Dress, mod: str) -> tuple[int, int, int, int]:
 
 
 def free_guests(c, by_master: bool) -> list[int]:
-    return [
-        g for g, gs in enumerate(c.cfg.guests) if c.gown[g] < 0 and (by_master or not gs.master)
-    ]
+    gown = c.gown
+    if by_master:
+        return [g for g, o in enumerate(gown) if o < 0]
+    master = c.tab.guest_master
+    return [g for g, o in enumerate(gown) if o < 0 and not master[g]]
+
+
+# Per dress id: (yarn, lace, needs a Master (thimble), sellable) and, per saving mode
+# ("" none, "yg" level 2, "red" level 4), the silk bales still to hand in.
+_DRESS_REQ = tuple((d.yarn, d.lace, d.thimble, d.sellable) for d in R.DRESSES)
+_NEED = {mod: tuple(reduced_need(d, mod) for d in R.DRESSES) for mod in ("", "yg", "red")}
 
 
 def can_make(c, p: int, w: int, by_master: bool, mod: str, held=None) -> bool:
     di = c.windows[w]
-    if di < 0:
+    if di < 0 or c.tab.window_costs[w] > c.money[p]:
         return False
-    d = R.DRESSES[di]
-    if c.cfg.window_costs[w] > c.money[p] or d.yarn > c.yarn[p] or d.lace > c.lace[p]:
+    yarn, lace, thimble, sellable = _DRESS_REQ[di]
+    if yarn > c.yarn[p] or lace > c.lace[p] or (thimble and not by_master):
         return False
-    if d.thimble and not by_master:
-        return False
-    need = reduced_need(d, mod)
-    if any(need):
-        if held is None:
-            held = E.bales_held(c, p)
-        if any(held[i] < need[i] for i in range(4)):
+    ny, ng, nr, nb = _NEED[mod][di]
+    if ny or ng or nr or nb:
+        hy, hg, hr, hb = held if held is not None else E.bales_held(c, p)
+        if hy < ny or hg < ng or hr < nr or hb < nb:
             return False
     # A Festivity dress cannot be sold, so it needs a free guest space.
-    return d.sellable or bool(free_guests(c, by_master))
+    return sellable or bool(free_guests(c, by_master))
 
 
 def makeable_windows(c, p: int, by_master: bool, mod: str) -> list[int]:
-    held = E.bales_held(c, p)
-    return [w for w in range(len(c.windows)) if can_make(c, p, w, by_master, mod, held)]
+    money = c.money[p]
+    costs = c.tab.window_costs
+    held = None
+    out = []
+    for w, di in enumerate(c.windows):
+        if di < 0 or costs[w] > money:
+            continue
+        if held is None:
+            held = E.bales_held(c, p)
+        if can_make(c, p, w, by_master, mod, held):
+            out.append(w)
+    return out
 
 
 def fund_price(c, d: int) -> int:
@@ -86,14 +101,23 @@ def fund_price(c, d: int) -> int:
 
 
 def fundable(c, p: int, discount: int) -> list[int]:
-    cfg = c.cfg
-    rows = {cfg.decos[d].kind for d, o in enumerate(c.deco) if o == p}
+    """Free decoration spaces p can pay for (cost less `discount`), at most one own
+    marker per fountain row."""
+    budget = c.money[p] + discount  # max(0, cost - discount) <= money, as money >= 0
+    tab = c.tab
+    if budget < tab.min_deco_cost:
+        return []
+    deco = c.deco
     out = []
-    for d, deco in enumerate(cfg.decos):
-        if c.deco[d] >= 0 or max(0, deco.cost - discount) > c.money[p]:
+    rows = None
+    for d, cost, fountain in tab.decos:
+        if deco[d] >= 0 or cost > budget:
             continue
-        if deco.kind in (R.FOUNTAIN_UP, R.FOUNTAIN_LOW) and deco.kind in rows:
-            continue  # at most one own marker per fountain row
+        if fountain >= 0:
+            if rows is None:
+                rows = {tab.decos[e][2] for e, o in enumerate(deco) if o == p}
+            if fountain in rows:
+                continue
         out.append(d)
     return out
 

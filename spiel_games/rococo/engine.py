@@ -13,6 +13,8 @@ played is ``card`` (``inplay`` while it still belongs to the deck).
 from __future__ import annotations
 
 import enum
+from functools import lru_cache
+from operator import add as _plus
 
 from spiel_games.rococo import rules as R
 
@@ -130,6 +132,7 @@ class Core:
         "terr_left",
         "returns",
         "depute_mode",
+        "tab",  # the configuration's precomputed tables (shared, read-only)
         "legal",  # cached legal ids of the player to move (a tuple), None = not computed
     )
 
@@ -152,11 +155,29 @@ def _make_copier():
 _make_copier()
 
 
+class Tables:
+    """Facts of one configuration in the shape the per-move checks read them."""
+
+    __slots__ = ("decos", "min_deco_cost", "fireworks", "guest_master", "window_costs")
+
+    def __init__(self, cfg: R.Config):
+        fountains = (R.FOUNTAIN_UP, R.FOUNTAIN_LOW)
+        # (space id, cost, fountain row kind or -1) of every decoration space
+        self.decos = tuple(
+            (d, x.cost, x.kind if x.kind in fountains else -1) for d, x in enumerate(cfg.decos)
+        )
+        self.min_deco_cost = min((x.cost for x in cfg.decos), default=0)
+        self.fireworks = cfg.fireworks
+        self.guest_master = tuple(g.master for g in cfg.guests)
+        self.window_costs = cfg.window_costs
+
+
 def initial_core(cfg: R.Config, lay=None) -> Core:
     n = cfg.players
     c = Core.__new__(Core)
     c.cfg = cfg
     c.lay = lay
+    c.tab = Tables(cfg)
     c.phase = PH_START
     c.cur = 0
     c.round = 1
@@ -226,7 +247,8 @@ def inc(t: tuple, i: int, k: int = 1) -> tuple:
 
 
 def add(a: tuple, b: tuple) -> tuple:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    """Item-wise sum of two count vectors of the same length."""
+    return tuple(map(_plus, a, b))
 
 
 def deck_size(c: Core, p: int) -> int:
@@ -241,8 +263,14 @@ def deck_counts(c: Core, p: int) -> tuple:
 
 
 def bales_held(c: Core, p: int) -> list[int]:
+    """Silk bales (yellow, green, red, blue) on p's public and secret tiles."""
+    return list(_bales_of(c.tpub[p], c.tsec[p]))
+
+
+@lru_cache(maxsize=16384)
+def _bales_of(pub: tuple, sec: tuple) -> tuple[int, int, int, int]:
     y = g = r = b = 0
-    for counts in (c.tpub[p], c.tsec[p]):
+    for counts in (pub, sec):
         for t, k in enumerate(counts):
             if k:
                 ty, tg, tr, tb = _BALES[t]
@@ -250,7 +278,7 @@ def bales_held(c: Core, p: int) -> list[int]:
                 g += k * tg
                 r += k * tr
                 b += k * tb
-    return [y, g, r, b]
+    return (y, g, r, b)
 
 
 _BALES = tuple(t.bales for t in R.TILES)

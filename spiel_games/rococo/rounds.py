@@ -234,7 +234,7 @@ def income(c: Core) -> None:
 def terrace_moves(c: Core, p: int) -> list[int]:
     """Guest spaces of p's dresses in the King's hall that may move to a free own terrace space."""
     cfg = c.cfg
-    fw = cfg.fireworks
+    fw = c.tab.fireworks
     if not any(c.deco[d] == p and c.terr[i] < 0 for i, d in enumerate(fw)):
         return []
     moved = set(c.terr)
@@ -267,7 +267,7 @@ def move_to_terrace(c: Core, g: int) -> None:
     p = c.cur
     if g not in terrace_moves(c, p):
         raise ValueError("that dress cannot move to the terrace")
-    fw = c.cfg.fireworks
+    fw = c.tab.fireworks
     free = [i for i, d in enumerate(fw) if c.deco[d] == p and c.terr[i] < 0]
     best = max(free, key=lambda i: (c.cfg.terrace_mult[i], i))
     c.terr = put(c.terr, best, g)

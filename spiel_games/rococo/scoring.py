@@ -60,7 +60,7 @@ def breakdown(c) -> list[dict[str, int]]:
         for p, v in enumerate(R.hall_awards(counts, masters, musician, cfg.hall_values[h], two)):
             halls[p] += v
     # B: fireworks.
-    fw = cfg.fireworks
+    fw = c.tab.fireworks
     counts = [sum(1 for d in fw if c.deco[d] == p) for p in range(n)]
     best = [max((i for i, d in enumerate(fw) if c.deco[d] == p), default=-1) for p in range(n)]
     fire = R.fireworks_awards(counts, best, cfg.fireworks_majority, two)
