@@ -307,6 +307,12 @@ class RococoState(pyspiel.State):
     def __str__(self):
         return S.render(self._s)
 
+    def render_view(self, player: int) -> str:
+        """A readable board as `player` sees it (only what that player may know)."""
+        from spiel_games.rococo.view import render_view
+
+        return render_view(self._s, player)
+
 
 # ----- chance nodes ------------------------------------------------------------------------------
 _CHANCE = int(pyspiel.PlayerId.CHANCE)

@@ -1,0 +1,102 @@
+"""Rococo's player view (``state.render_view(player)``), the board `meeple play` shows a human.
+
+The view may use only what its player knows. Changing one player's secret (a
+secretly selected hand card, a face-down stack tile, the face-down tile being
+decided on; through the GameSpec's perturb_secret) must leave every other
+player's view unchanged and must show up in the player's own view.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+import spiel_games
+from spiel_games.rococo.scenario import card, start
+from tournament.play import readable_observation
+
+SPEC = spiel_games.get_spec("python_rococo")
+# (game, sample every k-th state, games played): the tiny game is short, so look at all of it.
+CONFIGS = (
+    ("python_rococo(players=2)", 4, 2),
+    ("python_rococo(players=4,rounds=3)", 4, 2),
+    ("python_rococo(players=3,festivity=true,fancy=true)", 4, 2),
+    (SPEC.tiny_configs[1], 1, 8),
+)
+
+
+def sampled_states(game, seed: int, every: int):
+    """Every `every`-th state of one random game (chance nodes included)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    ply = 0
+    while not state.is_terminal():
+        if ply % every == 0:
+            yield state
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        ply += 1
+
+
+@pytest.mark.parametrize(("config", "every", "games"), CONFIGS)
+def test_a_players_secret_changes_only_their_own_view(config, every, games):
+    game = pyspiel.load_game(config)
+    n = game.num_players()
+    rng = random.Random(11)
+    compared = own_changed = 0
+    for seed in range(games):
+        for state in sampled_states(game, seed, every):
+            views = [state.render_view(j) for j in range(n)]
+            for i in range(n):
+                other = SPEC.perturb_secret(state, i, rng)
+                if other is None:
+                    continue
+                for j in range(n):
+                    if j != i:
+                        assert other.render_view(j) == views[j], (i, j, str(state))
+                        compared += 1
+                own_changed += other.render_view(i) != views[i]
+    assert compared > 10
+    assert own_changed > 0
+
+
+def test_resampling_for_a_player_keeps_that_players_view():
+    game = pyspiel.load_game("python_rococo(players=4,rounds=3)")
+    rng = random.Random(5)
+    checked = 0
+    for state in sampled_states(game, 3, every=9):
+        if state.is_chance_node():
+            continue
+        p = state.current_player()
+        world = state.resample_from_infostate(p, rng.random)
+        assert world.render_view(p) == state.render_view(p)
+        checked += 1
+    assert checked > 5
+
+
+def test_own_selection_is_listed_and_the_opponents_is_only_counted():
+    state = start(2, start_player=0)
+    master = card("base Master")
+    state.apply_action(state.legal_actions()[0])  # P1 selects a card secretly
+    chosen = [k for k, m in enumerate(state._s.hand[0]) if m]
+    assert chosen == [master]
+    mine = state.render_view(0).splitlines()
+    theirs = state.render_view(1).splitlines()
+    p1_in_mine = mine[mine.index(next(x for x in mine if x.startswith("P1 (you)"))) + 2]
+    assert p1_in_mine == "  hand: base Master"
+    p1_in_theirs = next(i for i, x in enumerate(theirs) if x.startswith("P1:"))
+    assert theirs[p1_in_theirs + 2] == "  hand: 1 cards, seen going there: -"
+    assert "base Master" in theirs[p1_in_theirs + 3]  # still one of P1's hidden cards
+
+
+def test_view_is_what_the_play_loop_shows():
+    game = pyspiel.load_game("python_rococo(players=3)")
+    state = next(s for s in sampled_states(game, 1, every=1) if not s.is_chance_node())
+    views = {readable_observation(state, p) for p in range(3)}
+    assert views == {state.render_view(p) for p in range(3)}
+    assert len(views) == 3  # each player is told which seat is theirs
