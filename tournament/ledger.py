@@ -15,7 +15,9 @@ import json
 import os
 import platform
 import re
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,13 +119,9 @@ def read_manifest(directory: Path) -> dict:
     return m
 
 
-def open_for_run(directory: Path, manifest: dict) -> list[str]:
-    """Create DIR with its manifest, or check an existing one belongs to this exact config.
-
-    Returns the notes to show the user (e.g. stale temporary files removed).
-    """
+def open_for_run(directory: Path, manifest: dict) -> None:
+    """Create DIR with its manifest, or check an existing one belongs to this exact config."""
     d = Path(directory)
-    notes: list[str] = []
     if d.exists() and not d.is_dir():
         raise LedgerError(f"{d} exists and is not a directory")
     d.mkdir(parents=True, exist_ok=True)
@@ -137,9 +135,14 @@ def open_for_run(directory: Path, manifest: dict) -> list[str]:
         if others:
             raise LedgerError(f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix")
         _atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
-    for p in d.iterdir():
+
+
+def remove_unfinished(directory: Path) -> list[str]:
+    """Delete temporary files of batches that never finished writing (call under ``exclusive``)."""
+    notes = []
+    for p in Path(directory).iterdir():
         if p.name.startswith(_TMP_PREFIX):
-            p.unlink()  # a batch that never finished writing: it is replayed
+            p.unlink()  # its games are not in the ledger, so they are played again
             notes.append(f"removed unfinished temporary file {p.name}")
     return notes
 
@@ -156,6 +159,22 @@ def _why_different(old: dict, new: dict) -> str:
         if old_ids.get(a["name"]) != a["id"]:
             return f"agent {a['name']!r} changed id ({old_ids.get(a['name'])} -> {a['id']}: spec or code changed)"
     return f"config hash {old['config_hash'][:12]} differs from {new['config_hash'][:12]}"
+
+
+@contextmanager
+def exclusive(directory: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the ledger (a flock on its manifest) while a run writes to it."""
+    import fcntl
+
+    fd = os.open(Path(directory) / MANIFEST, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise LedgerError(f"{directory} is being written by another run; wait for it or stop it") from None
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:

@@ -21,7 +21,14 @@ from pathlib import Path
 
 from tournament.batch import BatchSpec, play_batch
 from tournament.config import TournamentConfig
-from tournament.ledger import make_manifest, open_for_run, read_ledger, write_batch
+from tournament.ledger import (
+    exclusive,
+    make_manifest,
+    open_for_run,
+    read_ledger,
+    remove_unfinished,
+    write_batch,
+)
 from tournament.schedule import GameTask, auto_batch_size, batches, schedule
 
 EXECUTORS = ("ray", "serial")
@@ -72,8 +79,16 @@ def run_tournament(
     tasks = schedule(cfg)
     manifest = make_manifest(cfg, len(tasks), seeds_by_lineup(tasks))
     directory = Path(out)
-    notes = open_for_run(directory, manifest)
-    ledger = read_ledger(directory)
+    open_for_run(directory, manifest)
+    with exclusive(directory):
+        return _run_locked(cfg, directory, tasks, workers, address, executor, show_progress,
+                           on_batch, t0)
+
+
+def _run_locked(cfg, directory, tasks, workers, address, executor, show_progress, on_batch,
+                t0) -> RunSummary:
+    notes = remove_unfinished(directory)
+    ledger = read_ledger(directory, columns=["game_id", "agents", "ranks"])
     done = ledger.game_ids
     pending = [t for t in tasks if t.game_id not in done]
     size = cfg.batch_size or auto_batch_size(len(tasks), workers)

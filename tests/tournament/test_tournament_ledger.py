@@ -181,3 +181,19 @@ def test_replay_reproduces_a_recorded_game_exactly(tmp_path, small_config):
     assert len(moves) == row["length"]
     with pytest.raises(LedgerError, match="no game"):
         replay(tmp_path / "a", "0000000000000000")
+
+
+def test_a_ledger_being_written_is_refused_to_a_second_run(tmp_path, small_config):
+    from tournament.ledger import exclusive
+
+    out = tmp_path / "a"
+
+    def second_run(i, rows):
+        if i == 0:
+            with pytest.raises(LedgerError, match="another run"):
+                run_tournament(small_config, out, executor="serial", show_progress=False)
+
+    run_tournament(small_config, out, executor="serial", show_progress=False, on_batch=second_run)
+    with exclusive(out):  # released after the run
+        pass
+    assert read_ledger(out).table.num_rows == len(schedule(small_config))
