@@ -110,23 +110,29 @@ class _Records:
     """
 
     def __init__(self, block, a, b, win, k: int, num_blocks: int):
-        from scipy.sparse import csr_matrix
+        from scipy.sparse import csc_matrix
 
         self.k, self.num_blocks = k, num_blocks
         cell = (win.astype(np.int64) * k + a) * k + b
-        self.matrix = csr_matrix(
+        self.matrix = csc_matrix(
             (np.ones(len(cell)), (cell, block)), shape=(2 * k * k, max(num_blocks, 1)))
         self.matrix.sum_duplicates()
 
-    def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def _split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         kk = self.k * self.k
-        if weights is None:
-            flat = np.asarray(self.matrix.sum(axis=1)).ravel()
-        else:
-            flat = self.matrix @ weights.astype(float)
         d = flat[:kk].reshape(self.k, self.k)
         wins = flat[kk:].reshape(self.k, self.k)
         return np.rint(wins).astype(np.int64), np.rint(d + d.T).astype(np.int64)
+
+    def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        if weights is None:
+            return self._split(np.asarray(self.matrix.sum(axis=1)).ravel())
+        return self._split(self.matrix @ weights.astype(float))
+
+    def matrices_many(self, weights: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """One (wins, draws) pair per column of ``weights`` (sets x replicates), in one product."""
+        flat = self.matrix @ weights
+        return [self._split(flat[:, i]) for i in range(flat.shape[1])]
 
 
 def fit_elo(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
@@ -247,11 +253,16 @@ def rate(agents: list[AgentInfo], groups: list[Games], bootstrap: int = DEFAULT_
         rng = np.random.default_rng(seed)
         samples = np.empty((bootstrap, k))
         lowest = int(np.argmin(raw))
-        for s in range(bootstrap):
-            weights = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
-            r = fit_elo(*rec.matrices(weights))
-            # the unanchored case keeps the full-data lowest agent as reference
-            samples[s] = r - r[lowest] + elo[lowest] if anchor_index is None else anchored(r)
+        chunk = 16  # replicates per sparse product
+        for start in range(0, bootstrap, chunk):
+            n = min(chunk, bootstrap - start)
+            weights = np.empty((num_blocks, n))  # multiplicity of each set, one column per replicate
+            for i in range(n):
+                weights[:, i] = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
+            for i, (w, d) in enumerate(rec.matrices_many(weights)):
+                r = fit_elo(w, d)
+                # the unanchored case keeps the full-data lowest agent as reference
+                samples[start + i] = r - r[lowest] + elo[lowest] if anchor_index is None else anchored(r)
         q = (1.0 - confidence) / 2.0
         lo, hi = np.quantile(samples, q, axis=0), np.quantile(samples, 1.0 - q, axis=0)
 
