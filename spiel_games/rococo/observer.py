@@ -60,10 +60,14 @@ spaces, F fireworks/terrace spaces):
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import add as _plus
+from operator import sub as _sub
+
+import numpy as np
 
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import CHANCE_PHASES, Phase
+from spiel_games.rococo.engine import CHANCE_PHASES, PH_END, Phase
 
 
 def layout_for(cfg) -> Layout:
@@ -112,27 +116,9 @@ def layout_for(cfg) -> Layout:
     )
 
 
-def _onehot(i: int, n: int) -> list[int]:
-    v = [0] * n
-    if 0 <= i < n:
-        v[i] = 1
-    return v
-
-
-def _owners(owners, n: int) -> list[int]:
-    out = []
-    for o in owners:
-        out.extend(_onehot(o, n))
-    return out
-
-
 @lru_cache(maxsize=65536)
 def _short(counts: tuple) -> str:
     return ".".join([f"{i}x{k}" for i, k in enumerate(counts) if k]) or "-"
-
-
-def _flat(vectors) -> list[int]:
-    return [k for v in vectors for k in v]
 
 
 def _counts(items, n: int) -> list[int]:
@@ -142,108 +128,132 @@ def _counts(items, n: int) -> list[int]:
     return v
 
 
+@lru_cache(maxsize=4096)
+def _stack_counts(emp: tuple) -> tuple:
+    """Cards still in the employee stack, counted by card id."""
+    return tuple(_counts([k for level in emp for k in level], R.NUM_CARDS))
+
+
+@lru_cache(maxsize=16384)
+def _dots(values: tuple) -> str:
+    return ".".join(map(str, values))
+
+
+@lru_cache(maxsize=4096)
+def _guest_dress_row(d: int) -> tuple:
+    """Colour one-hot and prestige of dress d (zeros for an empty guest space)."""
+    if d < 0:
+        return (0, 0, 0, 0, 0)
+    row = [0, 0, 0, 0, R.DRESSES[d].prestige]
+    row[R.DRESSES[d].colour] = 1
+    return tuple(row)
+
+
+@lru_cache(maxsize=16384)
+def _hidden(supply: tuple, hand: tuple, known: tuple) -> tuple:
+    """A player's cards the others cannot place: supply plus secretly selected hand."""
+    return tuple(map(_sub, map(_plus, supply, hand), known))
+
+
 def write(state, player, view, out) -> None:
-    """Emit every piece. Tensors get the values; strings get only the short texts, so
-    the (long) value vectors are built only when a tensor is written."""
+    """Emit every piece. Tensors get the values (one-hot pieces through ``out.hot``,
+    the index of the 1 in each row); strings get only the short texts, so the long
+    value vectors are built only when a tensor is written."""
     c = state._s
     cfg = c.cfg
-    n, C, T, D = cfg.players, R.NUM_CARDS, R.NUM_TILES, R.NUM_DRESSES
+    n = cfg.players
+    T = R.NUM_TILES
     tensor = hasattr(out, "tensor")
-    out("observer", _onehot(player, n) if tensor else (), f"P{player + 1}")
+    if tensor:
+        out.hot("observer", player)
+    else:
+        out("observer", (), f"P{player + 1}")
     if view.sees(player, player):
         out("my_secret", c.tsec[player], None if tensor else _short(c.tsec[player]))
         out("my_hand", c.hand[player], None if tensor else _short(c.hand[player]))
     if not view.public:
         return
-    acting = c.phase not in CHANCE_PHASES and c.phase != Phase.END
+    acting = c.phase not in CHANCE_PHASES and c.phase != PH_END
     mover = c.cur if acting else -1
     if tensor:
-        out("to_move", _onehot(mover, n))
-        out("phase", _onehot(int(c.phase), len(Phase)))
-        out("start", _onehot(c.start, n))
-        out("favor", _onehot(c.favor, n))
+        out.hot("to_move", mover)
+        out.hot("phase", c.phase)
+        out.hot("start", c.start)
+        out.hot("favor", c.favor)
     else:
         out("to_move", (), f"P{mover + 1}" if acting else "-")
         out("phase", (), Phase(c.phase).name.lower())
         out("start", (), str(c.start + 1))
         out("favor", (), str(c.favor + 1))
-    out("round", [c.round])
+    out("round", (c.round,))
     out("money", c.money)
     out("yarn", c.yarn)
     out("lace", c.lace)
     out("prestige", c.prestige)
     if tensor:
-        out("tiles_public", _flat(c.tpub))
+        out("tiles_public", sum(c.tpub, ()))
     else:
         out("tiles_public", (), "/".join([_short(v) for v in c.tpub]))
     out("tiles_secret_n", [sum(v) for v in c.tsec])
-    unseen = list(c.tstack)
+    unseen = c.tstack
     for q in range(n):
-        if not view.sees(q, player) and any(c.tsec[q]):
-            for t, k in enumerate(c.tsec[q]):
-                unseen[t] += k
+        if any(c.tsec[q]) and not view.sees(q, player):
+            unseen = tuple(map(_plus, unseen, c.tsec[q]))
     pend_visible = c.pend >= 0 and (not c.pend_secret or view.sees(c.cur, player))
     if c.pend >= 0 and not pend_visible:
-        unseen[c.pend] += 1
+        unseen = unseen[: c.pend] + (unseen[c.pend] + 1,) + unseen[c.pend + 1 :]
     if tensor:
         out("unseen_tiles", unseen)
         out("tile_discard", c.tdisc)
-        out("warehouse", _flat(_counts(seg, T) for seg in c.ware))
-        out("pending_tile", _onehot(c.pend if pend_visible else -1, T))
-        out("windows", _flat(_onehot(d, D) for d in c.windows))
+        for s, seg in enumerate(c.ware):
+            for t in seg:
+                out.add("warehouse", s * T + t)
+        out.hot("pending_tile", c.pend if pend_visible else -1)
+        out.hot_rows("windows", c.windows)
         out("bag", c.bag)
         out("dress_discard", c.ddisc)
-        out("guest_owner", _owners(c.gown, n))
-        gd = []
-        for d in c.gdress:
-            if d >= 0:
-                gd.extend(_onehot(R.DRESSES[d].colour, 4) + [R.DRESSES[d].prestige])
-            else:
-                gd.extend([0] * 5)
-        out("guest_dress", gd)
-        out("deco_owner", _owners(c.deco, n))
-        out("all_halls", _owners(c.allh, n))
+        out.hot_rows("guest_owner", c.gown)
+        out("guest_dress", sum([_guest_dress_row(d) for d in c.gdress], ()))
+        out.hot_rows("deco_owner", c.deco)
+        out.hot_rows("all_halls", c.allh)
     else:
-        out("unseen_tiles", (), _short(tuple(unseen)))
+        out("unseen_tiles", (), _short(unseen))
         out("tile_discard", (), _short(c.tdisc))
         out("warehouse", (), "/".join([".".join(map(str, seg)) or "-" for seg in c.ware]))
         out("pending_tile", (), str(c.pend if pend_visible else ("?" if c.pend >= 0 else "-")))
-        out("windows", (), ".".join(map(str, c.windows)))
+        out("windows", (), _dots(c.windows))
         out("bag", (), _short(c.bag))
         out("dress_discard", (), _short(c.ddisc))
-        out("guest_owner", (), ".".join(map(str, c.gown)))
-        out("guest_dress", (), ".".join(map(str, c.gdress)))
-        out("deco_owner", (), ".".join(map(str, c.deco)))
-        out("all_halls", (), ".".join(map(str, c.allh)))
+        out("guest_owner", (), _dots(c.gown))
+        out("guest_dress", (), _dots(c.gdress))
+        out("deco_owner", (), _dots(c.deco))
+        out("all_halls", (), _dots(c.allh))
     out("terrace", [g + 1 for g in c.terr])
-    stack = tuple(_counts([k for level in c.emp for k in level], C))
-    hidden = [
-        tuple(s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True))
-        for q in range(n)
-    ]
+    hidden = [_hidden(c.supply[q], c.hand[q], c.known[q]) for q in range(n)]
     if tensor:
-        out("display", _counts(c.display, C))
-        out("employee_stack", stack)
-        out("discard_cards", _flat(c.discard))
-        out("known_hand", _flat(c.known))
-        out("hidden_cards", _flat(hidden))
+        for k in c.display:
+            out.add("display", k)
+        out("employee_stack", _stack_counts(c.emp))
+        out("discard_cards", sum(c.discard, ()))
+        out("known_hand", sum(c.known, ()))
+        out("hidden_cards", sum(hidden, ()))
     else:
-        out("display", (), ".".join(map(str, c.display)) or "-")
-        out("employee_stack", (), _short(stack))
+        out("display", (), _dots(c.display) or "-")
+        out("employee_stack", (), _short(_stack_counts(c.emp)))
         out("discard_cards", (), "/".join([_short(v) for v in c.discard]))
         out("known_hand", (), "/".join([_short(v) for v in c.known]))
         out("hidden_cards", (), "/".join([_short(v) for v in hidden]))
     out("hand_size", [sum(v) for v in c.hand])
-    out("to_select", [c.need_sel])
+    out("to_select", (c.need_sel,))
     if tensor:
-        out("played", _onehot(c.card, C))
-        out("bonus_card", _onehot(c.bcard, C))
-        out("making", _onehot(c.dress, D))
+        out.hot("played", c.card)
+        out.hot("bonus_card", c.bcard)
+        out.hot("making", c.dress)
     else:
         out("played", (), str(c.card))
         out("bonus_card", (), str(c.bcard))
         out("making", (), str(c.dress))
-    ctx = [
+    ctx = (
         c.stage,
         *c.need,
         int(c.by_master),
@@ -255,11 +265,82 @@ def write(state, player, view, out) -> None:
         c.acc[0] + c.acc[1],
         c.acc[2] + c.acc[3],
         c.yl_cost,
-    ]
+    )
     out("turn_context", ctx)
+
+
+class _Sink:
+    """Writes pieces into a flat buffer laid out like the tensor (zeros to start with):
+    a value vector into its slice, a one-hot by setting its one element (``hot``: -1 =
+    all zeros; ``hot_rows``: one row of the piece per index), a count by adding 1
+    (``add``). The buffer is a bytearray on the fast path (every value of a Rococo
+    tensor is a small count) or the float32 tensor itself."""
+
+    __slots__ = ("tensor", "offsets", "widths")
+
+    def __init__(self, buffer, offsets: dict, widths: dict):
+        self.tensor = buffer
+        self.offsets = offsets
+        self.widths = widths
+
+    def __call__(self, name: str, values, text=None) -> None:
+        off, size = self.offsets[name]
+        if len(values) > size:
+            raise _LayoutError(f"piece {name!r} has {len(values)} values, layout allows {size}")
+        self.tensor[off : off + len(values)] = values
+
+    def hot(self, name: str, i: int) -> None:
+        if i >= 0:
+            off, size = self.offsets[name]
+            if i >= size:
+                raise _LayoutError(f"piece {name!r}: index {i} outside its {size} values")
+            self.tensor[off + i] = 1
+
+    def hot_rows(self, name: str, indices) -> None:
+        off, size = self.offsets.get(name, (0, 0))
+        if not size:
+            return
+        w = self.widths[name]
+        t = self.tensor
+        for r, i in enumerate(indices):
+            if i >= 0:
+                if i >= w:
+                    raise _LayoutError(f"piece {name!r}: index {i} outside a row of {w}")
+                t[off + r * w + i] = 1
+
+    def add(self, name: str, i: int) -> None:
+        self.tensor[self.offsets[name][0] + i] += 1
+
+
+class _LayoutError(ValueError):
+    """A piece that does not fit the layout (a bug, never a value out of byte range)."""
+
+
+class RococoObserver(PieceObserver):
+    """PieceObserver with a faster tensor writer: pieces go into a bytearray (one-hot
+    and count pieces element by element), converted to the float tensor at once.
+    A value outside 0-255 (never seen in play, but not excluded by the rules) makes
+    that one write fall back to writing the float tensor directly."""
+
+    def __init__(self, iig_obs_type, layout: Layout):
+        super().__init__(iig_obs_type, layout, write)
+        self._widths = {p.name: p.shape[-1] for p in layout.pieces}
+        self._float_sink = _Sink(self.tensor, layout.offsets, self._widths)
+
+    def set_from(self, state, player: int) -> None:
+        buf = bytearray(self.layout.size)
+        try:
+            write(state, player, self.view, _Sink(buf, self.layout.offsets, self._widths))
+        except _LayoutError:
+            raise
+        except ValueError:  # a value that is not a byte: write the float tensor itself
+            self.tensor.fill(0.0)
+            write(state, player, self.view, self._float_sink)
+            return
+        self.tensor[:] = np.frombuffer(buf, np.uint8)
 
 
 def make_observer(game, iig_obs_type=None, params=None) -> PieceObserver:
     if params:
         raise ValueError(f"Rococo observer takes no parameters, got {params}")
-    return PieceObserver(iig_obs_type, layout_for(game.config), write)
+    return RococoObserver(iig_obs_type, layout_for(game.config))
