@@ -7,8 +7,10 @@ abstraction is ``none``), so the tables stay as small as the abstraction.
 
 - ``es`` (external sampling): the traverser explores all its actions, chance and
   the other players are sampled; the other players' average strategies are
-  updated where they are sampled ("simple" averaging). Cost per iteration grows
-  exponentially with the traverser's decisions per game: meant for small configs.
+  updated where they are sampled ("simple" averaging). Plain ES costs grow
+  exponentially with the traverser's decisions per game (one iteration on full
+  2-player Coloretto did not finish in two minutes), so on full games it runs
+  *windowed* (``es_leaves``, see ``_es``).
 - ``os`` (outcome sampling, epsilon-greedy for the traverser, default 0.6): one
   trajectory per iteration; the method for full games.
 
@@ -46,7 +48,15 @@ def _sample_chance(state, rng: random.Random) -> int:
 
 
 class MCCFR:
-    def __init__(self, game, variant: str, abstraction: str, seed: int = 0, epsilon: float = 0.6):
+    def __init__(
+        self,
+        game,
+        variant: str,
+        abstraction: str,
+        seed: int = 0,
+        epsilon: float = 0.6,
+        es_leaves: int = 0,
+    ):
         if variant not in ("es", "os"):
             raise ValueError(f"MCCFR variant must be es or os, got {variant!r}")
         self.game = game
@@ -60,6 +70,9 @@ class MCCFR:
         self.avg: dict[str, dict[int, float]] = {}
         self.iterations = 0
         self._apply, self._legal = transition_functions(game)
+        # es_leaves > 0: windowed external sampling (see _es); 0 = plain external sampling.
+        self.es_leaves = es_leaves
+        self._decisions = self._count_decisions() if variant == "es" and es_leaves > 0 else 0
 
     # ----- tables ----------------------------------------------------------------
     def _policy(self, key: str, legal) -> list[float]:
@@ -88,12 +101,46 @@ class MCCFR:
         for player in range(self.players):
             state = self.game.new_initial_state()
             if self.variant == "es":
-                self._es(state, player)
+                start = self.rng.randrange(self._decisions) if self.es_leaves > 0 else 0
+                self._es(state, player, 0, start, -1)
             else:
                 self._os(state, player, [1.0] * self.players, 1.0)
         self.iterations += 1
 
-    def _es(self, state, traverser: int) -> float:
+    def _count_decisions(self, playouts: int = 20) -> int:
+        """Most real decisions (more than one legal action) one player made in random playouts."""
+        rng = random.Random(0)
+        most = 1
+        for _ in range(playouts):
+            state = self.game.new_initial_state()
+            count = [0] * self.players
+            while True:
+                p = state.current_player()
+                if p == TERMINAL:
+                    break
+                if p < 0:
+                    self._apply(state, _sample_chance(state, rng))
+                    continue
+                legal = self._legal(state, p)
+                if len(legal) > 1:
+                    count[p] += 1
+                self._apply(state, legal[rng.randrange(len(legal))])
+            most = max(most, *count)
+        return most
+
+    def _es(self, state, traverser: int, depth: int, start: int, budget: int) -> float:
+        """External sampling.
+
+        With ``es_leaves`` L > 0 (windowed, for full games) the traverser branches on a
+        window of consecutive real decisions (more than one legal action): the window
+        opens at its decision number ``start`` of the traversal (drawn uniformly per
+        traversal) and stays open while the product of the branching factors fits in
+        L. Before and after the window the traverser samples its current strategy and
+        updates nothing. Values backed up into the window are unbiased samples of the
+        current profile's values, so a traversal costs at most about L playouts
+        instead of growing with the whole game. ``budget`` is -1 before the window,
+        the leaves left inside it, 0 after it.
+        """
         while True:
             p = state.current_player()
             if p == TERMINAL:
@@ -104,12 +151,20 @@ class MCCFR:
         legal = self._legal(state, p)
         key = self.key(state, p)
         policy = self._policy(key, legal)
+        n = len(legal)
         if p == traverser:
+            child_budget = budget
+            if self.es_leaves > 0 and n > 1:
+                if depth < start or budget == 0 or (budget > 0 and budget < n):
+                    self._apply(state, legal[self._pick(policy)])
+                    return self._es(state, traverser, depth + 1, start, 0 if budget >= 0 else -1)
+                child_budget = (self.es_leaves if budget < 0 else budget) // n
+            nxt = depth + 1 if n > 1 else depth
             values = []
             for i, a in enumerate(legal):
-                child = state if i == len(legal) - 1 else state.clone()
+                child = state if i == n - 1 else state.clone()
                 self._apply(child, a)
-                values.append(self._es(child, traverser))
+                values.append(self._es(child, traverser, nxt, start, child_budget))
             v = sum(q * x for q, x in zip(policy, values, strict=False))
             reg = self.regret[key]
             for a, x in zip(legal, values, strict=False):
@@ -119,7 +174,7 @@ class MCCFR:
         for a, q in zip(legal, policy, strict=False):
             avg[a] = avg.get(a, 0.0) + q
         self._apply(state, legal[self._pick(policy)])
-        return self._es(state, traverser)
+        return self._es(state, traverser, depth, start, budget)
 
     def _os(self, state, traverser: int, reach: list[float], sample_reach: float) -> float:
         """Returns the sampled utility for the traverser divided by the tail's sampling

@@ -28,6 +28,7 @@ from solvers.mccfr import MCCFR
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, write_policy
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
+ES_LEAVES = 32  # most playouts per traversal of windowed mccfr-es on full games
 _CKPT_KEY = b"meeple_checkpoint"
 
 
@@ -204,7 +205,16 @@ def solve(
         rows_fn = solver.rows
         rng = None
     else:
-        solver = MCCFR(game, "es" if cfg.solver == "mccfr-es" else "os", abstraction, seed=cfg.seed)
+        # Plain external sampling where exploitability is computable (small games);
+        # windowed external sampling on full games (see solvers/mccfr.py).
+        leaves = 0 if computable else ES_LEAVES
+        solver = MCCFR(
+            game,
+            "es" if cfg.solver == "mccfr-es" else "os",
+            abstraction,
+            seed=cfg.seed,
+            es_leaves=leaves,
+        )
         rows_fn = solver.rows
         rng = solver.rng
 
