@@ -41,6 +41,8 @@ def test_bad_agent_spec_and_bad_override(tmp_path, make_raw, write_toml):
     assert r.exit_code == 2 and "tournament.schedule" in r.output
     r = _invoke("tournament", "run", good, "--set", "agents.m=nosuch", "--out", tmp_path / "o")
     assert r.exit_code == 2 and "agents.m" in r.output
+    r = _invoke("tournament", "run", good, "--dry-run", "--seeds-per-lineup", "5", "--out", tmp_path / "o")
+    assert r.exit_code == 0 and r.stdout.startswith("10 games, 2 agents")
     r = _invoke("tournament", "run", tmp_path / "missing.toml")
     assert r.exit_code == 2 and "does not exist" in r.output
     assert not (tmp_path / "o").exists()
