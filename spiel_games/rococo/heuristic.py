@@ -156,7 +156,7 @@ def heuristic_action(state, rng=None) -> int:
     rng = rng or random.Random(0)
     c = state._s
     lay = c.lay
-    legal = state.legal_actions()
+    legal = state._legal_actions(state.current_player())  # the game's own method: no bridge
     if len(legal) == 1:
         return legal[0]
     p = c.cur

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pyspiel
 
 from spiel_games.rococo import rules as R
@@ -87,7 +89,8 @@ def action_string(c, lay, player: int, action: int) -> str:
     return f"terrace: {guest_name(cfg, a)}"
 
 
-def _cards(counts) -> str:
+@lru_cache(maxsize=8192)
+def _cards(counts: tuple) -> str:
     return (
         ", ".join(
             f"{R.CARDS[k].name}{' x' + str(n) if n > 1 else ''}" for k, n in enumerate(counts) if n
@@ -96,7 +99,8 @@ def _cards(counts) -> str:
     )
 
 
-def _tiles(counts) -> str:
+@lru_cache(maxsize=8192)
+def _tiles(counts: tuple) -> str:
     return (
         " ".join(
             f"{R.TILES[t].code}{'x' + str(n) if n > 1 else ''}" for t, n in enumerate(counts) if n
