@@ -295,6 +295,12 @@ class BruxellesState(pyspiel.State):
 
         return render(self)
 
+    def render_view(self, player: int) -> str:
+        """The readable board as `player` sees it (own secrets only; see view.py)."""
+        from spiel_games.bruxelles.view import render_view
+
+        return render_view(self, player)
+
 
 def _redeal_hidden_works(s, player_id: int, sampler) -> None:
     """private_works: deal the other players' hidden works afresh from the pool of
