@@ -128,43 +128,53 @@ _MEMORY_CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 import pyspiel, spiel_games
-from solvers.train import SolveConfig, solve
+from solvers.mccfr import MCCFR
+from solvers.policy_file import write_policy
+spec = spiel_games.get_spec({config!r})
+game = pyspiel.load_game({config!r})
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+solver = MCCFR(game, "os", spec.abstraction_name or "none", seed=0)
 t = time.perf_counter()
-r = solve(SolveConfig({config!r}, "mccfr-os", {iterations}, {out!r}, report_every={iterations}))
+half_keys = None
+while solver.iterations < {iterations} and time.perf_counter() - t < {seconds}:
+    solver.iteration()
+    if solver.iterations == {iterations} // 2:
+        half_keys = len(solver.regret)
+secs = time.perf_counter() - t
+size = write_policy({out!r}, solver.average_policy_table(), {{
+    "game": str(game), "abstraction": solver.abstraction,
+    "abstraction_version": spec.abstraction_version, "iterations": solver.iterations,
+    "solver": "mccfr-os"}})
 print(json.dumps({{"rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                   "base_kib": before, "keys": r.policy_keys, "bytes": r.file_bytes,
-                   "seconds": time.perf_counter() - t}}))
+                   "base_kib": before, "keys": len(solver.regret), "half_keys": half_keys,
+                   "iterations": solver.iterations, "bytes": size, "seconds": secs}}))
 """
 
 
-def mccfr_memory(quick: bool) -> list[tuple[str, str, int, dict]]:
+def mccfr_memory(quick: bool) -> list[tuple[str, str, dict]]:
     import spiel_games
 
-    iterations = 20 if quick else 500
+    iterations, seconds = (20, 20) if quick else (400, 120)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for spec in spiel_games.all_specs():
             out = str(Path(tmp) / f"{spec.short_name}.parquet")
             code = _MEMORY_CHILD.format(
-                root=str(ROOT), config=spec.typical_config, iterations=iterations, out=out
+                root=str(ROOT),
+                config=spec.typical_config,
+                iterations=iterations,
+                seconds=seconds,
+                out=out,
             )
             proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
             if proc.returncode != 0:
-                rows.append(
-                    (
-                        spec.short_name,
-                        spec.typical_config,
-                        iterations,
-                        {"error": proc.stderr.strip().splitlines()[-1][:120]},
-                    )
-                )
+                err = (proc.stderr.strip().splitlines() or ["?"])[-1][:120]
+                rows.append((spec.short_name, spec.typical_config, {"error": err}))
                 continue
             rows.append(
                 (
                     spec.short_name,
                     spec.typical_config,
-                    iterations,
                     json.loads(proc.stdout.strip().splitlines()[-1]),
                 )
             )
@@ -222,19 +232,23 @@ def sections(quick: bool) -> list[str]:
     lines = [
         "## Solvers: MCCFR memory and policy file size",
         "",
-        "A fresh process trains `mccfr-os` on the full typical game; peak RSS includes "
-        "the Python interpreter, pyspiel and the games (base = RSS before training).",
+        "A fresh process trains `mccfr-os` on the full typical game through the game's "
+        "abstraction (up to the iteration count or a time cap); peak RSS includes the "
+        "Python interpreter, pyspiel and the games (base = RSS before training). "
+        "`keys at half` = table size after half the iterations, to show the growth. "
+        "The table is bounded by `--max-keys` (default 4,000,000, about 3 GiB).",
         "",
-        "| game | configuration | iterations | peak RSS MiB | base MiB | keys | policy file KiB | seconds |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| game | configuration | iterations | seconds | peak RSS MiB | base MiB | keys at half | keys | policy file KiB |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, config, its, r in mccfr_memory(quick):
+    for name, config, r in mccfr_memory(quick):
         if "error" in r:
-            lines.append(f"| {name} | `{config}` | {its} | error: {r['error']} | | | | |")
+            lines.append(f"| {name} | `{config}` | error: {r['error']} | | | | | | |")
             continue
         lines.append(
-            f"| {name} | `{config}` | {its} | {r['rss_kib'] / 1024:.0f} | {r['base_kib'] / 1024:.0f} "
-            f"| {r['keys']:,} | {r['bytes'] / 1024:.0f} | {r['seconds']:.1f} |"
+            f"| {name} | `{config}` | {r['iterations']} | {r['seconds']:.0f} "
+            f"| {r['rss_kib'] / 1024:.0f} | {r['base_kib'] / 1024:.0f} | {r['half_keys'] or '-'} "
+            f"| {r['keys']:,} | {r['bytes'] / 1024:.0f} |"
         )
     out.append("\n".join(lines))
     return out

@@ -33,16 +33,20 @@ class HeuristicAgent(Agent):
         return int(self._fn(state, self.rng))
 
 
-register_kind(AgentKind(
-    name="random",
-    summary="uniformly random legal moves",
-    params=(),
-    factory=lambda game, params, seed: RandomAgent(seed),
-))
+register_kind(
+    AgentKind(
+        name="random",
+        summary="uniformly random legal moves",
+        params=(),
+        factory=lambda game, params, seed: RandomAgent(seed),
+    )
+)
 
-register_kind(AgentKind(
-    name="heuristic",
-    summary="the game's rule-based baseline, as a sensible casual human plays",
-    params=(),
-    factory=lambda game, params, seed: HeuristicAgent(game, seed),
-))
+register_kind(
+    AgentKind(
+        name="heuristic",
+        summary="the game's rule-based baseline, as a sensible casual human plays",
+        params=(),
+        factory=lambda game, params, seed: HeuristicAgent(game, seed),
+    )
+)

@@ -34,6 +34,8 @@ from solvers.fastpath import transition_functions
 from solvers.policy_file import NO_ABSTRACTION, key_function
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+# About 0.7 KB per key (two small dicts and the key string): ~3 GiB at the bound.
+DEFAULT_MAX_KEYS = 4_000_000
 
 
 def _sample_chance(state, rng: random.Random) -> int:
@@ -56,6 +58,7 @@ class MCCFR:
         seed: int = 0,
         epsilon: float = 0.6,
         es_leaves: int = 0,
+        max_keys: int = DEFAULT_MAX_KEYS,
     ):
         if variant not in ("es", "os"):
             raise ValueError(f"MCCFR variant must be es or os, got {variant!r}")
@@ -72,12 +75,20 @@ class MCCFR:
         self._apply, self._legal = transition_functions(game)
         # es_leaves > 0: windowed external sampling (see _es); 0 = plain external sampling.
         self.es_leaves = es_leaves
+        # Hard bound on the table: keys first met once it is full are played
+        # uniformly and never updated (counted in `untracked`).
+        self.max_keys = max_keys
+        self.untracked = 0
         self._decisions = self._count_decisions() if variant == "es" and es_leaves > 0 else 0
 
     # ----- tables ----------------------------------------------------------------
     def _policy(self, key: str, legal) -> list[float]:
         reg = self.regret.get(key)
         if reg is None:
+            if len(self.regret) >= self.max_keys:
+                # Table full: this key stays untracked (uniform play, no updates).
+                self.untracked += 1
+                return [1.0 / len(legal)] * len(legal)
             reg = self.regret[key] = {}
             self.avg[key] = {}
         pos = [max(reg.get(a, 0.0), 0.0) for a in legal]
@@ -166,13 +177,15 @@ class MCCFR:
                 self._apply(child, a)
                 values.append(self._es(child, traverser, nxt, start, child_budget))
             v = sum(q * x for q, x in zip(policy, values, strict=False))
-            reg = self.regret[key]
-            for a, x in zip(legal, values, strict=False):
-                reg[a] = reg.get(a, 0.0) + x - v
+            reg = self.regret.get(key)
+            if reg is not None:
+                for a, x in zip(legal, values, strict=False):
+                    reg[a] = reg.get(a, 0.0) + x - v
             return v
-        avg = self.avg[key]
-        for a, q in zip(legal, policy, strict=False):
-            avg[a] = avg.get(a, 0.0) + q
+        avg = self.avg.get(key)
+        if avg is not None:
+            for a, q in zip(legal, policy, strict=False):
+                avg[a] = avg.get(a, 0.0) + q
         self._apply(state, legal[self._pick(policy)])
         return self._es(state, traverser, depth, start, budget)
 
@@ -208,15 +221,17 @@ class MCCFR:
             for q in range(self.players):
                 if q != p:
                     w *= reach[q]
-            reg = self.regret[key]
-            # value of the sampled action's tail: u; of this node: u * policy[i]
-            for j, a in enumerate(legal):
-                r = w * u * (1.0 - policy[i]) if j == i else -w * u * policy[i]
-                reg[a] = reg.get(a, 0.0) + r
+            reg = self.regret.get(key)
+            if reg is not None:
+                # value of the sampled action's tail: u; of this node: u * policy[i]
+                for j, a in enumerate(legal):
+                    r = w * u * (1.0 - policy[i]) if j == i else -w * u * policy[i]
+                    reg[a] = reg.get(a, 0.0) + r
         else:
-            avg = self.avg[key]
-            for a, q in zip(legal, policy, strict=False):
-                avg[a] = avg.get(a, 0.0) + reach[p] * q / sample_reach
+            avg = self.avg.get(key)
+            if avg is not None:
+                for a, q in zip(legal, policy, strict=False):
+                    avg[a] = avg.get(a, 0.0) + reach[p] * q / sample_reach
         return u * policy[i]
 
     # ----- results ---------------------------------------------------------------

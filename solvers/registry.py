@@ -56,7 +56,9 @@ def resolve(spec: str) -> tuple[AgentKind, dict[str, object]]:
     _load_kinds()
     name, raw = parse_spec(spec)
     if name not in KINDS:
-        raise AgentSpecError(f"unknown agent kind {name!r}; valid kinds: {', '.join(sorted(KINDS))}")
+        raise AgentSpecError(
+            f"unknown agent kind {name!r}; valid kinds: {', '.join(sorted(KINDS))}"
+        )
     kind = KINDS[name]
     params = {p.name: p.default for p in kind.params}
     for key, value in raw.items():

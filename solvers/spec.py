@@ -71,7 +71,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
     if body is not None and body.strip():
         for part in _split_args(body):
             if "=" not in part:
-                raise AgentSpecError(f"malformed parameter {part.strip()!r} in {spec!r}: expected key=value")
+                raise AgentSpecError(
+                    f"malformed parameter {part.strip()!r} in {spec!r}: expected key=value"
+                )
             key, value = part.split("=", 1)
             key = key.strip()
             if not _KEY.match(key):

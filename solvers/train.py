@@ -24,7 +24,7 @@ import pyspiel
 
 import spiel_games
 from solvers import tree_cfr
-from solvers.mccfr import MCCFR
+from solvers.mccfr import DEFAULT_MAX_KEYS, MCCFR
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, write_policy
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
@@ -45,6 +45,7 @@ class SolveConfig:
     abstraction: str | None = None  # None: the game's abstraction for MCCFR, `none` for exact
     report_every: int = 100
     seed: int = 0
+    max_keys: int = DEFAULT_MAX_KEYS  # MCCFR table bound (keys beyond it are played uniformly)
 
 
 @dataclass
@@ -54,6 +55,7 @@ class SolveResult:
     reports: list[tuple[int, str, float]] = field(default_factory=list)
     seconds: float = 0.0
     policy_keys: int = 0
+    untracked: int = 0  # MCCFR visits to keys beyond --max-keys
     file_bytes: int = 0
     out: str = ""
 
@@ -214,6 +216,7 @@ def solve(
             abstraction,
             seed=cfg.seed,
             es_leaves=leaves,
+            max_keys=cfg.max_keys,
         )
         rows_fn = solver.rows
         rng = solver.rng
@@ -287,6 +290,7 @@ def solve(
         save(it)
     table = solver.policy_table() if is_exact else solver.average_policy_table()
     result.policy_keys = len(table)
+    result.untracked = 0 if is_exact else solver.untracked
     last = result.reports[-1]
     result.file_bytes = write_policy(
         cfg.out,

@@ -65,6 +65,9 @@ def solve(
         int, typer.Option(help="Report the metric and write a checkpoint every K iterations")
     ] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the solver's sampling")] = 0,
+    max_keys: Annotated[
+        int, typer.Option(help="MCCFR table bound; keys met once it is full are played uniformly")
+    ] = 4_000_000,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume."""
@@ -80,6 +83,7 @@ def solve(
         abstraction=abstraction,
         report_every=report_every,
         seed=seed,
+        max_keys=max_keys,
     )
     ckpt = checkpoint_path(out)
     if ckpt.exists():
@@ -130,6 +134,8 @@ def solve(
         typer.echo(f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume")
         raise typer.Exit(130) from None
     last = result.reports[-1]
+    if result.untracked:
+        typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
     typer.echo(
         f"wrote {out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
         f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run, "

@@ -119,3 +119,14 @@ def test_exact_solvers_refuse_abstractions_and_big_player_counts(tmp_path):
         solve(SolveConfig("kuhn_poker(players=3)", "cfr", 5, str(tmp_path / "y.parquet")))
     with pytest.raises(SolveError, match="unknown solver"):
         solve(SolveConfig("kuhn_poker", "alphazero", 5, str(tmp_path / "z.parquet")))
+
+
+def test_mccfr_table_never_exceeds_its_bound():
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    for variant in ("os", "es"):
+        solver = MCCFR(game, variant, "coloretto-rows", seed=0, max_keys=50, es_leaves=4)
+        for _ in range(3):
+            solver.iteration()
+        assert len(solver.regret) == 50
+        assert solver.untracked > 0
+        assert len(solver.average_policy_table()) <= 50
