@@ -130,3 +130,21 @@ def test_mccfr_table_never_exceeds_its_bound():
         assert len(solver.regret) == 50
         assert solver.untracked > 0
         assert len(solver.average_policy_table()) <= 50
+
+
+def test_keyboard_interrupt_saves_a_checkpoint_that_resumes(tmp_path):
+    out = str(tmp_path / "p.parquet")
+    straight = solve(SolveConfig("kuhn_poker", "mccfr-es", 20, str(tmp_path / "s.parquet"), seed=2))
+
+    def interrupt_at_seven(it, total):
+        if it == 7:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve(
+            SolveConfig("kuhn_poker", "mccfr-es", 20, out, seed=2), on_iteration=interrupt_at_seven
+        )
+    assert checkpoint_path(out).exists()
+    resumed = solve(SolveConfig("kuhn_poker", "mccfr-es", 20, out, seed=2))
+    assert resumed.resumed_from == 7
+    assert resumed.reports[-1] == straight.reports[-1]
