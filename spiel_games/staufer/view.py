@@ -35,6 +35,13 @@ from spiel_games.staufer.core import (
     Phase,
 )
 
+# Short chest names for the board (the legend line says which colour each belongs to).
+_CHEST = ("2vp", "3vp", "envoy", "noble", "escort", "gift", "levy", "purple", "brown")
+_CHEST_LEGEND = (
+    "Chests: orange 2vp/3vp/envoy/noble (at once), turquoise escort/gift/levy (one use),",
+    "        purple (a privilege), brown (end scoring)",
+)
+
 _DESIGN_TEXT = {
     "two_seats": "per region where you hold 2+ seats",
     "three_seats": "per region where you hold 3+ seats",
@@ -74,9 +81,7 @@ def _figures(e: int, nb: int) -> str:
 
 
 def _chests(counts) -> str:
-    return ", ".join(
-        f"{R.CHEST_NAMES[k]}" + (f" x{c}" if c > 1 else "") for k, c in enumerate(counts) if c
-    )
+    return ", ".join(_CHEST[k] + (f" x{c}" if c > 1 else "") for k, c in enumerate(counts) if c)
 
 
 def render_view(s, player: int) -> str:
@@ -121,6 +126,7 @@ def render_view(s, player: int) -> str:
             f" {mark} round {i + 1}: A {R.REGION_NAMES[s.a_tiles[i]]} / "
             f"B {R.B_CONDITIONS[s.b_tiles[i]]}{c}"
         )
+    lines.extend(_CHEST_LEGEND)
     lines.append("Regions, clockwise (K = king; seats left to right, N = noble only):")
     for pos in range(t.r):
         rid = s.region_at[pos]
@@ -135,7 +141,7 @@ def render_view(s, player: int) -> str:
             chest = v[t.chest + j]
             seats.append(
                 f"[{value}{'N' if only else ''} {_who(v[t.seat + j], player)}"
-                + (f", chest {R.CHEST_NAMES[chest]}" if chest >= 0 else "")
+                + (f", {_CHEST[chest]}" if chest >= 0 else "")
                 + "]"
             )
         lines.append("      seats: " + " ".join(seats))

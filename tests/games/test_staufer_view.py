@@ -118,7 +118,7 @@ def test_view_shows_the_public_board_and_only_the_viewers_jobs():
         for region in ("Milan", "Augsburg", "Nijmegen", "Aachen", "Strasbourg", "Palermo"):
             assert region in text
         assert "points 10/5/2" in text  # Milan's tile
-        assert "chest brown" in text  # chests lying face up under the seats
+        assert "[1 free, brown]" in text  # chests lying face up under the seats
         assert "Supply table:" in text
         assert "courier x2" in text  # blue privilege piles on display
         assert "to move: P2" in text
