@@ -31,10 +31,12 @@ WORKLOAD = "python_coloretto(players=2)"
 def _config(seeds: int, seed: int = 1):
     from tournament.config import build_config
 
-    return build_config({
-        "tournament": {"game": WORKLOAD, "seeds_per_lineup": seeds, "seed": seed},
-        "agents": {"random": "random", "greedy": "heuristic"},
-    })
+    return build_config(
+        {
+            "tournament": {"game": WORKLOAD, "seeds_per_lineup": seeds, "seed": seed},
+            "agents": {"random": "random", "greedy": "heuristic"},
+        }
+    )
 
 
 def _busy_seconds(out: Path) -> float:
@@ -54,8 +56,12 @@ def _ray_run(cfg, workers: int, out: Path, tmp: Path) -> dict:
     ray.init(num_cpus=workers, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     try:
         # warm-up: start the worker processes and import the game in each
-        run_tournament(_config(4 * workers, seed=99), tmp / f"warm-{out.name}", workers=workers,
-                       show_progress=False)
+        run_tournament(
+            _config(4 * workers, seed=99),
+            tmp / f"warm-{out.name}",
+            workers=workers,
+            show_progress=False,
+        )
         t = time.perf_counter()
         s = run_tournament(cfg, out, workers=workers, show_progress=False)
         dt = time.perf_counter() - t
@@ -67,7 +73,9 @@ def _ray_run(cfg, workers: int, out: Path, tmp: Path) -> dict:
 def _serial_run(cfg, out: Path, tmp: Path) -> dict:
     from tournament.runner import run_tournament
 
-    run_tournament(_config(4, seed=98), tmp / f"warm-{out.name}", executor="serial", show_progress=False)
+    run_tournament(
+        _config(4, seed=98), tmp / f"warm-{out.name}", executor="serial", show_progress=False
+    )
     t = time.perf_counter()
     s = run_tournament(cfg, out, executor="serial", show_progress=False)
     dt = time.perf_counter() - t
@@ -138,11 +146,23 @@ def synthetic_ledger(directory: Path, games: int, rows_per_file: int, seed: int 
     from tournament.config import build_config
     from tournament.ledger import SCHEMA, make_manifest, open_for_run
 
-    cfg = build_config({
-        "tournament": {"game": "python_coloretto(players=3)", "seeds_per_lineup": 1, "seed": seed},
-        "agents": {"random": "random", "greedy": "heuristic", "m10": "mcts(sims=10)",
-                   "m20": "mcts(sims=20)", "i10": "ismcts(sims=10)", "i20": "ismcts(sims=20)"},
-    })
+    cfg = build_config(
+        {
+            "tournament": {
+                "game": "python_coloretto(players=3)",
+                "seeds_per_lineup": 1,
+                "seed": seed,
+            },
+            "agents": {
+                "random": "random",
+                "greedy": "heuristic",
+                "m10": "mcts(sims=10)",
+                "m20": "mcts(sims=20)",
+                "i10": "ismcts(sims=10)",
+                "i20": "ismcts(sims=20)",
+            },
+        }
+    )
     open_for_run(directory, make_manifest(cfg, games, {}))
     rng = np.random.default_rng(seed)
     ids = np.array([a.agent_id for a in cfg.agents])
@@ -159,19 +179,33 @@ def synthetic_ledger(directory: Path, games: int, rows_per_file: int, seed: int 
             return pa.ListArray.from_arrays(offsets, pa.array(a.ravel(), typ))
 
         gids = [f"{start + i:016x}" for i in range(n)]
-        table = pa.table({
-            "run_id": pa.array([cfg.run_id] * n), "game": pa.array([cfg.game] * n),
-            "game_id": pa.array(gids), "seed": pa.array((start + np.arange(n)) // 3, pa.int64()),
-            "seed_index": pa.array(np.zeros(n, np.int32)), "rotation": pa.array(np.zeros(n, np.int8)),
-            "agents": flat(ids[seats], pa.string()), "scores": flat(scores, pa.float32()),
-            "returns": flat(np.zeros((n, 3), np.float32), pa.float32()),
-            "ranks": flat(ranks.astype(np.int8), pa.int8()),
-            "length": pa.array(np.full(n, 190, np.int32)), "duration": pa.array(np.full(n, 0.01, np.float32)),
-            "failure": pa.array([""] * n), "failed_seat": pa.array(np.full(n, -1, np.int8)),
-            "detail": pa.array([""] * n), "actions_hash": pa.array(rng.integers(-2**62, 2**62, n)),
-        }).cast(SCHEMA)
-        pq.write_table(table, directory / f"part-{gids[0]}-{n}.parquet", compression="zstd",
-                       write_statistics=False, store_schema=False)
+        table = pa.table(
+            {
+                "run_id": pa.array([cfg.run_id] * n),
+                "game": pa.array([cfg.game] * n),
+                "game_id": pa.array(gids),
+                "seed": pa.array((start + np.arange(n)) // 3, pa.int64()),
+                "seed_index": pa.array(np.zeros(n, np.int32)),
+                "rotation": pa.array(np.zeros(n, np.int8)),
+                "agents": flat(ids[seats], pa.string()),
+                "scores": flat(scores, pa.float32()),
+                "returns": flat(np.zeros((n, 3), np.float32), pa.float32()),
+                "ranks": flat(ranks.astype(np.int8), pa.int8()),
+                "length": pa.array(np.full(n, 190, np.int32)),
+                "duration": pa.array(np.full(n, 0.01, np.float32)),
+                "failure": pa.array([""] * n),
+                "failed_seat": pa.array(np.full(n, -1, np.int8)),
+                "detail": pa.array([""] * n),
+                "actions_hash": pa.array(rng.integers(-(2**62), 2**62, n)),
+            }
+        ).cast(SCHEMA)
+        pq.write_table(
+            table,
+            directory / f"part-{gids[0]}-{n}.parquet",
+            compression="zstd",
+            write_statistics=False,
+            store_schema=False,
+        )
 
 
 def rating_section(quick: bool) -> str:
@@ -195,19 +229,21 @@ def rating_section(quick: bool) -> str:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         rows.append(f"| {games:,} | {-(-games // per_file):,} | {plain:.2f} | {boot:.2f} |")
-    return "\n".join([
-        "## Rating time",
-        "",
-        "Synthetic 3-player ledgers (6 agents; games per file as the runner batches them with 2 "
-        "workers); "
-        "time to read every file, check it, decompose games pairwise and fit pyspiel.elo "
-        "(then again with 200 bootstrap resamples of the seed blocks). Target: 10^6 games < 10 s.",
-        "",
-        "| games | files | seconds (Elo) | seconds (Elo + 200 bootstrap) |",
-        "|---|---|---|---|",
-        *rows,
-        "",
-    ])
+    return "\n".join(
+        [
+            "## Rating time",
+            "",
+            "Synthetic 3-player ledgers (6 agents; games per file as the runner batches them with 2 "
+            "workers); "
+            "time to read every file, check it, decompose games pairwise and fit pyspiel.elo "
+            "(then again with 200 bootstrap resamples of the seed blocks). Target: 10^6 games < 10 s.",
+            "",
+            "| games | files | seconds (Elo) | seconds (Elo + 200 bootstrap) |",
+            "|---|---|---|---|",
+            *rows,
+            "",
+        ]
+    )
 
 
 def sections(quick: bool) -> list[str]:

@@ -22,8 +22,11 @@ def ray_cluster():
             "num_cpus": 1,
             "include_dashboard": False,
             # notice a killed node in ~1 s instead of ~15 s
-            "_system_config": {"health_check_period_ms": 200, "health_check_failure_threshold": 3,
-                               "health_check_initial_delay_ms": 0},
+            "_system_config": {
+                "health_check_period_ms": 200,
+                "health_check_failure_threshold": 3,
+                "health_check_initial_delay_ms": 0,
+            },
         },
     )
     ray.init(address=cluster.address, logging_level="ERROR", log_to_driver=False)

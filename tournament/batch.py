@@ -66,8 +66,12 @@ def play_one(spec: BatchSpec, task: GameTask, keep_actions: bool = False) -> dic
     game = load_game(spec.game)
     n = len(task.seats)
     chance_rng, seat_seeds = seed_streams(task.seed, n)
-    agents = [make_agent(spec.agents[name][0], game, seat_seeds[p]) for p, name in enumerate(task.seats)]
-    r = play_match(game, agents, task.seed, chance_rng=chance_rng, time_limit=spec.time_limit or None)
+    agents = [
+        make_agent(spec.agents[name][0], game, seat_seeds[p]) for p, name in enumerate(task.seats)
+    ]
+    r = play_match(
+        game, agents, task.seed, chance_rng=chance_rng, time_limit=spec.time_limit or None
+    )
     if r.failure:
         ranks = failure_ranks(n, r.failed_seat, spec.failure_policy)
     else:

@@ -15,13 +15,18 @@ import typer
 
 from tournament.cli_common import fail
 
-tournament_app = typer.Typer(help="Run tournaments (Ray or in-process) into a Parquet ledger.",
-                             no_args_is_help=True)
+tournament_app = typer.Typer(
+    help="Run tournaments (Ray or in-process) into a Parquet ledger.", no_args_is_help=True
+)
 
 _OPTION_KEYS = {
-    "game": "tournament.game", "seeds_per_lineup": "tournament.seeds_per_lineup",
-    "seed": "tournament.seed", "schedule": "tournament.schedule", "focus": "tournament.focus",
-    "failure_policy": "tournament.failure_policy", "time_limit": "tournament.time_limit",
+    "game": "tournament.game",
+    "seeds_per_lineup": "tournament.seeds_per_lineup",
+    "seed": "tournament.seed",
+    "schedule": "tournament.schedule",
+    "focus": "tournament.focus",
+    "failure_policy": "tournament.failure_policy",
+    "time_limit": "tournament.time_limit",
     "batch_size": "tournament.batch_size",
 }
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -58,16 +63,21 @@ def _run(cfg, out: Path, workers: int, address: str | None, executor: str, quiet
     from tournament.runner import run_tournament
 
     try:
-        summary = run_tournament(cfg, out, workers=workers, address=address, executor=executor,
-                                 show_progress=not quiet)
+        summary = run_tournament(
+            cfg, out, workers=workers, address=address, executor=executor, show_progress=not quiet
+        )
     except LedgerError as e:
         raise fail(str(e), 1) from None
     except KeyboardInterrupt:
-        raise fail(f"interrupted; finished batches are in {out}: rerun the same command to resume",
-                   130) from None
+        raise fail(
+            f"interrupted; finished batches are in {out}: rerun the same command to resume", 130
+        ) from None
     except Exception as e:  # e.g. a Ray task that failed for good: the ledger keeps what finished
-        raise fail(f"tournament stopped ({type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}); "
-                   f"finished batches are in {out}: rerun to resume", 1) from None
+        raise fail(
+            f"tournament stopped ({type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}); "
+            f"finished batches are in {out}: rerun to resume",
+            1,
+        ) from None
     for note in summary.notes:
         typer.echo(f"note: {note}", err=True)
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
@@ -86,30 +96,57 @@ def _default_out(stem: str, cfg) -> Path:
 @tournament_app.command("run")
 def run(
     config: Annotated[Path, typer.Argument(help="Tournament TOML file (see docs/tournaments.md)")],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Ledger directory; default runs/<config>-<run id>")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")] = 2,
-    address: Annotated[str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Ledger directory; default runs/<config>-<run id>"),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
+    ] = 2,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
+    ] = None,
     executor: Annotated[str, typer.Option("--executor", help="ray or serial (in-process)")] = "ray",
     game: Annotated[str | None, typer.Option(help="Override tournament.game")] = None,
-    seeds_per_lineup: Annotated[int | None, typer.Option(help="Override tournament.seeds_per_lineup")] = None,
+    seeds_per_lineup: Annotated[
+        int | None, typer.Option(help="Override tournament.seeds_per_lineup")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Override tournament.seed")] = None,
     schedule: Annotated[str | None, typer.Option(help="Override tournament.schedule")] = None,
     focus: Annotated[str | None, typer.Option(help="Override tournament.focus (gauntlet)")] = None,
-    failure_policy: Annotated[str | None, typer.Option(help="Override tournament.failure_policy")] = None,
-    time_limit: Annotated[float | None, typer.Option(help="Override tournament.time_limit (s/move)")] = None,
+    failure_policy: Annotated[
+        str | None, typer.Option(help="Override tournament.failure_policy")
+    ] = None,
+    time_limit: Annotated[
+        float | None, typer.Option(help="Override tournament.time_limit (s/move)")
+    ] = None,
     batch_size: Annotated[int | None, typer.Option(help="Override tournament.batch_size")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Any key: --set agents.mcts='mcts(sims=50)'")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Validate and print the schedule size only")] = False,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="Any key: --set agents.mcts='mcts(sims=50)'")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Validate and print the schedule size only")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
 ) -> None:
     """Play every game of CONFIG that is missing from the ledger (reruns resume)."""
     if executor not in ("ray", "serial"):
         raise fail(f"--executor must be ray or serial, got {executor!r}", 2)
-    cfg, n = _config(config, None, set_ or [], {
-        "game": game, "seeds_per_lineup": seeds_per_lineup, "seed": seed, "schedule": schedule,
-        "focus": focus, "failure_policy": failure_policy, "time_limit": time_limit,
-        "batch_size": batch_size,
-    })
+    cfg, n = _config(
+        config,
+        None,
+        set_ or [],
+        {
+            "game": game,
+            "seeds_per_lineup": seeds_per_lineup,
+            "seed": seed,
+            "schedule": schedule,
+            "focus": focus,
+            "failure_policy": failure_policy,
+            "time_limit": time_limit,
+            "batch_size": batch_size,
+        },
+    )
     out = out or _default_out(config.stem, cfg)
     if dry_run:
         typer.echo(f"{n} games, {len(cfg.agents)} agents, run id {cfg.run_id}, ledger {out}")
@@ -122,7 +159,9 @@ def _ratings(dirs: list[Path], anchor: str | None, bootstrap: int, seed: int = 0
     from tournament.ratings import RatingsError, parse_anchor, ratings_from_ledgers
 
     try:
-        return ratings_from_ledgers(dirs, bootstrap=bootstrap, anchor=parse_anchor(anchor), seed=seed)
+        return ratings_from_ledgers(
+            dirs, bootstrap=bootstrap, anchor=parse_anchor(anchor), seed=seed
+        )
     except (LedgerError, RatingsError) as e:
         raise fail(str(e), 1) from None
 
@@ -141,11 +180,20 @@ def _emit(r, extra: dict, fmt: str, html: Path | None) -> None:
 
 
 def ratings(
-    dirs: Annotated[list[Path], typer.Argument(help="One or more ledger directories, rated jointly")],
-    anchor: Annotated[str | None, typer.Option("--anchor", help="AGENT=ELO; default random (or lowest) = 0")] = None,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples of duplicate sets for CIs")] = 200,
+    dirs: Annotated[
+        list[Path], typer.Argument(help="One or more ledger directories, rated jointly")
+    ],
+    anchor: Annotated[
+        str | None, typer.Option("--anchor", help="AGENT=ELO; default random (or lowest) = 0")
+    ] = None,
+    bootstrap: Annotated[
+        int,
+        typer.Option("--bootstrap", min=0, help="Bootstrap resamples of duplicate sets for CIs"),
+    ] = 200,
     fmt: Annotated[str, typer.Option("--format", help="table, md, csv or json")] = "table",
-    html: Annotated[Path | None, typer.Option("--html", help="Also write a self-contained HTML report")] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained HTML report")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Bootstrap RNG seed")] = 0,
 ) -> None:
     """Joint Bradley–Terry Elo (pyspiel.elo) with bootstrap CIs, crosstable, seats, α-Rank."""
@@ -154,7 +202,9 @@ def ratings(
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
     if html is not None and any(html.resolve().parent == d.resolve() for d in dirs):
-        raise fail("--html must not point inside a ledger directory (it holds only ledger files)", 2)
+        raise fail(
+            "--html must not point inside a ledger directory (it holds only ledger files)", 2
+        )
     r, extra = _ratings(dirs, anchor, bootstrap, seed)
     _emit(r, extra, fmt, html)
 
@@ -177,11 +227,18 @@ def replay(
 
 
 def demo(
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Ledger directory; default runs/demo-<run id>")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")] = 2,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Ledger directory; default runs/demo-<run id>"),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
+    ] = 2,
     executor: Annotated[str, typer.Option("--executor", help="ray or serial")] = "ray",
     config: Annotated[Path, typer.Option("--config", help="Demo tournament file")] = DEMO_CONFIG,
-    html: Annotated[Path | None, typer.Option("--html", help="HTML report; default <out>-report.html")] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="HTML report; default <out>-report.html")
+    ] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples")] = 200,
 ) -> None:
     """A small Coloretto tournament (baselines and small search agents): Elo table + HTML report."""
@@ -200,7 +257,9 @@ def demo(
     for name, spec in list(agents.items()):
         kind = parse_spec(spec)[0] if isinstance(spec, str) else ""
         if kind not in KINDS:  # search agents may not be installed yet: play without them
-            typer.echo(f"note: agent kind {kind!r} not available; demo runs without {name!r}", err=True)
+            typer.echo(
+                f"note: agent kind {kind!r} not available; demo runs without {name!r}", err=True
+            )
             del agents[name]
     raw = {**raw, "agents": agents}
     cfg, n = _config(None, raw, [], {})

@@ -198,7 +198,9 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         raise ConfigError(f"tournament.seeds_per_lineup must be >= 1, got {spl}")
     schedule = t.get("schedule", "round-robin")
     if schedule not in SCHEDULES:
-        raise ConfigError(f"tournament.schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
+        raise ConfigError(
+            f"tournament.schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}"
+        )
     policy = t.get("failure_policy", "rank-last")
     if policy not in FAILURE_POLICIES:
         raise ConfigError(
@@ -214,12 +216,14 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         raise ConfigError(f"tournament.batch_size must be >= 0, got {batch_size}")
 
     code = code_version(game)
-    agents = [_agent("agents." + name, name, spec, code) for name, spec in data.get("agents", {}).items()]
+    agents = [
+        _agent("agents." + name, name, spec, code) for name, spec in data.get("agents", {}).items()
+    ]
     ladder = data.get("ladder", {})
     if schedule == "ladder":
         agents += _ladder_agents(ladder, code)
     elif ladder:
-        raise ConfigError("[ladder] is only used with tournament.schedule = \"ladder\"")
+        raise ConfigError('[ladder] is only used with tournament.schedule = "ladder"')
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
         raise ConfigError(f"agents: duplicate agent name in {names}")
@@ -229,15 +233,24 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     focus = t.get("focus", "")
     if schedule == "gauntlet":
         if not focus:
-            raise ConfigError("tournament.focus is required with schedule = \"gauntlet\"")
+            raise ConfigError('tournament.focus is required with schedule = "gauntlet"')
         if focus not in names:
-            raise ConfigError(f"tournament.focus {focus!r} is not an agent; agents: {', '.join(names)}")
+            raise ConfigError(
+                f"tournament.focus {focus!r} is not an agent; agents: {', '.join(names)}"
+            )
     elif focus:
-        raise ConfigError("tournament.focus is only used with schedule = \"gauntlet\"")
+        raise ConfigError('tournament.focus is only used with schedule = "gauntlet"')
     cfg = TournamentConfig(
-        game=game, seeds_per_lineup=spl, seed=t.get("seed", 0), schedule=schedule,
-        agents=tuple(agents), focus=focus, self_play=t.get("self_play", False),
-        failure_policy=policy, time_limit=time_limit, batch_size=batch_size,
+        game=game,
+        seeds_per_lineup=spl,
+        seed=t.get("seed", 0),
+        schedule=schedule,
+        agents=tuple(agents),
+        focus=focus,
+        self_play=t.get("self_play", False),
+        failure_policy=policy,
+        time_limit=time_limit,
+        batch_size=batch_size,
         ladder=dict(ladder),
     )
     n = _num_players(game)
@@ -273,7 +286,9 @@ def _check_game(game: str) -> str:
     except KeyError as e:
         raise ConfigError(f"tournament.game: {e.args[0]}") from None
     except Exception as e:
-        raise ConfigError(f"tournament.game: cannot load {game!r}: {str(e).strip().splitlines()[0]}") from None
+        raise ConfigError(
+            f"tournament.game: cannot load {game!r}: {str(e).strip().splitlines()[0]}"
+        ) from None
     return str(g)
 
 
@@ -305,9 +320,11 @@ def _ladder_agents(ladder: dict, code: str) -> list[AgentEntry]:
         _check_type(f"ladder.{key}", value, _LADDER_KEYS[key])
     for key in _LADDER_KEYS:
         if key not in ladder:
-            raise ConfigError(f"missing key ladder.{key} (schedule = \"ladder\")")
+            raise ConfigError(f'missing key ladder.{key} (schedule = "ladder")')
     values = ladder["values"]
-    if len(values) < 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+    if len(values) < 2 or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in values
+    ):
         raise ConfigError("ladder.values must list at least two numbers")
     if sorted(values) != list(values) or len(set(values)) != len(values):
         raise ConfigError("ladder.values must be strictly increasing")
@@ -325,9 +342,13 @@ def _ladder_agents(ladder: dict, code: str) -> list[AgentEntry]:
 def config_to_toml_dict(cfg: TournamentConfig) -> dict:
     """The validated config in the TOML layout (what manifest.json records)."""
     t = {
-        "game": cfg.game, "seeds_per_lineup": cfg.seeds_per_lineup, "seed": cfg.seed,
-        "schedule": cfg.schedule, "self_play": cfg.self_play,
-        "failure_policy": cfg.failure_policy, "time_limit": cfg.time_limit,
+        "game": cfg.game,
+        "seeds_per_lineup": cfg.seeds_per_lineup,
+        "seed": cfg.seed,
+        "schedule": cfg.schedule,
+        "self_play": cfg.self_play,
+        "failure_policy": cfg.failure_policy,
+        "time_limit": cfg.time_limit,
     }
     if cfg.focus:
         t["focus"] = cfg.focus

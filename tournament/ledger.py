@@ -29,24 +29,33 @@ from tournament.config import TournamentConfig, config_to_toml_dict
 
 LEDGER_VERSION = 1
 
-SCHEMA = pa.schema([
-    pa.field("run_id", pa.dictionary(pa.int32(), pa.string()), nullable=False),
-    pa.field("game", pa.dictionary(pa.int32(), pa.string()), nullable=False),
-    pa.field("game_id", pa.string(), nullable=False),  # 16 hex digits, deterministic
-    pa.field("seed", pa.int64(), nullable=False),  # match seed, shared by a duplicate set
-    pa.field("seed_index", pa.int32(), nullable=False),
-    pa.field("rotation", pa.int8(), nullable=False),
-    pa.field("agents", pa.list_(pa.dictionary(pa.int32(), pa.string())), nullable=False),  # ids by seat
-    pa.field("scores", pa.list_(pa.float32()), nullable=False),  # raw final scores (NaN on failure)
-    pa.field("returns", pa.list_(pa.float32()), nullable=False),
-    pa.field("ranks", pa.list_(pa.int8()), nullable=True),  # 1 = best; null = void game
-    pa.field("length", pa.int32(), nullable=False),  # transitions, chance included
-    pa.field("duration", pa.float32(), nullable=False),  # seconds
-    pa.field("failure", pa.dictionary(pa.int32(), pa.string()), nullable=False),  # ""|crash|timeout|illegal
-    pa.field("failed_seat", pa.int8(), nullable=False),  # -1 when none
-    pa.field("detail", pa.dictionary(pa.int32(), pa.string()), nullable=False),
-    pa.field("actions_hash", pa.int64(), nullable=False),  # digest of the move list
-], metadata={b"meeple.ledger_version": str(LEDGER_VERSION).encode()})
+SCHEMA = pa.schema(
+    [
+        pa.field("run_id", pa.dictionary(pa.int32(), pa.string()), nullable=False),
+        pa.field("game", pa.dictionary(pa.int32(), pa.string()), nullable=False),
+        pa.field("game_id", pa.string(), nullable=False),  # 16 hex digits, deterministic
+        pa.field("seed", pa.int64(), nullable=False),  # match seed, shared by a duplicate set
+        pa.field("seed_index", pa.int32(), nullable=False),
+        pa.field("rotation", pa.int8(), nullable=False),
+        pa.field(
+            "agents", pa.list_(pa.dictionary(pa.int32(), pa.string())), nullable=False
+        ),  # ids by seat
+        pa.field(
+            "scores", pa.list_(pa.float32()), nullable=False
+        ),  # raw final scores (NaN on failure)
+        pa.field("returns", pa.list_(pa.float32()), nullable=False),
+        pa.field("ranks", pa.list_(pa.int8()), nullable=True),  # 1 = best; null = void game
+        pa.field("length", pa.int32(), nullable=False),  # transitions, chance included
+        pa.field("duration", pa.float32(), nullable=False),  # seconds
+        pa.field(
+            "failure", pa.dictionary(pa.int32(), pa.string()), nullable=False
+        ),  # ""|crash|timeout|illegal
+        pa.field("failed_seat", pa.int8(), nullable=False),  # -1 when none
+        pa.field("detail", pa.dictionary(pa.int32(), pa.string()), nullable=False),
+        pa.field("actions_hash", pa.int64(), nullable=False),  # digest of the move list
+    ],
+    metadata={b"meeple.ledger_version": str(LEDGER_VERSION).encode()},
+)
 
 _DICT_COLUMNS = [f.name for f in SCHEMA if "dictionary" in str(f.type)]
 MANIFEST = "manifest.json"
@@ -80,8 +89,13 @@ def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[i
         "config": config_to_toml_dict(cfg),
         "game": cfg.game,
         "agents": [
-            {"name": a.name, "spec": a.spec, "canonical": a.canonical, "id": a.agent_id,
-             "budget": a.budget}
+            {
+                "name": a.name,
+                "spec": a.spec,
+                "canonical": a.canonical,
+                "id": a.agent_id,
+                "budget": a.budget,
+            }
             for a in cfg.agents
         ],
         "num_games": num_games,
@@ -133,7 +147,9 @@ def open_for_run(directory: Path, manifest: dict) -> None:
     else:
         others = [p.name for p in d.iterdir() if not p.name.startswith(".")]
         if others:
-            raise LedgerError(f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix")
+            raise LedgerError(
+                f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix"
+            )
         _atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
 
 
@@ -171,7 +187,9 @@ def exclusive(directory: Path) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise LedgerError(f"{directory} is being written by another run; wait for it or stop it") from None
+            raise LedgerError(
+                f"{directory} is being written by another run; wait for it or stop it"
+            ) from None
         yield
     finally:
         os.close(fd)  # closing releases the lock
@@ -190,8 +208,14 @@ def write_batch(directory: Path, rows: list[dict]) -> Path:
     sink = pa.BufferOutputStream()
     # No statistics and no embedded Arrow schema: the footer dominates small batches, and
     # reading casts every file back to SCHEMA anyway.
-    pq.write_table(table, sink, compression="zstd", write_statistics=False, store_schema=False,
-                   use_dictionary=_DICT_COLUMNS)
+    pq.write_table(
+        table,
+        sink,
+        compression="zstd",
+        write_statistics=False,
+        store_schema=False,
+        use_dictionary=_DICT_COLUMNS,
+    )
     path = Path(directory) / f"part-{rows[0]['game_id']}-{len(rows)}.parquet"
     if path.exists():
         raise LedgerError(f"{path.name} already exists; a batch would be written twice")
@@ -206,21 +230,31 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
         names = pf.schema_arrow.names
         rows = pf.metadata.num_rows
     except Exception as e:
-        raise LedgerError(f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})") from None
+        raise LedgerError(
+            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"
+        ) from None
     if names != SCHEMA.names:
         raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it")
     expected = int(p.stem.rsplit("-", 1)[1])
     if rows != expected:
         raise LedgerError(f"{p}: {rows} rows, the name says {expected}; refusing to use it")
-    cols = SCHEMA.names if columns is None else [c for c in SCHEMA.names if c in columns or c == "run_id"]
+    cols = (
+        SCHEMA.names
+        if columns is None
+        else [c for c in SCHEMA.names if c in columns or c == "run_id"]
+    )
     try:
         t = pf.read(columns=cols, use_threads=False)
     except Exception as e:
-        raise LedgerError(f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})") from None
+        raise LedgerError(
+            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"
+        ) from None
     try:
         t = t.cast(pa.schema([SCHEMA.field(c) for c in cols]))
     except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it") from None
+        raise LedgerError(
+            f"{p}: schema differs from the ledger schema; refusing to use it"
+        ) from None
     runs = pc.unique(t.column("run_id").combine_chunks().dictionary_decode()).to_pylist()
     if runs != [run_id]:
         raise LedgerError(f"{p}: rows from run {sorted(runs)}, the manifest says {run_id}")

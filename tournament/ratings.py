@@ -69,15 +69,20 @@ class Ratings:
 
     def as_records(self) -> list[dict]:
         return [
-            {"agent": self.agents[i].name, "elo": round(float(self.elo[i]), 1),
-             "ci_low": round(float(self.ci_low[i]), 1), "ci_high": round(float(self.ci_high[i]), 1),
-             "games": int(self.games[i])}
+            {
+                "agent": self.agents[i].name,
+                "elo": round(float(self.elo[i]), 1),
+                "ci_low": round(float(self.ci_low[i]), 1),
+                "ci_high": round(float(self.ci_high[i]), 1),
+                "games": int(self.games[i]),
+            }
             for i in self.order()
         ]
 
 
 # ---------------------------------------------------------------------------------------
 # the fit
+
 
 def pairwise(games: Games, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Pairwise records (block, winner-or-first, other, outcome) with outcome 1 = win, 0 = draw."""
@@ -96,6 +101,7 @@ def pairwise(games: Games, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
                 out_a.append(x[mask])
                 out_o.append(y[mask])
                 out_w.append(np.full(int(mask.sum()), w, dtype=np.int8))
+
     def cat(xs, dt):
         return np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt)
 
@@ -115,7 +121,8 @@ class _Records:
         self.k, self.num_blocks = k, num_blocks
         cell = (win.astype(np.int64) * k + a) * k + b
         self.matrix = csc_matrix(
-            (np.ones(len(cell)), (cell, block)), shape=(2 * k * k, max(num_blocks, 1)))
+            (np.ones(len(cell)), (cell, block)), shape=(2 * k * k, max(num_blocks, 1))
+        )
         self.matrix.sum_duplicates()
 
     def _split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -140,8 +147,12 @@ def fit_elo(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
     import pyspiel
 
     options = pyspiel.elo.default_elo_options()
-    return np.asarray(pyspiel.elo.compute_ratings_from_matrices(
-        win_matrix=wins.tolist(), draw_matrix=draws.tolist(), options=options), dtype=float)
+    return np.asarray(
+        pyspiel.elo.compute_ratings_from_matrices(
+            win_matrix=wins.tolist(), draw_matrix=draws.tolist(), options=options
+        ),
+        dtype=float,
+    )
 
 
 def los_matrix(wins: np.ndarray) -> np.ndarray:
@@ -225,9 +236,15 @@ def alpha_rank(wins: np.ndarray, draws: np.ndarray) -> np.ndarray | None:
     return np.asarray(pi, dtype=float)
 
 
-def rate(agents: list[AgentInfo], groups: list[Games], bootstrap: int = DEFAULT_BOOTSTRAP,
-         anchor: tuple[str, float] | None = None, seed: int = 0, void_games: int = 0,
-         confidence: float = 0.95) -> Ratings:
+def rate(
+    agents: list[AgentInfo],
+    groups: list[Games],
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    anchor: tuple[str, float] | None = None,
+    seed: int = 0,
+    void_games: int = 0,
+    confidence: float = 0.95,
+) -> Ratings:
     k = len(agents)
     if k < 2:
         raise RatingsError("need at least two agents with rated games")
@@ -256,13 +273,19 @@ def rate(agents: list[AgentInfo], groups: list[Games], bootstrap: int = DEFAULT_
         chunk = 16  # replicates per sparse product
         for start in range(0, bootstrap, chunk):
             n = min(chunk, bootstrap - start)
-            weights = np.empty((num_blocks, n))  # multiplicity of each set, one column per replicate
+            weights = np.empty(
+                (num_blocks, n)
+            )  # multiplicity of each set, one column per replicate
             for i in range(n):
-                weights[:, i] = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
+                weights[:, i] = np.bincount(
+                    rng.integers(num_blocks, size=num_blocks), minlength=num_blocks
+                )
             for i, (w, d) in enumerate(rec.matrices_many(weights)):
                 r = fit_elo(w, d)
                 # the unanchored case keeps the full-data lowest agent as reference
-                samples[start + i] = r - r[lowest] + elo[lowest] if anchor_index is None else anchored(r)
+                samples[start + i] = (
+                    r - r[lowest] + elo[lowest] if anchor_index is None else anchored(r)
+                )
         q = (1.0 - confidence) / 2.0
         lo, hi = np.quantile(samples, q, axis=0), np.quantile(samples, 1.0 - q, axis=0)
 
@@ -279,17 +302,30 @@ def rate(agents: list[AgentInfo], groups: list[Games], bootstrap: int = DEFAULT_
     warnings = []
     if len(comps) > 1:
         warnings.append(
-            "the comparison graph is disconnected (" + " | ".join(", ".join(c) for c in comps)
+            "the comparison graph is disconnected ("
+            + " | ".join(", ".join(c) for c in comps)
             + "): ratings in different groups are not comparable"
         )
     if num_blocks <= 1 and bootstrap > 0:
         warnings.append("a single duplicate set: no bootstrap confidence intervals")
     return Ratings(
-        agents=agents, elo=elo, ci_low=np.minimum(lo, elo), ci_high=np.maximum(hi, elo),
-        games=games_per, wins=wins, draws=draws, score_diff=score_diff, los=los_matrix(wins),
-        seats=[row for g in groups for row in seat_table(g)], alpharank=alpha_rank(wins, draws),
-        anchor=anchor_text, bootstrap=bootstrap if num_blocks > 1 else 0, blocks=num_blocks,
-        void_games=void_games, components=comps, warnings=warnings,
+        agents=agents,
+        elo=elo,
+        ci_low=np.minimum(lo, elo),
+        ci_high=np.maximum(hi, elo),
+        games=games_per,
+        wins=wins,
+        draws=draws,
+        score_diff=score_diff,
+        los=los_matrix(wins),
+        seats=[row for g in groups for row in seat_table(g)],
+        alpharank=alpha_rank(wins, draws),
+        anchor=anchor_text,
+        bootstrap=bootstrap if num_blocks > 1 else 0,
+        blocks=num_blocks,
+        void_games=void_games,
+        components=comps,
+        warnings=warnings,
     )
 
 
@@ -326,23 +362,33 @@ def seat_table(g: Games) -> list[dict]:
     out = []
     for s in range(n):
         sc = g.scores[:, s]
-        out.append({
-            "players": n, "seat": s + 1, "games": int(len(g.ranks)),
-            "mean_rank": float(g.ranks[:, s].mean()) if len(g.ranks) else float("nan"),
-            "win_rate": float((g.ranks[:, s] == 1).mean()) if len(g.ranks) else float("nan"),
-            "mean_score": float(np.nanmean(sc)) if np.isfinite(sc).any() else float("nan"),
-        })
+        out.append(
+            {
+                "players": n,
+                "seat": s + 1,
+                "games": int(len(g.ranks)),
+                "mean_rank": float(g.ranks[:, s].mean()) if len(g.ranks) else float("nan"),
+                "win_rate": float((g.ranks[:, s] == 1).mean()) if len(g.ranks) else float("nan"),
+                "mean_score": float(np.nanmean(sc)) if np.isfinite(sc).any() else float("nan"),
+            }
+        )
     return out
 
 
-def ratings_from_ledgers(directories, bootstrap: int = DEFAULT_BOOTSTRAP,
-                         anchor: tuple[str, float] | None = None, seed: int = 0) -> tuple[Ratings, dict]:
+def ratings_from_ledgers(
+    directories,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    anchor: tuple[str, float] | None = None,
+    seed: int = 0,
+) -> tuple[Ratings, dict]:
     from tournament.ratings_load import load_games
 
     agents, groups, void, extra = load_games(directories)
     if not groups:
         raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
-    return rate(agents, groups, bootstrap=bootstrap, anchor=anchor, seed=seed, void_games=void), extra
+    return rate(
+        agents, groups, bootstrap=bootstrap, anchor=anchor, seed=seed, void_games=void
+    ), extra
 
 
 def parse_anchor(text: str | None) -> tuple[str, float] | None:

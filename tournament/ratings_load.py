@@ -24,12 +24,16 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
     for led in ledgers:
         run = led.manifest["run_id"]
         if run in runs:
-            raise LedgerError(f"{led.directory} and {runs[run]} hold the same run {run}; rate it once")
+            raise LedgerError(
+                f"{led.directory} and {runs[run]} hold the same run {run}; rate it once"
+            )
         runs[run] = str(led.directory)
     info: dict[str, AgentInfo] = {}
     for led in ledgers:
         for a in led.manifest["agents"]:
-            info.setdefault(a["id"], AgentInfo(a["id"], a["name"], a.get("spec", ""), a.get("budget")))
+            info.setdefault(
+                a["id"], AgentInfo(a["id"], a["name"], a.get("spec", ""), a.get("budget"))
+            )
     # one display name per agent: a name used by two different ids gets the id appended
     by_name: dict[str, list[str]] = {}
     for x in info.values():
@@ -67,24 +71,36 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
             try:
                 lut = np.array([index[x] for x in values.dictionary.to_pylist()], dtype=np.int64)
             except KeyError as e:
-                raise LedgerError(f"{led.directory}: agent id {e.args[0]} is not in the manifest") from None
+                raise LedgerError(
+                    f"{led.directory}: agent id {e.args[0]} is not in the manifest"
+                ) from None
             idx = lut[values.indices.to_numpy(zero_copy_only=False)]
             ranks = batch.column("ranks").flatten().to_numpy(zero_copy_only=False)
             scores = batch.column("scores").flatten().to_numpy(zero_copy_only=False).astype(float)
-            blocks = blocks_all[start:start + rows]
+            blocks = blocks_all[start : start + rows]
             start += rows
             for n in np.unique(lengths):
                 sel = lengths == n
                 flat = np.repeat(sel, lengths)
-                by_n.setdefault(int(n), []).append((idx[flat].reshape(-1, n), ranks[flat].reshape(-1, n),
-                                                    scores[flat].reshape(-1, n), blocks[sel]))
+                by_n.setdefault(int(n), []).append(
+                    (
+                        idx[flat].reshape(-1, n),
+                        ranks[flat].reshape(-1, n),
+                        scores[flat].reshape(-1, n),
+                        blocks[sel],
+                    )
+                )
     groups = [
-        Games(np.concatenate([p[0] for p in parts]).astype(np.int64),
-              np.concatenate([p[1] for p in parts]).astype(np.int64),
-              np.concatenate([p[2] for p in parts]),
-              np.concatenate([p[3] for p in parts]))
+        Games(
+            np.concatenate([p[0] for p in parts]).astype(np.int64),
+            np.concatenate([p[1] for p in parts]).astype(np.int64),
+            np.concatenate([p[2] for p in parts]),
+            np.concatenate([p[3] for p in parts]),
+        )
         for _, parts in sorted(by_n.items())
     ]
-    extra = {"games": sum(led.table.num_rows for led in ledgers),
-             "ledgers": [str(led.directory) for led in ledgers]}
+    extra = {
+        "games": sum(led.table.num_rows for led in ledgers),
+        "ledgers": [str(led.directory) for led in ledgers],
+    }
     return agents, groups, void, extra

@@ -38,18 +38,23 @@ def replay(directory: str | Path, game_id: str) -> Replay:
     seats = tuple(by_id[i]["name"] for i in row["agents"])
     policy = manifest["config"]["tournament"]
     spec = BatchSpec(
-        run_id=manifest["run_id"], game=row["game"],
+        run_id=manifest["run_id"],
+        game=row["game"],
         agents={a["name"]: (a["spec"], a["id"]) for a in manifest["agents"]},
-        failure_policy=policy["failure_policy"], time_limit=policy["time_limit"],
+        failure_policy=policy["failure_policy"],
+        time_limit=policy["time_limit"],
     )
-    task = GameTask(row["game_id"], tuple(sorted(seats)), seats, row["rotation"], row["seed_index"],
-                    row["seed"])
+    task = GameTask(
+        row["game_id"], tuple(sorted(seats)), seats, row["rotation"], row["seed_index"], row["seed"]
+    )
     played = play_one(spec, task, keep_actions=True)
     game = load_game(row["game"])
     state = game.new_initial_state()
-    lines = [f"game {row['game_id']}  {row['game']}",
-             f"seed {row['seed']}  rotation {row['rotation']}  seats: "
-             + ", ".join(f"P{p + 1}={name}" for p, name in enumerate(seats))]
+    lines = [
+        f"game {row['game_id']}  {row['game']}",
+        f"seed {row['seed']}  rotation {row['rotation']}  seats: "
+        + ", ".join(f"P{p + 1}={name}" for p, name in enumerate(seats)),
+    ]
     for move, a in enumerate(played["actions"], 1):
         if state.is_chance_node():
             who = "chance"
@@ -59,10 +64,17 @@ def replay(directory: str | Path, game_id: str) -> Replay:
         lines.append(f"{move:>4}  {who:<20} {state.action_to_string(state.current_player(), a)}")
         state.apply_action(a)
     if played["failure"]:
-        lines.append(f"ended by {played['failure']} of seat P{played['failed_seat'] + 1}: {played['detail']}")
+        lines.append(
+            f"ended by {played['failure']} of seat P{played['failed_seat'] + 1}: {played['detail']}"
+        )
     lines.append("scores: " + ", ".join(f"P{p + 1} {s:g}" for p, s in enumerate(played["scores"])))
-    lines.append("ranks: " + ", ".join(f"P{p + 1} {r}" for p, r in enumerate(played["ranks"] or [])))
+    lines.append(
+        "ranks: " + ", ".join(f"P{p + 1} {r}" for p, r in enumerate(played["ranks"] or []))
+    )
     ok = played["actions_hash"] == row["actions_hash"]
-    lines.append("replay matches the ledger" if ok else
-                 "WARNING: the replay differs from the recorded game (agent or game code changed?)")
+    lines.append(
+        "replay matches the ledger"
+        if ok
+        else "WARNING: the replay differs from the recorded game (agent or game code changed?)"
+    )
     return Replay(row, lines, ok)

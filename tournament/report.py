@@ -27,8 +27,14 @@ def _f(x: float, digits: int = 1) -> str:
 def main_rows(r: Ratings) -> list[list[str]]:
     rows = []
     for rank, i in enumerate(r.order(), 1):
-        row = [str(rank), r.agents[i].name, _f(r.elo[i]), _f(r.ci_low[i]), _f(r.ci_high[i]),
-               str(int(r.games[i]))]
+        row = [
+            str(rank),
+            r.agents[i].name,
+            _f(r.elo[i]),
+            _f(r.ci_low[i]),
+            _f(r.ci_high[i]),
+            str(int(r.games[i])),
+        ]
         if r.alpharank is not None:
             row.append(_f(r.alpharank[i], 3))
         rows.append(row)
@@ -51,9 +57,17 @@ def crosstable_rows(r: Ratings) -> list[list[str]]:
             n = r.wins[i, j] + r.wins[j, i] + r.draws[i, j]
             if n == 0:
                 continue
-            out.append([r.agents[i].name, r.agents[j].name, str(int(r.wins[i, j])),
-                        str(int(r.draws[i, j])), str(int(r.wins[j, i])), _f(r.score_diff[i, j], 2),
-                        _f(r.los[i, j], 3)])
+            out.append(
+                [
+                    r.agents[i].name,
+                    r.agents[j].name,
+                    str(int(r.wins[i, j])),
+                    str(int(r.draws[i, j])),
+                    str(int(r.wins[j, i])),
+                    _f(r.score_diff[i, j], 2),
+                    _f(r.los[i, j], 3),
+                ]
+            )
     return out
 
 
@@ -62,12 +76,25 @@ SEAT_HEADER = ["players", "seat", "games", "mean rank", "win rate", "mean score"
 
 
 def seat_rows(r: Ratings) -> list[list[str]]:
-    return [[str(s["players"]), str(s["seat"]), str(s["games"]), _f(s["mean_rank"], 3),
-             _f(s["win_rate"], 3), _f(s["mean_score"], 2)] for s in r.seats]
+    return [
+        [
+            str(s["players"]),
+            str(s["seat"]),
+            str(s["games"]),
+            _f(s["mean_rank"], 3),
+            _f(s["win_rate"], 3),
+            _f(s["mean_score"], 2),
+        ]
+        for s in r.seats
+    ]
 
 
 def notes(r: Ratings) -> list[str]:
-    ci = f"{r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets" if r.bootstrap else "no CI"
+    ci = (
+        f"{r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets"
+        if r.bootstrap
+        else "no CI"
+    )
     out = [f"anchor: {r.anchor}; 95% CI from {ci}; pairwise results by rank, ties as draws"]
     if r.void_games:
         out.append(f"{r.void_games} void game(s) left out")
@@ -98,8 +125,17 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 def to_markdown(r: Ratings) -> str:
     parts = ["## Ratings", "", _md_table(main_header(r), main_rows(r)), ""]
     parts += [f"- {n}" for n in notes(r)]
-    parts += ["", "## Crosstable", "", _md_table(CROSS_HEADER, crosstable_rows(r)), "",
-              "## Seat advantage", "", _md_table(SEAT_HEADER, seat_rows(r)), ""]
+    parts += [
+        "",
+        "## Crosstable",
+        "",
+        _md_table(CROSS_HEADER, crosstable_rows(r)),
+        "",
+        "## Seat advantage",
+        "",
+        _md_table(SEAT_HEADER, seat_rows(r)),
+        "",
+    ]
     return "\n".join(parts)
 
 
@@ -108,9 +144,11 @@ def print_table(r: Ratings, console=None) -> None:
     from rich.table import Table
 
     console = console or Console()
-    for title, header, rows in (("Elo ratings", main_header(r), main_rows(r)),
-                                ("Crosstable", CROSS_HEADER, crosstable_rows(r)),
-                                ("Seat advantage", SEAT_HEADER, seat_rows(r))):
+    for title, header, rows in (
+        ("Elo ratings", main_header(r), main_rows(r)),
+        ("Crosstable", CROSS_HEADER, crosstable_rows(r)),
+        ("Seat advantage", SEAT_HEADER, seat_rows(r)),
+    ):
         t = Table(title=title, title_justify="left")
         for i, h in enumerate(header):
             t.add_column(h, justify="left" if h in ("agent", "opponent") or i == 1 else "right")
@@ -133,6 +171,7 @@ def render(r: Ratings, fmt: str) -> str:
 
 # ---------------------------------------------------------------------------------------
 # HTML
+
 
 def _png(fig) -> str:
     buf = io.BytesIO()
@@ -188,8 +227,11 @@ def plot_crosstable(r: Ratings) -> str:
 
 
 def ladder_points(r: Ratings) -> list[tuple[float, float, float, float]]:
-    pts = [(a.budget, r.elo[i], r.ci_low[i], r.ci_high[i])
-           for i, a in enumerate(r.agents) if a.budget is not None]
+    pts = [
+        (a.budget, r.elo[i], r.ci_low[i], r.ci_high[i])
+        for i, a in enumerate(r.agents)
+        if a.budget is not None
+    ]
     return sorted(pts)
 
 
@@ -215,36 +257,63 @@ def plot_ladder(r: Ratings) -> str | None:
 
 def _html_table(header: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def to_html(r: Ratings, title: str = "meeple-arena ratings", context: dict | None = None) -> str:
     ctx = context or {}
-    imgs = [("Elo with 95% confidence intervals", plot_elo(r)),
-            ("Crosstable (score rate)", plot_crosstable(r))]
+    imgs = [
+        ("Elo with 95% confidence intervals", plot_elo(r)),
+        ("Crosstable (score rate)", plot_crosstable(r)),
+    ]
     ladder = plot_ladder(r)
     if ladder:
         imgs.append(("Elo against budget (ladder)", ladder))
     los_header = ["agent"] + [r.agents[i].name for i in r.order()]
-    los_rows = [[r.agents[i].name] + ["" if i == j else _f(r.los[i, j], 3) for j in r.order()]
-                for i in r.order()]
+    los_rows = [
+        [r.agents[i].name] + ["" if i == j else _f(r.los[i, j], 3) for j in r.order()]
+        for i in r.order()
+    ]
     sections = [
         f"<h1>{html.escape(title)}</h1>",
-        "<p>" + "<br>".join(html.escape(x) for x in [
-            f"ledgers: {', '.join(ctx.get('ledgers', []))}",
-            f"games: {ctx.get('games', '?')}", *ctx.get("lines", []), *notes(r)]) + "</p>",
-        "<h2>Elo</h2>", _html_table(main_header(r), main_rows(r)),
+        "<p>"
+        + "<br>".join(
+            html.escape(x)
+            for x in [
+                f"ledgers: {', '.join(ctx.get('ledgers', []))}",
+                f"games: {ctx.get('games', '?')}",
+                *ctx.get("lines", []),
+                *notes(r),
+            ]
+        )
+        + "</p>",
+        "<h2>Elo</h2>",
+        _html_table(main_header(r), main_rows(r)),
     ]
     for caption, data in imgs:
-        sections.append(f"<h2>{html.escape(caption)}</h2><img alt='{html.escape(caption)}' "
-                        f"src='data:image/png;base64,{data}'>")
-    sections += ["<h2>Crosstable</h2>", _html_table(CROSS_HEADER, crosstable_rows(r)),
-                 "<h2>Likelihood of superiority (row over column)</h2>", _html_table(los_header, los_rows),
-                 "<h2>Seat advantage</h2>", _html_table(SEAT_HEADER, seat_rows(r))]
-    style = ("body{font-family:sans-serif;max-width:960px;margin:2em auto;color:#222}"
-             "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
-             "text-align:right}th{background:#f0f0f0}img{max-width:100%}")
-    return ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>{style}</style></head><body>"
-            + "\n".join(sections) + "</body></html>\n")
+        sections.append(
+            f"<h2>{html.escape(caption)}</h2><img alt='{html.escape(caption)}' "
+            f"src='data:image/png;base64,{data}'>"
+        )
+    sections += [
+        "<h2>Crosstable</h2>",
+        _html_table(CROSS_HEADER, crosstable_rows(r)),
+        "<h2>Likelihood of superiority (row over column)</h2>",
+        _html_table(los_header, los_rows),
+        "<h2>Seat advantage</h2>",
+        _html_table(SEAT_HEADER, seat_rows(r)),
+    ]
+    style = (
+        "body{font-family:sans-serif;max-width:960px;margin:2em auto;color:#222}"
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+        "text-align:right}th{background:#f0f0f0}img{max-width:100%}"
+    )
+    return (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{style}</style></head><body>"
+        + "\n".join(sections)
+        + "</body></html>\n"
+    )

@@ -49,9 +49,11 @@ class RunSummary:
 
 def batch_spec(cfg: TournamentConfig) -> BatchSpec:
     return BatchSpec(
-        run_id=cfg.run_id, game=cfg.game,
+        run_id=cfg.run_id,
+        game=cfg.game,
         agents={a.name: (a.spec, a.agent_id) for a in cfg.agents},
-        failure_policy=cfg.failure_policy, time_limit=cfg.time_limit,
+        failure_policy=cfg.failure_policy,
+        time_limit=cfg.time_limit,
     )
 
 
@@ -81,12 +83,14 @@ def run_tournament(
     directory = Path(out)
     open_for_run(directory, manifest)
     with exclusive(directory):
-        return _run_locked(cfg, directory, tasks, workers, address, executor, show_progress,
-                           on_batch, t0)
+        return _run_locked(
+            cfg, directory, tasks, workers, address, executor, show_progress, on_batch, t0
+        )
 
 
-def _run_locked(cfg, directory, tasks, workers, address, executor, show_progress, on_batch,
-                t0) -> RunSummary:
+def _run_locked(
+    cfg, directory, tasks, workers, address, executor, show_progress, on_batch, t0
+) -> RunSummary:
     notes = remove_unfinished(directory)
     ledger = read_ledger(directory, columns=["game_id", "agents", "ranks"])
     done = ledger.game_ids
@@ -117,8 +121,9 @@ def _run_locked(cfg, directory, tasks, workers, address, executor, show_progress
     return summary
 
 
-def _ray_results(spec: BatchSpec, chunks: list[list[GameTask]], workers: int,
-                 address: str | None) -> Iterator[list[dict]]:
+def _ray_results(
+    spec: BatchSpec, chunks: list[list[GameTask]], workers: int, address: str | None
+) -> Iterator[list[dict]]:
     import ray
 
     started = False
@@ -127,11 +132,17 @@ def _ray_results(spec: BatchSpec, chunks: list[list[GameTask]], workers: int,
         if address:
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         else:
-            ray.init(num_cpus=workers, logging_level=logging.ERROR, log_to_driver=False,
-                     include_dashboard=False)
+            ray.init(
+                num_cpus=workers,
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+                include_dashboard=False,
+            )
         started = True
     try:
-        remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=False)(play_batch)
+        remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=False)(
+            play_batch
+        )
         spec_ref = ray.put(spec)
         # Keep a bounded number of tasks in flight so finished batches reach the ledger early.
         limit = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))
@@ -175,7 +186,9 @@ class Standings:
         out = []
         for a, name in self.names.items():
             n = self.pairs.get(a, 0)
-            out.append((name, self.games.get(a, 0), self.points.get(a, 0.0) / n if n else float("nan")))
+            out.append(
+                (name, self.games.get(a, 0), self.points.get(a, 0.0) / n if n else float("nan"))
+            )
         return sorted(out, key=lambda r: -(r[2] if r[2] == r[2] else -1))
 
 
@@ -199,8 +212,13 @@ class _Display:
         )
 
         self.progress = Progress(
-            TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("elapsed"),
-            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("elapsed"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
         )
         self.task = self.progress.add_task("games", total=self.total, completed=self.done)
         self.live = Live(self._render(), refresh_per_second=4, transient=False)

@@ -33,7 +33,9 @@ def lineups(cfg: TournamentConfig, num_players: int) -> list[tuple[str, ...]]:
     if cfg.schedule == "gauntlet":
         field = [n for n in names if n != cfg.focus]
         if cfg.self_play:
-            rest = list(itertools.combinations_with_replacement(field + [cfg.focus], num_players - 1))
+            rest = list(
+                itertools.combinations_with_replacement(field + [cfg.focus], num_players - 1)
+            )
         else:
             rest = list(itertools.combinations(field, num_players - 1))
         return [(cfg.focus, *r) for r in rest]
@@ -67,7 +69,11 @@ def schedule(cfg: TournamentConfig, num_players: int | None = None) -> list[Game
     """Every game of the tournament, in a fixed order (seed-major so partial runs stay balanced)."""
     n = cfg.num_players if num_players is None else num_players
     ch = cfg.config_hash
-    sets = [(lu, game_seed(cfg, lu, s), s) for s in range(cfg.seeds_per_lineup) for lu in lineups(cfg, n)]
+    sets = [
+        (lu, game_seed(cfg, lu, s), s)
+        for s in range(cfg.seeds_per_lineup)
+        for lu in lineups(cfg, n)
+    ]
     tasks = []
     for lu, seed, s in sets:
         for r, seats in enumerate(rotations(lu)):

@@ -71,17 +71,22 @@ def test_kinds():
                 if self.mode == "illegal":
                     return -7
                 if self.mode == "slow":
-                    time.sleep(0.05)
+                    time.sleep(0.3)
             return state.legal_actions()[0]
 
     names = []
     for mode in ("crash", "illegal", "slow"):
         name = f"test_{mode}"
-        register_kind(AgentKind(
-            name=name, summary=f"test agent that goes {mode}",
-            params=(Param("after", int, 3, "good moves before misbehaving"),),
-            factory=lambda game, params, seed, mode=mode: Misbehaving(mode, params["after"], seed),
-        ))
+        register_kind(
+            AgentKind(
+                name=name,
+                summary=f"test agent that goes {mode}",
+                params=(Param("after", int, 3, "good moves before misbehaving"),),
+                factory=lambda game, params, seed, mode=mode: Misbehaving(
+                    mode, params["after"], seed
+                ),
+            )
+        )
         names.append(name)
     yield names
     for name in names:

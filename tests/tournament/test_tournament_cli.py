@@ -41,7 +41,9 @@ def test_bad_agent_spec_and_bad_override(tmp_path, make_raw, write_toml):
     assert r.exit_code == 2 and "tournament.schedule" in r.output
     r = _invoke("tournament", "run", good, "--set", "agents.m=nosuch", "--out", tmp_path / "o")
     assert r.exit_code == 2 and "agents.m" in r.output
-    r = _invoke("tournament", "run", good, "--dry-run", "--seeds-per-lineup", "5", "--out", tmp_path / "o")
+    r = _invoke(
+        "tournament", "run", good, "--dry-run", "--seeds-per-lineup", "5", "--out", tmp_path / "o"
+    )
     assert r.exit_code == 0 and r.stdout.startswith("10 games, 2 agents")
     r = _invoke("tournament", "run", tmp_path / "missing.toml")
     assert r.exit_code == 2 and "does not exist" in r.output
@@ -51,19 +53,36 @@ def test_bad_agent_spec_and_bad_override(tmp_path, make_raw, write_toml):
 @pytest.fixture
 def ledger(tmp_path, make_raw, write_toml):
     out = tmp_path / "ledger"
-    r = _invoke("tournament", "run", write_toml(make_raw()), "--out", out, "--executor", "serial",
-                "--quiet")
+    r = _invoke(
+        "tournament", "run", write_toml(make_raw()), "--out", out, "--executor", "serial", "--quiet"
+    )
     assert r.exit_code == 0, r.output
     assert "12 game(s) played" in r.output
     return out
 
 
 def test_rerun_plays_nothing_and_other_config_is_refused(ledger, make_raw, write_toml):
-    r = _invoke("tournament", "run", write_toml(make_raw(), "same.toml"), "--out", ledger,
-                "--executor", "serial", "--quiet")
+    r = _invoke(
+        "tournament",
+        "run",
+        write_toml(make_raw(), "same.toml"),
+        "--out",
+        ledger,
+        "--executor",
+        "serial",
+        "--quiet",
+    )
     assert r.exit_code == 0 and "0 game(s) played, 12 already" in r.output
-    r = _invoke("tournament", "run", write_toml(make_raw(seeds_per_lineup=7), "other.toml"),
-                "--out", ledger, "--executor", "serial", "--quiet")
+    r = _invoke(
+        "tournament",
+        "run",
+        write_toml(make_raw(seeds_per_lineup=7), "other.toml"),
+        "--out",
+        ledger,
+        "--executor",
+        "serial",
+        "--quiet",
+    )
     assert r.exit_code == 1 and "seeds_per_lineup was 6, now 7" in r.output
 
 
@@ -106,10 +125,20 @@ def test_html_report_is_self_contained(ledger, tmp_path):
 
 def test_two_ledgers_rate_jointly(ledger, tmp_path, make_raw, write_toml):
     out2 = tmp_path / "second"
-    r = _invoke("tournament", "run", write_toml(make_raw(seed=9), "b.toml"), "--out", out2,
-                "--executor", "serial", "--quiet")
+    r = _invoke(
+        "tournament",
+        "run",
+        write_toml(make_raw(seed=9), "b.toml"),
+        "--out",
+        out2,
+        "--executor",
+        "serial",
+        "--quiet",
+    )
     assert r.exit_code == 0
-    recs = json.loads(_invoke("ratings", ledger, out2, "--format", "json", "--bootstrap", "0").stdout)
+    recs = json.loads(
+        _invoke("ratings", ledger, out2, "--format", "json", "--bootstrap", "0").stdout
+    )
     assert {x["agent"]: x["games"] for x in recs} == {"greedy": 24, "random": 24}
 
 
@@ -134,7 +163,8 @@ def test_ladder_end_to_end_plots_elo_against_budget(tmp_path):
     path.write_text(
         '[tournament]\ngame = "python_coloretto(players=2)"\nseeds_per_lineup = 1\n'
         'schedule = "ladder"\nseed = 1\n[agents]\ngreedy = "heuristic"\n'
-        '[ladder]\nagent = "mcts"\nparam = "sims"\nvalues = [1, 2]\n')
+        '[ladder]\nagent = "mcts"\nparam = "sims"\nvalues = [1, 2]\n'
+    )
     out = tmp_path / "ladder"
     r = _invoke("tournament", "run", path, "--out", out, "--executor", "serial", "--quiet")
     assert r.exit_code == 0, r.output
@@ -149,15 +179,19 @@ def test_ladder_end_to_end_plots_elo_against_budget(tmp_path):
 
 def test_demo_runs_skips_unknown_kinds_and_writes_the_report(tmp_path):
     cfg = tmp_path / "demo.toml"
-    cfg.write_text('[tournament]\ngame = "python_coloretto(players=2)"\nseeds_per_lineup = 3\n'
-                   '[agents]\nrandom = "random"\ngreedy = "heuristic"\nfuture = "nosuchkind(sims=3)"\n')
+    cfg.write_text(
+        '[tournament]\ngame = "python_coloretto(players=2)"\nseeds_per_lineup = 3\n'
+        '[agents]\nrandom = "random"\ngreedy = "heuristic"\nfuture = "nosuchkind(sims=3)"\n'
+    )
     out = tmp_path / "demo"
     r = _invoke("demo", "--config", cfg, "--out", out, "--executor", "serial", "--bootstrap", "10")
     assert r.exit_code == 0, r.output
     assert "not available" in r.output and "future" in r.output
     assert "6 game(s) played" in r.output and "Elo ratings" in r.output
     assert (tmp_path / "demo-report.html").exists()
-    again = _invoke("demo", "--config", cfg, "--out", out, "--executor", "serial", "--bootstrap", "0")
+    again = _invoke(
+        "demo", "--config", cfg, "--out", out, "--executor", "serial", "--bootstrap", "0"
+    )
     assert again.exit_code == 0 and "0 game(s) played, 6 already" in again.output
 
 

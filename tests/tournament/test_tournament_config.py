@@ -7,24 +7,27 @@ import pytest
 from tournament.config import ConfigError, build_config, parse_override
 
 
-@pytest.mark.parametrize(("patch", "key"), [
-    ({"tournament": {"seedz": 3}}, "tournament.seedz"),
-    ({"tournament": {"seeds_per_lineup": "many"}}, "tournament.seeds_per_lineup"),
-    ({"tournament": {"seeds_per_lineup": 0}}, "tournament.seeds_per_lineup"),
-    ({"tournament": {"schedule": "swiss"}}, "tournament.schedule"),
-    ({"tournament": {"failure_policy": "ignore"}}, "tournament.failure_policy"),
-    ({"tournament": {"time_limit": -1}}, "tournament.time_limit"),
-    ({"tournament": {"seed": -5}}, "tournament.seed"),
-    ({"tournament": {"game": "python_nosuchgame"}}, "tournament.game"),
-    ({"tournament": {"game": "python_coloretto(players=9)"}}, "tournament.game"),
-    ({"tournament": {"schedule": "gauntlet"}}, "tournament.focus"),
-    ({"tournament": {"schedule": "gauntlet", "focus": "nobody"}}, "tournament.focus"),
-    ({"agents": {"bad": "nosuchkind"}}, "agents.bad"),
-    ({"agents": {"bad": "random(depth=3)"}}, "agents.bad"),
-    ({"agents": {"bad": 3}}, "agents.bad"),
-    ({"extra": {"x": 1}}, "[extra]"),
-    ({"tournament": {"schedule": "ladder"}}, "ladder."),
-])
+@pytest.mark.parametrize(
+    ("patch", "key"),
+    [
+        ({"tournament": {"seedz": 3}}, "tournament.seedz"),
+        ({"tournament": {"seeds_per_lineup": "many"}}, "tournament.seeds_per_lineup"),
+        ({"tournament": {"seeds_per_lineup": 0}}, "tournament.seeds_per_lineup"),
+        ({"tournament": {"schedule": "swiss"}}, "tournament.schedule"),
+        ({"tournament": {"failure_policy": "ignore"}}, "tournament.failure_policy"),
+        ({"tournament": {"time_limit": -1}}, "tournament.time_limit"),
+        ({"tournament": {"seed": -5}}, "tournament.seed"),
+        ({"tournament": {"game": "python_nosuchgame"}}, "tournament.game"),
+        ({"tournament": {"game": "python_coloretto(players=9)"}}, "tournament.game"),
+        ({"tournament": {"schedule": "gauntlet"}}, "tournament.focus"),
+        ({"tournament": {"schedule": "gauntlet", "focus": "nobody"}}, "tournament.focus"),
+        ({"agents": {"bad": "nosuchkind"}}, "agents.bad"),
+        ({"agents": {"bad": "random(depth=3)"}}, "agents.bad"),
+        ({"agents": {"bad": 3}}, "agents.bad"),
+        ({"extra": {"x": 1}}, "[extra]"),
+        ({"tournament": {"schedule": "ladder"}}, "ladder."),
+    ],
+)
 def test_bad_key_or_value_names_the_key(make_raw, patch, key):
     raw = make_raw()
     for section, values in patch.items():
@@ -39,7 +42,9 @@ def test_too_few_agents_for_the_player_count(make_raw):
     raw = make_raw(game="python_coloretto(players=3)")
     with pytest.raises(ConfigError, match="agents"):
         build_config(raw)
-    assert len(build_config(make_raw(game="python_coloretto(players=3)", self_play=True)).agents) == 2
+    assert (
+        len(build_config(make_raw(game="python_coloretto(players=3)", self_play=True)).agents) == 2
+    )
 
 
 def test_two_names_for_one_spec_are_refused(make_raw):
@@ -70,4 +75,3 @@ def test_agent_ids_hash_the_canonical_spec(make_raw):
     b = build_config(make_raw(agents={"rnd": "random()", "greedy": "heuristic"}))
     assert a.agent("random").agent_id == b.agent("rnd").agent_id
     assert a.agent("random").agent_id != a.agent("greedy").agent_id
-

@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _strip(rows):
     """Rows without wall-clock durations, in game-id order (for exact comparisons)."""
-    return sorted(({k: v for k, v in r.items() if k != "duration"} for r in rows),
-                  key=lambda r: r["game_id"])
+    return sorted(
+        ({k: v for k, v in r.items() if k != "duration"} for r in rows), key=lambda r: r["game_id"]
+    )
 
 
 def test_parquet_round_trip_keeps_every_field(tmp_path, small_config):
@@ -55,7 +56,9 @@ def test_manifest_records_config_seeds_and_versions(tmp_path, small_config):
     assert m["config"]["tournament"]["seeds_per_lineup"] == 6
     assert sum(len(v) for v in m["seeds"].values()) == 6
     assert {"python", "open-spiel", "ray", "meeple-arena"} <= set(m["versions"])
-    assert {a["name"]: a["id"] for a in m["agents"]} == {a.name: a.agent_id for a in small_config.agents}
+    assert {a["name"]: a["id"] for a in m["agents"]} == {
+        a.name: a.agent_id for a in small_config.agents
+    }
 
 
 def test_ledger_is_compact(tmp_path, make_raw):
@@ -75,22 +78,36 @@ def test_interrupted_run_resumes_without_loss_or_duplicates(tmp_path, small_conf
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(small_config, part, executor="serial", show_progress=False,
-                       on_batch=stop_after_two)
+        run_tournament(
+            small_config, part, executor="serial", show_progress=False, on_batch=stop_after_two
+        )
     assert read_ledger(part).table.num_rows == 8  # two batches of 4 games
     s = run_tournament(small_config, part, executor="serial", show_progress=False)
     assert (s.already_done, s.played) == (8, len(schedule(small_config)) - 8)
     again = run_tournament(small_config, part, executor="serial", show_progress=False)
     assert again.played == 0
-    assert _strip(read_ledger(part).table.to_pylist()) == _strip(read_ledger(full).table.to_pylist())
+    assert _strip(read_ledger(part).table.to_pylist()) == _strip(
+        read_ledger(full).table.to_pylist()
+    )
 
 
 @pytest.mark.slow
 def test_kill_9_then_rerun_plays_only_the_missing_games(tmp_path, make_raw, write_toml):
     cfg_path = write_toml(make_raw(seeds_per_lineup=60, batch_size=2))
     out = tmp_path / "ledger"
-    cmd = [sys.executable, "-m", "tournament.cli", "tournament", "run", str(cfg_path),
-           "--out", str(out), "--executor", "serial", "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tournament.cli",
+        "tournament",
+        "run",
+        str(cfg_path),
+        "--out",
+        str(out),
+        "--executor",
+        "serial",
+        "--quiet",
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 60
     while time.time() < deadline and len(list(out.glob("part-*"))) < 3:
@@ -148,9 +165,13 @@ def test_unfinished_temporary_files_are_removed_and_replayed(tmp_path, small_con
 
 
 def test_agent_failures_are_recorded_and_the_tournament_goes_on(tmp_path, make_raw, test_kinds):
-    agents = {"greedy": "heuristic", "crash": "test_crash(after=2)", "illegal": "test_illegal(after=2)",
-              "slow": "test_slow(after=1)"}
-    cfg = build_config(make_raw(agents=agents, seeds_per_lineup=1, time_limit=0.02))
+    agents = {
+        "greedy": "heuristic",
+        "crash": "test_crash(after=2)",
+        "illegal": "test_illegal(after=2)",
+        "slow": "test_slow(after=1)",
+    }
+    cfg = build_config(make_raw(agents=agents, seeds_per_lineup=1, time_limit=0.15))
     s = run_tournament(cfg, tmp_path / "a", executor="serial", show_progress=False)
     rows = read_ledger(tmp_path / "a").table.to_pylist()
     assert s.played == len(rows) == 12

@@ -68,8 +68,12 @@ def test_bootstrap_intervals_cover_the_truth():
 
 
 def test_n_player_games_decompose_pairwise_with_ties_as_draws():
-    g = Games(agents=np.array([[0, 1, 2]]), ranks=np.array([[1, 2, 2]]),
-              scores=np.array([[10.0, 5.0, 5.0]]), blocks=np.array([0]))
+    g = Games(
+        agents=np.array([[0, 1, 2]]),
+        ranks=np.array([[1, 2, 2]]),
+        scores=np.array([[10.0, 5.0, 5.0]]),
+        blocks=np.array([0]),
+    )
     blk, a, b, w = pairwise(g, 3)
     results = sorted(zip(a.tolist(), b.tolist(), w.tolist(), strict=True))
     assert results == [(0, 1, 1), (0, 2, 1), (1, 2, 0)]

@@ -19,7 +19,9 @@ def _strip(table):
 
 
 @pytest.mark.ray
-def test_killed_worker_node_is_retried_and_the_result_equals_serial(ray_cluster, tmp_path, make_raw):
+def test_killed_worker_node_is_retried_and_the_result_equals_serial(
+    ray_cluster, tmp_path, make_raw
+):
     import ray
 
     cfg = build_config(make_raw(seeds_per_lineup=24, batch_size=4))
@@ -36,12 +38,15 @@ def test_killed_worker_node_is_retried_and_the_result_equals_serial(ray_cluster,
             ray_cluster.remove_node(worker, allow_graceful=False)
             killed_at.append(i)
 
-    s = run_tournament(cfg, tmp_path / "ray", executor="ray", show_progress=False,
-                       on_batch=kill_worker_node)
+    s = run_tournament(
+        cfg, tmp_path / "ray", executor="ray", show_progress=False, on_batch=kill_worker_node
+    )
     assert killed_at == [1] and s.batches > 4
     assert s.played == total
     deadline = time.time() + 60  # the head notices the dead node after missed health checks
     while sum(1 for n in ray.nodes() if n["Alive"]) != 1 and time.time() < deadline:
         time.sleep(0.5)
     assert sum(1 for n in ray.nodes() if n["Alive"]) == 1
-    assert _strip(read_ledger(tmp_path / "ray").table) == _strip(read_ledger(tmp_path / "serial").table)
+    assert _strip(read_ledger(tmp_path / "ray").table) == _strip(
+        read_ledger(tmp_path / "serial").table
+    )

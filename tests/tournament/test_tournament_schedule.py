@@ -12,11 +12,14 @@ from tournament.config import build_config
 from tournament.schedule import auto_batch_size, batches, rotations, schedule
 
 GAME3 = "python_coloretto(players=3)"
+
+
 def _cfg(**t):
     # distinct specs (hence distinct agent ids) without relying on other agent kinds
     agents = t.pop("agents", {"random": "random", "greedy": "heuristic"})
-    return build_config({"tournament": {"game": GAME3, "seeds_per_lineup": 3, "seed": 1, **t},
-                         "agents": agents})
+    return build_config(
+        {"tournament": {"game": GAME3, "seeds_per_lineup": 3, "seed": 1, **t}, "agents": agents}
+    )
 
 
 @pytest.fixture
@@ -25,7 +28,12 @@ def pool4():
 
     if not {"mcts", "ismcts"} <= {k.name for k in all_kinds()}:
         pytest.skip("search agents not registered")
-    return {"random": "random", "greedy": "heuristic", "mcts": "mcts(sims=5)", "ismcts": "ismcts(sims=5)"}
+    return {
+        "random": "random",
+        "greedy": "heuristic",
+        "mcts": "mcts(sims=5)",
+        "ismcts": "ismcts(sims=5)",
+    }
 
 
 def test_round_robin_plays_every_combination_under_every_rotation(pool4):
@@ -33,7 +41,8 @@ def test_round_robin_plays_every_combination_under_every_rotation(pool4):
     tasks = schedule(cfg)
     assert len(tasks) == comb(4, 3) * 3 * 3  # line-ups x rotations x seeds
     assert {frozenset(t.lineup) for t in tasks} == {
-        frozenset(c) for c in itertools.combinations(pool4, 3)}
+        frozenset(c) for c in itertools.combinations(pool4, 3)
+    }
 
 
 def test_every_agent_sits_in_every_seat_equally_often(pool4):
@@ -73,11 +82,21 @@ def test_ladder_adds_one_agent_per_budget():
 
     if "mcts" not in {k.name for k in all_kinds()}:
         pytest.skip("mcts not registered")
-    raw = {"tournament": {"game": "python_coloretto(players=2)", "schedule": "ladder", "seeds_per_lineup": 2},
-           "agents": {"greedy": "heuristic"},
-           "ladder": {"agent": "mcts", "param": "sims", "values": [5, 10, 20]}}
+    raw = {
+        "tournament": {
+            "game": "python_coloretto(players=2)",
+            "schedule": "ladder",
+            "seeds_per_lineup": 2,
+        },
+        "agents": {"greedy": "heuristic"},
+        "ladder": {"agent": "mcts", "param": "sims", "values": [5, 10, 20]},
+    }
     cfg = build_config(raw)
-    assert [(a.name, a.budget) for a in cfg.agents][1:] == [("mcts@5", 5.0), ("mcts@10", 10.0), ("mcts@20", 20.0)]
+    assert [(a.name, a.budget) for a in cfg.agents][1:] == [
+        ("mcts@5", 5.0),
+        ("mcts@10", 10.0),
+        ("mcts@20", 20.0),
+    ]
     assert len(schedule(cfg)) == comb(4, 2) * 2 * 2
 
 
