@@ -218,9 +218,9 @@ class MCCFR:
         if p == traverser:
             # w = counterfactual weight: other players' reach (chance cancels)
             w = 1.0
-            for q in range(self.players):
-                if q != p:
-                    w *= reach[q]
+            for other in range(self.players):
+                if other != p:
+                    w *= reach[other]
             reg = self.regret.get(key)
             if reg is not None:
                 # value of the sampled action's tail: u; of this node: u * policy[i]

@@ -178,7 +178,7 @@ class SearchEngine:
                 self._apply(state, a)
                 ret = self._rollout(state)
                 break
-            best = None
+            best = children[legal[0]]
             best_a = -1
             best_u = -1e300
             for b in legal:
@@ -246,7 +246,7 @@ def root_analysis(state, root: Node, lo: float, span: float, budget: dict) -> An
     for a in legal:
         ch = root.children.get(a)
         n = ch.n if ch else 0
-        if n:
+        if ch is not None and n:
             mean = ch.w / n
             var = max(ch.w2 / n - mean * mean, 0.0)
             half = _Z95 * math.sqrt(var / n) if n > 1 else 1.0

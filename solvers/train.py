@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -202,10 +203,11 @@ def solve(
         "abstraction_version": version,
         "seed": cfg.seed,
     }
+    solver: Any  # TreeCFR (exact) or MCCFR
+    rng: random.Random | None = None
     if is_exact:
         solver = tree_cfr.TreeCFR(tree_cfr.GameTree(game), cfg.solver)
         rows_fn = solver.rows
-        rng = None
     else:
         # Plain external sampling where exploitability is computable (small games);
         # windowed external sampling on full games (see solvers/mccfr.py).
@@ -238,6 +240,7 @@ def solve(
         else:
             solver.load_rows(rows)
             solver.iterations = start
+            assert rng is not None
             rng.setstate(_rng_from_json(meta["rng"]))
 
     eval_tree = None

@@ -34,7 +34,7 @@ class GameTree:
         self.infoset: list[int] = []
         self.children: list[list[int]] = []
         self.probs: list[list[float]] = []  # chance probabilities
-        self.utility: list[list[float] | None] = []
+        self.utility: list[list[float]] = []  # terminal returns ([] elsewhere)
         self.info_keys: list[str] = []
         self.info_player: list[int] = []
         self.info_actions: list[list[int]] = []
@@ -54,7 +54,7 @@ class GameTree:
         self.infoset.append(-1)
         self.children.append([])
         self.probs.append([])
-        self.utility.append(None)
+        self.utility.append([])
         return len(self.kind) - 1
 
     def _build(self, root) -> None:
