@@ -134,6 +134,7 @@ class Core:
         "depute_mode",
         "tab",  # the configuration's precomputed tables (shared, read-only)
         "legal",  # cached legal ids of the player to move (a tuple), None = not computed
+        "memo",  # cached observer outputs of this position (dict), None = none yet
     )
 
     def __deepcopy__(self, memo):  # replaced below by a generated straight-line copy
@@ -229,7 +230,15 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.returns = None
     c.depute_mode = ""
     c.legal = None
+    c.memo = None
     return c
+
+
+def changed(c: Core) -> None:
+    """Drop what was cached for the position (legal ids, observer outputs): call after
+    any change to a core made outside `RococoState._apply_action`."""
+    c.legal = None
+    c.memo = None
 
 
 # ----- small vector helpers (tuples are immutable; each returns a new tuple) --------------

@@ -237,6 +237,7 @@ class RococoState(pyspiel.State):
                 c.start = action
                 RD.start_round(c)
         c.legal = None
+        c.memo = None
         if c.phase == PH_END and c.returns is None:
             scores = scoring.scores(c)
             c.returns = tuple(returns_from_keys(c.cfg.utility, scores, scoring.tie_keys(c, scores)))

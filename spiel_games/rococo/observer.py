@@ -320,14 +320,29 @@ class RococoObserver(PieceObserver):
     """PieceObserver with a faster tensor writer: pieces go into a bytearray (one-hot
     and count pieces element by element), converted to the float tensor at once.
     A value outside 0-255 (never seen in play, but not excluded by the rules) makes
-    that one write fall back to writing the float tensor directly."""
+    that one write fall back to writing the float tensor directly.
+
+    Outputs are memoised on the position (``Core.memo``, dropped by every change):
+    OpenSpiel's tests and bots ask for the same player's tensor and string several
+    times per state, and the observation and the information state are the same
+    text (``write`` does not depend on ``perfect_recall``)."""
 
     def __init__(self, iig_obs_type, layout: Layout):
         super().__init__(iig_obs_type, layout, write)
         self._widths = {p.name: p.shape[-1] for p in layout.pieces}
         self._float_sink = _Sink(self.tensor, layout.offsets, self._widths)
+        # what this observer shows: public facts, own secrets, everyone's secrets
+        self._key = (self.view.public, self.view.sees(0, 0), self.view.sees(0, 1), layout.size)
 
     def set_from(self, state, player: int) -> None:
+        c = state._s
+        key = (True, player, self._key)
+        memo = c.memo
+        if memo is not None:
+            done = memo.get(key)
+            if done is not None:
+                self.tensor[:] = np.frombuffer(done, np.uint8)
+                return
         buf = bytearray(self.layout.size)
         try:
             write(state, player, self.view, _Sink(buf, self.layout.offsets, self._widths))
@@ -338,6 +353,23 @@ class RococoObserver(PieceObserver):
             write(state, player, self.view, self._float_sink)
             return
         self.tensor[:] = np.frombuffer(buf, np.uint8)
+        if memo is None:
+            memo = c.memo = {}
+        memo[key] = bytes(buf)
+
+    def string_from(self, state, player: int) -> str:
+        c = state._s
+        key = (False, player, self._key)
+        memo = c.memo
+        if memo is not None:
+            done = memo.get(key)
+            if done is not None:
+                return done
+        text = super().string_from(state, player)
+        if memo is None:
+            memo = c.memo = {}
+        memo[key] = text
+        return text
 
 
 def make_observer(game, iig_obs_type=None, params=None) -> PieceObserver:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import inc, put
+from spiel_games.rococo.engine import changed, inc, put
 
 
 def _draw(counts: list[int], k: int, u) -> list[int]:
@@ -63,7 +63,7 @@ def resample(state, player: int, probability_sampler=None):
             c.tsec = put(c.tsec, q, tuple(_draw(pool, sum(c.tsec[q]), u)))
         c.tstack = tuple(pool)
     assert len(c.tstack) == R.NUM_TILES
-    c.legal = None
+    changed(c)
     return new
 
 
@@ -103,5 +103,5 @@ def perturb_secret(state, player: int, rng):
             s.tsec = put(s.tsec, player, inc(inc(s.tsec[player], a, -1), b))
         else:
             s.pend = b
-    s.legal = None
+    changed(s)
     return new

@@ -5,8 +5,8 @@ scripted outcomes (``drive``) and player moves are applied by their readable
 strings (``act``). To shorten set-ups, ``give`` and ``place_dress`` /
 ``set_deco`` overwrite holdings or board facts directly; they are test set-up
 tools, not a rules path, and the moves made afterwards go through the rules.
-Each setter drops the core's cached legal actions (``legal``), which were
-computed for the position before the overwrite.
+Each setter drops what the core cached for the position before the overwrite
+(legal actions, observer outputs; ``engine.changed``).
 
     s = start(2, start_player=0)               # round 1 prepared, selection next
     select_all(s)                               # everyone picks the first cards
@@ -20,7 +20,7 @@ import pyspiel
 
 import spiel_games.rococo  # noqa: F401  (registers the game)
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import Phase, put
+from spiel_games.rococo.engine import Phase, changed, put
 
 
 def card(key: str) -> int:
@@ -130,7 +130,7 @@ def give(
         c.supply = put(c.supply, player, _vec(supply, R.NUM_CARDS))
     if discard is not None:
         c.discard = put(c.discard, player, _vec(discard, R.NUM_CARDS))
-    c.legal = None
+    changed(c)
 
 
 def place_dress(state, g: int, owner: int, dress_id: int) -> None:
@@ -138,12 +138,12 @@ def place_dress(state, g: int, owner: int, dress_id: int) -> None:
     c = state._s
     c.gown = put(c.gown, g, owner)
     c.gdress = put(c.gdress, g, dress_id)
-    c.legal = None
+    changed(c)
 
 
 def set_deco(state, d: int, owner: int) -> None:
     state._s.deco = put(state._s.deco, d, owner)
-    state._s.legal = None
+    changed(state._s)
 
 
 _BOARD_SLOTS = {
@@ -165,22 +165,22 @@ def set_board(state, **facts) -> None:
         if name not in _BOARD_SLOTS:
             raise KeyError(f"set_board cannot set {name!r}; settable: {sorted(_BOARD_SLOTS)}")
         setattr(state._s, _BOARD_SLOTS[name], tuple(value) if isinstance(value, list) else value)
-    state._s.legal = None
+    changed(state._s)
 
 
 def clear_windows(state) -> None:
     state._s.windows = (-1,) * len(state._s.windows)
-    state._s.legal = None
+    changed(state._s)
 
 
 def set_window(state, w: int, dress_id: int) -> None:
     state._s.windows = put(state._s.windows, w, dress_id)
-    state._s.legal = None
+    changed(state._s)
 
 
 def set_warehouse(state, segments) -> None:
     state._s.ware = tuple(tuple(sorted(seg)) for seg in segments)
-    state._s.legal = None
+    changed(state._s)
 
 
 def _vec(d: dict, n: int) -> tuple:
