@@ -115,7 +115,7 @@ def fundable(c, p: int, discount: int) -> list[int]:
             continue
         if fountain >= 0:
             if rows is None:
-                rows = {tab.decos[e][2] for e, o in enumerate(deco) if o == p}
+                rows = {k for e, k in tab.fountains if deco[e] == p}
             if fountain in rows:
                 continue
         out.append(d)

@@ -159,7 +159,14 @@ _make_copier()
 class Tables:
     """Facts of one configuration in the shape the per-move checks read them."""
 
-    __slots__ = ("decos", "min_deco_cost", "fireworks", "guest_master", "window_costs")
+    __slots__ = (
+        "decos",
+        "fountains",
+        "min_deco_cost",
+        "fireworks",
+        "guest_master",
+        "window_costs",
+    )
 
     def __init__(self, cfg: R.Config):
         fountains = (R.FOUNTAIN_UP, R.FOUNTAIN_LOW)
@@ -167,6 +174,7 @@ class Tables:
         self.decos = tuple(
             (d, x.cost, x.kind if x.kind in fountains else -1) for d, x in enumerate(cfg.decos)
         )
+        self.fountains = tuple((d, k) for d, _, k in self.decos if k >= 0)
         self.min_deco_cost = min((x.cost for x in cfg.decos), default=0)
         self.fireworks = cfg.fireworks
         self.guest_master = tuple(g.master for g in cfg.guests)
