@@ -188,42 +188,10 @@ def components(wins: np.ndarray, draws: np.ndarray) -> list[list[int]]:
     return sorted(groups.values(), key=lambda g: (-len(g), g))
 
 
-_ALPHARANK = None
-
-
-def _alpharank_module():
-    """A private copy of OpenSpiel's ``egt.alpharank`` without its plotting helper.
-
-    alpharank.py imports alpharank_visualizer (matplotlib.pyplot and networkx: ~2 s, and
-    networkx is not a dependency here); ``compute`` never uses it. So the module is executed
-    once under a private name with a placeholder for the helper, present in sys.modules only
-    during that import; other code importing alpharank gets the real, unmodified module.
-    """
-    global _ALPHARANK
-    if _ALPHARANK is None:
-        import importlib.util
-        import sys
-        import types
-
-        helper = "open_spiel.python.egt.alpharank_visualizer"
-        spec = importlib.util.find_spec("open_spiel.python.egt.alpharank")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        saved = sys.modules.get(helper)
-        if saved is None:
-            sys.modules[helper] = types.ModuleType(helper)
-        try:
-            spec.loader.exec_module(module)
-        finally:
-            if saved is None:
-                del sys.modules[helper]
-        _ALPHARANK = module
-    return _ALPHARANK
-
-
 def alpha_rank(wins: np.ndarray, draws: np.ndarray) -> np.ndarray | None:
     """α-Rank stationary mass on the pairwise score-rate table; None if a pair never met."""
-    alpharank = _alpharank_module()
+    from open_spiel.python.egt import alpharank
+
     k = len(wins)
     n = wins + wins.T + draws
     off = ~np.eye(k, dtype=bool)
