@@ -13,6 +13,8 @@ no history replay.
 from __future__ import annotations
 
 import random
+from operator import add as _plus
+from operator import sub as _sub
 
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.engine import changed, inc, put
@@ -48,17 +50,17 @@ def resample(state, player: int, probability_sampler=None):
         secret_n = sum(c.hand[q]) - sum(c.known[q])
         if secret_n == 0:
             continue
-        pool = [s + h - k for s, h, k in zip(c.supply[q], c.hand[q], c.known[q], strict=True)]
+        pool = list(map(_sub, map(_plus, c.supply[q], c.hand[q]), c.known[q]))
         drawn = _draw(pool, secret_n, u)
-        c.hand = put(c.hand, q, tuple(k + d for k, d in zip(c.known[q], drawn, strict=True)))
+        c.hand = put(c.hand, q, tuple(map(_plus, c.known[q], drawn)))
         c.supply = put(c.supply, q, tuple(pool))
     # Tiles: others' face-down tiles from everything p cannot see.
     others = [q for q in range(n) if q != player and sum(c.tsec[q])]
     if others:
-        pool = list(c.tstack)
+        pool = c.tstack
         for q in others:
-            for t, k in enumerate(c.tsec[q]):
-                pool[t] += k
+            pool = map(_plus, pool, c.tsec[q])
+        pool = list(pool)
         for q in others:
             c.tsec = put(c.tsec, q, tuple(_draw(pool, sum(c.tsec[q]), u)))
         c.tstack = tuple(pool)
