@@ -18,8 +18,10 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/meeple demo
 
+# Two processes for everything but Ray; the few Ray tests then share one Ray session.
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 -m "not ray"
+	$(PY) -m pytest -q -m ray
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check spiel_games solvers tournament tests scripts
