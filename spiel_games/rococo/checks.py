@@ -6,6 +6,8 @@ out exists; the option lists here are what `game.legal_ids` turns into ids.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.actions import (
@@ -81,7 +83,8 @@ def can_make(c, p: int, w: int, by_master: bool, mod: str, held=None) -> bool:
     return sellable or bool(free_guests(c, by_master))
 
 
-def makeable_windows(c, p: int, by_master: bool, mod: str) -> list[int]:
+def makeable_windows(c, p: int, by_master: bool, mod: str, first: bool = False) -> list[int]:
+    """Windows whose dress p can make now (`first`: stop at the first one found)."""
     money = c.money[p]
     costs = c.tab.window_costs
     held = None
@@ -93,6 +96,8 @@ def makeable_windows(c, p: int, by_master: bool, mod: str) -> list[int]:
             held = E.bales_held(c, p)
         if can_make(c, p, w, by_master, mod, held):
             out.append(w)
+            if first:
+                break
     return out
 
 
@@ -100,9 +105,9 @@ def fund_price(c, d: int) -> int:
     return max(0, c.cfg.decos[d].cost - c.discount)
 
 
-def fundable(c, p: int, discount: int) -> list[int]:
+def fundable(c, p: int, discount: int, first: bool = False) -> list[int]:
     """Free decoration spaces p can pay for (cost less `discount`), at most one own
-    marker per fountain row."""
+    marker per fountain row (`first`: stop at the first one found)."""
     budget = c.money[p] + discount  # max(0, cost - discount) <= money, as money >= 0
     tab = c.tab
     if budget < tab.min_deco_cost:
@@ -119,6 +124,8 @@ def fundable(c, p: int, discount: int) -> list[int]:
             if fountain in rows:
                 continue
         out.append(d)
+        if first:
+            break
     return out
 
 
@@ -191,9 +198,9 @@ def bonus_usable(c, p: int, b: int) -> bool:
     if b in (B["depute_use"], B["depute_money"]):
         return can_depute_from_deck(c, p)
     if b in EXTRA_DRESS:
-        return bool(makeable_windows(c, p, False, EXTRA_DRESS[b]))
+        return bool(makeable_windows(c, p, False, EXTRA_DRESS[b], first=True))
     if b in EXTRA_FUND:
-        return bool(fundable(c, p, EXTRA_FUND[b]))
+        return bool(fundable(c, p, EXTRA_FUND[b], first=True))
     if b in BUY_RATE:
         return c.money[p] >= BUY_RATE[b]
     if b == B["tiles_prestige"]:
@@ -216,13 +223,13 @@ def main_options(c) -> list[int]:
         out.append(FAVOR)
     if can_take(c, p, True):
         out.append(ACQUIRE)
-    if kind != R.APPRENTICE and makeable_windows(c, p, kind == R.MASTER, ""):
+    if kind != R.APPRENTICE and makeable_windows(c, p, kind == R.MASTER, "", first=True):
         out.append(MAKE)
     if kind == R.MASTER and c.display and R.HIRE_COST[len(c.display) - 1] <= c.money[p]:
         out.append(HIRE)
     if E.deck_size(c, p) >= MIN_DEPUTE:
         out.append(DEPUTE)
-    if fundable(c, p, 0):
+    if fundable(c, p, 0, first=True):
         out.append(FUND)
     out.append(SKIP)
     return out
@@ -234,12 +241,14 @@ def take_options(c) -> list[tuple[int, int]]:
     out = []
     for s, seg in enumerate(c.ware):
         if seg and (not c.paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]):
-            out.extend((s, t) for t in sorted(set(seg)))
+            out.extend((s, t) for t in _kinds(seg))
     return out
 
 
-def use_options(c) -> list[int]:
-    return use_options_of(c.pend)
+@lru_cache(maxsize=4096)
+def _kinds(seg: tuple) -> tuple:
+    """The distinct tile types of a warehouse segment, sorted."""
+    return tuple(sorted(set(seg)))
 
 
 def use_options_of(t: int) -> list[int]:
@@ -269,30 +278,6 @@ def place_options(c) -> list[int]:
     return free_guests(c, c.by_master)
 
 
-def can_sell(c) -> bool:
-    return R.DRESSES[c.dress].sellable
-
-
 def depute_options(c) -> list[int]:
     p = c.cur
     return [k for k in range(R.NUM_CARDS) if c.supply[p][k] or c.discard[p][k]]
-
-
-def main_allowed(c, option: int) -> bool:
-    p = c.cur
-    kind = R.CARDS[c.card].kind
-    if option == FAVOR:
-        return kind != R.APPRENTICE and c.favor < 0
-    if option == ACQUIRE:
-        return can_take(c, p, True)
-    if option == MAKE:
-        return kind != R.APPRENTICE and bool(makeable_windows(c, p, kind == R.MASTER, ""))
-    if option == HIRE:
-        return (
-            kind == R.MASTER and bool(c.display) and R.HIRE_COST[len(c.display) - 1] <= c.money[p]
-        )
-    if option == DEPUTE:
-        return E.deck_size(c, p) >= MIN_DEPUTE
-    if option == FUND:
-        return bool(fundable(c, p, 0))
-    return option == SKIP

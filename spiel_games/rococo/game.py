@@ -359,7 +359,8 @@ def _l_main(c, lay):
 
 def _l_take(c, lay):
     base = lay.take
-    return tuple(sorted([base + s * R.NUM_TILES + t for s, t in checks.take_options(c)]))
+    # segments in order, types sorted within each: the ids come out ascending
+    return tuple([base + s * R.NUM_TILES + t for s, t in checks.take_options(c)])
 
 
 def _l_use(c, lay):
