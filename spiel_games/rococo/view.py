@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.engine import CHANCE_PHASES, PH_END, Phase
+from spiel_games.rococo.scoring import scores
 from spiel_games.rococo.strings import deco_name, guest_name
 from spiel_games.rococo.tables import COLOURS
 
@@ -79,7 +80,11 @@ def render_view(c, player: int) -> str:
         f"P{c.start + 1}, Queen's favor {favor}",
     ]
     if ph == PH_END:
-        lines.append("The game is over.")
+        final = scores(c)  # every scoring input is public once the game is over
+        lines.append(
+            "The game is over. Final prestige: "
+            + ", ".join(f"P{q + 1} {final[q]}" for q in range(n))
+        )
     elif ph in CHANCE_PHASES:
         lines.append("Waiting for a draw.")
     elif c.cur == player:

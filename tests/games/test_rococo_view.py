@@ -100,3 +100,18 @@ def test_view_is_what_the_play_loop_shows():
     views = {readable_observation(state, p) for p in range(3)}
     assert views == {state.render_view(p) for p in range(3)}
     assert len(views) == 3  # each player is told which seat is theirs
+
+
+def test_final_view_announces_the_final_prestige():
+    game = pyspiel.load_game("python_rococo(players=2,rounds=2)")
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    s1, s2 = state.scores()
+    for p in range(2):
+        assert f"The game is over. Final prestige: P1 {s1}, P2 {s2}" in state.render_view(p)
