@@ -236,7 +236,7 @@ def sections(quick: bool) -> list[str]:
         "abstraction (up to the iteration count or a time cap); peak RSS includes the "
         "Python interpreter, pyspiel and the games (base = RSS before training). "
         "`keys at half` = table size after half the iterations, to show the growth. "
-        "The table is bounded by `--max-keys` (default 4,000,000, about 3 GiB).",
+        "The table is bounded by `--max-keys` (default 1,500,000, about 3 GiB at the peak).",
         "",
         "| game | configuration | iterations | seconds | peak RSS MiB | base MiB | keys at half | keys | policy file KiB |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",

@@ -34,8 +34,10 @@ from solvers.fastpath import transition_functions
 from solvers.policy_file import NO_ABSTRACTION, key_function
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-# About 0.7 KB per key (two small dicts and the key string): ~3 GiB at the bound.
-DEFAULT_MAX_KEYS = 4_000_000
+# Measured peak (training, then building and writing the policy file): up to about
+# 2 KB per key on full games (Bruxelles: 632 MiB over 321,646 keys), so the bound
+# keeps a run near 3 GiB.
+DEFAULT_MAX_KEYS = 1_500_000
 
 
 def _sample_chance(state, rng: random.Random) -> int:
