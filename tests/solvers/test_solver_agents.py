@@ -215,3 +215,22 @@ def test_search_never_peeks_at_other_players_secrets(spec, kind):
                 assert _stats(a) == _stats(b)
                 checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("spec", HIDDEN, ids=lambda s: s.short_name)
+def test_search_determinizations_keep_the_movers_information_state(spec):
+    """The worlds IS-MCTS and PIMC search come from the resampler fed by the agent's RNG."""
+    import random
+
+    from solvers.search import _Sampler
+
+    rng = random.Random(1)
+    sampler = _Sampler(random.Random(2))
+    for config in spec.test_configs[:3]:
+        game = pyspiel.load_game(config)
+        for state in _random_positions(game, rng, 5):
+            me = state.current_player()
+            world = state.resample_from_infostate(me, sampler)
+            assert world.information_state_string(me) == state.information_state_string(me)
+            assert world.legal_actions() == state.legal_actions()
+            assert world.current_player() == me
