@@ -237,19 +237,32 @@ class MCCFR:
         return u * policy[i]
 
     # ----- results ---------------------------------------------------------------
+    def _average(self, key: str, reg: dict[int, float]) -> dict[int, float]:
+        avg = self.avg.get(key, {})
+        total = sum(avg.values())
+        if total > 0:
+            return {a: v / total for a, v in avg.items() if v > 0}
+        acts = sorted(set(reg) | set(avg))
+        return {a: 1.0 / len(acts) for a in acts} if acts else {}
+
     def average_policy_table(self) -> dict[str, dict[int, float]]:
         """The average strategy per key (uniform over seen actions where nothing accumulated)."""
         out: dict[str, dict[int, float]] = {}
         for key, reg in self.regret.items():
-            avg = self.avg.get(key, {})
-            total = sum(avg.values())
-            if total > 0:
-                out[key] = {a: v / total for a, v in avg.items() if v > 0}
-            else:
-                acts = sorted(set(reg) | set(avg))
-                if acts:
-                    out[key] = {a: 1.0 / len(acts) for a in acts}
+            probs = self._average(key, reg)
+            if probs:
+                out[key] = probs
         return out
+
+    def average_policy_rows(self):
+        """The same as (key, action, probability) rows, one key at a time (low memory)."""
+        for key, reg in self.regret.items():
+            for a, p in sorted(self._average(key, reg).items()):
+                yield key, int(a), float(p)
+
+    def policy_size(self) -> int:
+        """Keys with a policy (every tracked key that has at least one action)."""
+        return sum(1 for key, reg in self.regret.items() if reg or self.avg.get(key))
 
     def average_regret(self) -> float:
         """Mean over keys of the largest positive cumulative regret, per iteration."""

@@ -62,30 +62,61 @@ class PolicyTable:
     table: dict[str, tuple[list[int], list[float]]] = field(default_factory=dict)
 
 
-def write_policy(path: str | Path, table: dict[str, dict[int, float]], meta: dict) -> int:
-    """Write {key: {action: prob}} with metadata; returns the file size in bytes."""
-    keys, actions, probs = [], [], []
+def table_rows(table: dict[str, dict[int, float]]):
+    """(key, action, probability) rows of {key: {action: prob}}, sorted."""
     for k in sorted(table):
         for a in sorted(table[k]):
-            keys.append(k)
-            actions.append(int(a))
-            probs.append(float(table[k][a]))
+            yield k, int(a), float(table[k][a])
+
+
+_SCHEMA = pa.schema([("key", pa.string()), ("action", pa.int64()), ("probability", pa.float64())])
+_CHUNK = 200_000
+
+
+def write_policy(path: str | Path, table, meta: dict) -> int:
+    """Write a policy with metadata; returns the file size in bytes.
+
+    ``table`` is {key: {action: prob}} or an iterable of (key, action, prob) rows;
+    rows are written in row groups of 200,000, so a large policy never needs a
+    second full copy in memory.
+    """
     meta = {"format": FORMAT, "code_version": code_version(), **meta}
     for required in ("game", "abstraction", "abstraction_version", "iterations", "solver"):
         if required not in meta:
             raise ValueError(f"policy metadata needs {required!r}")
-    t = pa.table(
-        {
-            "key": pa.array(keys, pa.string()),
-            "action": pa.array(actions, pa.int64()),
-            "probability": pa.array(probs, pa.float64()),
-        }
-    )
-    t = t.replace_schema_metadata({META_KEY: json.dumps(meta).encode()})
+    rows = table_rows(table) if isinstance(table, dict) else table
+    schema = _SCHEMA.with_metadata({META_KEY: json.dumps(meta).encode()})
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(t, tmp, compression="zstd")
+    with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+        keys: list[str] = []
+        actions: list[int] = []
+        probs: list[float] = []
+
+        def flush() -> None:
+            writer.write_table(
+                pa.table(
+                    {
+                        "key": pa.array(keys, pa.string()),
+                        "action": pa.array(actions, pa.int64()),
+                        "probability": pa.array(probs, pa.float64()),
+                    },
+                    schema=schema,
+                )
+            )
+            keys.clear()
+            actions.clear()
+            probs.clear()
+
+        for k, a, p in rows:
+            keys.append(k)
+            actions.append(a)
+            probs.append(p)
+            if len(keys) >= _CHUNK:
+                flush()
+        if keys:
+            flush()
     tmp.replace(path)
     return path.stat().st_size
 

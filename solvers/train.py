@@ -291,13 +291,18 @@ def solve(
         name, value = metric()
         result.reports.append((it, name, value))
         save(it)
-    table = solver.policy_table() if is_exact else solver.average_policy_table()
-    result.policy_keys = len(table)
+    if is_exact:
+        table = solver.policy_table()
+        result.policy_keys = len(table)
+        rows = table
+    else:
+        result.policy_keys = solver.policy_size()
+        rows = solver.average_policy_rows()
     result.untracked = 0 if is_exact else solver.untracked
     last = result.reports[-1]
     result.file_bytes = write_policy(
         cfg.out,
-        table,
+        rows,
         {
             **identity,
             "iterations": it,
