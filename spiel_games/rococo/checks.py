@@ -1,7 +1,8 @@
 """Feasibility checks and option lists for Rococo's action phase (no state changes).
 
 Every main action and bonus is offered only when at least one way to carry it
-out exists; the option lists here are what `game.legal_ids` turns into ids.
+out exists; the option lists here are what game.py's per-phase `_l_*` functions
+turn into action ids.
 """
 
 from __future__ import annotations

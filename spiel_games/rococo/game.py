@@ -364,7 +364,7 @@ def _l_take(c, lay):
 
 
 def _l_use(c, lay):
-    return _USE_IDS[lay.use][c.pend]
+    return _use_ids(lay.use)[c.pend]
 
 
 def _l_make(c, lay):
@@ -425,28 +425,10 @@ def _l_terrace(c, lay):
     return (lay.done,) + tuple([lay.terrace + g for g in RD.terrace_moves(c, c.cur)])
 
 
+@lru_cache(maxsize=16)
 def _use_ids(base: int) -> tuple:
     """Per tile type: the USE ids (keep, and the conversions its lower half allows)."""
-    from spiel_games.rococo.checks import use_options_of
-
-    return tuple(tuple(base + o for o in use_options_of(t)) for t in range(R.NUM_TILES))
-
-
-class _UseIds(dict):
-    def __missing__(self, base):
-        v = self[base] = _use_ids(base)
-        return v
-
-
-_USE_IDS = _UseIds()
-
-
-def legal_ids(c, lay: ActionLayout) -> list[int]:
-    """Legal action ids of the player to move (empty at chance and terminal nodes)."""
-    ph = c.phase
-    if ph < PH_SELECT or ph == PH_END:
-        return []
-    return list(_LEGAL[ph](c, lay))
+    return tuple(tuple(base + o for o in checks.use_options_of(t)) for t in range(R.NUM_TILES))
 
 
 # ----- dispatch of a legal id (_apply_action has checked it is legal) ----------------------------
