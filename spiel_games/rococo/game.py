@@ -58,45 +58,30 @@ Deviations and assumptions (every assumed number is in rules.toml with
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pyspiel
 
-from spiel_games.common import deck as D
 from spiel_games.common.utility import returns_from_keys, utility_bounds, utility_type
-from spiel_games.rococo import checks, scoring, turn
+from spiel_games.rococo import dispatch as X
 from spiel_games.rococo import engine as E
 from spiel_games.rococo import rounds as RD
 from spiel_games.rococo import rules as R
+from spiel_games.rococo import scoring, turn
 from spiel_games.rococo import strings as S
 from spiel_games.rococo.actions import ActionLayout
 from spiel_games.rococo.engine import (
-    PH_BONUS,
-    PH_BUY,
-    PH_DEPUTE,
-    PH_DISCARD,
     PH_DRESSFILL,
     PH_END,
-    PH_FUND,
-    PH_HIRE,
-    PH_MAIN,
-    PH_MAKE,
-    PH_PAY,
-    PH_PLACE,
-    PH_PLAY,
     PH_REVEAL,
     PH_SELECT,
     PH_STACKDRAW,
     PH_START,
-    PH_TAKE,
-    PH_TERRACE,
-    PH_USE,
     PH_WAREFILL,
-    PH_YARNLACE,
     Phase,
 )
 
 SHORT_NAME = "python_rococo"
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _game_type(mode: str):
@@ -185,13 +170,13 @@ class RococoState(pyspiel.State):
         c = self._s
         ph = c.phase
         if ph in (PH_WAREFILL, PH_STACKDRAW):
-            return list(_draw_outcomes(c.tstack))
+            return list(X.draw_outcomes(c.tstack))
         if ph == PH_REVEAL:
-            return list(_uniform_outcomes(c.emp[0]))
+            return list(X.uniform_outcomes(c.emp[0]))
         if ph == PH_DRESSFILL:
-            return list(_draw_outcomes(c.bag))
+            return list(X.draw_outcomes(c.bag))
         if ph == PH_START:
-            return list(_uniform_outcomes(tuple(range(c.cfg.players))))
+            return list(X.uniform_outcomes(tuple(range(c.cfg.players))))
         raise ValueError("chance_outcomes called at a player node")
 
     def _legal_actions(self, player):
@@ -201,7 +186,7 @@ class RococoState(pyspiel.State):
             return []
         legal = c.legal
         if legal is None:
-            legal = c.legal = _LEGAL[ph](c, c.lay)
+            legal = c.legal = X.LEGAL[ph](c, c.lay)
         return list(legal)
 
     def _apply_action(self, action):
@@ -214,16 +199,16 @@ class RococoState(pyspiel.State):
                 raise ValueError("the game is over")
             legal = c.legal
             if legal is None:
-                legal = _LEGAL[ph](c, c.lay)
+                legal = X.LEGAL[ph](c, c.lay)
             if action not in legal:
                 lay = c.lay
                 block = lay.decode(action)[0]
                 raise ValueError(
                     f"action {action} ({block}) is not legal in phase {Phase(ph).name}"
                 )
-            _APPLY[ph](c, c.lay, action)
+            X.APPLY[ph](c, c.lay, action)
         else:
-            if not _chance_possible(c, ph, action):
+            if not X.chance_possible(c, ph, action):
                 raise ValueError(f"chance outcome {action} is not possible here")
             if ph == PH_WAREFILL:
                 RD.ware_fill(c, action)
@@ -313,221 +298,3 @@ class RococoState(pyspiel.State):
         from spiel_games.rococo.view import render_view
 
         return render_view(self._s, player)
-
-
-# ----- chance nodes ------------------------------------------------------------------------------
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-
-
-@lru_cache(maxsize=4096)
-def _draw_outcomes(counts: tuple) -> tuple:
-    return tuple(D.draw_outcomes(counts))
-
-
-@lru_cache(maxsize=1024)
-def _uniform_outcomes(choices: tuple) -> tuple:
-    return tuple(D.uniform_outcomes(choices))
-
-
-def _chance_possible(c, ph: int, a: int) -> bool:
-    """Whether `a` is one of chance_outcomes() (without building the list)."""
-    if ph in (PH_WAREFILL, PH_STACKDRAW):
-        return 0 <= a < R.NUM_TILES and c.tstack[a] > 0
-    if ph == PH_REVEAL:
-        return a in c.emp[0]
-    if ph == PH_DRESSFILL:
-        return 0 <= a < R.NUM_DRESSES and c.bag[a] > 0
-    return 0 <= a < c.cfg.players
-
-
-# ----- id-level legal actions, one function per player phase ------------------------------------
-def _l_select(c, lay):
-    base = lay.select
-    return tuple([base + k for k, n in enumerate(c.supply[c.cur]) if n])
-
-
-def _l_play(c, lay):
-    base = lay.play
-    return tuple([base + k for k, n in enumerate(c.hand[c.cur]) if n])
-
-
-def _l_main(c, lay):
-    base = lay.main
-    return tuple([base + o for o in checks.main_options(c)])
-
-
-def _l_take(c, lay):
-    base = lay.take
-    # segments in order, types sorted within each: the ids come out ascending
-    return tuple([base + s * R.NUM_TILES + t for s, t in checks.take_options(c)])
-
-
-def _l_use(c, lay):
-    return _use_ids(lay.use)[c.pend]
-
-
-def _l_make(c, lay):
-    base = lay.make
-    return tuple([base + w for w in checks.makeable_windows(c, c.cur, c.by_master, c.mod)])
-
-
-def _l_pay(c, lay):
-    base = lay.pay
-    return tuple([base + t for t in checks.pay_options(c)])
-
-
-def _l_place(c, lay):
-    base = lay.place
-    out = [base + g for g in checks.place_options(c)]
-    if R.DRESSES[c.dress].sellable:
-        out.append(lay.sell)
-    return tuple(out)
-
-
-def _l_hire(c, lay):
-    if R.HIRE_COST[len(c.display) - 1] > c.money[c.cur]:
-        return ()
-    base = lay.hire
-    return tuple([base + k for k in sorted(set(c.display))])
-
-
-def _l_fund(c, lay):
-    base = lay.fund
-    return tuple([base + d for d in checks.fundable(c, c.cur, c.discount)])
-
-
-def _l_bonus(c, lay):
-    return (lay.bonus, lay.bonus + 1)
-
-
-def _l_yarnlace(c, lay):
-    return (lay.yarnlace, lay.yarnlace + 1)
-
-
-def _l_depute(c, lay):
-    base = lay.depute
-    return tuple([base + k for k in checks.depute_options(c)])
-
-
-def _l_buy(c, lay):
-    return (lay.buy, lay.done)
-
-
-def _l_discard(c, lay):
-    out = [lay.discard + t for t in checks.discardable(c, c.cur)]
-    if any(c.acc):
-        out.append(lay.done)
-    return tuple(out)
-
-
-def _l_terrace(c, lay):
-    return (lay.done,) + tuple([lay.terrace + g for g in RD.terrace_moves(c, c.cur)])
-
-
-@lru_cache(maxsize=16)
-def _use_ids(base: int) -> tuple:
-    """Per tile type: the USE ids (keep, and the conversions its lower half allows)."""
-    return tuple(tuple(base + o for o in checks.use_options_of(t)) for t in range(R.NUM_TILES))
-
-
-# ----- dispatch of a legal id (_apply_action has checked it is legal) ----------------------------
-def _a_select(c, lay, a):
-    RD.select(c, a - lay.select)
-
-
-def _a_play(c, lay, a):
-    turn.play(c, a - lay.play)
-
-
-def _a_main(c, lay, a):
-    turn.main(c, a - lay.main)
-
-
-def _a_take(c, lay, a):
-    arg = a - lay.take
-    turn.take(c, arg // R.NUM_TILES, arg % R.NUM_TILES)
-
-
-def _a_use(c, lay, a):
-    turn.use(c, a - lay.use)
-
-
-def _a_make(c, lay, a):
-    turn.make(c, a - lay.make)
-
-
-def _a_pay(c, lay, a):
-    turn.pay(c, a - lay.pay)
-
-
-def _a_place(c, lay, a):
-    if a == lay.sell:
-        turn.sell(c)
-    else:
-        turn.place(c, a - lay.place)
-
-
-def _a_hire(c, lay, a):
-    turn.hire(c, a - lay.hire)
-
-
-def _a_fund(c, lay, a):
-    turn.fund(c, a - lay.fund)
-
-
-def _a_bonus(c, lay, a):
-    turn.bonus(c, a == lay.bonus)
-
-
-def _a_yarnlace(c, lay, a):
-    turn.yarn_or_lace(c, a == lay.yarnlace + 1)
-
-
-def _a_depute(c, lay, a):
-    turn.depute_card(c, a - lay.depute)
-
-
-def _a_buy(c, lay, a):
-    if a == lay.buy:
-        turn.buy(c)
-    else:
-        RD.end_turn(c)
-
-
-def _a_discard(c, lay, a):
-    if a == lay.done:
-        turn.end_discard(c)
-    else:
-        turn.discard_tile(c, a - lay.discard)
-
-
-def _a_terrace(c, lay, a):
-    if a == lay.done:
-        c.terr_left = c.terr_left[1:]
-        RD.next_terrace(c)
-    else:
-        RD.move_to_terrace(c, a - lay.terrace)
-
-
-_BY_PHASE = {
-    PH_SELECT: (_l_select, _a_select),
-    PH_PLAY: (_l_play, _a_play),
-    PH_MAIN: (_l_main, _a_main),
-    PH_TAKE: (_l_take, _a_take),
-    PH_USE: (_l_use, _a_use),
-    PH_MAKE: (_l_make, _a_make),
-    PH_PAY: (_l_pay, _a_pay),
-    PH_PLACE: (_l_place, _a_place),
-    PH_HIRE: (_l_hire, _a_hire),
-    PH_FUND: (_l_fund, _a_fund),
-    PH_BONUS: (_l_bonus, _a_bonus),
-    PH_YARNLACE: (_l_yarnlace, _a_yarnlace),
-    PH_DEPUTE: (_l_depute, _a_depute),
-    PH_BUY: (_l_buy, _a_buy),
-    PH_DISCARD: (_l_discard, _a_discard),
-    PH_TERRACE: (_l_terrace, _a_terrace),
-}
-# Indexed by phase id (player phases only; chance phases and END are never looked up).
-_LEGAL = tuple(_BY_PHASE[ph][0] if ph in _BY_PHASE else None for ph in range(PH_END + 1))
-_APPLY = tuple(_BY_PHASE[ph][1] if ph in _BY_PHASE else None for ph in range(PH_END + 1))
