@@ -148,10 +148,11 @@ class TreeCFR:
                 reg[a] += reach_o * (vals[a] - v)
                 cum[a] += weight * reach_i * strat[a]
             return v
+        # No pruning on zero-probability moves of the others: the traverser's average
+        # strategy below them still accumulates with its own reach (as OpenSpiel does).
         v = 0.0
         for c, s in zip(kids, strat, strict=False):
-            if s > 0.0:
-                v += s * self._walk(c, i, reach_i, reach_o * s, weight)
+            v += s * self._walk(c, i, reach_i, reach_o * s, weight)
         return v
 
     def _discount_and_match(self, player: int, t: int) -> None:
