@@ -68,37 +68,37 @@ _DRESS_REQ = tuple((d.yarn, d.lace, d.thimble, d.sellable) for d in R.DRESSES)
 _NEED = {mod: tuple(reduced_need(d, mod) for d in R.DRESSES) for mod in ("", "yg", "red")}
 
 
-def can_make(c, p: int, w: int, by_master: bool, mod: str, held=None) -> bool:
-    di = c.windows[w]
-    if di < 0 or c.tab.window_costs[w] > c.money[p]:
-        return False
-    yarn, lace, thimble, sellable = _DRESS_REQ[di]
-    if yarn > c.yarn[p] or lace > c.lace[p] or (thimble and not by_master):
-        return False
-    ny, ng, nr, nb = _NEED[mod][di]
-    if ny or ng or nr or nb:
-        hy, hg, hr, hb = held if held is not None else E.bales_held(c, p)
-        if hy < ny or hg < ng or hr < nr or hb < nb:
-            return False
-    # A Festivity dress cannot be sold, so it needs a free guest space.
-    return sellable or bool(free_guests(c, by_master))
-
-
 def makeable_windows(c, p: int, by_master: bool, mod: str, first: bool = False) -> list[int]:
-    """Windows whose dress p can make now (`first`: stop at the first one found)."""
-    money = c.money[p]
+    """Windows whose dress p can make now (`first`: stop at the first one found): the
+    window cost, the yarn and lace, a Master for a thimble dress, the silk bales still
+    needed after the saving `mod`, and a free guest space for a dress that cannot be
+    sold (Festivity)."""
+    money, yarn, lace = c.money[p], c.yarn[p], c.lace[p]
     costs = c.tab.window_costs
+    needs = _NEED[mod]
     held = None
+    free = None
     out = []
     for w, di in enumerate(c.windows):
         if di < 0 or costs[w] > money:
             continue
-        if held is None:
-            held = E.bales_held(c, p)
-        if can_make(c, p, w, by_master, mod, held):
-            out.append(w)
-            if first:
-                break
+        d_yarn, d_lace, thimble, sellable = _DRESS_REQ[di]
+        if d_yarn > yarn or d_lace > lace or (thimble and not by_master):
+            continue
+        ny, ng, nr, nb = needs[di]
+        if ny or ng or nr or nb:
+            if held is None:
+                held = E.bales_held(c, p)
+            if held[0] < ny or held[1] < ng or held[2] < nr or held[3] < nb:
+                continue
+        if not sellable:
+            if free is None:
+                free = bool(free_guests(c, by_master))
+            if not free:
+                continue
+        out.append(w)
+        if first:
+            break
     return out
 
 
