@@ -141,7 +141,7 @@ while solver.iterations < {iterations} and time.perf_counter() - t < {seconds}:
     if solver.iterations == {iterations} // 2:
         half_keys = len(solver.regret)
 secs = time.perf_counter() - t
-size = write_policy({out!r}, solver.average_policy_table(), {{
+size = write_policy({out!r}, solver.average_policy_rows(), {{
     "game": str(game), "abstraction": solver.abstraction,
     "abstraction_version": spec.abstraction_version, "iterations": solver.iterations,
     "solver": "mccfr-os"}})
@@ -236,7 +236,7 @@ def sections(quick: bool) -> list[str]:
         "abstraction (up to the iteration count or a time cap); peak RSS includes the "
         "Python interpreter, pyspiel and the games (base = RSS before training). "
         "`keys at half` = table size after half the iterations, to show the growth. "
-        "The table is bounded by `--max-keys` (default 1,500,000, about 3 GiB at the peak).",
+        "The table is bounded by `--max-keys` (default 2,000,000, about 2 GiB at the peak).",
         "",
         "| game | configuration | iterations | seconds | peak RSS MiB | base MiB | keys at half | keys | policy file KiB |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",

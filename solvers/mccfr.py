@@ -34,10 +34,10 @@ from solvers.fastpath import transition_functions
 from solvers.policy_file import NO_ABSTRACTION, key_function
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-# Measured peak (training, then building and writing the policy file): up to about
-# 2 KB per key on full games (Bruxelles: 632 MiB over 321,646 keys), so the bound
-# keeps a run near 3 GiB.
-DEFAULT_MAX_KEYS = 1_500_000
+# Measured peak of a run (training, then streaming the policy file): about 1 KB per
+# key on full games (Bruxelles: 370 MiB above the base over 375,093 keys), so the
+# bound keeps a run near 2 GiB plus the interpreter.
+DEFAULT_MAX_KEYS = 2_000_000
 
 
 def _sample_chance(state, rng: random.Random) -> int:

@@ -67,7 +67,7 @@ def solve(
     seed: Annotated[int, typer.Option(help="Seed of the solver's sampling")] = 0,
     max_keys: Annotated[
         int, typer.Option(help="MCCFR table bound; keys met once it is full are played uniformly")
-    ] = 1_500_000,
+    ] = 2_000_000,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume."""
