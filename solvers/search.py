@@ -45,10 +45,11 @@ _Z95 = 1.959964
 class Node:
     """Statistics of one edge (the action that leads here) and its children."""
 
-    __slots__ = ("n", "w", "w2", "avail", "children")
+    __slots__ = ("n", "w", "w2", "avail", "visits", "children")
 
     def __init__(self):
         self.n = 0
+        self.visits = 0  # times this node was reached as a decision (progressive widening)
         self.w = 0.0  # sum of normalised returns for the player who chose the edge
         self.w2 = 0.0
         self.avail = 0  # simulations in which this edge was legal at its parent
@@ -91,6 +92,7 @@ class SearchEngine:
         rollout: str = "random",
         rollout_depth: int = -1,
         determinize: bool = False,
+        widen: float = 0.0,
     ):
         self.game = game
         self.rng = rng
@@ -98,6 +100,9 @@ class SearchEngine:
         self.uct_c = uct_c
         self.rollout_depth = rollout_depth
         self.determinize = determinize
+        # Progressive widening: a decision node reached v times may have at most
+        # max(2, widen * sqrt(v)) children; 0 = off (every legal move is tried first).
+        self.widen = widen
         self.lo = float(game.min_utility())
         hi = float(game.max_utility())
         self.span = (hi - self.lo) or 1.0
@@ -167,6 +172,11 @@ class SearchEngine:
                 node = child
                 continue
             untried = [a for a in legal if a not in children]
+            if untried and self.widen > 0:
+                node.visits += 1
+                known = len(legal) - len(untried)
+                if known > 0 and known >= max(2.0, self.widen * sqrt(node.visits)):
+                    untried = []  # enough children here: select among the known ones
             if untried:
                 a = untried[rng.randrange(len(untried))]
                 children[a] = Node()
@@ -178,15 +188,18 @@ class SearchEngine:
                 self._apply(state, a)
                 ret = self._rollout(state)
                 break
-            best = children[legal[0]]
+            best = None
             best_a = -1
             best_u = -1e300
             for b in legal:
-                ch = children[b]
+                ch = children.get(b)
+                if ch is None:
+                    continue  # not yet widened to
                 ch.avail += 1
-                u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n) if ch.n else 1e300
                 if u > best_u:
                     best_u, best, best_a = u, ch, b
+            assert best is not None
             path.append((best, p))
             self._apply(state, best_a)
             node = best
@@ -295,6 +308,7 @@ class _SearchAgent(Agent):
             rollout=p["rollout"],
             rollout_depth=p["rollout_depth"],
             determinize=determinize,
+            widen=p["widen"],
         )
 
     def _budget(self) -> dict:
@@ -393,6 +407,8 @@ def _check(params: dict, kind: str) -> dict:
             raise AgentSpecError(f"parameter {name!r} of agent {kind!r} must be >= 1")
     if params["time"] < 0:
         raise AgentSpecError(f"parameter 'time' of agent {kind!r} must be >= 0")
+    if params["widen"] < 0:
+        raise AgentSpecError(f"parameter 'widen' of agent {kind!r} must be >= 0")
     if params["uct_c"] < 0:
         raise AgentSpecError(f"parameter 'uct_c' of agent {kind!r} must be >= 0")
     return params
@@ -437,6 +453,13 @@ def _register() -> None:
             -1,
             "moves per rollout before scoring the position from the "
             "current scores; -1 plays to the end",
+        ),
+        Param(
+            "widen",
+            float,
+            0.0,
+            "progressive widening: a node reached v times keeps at most "
+            "max(2, widen*sqrt(v)) children (for huge branching, e.g. 2.0); 0 = off",
         ),
     )
     register_kind(

@@ -20,6 +20,7 @@ TINY_BUDGETS = {
     "ismcts": "ismcts(sims=8,rollout_depth=6)",
     "pimc": "pimc(worlds=2,sims=4,rollout_depth=6)",
 }
+WIDENED = "ismcts(sims=12,rollout_depth=6,widen=1.0)"
 SPECS = spiel_games.all_specs()
 
 
@@ -31,7 +32,7 @@ def test_every_registered_kind_has_a_tiny_budget_here():
     "spec,message",
     [
         ("nosuch", "valid kinds: heuristic, ismcts, mcts, pimc, policy, random"),
-        ("mcts(simz=3)", "valid parameters: sims, time, uct_c, rollout, rollout_depth"),
+        ("mcts(simz=3)", "valid parameters: sims, time, uct_c, rollout, rollout_depth, widen"),
         ("mcts(sims=fast)", "must be int"),
         ("mcts(sims=800", "malformed"),
         ("ismcts(rollout=greedy)", "random or heuristic"),
@@ -71,13 +72,15 @@ def _play(game_string: str, specs: list[str], seed: int):
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.short_name)
-@pytest.mark.parametrize("kind", sorted(TINY_BUDGETS) + ["policy"])
+@pytest.mark.parametrize("kind", sorted(TINY_BUDGETS) + ["policy", "widened"])
 def test_every_agent_kind_plays_full_games_legally(spec, kind, policy_files):
     # A policy file is tied to one game string: it only plays the config it was trained on.
     configs = spec.tiny_configs[:1] if kind == "policy" else spec.tiny_configs[:2]
     for config in configs:
         if kind == "policy":
             agent = f"policy(path={policy_files[spec.short_name]},fallback=random)"
+        elif kind == "widened":
+            agent = WIDENED
         else:
             agent = TINY_BUDGETS[kind]
         game = pyspiel.load_game(config)
@@ -102,11 +105,11 @@ def test_search_agents_play_the_typical_configuration(spec):
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.short_name)
-@pytest.mark.parametrize("kind", ["mcts", "ismcts", "pimc"])
+@pytest.mark.parametrize("kind", ["mcts", "ismcts", "pimc", "widened"])
 def test_seeded_agents_repeat_their_moves(spec, kind):
     config = spec.tiny_configs[0]
     n = pyspiel.load_game(config).num_players()
-    agent = TINY_BUDGETS[kind]
+    agent = WIDENED if kind == "widened" else TINY_BUDGETS[kind]
     a, _ = _play(config, [agent] * n, 11)
     b, _ = _play(config, [agent] * n, 11)
     assert a.failure == "" and a.actions == b.actions
@@ -234,3 +237,17 @@ def test_search_determinizations_keep_the_movers_information_state(spec):
             assert world.information_state_string(me) == state.information_state_string(me)
             assert world.legal_actions() == state.legal_actions()
             assert world.current_player() == me
+
+
+def test_progressive_widening_bounds_the_children_of_the_root():
+    """With widen=1 a root reached 100 times keeps at most 10 children; without it all are tried."""
+    spec = spiel_games.get_spec("python_rococo")
+    game = pyspiel.load_game(spec.typical_config)
+    rng = __import__("random").Random(0)
+    state = max(_random_positions(game, rng, 40), key=lambda s: len(s.legal_actions()))
+    n_legal = len(state.legal_actions())
+    assert n_legal > 12
+    wide = make_agent("ismcts(sims=100,rollout_depth=2)", game, seed=0).analyse(state)
+    narrow = make_agent("ismcts(sims=100,rollout_depth=2,widen=1.0)", game, seed=0).analyse(state)
+    assert sum(1 for m in wide.moves if m.visits) == min(n_legal, 100)
+    assert 2 <= sum(1 for m in narrow.moves if m.visits) <= 10
