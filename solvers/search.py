@@ -90,7 +90,7 @@ class SearchEngine:
         rng: random.Random,
         uct_c: float = 1.4,
         rollout: str = "random",
-        rollout_depth: int = -1,
+        rollout_depth: int = 20,
         determinize: bool = False,
         widen: float = 0.0,
     ):
@@ -450,9 +450,9 @@ def _register() -> None:
         Param(
             "rollout_depth",
             int,
-            -1,
+            20,
             "moves per rollout before scoring the position from the "
-            "current scores; -1 plays to the end",
+            "current scores (under the game's utility); -1 plays to the end",
         ),
         Param(
             "widen",
