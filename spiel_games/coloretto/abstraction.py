@@ -1,4 +1,4 @@
-"""Information abstraction for MCCFR on full Coloretto (name "coloretto-rows", version 1).
+"""Information abstraction for MCCFR on full Coloretto (name "coloretto-rows", version 2).
 
 The key keeps what matters for the decision and drops card identities that the
 table values make interchangeable:
@@ -6,43 +6,60 @@ table values make interchangeable:
 - phase, whether the last round has begun, the deck size bucket (0-4, 5-14, 15+);
 - for every row, in board order (action ids refer to rows, so order is kept):
   taken or not, cards in it, and what taking it would add to *my* score and to
-  the best-placed remaining opponent's score, each clipped to [-9, 12];
-- the drawn card's gain for me when placing;
-- my score minus the best opponent score, in buckets of 5.
+  the best-placed remaining opponent's score, each in one of seven buckets
+  (<= -4, -3..-1, 0, 1..2, 3..5, 6..9, >= 10);
+- the drawn card's gain for me when placing (same buckets);
+- my score minus the best opponent score, in buckets of 5 clipped to [-20, 20].
 
-Version history: 1 = initial.
+Version history: 1 = gains clipped to [-9, 12] (tables kept growing);
+2 = seven gain buckets and clipped standings, one score evaluation per player.
 """
 
 from __future__ import annotations
 
 from spiel_games.coloretto.game import Phase
-from spiel_games.coloretto.heuristic import row_gain
+from spiel_games.coloretto.heuristic import _score_with
 
 NAME = "coloretto-rows"
-VERSION = 1
+VERSION = 2
 
 
-def _clip(x: int, lo: int = -9, hi: int = 12) -> int:
-    return lo if x < lo else hi if x > hi else x
+def gain_bucket(x: int) -> str:
+    if x <= -4:
+        return "n"
+    if x < 0:
+        return "m"
+    if x == 0:
+        return "0"
+    if x <= 2:
+        return "1"
+    if x <= 5:
+        return "3"
+    if x <= 9:
+        return "6"
+    return "t"
 
 
 def abstract_key(state, player: int) -> str:
     s = state._s
     cfg = s.cfg
-    me = player
-    others = [p for p in range(cfg.players) if p != me and not (s.done >> p) & 1]
+    n = cfg.players
+    coll = s.coll
+    base = [_score_with(cfg, coll[p], ()) for p in range(n)]
+    others = [p for p in range(n) if p != player and not (s.done >> p) & 1]
     deck_bucket = 0 if s.deck_size < 5 else 1 if s.deck_size < 15 else 2
     parts = [f"{int(s.phase)}{int(s.last_round)}{deck_bucket}"]
     for r, row in enumerate(s.rows):
         if (s.taken >> r) & 1:
             parts.append("x")
-            continue
-        g_me = _clip(row_gain(cfg, s.coll[me], row)) if row else 0
-        g_op = max((_clip(row_gain(cfg, s.coll[p], row)) for p in others), default=0) if row else 0
-        parts.append(f"{len(row)}:{g_me}:{g_op}")
+        elif not row:
+            parts.append("0")
+        else:
+            g_me = _score_with(cfg, coll[player], row) - base[player]
+            g_op = max((_score_with(cfg, coll[p], row) - base[p] for p in others), default=0)
+            parts.append(f"{len(row)}{gain_bucket(g_me)}{gain_bucket(g_op)}")
     if s.phase == Phase.PLACE:
-        parts.append(f"c{_clip(row_gain(cfg, s.coll[me], (s.pending,)))}")
-    scores = state.scores()
-    best_other = max(scores[p] for p in range(cfg.players) if p != me)
-    parts.append(f"d{(scores[me] - best_other) // 5}")
+        parts.append("c" + gain_bucket(_score_with(cfg, coll[player], (s.pending,)) - base[player]))
+    diff = base[player] - max(base[p] for p in range(n) if p != player)
+    parts.append(f"d{max(-4, min(4, diff // 5))}")
     return "|".join(parts)
