@@ -8,8 +8,9 @@ Measures, for every registered game:
   rollouts cut after 20 moves;
 - MCCFR iterations/s (outcome sampling on the full typical game through the game's
   abstraction; external sampling on the first tiny configuration);
-- seconds for exact CFR+ to reach exploitability 0.01 (NashConv / 2) on the game's
-  smallest tiny configuration (tree compilation counted separately);
+- exact CFR through OpenSpiel on the game's first tiny configuration (exported once
+  to a C++ EFG game): seconds per iteration of cfr/cfr+/dcfr, and seconds for CFR+
+  to reach exploitability 0.01 (NashConv / 2), export counted separately;
 - peak memory (max RSS of a fresh process) of MCCFR-OS training on the full game
   and the size of the policy file it writes.
 
@@ -95,22 +96,30 @@ def mccfr_rates(quick: bool) -> list[tuple[str, str, str, float, int]]:
     return rows
 
 
-def cfr_plus_times(quick: bool) -> list[tuple[str, str, int, float, int, float, float]]:
+def cfr_plus_times(quick: bool) -> list[tuple[str, str, int, float, dict, int, float, float]]:
+    """Per game (first tiny configuration): EFG export seconds, seconds per iteration of
+    each exact solver, and CFR+ iterations/seconds to exploitability 0.01."""
     import pyspiel
 
     import spiel_games
-    from solvers import tree_cfr
+    from solvers import efg_cfr
 
     cap = 200 if quick else 2000
+    per_kind = 3 if quick else 10
     rows = []
     for spec in spiel_games.all_specs():
-        trees = []
-        for config in spec.tiny_configs:
+        config = spec.tiny_configs[0]
+        t = time.perf_counter()
+        export = efg_cfr.export_efg(pyspiel.load_game(config))
+        build = time.perf_counter() - t
+        rates = {}
+        for kind in efg_cfr.KINDS:
+            solver = efg_cfr.ExactCFR(export, kind)
             t = time.perf_counter()
-            tree = tree_cfr.GameTree(pyspiel.load_game(config))
-            trees.append((tree.num_nodes, time.perf_counter() - t, config, tree))
-        nodes, build, config, tree = min(trees, key=lambda x: x[0])
-        solver = tree_cfr.TreeCFR(tree, "cfr+")
+            for _ in range(per_kind):
+                solver.iterate()
+            rates[kind] = (time.perf_counter() - t) / per_kind
+        solver = efg_cfr.ExactCFR(export, "cfr+")
         t = time.perf_counter()
         expl = float("inf")
         while solver.iteration < cap:
@@ -119,7 +128,16 @@ def cfr_plus_times(quick: bool) -> list[tuple[str, str, int, float, int, float, 
             if expl <= 0.01:
                 break
         rows.append(
-            (spec.short_name, config, nodes, build, solver.iteration, time.perf_counter() - t, expl)
+            (
+                spec.short_name,
+                config,
+                export.num_nodes,
+                build,
+                rates,
+                solver.iteration,
+                time.perf_counter() - t,
+                expl,
+            )
         )
     return rows
 
@@ -214,18 +232,23 @@ def sections(quick: bool) -> list[str]:
     out.append("\n".join(lines))
 
     lines = [
-        "## Solvers: exact CFR+ to exploitability 0.01",
+        "## Solvers: exact CFR through OpenSpiel (EFG export)",
         "",
-        "Smallest tiny configuration of each game (by tree size). Compiled-tree CFR+ "
-        "(solvers/tree_cfr.py); exploitability = NashConv / 2, evaluated after every "
-        "iteration (included in the time).",
+        "First tiny configuration of each game. The game is exported once to Gambit EFG "
+        "and loaded as a C++ game (solvers/efg_cfr.py; `export s` includes the walk and "
+        "`pyspiel.load_efg_game`). Seconds per iteration: `pyspiel.CFRSolver`, "
+        "`pyspiel.CFRPlusSolver`, and OpenSpiel's Python `DCFRSolver` on the EFG game. "
+        "CFR+ to exploitability 0.01: exploitability = `pyspiel.nash_conv` / 2, evaluated "
+        "after every iteration (included in the time).",
         "",
-        "| game | configuration | tree nodes | compile s | iterations | CFR+ s | exploitability |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| game | configuration | nodes | export s | cfr s/it | cfr+ s/it | dcfr s/it "
+        "| CFR+ iterations | CFR+ s | exploitability |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, config, nodes, build, its, secs, expl in cfr_plus_times(quick):
+    for name, config, nodes, build, rates, its, secs, expl in cfr_plus_times(quick):
         lines.append(
-            f"| {name} | `{config}` | {nodes:,} | {build:.2f} | {its} | {secs:.2f} | {expl:.4f} |"
+            f"| {name} | `{config}` | {nodes:,} | {build:.2f} | {rates['cfr']:.4f} "
+            f"| {rates['cfr+']:.4f} | {rates['dcfr']:.4f} | {its} | {secs:.2f} | {expl:.4f} |"
         )
     out.append("\n".join(lines))
 

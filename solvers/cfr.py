@@ -1,13 +1,11 @@
-"""OpenSpiel's own exact solvers, kept as the reference for solvers/tree_cfr.py.
+"""OpenSpiel's Python exact solvers on the game itself: the reference for solvers/efg_cfr.py.
 
-``meeple solve --solver cfr|cfr+|dcfr`` runs the compiled-tree solvers
-(solvers/tree_cfr.py), which reproduce OpenSpiel's Python ``cfr.CFRSolver``,
-``cfr.CFRPlusSolver`` and ``discounted_cfr.DCFRSolver`` to rounding error (a test
-compares their average policies) at a fraction of the cost. These helpers build
-the OpenSpiel solvers and read their policies, for those cross-checks, and turn
-any {key: {action: prob}} table into a ``pyspiel.TabularPolicy`` for the C++
-``pyspiel.nash_conv``.
-"""
+``meeple solve --solver cfr|cfr+|dcfr`` runs OpenSpiel's solvers on a C++ EFG copy
+of the game (solvers/efg_cfr.py). These helpers build OpenSpiel's Python
+``cfr.CFRSolver``, ``cfr.CFRPlusSolver`` and ``discounted_cfr.DCFRSolver`` on the
+Python game and read their average policies, for the cross-check that both routes
+agree, and turn any {key: {action: prob}} table into a ``pyspiel.TabularPolicy``
+for the C++ ``pyspiel.nash_conv`` on the game itself."""
 
 from __future__ import annotations
 

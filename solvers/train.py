@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 import pyspiel
 
 import spiel_games
-from solvers import tree_cfr
+from solvers import efg_cfr
 from solvers.mccfr import DEFAULT_MAX_KEYS, MCCFR
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, write_policy
 
@@ -72,7 +72,7 @@ def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:
         spec = spiel_games.get_spec(game.get_type().short_name)
     except KeyError:
         spec = None
-    if cfg.solver in tree_cfr.KINDS:
+    if cfg.solver in efg_cfr.KINDS:
         if name not in (None, NO_ABSTRACTION):
             raise SolveError(
                 f"{cfg.solver} is exact: it uses every information state (abstraction none)"
@@ -191,7 +191,7 @@ def solve(
     game = load_any_game(cfg.game)
     game_string = str(game)
     abstraction, version = _resolve_abstraction(game, cfg)
-    is_exact = cfg.solver in tree_cfr.KINDS
+    is_exact = cfg.solver in efg_cfr.KINDS
     if is_exact and game.num_players() != 2:
         raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
     computable = is_exact or exploitability_computable(game)
@@ -203,10 +203,10 @@ def solve(
         "abstraction_version": version,
         "seed": cfg.seed,
     }
-    solver: Any  # TreeCFR (exact) or MCCFR
+    solver: Any  # efg_cfr.ExactCFR (exact) or MCCFR
     rng: random.Random | None = None
     if is_exact:
-        solver = tree_cfr.TreeCFR(tree_cfr.GameTree(game), cfg.solver)
+        solver = efg_cfr.ExactCFR(efg_cfr.export_efg(game), cfg.solver)
         rows_fn = solver.rows
     else:
         # Plain external sampling where exploitability is computable (small games);
@@ -243,19 +243,20 @@ def solve(
             assert rng is not None
             rng.setstate(_rng_from_json(meta["rng"]))
 
-    eval_tree = None
+    eval_export = None
 
     def metric() -> tuple[str, float]:
-        nonlocal eval_tree
+        nonlocal eval_export
         if is_exact:
             return "nash_conv", solver.nash_conv()
         if computable:
-            if eval_tree is None:
-                eval_tree = tree_cfr.GameTree(game, key_fn=solver.key)
-            pol = tree_cfr.policy_from_table(
-                eval_tree, solver.average_policy_table(), alt_keys=True
+            # MCCFR keys may be an abstraction: the export records each information
+            # set's abstraction key, and OpenSpiel's nash_conv runs on the EFG game.
+            if eval_export is None:
+                eval_export = efg_cfr.export_efg(game, key_fn=solver.key)
+            return "nash_conv", efg_cfr.nash_conv(
+                eval_export, solver.average_policy_table(), alt_keys=True
             )
-            return "nash_conv", tree_cfr.nash_conv(eval_tree, pol)
         return "average_regret", solver.average_regret()
 
     def save(iteration: int) -> None:

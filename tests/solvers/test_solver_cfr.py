@@ -6,8 +6,8 @@ import pyspiel
 import pytest
 
 import spiel_games
-from solvers import tree_cfr
-from solvers.cfr import tabular_pyspiel_policy
+from solvers import efg_cfr
+from solvers.cfr import average_policy_table, make_exact_solver, tabular_pyspiel_policy
 from solvers.mccfr import MCCFR
 from solvers.train import SolveConfig, SolveError, checkpoint_path, solve
 
@@ -20,22 +20,50 @@ def kuhn():
 
 
 @pytest.fixture(scope="module")
-def kuhn_tree(kuhn):
-    return tree_cfr.GameTree(kuhn)
+def kuhn_efg(kuhn):
+    return efg_cfr.export_efg(kuhn)
 
 
-@pytest.mark.parametrize("kind", tree_cfr.KINDS)
-def test_cfr_reaches_kuhn_game_value(kuhn_tree, kind):
-    solver = tree_cfr.TreeCFR(kuhn_tree, kind)
+def test_efg_export_keeps_the_game_information_sets_and_chance(kuhn, kuhn_efg):
+    """Each EFG information state names the game's own, and chance keeps exact odds."""
+    keys = {i.key for i in kuhn_efg.infosets.values()}
+    assert keys == {"0", "1", "2", "0p", "1p", "2p", "0b", "1b", "2b", "0pb", "1pb", "2pb"}
+    for efg_key, info in kuhn_efg.infosets.items():
+        assert efg_key == f"{info.player}-{info.player}-{efg_key.split('-')[2]}-{info.key}"
+    state = kuhn_efg.game.new_initial_state()
+    assert [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
+    state.apply_action(2)
+    state.apply_action(0)  # second deal: P1 holds card 2 (third outcome), P2 card 0
+    assert state.information_state_string(0).endswith("-2")
+    assert kuhn_efg.num_nodes == 58
+
+
+def test_efg_names_escape_quotes_so_the_parser_keeps_them_whole():
+    name = efg_cfr._escape('hand "A" 100%')
+    assert name == "hand %22A%22 100%25"
+    text = f'EFG 2 R "x" {{ "P1" "P2" }}\np "" 1 1 "{name}" {{ "0" "1" }} 0\n'
+    text += 't "" 1 "" { 1.0 -1.0 }\nt "" 2 "" { -1.0 1.0 }\n'
+    state = pyspiel.load_efg_game(text).new_initial_state()
+    assert state.information_state_string(0) == f"0-0-1-{name}"
+
+
+def test_export_refuses_trees_beyond_the_node_bound():
+    with pytest.raises(ValueError, match="exceeds 100 nodes"):
+        efg_cfr.export_efg(pyspiel.load_game("tic_tac_toe"), max_nodes=100)
+
+
+@pytest.mark.parametrize("kind", efg_cfr.KINDS)
+def test_cfr_reaches_kuhn_game_value(kuhn_efg, kind):
+    solver = efg_cfr.ExactCFR(kuhn_efg, kind)
     for _ in range(1000):
         solver.iterate()
-    value = tree_cfr.profile_values(kuhn_tree, solver.average())[0]
+    value = efg_cfr.profile_values(kuhn_efg, solver.policy_table())[0]
     assert value == pytest.approx(KUHN_VALUE, abs=2e-3)
     assert solver.nash_conv() < 5e-3
 
 
-def test_nash_conv_agrees_with_openspiel(kuhn, kuhn_tree):
-    solver = tree_cfr.TreeCFR(kuhn_tree, "cfr")
+def test_nash_conv_on_the_efg_game_equals_nash_conv_on_the_game(kuhn, kuhn_efg):
+    solver = efg_cfr.ExactCFR(kuhn_efg, "cfr")
     for _ in range(7):
         solver.iterate()
     ours = solver.nash_conv()
@@ -46,9 +74,8 @@ def test_nash_conv_agrees_with_openspiel(kuhn, kuhn_tree):
 
 @pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
 def test_exploitability_decreases_on_a_tiny_config(spec):
-    game = pyspiel.load_game(spec.tiny_configs[0])
-    tree = tree_cfr.GameTree(game)
-    solver = tree_cfr.TreeCFR(tree, "cfr+")
+    export = efg_cfr.export_efg(pyspiel.load_game(spec.tiny_configs[0]))
+    solver = efg_cfr.ExactCFR(export, "cfr+")
     solver.iterate()
     first = solver.nash_conv()
     for _ in range(19):
@@ -59,18 +86,14 @@ def test_exploitability_decreases_on_a_tiny_config(spec):
 
 
 @pytest.mark.parametrize("variant,iterations,bound", [("es", 3000, 0.06), ("os", 20000, 0.08)])
-def test_mccfr_approaches_equilibrium_on_kuhn(kuhn, kuhn_tree, variant, iterations, bound):
+def test_mccfr_approaches_equilibrium_on_kuhn(kuhn, kuhn_efg, variant, iterations, bound):
     solver = MCCFR(kuhn, variant, "none", seed=3)
     for _ in range(10):
         solver.iteration()
-    early = tree_cfr.nash_conv(
-        kuhn_tree, tree_cfr.policy_from_table(kuhn_tree, solver.average_policy_table())
-    )
+    early = efg_cfr.nash_conv(kuhn_efg, solver.average_policy_table())
     for _ in range(iterations):
         solver.iteration()
-    late = tree_cfr.nash_conv(
-        kuhn_tree, tree_cfr.policy_from_table(kuhn_tree, solver.average_policy_table())
-    )
+    late = efg_cfr.nash_conv(kuhn_efg, solver.average_policy_table())
     assert late < bound < early
 
 
@@ -150,20 +173,37 @@ def test_keyboard_interrupt_saves_a_checkpoint_that_resumes(tmp_path):
     assert resumed.reports[-1] == straight.reports[-1]
 
 
-@pytest.mark.parametrize("kind", tree_cfr.KINDS)
+@pytest.mark.parametrize("kind", efg_cfr.KINDS)
 @pytest.mark.parametrize(
     "game_string", ["kuhn_poker", spiel_games.get_spec("coloretto").tiny_configs[0]]
 )
-def test_compiled_tree_solvers_match_openspiel_exactly(game_string, kind):
-    """The compiled-tree CFR/CFR+/DCFR produce OpenSpiel's average policies, not just similar ones."""
-    from solvers.cfr import average_policy_table, make_exact_solver
-
+def test_efg_route_equals_openspiel_python_solvers_on_the_game(game_string, kind):
+    """OpenSpiel's solvers on the EFG copy give the average policies of OpenSpiel's
+    Python CFRSolver / CFRPlusSolver / DCFRSolver run on the game itself."""
     game = pyspiel.load_game(game_string)
     theirs = make_exact_solver(game, kind)
-    ours = tree_cfr.TreeCFR(tree_cfr.GameTree(game), kind)
+    ours = efg_cfr.ExactCFR(efg_cfr.export_efg(game), kind)
     for _ in range(6):
         theirs.evaluate_and_update_policy()
         ours.iterate()
     a, b = average_policy_table(theirs), ours.policy_table()
     assert a.keys() == b.keys()
-    assert max(abs(a[k][x] - b[k][x]) for k in b for x in b[k]) < 1e-12
+    assert max(abs(a[k][x] - b[k][x]) for k in b for x in b[k]) < 1e-9
+    assert any(abs(p - 1.0 / len(b[k])) > 0.01 for k in b for p in b[k].values())
+
+
+def test_exact_checkpoint_that_does_not_replay_is_refused(tmp_path):
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "p.parquet"
+    solve(SolveConfig("kuhn_poker", "cfr", 4, str(out), report_every=4))
+    ckpt = checkpoint_path(out)
+    t = pq.read_table(ckpt)
+    avg = t.column("avg").to_pylist()
+    avg[0] = 1.0 - avg[0] if abs(avg[0] - 0.5) > 1e-6 else 0.9
+    import pyarrow as pa
+
+    t = t.set_column(t.schema.get_field_index("avg"), "avg", pa.array(avg, pa.float64()))
+    pq.write_table(t.replace_schema_metadata(pq.read_table(ckpt).schema.metadata), ckpt)
+    with pytest.raises(ValueError, match="does not reproduce"):
+        solve(SolveConfig("kuhn_poker", "cfr", 8, str(out), report_every=4))

@@ -1,0 +1,220 @@
+"""Exact CFR, CFR+ and DCFR through OpenSpiel's own solvers, on a C++ copy of the game.
+
+OpenSpiel's solvers run directly on a meeple (Python) game call Python at every
+node, about 0.5 s per iteration on a tiny configuration. Here the game tree is
+walked ONCE through the public pyspiel API and written as Gambit EFG text, which
+``pyspiel.load_efg_game`` turns into a C++ game; the solvers and ``pyspiel.nash_conv``
+then never call Python again.
+
+The EFG text (format: Gambit's .efg, as in OpenSpiel's ``python/algorithms/gambit.py``):
+
+- each decision node names its information set with the game's
+  ``information_state_string(player)``; OpenSpiel's EFG parser has no escape inside
+  quoted strings, so ``%`` and ``"`` are written as ``%25`` and ``%22``. The EFG
+  game's information state is ``"<player>-<player>-<number>-<name>"``;
+- actions are named by their position in ``legal_actions()`` ("0", "1", ...): the
+  parser numbers action names in order of first appearance and sorts each node's ids,
+  so position names keep every node's ids in its own order (real action ids would not);
+- chance nodes carry the game's exact (double) probabilities, terminals its returns.
+
+Solvers (``KINDS``):
+
+- ``cfr``: ``pyspiel.CFRSolver`` (C++; alternating updates, uniform averaging);
+- ``cfr+``: ``pyspiel.CFRPlusSolver`` (C++; regret matching+, linear averaging);
+- ``dcfr``: pyspiel 2.0.2 has no C++ DCFR, so OpenSpiel's Python
+  ``discounted_cfr.DCFRSolver`` (alpha 1.5, beta 0, gamma 2) runs on the C++ EFG game.
+
+Policies come back keyed by the game's own information-state strings and action ids,
+so policy files and the ``policy`` agent see no difference.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pyspiel
+
+KINDS = ("cfr", "cfr+", "dcfr")
+DEFAULT_MAX_NODES = 1_000_000
+
+
+def _escape(name: str) -> str:
+    return name.replace("%", "%25").replace('"', "%22")
+
+
+@dataclass
+class Infoset:
+    player: int
+    key: str  # the game's information_state_string(player)
+    actions: list[int]  # the game's legal actions; EFG action k is actions[k]
+    alt_key: str | None = None  # optional second key (e.g. an MCCFR abstraction)
+
+
+@dataclass
+class EFGExport:
+    """A 2-player game compiled to an EFG C++ game, with the map back to its keys."""
+
+    text: str
+    game: pyspiel.Game
+    num_nodes: int
+    infosets: dict[str, Infoset] = field(default_factory=dict)  # EFG info state -> ours
+
+    def uniform_table(self) -> dict[str, dict[int, float]]:
+        return {i.key: {a: 1.0 / len(i.actions) for a in i.actions} for i in self.infosets.values()}
+
+    def to_ours(self, efg_table) -> dict[str, dict[int, float]]:
+        """{EFG info state: [(EFG action, p)]} -> {our key: {our action: p}}."""
+        out: dict[str, dict[int, float]] = {}
+        for efg_key, pairs in efg_table.items():
+            info = self.infosets[efg_key]
+            out[info.key] = {info.actions[a]: p for a, p in pairs}
+        return out
+
+    def to_efg_policy(self, table: dict[str, dict[int, float]], alt_keys: bool = False):
+        """A ``pyspiel.TabularPolicy`` on the EFG game from {our key: {our action: p}}
+        (keyed by the alternative keys with ``alt_keys``). Missing or all-zero keys are
+        played uniformly; negative probabilities are an error."""
+        out = {}
+        for efg_key, info in self.infosets.items():
+            probs = table.get((info.alt_key or "") if alt_keys else info.key)
+            n = len(info.actions)
+            raw = [0.0] * n
+            if probs:
+                for k, a in enumerate(info.actions):
+                    p = probs.get(a, 0.0)
+                    if p < 0.0:
+                        raise ValueError(f"negative probability {p} in the policy for {info.key!r}")
+                    raw[k] = p
+            s = sum(raw)
+            out[efg_key] = (
+                [(k, x / s) for k, x in enumerate(raw)]
+                if s > 0
+                else [(k, 1.0 / n) for k in range(n)]
+            )
+        return pyspiel.TabularPolicy(out)
+
+
+def export_efg(game, max_nodes: int = DEFAULT_MAX_NODES, key_fn=None) -> EFGExport:
+    """Walk every history of a 2-player game once and compile it to an EFG C++ game.
+    ``key_fn(state, player)``, if given, records a second key per information set."""
+    if game.num_players() != 2:
+        raise ValueError("the EFG export needs a 2-player game")
+    lines = ['EFG 2 R "meeple" { "P1" "P2" }\n']
+    numbers: list[dict[str, int]] = [{}, {}]
+    infosets: dict[str, Infoset] = {}
+    terminals = chances = nodes = 0
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        nodes += 1
+        if nodes > max_nodes:
+            raise ValueError(f"game tree exceeds {max_nodes} nodes: not a tiny configuration")
+        if state.is_terminal():
+            terminals += 1
+            pay = " ".join(repr(float(x)) for x in state.returns())
+            lines.append(f't "" {terminals} "" {{ {pay} }}\n')
+            continue
+        if state.is_chance_node():
+            chances += 1
+            outcomes = state.chance_outcomes()
+            body = " ".join(f'"{k}" {p!r}' for k, (_, p) in enumerate(outcomes))
+            lines.append(f'c "" {chances} "" {{ {body} }} 0\n')
+            actions = [a for a, _ in outcomes]
+        else:
+            p = state.current_player()
+            key = state.information_state_string(p)
+            actions = list(state.legal_actions())
+            number = numbers[p].get(key)
+            name = _escape(key)
+            if number is None:
+                number = numbers[p][key] = len(numbers[p]) + 1
+                alt = key_fn(state, p) if key_fn is not None else None
+                infosets[f"{p}-{p}-{number}-{name}"] = Infoset(p, key, actions, alt)
+            elif infosets[f"{p}-{p}-{number}-{name}"].actions != actions:
+                raise ValueError(f"information state {key!r} has differing legal actions")
+            body = " ".join(f'"{k}"' for k in range(len(actions)))
+            lines.append(f'p "" {p + 1} {number} "{name}" {{ {body} }} 0\n')
+        # EFG lists a node's subtrees in order, depth first: push in reverse.
+        for a in reversed(actions):
+            stack.append(state.child(a))
+    text = "".join(lines)
+    return EFGExport(text, pyspiel.load_efg_game(text), nodes, infosets)
+
+
+class ExactCFR:
+    """One of OpenSpiel's exact solvers on an exported game."""
+
+    def __init__(self, export: EFGExport, kind: str = "cfr+"):
+        if kind not in KINDS:
+            raise ValueError(f"unknown exact solver {kind!r}; valid: {', '.join(KINDS)}")
+        self.export = export
+        self.kind = kind
+        self.iteration = 0
+        if kind == "cfr":
+            self._solver = pyspiel.CFRSolver(export.game)
+        elif kind == "cfr+":
+            self._solver = pyspiel.CFRPlusSolver(export.game)
+        else:
+            from open_spiel.python.algorithms import discounted_cfr
+
+            self._solver = discounted_cfr.DCFRSolver(export.game)
+
+    def iterate(self) -> None:
+        self._solver.evaluate_and_update_policy()
+        self.iteration += 1
+
+    def _efg_average_table(self):
+        if self.kind == "dcfr":
+            from solvers.cfr import average_policy_table
+
+            return {k: list(v.items()) for k, v in average_policy_table(self._solver).items()}
+        return self._solver.tabular_average_policy().policy_table()
+
+    def policy_table(self) -> dict[str, dict[int, float]]:
+        """Average policy, {information state: {action: prob}} in the game's own terms."""
+        return self.export.to_ours(self._efg_average_table())
+
+    def nash_conv(self) -> float:
+        if self.kind == "dcfr":
+            pol = pyspiel.TabularPolicy(self._efg_average_table())
+        else:
+            pol = self._solver.average_policy()
+        return pyspiel.nash_conv(self.export.game, pol)
+
+    # ----- checkpoint rows ---------------------------------------------------------
+    # OpenSpiel cannot restore these solvers on an EFG game loaded from text (its
+    # deserializer reloads the game from a file), so a checkpoint records the average
+    # policy and resuming replays the (deterministic) iterations, then checks that the
+    # replay reproduces the recorded policy.
+    def rows(self):
+        for key, probs in self.policy_table().items():
+            for a, p in probs.items():
+                yield key, a, math.nan, p
+
+    def load_rows(self, rows, iteration: int) -> None:
+        while self.iteration < iteration:
+            self.iterate()
+        table = self.policy_table()
+        for key, a, _, p in rows:
+            got = table.get(key, {}).get(a)
+            if got is None:
+                raise ValueError(f"checkpoint key {key!r} is not an information state of this game")
+            if abs(got - p) > 1e-9:
+                raise ValueError(
+                    f"replaying {iteration} iterations does not reproduce the checkpoint at {key!r}"
+                )
+
+
+def nash_conv(export: EFGExport, table: dict[str, dict[int, float]], alt_keys=False) -> float:
+    """``pyspiel.nash_conv`` of a {key: {action: prob}} policy, on the exported game."""
+    return pyspiel.nash_conv(export.game, export.to_efg_policy(table, alt_keys))
+
+
+def profile_values(export: EFGExport, table: dict[str, dict[int, float]]) -> list[float]:
+    """Expected returns of both players when both play `table`, by OpenSpiel's evaluator."""
+    return list(
+        pyspiel.expected_returns(
+            export.game.new_initial_state(), export.to_efg_policy(table), -1, True
+        )
+    )
