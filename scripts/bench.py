@@ -95,8 +95,9 @@ def peak_rss_mib(game_string: str, seconds: float) -> float:
         f"playout_rate(g, {seconds})\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     return int(out.stdout.strip().splitlines()[-1]) / 1024.0
 
 
@@ -122,14 +123,16 @@ def game_rows(quick: bool) -> tuple[list[dict], dict]:
             gps.append(g)
             ratios.append(r / r_ref)
         ref_rates.extend(refs)
-        rows.append({
-            "game": spec.typical_config,
-            "transitions_per_s": statistics.median(rates),
-            "games_per_s": statistics.median(gps),
-            "ratio_to_hearts": statistics.median(ratios),
-            "clone_us": clone_us(game, 200 if quick else 1000),
-            "peak_rss_mib": peak_rss_mib(spec.typical_config, secs),
-        })
+        rows.append(
+            {
+                "game": spec.typical_config,
+                "transitions_per_s": statistics.median(rates),
+                "games_per_s": statistics.median(gps),
+                "ratio_to_hearts": statistics.median(ratios),
+                "clone_us": clone_us(game, 200 if quick else 1000),
+                "peak_rss_mib": peak_rss_mib(spec.typical_config, secs),
+            }
+        )
     ref_row = {"transitions_per_s": statistics.median(ref_rates), "clone_us": ref_clone}
     return rows, ref_row
 
@@ -152,8 +155,9 @@ def extra_sections(quick: bool) -> list[str]:
 
 
 def render(rows: list[dict], ref: dict, extras: list[str], quick: bool) -> str:
-    import pyspiel  # noqa: F401
     from importlib.metadata import version
+
+    import pyspiel  # noqa: F401
 
     lines = [
         "# Benchmarks",

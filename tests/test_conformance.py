@@ -43,6 +43,11 @@ def test_action_string_round_trip(case):
     C.check_action_strings(game, num_games=1)
 
 
+def test_illegal_actions_raise(case):
+    _, game = case
+    assert C.check_illegal_actions_raise(game, num_games=1) > 0
+
+
 def test_info_leak(case):
     spec, game = case
     C.check_info_leak(game, spec.perturb_secret)

@@ -10,7 +10,9 @@ import typer
 
 from tournament.cli_common import fail
 
-games_app = typer.Typer(help="List, inspect and simulate the registered games.", no_args_is_help=True)
+games_app = typer.Typer(
+    help="List, inspect and simulate the registered games.", no_args_is_help=True
+)
 
 
 def _load(game_string: str):
@@ -30,7 +32,9 @@ def list_games() -> None:
 
     for spec in spiel_games.all_specs():
         params = ", ".join(f"{p.name}={p.default}" for p in spec.params)
-        typer.echo(f"{spec.short_name}  ({spec.title}, {spec.min_players}-{spec.max_players} players)")
+        typer.echo(
+            f"{spec.short_name}  ({spec.title}, {spec.min_players}-{spec.max_players} players)"
+        )
         typer.echo(f"    parameters: {params}")
 
 
@@ -49,17 +53,23 @@ def show(
     if "(" in game:
         _load(game)  # a full game string must also load
     if as_json:
-        typer.echo(json.dumps({
-            "name": spec.short_name,
-            "title": spec.title,
-            "players": [spec.min_players, spec.max_players],
-            "parameters": [
-                {"name": p.name, "default": p.default, "meaning": p.meaning} for p in spec.params
-            ],
-            "tiny_configs": list(spec.tiny_configs),
-            "assumptions": list(spec.assumptions),
-            "summary": spec.summary,
-        }, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "name": spec.short_name,
+                    "title": spec.title,
+                    "players": [spec.min_players, spec.max_players],
+                    "parameters": [
+                        {"name": p.name, "default": p.default, "meaning": p.meaning}
+                        for p in spec.params
+                    ],
+                    "tiny_configs": list(spec.tiny_configs),
+                    "assumptions": list(spec.assumptions),
+                    "summary": spec.summary,
+                },
+                indent=2,
+            )
+        )
         return
     typer.echo(f"{spec.title} ({spec.short_name}), {spec.min_players}-{spec.max_players} players\n")
     typer.echo(spec.summary + "\n")
@@ -76,8 +86,12 @@ def show(
 
 @games_app.command("simulate")
 def simulate(
-    game_string: Annotated[str, typer.Argument(help="Game string, e.g. 'python_coloretto(players=4)'")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of random playouts")] = 100,
+    game_string: Annotated[
+        str, typer.Argument(help="Game string, e.g. 'python_coloretto(players=4)'")
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="Number of random playouts")
+    ] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the playouts")] = 0,
 ) -> None:
     """Random playouts with a progress bar; prints score and length statistics."""
@@ -104,7 +118,9 @@ def simulate(
             seconds += r.seconds
             progress.advance(task)
     typer.echo(f"{games} random games of {game}")
-    typer.echo(f"length: mean {statistics.fmean(lengths):.1f}, min {min(lengths)}, max {max(lengths)}")
+    typer.echo(
+        f"length: mean {statistics.fmean(lengths):.1f}, min {min(lengths)}, max {max(lengths)}"
+    )
     typer.echo(f"speed: {sum(lengths) / max(seconds, 1e-9):,.0f} transitions/s")
     typer.echo("seat  score mean  score sd  min   max   return mean")
     for p in range(n):

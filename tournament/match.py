@@ -54,8 +54,13 @@ def final_scores(state) -> list[float]:
     return list(state.returns())
 
 
-def play_match(game, agents, seed: int, chance_rng: np.random.Generator | None = None,
-               time_limit: float | None = None) -> MatchResult:
+def play_match(
+    game,
+    agents,
+    seed: int,
+    chance_rng: np.random.Generator | None = None,
+    time_limit: float | None = None,
+) -> MatchResult:
     """Play a full game. ``agents[p]`` plays seat p. Failures end the game with a reason."""
     if chance_rng is None:
         chance_rng, _ = seed_streams(seed, len(agents))
@@ -74,27 +79,48 @@ def play_match(game, agents, seed: int, chance_rng: np.random.Generator | None =
             try:
                 a = agents[p].step(state.clone())
             except Exception as e:  # an agent crash ends this game only
-                return _failed(seed, actions, state, t0, "crash", p, f"{type(e).__name__}: {e}",
-                               seat_seconds)
+                return _failed(
+                    seed, actions, state, t0, "crash", p, f"{type(e).__name__}: {e}", seat_seconds
+                )
             dt = time.perf_counter() - t
             seat_seconds[p] += dt
             if time_limit is not None and dt > time_limit:
-                return _failed(seed, actions, state, t0, "timeout", p,
-                               f"{dt:.3f}s > {time_limit}s", seat_seconds)
+                return _failed(
+                    seed,
+                    actions,
+                    state,
+                    t0,
+                    "timeout",
+                    p,
+                    f"{dt:.3f}s > {time_limit}s",
+                    seat_seconds,
+                )
             if a not in state.legal_actions():
                 return _failed(seed, actions, state, t0, "illegal", p, f"action {a}", seat_seconds)
         state.apply_action(a)
         actions.append(int(a))
     return MatchResult(
-        seed=seed, actions=actions, scores=final_scores(state), returns=list(state.returns()),
-        length=len(actions), seconds=time.perf_counter() - t0, seat_seconds=seat_seconds,
+        seed=seed,
+        actions=actions,
+        scores=final_scores(state),
+        returns=list(state.returns()),
+        length=len(actions),
+        seconds=time.perf_counter() - t0,
+        seat_seconds=seat_seconds,
     )
 
 
 def _failed(seed, actions, state, t0, reason, seat, detail, seat_seconds) -> MatchResult:
     n = state.num_players()
     return MatchResult(
-        seed=seed, actions=actions, scores=[float("nan")] * n, returns=[0.0] * n,
-        length=len(actions), seconds=time.perf_counter() - t0, failure=reason,
-        failed_seat=seat, detail=detail, seat_seconds=seat_seconds,
+        seed=seed,
+        actions=actions,
+        scores=[float("nan")] * n,
+        returns=[0.0] * n,
+        length=len(actions),
+        seconds=time.perf_counter() - t0,
+        failure=reason,
+        failed_seat=seat,
+        detail=detail,
+        seat_seconds=seat_seconds,
     )

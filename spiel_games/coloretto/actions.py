@@ -51,4 +51,6 @@ class ActionLayout:
             return "place", action - self.place0
         if self.assign0 <= action < self.num_actions:
             return "assign", action - self.assign0
-        raise ValueError(f"action id {action} is outside Coloretto's layout (0-{self.num_actions - 1})")
+        raise ValueError(
+            f"action id {action} is outside Coloretto's layout (0-{self.num_actions - 1})"
+        )

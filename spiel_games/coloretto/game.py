@@ -70,7 +70,9 @@ class Phase(enum.IntEnum):
     END = 7
 
 
-_CHANCE_PHASES = frozenset(int(p) for p in (Phase.DEAL, Phase.START_PLAYER, Phase.DRAW, Phase.GOLDEN))
+_CHANCE_PHASES = frozenset(
+    int(p) for p in (Phase.DEAL, Phase.START_PLAYER, Phase.DRAW, Phase.GOLDEN)
+)
 # Plain ints for the per-move hot path (enum attribute lookups are slower).
 _DEAL, _START, _PLAY, _DRAW, _PLACE, _GOLDEN, _ASSIGN, _END = (int(p) for p in Phase)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -102,8 +104,24 @@ class _Core:
     """
 
     __slots__ = (
-        "cfg", "layout", "phase", "cur", "mover", "coll", "rows", "taken", "done", "deck",
-        "deck_size", "last_round", "pending", "dealt", "round", "to_assign", "returns", "owned",
+        "cfg",
+        "layout",
+        "phase",
+        "cur",
+        "mover",
+        "coll",
+        "rows",
+        "taken",
+        "done",
+        "deck",
+        "deck_size",
+        "last_round",
+        "pending",
+        "dealt",
+        "round",
+        "to_assign",
+        "returns",
+        "owned",
     )
 
     def __deepcopy__(self, memo):
@@ -160,8 +178,13 @@ def max_game_length(cfg: R.Config) -> int:
     # Each drawn card: draw + chance + place. Each round draws at least one card,
     # so there are at most d + 1 rounds, each with one take per player.
     return (
-        cfg.players * cfg.start_cards + 1 + 3 * d + cfg.players * (d + 1)
-        + cfg.jokers + cfg.golden + cfg.golden
+        cfg.players * cfg.start_cards
+        + 1
+        + 3 * d
+        + cfg.players * (d + 1)
+        + cfg.jokers
+        + cfg.golden
+        + cfg.golden
     )
 
 
@@ -247,7 +270,9 @@ class ColorettoState(pyspiel.State):
             p0 = lay.place0
             taken = s.taken
             return [
-                p0 + r for r, row in enumerate(s.rows) if not (taken >> r) & 1 and len(row) < caps[r]
+                p0 + r
+                for r, row in enumerate(s.rows)
+                if not (taken >> r) & 1 and len(row) < caps[r]
             ]
         if s.phase == _PLAY:
             acts = []
@@ -283,7 +308,7 @@ class ColorettoState(pyspiel.State):
                 raise ValueError(f"start player outcome {action} out of range")
             s.cur = action
             s.phase = _PLAY
-        elif ph == _DRAW or ph == _GOLDEN:
+        elif ph in (_DRAW, _GOLDEN):
             D.draw(s.deck, action)
             s.deck_size -= 1
             if ph == _DRAW:
@@ -296,6 +321,8 @@ class ColorettoState(pyspiel.State):
             if action == DRAW:
                 if s.deck_size == 0:
                     raise ValueError("cannot draw: the deck is empty")
+                if not self._open_row_with_space():
+                    raise ValueError("cannot draw: every open row is full")
                 if not s.last_round and s.deck_size == s.cfg.depth:
                     s.last_round = True  # the last-round card is revealed and set aside
                 s.phase = _DRAW
@@ -303,6 +330,11 @@ class ColorettoState(pyspiel.State):
                 kind, r = s.layout.decode(action)
                 if kind != "take" or (s.taken >> r) & 1:
                     raise ValueError(f"illegal action {action} in the play phase")
+                if not s.rows[r] and (
+                    s.deck_size > 0
+                    or any(row for i, row in enumerate(s.rows) if not (s.taken >> i) & 1)
+                ):
+                    raise ValueError(f"cannot take row {r + 1}: it is empty")
                 self._take(r)
         elif ph == _PLACE:
             kind, r = s.layout.decode(action)
@@ -327,6 +359,11 @@ class ColorettoState(pyspiel.State):
             raise ValueError("the game is over")
 
     # ----- rules ---------------------------------------------------------------------
+    def _open_row_with_space(self) -> bool:
+        s = self._s
+        caps = s.cfg.capacities
+        return any(not (s.taken >> r) & 1 and len(row) < caps[r] for r, row in enumerate(s.rows))
+
     def _apply_deal(self, colour: int) -> None:
         s = self._s
         cfg = s.cfg
@@ -416,7 +453,11 @@ class ColorettoState(pyspiel.State):
         out = []
         for col in s.coll:
             score, _ = R.best_score(
-                col[: cfg.colours], col[cfg.plus2_type], col[cfg.joker_type], cfg.table, cfg.positive
+                col[: cfg.colours],
+                col[cfg.plus2_type],
+                col[cfg.joker_type],
+                cfg.table,
+                cfg.positive,
             )
             out.append(score)
         return out

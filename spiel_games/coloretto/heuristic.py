@@ -22,8 +22,11 @@ def _score_with(cfg, col: tuple[int, ...], cards) -> int:
         else:
             counts[t] += 1
     score, _ = R.best_score(
-        tuple(counts[: cfg.colours]), counts[cfg.plus2_type], counts[cfg.joker_type],
-        cfg.table, cfg.positive,
+        tuple(counts[: cfg.colours]),
+        counts[cfg.plus2_type],
+        counts[cfg.joker_type],
+        cfg.table,
+        cfg.positive,
     )
     return score
 
@@ -51,18 +54,14 @@ def heuristic_action(state, rng=None) -> int:
         if DRAW not in legal:
             return best
         free = sum(
-            cfg.capacities[r] - len(row)
-            for r, row in enumerate(s.rows)
-            if not (s.taken >> r) & 1
+            cfg.capacities[r] - len(row) for r, row in enumerate(s.rows) if not (s.taken >> r) & 1
         )
         # Waiting is worth roughly one good card per two free places, and less
         # once the last round has begun (no later rounds to make up for it).
         threshold = 2 + free // 2 - (1 if s.last_round else 0)
         return best if gains[best] >= threshold else DRAW
     if s.phase == Phase.PLACE:
-        others = [
-            p for p in range(cfg.players) if p != me and not (s.done >> p) & 1
-        ]
+        others = [p for p in range(cfg.players) if p != me and not (s.done >> p) & 1]
         card = s.pending
         solo_gain = row_gain(cfg, mine, (card,))
 
@@ -76,6 +75,7 @@ def heuristic_action(state, rng=None) -> int:
 
         return max(legal, key=lambda a: (value(a), -a))
     if s.phase == Phase.ASSIGN:
+
         def colour_value(a: int) -> int:
             counts = list(mine)
             counts[a - lay.assign0] += 1

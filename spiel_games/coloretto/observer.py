@@ -30,20 +30,22 @@ from spiel_games.common.observer import Layout, Piece, PieceObserver
 
 def layout_for(cfg) -> Layout:
     n, r, c, t = cfg.players, cfg.rows, cfg.colours, cfg.num_types
-    return Layout([
-        Piece("observer", (n,)),
-        Piece("to_move", (n,)),
-        Piece("phase", (len(Phase),)),
-        Piece("last_round", (1,)),
-        Piece("collections", (n, c + 2)),
-        Piece("rows", (r, t)),
-        Piece("row_taken", (r,)),
-        Piece("row_space", (r,)),
-        Piece("done", (n,)),
-        Piece("deck", (t,)),
-        Piece("pending", (t,)),
-        Piece("to_assign", (1,)),
-    ])
+    return Layout(
+        [
+            Piece("observer", (n,)),
+            Piece("to_move", (n,)),
+            Piece("phase", (len(Phase),)),
+            Piece("last_round", (1,)),
+            Piece("collections", (n, c + 2)),
+            Piece("rows", (r, t)),
+            Piece("row_taken", (r,)),
+            Piece("row_space", (r,)),
+            Piece("done", (n,)),
+            Piece("deck", (t,)),
+            Piece("pending", (t,)),
+            Piece("to_assign", (1,)),
+        ]
+    )
 
 
 def _onehot(i: int, n: int) -> list[int]:

@@ -104,7 +104,9 @@ def make_config(params: dict) -> Config:
         raise ConfigError(f"edition must be 'classic' or 'new', got {edition!r}")
     colours = int(p["colors"])
     if colours == 0:
-        removed = {2: RULES["deck.removed_colours_2p"], 3: RULES["deck.removed_colours_3p"]}.get(n, 0)
+        removed = {2: RULES["deck.removed_colours_2p"], 3: RULES["deck.removed_colours_3p"]}.get(
+            n, 0
+        )
         colours = MAX_COLOURS - removed
     if not 1 <= colours <= MAX_COLOURS:
         raise ConfigError(f"colors must be 1-{MAX_COLOURS}, got {colours}")
@@ -153,9 +155,19 @@ def make_config(params: dict) -> Config:
     except ValueError as e:
         raise ConfigError(str(e)) from None
     cfg = Config(
-        players=n, colours=colours, cards_per_colour=cpc, plus2=plus2, jokers=jokers,
-        golden=golden, depth=depth, capacities=capacities, start_cards=start, table=table,
-        positive=positive, immediate_jokers=timing == "immediate", utility=utility,
+        players=n,
+        colours=colours,
+        cards_per_colour=cpc,
+        plus2=plus2,
+        jokers=jokers,
+        golden=golden,
+        depth=depth,
+        capacities=capacities,
+        start_cards=start,
+        table=table,
+        positive=positive,
+        immediate_jokers=timing == "immediate",
+        utility=utility,
     )
     if not 0 <= depth < cfg.deck_size_after_setup():
         raise ConfigError(

@@ -26,7 +26,9 @@ _MEANINGS = {
 
 # Two-player configurations small enough for exact CFR: full trees of about
 # 1.7k, 3.5k and 3.5k nodes (counted with chance nodes).
-_TINY_BASE = "python_coloretto(players=2,colors=2,cards_per_color=2,start_cards=1,last_round_depth=0,"
+_TINY_BASE = (
+    "python_coloretto(players=2,colors=2,cards_per_color=2,start_cards=1,last_round_depth=0,"
+)
 TINY = (
     _TINY_BASE + "plus2=1,jokers=0,positive_colors=1,rows=2,row_capacity=1)",
     _TINY_BASE + "plus2=1,jokers=0,positive_colors=1,rows=2,row_capacity=2)",
@@ -47,7 +49,8 @@ SPEC = GameSpec(
         "score 2 and jokers join the colour that helps most."
     ),
     tiny_configs=TINY,
-    test_configs=TINY + (
+    test_configs=TINY
+    + (
         "python_coloretto(players=2)",
         "python_coloretto(players=3)",
         "python_coloretto(players=4)",

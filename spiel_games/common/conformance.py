@@ -69,8 +69,14 @@ def check_clone_independence(game, seed: int = 0) -> None:
     state = game.new_initial_state()
     kept = []
     while not state.is_terminal():
-        kept.append((state.clone(), str(state), state.history(), state.legal_actions()
-                     if not state.is_chance_node() else None))
+        kept.append(
+            (
+                state.clone(),
+                str(state),
+                state.history(),
+                state.legal_actions() if not state.is_chance_node() else None,
+            )
+        )
         if state.is_chance_node():
             state.apply_action(_sample_chance(state, rng))
         else:
@@ -153,6 +159,40 @@ def check_action_strings(game, num_games: int = 3, seed: int = 0) -> None:
                 state.apply_action(_sample_chance(state, rng))
             else:
                 state.apply_action(rng.choice(actions))
+
+
+def check_illegal_actions_raise(game, num_games: int = 2, seed: int = 0, states: int = 8) -> int:
+    """Every action id outside legal_actions() raises on apply; nothing is repaired.
+
+    Returns how many illegal (state, action) pairs were tried.
+    """
+    rng = random.Random(seed)
+    nda = game.num_distinct_actions()
+    tried = 0
+    for _ in range(num_games):
+        _, trail = random_playout(game, rng, keep=True)
+        decisions = [s for s in trail if not s.is_chance_node()]
+        for state in rng.sample(decisions, min(states, len(decisions))):
+            legal = set(state.legal_actions())
+            before = str(state)
+            for a in range(nda):
+                if a in legal:
+                    continue
+                probe = state.clone()
+                try:
+                    probe.apply_action(a)
+                except Exception:  # SpielError, ValueError, ...: any refusal is fine
+                    tried += 1
+                    assert str(probe) == before and probe.history() == state.history(), (
+                        f"refusing illegal action {a} left the state changed"
+                    )
+                    continue
+                raise AssertionError(
+                    f"illegal action {a} ({state.action_to_string(state.current_player(), a)!r}) "
+                    f"was applied at a state with legal actions {sorted(legal)}"
+                )
+            assert str(state) == before
+    return tried
 
 
 def _views(state, player: int):

@@ -68,7 +68,11 @@ def majority_awards(
             for i in group:
                 awards[i] = float(span[0])
         elif tie == "all_lower":
-            low = float(values[place + len(group) - 1]) if place + len(group) - 1 < len(values) else 0.0
+            low = (
+                float(values[place + len(group) - 1])
+                if place + len(group) - 1 < len(values)
+                else 0.0
+            )
             for i in group:
                 awards[i] = low
         elif tie == "none":

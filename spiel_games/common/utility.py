@@ -50,7 +50,9 @@ def ranks(keys: Sequence) -> list[float]:
     return [1.0 + sum(1 for other in keys if other > k) for k in keys]
 
 
-def returns_from_keys(mode: str, scores: Sequence[float], keys: Sequence | None = None) -> list[float]:
+def returns_from_keys(
+    mode: str, scores: Sequence[float], keys: Sequence | None = None
+) -> list[float]:
     """Map final scores (and optional tie-break keys) to returns under `mode`."""
     n = len(scores)
     if keys is None:

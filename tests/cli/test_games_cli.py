@@ -64,7 +64,9 @@ def test_unknown_game_is_a_one_line_error_with_status_2():
 
 
 def test_bad_parameter_is_a_one_line_error_with_status_2():
-    result = runner.invoke(app, ["games", "simulate", "python_coloretto(players=9)", "--games", "1"])
+    result = runner.invoke(
+        app, ["games", "simulate", "python_coloretto(players=9)", "--games", "1"]
+    )
     assert result.exit_code == 2
     assert "2-5 players" in result.output
     assert "Traceback" not in result.output

@@ -86,16 +86,18 @@ def test_majority_order_breaks_ties_and_zero_never_scores():
 
 
 def test_rules_data_requires_sources_and_reasons_for_assumptions():
-    data = parse_rules('a = { value = 3, source = "rulebook p.2" }\n'
-                       '[b]\nc = { value = [1, 2], source = "assumed", reason = "not printed" }\n')
+    data = parse_rules(
+        'a = { value = 3, source = "rulebook p.2" }\n'
+        '[b]\nc = { value = [1, 2], source = "assumed", reason = "not printed" }\n'
+    )
     assert data["a"] == 3 and data["b.c"] == [1, 2]
     assert data.assumptions() == ["b.c = [1, 2]: not printed"]
     with pytest.raises(ValueError, match="no source"):
-        parse_rules('a = { value = 3 }')
+        parse_rules("a = { value = 3 }")
     with pytest.raises(ValueError, match="reason"):
         parse_rules('a = { value = 3, source = "assumed" }')
     with pytest.raises(ValueError):
-        parse_rules('a = 3')
+        parse_rules("a = 3")
 
 
 def test_observer_pieces_feed_string_and_tensor_with_visibility_guards():
@@ -112,7 +114,11 @@ def test_observer_pieces_feed_string_and_tensor_with_visibility_guards():
     obs.set_from(state, 0)
     assert np.array_equal(obs.tensor, [1, 2, 3, 4, 0, 0])
     assert obs.string_from(state, 0) == "public:1,2 secret:0:[3, 4]"
-    pub = PieceObserver(pyspiel.IIGObservationType(
-        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE),
-        layout, write)
+    pub = PieceObserver(
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+        layout,
+        write,
+    )
     assert pub.string_from(state, 0) == "public:1,2"

@@ -25,11 +25,21 @@ def _play(state, moves):
 
 def _position(c1, c2, c3):
     game = pyspiel.load_game("python_coloretto(players=3)")
-    return _play(game.new_initial_state(), [
-        f"start: {c1}", f"start: {c2}", f"start: {c3}", "start player: P1",
-        "draw", f"deck: {c1}", f"place {c1} in row 1",
-        "draw", f"deck: {c2}", f"place {c2} in row 2",
-    ])
+    return _play(
+        game.new_initial_state(),
+        [
+            f"start: {c1}",
+            f"start: {c2}",
+            f"start: {c3}",
+            "start player: P1",
+            "draw",
+            f"deck: {c1}",
+            f"place {c1} in row 1",
+            "draw",
+            f"deck: {c2}",
+            f"place {c2} in row 2",
+        ],
+    )
 
 
 def test_abstraction_is_blind_to_which_colour_is_which():
@@ -41,7 +51,9 @@ def test_abstraction_is_blind_to_which_colour_is_which():
 
 
 def test_abstraction_separates_rows_of_different_value():
-    a = _play(_position("yellow", "blue", "green"), ["draw", "deck: yellow", "place yellow in row 1"])
+    a = _play(
+        _position("yellow", "blue", "green"), ["draw", "deck: yellow", "place yellow in row 1"]
+    )
     # Row 1 now holds two yellows: for P1 (who started with yellow) 1 -> 3 cards is +5,
     # while row 2's single blue adds +1. The abstraction must tell them apart.
     key = abstract_key(a, 0).split("|")

@@ -74,7 +74,9 @@ def test_start_cards_are_all_of_different_colours():
         state.apply_action(outcomes[0])
     # Each player holds two cards of two colours.
     assert state.scores() == [2, 2]  # 1 + 1 with both colours positive
-    assert "start player: P1" in [state.action_to_string(CHANCE, a) for a, _ in state.chance_outcomes()]
+    assert "start player: P1" in [
+        state.action_to_string(CHANCE, a) for a, _ in state.chance_outcomes()
+    ]
 
 
 def test_start_player_is_chosen_by_lot():
@@ -116,8 +118,10 @@ def test_rows_hold_at_most_three_cards():
         draw_place(state, card, 1)
     play(state, "draw", "deck: blue")
     assert "place blue in row 1" not in legal_strings(state)
-    with pytest.raises(Exception):
-        state.apply_action(state.string_to_action("place blue in row 1"))
+    with pytest.raises(pyspiel.SpielError):
+        state.string_to_action("place blue in row 1")
+    with pytest.raises(ValueError, match="cannot place"):
+        state.apply_action(game_layout(state).place(0))
 
 
 def test_drawing_is_illegal_when_every_open_row_is_full():
@@ -296,8 +300,10 @@ def test_new_edition_golden_joker_reveals_an_extra_card_for_its_taker():
 
 # ----- end of game and utilities --------------------------------------------------------
 
-TINY = ("python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
-        "last_round_depth=0,rows=2,row_capacity=1,positive_colors=2{extra})")
+TINY = (
+    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
+    "last_round_depth=0,rows=2,row_capacity=1,positive_colors=2{extra})"
+)
 
 
 def _finish_tiny(extra=""):
@@ -340,18 +346,29 @@ def test_utility_parameter_selects_score_or_win_returns():
     assert _finish_tiny(",utility=win").returns() == [0.0, 1.0]
 
 
+def game_layout(state):
+    return state.get_game().layout
+
+
 def test_illegal_actions_raise_and_are_never_repaired():
     _, state = start()
-    with pytest.raises(Exception):
-        state.apply_action(state.string_to_action("take row 1"))  # rows are empty
+    before = str(state)
+    with pytest.raises(pyspiel.SpielError):
+        state.string_to_action("take row 1")  # rows are empty: not a legal move
+    with pytest.raises(ValueError, match="empty"):
+        state.apply_action(game_layout(state).take(0))
+    assert str(state) == before
 
 
-@pytest.mark.parametrize("bad", [
-    "python_coloretto(players=6)",
-    "python_coloretto(players=4,scoring=fancy)",
-    "python_coloretto(players=4,edition=deluxe)",
-    "python_coloretto(players=5,colors=4)",
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "python_coloretto(players=6)",
+        "python_coloretto(players=4,scoring=fancy)",
+        "python_coloretto(players=4,edition=deluxe)",
+        "python_coloretto(players=5,colors=4)",
+    ],
+)
 def test_bad_parameters_are_rejected(bad):
-    with pytest.raises(Exception):
+    with pytest.raises((ValueError, pyspiel.SpielError)):
         pyspiel.load_game(bad)
