@@ -64,7 +64,8 @@ from spiel_games.bruxelles import decisions
 from spiel_games.bruxelles import phases as P
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.core import CHANCE_PHASES, Phase, initial_core
-from spiel_games.common.utility import returns_from_keys, utility_bounds, utility_type
+from spiel_games.common.game_type import make_game_type
+from spiel_games.common.utility import returns_from_keys, utility_bounds
 
 SHORT_NAME = "python_bruxelles"
 
@@ -75,21 +76,14 @@ HIDDEN_TOKEN = 2000
 
 
 def _game_type(mode: str):
-    return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="Bruxelles 1893",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility_type(mode),
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=R.RULES["game.max_players"],
-        min_num_players=R.RULES["game.min_players"],
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=dict(R.DEFAULTS),
+    return make_game_type(
+        SHORT_NAME,
+        "Bruxelles 1893",
+        perfect_information=False,
+        utility=mode,
+        min_players=R.RULES["game.min_players"],
+        max_players=R.RULES["game.max_players"],
+        parameters=R.DEFAULTS,
     )
 
 

@@ -54,7 +54,8 @@ import pyspiel
 from spiel_games.coloretto import rules as R
 from spiel_games.coloretto.actions import DRAW, ActionLayout
 from spiel_games.common import deck as D
-from spiel_games.common.utility import returns_from_keys, utility_bounds, utility_type
+from spiel_games.common.game_type import make_game_type
+from spiel_games.common.utility import returns_from_keys, utility_bounds
 
 SHORT_NAME = "python_coloretto"
 
@@ -78,22 +79,19 @@ _DEAL, _START, _PLAY, _DRAW, _PLACE, _GOLDEN, _ASSIGN, _END = (int(p) for p in P
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Coloretto",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=5,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(R.DEFAULTS),
-)
+def _game_type(mode: str):
+    return make_game_type(
+        SHORT_NAME,
+        "Coloretto",
+        perfect_information=True,
+        utility=mode,
+        min_players=2,
+        max_players=5,
+        parameters=R.DEFAULTS,
+    )
+
+
+GAME_TYPE = _game_type("rank")
 
 
 class _Core:
@@ -204,10 +202,7 @@ class ColorettoGame(pyspiel.Game):
             utility_sum=total if cfg.utility != "score" else None,
             max_game_length=max_game_length(cfg),
         )
-        game_type = GAME_TYPE
-        if cfg.utility != "rank":
-            game_type = _type_with_utility(cfg.utility)
-        super().__init__(game_type, info, {**R.DEFAULTS, **params})
+        super().__init__(_game_type(cfg.utility), info, {**R.DEFAULTS, **params})
         self._initial = _initial_core(cfg, self.layout)
 
     def new_initial_state(self):
@@ -217,25 +212,6 @@ class ColorettoGame(pyspiel.Game):
         from spiel_games.coloretto.observer import make_observer
 
         return make_observer(self, iig_obs_type, params)
-
-
-def _type_with_utility(mode: str):
-    return pyspiel.GameType(
-        short_name=GAME_TYPE.short_name,
-        long_name=GAME_TYPE.long_name,
-        dynamics=GAME_TYPE.dynamics,
-        chance_mode=GAME_TYPE.chance_mode,
-        information=GAME_TYPE.information,
-        utility=utility_type(mode),
-        reward_model=GAME_TYPE.reward_model,
-        max_num_players=GAME_TYPE.max_num_players,
-        min_num_players=GAME_TYPE.min_num_players,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=dict(R.DEFAULTS),
-    )
 
 
 class ColorettoState(pyspiel.State):

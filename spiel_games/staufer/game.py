@@ -61,7 +61,8 @@ from __future__ import annotations
 
 import pyspiel
 
-from spiel_games.common.utility import utility_bounds, utility_type
+from spiel_games.common.game_type import make_game_type
+from spiel_games.common.utility import utility_bounds
 from spiel_games.staufer import actions as A
 from spiel_games.staufer import phases as P
 from spiel_games.staufer import rounds as RD
@@ -95,21 +96,14 @@ SHORT_NAME = "python_staufer"
 
 
 def _game_type(mode: str):
-    return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="Die Staufer",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility_type(mode),
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=5,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=dict(R.DEFAULTS),
+    return make_game_type(
+        SHORT_NAME,
+        "Die Staufer",
+        perfect_information=False,
+        utility=mode,
+        min_players=2,
+        max_players=5,
+        parameters=R.DEFAULTS,
     )
 
 
