@@ -212,6 +212,10 @@ def ratings(
 def replay(
     ledger: Annotated[Path, typer.Argument(help="Ledger directory")],
     game_id: Annotated[str, typer.Argument(help="Game id (16 hex digits) from the ledger")],
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Also write the game record (JSON) for advise --game-file"),
+    ] = None,
 ) -> None:
     """Replay one recorded game exactly, move by move."""
     from tournament.ledger import LedgerError
@@ -222,6 +226,12 @@ def replay(
     except LedgerError as e:
         raise fail(str(e), 1) from None
     typer.echo("\n".join(rep.lines))
+    if save is not None:
+        try:
+            rep.record().save(save)
+        except OSError as e:
+            raise fail(f"cannot write {save}: {e.strerror or e}", 1) from None
+        typer.echo(f"game record written to {save}")
     if not rep.matches:
         raise typer.Exit(1)
 

@@ -22,6 +22,17 @@ class Replay:
     row: dict
     lines: list[str]
     matches: bool  # the replayed move list has the recorded digest
+    actions: list[int]
+    state: object  # the replayed final state
+    seat_specs: tuple[str, ...]
+
+    def record(self):
+        """The game as a record that `meeple advise --game-file` and `meeple play --load` read."""
+        from tournament.records import record_of
+
+        return record_of(
+            self.row["game"], self.state, self.row["seed"], self.seat_specs, self.actions
+        )
 
 
 def find_row(directory: str | Path, game_id: str) -> tuple[dict, dict]:
@@ -77,4 +88,5 @@ def replay(directory: str | Path, game_id: str) -> Replay:
         if ok
         else "WARNING: the replay differs from the recorded game (agent or game code changed?)"
     )
-    return Replay(row, lines, ok)
+    seat_specs = tuple(by_id[i]["spec"] for i in row["agents"])
+    return Replay(row, lines, ok, list(played["actions"]), state, seat_specs)

@@ -199,3 +199,21 @@ def test_html_inside_a_ledger_is_refused(ledger):
     r = _invoke("ratings", ledger, "--html", ledger / "report.html")
     assert r.exit_code == 2 and "inside a ledger" in r.output
     assert not (ledger / "report.html").exists()
+
+
+def test_replay_save_writes_a_record_that_advise_reads(ledger, tmp_path):
+    import pyarrow.parquet as pq
+
+    from tournament.records import parse_record
+
+    gid = pq.read_table(sorted(ledger.glob("part-*"))[0]).column("game_id")[0].as_py()
+    path = tmp_path / "game.json"
+    r = _invoke("replay", ledger, gid, "--save", path)
+    assert r.exit_code == 0, r.output
+    record = parse_record(json.loads(path.read_text()))
+    assert record.terminal and len(record.actions) > 10
+    # advise at the first player decision after ply 10 of the replayed game
+    ply = next(i for i in range(10, len(record.actions)) if record.actions[i]["player"] >= 0)
+    r = _invoke("advise", "--game-file", path, "--ply", ply, "--agent", "random", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["agent"] == "random"
