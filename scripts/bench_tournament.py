@@ -85,7 +85,9 @@ def _serial_run(cfg, out: Path, tmp: Path) -> dict:
 def throughput_section(quick: bool) -> str:
     """Best of ``reps`` interleaved runs per executor (the machine is shared, so wall-clock
     rates are noisy); plus contention-robust figures from the games' own recorded times."""
-    seeds, reps = (100, 1) if quick else (300, 2)
+    # A few thousand games: a tournament has a fixed start-up cost (~0.3 s) that a
+    # small workload would report as per-game overhead.
+    seeds, reps = (100, 1) if quick else (1500, 1)
     cfg = _config(seeds)
     tmp = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
     runs: dict[str, list[dict]] = {"serial": [], "ray1": [], "ray2": []}
