@@ -195,6 +195,68 @@ def check_illegal_actions_raise(game, num_games: int = 2, seed: int = 0, states:
     return tried
 
 
+def sampled_states(game, seed: int, every: int, choose=None, include_terminal: bool = False):
+    """Clones of every `every`-th state (chance and player nodes) of one random game.
+
+    ``choose(state, rng) -> action`` picks player moves (uniform by default), e.g. to steer
+    play towards rare secrets. The terminal state is yielded last when asked for.
+    """
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    ply = 0
+    while not state.is_terminal():
+        if ply % every == 0:
+            yield state.clone()
+        if state.is_chance_node():
+            state.apply_action(_sample_chance(state, rng))
+        elif choose is not None:
+            state.apply_action(choose(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        ply += 1
+    if include_terminal:
+        yield state
+
+
+def check_view_leak(states, perturb, seed: int = 7) -> tuple[int, int]:
+    """``render_view(j)`` never changes when another player's secret changes.
+
+    Returns (views compared, perturbations that changed the owner's own view); callers
+    assert both are positive so the check cannot pass vacuously.
+    """
+    rng = random.Random(seed)
+    compared = own_changed = 0
+    for state in states:
+        n = state.num_players()
+        views = [state.render_view(j) for j in range(n)]
+        for i in range(n):
+            other = perturb(state, i, rng)
+            if other is None:
+                continue
+            for j in range(n):
+                if j != i:
+                    assert other.render_view(j) == views[j], (
+                        f"P{j}'s view changed with P{i}'s secret"
+                    )
+                    compared += 1
+            own_changed += other.render_view(i) != views[i]
+    return compared, own_changed
+
+
+def check_view_resample(states, seed: int = 3) -> int:
+    """A state resampled for the player to move looks the same to that player."""
+    rng = random.Random(seed)
+    checked = 0
+    for state in states:
+        if state.is_chance_node() or state.is_terminal():
+            continue
+        p = state.current_player()
+        world = state.resample_from_infostate(p, rng.random)
+        assert world.render_view(p) == state.render_view(p), "resampling changed P's own view"
+        checked += 1
+    return checked
+
+
 def _views(state, player: int):
     return (
         state.information_state_string(player),

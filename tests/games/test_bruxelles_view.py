@@ -8,13 +8,12 @@ change the player's own view. The view also has to show the public facts a playe
 
 from __future__ import annotations
 
-import random
-
 import pyspiel
 import pytest
 
 import spiel_games
 from spiel_games.bruxelles import testing as T
+from spiel_games.common import conformance as C
 from tournament.play import readable_observation
 
 SPEC = spiel_games.get_spec("python_bruxelles")
@@ -40,42 +39,16 @@ def _workshop_first(state, rng):
 
 
 def random_states(game, seed: int, every: int):
-    """Every `every`-th state (chance and player nodes) of one game played at random with a
-    taste for the Workshop, then the end."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    ply = 0
-    while not state.is_terminal():
-        if ply % every == 0:
-            yield state
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            state.apply_action(_workshop_first(state, rng))
-        ply += 1
-    yield state
+    """Every `every`-th state of one game played at random with a taste for the Workshop,
+    then the end."""
+    return C.sampled_states(game, seed, every, choose=_workshop_first, include_terminal=True)
 
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_changing_a_players_secret_never_changes_another_players_view(config):
     game = pyspiel.load_game(config)
-    n = game.num_players()
-    rng = random.Random(7)
-    compared = own_changed = 0
-    for seed in range(2):
-        for state in random_states(game, seed, every=3):
-            views = [state.render_view(j) for j in range(n)]
-            for i in range(n):
-                other = SPEC.perturb_secret(state, i, rng)
-                if other is None:
-                    continue
-                for j in range(n):
-                    if j != i:
-                        assert other.render_view(j) == views[j], (i, j, str(state))
-                        compared += 1
-                if other.render_view(i) != views[i]:
-                    own_changed += 1
+    states = [s for seed in range(2) for s in random_states(game, seed, every=3)]
+    compared, own_changed = C.check_view_leak(states, SPEC.perturb_secret)
     assert compared > 20
     assert own_changed > 0
 
@@ -83,16 +56,7 @@ def test_changing_a_players_secret_never_changes_another_players_view(config):
 @pytest.mark.parametrize("config", CONFIGS[::2])
 def test_resampled_state_looks_the_same_to_the_resampling_player(config):
     game = pyspiel.load_game(config)
-    rng = random.Random(3)
-    checked = 0
-    for state in random_states(game, 11, every=5):
-        if state.is_chance_node() or state.is_terminal():
-            continue
-        p = state.current_player()
-        other = state.resample_from_infostate(p, rng.random)
-        assert other.render_view(p) == state.render_view(p)
-        checked += 1
-    assert checked > 5
+    assert C.check_view_resample(random_states(game, 11, every=5)) > 5
 
 
 def test_view_is_the_play_loops_readable_observation():

@@ -14,6 +14,7 @@ import pyspiel
 import pytest
 
 import spiel_games
+from spiel_games.common import conformance as C
 from spiel_games.rococo.scenario import card, start
 from tournament.play import readable_observation
 
@@ -29,54 +30,21 @@ CONFIGS = (
 
 def sampled_states(game, seed: int, every: int):
     """Every `every`-th state of one random game (chance nodes included)."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    ply = 0
-    while not state.is_terminal():
-        if ply % every == 0:
-            yield state
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        ply += 1
+    return C.sampled_states(game, seed, every)
 
 
 @pytest.mark.parametrize(("config", "every", "games"), CONFIGS)
 def test_a_players_secret_changes_only_their_own_view(config, every, games):
     game = pyspiel.load_game(config)
-    n = game.num_players()
-    rng = random.Random(11)
-    compared = own_changed = 0
-    for seed in range(games):
-        for state in sampled_states(game, seed, every):
-            views = [state.render_view(j) for j in range(n)]
-            for i in range(n):
-                other = SPEC.perturb_secret(state, i, rng)
-                if other is None:
-                    continue
-                for j in range(n):
-                    if j != i:
-                        assert other.render_view(j) == views[j], (i, j, str(state))
-                        compared += 1
-                own_changed += other.render_view(i) != views[i]
+    states = [s for seed in range(games) for s in sampled_states(game, seed, every)]
+    compared, own_changed = C.check_view_leak(states, SPEC.perturb_secret, seed=11)
     assert compared > 10
     assert own_changed > 0
 
 
 def test_resampling_for_a_player_keeps_that_players_view():
     game = pyspiel.load_game("python_rococo(players=4,rounds=3)")
-    rng = random.Random(5)
-    checked = 0
-    for state in sampled_states(game, 3, every=9):
-        if state.is_chance_node():
-            continue
-        p = state.current_player()
-        world = state.resample_from_infostate(p, rng.random)
-        assert world.render_view(p) == state.render_view(p)
-        checked += 1
-    assert checked > 5
+    assert C.check_view_resample(sampled_states(game, 3, every=9), seed=5) > 5
 
 
 def test_own_selection_is_listed_and_the_opponents_is_only_counted():
