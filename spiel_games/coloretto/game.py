@@ -79,6 +79,7 @@ _DEAL, _START, _PLAY, _DRAW, _PLACE, _GOLDEN, _ASSIGN, _END = (int(p) for p in P
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
+
 def _game_type(mode: str):
     return make_game_type(
         SHORT_NAME,
@@ -94,10 +95,22 @@ def _game_type(mode: str):
 GAME_TYPE = _game_type("rank")
 
 
+def _put(t: tuple, i: int, value) -> tuple:
+    """`t` with item i replaced (the core's containers are immutable tuples)."""
+    return t[:i] + (value,) + t[i + 1 :]
+
+
+def _draw(deck: tuple, card: int) -> tuple:
+    if deck[card] <= 0:
+        raise ValueError(f"no card of type {card} left to draw")
+    return _put(deck, card, deck[card] - 1)
+
+
 class _Core:
     """Every mutable fact of a Coloretto state; cheap to copy.
 
-    coll[p] and rows[r] are tuples (immutable), so copying the outer lists is enough.
+    Every container is a tuple (coll[p], rows[r], deck), replaced rather than mutated,
+    so a copy shares them and only copies the scalar fields.
     coll[p] = counts of colours 0..C-1, then +2, then unassigned jokers.
     """
 
@@ -130,11 +143,11 @@ class _Core:
         c.layout = self.layout
         c.phase = self.phase
         c.cur = self.cur
-        c.coll = self.coll[:]
-        c.rows = self.rows[:]
+        c.coll = self.coll
+        c.rows = self.rows
         c.taken = self.taken
         c.done = self.done
-        c.deck = self.deck[:]
+        c.deck = self.deck
         c.deck_size = self.deck_size
         c.last_round = self.last_round
         c.pending = self.pending
@@ -156,11 +169,11 @@ def _initial_core(cfg: R.Config, layout: ActionLayout) -> _Core:
     # (copy-on-write), so new_initial_state() -- which pyspiel also calls for
     # every clone -- costs no copy.
     c.owned = False
-    c.coll = [(0,) * (cfg.colours + 2)] * cfg.players
-    c.rows = [()] * cfg.rows
+    c.coll = ((0,) * (cfg.colours + 2),) * cfg.players
+    c.rows = ((),) * cfg.rows
     c.taken = 0
     c.done = 0
-    c.deck = cfg.initial_deck()
+    c.deck = tuple(cfg.initial_deck())
     c.deck_size = sum(c.deck)
     c.last_round = False
     c.pending = -1
@@ -285,7 +298,7 @@ class ColorettoState(pyspiel.State):
             s.cur = action
             s.phase = _PLAY
         elif ph in (_DRAW, _GOLDEN):
-            D.draw(s.deck, action)
+            s.deck = _draw(s.deck, action)
             s.deck_size -= 1
             if ph == _DRAW:
                 s.pending = action
@@ -316,7 +329,7 @@ class ColorettoState(pyspiel.State):
             kind, r = s.layout.decode(action)
             if kind != "place" or (s.taken >> r) & 1 or len(s.rows[r]) >= s.cfg.capacities[r]:
                 raise ValueError(f"cannot place in row {r + 1}")
-            s.rows[r] = s.rows[r] + (s.pending,)
+            s.rows = _put(s.rows, r, s.rows[r] + (s.pending,))
             s.pending = -1
             s.phase = _PLAY
             self._next_turn()
@@ -326,7 +339,7 @@ class ColorettoState(pyspiel.State):
                 raise ValueError(f"illegal action {action}: a joker colour is expected")
             col = list(s.coll[s.cur])
             col[c] += 1
-            s.coll[s.cur] = tuple(col)
+            s.coll = _put(s.coll, s.cur, tuple(col))
             s.to_assign -= 1
             if s.to_assign == 0:
                 s.phase = _PLAY
@@ -346,7 +359,7 @@ class ColorettoState(pyspiel.State):
         if colour in s.dealt or not 0 <= colour < cfg.colours:
             raise ValueError(f"start card colour {colour} is not available")
         p = len(s.dealt) // cfg.start_cards
-        D.draw(s.deck, colour)
+        s.deck = _draw(s.deck, colour)
         s.deck_size -= 1
         s.dealt = s.dealt + (colour,)
         self._gain(p, (colour,))
@@ -366,14 +379,14 @@ class ColorettoState(pyspiel.State):
                     col[cfg.joker_type] += 1
             else:
                 col[t] += 1
-        s.coll[player] = tuple(col)
+        s.coll = _put(s.coll, player, tuple(col))
 
     def _take(self, r: int) -> None:
         s = self._s
         row = s.rows[r]
         s.taken |= 1 << r
         s.done |= 1 << s.cur
-        s.rows[r] = ()
+        s.rows = _put(s.rows, r, ())
         self._gain(s.cur, row)
         if s.cfg.golden and s.cfg.golden_type in row and s.deck_size > 0:
             # Golden joker: reveal the top card of the supply into the collection.
@@ -416,7 +429,7 @@ class ColorettoState(pyspiel.State):
             s.returns = self._final_returns()
             return
         # Untaken rows (two-player game) are discarded; the last taker starts.
-        s.rows = [()] * s.cfg.rows
+        s.rows = ((),) * s.cfg.rows
         s.taken = 0
         s.done = 0
         s.round += 1
