@@ -2,7 +2,8 @@
 
 Seats are agent specs, one per player, with ``human`` for a person at the
 keyboard (several humans share the keyboard in seat order). A human sees only
-their own observation (``observation_string``; the full board text only for
+their own view (the game's ``render_view(player)`` where it has one, built only from
+what that player knows; otherwise ``observation_string``; the full board text only for
 perfect-information games) and, in games with hidden information, only their own
 moves in the log. At a human decision the legal moves are listed numbered and
 named; the human types a number or a name (or an unambiguous start of one), or:
