@@ -13,7 +13,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 
 from spiel_games.common.rules_data import load_rules
-from spiel_games.common.utility import check_mode
+from spiel_games.common.utility import ConfigError, check_mode
 
 RULES = load_rules("spiel_games.bruxelles")
 
@@ -103,10 +103,6 @@ MAX_BID_LIMIT = 20  # action ids reserve this many bid amounts
 _BRUSSELS_SLOTS_4P: int = RULES["assistants.brussels_slots_4p"]
 
 
-class ConfigError(ValueError):
-    """A game parameter outside what the rules allow."""
-
-
 @dataclass(frozen=True)
 class Config:
     players: int
@@ -191,10 +187,7 @@ def make_config(params: dict) -> Config:
         raise ConfigError(f"setup must be 'random' or 'fixed', got {p['setup']!r}")
     brussels = _flag(p, "brussels")
     private_works = _flag(p, "private_works")
-    try:
-        utility = check_mode(p["utility"])
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
+    utility = check_mode(p["utility"])
     return Config(
         players=n,
         rounds=rounds,

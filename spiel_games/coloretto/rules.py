@@ -7,7 +7,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from spiel_games.common.rules_data import load_rules
-from spiel_games.common.utility import check_mode
+from spiel_games.common.utility import ConfigError, check_mode
 
 RULES = load_rules("spiel_games.coloretto")
 COLOUR_NAMES: tuple[str, ...] = tuple(RULES["deck.colour_names"])
@@ -30,10 +30,6 @@ DEFAULTS: dict[str, object] = {
     "joker_timing": "end",
     "utility": "rank",
 }
-
-
-class ConfigError(ValueError):
-    """A game parameter outside what the rules allow."""
 
 
 @dataclass(frozen=True)
@@ -150,10 +146,7 @@ def make_config(params: dict) -> Config:
     timing = p["joker_timing"]
     if timing not in ("end", "immediate"):
         raise ConfigError(f"joker_timing must be 'end' or 'immediate', got {timing!r}")
-    try:
-        utility = check_mode(p["utility"])
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
+    utility = check_mode(p["utility"])
     cfg = Config(
         players=n,
         colours=colours,

@@ -20,9 +20,13 @@ import pyspiel
 UTILITY_MODES = ("rank", "score", "win")
 
 
+class ConfigError(ValueError):
+    """A game parameter outside what the rules allow (shared by every game's rules.py)."""
+
+
 def check_mode(mode: str) -> str:
     if mode not in UTILITY_MODES:
-        raise ValueError(f"utility must be one of {', '.join(UTILITY_MODES)}; got {mode!r}")
+        raise ConfigError(f"utility must be one of {', '.join(UTILITY_MODES)}; got {mode!r}")
     return mode
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spiel_games.common.utility import check_mode
+from spiel_games.common.utility import ConfigError, check_mode
 from spiel_games.rococo.tables import (  # noqa: F401  (re-exported for the engine)
     ACQUIRE_COST,
     APPRENTICE,
@@ -76,10 +76,6 @@ DEFAULTS: dict[str, object] = {
     "fancy": False,
     "utility": "rank",
 }
-
-
-class ConfigError(ValueError):
-    """A game parameter outside what the rules allow."""
 
 
 def deck_bracket(size: int) -> int:
@@ -307,10 +303,7 @@ def make_config(params: dict) -> Config:
         raise ConfigError(f"dresses must be 0-{sum(dress_counts)}, got {d_limit}")
     by_colour = [[d for d in range(NUM_DRESSES) if DRESSES[d].colour == c] for c in range(4)]
     dress_counts = _round_robin_subset(dress_counts, by_colour, d_limit)
-    try:
-        utility = check_mode(p["utility"])
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
+    utility = check_mode(p["utility"])
     return Config(
         players=n,
         rounds=rounds,

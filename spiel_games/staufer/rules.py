@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from spiel_games.common.majority import majority_awards
 from spiel_games.common.rules_data import load_rules
-from spiel_games.common.utility import check_mode
+from spiel_games.common.utility import ConfigError, check_mode
 
 RULES = load_rules("spiel_games.staufer")
 
@@ -71,10 +71,6 @@ DEFAULTS: dict[str, object] = {
     "privileges": "blue",
     "utility": "rank",
 }
-
-
-class ConfigError(ValueError):
-    """A game parameter outside what the rules allow."""
 
 
 def _parse_seat(text: str) -> tuple[int, bool]:
@@ -210,10 +206,7 @@ def make_config(params: dict) -> Config:
             piles[kind] = RULES["privileges.red_copies"]
     used = RULES["privileges.vp_used"][n]
     vp_pile = tuple(sorted(RULES["privileges.vp_values"])[-used:])  # lowest removed; top = last
-    try:
-        utility = check_mode(p["utility"])
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
+    utility = check_mode(p["utility"])
     return Config(
         players=n,
         rounds=rounds,
