@@ -17,10 +17,10 @@ Version history: 1 = initial.
 
 from __future__ import annotations
 
-from spiel_games.rococo import checks as T
-from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
 from spiel_games.rococo import scoring
+from spiel_games.rococo import state as ST
+from spiel_games.rococo.phases import checks as T
 
 NAME = "rococo-coarse"
 VERSION = 1
@@ -34,7 +34,7 @@ def abstract_key(state, player: int) -> str:
     for k, m in enumerate(c.hand[p]):
         if m:
             hand[R.CARDS[k].kind] += m
-    bales = [min(4, b) for b in E.bales_held(c, p)]
+    bales = [min(4, b) for b in ST.bales_held(c, p)]
     free_guests = sum(1 for o in c.gown if o < 0) // 3
     free_decos = sum(1 for o in c.deco if o < 0) // 3
     makeable = len(T.makeable_windows(c, p, True, "")) if c.cur == p else 0

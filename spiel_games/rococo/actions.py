@@ -36,18 +36,9 @@ from __future__ import annotations
 
 from spiel_games.rococo import rules as R
 
-MAIN_NAMES = (
-    "queen's favor",
-    "acquire resources",
-    "make a dress",
-    "hire an employee",
-    "depute the employee",
-    "fund a decoration",
-    "skip the main action",
-)
+# MAIN options and USE options (their names are in text.py, in this order).
 FAVOR, ACQUIRE, MAKE, HIRE, DEPUTE, FUND, SKIP = range(7)
 KEEP, TO_YARN, TO_LACE, TO_BOTH = range(4)
-USE_NAMES = ("keep tile as silk", "convert to yarn", "convert to lace", "convert to yarn+lace")
 
 _BLOCKS = (
     "select",

@@ -62,23 +62,15 @@ import pyspiel
 
 from spiel_games.common.game_type import make_game_type
 from spiel_games.common.utility import returns_from_keys, utility_bounds
-from spiel_games.rococo import dispatch as X
-from spiel_games.rococo import engine as E
-from spiel_games.rococo import rounds as RD
 from spiel_games.rococo import rules as R
-from spiel_games.rococo import scoring, turn
-from spiel_games.rococo import strings as S
+from spiel_games.rococo import scoring, text
+from spiel_games.rococo import state as ST
 from spiel_games.rococo.actions import ActionLayout
-from spiel_games.rococo.engine import (
-    PH_DRESSFILL,
-    PH_END,
-    PH_REVEAL,
-    PH_SELECT,
-    PH_STACKDRAW,
-    PH_START,
-    PH_WAREFILL,
-    Phase,
-)
+from spiel_games.rococo.observer import make_observer
+from spiel_games.rococo.phases import table as X
+from spiel_games.rococo.resample import resample
+from spiel_games.rococo.state import PH_END, PH_SELECT, PH_START, Phase
+from spiel_games.rococo.view import render_view
 
 SHORT_NAME = "python_rococo"
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -131,14 +123,12 @@ class RococoGame(pyspiel.Game):
             max_game_length=max_game_length(cfg),
         )
         super().__init__(_game_type(cfg.utility), info, {**R.DEFAULTS, **params})
-        self._initial = E.initial_core(cfg, self.layout)
+        self._initial = ST.initial_core(cfg, self.layout)
 
     def new_initial_state(self):
         return RococoState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        from spiel_games.rococo.observer import make_observer
-
         return make_observer(self, iig_obs_type, params)
 
 
@@ -162,16 +152,10 @@ class RococoState(pyspiel.State):
 
     def chance_outcomes(self):
         c = self._s
-        ph = c.phase
-        if ph in (PH_WAREFILL, PH_STACKDRAW):
-            return list(X.draw_outcomes(c.tstack))
-        if ph == PH_REVEAL:
-            return list(X.uniform_outcomes(c.emp[0]))
-        if ph == PH_DRESSFILL:
-            return list(X.draw_outcomes(c.bag))
-        if ph == PH_START:
-            return list(X.uniform_outcomes(tuple(range(c.cfg.players))))
-        raise ValueError("chance_outcomes called at a player node")
+        outcomes = X.OUTCOMES[c.phase]
+        if outcomes is None:
+            raise ValueError("chance_outcomes called at a player node")
+        return list(outcomes(c))
 
     def _legal_actions(self, player):
         c = self._s
@@ -200,21 +184,9 @@ class RococoState(pyspiel.State):
                 raise ValueError(
                     f"action {action} ({block}) is not legal in phase {Phase(ph).name}"
                 )
-            X.APPLY[ph](c, c.lay, action)
-        else:
-            if not X.chance_possible(c, ph, action):
-                raise ValueError(f"chance outcome {action} is not possible here")
-            if ph == PH_WAREFILL:
-                RD.ware_fill(c, action)
-            elif ph == PH_REVEAL:
-                RD.reveal(c, action)
-            elif ph == PH_DRESSFILL:
-                RD.dress_fill(c, action)
-            elif ph == PH_STACKDRAW:
-                turn.stack_draw(c, action)
-            else:
-                c.start = action
-                RD.start_round(c)
+        elif not X.chance_possible(c, ph, action):
+            raise ValueError(f"chance outcome {action} is not possible here")
+        X.APPLY[ph](c, c.lay, action)
         c.legal = None
         c.memo = None
         if c.phase == PH_END and c.returns is None:
@@ -277,18 +249,14 @@ class RococoState(pyspiel.State):
         }
 
     def resample_from_infostate(self, player_id, probability_sampler=None):
-        from spiel_games.rococo.resample import resample
-
         return resample(self, player_id, probability_sampler)
 
     def _action_to_string(self, player, action):
-        return S.action_string(self._s, self._s.lay, player, action)
+        return text.action_string(self._s, self._s.lay, player, action)
 
     def __str__(self):
-        return S.render(self._s)
+        return text.render(self._s)
 
     def render_view(self, player: int) -> str:
         """A readable board as `player` sees it (only what that player may know)."""
-        from spiel_games.rococo.view import render_view
-
         return render_view(self._s, player)

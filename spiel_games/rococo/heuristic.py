@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import random
 
-from spiel_games.rococo import checks as T
-from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
+from spiel_games.rococo import state as ST
 from spiel_games.rococo.actions import ACQUIRE, DEPUTE, FAVOR, FUND, HIRE, KEEP, MAKE, SKIP, TO_BOTH
-from spiel_games.rococo.engine import (
+from spiel_games.rococo.phases import checks as T
+from spiel_games.rococo.state import (
     PH_BONUS,
     PH_BUY,
     PH_DEPUTE,
@@ -62,7 +62,7 @@ def _wanted_bales(c) -> list[int]:
 
 
 def _tile_value(c, p: int, t: int) -> float:
-    held = E.bales_held(c, p)
+    held = ST.bales_held(c, p)
     want = _wanted_bales(c)
     tile = R.TILES[t]
     v = sum(b * (1.0 if want[i] > held[i] else 0.3) for i, b in enumerate(tile.bales))
@@ -85,11 +85,11 @@ def _main_choice(c, options: list[int]) -> int:
         return HIRE
     if FAVOR in options and c.round < c.cfg.rounds:
         return FAVOR
-    if ACQUIRE in options and sum(E.bales_held(c, p)) < 5 and not late:
+    if ACQUIRE in options and sum(ST.bales_held(c, p)) < 5 and not late:
         return ACQUIRE
     if FUND in options and (c.money[p] >= 14 or late):
         return FUND
-    if DEPUTE in options and c.money[p] < 6 and E.deck_size(c, p) >= 7:
+    if DEPUTE in options and c.money[p] < 6 and ST.deck_size(c, p) >= 7:
         return DEPUTE
     if ACQUIRE in options and not late:
         return ACQUIRE
@@ -123,7 +123,7 @@ def _fund_value(c, d: int) -> float:
     elif x.kind == R.FIREWORKS:
         v += 2.0
     elif x.kind == R.STATUE:
-        v += 1.5 * min(4, len(E.own_dresses(c, c.cur))) / 2
+        v += 1.5 * min(4, len(ST.own_dresses(c, c.cur))) / 2
     elif x.kind == R.MUSICIAN:
         v += 1.0
     return v

@@ -67,7 +67,7 @@ import numpy as np
 
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import CHANCE_PHASES, PH_END, Phase
+from spiel_games.rococo.state import CHANCE_PHASES, PH_END, Phase
 
 
 def layout_for(cfg) -> Layout:

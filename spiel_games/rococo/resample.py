@@ -17,7 +17,7 @@ from operator import add as _plus
 from operator import sub as _sub
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import changed, inc, put
+from spiel_games.rococo.state import changed, inc, put
 
 
 def _draw(counts: list[int], k: int, u) -> list[int]:

@@ -8,7 +8,7 @@ chance node (``c.phase``).
 from __future__ import annotations
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import (
+from spiel_games.rococo.state import (
     PH_DRESSFILL,
     PH_END,
     PH_PLAY,

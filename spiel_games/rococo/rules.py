@@ -1,62 +1,223 @@
-"""Rococo configuration from game parameters, and pure scoring helpers.
+"""Rococo's rules data and configuration.
 
-`make_config` validates the OpenSpiel game parameters (clear `ConfigError`, a
-ValueError) and builds the immutable `Config` of one game. The component tables
-live in `tables.py` and are re-exported here, so the engine reads everything
-through ``rules`` (imported as ``R``).
+Component tables are loaded once from rules.toml: employee cards and their
+bonuses, resource tiles, dress tiles, board constants and the small record types.
+Ids are stable: card ids 0-3 are the base cards (Master, Journeyman, the two
+Apprentices), 4-31 the hireable cards level by level; tile and dress ids follow
+the order of rules.toml (base, then Fancy, then Festivity dresses).
+
+`make_config` validates the OpenSpiel game parameters (``DEFAULTS``, documented in
+the parameter table of game.py) and raises a clear `ConfigError` (a ValueError);
+it builds the immutable `Config` of one game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spiel_games.common.rules_data import load_rules
 from spiel_games.common.utility import ConfigError, check_mode
-from spiel_games.rococo.tables import (  # noqa: F401  (re-exported for the engine)
-    ACQUIRE_COST,
-    APPRENTICE,
-    BASE_LETTERS,
-    BASE_TILE_COUNTS,
-    BLUE,
-    BONUS,
-    BONUS_NAMES,
-    BONUS_TEXT,
-    CARDS,
-    CROWNS,
-    DECO_KIND_NAMES,
-    DEPUTE_MONEY,
-    DEPUTE_MONEY_BONUS,
-    DRESSES,
-    FANCY_TILE_COUNTS,
-    FIREWORKS,
-    FOUNTAIN_LOW,
-    FOUNTAIN_UP,
-    GREEN,
-    HALL_NAMES,
-    HIRE_COST,
-    KINGS_HALL,
-    MASTER,
-    MUSICIAN,
-    N_BASE_DRESSES,
-    N_FANCY_DRESSES,
-    NUM_CARDS,
-    NUM_DRESSES,
-    NUM_HALLS,
-    NUM_TILES,
-    R_LACE,
-    R_LIVRE,
-    R_TILE,
-    R_YARN,
-    RED,
-    RULES,
-    SEGMENTS,
-    STATUE,
-    TILES,
-    YELLOW,
-    Deco,
-    Dress,
-    Guest,
-    parse_reward,
+
+RULES = load_rules("spiel_games.rococo")
+
+COLOURS: tuple[str, ...] = tuple(RULES["resources.colour_names"])  # yellow green red blue
+YELLOW, GREEN, RED, BLUE = range(4)
+LADY_COLOURS = frozenset(i for i, c in enumerate(COLOURS) if RULES["dresses.gender"][c] == "lady")
+TYPES = ("M", "J", "A")  # Master, Journeyman, Apprentice
+MASTER, JOURNEYMAN, APPRENTICE = range(3)
+
+# Employee bonuses (ids are stable; names are the rules.toml keys).
+BONUS_NAMES: tuple[str, ...] = (
+    "none",
+    "extra_acquire",
+    "yarn_or_lace_pay1",
+    "gain2",
+    "gain1",
+    "depute_use",
+    "stack_tile_pay1",
+    "stack_tile_free",
+    "yarn_or_lace_free",
+    "money_yellow_red",
+    "extra_dress_yg",
+    "depute_money",
+    "prestige_deco2",
+    "money_deco",
+    "prestige_dress3",
+    "extra_fund5",
+    "money_deck",
+    "money_deck_small",
+    "extra_dress_red",
+    "green_blue",
+    "buy_prestige4",
+    "money_dress",
+    "tiles_prestige",
+    "prestige_dress2",
+    "buy_prestige3",
+    "extra_fund10",
+    "crown_deck",
+    "crown_yarn_lace",
+    "crown_master_spaces",
+    "crown_pairs",
 )
+BONUS = {name: i for i, name in enumerate(BONUS_NAMES)}
+CROWNS = frozenset(
+    BONUS[b] for b in ("crown_deck", "crown_yarn_lace", "crown_master_spaces", "crown_pairs")
+)
+
+# Decoration kinds.
+FIREWORKS, MUSICIAN, STATUE, FOUNTAIN_UP, FOUNTAIN_LOW = range(5)
+
+# Guest-space rewards: (kind, amount); kinds below.
+R_NONE, R_LIVRE, R_YARN, R_LACE, R_TILE = range(5)
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    level: int  # 0 = base card
+    kind: int  # MASTER / JOURNEYMAN / APPRENTICE
+    bonus: int
+
+
+@dataclass(frozen=True)
+class Tile:
+    code: str
+    bales: tuple[int, int, int, int]
+    lower: str  # "", "y", "l", "y+l", "y/l"
+
+
+@dataclass(frozen=True)
+class Dress:
+    name: str
+    colour: int
+    bales: tuple[int, int, int, int]
+    yarn: int
+    lace: int
+    money: int
+    prestige: int
+    thimble: bool
+    festive: int  # one-time prestige of a Festivity dress (0 = ordinary dress)
+
+    @property
+    def sellable(self) -> bool:
+        return self.festive == 0
+
+    @property
+    def lady(self) -> bool:
+        return self.colour in LADY_COLOURS
+
+
+@dataclass(frozen=True)
+class Guest:
+    hall: int
+    master: bool
+    reward: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Deco:
+    kind: int
+    cost: int
+    prestige: int
+    index: int  # position within its kind (fireworks: left to right; musician: hall)
+
+
+def _cards() -> tuple[Card, ...]:
+    base = RULES["employees.base"]
+    names = {"M": "Master", "J": "Journeyman", "A": "Apprentice"}
+    base_names = {
+        "M": "base Master",
+        "J": "base Journeyman",
+        "a": "base Apprentice (yarn/lace)",
+        "b": "base Apprentice (2 Livre)",
+    }
+    out = [Card(base_names[ch], 0, TYPES.index(base[ch][0]), BONUS[base[ch][1]]) for ch in "MJab"]
+    for level, kind, bonus in RULES["employees.hireable"]:
+        out.append(
+            Card(f"L{level} {names[kind]} ({bonus})", level, TYPES.index(kind), BONUS[bonus])
+        )
+    return tuple(out)
+
+
+CARDS: tuple[Card, ...] = _cards()
+NUM_CARDS = len(CARDS)
+BASE_LETTERS = "MJab"
+
+
+def _tiles() -> tuple[tuple[Tile, ...], tuple[int, ...], tuple[int, ...]]:
+    tiles, base_counts, fancy_counts = [], [], []
+    for code, count, y, g, r, b, lower in RULES["resources.tiles"]:
+        tiles.append(Tile(code, (y, g, r, b), lower))
+        base_counts.append(count)
+        fancy_counts.append(0)
+    for code, count, y, g, r, b, lower in RULES["resources.fancy_tiles"]:
+        tiles.append(Tile(code, (y, g, r, b), lower))
+        base_counts.append(0)
+        fancy_counts.append(count)
+    return tuple(tiles), tuple(base_counts), tuple(fancy_counts)
+
+
+TILES, BASE_TILE_COUNTS, FANCY_TILE_COUNTS = _tiles()
+NUM_TILES = len(TILES)
+
+
+def _dresses() -> tuple[tuple[Dress, ...], int, int]:
+    out = []
+    seen: dict[str, int] = {}
+
+    def add(row, festive: int, prefix: str) -> None:
+        colour, y, g, r, b, yarn, lace, money, prestige, thimble = row[:10]
+        seen[colour] = seen.get(colour, 0) + 1
+        name = f"{prefix}{colour}-{seen[colour]}"
+        out.append(
+            Dress(
+                name,
+                COLOURS.index(colour),
+                (y, g, r, b),
+                yarn,
+                lace,
+                money,
+                prestige,
+                bool(thimble),
+                festive,
+            )
+        )
+
+    for row in RULES["dresses.tiles"]:
+        add(row, 0, "")
+    n_base = len(out)
+    seen.clear()
+    for row in RULES["dresses.fancy"]:
+        add(row, 0, "fancy ")
+    n_fancy = len(out) - n_base
+    seen.clear()
+    for row in RULES["dresses.festivity"]:
+        add(row, row[10], "festive ")
+    return tuple(out), n_base, n_fancy
+
+
+DRESSES, N_BASE_DRESSES, N_FANCY_DRESSES = _dresses()
+NUM_DRESSES = len(DRESSES)
+HALL_NAMES: tuple[str, ...] = tuple(RULES["board.hall_names"])
+NUM_HALLS = len(HALL_NAMES)
+KINGS_HALL: int = RULES["board.kings_hall"]
+SEGMENTS: int = RULES["board.warehouse_segments"]
+ACQUIRE_COST: tuple[int, ...] = tuple(RULES["actions.acquire_cost"])
+HIRE_COST: tuple[int, ...] = tuple(RULES["actions.hire_cost"])
+DEPUTE_MONEY = tuple(RULES["actions.depute_money"][t] for t in TYPES)
+DEPUTE_MONEY_BONUS = tuple(RULES["employees.depute_money_bonus"][t] for t in TYPES)
+MAX_WINDOWS = max(len(v) for v in RULES["board.window_costs"].values())
+MAX_GUESTS = max(len(h) * len(v) for v in RULES["board.guests"].values() for h in v[:1])
+MAX_SEGMENT = max(RULES["board.warehouse_segment_size"].values())
+
+
+def parse_reward(text: str) -> tuple[int, int]:
+    if text == "":
+        return (R_NONE, 0)
+    if text.startswith("$"):
+        return (R_LIVRE, int(text[1:]))
+    return {"yarn": (R_YARN, 1), "lace": (R_LACE, 1), "tile": (R_TILE, 1)}[text]
+
 
 DEFAULTS: dict[str, object] = {
     "players": 4,
@@ -339,55 +500,6 @@ def _bool(v, name: str) -> bool:
     if isinstance(v, str) and v.lower() in ("true", "false", "1", "0"):
         return v.lower() in ("true", "1")
     raise ConfigError(f"{name} must be true or false, got {v!r}")
-
-
-# ----- pure scoring helpers --------------------------------------------------------------
-def statue_points(colour_counts, statues: int) -> int:
-    """Prestige for `statues` sets of distinct colours; a dress counts in one set only."""
-    per = RULES["actions.statue_per_colour"]
-    return per * sum(min(c, statues) for c in colour_counts)
-
-
-def hall_awards(counts, masters, musician_owner: int, values, two_player: bool) -> list[int]:
-    """Hall majority: most dresses gets values[0], second values[1].
-
-    Ties: more dresses on Master guest spaces, then the owner of the hall's Musician;
-    players still tied all get the value of the place they tie for and the next
-    place is not awarded. At two players only first place scores.
-    """
-    n = len(counts)
-    out = [0] * n
-    keys = {p: (counts[p], masters[p], int(musician_owner == p)) for p in range(n) if counts[p] > 0}
-    place = 0
-    while keys and place < (1 if two_player else len(values)):
-        best = max(keys.values())
-        group = [p for p, k in keys.items() if k == best]
-        for p in group:
-            out[p] = values[place]
-            del keys[p]
-        if len(group) > 1:
-            break
-        place += 1
-    return out
-
-
-def fireworks_awards(counts, best_space, values, two_player: bool) -> list[int]:
-    """Fireworks majority; ties go to the player holding the dearer (further right) space."""
-    n = len(counts)
-    out = [0] * n
-    order = sorted(
-        (p for p in range(n) if counts[p] > 0),
-        key=lambda p: (counts[p], best_space[p]),
-        reverse=True,
-    )
-    for place, p in enumerate(order[: 1 if two_player else len(values)]):
-        out[p] = values[place]
-    return out
-
-
-def tiles_prestige(bales) -> int:
-    """Level-5 bonus: 1 per blue bale, 1 per red bale, 1 per two green/yellow bales."""
-    return bales[BLUE] + bales[RED] + (bales[YELLOW] + bales[GREEN]) // 2
 
 
 def assumptions() -> list[str]:

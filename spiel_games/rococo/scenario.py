@@ -6,7 +6,7 @@ strings (``act``). To shorten set-ups, ``give`` and ``place_dress`` /
 ``set_deco`` overwrite holdings or board facts directly; they are test set-up
 tools, not a rules path, and the moves made afterwards go through the rules.
 Each setter drops what the core cached for the position before the overwrite
-(legal actions, observer outputs; ``engine.changed``).
+(legal actions, observer outputs; ``state.changed``).
 
     s = start(2, start_player=0)               # round 1 prepared, selection next
     select_all(s)                               # everyone picks the first cards
@@ -20,7 +20,7 @@ import pyspiel
 
 import spiel_games.rococo  # noqa: F401  (registers the game)
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import Phase, changed, put
+from spiel_games.rococo.state import Phase, changed, put
 
 
 def card(key: str) -> int:
@@ -165,6 +165,12 @@ def set_board(state, **facts) -> None:
         if name not in _BOARD_SLOTS:
             raise KeyError(f"set_board cannot set {name!r}; settable: {sorted(_BOARD_SLOTS)}")
         setattr(state._s, _BOARD_SLOTS[name], tuple(value) if isinstance(value, list) else value)
+    changed(state._s)
+
+
+def drop_caches(state) -> None:
+    """Forget what the core cached for the position (legal ids, observer outputs), so
+    the next ones are computed afresh (for tests of the caches)."""
     changed(state._s)
 
 

@@ -3,15 +3,15 @@
 1. 1 prestige per 10 Livre (the remainder is the tie-break).
 2. Crown bonuses of level-6 cards still in the deck; the favor card owner +3.
 3. A: hall majorities; B: fireworks majority; C: terrace moves (made by the
-   players before scoring, see engine.start_terrace); D: statue sets;
+   players before scoring, see rounds.start_terrace); D: statue sets;
    E: property markers (dresses, x the terrace multiplier; decorations; All halls).
 Prestige gained during the game (bonuses, Festivity dresses) is added too.
 """
 
 from __future__ import annotations
 
-from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
+from spiel_games.rococo import state as ST
 
 B = R.BONUS
 _CROWN_DECK = R.RULES["employees.deck_crown"]
@@ -28,9 +28,9 @@ def breakdown(c) -> list[dict[str, int]]:
     for p in range(n):
         out[p]["in_game"] = c.prestige[p]
         out[p]["livre"] = c.money[p] // _PER_LIVRE
-        deck = E.deck_counts(c, p)
+        deck = ST.deck_counts(c, p)
         crowns = 0
-        dresses = E.own_dresses(c, p)
+        dresses = ST.own_dresses(c, p)
         if deck[_card_with(B["crown_deck"])]:
             size = sum(deck) + (1 if c.inplay and c.cur == p else 0)
             crowns += _CROWN_DECK[R.deck_bracket(size)] if size >= 4 else 0
@@ -57,13 +57,13 @@ def breakdown(c) -> list[dict[str, int]]:
             (c.deco[d] for d, x in enumerate(cfg.decos) if x.kind == R.MUSICIAN and x.index == h),
             -1,
         )
-        for p, v in enumerate(R.hall_awards(counts, masters, musician, cfg.hall_values[h], two)):
+        for p, v in enumerate(hall_awards(counts, masters, musician, cfg.hall_values[h], two)):
             halls[p] += v
     # B: fireworks.
     fw = c.tab.fireworks
     counts = [sum(1 for d in fw if c.deco[d] == p) for p in range(n)]
     best = [max((i for i, d in enumerate(fw) if c.deco[d] == p), default=-1) for p in range(n)]
-    fire = R.fireworks_awards(counts, best, cfg.fireworks_majority, two)
+    fire = fireworks_awards(counts, best, cfg.fireworks_majority, two)
     terrace_of = {g: cfg.terrace_mult[i] for i, g in enumerate(c.terr) if g >= 0}
     for p in range(n):
         out[p]["halls"] = halls[p]
@@ -74,7 +74,7 @@ def breakdown(c) -> list[dict[str, int]]:
         for g, o in enumerate(c.gown):
             if o == p:
                 colours[R.DRESSES[c.gdress[g]].colour] += 1
-        out[p]["statues"] = R.statue_points(colours, statues)
+        out[p]["statues"] = statue_points(colours, statues)
         # E: property markers.
         dress_pts = sum(
             R.DRESSES[c.gdress[g]].prestige * terrace_of.get(g, 1)
@@ -103,3 +103,52 @@ def tie_keys(c, final_scores=None) -> list[tuple[int, int]]:
     if final_scores is None:
         final_scores = scores(c)
     return [(s, c.money[p] % _PER_LIVRE) for p, s in enumerate(final_scores)]
+
+
+# ----- pure scoring rules --------------------------------------------------------------
+def statue_points(colour_counts, statues: int) -> int:
+    """Prestige for `statues` sets of distinct colours; a dress counts in one set only."""
+    per = R.RULES["actions.statue_per_colour"]
+    return per * sum(min(c, statues) for c in colour_counts)
+
+
+def hall_awards(counts, masters, musician_owner: int, values, two_player: bool) -> list[int]:
+    """Hall majority: most dresses gets values[0], second values[1].
+
+    Ties: more dresses on Master guest spaces, then the owner of the hall's Musician;
+    players still tied all get the value of the place they tie for and the next
+    place is not awarded. At two players only first place scores.
+    """
+    n = len(counts)
+    out = [0] * n
+    keys = {p: (counts[p], masters[p], int(musician_owner == p)) for p in range(n) if counts[p] > 0}
+    place = 0
+    while keys and place < (1 if two_player else len(values)):
+        best = max(keys.values())
+        group = [p for p, k in keys.items() if k == best]
+        for p in group:
+            out[p] = values[place]
+            del keys[p]
+        if len(group) > 1:
+            break
+        place += 1
+    return out
+
+
+def fireworks_awards(counts, best_space, values, two_player: bool) -> list[int]:
+    """Fireworks majority; ties go to the player holding the dearer (further right) space."""
+    n = len(counts)
+    out = [0] * n
+    order = sorted(
+        (p for p in range(n) if counts[p] > 0),
+        key=lambda p: (counts[p], best_space[p]),
+        reverse=True,
+    )
+    for place, p in enumerate(order[: 1 if two_player else len(values)]):
+        out[p] = values[place]
+    return out
+
+
+def tiles_prestige(bales) -> int:
+    """Level-5 bonus: 1 per blue bale, 1 per red bale, 1 per two green/yellow bales."""
+    return bales[R.BLUE] + bales[R.RED] + (bales[R.YELLOW] + bales[R.GREEN]) // 2

@@ -20,10 +20,10 @@ players' face-down tiles) are listed as one multiset, as the observer does.
 from __future__ import annotations
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import CHANCE_PHASES, PH_END, Phase
+from spiel_games.rococo.rules import COLOURS
 from spiel_games.rococo.scoring import scores
-from spiel_games.rococo.strings import deco_name, guest_name
-from spiel_games.rococo.tables import COLOURS
+from spiel_games.rococo.state import CHANCE_PHASES, PH_END, Phase
+from spiel_games.rococo.text import BONUS_TEXT, deco_name, guest_name
 
 
 def _cards(counts) -> str:
@@ -150,7 +150,7 @@ def render_view(c, player: int) -> str:
     if c.card >= 0:
         turn.append(f"P{c.cur + 1} plays {R.CARDS[c.card].name}")
     if c.bcard >= 0 and ph != PH_END:
-        turn.append(f"bonus offered: {R.BONUS_TEXT[R.BONUS_NAMES[R.CARDS[c.bcard].bonus]]}")
+        turn.append(f"bonus offered: {BONUS_TEXT[R.BONUS_NAMES[R.CARDS[c.bcard].bonus]]}")
     if c.dress >= 0:
         need = ", ".join(f"{k} {COLOURS[i]}" for i, k in enumerate(c.need) if k) or "nothing"
         turn.append(f"making {R.DRESSES[c.dress].name}, silk still needed: {need}")

@@ -23,6 +23,7 @@ from spiel_games.rococo.scenario import (
     start,
     tile,
 )
+from spiel_games.rococo.text import BONUS_TEXT
 
 MASTER, JOURNEYMAN = "base Master", "base Journeyman"
 APPR_YL, APPR_2 = "base Apprentice (yarn/lace)", "base Apprentice (2 Livre)"
@@ -41,7 +42,7 @@ def bonus_turn(key: str, players: int = 2, main: str = "main: skip the main acti
 
 
 def use_text(key: str) -> str:
-    return "use bonus: " + R.BONUS_TEXT[R.BONUS_NAMES[R.CARDS[card(key)].bonus]]
+    return "use bonus: " + BONUS_TEXT[R.BONUS_NAMES[R.CARDS[card(key)].bonus]]
 
 
 def dresses(s, owner, names):

@@ -51,7 +51,7 @@ def test_own_selection_is_listed_and_the_opponents_is_only_counted():
     state = start(2, start_player=0)
     master = card("base Master")
     state.apply_action(state.legal_actions()[0])  # P1 selects a card secretly
-    chosen = [k for k, m in enumerate(state._s.hand[0]) if m]
+    chosen = [k for k, m in enumerate(state.holdings(0)["hand"]) if m]
     assert chosen == [master]
     mine = state.render_view(0).splitlines()
     theirs = state.render_view(1).splitlines()

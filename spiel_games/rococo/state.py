@@ -1,10 +1,10 @@
-"""Rococo's mutable state (`Core`) and the preparation / selection / income flow.
+"""Rococo's phases (`Phase`), the mutable state (`Core`) and its primitive edits.
 
 `Core` holds every fact of a position in immutable tuples and ints, so a clone
 copies a handful of list objects. Two slots cache what is derived from the
 position: ``legal`` (the legal action ids) and ``memo`` (observer outputs). A
 clone shares them, which is right while both cores hold the same position;
-`RococoState._apply_action` replaces them, and any other change to a core must
+`RococoState._apply_action` drops them, and any other change to a core must
 call `changed(core)`. Per-player count vectors are indexed by card
 id (employees), tile type (resources) or dress type.
 

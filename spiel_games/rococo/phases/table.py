@@ -1,9 +1,13 @@
-"""Rococo's per-phase tables of legal action ids and their application, and chance helpers.
+"""Rococo's phase table: one legal/apply pair per phase, chance phases included.
 
-`RococoState` (game.py) looks up ``LEGAL[phase]`` to list the legal ids of the
-player to move (cached on the core) and, after checking an id against that list,
-``APPLY[phase]`` to carry it out through rounds.py / turn.py. The id layout is
-in actions.py.
+`RococoState` (game.py) looks up, by phase id:
+- at a chance node, ``OUTCOMES[phase](core)`` (the outcomes with their exact
+  probabilities) and, after `chance_possible`, ``APPLY[phase](core, layout, outcome)``;
+- at a player node, ``LEGAL[phase](core, layout)`` for the legal ids of the player
+  to move (cached on the core) and, after checking an id against that list,
+  ``APPLY[phase](core, layout, id)``.
+The apply functions carry the move out through rounds.py and turn.py; the option
+lists behind the legal ids are in checks.py; the id layout is in actions.py.
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from spiel_games.common import deck as D
-from spiel_games.rococo import checks, turn
 from spiel_games.rococo import rounds as RD
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.engine import (
+from spiel_games.rococo.phases import checks, turn
+from spiel_games.rococo.state import (
+    CHANCE_PHASES,
     PH_BONUS,
     PH_BUY,
     PH_DEPUTE,
@@ -31,6 +36,7 @@ from spiel_games.rococo.engine import (
     PH_REVEAL,
     PH_SELECT,
     PH_STACKDRAW,
+    PH_START,
     PH_TAKE,
     PH_TERRACE,
     PH_USE,
@@ -39,7 +45,7 @@ from spiel_games.rococo.engine import (
 )
 
 
-# ----- chance nodes ------------------------------------------------------------------------------
+# ----- chance phases: outcomes and their application ------------------------------------------------------------------------------
 @lru_cache(maxsize=4096)
 def draw_outcomes(counts: tuple) -> tuple:
     return tuple(D.draw_outcomes(counts))
@@ -59,6 +65,43 @@ def chance_possible(c, ph: int, a: int) -> bool:
     if ph == PH_DRESSFILL:
         return 0 <= a < R.NUM_DRESSES and c.bag[a] > 0
     return 0 <= a < c.cfg.players
+
+
+def _o_start(c):
+    return uniform_outcomes(tuple(range(c.cfg.players)))
+
+
+def _o_reveal(c):
+    return uniform_outcomes(c.emp[0])
+
+
+def _o_tile(c):
+    return draw_outcomes(c.tstack)
+
+
+def _o_dressfill(c):
+    return draw_outcomes(c.bag)
+
+
+def _a_start(c, lay, a):
+    c.start = a
+    RD.start_round(c)
+
+
+def _a_reveal(c, lay, a):
+    RD.reveal(c, a)
+
+
+def _a_warefill(c, lay, a):
+    RD.ware_fill(c, a)
+
+
+def _a_dressfill(c, lay, a):
+    RD.dress_fill(c, a)
+
+
+def _a_stackdraw(c, lay, a):
+    turn.stack_draw(c, a)
 
 
 # ----- id-level legal actions, one function per player phase ------------------------------------
@@ -151,7 +194,7 @@ def _use_ids(base: int) -> tuple:
     return tuple(tuple(base + o for o in checks.use_options_of(t)) for t in range(R.NUM_TILES))
 
 
-# ----- dispatch of a legal id (RococoState._apply_action has checked it is legal) ----------------------------
+# ----- applying a legal id (RococoState._apply_action has checked it is legal) ------------------
 def _a_select(c, lay, a):
     RD.select(c, a - lay.select)
 
@@ -231,6 +274,11 @@ def _a_terrace(c, lay, a):
 
 
 _BY_PHASE = {
+    PH_START: (_o_start, _a_start),
+    PH_REVEAL: (_o_reveal, _a_reveal),
+    PH_WAREFILL: (_o_tile, _a_warefill),
+    PH_DRESSFILL: (_o_dressfill, _a_dressfill),
+    PH_STACKDRAW: (_o_tile, _a_stackdraw),
     PH_SELECT: (_l_select, _a_select),
     PH_PLAY: (_l_play, _a_play),
     PH_MAIN: (_l_main, _a_main),
@@ -248,7 +296,13 @@ _BY_PHASE = {
     PH_DISCARD: (_l_discard, _a_discard),
     PH_TERRACE: (_l_terrace, _a_terrace),
 }
-# Indexed by phase id (player phases only; chance phases and END are never looked up):
-# LEGAL[ph](core, layout) -> tuple of legal ids, APPLY[ph](core, layout, id) for a legal id.
-LEGAL = tuple(_BY_PHASE[ph][0] if ph in _BY_PHASE else None for ph in range(PH_END + 1))
+# Indexed by phase id (END has no entry):
+# OUTCOMES[ph](core) -> ((outcome, probability), ...) at a chance phase;
+# LEGAL[ph](core, layout) -> tuple of legal ids at a player phase;
+# APPLY[ph](core, layout, id) for a possible outcome or a legal id.
+OUTCOMES = tuple(_BY_PHASE[ph][0] if ph in CHANCE_PHASES else None for ph in range(PH_END + 1))
+LEGAL = tuple(
+    _BY_PHASE[ph][0] if ph in _BY_PHASE and ph not in CHANCE_PHASES else None
+    for ph in range(PH_END + 1)
+)
 APPLY = tuple(_BY_PHASE[ph][1] if ph in _BY_PHASE else None for ph in range(PH_END + 1))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from spiel_games.rococo import engine as E
 from spiel_games.rococo import rules as R
+from spiel_games.rococo import state as ST
 from spiel_games.rococo.actions import (
     ACQUIRE,
     DEPUTE,
@@ -88,7 +88,7 @@ def makeable_windows(c, p: int, by_master: bool, mod: str, first: bool = False) 
         ny, ng, nr, nb = needs[di]
         if ny or ng or nr or nb:
             if held is None:
-                held = E.bales_held(c, p)
+                held = ST.bales_held(c, p)
             if held[0] < ny or held[1] < ng or held[2] < nr or held[3] < nb:
                 continue
         if not sellable:
@@ -131,15 +131,15 @@ def fundable(c, p: int, discount: int, first: bool = False) -> list[int]:
 
 
 def can_depute_from_deck(c, p: int) -> bool:
-    return E.deck_size(c, p) >= MIN_DEPUTE and sum(c.supply[p]) + sum(c.discard[p]) > 0
+    return ST.deck_size(c, p) >= MIN_DEPUTE and sum(c.supply[p]) + sum(c.discard[p]) > 0
 
 
 def instant_bonus(c, p: int, b: int) -> tuple[int, int]:
     """(Livre, prestige) of a bonus that needs no decision."""
-    dresses = E.own_dresses(c, p)
+    dresses = ST.own_dresses(c, p)
     colours = [R.DRESSES[d].colour for d in dresses]
-    decos = E.own_decos(c, p)
-    size = E.deck_size(c, p)
+    decos = ST.own_decos(c, p)
+    size = ST.deck_size(c, p)
     if b == B["gain1"]:
         return 1, 0
     if b == B["gain2"]:
@@ -228,7 +228,7 @@ def main_options(c) -> list[int]:
         out.append(MAKE)
     if kind == R.MASTER and c.display and R.HIRE_COST[len(c.display) - 1] <= c.money[p]:
         out.append(HIRE)
-    if E.deck_size(c, p) >= MIN_DEPUTE:
+    if ST.deck_size(c, p) >= MIN_DEPUTE:
         out.append(DEPUTE)
     if fundable(c, p, 0, first=True):
         out.append(FUND)

@@ -1,4 +1,6 @@
-"""Readable action strings and state rendering for Rococo."""
+"""Every human-readable Rococo string: names of main actions, tile uses, bonuses and
+decoration kinds, action strings (`action_string`) and the omniscient rendering
+(`render`)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ from functools import lru_cache
 import pyspiel
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.actions import MAIN_NAMES, USE_NAMES
-from spiel_games.rococo.engine import (
+from spiel_games.rococo.scoring import breakdown
+from spiel_games.rococo.state import (
     PH_DRESSFILL,
     PH_END,
     PH_MAKE,
@@ -18,6 +20,54 @@ from spiel_games.rococo.engine import (
     PH_WAREFILL,
     Phase,
 )
+
+# Indexed by the MAIN option ids of actions.py (FAVOR .. SKIP).
+MAIN_NAMES = (
+    "queen's favor",
+    "acquire resources",
+    "make a dress",
+    "hire an employee",
+    "depute the employee",
+    "fund a decoration",
+    "skip the main action",
+)
+# Indexed by the USE option ids of actions.py (KEEP .. TO_BOTH).
+USE_NAMES = ("keep tile as silk", "convert to yarn", "convert to lace", "convert to yarn+lace")
+# Employee bonuses by their rules.toml key (rules.BONUS_NAMES).
+BONUS_TEXT = {
+    "none": "no bonus",
+    "extra_acquire": "one more Acquire Resources",
+    "yarn_or_lace_pay1": "pay 1 Livre for 1 yarn or 1 lace",
+    "gain2": "gain 2 Livre",
+    "gain1": "gain 1 Livre",
+    "depute_use": "depute a deck card and use its bonus",
+    "stack_tile_pay1": "pay 1 Livre for a face-down stack tile",
+    "stack_tile_free": "a free face-down stack tile",
+    "yarn_or_lace_free": "1 yarn or 1 lace",
+    "money_yellow_red": "1 Livre per own yellow, 2 per own red dress",
+    "extra_dress_yg": "one more Make a Dress, 1 yellow/green bale less",
+    "depute_money": "depute a deck card for 8/5/2 Livre",
+    "prestige_deco2": "1 prestige per 2 own decorations",
+    "money_deco": "1 Livre per own decoration",
+    "prestige_dress3": "1 prestige per 3 own dresses",
+    "extra_fund5": "one more Fund a Decoration, 5 Livre less",
+    "money_deck": "2/6/10/14 Livre by deck size",
+    "money_deck_small": "1/3/5/7 Livre by deck size",
+    "extra_dress_red": "one more Make a Dress, up to 2 red bales less",
+    "green_blue": "2 Livre per own green dress, 1 prestige per own blue dress",
+    "buy_prestige4": "1 prestige per 4 Livre paid",
+    "money_dress": "1 Livre per own dress",
+    "tiles_prestige": "discard tiles for prestige",
+    "prestige_dress2": "1 prestige per 2 own dresses",
+    "buy_prestige3": "1 prestige per 3 Livre paid",
+    "extra_fund10": "one more Fund a Decoration, 10 Livre less",
+    "crown_deck": "end: 2/5/8/11 prestige by deck size",
+    "crown_yarn_lace": "end: 3 prestige per yarn+lace pair",
+    "crown_master_spaces": "end: 3 prestige per 2 dresses on Master spaces",
+    "crown_pairs": "end: 2 prestige per lady+man dress pair",
+}
+# Decoration kinds, indexed by rules.FIREWORKS .. rules.FOUNTAIN_LOW.
+DECO_KIND_NAMES = ("fireworks", "musician", "statue", "fountain-upper", "fountain-lower")
 
 
 def guest_name(cfg, g: int) -> str:
@@ -31,7 +81,7 @@ def deco_name(cfg, d: int) -> str:
     x = cfg.decos[d]
     if x.kind == R.MUSICIAN:
         return f"musician of {R.HALL_NAMES[x.index]}"
-    return f"{R.DECO_KIND_NAMES[x.kind]} {x.index + 1}"
+    return f"{DECO_KIND_NAMES[x.kind]} {x.index + 1}"
 
 
 def action_string(c, lay, player: int, action: int) -> str:
@@ -74,7 +124,7 @@ def action_string(c, lay, player: int, action: int) -> str:
     if block == "fund":
         return f"fund {deco_name(cfg, a)} ({max(0, cfg.decos[a].cost - c.discount)} Livre)"
     if block == "bonus":
-        text = R.BONUS_TEXT[R.BONUS_NAMES[R.CARDS[c.bcard].bonus]] if c.bcard >= 0 else "bonus"
+        text = BONUS_TEXT[R.BONUS_NAMES[R.CARDS[c.bcard].bonus]] if c.bcard >= 0 else "bonus"
         return f"use bonus: {text}" if a == 0 else "skip bonus"
     if block == "yarnlace":
         return "take lace" if a else "take yarn"
@@ -150,7 +200,7 @@ def render(c) -> str:
     if c.pend >= 0:
         lines.append(f"tile in hand: {R.TILES[c.pend].code}{' (secret)' if c.pend_secret else ''}")
     if c.phase == PH_END:
-        lines.append("final prestige: " + " ".join(str(sum(b.values())) for b in _breakdown(c)))
+        lines.append("final prestige: " + " ".join(str(sum(b.values())) for b in breakdown(c)))
     elif c.phase not in (
         PH_START,
         PH_REVEAL,
@@ -160,9 +210,3 @@ def render(c) -> str:
     ):
         lines.append(f"P{c.cur + 1} to move")
     return "\n".join(lines)
-
-
-def _breakdown(c):
-    from spiel_games.rococo.scoring import breakdown
-
-    return breakdown(c)

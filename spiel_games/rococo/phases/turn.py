@@ -15,9 +15,9 @@ so the option lists are not computed a second time.
 
 from __future__ import annotations
 
-from spiel_games.rococo import engine as E
 from spiel_games.rococo import rounds as RD
 from spiel_games.rococo import rules as R
+from spiel_games.rococo import state as ST
 from spiel_games.rococo.actions import (
     ACQUIRE,
     DEPUTE,
@@ -30,7 +30,7 @@ from spiel_games.rococo.actions import (
     TO_LACE,
     TO_YARN,
 )
-from spiel_games.rococo.checks import (
+from spiel_games.rococo.phases.checks import (
     BUY_RATE,
     EXTRA_DRESS,
     EXTRA_FUND,
@@ -44,7 +44,8 @@ from spiel_games.rococo.checks import (
     instant_bonus,
     reduced_need,
 )
-from spiel_games.rococo.engine import (
+from spiel_games.rococo.scoring import tiles_prestige
+from spiel_games.rococo.state import (
     PH_BONUS,
     PH_BUY,
     PH_DEPUTE,
@@ -68,9 +69,9 @@ def play(c, card: int) -> None:
     p = c.cur
     if c.hand[p][card] <= 0:
         raise ValueError("that card is not in the hand")
-    c.hand = put(c.hand, p, E.inc(c.hand[p], card, -1))
+    c.hand = put(c.hand, p, ST.inc(c.hand[p], card, -1))
     if c.known[p][card]:
-        c.known = put(c.known, p, E.inc(c.known[p], card, -1))
+        c.known = put(c.known, p, ST.inc(c.known[p], card, -1))
     c.card = card
     c.inplay = True
     c.stage = 0
@@ -116,7 +117,7 @@ def take(c, seg: int, t: int) -> None:
 
 
 def stack_draw(c, t: int) -> None:
-    c.tstack = E.inc(c.tstack, t, -1)
+    c.tstack = ST.inc(c.tstack, t, -1)
     c.pend = t
     c.pend_secret = True
     c.phase = PH_USE
@@ -126,15 +127,15 @@ def use(c, option: int) -> None:
     p, t = c.cur, c.pend
     if option == KEEP:
         if c.pend_secret:
-            c.tsec = put(c.tsec, p, E.inc(c.tsec[p], t))
+            c.tsec = put(c.tsec, p, ST.inc(c.tsec[p], t))
         else:
-            c.tpub = put(c.tpub, p, E.inc(c.tpub[p], t))
+            c.tpub = put(c.tpub, p, ST.inc(c.tpub[p], t))
     else:
         if option in (TO_YARN, TO_BOTH):
             c.yarn = put(c.yarn, p, c.yarn[p] + 1)
         if option in (TO_LACE, TO_BOTH):
             c.lace = put(c.lace, p, c.lace[p] + 1)
-        c.tdisc = E.inc(c.tdisc, t)
+        c.tdisc = ST.inc(c.tdisc, t)
     c.pend = -1
     c.pend_secret = False
     finish_step(c)
@@ -155,10 +156,10 @@ def make(c, w: int) -> None:
 def pay(c, t: int) -> None:
     p = c.cur
     if c.tpub[p][t]:
-        c.tpub = put(c.tpub, p, E.inc(c.tpub[p], t, -1))
+        c.tpub = put(c.tpub, p, ST.inc(c.tpub[p], t, -1))
     else:
-        c.tsec = put(c.tsec, p, E.inc(c.tsec[p], t, -1))
-    c.tdisc = E.inc(c.tdisc, t)
+        c.tsec = put(c.tsec, p, ST.inc(c.tsec[p], t, -1))
+    c.tdisc = ST.inc(c.tdisc, t)
     b = R.TILES[t].bales
     c.need = tuple(max(0, c.need[i] - b[i]) for i in range(4))
     if not any(c.need):
@@ -190,7 +191,7 @@ def place(c, g: int) -> None:
 def sell(c) -> None:
     p = c.cur
     c.money = put(c.money, p, c.money[p] + R.DRESSES[c.dress].money)
-    c.ddisc = E.inc(c.ddisc, c.dress)
+    c.ddisc = ST.inc(c.ddisc, c.dress)
     c.dress = -1
     finish_step(c)
 
@@ -206,8 +207,8 @@ def hire(c, card: int) -> None:
     rest = list(c.display)
     rest.remove(card)
     c.display = tuple(rest)
-    c.hand = put(c.hand, p, E.inc(c.hand[p], card))
-    c.known = put(c.known, p, E.inc(c.known[p], card))
+    c.hand = put(c.hand, p, ST.inc(c.hand[p], card))
+    c.known = put(c.known, p, ST.inc(c.known[p], card))
     finish_step(c)
 
 
@@ -308,9 +309,9 @@ def yarn_or_lace(c, lace: bool) -> None:
 def depute_card(c, card: int) -> None:
     p = c.cur
     if c.discard[p][card]:
-        c.discard = put(c.discard, p, E.inc(c.discard[p], card, -1))
+        c.discard = put(c.discard, p, ST.inc(c.discard[p], card, -1))
     else:
-        c.supply = put(c.supply, p, E.inc(c.supply[p], card, -1))
+        c.supply = put(c.supply, p, ST.inc(c.supply[p], card, -1))
     if c.depute_mode == "money":
         c.money = put(c.money, p, c.money[p] + R.DEPUTE_MONEY_BONUS[R.CARDS[card].kind])
         RD.end_turn(c)
@@ -331,17 +332,17 @@ def buy(c) -> None:
 def discard_tile(c, t: int) -> None:
     p = c.cur
     if c.tpub[p][t]:
-        c.tpub = put(c.tpub, p, E.inc(c.tpub[p], t, -1))
+        c.tpub = put(c.tpub, p, ST.inc(c.tpub[p], t, -1))
     else:
-        c.tsec = put(c.tsec, p, E.inc(c.tsec[p], t, -1))
-    c.tdisc = E.inc(c.tdisc, t)
-    c.acc = E.add(c.acc, R.TILES[t].bales)
+        c.tsec = put(c.tsec, p, ST.inc(c.tsec[p], t, -1))
+    c.tdisc = ST.inc(c.tdisc, t)
+    c.acc = ST.add(c.acc, R.TILES[t].bales)
     if not discardable(c, p):
         end_discard(c)
 
 
 def end_discard(c) -> None:
     p = c.cur
-    c.prestige = put(c.prestige, p, c.prestige[p] + R.tiles_prestige(c.acc))
+    c.prestige = put(c.prestige, p, c.prestige[p] + tiles_prestige(c.acc))
     c.acc = (0, 0, 0, 0)
     RD.end_turn(c)
