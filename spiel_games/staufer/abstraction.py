@@ -16,7 +16,7 @@ Version history: 1 = initial.
 from __future__ import annotations
 
 from spiel_games.staufer import scoring as S
-from spiel_games.staufer.core import (
+from spiel_games.staufer.state import (
     KING,
     PEND_OCC,
     PEND_POS,

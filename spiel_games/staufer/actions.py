@@ -18,7 +18,7 @@ occupant and payment steps are skipped when only one choice exists.
 
 Chance outcomes (ids 0-8, meaning by the setup/refill step): region id (region
 placement, A tiles), point tile index, job card index within its type, B condition
-index, C-tile move (1-3), chest kind (0-8, see rules.CHEST_NAMES).
+index, C-tile move (1-3), chest kind (0-8, see text.CHEST_NAMES).
 """
 
 from __future__ import annotations
@@ -56,21 +56,3 @@ def decode(action: int) -> tuple[str, int]:
         if lo <= action < hi:
             return kind, action - lo
     raise ValueError(f"action id {action} is outside Die Staufer's layout (0-{NUM_ACTIONS - 1})")
-
-
-def to_string(action: int, cfg) -> str:
-    kind, arg = decode(action)
-    if kind == "supply":
-        e, n = cfg.supply[arg] if arg < len(cfg.supply) else (0, 0)
-        return f"supply {arg + 1} ({e}E+{n}N)"
-    if kind == "deploy":
-        return f"deploy {R.REGION_NAMES[arg]}"
-    if kind == "seat":
-        return f"seat {arg + 1}"
-    if kind == "occupy":
-        return "occupy with " + ("envoy" if arg == 0 else "noble")
-    if kind == "pay":
-        return f"pay {arg} noble(s)"
-    if kind == "use":
-        return f"use {R.CHEST_NAMES[R.TURQUOISE[arg]].split()[1]}"
-    return f"privilege {R.PRIV_NAMES[arg]}"

@@ -65,32 +65,33 @@ from spiel_games.common.game_type import make_game_type
 from spiel_games.common.utility import utility_bounds
 from spiel_games.staufer import actions as A
 from spiel_games.staufer import phases as P
-from spiel_games.staufer import rounds as RD
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
-from spiel_games.staufer.core import (
-    CHANCE_PHASES,
+from spiel_games.staufer import text
+from spiel_games.staufer.observer import make_observer
+from spiel_games.staufer.resample import resample
+from spiel_games.staufer.state import (
+    CUR,
     END,
+    ESCORT,
+    GIFT,
     KING,
     MOVER,
     NDEP,
     NSUP,
+    PEND_OCC,
     PEND_POS,
+    PEND_SEAT,
     PHASE,
-    REFILL,
+    PRIV_PENDING,
     ROUND,
-    SETUP,
-    ST_A,
-    ST_B,
-    ST_C,
-    ST_JOB,
-    ST_REGION,
-    ST_TILE,
-    STEP,
+    SCORED_A,
+    SCORED_B,
     TI,
     Phase,
     initial_core,
 )
+from spiel_games.staufer.view import render_view
 
 SHORT_NAME = "python_staufer"
 
@@ -144,15 +145,13 @@ class StauferGame(pyspiel.Game):
         return StauferState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        from spiel_games.staufer.observer import make_observer
-
         return make_observer(self, iig_obs_type, params)
 
 
 class StauferState(pyspiel.State):
     def __init__(self, game: StauferGame):
         super().__init__(game)
-        self._s = game._initial  # copy-on-write: see core.initial_core
+        self._s = game._initial  # copy-on-write: see state.initial_core
 
     # ----- OpenSpiel API -------------------------------------------------------------
     def current_player(self):
@@ -162,25 +161,27 @@ class StauferState(pyspiel.State):
         return self._s.v[PHASE] == END
 
     def chance_outcomes(self):
-        return RD.chance_outcomes(self._s)
+        s = self._s
+        outcomes = P.OUTCOMES[s.v[PHASE]]
+        if outcomes is None:
+            raise ValueError("chance_outcomes called at a player node")
+        return outcomes(s)
 
     def _legal_actions(self, player):
         s = self._s
         if player != s.v[MOVER] or player < 0:
             return []
-        return P.legal_actions(s)
+        return P.LEGAL[s.v[PHASE]](s)
 
     def _apply_action(self, action):
         s = self._s
         if not s.owned:
             self._s = s = s.__deepcopy__(None)
         s.pub = None
-        if s.v[PHASE] in CHANCE_PHASES:
-            RD.apply_chance(s, action)
-        elif s.v[PHASE] == END:
+        apply = P.APPLY[s.v[PHASE]]
+        if apply is None:
             raise ValueError("the game is over")
-        else:
-            P.apply_action(s, action)
+        apply(s, action)
 
     def returns(self):
         s = self._s
@@ -192,135 +193,92 @@ class StauferState(pyspiel.State):
         """Each player's score if the game ended now (VP track + final scoring)."""
         return S.scores(self._s)
 
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Per player: the VP track and each final-scoring part (they sum to scores())."""
+        return S.breakdown(self._s)
+
+    def holdings(self, player: int) -> dict:
+        """A player's holdings (omniscient: includes the secret job cards). Figures are
+        (envoys, nobles); privileges count the cards held per kind (rules.VP_PRIV ..
+        rules.PILGRIM); jobs are job card ids (type * rules.JOB_POOL_MAX + index, -1 =
+        not dealt)."""
+        s = self._s
+        v = s.v
+        t = s.t
+        p = player
+        if not 0 <= p < t.n:
+            raise ValueError(f"player must be 0-{t.n - 1}, got {p}")
+        return {
+            "vp": v[t.vp + p],
+            "court": (v[t.court + 2 * p], v[t.court + 2 * p + 1]),
+            "province": (v[t.prov + 2 * p], v[t.prov + 2 * p + 1]),
+            "brown": v[t.brown + p],
+            "turquoise": tuple(v[t.tq + 3 * p : t.tq + 3 * p + 3]),
+            "privileges": tuple(v[t.privs + p * R.PRIV_KINDS : t.privs + (p + 1) * R.PRIV_KINDS]),
+            "vp_privilege_points": v[t.vpp + p],
+            "jobs": tuple(v[t.jobs + 3 * p : t.jobs + 3 * p + 3]),
+        }
+
+    def board(self) -> dict:
+        """The shared facts. Board positions run clockwise from 0; ``regions`` gives the
+        region id at each position (-1 = not placed yet), ``king`` a position. Per
+        position: ``seats`` (occupant per seat: -1 free, else player * 2 + is_noble),
+        ``seat_chests`` (chest kind or -1) and ``payment`` ((envoys, nobles) per player).
+        ``supply_chests``: chests per kind under each supply space; ``chest_stacks``:
+        chests per kind still face down; ``privilege_piles``: cards per kind left;
+        ``vp_pile``: VP privilege values left, top last."""
+        s = self._s
+        v = s.v
+        t = s.t
+        n, k, ck = t.n, t.K, R.CHEST_KINDS
+        seats, chests, payment = [], [], []
+        for pos in range(t.r):
+            m = s.seats_in(pos) if s.region_at[pos] >= 0 else 0
+            seats.append(tuple(v[t.seat + pos * k : t.seat + pos * k + m]))
+            chests.append(tuple(v[t.chest + pos * k : t.chest + pos * k + m]))
+            base = t.pay + pos * n * 2
+            payment.append(tuple((v[base + 2 * p], v[base + 2 * p + 1]) for p in range(n)))
+        return {
+            "phase": Phase(v[PHASE]).name.lower(),
+            "round": v[ROUND] + 1,
+            "king": v[KING],
+            "regions": s.region_at,
+            "point_tiles": s.tile_at,
+            "a_tiles": s.a_tiles,
+            "b_tiles": s.b_tiles,
+            "c_tiles": s.c_tiles,
+            "order": tuple(v[t.order : t.order + t.F]),
+            "turns_taken": v[TI],
+            "to_move": v[CUR],
+            "supply_track": tuple(v[t.sup : t.sup + v[NSUP]]),
+            "deploy_track": tuple(v[t.dep : t.dep + v[NDEP]]),
+            "seats": tuple(seats),
+            "seat_chests": tuple(chests),
+            "payment": tuple(payment),
+            "supply_chests": tuple(
+                tuple(v[t.supc + i * ck : t.supc + (i + 1) * ck]) for i in range(t.S)
+            ),
+            "chest_stacks": tuple(v[t.bag : t.bag + ck]),
+            "privilege_piles": tuple(v[t.piles : t.piles + R.PRIV_KINDS]),
+            "vp_pile": s.vp_pile(),
+            "pending": (v[PEND_POS], v[PEND_SEAT], v[PEND_OCC]),
+            "turquoise_used": (v[ESCORT], v[GIFT]),
+            "privileges_to_choose": v[PRIV_PENDING],
+            "scored": (v[SCORED_A], v[SCORED_B]),
+        }
+
     def resample_from_infostate(self, player_id, probability_sampler):
         """Re-deal the opponents' job cards (the only hidden facts) uniformly among the
         cards `player_id` has not seen; everything else is public."""
-        from spiel_games.staufer.resample import resample
-
         return resample(self, player_id, probability_sampler)
 
     # ----- strings -------------------------------------------------------------------
     def _action_to_string(self, player, action):
-        s = self._s
-        if player == pyspiel.PlayerId.CHANCE:
-            return chance_string(s, action)
-        text = A.to_string(action, s.cfg)
-        kind, arg = A.decode(action)
-        pos = s.v[PEND_POS]
-        if kind == "seat" and pos >= 0 and arg < s.seats_in(pos):
-            value, only = s.seat_def(pos, arg)
-            text += f" ({value}{'N' if only else ''})"
-        return text
+        return text.action_string(self._s, player, action)
 
     def __str__(self):
-        return render(self._s)
+        return text.render(self._s)
 
     def render_view(self, player: int) -> str:
         """The readable board as `player` sees it (own job cards only; see view.py)."""
-        from spiel_games.staufer.view import render_view
-
         return render_view(self._s, player)
-
-
-def chance_string(s, outcome: int) -> str:
-    if s.v[PHASE] == REFILL:
-        return f"chest: {R.CHEST_NAMES[outcome]}"
-    kind, arg = s.t.steps[s.v[STEP]]
-    if kind == ST_REGION:
-        return f"region {arg + 1}: {R.REGION_NAMES[outcome]}"
-    if kind == ST_TILE:
-        return f"point tile {R.POINT_TILES[outcome]}"
-    if kind == ST_JOB:
-        return f"job {R.JOB_TYPE_NAMES[arg % 3]} {outcome} for P{arg // 3 + 1}"
-    if kind == ST_A:
-        return f"A tile: {R.REGION_NAMES[outcome]}"
-    if kind == ST_B:
-        return f"B tile: {R.B_CONDITIONS[outcome]}"
-    assert kind == ST_C
-    return f"C tile: king moves {outcome}"
-
-
-def job_name(card: int) -> str:
-    t, i = divmod(card, R.JOB_POOL_MAX)
-    if t == R.JOB_REGION:
-        return f"region:{R.REGION_NAMES[i]}"
-    if t == R.JOB_DESIGN:
-        return f"design:{R.DESIGN_JOBS[i][0]}"
-    return f"office:{R.OFFICE_JOBS[i][0]}"
-
-
-def render(s) -> str:
-    v = s.v
-    t = s.t
-    n, k = t.n, t.K
-    if v[PHASE] == SETUP:
-        return f"Setup step {v[STEP] + 1}/{len(t.steps)}"
-    rnd = v[ROUND]
-    lines = [
-        f"Round {rnd + 1}/{t.cfg.rounds}, king at {R.REGION_NAMES[s.region_at[v[KING]]]}, "
-        f"phase {Phase(v[PHASE]).name.lower()}"
-    ]
-    lines.append(
-        f"A: {R.REGION_NAMES[s.a_tiles[rnd]]}, B: {R.B_CONDITIONS[s.b_tiles[rnd]]}"
-        + (f", C: {s.c_tiles[rnd]}" if rnd < len(s.c_tiles) else "")
-    )
-    for pos in range(t.r):
-        rid = s.region_at[pos]
-        parts = []
-        for i, (value, only) in enumerate(t.cfg.seats[rid]):
-            o = v[t.seat + pos * k + i]
-            who = "." if o < 0 else f"P{(o >> 1) + 1}{'n' if o & 1 else 'e'}"
-            ch = v[t.chest + pos * k + i]
-            chest = f"[{R.CHEST_SHORT[ch]}]" if ch >= 0 else ""
-            parts.append(f"{value}{'N' if only else ''}:{who}{chest}")
-        base = t.pay + pos * n * 2
-        pay = " ".join(
-            f"P{p + 1}:{v[base + 2 * p]}e{v[base + 2 * p + 1]}n"
-            for p in range(n)
-            if v[base + 2 * p] or v[base + 2 * p + 1]
-        )
-        king = "*" if pos == v[KING] else " "
-        lines.append(
-            f"{king}{R.REGION_NAMES[rid]} {R.POINT_TILES[s.tile_at[pos]]}: {' '.join(parts)}"
-            + (f" | pay {pay}" if pay else "")
-        )
-    sup = []
-    for i, (e, nb) in enumerate(t.cfg.supply):
-        base = t.supc + i * R.CHEST_KINDS
-        ch = ",".join(R.CHEST_SHORT[x] for x in range(R.CHEST_KINDS) for _ in range(v[base + x]))
-        sup.append(f"{e}E{nb}N[{ch}]")
-    lines.append("supply: " + " ".join(sup))
-    for p in range(n):
-        pk = t.privs + p * R.PRIV_KINDS
-        privs = ",".join(R.PRIV_NAMES[x] for x in range(R.PRIV_KINDS) if v[pk + x])
-        tq = ",".join(
-            f"{R.CHEST_SHORT[R.TURQUOISE[i]]}x{v[t.tq + p * 3 + i]}"
-            for i in range(3)
-            if v[t.tq + p * 3 + i]
-        )
-        lines.append(
-            f"P{p + 1}: vp {v[t.vp + p]}, court {v[t.court + 2 * p]}e{v[t.court + 2 * p + 1]}n, "
-            f"province {v[t.prov + 2 * p]}e{v[t.prov + 2 * p + 1]}n, brown {v[t.brown + p]}"
-            + (f", {tq}" if tq else "")
-            + (f", privileges {privs}" if privs else "")
-        )
-    if v[PHASE] == END:
-        lines.append("scores: " + " ".join(str(x) for x in S.scores(s)))
-        lines.append(
-            "jobs: "
-            + "; ".join(
-                f"P{p + 1} "
-                + ",".join(job_name(c) for c in v[t.jobs + p * 3 : t.jobs + p * 3 + 3] if c >= 0)
-                for p in range(n)
-            )
-        )
-    else:
-        order = v[t.order + v[TI] : t.order + t.F]
-        lines.append("to act: " + " ".join(f"P{p + 1}" for p in order))
-        lines.append(
-            "tracks: supply "
-            + "".join(str(p + 1) for p in v[t.sup : t.sup + v[NSUP]])
-            + " deploy "
-            + "".join(str(p + 1) for p in v[t.dep : t.dep + v[NDEP]])
-        )
-    return "\n".join(lines)

@@ -17,7 +17,7 @@ from spiel_games.staufer import actions as A
 from spiel_games.staufer import phases as P
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
-from spiel_games.staufer.core import (
+from spiel_games.staufer.state import (
     CUR,
     KING,
     OCCUPANT,

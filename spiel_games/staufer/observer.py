@@ -40,7 +40,7 @@ F = n * actions family members, 9 chest kinds, 11 privilege slots):
 | jobs           | (n, 3, 6)   | one-hot job card per player and type (own only; all at the end) |
 
 Strings carry the same facts: ``observer``, one compact ``public`` record (every public
-integer of the core as hex-encoded int16s, then the board tuples; see core.py for the
+integer of the core as hex-encoded int16s, then the board tuples; see state.py for the
 layout) and ``jobs`` (the visible job card ids). ``str(state)`` is the human-readable rendering.
 """
 
@@ -50,7 +50,7 @@ from array import array
 
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.core import (
+from spiel_games.staufer.state import (
     CUR,
     END,
     ESCORT,

@@ -1,15 +1,24 @@
-"""Die Staufer player phases: figures, deployment costs, legal actions and their effects.
+"""Die Staufer phases: one legal/apply pair per phase and the phase table.
 
-Every function works on a ``Core`` (see core.py for the layout of ``v``). Illegal
+Player phases: TURN (supply, deploy or a turquoise chest), SEAT, OCCUPANT, PAYMENT,
+PRIVILEGE; with them the figure/chest effects and deployment costs they need. The
+chance phases (SETUP, REFILL) enter the table with their outcome/apply pair from
+rounds.py, where the setup steps and refills live.
+
+Every function works on a ``Core`` (see state.py for the layout of ``v``). Illegal
 input raises ValueError; nothing is silently repaired.
 """
 
 from __future__ import annotations
 
 from spiel_games.staufer import actions as A
+from spiel_games.staufer import rounds as RD
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.core import (
+from spiel_games.staufer.rounds import end_turn
+from spiel_games.staufer.state import (
+    CHANCE_PHASES,
     CUR,
+    END,
     ESCORT,
     GIFT,
     KING,
@@ -21,46 +30,23 @@ from spiel_games.staufer.core import (
     PEND_POS,
     PEND_SEAT,
     PHASE,
+    PLAYER_PHASES,
     PRIV_PENDING,
     PRIVILEGE,
+    REFILL,
     SEAT,
+    SETUP,
     TURN,
     VPLEFT,
     Core,
+    Phase,
+    gain,
+    take_vp_privilege,
 )
-from spiel_games.staufer.rounds import end_turn
 
 PK = R.PRIV_KINDS
 
 # ----- figures -----------------------------------------------------------------------------
-
-
-def gain(c: Core, p: int, envoys: int, nobles: int) -> None:
-    """Take figures of colour p from the province; when it runs short, from payment areas
-    clockwise from the king's region; a noble that exists nowhere becomes an envoy."""
-    for _ in range(nobles):
-        if not _take_one(c, p, 1):
-            envoys += 1
-    for _ in range(envoys):
-        _take_one(c, p, 0)
-
-
-def _take_one(c: Core, p: int, noble: int) -> bool:
-    v = c.v
-    t = c.t
-    i = p * 2 + noble
-    if v[t.prov + i] > 0:
-        v[t.prov + i] -= 1
-        v[t.court + i] += 1
-        return True
-    for step in range(t.r):
-        pos = (v[KING] + step) % t.r
-        j = t.pay + pos * t.n * 2 + i
-        if v[j] > 0:
-            v[j] -= 1
-            v[t.court + i] += 1
-            return True
-    return False
 
 
 def gain_chest(c: Core, p: int, kind: int) -> None:
@@ -177,42 +163,50 @@ def noble_range(c: Core, p: int) -> tuple[int, int]:
 # ----- player phases -----------------------------------------------------------------------
 
 
-def legal_actions(c: Core) -> list[int]:
+def _legal_turn(c: Core) -> list[int]:
     v = c.v
     t = c.t
     p = v[CUR]
-    ph = v[PHASE]
-    if ph == TURN:
-        acts = list(range(A.SUPPLY0, A.SUPPLY0 + t.S))
-        bonus = bonus_envoy(c, p)
-        pos_of = c.pos_of
-        for rid in range(t.r):
-            if deployable(c, p, pos_of[rid], bonus):
-                acts.append(A.DEPLOY0 + rid)
-        tq = t.tq + p * 3
-        if v[tq] and not v[ESCORT]:
-            acts.append(A.USE0)
-        if v[tq + 1] and not v[GIFT]:
-            acts.append(A.USE0 + 1)
-        if v[tq + 2] and v[t.prov + p * 2] > 0:  # a levy takes envoys from the province
-            acts.append(A.USE0 + 2)
-        return acts
-    if ph == SEAT:
-        pos = v[PEND_POS]
-        return [
-            A.SEAT0 + k
-            for k in range(t.nseats[c.region_at[pos]])
-            if any(occupant_options(c, p, pos, k))
-        ]
-    if ph == OCCUPANT:
-        env, nob = occupant_options(c, p, v[PEND_POS], v[PEND_SEAT])
-        return ([A.OCC_ENVOY] if env else []) + ([A.OCC_NOBLE] if nob else [])
-    if ph == PAYMENT:
-        lo, hi = noble_range(c, p)
-        return [A.PAYN0 + j for j in range(lo, hi + 1)]
-    if ph == PRIVILEGE:
-        return [A.PRIV0 + k for k in available_privileges(c, p)]
-    return []
+    acts = list(range(A.SUPPLY0, A.SUPPLY0 + t.S))
+    bonus = bonus_envoy(c, p)
+    pos_of = c.pos_of
+    for rid in range(t.r):
+        if deployable(c, p, pos_of[rid], bonus):
+            acts.append(A.DEPLOY0 + rid)
+    tq = t.tq + p * 3
+    if v[tq] and not v[ESCORT]:
+        acts.append(A.USE0)
+    if v[tq + 1] and not v[GIFT]:
+        acts.append(A.USE0 + 1)
+    if v[tq + 2] and v[t.prov + p * 2] > 0:  # a levy takes envoys from the province
+        acts.append(A.USE0 + 2)
+    return acts
+
+
+def _legal_seat(c: Core) -> list[int]:
+    v = c.v
+    p = v[CUR]
+    pos = v[PEND_POS]
+    return [
+        A.SEAT0 + k
+        for k in range(c.t.nseats[c.region_at[pos]])
+        if any(occupant_options(c, p, pos, k))
+    ]
+
+
+def _legal_occupant(c: Core) -> list[int]:
+    v = c.v
+    env, nob = occupant_options(c, v[CUR], v[PEND_POS], v[PEND_SEAT])
+    return ([A.OCC_ENVOY] if env else []) + ([A.OCC_NOBLE] if nob else [])
+
+
+def _legal_payment(c: Core) -> list[int]:
+    lo, hi = noble_range(c, c.v[CUR])
+    return [A.PAYN0 + j for j in range(lo, hi + 1)]
+
+
+def _legal_privilege(c: Core) -> list[int]:
+    return [A.PRIV0 + k for k in available_privileges(c, c.v[CUR])]
 
 
 def available_privileges(c: Core, p: int) -> list[int]:
@@ -226,15 +220,24 @@ def available_privileges(c: Core, p: int) -> list[int]:
     return out
 
 
-def apply_action(c: Core, action: int) -> None:
+def _checked(c: Core, action: int, legal) -> tuple[str, int]:
+    """(kind, argument) of `action`, which must be in the phase's legal list."""
+    kind, arg = A.decode(action)
+    if action not in legal(c):
+        raise ValueError(
+            f"illegal action {kind} {arg} ({action}) in phase {Phase(c.v[PHASE]).name}"
+        )
+    return kind, arg
+
+
+def _apply_turn(c: Core, action: int) -> None:
     v = c.v
     p = v[CUR]
-    ph = v[PHASE]
     kind, arg = A.decode(action)
-    if kind == "supply" and ph == TURN and arg < c.t.S:
+    if kind == "supply" and arg < c.t.S:  # every supply space is always legal
         _supply(c, p, arg)
         return
-    if ph == TURN and kind == "deploy" and arg < c.t.r:
+    if kind == "deploy" and arg < c.t.r:
         pos = c.pos_of[arg]
         bonus = bonus_envoy(c, p)
         if not deployable(c, p, pos, bonus):
@@ -247,25 +250,35 @@ def apply_action(c: Core, action: int) -> None:
         v[PEND_POS] = pos
         v[PHASE] = SEAT
         return
-    if action not in legal_actions(c):
-        raise ValueError(
-            f"illegal action {A.to_string(action, c.t.cfg)!r} ({action}) in phase {ph}"
-        )
-    if kind == "seat":
-        v[PEND_SEAT] = arg
-        env, nob = occupant_options(c, p, v[PEND_POS], arg)
-        if env and nob:
-            v[PHASE] = OCCUPANT
-        else:
-            _choose_occupant(c, p, 1 if nob else 0)
-    elif kind == "occupy":
-        _choose_occupant(c, p, arg)
-    elif kind == "pay":
-        _deploy(c, p, arg)
-    elif kind == "use":
-        _use_turquoise(c, p, arg)
+    _, arg = _checked(c, action, _legal_turn)
+    _use_turquoise(c, p, arg)
+
+
+def _apply_seat(c: Core, action: int) -> None:
+    v = c.v
+    p = v[CUR]
+    _, arg = _checked(c, action, _legal_seat)
+    v[PEND_SEAT] = arg
+    env, nob = occupant_options(c, p, v[PEND_POS], arg)
+    if env and nob:
+        v[PHASE] = OCCUPANT
     else:
-        _take_privilege(c, p, arg)
+        _choose_occupant(c, p, 1 if nob else 0)
+
+
+def _apply_occupant(c: Core, action: int) -> None:
+    _, arg = _checked(c, action, _legal_occupant)
+    _choose_occupant(c, c.v[CUR], arg)
+
+
+def _apply_payment(c: Core, action: int) -> None:
+    _, arg = _checked(c, action, _legal_payment)
+    _deploy(c, c.v[CUR], arg)
+
+
+def _apply_privilege(c: Core, action: int) -> None:
+    _, arg = _checked(c, action, _legal_privilege)
+    _take_privilege(c, c.v[CUR], arg)
 
 
 def _supply(c: Core, p: int, space: int) -> None:
@@ -348,14 +361,6 @@ def _after_action(c: Core) -> None:
     end_turn(c)
 
 
-def take_vp_privilege(c: Core, p: int) -> None:
-    v = c.v
-    t = c.t
-    v[t.vpp + p] += t.cfg.vp_pile[v[VPLEFT] - 1]  # the top card is the highest left
-    v[VPLEFT] -= 1
-    v[t.privs + p * PK + R.VP_PRIV] += 1
-
-
 def _take_privilege(c: Core, p: int, kind: int) -> None:
     v = c.v
     t = c.t
@@ -366,3 +371,29 @@ def _take_privilege(c: Core, p: int, kind: int) -> None:
         v[t.privs + p * PK + kind] += 1
     v[PRIV_PENDING] -= 1
     _after_action(c)
+
+
+# ----- the phase table ---------------------------------------------------------------------
+
+_BY_PHASE = {
+    SETUP: (RD.setup_outcomes, RD.apply_setup),
+    REFILL: (RD.refill_outcomes, RD.apply_refill),
+    TURN: (_legal_turn, _apply_turn),
+    SEAT: (_legal_seat, _apply_seat),
+    OCCUPANT: (_legal_occupant, _apply_occupant),
+    PAYMENT: (_legal_payment, _apply_payment),
+    PRIVILEGE: (_legal_privilege, _apply_privilege),
+}
+# Indexed by phase id (END has no entry):
+# OUTCOMES[ph](core) -> [(outcome, probability), ...] at a chance phase;
+# LEGAL[ph](core) -> legal ids of the player to move at a player phase;
+# APPLY[ph](core, id) for an outcome or action id (an impossible one raises ValueError).
+OUTCOMES = tuple(_BY_PHASE[ph][0] if ph in CHANCE_PHASES else None for ph in range(END + 1))
+LEGAL = tuple(_BY_PHASE[ph][0] if ph in PLAYER_PHASES else None for ph in range(END + 1))
+APPLY = tuple(_BY_PHASE[ph][1] if ph in _BY_PHASE else None for ph in range(END + 1))
+
+
+def legal_actions(c: Core) -> list[int]:
+    """The legal ids of the player to move (empty at chance nodes and at the end)."""
+    legal = LEGAL[c.v[PHASE]]
+    return legal(c) if legal is not None else []

@@ -29,3 +29,30 @@ def resample(state, player: int, sampler):
             j = min(int(sampler() * len(pool)), len(pool) - 1)
             s.v[jobs + p * 3 + t] = pool.pop(j)
     return new
+
+
+def perturb_secret(state, player: int, rng):
+    """Swap one of `player`'s job cards for an undealt card of the same type."""
+    s = state._s
+    cfg = s.cfg
+    jobs = s.arr("jobs")
+    options = []
+    for t in range(cfg.job_types):
+        card = jobs[player * 3 + t]
+        if card < 0:
+            continue
+        dealt = {jobs[p * 3 + t] for p in range(cfg.players)}
+        free = [
+            t * R.JOB_POOL_MAX + i
+            for i in range(cfg.job_pool[t])
+            if t * R.JOB_POOL_MAX + i not in dealt
+        ]
+        options.extend((t, c) for c in free)
+    if not options:
+        return None
+    t, card = rng.choice(options)
+    other = state.clone()
+    if not other._s.owned:
+        other._s = other._s.__deepcopy__(None)
+    other._s.v[s.t.jobs + player * 3 + t] = card
+    return other

@@ -1,6 +1,6 @@
 """Die Staufer round structure: setup and refill chance nodes, turn order, round end.
 
-Every function works on a ``Core`` (see core.py for the layout of ``v``). Illegal chance
+Every function works on a ``Core`` (see state.py for the layout of ``v``). Illegal chance
 outcomes raise ValueError.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from spiel_games.common import deck as D
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
-from spiel_games.staufer.core import (
+from spiel_games.staufer.state import (
     CHANCE,
     CUR,
     END,
@@ -28,7 +28,6 @@ from spiel_games.staufer.core import (
     ROUND,
     SCORED_A,
     SCORED_B,
-    SETUP,
     ST_A,
     ST_B,
     ST_C,
@@ -47,13 +46,16 @@ _C_COUNTS = tuple(R.C_MOVES.count(m) for m in range(max(R.C_MOVES) + 1))
 # ----- chance ------------------------------------------------------------------------------
 
 
-def chance_outcomes(c: Core) -> list[tuple[int, float]]:
+def refill_outcomes(c: Core) -> list[tuple[int, float]]:
+    """A chest draw: every kind left in the face-down stacks, by its count."""
+    t = c.t
+    return D.draw_outcomes(c.v[t.bag : t.bag + R.CHEST_KINDS])
+
+
+def setup_outcomes(c: Core) -> list[tuple[int, float]]:
+    """The current setup step's outcomes (region, point tile, job, A/B/C tile)."""
     v = c.v
     t = c.t
-    if v[PHASE] == REFILL:
-        return D.draw_outcomes(v[t.bag : t.bag + R.CHEST_KINDS])
-    if v[PHASE] != SETUP:
-        raise ValueError("chance_outcomes called at a player node")
     kind, arg = t.steps[v[STEP]]
     cfg = t.cfg
     if kind == ST_REGION:
@@ -76,17 +78,18 @@ def chance_outcomes(c: Core) -> list[tuple[int, float]]:
     return D.draw_outcomes(counts)
 
 
-def apply_chance(c: Core, outcome: int) -> None:
+def apply_refill(c: Core, outcome: int) -> None:
+    b = c.t.bag + outcome
+    if not 0 <= outcome < R.CHEST_KINDS or c.v[b] <= 0:
+        raise ValueError(f"no chest of kind {outcome} left in the stacks")
+    c.v[b] -= 1
+    _place_chest(c, outcome)
+
+
+def apply_setup(c: Core, outcome: int) -> None:
     v = c.v
     t = c.t
-    if v[PHASE] == REFILL:
-        b = t.bag + outcome
-        if not 0 <= outcome < R.CHEST_KINDS or v[b] <= 0:
-            raise ValueError(f"no chest of kind {outcome} left in the stacks")
-        v[b] -= 1
-        _place_chest(c, outcome)
-        return
-    if outcome not in [a for a, _ in chance_outcomes(c)]:
+    if outcome not in [a for a, _ in setup_outcomes(c)]:
         raise ValueError(f"chance outcome {outcome} is not possible at this setup step")
     kind, arg = t.steps[v[STEP]]
     if kind == ST_REGION:

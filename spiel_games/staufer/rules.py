@@ -23,18 +23,6 @@ POINT_TILES: tuple[tuple[int, int, int], ...] = tuple(tuple(t) for t in RULES["p
 # Chest kinds (chance outcome ids of a chest draw).
 O2VP, O3VP, OENVOY, ONOBLE, ESCORT, GIFT, LEVY, PURPLE, BROWN = range(9)
 CHEST_KINDS = 9
-CHEST_NAMES = (
-    "orange 2vp",
-    "orange 3vp",
-    "orange envoy",
-    "orange noble",
-    "turquoise escort",
-    "turquoise gift",
-    "turquoise levy",
-    "purple",
-    "brown",
-)
-CHEST_SHORT = ("o2", "o3", "oE", "oN", "tEsc", "tGift", "tLevy", "P", "B")
 TURQUOISE = (ESCORT, GIFT, LEVY)
 BROWN_TABLE: tuple[int, ...] = tuple(RULES["chests.brown_table"])
 LEVY_ENVOYS: int = RULES["chests.levy_envoys"]
@@ -48,7 +36,6 @@ PRIV_NAMES = ("vp",) + tuple(RULES["privileges.blue_kinds"]) + tuple(RULES["priv
 
 # Job types and cards. Card id = type * JOB_POOL_MAX + index.
 JOB_REGION, JOB_DESIGN, JOB_OFFICE = 0, 1, 2
-JOB_TYPE_NAMES = ("region", "design", "office")
 JOB_POOL_MAX: int = RULES["jobs.per_type"]
 DESIGN_JOBS: tuple[tuple[str, int], ...] = tuple((n, v) for n, v in RULES["jobs.design"])
 OFFICE_JOBS: tuple[tuple[str, int], ...] = tuple((n, v) for n, v in RULES["jobs.office"])

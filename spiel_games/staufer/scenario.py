@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.core import (
+from spiel_games.staufer.state import (
     PHASE,
     REFILL,
     SETUP,
@@ -28,6 +28,7 @@ from spiel_games.staufer.core import (
     ST_TILE,
     STEP,
 )
+from spiel_games.staufer.text import CHEST_NAMES, CHEST_SHORT, JOB_TYPE_NAMES
 
 _JOB_TABLES = (
     lambda i: R.REGION_NAMES[i],
@@ -40,16 +41,16 @@ def _job_index(ty: int, name: str) -> int:
     for i in range(R.JOB_POOL_MAX):
         if _JOB_TABLES[ty](i) == name:
             return i
-    raise ValueError(f"no {R.JOB_TYPE_NAMES[ty]} job named {name!r}")
+    raise ValueError(f"no {JOB_TYPE_NAMES[ty]} job named {name!r}")
 
 
 def _chest_kind(name) -> int:
     if isinstance(name, int):
         return name
-    for i, (long, short) in enumerate(zip(R.CHEST_NAMES, R.CHEST_SHORT, strict=True)):
+    for i, (long, short) in enumerate(zip(CHEST_NAMES, CHEST_SHORT, strict=True)):
         if name in (long, short):
             return i
-    raise ValueError(f"unknown chest {name!r}; expected one of {R.CHEST_NAMES}")
+    raise ValueError(f"unknown chest {name!r}; expected one of {CHEST_NAMES}")
 
 
 def _apply(state, outcome: int) -> None:
@@ -60,7 +61,7 @@ def _apply(state, outcome: int) -> None:
 
 
 def draw_chests(state, chests: Sequence | str | None = None) -> None:
-    """Answer pending chest draws: `chests` lists kinds (names from rules.CHEST_NAMES or
+    """Answer pending chest draws: `chests` lists kinds (names from text.CHEST_NAMES or
     CHEST_SHORT) in refill order (supply spaces, then free seats by position); a single
     name is used for every draw; None (or a used-up list) takes the lowest kind left."""
     queue = [chests] if isinstance(chests, str) else list(chests or [])

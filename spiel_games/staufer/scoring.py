@@ -1,13 +1,13 @@
 """Die Staufer scoring: which regions a round scores, region majorities, final scoring.
 
-Functions read a ``Core`` (see core.py for the layout of ``v``).
+Functions read a ``Core`` (see state.py for the layout of ``v``).
 """
 
 from __future__ import annotations
 
 from spiel_games.common.utility import returns_from_keys
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.core import KING, ROUND, VPLEFT, Core
+from spiel_games.staufer.state import KING, ROUND, VPLEFT, Core, gain, take_vp_privilege
 
 PK = R.PRIV_KINDS
 
@@ -103,8 +103,6 @@ def score_region(c: Core, pos: int) -> list[float]:
 
 
 def _region_bonus(c: Core, p: int, bonus: str) -> None:
-    from spiel_games.staufer.phases import gain, take_vp_privilege
-
     if bonus == "noble":
         gain(c, p, 0, 1)
     elif bonus == "envoys":
@@ -173,27 +171,44 @@ def job_vp(c: Core, p: int, card: int, seats=None) -> int:
     raise AssertionError(name)
 
 
-def end_bonus(c: Core, p: int, jobs: bool = True) -> int:
-    """Final-scoring VP beyond the track: jobs (unless jobs=False), brown chests, privileges."""
+def end_parts(c: Core, p: int, jobs: bool = True) -> dict[str, int]:
+    """Final-scoring VP beyond the track, by source: jobs (0 unless jobs=True), brown
+    chests, VP privileges, steward, pilgrim."""
     v = c.v
     t = c.t
     seats = player_seats(c, p)
-    total = 0
+    job_total = 0
     if jobs:
-        total += sum(
+        job_total = sum(
             job_vp(c, p, card, seats)
             for card in v[t.jobs + p * 3 : t.jobs + p * 3 + 3]
             if card >= 0
         )
     pk = t.privs + p * PK
     browns = v[t.brown + p] + (1 if v[pk + R.CHEST_KEEPER] else 0)
-    total += R.brown_vp(browns) + v[t.vpp + p]
+    steward = pilgrim = 0
     if v[pk + R.STEWARD]:
         figures = v[t.court + p * 2] + v[t.court + p * 2 + 1]
-        total += figures // R.RULES["privileges.steward_figures_per_vp"]
+        steward = figures // R.RULES["privileges.steward_figures_per_vp"]
     if v[pk + R.PILGRIM]:
-        total += R.RULES["privileges.pilgrim_vp"] * len({s[0] for s in seats})
-    return total
+        pilgrim = R.RULES["privileges.pilgrim_vp"] * len({s[0] for s in seats})
+    return {
+        "jobs": job_total,
+        "brown": R.brown_vp(browns),
+        "vp_privileges": v[t.vpp + p],
+        "steward": steward,
+        "pilgrim": pilgrim,
+    }
+
+
+def end_bonus(c: Core, p: int, jobs: bool = True) -> int:
+    """Final-scoring VP beyond the track: jobs (unless jobs=False), brown chests, privileges."""
+    return sum(end_parts(c, p, jobs).values())
+
+
+def breakdown(c: Core) -> list[dict[str, int]]:
+    """Per player: VP on the track, then each final-scoring part (they sum to `scores`)."""
+    return [{"track": c.v[c.t.vp + p], **end_parts(c, p)} for p in range(c.t.n)]
 
 
 def scores(c: Core) -> list[int]:

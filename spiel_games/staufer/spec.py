@@ -6,6 +6,7 @@ from spiel_games.common.registry import GameSpec, ParamDoc
 from spiel_games.staufer import abstraction, rules
 from spiel_games.staufer.game import SHORT_NAME
 from spiel_games.staufer.heuristic import heuristic_action
+from spiel_games.staufer.resample import perturb_secret
 
 _MEANINGS = {
     "players": "number of players, 2-5 (2 uses the two-player sides)",
@@ -27,33 +28,6 @@ TINY = (
     "python_staufer(players=2,rounds=1,actions=2,regions=2,seats=1,supply_spaces=1,chests=none,"
     "jobs=1,job_pool=2)",
 )
-
-
-def perturb_secret(state, player: int, rng):
-    """Swap one of `player`'s job cards for an undealt card of the same type."""
-    s = state._s
-    cfg = s.cfg
-    jobs = s.arr("jobs")
-    options = []
-    for t in range(cfg.job_types):
-        card = jobs[player * 3 + t]
-        if card < 0:
-            continue
-        dealt = {jobs[p * 3 + t] for p in range(cfg.players)}
-        free = [
-            t * rules.JOB_POOL_MAX + i
-            for i in range(cfg.job_pool[t])
-            if t * rules.JOB_POOL_MAX + i not in dealt
-        ]
-        options.extend((t, c) for c in free)
-    if not options:
-        return None
-    t, card = rng.choice(options)
-    other = state.clone()
-    if not other._s.owned:
-        other._s = other._s.__deepcopy__(None)
-    other._s.v[s.t.jobs + player * 3 + t] = card
-    return other
 
 
 SPEC = GameSpec(

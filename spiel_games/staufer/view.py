@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
-from spiel_games.staufer.core import (
+from spiel_games.staufer.state import (
     CUR,
     END,
     ESCORT,
@@ -34,6 +34,7 @@ from spiel_games.staufer.core import (
     TI,
     Phase,
 )
+from spiel_games.staufer.text import CHEST_NAMES
 
 # Short chest names for the board (the legend line says which colour each belongs to).
 _CHEST = ("2vp", "3vp", "envoy", "noble", "escort", "gift", "levy", "purple", "brown")
@@ -198,7 +199,7 @@ def _players(s, player: int, end: bool) -> list[str]:
         if v[pk + R.VP_PRIV]:
             privs.insert(0, f"{v[pk + R.VP_PRIV]} VP privilege(s) worth {v[t.vpp + p]}")
         tq = [
-            f"{R.CHEST_NAMES[R.TURQUOISE[i]].split()[1]} x{v[t.tq + p * 3 + i]}"
+            f"{CHEST_NAMES[R.TURQUOISE[i]].split()[1]} x{v[t.tq + p * 3 + i]}"
             for i in range(3)
             if v[t.tq + p * 3 + i]
         ]

@@ -69,15 +69,13 @@ def test_figures_are_conserved_in_random_play():
             state.apply_action(_chance(state, rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-        s = state._s
-        seats = s.arr("seat")
-        pay = s.arr("pay")
-        court, prov = s.arr("court"), s.arr("prov")
+        board = state.board()
         for p in range(4):
+            mine = state.holdings(p)
             for noble, total in ((0, 15), (1, 3)):
-                on_seats = sum(1 for o in seats if o == p * 2 + noble)
-                paid = sum(pay[(pos * 4 + p) * 2 + noble] for pos in range(6))
-                held = court[p * 2 + noble] + prov[p * 2 + noble]
+                on_seats = sum(1 for row in board["seats"] for o in row if o == p * 2 + noble)
+                paid = sum(row[p][noble] for row in board["payment"])
+                held = mine["court"][noble] + mine["province"][noble]
                 assert on_seats + paid + held == total
 
 

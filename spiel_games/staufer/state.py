@@ -1,4 +1,5 @@
-"""The mutable core of a Die Staufer state, its phases and the setup step list.
+"""Die Staufer's phases (`Phase`), the mutable core of a state, its primitive edits and
+the setup step list.
 
 All mutable integers of a state live in ONE flat list ``v`` (so a clone copies one
 list); a few rarely-changing tuples (board order, tiles) and the refill queue are
@@ -232,3 +233,42 @@ def initial_core(cfg: R.Config) -> Core:
     # copies nothing.
     c.owned = False
     return c
+
+
+# ----- primitive edits (used by the phases and by region scoring) -------------------------
+
+
+def gain(c: Core, p: int, envoys: int, nobles: int) -> None:
+    """Take figures of colour p from the province; when it runs short, from payment areas
+    clockwise from the king's region; a noble that exists nowhere becomes an envoy."""
+    for _ in range(nobles):
+        if not _take_one(c, p, 1):
+            envoys += 1
+    for _ in range(envoys):
+        _take_one(c, p, 0)
+
+
+def _take_one(c: Core, p: int, noble: int) -> bool:
+    v = c.v
+    t = c.t
+    i = p * 2 + noble
+    if v[t.prov + i] > 0:
+        v[t.prov + i] -= 1
+        v[t.court + i] += 1
+        return True
+    for step in range(t.r):
+        pos = (v[KING] + step) % t.r
+        j = t.pay + pos * t.n * 2 + i
+        if v[j] > 0:
+            v[j] -= 1
+            v[t.court + i] += 1
+            return True
+    return False
+
+
+def take_vp_privilege(c: Core, p: int) -> None:
+    v = c.v
+    t = c.t
+    v[t.vpp + p] += t.cfg.vp_pile[v[VPLEFT] - 1]  # the top card is the highest left
+    v[VPLEFT] -= 1
+    v[t.privs + p * R.PRIV_KINDS + R.VP_PRIV] += 1

@@ -1,0 +1,182 @@
+"""Every human-readable Die Staufer string: chest and job-type names, action and chance
+strings (`action_string`) and the omniscient rendering (`render`)."""
+
+from __future__ import annotations
+
+import pyspiel
+
+from spiel_games.staufer import actions as A
+from spiel_games.staufer import rules as R
+from spiel_games.staufer import scoring as S
+from spiel_games.staufer.state import (
+    END,
+    KING,
+    NDEP,
+    NSUP,
+    PEND_POS,
+    PHASE,
+    REFILL,
+    ROUND,
+    SETUP,
+    ST_A,
+    ST_B,
+    ST_C,
+    ST_JOB,
+    ST_REGION,
+    ST_TILE,
+    STEP,
+    TI,
+    Phase,
+)
+
+# Chest kinds, indexed by the kind ids of rules.py (O2VP .. BROWN).
+CHEST_NAMES = (
+    "orange 2vp",
+    "orange 3vp",
+    "orange envoy",
+    "orange noble",
+    "turquoise escort",
+    "turquoise gift",
+    "turquoise levy",
+    "purple",
+    "brown",
+)
+CHEST_SHORT = ("o2", "o3", "oE", "oN", "tEsc", "tGift", "tLevy", "P", "B")
+# Job types, indexed by rules.JOB_REGION .. rules.JOB_OFFICE.
+JOB_TYPE_NAMES = ("region", "design", "office")
+
+
+def action_string(s, player: int, action: int) -> str:
+    """A chance outcome's or a player action's string; a seat names its value."""
+    if player == pyspiel.PlayerId.CHANCE:
+        return chance_string(s, action)
+    text = player_action_string(action, s.cfg)
+    kind, arg = A.decode(action)
+    pos = s.v[PEND_POS]
+    if kind == "seat" and pos >= 0 and arg < s.seats_in(pos):
+        value, only = s.seat_def(pos, arg)
+        text += f" ({value}{'N' if only else ''})"
+    return text
+
+
+def player_action_string(action: int, cfg) -> str:
+    """The string of a player action id, without the seat value of the pending region."""
+    kind, arg = A.decode(action)
+    if kind == "supply":
+        e, n = cfg.supply[arg] if arg < len(cfg.supply) else (0, 0)
+        return f"supply {arg + 1} ({e}E+{n}N)"
+    if kind == "deploy":
+        return f"deploy {R.REGION_NAMES[arg]}"
+    if kind == "seat":
+        return f"seat {arg + 1}"
+    if kind == "occupy":
+        return "occupy with " + ("envoy" if arg == 0 else "noble")
+    if kind == "pay":
+        return f"pay {arg} noble(s)"
+    if kind == "use":
+        return f"use {CHEST_NAMES[R.TURQUOISE[arg]].split()[1]}"
+    return f"privilege {R.PRIV_NAMES[arg]}"
+
+
+def chance_string(s, outcome: int) -> str:
+    if s.v[PHASE] == REFILL:
+        return f"chest: {CHEST_NAMES[outcome]}"
+    kind, arg = s.t.steps[s.v[STEP]]
+    if kind == ST_REGION:
+        return f"region {arg + 1}: {R.REGION_NAMES[outcome]}"
+    if kind == ST_TILE:
+        return f"point tile {R.POINT_TILES[outcome]}"
+    if kind == ST_JOB:
+        return f"job {JOB_TYPE_NAMES[arg % 3]} {outcome} for P{arg // 3 + 1}"
+    if kind == ST_A:
+        return f"A tile: {R.REGION_NAMES[outcome]}"
+    if kind == ST_B:
+        return f"B tile: {R.B_CONDITIONS[outcome]}"
+    assert kind == ST_C
+    return f"C tile: king moves {outcome}"
+
+
+def job_name(card: int) -> str:
+    t, i = divmod(card, R.JOB_POOL_MAX)
+    if t == R.JOB_REGION:
+        return f"region:{R.REGION_NAMES[i]}"
+    if t == R.JOB_DESIGN:
+        return f"design:{R.DESIGN_JOBS[i][0]}"
+    return f"office:{R.OFFICE_JOBS[i][0]}"
+
+
+def render(s) -> str:
+    v = s.v
+    t = s.t
+    n, k = t.n, t.K
+    if v[PHASE] == SETUP:
+        return f"Setup step {v[STEP] + 1}/{len(t.steps)}"
+    rnd = v[ROUND]
+    lines = [
+        f"Round {rnd + 1}/{t.cfg.rounds}, king at {R.REGION_NAMES[s.region_at[v[KING]]]}, "
+        f"phase {Phase(v[PHASE]).name.lower()}"
+    ]
+    lines.append(
+        f"A: {R.REGION_NAMES[s.a_tiles[rnd]]}, B: {R.B_CONDITIONS[s.b_tiles[rnd]]}"
+        + (f", C: {s.c_tiles[rnd]}" if rnd < len(s.c_tiles) else "")
+    )
+    for pos in range(t.r):
+        rid = s.region_at[pos]
+        parts = []
+        for i, (value, only) in enumerate(t.cfg.seats[rid]):
+            o = v[t.seat + pos * k + i]
+            who = "." if o < 0 else f"P{(o >> 1) + 1}{'n' if o & 1 else 'e'}"
+            ch = v[t.chest + pos * k + i]
+            chest = f"[{CHEST_SHORT[ch]}]" if ch >= 0 else ""
+            parts.append(f"{value}{'N' if only else ''}:{who}{chest}")
+        base = t.pay + pos * n * 2
+        pay = " ".join(
+            f"P{p + 1}:{v[base + 2 * p]}e{v[base + 2 * p + 1]}n"
+            for p in range(n)
+            if v[base + 2 * p] or v[base + 2 * p + 1]
+        )
+        king = "*" if pos == v[KING] else " "
+        lines.append(
+            f"{king}{R.REGION_NAMES[rid]} {R.POINT_TILES[s.tile_at[pos]]}: {' '.join(parts)}"
+            + (f" | pay {pay}" if pay else "")
+        )
+    sup = []
+    for i, (e, nb) in enumerate(t.cfg.supply):
+        base = t.supc + i * R.CHEST_KINDS
+        ch = ",".join(CHEST_SHORT[x] for x in range(R.CHEST_KINDS) for _ in range(v[base + x]))
+        sup.append(f"{e}E{nb}N[{ch}]")
+    lines.append("supply: " + " ".join(sup))
+    for p in range(n):
+        pk = t.privs + p * R.PRIV_KINDS
+        privs = ",".join(R.PRIV_NAMES[x] for x in range(R.PRIV_KINDS) if v[pk + x])
+        tq = ",".join(
+            f"{CHEST_SHORT[R.TURQUOISE[i]]}x{v[t.tq + p * 3 + i]}"
+            for i in range(3)
+            if v[t.tq + p * 3 + i]
+        )
+        lines.append(
+            f"P{p + 1}: vp {v[t.vp + p]}, court {v[t.court + 2 * p]}e{v[t.court + 2 * p + 1]}n, "
+            f"province {v[t.prov + 2 * p]}e{v[t.prov + 2 * p + 1]}n, brown {v[t.brown + p]}"
+            + (f", {tq}" if tq else "")
+            + (f", privileges {privs}" if privs else "")
+        )
+    if v[PHASE] == END:
+        lines.append("scores: " + " ".join(str(x) for x in S.scores(s)))
+        lines.append(
+            "jobs: "
+            + "; ".join(
+                f"P{p + 1} "
+                + ",".join(job_name(c) for c in v[t.jobs + p * 3 : t.jobs + p * 3 + 3] if c >= 0)
+                for p in range(n)
+            )
+        )
+    else:
+        order = v[t.order + v[TI] : t.order + t.F]
+        lines.append("to act: " + " ".join(f"P{p + 1}" for p in order))
+        lines.append(
+            "tracks: supply "
+            + "".join(str(p + 1) for p in v[t.sup : t.sup + v[NSUP]])
+            + " deploy "
+            + "".join(str(p + 1) for p in v[t.dep : t.dep + v[NDEP]])
+        )
+    return "\n".join(lines)
