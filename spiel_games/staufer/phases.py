@@ -391,9 +391,3 @@ _BY_PHASE = {
 OUTCOMES = tuple(_BY_PHASE[ph][0] if ph in CHANCE_PHASES else None for ph in range(END + 1))
 LEGAL = tuple(_BY_PHASE[ph][0] if ph in PLAYER_PHASES else None for ph in range(END + 1))
 APPLY = tuple(_BY_PHASE[ph][1] if ph in _BY_PHASE else None for ph in range(END + 1))
-
-
-def legal_actions(c: Core) -> list[int]:
-    """The legal ids of the player to move (empty at chance nodes and at the end)."""
-    legal = LEGAL[c.v[PHASE]]
-    return legal(c) if legal is not None else []

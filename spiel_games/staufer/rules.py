@@ -1,15 +1,15 @@
-"""Die Staufer rules data, configuration from game parameters, and pure scoring helpers.
+"""Die Staufer rules data and configuration from game parameters.
 
 Everything numeric comes from rules.toml (published facts cite their source,
 designed ones are marked ``assumed``). ``make_config`` validates the OpenSpiel
-game parameters and raises ``ConfigError`` (a ValueError) with a clear message.
+game parameters (``DEFAULTS``, documented in the parameter table of game.py) and raises
+``ConfigError`` (a ValueError) with a clear message.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spiel_games.common.majority import majority_awards
 from spiel_games.common.rules_data import load_rules
 from spiel_games.common.utility import ConfigError, check_mode
 
@@ -209,31 +209,3 @@ def make_config(params: dict) -> Config:
         utility=utility,
         chests=chests,
     )
-
-
-# ----- pure scoring helpers -----------------------------------------------------------------
-
-
-def brown_vp(count: int) -> int:
-    return BROWN_TABLE[min(count, len(BROWN_TABLE) - 1)]
-
-
-def region_awards(counts, leftmost, tile) -> list[float]:
-    """Majority awards of one region.
-
-    counts[p]: seats held by p with nobles counting double; leftmost[p]: index of p's
-    leftmost seat (ties go to the player further left). tile: (1st, 2nd, 3rd) values.
-    """
-    order = [-x for x in leftmost]
-    return majority_awards(counts, tile, tie="order", order=order)
-
-
-def majority_holder(counts, leftmost) -> int:
-    """The player with the majority (ties: leftmost seat), or -1 if nobody holds a seat."""
-    best = -1
-    for p, c in enumerate(counts):
-        if c <= 0:
-            continue
-        if best < 0 or (c, -leftmost[p]) > (counts[best], -leftmost[best]):
-            best = p
-    return best

@@ -5,6 +5,7 @@ Functions read a ``Core`` (see state.py for the layout of ``v``).
 
 from __future__ import annotations
 
+from spiel_games.common.majority import majority_awards
 from spiel_games.common.utility import returns_from_keys
 from spiel_games.staufer import rules as R
 from spiel_games.staufer.state import KING, ROUND, VPLEFT, Core, gain, take_vp_privilege
@@ -93,10 +94,10 @@ def score_region(c: Core, pos: int) -> list[float]:
     """Award the point tile to 1st-3rd and the region bonus to the majority holder."""
     counts, left = majority_counts(c, pos)
     tile = R.POINT_TILES[c.tile_at[pos]]
-    awards = R.region_awards(counts, left, tile)
+    awards = region_awards(counts, left, tile)
     for p, a in enumerate(awards):
         c.v[c.t.vp + p] += int(a)
-    holder = R.majority_holder(counts, left)
+    holder = majority_holder(counts, left)
     if holder >= 0:
         _region_bonus(c, holder, R.REGION_BONUS[c.region_at[pos]])
     return awards
@@ -194,7 +195,7 @@ def end_parts(c: Core, p: int, jobs: bool = True) -> dict[str, int]:
         pilgrim = R.RULES["privileges.pilgrim_vp"] * len({s[0] for s in seats})
     return {
         "jobs": job_total,
-        "brown": R.brown_vp(browns),
+        "brown": brown_vp(browns),
         "vp_privileges": v[t.vpp + p],
         "steward": steward,
         "pilgrim": pilgrim,
@@ -225,3 +226,31 @@ def final_returns(c: Core) -> list[float]:
     t = c.t
     keys = [(sc[p], c.v[t.court + p * 2] + c.v[t.court + p * 2 + 1]) for p in range(t.n)]
     return returns_from_keys(t.cfg.utility, sc, keys)
+
+
+# ----- pure scoring rules -----------------------------------------------------------------
+
+
+def brown_vp(count: int) -> int:
+    return R.BROWN_TABLE[min(count, len(R.BROWN_TABLE) - 1)]
+
+
+def region_awards(counts, leftmost, tile) -> list[float]:
+    """Majority awards of one region.
+
+    counts[p]: seats held by p with nobles counting double; leftmost[p]: index of p's
+    leftmost seat (ties go to the player further left). tile: (1st, 2nd, 3rd) values.
+    """
+    order = [-x for x in leftmost]
+    return majority_awards(counts, tile, tie="order", order=order)
+
+
+def majority_holder(counts, leftmost) -> int:
+    """The player with the majority (ties: leftmost seat), or -1 if nobody holds a seat."""
+    best = -1
+    for p, c in enumerate(counts):
+        if c <= 0:
+            continue
+        if best < 0 or (c, -leftmost[p]) > (counts[best], -leftmost[best]):
+            best = p
+    return best
