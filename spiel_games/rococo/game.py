@@ -210,6 +210,8 @@ class RococoState(pyspiel.State):
         """A player's holdings (omniscient: includes secrets). Count vectors are tuples
         indexed by tile id (tiles) or card id (cards)."""
         c = self._s
+        if not 0 <= player < c.cfg.players:
+            raise ValueError(f"player must be 0-{c.cfg.players - 1}, got {player}")
         return {
             "money": c.money[player],
             "yarn": c.yarn[player],

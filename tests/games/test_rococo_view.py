@@ -83,3 +83,10 @@ def test_final_view_announces_the_final_prestige():
     s1, s2 = state.scores()
     for p in range(2):
         assert f"The game is over. Final prestige: P1 {s1}, P2 {s2}" in state.render_view(p)
+
+
+@pytest.mark.parametrize("player", [-1, 2])
+def test_holdings_of_a_player_outside_the_game_raise(player):
+    state = start(2, start_player=0)
+    with pytest.raises(ValueError, match="player must be 0-1"):
+        state.holdings(player)
