@@ -117,7 +117,11 @@ class SearchEngine:
         self.span = (hi - self.lo) or 1.0
         self.utility = str(game.get_parameters().get("utility", "rank"))
         self.heuristic = None
-        spec = get_spec(game.get_type().short_name) if rollout == "heuristic" or prior != "none" else None
+        spec = (
+            get_spec(game.get_type().short_name)
+            if rollout == "heuristic" or prior != "none"
+            else None
+        )
         if rollout == "heuristic":
             if spec.heuristic is None:
                 raise ValueError(f"{spec.short_name} has no heuristic for heuristic rollouts")
@@ -284,7 +288,9 @@ class SearchEngine:
         mode applied to current scores)."""
         est = self.estimator
         if est is not None:
-            return soft_returns(self.utility, est.estimate(state), est.spread(state), self.lo, self.lo + self.span)
+            return soft_returns(
+                self.utility, est.estimate(state), est.spread(state), self.lo, self.lo + self.span
+            )
         scores = getattr(state, "scores", None)
         if not callable(scores):
             self.rollout_depth = -1  # the game cannot be scored early: roll out to the end
@@ -339,9 +345,7 @@ def soft_returns(mode: str, est, spread: float, lo: float, hi: float) -> list[fl
         return [x / total for x in w]
     if n == 1:
         return [0.0]
-    return [
-        sum(2.0 * beat[i][j] - 1.0 for j in range(n) if j != i) / (n - 1) for i in range(n)
-    ]
+    return [sum(2.0 * beat[i][j] - 1.0 for j in range(n) if j != i) / (n - 1) for i in range(n)]
 
 
 def root_analysis(state, root: Node, lo: float, span: float, budget: dict) -> Analysis:
@@ -494,9 +498,9 @@ class PIMCAgent(_SearchAgent):
 def _check(params: dict, kind: str) -> dict:
     from solvers.spec import AgentSpecError
 
-    if params["rollout"] not in ("auto", "random", "heuristic"):
+    if params["rollout"] not in ("random", "heuristic"):
         raise AgentSpecError(
-            f"parameter 'rollout' of agent {kind!r} must be auto, random or heuristic, "
+            f"parameter 'rollout' of agent {kind!r} must be random or heuristic, "
             f"got {params['rollout']!r}"
         )
     for name in ("sims", "worlds"):
@@ -544,13 +548,10 @@ def resolve_auto(game, params: dict) -> dict:
     """Fill the ``auto`` choices for this game: the strongest measured settings
     (docs/STRENGTH.md) where the game provides the pieces, the plain ones otherwise."""
     out = dict(params)
-    has_h = _game_heuristic(game) is not None
     if out["eval"] == "auto":
         out["eval"] = "game" if _has_evaluation(game) else "score"
     if out["prior"] == "auto":
-        out["prior"] = "heuristic" if has_h else "none"
-    if out["rollout"] == "auto":
-        out["rollout"] = "heuristic" if has_h else "random"
+        out["prior"] = "heuristic" if _game_heuristic(game) is not None else "none"
     return out
 
 
@@ -588,9 +589,8 @@ def _register() -> None:
         Param(
             "rollout",
             str,
-            "auto",
-            "rollout policy: random, heuristic (the game's baseline) or auto "
-            "(heuristic where the game has one)",
+            "random",
+            "rollout policy: random or heuristic (the game's baseline; slower per simulation)",
         ),
         Param(
             "epsilon",

@@ -51,9 +51,11 @@ def estimate(state) -> list[float]:
             for k, m in enumerate(counts):
                 if m:
                     cards += m * _CARD_VALUE[k]
-        base[p] += min(1.0, 2 * left) * (
-            LIVRE * c.money[p] + BALE * bales + TRIM * (c.yarn[p] + c.lace[p])
-        ) + CARD * 0.15 * rounds_left * cards
+        base[p] += (
+            min(1.0, 2 * left)
+            * (LIVRE * c.money[p] + BALE * bales + TRIM * (c.yarn[p] + c.lace[p]))
+            + CARD * 0.15 * rounds_left * cards
+        )
     return base
 
 
