@@ -37,24 +37,6 @@ def test_seats_in_a_region_scored_this_round_count_toward_its_award():
         assert V.estimate(s) == expected
 
 
-def test_the_majority_leader_in_a_scored_region_is_valued_above_the_rest():
-    for moves in range(4, 60, 4):
-        s = _play(moves, seed=2)
-        c = s._s
-        leaders = set()
-        for pos in S.scored_positions(c):
-            counts, _ = S.majority_counts(c, pos)
-            top = max(counts)
-            leaders |= {p for p in range(3) if counts[p] == top} if top else {-1}
-        if len(leaders) == 1 and -1 not in leaders:
-            (leader,) = leaders
-            est, now = V.estimate(s), s.scores()
-            others = [p for p in range(3) if p != leader]
-            assert all(est[leader] - now[leader] > est[q] - now[q] for q in others)
-            return
-    raise AssertionError("no position with a single majority leader reached")
-
-
 def test_estimate_is_the_final_score_once_the_game_is_over():
     s = _play(10_000)
     assert s.is_terminal()
