@@ -7,6 +7,7 @@ modest budget must finish ahead of the heuristic in most games (every seat rotat
 import pyspiel
 import pytest
 
+import spiel_games  # noqa: F401  (registers the games)
 from solvers.registry import make_agent
 from tournament.match import play_match, seed_streams
 
