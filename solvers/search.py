@@ -26,6 +26,7 @@ player knows (every simulation starts from a resampled world).
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 import time
@@ -39,15 +40,19 @@ from spiel_games.common.registry import get_spec
 from spiel_games.common.utility import returns_from_keys
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+# Defaults of the search agents' tuning parameters (measured in docs/STRENGTH.md).
+ROLLOUT_DEPTH = 20
+PRIOR_W = 1.0
 _Z95 = 1.959964
 
 
 class Node:
     """Statistics of one edge (the action that leads here) and its children."""
 
-    __slots__ = ("n", "w", "w2", "avail", "visits", "children")
+    __slots__ = ("n", "w", "w2", "avail", "visits", "children", "hint")
 
     def __init__(self):
+        self.hint = -2  # the heuristic's move at this decision node; -2 = not asked yet
         self.n = 0
         self.visits = 0  # times this node was reached as a decision (progressive widening)
         self.w = 0.0  # sum of normalised returns for the player who chose the edge
@@ -93,6 +98,10 @@ class SearchEngine:
         rollout_depth: int = 20,
         determinize: bool = False,
         widen: float = 0.0,
+        evaluation: str = "score",
+        prior: str = "none",
+        prior_w: float = 1.0,
+        epsilon: float = 0.0,
     ):
         self.game = game
         self.rng = rng
@@ -108,11 +117,27 @@ class SearchEngine:
         self.span = (hi - self.lo) or 1.0
         self.utility = str(game.get_parameters().get("utility", "rank"))
         self.heuristic = None
+        spec = (
+            get_spec(game.get_type().short_name)
+            if rollout == "heuristic" or prior != "none"
+            else None
+        )
         if rollout == "heuristic":
-            spec = get_spec(game.get_type().short_name)
             if spec.heuristic is None:
                 raise ValueError(f"{spec.short_name} has no heuristic for heuristic rollouts")
             self.heuristic = spec.heuristic
+        # Epsilon-greedy heuristic rollouts: a random legal move with probability epsilon.
+        self.epsilon = epsilon
+        # Progressive bias (Chaslot et al. 2008): the heuristic's move at a decision
+        # node is expanded first and gets prior_w / (n + 1) added to its UCB value.
+        self.prior = None
+        if prior == "heuristic":
+            if spec.heuristic is None:
+                raise ValueError(f"{spec.short_name} has no heuristic for prior=heuristic")
+            self.prior = spec.heuristic
+        self.prior_w = prior_w
+        self.estimator = game_evaluation(game) if evaluation == "game" else None
+        self.n_players = game.num_players()
         self.sampler = _Sampler(rng)
         self.sims_done = 0
         self._apply, self._legal = transition_functions(game)
@@ -171,6 +196,11 @@ class SearchEngine:
                 self._apply(state, a)
                 node = child
                 continue
+            hint = -1
+            if self.prior is not None:
+                hint = node.hint
+                if hint == -2:
+                    hint = node.hint = self.prior(state, self.np_rng)
             untried = [a for a in legal if a not in children]
             if untried and self.widen > 0:
                 node.visits += 1
@@ -178,7 +208,10 @@ class SearchEngine:
                 if known > 0 and known >= max(2.0, self.widen * sqrt(node.visits)):
                     untried = []  # enough children here: select among the known ones
             if untried:
-                a = untried[rng.randrange(len(untried))]
+                if hint >= 0 and hint not in children:
+                    a = hint
+                else:
+                    a = untried[rng.randrange(len(untried))]
                 children[a] = Node()
                 for b in legal:
                     ch = children.get(b)
@@ -197,6 +230,8 @@ class SearchEngine:
                     continue  # not yet widened to
                 ch.avail += 1
                 u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n) if ch.n else 1e300
+                if b == hint:
+                    u += self.prior_w / (ch.n + 1)
                 if u > best_u:
                     best_u, best, best_a = u, ch, b
             assert best is not None
@@ -216,6 +251,7 @@ class SearchEngine:
         legal_fn = self._legal
         depth = self.rollout_depth
         h = self.heuristic
+        eps = self.epsilon
         steps = 0
         while True:
             p = state.current_player()
@@ -235,7 +271,7 @@ class SearchEngine:
                 continue
             if 0 <= depth <= steps:
                 return self.evaluate(state)
-            if h is not None:
+            if h is not None and (eps <= 0.0 or rand() >= eps):
                 a = h(state, self.np_rng)
             else:
                 legal = legal_fn(state, p)
@@ -244,12 +280,72 @@ class SearchEngine:
             steps += 1
 
     def evaluate(self, state) -> list[float]:
-        """Returns as if the game ended now (the utility mode applied to current scores)."""
+        """Returns of a position cut off before the end.
+
+        With the game's evaluation (``evaluation=game``): its estimate of every
+        player's final score, turned into expected returns with its uncertainty
+        (see ``soft_returns``). Otherwise: as if the game ended now (the utility
+        mode applied to current scores)."""
+        est = self.estimator
+        if est is not None:
+            return soft_returns(
+                self.utility, est.estimate(state), est.spread(state), self.lo, self.lo + self.span
+            )
         scores = getattr(state, "scores", None)
         if not callable(scores):
             self.rollout_depth = -1  # the game cannot be scored early: roll out to the end
             return self._rollout(state)
         return returns_from_keys(self.utility, scores())
+
+
+def game_evaluation(game):
+    """The game's evaluation module (``spiel_games.<game>.evaluation``).
+
+    It provides ``estimate(state) -> list[float]``, each player's expected final
+    score, and ``spread(state) -> float``, the standard deviation of a difference
+    between two players' final scores given the position (large early, small late).
+    """
+    name = game.get_type().short_name
+    module = name[len("python_") :] if name.startswith("python_") else name
+    try:
+        return importlib.import_module(f"spiel_games.{module}.evaluation")
+    except ModuleNotFoundError:
+        raise ValueError(f"{name} has no evaluation for evaluation=game") from None
+
+
+def soft_returns(mode: str, est, spread: float, lo: float, hi: float) -> list[float]:
+    """Expected returns when final scores are ``est`` plus independent noise.
+
+    Player i beats j with probability sigmoid(1.7 (est_i - est_j) / spread), the
+    logistic approximation of a normal difference. ``rank``: the expected rank
+    return; ``win``: pairwise win chances multiplied, normalised to sum 1;
+    ``score``: the estimates, clipped to the utility bounds.
+    """
+    n = len(est)
+    if mode == "score":
+        return [min(hi, max(lo, float(e))) for e in est]
+    k = 1.7 / max(spread, 1e-9)
+    exp = math.exp
+    beat = [[0.5] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            d = k * (est[i] - est[j])
+            q = 1.0 / (1.0 + exp(-d)) if d > -50.0 else 0.0
+            beat[i][j] = q
+            beat[j][i] = 1.0 - q
+    if mode == "win":
+        w = []
+        for i in range(n):
+            x = 1.0
+            for j in range(n):
+                if j != i:
+                    x *= beat[i][j]
+            w.append(x)
+        total = sum(w) or 1.0
+        return [x / total for x in w]
+    if n == 1:
+        return [0.0]
+    return [sum(2.0 * beat[i][j] - 1.0 for j in range(n) if j != i) / (n - 1) for i in range(n)]
 
 
 def root_analysis(state, root: Node, lo: float, span: float, budget: dict) -> Analysis:
@@ -309,6 +405,10 @@ class _SearchAgent(Agent):
             rollout_depth=p["rollout_depth"],
             determinize=determinize,
             widen=p["widen"],
+            evaluation=p["eval"],
+            prior=p["prior"],
+            prior_w=p["prior_w"],
+            epsilon=p["epsilon"],
         )
 
     def _budget(self) -> dict:
@@ -400,7 +500,8 @@ def _check(params: dict, kind: str) -> dict:
 
     if params["rollout"] not in ("random", "heuristic"):
         raise AgentSpecError(
-            f"parameter 'rollout' of agent {kind!r} must be random or heuristic, got {params['rollout']!r}"
+            f"parameter 'rollout' of agent {kind!r} must be random or heuristic, "
+            f"got {params['rollout']!r}"
         )
     for name in ("sims", "worlds"):
         if name in params and params[name] < 1:
@@ -411,7 +512,47 @@ def _check(params: dict, kind: str) -> dict:
         raise AgentSpecError(f"parameter 'widen' of agent {kind!r} must be >= 0")
     if params["uct_c"] < 0:
         raise AgentSpecError(f"parameter 'uct_c' of agent {kind!r} must be >= 0")
+    if params["eval"] not in ("auto", "score", "game"):
+        raise AgentSpecError(
+            f"parameter 'eval' of agent {kind!r} must be auto, score or game, got {params['eval']!r}"
+        )
+    if params["prior"] not in ("auto", "none", "heuristic"):
+        raise AgentSpecError(
+            f"parameter 'prior' of agent {kind!r} must be auto, none or heuristic, "
+            f"got {params['prior']!r}"
+        )
+    if params["prior_w"] < 0:
+        raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
+    if not 0.0 <= params["epsilon"] <= 1.0:
+        raise AgentSpecError(f"parameter 'epsilon' of agent {kind!r} must be in [0, 1]")
     return params
+
+
+def _game_heuristic(game):
+    """The registered game's heuristic, or None (also for games outside the registry)."""
+    try:
+        return get_spec(game.get_type().short_name).heuristic
+    except (KeyError, ValueError):
+        return None
+
+
+def _has_evaluation(game) -> bool:
+    try:
+        game_evaluation(game)
+    except ValueError:
+        return False
+    return True
+
+
+def resolve_auto(game, params: dict) -> dict:
+    """Fill the ``auto`` choices for this game: the strongest measured settings
+    (docs/STRENGTH.md) where the game provides the pieces, the plain ones otherwise."""
+    out = dict(params)
+    if out["eval"] == "auto":
+        out["eval"] = "game" if _has_evaluation(game) else "score"
+    if out["prior"] == "auto":
+        out["prior"] = "heuristic" if _game_heuristic(game) is not None else "none"
+    return out
 
 
 def _factory(cls, kind):
@@ -420,14 +561,15 @@ def _factory(cls, kind):
 
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise AgentSpecError(f"agent {kind!r} needs a sequential game")
-        if (
-            params["rollout"] == "heuristic"
-            and get_spec(game.get_type().short_name).heuristic is None
-        ):
-            raise AgentSpecError(
-                f"agent {kind!r}: this game has no heuristic for rollout=heuristic"
-            )
-        return cls(game, _check(dict(params), kind), seed)
+        params = resolve_auto(game, _check(dict(params), kind))
+        for name in ("rollout", "prior"):
+            if params[name] == "heuristic" and _game_heuristic(game) is None:
+                raise AgentSpecError(
+                    f"agent {kind!r}: this game has no heuristic for {name}=heuristic"
+                )
+        if params["eval"] == "game" and not _has_evaluation(game):
+            raise AgentSpecError(f"agent {kind!r}: this game has no evaluation for eval=game")
+        return cls(game, params, seed)
 
     return make
 
@@ -445,15 +587,42 @@ def _register() -> None:
         ),
         Param("uct_c", float, 1.4, "UCB exploration constant (returns normalised to [0, 1])"),
         Param(
-            "rollout", str, "random", "rollout policy: random or heuristic (the game's baseline)"
+            "rollout",
+            str,
+            "random",
+            "rollout policy: random or heuristic (the game's baseline; slower per simulation)",
+        ),
+        Param(
+            "epsilon",
+            float,
+            0.0,
+            "heuristic rollouts play a uniformly random legal move with this probability",
         ),
         Param(
             "rollout_depth",
             int,
-            20,
-            "moves per rollout before scoring the position from the "
-            "current scores (under the game's utility); -1 plays to the end",
+            ROLLOUT_DEPTH,
+            "moves per rollout before the position is evaluated (see eval); "
+            "0 evaluates the new leaf at once; -1 plays to the end",
         ),
+        Param(
+            "eval",
+            str,
+            "auto",
+            "evaluation at the rollout cut-off: score (the current scores under the game's "
+            "utility), game (the game's estimate of final scores from the whole position: "
+            "money, goods, cards, pending majorities, rounds left; turned into expected "
+            "returns) or auto (game where the game has one)",
+        ),
+        Param(
+            "prior",
+            str,
+            "auto",
+            "move prior: none, heuristic (the heuristic's move at each node is tried "
+            "first and gets a progressive bias prior_w/(n+1)) or auto (heuristic where "
+            "the game has one)",
+        ),
+        Param("prior_w", float, PRIOR_W, "weight of the heuristic prior (returns in [0, 1])"),
         Param(
             "widen",
             float,

@@ -32,7 +32,10 @@ def test_every_registered_kind_has_a_tiny_budget_here():
     "spec,message",
     [
         ("nosuch", "valid kinds: heuristic, ismcts, mcts, pimc, policy, random"),
-        ("mcts(simz=3)", "valid parameters: sims, time, uct_c, rollout, rollout_depth, widen"),
+        (
+            "mcts(simz=3)",
+            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, prior, prior_w, widen",
+        ),
         ("mcts(sims=fast)", "must be int"),
         ("mcts(sims=800", "malformed"),
         ("ismcts(rollout=greedy)", "random or heuristic"),

@@ -1,0 +1,74 @@
+"""Rococo evaluation: what the rounds left will turn into prestige is valued."""
+
+import random
+
+import pyspiel
+
+from spiel_games.rococo import evaluation as V
+from spiel_games.rococo import rules as R
+from spiel_games.rococo.scenario import card, give, select_all, start
+
+
+def _round_one():
+    s = start(3, start_player=0)
+    select_all(s)
+    return s
+
+
+def _silkiest_tile() -> int:
+    return max(range(R.NUM_TILES), key=lambda t: sum(R.TILES[t].bales))
+
+
+def test_materials_for_a_dress_in_hand_are_valued():
+    s = _round_one()
+    before = V.estimate(s)
+    give(s, 0, tiles={_silkiest_tile(): 2})
+    after = V.estimate(s)
+    assert after[0] > before[0] + 2.0
+    assert after[1:] == before[1:]
+
+
+def test_livre_are_worth_more_than_their_final_conversion_while_rounds_remain():
+    s = _round_one()
+    give(s, 0, money=30)
+    give(s, 1, money=10)
+    est, now = V.estimate(s), s.scores()
+    # 20 Livre more is 2 prestige at the final conversion, more with 7 rounds to spend them
+    assert now[0] - now[1] == 2
+    assert est[0] - est[1] > 4.0
+
+
+def test_yarn_and_lace_are_valued():
+    s = _round_one()
+    give(s, 0, yarn=3, lace=3)
+    give(s, 1, yarn=0, lace=0)
+    est = V.estimate(s)
+    assert est[0] > est[1]
+
+
+def test_a_master_in_the_deck_is_worth_more_than_an_apprentice():
+    s = _round_one()
+    give(s, 0, supply={card("base Master"): 1}, discard={}, hand={})
+    give(s, 1, supply={card("base Apprentice (2 Livre)"): 1}, discard={}, hand={})
+    est, now = V.estimate(s), s.scores()
+    assert now[0] == now[1]
+    assert est[0] > est[1]
+
+
+def test_estimate_is_the_final_score_once_the_game_is_over():
+    s = pyspiel.load_game("python_rococo(players=3)").new_initial_state()
+    rng = random.Random(3)
+    while not s.is_terminal():
+        if s.is_chance_node():
+            acts, probs = zip(*s.chance_outcomes(), strict=True)
+            s.apply_action(rng.choices(acts, probs)[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert V.estimate(s) == [float(x) for x in s.scores()]
+
+
+def test_the_spread_shrinks_as_the_game_goes_on():
+    s = _round_one()
+    early = V.spread(s)
+    s._s.round = s._s.cfg.rounds
+    assert V.spread(s) < early

@@ -1,0 +1,111 @@
+"""The search's game knowledge: soft returns from estimates, the heuristic prior, the new parameters."""
+
+import random
+
+import pyspiel
+import pytest
+
+from solvers.registry import make_agent, resolve
+from solvers.search import SearchEngine, resolve_auto, soft_returns
+from solvers.spec import AgentSpecError
+
+
+def test_rank_returns_of_equal_estimates_are_zero():
+    assert soft_returns("rank", [10.0, 10.0, 10.0], 5.0, -1.0, 1.0) == [0.0, 0.0, 0.0]
+
+
+def test_a_far_ahead_player_gets_nearly_the_best_rank_return():
+    r = soft_returns("rank", [100.0, 10.0, 12.0], 5.0, -1.0, 1.0)
+    assert r[0] > 0.99
+    assert r[1] < r[2] < 0
+    assert abs(sum(r)) < 1e-9  # rank utility stays zero-sum
+
+
+def test_a_larger_spread_makes_the_same_lead_less_certain():
+    sure = soft_returns("rank", [20.0, 10.0], 2.0, -1.0, 1.0)
+    unsure = soft_returns("rank", [20.0, 10.0], 20.0, -1.0, 1.0)
+    assert sure[0] > unsure[0] > 0
+
+
+def test_win_returns_sum_to_one_and_favour_the_leader():
+    w = soft_returns("win", [30.0, 25.0, 10.0], 5.0, 0.0, 1.0)
+    assert abs(sum(w) - 1.0) < 1e-9
+    assert w[0] > w[1] > w[2]
+
+
+def test_score_returns_are_the_estimates_within_the_bounds():
+    assert soft_returns("score", [5.0, 300.0], 5.0, 0.0, 100.0) == [5.0, 100.0]
+
+
+def test_auto_defaults_resolve_to_the_game_evaluation_and_heuristic_prior():
+    game = pyspiel.load_game("python_rococo(players=3)")
+    _, params = resolve("ismcts")
+    assert params["eval"] == "auto" and params["prior"] == "auto"
+    chosen = resolve_auto(game, params)
+    assert chosen["eval"] == "game" and chosen["prior"] == "heuristic"
+
+
+def test_games_without_evaluation_or_heuristic_fall_back_to_plain_search():
+    game = pyspiel.load_game("kuhn_poker")
+    chosen = resolve_auto(game, resolve("ismcts")[1])
+    assert chosen["eval"] == "score" and chosen["prior"] == "none"
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("ismcts(eval=learned)", "auto, score or game"),
+        ("ismcts(prior=policy)", "auto, none or heuristic"),
+        ("ismcts(epsilon=1.5)", "in [0, 1]"),
+        ("ismcts(prior_w=-1)", ">= 0"),
+    ],
+)
+def test_bad_new_parameters_give_one_line_errors(spec, message):
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    with pytest.raises(AgentSpecError) as e:
+        make_agent(spec, game, seed=0)
+    assert message in str(e.value)
+
+
+def test_eval_game_on_a_game_without_evaluation_is_refused():
+    with pytest.raises(AgentSpecError, match="no evaluation"):
+        make_agent("mcts(eval=game)", pyspiel.load_game("kuhn_poker"), seed=0)
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "python_coloretto(players=3)",
+        "python_rococo(players=3)",
+        "python_bruxelles(players=3)",
+        "python_staufer(players=3)",
+    ],
+)
+def test_search_with_prior_and_evaluation_is_reproducible_per_seed(game_string):
+    game = pyspiel.load_game(game_string)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    spec = "ismcts(sims=30,rollout_depth=4,rollout=heuristic,epsilon=0.3)"
+    one = make_agent(spec, game, seed=7).analyse(state)
+    two = make_agent(spec, game, seed=7).analyse(state)
+    assert [(m.action, m.visits) for m in one.moves] == [(m.action, m.visits) for m in two.moves]
+    assert sum(m.visits for m in one.moves) == 30
+
+
+def test_the_heuristic_move_is_searched_first_under_the_prior():
+    game = pyspiel.load_game("python_rococo(players=3)")
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 3:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    for seed in range(5):
+        eng = SearchEngine(game, random.Random(seed), prior="heuristic", evaluation="game")
+        root = eng.search(state, sims=1)
+        assert root.hint in state.legal_actions()
+        assert list(root.children) == [root.hint]
+    plain = SearchEngine(game, random.Random(0))
+    firsts = {next(iter(plain.search(state, sims=1).children)) for _ in range(12)}
+    assert len(firsts) > 1  # without the prior the first move tried is random
