@@ -13,7 +13,7 @@ from __future__ import annotations
 # ----- game internals (re-point here when the game's modules move) -----------------------
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
-from spiel_games.staufer.core import ROUND
+from spiel_games.staufer.state import ROUND
 
 # -----------------------------------------------------------------------------------------
 
@@ -35,7 +35,7 @@ def estimate(state) -> list[float]:
         if not any(counts):
             continue
         tile = R.POINT_TILES[c.tile_at[pos]]
-        for p, a in enumerate(R.region_awards(counts, left, tile)):
+        for p, a in enumerate(S.region_awards(counts, left, tile)):
             base[p] += PENDING_WEIGHT * a
     return base
 

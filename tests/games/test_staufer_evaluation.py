@@ -31,7 +31,7 @@ def test_seats_in_a_region_scored_this_round_count_toward_its_award():
         for pos in S.scored_positions(c):
             counts, left = S.majority_counts(c, pos)
             if any(counts):
-                awards = R.region_awards(counts, left, R.POINT_TILES[c.tile_at[pos]])
+                awards = S.region_awards(counts, left, R.POINT_TILES[c.tile_at[pos]])
                 for p, a in enumerate(awards):
                     expected[p] += V.PENDING_WEIGHT * a
         assert V.estimate(s) == expected
