@@ -10,8 +10,9 @@ import pyspiel
 
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.testing import core, do, game, pass_all, put, start, strings
+from spiel_games.bruxelles import scoring
+from spiel_games.bruxelles.scenario import core, do, game, pass_all, put, start, strings
+from spiel_games.bruxelles.state import Phase
 from spiel_games.common.conformance import random_playout
 
 P_CARD = R.BONUS_NAMES.index("P")  # Royal Palace +1, 1 VP symbol, 1 Manneken Pis
@@ -196,7 +197,7 @@ def test_the_game_lasts_five_rounds_and_the_last_round_skips_the_end_of_turn():
 def test_final_score_matches_the_rulebook_example():
     # 80 VP on the track, architect level 8 with 5 buildings (40 VP), rows 5/1/1/2 with
     # 6 BF (5), 3 works (3), 2 figures (2), 5 assistants (6), 3 noble cubes (3).
-    d = R.final_score(
+    d = scoring.final_score(
         vp=80,
         money=6 + R.FIG_COST[R.BRUGMANN] + R.FIG_COST[R.EMPAIN],
         built=5,
@@ -213,7 +214,7 @@ def test_final_score_matches_the_rulebook_example():
 
 
 def test_unpaid_public_figures_cost_5_vp_each_and_leave_the_player():
-    d = R.final_score(
+    d = scoring.final_score(
         vp=10,
         money=5,
         built=0,
@@ -254,7 +255,7 @@ def test_noble_cubes_score_1_vp_and_jokers_nothing():
         assistants_owned=2,
         has_manneken=False,
     )
-    assert R.final_score(nobles=4, **base).total == 4
+    assert scoring.final_score(nobles=4, **base).total == 4
 
 
 def test_tie_break_is_money_left_then_shared():

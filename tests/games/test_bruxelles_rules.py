@@ -12,8 +12,8 @@ import pytest
 
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.testing import core, do, game, pass_all, put, start, strings
+from spiel_games.bruxelles.scenario import core, do, game, pass_all, put, start, strings
+from spiel_games.bruxelles.state import Phase
 
 
 # ----- setup ------------------------------------------------------------------------------
