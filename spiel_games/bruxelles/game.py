@@ -274,6 +274,7 @@ class BruxellesState(pyspiel.State):
             "occupants": tuple(s.occ),
             "bids": tuple(s.bids),
             "buildings": s.bld,
+            "strips": s.strips,
             "space_actions": s.acts,
             "bonus_strip": s.strip_bonus,
             "display": s.display,

@@ -85,3 +85,8 @@ def put(state, field: str, index: int, value) -> None:
         current[index] = value
     else:
         setattr(s, field, current[:index] + (value,) + current[index + 1 :])
+
+
+def each(state, key: str) -> tuple:
+    """One holdings entry (``state.holdings(p)[key]``) for every player, in seat order."""
+    return tuple(state.holdings(p)[key] for p in range(state.get_game().num_players()))
