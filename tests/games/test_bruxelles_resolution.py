@@ -283,3 +283,15 @@ def test_random_games_end_with_returns_in_bounds_for_every_player_count():
         assert final.is_terminal()
         assert all(g.min_utility() <= r <= g.max_utility() for r in final.returns())
         assert final.returns() == [float(x) for x in final.scores()]
+
+
+def test_score_breakdown_and_board_are_the_public_face_of_the_final_score():
+    state = start(3, rounds=1)
+    do(state, "place r1c1", "bid 2", "skip")
+    pass_all(state)
+    assert state.is_terminal() and state.board()["phase"] == "end"
+    parts = state.score_breakdown()
+    assert [d["total"] for d in parts] == state.scores()
+    assert parts == [vars(d) for d in state.score_details()]
+    assert state.board()["bids"][0] == 2 and state.board()["occupants"][0] == 0
+    assert state.holdings(0)["palace"] == 2  # the won PP card
