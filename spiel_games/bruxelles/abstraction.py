@@ -17,7 +17,7 @@ Version history: 1 = initial.
 
 from __future__ import annotations
 
-from spiel_games.bruxelles.core import Phase
+from spiel_games.bruxelles.state import Phase
 
 NAME = "bruxelles-holdings"
 VERSION = 1

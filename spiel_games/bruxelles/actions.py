@@ -31,6 +31,10 @@ the 5x5 possible centres of the 3x3 workshop cursor.
 | 172-173   | bonus card: use power option 1 or 2                 | `bonus P (Royal Palace)`    |
 | 174-177   | bonus card: tuck under endgame row 1..4             | `tuck row 2 (art)`          |
 
+Move log tokens (``state.log_tokens``): a player action is its id; a public chance
+outcome o is CHANCE_TOKEN + o; a hidden event (a Workshop draw, shown only to its
+drawer, or a kept work with ``private_works``) is HIDDEN_TOKEN + that player.
+
 Chance outcomes (ids below max_chance_outcomes): strip id (setup, row by row),
 compass tile (setup, position by position), work colour (start works, workshop
 draws; a workshop draw is shown only to the drawer), figure id (theater
@@ -65,6 +69,9 @@ SHIELD0 = 170
 POWER0 = 172
 TUCK0 = 174
 NUM_ACTIONS = 178
+
+CHANCE_TOKEN = 1000
+HIDDEN_TOKEN = 2000
 
 CURSOR_SIDE = 5  # cursor centres 1..5 on each axis
 

@@ -57,22 +57,23 @@ Deviations and assumptions (numbers in rules.toml, source = "assumed"):
 
 from __future__ import annotations
 
+import dataclasses
+
 import pyspiel
 
 from spiel_games.bruxelles import actions as A
-from spiel_games.bruxelles import decisions
 from spiel_games.bruxelles import phases as P
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import CHANCE_PHASES, Phase, initial_core
+from spiel_games.bruxelles import scoring, text
+from spiel_games.bruxelles.observer import make_observer
+from spiel_games.bruxelles.resample import resample_from_infostate
+from spiel_games.bruxelles.rounds import start
+from spiel_games.bruxelles.state import CHANCE_PHASES, Phase, initial_core, log_tokens
+from spiel_games.bruxelles.view import render_view
 from spiel_games.common.game_type import make_game_type
-from spiel_games.common.utility import returns_from_keys, utility_bounds
+from spiel_games.common.utility import utility_bounds
 
 SHORT_NAME = "python_bruxelles"
-
-# Log tokens: player actions as is; public chance outcomes CHANCE_TOKEN + outcome;
-# a workshop draw (shown only to its drawer) HIDDEN_TOKEN + drawer.
-CHANCE_TOKEN = 1000
-HIDDEN_TOKEN = 2000
 
 
 def _game_type(mode: str):
@@ -132,7 +133,7 @@ class BruxellesGame(pyspiel.Game):
         )
         super().__init__(_game_type(cfg.utility), info, {**R.DEFAULTS, **params})
         core = initial_core(cfg)
-        P.start(core)
+        start(core)
         core.shared_initial = True
         self._initial = core
 
@@ -140,8 +141,6 @@ class BruxellesGame(pyspiel.Game):
         return BruxellesState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        from spiel_games.bruxelles.observer import make_observer
-
         return make_observer(self, iig_obs_type, params)
 
 
@@ -173,13 +172,13 @@ class BruxellesState(pyspiel.State):
         return self._s.phase == Phase.END
 
     def chance_outcomes(self):
-        return decisions.chance_outcomes(self._s)
+        return P.chance_outcomes(self._s)
 
     def _legal_actions(self, player):
         s = self._s
         if player != s.actor or s.phase in CHANCE_PHASES or s.phase == Phase.END:
             return []
-        return list(decisions.legal_actions(s))
+        return list(P.legal_actions(s))
 
     def _apply_action(self, action):
         s = self._s
@@ -189,44 +188,16 @@ class BruxellesState(pyspiel.State):
             raise ValueError("the game is over")
         if s.phase in CHANCE_PHASES:
             hidden = s.phase == Phase.C_ART and s.ctx[3] == 1
-            token = HIDDEN_TOKEN + s.ctx[0] if hidden else CHANCE_TOKEN + action
-            decisions.apply_chance(s, action)
+            token = A.HIDDEN_TOKEN + s.ctx[0] if hidden else A.CHANCE_TOKEN + action
+            P.apply_chance(s, action)
         else:
             private_keep = s.phase == Phase.KEEP_WORK and s.cfg.private_works
-            token = HIDDEN_TOKEN + s.actor if private_keep else action
-            decisions.apply_action(s, action)
+            token = A.HIDDEN_TOKEN + s.actor if private_keep else action
+            P.apply_action(s, action)
         s.log = (token, s.log)
         s.cache = {}
         if s.phase == Phase.END:
-            s.returns = self._final_returns()
-
-    # ----- scores ------------------------------------------------------------------------------
-    def score_details(self) -> list[R.FinalScore]:
-        """Each player's final score broken down, as if the game ended now."""
-        s = self._s
-        return [
-            R.final_score(
-                vp=s.vp[p],
-                money=s.money[p],
-                built=s.built[p],
-                architect_level=s.arch[p],
-                rows=s.rows[p],
-                works=s.total_works(p),
-                kept=s.kept_list(p),
-                assistants_owned=s.owned_assistants(p),
-                nobles=s.nobles(p),
-                has_manneken=s.first == p,
-            )
-            for p in range(s.n)
-        ]
-
-    def scores(self) -> list[int]:
-        return [d.total for d in self.score_details()]
-
-    def _final_returns(self) -> list[float]:
-        details = self.score_details()
-        keys = [(d.total, d.money_left) for d in details]
-        return returns_from_keys(self._s.cfg.utility, [d.total for d in details], keys)
+            s.returns = scoring.final_returns(s)
 
     def returns(self):
         s = self._s
@@ -234,183 +205,105 @@ class BruxellesState(pyspiel.State):
             return [0.0] * s.n
         return list(s.returns)
 
-    # ----- hidden information --------------------------------------------------------------------
     def resample_from_infostate(self, player_id, probability_sampler=None):
-        """Re-deal what `player_id` cannot know: the works other players drew and put back.
+        return resample_from_infostate(self, player_id, probability_sampler)
 
-        Everything else is public or still in a deck (decks are count vectors that
-        chance nodes draw from, so there is no order to re-deal). Each other player's
-        memory keeps the work he kept (public) and gets fresh put-back works drawn
-        from the colour proportions of the current stack.
+    # ----- inspection ----------------------------------------------------------------------
+    def score_details(self) -> list[scoring.FinalScore]:
+        """Each player's final score broken down, as if the game ended now."""
+        return scoring.score_details(self._s)
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """``score_details()`` as plain dicts (total, track, buildings, rows, nobles,
+        manneken, unpaid, money_left)."""
+        return [dataclasses.asdict(d) for d in scoring.score_details(self._s)]
+
+    def scores(self) -> list[int]:
+        return scoring.scores(self._s)
+
+    def holdings(self, player: int) -> dict:
+        """A player's holdings (omniscient: includes hidden works and put-back draws).
+
+        Works and cubes are count vectors (works by colour id: blue, pink, yellow,
+        green, black; cubes: wood, stone, iron, joker); ``kept`` and ``rotated`` are
+        bitmasks over figure ids; track levels are 0-based indices into the tracks.
         """
-        clone = self.clone()
-        s = clone.own_core()
-        if s.cfg.private_works:
-            _redeal_hidden_works(s, player_id, probability_sampler)
-        weights = [max(k, 0) for k in s.art_stack[: R.COLOURS]]
-        total = sum(weights) or 1
+        s = self._s
+        p = player
+        return {
+            "money": s.money[p],
+            "vp": s.vp[p],
+            "works": s.works[p],
+            "public_works": s.pub_works[p],
+            "cubes": s.cubes[p],
+            "supply": s.supply[p],
+            "courthouse": s.court[p],
+            "on_board": s.onboard[p],
+            "on_brussels": s.onbrussels[p],
+            "built": s.built[p],
+            "exhibitions": s.exhib[p],
+            "manneken": s.mp[p],
+            "city_hall": s.hall[p],
+            "palace": s.palace[p],
+            "architect": s.arch[p],
+            "kept": s.kept[p],
+            "rotated": s.rot[p],
+            "rows": s.rows[p],
+            "tucked": s.tucked[p],
+            "seen": s.seen[p],
+            "passed": bool((s.passed >> p) & 1),
+        }
 
-        def draw() -> int:
-            x = (probability_sampler() if probability_sampler else 0.5) * total
-            acc = 0
-            for c, w in enumerate(weights):
-                acc += w
-                if x < acc:
-                    return c
-            return max(range(R.COLOURS), key=lambda c: weights[c])
+    def board(self) -> dict:
+        """The shared facts (omniscient: ``context`` may hold a private Workshop draw).
 
-        for q in range(s.n):
-            if q == player_id or not s.seen[q]:
-                continue
-            fresh = tuple(
-                (kept, tuple(sorted(draw() for _ in others))) for kept, others in s.seen[q]
-            )
-            s.seen = s.seen[:q] + (fresh,) + s.seen[q + 1 :]
-        return clone
+        Spaces are row-major on the board x board Art Nouveau board: occupant (player,
+        n = neutral, -1 empty), bid, building owner (-1 none), action id; ``area`` is a
+        bitmask of the spaces available this round. Decks are count vectors.
+        """
+        s = self._s
+        return {
+            "phase": Phase(s.phase).name.lower(),
+            "actor": s.actor,
+            "context": s.ctx,
+            "round": s.round,
+            "first": s.first,
+            "stock": s.stock,
+            "spaces": s.cfg.spaces,
+            "area": s.area,
+            "occupants": tuple(s.occ),
+            "bids": tuple(s.bids),
+            "buildings": s.bld,
+            "strips": s.strips,
+            "space_actions": s.acts,
+            "bonus_strip": s.strip_bonus,
+            "display": s.display,
+            "figure_deck": s.fig_deck,
+            "figure_discard": s.fig_disc,
+            "art_stack": s.art_stack,
+            "shop": s.shop,
+            "shop_pile": s.shop_pile,
+            "cursor": s.cursor,
+            "compass": s.compass,
+            "needles": s.needles,
+            "cube_supply": s.cube_supply,
+            "brussels_uses": s.uses,
+        }
 
     def log_tokens(self) -> list[int]:
-        out = []
-        node = self._s.log
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
+        return log_tokens(self._s)
 
-    # ----- strings ---------------------------------------------------------------------------------
+    # ----- strings -----------------------------------------------------------------------------
     def _action_to_string(self, player, action):
         s = self._s
         if player == pyspiel.PlayerId.CHANCE:
-            return _chance_string(s, action)
-        return action_string(s, action)
+            return text.chance_string(s, action)
+        return text.action_string(s, action)
 
     def __str__(self):
-        from spiel_games.bruxelles.text import render
-
-        return render(self)
+        s = self._s
+        return text.render(s, scoring.scores(s) if s.phase == Phase.END else [])
 
     def render_view(self, player: int) -> str:
         """The readable board as `player` sees it (own secrets only; see view.py)."""
-        from spiel_games.bruxelles.view import render_view
-
         return render_view(self, player)
-
-
-def _redeal_hidden_works(s, player_id: int, sampler) -> None:
-    """private_works: deal the other players' hidden works afresh from the pool of
-    colours nobody has seen (their hidden works and the colour stack)."""
-    pool = list(s.art_stack[: R.COLOURS])
-    hidden = {}
-    for q in range(s.n):
-        if q == player_id:
-            continue
-        h = [s.works[q][c] - s.pub_works[q][c] for c in range(R.COLOURS)]
-        hidden[q] = sum(h)
-        for c in range(R.COLOURS):
-            pool[c] += h[c]
-    for q, k in hidden.items():
-        w = list(s.works[q])
-        for c in range(R.COLOURS):
-            w[c] = s.pub_works[q][c]
-        for _ in range(k):
-            x = (sampler() if sampler else 0.5) * sum(pool)
-            c, acc = 0, pool[0]
-            while x >= acc and c < R.COLOURS - 1:
-                c += 1
-                acc += pool[c]
-            while pool[c] == 0:  # guard against rounding at the top end
-                c = (c - 1) % R.COLOURS
-            pool[c] -= 1
-            w[c] += 1
-        s.works = s.works[:q] + (tuple(w),) + s.works[q + 1 :]
-    s.art_stack = tuple(pool) + s.art_stack[R.COLOURS :]
-
-
-def _space(s, sp: int) -> str:
-    b = s.cfg.board
-    return f"r{sp // b + 1}c{sp % b + 1}"
-
-
-def _chance_string(s, o: int) -> str:
-    ph = s.phase
-    if ph == Phase.C_STRIP:
-        return f"strip {o + 1}"
-    if ph == Phase.C_COMPASS:
-        return f"compass {R.COMPASS[o]}"
-    if ph == Phase.C_ART:
-        return f"art {R.ART[o]}"
-    if ph == Phase.C_FIGURE:
-        return f"figure {R.FIGURES[o]}"
-    if ph == Phase.C_BONUS:
-        return f"bonus {R.BONUS_NAMES[o]}"
-    if ph == Phase.C_STOCK:
-        return f"stock card {o + 1} ({R.STOCK_VALUES[o]} BF)"
-    return f"chance {o}"
-
-
-def action_string(s, a: int) -> str:
-    """A readable, unique name for a player action id (uses the state for detail)."""
-    if a < A.BRUSSELS0:
-        title = f" ({R.ACTION_TITLES[s.acts[a]]})" if s.acts else ""
-        return f"place {_space(s, a)}{title}"
-    if a < A.PASS:
-        return f"brussels {R.BRUSSELS_TITLES[a - A.BRUSSELS0]}"
-    if a == A.PASS:
-        return "pass"
-    if a < A.SKIP:
-        return f"bid {a - A.BID0 + 1}"
-    if a == A.SKIP:
-        return "skip"
-    if a == A.PERFORM:
-        return "perform"
-    if a < A.KEEP_WORK0:
-        return f"park {R.ACTION_TITLES[a - A.PARK0]}"
-    if a < A.SELL0:
-        return f"keep {R.ART[a - A.KEEP_WORK0]}"
-    if a < A.CURSOR0:
-        return f"sell {R.ART[a - A.SELL0]}"
-    if a < A.SLOT0:
-        r, c = A.cursor_of(a)
-        return f"cursor {r},{c}"
-    if a < A.THEATER0:
-        return f"shop {a - A.SLOT0 + 1}"
-    if a < A.ACTIVATE0:
-        k = a - A.THEATER0
-        fig = s.display[k] if s.phase == Phase.THEATER else -1
-        name = f" {R.FIGURES[fig]}" if fig >= 0 else ""
-        return f"theater {k}{name} ({R.THEATER_COSTS[k]} BF)"
-    if a < A.KEEP_FIG:
-        return f"activate {R.FIGURES[a - A.ACTIVATE0]}"
-    if a == A.KEEP_FIG:
-        return "keep figure"
-    if a == A.DISCARD_FIG:
-        return "discard figure"
-    if a < A.SOLVAY_ONE:
-        return f"take {R.CUBES[a - A.NOBLE0]}"
-    if a == A.SOLVAY_ONE:
-        return "solvay one"
-    if a == A.SOLVAY_SWAP:
-        return "solvay swap"
-    if a < A.NEEDLE0:
-        return f"pay {R.PAY[a - A.PAY0]}"
-    if a < A.BUILD0:
-        return f"needle {a - A.NEEDLE0 + 1}"
-    if a < A.NEUTRAL0:
-        return f"build {_space(s, a - A.BUILD0)}"
-    if a < A.SHIELD0:
-        return f"neutral {_space(s, a - A.NEUTRAL0)}"
-    if a < A.POWER0:
-        k = a - A.SHIELD0
-        if s.phase == Phase.SHIELD and s.stock >= 0:
-            r, c = R.STOCK_SHIELDS[s.n][s.stock][k]
-            return f"shield {k + 1} ({r}-{c})"
-        return f"shield {k + 1}"
-    if a < A.TUCK0:
-        k = a - A.POWER0
-        if s.phase == Phase.BONUS:
-            return f"bonus power {k + 1} ({''.join(R.BONUS[s.ctx[0]][0][k])})"
-        return f"bonus power {k + 1}"
-    if a < A.NUM_ACTIONS:
-        r = a - A.TUCK0
-        return f"tuck row {r + 1} ({R.ROW_TITLES[r]})"
-    raise ValueError(f"action id {a} is outside Bruxelles' layout (0-{A.NUM_ACTIONS - 1})")

@@ -18,10 +18,12 @@ use or tuck a bonus card by comparing rough values).
 
 from __future__ import annotations
 
+import random
+
 from spiel_games.bruxelles import actions as A
-from spiel_games.bruxelles import phases as P
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
+from spiel_games.bruxelles import state as S
+from spiel_games.bruxelles.state import Phase
 
 _FIGURE_VALUE = (4.0, 2.0, 3.5, 3.5, 2.5, 5.0, 2.0, 3.5)  # by figure, as rough VP
 
@@ -39,7 +41,7 @@ def _best_sale(s, p: int) -> tuple[float, int, tuple[int, int]]:
     best = (0.0, -1, s.cursor)
     steps = s.total_works(p)
     r0, c0 = s.cursor
-    for colour in P.sellable(s, p):
+    for colour in S.sellable(s, p):
         for r in range(R.CURSOR_MIN, R.CURSOR_MAX + 1):
             for c in range(R.CURSOR_MIN, R.CURSOR_MAX + 1):
                 if abs(r - r0) + abs(c - c0) > steps:
@@ -52,7 +54,7 @@ def _best_sale(s, p: int) -> tuple[float, int, tuple[int, int]]:
 
 
 def _action_value(s, p: int, a: int) -> float:
-    if not P.feasible(s, p, a):
+    if not S.feasible(s, p, a):
         return 0.0
     last = s.round >= s.cfg.rounds
     if a == R.CONSTRUCTION:
@@ -84,7 +86,7 @@ def _space_bonus(s, p: int, sp: int) -> tuple[float, int]:
     card = s.strip_bonus[col]
     if card < 0:
         return 0.0, 1
-    sums = P.column_bids(s, col)
+    sums = S.column_bids(s, col)
     mine = sums[p]
     lead = max(x for q, x in enumerate(sums) if q != p)
     need = max(1, lead + 1 - mine)
@@ -111,7 +113,7 @@ def _main(s, p: int, legal: list[int], rng) -> int:
                 v -= 1.0  # gives the owner a secondary action
         elif a < A.PASS:
             b = a - A.BRUSSELS0
-            cost = P.brussels_cost(s, b)
+            cost = S.brussels_cost(s, b)
             if b == R.MARKET:
                 v = 4.0 if sum(s.cubes[p]) < 2 and s.built[p] < R.BUILDINGS else 0.5
             elif b == R.BOURSE:
@@ -179,9 +181,7 @@ def _bonus(s, p: int, legal: list[int]) -> int:
 
 
 def heuristic_action(state, rng=None) -> int:
-    import random as _random
-
-    rng = rng or _random.Random(0)
+    rng = rng or random.Random(0)
     s = state._s
     p = s.actor
     legal = state.legal_actions()

@@ -59,7 +59,8 @@ from __future__ import annotations
 import numpy as np
 
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
+from spiel_games.bruxelles.actions import HIDDEN_TOKEN
+from spiel_games.bruxelles.state import Phase, log_tokens
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 
 _NB = len(R.BONUS)
@@ -122,8 +123,9 @@ def _bits(mask: int, width: int) -> list[int]:
     return [(mask >> i) & 1 for i in range(width)]
 
 
-def _drawer(s) -> int:
-    """The player whose private Workshop draw is pending, or -1."""
+# ----- public-knowledge predicates (view.py uses the same ones) ----------------------------
+def drawer(s) -> int:
+    """The player whose private Workshop draw is pending, or -1 (public: who draws)."""
     if s.phase == Phase.KEEP_WORK:
         return s.actor
     if s.phase == Phase.C_ART and s.ctx[3] == 1:
@@ -131,7 +133,8 @@ def _drawer(s) -> int:
     return -1
 
 
-def _pending_draw(s) -> tuple[int, ...]:
+def pending_draw(s) -> tuple[int, ...]:
+    """The works of the pending Workshop draw (private: only the drawer sees them)."""
     if s.phase == Phase.KEEP_WORK:
         return s.ctx[0]
     if s.phase == Phase.C_ART and s.ctx[3] == 1:
@@ -145,9 +148,9 @@ def write(state, player, view, out) -> None:
     out("observer", _onehots([player], n), f"P{player + 1}")
     if view.public:
         _write_public(s, out)
-    drawer = _drawer(s)
-    pending = _pending_draw(s)
-    if drawer >= 0 and view.sees(drawer, player):
+    d = drawer(s)
+    pending = pending_draw(s)
+    if d >= 0 and view.sees(d, player):
         counts = [0] * _NA
         for c in pending:
             counts[c] += 1
@@ -166,13 +169,11 @@ def write(state, player, view, out) -> None:
             ";".join(f"{R.ART[k]}+{'/'.join(R.ART[c] for c in o)}" for k, o in mine) or "-",
         )
         if view.public and hasattr(out, "parts"):  # strings only: the public move log
-            out("log", (), _log_text(state, player))
+            out("log", (), _log_text(s))
 
 
-def _log_text(state, player: int) -> str:
-    from spiel_games.bruxelles.game import HIDDEN_TOKEN
-
-    return ",".join("?" if t >= HIDDEN_TOKEN else str(t) for t in state.log_tokens())
+def _log_text(s) -> str:
+    return ",".join("?" if t >= HIDDEN_TOKEN else str(t) for t in log_tokens(s))
 
 
 def _write_public(s, out) -> None:
@@ -194,9 +195,11 @@ def _write_public(s, out) -> None:
         out.tensor[start : start + len(flat)] = flat
 
 
-def _stack(s) -> list[int]:
+def visible_stack(s) -> list[int]:
+    """The art stacks as everyone sees them: drawn works still counted; with private
+    works only the colour stack's size (and the black works)."""
     stack = list(s.art_stack)
-    for c in _pending_draw(s):
+    for c in pending_draw(s):
         stack[c] += 1  # drawn works are still counted in the stack until one is kept
     if s.cfg.private_works:
         # the stack's colours would give away hidden works: only its size is public
@@ -271,7 +274,7 @@ def _public_flat(s, offsets):
     onehot("display", s.display, _NF)
     dense("figure_deck", s.fig_deck)
     dense("figure_discard", s.fig_disc)
-    dense("art_stack", _stack(s))
+    dense("art_stack", visible_stack(s))
     onehot("shop", s.shop, _NA)
     dense("shop_pile", s.shop_pile)
     dense("cursor", s.cursor)
@@ -319,7 +322,7 @@ def _public_strings(s) -> list[str]:
     out("display", (), _j(s.display))
     out("figure_deck", (), _j(s.fig_deck))
     out("figure_discard", (), _j(s.fig_disc))
-    out("art_stack", (), _j(_stack(s)))
+    out("art_stack", (), _j(visible_stack(s)))
     out("shop", (), _j(s.shop))
     out("shop_pile", (), _j(s.shop_pile))
     out("cursor", (), _j(s.cursor))

@@ -1,9 +1,9 @@
 """Bruxelles 1893 rules data, configuration from game parameters, and pure rule helpers.
 
-Everything here is free of game state: board geometry (areas, shields), the
-compass payment options, majorities, pass income, figure payment and the final
-score. ``game.py`` and the phase code call these; scenario tests can call them
-directly.
+Everything here is free of game state: the one parameter table (``DEFAULTS``;
+meanings in game.py's docstring and spec.py), board geometry (areas, shields), the
+compass payment options, majorities, pass income and sale rewards. The rule modules
+call these; scenario tests can call them directly. Final scoring is in scoring.py.
 """
 
 from __future__ import annotations
@@ -20,10 +20,8 @@ RULES = load_rules("spiel_games.bruxelles")
 # ----- named constants ------------------------------------------------------------------
 ACTIONS = ("workshop", "sale", "theater", "materials", "construction")
 WORKSHOP, SALE, THEATER, MATERIALS, CONSTRUCTION = range(5)
-ACTION_TITLES = ("Workshop", "Sale", "Theater", "Materials", "Construction")
 BRUSSELS = ("market", "bourse", "park", "grandplace")
 MARKET, BOURSE, PARK, GRANDPLACE = range(4)
-BRUSSELS_TITLES = ("Market", "Bourse", "Park", "GrandPlace")
 
 STRIPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(ACTIONS.index(a) for a in strip) for strip in RULES["board.strip_actions"]
@@ -79,7 +77,6 @@ BONUS: tuple[tuple[tuple[tuple[str, ...], ...], int, int, int], ...] = tuple(
 )
 BONUS_NAMES = tuple(p for p, *_ in RULES["bonus.cards"])
 BONUS_ROWS: int = RULES["bonus.rows"]
-ROW_TITLES = ("4BF", "art", "figure", "assistant")
 
 STOCK_VALUES: tuple[int, ...] = tuple(RULES["stock.values"])
 STOCK_SHIELDS: dict[int, tuple[tuple[tuple[int, int], tuple[int, int]], ...]] = {
@@ -336,80 +333,3 @@ def new_first_player(manneken: list[int], current_first: int) -> int:
         if manneken[p] == best:
             return p
     raise AssertionError("unreachable")
-
-
-def row_points(rows: tuple[int, ...], money: int, works: int, figures: int, assistants: int) -> int:
-    """Endgame rows: each row multiplier (1 built-in + tucked symbols) times its count."""
-    return (
-        rows[0] * (money // RULES["bonus.money_per_unit"])
-        + rows[1] * works
-        + rows[2] * figures
-        + rows[3] * max(0, assistants - RULES["bonus.free_assistants"])
-    )
-
-
-def figures_to_pay(money: int, kept: tuple[int, ...], rows: tuple[int, ...]) -> tuple[int, ...]:
-    """Which kept figures get paid at the end (automatic, documented deviation).
-
-    All of them when affordable. Otherwise the affordable set that no further card
-    could be added to (the player pays as much as he can) and that maximises
-    what the payment leaves: -5 VP per unpaid card, row 1 (money) and row 3 (figures).
-    """
-    total = sum(FIG_COST[f] for f in kept)
-    if total <= money:
-        return kept
-    penalty = RULES["theater.unpaid_penalty"]
-    best_key, best = None, ()
-    n = len(kept)
-    for mask in range(1 << n):
-        chosen = tuple(kept[i] for i in range(n) if (mask >> i) & 1)
-        cost = sum(FIG_COST[f] for f in chosen)
-        if cost > money:
-            continue
-        left = money - cost
-        if any(FIG_COST[kept[i]] <= left for i in range(n) if not (mask >> i) & 1):
-            continue  # not maximal: he could still pay another card
-        value = (
-            -penalty * (n - len(chosen))
-            + rows[0] * (left // RULES["bonus.money_per_unit"])
-            + rows[2] * len(chosen)
-        )
-        key = (value, left, mask)
-        if best_key is None or key > best_key:
-            best_key, best = key, chosen
-    return best
-
-
-@dataclass(frozen=True)
-class FinalScore:
-    total: int
-    track: int
-    buildings: int
-    rows: int
-    nobles: int
-    manneken: int
-    unpaid: int
-    money_left: int
-
-
-def final_score(
-    vp: int,
-    money: int,
-    built: int,
-    architect_level: int,
-    rows: tuple[int, ...],
-    works: int,
-    kept: tuple[int, ...],
-    assistants_owned: int,
-    nobles: int,
-    has_manneken: bool,
-) -> FinalScore:
-    paid = figures_to_pay(money, kept, rows)
-    unpaid = len(kept) - len(paid)
-    money_left = money - sum(FIG_COST[f] for f in paid)
-    track = vp - RULES["theater.unpaid_penalty"] * unpaid
-    b = built * ARCHITECT[architect_level]
-    r = row_points(rows, money_left, works, len(paid), assistants_owned)
-    m = RULES["scoring.manneken_vp"] if has_manneken else 0
-    nob = nobles * RULES["scoring.noble_vp"]
-    return FinalScore(track + b + r + nob + m, track, b, r, nob, m, unpaid, money_left)

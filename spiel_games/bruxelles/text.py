@@ -1,15 +1,25 @@
-"""A readable text rendering of a Bruxelles 1893 position (``str(state)``)."""
+"""Every human-readable Bruxelles 1893 string: action and chance names (pyspiel's
+``string_to_action`` inverts ``action_string``), titles of actions, Brussels spaces
+and endgame rows, and the text rendering of a position (``str(state)``).
+
+Card, colour, figure and compass names are rules data (``rules.toml``, loaded in
+rules.py) and are used from there.
+"""
 
 from __future__ import annotations
 
+from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
+from spiel_games.bruxelles.state import Phase
 
 _ACT = "WSTMC"  # Workshop, Sale, Theater, Materials, Construction
+ACTION_TITLES = ("Workshop", "Sale", "Theater", "Materials", "Construction")
+BRUSSELS_TITLES = ("Market", "Bourse", "Park", "GrandPlace")
+ROW_TITLES = ("4BF", "art", "figure", "assistant")
 
 
-def render(state) -> str:
-    s = state._s
+def render(s, scores: list[int]) -> str:
+    """The position as text; `scores` are shown once the game is over."""
     cfg = s.cfg
     b = cfg.board
     lines = [f"Round {s.round}/{cfg.rounds}, first player P{s.first + 1}, phase {_phase(s)}"]
@@ -44,7 +54,7 @@ def render(state) -> str:
             f"compass needles: {R.COMPASS[s.compass[s.needles[0]]]}"
             f" / {R.COMPASS[s.compass[s.needles[1]]]}"
         )
-    uses = ", ".join(f"{R.BRUSSELS_TITLES[k]} x{u}" for k, u in enumerate(s.uses) if u)
+    uses = ", ".join(f"{BRUSSELS_TITLES[k]} x{u}" for k, u in enumerate(s.uses) if u)
     if uses:
         lines.append(f"brussels: {uses}")
     for p in range(s.n):
@@ -66,7 +76,7 @@ def render(state) -> str:
             f"cubes {cubes}, figures {figs}, rows {'/'.join(map(str, s.rows[p]))}"
         )
     if s.phase == Phase.END:
-        lines.append("final scores: " + " ".join(str(x) for x in state.scores()))
+        lines.append("final scores: " + " ".join(str(x) for x in scores))
     return "\n".join(lines)
 
 
@@ -75,3 +85,93 @@ def _phase(s) -> str:
     if s.actor >= 0 and s.phase != Phase.END:
         return f"{name} (P{s.actor + 1})"
     return name
+
+
+def _space(s, sp: int) -> str:
+    b = s.cfg.board
+    return f"r{sp // b + 1}c{sp % b + 1}"
+
+
+def chance_string(s, o: int) -> str:
+    ph = s.phase
+    if ph == Phase.C_STRIP:
+        return f"strip {o + 1}"
+    if ph == Phase.C_COMPASS:
+        return f"compass {R.COMPASS[o]}"
+    if ph == Phase.C_ART:
+        return f"art {R.ART[o]}"
+    if ph == Phase.C_FIGURE:
+        return f"figure {R.FIGURES[o]}"
+    if ph == Phase.C_BONUS:
+        return f"bonus {R.BONUS_NAMES[o]}"
+    if ph == Phase.C_STOCK:
+        return f"stock card {o + 1} ({R.STOCK_VALUES[o]} BF)"
+    return f"chance {o}"
+
+
+def action_string(s, a: int) -> str:
+    """A readable, unique name for a player action id (uses the state for detail)."""
+    if a < A.BRUSSELS0:
+        title = f" ({ACTION_TITLES[s.acts[a]]})" if s.acts else ""
+        return f"place {_space(s, a)}{title}"
+    if a < A.PASS:
+        return f"brussels {BRUSSELS_TITLES[a - A.BRUSSELS0]}"
+    if a == A.PASS:
+        return "pass"
+    if a < A.SKIP:
+        return f"bid {a - A.BID0 + 1}"
+    if a == A.SKIP:
+        return "skip"
+    if a == A.PERFORM:
+        return "perform"
+    if a < A.KEEP_WORK0:
+        return f"park {ACTION_TITLES[a - A.PARK0]}"
+    if a < A.SELL0:
+        return f"keep {R.ART[a - A.KEEP_WORK0]}"
+    if a < A.CURSOR0:
+        return f"sell {R.ART[a - A.SELL0]}"
+    if a < A.SLOT0:
+        r, c = A.cursor_of(a)
+        return f"cursor {r},{c}"
+    if a < A.THEATER0:
+        return f"shop {a - A.SLOT0 + 1}"
+    if a < A.ACTIVATE0:
+        k = a - A.THEATER0
+        fig = s.display[k] if s.phase == Phase.THEATER else -1
+        name = f" {R.FIGURES[fig]}" if fig >= 0 else ""
+        return f"theater {k}{name} ({R.THEATER_COSTS[k]} BF)"
+    if a < A.KEEP_FIG:
+        return f"activate {R.FIGURES[a - A.ACTIVATE0]}"
+    if a == A.KEEP_FIG:
+        return "keep figure"
+    if a == A.DISCARD_FIG:
+        return "discard figure"
+    if a < A.SOLVAY_ONE:
+        return f"take {R.CUBES[a - A.NOBLE0]}"
+    if a == A.SOLVAY_ONE:
+        return "solvay one"
+    if a == A.SOLVAY_SWAP:
+        return "solvay swap"
+    if a < A.NEEDLE0:
+        return f"pay {R.PAY[a - A.PAY0]}"
+    if a < A.BUILD0:
+        return f"needle {a - A.NEEDLE0 + 1}"
+    if a < A.NEUTRAL0:
+        return f"build {_space(s, a - A.BUILD0)}"
+    if a < A.SHIELD0:
+        return f"neutral {_space(s, a - A.NEUTRAL0)}"
+    if a < A.POWER0:
+        k = a - A.SHIELD0
+        if s.phase == Phase.SHIELD and s.stock >= 0:
+            r, c = R.STOCK_SHIELDS[s.n][s.stock][k]
+            return f"shield {k + 1} ({r}-{c})"
+        return f"shield {k + 1}"
+    if a < A.TUCK0:
+        k = a - A.POWER0
+        if s.phase == Phase.BONUS:
+            return f"bonus power {k + 1} ({''.join(R.BONUS[s.ctx[0]][0][k])})"
+        return f"bonus power {k + 1}"
+    if a < A.NUM_ACTIONS:
+        r = a - A.TUCK0
+        return f"tuck row {r + 1} ({ROW_TITLES[r]})"
+    raise ValueError(f"action id {a} is outside Bruxelles' layout (0-{A.NUM_ACTIONS - 1})")

@@ -12,10 +12,11 @@ are shown only where the observation shows them (with ``private_works`` just its
 from __future__ import annotations
 
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import CHANCE_PHASES, Phase
 
 # The observation's own rules for a pending draw and the visible stack: one source of truth.
-from spiel_games.bruxelles.observer import _drawer, _pending_draw, _stack
+from spiel_games.bruxelles.observer import drawer, pending_draw, visible_stack
+from spiel_games.bruxelles.state import CHANCE_PHASES, Phase
+from spiel_games.bruxelles.text import ACTION_TITLES, BRUSSELS_TITLES, ROW_TITLES
 
 _ACT = "WSTMC"
 
@@ -98,7 +99,7 @@ def _board(s) -> list[str]:
 def _city(s) -> list[str]:
     lines = []
     if s.cfg.brussels:
-        uses = ", ".join(f"{R.BRUSSELS_TITLES[k]} {u}" for k, u in enumerate(s.uses))
+        uses = ", ".join(f"{BRUSSELS_TITLES[k]} {u}" for k, u in enumerate(s.uses))
         lines.append(f"Brussels board, uses this round: {uses}")
     display = [
         f"{R.FIGURES[f]} ({R.THEATER_COSTS[k]} BF)" for k, f in enumerate(s.display) if f >= 0
@@ -112,7 +113,7 @@ def _city(s) -> list[str]:
         f"Shop: {' / '.join(shop)} (covered: {_colours(s.shop_pile)}); "
         f"sale cursor at row {s.cursor[0]}, column {s.cursor[1]}"
     )
-    stack = _stack(s)
+    stack = visible_stack(s)
     if s.cfg.private_works:
         lines.append(f"Art stacks: {stack[0]} colour works (colours face down), black x{stack[4]}")
     else:
@@ -155,7 +156,7 @@ def _players(state, player: int, end: bool) -> list[str]:
             works = ", ".join(shown + ([f"{hidden} hidden"] if hidden else [])) or "none"
         cubes = ", ".join(f"{R.CUBES[k]} {x}" for k, x in enumerate(s.cubes[p]) if x) or "none"
         lines.append(f"      works: {works}; cubes: {cubes}")
-        rows = ", ".join(f"{t} x{k}" for t, k in zip(R.ROW_TITLES, s.rows[p], strict=True))
+        rows = ", ".join(f"{t} x{k}" for t, k in zip(ROW_TITLES, s.rows[p], strict=True))
         lines.append(f"      figures: {_figures(s, p)}; endgame rows: {rows}")
         if p == player and s.seen[p]:
             seen = "; ".join(
@@ -176,19 +177,19 @@ def _space(s, sp: int) -> str:
 
 def _pending(s, player: int) -> str:
     """The decision under way, from its public arguments (and a draw only to its drawer)."""
-    drawer = _drawer(s)
-    if drawer >= 0:
-        who = "you" if drawer == player else f"P{drawer + 1}"
+    d = drawer(s)
+    if d >= 0:
+        who = "you" if d == player else f"P{d + 1}"
         text = f"Workshop draw for {who}"
-        if drawer == player:
-            drawn = _pending_draw(s)
+        if d == player:
+            drawn = pending_draw(s)
             text += f": drawn so far {', '.join(R.ART[c] for c in drawn) or 'nothing'}"
         return text
     ph, ctx = s.phase, s.ctx
     if ph == Phase.BID:
         return f"bid under the assistant on {_space(s, ctx[0])}"
     if ph == Phase.DO:
-        return f"perform {R.ACTION_TITLES[ctx[0]]} or skip it"
+        return f"perform {ACTION_TITLES[ctx[0]]} or skip it"
     if ph in (Phase.CURSOR, Phase.SLOT):
         return f"selling a {R.ART[ctx[0]]} work"
     if ph == Phase.KEEP_FIG:

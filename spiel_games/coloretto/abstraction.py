@@ -17,8 +17,8 @@ Version history: 1 = gains clipped to [-9, 12] (tables kept growing);
 
 from __future__ import annotations
 
-from spiel_games.coloretto.game import Phase
-from spiel_games.coloretto.heuristic import _score_with
+from spiel_games.coloretto.scoring import score_with
+from spiel_games.coloretto.state import Phase
 
 NAME = "coloretto-rows"
 VERSION = 2
@@ -45,7 +45,7 @@ def abstract_key(state, player: int) -> str:
     cfg = s.cfg
     n = cfg.players
     coll = s.coll
-    base = [_score_with(cfg, coll[p], ()) for p in range(n)]
+    base = [score_with(cfg, coll[p], ()) for p in range(n)]
     others = [p for p in range(n) if p != player and not (s.done >> p) & 1]
     deck_bucket = 0 if s.deck_size < 5 else 1 if s.deck_size < 15 else 2
     parts = [f"{int(s.phase)}{int(s.last_round)}{deck_bucket}"]
@@ -55,11 +55,11 @@ def abstract_key(state, player: int) -> str:
         elif not row:
             parts.append("0")
         else:
-            g_me = _score_with(cfg, coll[player], row) - base[player]
-            g_op = max((_score_with(cfg, coll[p], row) - base[p] for p in others), default=0)
+            g_me = score_with(cfg, coll[player], row) - base[player]
+            g_op = max((score_with(cfg, coll[p], row) - base[p] for p in others), default=0)
             parts.append(f"{len(row)}{gain_bucket(g_me)}{gain_bucket(g_op)}")
     if s.phase == Phase.PLACE:
-        parts.append("c" + gain_bucket(_score_with(cfg, coll[player], (s.pending,)) - base[player]))
+        parts.append("c" + gain_bucket(score_with(cfg, coll[player], (s.pending,)) - base[player]))
     diff = base[player] - max(base[p] for p in range(n) if p != player)
     parts.append(f"d{max(-4, min(4, diff // 5))}")
     return "|".join(parts)

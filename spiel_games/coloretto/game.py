@@ -47,37 +47,18 @@ Deviations and assumptions (each also in rules.toml with source = "assumed"):
 
 from __future__ import annotations
 
-import enum
-
 import pyspiel
 
 from spiel_games.coloretto import rules as R
-from spiel_games.coloretto.actions import DRAW, ActionLayout
-from spiel_games.common import deck as D
+from spiel_games.coloretto import scoring, text
+from spiel_games.coloretto.actions import ActionLayout
+from spiel_games.coloretto.observer import make_observer
+from spiel_games.coloretto.phases import APPLY, LEGAL, OUTCOMES
+from spiel_games.coloretto.state import CHANCE, CHANCE_PHASES, END, TERMINAL, Phase, initial_core
 from spiel_games.common.game_type import make_game_type
-from spiel_games.common.utility import returns_from_keys, utility_bounds
+from spiel_games.common.utility import utility_bounds
 
 SHORT_NAME = "python_coloretto"
-
-
-class Phase(enum.IntEnum):
-    DEAL = 0  # chance: start cards
-    START_PLAYER = 1  # chance: the start player is chosen by lot
-    PLAY = 2  # player: draw or take a row
-    DRAW = 3  # chance: the drawn card
-    PLACE = 4  # player: place the drawn card
-    GOLDEN = 5  # chance: the golden joker's extra card
-    ASSIGN = 6  # player: give a joker a colour (immediate variant)
-    END = 7
-
-
-_CHANCE_PHASES = frozenset(
-    int(p) for p in (Phase.DEAL, Phase.START_PLAYER, Phase.DRAW, Phase.GOLDEN)
-)
-# Plain ints for the per-move hot path (enum attribute lookups are slower).
-_DEAL, _START, _PLAY, _DRAW, _PLACE, _GOLDEN, _ASSIGN, _END = (int(p) for p in Phase)
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _game_type(mode: str):
@@ -93,95 +74,6 @@ def _game_type(mode: str):
 
 
 GAME_TYPE = _game_type("rank")
-
-
-def _put(t: tuple, i: int, value) -> tuple:
-    """`t` with item i replaced (the core's containers are immutable tuples)."""
-    return t[:i] + (value,) + t[i + 1 :]
-
-
-def _draw(deck: tuple, card: int) -> tuple:
-    if deck[card] <= 0:
-        raise ValueError(f"no card of type {card} left to draw")
-    return _put(deck, card, deck[card] - 1)
-
-
-class _Core:
-    """Every mutable fact of a Coloretto state; cheap to copy.
-
-    Every container is a tuple (coll[p], rows[r], deck), replaced rather than mutated,
-    so a copy shares them and only copies the scalar fields.
-    coll[p] = counts of colours 0..C-1, then +2, then unassigned jokers.
-    """
-
-    __slots__ = (
-        "cfg",
-        "layout",
-        "phase",
-        "cur",
-        "mover",
-        "coll",
-        "rows",
-        "taken",
-        "done",
-        "deck",
-        "deck_size",
-        "last_round",
-        "pending",
-        "dealt",
-        "round",
-        "to_assign",
-        "returns",
-        "owned",
-    )
-
-    def __deepcopy__(self, memo):
-        c = _Core.__new__(_Core)
-        c.owned = True
-        c.mover = self.mover
-        c.cfg = self.cfg
-        c.layout = self.layout
-        c.phase = self.phase
-        c.cur = self.cur
-        c.coll = self.coll
-        c.rows = self.rows
-        c.taken = self.taken
-        c.done = self.done
-        c.deck = self.deck
-        c.deck_size = self.deck_size
-        c.last_round = self.last_round
-        c.pending = self.pending
-        c.dealt = self.dealt
-        c.round = self.round
-        c.to_assign = self.to_assign
-        c.returns = self.returns
-        return c
-
-
-def _initial_core(cfg: R.Config, layout: ActionLayout) -> _Core:
-    c = _Core.__new__(_Core)
-    c.cfg = cfg
-    c.layout = layout
-    c.phase = _DEAL if cfg.start_cards > 0 else _START
-    c.cur = 0
-    c.mover = _CHANCE
-    # The game's template core is shared by fresh states until their first move
-    # (copy-on-write), so new_initial_state() -- which pyspiel also calls for
-    # every clone -- costs no copy.
-    c.owned = False
-    c.coll = ((0,) * (cfg.colours + 2),) * cfg.players
-    c.rows = ((),) * cfg.rows
-    c.taken = 0
-    c.done = 0
-    c.deck = tuple(cfg.initial_deck())
-    c.deck_size = sum(c.deck)
-    c.last_round = False
-    c.pending = -1
-    c.dealt = ()  # start-card colours dealt so far, in deal order
-    c.round = 1
-    c.to_assign = 0
-    c.returns = None
-    return c
 
 
 def max_game_length(cfg: R.Config) -> int:
@@ -216,243 +108,44 @@ class ColorettoGame(pyspiel.Game):
             max_game_length=max_game_length(cfg),
         )
         super().__init__(_game_type(cfg.utility), info, {**R.DEFAULTS, **params})
-        self._initial = _initial_core(cfg, self.layout)
+        self._initial = initial_core(cfg, self.layout)
 
     def new_initial_state(self):
         return ColorettoState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        from spiel_games.coloretto.observer import make_observer
-
         return make_observer(self, iig_obs_type, params)
 
 
 class ColorettoState(pyspiel.State):
     def __init__(self, game: ColorettoGame):
         super().__init__(game)
-        self._s = game._initial  # copy-on-write: see _initial_core
+        self._s = game._initial  # copy-on-write: see state.initial_core
 
     # ----- OpenSpiel API -------------------------------------------------------------
     def current_player(self):
         return self._s.mover
 
     def is_terminal(self):
-        return self._s.phase == _END
+        return self._s.phase == END
 
     def chance_outcomes(self):
         s = self._s
-        if s.phase == _DEAL:
-            return D.uniform_outcomes([c for c in range(s.cfg.colours) if c not in s.dealt])
-        if s.phase == _START:
-            return D.uniform_outcomes(range(s.cfg.players))
-        if s.phase in (_DRAW, _GOLDEN):
-            return D.draw_outcomes(s.deck)
-        raise ValueError("chance_outcomes called at a player node")
+        return OUTCOMES[s.phase](s)
 
     def _legal_actions(self, player):
         s = self._s
         if player != s.mover or player < 0:
             return []
-        lay = s.layout
-        caps = s.cfg.capacities
-        if s.phase == _PLACE:
-            p0 = lay.place0
-            taken = s.taken
-            return [
-                p0 + r
-                for r, row in enumerate(s.rows)
-                if not (taken >> r) & 1 and len(row) < caps[r]
-            ]
-        if s.phase == _PLAY:
-            acts = []
-            if s.deck_size > 0:
-                for r, row in enumerate(s.rows):
-                    if not (s.taken >> r) & 1 and len(row) < caps[r]:
-                        acts.append(DRAW)
-                        break
-            for r, row in enumerate(s.rows):
-                if row and not (s.taken >> r) & 1:
-                    acts.append(lay.take0 + r)
-            if not acts:  # tiny configs only: empty deck, only empty rows
-                acts = [lay.take0 + r for r in range(len(s.rows)) if not (s.taken >> r) & 1]
-            return acts
-        if s.phase == _ASSIGN:
-            return list(range(lay.assign0, lay.assign0 + s.cfg.colours))
-        return []
+        return LEGAL[s.phase](s)
 
     def _apply_action(self, action):
         s = self._s
         if not s.owned:
             self._s = s = s.__deepcopy__(None)
-        self._apply(s, action)
+        APPLY[s.phase](s, action)
         ph = s.phase
-        s.mover = _CHANCE if ph in _CHANCE_PHASES else _TERMINAL if ph == _END else s.cur
-
-    def _apply(self, s, action):
-        ph = s.phase
-        if ph == _DEAL:
-            self._apply_deal(action)
-        elif ph == _START:
-            if not 0 <= action < s.cfg.players:
-                raise ValueError(f"start player outcome {action} out of range")
-            s.cur = action
-            s.phase = _PLAY
-        elif ph in (_DRAW, _GOLDEN):
-            s.deck = _draw(s.deck, action)
-            s.deck_size -= 1
-            if ph == _DRAW:
-                s.pending = action
-                s.phase = _PLACE
-            else:
-                self._gain(s.cur, (action,))
-                self._after_take()
-        elif ph == _PLAY:
-            if action == DRAW:
-                if s.deck_size == 0:
-                    raise ValueError("cannot draw: the deck is empty")
-                if not self._open_row_with_space():
-                    raise ValueError("cannot draw: every open row is full")
-                if not s.last_round and s.deck_size == s.cfg.depth:
-                    s.last_round = True  # the last-round card is revealed and set aside
-                s.phase = _DRAW
-            else:
-                kind, r = s.layout.decode(action)
-                if kind != "take" or (s.taken >> r) & 1:
-                    raise ValueError(f"illegal action {action} in the play phase")
-                if not s.rows[r] and (
-                    s.deck_size > 0
-                    or any(row for i, row in enumerate(s.rows) if not (s.taken >> i) & 1)
-                ):
-                    raise ValueError(f"cannot take row {r + 1}: it is empty")
-                self._take(r)
-        elif ph == _PLACE:
-            kind, r = s.layout.decode(action)
-            if kind != "place" or (s.taken >> r) & 1 or len(s.rows[r]) >= s.cfg.capacities[r]:
-                raise ValueError(f"cannot place in row {r + 1}")
-            s.rows = _put(s.rows, r, s.rows[r] + (s.pending,))
-            s.pending = -1
-            s.phase = _PLAY
-            self._next_turn()
-        elif ph == _ASSIGN:
-            kind, c = s.layout.decode(action)
-            if kind != "assign":
-                raise ValueError(f"illegal action {action}: a joker colour is expected")
-            col = list(s.coll[s.cur])
-            col[c] += 1
-            s.coll = _put(s.coll, s.cur, tuple(col))
-            s.to_assign -= 1
-            if s.to_assign == 0:
-                s.phase = _PLAY
-                self._end_take()
-        else:
-            raise ValueError("the game is over")
-
-    # ----- rules ---------------------------------------------------------------------
-    def _open_row_with_space(self) -> bool:
-        s = self._s
-        caps = s.cfg.capacities
-        return any(not (s.taken >> r) & 1 and len(row) < caps[r] for r, row in enumerate(s.rows))
-
-    def _apply_deal(self, colour: int) -> None:
-        s = self._s
-        cfg = s.cfg
-        if colour in s.dealt or not 0 <= colour < cfg.colours:
-            raise ValueError(f"start card colour {colour} is not available")
-        p = len(s.dealt) // cfg.start_cards
-        s.deck = _draw(s.deck, colour)
-        s.deck_size -= 1
-        s.dealt = s.dealt + (colour,)
-        self._gain(p, (colour,))
-        if len(s.dealt) == cfg.players * cfg.start_cards:
-            s.phase = _START
-
-    def _gain(self, player: int, cards) -> None:
-        """Add cards to a collection; jokers wait for a colour in the immediate variant."""
-        s = self._s
-        cfg = s.cfg
-        col = list(s.coll[player])
-        for t in cards:
-            if t >= cfg.joker_type:  # plain or golden joker
-                if cfg.immediate_jokers:
-                    s.to_assign += 1
-                else:
-                    col[cfg.joker_type] += 1
-            else:
-                col[t] += 1
-        s.coll = _put(s.coll, player, tuple(col))
-
-    def _take(self, r: int) -> None:
-        s = self._s
-        row = s.rows[r]
-        s.taken |= 1 << r
-        s.done |= 1 << s.cur
-        s.rows = _put(s.rows, r, ())
-        self._gain(s.cur, row)
-        if s.cfg.golden and s.cfg.golden_type in row and s.deck_size > 0:
-            # Golden joker: reveal the top card of the supply into the collection.
-            if not s.last_round and s.deck_size == s.cfg.depth:
-                s.last_round = True
-            s.phase = _GOLDEN
-            return
-        self._after_take()
-
-    def _after_take(self) -> None:
-        s = self._s
-        if s.to_assign > 0:
-            s.phase = _ASSIGN
-            return
-        s.phase = _PLAY
-        self._end_take()
-
-    def _end_take(self) -> None:
-        s = self._s
-        if s.done == (1 << s.cfg.players) - 1:
-            self._end_round()
-        else:
-            self._next_turn()
-
-    def _next_turn(self) -> None:
-        s = self._s
-        n = s.cfg.players
-        p = s.cur
-        for _ in range(n):
-            p = (p + 1) % n
-            if not (s.done >> p) & 1:
-                s.cur = p
-                return
-        raise AssertionError("no player left in the round")
-
-    def _end_round(self) -> None:
-        s = self._s
-        if s.last_round or s.deck_size == 0:
-            s.phase = _END
-            s.returns = self._final_returns()
-            return
-        # Untaken rows (two-player game) are discarded; the last taker starts.
-        s.rows = ((),) * s.cfg.rows
-        s.taken = 0
-        s.done = 0
-        s.round += 1
-        s.phase = _PLAY
-
-    def scores(self) -> list[int]:
-        """Each player's score if the game ended now (best joker use and colour choice)."""
-        s = self._s
-        cfg = s.cfg
-        out = []
-        for col in s.coll:
-            score, _ = R.best_score(
-                col[: cfg.colours],
-                col[cfg.plus2_type],
-                col[cfg.joker_type],
-                cfg.table,
-                cfg.positive,
-            )
-            out.append(score)
-        return out
-
-    def _final_returns(self) -> list[float]:
-        return returns_from_keys(self._s.cfg.utility, self.scores())
+        s.mover = CHANCE if ph in CHANCE_PHASES else TERMINAL if ph == END else s.cur
 
     def returns(self):
         s = self._s
@@ -464,48 +157,56 @@ class ColorettoState(pyspiel.State):
         # Perfect information: nothing is hidden from any player.
         return self.clone()
 
-    # ----- strings -------------------------------------------------------------------
-    def _action_to_string(self, player, action):
+    # ----- inspection ----------------------------------------------------------------
+    def scores(self) -> list[int]:
+        """Each player's score if the game ended now (best joker use and colour choice)."""
+        return scoring.scores(self._s)
+
+    def score_breakdown(self) -> list[dict[str, object]]:
+        """Per player: final colour counts (jokers assigned), positive and negative
+        colour points, +2 points and the total, as if the game ended now."""
+        return scoring.breakdown(self._s)
+
+    def holdings(self, player: int) -> dict:
+        """A player's collection: counts per colour id, +2 cards, unassigned jokers
+        (plain and golden), jokers waiting for a colour (immediate variant), and
+        whether he has taken a row this round."""
         s = self._s
         cfg = s.cfg
-        if player == pyspiel.PlayerId.CHANCE:
-            if s.phase == _DEAL:
-                return f"start: {R.COLOUR_NAMES[action]}"
-            if s.phase == _START:
-                return f"start player: P{action + 1}"
-            return f"deck: {cfg.type_name(action)}"
-        kind, arg = s.layout.decode(action)
-        if kind == "draw":
-            return "draw"
-        if kind == "take":
-            return f"take row {arg + 1}"
-        if kind == "place":
-            card = cfg.type_name(s.pending) + " " if s.pending >= 0 else ""
-            return f"place {card}in row {arg + 1}"
-        return f"joker as {R.COLOUR_NAMES[arg]}"
+        col = s.coll[player]
+        return {
+            "colours": col[: cfg.colours],
+            "plus2": col[cfg.plus2_type],
+            "jokers": col[cfg.joker_type],
+            "to_assign": s.to_assign if player == s.cur else 0,
+            "done": bool((s.done >> player) & 1),
+        }
+
+    def board(self) -> dict:
+        """The shared facts: phase, round, whether the last round has begun, the player
+        on turn, rows (card type ids) and which are taken, the deck's count vector
+        (card types: colours, +2, joker, golden joker) and size, the drawn card
+        waiting to be placed (-1 if none) and the start cards dealt so far."""
+        s = self._s
+        return {
+            "phase": Phase(s.phase).name.lower(),
+            "round": s.round,
+            "last_round": s.last_round,
+            "current": s.cur,
+            "rows": s.rows,
+            "taken": tuple(bool((s.taken >> r) & 1) for r in range(len(s.rows))),
+            "deck": s.deck,
+            "deck_size": s.deck_size,
+            "pending": s.pending,
+            "dealt": s.dealt,
+        }
+
+    # ----- strings -------------------------------------------------------------------
+    def _action_to_string(self, player, action):
+        if player == CHANCE:
+            return text.chance_string(self._s, action)
+        return text.action_string(self._s, action)
 
     def __str__(self):
         s = self._s
-        cfg = s.cfg
-        lines = [f"Round {s.round}{' (last round)' if s.last_round else ''}, deck {s.deck_size}"]
-        for r, row in enumerate(s.rows):
-            status = "taken" if (s.taken >> r) & 1 else f"{len(row)}/{cfg.capacities[r]}"
-            cards = ", ".join(cfg.type_name(t) for t in row) or "-"
-            lines.append(f"row {r + 1} [{status}]: {cards}")
-        for p, col in enumerate(s.coll):
-            parts = [f"{cfg.type_name(t)} {k}" for t, k in enumerate(col[: cfg.colours]) if k]
-            if col[cfg.plus2_type]:
-                parts.append(f"+2 x{col[cfg.plus2_type]}")
-            if col[cfg.joker_type]:
-                parts.append(f"joker x{col[cfg.joker_type]}")
-            mark = " (done)" if (s.done >> p) & 1 else ""
-            lines.append(f"P{p + 1}{mark}: {', '.join(parts) or '-'}")
-        if s.phase == _PLACE:
-            lines.append(f"P{s.cur + 1} places {cfg.type_name(s.pending)}")
-        elif s.phase == _ASSIGN:
-            lines.append(f"P{s.cur + 1} assigns {s.to_assign} joker(s)")
-        elif s.phase == _END:
-            lines.append("scores: " + " ".join(str(x) for x in self.scores()))
-        elif s.phase == _PLAY:
-            lines.append(f"P{s.cur + 1} to move")
-        return "\n".join(lines)
+        return text.render(s, scoring.scores(s) if s.phase == END else [])

@@ -9,31 +9,14 @@
 
 from __future__ import annotations
 
-from spiel_games.coloretto import rules as R
 from spiel_games.coloretto.actions import DRAW
-from spiel_games.coloretto.game import Phase
-
-
-def _score_with(cfg, col: tuple[int, ...], cards) -> int:
-    counts = list(col)
-    for t in cards:
-        if t >= cfg.joker_type:
-            counts[cfg.joker_type] += 1
-        else:
-            counts[t] += 1
-    score, _ = R.best_score(
-        tuple(counts[: cfg.colours]),
-        counts[cfg.plus2_type],
-        counts[cfg.joker_type],
-        cfg.table,
-        cfg.positive,
-    )
-    return score
+from spiel_games.coloretto.scoring import score_with
+from spiel_games.coloretto.state import Phase
 
 
 def row_gain(cfg, col, row) -> int:
     """What taking `row` adds to the score of a player holding `col`."""
-    return _score_with(cfg, col, row) - _score_with(cfg, col, ())
+    return score_with(cfg, col, row) - score_with(cfg, col, ())
 
 
 def heuristic_action(state, rng=None) -> int:
@@ -79,7 +62,7 @@ def heuristic_action(state, rng=None) -> int:
         def colour_value(a: int) -> int:
             counts = list(mine)
             counts[a - lay.assign0] += 1
-            return _score_with(cfg, tuple(counts), ())
+            return score_with(cfg, tuple(counts), ())
 
         return max(legal, key=lambda a: (colour_value(a), -a))
     return legal[0]

@@ -24,7 +24,7 @@ T = C + 3 card types):
 
 from __future__ import annotations
 
-from spiel_games.coloretto.game import Phase
+from spiel_games.coloretto.state import Phase
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 
 

@@ -1,17 +1,15 @@
-"""Coloretto rules data, configuration from game parameters, and pure scoring."""
+"""Coloretto rules data and the configuration built from the game parameters (the one
+parameter table, ``DEFAULTS``; meanings in game.py's docstring and spec.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations_with_replacement
 
 from spiel_games.common.rules_data import load_rules
 from spiel_games.common.utility import ConfigError, check_mode
 
 RULES = load_rules("spiel_games.coloretto")
-COLOUR_NAMES: tuple[str, ...] = tuple(RULES["deck.colour_names"])
-MAX_COLOURS = len(COLOUR_NAMES)
+MAX_COLOURS: int = RULES["deck.colours"]
 PLUS2_VALUE: int = RULES["scoring.plus2_value"]
 
 DEFAULTS: dict[str, object] = {
@@ -74,11 +72,6 @@ class Config:
 
     def deck_size_after_setup(self) -> int:
         return sum(self.initial_deck()) - self.players * self.start_cards
-
-    def type_name(self, t: int) -> str:
-        if t < self.colours:
-            return COLOUR_NAMES[t]
-        return ("+2", "joker", "golden joker")[t - self.colours]
 
     def max_score(self) -> int:
         return self.positive * self.table[-1] + PLUS2_VALUE * self.plus2
@@ -167,31 +160,3 @@ def make_config(params: dict) -> Config:
             f"last_round_depth must be 0-{cfg.deck_size_after_setup() - 1} for this deck, got {depth}"
         )
     return cfg
-
-
-def colour_value(table: tuple[int, ...], count: int) -> int:
-    return table[min(count, len(table) - 1)]
-
-
-@lru_cache(maxsize=65536)
-def best_score(
-    colour_counts: tuple[int, ...], plus2: int, jokers: int, table: tuple[int, ...], positive: int
-) -> tuple[int, tuple[int, ...]]:
-    """Final score with the best joker assignment and the best choice of positive colours.
-
-    Returns (score, final colour counts). Since score = 2 * (sum of the positive
-    colours' values) - (sum of all values) + 2 * plus2, the positive colours are
-    always those with the highest table values; jokers are assigned by trying
-    every distribution (at most a few jokers over at most seven colours).
-    """
-    best: tuple[int, tuple[int, ...]] | None = None
-    for assign in combinations_with_replacement(range(len(colour_counts)), jokers):
-        counts = list(colour_counts)
-        for c in assign:
-            counts[c] += 1
-        values = sorted((colour_value(table, k) for k in counts), reverse=True)
-        score = 2 * sum(values[:positive]) - sum(values) + PLUS2_VALUE * plus2
-        if best is None or score > best[0]:
-            best = (score, tuple(counts))
-    assert best is not None
-    return best

@@ -45,8 +45,7 @@ def test_heuristic_plays_legal_moves_and_beats_random_players():
 def test_heuristic_self_play_builds_and_scores():
     game = pyspiel.load_game("python_bruxelles(players=2)")
     final = _play(game, [SPEC.heuristic] * 2, 0)
-    s = final._s
-    assert sum(s.built) >= 4 and min(final.scores()) > 20
+    assert sum(final.holdings(p)["built"] for p in range(2)) >= 4 and min(final.scores()) > 20
 
 
 def test_abstraction_key_ignores_other_players_secrets_and_tracks_the_decision():

@@ -14,46 +14,51 @@ import pytest
 
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
 from spiel_games.common.conformance import _sample_chance
 
 
-def _check(s):
-    cfg = s.cfg
-    n = s.n
-    for p in range(n):
-        assert s.money[p] >= 0 and s.supply[p] >= 0 and s.court[p] >= 0
-        assert s.supply[p] + s.onboard[p] + s.onbrussels[p] + s.court[p] == cfg.total_assistants
-        assert min(s.cubes[p]) >= 0 and min(s.works[p]) >= 0
-        assert 0 <= s.built[p] <= R.BUILDINGS
-        assert s.bld.count(p) == s.built[p]
-        assert s.hall[p] < len(R.HALL) and s.palace[p] < len(R.PALACE)
-        assert s.arch[p] < len(R.ARCHITECT)
-        assert s.rot[p] & ~s.kept[p] == 0
-        assert s.onboard[p] == s.occ.count(p)
-    assert all(0 <= b <= cfg.max_bid for b in s.bids)
-    bidding = s.ctx[0] if s.phase == Phase.BID else -1  # placed, bid not chosen yet
-    for sp, (o, b) in enumerate(zip(s.occ, s.bids, strict=True)):
-        assert (b > 0) == (0 <= o < n and sp != bidding)
+def _check(state):
+    cfg = state.get_game().config
+    n = cfg.players
+    b = state.board()
+    hs = [state.holdings(p) for p in range(n)]
+    for p, h in enumerate(hs):
+        assert h["money"] >= 0 and h["supply"] >= 0 and h["courthouse"] >= 0
+        assert (
+            h["supply"] + h["on_board"] + h["on_brussels"] + h["courthouse"] == cfg.total_assistants
+        )
+        assert min(h["cubes"]) >= 0 and min(h["works"]) >= 0
+        assert 0 <= h["built"] <= R.BUILDINGS
+        assert b["buildings"].count(p) == h["built"]
+        assert h["city_hall"] < len(R.HALL) and h["palace"] < len(R.PALACE)
+        assert h["architect"] < len(R.ARCHITECT)
+        assert h["rotated"] & ~h["kept"] == 0
+        assert h["on_board"] == b["occupants"].count(p)
+    assert all(0 <= x <= cfg.max_bid for x in b["bids"])
+    phase, ctx = b["phase"], b["context"]
+    bidding = ctx[0] if phase == "bid" else -1  # placed, bid not chosen yet
+    for sp, (o, x) in enumerate(zip(b["occupants"], b["bids"], strict=True)):
+        assert (x > 0) == (0 <= o < n and sp != bidding)
     # cubes: supply + holdings (+ cubes being paid are already back in the supply)
     for k in range(4):
         total = R.JOKER_SUPPLY if k == R.JOKER else R.NOBLE_EACH
-        assert s.cube_supply[k] + sum(c[k] for c in s.cubes) == total
+        assert b["cube_supply"][k] + sum(h["cubes"][k] for h in hs) == total
     # works of art: stacks + owned + shop (+ a pending workshop draw)
     pending = 0
-    if s.phase == Phase.KEEP_WORK:
-        pending = len(s.ctx[0])
-    elif s.phase == Phase.C_ART and s.ctx[3] == 1:
-        pending = len(s.ctx[2])
-    elif s.phase == Phase.SLOT:
+    if phase == "keep_work":
+        pending = len(ctx[0])
+    elif phase == "c_art" and ctx[3] == 1:
+        pending = len(ctx[2])
+    elif phase == "slot":
         pending = 1  # sold, waiting for its shop space
-    shown = sum(1 for c in s.shop if c >= 0)
-    owned = sum(sum(w) for w in s.works)
-    assert sum(s.art_stack) + owned + shown + sum(s.shop_pile) + pending == 5 * R.ART_PER_COLOUR
+    shown = sum(1 for c in b["shop"] if c >= 0)
+    owned = sum(sum(h["works"]) for h in hs)
+    total_works = sum(b["art_stack"]) + owned + shown + sum(b["shop_pile"]) + pending
+    assert total_works == 5 * R.ART_PER_COLOUR
     # figure cards outside the starting Brugmanns
-    kept = sum(bin(m & ~(1 << R.BRUGMANN)).count("1") for m in s.kept)
-    display = sum(1 for f in s.display if f >= 0)
-    in_play = sum(s.fig_deck) + sum(s.fig_disc) + display + kept
+    kept = sum(bin(h["kept"] & ~(1 << R.BRUGMANN)).count("1") for h in hs)
+    display = sum(1 for f in b["display"] if f >= 0)
+    in_play = sum(b["figure_deck"]) + sum(b["figure_discard"]) + display + kept
     # (one card may be in a player's hand between taking it and keeping or discarding it)
     assert sum(R.FIG_COPIES) - 1 <= in_play <= sum(R.FIG_COPIES)
 
@@ -69,6 +74,6 @@ def test_random_games_conserve_pieces(players):
                 state.apply_action(_sample_chance(state, rng))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-            if not state.is_chance_node() or state._s.phase != Phase.C_STRIP:
-                _check(state._s)
-        assert state._s.round == 5
+            if not state.is_chance_node() or state.board()["phase"] != "c_strip":
+                _check(state)
+        assert state.board()["round"] == 5

@@ -10,8 +10,8 @@ import pyspiel
 
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.testing import core, do, game, pass_all, put, start, strings
+from spiel_games.bruxelles import scoring
+from spiel_games.bruxelles.scenario import core, do, each, game, pass_all, put, start, strings
 from spiel_games.common.conformance import random_playout
 
 P_CARD = R.BONUS_NAMES.index("P")  # Royal Palace +1, 1 VP symbol, 1 Manneken Pis
@@ -21,20 +21,20 @@ PP_CARD = R.BONUS_NAMES.index("PP")
 
 def test_highest_column_bid_wins_the_bonus_card():
     state = start(3)
-    assert state._s.strip_bonus[0] == PP_CARD  # fixed setup deals double powers first
+    assert state.board()["bonus_strip"][0] == PP_CARD  # fixed setup deals double powers first
     do(state, "place r1c1", "bid 2", "skip")  # P1 bids 2 in column 1
     do(state, "place r2c1", "bid 1", "skip")  # P2 bids 1 in column 1
     pass_all(state)
-    s = state._s
-    assert s.palace == (2, 0, 0)  # P1 used the double Royal Palace power
-    assert s.round == 2 or state.is_chance_node() or s.phase != Phase.MAIN
+    b = state.board()
+    assert each(state, "palace") == (2, 0, 0)  # P1 used the double Royal Palace power
+    assert b["round"] == 2 or state.is_chance_node() or b["phase"] != "main"
 
 
 def test_tied_column_bids_give_every_tied_player_the_central_power_and_discard_the_card():
     state = start(3)
     do(state, "place r1c1", "bid 1", "skip", "place r2c1", "bid 1", "skip")
     pass_all(state)
-    assert state._s.palace[:2] == (2, 2) and state._s.palace[2] == 0
+    assert each(state, "palace")[:2] == (2, 2) and state.holdings(2)["palace"] == 0
 
 
 def test_tied_players_choose_between_the_two_powers_but_cannot_tuck():
@@ -42,7 +42,7 @@ def test_tied_players_choose_between_the_two_powers_but_cannot_tuck():
     put(state, "strip_bonus", 0, PH_CARD)
     do(state, "place r1c1", "bid 1", "skip", "place r2c1", "bid 1", "skip")
     pass_all(state)
-    assert state._s.phase == Phase.BONUS
+    assert state.board()["phase"] == "bonus"
     assert strings(state) == ["bonus power 1 (P)", "bonus power 2 (H)"]
 
 
@@ -53,7 +53,7 @@ def test_a_won_bonus_card_is_used_or_tucked_under_a_row_once_per_row_per_round()
     put(state, "strip_bonus", 1, P_CARD)
     do(state, "place r1c1", "bid 1", "skip", "pass", "pass")
     do(state, "place r1c2", "bid 1", "skip", "pass")
-    assert state.current_player() == 0 and state._s.phase == Phase.BONUS
+    assert state.current_player() == 0 and state.board()["phase"] == "bonus"
     assert strings(state) == [
         "bonus power 1 (P)",
         "tuck row 1 (4BF)",
@@ -64,14 +64,14 @@ def test_a_won_bonus_card_is_used_or_tucked_under_a_row_once_per_row_per_round()
     do(state, "tuck row 2")
     assert "tuck row 2 (art)" not in strings(state)
     do(state, "tuck row 1")
-    assert state._s.rows[0] == (2, 2, 1, 1)
+    assert state.holdings(0)["rows"] == (2, 2, 1, 1)
 
 
 def test_cards_without_vp_symbols_cannot_be_tucked():
     state = start(3)
     do(state, "place r1c1", "bid 1", "skip")
     pass_all(state)
-    assert state._s.rows[0] == (1, 1, 1, 1) and state._s.palace[0] == 2
+    assert state.holdings(0)["rows"] == (1, 1, 1, 1) and state.holdings(0)["palace"] == 2
 
 
 def test_most_manneken_pis_this_round_becomes_first_player():
@@ -79,7 +79,7 @@ def test_most_manneken_pis_this_round_becomes_first_player():
     do(state, "place r1c1", "bid 1", "skip")  # P1 will win PP (1 Manneken Pis)
     do(state, "pass")  # P2 passes first: exhibition tile, 2 Manneken Pis
     do(state, "pass", "pass")
-    assert state._s.first == 1
+    assert state.board()["first"] == 1
     assert state.scores()[1] >= 5  # the Manneken Pis pawn is worth 5 VP at the end
 
 
@@ -101,7 +101,7 @@ def test_full_shields_score_city_hall_level_for_the_majority_and_ties_all_score(
     # shield 4-1 (r4c1 r4c2 r5c1 r5c2) has only three assistants: not scored
     s.occ[15], s.occ[20], s.occ[21] = 0, 0, 0
     pass_all(state)
-    assert state._s.vp == [1, 3, 2]
+    assert each(state, "vp") == (1, 3, 2)
 
 
 def test_bids_do_not_matter_for_shield_majorities():
@@ -112,15 +112,19 @@ def test_bids_do_not_matter_for_shield_majorities():
 def test_two_players_place_neutral_assistants_first_without_bids():
     state = game(2).new_initial_state()
     do(state, "shield 1")  # 2 players, card 1: shield 2-2, a 9-space area
-    assert state._s.phase == Phase.NEUTRAL and state.current_player() == 0
+    assert state.board()["phase"] == "neutral" and state.current_player() == 0
     neutral = strings(state)
     assert len(neutral) == 9 and all(a.startswith("neutral") for a in neutral)
     do(state, "neutral r3c3")
-    assert state._s.phase == Phase.NEUTRAL and state.current_player() == 1
+    assert state.board()["phase"] == "neutral" and state.current_player() == 1
     assert "neutral r3c3" not in strings(state)
     do(state, "neutral r3c4")
-    assert state._s.phase == Phase.MAIN and state.current_player() == 0
-    assert state._s.occ[12] == 2 and state._s.occ[13] == 2 and sum(state._s.bids) == 0
+    assert state.board()["phase"] == "main" and state.current_player() == 0
+    assert (
+        state.board()["occupants"][12] == 2
+        and state.board()["occupants"][13] == 2
+        and sum(state.board()["bids"]) == 0
+    )
 
 
 def test_neutral_assistants_avoid_buildings():
@@ -139,17 +143,16 @@ def test_a_shield_won_by_the_neutral_colour_alone_scores_nothing_but_a_tie_score
     s.occ[17], s.occ[18] = 0, 1  # shield 3-3: neutral 2, P1 1, P2 1 -> nobody
     s.occ[0], s.occ[1], s.occ[5], s.occ[6] = 2, 2, 0, 0  # shield 1-1: neutral 2, P1 2 -> P1
     pass_all(state)
-    assert state._s.vp == [R.HALL[0], 0]
+    assert each(state, "vp") == (R.HALL[0], 0)
 
 
 def test_most_assistants_on_the_brussels_board_sends_one_to_the_courthouse():
     state = start(3)
     do(state, "brussels Market", "brussels Market", "pass", "pass", "pass")
-    s = state._s
-    assert s.court == (2, 3, 2)  # P2 used 2 assistants there
+    assert each(state, "courthouse") == (2, 3, 2)  # P2 used 2 assistants there
     state = start(3)
     do(state, "brussels Market", "brussels Bourse", "pass", "pass", "pass")
-    assert state._s.court == (3, 3, 2)  # tie: both send one
+    assert each(state, "courthouse") == (3, 3, 2)  # tie: both send one
 
 
 def test_bonus_courthouse_power_frees_an_assistant():
@@ -157,46 +160,47 @@ def test_bonus_courthouse_power_frees_an_assistant():
     put(state, "strip_bonus", 0, R.BONUS_NAMES.index("CC"))
     do(state, "place r1c1", "bid 1", "skip")
     pass_all(state)
-    assert state._s.court[0] == 0
+    assert state.holdings(0)["courthouse"] == 0
 
 
 def test_end_of_turn_returns_assistants_clears_bids_unrotates_and_refreshes_cards():
     state = start(3)
-    s = core(state)
-    put(state, "kept", 0, state._s.kept[0] | 1 << R.MAETERLINCK)
+    core(state)
+    put(state, "kept", 0, state.holdings(0)["kept"] | 1 << R.MAETERLINCK)
     put(state, "rot", 0, 1 << R.MAETERLINCK)
     do(state, "place r1c1", "bid 2", "skip", "brussels Market", "pass")
     do(state, "pass", "pass")
     # resolution is over; the end of turn refills the theater (chance) first
-    assert state.is_chance_node() and state._s.phase == Phase.C_FIGURE
-    s = state._s
-    assert s.display == (R.BULS, R.ALBERT, R.VANDERVELDE, -1)  # space 0 (Solvay) discarded
-    assert s.fig_disc[R.SOLVAY] == 1
-    assert s.supply == [5, 4, 5] and s.court == (2, 3, 2)  # P2 lost one to the Courthouse
-    assert sum(s.bids) == 0 and max(s.occ) < 0 and s.rot == (0, 0, 0)
-    assert s.round == 2 and s.stock == -1
+    assert state.is_chance_node() and state.board()["phase"] == "c_figure"
+    b = state.board()
+    assert b["display"] == (R.BULS, R.ALBERT, R.VANDERVELDE, -1)  # space 0 (Solvay) discarded
+    assert b["figure_discard"][R.SOLVAY] == 1
+    # P2 lost one to the Courthouse
+    assert each(state, "supply") == (5, 4, 5) and each(state, "courthouse") == (2, 3, 2)
+    assert sum(b["bids"]) == 0 and max(b["occupants"]) < 0 and each(state, "rotated") == (0, 0, 0)
+    assert b["round"] == 2 and b["stock"] == -1
     do(state, "figure Empain")
-    s = state._s
+    b = state.board()
     # the fixed deal goes on down its order: PP HH AA CC P were dealt in round 1
-    assert s.strip_bonus == tuple(R.BONUS_NAMES.index(n) for n in ("P", "P", "H", "H", "H"))
-    assert s.phase == Phase.SHIELD and s.stock == 1
+    assert b["bonus_strip"] == tuple(R.BONUS_NAMES.index(n) for n in ("P", "P", "H", "H", "H"))
+    assert b["phase"] == "shield" and b["stock"] == 1
 
 
 def test_the_game_lasts_five_rounds_and_the_last_round_skips_the_end_of_turn():
     game5 = pyspiel.load_game("python_bruxelles(players=3)")
     final = random_playout(game5, random.Random(3))
-    assert final.is_terminal() and final._s.round == 5
+    assert final.is_terminal() and final.board()["round"] == 5
     state = start(3, rounds=1)
     do(state, "place r1c1", "bid 1", "skip")
     pass_all(state)
     assert state.is_terminal()
-    assert state._s.occ[0] == 0  # assistants stay where they are: no end of turn
+    assert state.board()["occupants"][0] == 0  # assistants stay where they are: no end of turn
 
 
 def test_final_score_matches_the_rulebook_example():
     # 80 VP on the track, architect level 8 with 5 buildings (40 VP), rows 5/1/1/2 with
     # 6 BF (5), 3 works (3), 2 figures (2), 5 assistants (6), 3 noble cubes (3).
-    d = R.final_score(
+    d = scoring.final_score(
         vp=80,
         money=6 + R.FIG_COST[R.BRUGMANN] + R.FIG_COST[R.EMPAIN],
         built=5,
@@ -213,7 +217,7 @@ def test_final_score_matches_the_rulebook_example():
 
 
 def test_unpaid_public_figures_cost_5_vp_each_and_leave_the_player():
-    d = R.final_score(
+    d = scoring.final_score(
         vp=10,
         money=5,
         built=0,
@@ -233,7 +237,7 @@ def test_unpaid_public_figures_cost_5_vp_each_and_leave_the_player():
 def test_figures_are_paid_at_the_end_of_the_game():
     state = start(3, rounds=1)
     s = core(state)
-    put(state, "kept", 0, state._s.kept[0] | 1 << R.BULS)
+    put(state, "kept", 0, state.holdings(0)["kept"] | 1 << R.BULS)
     s.money[0] = 2
     pass_all(state)
     assert state.is_terminal()
@@ -254,7 +258,7 @@ def test_noble_cubes_score_1_vp_and_jokers_nothing():
         assistants_owned=2,
         has_manneken=False,
     )
-    assert R.final_score(nobles=4, **base).total == 4
+    assert scoring.final_score(nobles=4, **base).total == 4
 
 
 def test_tie_break_is_money_left_then_shared():
@@ -279,3 +283,15 @@ def test_random_games_end_with_returns_in_bounds_for_every_player_count():
         assert final.is_terminal()
         assert all(g.min_utility() <= r <= g.max_utility() for r in final.returns())
         assert final.returns() == [float(x) for x in final.scores()]
+
+
+def test_score_breakdown_and_board_are_the_public_face_of_the_final_score():
+    state = start(3, rounds=1)
+    do(state, "place r1c1", "bid 2", "skip")
+    pass_all(state)
+    assert state.is_terminal() and state.board()["phase"] == "end"
+    parts = state.score_breakdown()
+    assert [d["total"] for d in parts] == state.scores()
+    assert parts == [vars(d) for d in state.score_details()]
+    assert state.board()["bids"][0] == 2 and state.board()["occupants"][0] == 0
+    assert state.holdings(0)["palace"] == 2  # the won PP card

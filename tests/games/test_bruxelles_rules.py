@@ -12,18 +12,16 @@ import pytest
 
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.testing import core, do, game, pass_all, put, start, strings
+from spiel_games.bruxelles.scenario import core, do, each, game, pass_all, put, start, strings
 
 
 # ----- setup ------------------------------------------------------------------------------
 def test_setup_gives_5_to_9_bf_brugmann_assistants_and_one_colour_work():
     state = game(5).new_initial_state()
-    s = state._s
-    assert s.money == [5, 6, 7, 8, 9]
-    assert all(s.kept[p] == 1 << R.BRUGMANN for p in range(5))
-    assert s.supply == [5] * 5 and s.court == (2,) * 5
-    assert all(sum(w[:4]) == 1 and w[4] == 0 for w in s.works)
+    assert each(state, "money") == (5, 6, 7, 8, 9)
+    assert all(k == 1 << R.BRUGMANN for k in each(state, "kept"))
+    assert each(state, "supply") == (5,) * 5 and each(state, "courthouse") == (2,) * 5
+    assert all(sum(w[:4]) == 1 and w[4] == 0 for w in each(state, "works"))
     assert state.scores()[0] >= 5  # the first player holds the Manneken Pis
 
 
@@ -31,7 +29,7 @@ def test_random_setup_shuffles_strips_compass_works_display_and_bonus_cards():
     state = pyspiel.load_game("python_bruxelles(players=2)").new_initial_state()
     seen = []
     while state.is_chance_node():
-        seen.append(Phase(state._s.phase).name)
+        seen.append(state.board()["phase"].upper())
         outcomes = state.chance_outcomes()
         assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
         state.apply_action(outcomes[-1][0])
@@ -43,9 +41,9 @@ def test_random_setup_shuffles_strips_compass_works_display_and_bonus_cards():
         + ["C_BONUS"] * 5
         + ["C_STOCK"]
     )
-    s = state._s
-    assert sorted(s.strips) == [0, 1, 2, 3, 4] and sorted(s.compass) == list(range(6))
-    assert -1 not in s.display and -1 not in s.strip_bonus
+    b = state.board()
+    assert sorted(b["strips"]) == [0, 1, 2, 3, 4] and sorted(b["compass"]) == list(range(6))
+    assert -1 not in b["display"] and -1 not in b["bonus_strip"]
 
 
 def test_every_strip_holds_each_action_once():
@@ -56,10 +54,10 @@ def test_every_strip_holds_each_action_once():
 # ----- stock exchange ---------------------------------------------------------------------------
 def test_first_player_chooses_one_of_the_cards_two_shields_and_the_bracket_opens_the_largest_area():
     state = game(4).new_initial_state()
-    assert state._s.phase == Phase.SHIELD and state.current_player() == 0
+    assert state.board()["phase"] == "shield" and state.current_player() == 0
     assert strings(state) == ["shield 1 (1-2)", "shield 2 (3-4)"]
     do(state, "shield 1")
-    area = state._s.area
+    area = state.board()["area"]
     assert bin(area).count("1") == 12
     # shield 1-2: rows 2-5, columns 3-5 are the largest quarter
     assert all((area >> (r * 5 + c)) & 1 == (r >= 1 and c >= 2) for r in range(5) for c in range(5))
@@ -72,16 +70,16 @@ def test_bracket_area_is_the_largest_quarter(shield, size):
 
 def test_stock_card_value_is_paid_by_the_bourse_action():
     state = start(3)
-    money = state._s.money[0]
+    money = state.holdings(0)["money"]
     do(state, "brussels Bourse")
-    assert state._s.money[0] == money + R.STOCK_VALUES[0]
+    assert state.holdings(0)["money"] == money + R.STOCK_VALUES[0]
 
 
 # ----- Art Nouveau placement ----------------------------------------------------------------------
 def test_art_nouveau_space_needs_an_assistant_and_a_bid_of_at_least_1_bf():
     state = start(3, max_bid=4)
     places = [a for a in strings(state) if a.startswith("place")]
-    assert len(places) == bin(state._s.area).count("1")
+    assert len(places) == bin(state.board()["area"]).count("1")
     do(state, places[0])
     assert strings(state) == ["bid 1", "bid 2", "bid 3", "bid 4"]  # 5 BF, capped at max_bid
     state2 = start(3)
@@ -99,7 +97,11 @@ def test_each_action_space_takes_one_assistant_per_round():
     state = start(3)
     do(state, "place r2c3", "bid 1", "skip")
     assert not any(a.startswith("place r2c3") for a in strings(state))
-    assert state._s.occ[7] == 0 and state._s.bids[7] == 1 and state._s.money[0] == 4
+    assert (
+        state.board()["occupants"][7] == 0
+        and state.board()["bids"][7] == 1
+        and state.holdings(0)["money"] == 4
+    )
 
 
 def test_placing_only_to_bid_is_allowed():
@@ -109,7 +111,7 @@ def test_placing_only_to_bid_is_allowed():
     assert strings(state) == ["skip", "perform"]
     do(state, "skip")
     assert state.current_player() == 1
-    assert state._s.works[0] == (1, 0, 0, 0, 0)
+    assert state.holdings(0)["works"] == (1, 0, 0, 0, 0)
 
 
 # ----- the five Art Nouveau actions -------------------------------------------------------------------
@@ -119,12 +121,12 @@ def test_workshop_draws_one_plus_exhibition_tiles_and_keeps_one():
     do(state, "place r2c3", "bid 1", "perform")
     do(state, "art pink", "art green", "art pink")
     assert state.current_player() == 0 and strings(state) == ["keep pink", "keep green"]
-    stack = list(state._s.art_stack)
+    stack = list(state.board()["art_stack"])
     do(state, "keep green")
-    s = state._s
-    assert s.works[0] == (1, 0, 0, 1, 0)
-    assert s.art_stack[1] == stack[1] + 2 and s.art_stack[3] == stack[3]  # others go back
-    assert s.seen[0] == ((3, (1, 1)),)
+    h, b = state.holdings(0), state.board()
+    assert h["works"] == (1, 0, 0, 1, 0)
+    assert b["art_stack"][1] == stack[1] + 2 and b["art_stack"][3] == stack[3]  # others go back
+    assert h["seen"] == ((3, (1, 1)),)
 
 
 def test_workshop_draw_is_seen_only_by_the_drawer():
@@ -150,13 +152,13 @@ def test_sale_moves_cursor_up_to_works_owned_and_pays_the_dot_money_and_vp():
     do(state, "sell pink")
     cursors = strings(state)
     assert len(cursors) == 13 and "cursor 1,3" in cursors and "cursor 3,5" in cursors
-    money, vp = state._s.money[0], state._s.vp[0]
+    money, vp = state.holdings(0)["money"], state.holdings(0)["vp"]
     do(state, "cursor 4,4")
     exp_money, exp_vp = R.sale_reward((4, 4), 1)  # pink dot is right of the centre
     assert (exp_money, exp_vp) == (R.MONEY_BY_ROW[4], R.VP_BY_COL[5])
-    s = state._s
-    assert s.money[0] == money + exp_money and s.vp[0] == vp + exp_vp
-    assert s.works[0] == (1, 0, 0, 0, 0) and s.shop == (1, -1) and s.cursor == (4, 4)
+    h, b = state.holdings(0), state.board()
+    assert h["money"] == money + exp_money and h["vp"] == vp + exp_vp
+    assert h["works"] == (1, 0, 0, 0, 0) and b["shop"] == (1, -1) and b["cursor"] == (4, 4)
 
 
 def test_sale_forbids_colours_shown_in_the_shop_and_later_sales_choose_the_space():
@@ -170,7 +172,9 @@ def test_sale_forbids_colours_shown_in_the_shop_and_later_sales_choose_the_space
     do(state, "sell black", "cursor 3,3")
     assert strings(state) == ["shop 1", "shop 2"]
     do(state, "shop 1")
-    assert state._s.shop == (4, 2) and state._s.shop_pile[0] == 1  # blue sellable again
+    assert (
+        state.board()["shop"] == (4, 2) and state.board()["shop_pile"][0] == 1
+    )  # blue sellable again
 
 
 def test_theater_costs_0_to_3_bf_applies_the_figure_and_refills_the_3_bf_space():
@@ -182,36 +186,36 @@ def test_theater_costs_0_to_3_bf_applies_the_figure_and_refills_the_3_bf_space()
         "theater 2 Albert (2 BF)",
         "theater 3 Vandervelde (3 BF)",
     ]
-    money = state._s.money[0]
+    money = state.holdings(0)["money"]
     do(state, "theater 2")  # Prince Albert: Royal Palace +1
-    assert state._s.money[0] == money - 2 and state._s.palace[0] == 1
+    assert state.holdings(0)["money"] == money - 2 and state.holdings(0)["palace"] == 1
     assert strings(state) == ["keep figure", "discard figure"]
     do(state, "keep figure")
     assert state.is_chance_node()
     do(state, "figure Maeterlinck")
-    s = state._s
-    assert s.display == (R.SOLVAY, R.BULS, R.VANDERVELDE, R.MAETERLINCK)
-    assert (s.kept[0] >> R.ALBERT) & 1 and (s.rot[0] >> R.ALBERT) & 1
+    h = state.holdings(0)
+    assert state.board()["display"] == (R.SOLVAY, R.BULS, R.VANDERVELDE, R.MAETERLINCK)
+    assert (h["kept"] >> R.ALBERT) & 1 and (h["rotated"] >> R.ALBERT) & 1
 
 
 def test_a_second_copy_of_a_kept_figure_must_be_discarded():
     state = start(3)
-    put(state, "kept", 0, state._s.kept[0] | 1 << R.SOLVAY)
+    put(state, "kept", 0, state.holdings(0)["kept"] | 1 << R.SOLVAY)
     do(state, "place r1c3", "bid 1", "perform", "theater 0", "solvay one", "take wood")
     assert state.is_chance_node()  # no keep/discard question: straight to the refill
-    assert state._s.fig_disc[R.SOLVAY] == 1
+    assert state.board()["figure_discard"][R.SOLVAY] == 1
 
 
 @pytest.mark.parametrize(
     "figure,check",
     [
-        (R.BRUGMANN, lambda s: s.money[0] == 5 + 5 - 1),
-        (R.BULS, lambda s: s.hall[0] == 1),
-        (R.ALBERT, lambda s: s.palace[0] == 1),
-        (R.VANDERVELDE, lambda s: s.court[0] == 1 and s.supply[0] == 5),
-        (R.MAETERLINCK, lambda s: s.vp[0] == 5),
-        (R.EMPAIN, lambda s: s.cubes[0][R.JOKER] == 2),
-        (R.VANDEVELDE, lambda s: s.arch[0] == 1),
+        (R.BRUGMANN, lambda h: h["money"] == 5 + 5 - 1),
+        (R.BULS, lambda h: h["city_hall"] == 1),
+        (R.ALBERT, lambda h: h["palace"] == 1),
+        (R.VANDERVELDE, lambda h: h["courthouse"] == 1 and h["supply"] == 5),
+        (R.MAETERLINCK, lambda h: h["vp"] == 5),
+        (R.EMPAIN, lambda h: h["cubes"][R.JOKER] == 2),
+        (R.VANDEVELDE, lambda h: h["architect"] == 1),
     ],
 )
 def test_public_figure_effects(figure, check):
@@ -220,7 +224,7 @@ def test_public_figure_effects(figure, check):
     do(state, "place r1c3", "bid 1", "perform", "theater 0")
     if "discard figure" in strings(state):  # Brugmann is already kept: discarded at once
         do(state, "discard figure")
-    assert check(state._s)
+    assert check(state.holdings(0))
 
 
 def test_solvay_swaps_a_joker_for_two_noble_cubes():
@@ -229,7 +233,7 @@ def test_solvay_swaps_a_joker_for_two_noble_cubes():
     do(state, "place r1c3", "bid 1", "perform", "theater 0")
     assert strings(state) == ["solvay one", "solvay swap"]
     do(state, "solvay swap", "take stone", "take iron", "discard figure")
-    assert state._s.cubes[0] == (0, 1, 1, 0)
+    assert state.holdings(0)["cubes"] == (0, 1, 1, 0)
 
 
 def test_materials_gives_two_noble_cubes_of_the_players_choice():
@@ -237,7 +241,10 @@ def test_materials_gives_two_noble_cubes_of_the_players_choice():
     do(state, "place r1c4", "bid 1", "perform")  # Materials
     assert strings(state) == ["take wood", "take stone", "take iron"]
     do(state, "take stone", "take stone")
-    assert state._s.cubes[0] == (0, 2, 0, 0) and state._s.cube_supply[1] == R.NOBLE_EACH - 2
+    assert (
+        state.holdings(0)["cubes"] == (0, 2, 0, 0)
+        and state.board()["cube_supply"][1] == R.NOBLE_EACH - 2
+    )
 
 
 def test_construction_pays_both_needle_units_and_scores_5_vp_without_jokers():
@@ -248,20 +255,20 @@ def test_construction_pays_both_needle_units_and_scores_5_vp_without_jokers():
     do(state, "pay wood")
     assert strings(state) == ["pay wood", "pay stone"]  # wood also counts as "any noble"
     do(state, "pay wood")
-    assert state._s.vp[0] == 5
+    assert state.holdings(0)["vp"] == 5
     assert strings(state) == ["needle 1", "needle 2"]
     do(state, "needle 2")
-    assert state._s.needles == (0, 4)  # noble -> 3BF, one step clockwise
+    assert state.board()["needles"] == (0, 4)  # noble -> 3BF, one step clockwise
     do(state, "build r1c1")
-    s = state._s
-    assert s.bld[0] == 0 and s.built[0] == 1 and s.cubes[0] == (0, 1, 0, 0)
+    h = state.holdings(0)
+    assert state.board()["buildings"][0] == 0 and h["built"] == 1 and h["cubes"] == (0, 1, 0, 0)
 
 
 def test_construction_with_a_joker_gets_no_5_vp_bonus():
     state = start(3)
     put(state, "cubes", 0, (1, 0, 0, 2))
     do(state, "place r1c5", "bid 1", "perform", "pay wood", "pay joker", "needle 1", "build r1c1")
-    assert state._s.vp[0] == 0 and state._s.cubes[0] == (0, 0, 0, 1)
+    assert state.holdings(0)["vp"] == 0 and state.holdings(0)["cubes"] == (0, 0, 0, 1)
 
 
 def test_a_needle_on_the_blank_tile_means_all_units_of_the_other_kind():
@@ -276,7 +283,7 @@ def test_needles_never_point_at_the_same_tile():
     s.needles = (2, 3)
     put(state, "cubes", 0, (0, 0, 2, 2))
     do(state, "place r1c5", "bid 1", "perform", "pay iron", "pay joker")
-    assert state._s.needles == (2, 4)  # needle 1 was blocked: needle 2 turned by itself
+    assert state.board()["needles"] == (2, 4)  # needle 1 was blocked: needle 2 turned by itself
 
 
 def test_buildings_go_bottom_then_middle_then_top_and_top_tiles_give_5_vp():
@@ -287,7 +294,7 @@ def test_buildings_go_bottom_then_middle_then_top_and_top_tiles_give_5_vp():
     put(state, "cubes", 0, (4, 0, 0, 0))
     do(state, "place r1c5", "bid 1", "perform")
     do(state, "pay wood", "pay wood", "pay wood", "pay wood", "needle 1", "build r1c1")
-    assert state._s.vp[0] == 5 + 5 and state._s.built[0] == 5
+    assert state.holdings(0)["vp"] == 5 + 5 and state.holdings(0)["built"] == 5
 
 
 def test_building_owner_gets_a_secondary_action_when_an_opponent_uses_the_space():
@@ -296,34 +303,33 @@ def test_building_owner_gets_a_secondary_action_when_an_opponent_uses_the_space(
     put(state, "bld", 7, 1)  # P2's building on r2c3 (Workshop)
     put(state, "bld", 13, 2)  # P3's building on r3c4 (Workshop)
     do(state, "place r2c3", "bid 1", "skip")
-    assert state._s.works[1][R.BLACK] == 1  # Workshop secondary: a black work
+    assert state.holdings(1)["works"][R.BLACK] == 1  # Workshop secondary: a black work
     core(state)
     put(state, "bld", 8, 0)  # P1's building on r2c4 (Sale)
     do(state, "place r2c4", "bid 1", "skip")  # P2 uses it: P1 scores 1 VP per work
-    assert state._s.vp[0] == sum(state._s.works[0])
+    assert state.holdings(0)["vp"] == sum(state.holdings(0)["works"])
 
 
 def test_no_secondary_action_on_your_own_building():
     state = start(3)
     put(state, "bld", 7, 0)
     do(state, "place r2c3", "bid 1", "skip")
-    assert state._s.works[0][R.BLACK] == 0
+    assert state.holdings(0)["works"][R.BLACK] == 0
 
 
 # ----- Brussels board ---------------------------------------------------------------------------------
 def test_brussels_action_costs_one_then_two_assistants_in_a_round():
     state = start(3)
     do(state, "brussels Market")
-    assert state._s.supply[0] == 4 and state._s.cubes[0][R.JOKER] == 3
+    assert state.holdings(0)["supply"] == 4 and state.holdings(0)["cubes"][R.JOKER] == 3
     do(state, "brussels Market")
-    assert state._s.supply[1] == 3 and state._s.onbrussels[1] == 2
+    assert state.holdings(1)["supply"] == 3 and state.holdings(1)["on_brussels"] == 2
 
 
 def test_with_four_players_each_brussels_action_is_available_twice():
     state = start(4)
     do(state, "brussels Market", "brussels Market", "brussels Market")
-    s = state._s
-    assert s.supply[:3] == [4, 4, 3]
+    assert each(state, "supply")[:3] == (4, 4, 3)
 
 
 def test_park_performs_any_art_nouveau_action_without_a_bid_or_placement():
@@ -332,21 +338,22 @@ def test_park_performs_any_art_nouveau_action_without_a_bid_or_placement():
     # Construction is impossible without cubes; the rest may be chosen anywhere
     assert strings(state) == ["park Workshop", "park Sale", "park Theater", "park Materials"]
     do(state, "park Materials", "take iron", "take iron")
-    s = state._s
-    assert s.cubes[0] == (0, 0, 2, 0) and sum(s.bids) == 0 and s.occ.count(0) == 0
+    b = state.board()
+    assert state.holdings(0)["cubes"] == (0, 0, 2, 0)
+    assert sum(b["bids"]) == 0 and b["occupants"].count(0) == 0
 
 
 def test_grand_place_activates_up_to_royal_palace_level_upright_figures():
     state = start(3)
-    s = core(state)
+    core(state)
     put(state, "kept", 0, (1 << R.BRUGMANN) | (1 << R.MAETERLINCK) | (1 << R.BULS))
     put(state, "palace", 0, 1)  # level 2
     do(state, "brussels GrandPlace")
     assert strings(state) == ["skip", "activate Brugmann", "activate Buls", "activate Maeterlinck"]
     do(state, "activate Maeterlinck", "activate Brugmann")
-    s = state._s
-    assert s.vp[0] == 5 and s.money[0] == 10 and state.current_player() == 1
-    assert s.rot[0] == (1 << R.BRUGMANN) | (1 << R.MAETERLINCK)
+    h = state.holdings(0)
+    assert h["vp"] == 5 and h["money"] == 10 and state.current_player() == 1
+    assert h["rotated"] == (1 << R.BRUGMANN) | (1 << R.MAETERLINCK)
 
 
 # ----- pass --------------------------------------------------------------------------------------------
@@ -355,10 +362,10 @@ def test_first_passer_takes_the_exhibition_and_1_bf_plus_1_per_colour_later_pass
     put(state, "works", 0, (1, 1, 0, 0, 1))
     put(state, "works", 1, (2, 0, 0, 0, 0))
     do(state, "pass")
-    s = state._s
-    assert s.money[0] == 5 + 1 + 3 and s.exhib[0] == 1 and s.mp[0] == 2
+    h = state.holdings(0)
+    assert h["money"] == 5 + 1 + 3 and h["exhibitions"] == 1 and h["manneken"] == 2
     do(state, "pass")
-    assert state._s.money[1] == 6 + 1 and state._s.exhib[1] == 0
+    assert state.holdings(1)["money"] == 6 + 1 and state.holdings(1)["exhibitions"] == 0
     assert R.pass_income((1, 1, 1, 1, 1), True) == 6 and R.pass_income((1, 1, 1, 1, 1), False) == 5
 
 
@@ -373,12 +380,12 @@ def test_passed_players_are_skipped_until_everyone_has_passed():
 def test_theater_and_materials_secondary_actions_let_the_owner_choose():
     state = start(3)
     put(state, "bld", 2, 1)  # P2's building on r1c3 (Theater)
-    put(state, "kept", 1, state._s.kept[1] | 1 << R.MAETERLINCK)
+    put(state, "kept", 1, state.holdings(1)["kept"] | 1 << R.MAETERLINCK)
     do(state, "place r1c3", "bid 1", "skip")
-    assert state.current_player() == 1 and state._s.phase == Phase.ACTIVATE
+    assert state.current_player() == 1 and state.board()["phase"] == "activate"
     assert strings(state) == ["skip", "activate Brugmann", "activate Maeterlinck"]
     do(state, "activate Maeterlinck")
-    assert state._s.vp[1] == 5 and state.current_player() == 1  # now P2's own turn
+    assert state.holdings(1)["vp"] == 5 and state.current_player() == 1  # now P2's own turn
     put(state, "bld", 3, 0)  # P1's building on r1c4 (Materials)
     do(state, "place r1c4", "bid 1", "skip")
     assert state.current_player() == 0 and strings(state) == [
@@ -387,7 +394,7 @@ def test_theater_and_materials_secondary_actions_let_the_owner_choose():
         "take iron",
     ]
     do(state, "take iron")
-    assert state._s.cubes[0] == (0, 0, 1, 0)
+    assert state.holdings(0)["cubes"] == (0, 0, 1, 0)
 
 
 def test_construction_secondary_scores_1_vp_per_building_of_the_owner():
@@ -396,15 +403,18 @@ def test_construction_secondary_scores_1_vp_per_building_of_the_owner():
     put(state, "bld", 24, 1)
     put(state, "built", 1, 2)
     do(state, "place r1c5", "bid 1")  # P1 cannot pay for a building: the action is skipped
-    assert state._s.vp[1] == 2 and state.current_player() == 1
+    assert state.holdings(1)["vp"] == 2 and state.current_player() == 1
 
 
 def test_black_works_sell_on_the_cursor_centre_and_only_one_black_is_shown():
     state = start(3)
     put(state, "works", 0, (0, 0, 0, 0, 2))
     do(state, "place r1c2", "bid 1", "perform", "sell black", "cursor 3,3")
-    assert state._s.money[0] == 4 + R.MONEY_BY_ROW[3] and state._s.vp[0] == R.VP_BY_COL[3]
-    assert state._s.shop == (R.BLACK, -1)
+    assert (
+        state.holdings(0)["money"] == 4 + R.MONEY_BY_ROW[3]
+        and state.holdings(0)["vp"] == R.VP_BY_COL[3]
+    )
+    assert state.board()["shop"] == (R.BLACK, -1)
     do(state, "pass")
     put(state, "works", 2, (0, 0, 0, 0, 1))  # P3 owns only a black work
     assert "park Sale" not in strings(do(state, "brussels Park"))  # a black one is on show
@@ -419,14 +429,14 @@ def test_workshop_stack_is_rebuilt_from_the_covered_shop_works():
     do(state, "place r2c3", "bid 1", "perform")
     assert [a for a, _ in state.chance_outcomes()] == [2]  # only the recycled yellows
     do(state, "art yellow")
-    assert state._s.works[0][2] == 1 and state._s.shop == (0, 1)
+    assert state.holdings(0)["works"][2] == 1 and state.board()["shop"] == (0, 1)
 
 
 def test_market_gives_at_most_the_jokers_left_in_the_supply():
     state = start(3)
     core(state).cube_supply = (10, 10, 10, 2)
     do(state, "brussels Market")
-    assert state._s.cubes[0][R.JOKER] == 2 and state._s.cube_supply[R.JOKER] == 0
+    assert state.holdings(0)["cubes"][R.JOKER] == 2 and state.board()["cube_supply"][R.JOKER] == 0
 
 
 def test_park_construction_may_build_anywhere_on_the_board():
@@ -436,7 +446,9 @@ def test_park_construction_may_build_anywhere_on_the_board():
     builds = strings(state)
     assert "build r1c1" in builds and len(builds) == 25  # outside the available area too
     do(state, "build r1c1")
-    assert state._s.bld[0] == 0 and max(state._s.occ) < 0  # no assistant on the board
+    assert (
+        state.board()["buildings"][0] == 0 and max(state.board()["occupants"]) < 0
+    )  # no assistant on the board
 
 
 def test_the_theater_deck_is_reshuffled_from_the_discards_when_empty():
@@ -460,8 +472,8 @@ def test_endgame_assistant_row_counts_assistants_beyond_two_outside_the_courthou
 def test_private_works_hide_a_kept_workshop_work_until_it_is_sold():
     state = start(3, private_works="true")
     do(state, "place r2c3", "bid 1", "perform", "art green")  # a single draw is kept at once
-    s = state._s
-    assert s.works[0] == (1, 0, 0, 1, 0) and s.pub_works[0] == (1, 0, 0, 0, 0)
+    h = state.holdings(0)
+    assert h["works"] == (1, 0, 0, 1, 0) and h["public_works"] == (1, 0, 0, 0, 0)
     mine, theirs = state.observation_string(0), state.observation_string(1)
     assert "own_works:1,0,0,1,0" in mine and "own_works:1,0,0,1,0" not in theirs
     # P2's view is the same whichever colour P1 kept (and the stack shows only its size)
@@ -473,13 +485,19 @@ def test_private_works_hide_a_kept_workshop_work_until_it_is_sold():
     assert other.information_state_string(1) == state.information_state_string(1)
     do(state, "pass", "pass")  # P2, P3 pass; P1 sells the green work and reveals it
     do(state, "place r1c2", "bid 1", "perform", "sell green", "cursor 3,3")
-    assert state._s.pub_works[0] == (1, 0, 0, 0, 0) and state._s.works[0] == (1, 0, 0, 0, 0)
+    assert state.holdings(0)["public_works"] == (1, 0, 0, 0, 0) and state.holdings(0)["works"] == (
+        1,
+        0,
+        0,
+        0,
+        0,
+    )
 
 
 def test_without_private_works_the_kept_work_is_face_up():
     state = start(3)
     do(state, "place r2c3", "bid 1", "perform", "art green")
-    assert state._s.pub_works[0] == (1, 0, 0, 1, 0)
+    assert state.holdings(0)["public_works"] == (1, 0, 0, 1, 0)
     assert "P1:" in (obs := state.observation_string(1)) and "/1,0,0,1,0/" in obs
 
 

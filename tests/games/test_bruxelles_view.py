@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 
 import spiel_games
-from spiel_games.bruxelles import testing as T
+from spiel_games.bruxelles import scenario as T
 from spiel_games.common import conformance as C
 from tournament.play import readable_observation
 

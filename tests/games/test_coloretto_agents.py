@@ -7,53 +7,22 @@ import pyspiel
 import spiel_games
 from solvers.baselines import RandomAgent
 from spiel_games.coloretto.abstraction import VERSION, abstract_key, gain_bucket
+from spiel_games.coloretto.scenario import play, two_rows
 from tournament.match import play_match
 
 SPEC = spiel_games.get_spec("python_coloretto")
-CHANCE = pyspiel.PlayerId.CHANCE
-
-
-def _play(state, moves):
-    for m in moves:
-        if state.is_chance_node():
-            outs = {state.action_to_string(CHANCE, a): a for a, _ in state.chance_outcomes()}
-            state.apply_action(outs[m])
-        else:
-            state.apply_action(state.string_to_action(m))
-    return state
-
-
-def _position(c1, c2, c3):
-    game = pyspiel.load_game("python_coloretto(players=3)")
-    return _play(
-        game.new_initial_state(),
-        [
-            f"start: {c1}",
-            f"start: {c2}",
-            f"start: {c3}",
-            "start player: P1",
-            "draw",
-            f"deck: {c1}",
-            f"place {c1} in row 1",
-            "draw",
-            f"deck: {c2}",
-            f"place {c2} in row 2",
-        ],
-    )
 
 
 def test_abstraction_is_blind_to_which_colour_is_which():
-    a = _position("yellow", "blue", "green")
-    b = _position("pink", "grey", "brown")  # the same position with colours renamed
+    a = two_rows("yellow", "blue", "green")
+    b = two_rows("pink", "grey", "brown")  # the same position with colours renamed
     for p in range(3):
         assert abstract_key(a, p) == abstract_key(b, p)
     assert SPEC.abstraction_version == VERSION
 
 
 def test_abstraction_separates_rows_of_different_value():
-    a = _play(
-        _position("yellow", "blue", "green"), ["draw", "deck: yellow", "place yellow in row 1"]
-    )
+    a = play(two_rows("yellow", "blue", "green"), "draw", "deck: yellow", "place yellow in row 1")
     # Row 1 now holds two yellows: for P1 (who started with yellow) 1 -> 3 cards is +5,
     # while row 2's single blue adds +1. The abstraction must tell them apart.
     key = abstract_key(a, 0).split("|")

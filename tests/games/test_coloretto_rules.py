@@ -7,36 +7,11 @@ import pytest
 
 import spiel_games  # noqa: F401
 from spiel_games.coloretto import rules as R
+from spiel_games.coloretto import scoring
+from spiel_games.coloretto.scenario import draw_place, legal_strings, play, start
+from spiel_games.coloretto.text import COLOUR_NAMES
 
 CHANCE = pyspiel.PlayerId.CHANCE
-
-
-def play(state, *moves: str):
-    """Apply moves by their strings; chance outcomes by their chance strings."""
-    for m in moves:
-        if state.is_chance_node():
-            outcomes = {state.action_to_string(CHANCE, a): a for a, _ in state.chance_outcomes()}
-            assert m in outcomes, f"{m!r} is not a possible chance outcome: {sorted(outcomes)}"
-            state.apply_action(outcomes[m])
-        else:
-            state.apply_action(state.string_to_action(m))
-    return state
-
-
-def start(players=4, starts=("yellow", "blue", "green", "pink"), first="P1", **params):
-    args = ",".join([f"players={players}"] + [f"{k}={v}" for k, v in params.items()])
-    game = pyspiel.load_game(f"python_coloretto({args})")
-    state = game.new_initial_state()
-    play(state, *[f"start: {c}" for c in starts], f"start player: {first}")
-    return game, state
-
-
-def draw_place(state, card: str, row: int):
-    return play(state, "draw", f"deck: {card}", f"place {card} in row {row}")
-
-
-def legal_strings(state):
-    return [state.action_to_string(state.current_player(), a) for a in state.legal_actions()]
 
 
 # ----- components and setup ------------------------------------------------------------
@@ -204,21 +179,21 @@ def test_last_round_card_appears_at_its_depth_and_the_game_ends_after_that_round
     game, state = start(players=3, starts=("yellow", "blue", "green"))
     depth = game.config.depth
     assert depth == 15
-    while not (state._s.deck_size == depth and "draw" in legal_strings(state)):
+    while not (state.board()["deck_size"] == depth and "draw" in legal_strings(state)):
         assert "last round" not in str(state)
         _draw_or_take(state)
     play(state, "draw")
     assert "last round" in str(state)  # the card was revealed and set aside
     assert state.is_chance_node()  # the same player draws the next card
-    assert state._s.deck_size == depth
-    rnd = state._s.round
+    assert state.board()["deck_size"] == depth
+    rnd = state.board()["round"]
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(state.chance_outcomes()[0][0])
         else:
             _draw_or_take(state)
-    assert state._s.round == rnd, "the game ended with the round of the last-round card"
-    assert 0 < state._s.deck_size < depth
+    assert state.board()["round"] == rnd, "the game ended with the round of the last-round card"
+    assert 0 < state.board()["deck_size"] < depth
     assert sum(state.returns()) == pytest.approx(0.0)
 
 
@@ -229,48 +204,48 @@ ALTERNATIVE = tuple(R.RULES["scoring.table_alternative"])
 
 
 def test_scoring_table_standard_side_is_1_3_6_10_15_21_capped_at_6():
-    assert [R.colour_value(STANDARD, k) for k in range(1, 9)] == [1, 3, 6, 10, 15, 21, 21, 21]
+    assert [scoring.colour_value(STANDARD, k) for k in range(1, 9)] == [1, 3, 6, 10, 15, 21, 21, 21]
 
 
 def test_scoring_table_alternative_side_is_1_4_8_7_6_5():
-    assert [R.colour_value(ALTERNATIVE, k) for k in range(1, 7)] == [1, 4, 8, 7, 6, 5]
+    assert [scoring.colour_value(ALTERNATIVE, k) for k in range(1, 7)] == [1, 4, 8, 7, 6, 5]
     game = pyspiel.load_game("python_coloretto(players=4,scoring=alternative)")
     assert game.config.table == ALTERNATIVE
 
 
 def test_best_three_colours_score_positive_and_all_others_negative():
     # 4 yellow (10), 3 blue (6), 2 green (3), 2 pink (3), 1 grey (1)
-    score, _ = R.best_score((4, 3, 2, 2, 1, 0, 0), 0, 0, STANDARD, 3)
+    score, _ = scoring.best_score((4, 3, 2, 2, 1, 0, 0), 0, 0, STANDARD, 3)
     assert score == 10 + 6 + 3 - 3 - 1
 
 
 def test_each_plus2_card_is_worth_two_points():
-    base, _ = R.best_score((1, 0, 0, 0, 0, 0, 0), 0, 0, STANDARD, 3)
-    with3, _ = R.best_score((1, 0, 0, 0, 0, 0, 0), 3, 0, STANDARD, 3)
+    base, _ = scoring.best_score((1, 0, 0, 0, 0, 0, 0), 0, 0, STANDARD, 3)
+    with3, _ = scoring.best_score((1, 0, 0, 0, 0, 0, 0), 3, 0, STANDARD, 3)
     assert with3 - base == 6
 
 
 def test_joker_joins_a_four_card_colour_when_the_six_card_colour_is_capped():
     # Rulebook example: the 6-card colour is already at 21, so the joker makes 4 -> 5.
-    score, counts = R.best_score((6, 4, 2, 0, 0, 0, 0), 0, 1, STANDARD, 3)
+    score, counts = scoring.best_score((6, 4, 2, 0, 0, 0, 0), 0, 1, STANDARD, 3)
     assert counts == (6, 5, 2, 0, 0, 0, 0)
     assert score == 21 + 15 + 3
 
 
 def test_seed_worked_example_scores_47_points():
     # Laura: 7 yellow, 5 blue, 4 orange, 4 grey, 1 brown, 1 joker, three +2 cards.
-    names = R.COLOUR_NAMES
+    names = COLOUR_NAMES
     counts = [0] * 7
     for name, k in (("yellow", 7), ("blue", 5), ("orange", 4), ("grey", 4), ("brown", 1)):
         counts[names.index(name)] = k
-    score, final = R.best_score(tuple(counts), 3, 1, STANDARD, 3)
+    score, final = scoring.best_score(tuple(counts), 3, 1, STANDARD, 3)
     assert score == 47
     assert final[names.index("blue")] == 6  # she turns the joker blue
 
 
 def test_variant_only_two_colours_score_positive():
-    score3, _ = R.best_score((4, 3, 2, 0, 0, 0, 0), 0, 0, STANDARD, 3)
-    score2, _ = R.best_score((4, 3, 2, 0, 0, 0, 0), 0, 0, STANDARD, 2)
+    score3, _ = scoring.best_score((4, 3, 2, 0, 0, 0, 0), 0, 0, STANDARD, 3)
+    score2, _ = scoring.best_score((4, 3, 2, 0, 0, 0, 0), 0, 0, STANDARD, 2)
     assert score3 == 10 + 6 + 3
     assert score2 == 10 + 6 - 3
 
@@ -372,3 +347,32 @@ def test_illegal_actions_raise_and_are_never_repaired():
 def test_bad_parameters_are_rejected(bad):
     with pytest.raises((ValueError, pyspiel.SpielError)):
         pyspiel.load_game(bad)
+
+
+# ----- public inspection ----------------------------------------------------------------
+
+
+def test_holdings_and_board_show_collections_rows_and_the_deck():
+    _, state = start(players=3, starts=("yellow", "blue", "green"))
+    draw_place(state, "+2", 1)  # P1
+    play(state, "take row 1")  # P2 takes the +2
+    h = state.holdings(1)
+    assert h["colours"][COLOUR_NAMES.index("blue")] == 1 and h["plus2"] == 1 and h["done"]
+    assert not state.holdings(0)["done"]
+    b = state.board()
+    assert b["phase"] == "play" and b["current"] == 2 and b["round"] == 1
+    assert b["taken"] == (True, False, False) and b["rows"] == ((), (), ())
+    assert b["deck_size"] == sum(b["deck"]) == 6 * 9 - 3 + 10 + 3 - 1  # 3p: 6 colours
+
+
+def test_score_breakdown_adds_up_to_the_score_with_the_joker_assigned():
+    # P1: yellow, yellow (start + row), joker, +2 -> yellow 3 = 6, +2 = 2, total 8.
+    _, state = start(players=3, starts=("yellow", "blue", "green"))
+    draw_place(state, "yellow", 1)
+    draw_place(state, "joker", 1)
+    draw_place(state, "+2", 1)
+    play(state, "take row 1")  # P1 takes all three
+    d = state.score_breakdown()[0]
+    assert d["colours"][COLOUR_NAMES.index("yellow")] == 3
+    assert (d["positive"], d["negative"], d["plus2"], d["total"]) == (6, 0, 2, 8)
+    assert [x["total"] for x in state.score_breakdown()] == state.scores()

@@ -1,17 +1,21 @@
-"""The mutable facts of a Bruxelles 1893 position, in one cheap-to-copy object.
+"""The mutable facts of a Bruxelles 1893 position, in one cheap-to-copy object, the
+primitive edits every rule module makes through, and pure queries on a position.
 
 ``Core`` holds every fact in ``__slots__``. The few facts that change on most
 moves (board occupancy and bids, money, VP, assistants) are lists, copied with
 the core; everything else is an immutable tuple shared between copies and
-replaced (``steps.set_at``/``add_at``) when it changes. ``tasks`` is a tuple of pending rule steps (see phases.py): the
-engine pops them until a step needs a decision (a player phase) or a random
-event (a chance phase).
+replaced (``set_at``/``add_at``) when it changes. ``tasks`` is a tuple of pending
+rule steps (see rounds.py): the engine pops them until a step needs a decision
+(a player phase) or a random event (a chance phase). ``log`` is the move log as a
+linked list of tokens (actions.py: player actions, public chance outcomes, hidden
+draws).
 """
 
 from __future__ import annotations
 
 import enum
 
+from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
 
 
@@ -262,3 +266,207 @@ def initial_core(cfg: R.Config) -> Core:
     c.tucked = (0,) * n
     c.seen = ((),) * n
     return c
+
+
+# ----- primitive edits -------------------------------------------------------------------
+RUNNING = -1  # phase while the engine is running tasks
+J = R.JOKER
+
+
+def decide(s, phase: Phase, actor: int, ctx: tuple = ()) -> None:
+    s.phase = phase
+    s.actor = actor
+    s.ctx = ctx
+
+
+def set_chance(s, phase: Phase, ctx: tuple = ()) -> None:
+    s.phase = phase
+    s.actor = -1
+    s.ctx = ctx
+
+
+def push(s, *tasks) -> None:
+    s.tasks = tasks + s.tasks
+
+
+def set_at(tup: tuple, i: int, v) -> tuple:
+    """A copy of `tup` with item i replaced (holdings are immutable tuples)."""
+    return tup[:i] + (v,) + tup[i + 1 :]
+
+
+def take_one(counts: tuple, kind: int) -> tuple:
+    """Draw one card of `kind` from a count vector; raise if none is left."""
+    if counts[kind] <= 0:
+        raise ValueError(f"no card of type {kind} left to draw")
+    return counts[:kind] + (counts[kind] - 1,) + counts[kind + 1 :]
+
+
+def add_at(tup: tuple, i: int, k: int) -> tuple:
+    lst = list(tup)
+    lst[i] += k
+    return tuple(lst)
+
+
+def gain_cubes(s, p: int, kind: int, k: int) -> int:
+    k = min(k, s.cube_supply[kind])
+    if k > 0:
+        s.cube_supply = add_at(s.cube_supply, kind, -k)
+        s.cubes = set_at(s.cubes, p, add_at(s.cubes[p], kind, k))
+    return k
+
+
+def spend_cube(s, p: int, kind: int) -> None:
+    if s.cubes[p][kind] <= 0:
+        raise ValueError(f"P{p + 1} has no {R.CUBES[kind]} cube")
+    s.cubes = set_at(s.cubes, p, add_at(s.cubes[p], kind, -1))
+    s.cube_supply = add_at(s.cube_supply, kind, 1)
+
+
+def advance_track(s, p: int, power: str) -> None:
+    if power == "P":
+        s.palace = set_at(s.palace, p, min(s.palace[p] + 1, len(R.PALACE) - 1))
+    elif power == "H":
+        s.hall = set_at(s.hall, p, min(s.hall[p] + 1, len(R.HALL) - 1))
+    elif power == "A":
+        s.arch = set_at(s.arch, p, min(s.arch[p] + 1, len(R.ARCHITECT) - 1))
+    elif power == "C":
+        if s.court[p] > 0:
+            s.court = add_at(s.court, p, -1)
+            s.supply[p] += 1
+    else:
+        raise ValueError(f"unknown power {power!r}")
+
+
+def recycle_shop(s) -> None:
+    """Empty stacks are rebuilt from the shop, leaving the two visible works."""
+    for c in range(len(R.ART)):
+        s.art_stack = add_at(s.art_stack, c, s.shop_pile[c])
+        s.shop_pile = set_at(s.shop_pile, c, 0)
+
+
+def set_stock(s, card: int) -> None:
+    if not (s.stock_left >> card) & 1:
+        raise ValueError(f"stock card {card} is not in the deck")
+    s.stock_left &= ~(1 << card)
+    s.stock = card
+
+
+# ----- queries on a position ---------------------------------------------------------
+def empty_spaces(s) -> list[int]:
+    return [sp for sp in range(s.cfg.spaces) if s.occ[sp] < 0 and s.bld[sp] < 0]
+
+
+def brussels_cost(s, b: int) -> int:
+    return s.uses[b] // s.cfg.brussels_slots + 1
+
+
+def construction_cost(s, p: int) -> int:
+    return R.TIER_COSTS[s.built[p]]
+
+
+def _needle_tiles(s) -> tuple[int, int]:
+    return s.compass[s.needles[0]], s.compass[s.needles[1]]
+
+
+def can_complete(s, p: int, paid: tuple[int, ...], cost: int, res: int = -1) -> bool:
+    """Some valid payment extends `paid` (plus one unit of `res`, if given, with no
+    smaller kind left to pay) and everything not yet paid is affordable now."""
+    x, y = _needle_tiles(s)
+    money, cubes = s.money[p], s.cubes[p]
+    for opt in R.payment_options(x, y, cost):
+        rest = tuple(opt[i] - paid[i] for i in range(5))
+        if min(rest) < 0 or (res >= 0 and (rest[res] < 1 or any(rest[:res]))):
+            continue  # units are paid in non-decreasing kind order
+        if R.affordable(rest, money, cubes):
+            return True
+    return False
+
+
+def sellable(s, p: int) -> list[int]:
+    w = s.works[p]
+    return [c for c in range(len(R.ART)) if w[c] and c != s.shop[0] and c != s.shop[1]]
+
+
+def feasible(s, p: int, a: int) -> bool:
+    """Whether player p can carry out Art Nouveau action a right now."""
+    if a == R.WORKSHOP:
+        return sum(s.art_stack[: R.COLOURS]) + sum(s.shop_pile[: R.COLOURS]) > 0
+    if a == R.SALE:
+        return bool(sellable(s, p))
+    if a == R.THEATER:
+        m = s.money[p]
+        return any(f >= 0 and R.THEATER_COSTS[k] <= m for k, f in enumerate(s.display))
+    if a == R.MATERIALS:
+        return sum(s.cube_supply[:3]) > 0
+    if a == R.CONSTRUCTION:
+        return (
+            s.built[p] < R.BUILDINGS
+            and bool(empty_spaces(s))
+            and can_complete(s, p, (0,) * 5, construction_cost(s, p))
+        )
+    raise ValueError(f"unknown action {a}")
+
+
+def brussels_useful(s, p: int, b: int) -> bool:
+    if b == R.PARK:
+        return any(feasible(s, p, a) for a in range(5))
+    if b == R.GRANDPLACE:
+        return s.upright(p) != 0
+    return True
+
+
+def space_actions(s) -> tuple[int, ...]:
+    b = s.cfg.board
+    return tuple(R.STRIPS[s.strips[r]][c] for r in range(b) for c in range(b))
+
+
+def neutral_spaces(s) -> list[int]:
+    return [sp for sp in empty_spaces(s) if (s.area >> sp) & 1]
+
+
+def solvay_options(s, p: int) -> list[int]:
+    if sum(s.cube_supply[:3]) == 0:
+        return []
+    opts = [A.SOLVAY_ONE]
+    if s.cubes[p][J] > 0:
+        opts.append(A.SOLVAY_SWAP)
+    return opts
+
+
+def needle_moves(s) -> list[int]:
+    out = []
+    for i in (0, 1):
+        nxt = (s.needles[i] + 1) % len(R.COMPASS)
+        if nxt != s.needles[1 - i]:
+            out.append(i)
+    return out
+
+
+def column_bids(s, col: int) -> list[int]:
+    b = s.cfg.board
+    sums = [0] * s.n
+    for r in range(b):
+        sp = r * b + col
+        o = s.occ[sp]
+        if 0 <= o < s.n:
+            sums[o] += s.bids[sp]
+    return sums
+
+
+def unit_available(s, p: int, res: int) -> bool:
+    if res == R.P_MONEY:
+        return s.money[p] >= R.BF_PER_UNIT
+    if res == R.P_JOKER:
+        return s.cubes[p][J] > 0
+    return s.cubes[p][res] > 0
+
+
+def log_tokens(s) -> list[int]:
+    """The move log, oldest first (tokens as in actions.py)."""
+    out = []
+    node = s.log
+    while node is not None:
+        out.append(node[0])
+        node = node[1]
+    out.reverse()
+    return out

@@ -1,41 +1,44 @@
-"""Bruxelles 1893 rule engine: the task driver, setup, rounds and the Art Nouveau actions.
+"""Bruxelles 1893 rule engine: the task driver, setup, turn order, the automatic steps of
+the actions, resolution and the end of a round (rulebook "How to Play", C and D).
 
-The engine works on a ``Core`` (core.py). A position is either waiting for a
-decision (a player Phase, with ``actor`` and a small immutable ``ctx``), for a
-random event (a chance Phase), or is terminal. Everything that happens without a
-choice is a *task* in ``s.tasks``: ``advance`` pops tasks and runs them until one
-of them asks for a decision or a chance event. Sub-actions (a figure's effect,
-a building owner's secondary action, the next turn) are pushed as tasks, so
-every compound choice becomes a short sequence of simple actions.
+A position is either waiting for a decision (a player Phase, with ``actor`` and a
+small immutable ``ctx``), for a random event (a chance Phase), or is terminal.
+Everything that happens without a choice is a *task* in ``s.tasks``: ``advance``
+pops tasks and runs them until one of them asks for a decision or a chance event.
+Sub-actions (a figure's effect, a building owner's secondary action, the next turn)
+are pushed as tasks, so every compound choice becomes a short sequence of simple
+actions; phases.py holds the decisions themselves.
 
-Round structure (rulebook "How to Play"):
-stock exchange -> (2p: neutral assistants) -> turns until everyone passed ->
-resolution (bids, first player, bonus cards, shields, Brussels majority) ->
-end of turn (skipped after the last round) -> next round or final scoring.
-
-Modules: steps.py (low-level helpers), this module (driver, setup, turns, the
-five actions and their secondary actions), resolution.py (resolution and end of
-turn), decisions.py (chance outcomes, legal actions and the effect of each
-decision).
+Round structure: stock exchange -> (2p: neutral assistants) -> turns until everyone
+passed -> resolution ((1) column bids win bonus cards, ties share the central power;
+(2) new first player by Manneken Pis; (3) bonus cards used or tucked; (4) shield
+majorities; (5) Brussels majority to the Courthouse) -> end of turn (skipped after the
+last round) -> next round or final scoring.
 """
 
 from __future__ import annotations
 
 from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.core import Phase
-from spiel_games.bruxelles.resolution import TASKS as RESOLUTION_TASKS
-from spiel_games.bruxelles.resolution import column_bids  # noqa: F401  (re-exported)
-from spiel_games.bruxelles.steps import (
+from spiel_games.bruxelles.scoring import brussels_majority, score_shields
+from spiel_games.bruxelles.state import (
     RUNNING,
     J,
+    Phase,
     add_at,
     advance_track,
+    column_bids,
     decide,
+    feasible,
     gain_cubes,
+    neutral_spaces,
     push,
+    recycle_shop,
     set_at,
     set_chance,
+    set_stock,
+    solvay_options,
+    space_actions,
 )
 
 # Fixed setup (tiny configurations): strips chosen so a 2x2 board shows Workshop,
@@ -56,76 +59,6 @@ def advance(s) -> None:
         task = s.tasks[0]
         s.tasks = s.tasks[1:]
         _TASKS[task[0]](s, *task[1:])
-
-
-def recycle_shop(s) -> None:
-    """Empty stacks are rebuilt from the shop, leaving the two visible works."""
-    for c in range(len(R.ART)):
-        s.art_stack = add_at(s.art_stack, c, s.shop_pile[c])
-        s.shop_pile = set_at(s.shop_pile, c, 0)
-
-
-def empty_spaces(s) -> list[int]:
-    return [sp for sp in range(s.cfg.spaces) if s.occ[sp] < 0 and s.bld[sp] < 0]
-
-
-def brussels_cost(s, b: int) -> int:
-    return s.uses[b] // s.cfg.brussels_slots + 1
-
-
-def construction_cost(s, p: int) -> int:
-    return R.TIER_COSTS[s.built[p]]
-
-
-def _needle_tiles(s) -> tuple[int, int]:
-    return s.compass[s.needles[0]], s.compass[s.needles[1]]
-
-
-def can_complete(s, p: int, paid: tuple[int, ...], cost: int, res: int = -1) -> bool:
-    """Some valid payment extends `paid` (plus one unit of `res`, if given, with no
-    smaller kind left to pay) and everything not yet paid is affordable now."""
-    x, y = _needle_tiles(s)
-    money, cubes = s.money[p], s.cubes[p]
-    for opt in R.payment_options(x, y, cost):
-        rest = tuple(opt[i] - paid[i] for i in range(5))
-        if min(rest) < 0 or (res >= 0 and (rest[res] < 1 or any(rest[:res]))):
-            continue  # units are paid in non-decreasing kind order
-        if R.affordable(rest, money, cubes):
-            return True
-    return False
-
-
-def sellable(s, p: int) -> list[int]:
-    w = s.works[p]
-    return [c for c in range(len(R.ART)) if w[c] and c != s.shop[0] and c != s.shop[1]]
-
-
-def feasible(s, p: int, a: int) -> bool:
-    """Whether player p can carry out Art Nouveau action a right now."""
-    if a == R.WORKSHOP:
-        return sum(s.art_stack[: R.COLOURS]) + sum(s.shop_pile[: R.COLOURS]) > 0
-    if a == R.SALE:
-        return bool(sellable(s, p))
-    if a == R.THEATER:
-        m = s.money[p]
-        return any(f >= 0 and R.THEATER_COSTS[k] <= m for k, f in enumerate(s.display))
-    if a == R.MATERIALS:
-        return sum(s.cube_supply[:3]) > 0
-    if a == R.CONSTRUCTION:
-        return (
-            s.built[p] < R.BUILDINGS
-            and bool(empty_spaces(s))
-            and can_complete(s, p, (0,) * 5, construction_cost(s, p))
-        )
-    raise ValueError(f"unknown action {a}")
-
-
-def brussels_useful(s, p: int, b: int) -> bool:
-    if b == R.PARK:
-        return any(feasible(s, p, a) for a in range(5))
-    if b == R.GRANDPLACE:
-        return s.upright(p) != 0
-    return True
 
 
 # ----- setup and rounds ------------------------------------------------------------------------
@@ -157,11 +90,6 @@ def start(s) -> None:
             ("round",),
         )
     advance(s)
-
-
-def space_actions(s) -> tuple[int, ...]:
-    b = s.cfg.board
-    return tuple(R.STRIPS[s.strips[r]][c] for r in range(b) for c in range(b))
 
 
 def _t_strip(s) -> None:
@@ -216,22 +144,11 @@ def _t_stock(s) -> None:
     set_chance(s, Phase.C_STOCK)
 
 
-def set_stock(s, card: int) -> None:
-    if not (s.stock_left >> card) & 1:
-        raise ValueError(f"stock card {card} is not in the deck")
-    s.stock_left &= ~(1 << card)
-    s.stock = card
-
-
 def _t_shield(s) -> None:
     if s.cfg.board < R.MAX_BOARD:
         s.area = (1 << s.cfg.spaces) - 1  # small boards: the whole board is available
         return
     decide(s, Phase.SHIELD, s.first)
-
-
-def neutral_spaces(s) -> list[int]:
-    return [sp for sp in empty_spaces(s) if (s.area >> sp) & 1]
 
 
 def _t_neutral(s, p: int) -> None:
@@ -258,7 +175,7 @@ def _t_endturn(s) -> None:
     raise AssertionError("no player left to move")
 
 
-# ----- Art Nouveau actions ---------------------------------------------------------------------
+# ----- automatic steps of the Art Nouveau actions -------------------------------------------
 def _t_bid(s, sp: int) -> None:
     decide(s, Phase.BID, s.occ[sp], (sp,))
 
@@ -273,42 +190,6 @@ def _t_do(s, a: int, sp: int) -> None:
 def _t_park(s, p: int) -> None:
     if any(feasible(s, p, a) for a in range(5)):
         decide(s, Phase.PARK, p)
-
-
-def start_action(s, p: int, a: int) -> None:
-    if a == R.WORKSHOP:
-        k = 1 + s.exhib[p]
-        if sum(s.art_stack[: R.COLOURS]) < k:
-            recycle_shop(s)  # the stack would run out: rebuild it from the covered shop works
-        k = min(k, sum(s.art_stack[: R.COLOURS]))
-        set_chance(s, Phase.C_ART, (p, k, (), 1))
-    elif a == R.SALE:
-        decide(s, Phase.SELL, p)
-    elif a == R.THEATER:
-        decide(s, Phase.THEATER, p)
-    elif a == R.MATERIALS:
-        push(s, ("noble", p, R.RULES["materials.materials_action"]))
-        advance(s)
-    elif a == R.CONSTRUCTION:
-        decide(s, Phase.PAY, p, (construction_cost(s, p), (0,) * 5, 0))
-    else:
-        raise ValueError(f"unknown action {a}")
-
-
-def keep_work(s, p: int, drawn: tuple[int, ...], c: int) -> None:
-    if c not in drawn:
-        raise ValueError(f"{R.ART[c]} was not drawn")
-    for d in drawn:
-        s.art_stack = add_at(s.art_stack, d, 1)
-    s.art_stack = add_at(s.art_stack, c, -1)
-    s.works = set_at(s.works, p, add_at(s.works[p], c, 1))
-    if not s.cfg.private_works:
-        s.pub_works = set_at(s.pub_works, p, add_at(s.pub_works[p], c, 1))
-    others = list(drawn)
-    others.remove(c)
-    if others:
-        s.seen = set_at(s.seen, p, s.seen[p] + ((c, tuple(sorted(others))),))
-    advance(s)
 
 
 def _t_effect(s, p: int, f: int) -> None:
@@ -332,15 +213,6 @@ def _t_effect(s, p: int, f: int) -> None:
         advance_track(s, p, "A")
     else:
         raise ValueError(f"unknown figure {f}")
-
-
-def solvay_options(s, p: int) -> list[int]:
-    if sum(s.cube_supply[:3]) == 0:
-        return []
-    opts = [A.SOLVAY_ONE]
-    if s.cubes[p][J] > 0:
-        opts.append(A.SOLVAY_SWAP)
-    return opts
 
 
 def _t_keepfig(s, p: int, f: int) -> None:
@@ -386,46 +258,95 @@ def _t_secondary(s, sp: int, p: int) -> None:
         s.vp[o] += s.built[o]
 
 
-def after_payment(s, p: int, paid: tuple[int, ...]) -> None:
-    if paid[R.P_JOKER] == 0:
-        s.vp[p] += R.RULES["buildings.no_joker_bonus"]
-    legal = needle_moves(s)
-    if len(legal) == 1:
-        turn_needle(s, p, legal[0])
+# ----- resolution and end of turn ----------------------------------------------------------
+def _t_resolve(s) -> None:
+    n = s.n
+    won: list[list[int]] = [[] for _ in range(n)]
+    tied: list[list[int]] = [[] for _ in range(n)]
+    for col in range(s.cfg.board):
+        card = s.strip_bonus[col]
+        if card < 0:
+            continue
+        sums = column_bids(s, col)
+        best = max(sums)
+        if best == 0:
+            continue
+        winners = [p for p in range(n) if sums[p] == best]
+        s.strip_bonus = set_at(s.strip_bonus, col, -1)
+        if len(winners) == 1:
+            won[winners[0]].append(card)
+            s.mp = add_at(s.mp, winners[0], R.BONUS[card][2])
+        else:
+            for p in winners:
+                tied[p].append(card)
+    s.first = R.new_first_player(s.mp, s.first)
+    tasks = []
+    for k in range(n):
+        p = (s.first + k) % n
+        tasks += [("bonus", p, card, 1) for card in won[p]]
+        tasks += [("bonus", p, card, 0) for card in tied[p]]
+    tasks += [("shields",), ("bmaj",), ("endround",)]
+    push(s, *tasks)
+
+
+def bonus_choices(s, p: int, card: int, tuck_ok: int) -> list[int]:
+    options, vp, _, _ = R.BONUS[card]
+    acts = [A.POWER0 + i for i in range(len(options))]
+    if tuck_ok and vp > 0:
+        acts += [A.TUCK0 + r for r in range(R.BONUS_ROWS) if not (s.tucked[p] >> r) & 1]
+    return acts
+
+
+def _t_bonus(s, p: int, card: int, tuck_ok: int) -> None:
+    acts = bonus_choices(s, p, card, tuck_ok)
+    if len(acts) == 1:
+        use_bonus(s, p, card, acts[0])
+        return
+    decide(s, Phase.BONUS, p, (card, tuck_ok))
+
+
+def use_bonus(s, p: int, card: int, action: int) -> None:
+    options, vp, _, _ = R.BONUS[card]
+    if A.POWER0 <= action < A.POWER0 + len(options):
+        for power in options[action - A.POWER0]:
+            advance_track(s, p, power)
+    elif A.TUCK0 <= action < A.TUCK0 + R.BONUS_ROWS:
+        r = action - A.TUCK0
+        if vp == 0 or (s.tucked[p] >> r) & 1:
+            raise ValueError(f"cannot tuck this card under row {r + 1}")
+        s.rows = set_at(s.rows, p, add_at(s.rows[p], r, vp))
+        s.tucked = set_at(s.tucked, p, s.tucked[p] | (1 << r))
     else:
-        decide(s, Phase.NEEDLE, p)
+        raise ValueError(f"action {action} is not a bonus card choice")
 
 
-def needle_moves(s) -> list[int]:
-    out = []
-    for i in (0, 1):
-        nxt = (s.needles[i] + 1) % len(R.COMPASS)
-        if nxt != s.needles[1 - i]:
-            out.append(i)
-    return out
-
-
-def turn_needle(s, p: int, i: int) -> None:
-    nxt = (s.needles[i] + 1) % len(R.COMPASS)
-    if nxt == s.needles[1 - i]:
-        raise ValueError("a needle may not turn onto the other needle's space")
-    s.needles = (nxt, s.needles[1]) if i == 0 else (s.needles[0], nxt)
-    spaces = empty_spaces(s)
-    if len(spaces) == 1:
-        build(s, p, spaces[0])
-    else:
-        decide(s, Phase.BUILD, p)
-
-
-def build(s, p: int, sp: int) -> None:
-    if s.occ[sp] >= 0 or s.bld[sp] >= 0:
-        raise ValueError("buildings go on empty spaces only")
-    tier = s.built[p]
-    s.bld = set_at(s.bld, sp, p)
-    s.built = add_at(s.built, p, 1)
-    if R.TIER_COSTS[tier] == R.TIER_COSTS[-1]:
-        s.vp[p] += R.RULES["buildings.top_row_bonus"]
-    advance(s)
+def _t_endround(s) -> None:
+    if s.round >= s.cfg.rounds:
+        s.phase = Phase.END
+        s.actor = -1
+        s.ctx = ()
+        return
+    n = s.n
+    for p in range(n):
+        s.supply[p] += s.onboard[p] + s.onbrussels[p]
+    s.onboard = [0] * n
+    s.onbrussels = (0,) * n
+    sp = s.cfg.spaces
+    s.occ = [-1] * sp
+    s.bids = [0] * sp
+    s.rot = (0,) * n
+    s.round += 1
+    if s.display[0] >= 0:
+        s.fig_disc = add_at(s.fig_disc, s.display[0], 1)
+    s.display = s.display[1:] + (-1,)
+    s.strip_bonus = (-1,) * s.cfg.board
+    s.stock = -1
+    s.uses = (0,) * len(R.BRUSSELS)
+    s.passed = 0
+    s.first_passer = -1
+    s.mp = (0,) * n
+    s.tucked = (0,) * n
+    push(s, ("fig",), *([("deal",)] * s.cfg.board), ("round",))
 
 
 _TASKS = {
@@ -448,5 +369,9 @@ _TASKS = {
     "noble": _t_noble,
     "activate": _t_activate,
     "secondary": _t_secondary,
-    **RESOLUTION_TASKS,
+    "resolve": _t_resolve,
+    "bonus": _t_bonus,
+    "shields": score_shields,
+    "bmaj": brussels_majority,
+    "endround": _t_endround,
 }

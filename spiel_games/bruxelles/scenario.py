@@ -1,4 +1,5 @@
-"""Helpers for Bruxelles 1893 scenario tests: set up a position, then drive real moves.
+"""Named Bruxelles 1893 positions for scenario tests and docs: set up a position, then
+drive real moves.
 
 Positions start from ``setup=fixed``, a deterministic setup: strips 0,4,1,2,3, so
 the 5x5 board reads (W Workshop, S Sale, T Theater, M Materials, C Construction)
@@ -20,8 +21,6 @@ before the moves it checks; the rule effects then come from the engine.
 from __future__ import annotations
 
 import pyspiel
-
-from spiel_games.bruxelles.core import Phase
 
 CHANCE = pyspiel.PlayerId.CHANCE
 
@@ -59,10 +58,10 @@ def start(players=3, shield="shield 1", open_board=True, **params):
     without depending on the stock card's area.
     """
     state = game(players, **params).new_initial_state()
-    if state._s.phase == Phase.SHIELD:
+    if state.board()["phase"] == "shield":
         do(state, shield)
     if open_board:
-        core(state).area = (1 << state._s.cfg.spaces) - 1
+        core(state).area = (1 << state.board()["spaces"]) - 1
     return state
 
 
@@ -73,7 +72,7 @@ def core(state):
 
 def pass_all(state):
     """Everyone passes until the action phase is over."""
-    while not state.is_terminal() and state._s.phase == Phase.MAIN:
+    while not state.is_terminal() and state.board()["phase"] == "main":
         do(state, "pass")
     return state
 
@@ -86,3 +85,8 @@ def put(state, field: str, index: int, value) -> None:
         current[index] = value
     else:
         setattr(s, field, current[:index] + (value,) + current[index + 1 :])
+
+
+def each(state, key: str) -> tuple:
+    """One holdings entry (``state.holdings(p)[key]``) for every player, in seat order."""
+    return tuple(state.holdings(p)[key] for p in range(state.get_game().num_players()))

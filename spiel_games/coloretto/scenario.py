@@ -1,0 +1,50 @@
+"""Named Coloretto positions for tests and docs, built from real moves.
+
+Moves are named by their strings (``text.py``); chance outcomes by their chance
+strings (``start: yellow``, ``start player: P2``, ``deck: +2``), so a scenario
+scripts every draw.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+
+def play(state, *moves: str):
+    """Apply moves by their strings; chance outcomes by their chance strings."""
+    for m in moves:
+        if state.is_chance_node():
+            outcomes = {state.action_to_string(CHANCE, a): a for a, _ in state.chance_outcomes()}
+            assert m in outcomes, f"{m!r} is not a possible chance outcome: {sorted(outcomes)}"
+            state.apply_action(outcomes[m])
+        else:
+            state.apply_action(state.string_to_action(m))
+    return state
+
+
+def legal_strings(state) -> list[str]:
+    return [state.action_to_string(state.current_player(), a) for a in state.legal_actions()]
+
+
+def start(players=4, starts=("yellow", "blue", "green", "pink"), first="P1", **params):
+    """(game, state) after dealing the named start cards, with `first` to move."""
+    args = ",".join([f"players={players}"] + [f"{k}={v}" for k, v in params.items()])
+    game = pyspiel.load_game(f"python_coloretto({args})")
+    state = game.new_initial_state()
+    play(state, *[f"start: {c}" for c in starts], f"start player: {first}")
+    return game, state
+
+
+def draw_place(state, card: str, row: int):
+    """The player on turn draws `card` and places it in `row` (1-based)."""
+    return play(state, "draw", f"deck: {card}", f"place {card} in row {row}")
+
+
+def two_rows(c1: str, c2: str, c3: str):
+    """Three players started with colours c1, c2, c3; P1 put a c1 card in row 1 and P2
+    a c2 card in row 2; P3 to move."""
+    _, state = start(players=3, starts=(c1, c2, c3))
+    draw_place(state, c1, 1)
+    return draw_place(state, c2, 2)

@@ -1,0 +1,66 @@
+"""Every human-readable Coloretto string: card and colour names, action and chance
+strings (``string_to_action`` is pyspiel's inverse of these), and ``str(state)``.
+
+Rows and players are shown 1-based.
+"""
+
+from __future__ import annotations
+
+from spiel_games.coloretto.rules import RULES, Config
+from spiel_games.coloretto.state import ASSIGN, DEAL, END, PLACE, PLAY, START, Core
+
+COLOUR_NAMES: tuple[str, ...] = tuple(RULES["deck.colour_names"])
+SPECIAL_NAMES = ("+2", "joker", "golden joker")  # card types C, C+1, C+2
+
+
+def type_name(cfg: Config, t: int) -> str:
+    if t < cfg.colours:
+        return COLOUR_NAMES[t]
+    return SPECIAL_NAMES[t - cfg.colours]
+
+
+def chance_string(s: Core, outcome: int) -> str:
+    if s.phase == DEAL:
+        return f"start: {COLOUR_NAMES[outcome]}"
+    if s.phase == START:
+        return f"start player: P{outcome + 1}"
+    return f"deck: {type_name(s.cfg, outcome)}"
+
+
+def action_string(s: Core, action: int) -> str:
+    kind, arg = s.layout.decode(action)
+    if kind == "draw":
+        return "draw"
+    if kind == "take":
+        return f"take row {arg + 1}"
+    if kind == "place":
+        card = type_name(s.cfg, s.pending) + " " if s.pending >= 0 else ""
+        return f"place {card}in row {arg + 1}"
+    return f"joker as {COLOUR_NAMES[arg]}"
+
+
+def render(s: Core, scores: list[int]) -> str:
+    """The position as text (``str(state)``); `scores` are shown once the game is over."""
+    cfg = s.cfg
+    lines = [f"Round {s.round}{' (last round)' if s.last_round else ''}, deck {s.deck_size}"]
+    for r, row in enumerate(s.rows):
+        status = "taken" if (s.taken >> r) & 1 else f"{len(row)}/{cfg.capacities[r]}"
+        cards = ", ".join(type_name(cfg, t) for t in row) or "-"
+        lines.append(f"row {r + 1} [{status}]: {cards}")
+    for p, col in enumerate(s.coll):
+        parts = [f"{type_name(cfg, t)} {k}" for t, k in enumerate(col[: cfg.colours]) if k]
+        if col[cfg.plus2_type]:
+            parts.append(f"+2 x{col[cfg.plus2_type]}")
+        if col[cfg.joker_type]:
+            parts.append(f"joker x{col[cfg.joker_type]}")
+        mark = " (done)" if (s.done >> p) & 1 else ""
+        lines.append(f"P{p + 1}{mark}: {', '.join(parts) or '-'}")
+    if s.phase == PLACE:
+        lines.append(f"P{s.cur + 1} places {type_name(cfg, s.pending)}")
+    elif s.phase == ASSIGN:
+        lines.append(f"P{s.cur + 1} assigns {s.to_assign} joker(s)")
+    elif s.phase == END:
+        lines.append("scores: " + " ".join(str(x) for x in scores))
+    elif s.phase == PLAY:
+        lines.append(f"P{s.cur + 1} to move")
+    return "\n".join(lines)
