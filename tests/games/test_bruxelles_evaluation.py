@@ -6,7 +6,7 @@ import pyspiel
 
 from spiel_games.bruxelles import evaluation as V
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.testing import core, put, start
+from spiel_games.bruxelles.scenario import core, put, start
 
 
 def test_a_full_shield_led_on_the_board_is_valued_before_resolution():
