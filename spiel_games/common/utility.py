@@ -17,11 +17,14 @@ from collections.abc import Sequence
 
 import pyspiel
 
+from spiel_games.common.errors import MeepleError
+
 UTILITY_MODES = ("rank", "score", "win")
 
 
-class ConfigError(ValueError):
-    """A game parameter outside what the rules allow (shared by every game's rules.py)."""
+class ConfigError(MeepleError):
+    """A bad configuration: a game parameter outside what the rules allow (every game's
+    rules.py), or a bad tournament config (tournament.config)."""
 
 
 def check_mode(mode: str) -> str:
