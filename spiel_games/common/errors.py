@@ -13,6 +13,11 @@ class MeepleError(ValueError):
     """A problem with the user's input; ``str(error)`` is one line for the user."""
 
 
+class ConfigError(MeepleError):
+    """A bad configuration: a game parameter outside what the rules allow (every game's
+    rules.py, through ``common.utility``), or a bad tournament config (tournament.config)."""
+
+
 def one_line(error: BaseException) -> str:
     """The first line of an error's message (its type name when the message is empty)."""
     text = str(error.args[0] if isinstance(error, KeyError) and error.args else error).strip()

@@ -32,14 +32,21 @@ from dataclasses import dataclass, field
 from typing import IO
 
 import numpy as np
+import pyspiel
 
-from tournament.records import CHANCE, GameRecord, HistoryError, record_of, replay_record
+import spiel_games
+from solvers.registry import KINDS, AgentSpec, resolve
+from spiel_games.common.chance import sample_chance
+from spiel_games.common.errors import MeepleError, one_line
+from tournament.advice.advise import advise, render
+from tournament.advice.positions import CHANCE, GameRecord, HistoryError, record_of, replay_record
+from tournament.match import final_scores, seed_streams
 
 HUMAN = "human"
 COMMANDS = ("hint", "undo", "save", "board", "help", "quit")
 
 
-class PlayError(ValueError):
+class PlayError(MeepleError):
     """A setup problem (bad seats, unreadable record): one line for the user."""
 
 
@@ -69,15 +76,10 @@ def chance_rng(seed: int, ply: int) -> np.random.Generator:
 
 
 def draw_chance(state, seed: int, ply: int) -> int:
-    from tournament.match import sample_chance
-
     return sample_chance(state, chance_rng(seed, ply))
 
 
 def default_hint_agent() -> str:
-    from solvers.registry import KINDS, _load_kinds
-
-    _load_kinds()
     # Two seconds of search: a hint must come quickly in every game (full IS-MCTS rollouts
     # run at ~30 sims/s in 4-player Rococo but ~500 in Coloretto).
     for kind, spec in (("ismcts", "ismcts(time=2)"), ("mcts", "mcts(time=2)")):
@@ -93,8 +95,6 @@ def readable_observation(state, player: int) -> str:
     player's observation only); otherwise perfect-information games show the board
     (``str(state)``) and the others show ``observation_string(player)`` one piece per line.
     """
-    import pyspiel
-
     custom = getattr(state, "render_view", None)
     if callable(custom):
         return str(custom(player))
@@ -163,20 +163,13 @@ class PlaySession:
         inp: IO[str],
         out: IO[str],
         save_path: str | None = None,
-        hint_agent: str | None = None,
+        hint_agent: str | AgentSpec | None = None,
         record: GameRecord | None = None,
     ):
-        from solvers.registry import make_agent, resolve
-        from tournament.match import seed_streams
-        from tournament.records import load_game
-
         if seed < 0:
             raise PlayError("the seed must be non-negative")
         self.game_string = game_string
-        try:
-            self.game = load_game(game_string)
-        except HistoryError as e:
-            raise PlayError(str(e)) from None
+        self.game = spiel_games.load_game(game_string)
         n = self.game.num_players()
         if len(seats) != n:
             raise PlayError(f"{game_string} has {n} players but {len(seats)} seats were given")
@@ -185,13 +178,12 @@ class PlaySession:
         self.seed = seed
         self.inp, self.out = inp, out
         self.save_path = save_path
-        self.hint_agent = hint_agent or default_hint_agent()
-        resolve(self.hint_agent)
+        self.hint_agent = resolve(hint_agent or default_hint_agent())
         _, seat_seeds = seed_streams(seed, n)
         self.agents = {}
         for p, spec in enumerate(seats):
             if p not in self.humans:
-                self.agents[p] = make_agent(spec, self.game, seat_seeds[p])
+                self.agents[p] = resolve(spec).make(self.game, seat_seeds[p])
                 self.agents[p].reset()
         self.actions: list[int] = []
         self.state = self.game.new_initial_state()
@@ -208,8 +200,6 @@ class PlaySession:
         self.out.flush()
 
     def _perfect(self) -> bool:
-        import pyspiel
-
         return self.game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
 
     def _log(self, mover: int, action: int, before) -> None:
@@ -254,10 +244,10 @@ class PlaySession:
                 if a not in s.legal_actions():
                     raise ValueError(f"it chose the illegal action {a}")
             except Exception as e:  # an AI failure stops the game; the moves so far are kept
-                self.say(f"seat P{p + 1} ({self.seats[p]}) failed: {_one_line(e)}; game stopped")
+                self.say(f"seat P{p + 1} ({self.seats[p]}) failed: {one_line(e)}; game stopped")
                 self._autosave()
                 return PlayResult(
-                    False, list(self.actions), saved=self.saved, error=f"P{p + 1}: {_one_line(e)}"
+                    False, list(self.actions), saved=self.saved, error=f"P{p + 1}: {one_line(e)}"
                 )
             before = s.clone()
             self._apply(a)
@@ -265,8 +255,6 @@ class PlaySession:
         return self._finish()
 
     def _finish(self) -> PlayResult:
-        from tournament.match import final_scores
-
         scores = final_scores(self.state)
         returns = [float(x) for x in self.state.returns()]
         ranks = rank_order(scores)
@@ -354,8 +342,6 @@ class PlaySession:
             return True
 
     def _hint(self, p: int) -> None:
-        from tournament.advice import advise, render
-
         try:
             adv = advise(
                 self.game_string,
@@ -367,7 +353,7 @@ class PlaySession:
                 ply=len(self.actions),
             )
         except Exception as e:  # a failing hint never ends the game
-            self.say(f"no hint: {_one_line(e)}")
+            self.say(f"no hint: {one_line(e)}")
             return
         self.say(f"hint for P{p + 1}, from your information state only:")
         self.say(render(adv, header=False))
@@ -413,11 +399,6 @@ def choose(legal: list[tuple[int, str]], text: str) -> int:
     raise ValueError(
         f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'"
     )
-
-
-def _one_line(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
 
 
 def _num(x: float) -> str:
