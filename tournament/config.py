@@ -39,6 +39,7 @@ from solvers.registry import AgentSpec, resolve
 from solvers.spec import AgentSpecError, format_spec, parse_spec, parse_value
 from spiel_games.common.errors import ConfigError, GameStringError
 from tournament.identity import agent_id, code_version
+from tournament.keys import TOURNAMENT_KEYS
 
 __all__ = [
     "TOURNAMENT_KEYS",
@@ -56,28 +57,6 @@ SCHEDULES = ("round-robin", "gauntlet", "ladder")
 FAILURE_POLICIES = ("rank-last", "void")
 
 
-@dataclass(frozen=True)
-class Key:
-    """One ``[tournament]`` key: its type, default and meaning."""
-
-    name: str
-    type: type
-    default: object
-    help: str
-    option: bool = True  # also a `meeple tournament run --<name>` override
-
-
-TOURNAMENT_KEYS: tuple[Key, ...] = (
-    Key("game", str, None, "game string, e.g. python_coloretto(players=3) (required)"),
-    Key("seeds_per_lineup", int, 10, "chance seeds per line-up, each under every seat rotation"),
-    Key("seed", int, 0, "master seed; every game seed is derived from it"),
-    Key("schedule", str, "round-robin", "round-robin, gauntlet (needs focus) or ladder"),
-    Key("focus", str, "", "gauntlet: the agent that meets the field"),
-    Key("self_play", bool, False, "allow line-ups with one agent in several seats", False),
-    Key("failure_policy", str, "rank-last", "rank-last or void: what an agent failure means"),
-    Key("time_limit", float, 0.0, "seconds per move; 0 = none"),
-    Key("batch_size", int, 0, "games per task; 0 = chosen from the workload"),
-)
 _KEYS = {k.name: k for k in TOURNAMENT_KEYS}
 _LADDER_KEYS = {"agent": str, "param": str, "values": list}
 _SECTIONS = ("tournament", "agents", "ladder")

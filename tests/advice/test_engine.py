@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from tournament.engine import Engine
+from tournament.advice.serve import Engine
 
 THREE = "python_coloretto(players=3)"
 OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
@@ -93,7 +93,8 @@ def test_commands_and_warm_games():
 
 
 def test_game_file_queries(tmp_path):
-    from tournament.records import load_game, record_of, replay_history
+    from spiel_games import load_game
+    from tournament.advice.positions import record_of, replay_history
 
     game = load_game(THREE)
     state, actions = replay_history(game, OPENING)

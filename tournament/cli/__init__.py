@@ -1,14 +1,17 @@
 """The `meeple` command line: a thin typer app delegating to pure functions.
 
-Heavy imports (pyspiel, ray) happen inside commands, so `meeple --help` is fast.
+One module per command group (games, solvers, tournament, advice): each parses its
+options, resolves them in one step, and turns domain errors into exit codes through
+``tournament.cli.common``. Heavy imports (pyspiel, ray) happen inside commands, so
+`meeple --help` is fast.
 """
 
 from __future__ import annotations
 
 import typer
 
-from tournament import cli_advise, cli_solvers, cli_tournament
-from tournament.cli_games import games_app
+from tournament.cli import advice, games, solvers
+from tournament.cli import tournament as tournament_commands
 
 app = typer.Typer(
     name="meeple",
@@ -17,10 +20,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(games_app, name="games")
-cli_solvers.register(app)
-cli_tournament.register(app)
-cli_advise.register(app)
+games.register(app)
+solvers.register(app)
+tournament_commands.register(app)
+advice.register(app)
 
 
 def main() -> None:

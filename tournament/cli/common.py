@@ -1,10 +1,18 @@
-"""Shared CLI plumbing: one-line errors and exit codes."""
+"""Shared CLI plumbing: the one place where domain errors become `error: <line>` + exit code.
+
+Commands import their work lazily (inside the command, each such line marked
+``# deferred: fast --help``) so that ``meeple --help`` does not load pyspiel or Ray.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import typer
+
+from spiel_games.common.errors import MeepleError, one_line
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -12,3 +20,13 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     first = str(message).strip().splitlines()[0] if str(message).strip() else "error"
     print(f"error: {first}", file=sys.stderr)
     return typer.Exit(code)
+
+
+@contextmanager
+def domain_errors(code: int = 1) -> Iterator[None]:
+    """Turn any MeepleError raised inside into ``error: <one line>`` and exit ``code``
+    (2 for bad input that stopped anything from running, 1 for a failure while working)."""
+    try:
+        yield
+    except MeepleError as e:
+        raise fail(one_line(e), code) from None
