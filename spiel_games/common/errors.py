@@ -18,6 +18,10 @@ class ConfigError(MeepleError):
     rules.py, through ``common.utility``), or a bad tournament config (tournament.config)."""
 
 
+class GameStringError(MeepleError):
+    """A game string that does not load (``spiel_games.load_game``)."""
+
+
 def one_line(error: BaseException) -> str:
     """The first line of an error's message (its type name when the message is empty)."""
     text = str(error.args[0] if isinstance(error, KeyError) and error.args else error).strip()

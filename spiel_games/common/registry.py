@@ -14,7 +14,18 @@ from dataclasses import dataclass, field
 
 import pyspiel
 
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.errors import GameStringError
+
+__all__ = [
+    "GameSpec",
+    "GameStringError",
+    "ParamDoc",
+    "all_specs",
+    "get_spec",
+    "load_game",
+    "register",
+    "short_name_of",
+]
 
 
 @dataclass(frozen=True)
@@ -84,10 +95,6 @@ def get_spec(name_or_game_string: str) -> GameSpec:
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise KeyError(f"unknown game {name!r}; registered games: {known}")
     return _REGISTRY[name]
-
-
-class GameStringError(MeepleError):
-    """A game string that does not load; the message is one line for the user."""
 
 
 def load_game(game_string: str, any_openspiel: bool = False):

@@ -8,8 +8,7 @@ import pytest
 
 from solvers.spec import AgentSpecError
 from tournament.advice.advise import MoveAdvice, advise, with_budget, z_score
-from tournament.advice.positions import position_from
-from tournament.advice.positions import HistoryError
+from tournament.advice.positions import HistoryError, position_from
 
 ISMCTS = "ismcts(sims=60)"
 
@@ -118,9 +117,9 @@ def test_chance_position_is_a_one_line_error():
 
 def test_terminal_position_is_an_error():
     from solvers.baselines import RandomAgent
-    from tournament.match import play_match
     from spiel_games import load_game
     from tournament.advice.positions import replay_history
+    from tournament.match import play_match
 
     game = load_game(TINY)
     r = play_match(game, [RandomAgent(0), RandomAgent(1)], seed=0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import spiel_games
 from tournament.advice.serve import Engine
 
 THREE = "python_coloretto(players=3)"
@@ -89,7 +90,8 @@ def test_commands_and_warm_games():
     assert answers[2]["ply"] == 4 and answers[2]["best"] == "draw"
     assert answers[3] == {"id": 4, "bye": True}
     assert len(answers) == 4
-    assert list(engine.games) == [THREE]  # loaded once, kept warm
+    # loaded once, kept warm: every query gets the same game object
+    assert spiel_games.load_game(THREE) is spiel_games.load_game(THREE)
 
 
 def test_game_file_queries(tmp_path):

@@ -110,6 +110,8 @@ def advise_cmd(
             )
             specs = [resolve(a) for a in agents]  # parsed once, here at the edge
             result = advise(gs, state, specs, player=view, top=top, seed=seed, ply=n, budget=budget)
+    except typer.Exit:
+        raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
         raise fail(one_line(e), 1) from None
     if as_json:
