@@ -36,9 +36,7 @@ def _make_policy(game, params, seed) -> Agent:
     fallback = resolve(params["fallback"])
     if fallback.kind.name == "policy":
         raise AgentSpecError("agent 'policy': the fallback cannot itself be a policy")
-    return policy_file.PolicyAgent(
-        game, params["path"], lambda s: fallback.make(game, s), seed
-    )
+    return policy_file.PolicyAgent(game, params["path"], lambda s: fallback.make(game, s), seed)
 
 
 POLICY = AgentKind(

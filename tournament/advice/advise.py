@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -272,7 +273,7 @@ def _num(x):
 
 
 def advise(
-    game_string: str, state, agents: list[str | AgentSpec], budget: dict | None = None, **kw
+    game_string: str, state, agents: Sequence[str | AgentSpec], budget: dict | None = None, **kw
 ) -> AdviceSet:
     """Advice from every agent in ``agents`` on the same position, with the same seed.
 

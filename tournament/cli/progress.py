@@ -101,9 +101,8 @@ class Display:
     def __enter__(self) -> Display:
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> None:
         if self.live is not None:
             self.live.__exit__(*exc)
             self.live.console.line()  # what follows starts on its own line
             self.live = None
-        return False
