@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from spiel_games.common.errors import one_line
 from tournament.cli.common import domain_errors, fail
 
 
@@ -113,7 +112,7 @@ def advise_cmd(
     except typer.Exit:
         raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
-        raise fail(one_line(e), 1) from None
+        raise fail(str(e), 1) from None
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:

@@ -12,8 +12,6 @@ from contextlib import contextmanager
 
 import typer
 
-from spiel_games.common.errors import MeepleError, one_line
-
 
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print a one-line error on stderr and return the Exit to raise."""
@@ -26,6 +24,9 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 def domain_errors(code: int = 1) -> Iterator[None]:
     """Turn any MeepleError raised inside into ``error: <one line>`` and exit ``code``
     (2 for bad input that stopped anything from running, 1 for a failure while working)."""
+    # importing spiel_games registers every game (pyspiel): deferred: fast --help
+    from spiel_games.common.errors import MeepleError, one_line  # deferred: fast --help
+
     try:
         yield
     except MeepleError as e:
