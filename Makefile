@@ -1,4 +1,4 @@
-# Two commands: `make demo` and `make test`. Each builds .venv from pyproject.toml
+# `make demo`, `make test` and `make lint`. Each builds .venv from pyproject.toml
 # when it is missing or older than pyproject.toml, and is quick otherwise.
 PYTHON ?= python3
 VENV := .venv
@@ -23,9 +23,12 @@ test: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not ray"
 	$(PY) -m pytest -q -m ray
 
+# ruff (lint + format) on everything, mypy on the packages; tool versions pinned in
+# pyproject.toml's dev extra.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check spiel_games solvers tournament tests scripts
 	$(VENV)/bin/ruff format --check spiel_games solvers tournament tests scripts
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(PY) scripts/bench.py

@@ -60,10 +60,9 @@ def _ray_run(cfg, workers: int, out: Path, tmp: Path) -> dict:
             _config(4 * workers, seed=99),
             tmp / f"warm-{out.name}",
             workers=workers,
-            show_progress=False,
         )
         t = time.perf_counter()
-        s = run_tournament(cfg, out, workers=workers, show_progress=False)
+        s = run_tournament(cfg, out, workers=workers)
         dt = time.perf_counter() - t
     finally:
         ray.shutdown()
@@ -73,11 +72,9 @@ def _ray_run(cfg, workers: int, out: Path, tmp: Path) -> dict:
 def _serial_run(cfg, out: Path, tmp: Path) -> dict:
     from tournament.runner import run_tournament
 
-    run_tournament(
-        _config(4, seed=98), tmp / f"warm-{out.name}", executor="serial", show_progress=False
-    )
+    run_tournament(_config(4, seed=98), tmp / f"warm-{out.name}", executor="serial")
     t = time.perf_counter()
-    s = run_tournament(cfg, out, executor="serial", show_progress=False)
+    s = run_tournament(cfg, out, executor="serial")
     dt = time.perf_counter() - t
     return {"games": s.played, "wall": dt, "busy": _busy_seconds(out)}
 
@@ -211,7 +208,7 @@ def synthetic_ledger(directory: Path, games: int, rows_per_file: int, seed: int 
 
 
 def rating_section(quick: bool) -> str:
-    from tournament.ratings import ratings_from_ledgers
+    from tournament.ratings.load import ratings_from_ledgers
     from tournament.schedule import auto_batch_size
 
     sizes = [10**5] if quick else [10**5, 10**6]

@@ -1,7 +1,9 @@
-"""The agent interface every solver and baseline implements."""
+"""The agent interface every solver and baseline implements, and the description of an
+agent kind (its parameters and factory) that ``solvers.registry`` lists."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -45,3 +47,26 @@ class Agent:
     def analyse(self, state) -> Analysis | None:
         """Per-move statistics for advice, for agents that search; None otherwise."""
         return None
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: type
+    default: object
+    meaning: str
+
+
+@dataclass(frozen=True)
+class AgentKind:
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    # factory(game, params: dict with every param filled, seed: int) -> Agent
+    factory: Callable[..., Agent]
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.base import Agent
-from solvers.registry import AgentKind, register_kind
+from solvers.base import Agent, AgentKind
+from solvers.spec import AgentSpecError
 from spiel_games.common.registry import get_spec
 
 
@@ -25,7 +25,7 @@ class HeuristicAgent(Agent):
     def __init__(self, game, seed: int):
         spec = get_spec(game.get_type().short_name)
         if spec.heuristic is None:
-            raise ValueError(f"{spec.short_name} has no heuristic baseline")
+            raise AgentSpecError(f"{spec.short_name} has no heuristic baseline")
         self._fn = spec.heuristic
         self.rng = np.random.default_rng(seed)
 
@@ -33,20 +33,15 @@ class HeuristicAgent(Agent):
         return int(self._fn(state, self.rng))
 
 
-register_kind(
-    AgentKind(
-        name="random",
-        summary="uniformly random legal moves",
-        params=(),
-        factory=lambda game, params, seed: RandomAgent(seed),
-    )
+RANDOM = AgentKind(
+    name="random",
+    summary="uniformly random legal moves",
+    params=(),
+    factory=lambda game, params, seed: RandomAgent(seed),
 )
-
-register_kind(
-    AgentKind(
-        name="heuristic",
-        summary="the game's rule-based baseline, as a sensible casual human plays",
-        params=(),
-        factory=lambda game, params, seed: HeuristicAgent(game, seed),
-    )
+HEURISTIC = AgentKind(
+    name="heuristic",
+    summary="the game's rule-based baseline, as a sensible casual human plays",
+    params=(),
+    factory=lambda game, params, seed: HeuristicAgent(game, seed),
 )

@@ -10,13 +10,12 @@ for the C++ ``pyspiel.nash_conv`` on the game itself."""
 from __future__ import annotations
 
 import pyspiel
+from open_spiel.python.algorithms import cfr, discounted_cfr
 
 EXACT_SOLVERS = ("cfr", "cfr+", "dcfr")
 
 
 def make_exact_solver(game, solver: str):
-    from open_spiel.python.algorithms import cfr, discounted_cfr
-
     if solver == "cfr":
         return cfr.CFRSolver(game)
     if solver == "cfr+":

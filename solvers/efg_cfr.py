@@ -34,6 +34,9 @@ import math
 from dataclasses import dataclass, field
 
 import pyspiel
+from open_spiel.python.algorithms import discounted_cfr
+
+from solvers.cfr import average_policy_table
 
 KINDS = ("cfr", "cfr+", "dcfr")
 DEFAULT_MAX_NODES = 1_000_000
@@ -156,8 +159,6 @@ class ExactCFR:
         elif kind == "cfr+":
             self._solver = pyspiel.CFRPlusSolver(export.game)
         else:
-            from open_spiel.python.algorithms import discounted_cfr
-
             self._solver = discounted_cfr.DCFRSolver(export.game)
 
     def iterate(self) -> None:
@@ -166,8 +167,6 @@ class ExactCFR:
 
     def _efg_average_table(self):
         if self.kind == "dcfr":
-            from solvers.cfr import average_policy_table
-
             return {k: list(v.items()) for k, v in average_policy_table(self._solver).items()}
         return self._solver.tabular_average_policy().policy_table()
 

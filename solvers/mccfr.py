@@ -32,23 +32,13 @@ import pyspiel
 
 from solvers.fastpath import transition_functions
 from solvers.policy_file import NO_ABSTRACTION, key_function
+from spiel_games.common.chance import sample_chance
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 # Measured peak of a run (training, then streaming the policy file): about 1 KB per
 # key on full games (Bruxelles: 370 MiB above the base over 375,093 keys), so the
 # bound keeps a run near 2 GiB plus the interpreter.
 DEFAULT_MAX_KEYS = 2_000_000
-
-
-def _sample_chance(state, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    x = rng.random()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if x < acc:
-            return a
-    return outcomes[-1][0]
 
 
 class MCCFR:
@@ -132,7 +122,7 @@ class MCCFR:
                 if p == TERMINAL:
                     break
                 if p < 0:
-                    self._apply(state, _sample_chance(state, rng))
+                    self._apply(state, sample_chance(state, rng))
                     continue
                 legal = self._legal(state, p)
                 if len(legal) > 1:
@@ -160,7 +150,7 @@ class MCCFR:
                 return state.returns()[traverser]
             if p >= 0:
                 break
-            self._apply(state, _sample_chance(state, self.rng))
+            self._apply(state, sample_chance(state, self.rng))
         legal = self._legal(state, p)
         key = self.key(state, p)
         policy = self._policy(key, legal)
@@ -201,7 +191,7 @@ class MCCFR:
             if p >= 0:
                 break
             # Chance is sampled with its own probabilities: it cancels in the ratio.
-            self._apply(state, _sample_chance(state, self.rng))
+            self._apply(state, sample_chance(state, self.rng))
         legal = self._legal(state, p)
         key = self.key(state, p)
         policy = self._policy(key, legal)

@@ -23,37 +23,31 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata as _md
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solvers.base import Agent, Analysis, MoveStat
-from spiel_games.common.registry import get_spec
+from spiel_games.common.errors import MeepleError
+from spiel_games.common.registry import get_spec, load_game
+from tournament.identity import code_version
 
 FORMAT = 1
 META_KEY = b"meeple"
 NO_ABSTRACTION = "none"
 
 
-class PolicyFileError(ValueError):
+class PolicyFileError(MeepleError):
     """A policy file that cannot be used for this game (one-line message)."""
 
 
-def code_version() -> str:
-    try:
-        return _md.version("meeple-arena")
-    except _md.PackageNotFoundError:
-        return "unknown"
-
-
 def canonical_game_string(game_or_string) -> str:
-    import pyspiel
-
-    game = pyspiel.load_game(game_or_string) if isinstance(game_or_string, str) else game_or_string
-    return str(game)
+    if isinstance(game_or_string, str):
+        return str(load_game(game_or_string, any_openspiel=True))
+    return str(game_or_string)
 
 
 @dataclass
@@ -80,10 +74,10 @@ def write_policy(path: str | Path, table, meta: dict) -> int:
     rows are written in row groups of 200,000, so a large policy never needs a
     second full copy in memory.
     """
-    meta = {"format": FORMAT, "code_version": code_version(), **meta}
     for required in ("game", "abstraction", "abstraction_version", "iterations", "solver"):
         if required not in meta:
             raise ValueError(f"policy metadata needs {required!r}")
+    meta = {"format": FORMAT, "code_version": code_version(meta["game"]), **meta}
     rows = table_rows(table) if isinstance(table, dict) else table
     schema = _SCHEMA.with_metadata({META_KEY: json.dumps(meta).encode()})
     path = Path(path)
@@ -187,9 +181,8 @@ def key_function(game, abstraction: str):
 class PolicyAgent(Agent):
     """Plays by sampling the file's probabilities; unseen keys go to the fallback agent."""
 
-    def __init__(self, game, path: str, fallback: str, seed: int):
-        from solvers.registry import make_agent
-
+    def __init__(self, game, path: str, fallback: Callable[[int], Agent], seed: int):
+        """``fallback(seed)`` builds the agent that plays keys the file does not cover."""
         if not Path(path).exists():
             raise PolicyFileError(f"policy file not found: {path}")
         pol = read_policy(path)
@@ -198,7 +191,7 @@ class PolicyAgent(Agent):
         self.table = pol.table
         self.key_fn = key_function(game, pol.meta["abstraction"])
         self.rng = random.Random(seed)
-        self.fallback = make_agent(fallback, game, seed=seed + 1)
+        self.fallback = fallback(seed + 1)
         self.fallbacks = 0
         self.lookups = 0
 
@@ -242,35 +235,3 @@ class PolicyAgent(Agent):
             for a, q in sorted(probs, key=lambda x: -x[1])
         ]
         return Analysis(player=p, moves=moves, budget={"iterations": self.meta.get("iterations")})
-
-
-def _register() -> None:
-    from solvers.registry import AgentKind, Param, register_kind
-    from solvers.spec import AgentSpecError
-
-    def make(game, params, seed):
-        if not params["path"]:
-            raise AgentSpecError("agent 'policy' needs path=FILE (a Parquet policy file)")
-        if params["fallback"].split("(")[0].strip() == "policy":
-            raise AgentSpecError("agent 'policy': the fallback cannot itself be a policy")
-        return PolicyAgent(game, params["path"], params["fallback"], seed)
-
-    register_kind(
-        AgentKind(
-            name="policy",
-            summary="plays a trained policy file (meeple solve --out), sampling its probabilities",
-            params=(
-                Param("path", str, "", "Parquet policy file written by `meeple solve`"),
-                Param(
-                    "fallback",
-                    str,
-                    "heuristic",
-                    "agent spec used on keys the file does not cover (counted as fallbacks)",
-                ),
-            ),
-            factory=make,
-        )
-    )
-
-
-_register()

@@ -1,44 +1,66 @@
-"""One registry turns agent spec strings into agents.
+"""Agent kinds, and agent specs resolved against them.
 
-    make_agent("mcts(sims=800,uct_c=1.4)", game, seed=3)
+Every built-in kind is listed here (``BUILTIN``), as ``spiel_games/__init__.py`` lists the
+games; the modules that implement them never import this one. ``register_kind`` adds a
+kind at run time (tests use it for agents that misbehave on purpose).
 
-Each kind declares its parameters (type, default, meaning); unknown kinds and
-parameters get a one-line AgentSpecError naming what is valid.
+A spec string (``mcts(sims=800)``, see ``solvers.spec``) is parsed and validated once, at
+the edge, into an :class:`AgentSpec`; everything below works with that value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from solvers.base import Agent
+from solvers import baselines, policy_file, search
+from solvers.base import Agent, AgentKind, Param
 from solvers.spec import AgentSpecError, format_spec, parse_spec
 
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    type: type
-    default: object
-    meaning: str
-
-
-@dataclass(frozen=True)
-class AgentKind:
-    name: str
-    summary: str
-    params: tuple[Param, ...]
-    # factory(game, params: dict with every param filled, seed: int) -> Agent
-    factory: Callable[..., Agent]
-
-    def param(self, name: str) -> Param:
-        for p in self.params:
-            if p.name == name:
-                return p
-        raise KeyError(name)
+__all__ = [
+    "KINDS",
+    "AgentKind",
+    "AgentSpec",
+    "Param",
+    "all_kinds",
+    "canonical_spec",
+    "make_agent",
+    "register_kind",
+    "resolve",
+]
 
 
-KINDS: dict[str, AgentKind] = {}
+def _make_policy(game, params, seed) -> Agent:
+    if not params["path"]:
+        raise AgentSpecError("agent 'policy' needs path=FILE (a Parquet policy file)")
+    fallback = resolve(params["fallback"])
+    if fallback.kind.name == "policy":
+        raise AgentSpecError("agent 'policy': the fallback cannot itself be a policy")
+    return policy_file.PolicyAgent(game, params["path"], lambda s: fallback.make(game, s), seed)
+
+
+POLICY = AgentKind(
+    name="policy",
+    summary="plays a trained policy file (meeple solve --out), sampling its probabilities",
+    params=(
+        Param("path", str, "", "Parquet policy file written by `meeple solve`"),
+        Param(
+            "fallback",
+            str,
+            "heuristic",
+            "agent spec used on keys the file does not cover (counted as fallbacks)",
+        ),
+    ),
+    factory=_make_policy,
+)
+
+BUILTIN: tuple[AgentKind, ...] = (
+    baselines.RANDOM,
+    baselines.HEURISTIC,
+    *search.KINDS,
+    POLICY,
+)
+KINDS: dict[str, AgentKind] = {k.name: k for k in BUILTIN}
 
 
 def register_kind(kind: AgentKind) -> AgentKind:
@@ -46,14 +68,39 @@ def register_kind(kind: AgentKind) -> AgentKind:
     return kind
 
 
-def _load_kinds() -> None:
-    # Import the modules that register kinds (kept here so `import solvers` stays light).
-    from solvers import baselines, policy_file, search  # noqa: F401
+@dataclass(frozen=True, eq=False)
+class AgentSpec:
+    """A validated agent spec: its kind and every parameter filled in."""
+
+    kind: AgentKind
+    params: Mapping[str, object]
+    text: str  # as written by the user (what agents report as their spec)
+
+    @property
+    def canonical(self) -> str:
+        """Every parameter spelled out, sorted: stable for hashing agent ids."""
+        return format_spec(self.kind.name, dict(self.params))
+
+    def __str__(self) -> str:
+        return self.text
+
+    def with_params(self, overrides: Mapping[str, object] | None) -> AgentSpec:
+        """This spec with some parameters replaced (e.g. {"time": 0.5}), validated."""
+        if not overrides:
+            return self
+        name, raw = parse_spec(self.text)
+        return resolve(format_spec(name, {**raw, **overrides}))
+
+    def make(self, game, seed: int = 0) -> Agent:
+        agent = self.kind.factory(game, dict(self.params), seed)
+        agent.spec = self.text
+        return agent
 
 
-def resolve(spec: str) -> tuple[AgentKind, dict[str, object]]:
-    """Parse and validate a spec; return its kind and the full parameter dict."""
-    _load_kinds()
+def resolve(spec: str | AgentSpec) -> AgentSpec:
+    """Parse and validate a spec string (an AgentSpec is returned as it is)."""
+    if isinstance(spec, AgentSpec):
+        return spec
     name, raw = parse_spec(spec)
     if name not in KINDS:
         raise AgentSpecError(
@@ -70,7 +117,7 @@ def resolve(spec: str) -> tuple[AgentKind, dict[str, object]]:
                 f"unknown parameter {key!r} for agent {name!r}; valid parameters: {valid}"
             ) from None
         params[key] = _coerce(name, p, value)
-    return kind, params
+    return AgentSpec(kind, params, spec)
 
 
 def _coerce(kind: str, p: Param, value):
@@ -90,19 +137,13 @@ def _coerce(kind: str, p: Param, value):
     )
 
 
-def canonical_spec(spec: str) -> str:
-    """The spec with every parameter spelled out, sorted: stable for hashing agent ids."""
-    kind, params = resolve(spec)
-    return format_spec(kind.name, params)
+def canonical_spec(spec: str | AgentSpec) -> str:
+    return resolve(spec).canonical
 
 
-def make_agent(spec: str, game, seed: int = 0) -> Agent:
-    kind, params = resolve(spec)
-    agent = kind.factory(game, params, seed)
-    agent.spec = spec
-    return agent
+def make_agent(spec: str | AgentSpec, game, seed: int = 0) -> Agent:
+    return resolve(spec).make(game, seed)
 
 
 def all_kinds() -> list[AgentKind]:
-    _load_kinds()
     return [KINDS[k] for k in sorted(KINDS)]

@@ -34,8 +34,11 @@ import time
 import numpy as np
 import pyspiel
 
-from solvers.base import Agent, Analysis, MoveStat
+from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
+from solvers.spec import AgentSpecError
+from spiel_games.common.chance import UniformSampler as _Sampler
+from spiel_games.common.chance import sample_chance
 from spiel_games.common.registry import get_spec
 from spiel_games.common.utility import returns_from_keys
 
@@ -63,27 +66,6 @@ class Node:
 
 def has_hidden_information(game) -> bool:
     return game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
-
-
-class _Sampler:
-    """What ``resample_from_infostate`` receives: a callable returning U[0, 1)."""
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-
-    def __call__(self) -> float:
-        return self.rng.random()
-
-
-def sample_chance(state, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    x = rng.random()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if x < acc:
-            return a
-    return outcomes[-1][0]
 
 
 class SearchEngine:
@@ -496,8 +478,6 @@ class PIMCAgent(_SearchAgent):
 
 # ----- registration ------------------------------------------------------------------
 def _check(params: dict, kind: str) -> dict:
-    from solvers.spec import AgentSpecError
-
     if params["rollout"] not in ("random", "heuristic"):
         raise AgentSpecError(
             f"parameter 'rollout' of agent {kind!r} must be random or heuristic, "
@@ -557,8 +537,6 @@ def resolve_auto(game, params: dict) -> dict:
 
 def _factory(cls, kind):
     def make(game, params, seed):
-        from solvers.spec import AgentSpecError
-
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise AgentSpecError(f"agent {kind!r} needs a sequential game")
         params = resolve_auto(game, _check(dict(params), kind))
@@ -574,9 +552,7 @@ def _factory(cls, kind):
     return make
 
 
-def _register() -> None:
-    from solvers.registry import AgentKind, Param, register_kind
-
+def _kinds() -> tuple[AgentKind, ...]:
     common = (
         Param(
             "time",
@@ -631,36 +607,32 @@ def _register() -> None:
             "max(2, widen*sqrt(v)) children (for huge branching, e.g. 2.0); 0 = off",
         ),
     )
-    register_kind(
-        AgentKind(
-            name="mcts",
-            summary="UCT with sampled chance nodes and multi-player returns, for games without "
-            "private information (on hidden-information games: one sampled world per move)",
-            params=(Param("sims", int, 800, "simulations per move"),) + common,
-            factory=_factory(MCTSAgent, "mcts"),
-        )
+    mcts = AgentKind(
+        name="mcts",
+        summary="UCT with sampled chance nodes and multi-player returns, for games without "
+        "private information (on hidden-information games: one sampled world per move)",
+        params=(Param("sims", int, 800, "simulations per move"),) + common,
+        factory=_factory(MCTSAgent, "mcts"),
     )
-    register_kind(
-        AgentKind(
-            name="ismcts",
-            summary="single-observer information-set MCTS: each simulation starts from a world "
-            "resampled from the mover's information state (plain UCT on perfect-information games)",
-            params=(Param("sims", int, 2000, "simulations per move"),) + common,
-            factory=_factory(ISMCTSAgent, "ismcts"),
-        )
+    ismcts = AgentKind(
+        name="ismcts",
+        summary="single-observer information-set MCTS: each simulation starts from a world "
+        "resampled from the mover's information state (plain UCT on perfect-information games)",
+        params=(Param("sims", int, 2000, "simulations per move"),) + common,
+        factory=_factory(ISMCTSAgent, "ismcts"),
     )
-    register_kind(
-        AgentKind(
-            name="pimc",
-            summary="perfect-information Monte Carlo: sample worlds, run UCT in each, vote by visits",
-            params=(
-                Param("worlds", int, 16, "determinizations sampled per move"),
-                Param("sims", int, 200, "simulations per world"),
-            )
-            + common,
-            factory=_factory(PIMCAgent, "pimc"),
+    pimc = AgentKind(
+        name="pimc",
+        summary="perfect-information Monte Carlo: sample worlds, run UCT in each, vote by visits",
+        params=(
+            Param("worlds", int, 16, "determinizations sampled per move"),
+            Param("sims", int, 200, "simulations per world"),
         )
+        + common,
+        factory=_factory(PIMCAgent, "pimc"),
     )
 
+    return mcts, ismcts, pimc
 
-_register()
+
+KINDS = _kinds()

@@ -1,18 +1,21 @@
 """Agent spec strings: ``kind`` or ``kind(key=value,...)``.
 
 Values are parsed as int, float, bool (true/false) or left as strings. Parsing is
-pure; validation against an agent kind's parameters happens in the registry.
+pure; validation against an agent kind's parameters happens in the registry
+(``solvers.registry.resolve``, which returns an ``AgentSpec`` value).
 """
 
 from __future__ import annotations
 
 import re
 
+from spiel_games.common.errors import MeepleError
+
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*$", re.S)
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-class AgentSpecError(ValueError):
+class AgentSpecError(MeepleError):
     """A malformed or unknown agent spec; the message is one line for the user."""
 
 

@@ -21,19 +21,19 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-import pyspiel
 
 import spiel_games
 from solvers import efg_cfr
 from solvers.mccfr import DEFAULT_MAX_KEYS, MCCFR
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, write_policy
+from spiel_games.common.errors import MeepleError
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
 ES_LEAVES = 32  # most playouts per traversal of windowed mccfr-es on full games
 _CKPT_KEY = b"meeple_checkpoint"
 
 
-class SolveError(ValueError):
+class SolveError(MeepleError):
     """A bad solve request (one-line message)."""
 
 
@@ -152,31 +152,6 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
     return meta, rows
 
 
-def load_any_game(game_string: str):
-    """A registered meeple game, or any OpenSpiel game (kuhn_poker...), with a one-line error."""
-    from spiel_games.common.registry import GameStringError, load_game, short_name_of
-
-    name = short_name_of(game_string)
-    try:
-        spiel_games.get_spec(name)
-    except KeyError:
-        if name not in pyspiel.registered_names():
-            raise SolveError(
-                f"unknown game {name!r}; meeple games: "
-                f"{', '.join(s.short_name for s in spiel_games.all_specs())}"
-            ) from None
-        try:
-            return pyspiel.load_game(game_string)
-        except Exception as e:  # pyspiel raises RuntimeError/SpielError on bad strings
-            raise SolveError(
-                f"cannot load game {game_string!r}: {str(e).splitlines()[0]}"
-            ) from None
-    try:
-        return load_game(game_string)
-    except GameStringError as e:
-        raise SolveError(str(e)) from None
-
-
 def solve(
     cfg: SolveConfig,
     on_iteration: Callable[[int, int], None] | None = None,
@@ -188,7 +163,7 @@ def solve(
         raise SolveError("--iterations must be >= 1")
     if cfg.report_every < 1:
         raise SolveError("--report-every must be >= 1")
-    game = load_any_game(cfg.game)
+    game = spiel_games.load_game(cfg.game, any_openspiel=True)
     game_string = str(game)
     abstraction, version = _resolve_abstraction(game, cfg)
     is_exact = cfg.solver in efg_cfr.KINDS

@@ -2,6 +2,8 @@
 
     import spiel_games, pyspiel
     game = pyspiel.load_game("python_coloretto(players=4)")
+
+Load games through ``spiel_games.load_game`` (one-line errors, one load per game string).
 """
 
 from spiel_games import (
@@ -10,6 +12,6 @@ from spiel_games import (
     rococo,  # noqa: F401
     staufer,  # noqa: F401
 )
-from spiel_games.common.registry import all_specs, get_spec
+from spiel_games.common.registry import all_specs, get_spec, load_game
 
-__all__ = ["all_specs", "get_spec"]
+__all__ = ["all_specs", "get_spec", "load_game"]

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import spiel_games
+from solvers.registry import AgentSpec, resolve
 from tournament.match import play_match, seed_streams
 from tournament.schedule import GameTask
 
@@ -27,17 +29,9 @@ class BatchSpec:
     time_limit: float
 
 
-_GAMES: dict[str, object] = {}
-
-
-def load_game(game_string: str):
-    if game_string not in _GAMES:
-        import pyspiel
-
-        import spiel_games  # noqa: F401  (registers the games in this process)
-
-        _GAMES[game_string] = pyspiel.load_game(game_string)
-    return _GAMES[game_string]
+def resolve_agents(spec: BatchSpec) -> dict[str, AgentSpec]:
+    """Every agent of the batch, parsed once (a worker receives spec strings)."""
+    return {name: resolve(text) for name, (text, _) in spec.agents.items()}
 
 
 def actions_hash(actions: list[int]) -> int:
@@ -59,16 +53,20 @@ def failure_ranks(n: int, failed_seat: int, policy: str) -> list[int] | None:
     return [n if p == failed_seat else 1 for p in range(n)]
 
 
-def play_one(spec: BatchSpec, task: GameTask, keep_actions: bool = False) -> dict:
-    """Play one scheduled game; returns its ledger row (plus the moves when asked)."""
-    from solvers.registry import make_agent
+def play_one(
+    spec: BatchSpec,
+    task: GameTask,
+    keep_actions: bool = False,
+    agent_specs: dict[str, AgentSpec] | None = None,
+) -> dict:
+    """Play one scheduled game; returns its ledger row (plus the moves when asked).
 
-    game = load_game(spec.game)
+    ``agent_specs`` are the batch's agents already resolved (``resolve_agents``)."""
+    game = spiel_games.load_game(spec.game)
+    specs = resolve_agents(spec) if agent_specs is None else agent_specs
     n = len(task.seats)
     chance_rng, seat_seeds = seed_streams(task.seed, n)
-    agents = [
-        make_agent(spec.agents[name][0], game, seat_seeds[p]) for p, name in enumerate(task.seats)
-    ]
+    agents = [specs[name].make(game, seat_seeds[p]) for p, name in enumerate(task.seats)]
     r = play_match(
         game, agents, task.seed, chance_rng=chance_rng, time_limit=spec.time_limit or None
     )
@@ -100,4 +98,5 @@ def play_one(spec: BatchSpec, task: GameTask, keep_actions: bool = False) -> dic
 
 
 def play_batch(spec: BatchSpec, tasks: list[GameTask]) -> list[dict]:
-    return [play_one(spec, t) for t in tasks]
+    agent_specs = resolve_agents(spec)
+    return [play_one(spec, t, agent_specs=agent_specs) for t in tasks]

@@ -21,36 +21,45 @@
     values = [10, 30, 100, 300]
 
 Every problem is a :class:`ConfigError` whose message is one line naming the key.
+``TOURNAMENT_KEYS`` is the one table of ``[tournament]`` keys: the validator, the TOML writer
+(``config_to_toml_dict``) and the command line's override options all read it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import spiel_games
+from solvers.registry import AgentSpec, resolve
+from solvers.spec import AgentSpecError, format_spec, parse_spec, parse_value
+from spiel_games.common.errors import ConfigError, GameStringError
+from tournament.identity import agent_id, code_version
+from tournament.keys import TOURNAMENT_KEYS
+
+__all__ = [
+    "TOURNAMENT_KEYS",
+    "AgentEntry",
+    "ConfigError",
+    "TournamentConfig",
+    "build_config",
+    "config_to_toml_dict",
+    "lineups",
+    "load_toml",
+    "parse_override",
+]
 
 SCHEDULES = ("round-robin", "gauntlet", "ladder")
 FAILURE_POLICIES = ("rank-last", "void")
 
-_TOURNAMENT_KEYS = {
-    "game": str,
-    "seeds_per_lineup": int,
-    "seed": int,
-    "schedule": str,
-    "focus": str,
-    "self_play": bool,
-    "failure_policy": str,
-    "time_limit": float,
-    "batch_size": int,
-}
+
+_KEYS = {k.name: k for k in TOURNAMENT_KEYS}
 _LADDER_KEYS = {"agent": str, "param": str, "values": list}
 _SECTIONS = ("tournament", "agents", "ladder")
-
-
-class ConfigError(ValueError):
-    """A bad tournament configuration; the message is one line naming the key."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,17 @@ class AgentEntry:
     canonical: str
     agent_id: str
     budget: float | None = None  # ladder agents: the growing parameter's value
+    # the spec, resolved once when the config is built
+    resolved: AgentSpec | None = field(default=None, compare=False, repr=False)
+
+    def identity(self) -> dict:
+        return {
+            "name": self.name,
+            "spec": self.spec,
+            "canonical": self.canonical,
+            "agent_id": self.agent_id,
+            "budget": self.budget,
+        }
 
 
 @dataclass(frozen=True)
@@ -75,14 +95,10 @@ class TournamentConfig:
     time_limit: float = 0.0
     batch_size: int = 0
     ladder: dict = field(default_factory=dict)
-
-    @property
-    def num_players(self) -> int:
-        import pyspiel
-
-        import spiel_games  # noqa: F401
-
-        return pyspiel.load_game(self.game).num_players()
+    # Resolved while validating, not part of the identity: the game's player count and the
+    # code version in every agent id (so a run loads its game and hashes its code once).
+    num_players: int = field(default=0, compare=False)
+    code_version: str = field(default="", compare=False)
 
     def agent(self, name: str) -> AgentEntry:
         for a in self.agents:
@@ -92,9 +108,18 @@ class TournamentConfig:
 
     def identity(self) -> dict:
         """Everything that decides which games are played and how; batch_size is excluded."""
-        d = asdict(self)
-        d.pop("batch_size")
-        return d
+        return {
+            "game": self.game,
+            "seeds_per_lineup": self.seeds_per_lineup,
+            "seed": self.seed,
+            "schedule": self.schedule,
+            "agents": [a.identity() for a in self.agents],
+            "focus": self.focus,
+            "self_play": self.self_play,
+            "failure_policy": self.failure_policy,
+            "time_limit": self.time_limit,
+            "ladder": dict(self.ladder),
+        }
 
     @property
     def config_hash(self) -> str:
@@ -104,47 +129,6 @@ class TournamentConfig:
     @property
     def run_id(self) -> str:
         return self.config_hash[:16]
-
-
-def code_version(game: str | None = None) -> str:
-    """A hash of the package version and the source an agent's behaviour depends on.
-
-    That is ``solvers/``, ``spiel_games/common/`` and, when ``game`` is given, the package of
-    that game (its rules, heuristic and abstraction). Part of every agent id, so an agent whose
-    code changed never inherits an old rating, while edits to other games leave it alone.
-    """
-    import sys
-
-    import solvers
-    import spiel_games
-
-    roots = [Path(str(solvers.__file__)).parent, Path(str(spiel_games.__file__)).parent / "common"]
-    if game is None:
-        roots = [Path(str(solvers.__file__)).parent, Path(str(spiel_games.__file__)).parent]
-    else:
-        import pyspiel
-
-        module = sys.modules[type(pyspiel.load_game(game)).__module__]
-        roots.append(Path(str(module.__file__)).parent)
-    h = hashlib.sha256(_package_version().encode())
-    for root in roots:
-        for path in sorted(root.rglob("*.py")) + sorted(root.rglob("*.toml")):
-            h.update(f"{root.name}/{path.relative_to(root)}".encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def _package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("meeple-arena")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
-def agent_id(canonical: str, code: str) -> str:
-    return hashlib.sha256(f"{canonical}|{code}".encode()).hexdigest()[:12]
 
 
 def load_toml(path: str | Path) -> dict:
@@ -159,8 +143,6 @@ def load_toml(path: str | Path) -> dict:
 
 def parse_override(text: str) -> tuple[str, object]:
     """'tournament.seeds_per_lineup=4' or 'seeds_per_lineup=4' -> (dotted key, value)."""
-    from solvers.spec import parse_value
-
     if "=" not in text:
         raise ConfigError(f"override {text!r}: expected key=value")
     key, value = text.split("=", 1)
@@ -185,37 +167,36 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             raise ConfigError(f"[{section}] must be a table")
     t = data.get("tournament", {})
     for key, value in t.items():
-        if key not in _TOURNAMENT_KEYS:
-            raise ConfigError(
-                f"unknown key tournament.{key}; valid keys: {', '.join(_TOURNAMENT_KEYS)}"
-            )
-        _check_type(f"tournament.{key}", value, _TOURNAMENT_KEYS[key])
+        if key not in _KEYS:
+            raise ConfigError(f"unknown key tournament.{key}; valid keys: {', '.join(_KEYS)}")
+        _check_type(f"tournament.{key}", value, _KEYS[key].type)
     if "game" not in t:
         raise ConfigError("missing key tournament.game")
-    game = _check_game(t["game"])
-    spl = t.get("seeds_per_lineup", 10)
+    loaded = _check_game(t["game"])
+    game = str(loaded)
+    spl = _get(t, "seeds_per_lineup")
     if spl < 1:
         raise ConfigError(f"tournament.seeds_per_lineup must be >= 1, got {spl}")
-    schedule = t.get("schedule", "round-robin")
+    schedule = _get(t, "schedule")
     if schedule not in SCHEDULES:
         raise ConfigError(
             f"tournament.schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}"
         )
-    policy = t.get("failure_policy", "rank-last")
+    policy = _get(t, "failure_policy")
     if policy not in FAILURE_POLICIES:
         raise ConfigError(
             f"tournament.failure_policy must be one of {', '.join(FAILURE_POLICIES)}, got {policy!r}"
         )
-    time_limit = float(t.get("time_limit", 0.0))
+    time_limit = float(_get(t, "time_limit"))
     if time_limit < 0:
         raise ConfigError(f"tournament.time_limit must be >= 0, got {time_limit}")
-    if t.get("seed", 0) < 0:
+    if _get(t, "seed") < 0:
         raise ConfigError(f"tournament.seed must be >= 0, got {t['seed']}")
-    batch_size = t.get("batch_size", 0)
+    batch_size = _get(t, "batch_size")
     if batch_size < 0:
         raise ConfigError(f"tournament.batch_size must be >= 0, got {batch_size}")
 
-    code = code_version(game)
+    code = code_version(loaded)
     agents = [
         _agent("agents." + name, name, spec, code) for name, spec in data.get("agents", {}).items()
     ]
@@ -230,7 +211,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     ids = [a.agent_id for a in agents]
     if len(set(ids)) != len(ids):
         raise ConfigError("agents: two names share the same spec; give each agent a distinct spec")
-    focus = t.get("focus", "")
+    focus = _get(t, "focus")
     if schedule == "gauntlet":
         if not focus:
             raise ConfigError('tournament.focus is required with schedule = "gauntlet"')
@@ -243,26 +224,26 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     cfg = TournamentConfig(
         game=game,
         seeds_per_lineup=spl,
-        seed=t.get("seed", 0),
+        seed=_get(t, "seed"),
         schedule=schedule,
         agents=tuple(agents),
         focus=focus,
-        self_play=t.get("self_play", False),
+        self_play=_get(t, "self_play"),
         failure_policy=policy,
         time_limit=time_limit,
         batch_size=batch_size,
         ladder=dict(ladder),
+        num_players=loaded.num_players(),
+        code_version=code,
     )
-    n = _num_players(game)
+    n = cfg.num_players
     need = 1 if cfg.self_play else n
     if len(agents) < max(need, 2):
         raise ConfigError(
             f"agents: {len(agents)} agent(s) cannot fill a {n}-player game "
             f"(need at least {max(need, 2)}{'' if cfg.self_play else '; or set tournament.self_play = true'})"
         )
-    from tournament.schedule import lineups
-
-    if not lineups(cfg, n):
+    if not lineups(cfg):
         raise ConfigError(f"agents: the {schedule} schedule has no line-up for a {n}-player game")
     return cfg
 
@@ -275,45 +256,29 @@ def _check_type(key: str, value, typ) -> None:
         raise ConfigError(f"{key} must be {typ.__name__}, got {value!r}")
 
 
-def _check_game(game: str) -> str:
-    import pyspiel
+def _get(t: dict, key: str):
+    return t.get(key, _KEYS[key].default)
 
-    import spiel_games
 
+def _check_game(game: str):
     try:
-        spiel_games.get_spec(game)
-        g = pyspiel.load_game(game)
-    except KeyError as e:
-        raise ConfigError(f"tournament.game: {e.args[0]}") from None
-    except Exception as e:
-        raise ConfigError(
-            f"tournament.game: cannot load {game!r}: {str(e).strip().splitlines()[0]}"
-        ) from None
-    return str(g)
-
-
-def _num_players(game: str) -> int:
-    import pyspiel
-
-    return pyspiel.load_game(game).num_players()
+        return spiel_games.load_game(game)
+    except GameStringError as e:
+        raise ConfigError(f"tournament.game: {e}") from None
 
 
 def _agent(key: str, name: str, spec, code: str, budget: float | None = None) -> AgentEntry:
-    from solvers.registry import canonical_spec
-    from solvers.spec import AgentSpecError
-
     if not isinstance(spec, str):
         raise ConfigError(f"{key} must be an agent spec string, got {spec!r}")
     try:
-        canonical = canonical_spec(spec)
+        resolved = resolve(spec)
     except AgentSpecError as e:
         raise ConfigError(f"{key}: {e}") from None
-    return AgentEntry(name, spec, canonical, agent_id(canonical, code), budget)
+    canonical = resolved.canonical
+    return AgentEntry(name, spec, canonical, agent_id(canonical, code), budget, resolved)
 
 
 def _ladder_agents(ladder: dict, code: str) -> list[AgentEntry]:
-    from solvers.spec import format_spec, parse_spec
-
     for key, value in ladder.items():
         if key not in _LADDER_KEYS:
             raise ConfigError(f"unknown key ladder.{key}; valid keys: {', '.join(_LADDER_KEYS)}")
@@ -341,17 +306,12 @@ def _ladder_agents(ladder: dict, code: str) -> list[AgentEntry]:
 
 def config_to_toml_dict(cfg: TournamentConfig) -> dict:
     """The validated config in the TOML layout (what manifest.json records)."""
+    # every key but batch_size (not part of the identity), and focus only when it is set
     t = {
-        "game": cfg.game,
-        "seeds_per_lineup": cfg.seeds_per_lineup,
-        "seed": cfg.seed,
-        "schedule": cfg.schedule,
-        "self_play": cfg.self_play,
-        "failure_policy": cfg.failure_policy,
-        "time_limit": cfg.time_limit,
+        k.name: getattr(cfg, k.name)
+        for k in TOURNAMENT_KEYS
+        if k.name != "batch_size" and (k.name != "focus" or cfg.focus)
     }
-    if cfg.focus:
-        t["focus"] = cfg.focus
     out: dict = {"tournament": t}
     if cfg.schedule == "ladder":
         out["ladder"] = dict(cfg.ladder)
@@ -359,3 +319,21 @@ def config_to_toml_dict(cfg: TournamentConfig) -> dict:
     else:
         out["agents"] = {a.name: a.spec for a in cfg.agents}
     return out
+
+
+def lineups(cfg: TournamentConfig, num_players: int | None = None) -> list[tuple[str, ...]]:
+    """Every set of agents that meets at one table (agent names, one per seat)."""
+    n = cfg.num_players if num_players is None else num_players
+    names = [a.name for a in cfg.agents]
+    if cfg.schedule == "gauntlet":
+        field = [x for x in names if x != cfg.focus]
+        if cfg.self_play:
+            rest = list(itertools.combinations_with_replacement(field + [cfg.focus], n - 1))
+        else:
+            rest = list(itertools.combinations(field, n - 1))
+        return [(cfg.focus, *r) for r in rest]
+    # round-robin and ladder: every combination of n agents
+    if cfg.self_play:
+        combos = itertools.combinations_with_replacement(names, n)
+        return [c for c in combos if len(set(c)) > 1]
+    return list(itertools.combinations(names, n))

@@ -11,6 +11,7 @@ never silently skipped.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import platform
@@ -19,12 +20,14 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from spiel_games.common.errors import MeepleError
 from tournament.config import TournamentConfig, config_to_toml_dict
 
 LEDGER_VERSION = 1
@@ -63,13 +66,11 @@ _PART = re.compile(r"^part-[0-9a-f]{16}-\d+\.parquet$")
 _TMP_PREFIX = ".tmp-"
 
 
-class LedgerError(RuntimeError):
+class LedgerError(MeepleError):
     """A ledger that cannot be used as is; the message is one line naming the file."""
 
 
 def versions() -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
     out = {"python": platform.python_version()}
     for pkg in ("open-spiel", "ray", "pyarrow", "numpy", "meeple-arena"):
         try:
@@ -80,8 +81,6 @@ def versions() -> dict[str, str]:
 
 
 def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[int]]) -> dict:
-    from tournament.config import code_version
-
     return {
         "ledger_version": LEDGER_VERSION,
         "run_id": cfg.run_id,
@@ -100,7 +99,7 @@ def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[i
         ],
         "num_games": num_games,
         "seeds": seeds,
-        "code_version": code_version(cfg.game),
+        "code_version": cfg.code_version,
         "versions": versions(),
     }
 
@@ -180,8 +179,6 @@ def _why_different(old: dict, new: dict) -> str:
 @contextmanager
 def exclusive(directory: Path) -> Iterator[None]:
     """Hold an exclusive lock on the ledger (a flock on its manifest) while a run writes to it."""
-    import fcntl
-
     fd = os.open(Path(directory) / MANIFEST, os.O_RDONLY)
     try:
         try:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from spiel_games.common.chance import sample_chance
+
 
 @dataclass
 class MatchResult:
@@ -33,17 +35,6 @@ def seed_streams(seed: int, seats: int) -> tuple[np.random.Generator, list[int]]
     chance_ss, *seat_ss = ss.spawn(seats + 1)
     seat_seeds = [int(s.generate_state(1)[0]) for s in seat_ss]
     return np.random.default_rng(chance_ss), seat_seeds
-
-
-def sample_chance(state, rng: np.random.Generator) -> int:
-    outcomes = state.chance_outcomes()
-    x = rng.random()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if x < acc:
-            return int(a)
-    return int(outcomes[-1][0])
 
 
 def final_scores(state) -> list[float]:

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pyarrow.compute as pc
 
-from tournament.batch import BatchSpec, load_game, play_one
+import spiel_games
+from tournament.advice.positions import GameRecord, record_of
+from tournament.batch import BatchSpec, play_one
 from tournament.ledger import LedgerError, read_ledger
 from tournament.schedule import GameTask
 
@@ -26,10 +28,8 @@ class Replay:
     state: object  # the replayed final state
     seat_specs: tuple[str, ...]
 
-    def record(self):
+    def record(self) -> GameRecord:
         """The game as a record that `meeple advise --game-file` and `meeple play --load` read."""
-        from tournament.records import record_of
-
         return record_of(
             self.row["game"], self.state, self.row["seed"], self.seat_specs, self.actions
         )
@@ -59,7 +59,7 @@ def replay(directory: str | Path, game_id: str) -> Replay:
         row["game_id"], tuple(sorted(seats)), seats, row["rotation"], row["seed_index"], row["seed"]
     )
     played = play_one(spec, task, keep_actions=True)
-    game = load_game(row["game"])
+    game = spiel_games.load_game(row["game"])
     state = game.new_initial_state()
     lines = [
         f"game {row['game_id']}  {row['game']}",

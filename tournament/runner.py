@@ -8,6 +8,10 @@ Executors:
 
 The driver alone writes the ledger, one file per finished batch, so a retried batch is
 never written twice, and a rerun after Ctrl-C or ``kill -9`` plays only missing games.
+
+Progress is reported through two hooks: ``on_start(summary, rows)`` once, with the rows
+already in the ledger, and ``on_batch(i, rows)`` after each batch is written (the command
+line's progress display, ``tournament.cli.progress``, is driven by them).
 """
 
 from __future__ import annotations
@@ -71,25 +75,29 @@ def run_tournament(
     workers: int = 2,
     address: str | None = None,
     executor: str = "ray",
-    show_progress: bool = True,
     on_batch: Callable[[int, list[dict]], None] | None = None,
+    on_start: Callable[[RunSummary, list[dict]], None] | None = None,
+    tasks: list[GameTask] | None = None,
 ) -> RunSummary:
-    """Play every scheduled game missing from ``out``; returns what was done."""
+    """Play every scheduled game missing from ``out``; returns what was done.
+
+    ``tasks`` is ``schedule(cfg)`` when the caller already built it."""
     if executor not in EXECUTORS:
         raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}")
     t0 = time.perf_counter()
-    tasks = schedule(cfg)
+    if tasks is None:
+        tasks = schedule(cfg)
     manifest = make_manifest(cfg, len(tasks), seeds_by_lineup(tasks))
     directory = Path(out)
     open_for_run(directory, manifest)
     with exclusive(directory):
         return _run_locked(
-            cfg, directory, tasks, workers, address, executor, show_progress, on_batch, t0
+            cfg, directory, tasks, workers, address, executor, on_batch, on_start, t0
         )
 
 
 def _run_locked(
-    cfg, directory, tasks, workers, address, executor, show_progress, on_batch, t0
+    cfg, directory, tasks, workers, address, executor, on_batch, on_start, t0
 ) -> RunSummary:
     notes = remove_unfinished(directory)
     ledger = read_ledger(directory, columns=["game_id", "agents", "ranks"])
@@ -99,24 +107,21 @@ def _run_locked(
     chunks = batches(pending, size)
     spec = batch_spec(cfg)
     summary = RunSummary(directory, len(tasks), len(done), 0, len(chunks), 0.0, notes=notes)
-    standings = Standings({a.agent_id: a.name for a in cfg.agents})
-    standings.add_table_rows(ledger.table.to_pylist())
+    if on_start is not None:
+        on_start(summary, ledger.table.to_pylist())
 
     if executor == "serial":
         results: Iterator[list[dict]] = (play_batch(spec, c) for c in chunks)
     else:
         results = _ray_results(spec, chunks, workers, address)
-    with _Display(show_progress, len(tasks), len(done), standings) as display:
-        for i, rows in enumerate(results):
-            write_batch(directory, rows)
-            summary.played += len(rows)
-            for r in rows:
-                if r["failure"]:
-                    summary.failures[r["failure"]] = summary.failures.get(r["failure"], 0) + 1
-            standings.add_table_rows(rows)
-            display.advance(len(rows))
-            if on_batch is not None:
-                on_batch(i, rows)
+    for i, rows in enumerate(results):
+        write_batch(directory, rows)
+        summary.played += len(rows)
+        for r in rows:
+            if r["failure"]:
+                summary.failures[r["failure"]] = summary.failures.get(r["failure"], 0) + 1
+        if on_batch is not None:
+            on_batch(i, rows)
     summary.seconds = time.perf_counter() - t0
     return summary
 
@@ -156,94 +161,3 @@ def _ray_results(
     finally:
         if started:
             ray.shutdown()
-
-
-class Standings:
-    """Interim standings while a tournament runs: pairwise score rate per agent."""
-
-    def __init__(self, names: dict[str, str]):
-        self.names = names
-        self.points: dict[str, float] = {}
-        self.pairs: dict[str, int] = {}
-        self.games: dict[str, int] = {}
-
-    def add_table_rows(self, rows: list[dict]) -> None:
-        for r in rows:
-            ids, ranks = r["agents"], r["ranks"]
-            for a in ids:
-                self.games[a] = self.games.get(a, 0) + 1
-            if ranks is None:
-                continue
-            for i in range(len(ids)):
-                for j in range(len(ids)):
-                    if i == j or ids[i] == ids[j]:
-                        continue
-                    pts = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
-                    self.points[ids[i]] = self.points.get(ids[i], 0.0) + pts
-                    self.pairs[ids[i]] = self.pairs.get(ids[i], 0) + 1
-
-    def rows(self) -> list[tuple[str, int, float]]:
-        out = []
-        for a, name in self.names.items():
-            n = self.pairs.get(a, 0)
-            out.append(
-                (name, self.games.get(a, 0), self.points.get(a, 0.0) / n if n else float("nan"))
-            )
-        return sorted(out, key=lambda r: -(r[2] if r[2] == r[2] else -1))
-
-
-class _Display:
-    """A rich progress bar with ETA and a live standings table (no-op when disabled)."""
-
-    def __init__(self, enabled: bool, total: int, done: int, standings: Standings):
-        self.enabled, self.total, self.done, self.standings = enabled, total, done, standings
-
-    def __enter__(self):
-        if not self.enabled:
-            return self
-        from rich.live import Live
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.progress = Progress(
-            TextColumn("games"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("elapsed"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-        )
-        self.task = self.progress.add_task("games", total=self.total, completed=self.done)
-        self.live = Live(self._render(), refresh_per_second=4, transient=False)
-        self.live.__enter__()
-        return self
-
-    def _render(self):
-        from rich.console import Group
-        from rich.table import Table
-
-        table = Table(title="interim standings (pairwise score rate)", title_justify="left")
-        table.add_column("agent")
-        table.add_column("games", justify="right")
-        table.add_column("score rate", justify="right")
-        for name, games, rate in self.standings.rows():
-            table.add_row(name, str(games), "-" if rate != rate else f"{rate:.3f}")
-        return Group(self.progress, table)
-
-    def advance(self, n: int) -> None:
-        if self.enabled:
-            self.progress.advance(self.task, n)
-            self.live.update(self._render())
-
-    def __exit__(self, *exc):
-        if self.enabled:
-            self.live.__exit__(*exc)
-            self.live.console.line()  # what follows starts on its own line
-        return False

@@ -12,10 +12,9 @@ be replayed exactly from the ledger alone.
 from __future__ import annotations
 
 import hashlib
-import itertools
 from dataclasses import dataclass
 
-from tournament.config import TournamentConfig
+from tournament.config import TournamentConfig, lineups
 
 
 @dataclass(frozen=True)
@@ -26,24 +25,6 @@ class GameTask:
     rotation: int
     seed_index: int
     seed: int  # the match seed (chance and per-seat agent streams derive from it)
-
-
-def lineups(cfg: TournamentConfig, num_players: int) -> list[tuple[str, ...]]:
-    names = [a.name for a in cfg.agents]
-    if cfg.schedule == "gauntlet":
-        field = [n for n in names if n != cfg.focus]
-        if cfg.self_play:
-            rest = list(
-                itertools.combinations_with_replacement(field + [cfg.focus], num_players - 1)
-            )
-        else:
-            rest = list(itertools.combinations(field, num_players - 1))
-        return [(cfg.focus, *r) for r in rest]
-    # round-robin and ladder: every combination of num_players agents
-    if cfg.self_play:
-        combos = itertools.combinations_with_replacement(names, num_players)
-        return [c for c in combos if len(set(c)) > 1]
-    return list(itertools.combinations(names, num_players))
 
 
 def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -65,15 +46,11 @@ def game_id(config_hash: str, seats: tuple[str, ...], rotation: int, seed: int) 
     return _h(config_hash, *seats, rotation, seed)[:8].hex()
 
 
-def schedule(cfg: TournamentConfig, num_players: int | None = None) -> list[GameTask]:
+def schedule(cfg: TournamentConfig) -> list[GameTask]:
     """Every game of the tournament, in a fixed order (seed-major so partial runs stay balanced)."""
-    n = cfg.num_players if num_players is None else num_players
     ch = cfg.config_hash
-    sets = [
-        (lu, game_seed(cfg, lu, s), s)
-        for s in range(cfg.seeds_per_lineup)
-        for lu in lineups(cfg, n)
-    ]
+    tables = lineups(cfg)
+    sets = [(lu, game_seed(cfg, lu, s), s) for s in range(cfg.seeds_per_lineup) for lu in tables]
     tasks = []
     for lu, seed, s in sets:
         for r, seats in enumerate(rotations(lu)):

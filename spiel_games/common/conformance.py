@@ -14,18 +14,13 @@ import random
 import numpy as np
 import pyspiel
 
+from spiel_games.common.chance import UniformSampler, sample_chance
+
 _INFO = pyspiel.GameType.Information
 
 
-def _sample_chance(state, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    x = rng.random()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if x < acc:
-            return a
-    return outcomes[-1][0]
+# tests/games import the sampler under this name
+_sample_chance = sample_chance
 
 
 def random_playout(game, rng: random.Random, keep: bool = False):
@@ -36,7 +31,7 @@ def random_playout(game, rng: random.Random, keep: bool = False):
         if keep:
             trail.append(state.clone())
         if state.is_chance_node():
-            state.apply_action(_sample_chance(state, rng))
+            state.apply_action(sample_chance(state, rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     return (state, trail) if keep else state
@@ -78,7 +73,7 @@ def check_clone_independence(game, seed: int = 0) -> None:
             )
         )
         if state.is_chance_node():
-            state.apply_action(_sample_chance(state, rng))
+            state.apply_action(sample_chance(state, rng))
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     # Also play on from a mid-game clone: the original must not move.
@@ -87,7 +82,7 @@ def check_clone_independence(game, seed: int = 0) -> None:
     branch = mid.clone()
     while not branch.is_terminal():
         if branch.is_chance_node():
-            branch.apply_action(_sample_chance(branch, rng))
+            branch.apply_action(sample_chance(branch, rng))
         else:
             branch.apply_action(rng.choice(branch.legal_actions()))
     assert str(mid) == snapshot, "playing on a clone changed the state it was cloned from"
@@ -117,7 +112,7 @@ def check_declared_sizes(game, num_games: int = 5, seed: int = 0) -> None:
                 assert all(p > 0 for _, p in outcomes), "chance outcome with zero probability"
                 ids = [a for a, _ in outcomes]
                 assert ids == sorted(set(ids)), "chance outcomes must be sorted and distinct"
-                state.apply_action(_sample_chance(state, rng))
+                state.apply_action(sample_chance(state, rng))
             else:
                 legal = state.legal_actions()
                 assert legal, "a player node without legal actions"
@@ -156,7 +151,7 @@ def check_action_strings(game, num_games: int = 3, seed: int = 0) -> None:
                     back = state.string_to_action(name)
                     assert back == a, f"{name!r} parsed as {back}, expected {a}"
             if state.is_chance_node():
-                state.apply_action(_sample_chance(state, rng))
+                state.apply_action(sample_chance(state, rng))
             else:
                 state.apply_action(rng.choice(actions))
 
@@ -208,7 +203,7 @@ def sampled_states(game, seed: int, every: int, choose=None, include_terminal: b
         if ply % every == 0:
             yield state.clone()
         if state.is_chance_node():
-            state.apply_action(_sample_chance(state, rng))
+            state.apply_action(sample_chance(state, rng))
         elif choose is not None:
             state.apply_action(choose(state, rng))
         else:
@@ -309,7 +304,7 @@ def check_resampler(game, num_games: int = 3, seed: int = 0) -> int:
     """A resampled state gives the resampling player the same information state."""
     rng = random.Random(seed)
     np_rng = np.random.default_rng(seed)
-    sampler = _Sampler(np_rng)
+    sampler = UniformSampler(np_rng)
     checked = 0
     for _ in range(num_games):
         _, trail = random_playout(game, rng, keep=True)
@@ -329,13 +324,3 @@ def check_resampler(game, num_games: int = 3, seed: int = 0) -> int:
             assert r.current_player() == p
             checked += 1
     return checked
-
-
-class _Sampler:
-    """A probability sampler as OpenSpiel's Python IS-MCTS passes one: returns U[0,1)."""
-
-    def __init__(self, rng):
-        self.rng = rng
-
-    def __call__(self) -> float:
-        return float(self.rng.random())

@@ -7,10 +7,25 @@ this registry, so a new game works everywhere once it registers.
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pyspiel
+
+from spiel_games.common.errors import GameStringError
+
+__all__ = [
+    "GameSpec",
+    "GameStringError",
+    "ParamDoc",
+    "all_specs",
+    "get_spec",
+    "load_game",
+    "register",
+    "short_name_of",
+]
 
 
 @dataclass(frozen=True)
@@ -82,22 +97,31 @@ def get_spec(name_or_game_string: str) -> GameSpec:
     return _REGISTRY[name]
 
 
-class GameStringError(ValueError):
-    """A game string that does not load; the message is one line for the user."""
-
-
-def load_game(game_string: str):
+def load_game(game_string: str, any_openspiel: bool = False):
     """Load a registered game from its string, with a clean one-line error.
+
+    The one way the project loads games (import it as ``spiel_games.load_game``, which
+    registers every game first). ``any_openspiel`` also accepts OpenSpiel's own games
+    (``kuhn_poker``, for the solvers' reference values). Games are immutable, so each game
+    string is loaded once per process and shared.
 
     pyspiel prints "OpenSpiel exception: ..." on the C++ stderr before raising;
     that line is suppressed here so command-line tools show one message only.
     """
-    import os
-
     try:
         get_spec(game_string)
     except KeyError as e:
-        raise GameStringError(e.args[0]) from None
+        name = short_name_of(game_string)
+        if not any_openspiel or name not in pyspiel.registered_names():
+            message = e.args[0]
+            if any_openspiel:
+                message = f"unknown game {name!r}; meeple games: {', '.join(sorted(_REGISTRY))}"
+            raise GameStringError(message) from None
+    return _load(game_string)
+
+
+@functools.lru_cache(maxsize=64)
+def _load(game_string: str):
     fd = os.dup(2)
     try:
         with open(os.devnull, "w") as null:

@@ -17,11 +17,19 @@ from collections.abc import Sequence
 
 import pyspiel
 
+from spiel_games.common.errors import ConfigError
+
 UTILITY_MODES = ("rank", "score", "win")
 
-
-class ConfigError(ValueError):
-    """A game parameter outside what the rules allow (shared by every game's rules.py)."""
+__all__ = [
+    "UTILITY_MODES",
+    "ConfigError",
+    "check_mode",
+    "ranks",
+    "returns_from_keys",
+    "utility_bounds",
+    "utility_type",
+]
 
 
 def check_mode(mode: str) -> str:

@@ -83,6 +83,6 @@ def test_agent_kind():
 
 @pytest.fixture
 def opening():
-    from tournament.advice import position_from
+    from tournament.advice.positions import position_from
 
     return position_from(THREE, history=OPENING)

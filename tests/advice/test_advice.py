@@ -7,8 +7,8 @@ import math
 import pytest
 
 from solvers.spec import AgentSpecError
-from tournament.advice import MoveAdvice, advise, position_from, with_budget, z_score
-from tournament.records import HistoryError
+from tournament.advice.advise import MoveAdvice, advise, with_budget, z_score
+from tournament.advice.positions import HistoryError, position_from
 
 ISMCTS = "ismcts(sims=60)"
 
@@ -98,7 +98,7 @@ def test_time_budget_is_an_anytime_search(opening):
 def test_budget_override_must_be_a_parameter_of_the_agent():
     with pytest.raises(AgentSpecError, match="unknown parameter 'time' for agent 'heuristic'"):
         with_budget("heuristic", {"time": 1.0})
-    assert with_budget("ismcts(sims=5)", {"sims": 9}) == "ismcts(sims=9)"
+    assert with_budget("ismcts(sims=5)", {"sims": 9}).text == "ismcts(sims=9)"
 
 
 def test_player_option_advises_from_another_information_state(opening):
@@ -117,8 +117,9 @@ def test_chance_position_is_a_one_line_error():
 
 def test_terminal_position_is_an_error():
     from solvers.baselines import RandomAgent
+    from spiel_games import load_game
+    from tournament.advice.positions import replay_history
     from tournament.match import play_match
-    from tournament.records import load_game, replay_history
 
     game = load_game(TINY)
     r = play_match(game, [RandomAgent(0), RandomAgent(1)], seed=0)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 import json
 
-from tournament.engine import Engine
+import spiel_games
+from tournament.advice.serve import Engine
 
 THREE = "python_coloretto(players=3)"
 OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
@@ -89,11 +90,13 @@ def test_commands_and_warm_games():
     assert answers[2]["ply"] == 4 and answers[2]["best"] == "draw"
     assert answers[3] == {"id": 4, "bye": True}
     assert len(answers) == 4
-    assert list(engine.games) == [THREE]  # loaded once, kept warm
+    # loaded once, kept warm: every query gets the same game object
+    assert spiel_games.load_game(THREE) is spiel_games.load_game(THREE)
 
 
 def test_game_file_queries(tmp_path):
-    from tournament.records import load_game, record_of, replay_history
+    from spiel_games import load_game
+    from tournament.advice.positions import record_of, replay_history
 
     game = load_game(THREE)
     state, actions = replay_history(game, OPENING)

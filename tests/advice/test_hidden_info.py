@@ -21,7 +21,8 @@ import pyspiel
 import pytest
 
 import spiel_games
-from tournament.advice import advise_state, position_from
+from tournament.advice.advise import advise_state
+from tournament.advice.positions import position_from
 
 HIDDEN = [spec for spec in spiel_games.all_specs() if spec.perturb_secret is not None]
 AGENTS = ["ismcts(sims=30,rollout_depth=8)", "test_flatmc(rollouts=1)"]
@@ -144,7 +145,7 @@ def _alternative_history(game, items: list[str], view: int, rng: random.Random, 
     replay the rest by its strings, and keep it when the viewer's information state at the
     end is unchanged. Returns the new item list, or None.
     """
-    from tournament.records import HistoryError, legal_strings, parse_action
+    from tournament.advice.positions import HistoryError, legal_strings, parse_action
 
     states = [game.new_initial_state()]  # states[i]: the position before item i
     for k, item in enumerate(items, start=1):
@@ -178,7 +179,7 @@ def _alternative_history(game, items: list[str], view: int, rng: random.Random, 
 
 @pytest.mark.parametrize("spec", IMPERFECT, ids=[s.short_name for s in IMPERFECT])
 def test_changing_hidden_moves_in_the_history_leaves_the_advice_identical(spec):
-    from tournament.records import history_string
+    from tournament.advice.positions import history_string
 
     config = spec.typical_config
     game = pyspiel.load_game(config)

@@ -10,7 +10,7 @@ import pyspiel
 import pytest
 
 import spiel_games
-from tournament.play import (
+from tournament.advice.play import (
     PlayError,
     PlaySession,
     choose,
@@ -18,7 +18,7 @@ from tournament.play import (
     readable_observation,
     split_seats,
 )
-from tournament.records import read_record, replay_history
+from tournament.advice.positions import read_record, replay_history
 
 TINY = (
     "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
@@ -213,7 +213,7 @@ def test_a_failing_ai_seat_stops_the_game_and_keeps_the_moves(tmp_path):
 
 
 def test_observable_hides_what_the_watcher_cannot_tell_apart():
-    from tournament.play import observable
+    from tournament.advice.play import observable
 
     game = pyspiel.load_game("kuhn_poker")
     state = game.new_initial_state()

@@ -51,7 +51,8 @@ def test_bad_specs_give_one_line_errors(spec, message):
 
 
 def test_spec_defaults_are_filled():
-    kind, params = resolve("ismcts(time=0.5)")
+    spec = resolve("ismcts(time=0.5)")
+    kind, params = spec.kind, spec.params
     assert kind.name == "ismcts"
     assert params["time"] == 0.5 and params["sims"] == 2000 and params["rollout"] == "random"
 
@@ -228,7 +229,7 @@ def test_search_determinizations_keep_the_movers_information_state(spec):
     """The worlds IS-MCTS and PIMC search come from the resampler fed by the agent's RNG."""
     import random
 
-    from solvers.search import _Sampler
+    from spiel_games.common.chance import UniformSampler as _Sampler
 
     rng = random.Random(1)
     sampler = _Sampler(random.Random(2))

@@ -204,7 +204,7 @@ def test_html_inside_a_ledger_is_refused(ledger):
 def test_replay_save_writes_a_record_that_advise_reads(ledger, tmp_path):
     import pyarrow.parquet as pq
 
-    from tournament.records import parse_record
+    from tournament.advice.positions import parse_record
 
     gid = pq.read_table(sorted(ledger.glob("part-*"))[0]).column("game_id")[0].as_py()
     path = tmp_path / "game.json"

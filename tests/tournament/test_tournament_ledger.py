@@ -32,7 +32,7 @@ def _strip(rows):
 
 
 def test_parquet_round_trip_keeps_every_field(tmp_path, small_config):
-    run_tournament(small_config, tmp_path / "a", executor="serial", show_progress=False)
+    run_tournament(small_config, tmp_path / "a", executor="serial")
     led = read_ledger(tmp_path / "a")
     rows = led.table.to_pylist()
     assert len(rows) == len(schedule(small_config))
@@ -50,7 +50,7 @@ def test_parquet_round_trip_keeps_every_field(tmp_path, small_config):
 
 
 def test_manifest_records_config_seeds_and_versions(tmp_path, small_config):
-    run_tournament(small_config, tmp_path / "a", executor="serial", show_progress=False)
+    run_tournament(small_config, tmp_path / "a", executor="serial")
     m = json.loads((tmp_path / "a" / "manifest.json").read_text())
     assert m["config_hash"] == small_config.config_hash
     assert m["config"]["tournament"]["seeds_per_lineup"] == 6
@@ -63,13 +63,13 @@ def test_manifest_records_config_seeds_and_versions(tmp_path, small_config):
 
 def test_ledger_is_compact(tmp_path, make_raw):
     cfg = build_config(make_raw(seeds_per_lineup=50, batch_size=100))
-    run_tournament(cfg, tmp_path / "a", executor="serial", show_progress=False)
+    run_tournament(cfg, tmp_path / "a", executor="serial")
     assert ledger_bytes(tmp_path / "a") / 100 <= 300
 
 
 def test_interrupted_run_resumes_without_loss_or_duplicates(tmp_path, small_config):
     full = tmp_path / "full"
-    run_tournament(small_config, full, executor="serial", show_progress=False)
+    run_tournament(small_config, full, executor="serial")
 
     part = tmp_path / "part"
 
@@ -78,13 +78,11 @@ def test_interrupted_run_resumes_without_loss_or_duplicates(tmp_path, small_conf
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(
-            small_config, part, executor="serial", show_progress=False, on_batch=stop_after_two
-        )
+        run_tournament(small_config, part, executor="serial", on_batch=stop_after_two)
     assert read_ledger(part).table.num_rows == 8  # two batches of 4 games
-    s = run_tournament(small_config, part, executor="serial", show_progress=False)
+    s = run_tournament(small_config, part, executor="serial")
     assert (s.already_done, s.played) == (8, len(schedule(small_config)) - 8)
-    again = run_tournament(small_config, part, executor="serial", show_progress=False)
+    again = run_tournament(small_config, part, executor="serial")
     assert again.played == 0
     assert _strip(read_ledger(part).table.to_pylist()) == _strip(
         read_ledger(full).table.to_pylist()
@@ -125,18 +123,18 @@ def test_kill_9_then_rerun_plays_only_the_missing_games(tmp_path, make_raw, writ
 
 def test_truncated_file_is_reported_and_refused(tmp_path, small_config):
     out = tmp_path / "a"
-    run_tournament(small_config, out, executor="serial", show_progress=False)
+    run_tournament(small_config, out, executor="serial")
     victim = sorted(out.glob("part-*.parquet"))[0]
     victim.write_bytes(victim.read_bytes()[:-40])
     with pytest.raises(LedgerError, match=victim.name):
         read_ledger(out)
     with pytest.raises(LedgerError, match="truncated"):
-        run_tournament(small_config, out, executor="serial", show_progress=False)
+        run_tournament(small_config, out, executor="serial")
 
 
 def test_foreign_files_are_refused(tmp_path, small_config):
     out = tmp_path / "a"
-    run_tournament(small_config, out, executor="serial", show_progress=False)
+    run_tournament(small_config, out, executor="serial")
     (out / "notes.txt").write_text("hello")
     with pytest.raises(LedgerError, match="foreign file"):
         read_ledger(out)
@@ -149,17 +147,17 @@ def test_foreign_files_are_refused(tmp_path, small_config):
 
 def test_a_different_config_on_an_existing_ledger_is_refused(tmp_path, make_raw, small_config):
     out = tmp_path / "a"
-    run_tournament(small_config, out, executor="serial", show_progress=False)
+    run_tournament(small_config, out, executor="serial")
     other = build_config(make_raw(seed=4))
     with pytest.raises(LedgerError, match=r"tournament\.seed was 3, now 4"):
-        run_tournament(other, out, executor="serial", show_progress=False)
+        run_tournament(other, out, executor="serial")
 
 
 def test_unfinished_temporary_files_are_removed_and_replayed(tmp_path, small_config):
     out = tmp_path / "a"
-    run_tournament(small_config, out, executor="serial", show_progress=False)
+    run_tournament(small_config, out, executor="serial")
     (out / ".tmp-part-x.parquet.123").write_bytes(b"PAR1 half written")
-    s = run_tournament(small_config, out, executor="serial", show_progress=False)
+    s = run_tournament(small_config, out, executor="serial")
     assert s.played == 0 and any("temporary" in n for n in s.notes)
     assert not list(out.glob(".tmp-*"))
 
@@ -172,7 +170,7 @@ def test_agent_failures_are_recorded_and_the_tournament_goes_on(tmp_path, make_r
         "slow": "test_slow(after=1)",
     }
     cfg = build_config(make_raw(agents=agents, seeds_per_lineup=1, time_limit=0.15))
-    s = run_tournament(cfg, tmp_path / "a", executor="serial", show_progress=False)
+    s = run_tournament(cfg, tmp_path / "a", executor="serial")
     rows = read_ledger(tmp_path / "a").table.to_pylist()
     assert s.played == len(rows) == 12
     names = {a.agent_id: a.name for a in cfg.agents}
@@ -188,13 +186,13 @@ def test_agent_failures_are_recorded_and_the_tournament_goes_on(tmp_path, make_r
 def test_void_policy_leaves_failed_games_unranked(tmp_path, make_raw, test_kinds):
     agents = {"greedy": "heuristic", "crash": "test_crash(after=0)"}
     cfg = build_config(make_raw(agents=agents, seeds_per_lineup=2, failure_policy="void"))
-    run_tournament(cfg, tmp_path / "a", executor="serial", show_progress=False)
+    run_tournament(cfg, tmp_path / "a", executor="serial")
     rows = read_ledger(tmp_path / "a").table.to_pylist()
     assert rows and all(r["failure"] == "crash" and r["ranks"] is None for r in rows)
 
 
 def test_replay_reproduces_a_recorded_game_exactly(tmp_path, small_config):
-    run_tournament(small_config, tmp_path / "a", executor="serial", show_progress=False)
+    run_tournament(small_config, tmp_path / "a", executor="serial")
     row = read_ledger(tmp_path / "a").table.to_pylist()[5]
     rep = replay(tmp_path / "a", row["game_id"])
     assert rep.matches
@@ -212,9 +210,9 @@ def test_a_ledger_being_written_is_refused_to_a_second_run(tmp_path, small_confi
     def second_run(i, rows):
         if i == 0:
             with pytest.raises(LedgerError, match="another run"):
-                run_tournament(small_config, out, executor="serial", show_progress=False)
+                run_tournament(small_config, out, executor="serial")
 
-    run_tournament(small_config, out, executor="serial", show_progress=False, on_batch=second_run)
+    run_tournament(small_config, out, executor="serial", on_batch=second_run)
     with exclusive(out):  # released after the run
         pass
     assert read_ledger(out).table.num_rows == len(schedule(small_config))

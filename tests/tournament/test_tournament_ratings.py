@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from tournament.ratings import AgentInfo, Games, RatingsError, pairwise, parse_anchor, rate
+from tournament.ratings.fit import AgentInfo, Games, RatingsError, pairwise, parse_anchor, rate
 
 
 def simulate(true_elo, sets, rng, players=2, draw_rate=0.0):

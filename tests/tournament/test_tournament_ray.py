@@ -26,7 +26,7 @@ def test_killed_worker_node_is_retried_and_the_result_equals_serial(
 
     cfg = build_config(make_raw(seeds_per_lineup=24, batch_size=4))
     total = len(schedule(cfg))
-    run_tournament(cfg, tmp_path / "serial", executor="serial", show_progress=False)
+    run_tournament(cfg, tmp_path / "serial", executor="serial")
 
     worker = ray_cluster.add_node(num_cpus=1)
     ray_cluster.wait_for_nodes()
@@ -38,9 +38,7 @@ def test_killed_worker_node_is_retried_and_the_result_equals_serial(
             ray_cluster.remove_node(worker, allow_graceful=False)
             killed_at.append(i)
 
-    s = run_tournament(
-        cfg, tmp_path / "ray", executor="ray", show_progress=False, on_batch=kill_worker_node
-    )
+    s = run_tournament(cfg, tmp_path / "ray", executor="ray", on_batch=kill_worker_node)
     assert killed_at == [1] and s.batches > 4
     assert s.played == total
     deadline = time.time() + 60  # the head notices the dead node after missed health checks

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli_common import fail
+from tournament.cli.common import domain_errors
 
 
 def agents(
@@ -15,7 +15,7 @@ def agents(
     """Every agent kind with its parameters, defaults and meanings."""
     import json
 
-    from solvers.registry import all_kinds
+    from solvers.registry import all_kinds  # deferred: fast --help
 
     kinds = all_kinds()
     if as_json:
@@ -71,9 +71,8 @@ def solve(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume."""
-    import spiel_games  # noqa: F401  (registers the games)
-    from solvers.train import SolveConfig, SolveError, checkpoint_path
-    from solvers.train import solve as run
+    from solvers.train import SolveConfig, checkpoint_path  # deferred: fast --help
+    from solvers.train import solve as run  # deferred: fast --help
 
     cfg = SolveConfig(
         game=game,
@@ -123,13 +122,12 @@ def solve(
             typer.echo(line)
 
     try:
-        if progress is not None:
-            with progress:
+        with domain_errors(2):
+            if progress is not None:
+                with progress:
+                    result = run(cfg, on_iteration, on_report)
+            else:
                 result = run(cfg, on_iteration, on_report)
-        else:
-            result = run(cfg, on_iteration, on_report)
-    except SolveError as e:
-        raise fail(str(e), 2) from None
     except KeyboardInterrupt:
         typer.echo(f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume")
         raise typer.Exit(130) from None

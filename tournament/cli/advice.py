@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli_common import fail
+from tournament.cli.common import domain_errors, fail
 
 
 def _player_id(text: str | None) -> int | None:
@@ -85,12 +85,12 @@ def advise_cmd(
     ] = False,
 ) -> None:
     """What to play here: the top moves with visits, mean value, 95% interval and significance."""
-    from solvers.spec import AgentSpecError
-    from tournament.advice import advise, position_from, render
-    from tournament.records import HistoryError
+    from solvers.registry import resolve  # deferred: fast --help
+    from tournament.advice.advise import advise, render  # deferred: fast --help
+    from tournament.advice.positions import position_from  # deferred: fast --help
 
     if serve:
-        from tournament.engine import serve as run_engine
+        from tournament.advice.serve import serve as run_engine  # deferred: fast --help
 
         run_engine(sys.stdin, sys.stdout)
         return
@@ -103,14 +103,16 @@ def advise_cmd(
     view = _player_id(player)
     budget = {"time": seconds} if seconds is not None else None
     try:
-        gs, _, state, n = position_from(
-            game_string, history=history, record_path=game_file, ply=ply
-        )
-        result = advise(
-            gs, state, list(agents), player=view, top=top, seed=seed, ply=n, budget=budget
-        )
-    except (HistoryError, AgentSpecError, ValueError, RuntimeError) as e:
-        raise fail(str(e)) from None
+        with domain_errors(1):
+            gs, _, state, n = position_from(
+                game_string, history=history, record_path=game_file, ply=ply
+            )
+            specs = [resolve(a) for a in agents]  # parsed once, here at the edge
+            result = advise(gs, state, specs, player=view, top=top, seed=seed, ply=n, budget=budget)
+    except typer.Exit:
+        raise
+    except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
+        raise fail(str(e), 1) from None
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:
@@ -151,11 +153,11 @@ def play_cmd(
     ] = None,
 ) -> None:
     """Play in the terminal against AI seats: numbered moves, hint, undo, save."""
-    from tournament.play import PlayError, PlaySession, split_seats
-    from tournament.records import HistoryError, read_record
+    from tournament.advice.play import PlayError, PlaySession, split_seats  # deferred: fast --help
+    from tournament.advice.positions import read_record  # deferred: fast --help
 
     record = None
-    try:
+    with domain_errors(2):
         if load is not None:
             record = read_record(load)
             if game_string and game_string != record.game:
@@ -181,8 +183,6 @@ def play_cmd(
             hint_agent=hint_agent,
             record=record,
         )
-    except (PlayError, HistoryError, ValueError) as e:
-        raise fail(str(e), 2) from None
     result = session.run()
     if result.error:
         raise typer.Exit(1)

@@ -19,7 +19,7 @@ The answer is the ``advise --json`` object plus ``"id"``. Errors are
 not a JSON object with an id); a bad line never stops the engine. Control
 queries: ``{"id": ..., "command": "ping"}`` answers ``{"id": ..., "pong": true}``;
 ``{"id": ..., "command": "quit"}`` answers ``{"id": ..., "bye": true}`` and stops.
-Loaded games stay warm between queries (a small cache keyed by game string).
+Loaded games stay warm between queries (``spiel_games.load_game`` loads each once).
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ import json
 import sys
 from typing import IO
 
-from tournament.advice import advise, position_from
-from tournament.records import HistoryError
+from solvers.registry import resolve
+from spiel_games.common.errors import MeepleError, one_line
+from tournament.advice.advise import advise
+from tournament.advice.positions import position_from
 
 _KNOWN = {
     "id",
@@ -46,13 +48,12 @@ _KNOWN = {
 }
 
 
-class QueryError(ValueError):
-    pass
+class QueryError(MeepleError):
+    """A query the engine cannot answer as written (one line, sent back as its error)."""
 
 
 class Engine:
     def __init__(self):
-        self.games: dict = {}
         self.answered = 0
 
     def handle_line(self, line: str) -> tuple[dict | None, bool]:
@@ -71,10 +72,10 @@ class Engine:
             return {"id": None, "error": 'the query has no "id"'}, True
         try:
             answer, keep = self.handle(query)
-        except (QueryError, HistoryError, ValueError, KeyError, TypeError) as e:
-            return {"id": qid, "error": _one_line(e)}, True
+        except (MeepleError, ValueError, KeyError, TypeError) as e:
+            return {"id": qid, "error": one_line(e)}, True
         except Exception as e:  # an agent or game bug: report it, keep serving
-            return {"id": qid, "error": f"{type(e).__name__}: {_one_line(e)}"}, True
+            return {"id": qid, "error": f"{type(e).__name__}: {one_line(e)}"}, True
         answer = {"id": qid, **answer}
         self.answered += 1
         return answer, keep
@@ -122,10 +123,10 @@ class Engine:
             history=history,
             record_path=game_file,
             ply=ply,
-            games=self.games,
         )
+        specs = [resolve(a) for a in agents]  # parsed once, here at the edge
         result = advise(
-            game_string, state, agents, player=player, top=top, seed=seed, ply=n, budget=budget
+            game_string, state, specs, player=player, top=top, seed=seed, ply=n, budget=budget
         )
         return result.to_json(), True
 
@@ -148,11 +149,6 @@ def _opt_int(q: dict, key: str, default=None):
     if isinstance(v, bool) or not isinstance(v, int):
         raise QueryError(f'"{key}" must be an integer')
     return v
-
-
-def _one_line(e: BaseException) -> str:
-    text = str(e.args[0] if isinstance(e, KeyError) and e.args else e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
 
 
 def serve(inp: IO[str] | None = None, out: IO[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """Move advice: ask one or more agents what to play at a position, with statistics.
 
-The position is rebuilt from a history or a game record (``tournament.records``).
+The position is rebuilt from a history or a game record (``tournament.advice.positions``).
 The agent never sees the true state: it gets a state re-dealt from the
 information state of the advised player (``state.resample_from_infostate``,
 seeded from the advice seed), so hidden cards of other players cannot influence
@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import pyspiel
 
-from tournament.records import CHANCE, HistoryError, legal_strings
+from solvers.registry import AgentSpec, resolve
+from spiel_games.common.chance import UniformSampler
+from tournament.advice.positions import CHANCE, HistoryError, legal_strings
 
 Z95 = 1.959963984540054
 
@@ -124,19 +128,10 @@ class AdviceSet:
         }
 
 
-def with_budget(spec: str, overrides: dict | None) -> str:
-    """``spec`` with parameters replaced by ``overrides`` (e.g. {"time": 0.5}), validated."""
-    from solvers.registry import resolve
-    from solvers.spec import format_spec, parse_spec
-
-    if not overrides:
-        resolve(spec)
-        return spec
-    name, params = parse_spec(spec)
-    params.update(overrides)
-    merged = format_spec(name, params)
-    resolve(merged)  # raises AgentSpecError naming the valid parameters
-    return merged
+def with_budget(spec: str | AgentSpec, overrides: dict | None) -> AgentSpec:
+    """``spec`` with parameters replaced by ``overrides`` (e.g. {"time": 0.5}), validated
+    (an unknown parameter raises AgentSpecError naming the valid ones)."""
+    return resolve(spec).with_params(overrides)
 
 
 def z_score(a: MoveAdvice, b: MoveAdvice) -> float | None:
@@ -159,16 +154,6 @@ def z_score(a: MoveAdvice, b: MoveAdvice) -> float | None:
     return diff / se
 
 
-class _Sampler:
-    """U[0,1) draws, the probability sampler OpenSpiel's resamplers take."""
-
-    def __init__(self, rng: np.random.Generator):
-        self.rng = rng
-
-    def __call__(self) -> float:
-        return float(self.rng.random())
-
-
 def seeds_for(seed: int) -> tuple[np.random.Generator, int]:
     """(RNG for the root resampling, seed for every agent) from one advice seed."""
     root_ss, agent_ss = np.random.SeedSequence(seed).spawn(2)
@@ -184,13 +169,11 @@ def check_position(state) -> None:
 
 def viewpoint_state(state, player: int, rng: np.random.Generator):
     """A state consistent with ``player``'s information state, drawn with ``rng``."""
-    import pyspiel
-
     info = state.get_game().get_type().information
     if info == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return state.clone()
     try:
-        resampled = state.resample_from_infostate(player, _Sampler(rng))
+        resampled = state.resample_from_infostate(player, UniformSampler(rng))
     except (AttributeError, NotImplementedError, pyspiel.SpielError) as e:
         raise HistoryError(
             f"{state.get_game().get_type().short_name} has no resampler: cannot advise "
@@ -204,7 +187,7 @@ def viewpoint_state(state, player: int, rng: np.random.Generator):
 def advise_state(
     game_string: str,
     state,
-    agent_spec: str,
+    agent_spec: str | AgentSpec,
     *,
     player: int | None = None,
     top: int = 5,
@@ -213,8 +196,6 @@ def advise_state(
     budget: dict | None = None,
 ) -> Advice:
     """Advice from one agent for the decision at ``state``."""
-    from solvers.registry import make_agent
-
     check_position(state)
     game = state.get_game()
     mover = state.current_player()
@@ -226,7 +207,7 @@ def advise_state(
     spec = with_budget(agent_spec, budget)
     root_rng, agent_seed = seeds_for(seed)
     root = viewpoint_state(state, view, root_rng)
-    agent = make_agent(spec, game, agent_seed)
+    agent = spec.make(game, agent_seed)
     agent.reset()
     # The legal moves as the advised player sees them: when that player is not the mover,
     # the mover's options depend on cards the player cannot see, so they come from the
@@ -256,14 +237,14 @@ def advise_state(
     seconds = time.perf_counter() - t0
     for m in moves:
         if m.action_id not in legal:
-            raise RuntimeError(f"agent {spec!r} advised an illegal action {m.action_id}")
+            raise RuntimeError(f"agent {str(spec)!r} advised an illegal action {m.action_id}")
     if not moves:
-        raise RuntimeError(f"agent {spec!r} returned no moves")
+        raise RuntimeError(f"agent {str(spec)!r} returned no moves")
     z = z_score(moves[0], moves[1]) if len(moves) > 1 else None
     significant = None if z is None else bool(z > Z95)
     return Advice(
         game=game_string,
-        agent=spec,
+        agent=str(spec),
         seed=seed,
         player=view,
         to_move=mover,
@@ -292,7 +273,7 @@ def _num(x):
 
 
 def advise(
-    game_string: str, state, agents: list[str], budget: dict | None = None, **kw
+    game_string: str, state, agents: Sequence[str | AgentSpec], budget: dict | None = None, **kw
 ) -> AdviceSet:
     """Advice from every agent in ``agents`` on the same position, with the same seed.
 
@@ -301,28 +282,26 @@ def advise(
     """
     if not agents:
         raise HistoryError("give at least one --agent")
-    per_agent = [_applicable(spec, budget) for spec in agents]
+    specs = [resolve(a) for a in agents]
+    per_agent = [_applicable(spec, budget) for spec in specs]
     if budget:
         used = set().union(*(set(b) for b in per_agent))
         unused = sorted(set(budget) - used)
         if unused:
             # Let the registry name the valid parameters of the (first) agent.
-            with_budget(agents[0], {k: budget[k] for k in unused})
+            with_budget(specs[0], {k: budget[k] for k in unused})
     return AdviceSet(
         [
             advise_state(game_string, state, spec, budget=b, **kw)
-            for spec, b in zip(agents, per_agent, strict=True)
+            for spec, b in zip(specs, per_agent, strict=True)
         ]
     )
 
 
-def _applicable(spec: str, budget: dict | None) -> dict:
-    from solvers.registry import resolve
-
+def _applicable(spec: AgentSpec, budget: dict | None) -> dict:
     if not budget:
         return {}
-    kind, _ = resolve(spec)
-    names = {p.name for p in kind.params}
+    names = {p.name for p in spec.kind.params}
     return {k: v for k, v in budget.items() if k in names}
 
 
@@ -396,55 +375,6 @@ def _verdict(adv: Advice) -> str:
     return f"best: {adv.best}, not significantly better than {second} ({z})"
 
 
-def position_from(
-    game_string: str | None,
-    history=None,
-    record_path: str | None = None,
-    ply: int | None = None,
-    games: dict | None = None,
-):
-    """(game string, game, state, ply) from a history or a game record file.
-
-    ``games`` is an optional cache of loaded games keyed by game string.
-    """
-    from tournament import records
-
-    if (history is None) == (record_path is None):
-        raise HistoryError("give exactly one of --history and --game-file")
-    if record_path is not None:
-        rec = records.read_record(record_path)
-        if game_string and game_string != rec.game:
-            raise HistoryError(f"the game record is for {rec.game!r}, not {game_string!r}")
-        game_string = rec.game
-        game = _cached(games, game_string)
-        if ply is not None and not 0 <= ply <= len(rec.actions):
-            raise HistoryError(f"ply {ply} is outside the record (0-{len(rec.actions)})")
-        state, actions = records.replay_record(game, rec, ply)
-    else:
-        if not game_string:
-            raise HistoryError("give a game string")
-        game = _cached(games, game_string)
-        items = records.split_history(history)
-        if ply is not None:
-            if not 0 <= ply <= len(items):
-                raise HistoryError(f"ply {ply} is outside the history (0-{len(items)})")
-            items = items[:ply]
-        state, actions = records.replay_history(game, items)
-    return game_string, game, state, len(actions)
-
-
-def _cached(games: dict | None, game_string: str):
-    from tournament.records import load_game
-
-    if games is None:
-        return load_game(game_string)
-    if game_string not in games:
-        if len(games) >= 32:
-            games.pop(next(iter(games)))
-        games[game_string] = load_game(game_string)
-    return games[game_string]
-
-
 __all__ = [
     "CHANCE",
     "Advice",
@@ -452,7 +382,6 @@ __all__ = [
     "MoveAdvice",
     "advise",
     "advise_state",
-    "position_from",
     "render",
     "with_budget",
     "z_score",

@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from spiel_games.common.errors import MeepleError
+
 DEFAULT_BOOTSTRAP = 200
 
 
-class RatingsError(ValueError):
+class RatingsError(MeepleError):
     """Ratings cannot be computed as asked (one line for the user)."""
 
 
@@ -341,22 +343,6 @@ def seat_table(g: Games) -> list[dict]:
             }
         )
     return out
-
-
-def ratings_from_ledgers(
-    directories,
-    bootstrap: int = DEFAULT_BOOTSTRAP,
-    anchor: tuple[str, float] | None = None,
-    seed: int = 0,
-) -> tuple[Ratings, dict]:
-    from tournament.ratings_load import load_games
-
-    agents, groups, void, extra = load_games(directories)
-    if not groups:
-        raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
-    return rate(
-        agents, groups, bootstrap=bootstrap, anchor=anchor, seed=seed, void_games=void
-    ), extra
 
 
 def parse_anchor(text: str | None) -> tuple[str, float] | None:

@@ -1,4 +1,4 @@
-"""Positions from action histories, and the game record file.
+"""Positions: from action histories, and the game record file.
 
 A *history* is the action sequence from the start of the game, chance outcomes
 included, written as action strings separated by ``;``::
@@ -36,25 +36,17 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import spiel_games
+from spiel_games.common.errors import MeepleError
+from tournament.match import final_scores
+
 FORMAT = "meeple-game-record"
 VERSION = 1
 CHANCE = -1
 
 
-class HistoryError(ValueError):
+class HistoryError(MeepleError):
     """A history or game record that does not describe a legal position (one-line message)."""
-
-
-def load_game(game_string: str):
-    """Load a registered game by its game string, with a one-line error (HistoryError)."""
-    import spiel_games  # noqa: F401  (registers the games)
-    from spiel_games.common.registry import GameStringError
-    from spiel_games.common.registry import load_game as registry_load
-
-    try:
-        return registry_load(game_string)
-    except GameStringError as e:
-        raise HistoryError(str(e)) from None
 
 
 def legal_strings(state) -> list[tuple[int, str]]:
@@ -194,8 +186,6 @@ def record_of(game_string: str, state, seed: int, seats, actions: list[int]) -> 
     rec = GameRecord(game=game_string, seed=int(seed), seats=list(seats), actions=items)
     if state.is_terminal():
         rec.terminal = True
-        from tournament.match import final_scores
-
         rec.scores = final_scores(state)
         rec.returns = [float(x) for x in state.returns()]
     return rec
@@ -270,3 +260,34 @@ def replay_record(game, record: GameRecord, ply: int | None = None) -> tuple[obj
         state.apply_action(a)
         actions.append(a)
     return state, actions
+
+
+def position_from(
+    game_string: str | None,
+    history=None,
+    record_path: str | None = None,
+    ply: int | None = None,
+):
+    """(game string, game, state, ply) from a history or a game record file."""
+    if (history is None) == (record_path is None):
+        raise HistoryError("give exactly one of --history and --game-file")
+    if record_path is not None:
+        rec = read_record(record_path)
+        if game_string and game_string != rec.game:
+            raise HistoryError(f"the game record is for {rec.game!r}, not {game_string!r}")
+        game_string = rec.game
+        game = spiel_games.load_game(game_string)
+        if ply is not None and not 0 <= ply <= len(rec.actions):
+            raise HistoryError(f"ply {ply} is outside the record (0-{len(rec.actions)})")
+        state, actions = replay_record(game, rec, ply)
+    else:
+        if not game_string:
+            raise HistoryError("give a game string")
+        game = spiel_games.load_game(game_string)
+        items = split_history(history)
+        if ply is not None:
+            if not 0 <= ply <= len(items):
+                raise HistoryError(f"ply {ply} is outside the history (0-{len(items)})")
+            items = items[:ply]
+        state, actions = replay_history(game, items)
+    return game_string, game, state, len(actions)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli_common import fail
+from tournament.cli.common import domain_errors, fail
 
 games_app = typer.Typer(
     help="List, inspect and simulate the registered games.", no_args_is_help=True
@@ -16,19 +16,16 @@ games_app = typer.Typer(
 
 
 def _load(game_string: str):
-    import spiel_games  # noqa: F401  (registers the games)
-    from spiel_games.common.registry import GameStringError, load_game
+    import spiel_games  # deferred: fast --help
 
-    try:
-        return load_game(game_string)
-    except GameStringError as e:
-        raise fail(str(e), 2) from None
+    with domain_errors(2):
+        return spiel_games.load_game(game_string)
 
 
 @games_app.command("list")
 def list_games() -> None:
     """Every registered game with its player range and parameters."""
-    import spiel_games
+    import spiel_games  # deferred: fast --help
 
     for spec in spiel_games.all_specs():
         params = ", ".join(f"{p.name}={p.default}" for p in spec.params)
@@ -44,7 +41,7 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
 ) -> None:
     """Rules summary, parameters, tiny configurations, and deviations and assumptions."""
-    import spiel_games
+    import spiel_games  # deferred: fast --help
 
     try:
         spec = spiel_games.get_spec(game)
@@ -97,8 +94,8 @@ def simulate(
     """Random playouts with a progress bar; prints score and length statistics."""
     from rich.progress import Progress
 
-    from solvers.baselines import RandomAgent
-    from tournament.match import play_match
+    from solvers.baselines import RandomAgent  # deferred: fast --help
+    from tournament.match import play_match  # deferred: fast --help
 
     game = _load(game_string)
     n = game.num_players()
@@ -129,3 +126,8 @@ def simulate(
             f"P{p + 1:<4} {statistics.fmean(scores[p]):>10.2f} {sd:>9.2f} {min(scores[p]):>5.0f} "
             f"{max(scores[p]):>5.0f} {statistics.fmean(returns[p]):>12.3f}"
         )
+
+
+def register(app: typer.Typer) -> None:
+    """Add `meeple games ...` to the root app."""
+    app.add_typer(games_app, name="games")

@@ -13,32 +13,27 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli_common import fail
+from tournament.cli.common import domain_errors, fail
+from tournament.keys import TOURNAMENT_KEYS, option_help
 
 tournament_app = typer.Typer(
     help="Run tournaments (Ray or in-process) into a Parquet ledger.", no_args_is_help=True
 )
 
-_OPTION_KEYS = {
-    "game": "tournament.game",
-    "seeds_per_lineup": "tournament.seeds_per_lineup",
-    "seed": "tournament.seed",
-    "schedule": "tournament.schedule",
-    "focus": "tournament.focus",
-    "failure_policy": "tournament.failure_policy",
-    "time_limit": "tournament.time_limit",
-    "batch_size": "tournament.batch_size",
-}
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEMO_CONFIG = REPO_ROOT / "configs" / "tournaments" / "demo.toml"
 
 
-def _config(path: Path | None, raw: dict | None, sets: list[str], options: dict):
-    """Load, merge and validate: returns (config, number of games)."""
-    from tournament.config import ConfigError, build_config, load_toml, parse_override
-    from tournament.schedule import schedule
+def _resolve(path: Path | None, raw: dict | None, sets: list[str], options: dict):
+    """The one resolve step: load, merge and validate the config, then build its schedule.
 
-    try:
+    Returns (config, tasks); the game is loaded, the code hashed and the schedule built
+    here once, and passed down."""
+    from tournament.config import build_config, load_toml, parse_override  # deferred: fast --help
+    from tournament.schedule import schedule  # deferred: fast --help
+
+    option_keys = {k.name for k in TOURNAMENT_KEYS if k.option}
+    with domain_errors(2):
         if raw is not None:
             data = raw
         elif path is not None:
@@ -50,24 +45,30 @@ def _config(path: Path | None, raw: dict | None, sets: list[str], options: dict)
             key, value = parse_override(text)
             overrides[key] = value
         for name, value in options.items():
+            assert name in option_keys, name
             if value is not None:
-                overrides[_OPTION_KEYS[name]] = value
+                overrides[f"tournament.{name}"] = value
         cfg = build_config(data, overrides)
-        return cfg, len(schedule(cfg))
-    except ConfigError as e:
-        raise fail(str(e), 2) from None
+        return cfg, schedule(cfg)
 
 
-def _run(cfg, out: Path, workers: int, address: str | None, executor: str, quiet: bool):
-    from tournament.ledger import LedgerError
-    from tournament.runner import run_tournament
+def _run(cfg, tasks, out: Path, workers: int, address: str | None, executor: str, quiet: bool):
+    from tournament.cli.progress import Display  # deferred: fast --help
+    from tournament.runner import run_tournament  # deferred: fast --help (imports ray lazily)
 
+    display = Display(not quiet, {a.agent_id: a.name for a in cfg.agents})
     try:
-        summary = run_tournament(
-            cfg, out, workers=workers, address=address, executor=executor, show_progress=not quiet
-        )
-    except LedgerError as e:
-        raise fail(str(e), 1) from None
+        with domain_errors(1), display:
+            summary = run_tournament(
+                cfg,
+                out,
+                workers=workers,
+                address=address,
+                executor=executor,
+                on_start=display.on_start,
+                on_batch=display.on_batch,
+                tasks=tasks,
+            )
     except KeyboardInterrupt:
         raise fail(
             f"interrupted; finished batches are in {out}: rerun the same command to resume", 130
@@ -107,20 +108,16 @@ def run(
         str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
     ] = None,
     executor: Annotated[str, typer.Option("--executor", help="ray or serial (in-process)")] = "ray",
-    game: Annotated[str | None, typer.Option(help="Override tournament.game")] = None,
+    game: Annotated[str | None, typer.Option(help=option_help("game"))] = None,
     seeds_per_lineup: Annotated[
-        int | None, typer.Option(help="Override tournament.seeds_per_lineup")
+        int | None, typer.Option(help=option_help("seeds_per_lineup"))
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Override tournament.seed")] = None,
-    schedule: Annotated[str | None, typer.Option(help="Override tournament.schedule")] = None,
-    focus: Annotated[str | None, typer.Option(help="Override tournament.focus (gauntlet)")] = None,
-    failure_policy: Annotated[
-        str | None, typer.Option(help="Override tournament.failure_policy")
-    ] = None,
-    time_limit: Annotated[
-        float | None, typer.Option(help="Override tournament.time_limit (s/move)")
-    ] = None,
-    batch_size: Annotated[int | None, typer.Option(help="Override tournament.batch_size")] = None,
+    seed: Annotated[int | None, typer.Option(help=option_help("seed"))] = None,
+    schedule: Annotated[str | None, typer.Option(help=option_help("schedule"))] = None,
+    focus: Annotated[str | None, typer.Option(help=option_help("focus"))] = None,
+    failure_policy: Annotated[str | None, typer.Option(help=option_help("failure_policy"))] = None,
+    time_limit: Annotated[float | None, typer.Option(help=option_help("time_limit"))] = None,
+    batch_size: Annotated[int | None, typer.Option(help=option_help("batch_size"))] = None,
     set_: Annotated[
         list[str] | None, typer.Option("--set", help="Any key: --set agents.mcts='mcts(sims=50)'")
     ] = None,
@@ -132,7 +129,7 @@ def run(
     """Play every game of CONFIG that is missing from the ledger (reruns resume)."""
     if executor not in ("ray", "serial"):
         raise fail(f"--executor must be ray or serial, got {executor!r}", 2)
-    cfg, n = _config(
+    cfg, tasks = _resolve(
         config,
         None,
         set_ or [],
@@ -149,25 +146,25 @@ def run(
     )
     out = out or _default_out(config.stem, cfg)
     if dry_run:
-        typer.echo(f"{n} games, {len(cfg.agents)} agents, run id {cfg.run_id}, ledger {out}")
+        typer.echo(
+            f"{len(tasks)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, ledger {out}"
+        )
         return
-    _run(cfg, out, workers, address, executor, quiet)
+    _run(cfg, tasks, out, workers, address, executor, quiet)
 
 
 def _ratings(dirs: list[Path], anchor: str | None, bootstrap: int, seed: int = 0):
-    from tournament.ledger import LedgerError
-    from tournament.ratings import RatingsError, parse_anchor, ratings_from_ledgers
+    from tournament.ratings.fit import parse_anchor  # deferred: fast --help
+    from tournament.ratings.load import ratings_from_ledgers  # deferred: fast --help
 
-    try:
+    with domain_errors(1):
         return ratings_from_ledgers(
             dirs, bootstrap=bootstrap, anchor=parse_anchor(anchor), seed=seed
         )
-    except (LedgerError, RatingsError) as e:
-        raise fail(str(e), 1) from None
 
 
 def _emit(r, extra: dict, fmt: str, html: Path | None) -> None:
-    from tournament import report
+    from tournament.ratings import report  # deferred: fast --help
 
     if fmt == "table":
         report.print_table(r)
@@ -197,7 +194,7 @@ def ratings(
     seed: Annotated[int, typer.Option("--seed", help="Bootstrap RNG seed")] = 0,
 ) -> None:
     """Joint Bradley–Terry Elo (pyspiel.elo) with bootstrap CIs, crosstable, seats, α-Rank."""
-    from tournament.report import FORMATS
+    from tournament.ratings.report import FORMATS  # deferred: fast --help
 
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
@@ -218,13 +215,10 @@ def replay(
     ] = None,
 ) -> None:
     """Replay one recorded game exactly, move by move."""
-    from tournament.ledger import LedgerError
-    from tournament.replay import replay as do_replay
+    from tournament.replay import replay as do_replay  # deferred: fast --help
 
-    try:
+    with domain_errors(1):
         rep = do_replay(ledger, game_id)
-    except LedgerError as e:
-        raise fail(str(e), 1) from None
     typer.echo("\n".join(rep.lines))
     if save is not None:
         try:
@@ -252,17 +246,14 @@ def demo(
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples")] = 200,
 ) -> None:
     """A small Coloretto tournament (baselines and small search agents): Elo table + HTML report."""
-    from solvers.registry import KINDS, all_kinds
-    from solvers.spec import parse_spec
-    from tournament.config import load_toml
+    from solvers.registry import KINDS  # deferred: fast --help
+    from solvers.spec import parse_spec  # deferred: fast --help
+    from tournament.config import load_toml  # deferred: fast --help
 
     if executor not in ("ray", "serial"):
         raise fail(f"--executor must be ray or serial, got {executor!r}", 2)
-    try:
+    with domain_errors(2):
         raw = load_toml(config)
-    except ValueError as e:
-        raise fail(str(e), 2) from None
-    all_kinds()
     agents = dict(raw.get("agents", {}))
     for name, spec in list(agents.items()):
         kind = parse_spec(spec)[0] if isinstance(spec, str) else ""
@@ -272,10 +263,12 @@ def demo(
             )
             del agents[name]
     raw = {**raw, "agents": agents}
-    cfg, n = _config(None, raw, [], {})
+    cfg, tasks = _resolve(None, raw, [], {})
     out = out or _default_out("demo", cfg)
-    typer.echo(f"demo: {n} games of {cfg.game} between {', '.join(a.name for a in cfg.agents)}")
-    _run(cfg, out, workers, None, executor, quiet=False)
+    typer.echo(
+        f"demo: {len(tasks)} games of {cfg.game} between {', '.join(a.name for a in cfg.agents)}"
+    )
+    _run(cfg, tasks, out, workers, None, executor, quiet=False)
     r, extra = _ratings([out], None, bootstrap)
     # beside the ledger, not in it: a ledger directory holds only ledger files
     _emit(r, extra, "table", html or out.with_name(out.name + "-report.html"))

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from tournament.ratings import Ratings
+from tournament.ratings.fit import Ratings
 
 FORMATS = ("table", "md", "csv", "json")
 

@@ -1,4 +1,5 @@
-"""Ledgers to rating arrays: one pass over the rated games, vectorised per batch file.
+"""Ledgers to rating arrays (one pass over the rated games, vectorised per batch file),
+and ``ratings_from_ledgers``: load, then fit (``tournament.ratings.fit``).
 
 Agents are keyed by id (canonical spec + code version); the display name is the config name,
 with the id appended when two ids share a name. A duplicate set is (run, seed).
@@ -7,18 +8,16 @@ with the id appended when two ids share a name. A duplicate set is (run, seed).
 from __future__ import annotations
 
 import numpy as np
+import pyarrow.compute as pc
 
-from tournament.ratings import AgentInfo, Games
+from tournament.ledger import LedgerError, read_ledger
+from tournament.ratings.fit import DEFAULT_BOOTSTRAP, AgentInfo, Games, Ratings, RatingsError, rate
 
 RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks"]
 
 
 def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
     """Read ledgers into rating arrays. Agents are keyed by id (spec + code version)."""
-    import pyarrow.compute as pc
-
-    from tournament.ledger import LedgerError, read_ledger
-
     ledgers = [read_ledger(d, columns=RATING_COLUMNS) for d in directories]
     runs: dict[str, str] = {}
     for led in ledgers:
@@ -104,3 +103,17 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
         "ledgers": [str(led.directory) for led in ledgers],
     }
     return agents, groups, void, extra
+
+
+def ratings_from_ledgers(
+    directories,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    anchor: tuple[str, float] | None = None,
+    seed: int = 0,
+) -> tuple[Ratings, dict]:
+    agents, groups, void, extra = load_games(directories)
+    if not groups:
+        raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
+    return rate(
+        agents, groups, bootstrap=bootstrap, anchor=anchor, seed=seed, void_games=void
+    ), extra

@@ -1,0 +1,42 @@
+"""The one table of ``[tournament]`` keys (stdlib only, so the CLI reads it for --help).
+
+The validator (``tournament.config.build_config``), the TOML writer
+(``tournament.config.config_to_toml_dict``) and the `meeple tournament run` override
+options all read this table; a new key is added here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Key:
+    """One ``[tournament]`` key: its type, default and meaning."""
+
+    name: str
+    type: type
+    default: object
+    help: str
+    option: bool = True  # also a `meeple tournament run --<name>` override
+
+
+TOURNAMENT_KEYS: tuple[Key, ...] = (
+    Key("game", str, None, "game string, e.g. python_coloretto(players=3) (required)"),
+    Key("seeds_per_lineup", int, 10, "chance seeds per line-up, each under every seat rotation"),
+    Key("seed", int, 0, "master seed; every game seed is derived from it"),
+    Key("schedule", str, "round-robin", "round-robin, gauntlet (needs focus) or ladder"),
+    Key("focus", str, "", "gauntlet: the agent that meets the field"),
+    Key("self_play", bool, False, "allow line-ups with one agent in several seats", False),
+    Key("failure_policy", str, "rank-last", "rank-last or void: what an agent failure means"),
+    Key("time_limit", float, 0.0, "seconds per move; 0 = none"),
+    Key("batch_size", int, 0, "games per task; 0 = chosen from the workload"),
+)
+
+
+def option_help(name: str) -> str:
+    """The --<name> override's help text."""
+    for k in TOURNAMENT_KEYS:
+        if k.name == name and k.option:
+            return f"Override tournament.{name}: {k.help}"
+    raise KeyError(name)

@@ -1,0 +1,1 @@
+"""Ratings from ledgers: load (ledgers -> arrays), fit (Elo, bootstrap, alpha-Rank), report."""
