@@ -260,6 +260,8 @@ def test_game_imports_run_one_way_through_the_layers(graph, game):
     for e in graph:
         if not e.source.startswith(prefix):
             continue
+        if e.target == prefix[:-1]:
+            continue  # the package itself: importing it registers the game
         if e.target.startswith("spiel_games.") and not e.target.startswith(
             (prefix, "spiel_games.common")
         ):

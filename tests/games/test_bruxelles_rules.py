@@ -1,6 +1,6 @@
 """Bruxelles 1893 scenario tests: one rule each, driven through real moves.
 
-Positions come from spiel_games.bruxelles.testing (fixed setup, whole board open,
+Positions come from spiel_games.bruxelles.scenario (fixed setup, whole board open,
 holdings edited before the moves a test checks); every rule effect comes from the
 engine.
 """

@@ -14,7 +14,7 @@ import pytest
 import spiel_games
 from spiel_games.bruxelles import scenario as T
 from spiel_games.common import conformance as C
-from tournament.play import readable_observation
+from tournament.advice.play import readable_observation
 
 SPEC = spiel_games.get_spec("python_bruxelles")
 CONFIGS = (

@@ -16,7 +16,7 @@ import pytest
 import spiel_games
 from spiel_games.common import conformance as C
 from spiel_games.rococo.scenario import card, start
-from tournament.play import readable_observation
+from tournament.advice.play import readable_observation
 
 SPEC = spiel_games.get_spec("python_rococo")
 # (game, sample every k-th state, games played): the tiny game is short, so look at all of it.

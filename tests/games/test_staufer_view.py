@@ -16,7 +16,7 @@ import pytest
 import spiel_games
 from spiel_games.common import conformance as C
 from spiel_games.staufer.scenario import act, scripted_setup
-from tournament.play import readable_observation
+from tournament.advice.play import readable_observation
 
 SPEC = spiel_games.get_spec("python_staufer")
 CONFIGS = (

@@ -39,7 +39,7 @@ def test_score_returns_are_the_estimates_within_the_bounds():
 
 def test_auto_defaults_resolve_to_the_game_evaluation_and_heuristic_prior():
     game = pyspiel.load_game("python_rococo(players=3)")
-    _, params = resolve("ismcts")
+    params = resolve("ismcts").params
     assert params["eval"] == "auto" and params["prior"] == "auto"
     chosen = resolve_auto(game, params)
     assert chosen["eval"] == "game" and chosen["prior"] == "heuristic"
@@ -47,7 +47,7 @@ def test_auto_defaults_resolve_to_the_game_evaluation_and_heuristic_prior():
 
 def test_games_without_evaluation_or_heuristic_fall_back_to_plain_search():
     game = pyspiel.load_game("kuhn_poker")
-    chosen = resolve_auto(game, resolve("ismcts")[1])
+    chosen = resolve_auto(game, resolve("ismcts").params)
     assert chosen["eval"] == "score" and chosen["prior"] == "none"
 
 
