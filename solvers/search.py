@@ -99,24 +99,24 @@ class SearchEngine:
         self.span = (hi - self.lo) or 1.0
         self.utility = str(game.get_parameters().get("utility", "rank"))
         self.heuristic = None
-        spec = (
-            get_spec(game.get_type().short_name)
-            if rollout == "heuristic" or prior != "none"
-            else None
-        )
-        if rollout == "heuristic":
+        wanted = {
+            "heuristic rollouts": rollout == "heuristic",
+            "prior=heuristic": prior == "heuristic",
+        }
+        heuristic = None
+        if any(wanted.values()):
+            spec = get_spec(game.get_type().short_name)
             if spec.heuristic is None:
-                raise ValueError(f"{spec.short_name} has no heuristic for heuristic rollouts")
-            self.heuristic = spec.heuristic
+                use = next(k for k, v in wanted.items() if v)
+                raise ValueError(f"{spec.short_name} has no heuristic for {use}")
+            heuristic = spec.heuristic
+        if rollout == "heuristic":
+            self.heuristic = heuristic
         # Epsilon-greedy heuristic rollouts: a random legal move with probability epsilon.
         self.epsilon = epsilon
         # Progressive bias (Chaslot et al. 2008): the heuristic's move at a decision
         # node is expanded first and gets prior_w / (n + 1) added to its UCB value.
-        self.prior = None
-        if prior == "heuristic":
-            if spec.heuristic is None:
-                raise ValueError(f"{spec.short_name} has no heuristic for prior=heuristic")
-            self.prior = spec.heuristic
+        self.prior = heuristic if prior == "heuristic" else None
         self.prior_w = prior_w
         self.estimator = game_evaluation(game) if evaluation == "game" else None
         self.n_players = game.num_players()
