@@ -69,7 +69,7 @@ advice.register(app)
 
 
 def main() -> None:
-    app()
+    app(prog_name="meeple")  # also under `python -m tournament.cli`
 
 
 if __name__ == "__main__":
