@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solvers.base import Agent, Analysis, MoveStat
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.registry import get_spec, load_game
 from tournament.identity import code_version
 
@@ -79,10 +79,19 @@ def write_policy(path: str | Path, table, meta: dict) -> int:
             raise ValueError(f"policy metadata needs {required!r}")
     meta = {"format": FORMAT, "code_version": code_version(meta["game"]), **meta}
     rows = table_rows(table) if isinstance(table, dict) else table
-    schema = _SCHEMA.with_metadata({META_KEY: json.dumps(meta).encode()})
+    schema = _SCHEMA.with_metadata({META_KEY: json.dumps(meta, allow_nan=False).encode()})
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
+    try:
+        _write_rows(tmp, schema, rows)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)  # a failed write leaves nothing behind
+    return path.stat().st_size
+
+
+def _write_rows(tmp: Path, schema: pa.Schema, rows) -> None:
     with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
         keys: list[str] = []
         actions: list[int] = []
@@ -111,8 +120,6 @@ def write_policy(path: str | Path, table, meta: dict) -> int:
                 flush()
         if keys:
             flush()
-    tmp.replace(path)
-    return path.stat().st_size
 
 
 def read_meta(path: str | Path) -> dict:
@@ -123,20 +130,48 @@ def read_meta(path: str | Path) -> dict:
     raw = (schema.metadata or {}).get(META_KEY)
     if raw is None:
         raise PolicyFileError(f"{path} is not a meeple policy file (no metadata)")
-    return json.loads(raw)
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict):
+        raise PolicyFileError(f"{path}: the policy metadata is not a JSON object")
+    for name, ok in _COLUMN_TYPES.items():
+        if name not in schema.names:
+            raise PolicyFileError(f"{path}: no column {name!r}; not a meeple policy file")
+        if not ok(schema.field(name).type):
+            raise PolicyFileError(
+                f"{path}: column {name!r} has type {schema.field(name).type}, "
+                f"expected {_SCHEMA.field(name).type}"
+            )
+    return meta
+
+
+# What a reader accepts per column (a writer writes exactly _SCHEMA).
+_COLUMN_TYPES = {
+    "key": lambda t: pa.types.is_string(t) or pa.types.is_large_string(t),
+    "action": pa.types.is_integer,
+    "probability": pa.types.is_floating,
+}
 
 
 def read_policy(path: str | Path) -> PolicyTable:
+    """The whole file as a table; PolicyFileError (one line) for anything malformed."""
     meta = read_meta(path)
     if meta.get("format") != FORMAT:
         raise PolicyFileError(f"{path}: unsupported policy format {meta.get('format')!r}")
-    t = pq.read_table(path, columns=["key", "action", "probability"])
+    try:
+        t = pq.read_table(path, columns=["key", "action", "probability"])
+    except (OSError, pa.ArrowException) as e:
+        raise PolicyFileError(f"cannot read policy file {path}: {one_line(e)}") from None
+    if t.num_rows and any(t.column(c).null_count for c in t.column_names):
+        raise PolicyFileError(f"{path}: the policy has empty (null) cells")
+    probs = t.column("probability").to_pylist()
+    if any(not 0.0 <= q <= 1.0 for q in probs):  # NaN fails both comparisons
+        raise PolicyFileError(f"{path}: a probability is outside [0, 1] (or NaN)")
     out: dict[str, tuple[list[int], list[float]]] = {}
     for k, a, p in zip(
-        t.column("key").to_pylist(),
-        t.column("action").to_pylist(),
-        t.column("probability").to_pylist(),
-        strict=False,
+        t.column("key").to_pylist(), t.column("action").to_pylist(), probs, strict=True
     ):
         entry = out.get(k)
         if entry is None:

@@ -2,6 +2,10 @@
 
     result = solve(SolveConfig("python_coloretto(players=4)", "mccfr-os", 10000, "p.parquet"))
 
+``validate(cfg)`` checks the whole request (solver, counts, game, abstraction, the output
+path) before anything runs; ``solve`` calls it first. Without ``out`` the policy goes to
+``runs/policies/<game>-<solver>-<8 hex digits of the request>.parquet``.
+
 A checkpoint (``<out>.ckpt.parquet``: key, action, regret, average-strategy sum,
 with JSON metadata holding the iteration count and the RNG state) is written every
 ``report_every`` iterations and when the run is interrupted. Running the same
@@ -11,7 +15,9 @@ abstraction or seed is refused. The policy file is written at the end.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import random
 import time
 from collections.abc import Callable
@@ -26,7 +32,7 @@ import spiel_games
 from solvers import efg_cfr
 from solvers.mccfr import DEFAULT_MAX_KEYS, MCCFR
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, write_policy
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.errors import MeepleError, one_line
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
 ES_LEAVES = 32  # most playouts per traversal of windowed mccfr-es on full games
@@ -37,12 +43,16 @@ class SolveError(MeepleError):
     """A bad solve request (one-line message)."""
 
 
+class CheckpointError(SolveError):
+    """A checkpoint that cannot be resumed: unreadable, or written for another request."""
+
+
 @dataclass
 class SolveConfig:
     game: str
     solver: str
     iterations: int
-    out: str
+    out: str | None = None  # None: default_out(...) under runs/policies/
     abstraction: str | None = None  # None: the game's abstraction for MCCFR, `none` for exact
     report_every: int = 100
     seed: int = 0
@@ -64,6 +74,65 @@ class SolveResult:
 def checkpoint_path(out: str | Path) -> Path:
     out = Path(out)
     return out.with_name(out.name + ".ckpt.parquet")
+
+
+def default_out(game_string: str, solver: str, abstraction: str | None, seed: int) -> Path:
+    """``runs/policies/<game>-<solver>-<hash>.parquet``: one file per distinct request, so
+    a rerun resumes its own checkpoint and never meets another request's."""
+    short = game_string.split("(")[0].removeprefix("python_")
+    digest = hashlib.sha256(
+        json.dumps([game_string, solver, abstraction, seed]).encode()
+    ).hexdigest()[:8]
+    return Path("runs") / "policies" / f"{short}-{solver}-{digest}.parquet"
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an output path that cannot become a file, before the run starts."""
+    for path in (out, checkpoint_path(out)):
+        if path.is_dir():
+            raise SolveError(f"--out {out}: {path} is a directory; give a file path")
+    parent = out.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise SolveError(f"--out {out}: {parent} is not a directory")
+
+
+@dataclass
+class Plan:
+    """A validated request: the loaded game and everything derived from the config."""
+
+    game: Any
+    out: Path
+    abstraction: str
+    version: int
+    is_exact: bool
+
+
+def validate(cfg: SolveConfig) -> Plan:
+    """Check the whole request before anything runs; SolveError names what is wrong."""
+    if cfg.solver not in SOLVERS:
+        raise SolveError(f"unknown solver {cfg.solver!r}; valid: {', '.join(SOLVERS)}")
+    if cfg.iterations < 1:
+        raise SolveError("--iterations must be >= 1")
+    if cfg.report_every < 1:
+        raise SolveError("--report-every must be >= 1")
+    if cfg.max_keys < 1:
+        raise SolveError("--max-keys must be >= 1")
+    if cfg.seed < 0:
+        raise SolveError("--seed must be >= 0")
+    game = spiel_games.load_game(cfg.game, any_openspiel=True)
+    abstraction, version = _resolve_abstraction(game, cfg)
+    is_exact = cfg.solver in efg_cfr.KINDS
+    if is_exact and game.num_players() != 2:
+        raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
+    out = (
+        Path(cfg.out)
+        if cfg.out is not None
+        else default_out(str(game), cfg.solver, cfg.abstraction, cfg.seed)
+    )
+    _check_out(out)
+    return Plan(game, out, abstraction, version, is_exact)
 
 
 def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:
@@ -117,6 +186,11 @@ def _rng_from_json(data) -> tuple:
     return (data[0], tuple(data[1]), data[2])
 
 
+def _finite(value: Any) -> Any:
+    """JSON-safe metadata: a non-finite metric is stored as null, never as NaN."""
+    return value if not isinstance(value, float) or math.isfinite(value) else None
+
+
 def _write_checkpoint(path: Path, rows, meta: dict) -> None:
     keys, acts, regs, avgs = [], [], [], []
     for k, a, r, s in rows:
@@ -131,22 +205,52 @@ def _write_checkpoint(path: Path, rows, meta: dict) -> None:
             "regret": pa.array(regs, pa.float64()),
             "avg": pa.array(avgs, pa.float64()),
         }
-    ).replace_schema_metadata({_CKPT_KEY: json.dumps(meta).encode()})
+    ).replace_schema_metadata({_CKPT_KEY: json.dumps(meta, allow_nan=False).encode()})
     tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(t, tmp)
-    tmp.replace(path)
+    try:
+        pq.write_table(t, tmp)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+_CKPT_TYPES = {
+    "key": pa.types.is_string,
+    "action": pa.types.is_integer,
+    "regret": pa.types.is_floating,
+    "avg": pa.types.is_floating,
+}
 
 
 def _read_checkpoint(path: Path) -> tuple[dict, list]:
-    t = pq.read_table(path)
-    meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
+    """(metadata, rows) of a checkpoint; CheckpointError for anything unreadable."""
+    try:
+        t = pq.read_table(path)
+    except (OSError, pa.ArrowException) as e:
+        raise CheckpointError(
+            f"checkpoint {path} is unreadable ({one_line(e)}); delete it to start over"
+        ) from None
+    try:
+        meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
+    except (KeyError, ValueError):
+        meta = None
+    if not isinstance(meta, dict) or not isinstance(meta.get("iteration"), int):
+        raise CheckpointError(
+            f"checkpoint {path} has no valid meeple metadata; delete it to start over"
+        )
+    for name, ok in _CKPT_TYPES.items():
+        if name not in t.column_names or not ok(t.schema.field(name).type):
+            raise CheckpointError(
+                f"checkpoint {path}: column {name!r} is missing or of the wrong type; "
+                "delete it to start over"
+            )
     rows = list(
         zip(
             t.column("key").to_pylist(),
             t.column("action").to_pylist(),
             t.column("regret").to_pylist(),
             t.column("avg").to_pylist(),
-            strict=False,
+            strict=True,
         )
     )
     return meta, rows
@@ -157,18 +261,9 @@ def solve(
     on_iteration: Callable[[int, int], None] | None = None,
     on_report: Callable[[int, str, float], None] | None = None,
 ) -> SolveResult:
-    if cfg.solver not in SOLVERS:
-        raise SolveError(f"unknown solver {cfg.solver!r}; valid: {', '.join(SOLVERS)}")
-    if cfg.iterations < 1:
-        raise SolveError("--iterations must be >= 1")
-    if cfg.report_every < 1:
-        raise SolveError("--report-every must be >= 1")
-    game = spiel_games.load_game(cfg.game, any_openspiel=True)
+    plan = validate(cfg)
+    game, abstraction, version, is_exact = plan.game, plan.abstraction, plan.version, plan.is_exact
     game_string = str(game)
-    abstraction, version = _resolve_abstraction(game, cfg)
-    is_exact = cfg.solver in efg_cfr.KINDS
-    if is_exact and game.num_players() != 2:
-        raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
     computable = is_exact or exploitability_computable(game)
 
     identity = {
@@ -198,25 +293,30 @@ def solve(
         rows_fn = solver.rows
         rng = solver.rng
 
-    ckpt = checkpoint_path(cfg.out)
+    ckpt = checkpoint_path(plan.out)
     ckpt.parent.mkdir(parents=True, exist_ok=True)
     start = 0
     if ckpt.exists():
         meta, rows = _read_checkpoint(ckpt)
         mismatch = [k for k, v in identity.items() if meta.get(k) != v]
         if mismatch:
-            raise SolveError(
+            raise CheckpointError(
                 f"checkpoint {ckpt} was written for a different {', '.join(mismatch)}; "
                 "delete it or choose another --out"
             )
-        start = int(meta["iteration"])
-        if is_exact:
-            solver.load_rows(rows, start)
-        else:
-            solver.load_rows(rows)
-            solver.iterations = start
-            assert rng is not None
-            rng.setstate(_rng_from_json(meta["rng"]))
+        start = meta["iteration"]
+        try:
+            if is_exact:
+                solver.load_rows(rows, start)
+            else:
+                solver.load_rows(rows)
+                solver.iterations = start
+                assert rng is not None
+                rng.setstate(_rng_from_json(meta["rng"]))
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise CheckpointError(
+                f"checkpoint {ckpt} cannot be resumed ({one_line(e)}); delete it to start over"
+            ) from None
 
     eval_export = None
 
@@ -240,7 +340,7 @@ def solve(
             meta["rng"] = _rng_state_json(rng)
         _write_checkpoint(ckpt, rows_fn(), meta)
 
-    result = SolveResult(iterations=start, resumed_from=start, out=cfg.out)
+    result = SolveResult(iterations=start, resumed_from=start, out=str(plan.out))
     t0 = time.perf_counter()
     it = start
     try:
@@ -277,12 +377,12 @@ def solve(
     result.untracked = 0 if is_exact else solver.untracked
     last = result.reports[-1]
     result.file_bytes = write_policy(
-        cfg.out,
+        plan.out,
         rows,
         {
             **identity,
             "iterations": it,
-            last[1]: last[2],
+            last[1]: _finite(last[2]),
         },
     )
     return result

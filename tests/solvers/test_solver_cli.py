@@ -75,3 +75,81 @@ def test_solve_rejects_unknown_solver_and_game(tmp_path):
     assert bad.exit_code == 2
     unknown = runner.invoke(app, ["solve", "nosuchgame", "--out", str(tmp_path / "y.parquet")])
     assert unknown.exit_code == 2
+
+
+TINY = (
+    "python_coloretto(players=2,colors=2,cards_per_color=2,start_cards=1,last_round_depth=0,"
+    "plus2=1,jokers=0,positive_colors=1,rows=2,row_capacity=1)"
+)
+
+
+def _solve(*extra: str):
+    return runner.invoke(
+        app, ["solve", TINY, "--solver", "mccfr-es", "--iterations", "4", "--quiet", *extra]
+    )
+
+
+def test_out_an_existing_directory_is_refused_before_the_run_without_litter(tmp_path):
+    """Old: the whole run happened, then a traceback (IsADirectoryError), leaving
+    `DIR.tmp` and `DIR.ckpt.parquet` beside the directory."""
+    target = tmp_path / "existing"
+    target.mkdir()
+    r = _solve("--out", str(target))
+    assert r.exit_code == 2
+    assert r.stderr.count("\n") == 1 and "is a directory" in r.stderr
+    assert "iteration" not in r.stdout  # refused before the first iteration
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["existing"]
+
+
+def test_a_corrupt_checkpoint_is_one_line_with_status_1(tmp_path):
+    """Old: a pyarrow traceback ('Parquet magic bytes not found')."""
+    out = tmp_path / "p.parquet"
+    (tmp_path / "p.parquet.ckpt.parquet").write_bytes(b"not a parquet file")
+    r = _solve("--out", str(out))
+    assert r.exit_code == 1
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: checkpoint") and "delete it" in lines[0]
+    assert not out.exists() and not (tmp_path / "p.parquet.tmp").exists()
+
+
+def test_a_checkpoint_with_list_metadata_is_one_line(tmp_path):
+    """Old: `meta.get` on a JSON list: AttributeError traceback."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "p.parquet"
+    table = pa.table({"key": ["k"], "action": [0], "regret": [0.0], "avg": [0.0]})
+    pq.write_table(
+        table.replace_schema_metadata({b"meeple_checkpoint": b"[1, 2]"}),
+        tmp_path / "p.parquet.ckpt.parquet",
+    )
+    r = _solve("--out", str(out))
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert "no valid meeple metadata" in r.stderr
+
+
+def test_a_checkpoint_for_another_request_is_refused_with_status_1(tmp_path):
+    out = str(tmp_path / "p.parquet")
+    assert _solve("--out", out).exit_code == 0
+    r = _solve("--out", out, "--seed", "3")
+    assert r.exit_code == 1 and "different seed" in r.stderr
+
+
+def test_max_keys_zero_is_refused(tmp_path):
+    """Old: `--max-keys 0` trained nothing and wrote a policy whose metadata held NaN."""
+    r = _solve("--max-keys", "0", "--out", str(tmp_path / "p.parquet"))
+    assert r.exit_code == 2 and "'--max-keys'" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_default_output_is_under_runs_not_the_working_directory(tmp_path, monkeypatch):
+    """Old: `--out` defaulted to `policy.parquet` (and its checkpoint) in the working
+    directory, i.e. the repository root, where nothing ignored them."""
+    monkeypatch.chdir(tmp_path)
+    r = _solve()
+    assert r.exit_code == 0, r.output
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert written and all(p.startswith("runs/policies/coloretto-mccfr-es-") for p in written)
+    assert f"wrote {written[0]}" in r.stdout
+    again = _solve("--iterations", "6")  # the same request finds its own checkpoint
+    assert again.exit_code == 0 and "resuming from checkpoint" in again.stdout

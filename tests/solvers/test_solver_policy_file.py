@@ -119,3 +119,74 @@ def _plain_table(tmp_path):
     path = tmp_path / "plain.parquet"
     pq.write_table(pa.table({"key": ["a"], "action": [0], "probability": [1.0]}), path)
     return path
+
+
+def _policy_with(tmp_path, table, meta: bytes):
+    import pyarrow as pa  # noqa: F401  (pyarrow.parquet needs the table's module loaded)
+
+    path = tmp_path / "p.parquet"
+    pq.write_table(table.replace_schema_metadata({b"meeple": meta}), path)
+    return path
+
+
+def _good_meta() -> bytes:
+    import json
+
+    return json.dumps(
+        {
+            "format": 1,
+            "game": "kuhn_poker()",
+            "abstraction": "none",
+            "abstraction_version": 0,
+            "iterations": 1,
+            "solver": "cfr",
+        }
+    ).encode()
+
+
+def test_metadata_that_is_a_json_list_is_one_line(tmp_path):
+    """Old: read_meta returned the list and `meta.get` raised AttributeError."""
+    import pyarrow as pa
+
+    table = pa.table({"key": ["k"], "action": [0], "probability": [1.0]})
+    path = _policy_with(tmp_path, table, b"[1, 2, 3]")
+    with pytest.raises(PolicyFileError, match="not a JSON object"):
+        read_policy(path)
+
+
+def test_wrong_column_types_are_refused(tmp_path):
+    """Old: a file whose `probability` column held strings (or `action` floats) was
+    accepted silently and failed, or misplayed, only during games."""
+    import pyarrow as pa
+
+    table = pa.table({"key": ["k"], "action": [0], "probability": ["1.0"]})
+    with pytest.raises(PolicyFileError, match="column 'probability' has type string"):
+        read_policy(_policy_with(tmp_path, table, _good_meta()))
+    table = pa.table({"key": ["k"], "action": [0.5], "probability": [1.0]})
+    with pytest.raises(PolicyFileError, match="column 'action'"):
+        read_policy(_policy_with(tmp_path, table, _good_meta()))
+    table = pa.table({"key": ["k"], "probability": [1.0]})
+    with pytest.raises(PolicyFileError, match="no column 'action'"):
+        read_policy(_policy_with(tmp_path, table, _good_meta()))
+
+
+def test_nan_or_out_of_range_probabilities_are_refused(tmp_path):
+    import pyarrow as pa
+
+    for bad in (float("nan"), -0.5, 1.5):
+        table = pa.table({"key": ["k"], "action": [0], "probability": [bad]})
+        with pytest.raises(PolicyFileError, match="outside"):
+            read_policy(_policy_with(tmp_path, table, _good_meta()))
+
+
+def test_a_failed_write_leaves_no_temporary_file(tmp_path):
+    """Old: an error while writing left `<out>.tmp` behind."""
+
+    def rows():
+        yield "k", 0, 1.0
+        raise RuntimeError("disk full")
+
+    meta = {"game": "kuhn_poker()", "abstraction": "none", "abstraction_version": 0}
+    with pytest.raises(RuntimeError):
+        write_policy(tmp_path / "p.parquet", rows(), {**meta, "iterations": 1, "solver": "cfr"})
+    assert list(tmp_path.iterdir()) == []

@@ -8,7 +8,14 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.common import domain_errors, fail
+from tournament.cli.common import (
+    FormatOption,
+    JsonFlag,
+    OutputFormat,
+    domain_errors,
+    fail,
+    wants_json,
+)
 
 
 def _player_id(text: str | None) -> int | None:
@@ -76,7 +83,8 @@ def advise_cmd(
         int | None,
         typer.Option("--ply", min=0, help="Use only the first N actions of the history or record"),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    fmt: FormatOption = OutputFormat.text,
+    as_json: JsonFlag = False,
     serve: Annotated[
         bool,
         typer.Option(
@@ -113,7 +121,7 @@ def advise_cmd(
         raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
         raise fail(str(e), 1) from None
-    if as_json:
+    if wants_json(fmt, as_json):
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:
         typer.echo(render(result))

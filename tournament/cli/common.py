@@ -1,27 +1,92 @@
-"""Shared CLI plumbing: the one place where domain errors become `error: <line>` + exit code.
+"""Shared CLI plumbing: the one place where errors become `error: <line>` + exit code.
 
-Commands import their work lazily (inside the command, each such line marked
-``# deferred: fast --help``) so that ``meeple --help`` does not load pyspiel or Ray.
+Exit codes, the same for every command:
+
+- 0: success;
+- 2: the command line is wrong: an unknown option or command, a missing argument, an
+  option value out of range, an unknown game, agent kind or solver, a bad config. Nothing
+  has run;
+- 1: the request was well formed but failed while working: a corrupt or foreign file, a
+  position that does not exist, an agent that fails;
+- 130: interrupted (Ctrl-C).
+
+Every error is one line on stderr: ``error: <what>``. typer/click's own usage errors
+(boxed, several lines) are turned into that line by :class:`MeepleGroup`, the class of
+the root ``meeple`` group. Commands import their work lazily (inside the command, each
+such line marked ``# deferred: fast --help``) so that ``meeple --help`` does not load
+pyspiel or Ray.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from enum import StrEnum
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
+
+# `-h` as well as `--help`; click passes this to every sub-command's context.
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
+
+USAGE = 2  # exit code: the command line is wrong, nothing ran
+FAILED = 1  # exit code: the command ran and failed
 
 
-def fail(message: str, code: int = 1) -> typer.Exit:
+def fail(message: str, code: int = FAILED) -> typer.Exit:
     """Print a one-line error on stderr and return the Exit to raise."""
     first = str(message).strip().splitlines()[0] if str(message).strip() else "error"
     print(f"error: {first}", file=sys.stderr)
     return typer.Exit(code)
 
 
+def _usage_line(e: typer.TyperException) -> str:
+    """click's usage message as one line, pointing at the command's help."""
+    text = " ".join(e.format_message().split())
+    if text[:1].isupper() and text[1:2].islower():
+        text = text[0].lower() + text[1:]
+    ctx = getattr(e, "ctx", None)
+    if ctx is not None:
+        text = text.rstrip(".") + f" (see '{ctx.command_path} -h')"
+    return text
+
+
+class MeepleGroup(TyperGroup):
+    """The root group: click's usage errors become the project's one-line ``error:``.
+
+    Runs click in non-standalone mode and does the standalone part itself, so that every
+    error any command raises, typer's own included, is printed the same way."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except typer.TyperException as e:  # click's ClickException / UsageError
+            ctx = getattr(e, "ctx", None)
+            if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
+                print(ctx.get_help(), file=sys.stderr)  # `meeple games`: the group's help
+            else:
+                print(f"error: {_usage_line(e)}", file=sys.stderr)
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            print("error: aborted", file=sys.stderr)
+            sys.exit(FAILED)
+        # non-standalone click returns the code of a typer.Exit, or the command's value
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
 @contextmanager
-def domain_errors(code: int = 1) -> Iterator[None]:
+def domain_errors(code: int = FAILED) -> Iterator[None]:
     """Turn any MeepleError raised inside into ``error: <one line>`` and exit ``code``
     (2 for bad input that stopped anything from running, 1 for a failure while working)."""
     # importing spiel_games registers every game (pyspiel): deferred: fast --help
@@ -31,3 +96,21 @@ def domain_errors(code: int = 1) -> Iterator[None]:
         yield
     except MeepleError as e:
         raise fail(one_line(e), code) from None
+
+
+class OutputFormat(StrEnum):
+    """``--format``: what every command that prints a result can print."""
+
+    text = "text"
+    json = "json"
+
+
+FormatOption = Annotated[
+    OutputFormat, typer.Option("--format", help="Output: text or json (one JSON object)")
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Same as --format json")]
+
+
+def wants_json(fmt: OutputFormat | str, as_json: bool) -> bool:
+    """True when ``--format json`` or its alias ``--json`` was given."""
+    return as_json or str(getattr(fmt, "value", fmt)) == "json"

@@ -8,7 +8,14 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.common import domain_errors, fail
+from tournament.cli.common import (
+    FormatOption,
+    JsonFlag,
+    OutputFormat,
+    domain_errors,
+    fail,
+    wants_json,
+)
 
 games_app = typer.Typer(
     help="List, inspect and simulate the registered games.", no_args_is_help=True
@@ -38,7 +45,8 @@ def list_games() -> None:
 @games_app.command("show")
 def show(
     game: Annotated[str, typer.Argument(help="Game name or game string, e.g. python_coloretto")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    fmt: FormatOption = OutputFormat.text,
+    as_json: JsonFlag = False,
 ) -> None:
     """Rules summary, parameters, tiny configurations, and deviations and assumptions."""
     import spiel_games  # deferred: fast --help
@@ -49,7 +57,7 @@ def show(
         raise fail(e.args[0], 2) from None
     if "(" in game:
         _load(game)  # a full game string must also load
-    if as_json:
+    if wants_json(fmt, as_json):
         typer.echo(
             json.dumps(
                 {
@@ -89,7 +97,9 @@ def simulate(
     games: Annotated[
         int, typer.Option("--games", "-n", min=1, help="Number of random playouts")
     ] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed for the playouts")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="Seed for the playouts (>= 0)")
+    ] = 0,
 ) -> None:
     """Random playouts with a progress bar; prints score and length statistics."""
     from rich.progress import Progress

@@ -6,11 +6,21 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.common import domain_errors
+from tournament.cli.common import (
+    FAILED,
+    USAGE,
+    FormatOption,
+    JsonFlag,
+    OutputFormat,
+    domain_errors,
+    fail,
+    wants_json,
+)
 
 
 def agents(
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    fmt: FormatOption = OutputFormat.text,
+    as_json: JsonFlag = False,
 ) -> None:
     """Every agent kind with its parameters, defaults and meanings."""
     import json
@@ -18,7 +28,7 @@ def agents(
     from solvers.registry import all_kinds  # deferred: fast --help
 
     kinds = all_kinds()
-    if as_json:
+    if wants_json(fmt, as_json):
         typer.echo(
             json.dumps(
                 [
@@ -56,7 +66,14 @@ def solve(
     iterations: Annotated[
         int, typer.Option(help="Total iterations (a resumed run counts those done)")
     ] = 1000,
-    out: Annotated[str, typer.Option(help="Policy file to write (Parquet)")] = "policy.parquet",
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Policy file to write (Parquet); default runs/policies/<game>-<solver>-<hash>.parquet",
+        ),
+    ] = None,
     abstraction: Annotated[
         str | None,
         typer.Option(help="Information abstraction for MCCFR: the game's (default) or 'none'"),
@@ -64,14 +81,19 @@ def solve(
     report_every: Annotated[
         int, typer.Option(help="Report the metric and write a checkpoint every K iterations")
     ] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the solver's sampling")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="Seed of the solver's sampling")
+    ] = 0,
     max_keys: Annotated[
-        int, typer.Option(help="MCCFR table bound; keys met once it is full are played uniformly")
+        int,
+        typer.Option(
+            min=1, help="MCCFR table bound; keys met once it is full are played uniformly"
+        ),
     ] = 2_000_000,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume."""
-    from solvers.train import SolveConfig, checkpoint_path  # deferred: fast --help
+    from solvers.train import SolveConfig, checkpoint_path, validate  # deferred: fast --help
     from solvers.train import solve as run  # deferred: fast --help
 
     cfg = SolveConfig(
@@ -84,7 +106,10 @@ def solve(
         seed=seed,
         max_keys=max_keys,
     )
-    ckpt = checkpoint_path(out)
+    with domain_errors(USAGE):  # the whole request, before anything runs
+        plan = validate(cfg)
+    cfg.out = str(plan.out)
+    ckpt = checkpoint_path(plan.out)
     if ckpt.exists():
         typer.echo(f"resuming from checkpoint {ckpt}")
     progress = None
@@ -122,20 +147,23 @@ def solve(
             typer.echo(line)
 
     try:
-        with domain_errors(2):
+        with domain_errors(FAILED):
             if progress is not None:
                 with progress:
                     result = run(cfg, on_iteration, on_report)
             else:
                 result = run(cfg, on_iteration, on_report)
     except KeyboardInterrupt:
-        typer.echo(f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume")
-        raise typer.Exit(130) from None
+        raise fail(
+            f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130
+        ) from None
+    except OSError as e:  # e.g. the disk filled up while writing the policy
+        raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
     last = result.reports[-1]
     if result.untracked:
         typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
     typer.echo(
-        f"wrote {out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
+        f"wrote {cfg.out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
         f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run, "
         f"{result.seconds:.1f}s); {last[1]} = {last[2]:.6g}"
     )

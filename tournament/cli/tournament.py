@@ -112,7 +112,7 @@ def run(
     seeds_per_lineup: Annotated[
         int | None, typer.Option(help=option_help("seeds_per_lineup"))
     ] = None,
-    seed: Annotated[int | None, typer.Option(help=option_help("seed"))] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help=option_help("seed"))] = None,
     schedule: Annotated[str | None, typer.Option(help=option_help("schedule"))] = None,
     focus: Annotated[str | None, typer.Option(help=option_help("focus"))] = None,
     failure_policy: Annotated[str | None, typer.Option(help=option_help("failure_policy"))] = None,
@@ -187,15 +187,19 @@ def ratings(
         int,
         typer.Option("--bootstrap", min=0, help="Bootstrap resamples of duplicate sets for CIs"),
     ] = 200,
-    fmt: Annotated[str, typer.Option("--format", help="table, md, csv or json")] = "table",
+    fmt: Annotated[
+        str, typer.Option("--format", help="table (or text), md, csv or json")
+    ] = "table",
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json")] = False,
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Bootstrap RNG seed")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Bootstrap RNG seed")] = 0,
 ) -> None:
     """Joint Bradley–Terry Elo (pyspiel.elo) with bootstrap CIs, crosstable, seats, α-Rank."""
     from tournament.ratings.report import FORMATS  # deferred: fast --help
 
+    fmt = "json" if as_json else "table" if fmt == "text" else fmt  # one --format everywhere
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
     if html is not None and any(html.resolve().parent == d.resolve() for d in dirs):
