@@ -77,3 +77,45 @@ def test_spec_metadata_is_complete(spec):
     for p in spec.params:
         assert p.name in defaults, f"documented parameter {p.name} is not a game parameter"
         assert p.meaning
+
+
+# ----- hidden information (issue 13): private events, resampled worlds, the end -----------
+def _hidden(game) -> bool:
+    return game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+def test_private_events_leave_others_the_same_decisions(case):
+    _, game = case
+    followed = C.check_private_event_symmetry(game)
+    assert followed > 0 or not _hidden(game), "no private event was found to follow"
+
+
+# Rococo's resampler keeps the real history (issue 13); the Rococo helper fixes it.
+_ROCOCO_HISTORY = pytest.mark.xfail(
+    strict=True, reason="rococo resampler history: fixed on branch rococo-fid"
+)
+_ROCOCO_HISTORY_CASES = {
+    "python_rococo(players=2)",
+    "python_rococo(players=3)",
+    "python_rococo(players=4)",
+    "python_rococo(players=5)",
+    "python_rococo(players=3,festivity=true,fancy=true,utility=score)",
+    "python_rococo(players=4,rounds=3,utility=win)",
+}
+REPLAY_CASES = [
+    pytest.param(c, id=c[1], marks=_ROCOCO_HISTORY if c[1] in _ROCOCO_HISTORY_CASES else ())
+    for c in CASES
+]
+
+
+@pytest.mark.parametrize("replay_case", REPLAY_CASES)
+def test_resampled_world_replays_from_its_history(replay_case):
+    game = pyspiel.load_game(replay_case[1])
+    checked = C.check_resample_replays(game, num_games=1)
+    assert checked > 0 or not _hidden(game)
+
+
+def test_resampling_a_terminal_state_changes_nothing(case):
+    _, game = case
+    checked = C.check_resample_terminal(game, num_games=1)
+    assert checked > 0 or not _hidden(game)
