@@ -413,7 +413,7 @@ def _follow_in_lockstep(a, b, i: int, rng: random.Random, plies: int, names) -> 
         b.apply_action(action)
 
 
-def check_resample_replays(game, num_games: int = 2, seed: int = 0, every: int = 7) -> int:
+def check_resample_replays(game, num_games: int = 2, seed: int = 0, per_game: int = 25) -> int:
     """(b) A resampled world is consistent with its own history: replaying its
     ``history()`` from a new initial state rebuilds it (every player's information state,
     the player to move, and the returns at the end), and it keeps the resampling player's
@@ -426,7 +426,7 @@ def check_resample_replays(game, num_games: int = 2, seed: int = 0, every: int =
     checked = 0
     for _ in range(num_games):
         _, trail = random_playout(game, rng, keep=True)
-        for state in trail[::every]:
+        for state in trail[:: max(1, len(trail) // per_game)]:
             if state.is_chance_node():
                 continue
             p = state.current_player()
