@@ -96,7 +96,6 @@ DEFAULTS: dict[str, object] = {
     "utility": "rank",
 }
 
-MAX_BID_LIMIT = 20  # action ids reserve this many bid amounts
 _BRUSSELS_SLOTS_4P: int = RULES["assistants.brussels_slots_4p"]
 
 
@@ -128,6 +127,29 @@ class Config:
     @property
     def total_assistants(self) -> int:
         return self.assistants + self.courthouse
+
+    @property
+    def bid_cap(self) -> int:
+        """The highest bid with an action id: ``max_bid``, or with no cap (0, the
+        rulebook) the most money a player can ever hold."""
+        return self.max_bid or self.most_money()
+
+    def most_money(self) -> int:
+        """An upper bound on the BF one player holds at any time.
+
+        Money comes only from the start purse, Sales (at most the grid's highest row),
+        the Bourse (the highest stock card), Brugmann (once a round: activated figures
+        rotate) and passing (1 BF per colour owned + the first passer's 1 BF); each
+        Sale or Bourse takes one of the player's assistants.
+        """
+        per_action = max(MONEY_BY_ROW[-1], max(STOCK_VALUES) if self.brussels else 0)
+        per_round = (
+            self.total_assistants * per_action
+            + RULES["figures.brugmann_money"]
+            + len(ART)
+            + RULES["pass.first_base"]
+        )
+        return max(RULES["game.start_money"][: self.players]) + self.rounds * per_round
 
     def max_score(self) -> int:
         """A loose but safe upper bound on a final score (utility=score)."""
@@ -169,8 +191,8 @@ def make_config(params: dict) -> Config:
     if not 1 <= rounds <= RULES["game.rounds"]:
         raise ConfigError(f"rounds must be 1-{RULES['game.rounds']}, got {rounds}")
     max_bid = int(p["max_bid"])
-    if not 1 <= max_bid <= MAX_BID_LIMIT:
-        raise ConfigError(f"max_bid must be 1-{MAX_BID_LIMIT}, got {max_bid}")
+    if max_bid < 0:
+        raise ConfigError(f"max_bid must be 0 (no cap) or a positive cap, got {max_bid}")
     board = int(p["board"])
     if not 2 <= board <= MAX_BOARD:
         raise ConfigError(f"board must be 2-{MAX_BOARD}, got {board}")

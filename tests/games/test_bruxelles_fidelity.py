@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import random
 
+import pyspiel
+
 import spiel_games  # noqa: F401
-from spiel_games.bruxelles.scenario import do, put, start, strings
+from spiel_games.bruxelles import actions as A
+from spiel_games.bruxelles.scenario import core, do, put, start, strings
 
 
 def _workshop_draw(first: str, second: str, **params):
@@ -67,3 +70,33 @@ def test_resampled_workshop_draws_are_legal_and_recorded_in_the_history():
         assert kept == 1  # pink stays: the keep was public
         worlds.add(put_back)
     assert len(worlds) > 1  # the put-back work is really re-dealt
+
+
+def test_a_bid_has_no_maximum_by_default():
+    """Old code capped bids at max_bid=6 by default, although the rulebook has only a
+    minimum of 1 BF; a player with 9 BF could not bid 7, 8 or 9."""
+    state = start(5)
+    assert state.current_player() == 0
+    core(state).money[0] = 40
+    do(state, "place r2c3")
+    assert strings(state) == [f"bid {k}" for k in range(1, 41)]
+    do(state, "bid 37")
+    assert state.holdings(0)["money"] == 3 and state.board()["bids"][7] == 37
+
+
+def test_every_affordable_bid_has_an_action_id():
+    """The bid ids reach the most money a player can hold (start purse, and per round every
+    assistant on the richest Sale or Bourse, Brugmann and the first passer's income)."""
+    game = pyspiel.load_game("python_bruxelles(players=5)")
+    cfg = game.config
+    assert cfg.bid_cap == cfg.most_money() == 9 + 5 * (7 * 7 + 5 + 5 + 1)
+    assert game.num_distinct_actions() == A.bid_action(cfg.bid_cap) + 1
+    state = game.new_initial_state()
+    assert state.action_to_string(0, A.bid_action(cfg.bid_cap)) == f"bid {cfg.bid_cap}"
+
+
+def test_max_bid_still_caps_bids_in_tiny_configurations():
+    state = start(3, max_bid=4)
+    do(state, "place r2c3")
+    assert strings(state) == ["bid 1", "bid 2", "bid 3", "bid 4"]
+    assert state.get_game().num_distinct_actions() == A.bid_action(4) + 1
