@@ -8,6 +8,7 @@ call these; scenario tests can call them directly. Final scoring is in scoring.p
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
@@ -111,6 +112,9 @@ class Config:
     fixed_setup: bool  # deterministic setup (tiny configurations)
     private_works: bool  # works kept from the Workshop stay hidden until sold (issue 4)
     utility: str
+    # The highest bid with an action id: max_bid, or with no cap (0, the rulebook) the
+    # most money a player can ever hold (most_money); set by make_config.
+    bid_cap: int = 0
 
     @property
     def spaces(self) -> int:
@@ -127,12 +131,6 @@ class Config:
     @property
     def total_assistants(self) -> int:
         return self.assistants + self.courthouse
-
-    @property
-    def bid_cap(self) -> int:
-        """The highest bid with an action id: ``max_bid``, or with no cap (0, the
-        rulebook) the most money a player can ever hold."""
-        return self.max_bid or self.most_money()
 
     def most_money(self) -> int:
         """An upper bound on the BF one player holds at any time.
@@ -207,7 +205,7 @@ def make_config(params: dict) -> Config:
     brussels = _flag(p, "brussels")
     private_works = _flag(p, "private_works")
     utility = check_mode(p["utility"])
-    return Config(
+    cfg = Config(
         players=n,
         rounds=rounds,
         max_bid=max_bid,
@@ -219,6 +217,7 @@ def make_config(params: dict) -> Config:
         private_works=private_works,
         utility=utility,
     )
+    return dataclasses.replace(cfg, bid_cap=max_bid or cfg.most_money())
 
 
 # ----- board geometry -------------------------------------------------------------------
