@@ -113,6 +113,10 @@ _ROCOCO_HISTORY = pytest.mark.xfail(
     strict=True, reason="rococo resampler history: fixed on branch rococo-fid"
 )
 _ROCOCO_HISTORY_CASES = {
+    "python_rococo(players=2,rounds=1,hand_size=1,base_deck=MJ,display=0,levels=0,windows=1,"
+    "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1)",
+    "python_rococo(players=2,rounds=1,hand_size=1,base_deck=MJ,display=1,levels=1,windows=1,"
+    "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1)",
     "python_rococo(players=2)",
     "python_rococo(players=3)",
     "python_rococo(players=4)",
