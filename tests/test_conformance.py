@@ -77,3 +77,67 @@ def test_spec_metadata_is_complete(spec):
     for p in spec.params:
         assert p.name in defaults, f"documented parameter {p.name} is not a game parameter"
         assert p.meaning
+
+
+# ----- hidden information (issue 13): private events, resampled worlds, the end -----------
+def _hidden(game) -> bool:
+    return game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+# With private_works a kept work is hidden until sold, but passing pays 1 BF per colour
+# owned (rulebook), so income shows whether it added a colour: a documented reading.
+_INCOME_HINT = pytest.mark.xfail(
+    strict=True, reason="private_works: pass income by colours owned reveals hidden colours"
+)
+PRIVATE_CASES = [
+    pytest.param(c, id=c[1], marks=_INCOME_HINT if "private_works=true" in c[1] else ())
+    for c in CASES
+]
+
+
+@pytest.mark.parametrize("private_case", PRIVATE_CASES)
+def test_private_events_leave_others_the_same_decisions(private_case):
+    game = pyspiel.load_game(private_case[1])
+    C.check_private_event_symmetry(game)  # tiny configurations may have no private event
+
+
+@pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
+def test_private_events_are_found_in_the_typical_game(spec):
+    game = pyspiel.load_game(spec.typical_config)
+    followed = C.check_private_event_symmetry(game, num_games=2, seed=1)
+    assert followed > 0 or not _hidden(game), "no private event was found to follow"
+
+
+# Rococo's resampler keeps the real history (issue 13); the Rococo helper fixes it.
+_ROCOCO_HISTORY = pytest.mark.xfail(
+    strict=True, reason="rococo resampler history: fixed on branch rococo-fid"
+)
+_ROCOCO_HISTORY_CASES = {
+    "python_rococo(players=2,rounds=1,hand_size=1,base_deck=MJ,display=0,levels=0,windows=1,"
+    "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1)",
+    "python_rococo(players=2,rounds=1,hand_size=1,base_deck=MJ,display=1,levels=1,windows=1,"
+    "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1)",
+    "python_rococo(players=2)",
+    "python_rococo(players=3)",
+    "python_rococo(players=4)",
+    "python_rococo(players=5)",
+    "python_rococo(players=3,festivity=true,fancy=true,utility=score)",
+    "python_rococo(players=4,rounds=3,utility=win)",
+}
+REPLAY_CASES = [
+    pytest.param(c, id=c[1], marks=_ROCOCO_HISTORY if c[1] in _ROCOCO_HISTORY_CASES else ())
+    for c in CASES
+]
+
+
+@pytest.mark.parametrize("replay_case", REPLAY_CASES)
+def test_resampled_world_replays_from_its_history(replay_case):
+    game = pyspiel.load_game(replay_case[1])
+    checked = C.check_resample_replays(game, num_games=1)
+    assert checked > 0 or not _hidden(game)
+
+
+def test_resampling_a_terminal_state_changes_nothing(case):
+    _, game = case
+    checked = C.check_resample_terminal(game, num_games=1)
+    assert checked > 0 or not _hidden(game)

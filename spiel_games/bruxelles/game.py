@@ -12,7 +12,7 @@ Parameters (OpenSpiel game parameters, e.g. ``python_bruxelles(players=3)``):
 |------------|---------|--------------------------------------------------------------------|
 | players    | 4       | 2-5 players (2 uses the neutral-assistant rules)                   |
 | rounds     | 5       | rounds played (1-5; the rulebook plays 5)                          |
-| max_bid    | 6       | highest bid under one assistant (rulebook: no cap; 1-20)           |
+| max_bid    | 0       | highest bid under one assistant; 0 = no cap (rulebook)             |
 | board      | 5       | Art Nouveau board size; below 5 the whole board is available       |
 | assistants | 5       | assistants in each player's supply at the start                    |
 | courthouse | 2       | each player's assistants in the Courthouse at the start            |
@@ -39,7 +39,6 @@ Deviations and assumptions (numbers in rules.toml, source = "assumed"):
   work (and the colour make-up of the stack) is hidden until sold; passing still
   pays by colours owned, as the rulebook says, so income hints at hidden colours
   (the resampler ignores that hint).
-- Bids are capped by ``max_bid`` (the rulebook has no cap).
 - Figure payment at the end is automatic: all if affordable, else the maximal
   affordable set that scores best (the rulebook lets the player choose).
 - Tie-break: money left after paying figures; then tied players share.
@@ -71,7 +70,7 @@ from spiel_games.bruxelles.rounds import start
 from spiel_games.bruxelles.state import CHANCE_PHASES, Phase, initial_core, log_tokens
 from spiel_games.bruxelles.view import render_view
 from spiel_games.common.game_type import make_game_type
-from spiel_games.common.utility import utility_bounds
+from spiel_games.common.utility import ConfigError, utility_bounds
 
 SHORT_NAME = "python_bruxelles"
 
@@ -115,8 +114,10 @@ class BruxellesGame(pyspiel.Game):
         self.config = R.make_config(params)
         cfg = self.config
         lo, hi, total = utility_bounds(cfg.utility, cfg.min_score(), cfg.max_score())
+        if A.num_actions(cfg.bid_cap) > A.CHANCE_TOKEN:
+            raise ConfigError(f"max_bid {cfg.max_bid} leaves no room for the move log tokens")
         info = pyspiel.GameInfo(
-            num_distinct_actions=A.NUM_ACTIONS,
+            num_distinct_actions=A.num_actions(cfg.bid_cap),
             max_chance_outcomes=max(
                 len(R.STRIPS),
                 len(R.COMPASS),

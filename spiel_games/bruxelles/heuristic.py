@@ -95,7 +95,7 @@ def _space_bonus(s, p: int, sp: int) -> tuple[float, int]:
 
 def _choose_bid(s, p: int, sp: int) -> int:
     value, need = _space_bonus(s, p, sp)
-    cap = min(s.money[p], s.cfg.max_bid)
+    cap = min(s.money[p], s.cfg.bid_cap)
     if need <= cap and need <= max(1, s.money[p] // 2) and value > 0:
         return need
     return 1

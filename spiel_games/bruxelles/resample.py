@@ -1,69 +1,174 @@
 """Bruxelles 1893 resampler: re-deal what one player cannot know, consistent with what he
-knows (OpenSpiel's ``resample_from_infostate``, used by IS-MCTS).
+knows and with the public history (OpenSpiel's ``resample_from_infostate``, for IS-MCTS).
+
+Hidden from player p: the works another player drew at a Workshop and put back, and with
+``private_works`` also the work he kept (until sold). Everything else is public or still in
+a deck (count vectors drawn by chance nodes).
+
+Put-back works never change anything later (they go back to the stack, which is then the
+same whatever they were), so they are re-dealt cheaply: for each past draw of two or more
+works, the put-back works are drawn afresh from the colour stack as it was before that draw
+(less the kept work, which everyone saw), and the draw's chance outcomes in the history are
+rewritten to match, so replaying ``history()`` rebuilds the resampled world.
+
+With ``private_works`` the kept works are re-dealt by replaying the history with the
+others' hidden draws and keeps chosen afresh; a replay is accepted when it shows p
+exactly what the real game showed (later sales and pass income by colours owned constrain
+the hidden works). If a few replays fail, only the put-back works are re-dealt.
 """
 
 from __future__ import annotations
 
+import random
+
+from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
+from spiel_games.bruxelles.state import Phase, set_at
+from spiel_games.common.history import with_history_changes
+
+REPLAY_TRIES = 4
 
 
 def resample_from_infostate(state, player_id: int, probability_sampler=None):
-    """Re-deal what `player_id` cannot know: the works other players drew and put back.
-
-    Everything else is public or still in a deck (decks are count vectors that
-    chance nodes draw from, so there is no order to re-deal). Each other player's
-    memory keeps the work he kept (public) and gets fresh put-back works drawn
-    from the colour proportions of the current stack.
-    """
-    clone = state.clone()
-    s = clone.own_core()
+    s = state._s
+    u = probability_sampler if probability_sampler is not None else random.random
+    if s.phase == Phase.END:
+        return state.clone()  # every work is public at the end
     if s.cfg.private_works:
-        _redeal_hidden_works(s, player_id, probability_sampler)
-    weights = [max(k, 0) for k in s.art_stack[: R.COLOURS]]
-    total = sum(weights) or 1
-
-    def draw() -> int:
-        x = (probability_sampler() if probability_sampler else 0.5) * total
-        acc = 0
-        for c, w in enumerate(weights):
-            acc += w
-            if x < acc:
-                return c
-        return max(range(R.COLOURS), key=lambda c: weights[c])
-
-    for q in range(s.n):
-        if q == player_id or not s.seen[q]:
-            continue
-        fresh = tuple((kept, tuple(sorted(draw() for _ in others))) for kept, others in s.seen[q])
-        s.seen = s.seen[:q] + (fresh,) + s.seen[q + 1 :]
-    return clone
+        world = _replayed(state, player_id, u)
+        if world is not None:
+            return world
+    return _redeal_put_backs(state, player_id, u)
 
 
-def _redeal_hidden_works(s, player_id: int, sampler) -> None:
-    """private_works: deal the other players' hidden works afresh from the pool of
-    colours nobody has seen (their hidden works and the colour stack)."""
-    pool = list(s.art_stack[: R.COLOURS])
-    hidden = {}
-    for q in range(s.n):
-        if q == player_id:
-            continue
-        h = [s.works[q][c] - s.pub_works[q][c] for c in range(R.COLOURS)]
-        hidden[q] = sum(h)
-        for c in range(R.COLOURS):
-            pool[c] += h[c]
-    for q, k in hidden.items():
-        w = list(s.works[q])
-        for c in range(R.COLOURS):
-            w[c] = s.pub_works[q][c]
-        for _ in range(k):
-            x = (sampler() if sampler else 0.5) * sum(pool)
-            c, acc = 0, pool[0]
-            while x >= acc and c < R.COLOURS - 1:
-                c += 1
-                acc += pool[c]
-            while pool[c] == 0:  # guard against rounding at the top end
-                c = (c - 1) % R.COLOURS
+def _draw(pool: list[int], u) -> int:
+    """One colour drawn without replacement from the count vector `pool`."""
+    total = sum(pool)
+    x = min(int(u() * total), total - 1)
+    for c, k in enumerate(pool):
+        if x < k:
             pool[c] -= 1
-            w[c] += 1
-        s.works = s.works[:q] + (tuple(w),) + s.works[q + 1 :]
-    s.art_stack = tuple(pool) + s.art_stack[R.COLOURS :]
+            return c
+        x -= k
+    raise AssertionError("empty pool")
+
+
+def _hidden_draws(s, player_id: int) -> dict[int, list[tuple[int, int]]]:
+    """For each other player, (history index of the first draw, works drawn) of each of
+    his Workshop draws, oldest first, read from the move log."""
+    tokens = []
+    node = s.log
+    while node is not None:
+        tokens.append(node[0])
+        node = node[1]
+    tokens.reverse()
+    out: dict[int, list[tuple[int, int]]] = {q: [] for q in range(s.n) if q != player_id}
+    i = 0
+    while i < len(tokens):
+        q = tokens[i] - A.HIDDEN_TOKEN
+        if q in out:
+            j = i
+            while j < len(tokens) and tokens[j] == tokens[i]:
+                j += 1
+            out[q].append((i, j - i))
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def _redeal_put_backs(state, player_id: int, u):
+    s = state._s
+    pending = s.phase in (Phase.KEEP_WORK, Phase.C_ART) and _pending_drawer(s) not in (
+        -1,
+        player_id,
+    )
+    owners = [q for q in range(s.n) if q != player_id and s.seen[q]]
+    if not owners and not pending:
+        return state.clone()
+    groups = _hidden_draws(s, player_id)
+    core = s.__deepcopy__(None)
+    changes: dict[int, int] = {}
+    for q in owners:
+        # With private works a hidden keep token follows the draws of 2+ works.
+        draws = [g for g in groups[q] if g[1] >= 2]
+        fresh = []
+        for (kept, put_back), stack, (at, _k) in zip(
+            s.seen[q], s.drawn_from[q], draws, strict=True
+        ):
+            pool = list(stack)
+            pool[kept] -= 1
+            new = [_draw(pool, u) for _ in put_back]
+            order = list(new)
+            order.insert(min(int(u() * (len(new) + 1)), len(new)), kept)
+            for k, c in enumerate(order):
+                changes[at + k] = c
+            fresh.append((kept, tuple(sorted(new))))
+        core.seen = set_at(core.seen, q, tuple(fresh))
+    if pending:
+        _redeal_pending(s, core, changes, u)
+    world = with_history_changes(state, changes)
+    core.cache = {}
+    world._s = core
+    return world
+
+
+def _pending_drawer(s) -> int:
+    if s.phase == Phase.KEEP_WORK:
+        return s.actor
+    if s.phase == Phase.C_ART and s.ctx[3] == 1:
+        return s.ctx[0]
+    return -1
+
+
+def _redeal_pending(s, core, changes: dict[int, int], u) -> None:
+    """A draw still waiting for its keep (or its next work): re-deal it whole."""
+    drawn = s.ctx[0] if s.phase == Phase.KEEP_WORK else s.ctx[2]
+    pool = list(s.art_stack[: R.COLOURS])
+    for c in drawn:
+        pool[c] += 1
+    new = [_draw(pool, u) for _ in drawn]
+    length = _history_length(s)
+    first = length - len(drawn)
+    for k, c in enumerate(new):
+        changes[first + k] = c
+    core.art_stack = tuple(pool) + s.art_stack[R.COLOURS :]
+    if s.phase == Phase.KEEP_WORK:
+        core.ctx = (tuple(sorted(new)),)
+    else:
+        p, k, _, purpose = s.ctx
+        core.ctx = (p, k, tuple(new), purpose)
+
+
+def _history_length(s) -> int:
+    n = 0
+    node = s.log
+    while node is not None:
+        n += 1
+        node = node[1]
+    return n
+
+
+def _replayed(state, player_id: int, u):
+    """private_works: replay the history with the others' hidden draws and keeps chosen
+    afresh; the first replay that shows `player_id` what the real game showed him."""
+    game = state.get_game()
+    target = state.information_state_string(player_id)
+    actions = state.history()
+    for _ in range(REPLAY_TRIES):
+        world = game.new_initial_state()
+        try:
+            for action in actions:
+                w = world._s
+                if w.phase == Phase.C_ART and w.ctx[3] == 1 and w.ctx[0] != player_id:
+                    pool = list(w.art_stack[: R.COLOURS])
+                    action = _draw(pool, u)
+                elif w.phase == Phase.KEEP_WORK and w.actor != player_id:
+                    keeps = world.legal_actions()
+                    action = keeps[min(int(u() * len(keeps)), len(keeps) - 1)]
+                world.apply_action(action)
+        except ValueError:
+            continue  # a public move is impossible in this world: try again
+        if world.information_state_string(player_id) == target:
+            return world
+    return None

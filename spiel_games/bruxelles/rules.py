@@ -8,6 +8,7 @@ call these; scenario tests can call them directly. Final scoring is in scoring.p
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
@@ -96,7 +97,6 @@ DEFAULTS: dict[str, object] = {
     "utility": "rank",
 }
 
-MAX_BID_LIMIT = 20  # action ids reserve this many bid amounts
 _BRUSSELS_SLOTS_4P: int = RULES["assistants.brussels_slots_4p"]
 
 
@@ -112,6 +112,9 @@ class Config:
     fixed_setup: bool  # deterministic setup (tiny configurations)
     private_works: bool  # works kept from the Workshop stay hidden until sold (issue 4)
     utility: str
+    # The highest bid with an action id: max_bid, or with no cap (0, the rulebook) the
+    # most money a player can ever hold (most_money); set by make_config.
+    bid_cap: int = 0
 
     @property
     def spaces(self) -> int:
@@ -128,6 +131,23 @@ class Config:
     @property
     def total_assistants(self) -> int:
         return self.assistants + self.courthouse
+
+    def most_money(self) -> int:
+        """An upper bound on the BF one player holds at any time.
+
+        Money comes only from the start purse, Sales (at most the grid's highest row),
+        the Bourse (the highest stock card), Brugmann (once a round: activated figures
+        rotate) and passing (1 BF per colour owned + the first passer's 1 BF); each
+        Sale or Bourse takes one of the player's assistants.
+        """
+        per_action = max(MONEY_BY_ROW[-1], max(STOCK_VALUES) if self.brussels else 0)
+        per_round = (
+            self.total_assistants * per_action
+            + RULES["figures.brugmann_money"]
+            + len(ART)
+            + RULES["pass.first_base"]
+        )
+        return max(RULES["game.start_money"][: self.players]) + self.rounds * per_round
 
     def max_score(self) -> int:
         """A loose but safe upper bound on a final score (utility=score)."""
@@ -169,8 +189,8 @@ def make_config(params: dict) -> Config:
     if not 1 <= rounds <= RULES["game.rounds"]:
         raise ConfigError(f"rounds must be 1-{RULES['game.rounds']}, got {rounds}")
     max_bid = int(p["max_bid"])
-    if not 1 <= max_bid <= MAX_BID_LIMIT:
-        raise ConfigError(f"max_bid must be 1-{MAX_BID_LIMIT}, got {max_bid}")
+    if max_bid < 0:
+        raise ConfigError(f"max_bid must be 0 (no cap) or a positive cap, got {max_bid}")
     board = int(p["board"])
     if not 2 <= board <= MAX_BOARD:
         raise ConfigError(f"board must be 2-{MAX_BOARD}, got {board}")
@@ -185,7 +205,7 @@ def make_config(params: dict) -> Config:
     brussels = _flag(p, "brussels")
     private_works = _flag(p, "private_works")
     utility = check_mode(p["utility"])
-    return Config(
+    cfg = Config(
         players=n,
         rounds=rounds,
         max_bid=max_bid,
@@ -197,6 +217,7 @@ def make_config(params: dict) -> Config:
         private_works=private_works,
         utility=utility,
     )
+    return dataclasses.replace(cfg, bid_cap=max_bid or cfg.most_money())
 
 
 # ----- board geometry -------------------------------------------------------------------

@@ -10,7 +10,8 @@ from spiel_games.common.registry import GameSpec, ParamDoc
 _MEANINGS = {
     "players": "number of players, 2-5 (2 uses the neutral-assistant rules)",
     "rounds": "rounds played, 1-5 (the rulebook plays 5)",
-    "max_bid": "highest bid under one assistant, 1-20 (the rulebook has no cap)",
+    "max_bid": "highest bid under one assistant; 0 = no cap (rulebook), a cap keeps tiny "
+    "configurations small",
     "board": "Art Nouveau board size 2-5; below 5 the whole board is available every round",
     "assistants": "assistants in each player's supply at the start (rulebook: 5)",
     "courthouse": "each player's assistants in the Courthouse at the start (rulebook: 2)",

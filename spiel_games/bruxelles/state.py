@@ -113,6 +113,7 @@ _SCALAR_SLOTS = (
     "rows",
     "tucked",
     "seen",
+    "drawn_from",
 )
 
 
@@ -170,6 +171,7 @@ class Core:
         c.rows = self.rows
         c.tucked = self.tucked
         c.seen = self.seen
+        c.drawn_from = self.drawn_from
         c.cache = self.cache
         c.shared_initial = False  # a copy is always private to its state
         c.occ = self.occ[:]
@@ -265,6 +267,8 @@ def initial_core(cfg: R.Config) -> Core:
     c.rows = ((1,) * R.BONUS_ROWS,) * n  # one built-in VP symbol per row
     c.tucked = (0,) * n
     c.seen = ((),) * n
+    # the colour stack before each of those draws (parallel to seen; for the resampler)
+    c.drawn_from = ((),) * n
     return c
 
 

@@ -118,8 +118,6 @@ def action_string(s, a: int) -> str:
         return f"brussels {BRUSSELS_TITLES[a - A.BRUSSELS0]}"
     if a == A.PASS:
         return "pass"
-    if a < A.SKIP:
-        return f"bid {a - A.BID0 + 1}"
     if a == A.SKIP:
         return "skip"
     if a == A.PERFORM:
@@ -171,7 +169,10 @@ def action_string(s, a: int) -> str:
         if s.phase == Phase.BONUS:
             return f"bonus power {k + 1} ({''.join(R.BONUS[s.ctx[0]][0][k])})"
         return f"bonus power {k + 1}"
-    if a < A.NUM_ACTIONS:
+    if a < A.BID0:
         r = a - A.TUCK0
         return f"tuck row {r + 1} ({ROW_TITLES[r]})"
-    raise ValueError(f"action id {a} is outside Bruxelles' layout (0-{A.NUM_ACTIONS - 1})")
+    last = A.num_actions(s.cfg.bid_cap) - 1
+    if a <= last:
+        return f"bid {a - A.BID0 + 1}"
+    raise ValueError(f"action id {a} is outside Bruxelles' layout (0-{last})")

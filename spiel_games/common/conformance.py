@@ -324,3 +324,149 @@ def check_resampler(game, num_games: int = 3, seed: int = 0) -> int:
             assert r.current_player() == p
             checked += 1
     return checked
+
+
+def _private_to(a, b) -> int:
+    """The one player whose information state differs between `a` and `b`, else -1."""
+    differ = [
+        p
+        for p in range(a.num_players())
+        if a.information_state_string(p) != b.information_state_string(p)
+    ]
+    return differ[0] if len(differ) == 1 else -1
+
+
+def _options(state) -> list[int]:
+    if state.is_chance_node():
+        return [o for o, _p in state.chance_outcomes()]
+    return state.legal_actions()
+
+
+def check_private_event_symmetry(
+    game, num_games: int = 2, seed: int = 0, pairs: int = 30, plies: int = 60
+) -> int:
+    """(a) Two histories that differ only in what player i alone has seen look the same to
+    every other player j, and offer the same decision points, from there on.
+
+    Along random games, a chance outcome or a move whose two alternatives leave every
+    player but one (i) with the same information state is a private event of i (a secret
+    draw, a secret choice). Both continuations are then played in lockstep for up to
+    ``plies`` moves, the others' moves and the public chance outcomes identical, i's moves
+    chosen among those legal in both: at every non-terminal step the player to move must
+    be the same, and each j != i must have the same information state and (when j moves)
+    the same legal actions. A decision that appears in one history only tells the others
+    what i saw. Returns how many private events were followed.
+    """
+    if game.get_type().information == _INFO.PERFECT_INFORMATION:
+        return 0
+    rng = random.Random(seed)
+    followed = 0
+    for _ in range(num_games):
+        _, trail = random_playout(game, rng, keep=True)
+        rng.shuffle(trail)
+        found = 0
+        for node in trail:
+            if found >= pairs:
+                break
+            options = _options(node)
+            if len(options) < 2:
+                continue
+            x1, x2 = rng.sample(options, 2)
+            a, b = node.child(x1), node.child(x2)
+            i = _private_to(a, b)
+            if i < 0:
+                continue
+            found += 1
+            mover = node.current_player()
+            names = (node.action_to_string(mover, x1), node.action_to_string(mover, x2))
+            _follow_in_lockstep(a, b, i, rng, plies, names)
+        followed += found
+    return followed
+
+
+def _follow_in_lockstep(a, b, i: int, rng: random.Random, plies: int, names) -> None:
+    n = a.num_players()
+    for step in range(plies):
+        where = f"P{i + 1}'s private {names[0]!r} vs {names[1]!r}, {step} moves later"
+        if a.is_terminal() or b.is_terminal():
+            assert a.is_terminal() and b.is_terminal(), f"one history ended first ({where})"
+            return
+        pa, pb = a.current_player(), b.current_player()
+        assert pa == pb, f"player to move differs: {pa} vs {pb} ({where})"
+        for j in range(n):
+            if j != i:
+                assert a.information_state_string(j) == b.information_state_string(j), (
+                    f"P{j + 1}'s information state differs ({where})"
+                )
+        if a.is_chance_node():
+            common = {o for o, _p in b.chance_outcomes()}
+            choices = [o for o, _p in a.chance_outcomes() if o in common]
+        else:
+            la, lb = a.legal_actions(), b.legal_actions()
+            if pa != i:
+                assert la == lb, f"P{pa + 1}'s legal actions differ: {la} vs {lb} ({where})"
+            choices = [x for x in la if x in set(lb)]
+        if not choices:
+            return  # i's knowledge steers his own moves apart: nothing more to compare
+        action = rng.choice(choices)
+        a.apply_action(action)
+        b.apply_action(action)
+
+
+def check_resample_replays(game, num_games: int = 2, seed: int = 0, per_game: int = 25) -> int:
+    """(b) A resampled world is consistent with its own history: replaying its
+    ``history()`` from a new initial state rebuilds it (every player's information state,
+    the player to move, and the returns at the end), and it keeps the resampling player's
+    information state. Returns how many resampled worlds were replayed."""
+    if game.get_type().information == _INFO.PERFECT_INFORMATION:
+        return 0
+    rng = random.Random(seed)
+    sampler = UniformSampler(np.random.default_rng(seed))
+    n = game.num_players()
+    checked = 0
+    for _ in range(num_games):
+        _, trail = random_playout(game, rng, keep=True)
+        for state in trail[:: max(1, len(trail) // per_game)]:
+            if state.is_chance_node():
+                continue
+            p = state.current_player()
+            world = state.resample_from_infostate(p, sampler)
+            assert world.information_state_string(p) == state.information_state_string(p)
+            replay = game.new_initial_state()
+            for action in world.history():
+                replay.apply_action(action)
+            assert replay.current_player() == world.current_player()
+            if world.is_terminal():
+                assert list(replay.returns()) == list(world.returns())
+            for j in range(n):
+                assert replay.information_state_string(j) == world.information_state_string(j), (
+                    f"replaying the resampled world's history gives P{j + 1} another "
+                    f"information state (resampled for P{p + 1} at move {len(world.history())})"
+                )
+            checked += 1
+    return checked
+
+
+def check_resample_terminal(game, num_games: int = 2, seed: int = 0) -> int:
+    """(c) Resampling a terminal state changes nothing: every secret is out at the end.
+    Returns how many (terminal state, player) pairs were checked."""
+    if game.get_type().information == _INFO.PERFECT_INFORMATION:
+        return 0
+    rng = random.Random(seed)
+    sampler = UniformSampler(np.random.default_rng(seed))
+    n = game.num_players()
+    checked = 0
+    for _ in range(num_games):
+        end = random_playout(game, rng)
+        for p in range(n):
+            world = end.resample_from_infostate(p, sampler)
+            assert world.is_terminal(), "a resampled terminal state is not terminal"
+            assert world.history() == end.history(), "resampling a terminal state changed history"
+            assert list(world.returns()) == list(end.returns()), "resampling changed the returns"
+            assert str(world) == str(end), f"resampling the final state for P{p + 1} changed it"
+            for j in range(n):
+                assert world.information_state_string(j) == end.information_state_string(j), (
+                    f"resampling the final state for P{p + 1} changed P{j + 1}'s information state"
+                )
+            checked += 1
+    return checked

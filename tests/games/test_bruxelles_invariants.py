@@ -34,7 +34,7 @@ def _check(state):
         assert h["architect"] < len(R.ARCHITECT)
         assert h["rotated"] & ~h["kept"] == 0
         assert h["on_board"] == b["occupants"].count(p)
-    assert all(0 <= x <= cfg.max_bid for x in b["bids"])
+    assert all(0 <= x <= cfg.bid_cap for x in b["bids"])
     phase, ctx = b["phase"], b["context"]
     bidding = ctx[0] if phase == "bid" else -1  # placed, bid not chosen yet
     for sp, (o, x) in enumerate(zip(b["occupants"], b["bids"], strict=True)):

@@ -88,7 +88,7 @@ def test_art_nouveau_space_needs_an_assistant_and_a_bid_of_at_least_1_bf():
 
 
 def test_bid_is_capped_by_money():
-    state = start(3, max_bid=20)
+    state = start(3)
     do(state, "place r2c3")
     assert strings(state) == [f"bid {k}" for k in range(1, 6)]
 
@@ -505,7 +505,7 @@ def test_without_private_works_the_kept_work_is_face_up():
     "bad,message",
     [
         ("players=6", "2-5 players"),
-        ("max_bid=0", "max_bid must be 1-20"),
+        ("max_bid=-1", "max_bid must be 0"),
         ("board=6", "board must be 2-5"),
         ("assistants=6", "at most 7 in all"),
         ("setup=weird", "setup must be"),

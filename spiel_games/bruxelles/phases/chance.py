@@ -64,9 +64,11 @@ def apply_art(s, o: int) -> None:
     if k > 0 and sum(s.art_stack[: R.COLOURS]) > 0:
         s.ctx = (p, k, drawn, 1)
         return
-    if len(set(drawn)) == 1:
+    if len(drawn) == 1:
         keep_work(s, p, drawn, drawn[0])
     else:
+        # Asked even when every drawn work has one colour: whether a decision appears
+        # must not tell the others what goes back to the stack.
         decide(s, Phase.KEEP_WORK, p, (tuple(sorted(drawn)),))
 
 

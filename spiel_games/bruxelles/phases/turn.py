@@ -95,7 +95,7 @@ def apply_main(s, p: int, action: int) -> None:
 
 # ----- BID: the bid under the assistant just placed ------------------------------------------
 def legal_bid(s, p: int) -> list[int]:
-    top = min(s.money[p], s.cfg.max_bid)
+    top = min(s.money[p], s.cfg.bid_cap)
     return [A.BID0 + k for k in range(top)]
 
 

@@ -64,6 +64,9 @@ def keep_work(s, p: int, drawn: tuple[int, ...], c: int) -> None:
     others.remove(c)
     if others:
         s.seen = set_at(s.seen, p, s.seen[p] + ((c, tuple(sorted(others))),))
+        s.drawn_from = set_at(
+            s.drawn_from, p, s.drawn_from[p] + (add_at(s.art_stack[: R.COLOURS], c, 1),)
+        )
     advance(s)
 
 
