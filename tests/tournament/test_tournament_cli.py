@@ -195,10 +195,15 @@ def test_demo_runs_skips_unknown_kinds_and_writes_the_report(tmp_path):
     assert again.exit_code == 0 and "0 game(s) played, 6 already" in again.output
 
 
-def test_html_inside_a_ledger_is_refused(ledger):
-    r = _invoke("ratings", ledger, "--html", ledger / "report.html")
-    assert r.exit_code == 2 and "inside a ledger" in r.output
-    assert not (ledger / "report.html").exists()
+def test_html_inside_a_ledger_keeps_the_ledger_usable(ledger):
+    """Was: a report written inside the ledger directory (`meeple demo --html DIR/report.html`)
+    made `ratings` refuse the ledger as holding a foreign file; `ratings --html` refused the
+    path instead. The report is now written and ignored when the ledger is read."""
+    r = _invoke("ratings", ledger, "--html", ledger / "report.html", "--bootstrap", "5")
+    assert r.exit_code == 0 and (ledger / "report.html").exists()
+    again = _invoke("ratings", ledger, "--format", "json", "--bootstrap", "5")
+    assert again.exit_code == 0, again.output
+    assert "ignored files that are not ledger files: report.html" in again.stderr
 
 
 def test_replay_save_writes_a_record_that_advise_reads(ledger, tmp_path):
