@@ -34,6 +34,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = "hearts"
+_T0 = time.perf_counter()
+
+
+def progress(message: str) -> None:
+    """One line on stderr per step, so a run under nohup or CI shows where it is."""
+    print(f"[bench {time.perf_counter() - _T0:6.0f} s] {message}", file=sys.stderr, flush=True)
 
 
 def playout_rate(game, seconds: float, seed: int = 0) -> tuple[float, float]:
@@ -112,7 +118,9 @@ def game_rows(quick: bool) -> tuple[list[dict], dict]:
     ref_clone = clone_us(ref, 200 if quick else 1000)
     rows = []
     ref_rates = []
-    for spec in spiel_games.all_specs():
+    specs = spiel_games.all_specs()
+    for n, spec in enumerate(specs, 1):
+        progress(f"games {n}/{len(specs)}: {spec.typical_config}")
         game = pyspiel.load_game(spec.typical_config)
         ratios, rates, gps, refs = [], [], [], []
         for _ in range(rounds):
@@ -143,6 +151,7 @@ def extra_sections(quick: bool) -> list[str]:
         path = ROOT / "scripts" / f"{name}.py"
         if not path.exists():
             continue
+        progress(f"sections of scripts/{name}.py")
         spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         assert spec.loader is not None
@@ -203,6 +212,7 @@ def main() -> None:
     text = render(rows, ref, extras, args.quick)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(text + "\n", encoding="utf-8")
+    progress(f"done: wrote {args.out}")
     print(text)
     if args.json:
         print(json.dumps({"games": rows, "reference": ref}, indent=2))
