@@ -2,7 +2,7 @@
 
 Executors:
 - ``auto`` (default): in this process while that is faster, on Ray once it pays. Ray
-  costs ~4 s to start on this 2-core machine, so a run switches to Ray only when the games
+  costs 16-21 s before it plays on a 2-core machine, so a run switches to Ray only when the games
   still to play would take longer than ``BREAK_EVEN_SECONDS`` played serially (measured in
   docs/BENCHMARKS.md); the first duplicate sets, played serially, time the games. With
   ``workers=1`` it stays serial; with a cluster ``address`` it uses Ray.
@@ -55,9 +55,10 @@ from tournament.schedule import GameTask, auto_batch_size, batches, schedule
 EXECUTORS = ("auto", "ray", "serial")
 TASK_RETRIES = 5
 # auto: switch to Ray when the games left would take longer than this played serially.
-# Ray at 2 workers needs ~4 s to start and then plays at most twice as fast, so it wins
-# only past ~2 x its start-up (docs/BENCHMARKS.md, "Serial or Ray").
-BREAK_EVEN_SECONDS = 10.0
+# Ray at 2 workers costs S = 16-21 s here before it plays (start-up, workers importing the
+# games and building agents) and then plays at most twice as fast: it wins past 2 S of
+# serial play (docs/BENCHMARKS.md, "Serial or Ray").
+BREAK_EVEN_SECONDS = 40.0
 PROBE_SECONDS = 0.5  # auto: serial play that times the games before deciding
 CONNECT_TIMEOUT = 10.0  # seconds to reach a cluster address
 
@@ -160,7 +161,7 @@ def _probe_gcs(hostport: str, address: str, timeout: float) -> None:
     """Ask the address for Ray's node table once: a port that accepts connections but is not
     a Ray head (a proxy, another service) fails here at once instead of in ray.init's retries."""
     try:
-        from ray._raylet import GcsClient
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]
     except ImportError:
         return
     try:
@@ -267,19 +268,24 @@ def _ray_results(
 
     started = False
     if not ray.is_initialized():
-        quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
         hook = {"worker_process_setup_hook": f"{__name__}.die_with_parent"}
         try:
             if address:
-                ray.init(address=address, runtime_env=hook, **quiet)  # type: ignore[arg-type]
+                ray.init(
+                    address=address,
+                    runtime_env=hook,
+                    logging_level=logging.ERROR,
+                    log_to_driver=False,
+                )
             else:
                 ray.init(
                     num_cpus=workers,
                     include_dashboard=False,
-                    runtime_env=hook,  # type: ignore[arg-type]
+                    runtime_env=hook,
+                    logging_level=logging.ERROR,
+                    log_to_driver=False,
                     # Ray starts workers at niceness 15; a tournament is the job, not background
                     _system_config={"worker_niceness": 0},
-                    **quiet,  # type: ignore[arg-type]
                 )
         except (ConnectionError, RuntimeError, TimeoutError) as e:
             if address:
