@@ -14,7 +14,10 @@ pyspiel API (exactly as OpenSpiel algorithms see the game):
 - peak RSS of a fresh process that loads the game and plays it.
 
 Sections from scripts/bench_solvers.py and scripts/bench_tournament.py (each
-exposing ``sections(quick) -> list[str]``) are appended when present.
+exposing ``sections(quick) -> list[str]``) are appended when present. Sections measured by
+other scripts (``KEPT``: the serial/Ray break-even, scripts/soak.py) are carried over from
+the existing file unchanged. docs/BENCHMARKS.md is tracked: commit it after a run.
+Progress goes to stderr, one line per step, so a run without a terminal shows where it is.
 """
 
 from __future__ import annotations
@@ -163,6 +166,17 @@ def extra_sections(quick: bool) -> list[str]:
     return out
 
 
+KEPT = ("## Serial or Ray", "## Soak")
+
+
+def kept_sections(path: Path) -> list[str]:
+    """The ``KEPT`` sections of an existing report, verbatim (measured by other scripts)."""
+    if not path.exists():
+        return []
+    blocks = path.read_text(encoding="utf-8").split("\n## ")
+    return ["## " + b for b in blocks[1:] if ("## " + b).startswith(KEPT)]
+
+
 def render(rows: list[dict], ref: dict, extras: list[str], quick: bool) -> str:
     from importlib.metadata import version
 
@@ -209,6 +223,7 @@ def main() -> None:
     args = ap.parse_args()
     rows, ref = game_rows(args.quick)
     extras = [] if args.games_only else extra_sections(args.quick)
+    extras += kept_sections(Path(args.out))
     text = render(rows, ref, extras, args.quick)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(text + "\n", encoding="utf-8")
