@@ -14,7 +14,10 @@ pyspiel API (exactly as OpenSpiel algorithms see the game):
 - peak RSS of a fresh process that loads the game and plays it.
 
 Sections from scripts/bench_solvers.py and scripts/bench_tournament.py (each
-exposing ``sections(quick) -> list[str]``) are appended when present.
+exposing ``sections(quick) -> list[str]``) are appended when present. Sections measured by
+other scripts (``KEPT``: the serial/Ray break-even, scripts/soak.py) are carried over from
+the existing file unchanged. docs/BENCHMARKS.md is tracked: commit it after a run.
+Progress goes to stderr, one line per step, so a run without a terminal shows where it is.
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = "hearts"
+_T0 = time.perf_counter()
+
+
+def progress(message: str) -> None:
+    """One line on stderr per step, so a run under nohup or CI shows where it is."""
+    print(f"[bench {time.perf_counter() - _T0:6.0f} s] {message}", file=sys.stderr, flush=True)
 
 
 def playout_rate(game, seconds: float, seed: int = 0) -> tuple[float, float]:
@@ -112,7 +121,9 @@ def game_rows(quick: bool) -> tuple[list[dict], dict]:
     ref_clone = clone_us(ref, 200 if quick else 1000)
     rows = []
     ref_rates = []
-    for spec in spiel_games.all_specs():
+    specs = spiel_games.all_specs()
+    for n, spec in enumerate(specs, 1):
+        progress(f"games {n}/{len(specs)}: {spec.typical_config}")
         game = pyspiel.load_game(spec.typical_config)
         ratios, rates, gps, refs = [], [], [], []
         for _ in range(rounds):
@@ -143,6 +154,7 @@ def extra_sections(quick: bool) -> list[str]:
         path = ROOT / "scripts" / f"{name}.py"
         if not path.exists():
             continue
+        progress(f"sections of scripts/{name}.py")
         spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         assert spec.loader is not None
@@ -152,6 +164,17 @@ def extra_sections(quick: bool) -> list[str]:
         except Exception as e:  # a broken section must not hide the others
             out.append(f"## {name}\n\nFailed to run: `{type(e).__name__}: {e}`\n")
     return out
+
+
+KEPT = ("## Serial or Ray", "## Soak")
+
+
+def kept_sections(path: Path) -> list[str]:
+    """The ``KEPT`` sections of an existing report, verbatim (measured by other scripts)."""
+    if not path.exists():
+        return []
+    blocks = path.read_text(encoding="utf-8").split("\n## ")
+    return ["## " + b for b in blocks[1:] if ("## " + b).startswith(KEPT)]
 
 
 def render(rows: list[dict], ref: dict, extras: list[str], quick: bool) -> str:
@@ -200,9 +223,11 @@ def main() -> None:
     args = ap.parse_args()
     rows, ref = game_rows(args.quick)
     extras = [] if args.games_only else extra_sections(args.quick)
+    extras += kept_sections(Path(args.out))
     text = render(rows, ref, extras, args.quick)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(text + "\n", encoding="utf-8")
+    progress(f"done: wrote {args.out}")
     print(text)
     if args.json:
         print(json.dumps({"games": rows, "reference": ref}, indent=2))

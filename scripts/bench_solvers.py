@@ -62,7 +62,10 @@ def ismcts_rates(quick: bool) -> list[tuple[str, str, float, float]]:
         game = pyspiel.load_game(config)
         state = _first_decision(game)
         rates = []
-        for agent_spec in (f"ismcts(time={seconds})", f"ismcts(time={seconds},rollout_depth=20)"):
+        for agent_spec in (
+            f"ismcts(time={seconds},rollout_depth=-1)",  # full rollouts: to the end
+            f"ismcts(time={seconds},rollout_depth=20)",
+        ):
             agent = make_agent(agent_spec, game, seed=0)
             t = time.perf_counter()
             analysis = agent.analyse(state)

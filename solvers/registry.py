@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from solvers import baselines, policy_file, search
 from solvers.base import Agent, AgentKind, Param
 from solvers.spec import AgentSpecError, format_spec, parse_spec
+from spiel_games.common.errors import MeepleError, one_line
 
 __all__ = [
     "KINDS",
@@ -95,6 +96,21 @@ class AgentSpec:
         agent = self.kind.factory(game, dict(self.params), seed)
         agent.spec = self.text
         return agent
+
+    def check(self, game) -> None:
+        """Validate this spec fully for ``game``, before any game is played.
+
+        The agent is built once: its factory checks every range and choice against the
+        game (``sims >= 1``, ``rollout`` in its enum, a heuristic the game has) and a policy
+        agent reads its file and checks it was trained for this game. Any problem becomes
+        one :class:`AgentSpecError` line naming the spec."""
+        try:
+            self.make(game, 0)
+        except (MeepleError, OSError) as e:
+            msg = one_line(e)
+            if isinstance(e, AgentSpecError) and self.text in msg:
+                raise
+            raise AgentSpecError(f"{self.text}: {msg}") from None
 
 
 def resolve(spec: str | AgentSpec) -> AgentSpec:

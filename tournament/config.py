@@ -50,10 +50,15 @@ __all__ = [
     "config_to_toml_dict",
     "lineups",
     "load_toml",
+    "num_games",
     "parse_override",
 ]
 
 SCHEDULES = ("round-robin", "gauntlet", "ladder")
+# Games one ledger may schedule: the schedule, the manifest's seed lists and the ratings
+# all hold every game in memory (10^6 games: ~20 s to schedule, ~100 MB); past this, split
+# the tournament into several ledgers (different seeds) and rate them jointly.
+MAX_GAMES = 1_000_000
 FAILURE_POLICIES = ("rank-last", "void")
 
 
@@ -136,9 +141,13 @@ def load_toml(path: str | Path) -> dict:
     if not p.is_file():
         raise ConfigError(f"config file {str(p)!r} does not exist")
     try:
-        return tomllib.loads(p.read_text())
+        return tomllib.loads(p.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p}: not UTF-8 text (byte {e.start}); TOML files are UTF-8") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: invalid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{p}: cannot read ({e.strerror or e})") from None
 
 
 def parse_override(text: str) -> tuple[str, object]:
@@ -198,11 +207,12 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
 
     code = code_version(loaded)
     agents = [
-        _agent("agents." + name, name, spec, code) for name, spec in data.get("agents", {}).items()
+        _agent("agents." + name, name, spec, code, loaded)
+        for name, spec in data.get("agents", {}).items()
     ]
     ladder = data.get("ladder", {})
     if schedule == "ladder":
-        agents += _ladder_agents(ladder, code)
+        agents += _ladder_agents(ladder, code, loaded)
     elif ladder:
         raise ConfigError('[ladder] is only used with tournament.schedule = "ladder"')
     names = [a.name for a in agents]
@@ -243,9 +253,21 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             f"agents: {len(agents)} agent(s) cannot fill a {n}-player game "
             f"(need at least {max(need, 2)}{'' if cfg.self_play else '; or set tournament.self_play = true'})"
         )
-    if not lineups(cfg):
+    tables = len(lineups(cfg))
+    if not tables:
         raise ConfigError(f"agents: the {schedule} schedule has no line-up for a {n}-player game")
+    if num_games(cfg) > MAX_GAMES:
+        raise ConfigError(
+            f"tournament.seeds_per_lineup = {spl} schedules {num_games(cfg):,} games, over the "
+            f"limit of {MAX_GAMES:,} per ledger; split it into ledgers with different seeds "
+            "(meeple ratings rates them jointly)"
+        )
     return cfg
+
+
+def num_games(cfg: TournamentConfig) -> int:
+    """How many games the schedule holds (line-ups x seat rotations x seeds), without building it."""
+    return len(lineups(cfg)) * cfg.num_players * cfg.seeds_per_lineup
 
 
 def _check_type(key: str, value, typ) -> None:
@@ -267,18 +289,21 @@ def _check_game(game: str):
         raise ConfigError(f"tournament.game: {e}") from None
 
 
-def _agent(key: str, name: str, spec, code: str, budget: float | None = None) -> AgentEntry:
+def _agent(key: str, name: str, spec, code: str, game, budget: float | None = None) -> AgentEntry:
+    """One validated agent: its spec parsed, then built once for ``game`` (ranges, choices,
+    policy files), so a bad agent stops the run before anything is written."""
     if not isinstance(spec, str):
         raise ConfigError(f"{key} must be an agent spec string, got {spec!r}")
     try:
         resolved = resolve(spec)
+        resolved.check(game)
     except AgentSpecError as e:
         raise ConfigError(f"{key}: {e}") from None
     canonical = resolved.canonical
     return AgentEntry(name, spec, canonical, agent_id(canonical, code), budget, resolved)
 
 
-def _ladder_agents(ladder: dict, code: str) -> list[AgentEntry]:
+def _ladder_agents(ladder: dict, code: str, game) -> list[AgentEntry]:
     for key, value in ladder.items():
         if key not in _LADDER_KEYS:
             raise ConfigError(f"unknown key ladder.{key}; valid keys: {', '.join(_LADDER_KEYS)}")
@@ -300,7 +325,7 @@ def _ladder_agents(ladder: dict, code: str) -> list[AgentEntry]:
     out = []
     for v in values:
         spec = format_spec(kind, {**params, ladder["param"]: v})
-        out.append(_agent("ladder.agent", f"{kind}@{v}", spec, code, budget=float(v)))
+        out.append(_agent("ladder.agent", f"{kind}@{v}", spec, code, game, budget=float(v)))
     return out
 
 

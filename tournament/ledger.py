@@ -1,16 +1,20 @@
 """The ledger: an append-only Parquet dataset, one file per finished batch.
 
+    DIR/.lock                  the run's lock (a flock), taken before anything else is written
     DIR/manifest.json          config, seeds, agent ids and tool versions (written first)
     DIR/part-<first game id>-<n>.parquet   one finished batch, written to a temporary
                                file, flushed, then renamed: a file either exists whole or not
 
-Every file has exactly the schema ``SCHEMA``. Reading checks each file: an unreadable,
-truncated or foreign file (other schema, other run) is a :class:`LedgerError` naming it,
-never silently skipped.
+Every batch file has exactly the schema ``SCHEMA``. Reading checks each one: an unreadable,
+truncated or foreign batch (other schema, other run) and any other ``*.parquet`` file are a
+:class:`LedgerError` naming the file, never silently skipped. Files that cannot hold games
+(hidden files such as ``.DS_Store``, a report or notes saved beside the batches) are
+ignored and listed in ``Ledger.ignored``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -19,7 +23,7 @@ import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -62,6 +66,7 @@ SCHEMA = pa.schema(
 
 _DICT_COLUMNS = [f.name for f in SCHEMA if "dictionary" in str(f.type)]
 MANIFEST = "manifest.json"
+LOCK = ".lock"
 _PART = re.compile(r"^part-[0-9a-f]{16}-\d+\.parquet$")
 _TMP_PREFIX = ".tmp-"
 
@@ -132,28 +137,72 @@ def read_manifest(directory: Path) -> dict:
     return m
 
 
-def open_for_run(directory: Path, manifest: dict) -> None:
-    """Create DIR with its manifest, or check an existing one belongs to this exact config."""
-    d = Path(directory)
-    if d.exists() and not d.is_dir():
-        raise LedgerError(f"{d} exists and is not a directory")
-    d.mkdir(parents=True, exist_ok=True)
+def _check_or_write_manifest(d: Path, manifest: dict) -> bool:
+    """Write DIR's manifest, or check the existing one is this exact config (call under the
+    lock); True when this call created it."""
     path = d / MANIFEST
     if path.exists():
         old = read_manifest(d)
         if old["config_hash"] != manifest["config_hash"]:
             raise LedgerError(f"{d} holds another tournament: {_why_different(old, manifest)}")
-    else:
-        others = [p.name for p in d.iterdir() if not p.name.startswith(".")]
-        if others:
+        return False
+    others = [p.name for p in d.iterdir() if not p.name.startswith(".")]
+    if others:
+        raise LedgerError(
+            f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix"
+        )
+    _atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
+    return True
+
+
+@contextmanager
+def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
+    """Lock DIR (creating it), then create its manifest or check the existing one belongs to
+    this exact config; yields True when this run created the ledger.
+
+    The lock comes first: two runs started together on a fresh directory cannot both write
+    a manifest (the second is refused before it writes anything)."""
+    d = Path(directory)
+    if d.exists() and not d.is_dir():
+        raise LedgerError(f"{d} exists and is not a directory")
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        fd = os.open(d / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise LedgerError(f"{d}: cannot create the ledger ({e.strerror or e})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
             raise LedgerError(
-                f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix"
-            )
-        _atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
+                f"{d} is being written by another run; wait for it or stop it"
+            ) from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(d / LOCK).st_ino
+        except FileNotFoundError:
+            same = False
+        if not same:  # the run that held it removed the ledger it had just created
+            raise LedgerError(f"{d} was removed by another run while this one waited; rerun")
+        yield _check_or_write_manifest(d, manifest)
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def discard_new(directory: Path) -> None:
+    """Remove a ledger this run created and wrote no game to (call while holding the lock),
+    so the corrected config can start afresh in the same directory."""
+    d = Path(directory)
+    if any(_PART.match(p.name) for p in d.iterdir()):
+        return
+    for name in (MANIFEST, LOCK):
+        (d / name).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        d.rmdir()  # only when nothing else is in it
 
 
 def remove_unfinished(directory: Path) -> list[str]:
-    """Delete temporary files of batches that never finished writing (call under ``exclusive``)."""
+    """Delete temporary files of batches that never finished writing (call under the lock
+    of ``open_for_run``)."""
     notes = []
     for p in Path(directory).iterdir():
         if p.name.startswith(_TMP_PREFIX):
@@ -174,22 +223,6 @@ def _why_different(old: dict, new: dict) -> str:
         if old_ids.get(a["name"]) != a["id"]:
             return f"agent {a['name']!r} changed id ({old_ids.get(a['name'])} -> {a['id']}: spec or code changed)"
     return f"config hash {old['config_hash'][:12]} differs from {new['config_hash'][:12]}"
-
-
-@contextmanager
-def exclusive(directory: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the ledger (a flock on its manifest) while a run writes to it."""
-    fd = os.open(Path(directory) / MANIFEST, os.O_RDONLY)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise LedgerError(
-                f"{directory} is being written by another run; wait for it or stop it"
-            ) from None
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:
@@ -264,6 +297,7 @@ class Ledger:
     manifest: dict
     table: pa.Table
     files: list[Path]
+    ignored: list[Path] = field(default_factory=list)  # files that cannot hold games
 
     @property
     def game_ids(self) -> set[str]:
@@ -276,13 +310,17 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
     if not d.is_dir():
         raise LedgerError(f"{d}: no such ledger directory")
     manifest = read_manifest(d)
-    paths = []
+    paths, ignored = [], []
     for p in sorted(d.iterdir()):
-        if p.name == MANIFEST or p.name.startswith(_TMP_PREFIX):
+        if p.name == MANIFEST or p.name.startswith(_TMP_PREFIX) or p.name == LOCK:
             continue
-        if not _PART.match(p.name):
+        if _PART.match(p.name):
+            paths.append(p)
+        elif p.name.endswith(".parquet") or p.is_dir():
+            # data that looks like games but is not a batch of this ledger: never guess
             raise LedgerError(f"{p}: foreign file in the ledger; refusing to use it")
-        paths.append(p)
+        else:
+            ignored.append(p)
     # Parquet decoding releases the GIL: a few threads hide the per-file open cost.
     with ThreadPoolExecutor(max_workers=4) as pool:
         tables = list(pool.map(lambda p: _read_part(p, manifest["run_id"], columns), paths))
@@ -296,7 +334,7 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
     ids = table.column("game_id") if "game_id" in table.column_names else pa.array([], pa.string())
     if len(ids) and len(pc.unique(ids)) != len(ids):
         raise LedgerError(f"{d}: a game appears twice in the ledger; refusing to use it")
-    return Ledger(d, manifest, table, files)
+    return Ledger(d, manifest, table, files, ignored)
 
 
 def ledger_bytes(directory: str | Path) -> int:

@@ -1,13 +1,24 @@
 """Run a tournament: the only module that imports ray.
 
 Executors:
-- ``ray`` (default): a local Ray session with ``workers`` CPUs, or a running cluster via
-  ``address`` / ``RAY_ADDRESS``. Each task plays a batch of whole games. A lost worker or
-  node makes Ray retry the batch, which replays the same seeds and so returns the same rows.
-- ``serial``: everything in this process (debugging, unit tests).
+- ``auto`` (default): in this process while that is faster, on Ray once it pays. Ray
+  costs 16-21 s before it plays on a 2-core machine, so a run switches to Ray only when the games
+  still to play would take longer than ``BREAK_EVEN_SECONDS`` played serially (measured in
+  docs/BENCHMARKS.md); the first duplicate sets, played serially, time the games. With
+  ``workers=1`` it stays serial; with a cluster ``address`` it uses Ray.
+- ``ray``: a local Ray session with ``workers`` CPUs, or a running cluster via ``address`` /
+  ``RAY_ADDRESS``. Each task plays a batch of whole games. A lost worker or node makes Ray
+  retry the batch, which replays the same seeds and so returns the same rows. Workers run at
+  normal priority and die with the raylet (so with this driver, for a local session).
+- ``serial``: everything in this process.
+
+A cluster address is checked (a TCP connection with a timeout) before anything is written,
+and Ray is never started when no game is missing.
 
 The driver alone writes the ledger, one file per finished batch, so a retried batch is
-never written twice, and a rerun after Ctrl-C or ``kill -9`` plays only missing games.
+never written twice, and a rerun after Ctrl-C or ``kill -9`` plays only missing games. The
+ledger's lock is taken before its manifest is written; a run that stops before its first
+batch removes the ledger it created, so a corrected config can use the same directory.
 
 Progress is reported through two hooks: ``on_start(summary, rows)`` once, with the rows
 already in the ledger, and ``on_batch(i, rows)`` after each batch is written (the command
@@ -16,17 +27,23 @@ line's progress display, ``tournament.cli.progress``, is driven by them).
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
+import re
+import signal
+import socket
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spiel_games.common.errors import MeepleError, one_line
 from tournament.batch import BatchSpec, play_batch
 from tournament.config import TournamentConfig
 from tournament.ledger import (
-    exclusive,
+    discard_new,
     make_manifest,
     open_for_run,
     read_ledger,
@@ -35,8 +52,19 @@ from tournament.ledger import (
 )
 from tournament.schedule import GameTask, auto_batch_size, batches, schedule
 
-EXECUTORS = ("ray", "serial")
+EXECUTORS = ("auto", "ray", "serial")
 TASK_RETRIES = 5
+# auto: switch to Ray when the games left would take longer than this played serially.
+# Ray at 2 workers costs S = 16-21 s here before it plays (start-up, workers importing the
+# games and building agents) and then plays at most twice as fast: it wins past 2 S of
+# serial play (docs/BENCHMARKS.md, "Serial or Ray").
+BREAK_EVEN_SECONDS = 40.0
+PROBE_SECONDS = 0.5  # auto: serial play that times the games before deciding
+CONNECT_TIMEOUT = 10.0  # seconds to reach a cluster address
+
+
+class RunnerError(MeepleError):
+    """The run could not go on (unreachable cluster, a batch that failed on a worker)."""
 
 
 @dataclass
@@ -49,6 +77,7 @@ class RunSummary:
     seconds: float
     failures: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    executor: str = ""  # what played the games: serial, ray, or "serial, then ray"
 
 
 def batch_spec(cfg: TournamentConfig) -> BatchSpec:
@@ -74,10 +103,11 @@ def run_tournament(
     out: str | Path,
     workers: int = 2,
     address: str | None = None,
-    executor: str = "ray",
+    executor: str = "auto",
     on_batch: Callable[[int, list[dict]], None] | None = None,
     on_start: Callable[[RunSummary, list[dict]], None] | None = None,
     tasks: list[GameTask] | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
 ) -> RunSummary:
     """Play every scheduled game missing from ``out``; returns what was done.
 
@@ -85,15 +115,72 @@ def run_tournament(
     if executor not in EXECUTORS:
         raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}")
     t0 = time.perf_counter()
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if executor != "serial" and address:
+        check_address(address, connect_timeout)  # before anything is written
     if tasks is None:
         tasks = schedule(cfg)
     manifest = make_manifest(cfg, len(tasks), seeds_by_lineup(tasks))
     directory = Path(out)
-    open_for_run(directory, manifest)
-    with exclusive(directory):
-        return _run_locked(
-            cfg, directory, tasks, workers, address, executor, on_batch, on_start, t0
-        )
+    with open_for_run(directory, manifest) as created:
+        try:
+            return _run_locked(
+                cfg, directory, tasks, workers, address, executor, on_batch, on_start, t0
+            )
+        except BaseException:
+            if created:
+                discard_new(directory)  # only when no batch was written
+            raise
+
+
+def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail fast, with one line naming it, when a Ray cluster address cannot be reached
+    (``ray.init`` would otherwise retry for minutes). ``auto`` is left to Ray."""
+    if address == "auto" or address.startswith("local"):
+        return
+    m = re.fullmatch(r"(?:ray://)?\[?([^\]/]*?)\]?:(\d+)/?", address.strip())
+    if not m:
+        raise RunnerError(f"Ray address {address!r}: expected HOST:PORT or ray://HOST:PORT")
+    host, port = m.group(1), int(m.group(2))
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except TimeoutError:
+        raise RunnerError(
+            f"cannot reach the Ray cluster at {address}: no answer within {timeout:g} s"
+        ) from None
+    except OSError as e:
+        raise RunnerError(
+            f"cannot reach the Ray cluster at {address}: {e.strerror or one_line(e)}"
+        ) from None
+    if not address.startswith("ray://"):
+        _probe_gcs(f"{host}:{port}", address, timeout)
+
+
+def _probe_gcs(hostport: str, address: str, timeout: float) -> None:
+    """Ask the address for Ray's node table once: a port that accepts connections but is not
+    a Ray head (a proxy, another service) fails here at once instead of in ray.init's retries."""
+    try:
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    try:
+        client = GcsClient(address=hostport)
+        client.get_all_node_info(timeout=timeout)
+    except (TypeError, AttributeError):  # Ray's private client changed: leave it to ray.init
+        return
+    except Exception as e:
+        raise RunnerError(
+            f"cannot reach the Ray cluster at {address}: no Ray answer ({one_line(e)})"
+        ) from None
+
+
+def _duplicate_sets(pending: list[GameTask]) -> list[list[GameTask]]:
+    return batches(pending, 1)  # a chunk never splits a set, so size 1 gives one set each
+
+
+def _regroup(sets: list[list[GameTask]], size: int) -> list[list[GameTask]]:
+    return batches([t for s in sets for t in s], size)
 
 
 def _run_locked(
@@ -104,26 +191,74 @@ def _run_locked(
     done = ledger.game_ids
     pending = [t for t in tasks if t.game_id not in done]
     size = cfg.batch_size or auto_batch_size(len(tasks), workers)
-    chunks = batches(pending, size)
     spec = batch_spec(cfg)
-    summary = RunSummary(directory, len(tasks), len(done), 0, len(chunks), 0.0, notes=notes)
+    summary = RunSummary(directory, len(tasks), len(done), 0, 0, 0.0, notes=notes)
     if on_start is not None:
         on_start(summary, ledger.table.to_pylist())
 
-    if executor == "serial":
-        results: Iterator[list[dict]] = (play_batch(spec, c) for c in chunks)
-    else:
-        results = _ray_results(spec, chunks, workers, address)
-    for i, rows in enumerate(results):
+    index = 0
+
+    def record(rows: list[dict]) -> None:
+        nonlocal index
         write_batch(directory, rows)
         summary.played += len(rows)
+        summary.batches += 1
         for r in rows:
             if r["failure"]:
                 summary.failures[r["failure"]] = summary.failures.get(r["failure"], 0) + 1
         if on_batch is not None:
-            on_batch(i, rows)
+            on_batch(index, rows)
+        index += 1
+
+    if not pending:  # nothing to play: no executor, no Ray start-up
+        summary.executor = "none"
+    elif executor == "serial" or (executor == "auto" and workers < 2 and not address):
+        summary.executor = "serial"
+        for chunk in batches(pending, size):
+            record(play_batch(spec, chunk))
+    elif executor == "ray" or address:
+        summary.executor = "ray"
+        for rows in _ray_results(spec, batches(pending, size), workers, address):
+            record(rows)
+    else:
+        summary.executor = "serial"
+        sets = _duplicate_sets(pending)
+        played, seconds = 0, 0.0
+        # probe: play whole duplicate sets serially until they time the games
+        while sets and (not played or seconds < PROBE_SECONDS):
+            s = sets.pop(0)
+            t = time.perf_counter()
+            record(play_batch(spec, s))
+            seconds += time.perf_counter() - t
+            played += len(s)
+        left = sum(len(s) for s in sets)
+        if left and seconds / played * left > BREAK_EVEN_SECONDS:
+            summary.executor = "serial, then ray"
+            for rows in _ray_results(spec, _regroup(sets, size), workers, None):
+                record(rows)
+        else:
+            for chunk in _regroup(sets, size):
+                record(play_batch(spec, chunk))
     summary.seconds = time.perf_counter() - t0
     return summary
+
+
+def die_with_parent() -> None:
+    """Ray worker setup hook: on Linux, have the kernel kill this worker when its parent
+    (the raylet) dies, instead of the worker noticing a minute later."""
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+
+
+def _ray_error(e: BaseException) -> MeepleError:
+    """A Ray failure as the project's one-line error (no RayTaskError wrapper, no ANSI)."""
+    cause = getattr(e, "cause", None)
+    if isinstance(cause, MeepleError):
+        return cause  # the worker's own one-line error
+    inner = cause if isinstance(cause, BaseException) else e
+    text = re.sub(r"\x1b\[[0-9;]*m", "", one_line(inner))
+    return RunnerError(f"a batch failed on a Ray worker: {type(inner).__name__}: {text}")
 
 
 def _ray_results(
@@ -133,16 +268,31 @@ def _ray_results(
 
     started = False
     if not ray.is_initialized():
-        address = address or os.environ.get("RAY_ADDRESS") or None
-        if address:
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-        else:
-            ray.init(
-                num_cpus=workers,
-                logging_level=logging.ERROR,
-                log_to_driver=False,
-                include_dashboard=False,
-            )
+        hook = {"worker_process_setup_hook": f"{__name__}.die_with_parent"}
+        try:
+            if address:
+                ray.init(
+                    address=address,
+                    runtime_env=hook,
+                    logging_level=logging.ERROR,
+                    log_to_driver=False,
+                )
+            else:
+                ray.init(
+                    num_cpus=workers,
+                    include_dashboard=False,
+                    runtime_env=hook,
+                    logging_level=logging.ERROR,
+                    log_to_driver=False,
+                    # Ray starts workers at niceness 15; a tournament is the job, not background
+                    _system_config={"worker_niceness": 0},
+                )
+        except (ConnectionError, RuntimeError, TimeoutError) as e:
+            if address:
+                raise RunnerError(
+                    f"cannot reach the Ray cluster at {address}: {one_line(e)}"
+                ) from None
+            raise RunnerError(f"cannot start a local Ray session: {one_line(e)}") from None
         started = True
     try:
         remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=False)(
@@ -157,7 +307,11 @@ def _ray_results(
             while queue and len(in_flight) < limit:
                 in_flight.append(remote.remote(spec_ref, queue.pop()))
             ready, in_flight = ray.wait(in_flight, num_returns=1)
-            yield ray.get(ready[0])
+            try:
+                rows = ray.get(ready[0])
+            except ray.exceptions.RayError as e:
+                raise _ray_error(e) from None
+            yield rows
     finally:
         if started:
             ray.shutdown()

@@ -132,13 +132,24 @@ def test_truncated_file_is_reported_and_refused(tmp_path, small_config):
         run_tournament(small_config, out, executor="serial")
 
 
-def test_foreign_files_are_refused(tmp_path, small_config):
+def test_foreign_data_files_are_refused_and_stray_files_ignored(tmp_path, small_config):
+    """Was: any file besides the batches (a `.DS_Store`, notes, a report saved in the
+    directory) made the whole ledger unreadable. Files that cannot hold games are now
+    ignored and listed; Parquet files that are not this ledger's batches are still refused."""
     out = tmp_path / "a"
     run_tournament(small_config, out, executor="serial")
+    rows = read_ledger(out).table.num_rows
     (out / "notes.txt").write_text("hello")
+    (out / ".DS_Store").write_bytes(b"\x00\x00\x00\x01Bud1")
+    led = read_ledger(out)
+    assert led.table.num_rows == rows
+    assert sorted(p.name for p in led.ignored) == [".DS_Store", "notes.txt"]
+    assert run_tournament(small_config, out, executor="serial").played == 0
+    stray = out / "old-run.parquet"
+    pq.write_table(pa.table({"x": [1]}), stray)
     with pytest.raises(LedgerError, match="foreign file"):
         read_ledger(out)
-    (out / "notes.txt").unlink()
+    stray.unlink()
     fake = out / "part-0123456789abcdef-1.parquet"
     pq.write_table(pa.table({"x": [1]}), fake)
     with pytest.raises(LedgerError, match="schema differs"):
@@ -203,7 +214,7 @@ def test_replay_reproduces_a_recorded_game_exactly(tmp_path, small_config):
 
 
 def test_a_ledger_being_written_is_refused_to_a_second_run(tmp_path, small_config):
-    from tournament.ledger import exclusive
+    from tournament.ledger import make_manifest, open_for_run
 
     out = tmp_path / "a"
 
@@ -213,6 +224,6 @@ def test_a_ledger_being_written_is_refused_to_a_second_run(tmp_path, small_confi
                 run_tournament(small_config, out, executor="serial")
 
     run_tournament(small_config, out, executor="serial", on_batch=second_run)
-    with exclusive(out):  # released after the run
-        pass
+    with open_for_run(out, make_manifest(small_config, 0, {})) as created:  # released
+        assert not created
     assert read_ledger(out).table.num_rows == len(schedule(small_config))

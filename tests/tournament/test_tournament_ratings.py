@@ -48,8 +48,8 @@ def test_elo_recovers_a_known_order_and_scale():
     agents, games = simulate(true, 800, np.random.default_rng(1))
     r = rate(agents, games, bootstrap=0)
     assert list(np.argsort(r.elo)) == [0, 1, 2, 3]
-    assert r.elo[0] == 0  # lowest anchored at 0 by default (no agent called random)
-    np.testing.assert_allclose(r.elo, true, atol=60)
+    assert r.elo.mean() == pytest.approx(0, abs=1e-9)  # the mean anchored at 0 by default
+    np.testing.assert_allclose(r.elo - r.elo[0], true, atol=60)
 
 
 def test_bootstrap_intervals_cover_the_truth():
@@ -59,10 +59,11 @@ def test_bootstrap_intervals_cover_the_truth():
     for t in range(trials):
         agents, games = simulate(true, 120, np.random.default_rng(100 + t))
         r = rate(agents, games, bootstrap=60, seed=t)
-        # the anchor (lowest = a0 at 0) has a zero-width interval; check the others
-        covered += sum(r.ci_low[i] <= true[i] <= r.ci_high[i] for i in range(1, 4))
-        width.append(np.mean(r.ci_high[1:] - r.ci_low[1:]))
-    coverage = covered / (3 * trials)
+        # the mean is anchored at 0: compare with the truth centred the same way
+        centred = true - true.mean()
+        covered += sum(r.ci_low[i] <= centred[i] <= r.ci_high[i] for i in range(4))
+        width.append(np.mean(r.ci_high - r.ci_low))
+    coverage = covered / (4 * trials)
     assert coverage >= 0.8, coverage  # nominal 95%; 60 resamples and 30 trials are noisy
     assert 20 < np.mean(width) < 400
 
@@ -79,19 +80,68 @@ def test_n_player_games_decompose_pairwise_with_ties_as_draws():
     assert results == [(0, 1, 1), (0, 2, 1), (1, 2, 0)]
 
 
-def test_anchor_option_and_random_default():
+def test_anchor_option_and_mean_default():
+    """Was: `random` (else the lowest agent) anchored at 0 by default, so every other
+    interval carried the uncertainty of random's rating (greedy 638 [446, 1476] in the demo).
+    Now the mean is 0 (Ordo's convention) and --anchor still pins one agent."""
     agents, games = simulate([0, 300], 200, np.random.default_rng(3))
     agents[1] = AgentInfo("a1", "random", "random")
     r = rate(agents, games, bootstrap=20)
-    assert r.elo[1] == 0 and r.elo[0] < -150 and r.anchor.startswith("random")
+    assert r.elo[0] + r.elo[1] == pytest.approx(0) and r.elo[0] < -75
+    assert r.anchor == "mean rating = 0"
+    assert r.ci_low[1] < r.elo[1] < r.ci_high[1]  # random is measured too, not pinned
     r2 = rate(agents, games, bootstrap=20, anchor=("a0", 1000.0))
     assert r2.elo[0] == 1000 and r2.ci_low[0] == r2.ci_high[0] == 1000
     assert r2.elo[1] - r2.elo[0] == pytest.approx(r.elo[1] - r.elo[0])
     with pytest.raises(RatingsError, match="nobody"):
         rate(agents, games, anchor=("nobody", 0.0))
     assert parse_anchor("mcts@10=1500") == ("mcts@10", 1500.0)
+    assert parse_anchor("random") == ("random", 0.0)
     with pytest.raises(RatingsError, match="AGENT=ELO"):
-        parse_anchor("1500")
+        parse_anchor("=1500")
+
+
+def test_mean_anchor_gives_narrower_intervals_than_a_weak_reference():
+    """Was: intervals anchored on an agent that almost never wins were 1,000+ Elo wide."""
+    agents, games = simulate([0, 700, 800, 900], 60, np.random.default_rng(8))
+    pinned = rate(agents, games, bootstrap=100, anchor=("a0", 0.0))
+    mean = rate(agents, games, bootstrap=100)
+    width = lambda r: (r.ci_high[1:] - r.ci_low[1:]).mean()  # noqa: E731
+    assert width(mean) < 0.6 * width(pinned)
+
+
+def test_an_agent_that_won_or_lost_everything_has_a_one_sided_interval():
+    """Was: a perfect record got a finite, meaningless upper bound from the smoothing."""
+    from tournament.ratings.report import notes, render
+
+    agents = [AgentInfo(x, x) for x in ("top", "mid", "low")]
+    rows = [[0, 1], [1, 0], [0, 2], [2, 0], [1, 2], [2, 1]] * 10
+    ranks = []
+    for a, b in rows:  # top beats everyone, low loses to everyone, mid vs... mid beats low
+        ranks.append([1, 2] if a < b else [2, 1])
+    g = Games(np.array(rows), np.array(ranks), np.zeros((60, 2)), np.arange(60) // 2)
+    r = rate(agents, [g], bootstrap=30)
+    assert r.one_sided == ["won every game", "", "lost every game"]
+    assert r.ci_high[0] == np.inf and np.isfinite(r.ci_low[0])
+    assert r.ci_low[2] == -np.inf and np.isfinite(r.ci_high[2])
+    assert r.elo[1] == pytest.approx(0)  # the mean of the finite ratings (mid's alone)
+    text = "\n".join(notes(r))
+    assert "top won every game: one-sided interval (lower bound only)" in text
+    assert "smoothing_factor 0.01" in text
+    recs = {x["agent"]: x for x in __import__("json").loads(render(r, "json"))}
+    assert recs["top"]["ci_high"] is None and recs["low"]["ci_low"] is None
+
+
+def test_heatmap_text_colour_follows_the_cell_luminance():
+    """Was: black numbers on every cell, unreadable on the dark ends of the colour map."""
+    import matplotlib
+
+    from tournament.ratings.report import text_colour
+
+    cmap = matplotlib.colormaps["RdBu"]
+    assert text_colour(cmap(0.0)) == "white" and text_colour(cmap(1.0)) == "white"
+    assert text_colour(cmap(0.5)) == "black"
+    assert text_colour((1.0, 1.0, 1.0)) == "black" and text_colour((0.0, 0.0, 0.0)) == "white"
 
 
 def test_disconnected_comparison_graph_is_warned():

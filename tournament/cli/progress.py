@@ -1,4 +1,12 @@
-"""The live view of a running tournament: progress bar, ETA and interim standings.
+"""What a running tournament prints: a live view on a terminal, plain lines everywhere else.
+
+- ``live``: a rich progress bar with ETA and interim standings, on stderr (a terminal).
+- ``plain``: one line on stderr per finished batch (games done/total, games/s, ETA, top 3
+  of the interim standings), for logs, CI and schedulers, where a live view prints nothing
+  until the end.
+- ``off``: nothing (``--quiet``).
+
+Independently, ``verbose`` prints one result line per game on stdout, as cutechess-cli does.
 
 ``tournament.runner`` owns no display; ``meeple tournament run`` passes a :class:`Display`'s
 ``on_start`` and ``on_batch`` methods as the runner's hooks.
@@ -6,7 +14,10 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+import sys
+import time
+
+from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import (
     BarColumn,
@@ -19,6 +30,17 @@ from rich.progress import (
 from rich.table import Table
 
 from tournament.runner import RunSummary
+
+MODES = ("live", "plain", "off")
+
+
+def choose_mode(quiet: bool, stream=None) -> str:
+    """off with --quiet, live when the stream (stderr) is a terminal, else plain."""
+    if quiet:
+        return "off"
+    stream = sys.stderr if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    return "live" if callable(isatty) and isatty() else "plain"
 
 
 class Standings:
@@ -55,18 +77,58 @@ class Standings:
         return sorted(out, key=lambda r: -(r[2] if r[2] == r[2] else -1))
 
 
-class Display:
-    """A rich progress bar with ETA and a live standings table, driven by the runner's
-    ``on_start`` / ``on_batch`` hooks (a no-op when disabled)."""
+def _clock(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
-    def __init__(self, enabled: bool, names: dict[str, str]):
-        self.enabled = enabled
+
+def game_line(number: int, total: int, row: dict, names: dict[str, str]) -> str:
+    """One finished game, cutechess style: who played (seat order), ranks, scores, id."""
+    seats = [names.get(a, a) for a in row["agents"]]
+    ranks = row["ranks"]
+    result = "*" if ranks is None else "-".join(str(r) for r in ranks)
+    if row["failure"]:
+        seat = row["failed_seat"]
+        why = f"{row['failure']} by {seats[seat]} (seat {seat + 1})"
+        if row.get("detail"):
+            why += f": {row['detail']}"
+    else:
+        why = "scores " + " ".join(f"{x:g}" for x in row["scores"])
+    return (
+        f"Finished game {number} of {total} ({' vs '.join(seats)}): {result} {{{why}}} "
+        f"id {row['game_id']}"
+    )
+
+
+class Display:
+    """Progress of one run, driven by the runner's ``on_start`` / ``on_batch`` hooks."""
+
+    def __init__(self, mode: str, names: dict[str, str], verbose: bool = False, err=None):
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        self.mode = mode
+        self.names = names
+        self.verbose = verbose
+        self.err = err  # plain lines go here (stderr when None)
         self.standings = Standings(names)
         self.live: Live | None = None
+        self.total = 0
+        self.done = 0
+        self.played = 0
+        self.t0 = time.perf_counter()
+
+    def _plain(self, text: str) -> None:
+        print(text, file=self.err or sys.stderr, flush=True)
 
     def on_start(self, summary: RunSummary, rows: list[dict]) -> None:
         self.standings.add_table_rows(rows)
-        if not self.enabled:
+        self.total, self.done = summary.scheduled, summary.already_done
+        self.t0 = time.perf_counter()
+        if self.mode == "plain":
+            self._plain(
+                f"tournament: {self.total} games scheduled, {self.done} already in the ledger"
+            )
+        if self.mode != "live":
             return
         self.progress = Progress(
             TextColumn("games"),
@@ -77,10 +139,10 @@ class Display:
             TextColumn("ETA"),
             TimeRemainingColumn(),
         )
-        self.task = self.progress.add_task(
-            "games", total=summary.scheduled, completed=summary.already_done
+        self.task = self.progress.add_task("games", total=self.total, completed=self.done)
+        self.live = Live(
+            self._render(), console=Console(stderr=True), refresh_per_second=4, transient=False
         )
-        self.live = Live(self._render(), refresh_per_second=4, transient=False)
         self.live.__enter__()
 
     def _render(self) -> Group:
@@ -92,11 +154,34 @@ class Display:
             table.add_row(name, str(games), "-" if rate != rate else f"{rate:.3f}")
         return Group(self.progress, table)
 
+    def status_line(self) -> str:
+        """games done/total, games/s of this run, ETA and the top 3 of the interim standings."""
+        elapsed = max(time.perf_counter() - self.t0, 1e-9)
+        rate = self.played / elapsed
+        left = self.total - self.done
+        eta = _clock(left / rate) if rate > 0 else "?"
+        pct = 100.0 * self.done / self.total if self.total else 100.0
+        top = ", ".join(
+            f"{name} {score:.3f}" for name, _, score in self.standings.rows()[:3] if score == score
+        )
+        width = len(str(self.total))
+        return (
+            f"[{self.done:>{width}}/{self.total} {pct:5.1f}%] {rate:.1f} games/s, "
+            f"ETA {eta}; top: {top or '-'}"
+        )
+
     def on_batch(self, i: int, rows: list[dict]) -> None:
         self.standings.add_table_rows(rows)
+        for row in rows:
+            self.done += 1
+            self.played += 1
+            if self.verbose:  # stdout; under the live view rich prints it above the bar
+                print(game_line(self.done, self.total, row, self.names), flush=True)
         if self.live is not None:
             self.progress.advance(self.task, len(rows))
             self.live.update(self._render())
+        elif self.mode == "plain":
+            self._plain(self.status_line())
 
     def __enter__(self) -> Display:
         return self

@@ -24,13 +24,17 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEMO_CONFIG = REPO_ROOT / "configs" / "tournaments" / "demo.toml"
 
 
-def _resolve(path: Path | None, raw: dict | None, sets: list[str], options: dict):
-    """The one resolve step: load, merge and validate the config, then build its schedule.
+EXECUTOR_HELP = (
+    "auto (serial while Ray would not pay off, see docs/tournaments.md), ray, or serial "
+    "(in-process)"
+)
 
-    Returns (config, tasks); the game is loaded, the code hashed and the schedule built
-    here once, and passed down."""
+
+def _resolve(path: Path | None, raw: dict | None, sets: list[str], options: dict):
+    """The one resolve step: load, merge and validate the config, every agent included
+    (built once for the game: ranges, choices, policy files). ``--dry-run`` runs exactly
+    this; the game is loaded and the code hashed here once, and passed down."""
     from tournament.config import build_config, load_toml, parse_override  # deferred: fast --help
-    from tournament.schedule import schedule  # deferred: fast --help
 
     option_keys = {k.name for k in TOURNAMENT_KEYS if k.option}
     with domain_errors(2):
@@ -48,15 +52,29 @@ def _resolve(path: Path | None, raw: dict | None, sets: list[str], options: dict
             assert name in option_keys, name
             if value is not None:
                 overrides[f"tournament.{name}"] = value
-        cfg = build_config(data, overrides)
-        return cfg, schedule(cfg)
+        return build_config(data, overrides)
 
 
-def _run(cfg, tasks, out: Path, workers: int, address: str | None, executor: str, quiet: bool):
-    from tournament.cli.progress import Display  # deferred: fast --help
+def _check_executor(executor: str) -> None:
+    if executor not in ("auto", "ray", "serial"):
+        raise fail(f"--executor must be auto, ray or serial, got {executor!r}", 2)
+
+
+def _run(
+    cfg,
+    out: Path,
+    workers: int,
+    address: str | None,
+    executor: str,
+    quiet: bool,
+    verbose: bool = False,
+):
+    from tournament.cli.progress import Display, choose_mode  # deferred: fast --help
     from tournament.runner import run_tournament  # deferred: fast --help (imports ray lazily)
+    from tournament.schedule import schedule  # deferred: fast --help
 
-    display = Display(not quiet, {a.agent_id: a.name for a in cfg.agents})
+    tasks = schedule(cfg)
+    display = Display(choose_mode(quiet), {a.agent_id: a.name for a in cfg.agents}, verbose)
     try:
         with domain_errors(1), display:
             summary = run_tournament(
@@ -73,9 +91,12 @@ def _run(cfg, tasks, out: Path, workers: int, address: str | None, executor: str
         raise fail(
             f"interrupted; finished batches are in {out}: rerun the same command to resume", 130
         ) from None
-    except Exception as e:  # e.g. a Ray task that failed for good: the ledger keeps what finished
+    except typer.Exit:  # a domain error, already reported in one line
+        raise
+    except Exception as e:  # a bug or a system failure: the ledger keeps what finished
+        text = str(e).strip().splitlines()[0] if str(e).strip() else ""
         raise fail(
-            f"tournament stopped ({type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}); "
+            f"tournament stopped ({type(e).__name__}: {text}); "
             f"finished batches are in {out}: rerun to resume",
             1,
         ) from None
@@ -86,6 +107,8 @@ def _run(cfg, tasks, out: Path, workers: int, address: str | None, executor: str
         f"{summary.played} game(s) played, {summary.already_done} already in the ledger, "
         f"{summary.scheduled} scheduled; failures: {fails}; {summary.seconds:.1f} s; ledger: {out}"
     )
+    if summary.played:
+        typer.echo(f"executor: {summary.executor}", err=True)
     typer.echo(f"ratings: meeple ratings {out}", err=True)
     return summary
 
@@ -107,7 +130,7 @@ def run(
     address: Annotated[
         str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
     ] = None,
-    executor: Annotated[str, typer.Option("--executor", help="ray or serial (in-process)")] = "ray",
+    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "auto",
     game: Annotated[str | None, typer.Option(help=option_help("game"))] = None,
     seeds_per_lineup: Annotated[
         int | None, typer.Option(help=option_help("seeds_per_lineup"))
@@ -124,12 +147,22 @@ def run(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Validate and print the schedule size only")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress (live view or plain lines)")
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="One result line per finished game on stdout"),
+    ] = False,
 ) -> None:
-    """Play every game of CONFIG that is missing from the ledger (reruns resume)."""
-    if executor not in ("ray", "serial"):
-        raise fail(f"--executor must be ray or serial, got {executor!r}", 2)
-    cfg, tasks = _resolve(
+    """Play every game of CONFIG that is missing from the ledger (reruns resume).
+
+    Progress goes to stderr: a live view on a terminal, otherwise one line per finished
+    batch (games done/total, games/s, ETA, top 3 of the interim standings)."""
+    from tournament.config import num_games  # deferred: fast --help
+
+    _check_executor(executor)
+    cfg = _resolve(
         config,
         None,
         set_ or [],
@@ -145,12 +178,12 @@ def run(
         },
     )
     out = out or _default_out(config.stem, cfg)
-    if dry_run:
+    if dry_run:  # counted, not scheduled: instant for any size
         typer.echo(
-            f"{len(tasks)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, ledger {out}"
+            f"{num_games(cfg)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, ledger {out}"
         )
         return
-    _run(cfg, tasks, out, workers, address, executor, quiet)
+    _run(cfg, out, workers, address, executor, quiet, verbose)
 
 
 def _ratings(dirs: list[Path], anchor: str | None, bootstrap: int, seed: int = 0):
@@ -158,9 +191,14 @@ def _ratings(dirs: list[Path], anchor: str | None, bootstrap: int, seed: int = 0
     from tournament.ratings.load import ratings_from_ledgers  # deferred: fast --help
 
     with domain_errors(1):
-        return ratings_from_ledgers(
+        r, extra = ratings_from_ledgers(
             dirs, bootstrap=bootstrap, anchor=parse_anchor(anchor), seed=seed
         )
+    if extra.get("ignored"):
+        names = ", ".join(Path(p).name for p in extra["ignored"][:3])
+        more = f" and {len(extra['ignored']) - 3} more" if len(extra["ignored"]) > 3 else ""
+        typer.echo(f"note: ignored files that are not ledger files: {names}{more}", err=True)
+    return r, extra
 
 
 def _emit(r, extra: dict, fmt: str, html: Path | None) -> None:
@@ -181,7 +219,8 @@ def ratings(
         list[Path], typer.Argument(help="One or more ledger directories, rated jointly")
     ],
     anchor: Annotated[
-        str | None, typer.Option("--anchor", help="AGENT=ELO; default random (or lowest) = 0")
+        str | None,
+        typer.Option("--anchor", help="AGENT=ELO; default: the mean rating is 0 (as Ordo)"),
     ] = None,
     bootstrap: Annotated[
         int,
@@ -202,10 +241,8 @@ def ratings(
     fmt = "json" if as_json else "table" if fmt == "text" else fmt  # one --format everywhere
     if fmt not in FORMATS:
         raise fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
-    if html is not None and any(html.resolve().parent == d.resolve() for d in dirs):
-        raise fail(
-            "--html must not point inside a ledger directory (it holds only ledger files)", 2
-        )
+    if seed < 0:
+        raise fail(f"--seed must be >= 0, got {seed}", 2)
     r, extra = _ratings(dirs, anchor, bootstrap, seed)
     _emit(r, extra, fmt, html)
 
@@ -242,7 +279,7 @@ def demo(
     workers: Annotated[
         int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
     ] = 2,
-    executor: Annotated[str, typer.Option("--executor", help="ray or serial")] = "ray",
+    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "auto",
     config: Annotated[Path, typer.Option("--config", help="Demo tournament file")] = DEMO_CONFIG,
     html: Annotated[
         Path | None, typer.Option("--html", help="HTML report; default <out>-report.html")
@@ -252,10 +289,9 @@ def demo(
     """A small Coloretto tournament (baselines and small search agents): Elo table + HTML report."""
     from solvers.registry import KINDS  # deferred: fast --help
     from solvers.spec import parse_spec  # deferred: fast --help
-    from tournament.config import load_toml  # deferred: fast --help
+    from tournament.config import load_toml, num_games  # deferred: fast --help
 
-    if executor not in ("ray", "serial"):
-        raise fail(f"--executor must be ray or serial, got {executor!r}", 2)
+    _check_executor(executor)
     with domain_errors(2):
         raw = load_toml(config)
     agents = dict(raw.get("agents", {}))
@@ -267,12 +303,13 @@ def demo(
             )
             del agents[name]
     raw = {**raw, "agents": agents}
-    cfg, tasks = _resolve(None, raw, [], {})
+    cfg = _resolve(None, raw, [], {})
     out = out or _default_out("demo", cfg)
     typer.echo(
-        f"demo: {len(tasks)} games of {cfg.game} between {', '.join(a.name for a in cfg.agents)}"
+        f"demo: {num_games(cfg)} games of {cfg.game} between "
+        + ", ".join(a.name for a in cfg.agents)
     )
-    _run(cfg, tasks, out, workers, None, executor, quiet=False)
+    _run(cfg, out, workers, None, executor, quiet=False)
     r, extra = _ratings([out], None, bootstrap)
     # beside the ledger, not in it: a ledger directory holds only ledger files
     _emit(r, extra, "table", html or out.with_name(out.name + "-report.html"))

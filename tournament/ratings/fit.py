@@ -5,8 +5,15 @@
   Void games (no ranks) are left out.
 - Confidence intervals resample whole duplicate sets (run, seed): games that share a deck
   are not independent, so resampling single games would make the intervals too narrow.
-- Ratings are anchored: ``--anchor NAME=ELO``, else an agent named or specified ``random``
-  at 0, else the lowest-rated agent at 0. Bootstrap samples use the same anchor.
+- Ratings are anchored at the mean: the average Elo is 0 (Ordo's default), so no agent's
+  interval depends on how well one reference agent is measured. ``--anchor NAME=ELO`` (or
+  ``NAME``, meaning 0) pins one agent instead. Bootstrap samples use the same anchor.
+- The fit is OpenSpiel's with its default prior: ``smoothing_factor`` 0.01, a virtual
+  0.01 of a draw added to every pair's results so a perfect record stays finite. It is
+  reported with every table (``Ratings.prior``).
+- An agent that won (or lost) every one of its pairwise games has no finite upper (or
+  lower) bound: its interval is one-sided, reported as such (``Ratings.one_sided``), and its
+  point estimate is only what the prior allows. Such agents do not count in the mean anchor.
 - Beside Elo: likelihood of superiority, a crosstable, seat advantage, games per agent,
   a warning when the comparison graph is disconnected, and α-Rank (OpenSpiel's
   ``egt.alpharank``) on the empirical pairwise payoff table.
@@ -65,17 +72,25 @@ class Ratings:
     void_games: int
     components: list[list[str]]
     warnings: list[str] = field(default_factory=list)
+    prior: str = ""  # the fit's prior / smoothing, stated in every report
+    # per agent: "" (two-sided), "won every game" (no upper bound) or "lost every game"
+    one_sided: list[str] = field(default_factory=list)
 
     def order(self) -> list[int]:
         return sorted(range(len(self.agents)), key=lambda i: -self.elo[i])
 
     def as_records(self) -> list[dict]:
+        """Best first; an unbounded side of a one-sided interval is None (JSON null)."""
+
+        def bound(x: float) -> float | None:
+            return None if math.isinf(x) else round(float(x), 1)
+
         return [
             {
                 "agent": self.agents[i].name,
                 "elo": round(float(self.elo[i]), 1),
-                "ci_low": round(float(self.ci_low[i]), 1),
-                "ci_high": round(float(self.ci_high[i]), 1),
+                "ci_low": bound(self.ci_low[i]),
+                "ci_high": bound(self.ci_high[i]),
                 "games": int(self.games[i]),
             }
             for i in self.order()
@@ -144,11 +159,40 @@ class _Records:
         return [self._split(flat[:, i]) for i in range(flat.shape[1])]
 
 
+def _elo_options():
+    import pyspiel
+
+    return pyspiel.elo.default_elo_options()
+
+
+def prior_text() -> str:
+    """The fit's prior as one line for reports (read from OpenSpiel, not restated)."""
+    return (
+        f"OpenSpiel Bradley-Terry MM fit, smoothing_factor {_elo_options().smoothing_factor:g} "
+        "(a virtual draw of that weight between every pair)"
+    )
+
+
+def one_sided(wins: np.ndarray, draws: np.ndarray) -> list[str]:
+    """Per agent: "won every game" / "lost every game" when every pairwise result it has
+    went one way (its Elo is then unbounded on that side), else ""."""
+    out = []
+    for i in range(len(wins)):
+        won, lost, drawn = wins[i].sum(), wins[:, i].sum(), draws[i].sum() - draws[i, i]
+        if won > 0 and lost == 0 and drawn == 0:
+            out.append("won every game")
+        elif lost > 0 and won == 0 and drawn == 0:
+            out.append("lost every game")
+        else:
+            out.append("")
+    return out
+
+
 def fit_elo(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
     """OpenSpiel's MM Bradley–Terry fit on integer win and (symmetric) draw matrices."""
     import pyspiel
 
-    options = pyspiel.elo.default_elo_options()
+    options = _elo_options()
     return np.asarray(
         pyspiel.elo.compute_ratings_from_matrices(
             win_matrix=wins.tolist(), draw_matrix=draws.tolist(), options=options
@@ -228,10 +272,13 @@ def rate(
     names = [x.name for x in agents]
     anchor_index, anchor_value, anchor_text = _anchor(agents, anchor)
     raw = fit_elo(wins, draws)
+    sided = one_sided(wins, draws)
+    # the mean anchor averages the agents with a finite rating (all of them if none has)
+    finite = np.array([not x for x in sided]) if not all(sided) else np.ones(k, dtype=bool)
 
     def anchored(r):
         if anchor_index is None:
-            return r - r.min() + anchor_value
+            return r - r[finite].mean() + anchor_value
         return r - r[anchor_index] + anchor_value
 
     elo = anchored(raw)
@@ -239,7 +286,6 @@ def rate(
     if bootstrap > 0 and num_blocks > 1:
         rng = np.random.default_rng(seed)
         samples = np.empty((bootstrap, k))
-        lowest = int(np.argmin(raw))
         chunk = 16  # replicates per sparse product
         for start in range(0, bootstrap, chunk):
             n = min(chunk, bootstrap - start)
@@ -251,11 +297,7 @@ def rate(
                     rng.integers(num_blocks, size=num_blocks), minlength=num_blocks
                 )
             for i, (w, d) in enumerate(rec.matrices_many(weights)):
-                r = fit_elo(w, d)
-                # the unanchored case keeps the full-data lowest agent as reference
-                samples[start + i] = (
-                    r - r[lowest] + elo[lowest] if anchor_index is None else anchored(r)
-                )
+                samples[start + i] = anchored(fit_elo(w, d))
         q = (1.0 - confidence) / 2.0
         lo, hi = np.quantile(samples, q, axis=0), np.quantile(samples, 1.0 - q, axis=0)
 
@@ -278,11 +320,17 @@ def rate(
         )
     if num_blocks <= 1 and bootstrap > 0:
         warnings.append("a single duplicate set: no bootstrap confidence intervals")
+    ci_low, ci_high = np.minimum(lo, elo), np.maximum(hi, elo)
+    for i, why in enumerate(sided):
+        if why == "won every game":
+            ci_high[i] = math.inf
+        elif why == "lost every game":
+            ci_low[i] = -math.inf
     return Ratings(
         agents=agents,
         elo=elo,
-        ci_low=np.minimum(lo, elo),
-        ci_high=np.maximum(hi, elo),
+        ci_low=ci_low,
+        ci_high=ci_high,
         games=games_per,
         wins=wins,
         draws=draws,
@@ -296,6 +344,8 @@ def rate(
         void_games=void_games,
         components=comps,
         warnings=warnings,
+        prior=prior_text(),
+        one_sided=sided,
     )
 
 
@@ -306,10 +356,7 @@ def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):
         if name not in names:
             raise RatingsError(f"--anchor: no agent named {name!r}; agents: {', '.join(names)}")
         return names.index(name), float(value), f"{name} = {value:g}"
-    for i, x in enumerate(agents):
-        if x.name == "random" or x.spec == "random":
-            return i, 0.0, f"{x.name} = 0"
-    return None, 0.0, "lowest-rated agent = 0"
+    return None, 0.0, "mean rating = 0"
 
 
 def _score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
@@ -346,12 +393,15 @@ def seat_table(g: Games) -> list[dict]:
 
 
 def parse_anchor(text: str | None) -> tuple[str, float] | None:
+    """'AGENT=ELO' or 'AGENT' (= 0); None for the default mean anchor."""
     if not text:
         return None
     name, sep, value = text.rpartition("=")
+    if not sep:
+        return text.strip(), 0.0
     try:
-        if not sep or not name:
+        if not name:
             raise ValueError
         return name, float(value)
     except ValueError:
-        raise RatingsError(f"--anchor must be AGENT=ELO, got {text!r}") from None
+        raise RatingsError(f"--anchor must be AGENT or AGENT=ELO, got {text!r}") from None

@@ -101,6 +101,7 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
     extra = {
         "games": sum(led.table.num_rows for led in ledgers),
         "ledgers": [str(led.directory) for led in ledgers],
+        "ignored": [str(p) for led in ledgers for p in led.ignored],
     }
     return agents, groups, void, extra
 

@@ -1,6 +1,7 @@
 """Render ratings: terminal table, Markdown, CSV, JSON, and a self-contained HTML report.
 
-The JSON form is a list of {agent, elo, ci_low, ci_high, games}, best first. The HTML
+The JSON form is a list of {agent, elo, ci_low, ci_high, games}, best first (the unbounded
+side of a one-sided interval is null; the notes say which agent and why). The HTML
 report embeds its PNG plots (matplotlib, Agg backend) as base64, so it is one file.
 """
 
@@ -21,7 +22,11 @@ FORMATS = ("table", "md", "csv", "json")
 
 
 def _f(x: float, digits: int = 1) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:.{digits}f}"
 
 
 def main_rows(r: Ratings) -> list[list[str]]:
@@ -95,7 +100,17 @@ def notes(r: Ratings) -> list[str]:
         if r.bootstrap
         else "no CI"
     )
-    out = [f"anchor: {r.anchor}; 95% CI from {ci}; pairwise results by rank, ties as draws"]
+    out = [
+        f"anchor: {r.anchor}; 95% CI from {ci}; pairwise results by rank, ties as draws",
+        f"prior: {r.prior}",
+    ]
+    for i in r.order():
+        if r.one_sided and r.one_sided[i]:
+            side = "lower" if r.one_sided[i].startswith("won") else "upper"
+            out.append(
+                f"{r.agents[i].name} {r.one_sided[i]}: one-sided interval ({side} bound only); "
+                "its Elo is what the prior allows, not a measurement"
+            )
     if r.void_games:
         out.append(f"{r.void_games} void game(s) left out")
     if r.alpharank is None:
@@ -191,10 +206,21 @@ def plot_elo(r: Ratings) -> str:
     order = r.order()[::-1]
     names = [r.agents[i].name for i in order]
     elo = np.array([r.elo[i] for i in order])
-    lo = elo - np.array([r.ci_low[i] for i in order])
-    hi = np.array([r.ci_high[i] for i in order]) - elo
+    # an unbounded side is drawn as an arrow-less open bar to the edge (no finite number)
+    lo = np.nan_to_num(elo - np.array([r.ci_low[i] for i in order]), posinf=0.0)
+    hi = np.nan_to_num(np.array([r.ci_high[i] for i in order]) - elo, posinf=0.0)
     fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(names)))
     ax.errorbar(elo, range(len(names)), xerr=[lo, hi], fmt="o", capsize=4, color="#2a6ebb")
+    for y, i in enumerate(order):
+        if r.one_sided and r.one_sided[i]:
+            ax.annotate(
+                "→ unbounded" if r.one_sided[i].startswith("won") else "unbounded ←",
+                (elo[y], y),
+                textcoords="offset points",
+                xytext=(8 if r.one_sided[i].startswith("won") else -8, 6),
+                ha="left" if r.one_sided[i].startswith("won") else "right",
+                fontsize=7,
+            )
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("Elo (95% CI)")
     ax.grid(axis="x", alpha=0.3)
@@ -214,16 +240,32 @@ def plot_crosstable(r: Ratings) -> str:
         rate = (r.wins + 0.5 * r.draws) / n
     rate = rate[np.ix_(order, order)]
     fig, ax = plt.subplots(figsize=(1.2 + 0.7 * len(names), 1 + 0.6 * len(names)))
-    im = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0, vmax=1)
+    cmap = plt.get_cmap("RdBu")
+    im = ax.imshow(np.ma.masked_invalid(rate), cmap=cmap, vmin=0, vmax=1)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(range(len(names)), names)
     for i in range(len(names)):
         for j in range(len(names)):
             if not math.isnan(rate[i, j]):
-                ax.text(j, i, f"{rate[i, j]:.2f}", ha="center", va="center", fontsize=8)
+                colour = text_colour(cmap(float(rate[i, j])))
+                ax.text(
+                    j, i, f"{rate[i, j]:.2f}", ha="center", va="center", fontsize=8, color=colour
+                )
     ax.set_title("score rate of row against column")
     fig.colorbar(im, ax=ax, shrink=0.8)
     return _png(fig)
+
+
+def text_colour(rgba) -> str:
+    """Black or white, whichever reads on a cell of this colour (WCAG relative luminance)."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(float(c)) for c in rgba[:3])
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    # contrast with black (L + 0.05) / 0.05 beats white's 1.05 / (L + 0.05) above L ~ 0.18
+    return "black" if luminance > 0.179 else "white"
 
 
 def ladder_points(r: Ratings) -> list[tuple[float, float, float, float]]:
@@ -246,7 +288,8 @@ def plot_ladder(r: Ratings) -> str | None:
 
     b, e, lo, hi = (np.array(x) for x in zip(*pts, strict=True))
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.errorbar(b, e, yerr=[e - lo, hi - e], fmt="o-", capsize=4, color="#bb5a2a")
+    yerr = [np.nan_to_num(e - lo, posinf=0.0), np.nan_to_num(hi - e, posinf=0.0)]
+    ax.errorbar(b, e, yerr=yerr, fmt="o-", capsize=4, color="#bb5a2a")
     if b.min() > 0:
         ax.set_xscale("log")
     ax.set_xlabel("budget")
