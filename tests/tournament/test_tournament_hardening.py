@@ -282,7 +282,8 @@ def test_ratings_negative_seed_and_non_utf8_config_are_one_line_errors(
     out = tmp_path / "o"
     run_tournament(build_config(make_raw(seeds_per_lineup=2)), out, executor="serial")
     r = _invoke("ratings", out, "--seed", "-1")
-    assert r.exit_code == 2 and r.output == "error: --seed must be >= 0, got -1\n"
+    assert r.exit_code == 2 and r.output.startswith("error: ") and "--seed" in r.output
+    assert r.output.count("\n") == 1
     bad = tmp_path / "bad.toml"
     bad.write_bytes(b'[tournament]\ngame = "python_coloretto(players=2)" # caf\xe9\n')
     r = _invoke("tournament", "run", bad, "--dry-run")
