@@ -26,6 +26,7 @@ spaces of the configuration, the player actions are laid out in this order:
 | DISCARD (T)         | discard tile type t for prestige (level 5) | `discard tile BB for prestige`        |
 | DONE    (1)         | stop buying / discarding / terrace moves | `done`                                  |
 | TERRACE (G)         | move the dress on guest space g to the terrace | `terrace: King's hall guest 2`    |
+| DEPUTE_HAND (C)     | depute hand card c through a bonus       | `depute base Journeyman from hand`      |
 
 Chance outcomes are ids of the thing drawn: a player (start player), an
 employee card id (display reveal), a tile type (warehouse refill and secret
@@ -59,6 +60,7 @@ _BLOCKS = (
     "discard",
     "done",
     "terrace",
+    "depute_hand",
 )
 
 
@@ -86,6 +88,7 @@ class ActionLayout:
             "discard": T,
             "done": 1,
             "terrace": guests,
+            "depute_hand": C,
         }
         self.start: dict[str, int] = {}
         off = 0

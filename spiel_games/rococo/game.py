@@ -40,10 +40,12 @@ Deviations and assumptions (every assumed number is in rules.toml with
   and resource tile lists, the M/J/A type of each hireable card and which base
   card has which bonus are designed here, consistent with every published total.
 - The extra Make-a-Dress bonuses never make a "Master dress", so their dresses
-  cannot go on Master guest spaces; the level-2 saving takes the yellow bale
-  when a dress needs both yellow and green.
-- The depute bonuses (levels 1 and 2) take the card from the supply or the
-  discard pile (the discard pile first), never from the hand.
+  cannot go on Master guest spaces.
+- The depute bonuses (levels 1 and 2) take a card of the Employee deck
+  (supply, hand or discard pile); a type in both the supply and the discard
+  pile is taken from the discard pile.
+- A Festivity dress gives its prestige once, when made; at the end its marker
+  scores nothing (it still counts in its hall) - the seed's "only this once".
 - A tile handed in to pay for a dress, or converted, is discarded face up.
 - Terrace moves: the player picks which King's-hall dress moves; it goes to
   the player's free terrace space with the highest multiplier.

@@ -73,7 +73,12 @@ def _tile_value(c, p: int, t: int) -> float:
 
 def _dress_value(c, w: int) -> float:
     d = R.DRESSES[c.windows[w]]
-    return 2.0 * (d.prestige + d.festive) + d.money / 4.0 - c.cfg.window_costs[w] / 2.0
+    return 2.0 * (d.festive or d.prestige) + d.money / 4.0 - c.cfg.window_costs[w] / 2.0
+
+
+def _final_prestige(d: int) -> int:
+    """The dress's prestige at the end (a Festivity dress scored once, when made)."""
+    return 0 if R.DRESSES[d].festive else R.DRESSES[d].prestige
 
 
 def _main_choice(c, options: list[int]) -> int:
@@ -217,16 +222,24 @@ def heuristic_action(state, rng=None) -> int:
     if ph == PH_YARNLACE:
         return lay.yarnlace + (1 if c.lace[p] < c.yarn[p] else 0)
     if ph == PH_DEPUTE:
+
+        def deputed(a: int) -> int:
+            return a - lay.depute_hand if a >= lay.depute_hand else a - lay.depute
+
+        # a hand card could still be played this round: depute it only as a last resort
+        def from_hand(a: int) -> int:
+            return int(a >= lay.depute_hand)
+
         if c.depute_mode == "money":
-            return min(legal, key=lambda a: (_card_value(c, a - lay.depute), a))
+            return min(legal, key=lambda a: (from_hand(a), _card_value(c, deputed(a)), a))
         useful = [
             a
             for a in legal
-            if R.CARDS[a - lay.depute].bonus not in R.CROWNS
-            and R.CARDS[a - lay.depute].bonus != R.BONUS["none"]
+            if R.CARDS[deputed(a)].bonus not in R.CROWNS
+            and R.CARDS[deputed(a)].bonus != R.BONUS["none"]
         ]
         pool = useful or legal
-        return min(pool, key=lambda a: (_TYPE_VALUE[R.CARDS[a - lay.depute].kind], a))
+        return min(pool, key=lambda a: (from_hand(a), _TYPE_VALUE[R.CARDS[deputed(a)].kind], a))
     if ph == PH_BUY:
         keep = 0 if c.round == c.cfg.rounds else 8
         return lay.buy if c.money[p] - c.rate >= keep else lay.done
@@ -238,5 +251,5 @@ def heuristic_action(state, rng=None) -> int:
         return lay.done if lay.done in legal else tiles[0]
     if ph == PH_TERRACE:
         moves = [a for a in legal if a != lay.done]
-        return max(moves, key=lambda a: (R.DRESSES[c.gdress[a - lay.terrace]].prestige, -a))
+        return max(moves, key=lambda a: (_final_prestige(c.gdress[a - lay.terrace]), -a))
     return legal[0]

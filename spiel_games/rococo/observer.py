@@ -144,7 +144,7 @@ def _guest_dress_row(d: int) -> tuple:
     """Colour one-hot and prestige of dress d (zeros for an empty guest space)."""
     if d < 0:
         return (0, 0, 0, 0, 0)
-    row = [0, 0, 0, 0, R.DRESSES[d].prestige]
+    row = [0, 0, 0, 0, 0 if R.DRESSES[d].festive else R.DRESSES[d].prestige]
     row[R.DRESSES[d].colour] = 1
     return tuple(row)
 

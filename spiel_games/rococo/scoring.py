@@ -76,8 +76,9 @@ def breakdown(c) -> list[dict[str, int]]:
                 colours[R.DRESSES[c.gdress[g]].colour] += 1
         out[p]["statues"] = statue_points(colours, statues)
         # E: property markers.
+        # A Festivity dress gave its prestige once when made (seed); its marker scores 0.
         dress_pts = sum(
-            R.DRESSES[c.gdress[g]].prestige * terrace_of.get(g, 1)
+            _FINAL_PRESTIGE[c.gdress[g]] * terrace_of.get(g, 1)
             for g, o in enumerate(c.gown)
             if o == p
         )
@@ -85,6 +86,9 @@ def breakdown(c) -> list[dict[str, int]]:
         hall_pts = sum(v for v, o in zip(cfg.all_halls, c.allh, strict=True) if o == p)
         out[p]["markers"] = dress_pts + deco_pts + hall_pts
     return out
+
+
+_FINAL_PRESTIGE = tuple(0 if d.festive else d.prestige for d in R.DRESSES)
 
 
 def _card_with(bonus: int) -> int:

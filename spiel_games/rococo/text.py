@@ -130,6 +130,8 @@ def action_string(c, lay, player: int, action: int) -> str:
         return "take lace" if a else "take yarn"
     if block == "depute":
         return f"depute {R.CARDS[a].name}"
+    if block == "depute_hand":
+        return f"depute {R.CARDS[a].name} from hand"
     if block == "buy":
         return f"pay {c.rate} Livre for 1 prestige"
     if block == "discard":

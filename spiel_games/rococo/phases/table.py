@@ -169,8 +169,9 @@ def _l_yarnlace(c, lay):
 
 
 def _l_depute(c, lay):
-    base = lay.depute
-    return tuple([base + k for k in checks.depute_options(c)])
+    base, hand = lay.depute, lay.depute_hand
+    out = [base + k for k in checks.depute_options(c)]
+    return tuple(out + [hand + k for k in checks.depute_hand_options(c)])
 
 
 def _l_buy(c, lay):
@@ -248,7 +249,10 @@ def _a_yarnlace(c, lay, a):
 
 
 def _a_depute(c, lay, a):
-    turn.depute_card(c, a - lay.depute)
+    if a >= lay.depute_hand:
+        turn.depute_card(c, a - lay.depute_hand, from_hand=True)
+    else:
+        turn.depute_card(c, a - lay.depute)
 
 
 def _a_buy(c, lay, a):

@@ -42,6 +42,7 @@ from spiel_games.rococo.phases.checks import (
     discardable,
     fund_price,
     instant_bonus,
+    need_met,
     reduced_need,
 )
 from spiel_games.rococo.scoring import tiles_prestige
@@ -150,7 +151,7 @@ def make(c, w: int) -> None:
     c.yarn = put(c.yarn, p, c.yarn[p] - (d.yarn))
     c.lace = put(c.lace, p, c.lace[p] - (d.lace))
     c.need = reduced_need(d, c.mod)
-    c.phase = PH_PAY if any(c.need) else PH_PLACE
+    c.phase = PH_PLACE if need_met(c.need, c.mod) else PH_PAY
 
 
 def pay(c, t: int) -> None:
@@ -162,7 +163,7 @@ def pay(c, t: int) -> None:
     c.tdisc = ST.inc(c.tdisc, t)
     b = R.TILES[t].bales
     c.need = tuple(max(0, c.need[i] - b[i]) for i in range(4))
-    if not any(c.need):
+    if need_met(c.need, c.mod):
         c.phase = PH_PLACE
 
 
@@ -306,9 +307,13 @@ def yarn_or_lace(c, lace: bool) -> None:
     RD.end_turn(c)
 
 
-def depute_card(c, card: int) -> None:
+def depute_card(c, card: int, from_hand: bool = False) -> None:
     p = c.cur
-    if c.discard[p][card]:
+    if from_hand:  # a card everyone saw go to the hand is taken first, as in play()
+        c.hand = put(c.hand, p, ST.inc(c.hand[p], card, -1))
+        if c.known[p][card]:
+            c.known = put(c.known, p, ST.inc(c.known[p], card, -1))
+    elif c.discard[p][card]:
         c.discard = put(c.discard, p, ST.inc(c.discard[p], card, -1))
     else:
         c.supply = put(c.supply, p, ST.inc(c.supply[p], card, -1))
