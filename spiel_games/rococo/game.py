@@ -189,6 +189,7 @@ class RococoState(pyspiel.State):
         elif not X.chance_possible(c, ph, action):
             raise ValueError(f"chance outcome {action} is not possible here")
         X.APPLY[ph](c, c.lay, action)
+        c.ply += 1
         c.legal = None
         c.memo = None
         if c.phase == PH_END and c.returns is None:

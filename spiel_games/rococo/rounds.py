@@ -124,6 +124,7 @@ def dress_fill(c: Core, d: int) -> None:
 # ----- phase 2: hand selection ---------------------------------------------------------------
 def start_select(c: Core) -> None:
     c.sel_done = 0
+    c.sels = ()
     _begin_select(c, c.start)
 
 
@@ -168,6 +169,7 @@ def select(c: Core, card: int) -> None:
         raise ValueError("that card is not in the supply")
     c.supply = put(c.supply, p, inc(c.supply[p], card, -1))
     c.hand = put(c.hand, p, inc(c.hand[p], card))
+    c.sels += ((c.ply, p),)
     c.need_sel -= 1
     if c.need_sel > 0:
         return

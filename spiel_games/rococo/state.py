@@ -8,6 +8,10 @@ clone shares them, which is right while both cores hold the same position;
 call `changed(core)`. Per-player count vectors are indexed by card
 id (employees), tile type (resources) or dress type.
 
+For the resampler, ``ply`` counts the actions applied (the history index of the
+next one), ``sels`` records where this round's secret selections are in the
+history and ``sdraws`` where the face-down tiles still held secretly were drawn.
+
 Where each card of a player is: ``supply`` (face down, unknown to others),
 ``hand`` (selected; ``known`` counts the hand cards everyone has seen go there:
 hired cards and cards taken automatically), ``discard`` (face up). A card being
@@ -136,6 +140,9 @@ class Core:
         "terr_left",
         "returns",
         "depute_mode",
+        "ply",  # actions applied so far (the history index of the next action)
+        "sels",  # (ply, player) of this round's select actions (secret until played)
+        "sdraws",  # (ply, player, tile) of face-down stack tiles kept and still secret
         "tab",  # the configuration's precomputed tables (shared, read-only)
         "legal",  # cached legal ids of the player to move (a tuple), None = not computed
         "memo",  # cached observer outputs of this position (dict), None = none yet
@@ -241,6 +248,9 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.terr_left = ()
     c.returns = None
     c.depute_mode = ""
+    c.ply = 0
+    c.sels = ()
+    c.sdraws = ()
     c.legal = None
     c.memo = None
     return c
@@ -303,6 +313,15 @@ def _bales_of(pub: tuple, sec: tuple) -> tuple[int, int, int, int]:
 
 
 _BALES = tuple(t.bales for t in R.TILES)
+
+
+def forget_secret_tile(c: Core, p: int, t: int) -> None:
+    """A face-down tile of type t left p's secret tiles (shown): drop its draw record."""
+    for i in range(len(c.sdraws) - 1, -1, -1):
+        e = c.sdraws[i]
+        if e[1] == p and e[2] == t:
+            c.sdraws = c.sdraws[:i] + c.sdraws[i + 1 :]
+            return
 
 
 def own_dresses(c: Core, p: int) -> list[int]:

@@ -119,6 +119,7 @@ def take(c, seg: int, t: int) -> None:
 
 def stack_draw(c, t: int) -> None:
     c.tstack = ST.inc(c.tstack, t, -1)
+    c.sdraws += ((c.ply, c.cur, t),)  # dropped again if the tile is converted (shown)
     c.pend = t
     c.pend_secret = True
     c.phase = PH_USE
@@ -137,6 +138,8 @@ def use(c, option: int) -> None:
         if option in (TO_LACE, TO_BOTH):
             c.lace = put(c.lace, p, c.lace[p] + 1)
         c.tdisc = ST.inc(c.tdisc, t)
+        if c.pend_secret:
+            ST.forget_secret_tile(c, p, t)
     c.pend = -1
     c.pend_secret = False
     finish_step(c)
@@ -160,6 +163,7 @@ def pay(c, t: int) -> None:
         c.tpub = put(c.tpub, p, ST.inc(c.tpub[p], t, -1))
     else:
         c.tsec = put(c.tsec, p, ST.inc(c.tsec[p], t, -1))
+        ST.forget_secret_tile(c, p, t)
     c.tdisc = ST.inc(c.tdisc, t)
     b = R.TILES[t].bales
     c.need = tuple(max(0, c.need[i] - b[i]) for i in range(4))
@@ -340,6 +344,7 @@ def discard_tile(c, t: int) -> None:
         c.tpub = put(c.tpub, p, ST.inc(c.tpub[p], t, -1))
     else:
         c.tsec = put(c.tsec, p, ST.inc(c.tsec[p], t, -1))
+        ST.forget_secret_tile(c, p, t)
     c.tdisc = ST.inc(c.tdisc, t)
     c.acc = ST.add(c.acc, R.TILES[t].bales)
     if not discardable(c, p):
