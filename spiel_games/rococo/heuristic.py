@@ -11,6 +11,8 @@
 - Dresses are rented (where it helps a hall majority or pays a reward) unless
   money is short; silk is paid with the least waste; bonuses are always used.
 - Terrace: the most prestigious King's-hall dress goes first.
+- Jewelry Box: after renting, buy the piece worth most (income still to come, its
+  prestige, a colour match) when it pays for itself and leaves a little money.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from spiel_games.rococo.state import (
     PH_DISCARD,
     PH_FUND,
     PH_HIRE,
+    PH_JEWEL,
     PH_MAIN,
     PH_MAKE,
     PH_PAY,
@@ -157,6 +160,16 @@ def _guest_value(c, g: int) -> float:
     return v
 
 
+def _jewel_value(c, j: int) -> float:
+    """Livre-equivalent gain of buying the piece on jeweller space j now."""
+    kind = c.jdisp[j]
+    incomes = c.cfg.rounds - c.round + 1  # this round's income included
+    v = incomes + 4.0 - c.tab.jprices[j]  # 1 prestige at the end, worth about 4 Livre
+    if R.JEWEL_COLOUR[kind] == c.jcol:
+        v += 2.0  # the free yarn or lace
+    return v
+
+
 def heuristic_action(state, rng=None) -> int:
     rng = rng or random.Random(0)
     c = state._s
@@ -240,6 +253,13 @@ def heuristic_action(state, rng=None) -> int:
         ]
         pool = useful or legal
         return min(pool, key=lambda a: (from_hand(a), _TYPE_VALUE[R.CARDS[deputed(a)].kind], a))
+    if ph == PH_JEWEL:
+        buys = [a for a in legal if a != lay.nojewel]
+        best = max(buys, key=lambda a: _jewel_value(c, a - lay.jewel))
+        j = best - lay.jewel
+        if _jewel_value(c, j) > 0 and c.money[p] - c.tab.jprices[j] >= 3:
+            return best
+        return lay.nojewel
     if ph == PH_BUY:
         keep = 0 if c.round == c.cfg.rounds else 8
         return lay.buy if c.money[p] - c.rate >= keep else lay.done

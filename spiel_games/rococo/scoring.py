@@ -5,6 +5,7 @@
 3. A: hall majorities; B: fireworks majority; C: terrace moves (made by the
    players before scoring, see rounds.start_terrace); D: statue sets;
    E: property markers (dresses, x the terrace multiplier; decorations; All halls).
+Jewelry Box: 1 prestige per piece of jewellery (key ``jewellery``, only with the option).
 Prestige gained during the game (bonuses, Festivity dresses) is added too.
 """
 
@@ -17,6 +18,7 @@ B = R.BONUS
 _CROWN_DECK = R.RULES["employees.deck_crown"]
 _FAVOR = R.RULES["actions.favor_prestige"]
 _PER_LIVRE = R.RULES["actions.prestige_per_livre"]
+_PER_PIECE = R.RULES["jewelry.prestige_per_piece"]
 
 
 def breakdown(c) -> list[dict[str, int]]:
@@ -85,6 +87,8 @@ def breakdown(c) -> list[dict[str, int]]:
         deco_pts = sum(cfg.decos[d].prestige for d, o in enumerate(c.deco) if o == p)
         hall_pts = sum(v for v, o in zip(cfg.all_halls, c.allh, strict=True) if o == p)
         out[p]["markers"] = dress_pts + deco_pts + hall_pts
+        if cfg.jewelry:  # Jewelry Box: 1 prestige per piece
+            out[p]["jewellery"] = sum(c.jewels[p]) * _PER_PIECE
     return out
 
 

@@ -33,23 +33,25 @@ class Phase(enum.IntEnum):
     WAREFILL = 2  # chance: a tile for an empty warehouse space
     DRESSFILL = 3  # chance: a dress for an empty window
     STACKDRAW = 4  # chance: a face-down stack tile (secret to the drawing player)
-    SELECT = 5
-    PLAY = 6
-    MAIN = 7
-    TAKE = 8
-    USE = 9
-    MAKE = 10
-    PAY = 11
-    PLACE = 12
-    HIRE = 13
-    FUND = 14
-    BONUS = 15
-    YARNLACE = 16
-    DEPUTE = 17
-    BUY = 18
-    DISCARD = 19
-    TERRACE = 20
-    END = 21
+    JEWELFILL = 5  # chance: a jewellery piece for an empty jeweller space (Jewelry Box)
+    SELECT = 6
+    PLAY = 7
+    MAIN = 8
+    TAKE = 9
+    USE = 10
+    MAKE = 11
+    PAY = 12
+    PLACE = 13
+    HIRE = 14
+    FUND = 15
+    BONUS = 16
+    YARNLACE = 17
+    DEPUTE = 18
+    BUY = 19
+    DISCARD = 20
+    TERRACE = 21
+    JEWEL = 22  # buy one piece of jewellery after renting a dress (Jewelry Box)
+    END = 23
 
 
 # The same ids as plain ints: the per-move code stores and compares these (an
@@ -60,6 +62,7 @@ class Phase(enum.IntEnum):
     PH_WAREFILL,
     PH_DRESSFILL,
     PH_STACKDRAW,
+    PH_JEWELFILL,
     PH_SELECT,
     PH_PLAY,
     PH_MAIN,
@@ -76,11 +79,14 @@ class Phase(enum.IntEnum):
     PH_BUY,
     PH_DISCARD,
     PH_TERRACE,
+    PH_JEWEL,
     PH_END,
-) = range(22)
+) = range(24)
 assert all(int(m) == globals()[f"PH_{m.name}"] for m in Phase)
 
-CHANCE_PHASES = frozenset((PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW))
+CHANCE_PHASES = frozenset(
+    (PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW, PH_JEWELFILL)
+)
 
 # Per-player and board vectors; all stored as tuples (updated with `put`), so a
 # copy of the core shares them and allocates nothing but the core itself.
@@ -102,6 +108,9 @@ _VECTOR_SLOTS = (
     "deco",
     "allh",
     "terr",
+    "jdisp",  # Jewelry Box: kind on each jeweller space or -1 (dearest first, packed right)
+    "jstack",  # jewellery tiles left face down, per kind
+    "jewels",  # each player's jewellery, per kind
 )
 
 
@@ -140,6 +149,8 @@ class Core:
         "terr_left",
         "returns",
         "depute_mode",
+        "jmode",  # 1 while the dress just rented may take a piece of jewellery, else 0
+        "jcol",  # the colour of that dress (for the colour-match reward), -1 = none
         "ply",  # actions applied so far (the history index of the next action)
         "sels",  # (ply, player) of this round's select actions (secret until played)
         "sdraws",  # (ply, player, tile) of face-down stack tiles kept and still secret
@@ -177,9 +188,13 @@ class Tables:
         "fireworks",
         "guest_master",
         "window_costs",
+        "jewelry",
+        "jprices",
     )
 
     def __init__(self, cfg: R.Config):
+        self.jewelry = cfg.jewelry  # the one switch the per-move code reads
+        self.jprices = cfg.jeweller_prices
         fountains = (R.FOUNTAIN_UP, R.FOUNTAIN_LOW)
         # (space id, cost, fountain row kind or -1) of every decoration space
         self.decos = tuple(
@@ -248,6 +263,11 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.terr_left = ()
     c.returns = None
     c.depute_mode = ""
+    c.jdisp = (-1,) * len(cfg.jeweller_prices)
+    c.jstack = cfg.jewel_counts
+    c.jewels = ((0,) * len(R.JEWEL_NAMES),) * n
+    c.jmode = 0
+    c.jcol = -1
     c.ply = 0
     c.sels = ()
     c.sdraws = ()

@@ -227,6 +227,13 @@ def discardable(c, p: int) -> list[int]:
     ]
 
 
+def jewel_spaces(c, p: int) -> list[int]:
+    """Jeweller spaces whose piece p can pay for."""
+    money = c.money[p]
+    prices = c.tab.jprices
+    return [j for j, k in enumerate(c.jdisp) if k >= 0 and prices[j] <= money]
+
+
 # ----- legal actions of each player phase (arguments, not ids) ------------------------------
 def main_options(c) -> list[int]:
     p = c.cur

@@ -42,6 +42,7 @@ from spiel_games.rococo.phases.checks import (
     discardable,
     fund_price,
     instant_bonus,
+    jewel_spaces,
     need_met,
     reduced_need,
 )
@@ -53,6 +54,7 @@ from spiel_games.rococo.state import (
     PH_DISCARD,
     PH_FUND,
     PH_HIRE,
+    PH_JEWEL,
     PH_MAIN,
     PH_MAKE,
     PH_PAY,
@@ -179,6 +181,9 @@ def place(c, g: int) -> None:
     c.dress = -1
     c.prestige = put(c.prestige, p, c.prestige[p] + d.festive)
     check_all_halls(c, p)
+    if c.tab.jewelry:  # the jeweller is offered after the reward (finish_step)
+        c.jmode = 1
+        c.jcol = d.colour
     kind, amount = c.cfg.guests[g].reward
     if kind == R.R_LIVRE:
         c.money = put(c.money, p, c.money[p] + amount)
@@ -243,7 +248,14 @@ def check_all_halls(c, p: int) -> None:
 
 
 def finish_step(c) -> None:
-    """The main action (stage 0) or the bonus (stage 1) is complete."""
+    """The main action (stage 0) or the bonus (stage 1) is complete: after renting a
+    dress (Jewelry Box) the jeweller comes first."""
+    if c.jmode:
+        if jewel_spaces(c, c.cur):
+            c.phase = PH_JEWEL
+            return
+        c.jmode = 0
+        c.jcol = -1
     if c.stage == 0:
         c.stage = 1
         offer_bonus(c, c.card)
@@ -308,7 +320,32 @@ def yarn_or_lace(c, lace: bool) -> None:
         c.lace = put(c.lace, p, c.lace[p] + 1)
     else:
         c.yarn = put(c.yarn, p, c.yarn[p] + 1)
-    RD.end_turn(c)
+    c.yl_cost = 0
+    finish_step(c)  # a bonus ends the turn; a colour-match reward returns to the action
+
+
+def jewel(c, j: int) -> None:
+    """Buy the piece on jeweller space j: pay its price, every dearer piece slides one
+    space cheaper; a piece of the rented dress's colour adds a free yarn or lace."""
+    p = c.cur
+    kind = c.jdisp[j]
+    c.money = put(c.money, p, c.money[p] - c.tab.jprices[j])
+    c.jewels = put(c.jewels, p, ST.inc(c.jewels[p], kind))
+    c.jdisp = (-1,) + c.jdisp[:j] + c.jdisp[j + 1 :]
+    match = R.JEWEL_COLOUR[kind] == c.jcol
+    c.jmode = 0
+    c.jcol = -1
+    if match:
+        c.yl_cost = 0
+        c.phase = PH_YARNLACE
+    else:
+        finish_step(c)
+
+
+def no_jewel(c) -> None:
+    c.jmode = 0
+    c.jcol = -1
+    finish_step(c)
 
 
 def depute_card(c, card: int, from_hand: bool = False) -> None:
