@@ -53,29 +53,27 @@ def _expand(counts) -> list[int]:
     return [k for k, m in enumerate(counts) for _ in range(m)]
 
 
-def _hand_rewrites(c, player: int, hist: list[int], u) -> dict[int, int]:
-    """History index -> new select action, for every other player's secret hand cards."""
+def _hand_rewrites(c, player: int, u) -> dict[int, int]:
+    """History index -> new select action, for every other player's select actions of
+    this round. Built from public facts only (where the selections are, which selected
+    cards were shown since, how many are still secret), never from the secret itself:
+    the new selection is the shown cards plus a fresh draw of the secret ones, in card
+    order (every card came from the same supply, so any order is legal)."""
     out: dict[int, int] = {}
     base = c.lay.select
     for q in range(c.cfg.players):
         if q == player:
             continue
-        secret_old = list(map(_sub, c.hand[q], c.known[q]))
-        secret_n = sum(secret_old)
+        secret_n = sum(c.hand[q]) - sum(c.known[q])
         if secret_n == 0:
             continue
         plies = [i for i, who in c.sels if who == q]
-        slots = []
-        for i in plies:
-            k = hist[i] - base
-            if secret_old[k] > 0:  # this selection's card is still secretly in the hand
-                secret_old[k] -= 1
-                slots.append(i)
-        if len(slots) != secret_n:  # a hand set up outside the rules: leave it
+        shown = [k for who, k in c.sspent if who == q]
+        if len(plies) != len(shown) + secret_n:  # a hand set up outside the rules: leave it
             continue
         pool = list(map(_sub, map(_plus, c.supply[q], c.hand[q]), c.known[q]))
-        new = _expand(_draw(pool, secret_n, u))
-        for i, k in zip(slots, new, strict=True):
+        cards = sorted(shown + _expand(_draw(pool, secret_n, u)))
+        for i, k in zip(plies, cards, strict=True):
             out[i] = base + k
     return out
 
@@ -120,7 +118,7 @@ def resample(state, player: int, probability_sampler=None):
     if c.returns is not None:  # terminal: nothing is secret any more that matters
         return state.clone()
     hist = state.history()
-    hands = _hand_rewrites(c, player, hist, u)
+    hands = _hand_rewrites(c, player, u)
     game = state.get_game()
     want = state.information_state_string(player)
     for _ in range(_TILE_TRIES):

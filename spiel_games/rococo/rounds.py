@@ -144,6 +144,7 @@ def jewel_fill(c: Core, kind: int) -> None:
 def start_select(c: Core) -> None:
     c.sel_done = 0
     c.sels = ()
+    c.sspent = ()
     _begin_select(c, c.start)
 
 

@@ -153,6 +153,7 @@ class Core:
         "jcol",  # the colour of that dress (for the colour-match reward), -1 = none
         "ply",  # actions applied so far (the history index of the next action)
         "sels",  # (ply, player) of this round's select actions (secret until played)
+        "sspent",  # (player, card) of this round's selected cards shown since (played, deputed)
         "sdraws",  # (ply, player, tile) of face-down stack tiles kept and still secret
         "tab",  # the configuration's precomputed tables (shared, read-only)
         "legal",  # cached legal ids of the player to move (a tuple), None = not computed
@@ -270,6 +271,7 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.jcol = -1
     c.ply = 0
     c.sels = ()
+    c.sspent = ()
     c.sdraws = ()
     c.legal = None
     c.memo = None

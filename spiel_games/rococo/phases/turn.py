@@ -75,6 +75,8 @@ def play(c, card: int) -> None:
     c.hand = put(c.hand, p, ST.inc(c.hand[p], card, -1))
     if c.known[p][card]:
         c.known = put(c.known, p, ST.inc(c.known[p], card, -1))
+    else:
+        c.sspent += ((p, card),)  # a selected card, shown now
     c.card = card
     c.inplay = True
     c.stage = 0
@@ -354,6 +356,8 @@ def depute_card(c, card: int, from_hand: bool = False) -> None:
         c.hand = put(c.hand, p, ST.inc(c.hand[p], card, -1))
         if c.known[p][card]:
             c.known = put(c.known, p, ST.inc(c.known[p], card, -1))
+        else:
+            c.sspent += ((p, card),)
     elif c.discard[p][card]:
         c.discard = put(c.discard, p, ST.inc(c.discard[p], card, -1))
     else:
