@@ -1,4 +1,4 @@
-"""Information abstraction for MCCFR on Rococo (name "rococo-coarse", version 1).
+"""Information abstraction for MCCFR on Rococo (name "rococo-coarse", version 2).
 
 The key is built only from what `player` knows (own holdings, the public board,
 round, rough standings), so it never leaks hidden information:
@@ -12,7 +12,9 @@ round, rough standings), so it never leaks hidden information:
   whether the favor is free, the number of dresses I could make now;
 - standings: my current prestige minus the best opponent's, in buckets of 5.
 
-Version history: 1 = initial.
+- with the Jewelry Box: own jewellery pieces (capped at 4).
+
+Version history: 1 = initial; 2 = phase ids renumbered (Jewelry Box phases), jewellery.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from spiel_games.rococo import state as ST
 from spiel_games.rococo.phases import checks as T
 
 NAME = "rococo-coarse"
-VERSION = 1
+VERSION = 2
 
 
 def abstract_key(state, player: int) -> str:
@@ -51,4 +53,6 @@ def abstract_key(state, player: int) -> str:
         f"s{(scores[p] - best_other) // 5}",
         "a" + ",".join(map(str, legal)),
     ]
+    if cfg.jewelry:
+        parts.append(f"j{min(4, sum(c.jewels[p]))}")
     return "|".join(parts)

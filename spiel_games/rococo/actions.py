@@ -26,10 +26,17 @@ spaces of the configuration, the player actions are laid out in this order:
 | DISCARD (T)         | discard tile type t for prestige (level 5) | `discard tile BB for prestige`        |
 | DONE    (1)         | stop buying / discarding / terrace moves | `done`                                  |
 | TERRACE (G)         | move the dress on guest space g to the terrace | `terrace: King's hall guest 2`    |
+| DEPUTE_HAND (C)     | depute hand card c through a bonus       | `depute base Journeyman from hand`      |
+| JEWEL   (J)         | buy the piece on jeweller space j        | `buy red necklace at jeweller space 2 (5 Livre)` |
+| NOJEWEL (1 or 0)    | take no jewellery after renting          | `no jewellery`                          |
+
+J = jeweller spaces; JEWEL and NOJEWEL are empty (size 0) without `jewelry=true`, so
+every other id is the same with or without the option.
 
 Chance outcomes are ids of the thing drawn: a player (start player), an
 employee card id (display reveal), a tile type (warehouse refill and secret
-stack draws) or a dress type (workshop refill). Their strings say which.
+stack draws), a dress type (workshop refill) or a jewellery kind (jeweller
+refill). Their strings say which.
 """
 
 from __future__ import annotations
@@ -59,13 +66,16 @@ _BLOCKS = (
     "discard",
     "done",
     "terrace",
+    "depute_hand",
+    "jewel",
+    "nojewel",
 )
 
 
 class ActionLayout:
     """Offsets of each block of player actions for one configuration."""
 
-    def __init__(self, windows: int, guests: int, decos: int):
+    def __init__(self, windows: int, guests: int, decos: int, jeweller: int = 0):
         C, T, S = R.NUM_CARDS, R.NUM_TILES, R.SEGMENTS
         sizes = {
             "select": C,
@@ -86,6 +96,9 @@ class ActionLayout:
             "discard": T,
             "done": 1,
             "terrace": guests,
+            "depute_hand": C,
+            "jewel": jeweller,
+            "nojewel": 1 if jeweller else 0,
         }
         self.start: dict[str, int] = {}
         off = 0

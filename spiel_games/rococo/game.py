@@ -24,6 +24,9 @@ Parameters (OpenSpiel game parameters, e.g. ``python_rococo(players=3)``):
 | tiles       | 0       | resource tiles; 0 = all, else N spread over the tile types            |
 | festivity   | false   | add the 4 Festivity Dresses (seed option)                             |
 | fancy       | false   | add the 4 Fancy Dresses and 5 extra resource tiles (seed option)      |
+| jewelry     | false   | the Jewelry Box's jeweller and jewellery (see docs/games/rococo.md)   |
+| jeweller    | 0       | jeweller spaces, 1-4 (the cheapest N); 0 = all 4 (needs jewelry)      |
+| jewels      | 0       | jewellery tiles; 0 = all 24, else N spread over the kinds (jewelry)   |
 | utility     | rank    | `rank`, `score` or `win` (see spiel_games.common.utility)             |
 
 Information: hidden from the other players are the cards a player selected for
@@ -40,10 +43,12 @@ Deviations and assumptions (every assumed number is in rules.toml with
   and resource tile lists, the M/J/A type of each hireable card and which base
   card has which bonus are designed here, consistent with every published total.
 - The extra Make-a-Dress bonuses never make a "Master dress", so their dresses
-  cannot go on Master guest spaces; the level-2 saving takes the yellow bale
-  when a dress needs both yellow and green.
-- The depute bonuses (levels 1 and 2) take the card from the supply or the
-  discard pile (the discard pile first), never from the hand.
+  cannot go on Master guest spaces.
+- The depute bonuses (levels 1 and 2) take a card of the Employee deck
+  (supply, hand or discard pile); a type in both the supply and the discard
+  pile is taken from the discard pile.
+- A Festivity dress gives its prestige once, when made; at the end its marker
+  scores nothing (it still counts in its hall) - the seed's "only this once".
 - A tile handed in to pay for a dress, or converted, is discarded face up.
 - Terrace moves: the player picks which King's-hall dress moves; it goes to
   the player's free terrace space with the highest multiplier.
@@ -52,6 +57,9 @@ Deviations and assumptions (every assumed number is in rules.toml with
 - Instant bonuses worth nothing at the moment are not offered (no decision).
 - A guest-space tile reward gives nothing when the warehouse is empty; a deck
   of 4 cards uses the 5-6 bracket of the deck-size tables.
+- Jewelry Box (`jewelry=true`): only the jeweller and its jewellery are built
+  (exams and the 28 new employees are not); the board, prices, refill, trigger
+  and colour-match reward are designed (rules.toml `[jewelry]`).
 - Hand selection is sequential in seat order from the start player, each pick
   hidden from the others (the project's model of simultaneous secret choices).
 """
@@ -97,8 +105,11 @@ def max_game_length(cfg: R.Config) -> int:
     n_tiles = sum(cfg.tile_counts)
     max_bales = max(sum(R.DRESSES[d].bales) for d in range(R.NUM_DRESSES) if cfg.dress_counts[d])
     step = 1 + max_bales + 1 + 2  # make, pay, place (or sell), reward tile + use
+    if cfg.jewelry:
+        step += 2  # buy a piece of jewellery, take the colour-match yarn or lace
     per_turn = 1 + 1 + step + 1 + 1 + 1 + step + 1  # play, main, step, bonus, depute, bonus, step
     chance = 1 + cfg.rounds * (cfg.display + R.SEGMENTS * cfg.segment_size + cfg.num_windows)
+    chance += min(sum(cfg.jewel_counts), cfg.rounds * len(cfg.jeweller_prices))
     select = cfg.rounds * cfg.players * cfg.hand_size
     buys = cfg.max_money() // 3 + turns
     discards = turns * (n_tiles + 1)
@@ -111,7 +122,9 @@ class RococoGame(pyspiel.Game):
         params = dict(params or {})
         self.config = R.make_config(params)
         cfg = self.config
-        self.layout = ActionLayout(cfg.num_windows, cfg.num_guests, cfg.num_decos)
+        self.layout = ActionLayout(
+            cfg.num_windows, cfg.num_guests, cfg.num_decos, len(cfg.jeweller_prices)
+        )
         lo, hi, total = utility_bounds(cfg.utility, 0, cfg.max_score())
         info = pyspiel.GameInfo(
             num_distinct_actions=self.layout.num_actions,
@@ -187,6 +200,7 @@ class RococoState(pyspiel.State):
         elif not X.chance_possible(c, ph, action):
             raise ValueError(f"chance outcome {action} is not possible here")
         X.APPLY[ph](c, c.lay, action)
+        c.ply += 1
         c.legal = None
         c.memo = None
         if c.phase == PH_END and c.returns is None:
@@ -208,7 +222,7 @@ class RococoState(pyspiel.State):
 
     def holdings(self, player: int) -> dict:
         """A player's holdings (omniscient: includes secrets). Count vectors are tuples
-        indexed by tile id (tiles) or card id (cards)."""
+        indexed by tile id (tiles), card id (cards) or jewellery kind (jewellery)."""
         c = self._s
         if not 0 <= player < c.cfg.players:
             raise ValueError(f"player must be 0-{c.cfg.players - 1}, got {player}")
@@ -223,12 +237,15 @@ class RococoState(pyspiel.State):
             "known_hand": c.known[player],
             "supply": c.supply[player],
             "discard": c.discard[player],
+            "jewellery": c.jewels[player],
         }
 
     def board(self) -> dict:
         """The shared facts: phase, round, start player, favor holder (-1 = beside the
         board), display, warehouse segments, windows (dress id or -1), guest spaces and
-        decorations (owner or -1), All-halls and terrace spaces, bag and discard piles."""
+        decorations (owner or -1), All-halls and terrace spaces, bag and discard piles,
+        the jeweller (jewellery kind per space, dearest first, or -1) and the face-down
+        jewellery left per kind (Jewelry Box; empty without it)."""
         c = self._s
         return {
             "phase": Phase(c.phase).name.lower(),
@@ -248,6 +265,8 @@ class RococoState(pyspiel.State):
             "tile_stack": c.tstack,
             "tile_discard": c.tdisc,
             "to_select": c.need_sel,
+            "jeweller": c.jdisp,
+            "jewel_stack": c.jstack,
         }
 
     def resample_from_infostate(self, player_id, probability_sampler=None):

@@ -11,6 +11,8 @@
 - Dresses are rented (where it helps a hall majority or pays a reward) unless
   money is short; silk is paid with the least waste; bonuses are always used.
 - Terrace: the most prestigious King's-hall dress goes first.
+- Jewelry Box: after renting, buy the piece worth most (income still to come, its
+  prestige, a colour match) when it pays for itself and leaves a little money.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from spiel_games.rococo.state import (
     PH_DISCARD,
     PH_FUND,
     PH_HIRE,
+    PH_JEWEL,
     PH_MAIN,
     PH_MAKE,
     PH_PAY,
@@ -73,7 +76,12 @@ def _tile_value(c, p: int, t: int) -> float:
 
 def _dress_value(c, w: int) -> float:
     d = R.DRESSES[c.windows[w]]
-    return 2.0 * (d.prestige + d.festive) + d.money / 4.0 - c.cfg.window_costs[w] / 2.0
+    return 2.0 * (d.festive or d.prestige) + d.money / 4.0 - c.cfg.window_costs[w] / 2.0
+
+
+def _final_prestige(d: int) -> int:
+    """The dress's prestige at the end (a Festivity dress scored once, when made)."""
+    return 0 if R.DRESSES[d].festive else R.DRESSES[d].prestige
 
 
 def _main_choice(c, options: list[int]) -> int:
@@ -152,6 +160,16 @@ def _guest_value(c, g: int) -> float:
     return v
 
 
+def _jewel_value(c, j: int) -> float:
+    """Livre-equivalent gain of buying the piece on jeweller space j now."""
+    kind = c.jdisp[j]
+    incomes = c.cfg.rounds - c.round + 1  # this round's income included
+    v = incomes + 4.0 - c.tab.jprices[j]  # 1 prestige at the end, worth about 4 Livre
+    if R.JEWEL_COLOUR[kind] == c.jcol:
+        v += 2.0  # the free yarn or lace
+    return v
+
+
 def heuristic_action(state, rng=None) -> int:
     rng = rng or random.Random(0)
     c = state._s
@@ -217,16 +235,31 @@ def heuristic_action(state, rng=None) -> int:
     if ph == PH_YARNLACE:
         return lay.yarnlace + (1 if c.lace[p] < c.yarn[p] else 0)
     if ph == PH_DEPUTE:
+
+        def deputed(a: int) -> int:
+            return a - lay.depute_hand if a >= lay.depute_hand else a - lay.depute
+
+        # a hand card could still be played this round: depute it only as a last resort
+        def from_hand(a: int) -> int:
+            return int(a >= lay.depute_hand)
+
         if c.depute_mode == "money":
-            return min(legal, key=lambda a: (_card_value(c, a - lay.depute), a))
+            return min(legal, key=lambda a: (from_hand(a), _card_value(c, deputed(a)), a))
         useful = [
             a
             for a in legal
-            if R.CARDS[a - lay.depute].bonus not in R.CROWNS
-            and R.CARDS[a - lay.depute].bonus != R.BONUS["none"]
+            if R.CARDS[deputed(a)].bonus not in R.CROWNS
+            and R.CARDS[deputed(a)].bonus != R.BONUS["none"]
         ]
         pool = useful or legal
-        return min(pool, key=lambda a: (_TYPE_VALUE[R.CARDS[a - lay.depute].kind], a))
+        return min(pool, key=lambda a: (from_hand(a), _TYPE_VALUE[R.CARDS[deputed(a)].kind], a))
+    if ph == PH_JEWEL:
+        buys = [a for a in legal if a != lay.nojewel]
+        best = max(buys, key=lambda a: _jewel_value(c, a - lay.jewel))
+        j = best - lay.jewel
+        if _jewel_value(c, j) > 0 and c.money[p] - c.tab.jprices[j] >= 3:
+            return best
+        return lay.nojewel
     if ph == PH_BUY:
         keep = 0 if c.round == c.cfg.rounds else 8
         return lay.buy if c.money[p] - c.rate >= keep else lay.done
@@ -238,5 +271,5 @@ def heuristic_action(state, rng=None) -> int:
         return lay.done if lay.done in legal else tiles[0]
     if ph == PH_TERRACE:
         moves = [a for a in legal if a != lay.done]
-        return max(moves, key=lambda a: (R.DRESSES[c.gdress[a - lay.terrace]].prestige, -a))
+        return max(moves, key=lambda a: (_final_prestige(c.gdress[a - lay.terrace]), -a))
     return legal[0]

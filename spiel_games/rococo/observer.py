@@ -21,7 +21,7 @@ spaces, F fireworks/terrace spaces):
 |----------------|---------|-------------------------------------------------------------|
 | observer       | (n,)    | one-hot: whose view                                         |
 | to_move        | (n,)    | one-hot: the player to move (zeros at chance/end)            |
-| phase          | (22,)   | one-hot Phase                                               |
+| phase          | (24,)   | one-hot Phase                                               |
 | round          | (1,)    | round number                                                |
 | start          | (n,)    | one-hot start player                                        |
 | favor          | (n,)    | one-hot favor card holder (zeros: beside the board)          |
@@ -55,6 +55,15 @@ spaces, F fireworks/terrace spaces):
 | bonus_card     | (C,)    | one-hot card whose bonus is offered                          |
 | making         | (D,)    | one-hot dress being made                                    |
 | turn_context   | (14,)   | stage, silk still needed (4), by Master, saving yellow/green, saving red, fund discount, paying, buy rate, bales discarded for prestige (Y+G, R+B), yarn/lace cost |
+
+With ``jewelry=true`` (Jewelry Box, J jeweller spaces, 4 jewellery kinds), all public:
+
+| piece          | shape   | meaning                                                     |
+|----------------|---------|-------------------------------------------------------------|
+| jeweller       | (J, 4)  | one-hot kind of the piece on each space (dearest first)      |
+| jewel_stack    | (4,)    | face-down jewellery left per kind                            |
+| jewels         | (n, 4)  | each player's jewellery                                     |
+| jewel_turn     | (2,)    | jeweller offered after renting (0/1), rented dress colour + 1 |
 """
 
 from __future__ import annotations
@@ -113,7 +122,21 @@ def layout_for(cfg) -> Layout:
             Piece("making", (D,)),
             Piece("turn_context", (14,)),
         ]
+        + _jewelry_pieces(cfg)
     )
+
+
+def _jewelry_pieces(cfg) -> list[Piece]:
+    """Jewelry Box pieces (all public), only when the option is on."""
+    if not cfg.jewelry:
+        return []
+    J, K = len(cfg.jeweller_prices), len(R.JEWEL_NAMES)
+    return [
+        Piece("jeweller", (J, K)),
+        Piece("jewel_stack", (K,)),
+        Piece("jewels", (cfg.players, K)),
+        Piece("jewel_turn", (2,)),
+    ]
 
 
 @lru_cache(maxsize=65536)
@@ -144,7 +167,7 @@ def _guest_dress_row(d: int) -> tuple:
     """Colour one-hot and prestige of dress d (zeros for an empty guest space)."""
     if d < 0:
         return (0, 0, 0, 0, 0)
-    row = [0, 0, 0, 0, R.DRESSES[d].prestige]
+    row = [0, 0, 0, 0, 0 if R.DRESSES[d].festive else R.DRESSES[d].prestige]
     row[R.DRESSES[d].colour] = 1
     return tuple(row)
 
@@ -267,6 +290,15 @@ def write(state, player, view, out) -> None:
         c.yl_cost,
     )
     out("turn_context", ctx)
+    if cfg.jewelry:
+        if tensor:
+            out.hot_rows("jeweller", c.jdisp)
+            out("jewels", sum(c.jewels, ()))
+        else:
+            out("jeweller", (), _dots(c.jdisp))
+            out("jewels", (), "/".join([_dots(v) for v in c.jewels]))
+        out("jewel_stack", c.jstack)
+        out("jewel_turn", (c.jmode, c.jcol + 1))
 
 
 class _Sink:

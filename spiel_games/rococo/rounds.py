@@ -11,6 +11,7 @@ from spiel_games.rococo import rules as R
 from spiel_games.rococo.state import (
     PH_DRESSFILL,
     PH_END,
+    PH_JEWELFILL,
     PH_PLAY,
     PH_REVEAL,
     PH_SELECT,
@@ -23,6 +24,8 @@ from spiel_games.rococo.state import (
     own_dresses,
     put,
 )
+
+_JEWEL_INCOME = R.RULES["jewelry.income_per_piece"]
 
 
 # ----- round preparation -------------------------------------------------------------------
@@ -110,7 +113,7 @@ def prep_workshop(c: Core) -> None:
     if _window_gap(c) >= 0 and _ensure_bag(c):
         c.phase = PH_DRESSFILL
         return
-    start_select(c)
+    prep_jeweller(c)
 
 
 def dress_fill(c: Core, d: int) -> None:
@@ -118,12 +121,30 @@ def dress_fill(c: Core, d: int) -> None:
     c.windows = put(c.windows, _window_gap(c), d)
     if _window_gap(c) >= 0 and _ensure_bag(c):
         return
+    prep_jeweller(c)
+
+
+def prep_jeweller(c: Core) -> None:
+    """Jewelry Box: fill empty jeweller spaces from the face-down jewellery, one draw each."""
+    if c.tab.jewelry and c.jdisp and c.jdisp[0] < 0 and sum(c.jstack):
+        c.phase = PH_JEWELFILL
+        return
     start_select(c)
+
+
+def jewel_fill(c: Core, kind: int) -> None:
+    """The drawn piece goes face up on the cheapest empty space (the display is packed
+    to the cheap end, so the empty spaces are the dearest ones)."""
+    c.jstack = inc(c.jstack, kind, -1)
+    c.jdisp = put(c.jdisp, c.jdisp.count(-1) - 1, kind)
+    prep_jeweller(c)
 
 
 # ----- phase 2: hand selection ---------------------------------------------------------------
 def start_select(c: Core) -> None:
     c.sel_done = 0
+    c.sels = ()
+    c.sspent = ()
     _begin_select(c, c.start)
 
 
@@ -168,6 +189,7 @@ def select(c: Core, card: int) -> None:
         raise ValueError("that card is not in the supply")
     c.supply = put(c.supply, p, inc(c.supply[p], card, -1))
     c.hand = put(c.hand, p, inc(c.hand[p], card))
+    c.sels += ((c.ply, p),)
     c.need_sel -= 1
     if c.need_sel > 0:
         return
@@ -222,6 +244,8 @@ def income(c: Core) -> None:
                     gain += own_decos(c, p)
                 elif kind == R.FOUNTAIN_LOW:
                     gain += len(own_dresses(c, p))
+        if c.tab.jewelry:
+            gain += sum(c.jewels[p]) * _JEWEL_INCOME
         c.money = put(c.money, p, c.money[p] + gain)
     if c.round >= cfg.rounds:
         start_terrace(c)

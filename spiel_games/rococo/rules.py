@@ -219,6 +219,10 @@ def parse_reward(text: str) -> tuple[int, int]:
     return {"yarn": (R_YARN, 1), "lace": (R_LACE, 1), "tile": (R_TILE, 1)}[text]
 
 
+# Jewelry Box: jewellery kinds (count vector index) and the silk colour of each.
+JEWEL_NAMES: tuple[str, ...] = tuple(f"{c} {k}" for c, k in RULES["jewelry.jewel_kinds"])
+JEWEL_COLOUR: tuple[int, ...] = tuple(COLOURS.index(c) for c, _ in RULES["jewelry.jewel_kinds"])
+
 DEFAULTS: dict[str, object] = {
     "players": 4,
     "rounds": RULES["game.rounds"],
@@ -235,6 +239,9 @@ DEFAULTS: dict[str, object] = {
     "tiles": 0,
     "festivity": False,
     "fancy": False,
+    "jewelry": False,
+    "jeweller": 0,
+    "jewels": 0,
     "utility": "rank",
 }
 
@@ -274,6 +281,9 @@ class Config:
     dress_counts: tuple[int, ...]
     festivity: bool
     fancy: bool
+    jewelry: bool
+    jeweller_prices: tuple[int, ...]  # price of each jeweller space, dearest first (() = off)
+    jewel_counts: tuple[int, ...]  # jewellery tiles per kind (JEWEL_NAMES)
     utility: str
 
     @property
@@ -312,7 +322,7 @@ class Config:
         n_decos = self.num_decos
         main = max(best_sale + best_reward, DEPUTE_MONEY[0], RULES["actions.favor_money"])
         bonus = max(14, 2 * g, n_decos, DEPUTE_MONEY_BONUS[0], 2)
-        income = RULES["game.income"] + 2 * (n_decos + g)
+        income = RULES["game.income"] + 2 * (n_decos + g) + sum(self.jewel_counts)
         return (
             self.start_money
             + self.rounds * income
@@ -348,6 +358,7 @@ class Config:
             + max(self.all_halls, default=0)
             + g * dress_p * mult
             + self.max_turns() * per_turn
+            + sum(self.jewel_counts) * RULES["jewelry.prestige_per_piece"]
         )
 
 
@@ -464,6 +475,8 @@ def make_config(params: dict) -> Config:
         raise ConfigError(f"dresses must be 0-{sum(dress_counts)}, got {d_limit}")
     by_colour = [[d for d in range(NUM_DRESSES) if DRESSES[d].colour == c] for c in range(4)]
     dress_counts = _round_robin_subset(dress_counts, by_colour, d_limit)
+    jewelry = _bool(p["jewelry"], "jewelry")
+    prices, jewel_counts = _jewelry(p, jewelry)
     utility = check_mode(p["utility"])
     return Config(
         players=n,
@@ -488,8 +501,29 @@ def make_config(params: dict) -> Config:
         dress_counts=tuple(dress_counts),
         festivity=festivity,
         fancy=fancy,
+        jewelry=jewelry,
+        jeweller_prices=prices,
+        jewel_counts=jewel_counts,
         utility=utility,
     )
+
+
+def _jewelry(p: dict, on: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Jeweller space prices (the cheapest N) and jewellery counts of the Jewelry Box."""
+    spaces, jewels = _int(p, "jeweller"), _int(p, "jewels")
+    if not on:
+        for name, v in (("jeweller", spaces), ("jewels", jewels)):
+            if v:
+                raise ConfigError(f"{name} needs jewelry=true")
+        return (), (0,) * len(JEWEL_NAMES)
+    prices = tuple(RULES["jewelry.jeweller_prices"])
+    if not 0 <= spaces <= len(prices):
+        raise ConfigError(f"jeweller (spaces) must be 0-{len(prices)}, got {spaces}")
+    counts = list(RULES["jewelry.jewel_counts"])
+    if not 0 <= jewels <= sum(counts):
+        raise ConfigError(f"jewels must be 0-{sum(counts)}, got {jewels}")
+    counts = _round_robin_subset(counts, [[k] for k in range(len(counts))], jewels)
+    return prices[len(prices) - (spaces or len(prices)) :], tuple(counts)
 
 
 def _bool(v, name: str) -> bool:

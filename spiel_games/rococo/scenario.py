@@ -35,6 +35,11 @@ def tile(code: str) -> int:
     return next(t for t, x in enumerate(R.TILES) if x.code == code)
 
 
+def jewel(name: str) -> int:
+    """Jewellery kind by name, e.g. "red necklace"."""
+    return R.JEWEL_NAMES.index(name)
+
+
 def dress(name: str) -> int:
     return next(d for d, x in enumerate(R.DRESSES) if x.name == name)
 
@@ -110,8 +115,9 @@ def give(
     supply=None,
     discard=None,
     known=None,
+    jewels=None,
 ) -> None:
-    """Overwrite a player's holdings (set-up only). Card/tile dicts map id -> count."""
+    """Overwrite a player's holdings (set-up only). Card/tile/jewellery dicts map id -> count."""
     c = state._s
     if money is not None:
         c.money = put(c.money, player, money)
@@ -130,6 +136,8 @@ def give(
         c.supply = put(c.supply, player, _vec(supply, R.NUM_CARDS))
     if discard is not None:
         c.discard = put(c.discard, player, _vec(discard, R.NUM_CARDS))
+    if jewels is not None:
+        c.jewels = put(c.jewels, player, _vec(jewels, len(R.JEWEL_NAMES)))
     changed(c)
 
 
@@ -156,6 +164,8 @@ _BOARD_SLOTS = {
     "dress_discard": "ddisc",
     "tile_stack": "tstack",
     "tile_discard": "tdisc",
+    "jeweller": "jdisp",
+    "jewel_stack": "jstack",
 }
 
 

@@ -5,6 +5,7 @@
 3. A: hall majorities; B: fireworks majority; C: terrace moves (made by the
    players before scoring, see rounds.start_terrace); D: statue sets;
    E: property markers (dresses, x the terrace multiplier; decorations; All halls).
+Jewelry Box: 1 prestige per piece of jewellery (key ``jewellery``, only with the option).
 Prestige gained during the game (bonuses, Festivity dresses) is added too.
 """
 
@@ -17,6 +18,7 @@ B = R.BONUS
 _CROWN_DECK = R.RULES["employees.deck_crown"]
 _FAVOR = R.RULES["actions.favor_prestige"]
 _PER_LIVRE = R.RULES["actions.prestige_per_livre"]
+_PER_PIECE = R.RULES["jewelry.prestige_per_piece"]
 
 
 def breakdown(c) -> list[dict[str, int]]:
@@ -76,15 +78,21 @@ def breakdown(c) -> list[dict[str, int]]:
                 colours[R.DRESSES[c.gdress[g]].colour] += 1
         out[p]["statues"] = statue_points(colours, statues)
         # E: property markers.
+        # A Festivity dress gave its prestige once when made (seed); its marker scores 0.
         dress_pts = sum(
-            R.DRESSES[c.gdress[g]].prestige * terrace_of.get(g, 1)
+            _FINAL_PRESTIGE[c.gdress[g]] * terrace_of.get(g, 1)
             for g, o in enumerate(c.gown)
             if o == p
         )
         deco_pts = sum(cfg.decos[d].prestige for d, o in enumerate(c.deco) if o == p)
         hall_pts = sum(v for v, o in zip(cfg.all_halls, c.allh, strict=True) if o == p)
         out[p]["markers"] = dress_pts + deco_pts + hall_pts
+        if cfg.jewelry:  # Jewelry Box: 1 prestige per piece
+            out[p]["jewellery"] = sum(c.jewels[p]) * _PER_PIECE
     return out
+
+
+_FINAL_PRESTIGE = tuple(0 if d.festive else d.prestige for d in R.DRESSES)
 
 
 def _card_with(bonus: int) -> int:

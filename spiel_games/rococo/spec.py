@@ -24,6 +24,9 @@ _MEANINGS = {
     "tiles": "resource tiles; 0 = all, else N spread over the tile types",
     "festivity": "add the 4 Festivity Dresses (cannot be sold, one-time prestige)",
     "fancy": "add the 4 Fancy Dresses and 5 extra resource tiles",
+    "jewelry": "the Jewelry Box's jeweller: buy jewellery after renting a dress (income, prestige)",
+    "jeweller": "jeweller spaces, 1-4 (the cheapest N); 0 = all 4; needs jewelry=true",
+    "jewels": "jewellery tiles; 0 = all 24, else N spread over the 4 kinds; needs jewelry=true",
     "utility": "rank (zero-sum rank difference), score (raw prestige) or win (1 split among winners)",
 }
 
@@ -31,9 +34,28 @@ _TINY_BASE = (
     "players=2,rounds=1,hand_size=1,base_deck=MJ,display=0,levels=0,windows=1,"
     "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1"
 )
+# Jewelry Box: one rented dress per player at most, a jeweller of one space and one piece.
+_TINY_JEWELRY = (
+    "players=2,rounds=1,hand_size=2,base_deck=MM,display=0,levels=0,windows=1,"
+    "warehouse=1,guests=1,decorations=1,dresses=1,tiles=1,jewelry=true,jeweller=1,jewels=1"
+)
 TINY = (
     f"python_rococo({_TINY_BASE})",
     f"python_rococo({_TINY_BASE.replace('display=0,levels=0', 'display=1,levels=1')})",
+    f"python_rococo({_TINY_JEWELRY})",
+)
+_JEWELRY_TESTS = tuple(
+    f"python_rococo(players={n},jewelry=true{extra})"
+    for n, extra in (
+        (2, ""),
+        (3, ",utility=score"),
+        (4, ""),
+        (5, ",rounds=4"),
+        (2, ",festivity=true,fancy=true,utility=win"),
+        (3, ",festivity=true,fancy=true"),
+        (4, ",festivity=true,fancy=true,rounds=4"),
+        (5, ",festivity=true,fancy=true"),
+    )
 )
 
 SPEC = GameSpec(
@@ -59,7 +81,8 @@ SPEC = GameSpec(
         "python_rococo(players=5)",
         "python_rococo(players=3,festivity=true,fancy=true,utility=score)",
         "python_rococo(players=4,rounds=3,utility=win)",
-    ),
+    )
+    + _JEWELRY_TESTS,
     typical_config="python_rococo(players=4)",
     assumptions=tuple(rules.assumptions()),
     heuristic=heuristic_action,

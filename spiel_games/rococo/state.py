@@ -8,6 +8,10 @@ clone shares them, which is right while both cores hold the same position;
 call `changed(core)`. Per-player count vectors are indexed by card
 id (employees), tile type (resources) or dress type.
 
+For the resampler, ``ply`` counts the actions applied (the history index of the
+next one), ``sels`` records where this round's secret selections are in the
+history and ``sdraws`` where the face-down tiles still held secretly were drawn.
+
 Where each card of a player is: ``supply`` (face down, unknown to others),
 ``hand`` (selected; ``known`` counts the hand cards everyone has seen go there:
 hired cards and cards taken automatically), ``discard`` (face up). A card being
@@ -29,23 +33,25 @@ class Phase(enum.IntEnum):
     WAREFILL = 2  # chance: a tile for an empty warehouse space
     DRESSFILL = 3  # chance: a dress for an empty window
     STACKDRAW = 4  # chance: a face-down stack tile (secret to the drawing player)
-    SELECT = 5
-    PLAY = 6
-    MAIN = 7
-    TAKE = 8
-    USE = 9
-    MAKE = 10
-    PAY = 11
-    PLACE = 12
-    HIRE = 13
-    FUND = 14
-    BONUS = 15
-    YARNLACE = 16
-    DEPUTE = 17
-    BUY = 18
-    DISCARD = 19
-    TERRACE = 20
-    END = 21
+    JEWELFILL = 5  # chance: a jewellery piece for an empty jeweller space (Jewelry Box)
+    SELECT = 6
+    PLAY = 7
+    MAIN = 8
+    TAKE = 9
+    USE = 10
+    MAKE = 11
+    PAY = 12
+    PLACE = 13
+    HIRE = 14
+    FUND = 15
+    BONUS = 16
+    YARNLACE = 17
+    DEPUTE = 18
+    BUY = 19
+    DISCARD = 20
+    TERRACE = 21
+    JEWEL = 22  # buy one piece of jewellery after renting a dress (Jewelry Box)
+    END = 23
 
 
 # The same ids as plain ints: the per-move code stores and compares these (an
@@ -56,6 +62,7 @@ class Phase(enum.IntEnum):
     PH_WAREFILL,
     PH_DRESSFILL,
     PH_STACKDRAW,
+    PH_JEWELFILL,
     PH_SELECT,
     PH_PLAY,
     PH_MAIN,
@@ -72,11 +79,14 @@ class Phase(enum.IntEnum):
     PH_BUY,
     PH_DISCARD,
     PH_TERRACE,
+    PH_JEWEL,
     PH_END,
-) = range(22)
+) = range(24)
 assert all(int(m) == globals()[f"PH_{m.name}"] for m in Phase)
 
-CHANCE_PHASES = frozenset((PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW))
+CHANCE_PHASES = frozenset(
+    (PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW, PH_JEWELFILL)
+)
 
 # Per-player and board vectors; all stored as tuples (updated with `put`), so a
 # copy of the core shares them and allocates nothing but the core itself.
@@ -98,6 +108,9 @@ _VECTOR_SLOTS = (
     "deco",
     "allh",
     "terr",
+    "jdisp",  # Jewelry Box: kind on each jeweller space or -1 (dearest first, packed right)
+    "jstack",  # jewellery tiles left face down, per kind
+    "jewels",  # each player's jewellery, per kind
 )
 
 
@@ -136,6 +149,12 @@ class Core:
         "terr_left",
         "returns",
         "depute_mode",
+        "jmode",  # 1 while the dress just rented may take a piece of jewellery, else 0
+        "jcol",  # the colour of that dress (for the colour-match reward), -1 = none
+        "ply",  # actions applied so far (the history index of the next action)
+        "sels",  # (ply, player) of this round's select actions (secret until played)
+        "sspent",  # (player, card) of this round's selected cards shown since (played, deputed)
+        "sdraws",  # (ply, player, tile) of face-down stack tiles kept and still secret
         "tab",  # the configuration's precomputed tables (shared, read-only)
         "legal",  # cached legal ids of the player to move (a tuple), None = not computed
         "memo",  # cached observer outputs of this position (dict), None = none yet
@@ -170,9 +189,13 @@ class Tables:
         "fireworks",
         "guest_master",
         "window_costs",
+        "jewelry",
+        "jprices",
     )
 
     def __init__(self, cfg: R.Config):
+        self.jewelry = cfg.jewelry  # the one switch the per-move code reads
+        self.jprices = cfg.jeweller_prices
         fountains = (R.FOUNTAIN_UP, R.FOUNTAIN_LOW)
         # (space id, cost, fountain row kind or -1) of every decoration space
         self.decos = tuple(
@@ -241,6 +264,15 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.terr_left = ()
     c.returns = None
     c.depute_mode = ""
+    c.jdisp = (-1,) * len(cfg.jeweller_prices)
+    c.jstack = cfg.jewel_counts
+    c.jewels = ((0,) * len(R.JEWEL_NAMES),) * n
+    c.jmode = 0
+    c.jcol = -1
+    c.ply = 0
+    c.sels = ()
+    c.sspent = ()
+    c.sdraws = ()
     c.legal = None
     c.memo = None
     return c
@@ -303,6 +335,15 @@ def _bales_of(pub: tuple, sec: tuple) -> tuple[int, int, int, int]:
 
 
 _BALES = tuple(t.bales for t in R.TILES)
+
+
+def forget_secret_tile(c: Core, p: int, t: int) -> None:
+    """A face-down tile of type t left p's secret tiles (shown): drop its draw record."""
+    for i in range(len(c.sdraws) - 1, -1, -1):
+        e = c.sdraws[i]
+        if e[1] == p and e[2] == t:
+            c.sdraws = c.sdraws[:i] + c.sdraws[i + 1 :]
+            return
 
 
 def own_dresses(c: Core, p: int) -> list[int]:

@@ -13,6 +13,7 @@ from spiel_games.rococo.scoring import breakdown
 from spiel_games.rococo.state import (
     PH_DRESSFILL,
     PH_END,
+    PH_JEWELFILL,
     PH_MAKE,
     PH_REVEAL,
     PH_STACKDRAW,
@@ -96,6 +97,8 @@ def action_string(c, lay, player: int, action: int) -> str:
             return f"warehouse tile {R.TILES[action].code}"
         if ph == PH_STACKDRAW:
             return f"stack tile {R.TILES[action].code}"
+        if ph == PH_JEWELFILL:
+            return f"jeweller piece {R.JEWEL_NAMES[action]}"
         return f"workshop dress {R.DRESSES[action].name}"
     block, a = lay.decode(action)
     if block == "select":
@@ -130,13 +133,36 @@ def action_string(c, lay, player: int, action: int) -> str:
         return "take lace" if a else "take yarn"
     if block == "depute":
         return f"depute {R.CARDS[a].name}"
+    if block == "depute_hand":
+        return f"depute {R.CARDS[a].name} from hand"
     if block == "buy":
         return f"pay {c.rate} Livre for 1 prestige"
     if block == "discard":
         return f"discard tile {R.TILES[a].code} for prestige"
     if block == "done":
         return "done"
+    if block == "jewel":
+        kind = c.jdisp[a] if a < len(c.jdisp) else -1
+        name = R.JEWEL_NAMES[kind] if kind >= 0 else "jewellery"
+        return f"buy {name} at jeweller space {a + 1} ({c.tab.jprices[a]} Livre)"
+    if block == "nojewel":
+        return "no jewellery"
     return f"terrace: {guest_name(cfg, a)}"
+
+
+def jeweller_text(c) -> str:
+    """The jeweller's spaces, dearest first: piece and price, or '-' when empty."""
+    return " | ".join(
+        f"{R.JEWEL_NAMES[k]} ({price} L)" if k >= 0 else f"- ({price} L)"
+        for k, price in zip(c.jdisp, c.tab.jprices, strict=True)
+    )
+
+
+def jewels_text(counts) -> str:
+    parts = [
+        f"{R.JEWEL_NAMES[k]}{' x' + str(m) if m > 1 else ''}" for k, m in enumerate(counts) if m
+    ]
+    return ", ".join(parts) or "-"
 
 
 @lru_cache(maxsize=8192)
@@ -187,6 +213,11 @@ def render(c) -> str:
     lines.append("decorations: " + ("; ".join(decos) or "-"))
     if any(o >= 0 for o in c.allh):
         lines.append("all halls: " + ", ".join(f"P{o + 1}" for o in c.allh if o >= 0))
+    if cfg.jewelry:
+        lines.append(f"jeweller: {jeweller_text(c)}; face down {jewels_text(c.jstack)}")
+        lines.append(
+            "jewellery: " + "; ".join(f"P{p + 1} {jewels_text(v)}" for p, v in enumerate(c.jewels))
+        )
     for p in range(cfg.players):
         lines.append(
             f"P{p + 1}: {c.money[p]} Livre, yarn {c.yarn[p]}, lace {c.lace[p]}, prestige {c.prestige[p]}; "
@@ -207,6 +238,7 @@ def render(c) -> str:
         PH_WAREFILL,
         PH_DRESSFILL,
         PH_STACKDRAW,
+        PH_JEWELFILL,
     ):
         lines.append(f"P{c.cur + 1} to move")
     return "\n".join(lines)

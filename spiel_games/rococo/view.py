@@ -4,8 +4,9 @@
 knowledge as the information state (observer.py):
 
 - the whole board (display, warehouse, workshop windows, guest spaces,
-  decorations, All-halls and terrace spaces, the bag and the discard piles);
-- every player's Livre, yarn, lace, prestige, face-up silk tiles, discard pile
+  decorations, All-halls and terrace spaces, the bag and the discard piles,
+  the jeweller and the jewellery left face down);
+- every player's Livre, yarn, lace, prestige, face-up silk tiles, jewellery, discard pile
   and the hand cards everyone saw go to the hand (hired or taken automatically);
 - of another player's secrets only what is public: how many face-down stack
   tiles they hold, how many cards are in their hand, and which cards are still
@@ -23,7 +24,7 @@ from spiel_games.rococo import rules as R
 from spiel_games.rococo.rules import COLOURS
 from spiel_games.rococo.scoring import scores
 from spiel_games.rococo.state import CHANCE_PHASES, PH_END, Phase
-from spiel_games.rococo.text import BONUS_TEXT, deco_name, guest_name
+from spiel_games.rococo.text import BONUS_TEXT, deco_name, guest_name, jeweller_text, jewels_text
 
 
 def _cards(counts) -> str:
@@ -66,6 +67,8 @@ def _player_lines(c, q: int, viewer: int) -> list[str]:
         lines.append(f"  hand: {sum(c.hand[q])} cards, seen going there: {_cards(c.known[q])}")
         lines.append(f"  hidden cards (supply or hand): {_cards(hidden)}")
     lines.append(f"  discard pile: {_cards(c.discard[q])}")
+    if c.cfg.jewelry:
+        lines.append(f"  jewellery: {jewels_text(c.jewels[q])}")
     return lines
 
 
@@ -122,6 +125,8 @@ def render_view(c, player: int) -> str:
         unseen[c.pend] += 1
     lines.append(f"Tiles in the stack or face down with others: {_tiles(unseen)}")
     lines.append(f"Discarded tiles: {_tiles(c.tdisc)}")
+    if cfg.jewelry:
+        lines.append(f"Jeweller: {jeweller_text(c)}; face down: {jewels_text(c.jstack)}")
     lines.append("")
     guests = [
         f"  {guest_name(cfg, g)}: P{o + 1} {R.DRESSES[c.gdress[g]].name}"

@@ -43,15 +43,20 @@ def can_take(c, p: int, paying: bool) -> bool:
 
 
 def reduced_need(d: R.Dress, mod: str) -> tuple[int, int, int, int]:
+    """The silk bales to hand in. The level-2 saving ("yg") is not subtracted here: the
+    dress is complete when at most one yellow or green bale is still missing (need_met),
+    so the player's tiles decide which of the two colours is saved."""
     need = list(d.bales)
-    if mod == "yg":  # level 2: one yellow or green bale fewer (yellow first)
-        if need[R.YELLOW]:
-            need[R.YELLOW] -= 1
-        elif need[R.GREEN]:
-            need[R.GREEN] -= 1
-    elif mod == "red":  # level 4: up to two red bales fewer
+    if mod == "red":  # level 4: up to two red bales fewer
         need[R.RED] = max(0, need[R.RED] - 2)
     return tuple(need)
+
+
+def need_met(need, mod: str) -> bool:
+    """Whether the silk handed in completes the dress (level 2: one yellow/green bale short)."""
+    if mod == "yg":
+        return not need[R.RED] and not need[R.BLUE] and need[R.YELLOW] + need[R.GREEN] <= 1
+    return not any(need)
 
 
 def free_guests(c, by_master: bool) -> list[int]:
@@ -89,7 +94,10 @@ def makeable_windows(c, p: int, by_master: bool, mod: str, first: bool = False) 
         if ny or ng or nr or nb:
             if held is None:
                 held = ST.bales_held(c, p)
-            if held[0] < ny or held[1] < ng or held[2] < nr or held[3] < nb:
+            if held[2] < nr or held[3] < nb:
+                continue
+            short = max(0, ny - held[0]) + max(0, ng - held[1])
+            if short > (1 if mod == "yg" else 0):
                 continue
         if not sellable:
             if free is None:
@@ -131,7 +139,11 @@ def fundable(c, p: int, discount: int, first: bool = False) -> list[int]:
 
 
 def can_depute_from_deck(c, p: int) -> bool:
-    return ST.deck_size(c, p) >= MIN_DEPUTE and sum(c.supply[p]) + sum(c.discard[p]) > 0
+    """The Employee deck is supply + hand + discard pile (RULEBOOK setup 6)."""
+    return (
+        ST.deck_size(c, p) >= MIN_DEPUTE
+        and sum(c.supply[p]) + sum(c.hand[p]) + sum(c.discard[p]) > 0
+    )
 
 
 def instant_bonus(c, p: int, b: int) -> tuple[int, int]:
@@ -205,7 +217,7 @@ def bonus_usable(c, p: int, b: int) -> bool:
     if b in BUY_RATE:
         return c.money[p] >= BUY_RATE[b]
     if b == B["tiles_prestige"]:
-        return any(discardable(c, p))
+        return bool(discardable(c, p))  # tile ids: YY-y/l is id 0
     return False  # no bonus, or a crown bonus (final scoring only)
 
 
@@ -213,6 +225,13 @@ def discardable(c, p: int) -> list[int]:
     return [
         t for t in range(R.NUM_TILES) if (c.tpub[p][t] or c.tsec[p][t]) and any(R.TILES[t].bales)
     ]
+
+
+def jewel_spaces(c, p: int) -> list[int]:
+    """Jeweller spaces whose piece p can pay for."""
+    money = c.money[p]
+    prices = c.tab.jprices
+    return [j for j, k in enumerate(c.jdisp) if k >= 0 and prices[j] <= money]
 
 
 # ----- legal actions of each player phase (arguments, not ids) ------------------------------
@@ -280,5 +299,11 @@ def place_options(c) -> list[int]:
 
 
 def depute_options(c) -> list[int]:
+    """Card types in the supply or discard pile (a copy in both: the discard pile's)."""
     p = c.cur
     return [k for k in range(R.NUM_CARDS) if c.supply[p][k] or c.discard[p][k]]
+
+
+def depute_hand_options(c) -> list[int]:
+    """Card types in the hand (the card being played is no longer in it)."""
+    return [k for k, m in enumerate(c.hand[c.cur]) if m]

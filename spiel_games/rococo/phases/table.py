@@ -28,6 +28,8 @@ from spiel_games.rococo.state import (
     PH_END,
     PH_FUND,
     PH_HIRE,
+    PH_JEWEL,
+    PH_JEWELFILL,
     PH_MAIN,
     PH_MAKE,
     PH_PAY,
@@ -64,6 +66,8 @@ def chance_possible(c, ph: int, a: int) -> bool:
         return a in c.emp[0]
     if ph == PH_DRESSFILL:
         return 0 <= a < R.NUM_DRESSES and c.bag[a] > 0
+    if ph == PH_JEWELFILL:
+        return 0 <= a < len(c.jstack) and c.jstack[a] > 0
     return 0 <= a < c.cfg.players
 
 
@@ -81,6 +85,14 @@ def _o_tile(c):
 
 def _o_dressfill(c):
     return draw_outcomes(c.bag)
+
+
+def _o_jewelfill(c):
+    return draw_outcomes(c.jstack)
+
+
+def _a_jewelfill(c, lay, a):
+    RD.jewel_fill(c, a)
 
 
 def _a_start(c, lay, a):
@@ -169,8 +181,21 @@ def _l_yarnlace(c, lay):
 
 
 def _l_depute(c, lay):
-    base = lay.depute
-    return tuple([base + k for k in checks.depute_options(c)])
+    base, hand = lay.depute, lay.depute_hand
+    out = [base + k for k in checks.depute_options(c)]
+    return tuple(out + [hand + k for k in checks.depute_hand_options(c)])
+
+
+def _l_jewel(c, lay):
+    base = lay.jewel
+    return tuple([base + j for j in checks.jewel_spaces(c, c.cur)]) + (lay.nojewel,)
+
+
+def _a_jewel(c, lay, a):
+    if a == lay.nojewel:
+        turn.no_jewel(c)
+    else:
+        turn.jewel(c, a - lay.jewel)
 
 
 def _l_buy(c, lay):
@@ -248,7 +273,10 @@ def _a_yarnlace(c, lay, a):
 
 
 def _a_depute(c, lay, a):
-    turn.depute_card(c, a - lay.depute)
+    if a >= lay.depute_hand:
+        turn.depute_card(c, a - lay.depute_hand, from_hand=True)
+    else:
+        turn.depute_card(c, a - lay.depute)
 
 
 def _a_buy(c, lay, a):
@@ -295,6 +323,8 @@ _BY_PHASE = {
     PH_BUY: (_l_buy, _a_buy),
     PH_DISCARD: (_l_discard, _a_discard),
     PH_TERRACE: (_l_terrace, _a_terrace),
+    PH_JEWELFILL: (_o_jewelfill, _a_jewelfill),
+    PH_JEWEL: (_l_jewel, _a_jewel),
 }
 # Indexed by phase id (END has no entry):
 # OUTCOMES[ph](core) -> ((outcome, probability), ...) at a chance phase;

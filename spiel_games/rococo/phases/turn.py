@@ -42,6 +42,8 @@ from spiel_games.rococo.phases.checks import (
     discardable,
     fund_price,
     instant_bonus,
+    jewel_spaces,
+    need_met,
     reduced_need,
 )
 from spiel_games.rococo.scoring import tiles_prestige
@@ -52,6 +54,7 @@ from spiel_games.rococo.state import (
     PH_DISCARD,
     PH_FUND,
     PH_HIRE,
+    PH_JEWEL,
     PH_MAIN,
     PH_MAKE,
     PH_PAY,
@@ -72,6 +75,8 @@ def play(c, card: int) -> None:
     c.hand = put(c.hand, p, ST.inc(c.hand[p], card, -1))
     if c.known[p][card]:
         c.known = put(c.known, p, ST.inc(c.known[p], card, -1))
+    else:
+        c.sspent += ((p, card),)  # a selected card, shown now
     c.card = card
     c.inplay = True
     c.stage = 0
@@ -118,6 +123,7 @@ def take(c, seg: int, t: int) -> None:
 
 def stack_draw(c, t: int) -> None:
     c.tstack = ST.inc(c.tstack, t, -1)
+    c.sdraws += ((c.ply, c.cur, t),)  # dropped again if the tile is converted (shown)
     c.pend = t
     c.pend_secret = True
     c.phase = PH_USE
@@ -136,6 +142,8 @@ def use(c, option: int) -> None:
         if option in (TO_LACE, TO_BOTH):
             c.lace = put(c.lace, p, c.lace[p] + 1)
         c.tdisc = ST.inc(c.tdisc, t)
+        if c.pend_secret:
+            ST.forget_secret_tile(c, p, t)
     c.pend = -1
     c.pend_secret = False
     finish_step(c)
@@ -150,7 +158,7 @@ def make(c, w: int) -> None:
     c.yarn = put(c.yarn, p, c.yarn[p] - (d.yarn))
     c.lace = put(c.lace, p, c.lace[p] - (d.lace))
     c.need = reduced_need(d, c.mod)
-    c.phase = PH_PAY if any(c.need) else PH_PLACE
+    c.phase = PH_PLACE if need_met(c.need, c.mod) else PH_PAY
 
 
 def pay(c, t: int) -> None:
@@ -159,10 +167,11 @@ def pay(c, t: int) -> None:
         c.tpub = put(c.tpub, p, ST.inc(c.tpub[p], t, -1))
     else:
         c.tsec = put(c.tsec, p, ST.inc(c.tsec[p], t, -1))
+        ST.forget_secret_tile(c, p, t)
     c.tdisc = ST.inc(c.tdisc, t)
     b = R.TILES[t].bales
     c.need = tuple(max(0, c.need[i] - b[i]) for i in range(4))
-    if not any(c.need):
+    if need_met(c.need, c.mod):
         c.phase = PH_PLACE
 
 
@@ -174,6 +183,9 @@ def place(c, g: int) -> None:
     c.dress = -1
     c.prestige = put(c.prestige, p, c.prestige[p] + d.festive)
     check_all_halls(c, p)
+    if c.tab.jewelry:  # the jeweller is offered after the reward (finish_step)
+        c.jmode = 1
+        c.jcol = d.colour
     kind, amount = c.cfg.guests[g].reward
     if kind == R.R_LIVRE:
         c.money = put(c.money, p, c.money[p] + amount)
@@ -238,7 +250,14 @@ def check_all_halls(c, p: int) -> None:
 
 
 def finish_step(c) -> None:
-    """The main action (stage 0) or the bonus (stage 1) is complete."""
+    """The main action (stage 0) or the bonus (stage 1) is complete: after renting a
+    dress (Jewelry Box) the jeweller comes first."""
+    if c.jmode:
+        if jewel_spaces(c, c.cur):
+            c.phase = PH_JEWEL
+            return
+        c.jmode = 0
+        c.jcol = -1
     if c.stage == 0:
         c.stage = 1
         offer_bonus(c, c.card)
@@ -303,12 +322,43 @@ def yarn_or_lace(c, lace: bool) -> None:
         c.lace = put(c.lace, p, c.lace[p] + 1)
     else:
         c.yarn = put(c.yarn, p, c.yarn[p] + 1)
-    RD.end_turn(c)
+    c.yl_cost = 0
+    finish_step(c)  # a bonus ends the turn; a colour-match reward returns to the action
 
 
-def depute_card(c, card: int) -> None:
+def jewel(c, j: int) -> None:
+    """Buy the piece on jeweller space j: pay its price, every dearer piece slides one
+    space cheaper; a piece of the rented dress's colour adds a free yarn or lace."""
     p = c.cur
-    if c.discard[p][card]:
+    kind = c.jdisp[j]
+    c.money = put(c.money, p, c.money[p] - c.tab.jprices[j])
+    c.jewels = put(c.jewels, p, ST.inc(c.jewels[p], kind))
+    c.jdisp = (-1,) + c.jdisp[:j] + c.jdisp[j + 1 :]
+    match = R.JEWEL_COLOUR[kind] == c.jcol
+    c.jmode = 0
+    c.jcol = -1
+    if match:
+        c.yl_cost = 0
+        c.phase = PH_YARNLACE
+    else:
+        finish_step(c)
+
+
+def no_jewel(c) -> None:
+    c.jmode = 0
+    c.jcol = -1
+    finish_step(c)
+
+
+def depute_card(c, card: int, from_hand: bool = False) -> None:
+    p = c.cur
+    if from_hand:  # a card everyone saw go to the hand is taken first, as in play()
+        c.hand = put(c.hand, p, ST.inc(c.hand[p], card, -1))
+        if c.known[p][card]:
+            c.known = put(c.known, p, ST.inc(c.known[p], card, -1))
+        else:
+            c.sspent += ((p, card),)
+    elif c.discard[p][card]:
         c.discard = put(c.discard, p, ST.inc(c.discard[p], card, -1))
     else:
         c.supply = put(c.supply, p, ST.inc(c.supply[p], card, -1))
@@ -335,6 +385,7 @@ def discard_tile(c, t: int) -> None:
         c.tpub = put(c.tpub, p, ST.inc(c.tpub[p], t, -1))
     else:
         c.tsec = put(c.tsec, p, ST.inc(c.tsec[p], t, -1))
+        ST.forget_secret_tile(c, p, t)
     c.tdisc = ST.inc(c.tdisc, t)
     c.acc = ST.add(c.acc, R.TILES[t].bales)
     if not discardable(c, p):
