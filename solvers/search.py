@@ -123,6 +123,7 @@ class SearchEngine:
         self.sampler = _Sampler(rng)
         self.sims_done = 0
         self._apply, self._legal = transition_functions(game)
+        self.world = world_sampler(game)
 
     # ----- budget loop -------------------------------------------------------------
     def search(self, state, sims: int, seconds: float = 0.0, root: Node | None = None) -> Node:
@@ -136,10 +137,7 @@ class SearchEngine:
                     break
             elif done >= sims:
                 break
-            if self.determinize:
-                world = state.resample_from_infostate(player, self.sampler)
-            else:
-                world = state.clone()
+            world = self.world(state, player, self.sampler) if self.determinize else state.clone()
             self._simulate(root, world)
             done += 1
         self.sims_done = done
@@ -278,6 +276,21 @@ class SearchEngine:
             self.rollout_depth = -1  # the game cannot be scored early: roll out to the end
             return self._rollout(state)
         return returns_from_keys(self.utility, scores())
+
+
+def _resample(state, player: int, sampler):
+    return state.resample_from_infostate(player, sampler)
+
+
+def world_sampler(game):
+    """How search draws a world from an information state: the game's ``world_sampler``
+    (which may leave ``history()`` as the real game's: search never reads it), else
+    OpenSpiel's ``resample_from_infostate``."""
+    try:
+        spec = get_spec(game.get_type().short_name)
+    except KeyError:  # a game outside the registry (e.g. kuhn_poker)
+        return _resample
+    return spec.world_sampler or _resample
 
 
 def game_evaluation(game):
@@ -435,7 +448,7 @@ class MCTSAgent(_SearchAgent):
         eng = self._engine(determinize=False)
         world = state
         if self.hidden:
-            world = state.resample_from_infostate(state.current_player(), eng.sampler)
+            world = eng.world(state, state.current_player(), eng.sampler)
         root = eng.search(world, self.params["sims"], self.params["time"])
         self.last_sims = eng.sims_done
         return root, eng
@@ -468,7 +481,7 @@ class PIMCAgent(_SearchAgent):
         sims = 0
         player = state.current_player()
         for _ in range(worlds):
-            world = state.resample_from_infostate(player, eng.sampler) if self.hidden else state
+            world = eng.world(state, player, eng.sampler) if self.hidden else state
             root = eng.search(world, self.params["sims"], per_world_time)
             sims += eng.sims_done
             merge_into(total.children, root)

@@ -58,6 +58,15 @@ def test_resampler_keeps_information_state(case):
     assert C.check_resampler(game, num_games=1) > 0
 
 
+def test_search_world_sampler_keeps_information_state(case):
+    """A game's search-only world sampler (history left as it was) must give worlds as
+    consistent as resample_from_infostate's, which play on legally."""
+    spec, game = case
+    if spec.world_sampler is None:
+        pytest.skip(f"{spec.short_name} has no search-only world sampler")
+    assert C.check_resampler(game, num_games=1, resample=spec.world_sampler) > 0
+
+
 @pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
 def test_every_player_count_loads_and_plays(spec):
     for n in range(spec.min_players, spec.max_players + 1):
@@ -108,31 +117,8 @@ def test_private_events_are_found_in_the_typical_game(spec):
     assert followed > 0 or not _hidden(game), "no private event was found to follow"
 
 
-# Rococo's resampler keeps the real history (issue 13); the Rococo helper fixes it.
-_ROCOCO_HISTORY = pytest.mark.xfail(
-    strict=True, reason="rococo resampler history: fixed on branch rococo-fid"
-)
-_ROCOCO_HISTORY_CASES = {
-    "python_rococo(players=2,rounds=1,hand_size=1,base_deck=MJ,display=0,levels=0,windows=1,"
-    "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1)",
-    "python_rococo(players=2,rounds=1,hand_size=1,base_deck=MJ,display=1,levels=1,windows=1,"
-    "warehouse=1,guests=1,decorations=1,dresses=2,tiles=1)",
-    "python_rococo(players=2)",
-    "python_rococo(players=3)",
-    "python_rococo(players=4)",
-    "python_rococo(players=5)",
-    "python_rococo(players=3,festivity=true,fancy=true,utility=score)",
-    "python_rococo(players=4,rounds=3,utility=win)",
-}
-REPLAY_CASES = [
-    pytest.param(c, id=c[1], marks=_ROCOCO_HISTORY if c[1] in _ROCOCO_HISTORY_CASES else ())
-    for c in CASES
-]
-
-
-@pytest.mark.parametrize("replay_case", REPLAY_CASES)
-def test_resampled_world_replays_from_its_history(replay_case):
-    game = pyspiel.load_game(replay_case[1])
+def test_resampled_world_replays_from_its_history(case):
+    _, game = case
     checked = C.check_resample_replays(game, num_games=1)
     assert checked > 0 or not _hidden(game)
 

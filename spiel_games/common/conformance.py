@@ -300,8 +300,13 @@ def check_info_leak(game, perturb, num_games: int = 3, seed: int = 0) -> int:
     return checked
 
 
-def check_resampler(game, num_games: int = 3, seed: int = 0) -> int:
-    """A resampled state gives the resampling player the same information state."""
+def check_resampler(game, num_games: int = 3, seed: int = 0, resample=None) -> int:
+    """A resampled state gives the resampling player the same information state, and
+    plays on legally to the end.
+
+    `resample(state, player, sampler)` defaults to ``resample_from_infostate``; a game's
+    search-only ``world_sampler`` is checked with the same function.
+    """
     rng = random.Random(seed)
     np_rng = np.random.default_rng(seed)
     sampler = UniformSampler(np_rng)
@@ -312,7 +317,10 @@ def check_resampler(game, num_games: int = 3, seed: int = 0) -> int:
             if state.is_chance_node() or state.is_terminal():
                 continue
             p = state.current_player()
-            r = state.resample_from_infostate(p, sampler)
+            if resample is None:
+                r = state.resample_from_infostate(p, sampler)
+            else:
+                r = resample(state, p, sampler)
             assert r.information_state_string(p) == state.information_state_string(p), (
                 "resampled state changed the player's information state"
             )
@@ -322,6 +330,13 @@ def check_resampler(game, num_games: int = 3, seed: int = 0) -> int:
             )
             assert r.legal_actions() == state.legal_actions()
             assert r.current_player() == p
+            if checked % 5 == 0:  # the world is a real position: it plays to the end
+                while not r.is_terminal():
+                    r.apply_action(
+                        sample_chance(r, rng)
+                        if r.is_chance_node()
+                        else rng.choice(r.legal_actions())
+                    )
             checked += 1
     return checked
 

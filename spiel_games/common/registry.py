@@ -60,6 +60,11 @@ class GameSpec:
     # For the info-leak test: perturb_secret(state, player, rng) -> a state that differs
     # from `state` only in what `player` privately knows, or None if there is nothing.
     perturb_secret: Callable | None = None
+    # For search: world_sampler(state, player, sampler) -> a world consistent with what
+    # `player` knows, like resample_from_infostate but free to leave history() as the real
+    # game's (search never reads it). For games whose history-consistent resampler is
+    # costly; None means search calls resample_from_infostate.
+    world_sampler: Callable | None = None
     # Extra notes shown by `meeple games show`.
     notes: tuple[str, ...] = field(default=())
 

@@ -6,7 +6,7 @@ from spiel_games.common.registry import GameSpec, ParamDoc
 from spiel_games.rococo import abstraction, rules
 from spiel_games.rococo.game import SHORT_NAME
 from spiel_games.rococo.heuristic import heuristic_action
-from spiel_games.rococo.resample import perturb_secret
+from spiel_games.rococo.resample import perturb_secret, redeal
 
 _MEANINGS = {
     "players": "number of players, 2-5 (2-3 use the small board side, 4-5 the large one)",
@@ -90,4 +90,5 @@ SPEC = GameSpec(
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,
+    world_sampler=redeal,
 )
