@@ -369,8 +369,10 @@ def check_private_event_symmetry(
     ``plies`` moves, the others' moves and the public chance outcomes identical, i's moves
     chosen among those legal in both: at every non-terminal step the player to move must
     be the same, and each j != i must have the same information state and (when j moves)
-    the same legal actions. A decision that appears in one history only tells the others
-    what i saw. Returns how many private events were followed.
+    the same legal actions, until a move of i's own shows the secret (playing a card,
+    discarding a tile face up), where following stops. A decision that appears in one
+    history only tells the others what i saw. Returns how many private events were
+    followed.
     """
     if game.get_type().information == _INFO.PERFECT_INFORMATION:
         return 0
@@ -401,6 +403,7 @@ def check_private_event_symmetry(
 
 def _follow_in_lockstep(a, b, i: int, rng: random.Random, plies: int, names) -> None:
     n = a.num_players()
+    by_i = False  # whether the last move applied was i's own
     for step in range(plies):
         where = f"P{i + 1}'s private {names[0]!r} vs {names[1]!r}, {step} moves later"
         if a.is_terminal() or b.is_terminal():
@@ -409,10 +412,11 @@ def _follow_in_lockstep(a, b, i: int, rng: random.Random, plies: int, names) -> 
         pa, pb = a.current_player(), b.current_player()
         assert pa == pb, f"player to move differs: {pa} vs {pb} ({where})"
         for j in range(n):
-            if j != i:
-                assert a.information_state_string(j) == b.information_state_string(j), (
-                    f"P{j + 1}'s information state differs ({where})"
-                )
+            if j != i and a.information_state_string(j) != b.information_state_string(j):
+                # i's own move may show the secret (a card played, a tile discarded face
+                # up): a reveal by its owner, not a leak; the two histories part there.
+                assert by_i, f"P{j + 1}'s information state differs ({where})"
+                return
         if a.is_chance_node():
             common = {o for o, _p in b.chance_outcomes()}
             choices = [o for o, _p in a.chance_outcomes() if o in common]
@@ -424,6 +428,7 @@ def _follow_in_lockstep(a, b, i: int, rng: random.Random, plies: int, names) -> 
         if not choices:
             return  # i's knowledge steers his own moves apart: nothing more to compare
         action = rng.choice(choices)
+        by_i = pa == i
         a.apply_action(action)
         b.apply_action(action)
 
