@@ -56,11 +56,14 @@ Tensor layout (n players, S = board x board spaces, B = board):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
+from numpy.typing import NDArray
 
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.actions import HIDDEN_TOKEN
-from spiel_games.bruxelles.state import Phase, log_tokens
+from spiel_games.bruxelles.state import Core, Phase, log_tokens
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 
 _NB = len(R.BONUS)
@@ -225,7 +228,7 @@ def _player_rows(s, p: int) -> tuple[int, ...]:
     )
 
 
-def _public_flat(s, offsets):
+def _public_flat(s: Core, offsets: dict[str, tuple[int, int]]) -> NDArray[np.float32]:
     """The public block (contiguous from `to_move` to `context`) as one float32 array.
 
     Only non-zero entries are computed (one-hot pieces set one index per item).
@@ -237,21 +240,21 @@ def _public_flat(s, offsets):
     idx: list[int] = []
     val: list[int] = []
 
-    def onehot(name: str, items, width: int) -> None:
+    def onehot(name: str, items: Iterable[int], width: int) -> None:
         b = offsets[name][0] - base0
         for i, v in enumerate(items):
             if 0 <= v < width:
                 idx.append(b + i * width + v)
                 val.append(1)
 
-    def dense(name: str, items) -> None:
+    def dense(name: str, items: Iterable[int]) -> None:
         b = offsets[name][0] - base0
         for i, v in enumerate(items):
             if v:
                 idx.append(b + i)
                 val.append(v)
 
-    def bits(name: str, masks, width: int) -> None:
+    def bits(name: str, masks: Iterable[int], width: int) -> None:
         b = offsets[name][0] - base0
         for i, m in enumerate(masks):
             for k in range(width):

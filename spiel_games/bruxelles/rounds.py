@@ -18,6 +18,8 @@ last round) -> next round or final scoring.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.scoring import brussels_majority, score_shields
@@ -25,6 +27,7 @@ from spiel_games.bruxelles.state import (
     RUNNING,
     J,
     Phase,
+    Task,
     add_at,
     advance_track,
     column_bids,
@@ -129,7 +132,7 @@ def _t_deal(s) -> None:
 
 def _t_round(s) -> None:
     n = s.n
-    tasks = [("stock",), ("shield",)]
+    tasks: list[Task] = [("stock",), ("shield",)]
     if s.cfg.neutral:
         tasks += [("neutral", (s.first + k) % n) for k in range(n)]
     tasks.append(("turn", s.first))
@@ -280,7 +283,7 @@ def _t_resolve(s) -> None:
             for p in winners:
                 tied[p].append(card)
     s.first = R.new_first_player(s.mp, s.first)
-    tasks = []
+    tasks: list[Task] = []
     for k in range(n):
         p = (s.first + k) % n
         tasks += [("bonus", p, card, 1) for card in won[p]]
@@ -349,7 +352,7 @@ def _t_endround(s) -> None:
     push(s, ("fig",), *([("deal",)] * s.cfg.board), ("round",))
 
 
-_TASKS = {
+_TASKS: dict[str, Callable[..., None]] = {
     "strip": _t_strip,
     "compass": _t_compass,
     "startart": _t_startart,

@@ -59,7 +59,8 @@ def figures_to_pay(money: int, kept: tuple[int, ...], rows: tuple[int, ...]) -> 
     if total <= money:
         return kept
     penalty = RULES["theater.unpaid_penalty"]
-    best_key, best = None, ()
+    best_key: tuple[int, int, int] | None = None
+    best: tuple[int, ...] = ()
     n = len(kept)
     for mask in range(1 << n):
         chosen = tuple(kept[i] for i in range(n) if (mask >> i) & 1)

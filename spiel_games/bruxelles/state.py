@@ -14,9 +14,14 @@ draws).
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
+
+if TYPE_CHECKING:  # numpy only types the cached tensor block; the per-move path never uses it
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 class Phase(enum.IntEnum):
@@ -117,10 +122,89 @@ _SCALAR_SLOTS = (
 )
 
 
+# A pending rule step: the task's name (a key of rounds._TASKS), then its int arguments.
+Task = tuple[str, *tuple[int, ...]]
+# The pending decision's arguments (their meaning depends on the phase).
+Ctx = tuple[int | tuple[int, ...], ...]
+# The move log, newest token first: (token, rest of the log), None when empty.
+Log: TypeAlias = "tuple[int, Log] | None"
+
+
+class Cache(TypedDict, total=False):
+    """Facts computed from one exact position, shared by its copies (a new, empty cache
+    replaces it whenever the position changes)."""
+
+    legal: list[int]  # legal actions of the pending decision (phases/__init__.py)
+    s: list[str]  # the public observation string pieces (observer.py)
+    t: NDArray[np.float32]  # the public observation tensor block (observer.py)
+
+
 class Core:
     __slots__ = _LIST_SLOTS + _SCALAR_SLOTS
+    # Slot types (annotations only: no class attributes, so __slots__ stays as is).
+    # Per space of the Art Nouveau board (lists, copied with the core):
+    occ: list[int]  # owner of the assistant on the space (n: the neutral one), -1 empty
+    bids: list[int]  # the bid under that assistant
+    # Per player (lists, copied with the core):
+    money: list[int]
+    vp: list[int]
+    supply: list[int]  # assistants in the supply
+    onboard: list[int]  # assistants on the Art Nouveau board
+    # Shared between copies, replaced when they change:
+    cfg: R.Config
+    n: int  # players
+    phase: int  # a Phase, or RUNNING while the engine runs tasks
+    actor: int  # the deciding player, -1 at chance nodes
+    ctx: Ctx
+    tasks: tuple[Task, ...]  # pending rule steps, next first
+    round: int
+    first: int  # the first player of the round
+    cur: int  # the player whose turn it is
+    strips: tuple[int, ...]  # the strip in each board row
+    acts: tuple[int, ...]  # the Art Nouveau action of each space
+    compass: tuple[int, ...]  # the tile on each compass position
+    needles: tuple[int, int]  # compass positions of the two needles
+    stock_left: int  # bit k: stock exchange card k is still in the deck
+    stock: int  # this round's stock exchange card, -1 none
+    area: int  # bit sp: space sp lies in the neutral assistant's area
+    cursor: tuple[int, int]  # the workshop cursor
+    passed: int  # bit p: player p has passed this round
+    first_passer: int  # -1 while nobody has passed
+    log: Log
+    returns: list[float] | None  # set once the game is over
+    cache: Cache
+    shared_initial: bool  # True only for a game's initial position (copy-on-write)
+    bld: tuple[int, ...]  # per space: the owner of the building on it, -1 none
+    fig_deck: tuple[int, ...]  # figure cards left per figure
+    fig_disc: tuple[int, ...]  # discarded figure cards per figure
+    display: tuple[int, ...]  # the theater display: figure per slot, -1 empty
+    bonus_deck: tuple[int, ...]  # bonus cards left per kind
+    strip_bonus: tuple[int, ...]  # the bonus card on each column's strip, -1 none
+    art_stack: tuple[int, ...]  # works of art left per colour
+    shop: tuple[int, int]  # the colour on each shop space, -1 empty
+    shop_pile: tuple[int, ...]  # works sold to the shop per colour
+    cube_supply: tuple[int, ...]  # noble cubes left per kind, then jokers
+    uses: tuple[int, ...]  # assistants placed on each Brussels space
+    # Per player (immutable tuples):
+    hall: tuple[int, ...]  # Town Hall track position
+    palace: tuple[int, ...]  # Royal Palace track position
+    arch: tuple[int, ...]  # architect track position
+    court: tuple[int, ...]  # assistants in the Courthouse
+    onbrussels: tuple[int, ...]  # assistants on the Brussels spaces
+    built: tuple[int, ...]  # buildings built
+    exhib: tuple[int, ...]  # extra workshop draws (from passing first)
+    mp: tuple[int, ...]  # Manneken Pis symbols this round
+    works: tuple[tuple[int, ...], ...]  # works of art held per colour
+    pub_works: tuple[tuple[int, ...], ...]  # the works others can see
+    cubes: tuple[tuple[int, ...], ...]  # noble cubes held per kind, then jokers
+    kept: tuple[int, ...]  # bit f: figure f is kept
+    rot: tuple[int, ...]  # bit f: figure f is rotated (used)
+    rows: tuple[tuple[int, ...], ...]  # VP symbols per bonus row
+    tucked: tuple[int, ...]  # bit r: a bonus card was tucked into row r
+    seen: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]  # (kept, others) per draw
+    drawn_from: tuple[tuple[tuple[int, ...], ...], ...]  # colour stacks before each draw
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, object]) -> Core:
         # Written out attribute by attribute: a getattr/setattr loop costs 4x more.
         c = Core.__new__(Core)
         c.cfg = self.cfg
@@ -277,19 +361,19 @@ RUNNING = -1  # phase while the engine is running tasks
 J = R.JOKER
 
 
-def decide(s, phase: Phase, actor: int, ctx: tuple = ()) -> None:
+def decide(s, phase: Phase, actor: int, ctx: Ctx = ()) -> None:
     s.phase = phase
     s.actor = actor
     s.ctx = ctx
 
 
-def set_chance(s, phase: Phase, ctx: tuple = ()) -> None:
+def set_chance(s, phase: Phase, ctx: Ctx = ()) -> None:
     s.phase = phase
     s.actor = -1
     s.ctx = ctx
 
 
-def push(s, *tasks) -> None:
+def push(s, *tasks: Task) -> None:
     s.tasks = tasks + s.tasks
 
 

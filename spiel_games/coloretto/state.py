@@ -60,8 +60,27 @@ class Core:
         "returns",
         "owned",
     )
+    # Slot types (annotations only: no class attributes, so __slots__ stays as is).
+    cfg: R.Config
+    layout: ActionLayout
+    phase: int  # a Phase, kept as a plain int
+    cur: int  # the player whose turn it is
+    mover: int  # current player id, CHANCE or TERMINAL
+    coll: tuple[tuple[int, ...], ...]  # per player: colours, +2 cards, unassigned jokers
+    rows: tuple[tuple[int, ...], ...]  # card types in each row
+    taken: int  # bit r: row r was taken this round
+    done: int  # bit p: player p has taken a row this round
+    deck: tuple[int, ...]  # cards left per type
+    deck_size: int
+    last_round: bool
+    pending: int  # the drawn card waiting to be placed, -1 none
+    dealt: tuple[int, ...]  # start-card colours dealt so far, in deal order
+    round: int
+    to_assign: int  # jokers waiting for a colour (immediate variant)
+    returns: list[float] | None  # set once the game is over
+    owned: bool  # False while shared with the game's template (copy-on-write)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, object]) -> Core:
         c = Core.__new__(Core)
         c.owned = True
         c.mover = self.mover

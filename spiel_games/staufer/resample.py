@@ -48,7 +48,7 @@ def perturb_secret(state, player: int, rng):
     s = state._s
     cfg = s.cfg
     jobs = s.arr("jobs")
-    options = []
+    options: list[tuple[int, int]] = []  # (job type, card id)
     for t in range(cfg.job_types):
         card = jobs[player * 3 + t]
         if card < 0:

@@ -29,10 +29,15 @@ the region id there and ``pos_of[rid]`` its position.
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING
 
 import pyspiel
 
 from spiel_games.staufer import rules as R
+
+if TYPE_CHECKING:  # numpy only types the cached tensor block; the per-move path never uses it
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 class Phase(enum.IntEnum):
@@ -92,6 +97,25 @@ def setup_steps(cfg: R.Config) -> tuple[tuple[int, int], ...]:
 class Tables:
     """Per-configuration constants and the offsets of the arrays in ``v``."""
 
+    # Offsets of the arrays in ``v``, set by the loop in __init__ (one per name in `sizes`).
+    order: int
+    sup: int
+    dep: int
+    seat: int
+    chest: int
+    supc: int
+    pay: int
+    court: int
+    prov: int
+    vp: int
+    brown: int
+    vpp: int
+    tq: int
+    privs: int
+    bag: int
+    piles: int
+    jobs: int
+
     def __init__(self, cfg: R.Config):
         self.cfg = cfg
         self.n = n = cfg.players
@@ -142,8 +166,21 @@ class Core:
         "owned",
         "pub",
     )
+    # Slot types (annotations only: no class attributes, so __slots__ stays as is).
+    t: Tables  # shared per-configuration constants
+    v: list[int]  # every mutable integer (layout in the module docstring)
+    region_at: tuple[int, ...]  # region id at each board position, -1 not yet placed
+    pos_of: tuple[int, ...]  # board position of each region id, -1 not yet placed
+    tile_at: tuple[int, ...]  # point tile at each board position, -1 none
+    a_tiles: tuple[int, ...]  # round tiles A dealt so far: region ids (the last one: the king)
+    b_tiles: tuple[int, ...]  # round tiles B dealt so far: condition ids
+    c_tiles: tuple[int, ...]  # round tiles C dealt so far: king moves
+    refill: tuple[int, ...]  # chest spaces still to refill (supply spaces, then S + seat)
+    returns: list[float] | None  # set once the game is over
+    owned: bool  # False while shared with the game's template (copy-on-write)
+    pub: tuple[int, int, NDArray[np.float32]] | None  # cached public tensor block (lo, hi, values)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, object]) -> Core:
         c = Core.__new__(Core)
         c.t = self.t
         c.v = self.v[:]
