@@ -32,7 +32,7 @@ import pyspiel
 
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
-from tournament.advice.positions import CHANCE, HistoryError, legal_strings
+from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
 
 Z95 = 1.959963984540054
 
@@ -200,8 +200,7 @@ def advise_state(
     game = state.get_game()
     mover = state.current_player()
     view = mover if player is None else int(player)
-    if not 0 <= view < game.num_players():
-        raise HistoryError(f"player {view} is out of range (0-{game.num_players() - 1})")
+    check_player(game, view)
     if top < 1:
         raise HistoryError("top must be at least 1")
     spec = with_budget(agent_spec, budget)

@@ -105,7 +105,7 @@ def advise_cmd(
     try:
         with domain_errors(1):
             gs, _, state, n = position_from(
-                game_string, history=history, record_path=game_file, ply=ply
+                game_string, history=history, record_path=game_file, ply=ply, player=view
             )
             specs = [resolve(a) for a in agents]  # parsed once, here at the edge
             result = advise(gs, state, specs, player=view, top=top, seed=seed, ply=n, budget=budget)
