@@ -33,6 +33,7 @@ from tournament.advice.items import (
     legal_strings,
     parse_action,
 )
+from tournament.match import final_scores
 
 UNKNOWN = "?"
 REPAIR_BUDGET = 50_000  # moves applied while repairing one history, at most
@@ -64,8 +65,8 @@ def visibility_classes(state, viewer: int) -> list[list[int]]:
 
 
 def hidden_from(state, viewer: int) -> bool:
-    """Whether ``viewer`` cannot tell the options at ``state`` apart (a ``?`` is allowed)."""
-    if state.is_terminal() or mover_of(state) == viewer:
+    """Whether ``viewer`` cannot tell the several options at ``state`` apart."""
+    if state.is_terminal() or mover_of(state) == viewer or len(options(state)) < 2:
         return False
     return len(visibility_classes(state, viewer)) == 1
 
@@ -243,3 +244,22 @@ def extend_world(game, world: World, items: list, item) -> World:
     nxt.apply_action(a)
     unknown = world.unknown + ([len(items)] if is_unknown(item) else [])
     return World(states=world.states + [nxt], actions=world.actions + [a], unknown=unknown)
+
+
+def scores_determined(game, items: list, world: World) -> bool:
+    """Whether the final scores of a finished ``world`` hold in every world that changes one
+    ``?`` choice and still allows every named item (False when the budget runs out)."""
+    base = final_scores(world.state)
+    builder = _Builder(game, items, world_choices(world))
+    for j in world.unknown:
+        for alt in options(world.states[j]):
+            if alt == world.actions[j]:
+                continue
+            choice = dict(builder.choice)
+            choice[j] = alt
+            out = builder.replay(world.states[j], j, len(items), choice)
+            if builder.budget <= 0:
+                return False
+            if out is not None and final_scores(out[0][-1]) != base:
+                return False
+    return True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -130,7 +131,8 @@ def play_cmd(
         str | None,
         typer.Option(
             "--seats",
-            help="One agent spec per player, 'human' for you, e.g. human,ismcts(time=1),heuristic",
+            help="One agent spec per player, 'human' (or 'me') for you, 'table' for a person at"
+            " a physical table whose moves you type, e.g. human,ismcts(time=1),heuristic",
         ),
     ] = None,
     seed: Annotated[
@@ -151,8 +153,17 @@ def play_cmd(
         str | None,
         typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(time=2))"),
     ] = None,
+    chance: Annotated[
+        str | None,
+        typer.Option(
+            "--chance",
+            help="'seed' (drawn from the seed) or 'manual' (you type what happens at a"
+            " physical table; '?' for what you cannot see); default seed, or the record's",
+        ),
+    ] = None,
 ) -> None:
-    """Play in the terminal against AI seats: numbered moves, hint, undo, save."""
+    """Play in the terminal against AI seats, or mirror a physical game (table mode):
+    numbered moves, hint, undo, save."""
     from tournament.advice.play import PlayError, PlaySession, split_seats  # deferred: fast --help
     from tournament.advice.positions import read_record  # deferred: fast --help
 
@@ -173,6 +184,10 @@ def play_cmd(
             raise PlayError("give --seats, e.g. --seats human,heuristic")
         if seed is None:
             seed = record.seed if record is not None else 0
+        if chance is None:
+            chance = record.chance if record is not None else "seed"
+        if save is not None:
+            _check_save_path(save)
         session = PlaySession(
             game_string,
             seat_list,
@@ -182,10 +197,25 @@ def play_cmd(
             save_path=save,
             hint_agent=hint_agent,
             record=record,
+            chance=chance,
         )
     result = session.run()
+    if result.interrupted:
+        raise typer.Exit(130)
     if result.error:
         raise typer.Exit(1)
+
+
+def _check_save_path(path: str) -> None:
+    """Refuse a --save path that cannot be written, before the game starts."""
+    from tournament.advice.play import PlayError  # deferred: fast --help
+
+    target = Path(path)
+    if target.is_dir():
+        raise PlayError(f"--save {path!r} is a directory, not a file")
+    parent = target.parent
+    if not parent.is_dir():
+        raise PlayError(f"--save {path!r}: the directory {str(parent)!r} does not exist")
 
 
 def register(app: typer.Typer) -> None:
