@@ -218,7 +218,68 @@ def _check_save_path(path: str) -> None:
         raise PlayError(f"--save {path!r}: the directory {str(parent)!r} does not exist")
 
 
+def review_cmd(
+    source: Annotated[
+        str, typer.Argument(help="A game record (JSON), or a tournament ledger directory")
+    ],
+    game_id: Annotated[
+        str | None, typer.Argument(help="The game to review (with a ledger)")
+    ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", "-a", help="The reviewing agent, e.g. 'ismcts(sims=2000)'"),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="The player to review: id 0.. or P1..; default the record's 'me'/'human' seat",
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same review)")
+    ] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="text or json (json is the same as --json)")
+    ] = "text",
+    html_path: Annotated[
+        str | None,
+        typer.Option("--html", help="Also write an HTML review with a value-over-time plot"),
+    ] = None,
+) -> None:
+    """Where did I go wrong? Each decision's best move, value, the move played and its loss."""
+    from tournament.advice import review as rv  # deferred: fast --help
+
+    if agent is None:
+        raise fail("give --agent, e.g. --agent 'ismcts(sims=1000)'", 2)
+    if fmt not in ("text", "json"):
+        raise fail(f"--format must be text or json, got {fmt!r}", 2)
+    view = _player_id(player)
+    try:
+        with domain_errors(1):
+            record = rv.load_game_record(source, game_id)
+            result = rv.review(record, agent, player=view, seed=seed)
+    except typer.Exit:
+        raise
+    except (ValueError, RuntimeError) as e:
+        raise fail(str(e), 1) from None
+    if html_path is not None:
+        try:
+            Path(html_path).write_text(rv.render_html(result))
+        except OSError as e:
+            raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
+    if as_json or fmt == "json":
+        typer.echo(json.dumps(result.to_json(), indent=1))
+    else:
+        typer.echo(rv.render(result))
+    if html_path is not None:
+        typer.echo(f"wrote {html_path}", err=True)
+
+
 def register(app: typer.Typer) -> None:
-    """Add `meeple advise` and `meeple play` to the root app."""
+    """Add `meeple advise`, `meeple play` and `meeple review` to the root app."""
     app.command("advise")(advise_cmd)
     app.command("play")(play_cmd)
+    app.command("review")(review_cmd)
