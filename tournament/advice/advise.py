@@ -313,7 +313,8 @@ def _fmt(x, width: int, digits: int = 3) -> str:
     return f"{x:.{digits}f}".rjust(width)
 
 
-def render(advice_set: AdviceSet, header: bool = True) -> str:
+def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> str:
+    """The advice as text; ``timing`` False leaves out the wall time (in-game hints)."""
     lines = []
     first = advice_set.items[0]
     view = f"P{first.player + 1}"
@@ -326,7 +327,8 @@ def render(advice_set: AdviceSet, header: bool = True) -> str:
         if header or i:
             lines.append("")
         spent = ", ".join(f"{k}={v}" for k, v in adv.budget.items()) or "no search"
-        lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}  ({adv.seconds:.2f} s)")
+        took = f"  ({adv.seconds:.2f} s)" if timing else ""
+        lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}{took}")
         if not adv.analysed:
             lines.append(f"  plays: {adv.best}  (no statistics from this agent here)")
             continue

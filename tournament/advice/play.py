@@ -521,10 +521,9 @@ class PlaySession:
         who = "chance" if mover == CHANCE else f"P{mover + 1}"
 
         def show():
-            self.say("")
-            what = "the chance outcome" if mover == CHANCE else f"P{mover + 1}'s move"
-            self.say(f"--- {what}: type it (number or name) ---")
-            self._list(legal_now())
+            what = "chance outcome" if mover == CHANCE else f"P{mover + 1}'s move"
+            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal_now(), 1))
+            self.say(f"{what}? {listed}")
 
         def legal_now():
             st = self.state
@@ -592,7 +591,7 @@ class PlaySession:
             self.say(f"hint for P{p + 1}, from your information state only:")
         else:
             self.say(f"P{mover + 1} is to move; what P{mover + 1} should play, as far as you know:")
-        self.say(render(adv, header=False))
+        self.say(render(adv, header=False, timing=False))
 
     def _truncate(self, n: int) -> None:
         self.world = World(
