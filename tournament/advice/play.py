@@ -218,7 +218,7 @@ class PlaySession:
                 "table mode (--chance manual or a 'table' seat) needs exactly one 'me' seat,"
                 f" got {len(self.humans)}"
             )
-        self.me = min(self.humans) if self.table_mode else None
+        self.me: int = min(self.humans) if self.table_mode else -1  # -1: not table mode
         self.seed = seed
         self.inp, self.out = inp, out
         self.save_path = save_path
@@ -276,8 +276,9 @@ class PlaySession:
         self.items.append(int(action))
         self.typed.append(typed)
 
-    def _enter(self, item, typed: bool) -> None:
-        """Table mode: add one entry (a name, an id or "?"); the world is rebuilt if needed."""
+    def _enter(self, item, typed: bool):
+        """Table mode: add one entry (a name, an id or "?"); the world is rebuilt if needed.
+        Returns the state before the entry."""
         self.world = extend_world(self.game, self.world, self.items, item)
         i = len(self.items)
         s = self.world.states[i]
@@ -551,6 +552,7 @@ class PlaySession:
                 self.say(f"  {who}: ?")
                 return True
             legal = legal_now()
+            item: int | str
             try:
                 item = choose(legal, text)
             except ValueError:

@@ -218,8 +218,11 @@ def value_plot_png(rv: Review) -> bytes:
 
     xs = [d.ply for d in rv.decisions]
     fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
-    ax.plot(xs, [d.best_value for d in rv.decisions], marker="o", label="best move")
-    ax.plot(xs, [d.played_value for d in rv.decisions], marker="x", label="move played")
+    nan = float("nan")
+    best = [nan if d.best_value is None else d.best_value for d in rv.decisions]
+    played = [nan if d.played_value is None else d.played_value for d in rv.decisions]
+    ax.plot(xs, best, marker="o", label="best move")
+    ax.plot(xs, played, marker="x", label="move played")
     for d in rv.mistakes():
         ax.annotate(
             f"ply {d.ply}",
