@@ -235,7 +235,9 @@ class PlaySession:
         self.saved: list[str] = []
         if record is not None:
             try:
-                self.world = replay_record_world(self.game, record, viewer=self.me)
+                self.world = replay_record_world(
+                    self.game, record, viewer=self.me if self.table_mode else None
+                )
             except HistoryError as e:
                 raise PlayError(str(e)) from None
             self.items = record.items()
