@@ -105,7 +105,7 @@ def test_player_option_advises_from_another_information_state(opening):
     gs, _, state, _ = opening
     obj = advise(gs, state, [ISMCTS], player=2, seed=1).to_json()
     assert obj["player"] == 2 and obj["to_move"] == 0
-    with pytest.raises(HistoryError, match="player 3 is out of range"):
+    with pytest.raises(HistoryError, match=r"player P4 \(id 3\) is out of range"):
         advise(gs, state, [ISMCTS], player=3)
 
 

@@ -231,3 +231,57 @@ def test_play_runs_on_games_with_hidden_information(spec):
     seats = ["human"] + ["random"] * (pyspiel.load_game(spec.tiny_configs[0]).num_players() - 1)
     result, text = play("1\n" * 400, seats=seats, game=spec.tiny_configs[0])
     assert result.finished and "ranking:" in text
+
+
+class _CtrlC(io.StringIO):
+    """Input that types some lines, then the user presses Ctrl-C."""
+
+    def readline(self, *args):
+        line = super().readline(*args)
+        if line == "":
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_saves_the_game_and_says_so(tmp_path):
+    """Issue 14 item 4: Ctrl-C exited 130 without saving or saying so."""
+    path = tmp_path / "g.json"
+    out = io.StringIO()
+    session = PlaySession(
+        TINY, ["human", "heuristic"], 3, inp=_CtrlC("1\n1\n"), out=out, save_path=str(path)
+    )
+    result = session.run()
+    assert result.interrupted and not result.finished
+    assert f"saved {len(result.actions)} actions to {path}" in out.getvalue()
+    assert "interrupted: the game is saved" in out.getvalue()
+    assert read_record(path).action_ids() == result.actions and result.actions
+    # Without --save it says clearly that nothing was saved.
+    out = io.StringIO()
+    PlaySession(TINY, ["human", "heuristic"], 3, inp=_CtrlC("1\n"), out=out).run()
+    assert "(not saved: no --save)" in out.getvalue()
+
+
+def test_ctrl_c_exits_130_and_a_save_path_in_a_missing_directory_fails_at_start(
+    tmp_path, monkeypatch
+):
+    """Issue 14 item 4: a --save path in a missing directory failed only after the game."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    runner = CliRunner()
+    missing = tmp_path / "nope" / "g.json"
+    r = runner.invoke(app, ["play", TINY, "--seats", "human,heuristic", "--save", str(missing)])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        f"error: --save {str(missing)!r}: the directory {str(missing.parent)!r} does not exist"
+    ]
+
+    def interrupt(self, prompt):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(PlaySession, "_read", interrupt)
+    path = tmp_path / "g.json"
+    r = runner.invoke(app, ["play", TINY, "--seats", "human,heuristic", "--save", str(path)])
+    assert r.exit_code == 130
+    assert "interrupted: the game is saved" in r.output and path.exists()

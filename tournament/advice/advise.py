@@ -32,7 +32,7 @@ import pyspiel
 
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
-from tournament.advice.positions import CHANCE, HistoryError, legal_strings
+from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
 
 Z95 = 1.959963984540054
 
@@ -200,8 +200,7 @@ def advise_state(
     game = state.get_game()
     mover = state.current_player()
     view = mover if player is None else int(player)
-    if not 0 <= view < game.num_players():
-        raise HistoryError(f"player {view} is out of range (0-{game.num_players() - 1})")
+    check_player(game, view)
     if top < 1:
         raise HistoryError("top must be at least 1")
     spec = with_budget(agent_spec, budget)
@@ -314,7 +313,8 @@ def _fmt(x, width: int, digits: int = 3) -> str:
     return f"{x:.{digits}f}".rjust(width)
 
 
-def render(advice_set: AdviceSet, header: bool = True) -> str:
+def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> str:
+    """The advice as text; ``timing`` False leaves out the wall time (in-game hints)."""
     lines = []
     first = advice_set.items[0]
     view = f"P{first.player + 1}"
@@ -327,7 +327,8 @@ def render(advice_set: AdviceSet, header: bool = True) -> str:
         if header or i:
             lines.append("")
         spent = ", ".join(f"{k}={v}" for k, v in adv.budget.items()) or "no search"
-        lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}  ({adv.seconds:.2f} s)")
+        took = f"  ({adv.seconds:.2f} s)" if timing else ""
+        lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}{took}")
         if not adv.analysed:
             lines.append(f"  plays: {adv.best}  (no statistics from this agent here)")
             continue

@@ -20,9 +20,18 @@ derived from (seed, k), so replaying, undoing and loading never re-roll the
 cards that the same sequence of moves would reveal. AI seat p gets the seat seed
 ``tournament.match.seed_streams(seed, n)[1][p]``.
 
+Table mode (``--chance manual``, or any seat ``table``) mirrors a physical game: the
+one ``human`` (or ``me``) seat is the user; the user types the chance outcomes they see
+(a number or a name) and the moves of the ``table`` seats. What the user cannot see (a
+card dealt to another player, another player's secret choice) is entered as ``?``
+automatically; a ``?`` typed where the user can see the value is refused. A move that no
+world consistent with what the user saw allows is refused with the legal choices listed;
+nothing is lost. ``undo`` steps back one entry; ``hint`` works at every prompt.
+
 Input is read line by line from a stream, so tests drive a whole game through
 ``io.StringIO``. Invalid input prints a one-line reason and asks again; nothing
-already played is lost. End of input ends the session like ``quit``.
+already played is lost. End of input ends the session like ``quit``; Ctrl-C saves
+(with ``--save``) and stops.
 """
 
 from __future__ import annotations
@@ -39,10 +48,30 @@ from solvers.registry import KINDS, AgentSpec, resolve
 from spiel_games.common.chance import sample_chance
 from spiel_games.common.errors import MeepleError, one_line
 from tournament.advice.advise import advise, render
-from tournament.advice.positions import CHANCE, GameRecord, HistoryError, record_of, replay_record
+from tournament.advice.positions import (
+    CHANCE,
+    GameRecord,
+    HistoryError,
+    record_items,
+    record_of,
+    replay_record_world,
+)
+from tournament.advice.unknown import (
+    UNKNOWN,
+    World,
+    check_hidden,
+    extend_world,
+    hidden_from,
+    is_unknown,
+    options,
+    scores_determined,
+)
 from tournament.match import final_scores, seed_streams
 
 HUMAN = "human"
+ME = "me"  # the human seat at a physical table (same as human)
+TABLE = "table"  # a person at the physical table whose moves the user types
+CHANCE_MODES = ("seed", "manual")
 COMMANDS = ("hint", "undo", "save", "board", "help", "quit")
 
 
@@ -151,6 +180,8 @@ class PlayResult:
     returns: list[float] | None = None
     saved: list[str] = field(default_factory=list)
     error: str = ""  # why an AI seat stopped the game, if one did
+    interrupted: bool = False  # stopped by Ctrl-C
+    items: list = field(default_factory=list)  # table mode: the entries ("?" where unseen)
 
 
 class PlaySession:
@@ -165,16 +196,29 @@ class PlaySession:
         save_path: str | None = None,
         hint_agent: str | AgentSpec | None = None,
         record: GameRecord | None = None,
+        chance: str = "seed",
     ):
         if seed < 0:
             raise PlayError("the seed must be non-negative")
+        if chance not in CHANCE_MODES:
+            raise PlayError(f"--chance must be one of {', '.join(CHANCE_MODES)}, got {chance!r}")
         self.game_string = game_string
         self.game = spiel_games.load_game(game_string)
         n = self.game.num_players()
         if len(seats) != n:
             raise PlayError(f"{game_string} has {n} players but {len(seats)} seats were given")
         self.seats = list(seats)
-        self.humans = {p for p, s in enumerate(seats) if s.strip().lower() == HUMAN}
+        kinds = [s.strip().lower() for s in seats]
+        self.humans = {p for p, k in enumerate(kinds) if k in (HUMAN, ME)}
+        self.table = {p for p, k in enumerate(kinds) if k == TABLE}
+        self.chance = chance
+        self.table_mode = chance == "manual" or bool(self.table)
+        if self.table_mode and len(self.humans) != 1:
+            raise PlayError(
+                "table mode (--chance manual or a 'table' seat) needs exactly one 'me' seat,"
+                f" got {len(self.humans)}"
+            )
+        self.me: int = min(self.humans) if self.table_mode else -1  # -1: not table mode
         self.seed = seed
         self.inp, self.out = inp, out
         self.save_path = save_path
@@ -182,17 +226,30 @@ class PlaySession:
         _, seat_seeds = seed_streams(seed, n)
         self.agents = {}
         for p, spec in enumerate(seats):
-            if p not in self.humans:
+            if p not in self.humans and p not in self.table:
                 self.agents[p] = resolve(spec).make(self.game, seat_seeds[p])
                 self.agents[p].reset()
-        self.actions: list[int] = []
-        self.state = self.game.new_initial_state()
+        self.world = World(states=[self.game.new_initial_state()])
+        self.items: list = []  # history items: action ids, or "?" (table mode)
+        self.typed: list[bool] = []  # per item: entered at a prompt (undo steps back to these)
         self.saved: list[str] = []
         if record is not None:
             try:
-                self.state, self.actions = replay_record(self.game, record)
+                self.world = replay_record_world(
+                    self.game, record, viewer=self.me if self.table_mode else None
+                )
             except HistoryError as e:
                 raise PlayError(str(e)) from None
+            self.items = record.items()
+            self.typed = [not self._automatic(s) for s in self.world.states[:-1]]
+
+    @property
+    def state(self):
+        return self.world.state
+
+    @property
+    def actions(self) -> list[int]:
+        return list(self.world.actions)
 
     # ----- output helpers -------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -213,20 +270,80 @@ class PlaySession:
             self.say(f"  {who} moved (hidden from you)")
 
     # ----- the game loop --------------------------------------------------------------
-    def _apply(self, action: int) -> None:
-        self.state.apply_action(action)
-        self.actions.append(int(action))
+    def _apply(self, action: int, typed: bool = False) -> None:
+        nxt = self.state.clone()
+        nxt.apply_action(action)
+        self.world.states.append(nxt)
+        self.world.actions.append(int(action))
+        self.items.append(int(action))
+        self.typed.append(typed)
+
+    def _enter(self, item, typed: bool):
+        """Table mode: add one entry (a name, an id or "?"); the world is rebuilt if needed.
+        Returns the state before the entry."""
+        self.world = extend_world(self.game, self.world, self.items, item)
+        i = len(self.items)
+        s = self.world.states[i]
+        self.items.append(UNKNOWN if is_unknown(item) else self.world.actions[i])
+        self.typed.append(typed)
+        return s
+
+    def _automatic(self, state) -> bool:
+        """Whether table mode fills this entry in itself (no prompt)."""
+        if state.is_terminal():
+            return True
+        mover = CHANCE if state.is_chance_node() else state.current_player()
+        if mover in self.humans:
+            return False
+        if mover != CHANCE and mover not in self.table:
+            return True  # an AI seat
+        if mover == CHANCE and self.chance == "seed":
+            return True
+        if hidden_from(state, self.me):
+            return True
+        # One option is forced only when nothing is unknown: with '?' in the history, the
+        # placeholder world may offer one option where the real game offers several.
+        return len(options(state)) == 1 and not self.world.unknown
 
     def run(self) -> PlayResult:
+        """Play until the end, a quit or end of input; Ctrl-C saves (with --save) and stops."""
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            self.say("")
+            if self.save_path:
+                if self._save(self.save_path):
+                    self.say("interrupted: the game is saved")
+                else:
+                    self.say("interrupted: the game could NOT be saved")
+            else:
+                self.say(f"interrupted after {len(self.items)} actions (not saved: no --save)")
+            return self._result(False, interrupted=True)
+
+    def _result(self, finished: bool, **kw) -> PlayResult:
+        return PlayResult(finished, self.actions, saved=self.saved, items=list(self.items), **kw)
+
+    def _run(self) -> PlayResult:
         names = ", ".join(
             f"P{p + 1}={s}" + (" (you)" if p in self.humans else "")
             for p, s in enumerate(self.seats)
         )
-        self.say(f"{self.game_string}  seed {self.seed}  seats: {names}")
-        if self.actions:
-            self.say(f"loaded {len(self.actions)} actions")
+        mode = "  chance: entered by you" if self.chance == "manual" else f"  seed {self.seed}"
+        self.say(f"{self.game_string}{mode}  seats: {names}")
+        if self.items:
+            self.say(f"loaded {len(self.items)} actions")
         while not self.state.is_terminal():
             s = self.state
+            if self.table_mode and not s.is_chance_node() and s.current_player() in self.table:
+                if not self._table_entry():
+                    self._autosave()
+                    return self._result(False)
+                continue
+            if self.table_mode and s.is_chance_node() and self.chance == "manual":
+                if not self._table_entry():
+                    self._autosave()
+                    return self._result(False)
+                continue
             if s.is_chance_node():
                 a = draw_chance(s, self.seed, len(self.actions))
                 before = s.clone()
@@ -237,7 +354,7 @@ class PlaySession:
             if p in self.humans:
                 if not self._human_turn(p):
                     self._autosave()
-                    return PlayResult(False, list(self.actions), saved=self.saved)
+                    return self._result(False)
                 continue
             try:
                 a = int(self.agents[p].step(s.clone()))
@@ -246,41 +363,58 @@ class PlaySession:
             except Exception as e:  # an AI failure stops the game; the moves so far are kept
                 self.say(f"seat P{p + 1} ({self.seats[p]}) failed: {one_line(e)}; game stopped")
                 self._autosave()
-                return PlayResult(
-                    False, list(self.actions), saved=self.saved, error=f"P{p + 1}: {one_line(e)}"
-                )
+                return self._result(False, error=f"P{p + 1}: {one_line(e)}")
             before = s.clone()
             self._apply(a)
             self._log(p, a, before)
         return self._finish()
 
     def _finish(self) -> PlayResult:
+        self.say("")
+        self.say("game over")
+        if not self._scores_known():
+            self.say(
+                "final scores: they depend on cards entered as '?' (hidden from you);"
+                " count them at the table"
+            )
+            self._autosave()
+            return self._result(True)
         scores = final_scores(self.state)
         returns = [float(x) for x in self.state.returns()]
         ranks = rank_order(scores)
-        self.say("")
-        self.say("game over")
         self.say("final scores: " + ", ".join(f"P{p + 1} {_num(x)}" for p, x in enumerate(scores)))
         self.say("ranking:")
         for p in sorted(range(len(scores)), key=lambda q: (ranks[q], q)):
             you = " (you)" if p in self.humans else ""
             self.say(f"  {ranks[p]}. P{p + 1} {self.seats[p]}{you}: {_num(scores[p])}")
         self._autosave()
-        return PlayResult(True, list(self.actions), scores, returns, self.saved)
+        return self._result(True, scores=scores, returns=returns)
+
+    def _scores_known(self) -> bool:
+        return not self.world.unknown or scores_determined(self.game, self.items, self.world)
 
     def _autosave(self) -> None:
         if self.save_path:
             self._save(self.save_path)
 
-    def _save(self, path: str) -> bool:
+    def record(self) -> GameRecord:
         rec = record_of(self.game_string, self.state, self.seed, self.seats, self.actions)
+        rec.chance = self.chance
+        if self.world.unknown:
+            rec.actions = record_items(self.world)
+            if rec.terminal and not self._scores_known():
+                rec.scores = rec.returns = None
+        return rec
+
+    def _save(self, path: str) -> bool:
+        rec = self.record()
         try:
             rec.save(path)
         except OSError as e:
             self.say(f"cannot save to {path!r}: {e.strerror or e}")
             return False
         self.saved.append(path)
-        self.say(f"saved {len(self.actions)} actions to {path}")
+        self.say(f"saved {len(self.items)} actions to {path}")
         return True
 
     def _show(self, p: int) -> list[tuple[int, str]]:
@@ -290,47 +424,70 @@ class PlaySession:
         self.say(f"--- P{p + 1} to move (you) ---")
         self.say(readable_observation(s, p))
         self.say("legal moves:")
-        for i, (_, name) in enumerate(legal, start=1):
-            self.say(f"  {i:>2}. {name}")
+        self._list(legal)
         return legal
 
-    def _human_turn(self, p: int) -> bool:
-        """Read commands until a move is made; False when the session should stop."""
-        legal = self._show(p)
+    def _list(self, legal: list[tuple[int, str]]) -> None:
+        for i, (_, name) in enumerate(legal, start=1):
+            self.say(f"  {i:>2}. {name}")
+
+    def _read(self, prompt: str) -> str | None:
+        """The next non-empty input line, or None at end of input."""
         while True:
-            self.out.write(f"P{p + 1}> ")
+            self.out.write(prompt)
             self.out.flush()
             line = self.inp.readline()
             if line == "":
                 self.say("")
                 self.say("end of input: stopping")
+                return None
+            if line.strip():
+                return line.strip()
+
+    def _command(self, text: str, p: int, show) -> str | None:
+        """Handle a command typed at any prompt: 'stop', 'again' (prompt anew), 'handled',
+        or None when ``text`` is not a command."""
+        word, _, rest = text.partition(" ")
+        cmd = word.lower()
+        if cmd == "quit":
+            return "stop"
+        if cmd == "help":
+            extra = ", or '?' for what you cannot see" if self.table_mode else ""
+            self.say("type a number or a name" + extra + "; commands: " + ", ".join(COMMANDS))
+            return "handled"
+        if cmd == "board":
+            show()
+            return "handled"
+        if cmd == "hint":
+            self._hint(p)
+            return "handled"
+        if cmd == "save":
+            path = rest.strip() or self.save_path
+            if not path:
+                self.say("save needs a file name (or start with --save FILE)")
+            else:
+                self._save(path)
+            return "handled"
+        if cmd == "undo":
+            return "again" if self._undo(p) else "handled"
+        return None
+
+    def _human_turn(self, p: int) -> bool:
+        """Read commands until a move is made; False when the session should stop."""
+        legal = self._show(p)
+        while True:
+            text = self._read(f"P{p + 1}> ")
+            if text is None:
                 return False
-            text = line.strip()
-            if not text:
-                continue
-            word, _, rest = text.partition(" ")
-            cmd = word.lower()
-            if cmd == "quit":
+            done = self._command(text, p, lambda: self._show(p))
+            if done == "stop":
                 return False
-            if cmd == "help":
-                self.say("type a move number or name, or: " + ", ".join(COMMANDS))
-                continue
-            if cmd == "board":
-                legal = self._show(p)
-                continue
-            if cmd == "hint":
-                self._hint(p)
-                continue
-            if cmd == "save":
-                path = rest.strip() or self.save_path
-                if not path:
-                    self.say("save needs a file name (or start with --save FILE)")
-                else:
-                    self._save(path)
-                continue
-            if cmd == "undo":
-                if self._undo(p):
-                    return True
+            if done == "again":
+                return True
+            if done == "handled":
+                legal = [
+                    (int(a), self.state.action_to_string(p, a)) for a in self.state.legal_actions()
+                ]
                 continue
             try:
                 a = choose(legal, text)
@@ -338,44 +495,140 @@ class PlaySession:
                 self.say(str(e))
                 continue
             self.say(f"  P{p + 1} (you): {self.state.action_to_string(p, a)}")
-            self._apply(a)
+            self._apply(a, typed=True)
+            return True
+
+    # ----- table mode -------------------------------------------------------------------
+    def _fill_automatic(self) -> bool:
+        """Fill in entries that need no prompt (one option, or hidden from you); True if any."""
+        s = self.state
+        if s.is_terminal() or not self._automatic(s):
+            return False
+        mover = CHANCE if s.is_chance_node() else s.current_player()
+        who = "chance" if mover == CHANCE else f"P{mover + 1}"
+        opts = options(s)
+        if len(opts) == 1 and not hidden_from(s, self.me):
+            self._enter(opts[0], typed=False)
+            self.say(f"  {who}: {s.action_to_string(mover, opts[0])}")
+        else:
+            self._enter(UNKNOWN, typed=False)
+            self.say(f"  {who}: ? (hidden from you; one of {len(opts)})")
+        return True
+
+    def _table_entry(self) -> bool:
+        """One chance outcome or table seat's move, typed by the user; False to stop."""
+        if self._fill_automatic():
+            return True
+        s = self.state
+        mover = CHANCE if s.is_chance_node() else s.current_player()
+        who = "chance" if mover == CHANCE else f"P{mover + 1}"
+
+        def show():
+            what = "chance outcome" if mover == CHANCE else f"P{mover + 1}'s move"
+            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal_now(), 1))
+            self.say(f"{what}? {listed}")
+
+        def legal_now():
+            st = self.state
+            return [(a, st.action_to_string(mover, a)) for a in options(st)]
+
+        show()
+        while True:
+            text = self._read(f"{who}> ")
+            if text is None:
+                return False
+            done = self._command(text, self.me, show)
+            if done == "stop":
+                return False
+            if done == "again":
+                return True
+            if done == "handled":
+                continue
+            if is_unknown(text):
+                try:
+                    check_hidden(self.state, self.me, len(self.items) + 1)
+                except HistoryError as e:
+                    self.say(str(e).replace("history item", "entry"))
+                    continue
+                self._enter(UNKNOWN, typed=True)
+                self.say(f"  {who}: ?")
+                return True
+            legal = legal_now()
+            item: int | str
+            try:
+                item = choose(legal, text)
+            except ValueError:
+                item = text  # maybe legal in another world consistent with what you saw
+            try:
+                before = self._enter(item, typed=True)
+            except HistoryError:
+                self.say(
+                    f"{text!r} is impossible here: legal: "
+                    + ", ".join(name for _, name in legal)
+                    + " (or a command: help)"
+                )
+                continue
+            a = self.world.actions[-1]
+            self.say(f"  {who}: {before.action_to_string(mover, a)}")
             return True
 
     def _hint(self, p: int) -> None:
+        s = self.state
+        if s.is_chance_node():
+            self.say("no hint: chance is to move (type the outcome first)")
+            return
+        mover = s.current_player()
         try:
             adv = advise(
                 self.game_string,
-                self.state,
+                s,
                 [self.hint_agent],
                 player=p,
                 top=3,
-                seed=self.seed * 1_000_003 + len(self.actions),
-                ply=len(self.actions),
+                seed=self.seed * 1_000_003 + len(self.items),
+                ply=len(self.items),
             )
         except Exception as e:  # a failing hint never ends the game
             self.say(f"no hint: {one_line(e)}")
             return
-        self.say(f"hint for P{p + 1}, from your information state only:")
-        self.say(render(adv, header=False))
+        if mover == p:
+            self.say(f"hint for P{p + 1}, from your information state only:")
+        else:
+            self.say(f"P{mover + 1} is to move; what P{mover + 1} should play, as far as you know:")
+        self.say(render(adv, header=False, timing=False))
+
+    def _truncate(self, n: int) -> None:
+        self.world = World(
+            states=self.world.states[: n + 1],
+            actions=self.world.actions[:n],
+            unknown=[u for u in self.world.unknown if u < n],
+        )
+        del self.items[n:]
+        del self.typed[n:]
 
     def _undo(self, p: int) -> bool:
-        """Return to player ``p``'s previous decision; False if there is none."""
-        s = self.game.new_initial_state()
-        target = None
-        for i, a in enumerate(self.actions):
-            if not s.is_chance_node() and s.current_player() == p:
-                target = i
-            s.apply_action(a)
+        """Table mode: back to the previous typed entry. Otherwise: back to player ``p``'s
+        previous decision. False if there is none."""
+        if self.table_mode:
+            target = max((i for i, t in enumerate(self.typed) if t), default=None)
+            what = "your previous entry"
+        else:
+            states = self.world.states
+            target = max(
+                (
+                    i
+                    for i in range(len(self.items))
+                    if not states[i].is_chance_node() and states[i].current_player() == p
+                ),
+                default=None,
+            )
+            what = "your previous decision"
         if target is None:
-            self.say("nothing to undo: there is no earlier decision of yours")
+            self.say(f"nothing to undo: there is no {what}")
             return False
-        undone = len(self.actions) - target
-        self.actions = self.actions[:target]
-        st = self.game.new_initial_state()
-        for a in self.actions:
-            st.apply_action(a)
-        self.state = st
-        self.say(f"undone: back {undone} actions to your previous decision")
+        undone = len(self.items) - target
+        self._truncate(target)
+        self.say(f"undone: back {undone} actions to {what}")
         return True
 
 

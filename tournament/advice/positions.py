@@ -8,7 +8,8 @@ included, written as action strings separated by ``;``::
 Each item is matched against the action strings of the legal actions (or the
 chance outcomes) at its position, so every game's own ``action_to_string`` is
 the vocabulary. An item that matches nothing is an error naming its position
-(1-based) and listing what was legal there; nothing is ever guessed.
+(1-based) and listing what was legal there; nothing is ever guessed. An item the
+advised player could not see may be ``?`` (``tournament.advice.unknown``).
 
 A *game record* is readable JSON written by ``meeple play`` (``save``) and read
 by ``meeple advise --game-file`` and ``meeple play --load``::
@@ -27,7 +28,9 @@ by ``meeple advise --game-file`` and ``meeple play --load``::
 
 ``player`` is the OpenSpiel player id of the mover (-1 for chance). On load,
 every action is replayed and must be legal with the recorded string; a record
-that does not replay is rejected with the position that failed.
+that does not replay is rejected with the position that failed. An action the
+recording player could not see is ``{"player": 1, "id": null, "action": "?"}``;
+table mode (``--chance manual``) adds ``"chance": "manual"``.
 """
 
 from __future__ import annotations
@@ -37,91 +40,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spiel_games
-from spiel_games.common.errors import MeepleError
+from tournament.advice.items import (
+    CHANCE,
+    HistoryError,
+    legal_strings,
+    parse_action,
+    split_history,
+)
+from tournament.advice.unknown import UNKNOWN, World, build_world, is_unknown
 from tournament.match import final_scores
 
 FORMAT = "meeple-game-record"
 VERSION = 1
-CHANCE = -1
 
 
-class HistoryError(MeepleError):
-    """A history or game record that does not describe a legal position (one-line message)."""
+def replay_history(game, history, viewer: int | None = None) -> tuple[object, list[int]]:
+    """Apply a history from the initial state; returns (state, action ids).
 
-
-def legal_strings(state) -> list[tuple[int, str]]:
-    """(action id, action string) for every legal action or chance outcome at ``state``."""
-    if state.is_terminal():
-        return []
-    if state.is_chance_node():
-        return [(int(a), state.action_to_string(CHANCE, a)) for a, _ in state.chance_outcomes()]
-    p = state.current_player()
-    return [(int(a), state.action_to_string(p, a)) for a in state.legal_actions()]
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split()).lower()
-
-
-def parse_action(state, item, position: int) -> int:
-    """The action id that ``item`` (an action string, or an int id) names at ``state``.
-
-    ``position`` (1-based) is only used in error messages.
+    ``?`` items (see ``tournament.advice.unknown``) are allowed for what ``viewer`` (default:
+    the player to move at the end) could not see; the state is then one consistent world.
     """
-    if state.is_terminal():
-        raise HistoryError(f"history item {position} ({item!r}): the game is already over")
-    legal = legal_strings(state)
-    if isinstance(item, bool) or not isinstance(item, (int, str)):
-        raise HistoryError(f"history item {position}: expected an action string, got {item!r}")
-    if isinstance(item, int):
-        for a, _ in legal:
-            if a == item:
-                return a
-        raise HistoryError(
-            f"history item {position} (id {item}): not legal here; legal: {_list(legal)}"
-        )
-    text = item.strip()
-    exact = [a for a, s in legal if s == text]
-    if len(exact) == 1:
-        return exact[0]
-    loose = [a for a, s in legal if _norm(s) == _norm(text)]
-    if len(loose) == 1:
-        return loose[0]
-    who = "chance" if state.is_chance_node() else f"P{state.current_player() + 1}"
-    raise HistoryError(
-        f"history item {position} ({text!r}) is not a legal action for {who}; legal: {_list(legal)}"
-    )
-
-
-def _list(legal: list[tuple[int, str]], limit: int = 40) -> str:
-    names = [s for _, s in legal]
-    if len(names) > limit:
-        return ", ".join(names[:limit]) + f", ... ({len(names)} in all)"
-    return ", ".join(names) or "none"
-
-
-def split_history(history) -> list:
-    """A history as a list of items: a ``;``-separated string, or a list of strings/ids."""
-    if history is None:
-        return []
-    if isinstance(history, str):
-        return [t.strip() for t in history.split(";") if t.strip()]
-    if isinstance(history, (list, tuple)):
-        return list(history)
-    raise HistoryError(
-        f"history must be a ';'-separated string or a list, got {type(history).__name__}"
-    )
-
-
-def replay_history(game, history) -> tuple[object, list[int]]:
-    """Apply a history from the initial state; returns (state, action ids)."""
-    state = game.new_initial_state()
-    actions: list[int] = []
-    for i, item in enumerate(split_history(history), start=1):
-        a = parse_action(state, item, i)
-        state.apply_action(a)
-        actions.append(a)
-    return state, actions
+    world = build_world(game, split_history(history), viewer)
+    return world.state, list(world.actions)
 
 
 def history_string(game, actions) -> str:
@@ -137,6 +77,10 @@ def history_string(game, actions) -> str:
 
 @dataclass
 class GameRecord:
+    """A game as played. An action the recording player could not see is ``"?"`` with
+    ``"id": null`` (table mode writes these); ``chance`` is ``"seed"`` (drawn from the seed)
+    or ``"manual"`` (entered by hand at a physical table)."""
+
     game: str
     seed: int = 0
     seats: list[str] = field(default_factory=list)
@@ -144,12 +88,17 @@ class GameRecord:
     terminal: bool = False
     scores: list[float] | None = None
     returns: list[float] | None = None
+    chance: str = "seed"
 
     def action_ids(self) -> list[int]:
         return [int(a["id"]) for a in self.actions]
 
+    def items(self) -> list:
+        """The history items: the action id, or ``"?"`` for an unseen action."""
+        return [UNKNOWN if is_unknown(a["action"]) else int(a["id"]) for a in self.actions]
+
     def to_json(self) -> dict:
-        return {
+        out = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -160,6 +109,9 @@ class GameRecord:
             "scores": self.scores,
             "returns": self.returns,
         }
+        if self.chance != "seed":
+            out["chance"] = self.chance
+        return out
 
     def dumps(self) -> str:
         """Readable JSON: one line per field, one line per action."""
@@ -172,6 +124,20 @@ class GameRecord:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.dumps())
+
+
+def record_items(world: World) -> list[dict]:
+    """Record entries for a world's history: ``?`` items stay ``?``."""
+    unknown = set(world.unknown)
+    items = []
+    for i, a in enumerate(world.actions):
+        s = world.states[i]
+        p = CHANCE if s.is_chance_node() else s.current_player()
+        if i in unknown:
+            items.append({"player": int(p), "id": None, "action": UNKNOWN})
+        else:
+            items.append({"player": int(p), "id": int(a), "action": s.action_to_string(p, a)})
+    return items
 
 
 def record_of(game_string: str, state, seed: int, seats, actions: list[int]) -> GameRecord:
@@ -205,13 +171,15 @@ def parse_record(data: dict) -> GameRecord:
     if not isinstance(actions, list):
         raise HistoryError('game record "actions" must be a list')
     for i, a in enumerate(actions, start=1):
-        if (
-            not isinstance(a, dict)
-            or not isinstance(a.get("id"), int)
-            or not isinstance(a.get("action"), str)
-        ):
+        if not isinstance(a, dict) or not isinstance(a.get("action"), str):
             raise HistoryError(
                 f'game record action {i} must be an object with an int "id" and an "action" string'
+            )
+        unseen = is_unknown(a["action"]) and a.get("id") is None
+        if not unseen and (isinstance(a.get("id"), bool) or not isinstance(a.get("id"), int)):
+            raise HistoryError(
+                f'game record action {i} must be an object with an int "id" and an "action"'
+                ' string (or "id": null with "action": "?")'
             )
     seats = data.get("seats", [])
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -219,6 +187,9 @@ def parse_record(data: dict) -> GameRecord:
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise HistoryError('game record "seed" must be an integer')
+    chance = data.get("chance", "seed")
+    if chance not in ("seed", "manual"):
+        raise HistoryError('game record "chance" must be "seed" or "manual"')
     return GameRecord(
         game=game,
         seed=seed,
@@ -227,6 +198,7 @@ def parse_record(data: dict) -> GameRecord:
         terminal=bool(data.get("terminal", False)),
         scores=data.get("scores"),
         returns=data.get("returns"),
+        chance=chance,
     )
 
 
@@ -241,25 +213,49 @@ def read_record(path: str | Path) -> GameRecord:
         raise HistoryError(
             f"game record {str(path)!r} is not valid JSON: {e.msg} at line {e.lineno}"
         ) from None
+    except RecursionError:
+        raise HistoryError(f"game record {str(path)!r} is nested too deeply") from None
     return parse_record(data)
+
+
+def record_viewer(record: GameRecord) -> int | None:
+    """The seat whose view a table-mode record was entered from (``me``/``human``), if one."""
+    seats = [i for i, s in enumerate(record.seats) if s.strip().lower() in ("me", "human")]
+    return seats[0] if len(seats) == 1 else None
+
+
+def replay_record_world(
+    game, record: GameRecord, ply: int | None = None, viewer: int | None = None
+) -> World:
+    """Replay a record's actions (the first ``ply``); ids and strings must agree.
+
+    ``?`` entries are rebuilt as one world consistent with what ``viewer`` saw (default: the
+    record's ``me`` seat, else the player to move at the end).
+    """
+    entries = record.actions if ply is None else record.actions[:ply]
+    if viewer is None and any(is_unknown(e["action"]) for e in entries):
+        viewer = record_viewer(record)
+    world = build_world(
+        game, [UNKNOWN if is_unknown(e["action"]) else e["id"] for e in entries], viewer
+    )
+    for i, item in enumerate(entries):
+        if is_unknown(item["action"]):
+            continue
+        s = world.states[i]
+        p = CHANCE if s.is_chance_node() else s.current_player()
+        name = s.action_to_string(p, world.actions[i])
+        if name != item["action"]:
+            raise HistoryError(
+                f"game record action {i + 1}: id {world.actions[i]} is {name!r} here, but the"
+                f" record says {item['action']!r}"
+            )
+    return world
 
 
 def replay_record(game, record: GameRecord, ply: int | None = None) -> tuple[object, list[int]]:
     """Replay a record's actions (the first ``ply`` of them); ids and strings must agree."""
-    items = record.actions if ply is None else record.actions[:ply]
-    state = game.new_initial_state()
-    actions: list[int] = []
-    for i, item in enumerate(items, start=1):
-        a = parse_action(state, int(item["id"]), i)
-        p = CHANCE if state.is_chance_node() else state.current_player()
-        name = state.action_to_string(p, a)
-        if name != item["action"]:
-            raise HistoryError(
-                f"game record action {i}: id {a} is {name!r} here, but the record says {item['action']!r}"
-            )
-        state.apply_action(a)
-        actions.append(a)
-    return state, actions
+    world = replay_record_world(game, record, ply)
+    return world.state, list(world.actions)
 
 
 def position_from(
@@ -267,8 +263,12 @@ def position_from(
     history=None,
     record_path: str | None = None,
     ply: int | None = None,
+    player: int | None = None,
 ):
-    """(game string, game, state, ply) from a history or a game record file."""
+    """(game string, game, state, ply) from a history or a game record file.
+
+    ``player`` is whose view a ``?`` item is checked against (default: the player to move).
+    """
     if (history is None) == (record_path is None):
         raise HistoryError("give exactly one of --history and --game-file")
     if record_path is not None:
@@ -279,7 +279,7 @@ def position_from(
         game = spiel_games.load_game(game_string)
         if ply is not None and not 0 <= ply <= len(rec.actions):
             raise HistoryError(f"ply {ply} is outside the record (0-{len(rec.actions)})")
-        state, actions = replay_record(game, rec, ply)
+        world = replay_record_world(game, rec, ply, player)
     else:
         if not game_string:
             raise HistoryError("give a game string")
@@ -289,5 +289,28 @@ def position_from(
             if not 0 <= ply <= len(items):
                 raise HistoryError(f"ply {ply} is outside the history (0-{len(items)})")
             items = items[:ply]
-        state, actions = replay_history(game, items)
-    return game_string, game, state, len(actions)
+        world = build_world(game, items, player)
+    return game_string, game, world.state, len(world.actions)
+
+
+__all__ = [
+    "CHANCE",
+    "FORMAT",
+    "UNKNOWN",
+    "VERSION",
+    "GameRecord",
+    "HistoryError",
+    "history_string",
+    "legal_strings",
+    "parse_action",
+    "parse_record",
+    "position_from",
+    "read_record",
+    "record_items",
+    "record_of",
+    "record_viewer",
+    "replay_history",
+    "replay_record",
+    "replay_record_world",
+    "split_history",
+]

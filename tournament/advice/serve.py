@@ -9,7 +9,7 @@ JSON object per output line, answers carrying the query's ``id``. A query::
      "budget": {"sims": 200}}
 
 ``history`` is a ``;``-separated string or a list of action strings / action
-ids; ``agent`` is a spec or a list of specs; ``player``, ``top``, ``seed``,
+ids (``"?"`` for an item the advised player did not see); ``agent`` is a spec or a list of specs; ``player``, ``top``, ``seed``,
 ``ply`` and ``budget`` (parameter overrides for every agent, e.g. ``{"time":
 0.2}``) are optional. A query may give ``"game_file"`` (a game record path)
 instead of ``game`` + ``history``.
@@ -65,6 +65,8 @@ class Engine:
             query = json.loads(line)
         except json.JSONDecodeError as e:
             return {"id": None, "error": f"malformed JSON: {e.msg} at column {e.colno}"}, True
+        except RecursionError:
+            return {"id": None, "error": "malformed JSON: nested too deeply"}, True
         if not isinstance(query, dict):
             return {"id": None, "error": "a query must be a JSON object"}, True
         qid = query.get("id")
@@ -74,6 +76,8 @@ class Engine:
             answer, keep = self.handle(query)
         except (MeepleError, ValueError, KeyError, TypeError) as e:
             return {"id": qid, "error": one_line(e)}, True
+        except RecursionError:
+            return {"id": qid, "error": "the query is nested too deeply"}, True
         except Exception as e:  # an agent or game bug: report it, keep serving
             return {"id": qid, "error": f"{type(e).__name__}: {one_line(e)}"}, True
         answer = {"id": qid, **answer}
@@ -123,6 +127,7 @@ class Engine:
             history=history,
             record_path=game_file,
             ply=ply,
+            player=player,
         )
         specs = [resolve(a) for a in agents]  # parsed once, here at the edge
         result = advise(
@@ -135,11 +140,18 @@ class Engine:
         for line in inp:
             answer, keep = self.handle_line(line)
             if answer is not None:
-                out.write(json.dumps(answer) + "\n")
+                out.write(_dumps(answer) + "\n")
                 out.flush()
             if not keep:
                 break
         return self.answered
+
+
+def _dumps(answer: dict) -> str:
+    try:
+        return json.dumps(answer)
+    except (RecursionError, ValueError, TypeError):  # an id that cannot be written back
+        return json.dumps({"id": None, "error": "the query id cannot be written back as JSON"})
 
 
 def _opt_int(q: dict, key: str, default=None):

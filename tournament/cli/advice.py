@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -113,7 +114,7 @@ def advise_cmd(
     try:
         with domain_errors(1):
             gs, _, state, n = position_from(
-                game_string, history=history, record_path=game_file, ply=ply
+                game_string, history=history, record_path=game_file, ply=ply, player=view
             )
             specs = [resolve(a) for a in agents]  # parsed once, here at the edge
             result = advise(gs, state, specs, player=view, top=top, seed=seed, ply=n, budget=budget)
@@ -138,7 +139,8 @@ def play_cmd(
         str | None,
         typer.Option(
             "--seats",
-            help="One agent spec per player, 'human' for you, e.g. human,ismcts(time=1),heuristic",
+            help="One agent spec per player, 'human' (or 'me') for you, 'table' for a person at"
+            " a physical table whose moves you type, e.g. human,ismcts(time=1),heuristic",
         ),
     ] = None,
     seed: Annotated[
@@ -159,8 +161,17 @@ def play_cmd(
         str | None,
         typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(time=2))"),
     ] = None,
+    chance: Annotated[
+        str | None,
+        typer.Option(
+            "--chance",
+            help="'seed' (drawn from the seed) or 'manual' (you type what happens at a"
+            " physical table; '?' for what you cannot see); default seed, or the record's",
+        ),
+    ] = None,
 ) -> None:
-    """Play in the terminal against AI seats: numbered moves, hint, undo, save."""
+    """Play in the terminal against AI seats, or mirror a physical game (table mode):
+    numbered moves, hint, undo, save."""
     from tournament.advice.play import PlayError, PlaySession, split_seats  # deferred: fast --help
     from tournament.advice.positions import read_record  # deferred: fast --help
 
@@ -181,6 +192,10 @@ def play_cmd(
             raise PlayError("give --seats, e.g. --seats human,heuristic")
         if seed is None:
             seed = record.seed if record is not None else 0
+        if chance is None:
+            chance = record.chance if record is not None else "seed"
+        if save is not None:
+            _check_save_path(save)
         session = PlaySession(
             game_string,
             seat_list,
@@ -190,13 +205,89 @@ def play_cmd(
             save_path=save,
             hint_agent=hint_agent,
             record=record,
+            chance=chance,
         )
     result = session.run()
+    if result.interrupted:
+        raise typer.Exit(130)
     if result.error:
         raise typer.Exit(1)
 
 
+def _check_save_path(path: str) -> None:
+    """Refuse a --save path that cannot be written, before the game starts."""
+    from tournament.advice.play import PlayError  # deferred: fast --help
+
+    target = Path(path)
+    if target.is_dir():
+        raise PlayError(f"--save {path!r} is a directory, not a file")
+    parent = target.parent
+    if not parent.is_dir():
+        raise PlayError(f"--save {path!r}: the directory {str(parent)!r} does not exist")
+
+
+def review_cmd(
+    source: Annotated[
+        str, typer.Argument(help="A game record (JSON), or a tournament ledger directory")
+    ],
+    game_id: Annotated[
+        str | None, typer.Argument(help="The game to review (with a ledger)")
+    ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", "-a", help="The reviewing agent, e.g. 'ismcts(sims=2000)'"),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="The player to review: id 0.. or P1..; default the record's 'me'/'human' seat",
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same review)")
+    ] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", help="text or json (json is the same as --json)")
+    ] = "text",
+    html_path: Annotated[
+        str | None,
+        typer.Option("--html", help="Also write an HTML review with a value-over-time plot"),
+    ] = None,
+) -> None:
+    """Where did I go wrong? Each decision's best move, value, the move played and its loss."""
+    from tournament.advice import review as rv  # deferred: fast --help
+
+    if agent is None:
+        raise fail("give --agent, e.g. --agent 'ismcts(sims=1000)'", 2)
+    if fmt not in ("text", "json"):
+        raise fail(f"--format must be text or json, got {fmt!r}", 2)
+    view = _player_id(player)
+    try:
+        with domain_errors(1):
+            record = rv.load_game_record(source, game_id)
+            result = rv.review(record, agent, player=view, seed=seed)
+    except typer.Exit:
+        raise
+    except (ValueError, RuntimeError) as e:
+        raise fail(str(e), 1) from None
+    if html_path is not None:
+        try:
+            Path(html_path).write_text(rv.render_html(result))
+        except OSError as e:
+            raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
+    if as_json or fmt == "json":
+        typer.echo(json.dumps(result.to_json(), indent=1))
+    else:
+        typer.echo(rv.render(result))
+    if html_path is not None:
+        typer.echo(f"wrote {html_path}", err=True)
+
+
 def register(app: typer.Typer) -> None:
-    """Add `meeple advise` and `meeple play` to the root app."""
+    """Add `meeple advise`, `meeple play` and `meeple review` to the root app."""
     app.command("advise")(advise_cmd)
     app.command("play")(play_cmd)
+    app.command("review")(review_cmd)

@@ -1,0 +1,125 @@
+"""`meeple review`: per-decision loss against the agent's choice, and the biggest mistakes."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+import spiel_games
+from tournament.advice.advise import advise_state
+from tournament.advice.positions import read_record, record_of
+from tournament.advice.review import review
+from tournament.cli import app
+
+# Scores in points, so that one bad move visibly costs points.
+GAME = (
+    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
+    "last_round_depth=0,rows=2,row_capacity=1,utility=score)"
+)
+AGENT = "mcts(sims=120)"
+runner = CliRunner()
+
+
+def _play(bad_ply: int | None, seed: int = 4):
+    """P1 plays the reviewing agent's choice everywhere (so its loss is 0), except at
+    ``bad_ply`` where it plays the move the agent values lowest; P2 plays the heuristic.
+    Returns (final state, actions, {ply: best - worst value at P1's decisions})."""
+    game = spiel_games.load_game(GAME)
+    heuristic = spiel_games.get_spec(GAME).heuristic
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    actions, gaps = [], {}
+    while not state.is_terminal():
+        ply = len(actions)
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            a = rng.choices(outcomes, probs)[0]
+        elif state.current_player() == 1:
+            a = heuristic(state, rng)
+        else:
+            n = len(state.legal_actions())
+            adv = advise_state(GAME, state, AGENT, player=0, top=n, seed=0, ply=ply)
+            valued = [m for m in adv.moves if m.value is not None]
+            worst = min(valued, key=lambda m: m.value)
+            gaps[ply] = adv.moves[0].value - worst.value
+            a = worst.action_id if ply == bad_ply else adv.moves[0].action_id
+        state.apply_action(a)
+        actions.append(int(a))
+    return state, actions, gaps
+
+
+@pytest.fixture(scope="module")
+def blunder(tmp_path_factory):
+    """A game where P1's one deliberate blunder is at the decision with the biggest gap."""
+    _, _, gaps = _play(None)
+    bad = max(gaps, key=lambda p: (gaps[p], -p))
+    state, actions, _ = _play(bad)
+    path = tmp_path_factory.mktemp("review") / "blunder.json"
+    record_of(GAME, state, 4, ["human", "heuristic"], actions).save(path)
+    return path, bad, gaps[bad]
+
+
+def test_review_of_a_record_ranks_the_blunder_first(blunder):
+    path, bad, gap = blunder
+    assert gap >= 1.0, "the scenario needs a move that loses at least a point"
+    result = runner.invoke(app, ["review", str(path), "-a", AGENT, "--json"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.output)
+    assert obj["player"] == 0 and obj["agent"] == AGENT
+    by_ply = {d["ply"]: d for d in obj["decisions"]}
+    assert by_ply[bad]["loss"] == pytest.approx(gap)
+    for ply, d in by_ply.items():
+        if ply != bad:  # the agent's own choice was played: no loss
+            assert d["played"] == d["best"] and d["loss"] == 0.0
+    mistakes = obj["summary"]["mistakes"]
+    assert mistakes[0]["ply"] == bad and len(mistakes) == 1
+    assert "P1" in mistakes[0]["view"]  # the position through P1's own view
+    assert obj["summary"]["average_loss"] == pytest.approx(gap / len(by_ply))
+
+
+def test_review_text_and_html(blunder, tmp_path):
+    path, bad, _ = blunder
+    html = tmp_path / "review.html"
+    result = runner.invoke(app, ["review", str(path), "-a", AGENT, "--html", str(html)])
+    assert result.exit_code == 0, result.output
+    assert f"mistake 1: ply {bad}: played " in result.stdout
+    assert "average loss " in result.stdout
+    page = html.read_text()
+    assert page.startswith("<!doctype html>") and "data:image/png;base64," in page
+
+
+def test_review_of_a_ledger_game(tmp_path):
+    config = tmp_path / "t.toml"
+    config.write_text(
+        "[tournament]\n"
+        f'game = "{GAME}"\nseeds_per_lineup = 1\nseed = 3\nbatch_size = 2\n'
+        '[agents]\ngreedy = "heuristic"\nrandom = "random"\n'
+    )
+    out = tmp_path / "ledger"
+    r = runner.invoke(
+        app, ["tournament", "run", str(config), "--out", str(out), "--executor", "serial", "-q"]
+    )
+    assert r.exit_code == 0, r.output
+    gid = pq.read_table(sorted(out.glob("part-*"))[0]).column("game_id")[0].as_py()
+    r = runner.invoke(app, ["review", str(out), gid, "-p", "P1", "-a", AGENT, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    same = [d for d in obj["decisions"] if d["played"] == d["best"]]
+    assert same, "the agent never agreed with the move played"
+    assert all(d["loss"] == 0.0 for d in same)
+    r = runner.invoke(app, ["review", str(out), "-a", AGENT])
+    assert r.exit_code == 1 and "give the GAME_ID" in r.output
+
+
+def test_review_needs_a_player_when_the_record_has_no_me_seat(blunder, tmp_path):
+    record = read_record(blunder[0])
+    record.seats = ["heuristic", "heuristic"]
+    path = tmp_path / "g.json"
+    record.save(path)
+    r = runner.invoke(app, ["review", str(path), "-a", AGENT])
+    assert r.exit_code == 1 and "give --player" in r.output
+    assert [d.ply for d in review(record, AGENT, player=0).mistakes()] == [blunder[1]]

@@ -1,0 +1,265 @@
+"""``?`` in a history: something the advised player did not see.
+
+At a real table a player never learns the cards dealt to the others, nor another player's
+secret selection. A history may give those items as ``?``. The position is then *any* world
+consistent with what the player saw; advice re-deals everything hidden from that player
+(``advise.viewpoint_state``), so which consistent world is built does not matter, only that
+it is consistent.
+
+The world is built by a deterministic rule:
+
+1. Items are replayed in order; a ``?`` takes its previous choice when that is still legal,
+   otherwise the first option (by action id).
+2. A named item that is illegal in the world built so far (an opponent plays a card that the
+   placeholder selection did not include, or the player is dealt a card that a ``?`` deal
+   gave to someone else) triggers a repair: the latest ``?`` items are tried, one at a time,
+   with each of their other options (the items between replayed by rule 1), and the first
+   choice that makes the named item legal is kept. A bounded budget of moves caps the work;
+   a history that no single change repairs is refused, naming the item and what is legal.
+
+A ``?`` is accepted only where the advised player could not tell the options apart: every
+option leads to the same information state for that player. Otherwise it is a one-line
+error naming the item and what the player sees there (``check_hidden``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tournament.advice.items import (
+    CHANCE,
+    HistoryError,
+    check_player,
+    legal_strings,
+    parse_action,
+)
+from tournament.match import final_scores
+
+UNKNOWN = "?"
+REPAIR_BUDGET = 50_000  # moves applied while repairing one history, at most
+
+
+def is_unknown(item) -> bool:
+    return isinstance(item, str) and item.strip() == UNKNOWN
+
+
+def options(state) -> list[int]:
+    """The chance outcomes or legal actions at ``state`` (sorted ids)."""
+    if state.is_chance_node():
+        return sorted(int(a) for a, _ in state.chance_outcomes())
+    return sorted(int(a) for a in state.legal_actions())
+
+
+def mover_of(state) -> int:
+    return CHANCE if state.is_chance_node() else state.current_player()
+
+
+def visibility_classes(state, viewer: int) -> list[list[int]]:
+    """The options at ``state`` grouped by the information state ``viewer`` has after each."""
+    groups: dict[str, list[int]] = {}
+    for a in options(state):
+        child = state.clone()
+        child.apply_action(a)
+        groups.setdefault(child.information_state_string(viewer), []).append(a)
+    return list(groups.values())
+
+
+def hidden_from(state, viewer: int) -> bool:
+    """Whether ``viewer`` cannot tell the several options at ``state`` apart."""
+    if state.is_terminal() or mover_of(state) == viewer or len(options(state)) < 2:
+        return False
+    return len(visibility_classes(state, viewer)) == 1
+
+
+def check_hidden(state, viewer: int, position: int) -> None:
+    """Refuse a ``?`` at ``state`` (history item ``position``) that ``viewer`` could see."""
+    who = f"P{viewer + 1}"
+    if state.is_terminal():
+        raise HistoryError(f"history item {position} ('?'): the game is already over")
+    mover = mover_of(state)
+    if mover == viewer:
+        raise HistoryError(
+            f"history item {position} ('?') is {who}'s own move: {who} knows it, give it"
+        )
+    classes = visibility_classes(state, viewer)
+    if len(classes) == 1:
+        return
+    kind = "chance outcome" if mover == CHANCE else f"move of P{mover + 1}"
+    names = dict(legal_strings(state))
+    if all(len(c) == 1 for c in classes):
+        seen = _names([names[c[0]] for c in classes])
+        what = f"it is one of {seen}"
+    else:
+        groups = "; ".join(" / ".join(names[a] for a in c) for c in classes[:8])
+        what = f"{who} can tell these groups apart: {groups}" + (" ..." if len(classes) > 8 else "")
+    raise HistoryError(
+        f"history item {position} ('?'): {who} can see this {kind} ({what}): give it"
+    )
+
+
+def _names(names: list[str], limit: int = 12) -> str:
+    if len(names) > limit:
+        return ", ".join(names[:limit]) + f", ... ({len(names)} in all)"
+    return ", ".join(names)
+
+
+@dataclass
+class World:
+    """One concrete world behind a history with ``?`` items."""
+
+    states: list = field(default_factory=list)  # states[i]: the position before item i
+    actions: list[int] = field(default_factory=list)  # the world's action ids, one per item
+    unknown: list[int] = field(default_factory=list)  # 0-based indices of the ``?`` items
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+
+class _Builder:
+    def __init__(self, game, items: list, choice: dict[int, int] | None = None):
+        self.game = game
+        self.items = items
+        self.choice: dict[int, int] = dict(choice or {})
+        self.budget = REPAIR_BUDGET
+
+    def step(self, state, i: int, choice: dict[int, int]) -> int:
+        """The action id of item ``i`` at ``state`` (raises HistoryError when illegal)."""
+        item = self.items[i]
+        if is_unknown(item):
+            if state.is_terminal():
+                raise HistoryError(f"history item {i + 1} ('?'): the game is already over")
+            opts = options(state)
+            previous = choice.get(i)
+            a = previous if previous in opts else opts[0]
+            choice[i] = a
+            return a
+        return parse_action(state, item, i + 1)
+
+    def replay(self, start_state, start: int, stop: int, choice: dict[int, int]):
+        """States for items start..stop-1 from ``start_state``; None when an item is illegal."""
+        states = [start_state]
+        actions = []
+        for i in range(start, stop):
+            state = states[-1]
+            try:
+                a = self.step(state, i, choice)
+            except HistoryError:
+                return None
+            nxt = state.clone()
+            nxt.apply_action(a)
+            self.budget -= 1
+            states.append(nxt)
+            actions.append(a)
+            if self.budget <= 0:
+                return None
+        return states, actions
+
+    def build(self) -> World:
+        world = World(states=[self.game.new_initial_state()])
+        world.unknown = [i for i, item in enumerate(self.items) if is_unknown(item)]
+        i = 0
+        while i < len(self.items):
+            state = world.states[i]
+            try:
+                a = self.step(state, i, self.choice)
+            except HistoryError:
+                if not self.repair(world, i):
+                    raise
+                i = len(world.actions)  # the repair applied item i too
+                continue
+            nxt = state.clone()
+            nxt.apply_action(a)
+            world.states.append(nxt)
+            world.actions.append(a)
+            i += 1
+        return world
+
+    def repair(self, world: World, k: int) -> bool:
+        """Change one earlier ``?`` so that item ``k`` becomes legal; True when done."""
+        for j in reversed([u for u in world.unknown if u < k]):
+            current = self.choice[j]
+            for alt in options(world.states[j]):
+                if alt == current or self.budget <= 0:
+                    continue
+                choice = dict(self.choice)
+                choice[j] = alt
+                out = self.replay(world.states[j], j, k + 1, choice)
+                if out is None:
+                    continue
+                states, actions = out
+                self.choice = choice
+                del world.states[j + 1 :]
+                del world.actions[j:]
+                world.states.extend(states[1:])
+                world.actions.extend(actions)
+                # Item k is applied now too; build() continues after it.
+                return True
+        return False
+
+
+def build_world(game, items: list, viewer: int | None = None) -> World:
+    """A world for ``items`` (``?`` allowed); each ``?`` is checked hidden from ``viewer``.
+
+    With ``viewer`` None, the player to move at the end is the viewer (when the position ends
+    at a decision); a ``?`` needs some viewer who could not see it.
+    """
+    check_player(game, viewer)
+    builder = _Builder(game, items)
+    world = builder.build()
+    if world.unknown:
+        if viewer is None:
+            end = world.state
+            if end.is_terminal() or end.is_chance_node():
+                raise HistoryError(
+                    "a history with '?' needs the player it is seen by (--player): the position"
+                    " is not a decision"
+                )
+            viewer = end.current_player()
+        for j in world.unknown:
+            check_hidden(world.states[j], viewer, j + 1)
+    return world
+
+
+def world_choices(world: World) -> dict[int, int]:
+    return {j: world.actions[j] for j in world.unknown}
+
+
+def extend_world(game, world: World, items: list, item) -> World:
+    """``world`` (built from ``items``) with one more item appended; rebuilt when needed.
+
+    Raises HistoryError when no world consistent with the history allows the item.
+    """
+    state = world.state
+    try:
+        a = parse_action(state, item, len(items) + 1) if not is_unknown(item) else None
+    except HistoryError:
+        if not world.unknown:
+            raise
+        rebuilt = _Builder(game, items + [item], world_choices(world)).build()
+        return rebuilt
+    if a is None:
+        a = options(state)[0]
+    nxt = state.clone()
+    nxt.apply_action(a)
+    unknown = world.unknown + ([len(items)] if is_unknown(item) else [])
+    return World(states=world.states + [nxt], actions=world.actions + [a], unknown=unknown)
+
+
+def scores_determined(game, items: list, world: World) -> bool:
+    """Whether the final scores of a finished ``world`` hold in every world that changes one
+    ``?`` choice and still allows every named item (False when the budget runs out)."""
+    base = final_scores(world.state)
+    builder = _Builder(game, items, world_choices(world))
+    for j in world.unknown:
+        for alt in options(world.states[j]):
+            if alt == world.actions[j]:
+                continue
+            choice = dict(builder.choice)
+            choice[j] = alt
+            out = builder.replay(world.states[j], j, len(items), choice)
+            if builder.budget <= 0:
+                return False
+            if out is not None and final_scores(out[0][-1]) != base:
+                return False
+    return True
