@@ -258,6 +258,7 @@ def run_all(examples: dict[str, Example], names: Iterable[str]) -> dict[str, str
     cwd = Path.cwd()
     with tempfile.TemporaryDirectory(prefix="meeple-docs-") as tmp:
         os.symlink(ROOT / "configs", Path(tmp) / "configs")
+        os.symlink(ROOT / "docs", Path(tmp) / "docs")  # the records examples read
         os.chdir(tmp)
         try:
             for name, ex in examples.items():
