@@ -8,11 +8,13 @@ import csv
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from tournament.cli import app
+from tournament.cli.tournament import DEMO_CONFIG
 
 runner = CliRunner()
 
@@ -224,3 +226,10 @@ def test_replay_save_writes_a_record_that_advise_reads(ledger, tmp_path):
     r = _invoke("advise", "--game-file", path, "--ply", ply, "--agent", "random", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["agent"] == "random"
+
+
+def test_demo_default_config_is_the_checkouts():
+    """Was: after the CLI moved into tournament/cli/, `meeple demo` (and so `make demo`)
+    looked for tournament/configs/tournaments/demo.toml and stopped at once."""
+    assert DEMO_CONFIG.is_file()
+    assert DEMO_CONFIG.parent.parent.parent == Path(__file__).resolve().parents[2]

@@ -20,7 +20,7 @@ tournament_app = typer.Typer(
     help="Run tournaments (Ray or in-process) into a Parquet ledger.", no_args_is_help=True
 )
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]  # tournament/cli/ -> the checkout
 DEMO_CONFIG = REPO_ROOT / "configs" / "tournaments" / "demo.toml"
 
 
