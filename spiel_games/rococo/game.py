@@ -110,6 +110,7 @@ def max_game_length(cfg: R.Config) -> int:
     per_turn = 1 + 1 + step + 1 + 1 + 1 + step + 1  # play, main, step, bonus, depute, bonus, step
     chance = 1 + cfg.rounds * (cfg.display + R.SEGMENTS * cfg.segment_size + cfg.num_windows)
     chance += min(sum(cfg.jewel_counts), cfg.rounds * len(cfg.jeweller_prices))
+    chance += sum(len(pool) for pool in cfg.exam_pools)  # exam cards shown, each once
     select = cfg.rounds * cfg.players * cfg.hand_size
     buys = cfg.max_money() // 3 + turns
     discards = turns * (n_tiles + 1)
@@ -123,12 +124,12 @@ class RococoGame(pyspiel.Game):
         self.config = R.make_config(params)
         cfg = self.config
         self.layout = ActionLayout(
-            cfg.num_windows, cfg.num_guests, cfg.num_decos, len(cfg.jeweller_prices)
+            cfg.num_windows, cfg.num_guests, cfg.num_decos, len(cfg.jeweller_prices), cfg.jewelry
         )
         lo, hi, total = utility_bounds(cfg.utility, 0, cfg.max_score())
         info = pyspiel.GameInfo(
             num_distinct_actions=self.layout.num_actions,
-            max_chance_outcomes=max(cfg.players, R.NUM_CARDS, R.NUM_TILES, R.NUM_DRESSES),
+            max_chance_outcomes=max(cfg.players, cfg.num_cards, R.NUM_TILES, R.NUM_DRESSES),
             num_players=cfg.players,
             min_utility=lo,
             max_utility=hi,

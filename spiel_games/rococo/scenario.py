@@ -130,12 +130,12 @@ def give(
     if secret is not None:
         c.tsec = put(c.tsec, player, _vec(secret, R.NUM_TILES))
     if hand is not None:
-        c.hand = put(c.hand, player, _vec(hand, R.NUM_CARDS))
-        c.known = put(c.known, player, _vec(known or {}, R.NUM_CARDS))
+        c.hand = put(c.hand, player, _vec(hand, c.cfg.num_cards))
+        c.known = put(c.known, player, _vec(known or {}, c.cfg.num_cards))
     if supply is not None:
-        c.supply = put(c.supply, player, _vec(supply, R.NUM_CARDS))
+        c.supply = put(c.supply, player, _vec(supply, c.cfg.num_cards))
     if discard is not None:
-        c.discard = put(c.discard, player, _vec(discard, R.NUM_CARDS))
+        c.discard = put(c.discard, player, _vec(discard, c.cfg.num_cards))
     if jewels is not None:
         c.jewels = put(c.jewels, player, _vec(jewels, len(R.JEWEL_NAMES)))
     changed(c)

@@ -99,7 +99,7 @@ def _card_with(bonus: int) -> int:
     return _BONUS_CARD[bonus]
 
 
-_BONUS_CARD = {R.CARDS[k].bonus: k for k in range(4, R.NUM_CARDS)}
+_BONUS_CARD = {R.CARDS[k].bonus: k for k in range(4, R.N_BASE_CARDS)}
 
 
 def scores(c) -> list[int]:

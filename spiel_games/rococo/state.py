@@ -34,24 +34,26 @@ class Phase(enum.IntEnum):
     DRESSFILL = 3  # chance: a dress for an empty window
     STACKDRAW = 4  # chance: a face-down stack tile (secret to the drawing player)
     JEWELFILL = 5  # chance: a jewellery piece for an empty jeweller space (Jewelry Box)
-    SELECT = 6
-    PLAY = 7
-    MAIN = 8
-    TAKE = 9
-    USE = 10
-    MAKE = 11
-    PAY = 12
-    PLACE = 13
-    HIRE = 14
-    FUND = 15
-    BONUS = 16
-    YARNLACE = 17
-    DEPUTE = 18
-    BUY = 19
-    DISCARD = 20
-    TERRACE = 21
-    JEWEL = 22  # buy one piece of jewellery after renting a dress (Jewelry Box)
-    END = 23
+    EXAMDRAW = 6  # chance: a card of an exam pool shown at an exam (Jewelry Box)
+    SELECT = 7
+    PLAY = 8
+    MAIN = 9
+    TAKE = 10
+    USE = 11
+    MAKE = 12
+    PAY = 13
+    PLACE = 14
+    HIRE = 15
+    FUND = 16
+    BONUS = 17
+    YARNLACE = 18
+    DEPUTE = 19
+    BUY = 20
+    DISCARD = 21
+    TERRACE = 22
+    JEWEL = 23  # buy one piece of jewellery after renting a dress (Jewelry Box)
+    EXAMPICK = 24  # take one of the two exam cards shown (Jewelry Box)
+    END = 25
 
 
 # The same ids as plain ints: the per-move code stores and compares these (an
@@ -63,6 +65,7 @@ class Phase(enum.IntEnum):
     PH_DRESSFILL,
     PH_STACKDRAW,
     PH_JEWELFILL,
+    PH_EXAMDRAW,
     PH_SELECT,
     PH_PLAY,
     PH_MAIN,
@@ -80,12 +83,13 @@ class Phase(enum.IntEnum):
     PH_DISCARD,
     PH_TERRACE,
     PH_JEWEL,
+    PH_EXAMPICK,
     PH_END,
-) = range(24)
+) = range(26)
 assert all(int(m) == globals()[f"PH_{m.name}"] for m in Phase)
 
 CHANCE_PHASES = frozenset(
-    (PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW, PH_JEWELFILL)
+    (PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW, PH_JEWELFILL, PH_EXAMDRAW)
 )
 
 # Per-player and board vectors; all stored as tuples (updated with `put`), so a
@@ -111,6 +115,11 @@ _VECTOR_SLOTS = (
     "jdisp",  # Jewelry Box: kind on each jeweller space or -1 (dearest first, packed right)
     "jstack",  # jewellery tiles left face down, per kind
     "jewels",  # each player's jewellery, per kind
+    "xside",  # Jewelry Box: each exam card's side (0 journeyman's, 1 master's exam)
+    "xbits",  # each player's exam tasks done (3 bits)
+    "xpool",  # (journeyman's, master's) pool: card ids not yet seen by anyone (sorted)
+    "xoffer",  # exam cards shown in the running exam
+    "spec",  # specialised apprentices still in the open row
 )
 
 
@@ -150,6 +159,7 @@ class Core:
         "returns",
         "depute_mode",
         "jmode",  # 1 while the dress just rented may take a piece of jewellery, else 0
+        "xneed",  # exam cards still to show in the running exam
         "jcol",  # the colour of that dress (for the colour-match reward), -1 = none
         "ply",  # actions applied so far (the history index of the next action)
         "sels",  # (ply, player) of this round's select actions (secret until played)
@@ -191,9 +201,11 @@ class Tables:
         "window_costs",
         "jewelry",
         "jprices",
+        "num_cards",
     )
 
     def __init__(self, cfg: R.Config):
+        self.num_cards = cfg.num_cards
         self.jewelry = cfg.jewelry  # the one switch the per-move code reads
         self.jprices = cfg.jeweller_prices
         fountains = (R.FOUNTAIN_UP, R.FOUNTAIN_LOW)
@@ -224,10 +236,10 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.lace = (cfg.start_lace,) * n
     c.prestige = (0,) * n
     zt = (0,) * R.NUM_TILES
-    zc = (0,) * R.NUM_CARDS
+    zc = (0,) * cfg.num_cards
     c.tpub = (zt,) * n
     c.tsec = (zt,) * n
-    c.supply = (cfg.base_deck + (0,) * (R.NUM_CARDS - 4),) * n
+    c.supply = (cfg.base_deck + (0,) * (cfg.num_cards - 4),) * n
     c.hand = (zc,) * n
     c.known = (zc,) * n
     c.discard = (zc,) * n
@@ -269,6 +281,12 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.jewels = ((0,) * len(R.JEWEL_NAMES),) * n
     c.jmode = 0
     c.jcol = -1
+    c.xside = (0,) * n
+    c.xbits = (0,) * n
+    c.xpool = cfg.exam_pools
+    c.xoffer = ()
+    c.xneed = 0
+    c.spec = cfg.specialists
     c.ply = 0
     c.sels = ()
     c.sspent = ()
@@ -352,3 +370,25 @@ def own_dresses(c: Core, p: int) -> list[int]:
 
 def own_decos(c: Core, p: int) -> int:
     return sum(1 for o in c.deco if o == p)
+
+
+def present_halls(c: Core, p: int) -> set[int]:
+    """Halls where p is present: an own dress on a guest space or the hall's Musician."""
+    cfg = c.cfg
+    present = {cfg.guests[g].hall for g, o in enumerate(c.gown) if o == p}
+    present |= {
+        cfg.decos[d].index
+        for d, o in enumerate(c.deco)
+        if o == p and cfg.decos[d].kind == R.MUSICIAN
+    }
+    return present
+
+
+def master_space_dresses(c: Core, p: int) -> int:
+    master = c.tab.guest_master
+    return sum(1 for g, o in enumerate(c.gown) if o == p and master[g])
+
+
+def dress_colours(c: Core, p: int) -> int:
+    """Distinct main colours among p's dresses on the board."""
+    return len({R.DRESSES[c.gdress[g]].colour for g, o in enumerate(c.gown) if o == p})
