@@ -223,7 +223,8 @@ class RococoState(pyspiel.State):
 
     def holdings(self, player: int) -> dict:
         """A player's holdings (omniscient: includes secrets). Count vectors are tuples
-        indexed by tile id (tiles), card id (cards) or jewellery kind (jewellery)."""
+        indexed by tile id (tiles), card id (cards) or jewellery kind (jewellery); exam
+        is (side: 0 journeyman's / 1 master's, task bits done)."""
         c = self._s
         if not 0 <= player < c.cfg.players:
             raise ValueError(f"player must be 0-{c.cfg.players - 1}, got {player}")
@@ -239,6 +240,7 @@ class RococoState(pyspiel.State):
             "supply": c.supply[player],
             "discard": c.discard[player],
             "jewellery": c.jewels[player],
+            "exam": (c.xside[player], c.xbits[player]),
         }
 
     def board(self) -> dict:
@@ -246,7 +248,10 @@ class RococoState(pyspiel.State):
         board), display, warehouse segments, windows (dress id or -1), guest spaces and
         decorations (owner or -1), All-halls and terrace spaces, bag and discard piles,
         the jeweller (jewellery kind per space, dearest first, or -1) and the face-down
-        jewellery left per kind (Jewelry Box; empty without it)."""
+        jewellery left per kind, the employee stack by level (-2 / -3: a reserved slot
+        of the journeyman's / master's pool), the specialised apprentices in the row, the
+        cards no one has seen in each exam pool and the exam cards shown (Jewelry Box;
+        empty without it)."""
         c = self._s
         return {
             "phase": Phase(c.phase).name.lower(),
@@ -268,6 +273,10 @@ class RococoState(pyspiel.State):
             "to_select": c.need_sel,
             "jeweller": c.jdisp,
             "jewel_stack": c.jstack,
+            "employee_stack": c.emp,
+            "specialists": c.spec,
+            "exam_pools": c.xpool,
+            "exam_offer": c.xoffer,
         }
 
     def resample_from_infostate(self, player_id, probability_sampler=None):

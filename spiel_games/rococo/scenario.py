@@ -166,7 +166,19 @@ _BOARD_SLOTS = {
     "tile_discard": "tdisc",
     "jeweller": "jdisp",
     "jewel_stack": "jstack",
+    "specialists": "spec",
+    "exam_pools": "xpool",
+    "employee_stack": "emp",
 }
+
+
+def set_exam(state, player: int, side: int = 0, tasks: int = 0) -> None:
+    """Turn a player's exam card to `side` (0 journeyman's, 1 master's) with the task
+    bits `tasks` done (set-up only)."""
+    c = state._s
+    c.xside = put(c.xside, player, side)
+    c.xbits = put(c.xbits, player, tasks)
+    changed(c)
 
 
 def set_board(state, **facts) -> None:

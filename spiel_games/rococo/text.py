@@ -135,7 +135,8 @@ def action_string(c, lay, player: int, action: int) -> str:
     if block == "make":
         d = c.windows[a] if c.phase == PH_MAKE and a < len(c.windows) else -1
         name = R.DRESSES[d].name if d >= 0 else "dress"
-        return f"make {name} at window {a + 1} ({cfg.window_costs[a]} Livre)"
+        cost = 0 if c.mod == "sell" and c.phase == PH_MAKE else cfg.window_costs[a]
+        return f"make {name} at window {a + 1} ({cost} Livre)"
     if block == "pay":
         return f"pay with tile {R.TILES[a].code}"
     if block == "place":
