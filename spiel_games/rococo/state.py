@@ -392,3 +392,9 @@ def master_space_dresses(c: Core, p: int) -> int:
 def dress_colours(c: Core, p: int) -> int:
     """Distinct main colours among p's dresses on the board."""
     return len({R.DRESSES[c.gdress[g]].colour for g, o in enumerate(c.gown) if o == p})
+
+
+def exam_stack(c: Core, side: int) -> int:
+    """Cards left in an exam's face-down stack: its pool less the reserved stack slots."""
+    slot = R.RESERVED[side]
+    return len(c.xpool[side]) - sum(lv.count(slot) for lv in c.emp)

@@ -327,12 +327,6 @@ def hireable_specialists(c, p: int) -> list[int]:
     return out
 
 
-def exam_stack(c, side: int) -> int:
-    """Cards left in an exam's face-down stack: its pool less the reserved slots."""
-    slot = R.RESERVED[side]
-    return len(c.xpool[side]) - sum(lv.count(slot) for lv in c.emp)
-
-
 def can_exam(c, p: int) -> bool:
     """Trade in the played card: its type fits the exam side, 3 tasks done, fee, a card."""
     side = c.xside[p]
@@ -340,7 +334,7 @@ def can_exam(c, p: int) -> bool:
         c.xbits[p] == 7
         and R.CARDS[c.card].kind == (R.APPRENTICE, R.JOURNEYMAN)[side]
         and c.money[p] >= R.EXAM_FEE[side]
-        and exam_stack(c, side) > 0
+        and ST.exam_stack(c, side) > 0
     )
 
 

@@ -40,7 +40,6 @@ from spiel_games.rococo.phases.checks import (
     acquire_cost,
     bonus_usable,
     discardable,
-    exam_stack,
     fund_price,
     instant_bonus,
     jewel_spaces,
@@ -384,7 +383,7 @@ def exam(c) -> None:
     side = c.xside[p]
     c.money = put(c.money, p, c.money[p] - R.EXAM_FEE[side])
     c.inplay = False
-    c.xneed = min(_OFFER, exam_stack(c, side))
+    c.xneed = min(_OFFER, ST.exam_stack(c, side))
     c.xoffer = ()
     c.phase = PH_EXAMDRAW
 
