@@ -24,9 +24,11 @@ Parameters (OpenSpiel game parameters, e.g. ``python_rococo(players=3)``):
 | tiles       | 0       | resource tiles; 0 = all, else N spread over the tile types            |
 | festivity   | false   | add the 4 Festivity Dresses (seed option)                             |
 | fancy       | false   | add the 4 Fancy Dresses and 5 extra resource tiles (seed option)      |
-| jewelry     | false   | the Jewelry Box's jeweller and jewellery (see docs/games/rococo.md)   |
+| jewelry     | false   | the Jewelry Box: jeweller, exams, 28 employees (docs/games/rococo.md) |
 | jeweller    | 0       | jeweller spaces, 1-4 (the cheapest N); 0 = all 4 (needs jewelry)      |
 | jewels      | 0       | jewellery tiles; 0 = all 24, else N spread over the kinds (jewelry)   |
+| specialists | 10      | specialised apprentices in the open row, 0-10 (jewelry)               |
+| exam_cards  | 9       | new cards in each exam pool, 0-9 (jewelry)                            |
 | utility     | rank    | `rank`, `score` or `win` (see spiel_games.common.utility)             |
 
 Information: hidden from the other players are the cards a player selected for
@@ -57,9 +59,12 @@ Deviations and assumptions (every assumed number is in rules.toml with
 - Instant bonuses worth nothing at the moment are not offered (no decision).
 - A guest-space tile reward gives nothing when the warehouse is empty; a deck
   of 4 cards uses the 5-6 bracket of the deck-size tables.
-- Jewelry Box (`jewelry=true`): only the jeweller and its jewellery are built
-  (exams and the 28 new employees are not); the board, prices, refill, trigger
-  and colour-match reward are designed (rules.toml `[jewelry]`).
+- Jewelry Box (`jewelry=true`): the board, prices, refill, trigger and
+  colour-match reward, the exam tasks, fees and trade-in, and every text,
+  condition and bonus of the 28 new employees except the one published example
+  are designed (rules.toml `[jewelry]`, `[jewelry.exams]`, `[jewelry.employees]`).
+  The two pool cards set aside unseen in stack levels 2 and 5 are reserved
+  slots drawn from the pool when revealed (no hidden state: no one sees them).
 - Hand selection is sequential in seat order from the start player, each pick
   hidden from the others (the project's model of simultaneous secret choices).
 """
