@@ -26,7 +26,7 @@ def breakdown(c) -> list[dict[str, int]]:
     cfg = c.cfg
     n = cfg.players
     two = n == 2
-    out = [dict() for _ in range(n)]
+    out: list[dict[str, int]] = [{} for _ in range(n)]
     for p in range(n):
         out[p]["in_game"] = c.prestige[p]
         out[p]["livre"] = c.money[p] // _PER_LIVRE

@@ -25,6 +25,7 @@ from functools import lru_cache
 from operator import add as _plus
 
 from spiel_games.rococo import rules as R
+from spiel_games.rococo.actions import ActionLayout
 
 
 class Phase(enum.IntEnum):
@@ -170,6 +171,76 @@ class Core:
         "memo",  # cached observer outputs of this position (dict), None = none yet
     )
 
+    # Slot types (annotations only: no class attributes, so __slots__ stays as is).
+    money: tuple[int, ...]  # per player
+    yarn: tuple[int, ...]
+    lace: tuple[int, ...]
+    prestige: tuple[int, ...]  # gained during the game
+    tpub: tuple[tuple[int, ...], ...]  # per player: silk tiles kept face up, by tile type
+    tsec: tuple[tuple[int, ...], ...]  # per player: face-down stack tiles kept, by tile type
+    supply: tuple[tuple[int, ...], ...]  # per player: count by card id
+    hand: tuple[tuple[int, ...], ...]
+    known: tuple[tuple[int, ...], ...]
+    discard: tuple[tuple[int, ...], ...]
+    ware: tuple[tuple[int, ...], ...]  # tile types in each warehouse segment (sorted)
+    windows: tuple[int, ...]  # dress id per window, -1 empty
+    gown: tuple[int, ...]  # owner per guest space, -1 free
+    gdress: tuple[int, ...]  # dress id per guest space, -1 free
+    deco: tuple[int, ...]  # owner per decoration space, -1 free
+    allh: tuple[int, ...]  # owner per All-halls space, -1 free
+    terr: tuple[int, ...]  # guest space moved beside each fireworks space, -1 none
+    jdisp: tuple[int, ...]
+    jstack: tuple[int, ...]
+    jewels: tuple[tuple[int, ...], ...]
+    xside: tuple[int, ...]
+    xbits: tuple[int, ...]
+    xpool: tuple[tuple[int, ...], ...]
+    xoffer: tuple[int, ...]
+    spec: tuple[int, ...]
+    cfg: R.Config
+    lay: ActionLayout
+    phase: int  # a Phase, kept as a plain int
+    cur: int  # the player to move (or whose turn it is)
+    round: int
+    start: int  # start player
+    stage: int  # 0 main action, 1 bonus
+    emp: tuple[tuple[int, ...], ...]  # employee stack levels, top first (-2/-3 reserved slots)
+    display: tuple[int, ...]  # card ids for hire (sorted)
+    tstack: tuple[int, ...]  # face-down resource tiles by type
+    tdisc: tuple[int, ...]  # discarded resource tiles by type
+    bag: tuple[int, ...]  # dresses in the bag by type
+    ddisc: tuple[int, ...]  # discarded dresses by type
+    favor: int  # holder of the Queen's favor, -1 beside the board
+    need_sel: int  # cards still to select (or to reveal for the display)
+    sel_done: int  # players done selecting this round
+    card: int  # card being played, -1 none
+    inplay: bool  # the played card still belongs to the deck
+    bcard: int  # card whose bonus is offered, -1 none
+    by_master: bool  # the dress is made by a Master (thimble, Master guest spaces)
+    dress: int  # dress being made, -1 none
+    need: tuple[int, ...]  # silk bales still to hand in (yellow, green, red, blue)
+    mod: str  # dress saving mode: "" none, "yg", "red", "sell" (sell_dress_free)
+    discount: int  # Fund a Decoration discount of the running bonus
+    pend: int  # tile being kept or converted, -1 none
+    pend_secret: bool  # that tile was drawn face down
+    paying: bool  # Acquire Resources costs Livre
+    rate: int  # Livre per prestige of the running buy bonus
+    acc: tuple[int, ...]  # bales discarded for prestige so far (per colour)
+    yl_cost: int  # Livre for the yarn/lace choice
+    terr_left: tuple[int, ...]  # players still to make terrace moves, in order
+    returns: tuple[float, ...] | None  # set once the game is over
+    depute_mode: str  # "use" or "money"
+    jmode: int
+    xneed: int
+    jcol: int
+    ply: int
+    sels: tuple[tuple[int, int], ...]
+    sspent: tuple[tuple[int, int], ...]
+    sdraws: tuple[tuple[int, int, int], ...]
+    tab: Tables
+    legal: tuple[int, ...] | None
+    memo: dict | None
+
     def __deepcopy__(self, memo):  # replaced below by a generated straight-line copy
         raise NotImplementedError
 
@@ -191,6 +262,16 @@ _make_copier()
 
 class Tables:
     """Facts of one configuration in the shape the per-move checks read them."""
+
+    decos: tuple[tuple[int, int, int], ...]
+    fountains: tuple[tuple[int, int], ...]
+    min_deco_cost: int
+    fireworks: tuple[int, ...]
+    guest_master: tuple[bool, ...]
+    window_costs: tuple[int, ...]
+    jewelry: bool
+    jprices: tuple[int, ...]
+    num_cards: int
 
     __slots__ = (
         "decos",
@@ -220,7 +301,7 @@ class Tables:
         self.window_costs = cfg.window_costs
 
 
-def initial_core(cfg: R.Config, lay=None) -> Core:
+def initial_core(cfg: R.Config, lay: ActionLayout) -> Core:
     n = cfg.players
     c = Core.__new__(Core)
     c.cfg = cfg

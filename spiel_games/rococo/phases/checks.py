@@ -43,7 +43,7 @@ def can_take(c, p: int, paying: bool) -> bool:
     return any(seg and (not paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]) for seg in c.ware)
 
 
-def reduced_need(d: R.Dress, mod: str) -> tuple[int, int, int, int]:
+def reduced_need(d: R.Dress, mod: str) -> tuple[int, ...]:
     """The silk bales to hand in. The level-2 saving ("yg") is not subtracted here: the
     dress is complete when at most one yellow or green bale is still missing (need_met),
     so the player's tiles decide which of the two colours is saved."""
@@ -375,7 +375,7 @@ def main_options(c) -> list[int]:
 def take_options(c) -> list[tuple[int, int]]:
     """(segment, tile type) pairs the current player may take."""
     p = c.cur
-    out = []
+    out: list[tuple[int, int]] = []
     for s, seg in enumerate(c.ware):
         if seg and (not c.paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]):
             out.extend((s, t) for t in _kinds(seg))
