@@ -490,3 +490,48 @@ def test_heuristic_passes_exams_and_hires_specialists():
                 seen["specialist"] += text.startswith("hire specialist")
             s.apply_action(a)
     assert seen["exam"] >= 1 and seen["specialist"] >= 1
+
+
+def test_depute_bonus_takes_a_new_card_from_the_hand_or_supply():
+    """The new cards have their own action ids (`depute_x`, `depute_hand_x`)."""
+    s = start(2, jewelry="true")
+    select_all(s)
+    spec = card("specialist usher")
+    give(
+        s,
+        0,
+        hand={card("depute_money"): 1, spec: 1},
+        supply={card(MASTER): 2, card("prestige_jewel"): 1, card(APPR_2): 1},
+        money=0,
+    )
+    act(s, "play L2 Apprentice (depute_money)", "main: skip the main action")
+    act(s, use_text("depute_money"))
+    assert "depute L5 Master (prestige_jewel)" in legal(s)
+    act(s, "depute specialist usher from hand")
+    h = s.holdings(0)
+    assert h["money"] == R.DEPUTE_MONEY_BONUS[R.APPRENTICE] and h["hand"][spec] == 0
+
+
+def test_jewelry_public_state_survives_resampling():
+    """Jewellery, exam cards, pools and the specialist row are public: every world the
+    resampler deals for a player keeps them."""
+    game = pyspiel.load_game("python_rococo(players=3,jewelry=true)")
+    rng = random.Random(5)
+    s = game.new_initial_state()
+    exams = 0
+    while not s.is_terminal() and exams < 2:
+        if s.is_chance_node():
+            outs = s.chance_outcomes()
+            a = rng.choices([a for a, _ in outs], [p for _, p in outs])[0]
+        else:
+            a = heuristic_action(s, rng)
+            exams += s.action_to_string(s.current_player(), a) == "main: pass the exam"
+        s.apply_action(a)
+    assert exams == 2
+    keys = ("employee_stack", "specialists", "exam_pools", "exam_offer", "jeweller", "jewel_stack")
+    for p in range(3):
+        world = s.resample_from_infostate(p, rng.random)
+        assert {k: world.board()[k] for k in keys} == {k: s.board()[k] for k in keys}
+        for q in range(3):
+            for k in ("exam", "jewellery", "known_hand"):
+                assert world.holdings(q)[k] == s.holdings(q)[k]
