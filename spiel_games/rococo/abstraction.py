@@ -12,9 +12,11 @@ round, rough standings), so it never leaks hidden information:
   whether the favor is free, the number of dresses I could make now;
 - standings: my current prestige minus the best opponent's, in buckets of 5.
 
-- with the Jewelry Box: own jewellery pieces (capped at 4).
+- with the Jewelry Box: own jewellery pieces (capped at 4), the exam card's side and
+  tasks done.
 
-Version history: 1 = initial; 2 = phase ids renumbered (Jewelry Box phases), jewellery.
+Version history: 1 = initial; 2 = phase ids renumbered (Jewelry Box phases), jewellery;
+3 = phase ids renumbered again (exam phases), exam card.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from spiel_games.rococo import state as ST
 from spiel_games.rococo.phases import checks as T
 
 NAME = "rococo-coarse"
-VERSION = 2
+VERSION = 3
 
 
 def abstract_key(state, player: int) -> str:
@@ -54,5 +56,5 @@ def abstract_key(state, player: int) -> str:
         "a" + ",".join(map(str, legal)),
     ]
     if cfg.jewelry:
-        parts.append(f"j{min(4, sum(c.jewels[p]))}")
+        parts.append(f"j{min(4, sum(c.jewels[p]))}x{c.xside[p]}{c.xbits[p]}")
     return "|".join(parts)

@@ -29,9 +29,18 @@ spaces of the configuration, the player actions are laid out in this order:
 | DEPUTE_HAND (C)     | depute hand card c through a bonus       | `depute base Journeyman from hand`      |
 | JEWEL   (J)         | buy the piece on jeweller space j        | `buy red necklace at jeweller space 2 (5 Livre)` |
 | NOJEWEL (1 or 0)    | take no jewellery after renting          | `no jewellery`                          |
+| EXAM    (1 or 0)    | main action: pass the exam (trade in the played card) | `main: pass the exam`      |
+| SELECT_X (X)        | select card 32+i                         | `select L2 Journeyman (money_jewel2)`   |
+| PLAY_X  (X)         | play card 32+i                           | `play specialist usher`                 |
+| HIRE_X  (X)         | hire card 32+i (display or specialist row) | `hire specialist usher`               |
+| DEPUTE_X (X)        | depute deck card 32+i through a bonus    | `depute L5 Master (hire_extra)`         |
+| DEPUTE_HAND_X (X)   | depute hand card 32+i through a bonus    | `depute specialist page from hand`      |
+| XPICK   (60 or 0)   | take shown exam card k                   | `take exam card L5 Master (jewel_free)` |
 
-J = jeweller spaces; JEWEL and NOJEWEL are empty (size 0) without `jewelry=true`, so
-every other id is the same with or without the option.
+J = jeweller spaces, X = 28 Jewelry Box cards (ids 32-59). The blocks from JEWEL on are
+empty (size 0) without `jewelry=true`, so every other id is the same with or without
+the option; the card blocks of the base game keep 32 ids whatever the options. An id of
+an ``_x`` block decodes to its base block with the full card id (``("play", 45)``).
 
 Chance outcomes are ids of the thing drawn: a player (start player), an
 employee card id (display reveal), a tile type (warehouse refill and secret
@@ -69,14 +78,25 @@ _BLOCKS = (
     "depute_hand",
     "jewel",
     "nojewel",
+    "exam",
+    "select_x",
+    "play_x",
+    "hire_x",
+    "depute_x",
+    "depute_hand_x",
+    "xpick",
 )
+_CARD_BLOCKS = ("select", "play", "hire", "depute", "depute_hand")
 
 
 class ActionLayout:
     """Offsets of each block of player actions for one configuration."""
 
-    def __init__(self, windows: int, guests: int, decos: int, jeweller: int = 0):
-        C, T, S = R.NUM_CARDS, R.NUM_TILES, R.SEGMENTS
+    def __init__(
+        self, windows: int, guests: int, decos: int, jeweller: int = 0, jewelry: bool = False
+    ):
+        C, T, S = R.N_BASE_CARDS, R.NUM_TILES, R.SEGMENTS
+        X = R.NUM_CARDS - C if jewelry else 0
         sizes = {
             "select": C,
             "play": C,
@@ -99,6 +119,13 @@ class ActionLayout:
             "depute_hand": C,
             "jewel": jeweller,
             "nojewel": 1 if jeweller else 0,
+            "exam": 1 if jewelry else 0,
+            "select_x": X,
+            "play_x": X,
+            "hire_x": X,
+            "depute_x": X,
+            "depute_hand_x": X,
+            "xpick": R.NUM_CARDS if jewelry else 0,
         }
         self.start: dict[str, int] = {}
         off = 0
@@ -110,9 +137,20 @@ class ActionLayout:
         # id -> (block, argument), precomputed for constant-time decoding.
         self._decode: list[tuple[str, int]] = []
         for name in _BLOCKS:
-            self._decode.extend((name, i) for i in range(sizes[name]))
+            if name.endswith("_x"):
+                self._decode.extend((name[:-2], C + i) for i in range(sizes[name]))
+            else:
+                self._decode.extend((name, i) for i in range(sizes[name]))
         for name, o in self.start.items():
             setattr(self, name, o)
+        # card id -> action id in each card block (ids 32-59 in its _x block)
+        self.card_ids: dict[str, tuple[int, ...]] = {
+            name: tuple(range(self.start[name], self.start[name] + C))
+            + tuple(range(self.start[name + "_x"], self.start[name + "_x"] + X))
+            for name in _CARD_BLOCKS
+        }
+        # action id -> card id for the ids of the card blocks (the apply functions' argument)
+        self.arg = tuple(a for _, a in self._decode)
 
     def decode(self, action: int) -> tuple[str, int]:
         if not 0 <= action < self.num_actions:

@@ -24,9 +24,11 @@ Parameters (OpenSpiel game parameters, e.g. ``python_rococo(players=3)``):
 | tiles       | 0       | resource tiles; 0 = all, else N spread over the tile types            |
 | festivity   | false   | add the 4 Festivity Dresses (seed option)                             |
 | fancy       | false   | add the 4 Fancy Dresses and 5 extra resource tiles (seed option)      |
-| jewelry     | false   | the Jewelry Box's jeweller and jewellery (see docs/games/rococo.md)   |
+| jewelry     | false   | the Jewelry Box: jeweller, exams, 28 employees (docs/games/rococo.md) |
 | jeweller    | 0       | jeweller spaces, 1-4 (the cheapest N); 0 = all 4 (needs jewelry)      |
 | jewels      | 0       | jewellery tiles; 0 = all 24, else N spread over the kinds (jewelry)   |
+| specialists | 10      | specialised apprentices in the open row, 0-10 (jewelry)               |
+| exam_cards  | 9       | new cards in each exam pool, 0-9 (jewelry)                            |
 | utility     | rank    | `rank`, `score` or `win` (see spiel_games.common.utility)             |
 
 Information: hidden from the other players are the cards a player selected for
@@ -57,9 +59,12 @@ Deviations and assumptions (every assumed number is in rules.toml with
 - Instant bonuses worth nothing at the moment are not offered (no decision).
 - A guest-space tile reward gives nothing when the warehouse is empty; a deck
   of 4 cards uses the 5-6 bracket of the deck-size tables.
-- Jewelry Box (`jewelry=true`): only the jeweller and its jewellery are built
-  (exams and the 28 new employees are not); the board, prices, refill, trigger
-  and colour-match reward are designed (rules.toml `[jewelry]`).
+- Jewelry Box (`jewelry=true`): the board, prices, refill, trigger and
+  colour-match reward, the exam tasks, fees and trade-in, and every text,
+  condition and bonus of the 28 new employees except the one published example
+  are designed (rules.toml `[jewelry]`, `[jewelry.exams]`, `[jewelry.employees]`).
+  The two pool cards set aside unseen in stack levels 2 and 5 are reserved
+  slots drawn from the pool when revealed (no hidden state: no one sees them).
 - Hand selection is sequential in seat order from the start player, each pick
   hidden from the others (the project's model of simultaneous secret choices).
 """
@@ -110,6 +115,7 @@ def max_game_length(cfg: R.Config) -> int:
     per_turn = 1 + 1 + step + 1 + 1 + 1 + step + 1  # play, main, step, bonus, depute, bonus, step
     chance = 1 + cfg.rounds * (cfg.display + R.SEGMENTS * cfg.segment_size + cfg.num_windows)
     chance += min(sum(cfg.jewel_counts), cfg.rounds * len(cfg.jeweller_prices))
+    chance += sum(len(pool) for pool in cfg.exam_pools)  # exam cards shown, each once
     select = cfg.rounds * cfg.players * cfg.hand_size
     buys = cfg.max_money() // 3 + turns
     discards = turns * (n_tiles + 1)
@@ -123,12 +129,12 @@ class RococoGame(pyspiel.Game):
         self.config = R.make_config(params)
         cfg = self.config
         self.layout = ActionLayout(
-            cfg.num_windows, cfg.num_guests, cfg.num_decos, len(cfg.jeweller_prices)
+            cfg.num_windows, cfg.num_guests, cfg.num_decos, len(cfg.jeweller_prices), cfg.jewelry
         )
         lo, hi, total = utility_bounds(cfg.utility, 0, cfg.max_score())
         info = pyspiel.GameInfo(
             num_distinct_actions=self.layout.num_actions,
-            max_chance_outcomes=max(cfg.players, R.NUM_CARDS, R.NUM_TILES, R.NUM_DRESSES),
+            max_chance_outcomes=max(cfg.players, cfg.num_cards, R.NUM_TILES, R.NUM_DRESSES),
             num_players=cfg.players,
             min_utility=lo,
             max_utility=hi,
@@ -222,7 +228,8 @@ class RococoState(pyspiel.State):
 
     def holdings(self, player: int) -> dict:
         """A player's holdings (omniscient: includes secrets). Count vectors are tuples
-        indexed by tile id (tiles), card id (cards) or jewellery kind (jewellery)."""
+        indexed by tile id (tiles), card id (cards) or jewellery kind (jewellery); exam
+        is (side: 0 journeyman's / 1 master's, task bits done)."""
         c = self._s
         if not 0 <= player < c.cfg.players:
             raise ValueError(f"player must be 0-{c.cfg.players - 1}, got {player}")
@@ -238,6 +245,7 @@ class RococoState(pyspiel.State):
             "supply": c.supply[player],
             "discard": c.discard[player],
             "jewellery": c.jewels[player],
+            "exam": (c.xside[player], c.xbits[player]),
         }
 
     def board(self) -> dict:
@@ -245,7 +253,10 @@ class RococoState(pyspiel.State):
         board), display, warehouse segments, windows (dress id or -1), guest spaces and
         decorations (owner or -1), All-halls and terrace spaces, bag and discard piles,
         the jeweller (jewellery kind per space, dearest first, or -1) and the face-down
-        jewellery left per kind (Jewelry Box; empty without it)."""
+        jewellery left per kind, the employee stack by level (-2 / -3: a reserved slot
+        of the journeyman's / master's pool), the specialised apprentices in the row, the
+        cards no one has seen in each exam pool and the exam cards shown (Jewelry Box;
+        empty without it)."""
         c = self._s
         return {
             "phase": Phase(c.phase).name.lower(),
@@ -267,6 +278,10 @@ class RococoState(pyspiel.State):
             "to_select": c.need_sel,
             "jeweller": c.jdisp,
             "jewel_stack": c.jstack,
+            "employee_stack": c.emp,
+            "specialists": c.spec,
+            "exam_pools": c.xpool,
+            "exam_offer": c.xoffer,
         }
 
     def resample_from_infostate(self, player_id, probability_sampler=None):

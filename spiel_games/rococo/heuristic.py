@@ -13,6 +13,10 @@
 - Terrace: the most prestigious King's-hall dress goes first.
 - Jewelry Box: after renting, buy the piece worth most (income still to come, its
   prestige, a colour match) when it pays for itself and leaves a little money.
+  Pass an exam as soon as it is offered and leaves 2 Livre; while the exam card lacks a
+  task, steer the Apprentice's / Journeyman's main action toward it (acquire a yellow or
+  red tile, convert it, fund; rent, sell, fund). Hire a specialised apprentice when its
+  prestige beats the display; take the stronger exam card.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from spiel_games.rococo.state import (
     PH_BUY,
     PH_DEPUTE,
     PH_DISCARD,
+    PH_EXAMPICK,
     PH_FUND,
     PH_HIRE,
     PH_JEWEL,
@@ -46,12 +51,29 @@ from spiel_games.rococo.state import (
 _TYPE_VALUE = (3.0, 2.0, 1.0)
 
 
+_JEWEL_BONUSES = frozenset(
+    R.BONUS[b] for b in ("money_jewel2", "prestige_jewel", "money_dress_jewel", "jewel_free")
+)
+
+
 def _card_value(c, k: int) -> float:
+    if k in R.SPECIALIST:  # hiring one: its prestige at once, then a weak Apprentice
+        return 1.0 + 0.6 * R.SPECIALIST[k][2]
     card = R.CARDS[k]
     v = _TYPE_VALUE[card.kind] + 0.4 * card.level
     if card.bonus in R.CROWNS:
         v -= 1.0
+    if card.bonus in _JEWEL_BONUSES and sum(c.jewels[c.cur]) >= 2:
+        v += 1.0
     return v
+
+
+def _missing_task(c, side: int, bit: int) -> bool:
+    """The played card may still tick this exam task with its main action."""
+    p = c.cur
+    if not c.tab.jewelry or c.stage or c.xside[p] != side or c.xbits[p] & bit:
+        return False
+    return R.CARDS[c.card].kind == (R.APPRENTICE, R.JOURNEYMAN)[side]
 
 
 def _wanted_bales(c) -> list[int]:
@@ -87,6 +109,11 @@ def _final_prestige(d: int) -> int:
 def _main_choice(c, options: list[int]) -> int:
     p = c.cur
     late = c.round >= c.cfg.rounds - 1
+    if _missing_task(c, 0, 1) and ACQUIRE in options and c.money[p] >= 3:
+        return ACQUIRE
+    exam_fund = _missing_task(c, 0, 4) or _missing_task(c, 1, 4)
+    if exam_fund and FUND in options and c.money[p] >= 12:
+        return FUND
     if MAKE in options:
         return MAKE
     if HIRE in options and c.round <= c.cfg.rounds - 2 and c.money[p] >= 8:
@@ -181,22 +208,36 @@ def heuristic_action(state, rng=None) -> int:
     ph = c.phase
     jitter = rng.random
     if ph == PH_SELECT:
-        return max(legal, key=lambda a: _card_value(c, a - lay.select) + 0.1 * jitter())
+        return max(legal, key=lambda a: _card_value(c, lay.arg[a]) + 0.1 * jitter())
     if ph == PH_PLAY:
-        return max(legal, key=lambda a: _play_value(c, a - lay.play) + 0.1 * jitter())
+        return max(legal, key=lambda a: _play_value(c, lay.arg[a]) + 0.1 * jitter())
     if ph == PH_MAIN:
+        if c.tab.jewelry and lay.exam in legal:
+            if c.money[p] - R.EXAM_FEE[c.xside[p]] >= 2:
+                return lay.exam
+            legal = [a for a in legal if a != lay.exam]
         return lay.main + _main_choice(c, [a - lay.main for a in legal])
+    if ph == PH_EXAMPICK:
+        return max(legal, key=lambda a: (_card_value(c, a - lay.xpick), a))
     if ph == PH_TAKE:
 
         def take_value(a: int) -> float:
             s, t = divmod(a - lay.take, R.NUM_TILES)
             cost = T.acquire_cost(c, s)
-            return _tile_value(c, p, t) - 0.5 * cost + 0.05 * jitter()
+            exam = 1.0 if yellow_red(t) else 0.0
+            return _tile_value(c, p, t) - 0.5 * cost + exam + 0.05 * jitter()
+
+        exam_task = _missing_task(c, 0, 1) and c.paying
+
+        def yellow_red(t: int) -> bool:
+            return exam_task and bool(R.TILES[t].bales[R.YELLOW] or R.TILES[t].bales[R.RED])
 
         return max(legal, key=take_value)
     if ph == PH_USE:
         options = [a - lay.use for a in legal]
         tile = R.TILES[c.pend]
+        if _missing_task(c, 0, 2) and not c.pend_secret and len(options) > 1:
+            return lay.use + max(o for o in options if o != KEEP)  # the exam's conversion
         if sum(tile.bales) >= 2 or not tile.lower:
             return lay.use + KEEP
         if TO_BOTH in options:
@@ -218,8 +259,10 @@ def heuristic_action(state, rng=None) -> int:
         return min(legal, key=waste)
     if ph == PH_PLACE:
         rents = [a for a in legal if a != lay.sell]
+        exam_sale = _missing_task(c, 1, 2) and c.xbits[p] & 1
         if lay.sell in legal and (
-            not rents
+            exam_sale
+            or not rents
             or c.money[p] < 4
             or c.round == c.cfg.rounds
             and R.DRESSES[c.dress].money >= 20
@@ -227,7 +270,7 @@ def heuristic_action(state, rng=None) -> int:
             return lay.sell
         return max(rents, key=lambda a: _guest_value(c, a - lay.place) + 0.05 * jitter())
     if ph == PH_HIRE:
-        return max(legal, key=lambda a: _card_value(c, a - lay.hire) + 0.1 * jitter())
+        return max(legal, key=lambda a: _card_value(c, lay.arg[a]) + 0.1 * jitter())
     if ph == PH_FUND:
         return max(legal, key=lambda a: _fund_value(c, a - lay.fund) + 0.05 * jitter())
     if ph == PH_BONUS:
@@ -237,11 +280,11 @@ def heuristic_action(state, rng=None) -> int:
     if ph == PH_DEPUTE:
 
         def deputed(a: int) -> int:
-            return a - lay.depute_hand if a >= lay.depute_hand else a - lay.depute
+            return lay.arg[a]
 
         # a hand card could still be played this round: depute it only as a last resort
         def from_hand(a: int) -> int:
-            return int(a >= lay.depute_hand)
+            return int(lay.decode(a)[0] == "depute_hand")
 
         if c.depute_mode == "money":
             return min(legal, key=lambda a: (from_hand(a), _card_value(c, deputed(a)), a))
@@ -257,6 +300,8 @@ def heuristic_action(state, rng=None) -> int:
         buys = [a for a in legal if a != lay.nojewel]
         best = max(buys, key=lambda a: _jewel_value(c, a - lay.jewel))
         j = best - lay.jewel
+        if lay.nojewel not in legal:  # a jewellery bonus: take the best piece
+            return best
         if _jewel_value(c, j) > 0 and c.money[p] - c.tab.jprices[j] >= 3:
             return best
         return lay.nojewel

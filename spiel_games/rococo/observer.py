@@ -13,7 +13,7 @@ may know (cards still hidden = supply + secret hand; tiles not visible = stack +
 everyone's unseen secret tiles). The secret stack tile a player is deciding on
 is shown only to that player.
 
-Tensor layout (n players, C = 32 card ids, T = tile types, D = dress types,
+Tensor layout (n players, C = card ids (32, or 60 with the Jewelry Box), T = tile types, D = dress types,
 S = 3 segments, W windows, G guest spaces, K decoration spaces, A All-halls
 spaces, F fireworks/terrace spaces):
 
@@ -21,7 +21,7 @@ spaces, F fireworks/terrace spaces):
 |----------------|---------|-------------------------------------------------------------|
 | observer       | (n,)    | one-hot: whose view                                         |
 | to_move        | (n,)    | one-hot: the player to move (zeros at chance/end)            |
-| phase          | (24,)   | one-hot Phase                                               |
+| phase          | (26,)   | one-hot Phase                                               |
 | round          | (1,)    | round number                                                |
 | start          | (n,)    | one-hot start player                                        |
 | favor          | (n,)    | one-hot favor card holder (zeros: beside the board)          |
@@ -63,7 +63,12 @@ With ``jewelry=true`` (Jewelry Box, J jeweller spaces, 4 jewellery kinds), all p
 | jeweller       | (J, 4)  | one-hot kind of the piece on each space (dearest first)      |
 | jewel_stack    | (4,)    | face-down jewellery left per kind                            |
 | jewels         | (n, 4)  | each player's jewellery                                     |
-| jewel_turn     | (2,)    | jeweller offered after renting (0/1), rented dress colour + 1 |
+| jewel_turn     | (4,)    | jeweller mode (1 after renting, 2/3 bonus), rented dress colour + 1, exam cards still to show, making a dress that must be sold |
+| exam           | (n, 4)  | each exam card's side (0/1) and its 3 task flags             |
+| exam_pools     | (2, C)  | cards no one has seen in each exam pool (stack + reserved)   |
+| reserved       | (2,)    | reserved pool slots left in the employee stack               |
+| specialists    | (C,)    | specialised apprentices still in the row                     |
+| exam_offer     | (C,)    | cards shown in the running exam                              |
 """
 
 from __future__ import annotations
@@ -80,7 +85,7 @@ from spiel_games.rococo.state import CHANCE_PHASES, PH_END, Phase
 
 
 def layout_for(cfg) -> Layout:
-    n, C, T, D = cfg.players, R.NUM_CARDS, R.NUM_TILES, R.NUM_DRESSES
+    n, C, T, D = cfg.players, cfg.num_cards, R.NUM_TILES, R.NUM_DRESSES
     G, K = cfg.num_guests, cfg.num_decos
     return Layout(
         [
@@ -130,12 +135,17 @@ def _jewelry_pieces(cfg) -> list[Piece]:
     """Jewelry Box pieces (all public), only when the option is on."""
     if not cfg.jewelry:
         return []
-    J, K = len(cfg.jeweller_prices), len(R.JEWEL_NAMES)
+    J, K, C = len(cfg.jeweller_prices), len(R.JEWEL_NAMES), cfg.num_cards
     return [
         Piece("jeweller", (J, K)),
         Piece("jewel_stack", (K,)),
         Piece("jewels", (cfg.players, K)),
-        Piece("jewel_turn", (2,)),
+        Piece("jewel_turn", (4,)),
+        Piece("exam", (cfg.players, 4)),
+        Piece("exam_pools", (2, C)),
+        Piece("reserved", (2,)),
+        Piece("specialists", (C,)),
+        Piece("exam_offer", (C,)),
     ]
 
 
@@ -152,9 +162,14 @@ def _counts(items, n: int) -> list[int]:
 
 
 @lru_cache(maxsize=4096)
-def _stack_counts(emp: tuple) -> tuple:
-    """Cards still in the employee stack, counted by card id."""
-    return tuple(_counts([k for level in emp for k in level], R.NUM_CARDS))
+def _stack_counts(emp: tuple, width: int) -> tuple:
+    """Cards still in the employee stack, counted by card id (reserved slots apart)."""
+    return tuple(_counts([k for level in emp for k in level if k >= 0], width))
+
+
+@lru_cache(maxsize=4096)
+def _reserved(emp: tuple) -> tuple:
+    return tuple(sum(lv.count(r) for lv in emp) for r in R.RESERVED)
 
 
 @lru_cache(maxsize=16384)
@@ -256,13 +271,13 @@ def write(state, player, view, out) -> None:
     if tensor:
         for k in c.display:
             out.add("display", k)
-        out("employee_stack", _stack_counts(c.emp))
+        out("employee_stack", _stack_counts(c.emp, cfg.num_cards))
         out("discard_cards", sum(c.discard, ()))
         out("known_hand", sum(c.known, ()))
         out("hidden_cards", sum(hidden, ()))
     else:
         out("display", (), _dots(c.display) or "-")
-        out("employee_stack", (), _short(_stack_counts(c.emp)))
+        out("employee_stack", (), _short(_stack_counts(c.emp, cfg.num_cards)))
         out("discard_cards", (), "/".join([_short(v) for v in c.discard]))
         out("known_hand", (), "/".join([_short(v) for v in c.known]))
         out("hidden_cards", (), "/".join([_short(v) for v in hidden]))
@@ -298,7 +313,26 @@ def write(state, player, view, out) -> None:
             out("jeweller", (), _dots(c.jdisp))
             out("jewels", (), "/".join([_dots(v) for v in c.jewels]))
         out("jewel_stack", c.jstack)
-        out("jewel_turn", (c.jmode, c.jcol + 1))
+        out("jewel_turn", (c.jmode, c.jcol + 1, c.xneed, int(c.mod == "sell")))
+        exam = sum(
+            [(c.xside[q], c.xbits[q] & 1, c.xbits[q] >> 1 & 1, c.xbits[q] >> 2) for q in range(n)],
+            (),
+        )
+        out("exam", exam)
+        out("reserved", _reserved(c.emp))
+        if tensor:
+            C = cfg.num_cards
+            for i, pool in enumerate(c.xpool):
+                for k in pool:
+                    out.add("exam_pools", i * C + k)
+            for k in c.spec:
+                out.add("specialists", k)
+            for k in c.xoffer:
+                out.add("exam_offer", k)
+        else:
+            out("exam_pools", (), "/".join([_dots(pl) or "-" for pl in c.xpool]))
+            out("specialists", (), _dots(c.spec) or "-")
+            out("exam_offer", (), _dots(c.xoffer) or "-")
 
 
 class _Sink:

@@ -60,7 +60,7 @@ def _hand_rewrites(c, player: int, u) -> dict[int, int]:
     the new selection is the shown cards plus a fresh draw of the secret ones, in card
     order (every card came from the same supply, so any order is legal)."""
     out: dict[int, int] = {}
-    base = c.lay.select
+    ids = c.lay.card_ids["select"]
     for q in range(c.cfg.players):
         if q == player:
             continue
@@ -74,7 +74,7 @@ def _hand_rewrites(c, player: int, u) -> dict[int, int]:
         pool = list(map(_sub, map(_plus, c.supply[q], c.hand[q]), c.known[q]))
         cards = sorted(shown + _expand(_draw(pool, secret_n, u)))
         for i, k in zip(plies, cards, strict=True):
-            out[i] = base + k
+            out[i] = ids[k]
     return out
 
 
@@ -191,8 +191,8 @@ def perturb_secret(state, player: int, rng):
     c = state._s
     if state.is_terminal():
         return None
-    hidden_hand = [k for k in range(R.NUM_CARDS) if c.hand[player][k] > c.known[player][k]]
-    supply = [k for k in range(R.NUM_CARDS) if c.supply[player][k]]
+    hidden_hand = [k for k in range(len(c.hand[player])) if c.hand[player][k] > c.known[player][k]]
+    supply = [k for k in range(len(c.supply[player])) if c.supply[player][k]]
     stack = [t for t in range(R.NUM_TILES) if c.tstack[t]]
     secret = [t for t in range(R.NUM_TILES) if c.tsec[player][t]]
     options = []

@@ -44,10 +44,15 @@ def start_round(c: Core) -> None:
 
 def reveal(c: Core, card: int) -> None:
     level = c.emp[0]
-    if card not in level:
-        raise ValueError(f"card {card} is not on top of the employee stack")
     rest = list(level)
-    rest.remove(card)
+    if card in level:
+        rest.remove(card)
+    else:  # a card of an exam pool from a reserved slot (Jewelry Box)
+        i = next((i for i in (0, 1) if card in c.xpool[i] and R.RESERVED[i] in level), -1)
+        if i < 0:
+            raise ValueError(f"card {card} is not on top of the employee stack")
+        rest.remove(R.RESERVED[i])
+        c.xpool = put(c.xpool, i, tuple(k for k in c.xpool[i] if k != card))
     c.emp = ((tuple(rest),) if rest else ()) + c.emp[1:]
     c.display = tuple(sorted(c.display + (card,)))
     c.need_sel -= 1
@@ -161,16 +166,16 @@ def _begin_select(c: Core, p: int) -> None:
             # fewer is the discard pile turned into the new supply.
             c.hand = put(c.hand, p, add(c.hand[p], c.supply[p]))
             c.known = put(c.known, p, add(c.known[p], c.supply[p]))
-            c.supply = put(c.supply, p, (0,) * R.NUM_CARDS)
+            c.supply = put(c.supply, p, (0,) * c.tab.num_cards)
             need = 0
             if sup < hs:
                 c.supply = put(c.supply, p, c.discard[p])
-                c.discard = put(c.discard, p, (0,) * R.NUM_CARDS)
+                c.discard = put(c.discard, p, (0,) * c.tab.num_cards)
                 need = min(hs - sup, sum(c.supply[p]))
         if need > 0 and need >= sum(c.supply[p]):
             c.hand = put(c.hand, p, add(c.hand[p], c.supply[p]))
             c.known = put(c.known, p, add(c.known[p], c.supply[p]))
-            c.supply = put(c.supply, p, (0,) * R.NUM_CARDS)
+            c.supply = put(c.supply, p, (0,) * c.tab.num_cards)
             need = 0
         if need > 0:
             c.need_sel = need

@@ -58,6 +58,25 @@ BONUS_NAMES: tuple[str, ...] = (
     "crown_yarn_lace",
     "crown_master_spaces",
     "crown_pairs",
+    # Jewelry Box: the new Journeymen (level 2) and Masters (level 5)
+    "sell_dress_free",
+    "money_jewel2",
+    "jewel_buy",
+    "acquire_free",
+    "yarn_and_lace",
+    "money_colours",
+    "money_halls",
+    "extra_fund3",
+    "money_master_spaces",
+    "prestige_jewel",
+    "extra_dress_master",
+    "prestige_halls2",
+    "prestige_colours",
+    "hire_extra",
+    "prestige_master_spaces",
+    "money_dress_jewel",
+    "jewel_free",
+    "extra_fund8",
 )
 BONUS = {name: i for i, name in enumerate(BONUS_NAMES)}
 CROWNS = frozenset(
@@ -136,11 +155,35 @@ def _cards() -> tuple[Card, ...]:
         out.append(
             Card(f"L{level} {names[kind]} ({bonus})", level, TYPES.index(kind), BONUS[bonus])
         )
+    # Jewelry Box (ids 32-59): the specialised apprentices, then the new Journeymen and Masters
+    for name, _cond, _need, _prestige, bonus in RULES["jewelry.employees.specialists"]:
+        out.append(Card(f"specialist {name}", 0, APPRENTICE, BONUS[bonus]))
+    for level, kind, bonus in RULES["jewelry.employees.new_cards"]:
+        out.append(
+            Card(f"L{level} {names[kind]} ({bonus})", level, TYPES.index(kind), BONUS[bonus])
+        )
     return tuple(out)
 
 
 CARDS: tuple[Card, ...] = _cards()
-NUM_CARDS = len(CARDS)
+NUM_CARDS = len(CARDS)  # every card id, the Jewelry Box's included
+N_BASE_CARDS = 4 + len(RULES["employees.hireable"])  # ids 0-31: the card vectors without it
+SPECIALIST_IDS = tuple(range(N_BASE_CARDS, N_BASE_CARDS + 10))
+# id -> (condition, threshold, prestige when hired) of each specialised apprentice
+SPECIALIST = {
+    k: (cond, need, prestige)
+    for k, (_n, cond, need, prestige, _b) in zip(
+        SPECIALIST_IDS, RULES["jewelry.employees.specialists"], strict=True
+    )
+}
+NEW_JOURNEYMEN = tuple(k for k in range(N_BASE_CARDS + 10, NUM_CARDS) if CARDS[k].level == 2)
+NEW_MASTERS = tuple(k for k in range(N_BASE_CARDS + 10, NUM_CARDS) if CARDS[k].level == 5)
+# The base cards that join each exam pool (level 2: the Journeymen, level 5: the Masters)
+POOL_LEVEL = (2, 5)
+POOL_KIND = (JOURNEYMAN, MASTER)
+RESERVED = (-2, -3)  # employee-stack slot holding an unseen card of pool 0 / pool 1
+EXAM_FEE = (RULES["jewelry.exams.fee"]["journeyman"], RULES["jewelry.exams.fee"]["master"])
+SPECIALIST_PRICE: int = RULES["jewelry.employees.specialist_price"]
 BASE_LETTERS = "MJab"
 
 
@@ -242,6 +285,8 @@ DEFAULTS: dict[str, object] = {
     "jewelry": False,
     "jeweller": 0,
     "jewels": 0,
+    "specialists": 10,
+    "exam_cards": 9,
     "utility": "rank",
 }
 
@@ -285,6 +330,9 @@ class Config:
     jeweller_prices: tuple[int, ...]  # price of each jeweller space, dearest first (() = off)
     jewel_counts: tuple[int, ...]  # jewellery tiles per kind (JEWEL_NAMES)
     utility: str
+    num_cards: int = N_BASE_CARDS  # length of every card count vector (60 with the Jewelry Box)
+    specialists: tuple[int, ...] = ()  # specialised apprentices in the open row (card ids)
+    exam_pools: tuple[tuple[int, ...], ...] = ((), ())  # journeyman's / master's pool at set-up
 
     @property
     def num_guests(self) -> int:
@@ -308,9 +356,11 @@ class Config:
         return sum(len(lv) for lv in self.stack_levels)
 
     def max_turns(self) -> int:
-        """Turns in the whole game: every selected card plus every card hired."""
+        """Turns in the whole game: every selected card plus every card hired or taken at
+        an exam (each gives one more turn)."""
         hires = min(self.stack_size, self.rounds * self.display)
-        return self.rounds * self.players * self.hand_size + hires
+        extra = len(self.specialists) + sum(len(pl) for pl in self.exam_pools)
+        return self.rounds * self.players * self.hand_size + hires + extra
 
     def max_money(self) -> int:
         """An upper bound on the Livre any one player can gain in a game."""
@@ -321,7 +371,8 @@ class Config:
         best_sale = max(DRESSES[d].money for d in range(NUM_DRESSES) if self.dress_counts[d])
         n_decos = self.num_decos
         main = max(best_sale + best_reward, DEPUTE_MONEY[0], RULES["actions.favor_money"])
-        bonus = max(14, 2 * g, n_decos, DEPUTE_MONEY_BONUS[0], 2)
+        jw = sum(self.jewel_counts)
+        bonus = max(14, 2 * g, n_decos, DEPUTE_MONEY_BONUS[0], 2, 2 * jw, g + jw, 2 * NUM_HALLS)
         income = RULES["game.income"] + 2 * (n_decos + g) + sum(self.jewel_counts)
         return (
             self.start_money
@@ -336,7 +387,7 @@ class Config:
         n_tiles = sum(self.tile_counts)
         tile_bales = sum(sum(TILES[t].bales) * c for t, c in enumerate(self.tile_counts))
         yarn_lace = self.start_yarn + self.max_turns() * 3 + n_tiles * 2
-        per_turn = max(g, self.num_decos, tile_bales) + 1
+        per_turn = max(g, self.num_decos, tile_bales, sum(self.jewel_counts)) + 1
         dress_p = max(
             (DRESSES[d].prestige + DRESSES[d].festive)
             for d in range(NUM_DRESSES)
@@ -359,6 +410,7 @@ class Config:
             + g * dress_p * mult
             + self.max_turns() * per_turn
             + sum(self.jewel_counts) * RULES["jewelry.prestige_per_piece"]
+            + sum(SPECIALIST[k][2] for k in self.specialists)
         )
 
 
@@ -421,7 +473,8 @@ def make_config(params: dict) -> Config:
     if not 0 <= levels <= len(level_sizes):
         raise ConfigError(f"levels must be 0-{len(level_sizes)}, got {levels}")
     stack = tuple(
-        tuple(c for c in range(4, NUM_CARDS) if CARDS[c].level == lv) for lv in range(1, levels + 1)
+        tuple(c for c in range(4, N_BASE_CARDS) if CARDS[c].level == lv)
+        for lv in range(1, levels + 1)
     )
     costs = tuple(RULES["board.window_costs"][side])
     w = _int(p, "windows")
@@ -477,6 +530,7 @@ def make_config(params: dict) -> Config:
     dress_counts = _round_robin_subset(dress_counts, by_colour, d_limit)
     jewelry = _bool(p["jewelry"], "jewelry")
     prices, jewel_counts = _jewelry(p, jewelry)
+    specialists, pools, stack = _employees(p, jewelry, stack)
     utility = check_mode(p["utility"])
     return Config(
         players=n,
@@ -505,7 +559,39 @@ def make_config(params: dict) -> Config:
         jeweller_prices=prices,
         jewel_counts=jewel_counts,
         utility=utility,
+        num_cards=NUM_CARDS if jewelry else N_BASE_CARDS,
+        specialists=specialists,
+        exam_pools=pools,
     )
+
+
+def _employees(p: dict, on: bool, stack: tuple) -> tuple:
+    """The Jewelry Box's employees: the specialist row, the two exam pools and the
+    employee stack whose levels 2 and 5 hold two reserved pool slots each (JEWELRY §2:
+    the pool-type base cards of those levels join their pool)."""
+    n_spec, n_exam = _int(p, "specialists"), _int(p, "exam_cards")
+    if not on:
+        for name, v in (("specialists", n_spec), ("exam_cards", n_exam)):
+            if v != DEFAULTS[name]:
+                raise ConfigError(f"{name} needs jewelry=true")
+        return (), ((), ()), stack
+    if not 0 <= n_spec <= len(SPECIALIST_IDS):
+        raise ConfigError(f"specialists must be 0-{len(SPECIALIST_IDS)}, got {n_spec}")
+    if not 0 <= n_exam <= len(NEW_JOURNEYMEN):
+        raise ConfigError(f"exam_cards must be 0-{len(NEW_JOURNEYMEN)}, got {n_exam}")
+    specialists = SPECIALIST_IDS[:n_spec]
+    pools = []
+    levels = [list(lv) for lv in stack]
+    for i, new in enumerate((NEW_JOURNEYMEN, NEW_MASTERS)):
+        lv, kind = POOL_LEVEL[i], POOL_KIND[i]
+        pool = list(new[:n_exam])
+        if lv <= len(levels):
+            moved = [k for k in levels[lv - 1] if CARDS[k].kind == kind]
+            pool = moved + pool
+            levels[lv - 1] = [k for k in levels[lv - 1] if CARDS[k].kind != kind]
+            levels[lv - 1] += [RESERVED[i]] * len(moved)
+        pools.append(tuple(sorted(pool)))
+    return specialists, tuple(pools), tuple(tuple(lv) for lv in levels)
 
 
 def _jewelry(p: dict, on: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -130,12 +130,12 @@ def give(
     if secret is not None:
         c.tsec = put(c.tsec, player, _vec(secret, R.NUM_TILES))
     if hand is not None:
-        c.hand = put(c.hand, player, _vec(hand, R.NUM_CARDS))
-        c.known = put(c.known, player, _vec(known or {}, R.NUM_CARDS))
+        c.hand = put(c.hand, player, _vec(hand, c.cfg.num_cards))
+        c.known = put(c.known, player, _vec(known or {}, c.cfg.num_cards))
     if supply is not None:
-        c.supply = put(c.supply, player, _vec(supply, R.NUM_CARDS))
+        c.supply = put(c.supply, player, _vec(supply, c.cfg.num_cards))
     if discard is not None:
-        c.discard = put(c.discard, player, _vec(discard, R.NUM_CARDS))
+        c.discard = put(c.discard, player, _vec(discard, c.cfg.num_cards))
     if jewels is not None:
         c.jewels = put(c.jewels, player, _vec(jewels, len(R.JEWEL_NAMES)))
     changed(c)
@@ -166,7 +166,19 @@ _BOARD_SLOTS = {
     "tile_discard": "tdisc",
     "jeweller": "jdisp",
     "jewel_stack": "jstack",
+    "specialists": "spec",
+    "exam_pools": "xpool",
+    "employee_stack": "emp",
 }
+
+
+def set_exam(state, player: int, side: int = 0, tasks: int = 0) -> None:
+    """Turn a player's exam card to `side` (0 journeyman's, 1 master's) with the task
+    bits `tasks` done (set-up only)."""
+    c = state._s
+    c.xside = put(c.xside, player, side)
+    c.xbits = put(c.xbits, player, tasks)
+    changed(c)
 
 
 def set_board(state, **facts) -> None:

@@ -26,7 +26,7 @@ def breakdown(c) -> list[dict[str, int]]:
     cfg = c.cfg
     n = cfg.players
     two = n == 2
-    out = [dict() for _ in range(n)]
+    out: list[dict[str, int]] = [{} for _ in range(n)]
     for p in range(n):
         out[p]["in_game"] = c.prestige[p]
         out[p]["livre"] = c.money[p] // _PER_LIVRE
@@ -99,7 +99,7 @@ def _card_with(bonus: int) -> int:
     return _BONUS_CARD[bonus]
 
 
-_BONUS_CARD = {R.CARDS[k].bonus: k for k in range(4, R.NUM_CARDS)}
+_BONUS_CARD = {R.CARDS[k].bonus: k for k in range(4, R.N_BASE_CARDS)}
 
 
 def scores(c) -> list[int]:

@@ -24,9 +24,11 @@ _MEANINGS = {
     "tiles": "resource tiles; 0 = all, else N spread over the tile types",
     "festivity": "add the 4 Festivity Dresses (cannot be sold, one-time prestige)",
     "fancy": "add the 4 Fancy Dresses and 5 extra resource tiles",
-    "jewelry": "the Jewelry Box's jeweller: buy jewellery after renting a dress (income, prestige)",
+    "jewelry": "the Jewelry Box: jeweller and jewellery, exams, 28 new employees",
     "jeweller": "jeweller spaces, 1-4 (the cheapest N); 0 = all 4; needs jewelry=true",
     "jewels": "jewellery tiles; 0 = all 24, else N spread over the 4 kinds; needs jewelry=true",
+    "specialists": "specialised apprentices in the open row, 0-10; needs jewelry=true",
+    "exam_cards": "new cards in each exam pool, 0-9; needs jewelry=true",
     "utility": "rank (zero-sum rank difference), score (raw prestige) or win (1 split among winners)",
 }
 
@@ -37,7 +39,8 @@ _TINY_BASE = (
 # Jewelry Box: one rented dress per player at most, a jeweller of one space and one piece.
 _TINY_JEWELRY = (
     "players=2,rounds=1,hand_size=2,base_deck=MM,display=0,levels=0,windows=1,"
-    "warehouse=1,guests=1,decorations=1,dresses=1,tiles=1,jewelry=true,jeweller=1,jewels=1"
+    "warehouse=1,guests=1,decorations=1,dresses=1,tiles=1,jewelry=true,jeweller=1,jewels=1,"
+    "specialists=0,exam_cards=0"
 )
 TINY = (
     f"python_rococo({_TINY_BASE})",

@@ -25,6 +25,7 @@ from functools import lru_cache
 from operator import add as _plus
 
 from spiel_games.rococo import rules as R
+from spiel_games.rococo.actions import ActionLayout
 
 
 class Phase(enum.IntEnum):
@@ -34,24 +35,26 @@ class Phase(enum.IntEnum):
     DRESSFILL = 3  # chance: a dress for an empty window
     STACKDRAW = 4  # chance: a face-down stack tile (secret to the drawing player)
     JEWELFILL = 5  # chance: a jewellery piece for an empty jeweller space (Jewelry Box)
-    SELECT = 6
-    PLAY = 7
-    MAIN = 8
-    TAKE = 9
-    USE = 10
-    MAKE = 11
-    PAY = 12
-    PLACE = 13
-    HIRE = 14
-    FUND = 15
-    BONUS = 16
-    YARNLACE = 17
-    DEPUTE = 18
-    BUY = 19
-    DISCARD = 20
-    TERRACE = 21
-    JEWEL = 22  # buy one piece of jewellery after renting a dress (Jewelry Box)
-    END = 23
+    EXAMDRAW = 6  # chance: a card of an exam pool shown at an exam (Jewelry Box)
+    SELECT = 7
+    PLAY = 8
+    MAIN = 9
+    TAKE = 10
+    USE = 11
+    MAKE = 12
+    PAY = 13
+    PLACE = 14
+    HIRE = 15
+    FUND = 16
+    BONUS = 17
+    YARNLACE = 18
+    DEPUTE = 19
+    BUY = 20
+    DISCARD = 21
+    TERRACE = 22
+    JEWEL = 23  # buy one piece of jewellery after renting a dress (Jewelry Box)
+    EXAMPICK = 24  # take one of the two exam cards shown (Jewelry Box)
+    END = 25
 
 
 # The same ids as plain ints: the per-move code stores and compares these (an
@@ -63,6 +66,7 @@ class Phase(enum.IntEnum):
     PH_DRESSFILL,
     PH_STACKDRAW,
     PH_JEWELFILL,
+    PH_EXAMDRAW,
     PH_SELECT,
     PH_PLAY,
     PH_MAIN,
@@ -80,12 +84,13 @@ class Phase(enum.IntEnum):
     PH_DISCARD,
     PH_TERRACE,
     PH_JEWEL,
+    PH_EXAMPICK,
     PH_END,
-) = range(24)
+) = range(26)
 assert all(int(m) == globals()[f"PH_{m.name}"] for m in Phase)
 
 CHANCE_PHASES = frozenset(
-    (PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW, PH_JEWELFILL)
+    (PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW, PH_JEWELFILL, PH_EXAMDRAW)
 )
 
 # Per-player and board vectors; all stored as tuples (updated with `put`), so a
@@ -111,6 +116,11 @@ _VECTOR_SLOTS = (
     "jdisp",  # Jewelry Box: kind on each jeweller space or -1 (dearest first, packed right)
     "jstack",  # jewellery tiles left face down, per kind
     "jewels",  # each player's jewellery, per kind
+    "xside",  # Jewelry Box: each exam card's side (0 journeyman's, 1 master's exam)
+    "xbits",  # each player's exam tasks done (3 bits)
+    "xpool",  # (journeyman's, master's) pool: card ids not yet seen by anyone (sorted)
+    "xoffer",  # exam cards shown in the running exam
+    "spec",  # specialised apprentices still in the open row
 )
 
 
@@ -150,6 +160,7 @@ class Core:
         "returns",
         "depute_mode",
         "jmode",  # 1 while the dress just rented may take a piece of jewellery, else 0
+        "xneed",  # exam cards still to show in the running exam
         "jcol",  # the colour of that dress (for the colour-match reward), -1 = none
         "ply",  # actions applied so far (the history index of the next action)
         "sels",  # (ply, player) of this round's select actions (secret until played)
@@ -159,6 +170,76 @@ class Core:
         "legal",  # cached legal ids of the player to move (a tuple), None = not computed
         "memo",  # cached observer outputs of this position (dict), None = none yet
     )
+
+    # Slot types (annotations only: no class attributes, so __slots__ stays as is).
+    money: tuple[int, ...]  # per player
+    yarn: tuple[int, ...]
+    lace: tuple[int, ...]
+    prestige: tuple[int, ...]  # gained during the game
+    tpub: tuple[tuple[int, ...], ...]  # per player: silk tiles kept face up, by tile type
+    tsec: tuple[tuple[int, ...], ...]  # per player: face-down stack tiles kept, by tile type
+    supply: tuple[tuple[int, ...], ...]  # per player: count by card id
+    hand: tuple[tuple[int, ...], ...]
+    known: tuple[tuple[int, ...], ...]
+    discard: tuple[tuple[int, ...], ...]
+    ware: tuple[tuple[int, ...], ...]  # tile types in each warehouse segment (sorted)
+    windows: tuple[int, ...]  # dress id per window, -1 empty
+    gown: tuple[int, ...]  # owner per guest space, -1 free
+    gdress: tuple[int, ...]  # dress id per guest space, -1 free
+    deco: tuple[int, ...]  # owner per decoration space, -1 free
+    allh: tuple[int, ...]  # owner per All-halls space, -1 free
+    terr: tuple[int, ...]  # guest space moved beside each fireworks space, -1 none
+    jdisp: tuple[int, ...]
+    jstack: tuple[int, ...]
+    jewels: tuple[tuple[int, ...], ...]
+    xside: tuple[int, ...]
+    xbits: tuple[int, ...]
+    xpool: tuple[tuple[int, ...], ...]
+    xoffer: tuple[int, ...]
+    spec: tuple[int, ...]
+    cfg: R.Config
+    lay: ActionLayout
+    phase: int  # a Phase, kept as a plain int
+    cur: int  # the player to move (or whose turn it is)
+    round: int
+    start: int  # start player
+    stage: int  # 0 main action, 1 bonus
+    emp: tuple[tuple[int, ...], ...]  # employee stack levels, top first (-2/-3 reserved slots)
+    display: tuple[int, ...]  # card ids for hire (sorted)
+    tstack: tuple[int, ...]  # face-down resource tiles by type
+    tdisc: tuple[int, ...]  # discarded resource tiles by type
+    bag: tuple[int, ...]  # dresses in the bag by type
+    ddisc: tuple[int, ...]  # discarded dresses by type
+    favor: int  # holder of the Queen's favor, -1 beside the board
+    need_sel: int  # cards still to select (or to reveal for the display)
+    sel_done: int  # players done selecting this round
+    card: int  # card being played, -1 none
+    inplay: bool  # the played card still belongs to the deck
+    bcard: int  # card whose bonus is offered, -1 none
+    by_master: bool  # the dress is made by a Master (thimble, Master guest spaces)
+    dress: int  # dress being made, -1 none
+    need: tuple[int, ...]  # silk bales still to hand in (yellow, green, red, blue)
+    mod: str  # dress saving mode: "" none, "yg", "red", "sell" (sell_dress_free)
+    discount: int  # Fund a Decoration discount of the running bonus
+    pend: int  # tile being kept or converted, -1 none
+    pend_secret: bool  # that tile was drawn face down
+    paying: bool  # Acquire Resources costs Livre
+    rate: int  # Livre per prestige of the running buy bonus
+    acc: tuple[int, ...]  # bales discarded for prestige so far (per colour)
+    yl_cost: int  # Livre for the yarn/lace choice
+    terr_left: tuple[int, ...]  # players still to make terrace moves, in order
+    returns: tuple[float, ...] | None  # set once the game is over
+    depute_mode: str  # "use" or "money"
+    jmode: int
+    xneed: int
+    jcol: int
+    ply: int
+    sels: tuple[tuple[int, int], ...]
+    sspent: tuple[tuple[int, int], ...]
+    sdraws: tuple[tuple[int, int, int], ...]
+    tab: Tables
+    legal: tuple[int, ...] | None
+    memo: dict | None
 
     def __deepcopy__(self, memo):  # replaced below by a generated straight-line copy
         raise NotImplementedError
@@ -182,6 +263,16 @@ _make_copier()
 class Tables:
     """Facts of one configuration in the shape the per-move checks read them."""
 
+    decos: tuple[tuple[int, int, int], ...]
+    fountains: tuple[tuple[int, int], ...]
+    min_deco_cost: int
+    fireworks: tuple[int, ...]
+    guest_master: tuple[bool, ...]
+    window_costs: tuple[int, ...]
+    jewelry: bool
+    jprices: tuple[int, ...]
+    num_cards: int
+
     __slots__ = (
         "decos",
         "fountains",
@@ -191,9 +282,11 @@ class Tables:
         "window_costs",
         "jewelry",
         "jprices",
+        "num_cards",
     )
 
     def __init__(self, cfg: R.Config):
+        self.num_cards = cfg.num_cards
         self.jewelry = cfg.jewelry  # the one switch the per-move code reads
         self.jprices = cfg.jeweller_prices
         fountains = (R.FOUNTAIN_UP, R.FOUNTAIN_LOW)
@@ -208,7 +301,7 @@ class Tables:
         self.window_costs = cfg.window_costs
 
 
-def initial_core(cfg: R.Config, lay=None) -> Core:
+def initial_core(cfg: R.Config, lay: ActionLayout) -> Core:
     n = cfg.players
     c = Core.__new__(Core)
     c.cfg = cfg
@@ -224,10 +317,10 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.lace = (cfg.start_lace,) * n
     c.prestige = (0,) * n
     zt = (0,) * R.NUM_TILES
-    zc = (0,) * R.NUM_CARDS
+    zc = (0,) * cfg.num_cards
     c.tpub = (zt,) * n
     c.tsec = (zt,) * n
-    c.supply = (cfg.base_deck + (0,) * (R.NUM_CARDS - 4),) * n
+    c.supply = (cfg.base_deck + (0,) * (cfg.num_cards - 4),) * n
     c.hand = (zc,) * n
     c.known = (zc,) * n
     c.discard = (zc,) * n
@@ -269,6 +362,12 @@ def initial_core(cfg: R.Config, lay=None) -> Core:
     c.jewels = ((0,) * len(R.JEWEL_NAMES),) * n
     c.jmode = 0
     c.jcol = -1
+    c.xside = (0,) * n
+    c.xbits = (0,) * n
+    c.xpool = cfg.exam_pools
+    c.xoffer = ()
+    c.xneed = 0
+    c.spec = cfg.specialists
     c.ply = 0
     c.sels = ()
     c.sspent = ()
@@ -352,3 +451,31 @@ def own_dresses(c: Core, p: int) -> list[int]:
 
 def own_decos(c: Core, p: int) -> int:
     return sum(1 for o in c.deco if o == p)
+
+
+def present_halls(c: Core, p: int) -> set[int]:
+    """Halls where p is present: an own dress on a guest space or the hall's Musician."""
+    cfg = c.cfg
+    present = {cfg.guests[g].hall for g, o in enumerate(c.gown) if o == p}
+    present |= {
+        cfg.decos[d].index
+        for d, o in enumerate(c.deco)
+        if o == p and cfg.decos[d].kind == R.MUSICIAN
+    }
+    return present
+
+
+def master_space_dresses(c: Core, p: int) -> int:
+    master = c.tab.guest_master
+    return sum(1 for g, o in enumerate(c.gown) if o == p and master[g])
+
+
+def dress_colours(c: Core, p: int) -> int:
+    """Distinct main colours among p's dresses on the board."""
+    return len({R.DRESSES[c.gdress[g]].colour for g, o in enumerate(c.gown) if o == p})
+
+
+def exam_stack(c: Core, side: int) -> int:
+    """Cards left in an exam's face-down stack: its pool less the reserved stack slots."""
+    slot = R.RESERVED[side]
+    return len(c.xpool[side]) - sum(lv.count(slot) for lv in c.emp)

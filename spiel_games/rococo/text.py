@@ -13,6 +13,7 @@ from spiel_games.rococo.scoring import breakdown
 from spiel_games.rococo.state import (
     PH_DRESSFILL,
     PH_END,
+    PH_EXAMDRAW,
     PH_JEWELFILL,
     PH_MAKE,
     PH_REVEAL,
@@ -66,6 +67,24 @@ BONUS_TEXT = {
     "crown_yarn_lace": "end: 3 prestige per yarn+lace pair",
     "crown_master_spaces": "end: 3 prestige per 2 dresses on Master spaces",
     "crown_pairs": "end: 2 prestige per lady+man dress pair",
+    "sell_dress_free": "one more Make a Dress without the window cost; it must be sold",
+    "money_jewel2": "2 Livre per own piece of jewellery",
+    "jewel_buy": "buy 1 piece from the jeweller at its price",
+    "acquire_free": "one more Acquire Resources, free of charge",
+    "yarn_and_lace": "gain 1 yarn and 1 lace",
+    "money_colours": "2 Livre per main colour among own dresses",
+    "money_halls": "1 Livre per hall where you are present",
+    "extra_fund3": "one more Fund a Decoration, 3 Livre less",
+    "money_master_spaces": "2 Livre per own dress on a Master guest space",
+    "prestige_jewel": "1 prestige per own piece of jewellery",
+    "extra_dress_master": "one more Make a Dress, a Master dress allowed",
+    "prestige_halls2": "1 prestige per 2 halls where you are present",
+    "prestige_colours": "1 prestige per main colour among own dresses",
+    "hire_extra": "one more Hire an Employee at the normal price",
+    "prestige_master_spaces": "1 prestige per own dress on a Master guest space",
+    "money_dress_jewel": "1 Livre per own dress and per own piece of jewellery",
+    "jewel_free": "take 1 piece from the jeweller free of charge",
+    "extra_fund8": "one more Fund a Decoration, 8 Livre less",
 }
 # Decoration kinds, indexed by rules.FIREWORKS .. rules.FOUNTAIN_LOW.
 DECO_KIND_NAMES = ("fireworks", "musician", "statue", "fountain-upper", "fountain-lower")
@@ -99,6 +118,8 @@ def action_string(c, lay, player: int, action: int) -> str:
             return f"stack tile {R.TILES[action].code}"
         if ph == PH_JEWELFILL:
             return f"jeweller piece {R.JEWEL_NAMES[action]}"
+        if ph == PH_EXAMDRAW:
+            return f"exam card {R.CARDS[action].name}"
         return f"workshop dress {R.DRESSES[action].name}"
     block, a = lay.decode(action)
     if block == "select":
@@ -114,7 +135,8 @@ def action_string(c, lay, player: int, action: int) -> str:
     if block == "make":
         d = c.windows[a] if c.phase == PH_MAKE and a < len(c.windows) else -1
         name = R.DRESSES[d].name if d >= 0 else "dress"
-        return f"make {name} at window {a + 1} ({cfg.window_costs[a]} Livre)"
+        cost = 0 if c.mod == "sell" and c.phase == PH_MAKE else cfg.window_costs[a]
+        return f"make {name} at window {a + 1} ({cost} Livre)"
     if block == "pay":
         return f"pay with tile {R.TILES[a].code}"
     if block == "place":
@@ -144,9 +166,14 @@ def action_string(c, lay, player: int, action: int) -> str:
     if block == "jewel":
         kind = c.jdisp[a] if a < len(c.jdisp) else -1
         name = R.JEWEL_NAMES[kind] if kind >= 0 else "jewellery"
-        return f"buy {name} at jeweller space {a + 1} ({c.tab.jprices[a]} Livre)"
+        price = "free" if c.jmode == 3 else f"{c.tab.jprices[a]} Livre"
+        return f"buy {name} at jeweller space {a + 1} ({price})"
     if block == "nojewel":
         return "no jewellery"
+    if block == "exam":
+        return "main: pass the exam"
+    if block == "xpick":
+        return f"take exam card {R.CARDS[a].name}"
     return f"terrace: {guest_name(cfg, a)}"
 
 
@@ -156,6 +183,23 @@ def jeweller_text(c) -> str:
         f"{R.JEWEL_NAMES[k]} ({price} L)" if k >= 0 else f"- ({price} L)"
         for k, price in zip(c.jdisp, c.tab.jprices, strict=True)
     )
+
+
+EXAM_SIDES = ("journeyman's exam", "master's exam")
+EXAM_TASKS = (
+    tuple(R.RULES["jewelry.exams.journeyman_tasks"]),
+    tuple(R.RULES["jewelry.exams.master_tasks"]),
+)
+
+
+def exam_text(c, p: int) -> str:
+    side, bits = c.xside[p], c.xbits[p]
+    done = [t for i, t in enumerate(EXAM_TASKS[side]) if bits >> i & 1]
+    return f"{EXAM_SIDES[side]}, done: {', '.join(done) or '-'}"
+
+
+def exams_text(c) -> str:
+    return "exams: " + "; ".join(f"P{p + 1} {exam_text(c, p)}" for p in range(c.cfg.players))
 
 
 def jewels_text(counts) -> str:
@@ -218,6 +262,10 @@ def render(c) -> str:
         lines.append(
             "jewellery: " + "; ".join(f"P{p + 1} {jewels_text(v)}" for p, v in enumerate(c.jewels))
         )
+        lines.append(exams_text(c))
+        lines.append("specialists: " + (", ".join(R.CARDS[k].name for k in c.spec) or "-"))
+        if c.xoffer:
+            lines.append("exam cards shown: " + ", ".join(R.CARDS[k].name for k in c.xoffer))
     for p in range(cfg.players):
         lines.append(
             f"P{p + 1}: {c.money[p]} Livre, yarn {c.yarn[p]}, lace {c.lace[p]}, prestige {c.prestige[p]}; "
@@ -239,6 +287,7 @@ def render(c) -> str:
         PH_DRESSFILL,
         PH_STACKDRAW,
         PH_JEWELFILL,
+        PH_EXAMDRAW,
     ):
         lines.append(f"P{c.cur + 1} to move")
     return "\n".join(lines)

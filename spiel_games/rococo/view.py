@@ -23,8 +23,15 @@ from __future__ import annotations
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.rules import COLOURS
 from spiel_games.rococo.scoring import scores
-from spiel_games.rococo.state import CHANCE_PHASES, PH_END, Phase
-from spiel_games.rococo.text import BONUS_TEXT, deco_name, guest_name, jeweller_text, jewels_text
+from spiel_games.rococo.state import CHANCE_PHASES, PH_END, Phase, exam_stack
+from spiel_games.rococo.text import (
+    BONUS_TEXT,
+    deco_name,
+    exam_text,
+    guest_name,
+    jeweller_text,
+    jewels_text,
+)
 
 
 def _cards(counts) -> str:
@@ -69,6 +76,7 @@ def _player_lines(c, q: int, viewer: int) -> list[str]:
     lines.append(f"  discard pile: {_cards(c.discard[q])}")
     if c.cfg.jewelry:
         lines.append(f"  jewellery: {jewels_text(c.jewels[q])}")
+        lines.append(f"  exam card: {exam_text(c, q)}")
     return lines
 
 
@@ -127,6 +135,15 @@ def render_view(c, player: int) -> str:
     lines.append(f"Discarded tiles: {_tiles(c.tdisc)}")
     if cfg.jewelry:
         lines.append(f"Jeweller: {jeweller_text(c)}; face down: {jewels_text(c.jstack)}")
+        lines.append(
+            "Specialised apprentices: " + (", ".join(R.CARDS[k].name for k in c.spec) or "-")
+        )
+        stacks = [exam_stack(c, i) for i in (0, 1)]
+        lines.append(
+            f"Exam stacks: journeyman's {stacks[0]} cards, master's {stacks[1]} cards face down"
+        )
+        if c.xoffer:
+            lines.append("Exam cards shown: " + ", ".join(R.CARDS[k].name for k in c.xoffer))
     lines.append("")
     guests = [
         f"  {guest_name(cfg, g)}: P{o + 1} {R.DRESSES[c.gdress[g]].name}"

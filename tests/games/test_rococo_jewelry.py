@@ -251,7 +251,8 @@ def test_base_action_ids_unchanged_by_the_jewelry_option(players):
     base = pyspiel.load_game(f"python_rococo(players={players})")
     jw = pyspiel.load_game(f"python_rococo(players={players},jewelry=true)")
     nb = base.num_distinct_actions()
-    assert jw.num_distinct_actions() == nb + 4 + 1
+    # jeweller 4 + no jewellery 1 + exam 1 + five card blocks of 28 + exam pick 60
+    assert jw.num_distinct_actions() == nb + 4 + 1 + 1 + 5 * 28 + 60
     lb, lj = base._initial.lay, jw._initial.lay
     assert [lb.decode(a) for a in range(nb)] == [lj.decode(a) for a in range(nb)]
 

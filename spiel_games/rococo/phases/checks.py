@@ -28,6 +28,7 @@ from spiel_games.rococo.actions import (
 B = R.BONUS
 EXTRA_DRESS = {B["extra_dress_yg"]: "yg", B["extra_dress_red"]: "red"}
 EXTRA_FUND = {B[k]: v for k, v in R.RULES["employees.extra_fund_discount"].items()}
+EXTRA_FUND.update({B[k]: v for k, v in R.RULES["jewelry.employees.extra_fund_discount"].items()})
 BUY_RATE = {B[k]: v for k, v in R.RULES["employees.buy_prestige_rate"].items()}
 FAVOR_MONEY = R.RULES["actions.favor_money"]
 MIN_DEPUTE = R.RULES["game.min_deck_to_depute"]
@@ -42,7 +43,7 @@ def can_take(c, p: int, paying: bool) -> bool:
     return any(seg and (not paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]) for seg in c.ware)
 
 
-def reduced_need(d: R.Dress, mod: str) -> tuple[int, int, int, int]:
+def reduced_need(d: R.Dress, mod: str) -> tuple[int, ...]:
     """The silk bales to hand in. The level-2 saving ("yg") is not subtracted here: the
     dress is complete when at most one yellow or green bale is still missing (need_met),
     so the player's tiles decide which of the two colours is saved."""
@@ -70,7 +71,7 @@ def free_guests(c, by_master: bool) -> list[int]:
 # Per dress id: (yarn, lace, needs a Master (thimble), sellable) and, per saving mode
 # ("" none, "yg" level 2, "red" level 4), the silk bales still to hand in.
 _DRESS_REQ = tuple((d.yarn, d.lace, d.thimble, d.sellable) for d in R.DRESSES)
-_NEED = {mod: tuple(reduced_need(d, mod) for d in R.DRESSES) for mod in ("", "yg", "red")}
+_NEED = {mod: tuple(reduced_need(d, mod) for d in R.DRESSES) for mod in ("", "yg", "red", "sell")}
 
 
 def makeable_windows(c, p: int, by_master: bool, mod: str, first: bool = False) -> list[int]:
@@ -84,11 +85,14 @@ def makeable_windows(c, p: int, by_master: bool, mod: str, first: bool = False) 
     held = None
     free = None
     out = []
+    free_window = mod == "sell"  # Jewelry Box sell_dress_free: no window cost, must be sold
     for w, di in enumerate(c.windows):
-        if di < 0 or costs[w] > money:
+        if di < 0 or (costs[w] > money and not free_window):
             continue
         d_yarn, d_lace, thimble, sellable = _DRESS_REQ[di]
         if d_yarn > yarn or d_lace > lace or (thimble and not by_master):
+            continue
+        if free_window and not sellable:
             continue
         ny, ng, nr, nb = needs[di]
         if ny or ng or nr or nb:
@@ -148,6 +152,8 @@ def can_depute_from_deck(c, p: int) -> bool:
 
 def instant_bonus(c, p: int, b: int) -> tuple[int, int]:
     """(Livre, prestige) of a bonus that needs no decision."""
+    if b >= _FIRST_NEW:
+        return _new_instant(c, p, b)
     dresses = ST.own_dresses(c, p)
     colours = [R.DRESSES[d].colour for d in dresses]
     decos = ST.own_decos(c, p)
@@ -177,9 +183,45 @@ def instant_bonus(c, p: int, b: int) -> tuple[int, int]:
     raise KeyError(b)
 
 
+_FIRST_NEW = B["sell_dress_free"]
+
+
+def _new_instant(c, p: int, b: int) -> tuple[int, int]:
+    """The Jewelry Box's instant bonuses (rules.toml [jewelry.employees] new_cards)."""
+    jw = sum(c.jewels[p])
+    if b == B["money_jewel2"]:
+        return 2 * jw, 0
+    if b == B["money_colours"]:
+        return 2 * ST.dress_colours(c, p), 0
+    if b == B["money_halls"]:
+        return len(ST.present_halls(c, p)), 0
+    if b == B["money_master_spaces"]:
+        return 2 * ST.master_space_dresses(c, p), 0
+    if b == B["prestige_jewel"]:
+        return 0, jw
+    if b == B["prestige_halls2"]:
+        return 0, len(ST.present_halls(c, p)) // 2
+    if b == B["prestige_colours"]:
+        return 0, ST.dress_colours(c, p)
+    if b == B["prestige_master_spaces"]:
+        return 0, ST.master_space_dresses(c, p)
+    if b == B["money_dress_jewel"]:
+        return len(ST.own_dresses(c, p)) + jw, 0
+    raise KeyError(b)
+
+
 INSTANT = frozenset(
     B[k]
     for k in (
+        "money_jewel2",
+        "money_colours",
+        "money_halls",
+        "money_master_spaces",
+        "prestige_jewel",
+        "prestige_halls2",
+        "prestige_colours",
+        "prestige_master_spaces",
+        "money_dress_jewel",
         "gain1",
         "gain2",
         "money_yellow_red",
@@ -218,7 +260,82 @@ def bonus_usable(c, p: int, b: int) -> bool:
         return c.money[p] >= BUY_RATE[b]
     if b == B["tiles_prestige"]:
         return bool(discardable(c, p))  # tile ids: YY-y/l is id 0
+    if b >= _FIRST_NEW:
+        return _new_usable(c, p, b)
     return False  # no bonus, or a crown bonus (final scoring only)
+
+
+def _new_usable(c, p: int, b: int) -> bool:
+    if b == B["yarn_and_lace"]:
+        return True
+    if b == B["sell_dress_free"]:
+        return bool(makeable_windows(c, p, False, "sell", first=True))
+    if b == B["extra_dress_master"]:
+        return bool(makeable_windows(c, p, True, "", first=True))
+    if b == B["acquire_free"]:
+        return can_take(c, p, False)
+    if b == B["hire_extra"]:
+        return can_hire(c, p)
+    if b == B["jewel_buy"]:
+        return bool(jewel_spaces(c, p, True))
+    if b == B["jewel_free"]:
+        return bool(jewel_spaces(c, p, False))
+    return False
+
+
+def can_hire(c, p: int) -> bool:
+    """A displayed card is affordable or a specialised apprentice can be hired."""
+    if c.display and R.HIRE_COST[len(c.display) - 1] <= c.money[p]:
+        return True
+    return bool(c.spec) and bool(hireable_specialists(c, p))
+
+
+def specialist_measure(c, p: int, cond: str) -> int:
+    """What a specialised apprentice's condition counts (rules.toml specialists)."""
+    if cond == "bales":
+        return sum(ST.bales_held(c, p))
+    if cond == "yarn_lace":
+        return c.yarn[p] + c.lace[p]
+    if cond == "livre":
+        return c.money[p]
+    if cond == "dresses":
+        return len(ST.own_dresses(c, p))
+    if cond == "halls":
+        return len(ST.present_halls(c, p))
+    if cond == "decorations":
+        return ST.own_decos(c, p)
+    if cond == "jewellery":
+        return sum(c.jewels[p])
+    if cond == "colours":
+        return ST.dress_colours(c, p)
+    if cond == "master_spaces":
+        return ST.master_space_dresses(c, p)
+    if cond == "deck":
+        return ST.deck_size(c, p)
+    raise KeyError(cond)
+
+
+def hireable_specialists(c, p: int) -> list[int]:
+    """Specialists in the row whose condition p meets and whose price p can pay."""
+    if c.money[p] < R.SPECIALIST_PRICE:
+        return []
+    out = []
+    for k in c.spec:
+        cond, need, _ = R.SPECIALIST[k]
+        if specialist_measure(c, p, cond) >= need:
+            out.append(k)
+    return out
+
+
+def can_exam(c, p: int) -> bool:
+    """Trade in the played card: its type fits the exam side, 3 tasks done, fee, a card."""
+    side = c.xside[p]
+    return (
+        c.xbits[p] == 7
+        and R.CARDS[c.card].kind == (R.APPRENTICE, R.JOURNEYMAN)[side]
+        and c.money[p] >= R.EXAM_FEE[side]
+        and ST.exam_stack(c, side) > 0
+    )
 
 
 def discardable(c, p: int) -> list[int]:
@@ -227,9 +344,9 @@ def discardable(c, p: int) -> list[int]:
     ]
 
 
-def jewel_spaces(c, p: int) -> list[int]:
-    """Jeweller spaces whose piece p can pay for."""
-    money = c.money[p]
+def jewel_spaces(c, p: int, paying: bool = True) -> list[int]:
+    """Jeweller spaces whose piece p can pay for (every piece when free)."""
+    money = c.money[p] if paying else 1 << 30
     prices = c.tab.jprices
     return [j for j, k in enumerate(c.jdisp) if k >= 0 and prices[j] <= money]
 
@@ -245,7 +362,7 @@ def main_options(c) -> list[int]:
         out.append(ACQUIRE)
     if kind != R.APPRENTICE and makeable_windows(c, p, kind == R.MASTER, "", first=True):
         out.append(MAKE)
-    if kind == R.MASTER and c.display and R.HIRE_COST[len(c.display) - 1] <= c.money[p]:
+    if kind == R.MASTER and can_hire(c, p):
         out.append(HIRE)
     if ST.deck_size(c, p) >= MIN_DEPUTE:
         out.append(DEPUTE)
@@ -258,7 +375,7 @@ def main_options(c) -> list[int]:
 def take_options(c) -> list[tuple[int, int]]:
     """(segment, tile type) pairs the current player may take."""
     p = c.cur
-    out = []
+    out: list[tuple[int, int]] = []
     for s, seg in enumerate(c.ware):
         if seg and (not c.paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]):
             out.extend((s, t) for t in _kinds(seg))
@@ -301,7 +418,8 @@ def place_options(c) -> list[int]:
 def depute_options(c) -> list[int]:
     """Card types in the supply or discard pile (a copy in both: the discard pile's)."""
     p = c.cur
-    return [k for k in range(R.NUM_CARDS) if c.supply[p][k] or c.discard[p][k]]
+    sup, disc = c.supply[p], c.discard[p]
+    return [k for k in range(len(sup)) if sup[k] or disc[k]]
 
 
 def depute_hand_options(c) -> list[int]:

@@ -26,6 +26,8 @@ from spiel_games.rococo.state import (
     PH_DISCARD,
     PH_DRESSFILL,
     PH_END,
+    PH_EXAMDRAW,
+    PH_EXAMPICK,
     PH_FUND,
     PH_HIRE,
     PH_JEWEL,
@@ -63,7 +65,12 @@ def chance_possible(c, ph: int, a: int) -> bool:
     if ph in (PH_WAREFILL, PH_STACKDRAW):
         return 0 <= a < R.NUM_TILES and c.tstack[a] > 0
     if ph == PH_REVEAL:
-        return a in c.emp[0]
+        level = c.emp[0]
+        if a in level:
+            return a >= 0
+        return any(r < 0 and a in c.xpool[-2 - r] for r in level)
+    if ph == PH_EXAMDRAW:
+        return a in c.xpool[c.xside[c.cur]]
     if ph == PH_DRESSFILL:
         return 0 <= a < R.NUM_DRESSES and c.bag[a] > 0
     if ph == PH_JEWELFILL:
@@ -76,7 +83,35 @@ def _o_start(c):
 
 
 def _o_reveal(c):
-    return uniform_outcomes(c.emp[0])
+    level = c.emp[0]
+    if min(level) >= 0:
+        return uniform_outcomes(level)
+    return reveal_outcomes(level, c.xpool)
+
+
+@lru_cache(maxsize=1024)
+def reveal_outcomes(level: tuple, pools: tuple) -> tuple:
+    """A level holding reserved slots (Jewelry Box): each slot is a card of its pool that
+    no one has seen, so with g cards in the level and r slots of pool P, a fixed card
+    comes up with 1/g and each card of P with r / (g * |P|)."""
+    g = len(level)
+    weight: dict[int, float] = {}
+    for k in level:
+        if k >= 0:
+            weight[k] = weight.get(k, 0.0) + 1.0 / g
+        else:
+            pool = pools[-2 - k]
+            for q in pool:
+                weight[q] = weight.get(q, 0.0) + 1.0 / (g * len(pool))
+    return tuple(sorted(weight.items()))
+
+
+def _o_examdraw(c):
+    return uniform_outcomes(c.xpool[c.xside[c.cur]])
+
+
+def _a_examdraw(c, lay, a):
+    turn.exam_draw(c, a)
 
 
 def _o_tile(c):
@@ -118,18 +153,21 @@ def _a_stackdraw(c, lay, a):
 
 # ----- id-level legal actions, one function per player phase ------------------------------------
 def _l_select(c, lay):
-    base = lay.select
-    return tuple([base + k for k, n in enumerate(c.supply[c.cur]) if n])
+    ids = lay.card_ids["select"]
+    return tuple([ids[k] for k, n in enumerate(c.supply[c.cur]) if n])
 
 
 def _l_play(c, lay):
-    base = lay.play
-    return tuple([base + k for k, n in enumerate(c.hand[c.cur]) if n])
+    ids = lay.card_ids["play"]
+    return tuple([ids[k] for k, n in enumerate(c.hand[c.cur]) if n])
 
 
 def _l_main(c, lay):
     base = lay.main
-    return tuple([base + o for o in checks.main_options(c)])
+    out = [base + o for o in checks.main_options(c)]
+    if c.tab.jewelry and checks.can_exam(c, c.cur):
+        out.append(lay.exam)
+    return tuple(out)
 
 
 def _l_take(c, lay):
@@ -153,6 +191,8 @@ def _l_pay(c, lay):
 
 
 def _l_place(c, lay):
+    if c.mod == "sell":  # sell_dress_free: the dress must be sold
+        return (lay.sell,)
     base = lay.place
     out = [base + g for g in checks.place_options(c)]
     if R.DRESSES[c.dress].sellable:
@@ -161,10 +201,14 @@ def _l_place(c, lay):
 
 
 def _l_hire(c, lay):
-    if R.HIRE_COST[len(c.display) - 1] > c.money[c.cur]:
-        return ()
-    base = lay.hire
-    return tuple([base + k for k in sorted(set(c.display))])
+    ids = lay.card_ids["hire"]
+    out = []
+    if c.display and R.HIRE_COST[len(c.display) - 1] <= c.money[c.cur]:
+        out = [ids[k] for k in sorted(set(c.display))]
+    if c.spec:
+        out += [ids[k] for k in checks.hireable_specialists(c, c.cur)]
+        out.sort()
+    return tuple(out)
 
 
 def _l_fund(c, lay):
@@ -181,14 +225,19 @@ def _l_yarnlace(c, lay):
 
 
 def _l_depute(c, lay):
-    base, hand = lay.depute, lay.depute_hand
-    out = [base + k for k in checks.depute_options(c)]
-    return tuple(out + [hand + k for k in checks.depute_hand_options(c)])
+    base, hand = lay.card_ids["depute"], lay.card_ids["depute_hand"]
+    out = [base[k] for k in checks.depute_options(c)]
+    out += [hand[k] for k in checks.depute_hand_options(c)]
+    if c.tab.jewelry:
+        out.sort()
+    return tuple(out)
 
 
 def _l_jewel(c, lay):
+    """After a rent (jmode 1) the player may decline; a jewellery bonus was chosen."""
     base = lay.jewel
-    return tuple([base + j for j in checks.jewel_spaces(c, c.cur)]) + (lay.nojewel,)
+    ids = tuple([base + j for j in checks.jewel_spaces(c, c.cur, c.jmode != 3)])
+    return ids + (lay.nojewel,) if c.jmode == 1 else ids
 
 
 def _a_jewel(c, lay, a):
@@ -196,6 +245,14 @@ def _a_jewel(c, lay, a):
         turn.no_jewel(c)
     else:
         turn.jewel(c, a - lay.jewel)
+
+
+def _l_exampick(c, lay):
+    return tuple(sorted(lay.xpick + k for k in c.xoffer))
+
+
+def _a_exampick(c, lay, a):
+    turn.exam_pick(c, a - lay.xpick)
 
 
 def _l_buy(c, lay):
@@ -221,15 +278,18 @@ def _use_ids(base: int) -> tuple:
 
 # ----- applying a legal id (RococoState._apply_action has checked it is legal) ------------------
 def _a_select(c, lay, a):
-    RD.select(c, a - lay.select)
+    RD.select(c, lay.arg[a])
 
 
 def _a_play(c, lay, a):
-    turn.play(c, a - lay.play)
+    turn.play(c, lay.arg[a])
 
 
 def _a_main(c, lay, a):
-    turn.main(c, a - lay.main)
+    if a == lay.exam and c.tab.jewelry:
+        turn.exam(c)
+    else:
+        turn.main(c, a - lay.main)
 
 
 def _a_take(c, lay, a):
@@ -257,7 +317,7 @@ def _a_place(c, lay, a):
 
 
 def _a_hire(c, lay, a):
-    turn.hire(c, a - lay.hire)
+    turn.hire(c, lay.arg[a])
 
 
 def _a_fund(c, lay, a):
@@ -273,10 +333,8 @@ def _a_yarnlace(c, lay, a):
 
 
 def _a_depute(c, lay, a):
-    if a >= lay.depute_hand:
-        turn.depute_card(c, a - lay.depute_hand, from_hand=True)
-    else:
-        turn.depute_card(c, a - lay.depute)
+    block, k = lay._decode[a]
+    turn.depute_card(c, k, from_hand=block == "depute_hand")
 
 
 def _a_buy(c, lay, a):
@@ -325,6 +383,8 @@ _BY_PHASE = {
     PH_TERRACE: (_l_terrace, _a_terrace),
     PH_JEWELFILL: (_o_jewelfill, _a_jewelfill),
     PH_JEWEL: (_l_jewel, _a_jewel),
+    PH_EXAMDRAW: (_o_examdraw, _a_examdraw),
+    PH_EXAMPICK: (_l_exampick, _a_exampick),
 }
 # Indexed by phase id (END has no entry):
 # OUTCOMES[ph](core) -> ((outcome, probability), ...) at a chance phase;

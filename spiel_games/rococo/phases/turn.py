@@ -52,6 +52,8 @@ from spiel_games.rococo.state import (
     PH_BUY,
     PH_DEPUTE,
     PH_DISCARD,
+    PH_EXAMDRAW,
+    PH_EXAMPICK,
     PH_FUND,
     PH_HIRE,
     PH_JEWEL,
@@ -119,6 +121,19 @@ def take(c, seg: int, t: int) -> None:
     c.pend = t
     c.pend_secret = False
     c.phase = PH_USE
+    if c.tab.jewelry and c.paying and (R.TILES[t].bales[R.YELLOW] or R.TILES[t].bales[R.RED]):
+        _task(c, 0, 1)  # journeyman's exam: an Apprentice acquires a yellow or red resource
+
+
+def _task(c, side: int, bit: int) -> None:
+    """Mark an exam task: the main action of a played Apprentice (journeyman's exam) or
+    Journeyman (master's exam) while the player's exam card shows that side."""
+    p = c.cur
+    if c.stage == 0 and c.xside[p] == side and R.CARDS[c.card].kind == _EXAM_KIND[side]:
+        c.xbits = put(c.xbits, p, c.xbits[p] | bit)
+
+
+_EXAM_KIND = (R.APPRENTICE, R.JOURNEYMAN)
 
 
 def stack_draw(c, t: int) -> None:
@@ -144,6 +159,8 @@ def use(c, option: int) -> None:
         c.tdisc = ST.inc(c.tdisc, t)
         if c.pend_secret:
             ST.forget_secret_tile(c, p, t)
+        elif c.tab.jewelry:
+            _task(c, 0, 2)  # journeyman's exam: convert a tile
     c.pend = -1
     c.pend_secret = False
     finish_step(c)
@@ -154,7 +171,8 @@ def make(c, w: int) -> None:
     d = R.DRESSES[c.windows[w]]
     c.dress = c.windows[w]
     c.windows = put(c.windows, w, -1)
-    c.money = put(c.money, p, c.money[p] - (c.cfg.window_costs[w]))
+    if c.mod != "sell":  # sell_dress_free makes the dress without the window cost
+        c.money = put(c.money, p, c.money[p] - (c.cfg.window_costs[w]))
     c.yarn = put(c.yarn, p, c.yarn[p] - (d.yarn))
     c.lace = put(c.lace, p, c.lace[p] - (d.lace))
     c.need = reduced_need(d, c.mod)
@@ -186,6 +204,7 @@ def place(c, g: int) -> None:
     if c.tab.jewelry:  # the jeweller is offered after the reward (finish_step)
         c.jmode = 1
         c.jcol = d.colour
+        _task(c, 1, 1)  # master's exam: a Journeyman rents a dress
     kind, amount = c.cfg.guests[g].reward
     if kind == R.R_LIVRE:
         c.money = put(c.money, p, c.money[p] + amount)
@@ -205,11 +224,21 @@ def sell(c) -> None:
     c.money = put(c.money, p, c.money[p] + R.DRESSES[c.dress].money)
     c.ddisc = ST.inc(c.ddisc, c.dress)
     c.dress = -1
+    if c.tab.jewelry:
+        _task(c, 1, 2)  # master's exam: a Journeyman sells a dress
     finish_step(c)
 
 
 def hire(c, card: int) -> None:
     p = c.cur
+    if card in c.spec:  # a specialised apprentice from the open row (Jewelry Box)
+        c.money = put(c.money, p, c.money[p] - R.SPECIALIST_PRICE)
+        c.spec = tuple(k for k in c.spec if k != card)
+        c.prestige = put(c.prestige, p, c.prestige[p] + R.SPECIALIST[card][2])
+        c.hand = put(c.hand, p, ST.inc(c.hand[p], card))
+        c.known = put(c.known, p, ST.inc(c.known[p], card))
+        finish_step(c)
+        return
     if card not in c.display:
         raise ValueError("that card is not displayed")
     cost = R.HIRE_COST[len(c.display) - 1]
@@ -229,6 +258,8 @@ def fund(c, d: int) -> None:
     c.money = put(c.money, p, c.money[p] - (fund_price(c, d)))
     c.deco = put(c.deco, d, p)
     c.discount = 0
+    if c.tab.jewelry:
+        _task(c, c.xside[p], 4)  # either exam: fund a decoration
     if c.cfg.decos[d].kind == R.MUSICIAN:
         check_all_halls(c, p)
     finish_step(c)
@@ -238,14 +269,7 @@ def check_all_halls(c, p: int) -> None:
     """Place a marker on the best free All-halls space once present in every hall."""
     if p in c.allh or -1 not in c.allh:
         return
-    cfg = c.cfg
-    present = {cfg.guests[g].hall for g, o in enumerate(c.gown) if o == p}
-    present |= {
-        cfg.decos[d].index
-        for d, o in enumerate(c.deco)
-        if o == p and cfg.decos[d].kind == R.MUSICIAN
-    }
-    if len(present) == R.NUM_HALLS:
+    if len(ST.present_halls(c, p)) == R.NUM_HALLS:
         c.allh = put(c.allh, c.allh.index(-1), p)
 
 
@@ -311,8 +335,86 @@ def bonus(c, use_it: bool) -> None:
     elif b == B["tiles_prestige"]:
         c.acc = (0, 0, 0, 0)
         c.phase = PH_DISCARD
+    elif b in _NEW_STEP:
+        _new_bonus(c, b)
     else:
         raise AssertionError(f"unhandled bonus {R.BONUS_NAMES[b]}")
+
+
+def _new_bonus(c, b: int) -> None:
+    """The Jewelry Box's bonuses that need a decision (or give yarn and lace)."""
+    p = c.cur
+    if b == B["yarn_and_lace"]:
+        c.yarn = put(c.yarn, p, c.yarn[p] + 1)
+        c.lace = put(c.lace, p, c.lace[p] + 1)
+        RD.end_turn(c)
+    elif b in (B["sell_dress_free"], B["extra_dress_master"]):
+        c.by_master = b == B["extra_dress_master"]
+        c.mod = "sell" if b == B["sell_dress_free"] else ""
+        c.phase = PH_MAKE
+    elif b == B["acquire_free"]:
+        c.paying = False
+        c.phase = PH_TAKE
+    elif b == B["hire_extra"]:
+        c.phase = PH_HIRE
+    else:  # jewel_buy (at the space's price) or jewel_free
+        c.jmode = 2 if b == B["jewel_buy"] else 3
+        c.phase = PH_JEWEL
+
+
+_NEW_STEP = frozenset(
+    B[k]
+    for k in (
+        "yarn_and_lace",
+        "sell_dress_free",
+        "extra_dress_master",
+        "acquire_free",
+        "hire_extra",
+        "jewel_buy",
+        "jewel_free",
+    )
+)
+
+
+def exam(c) -> None:
+    """Pass the exam: pay the fee, the played card leaves the game, then up to 2 cards
+    of the exam's stack are shown (public chance draws)."""
+    p = c.cur
+    side = c.xside[p]
+    c.money = put(c.money, p, c.money[p] - R.EXAM_FEE[side])
+    c.inplay = False
+    c.xneed = min(_OFFER, ST.exam_stack(c, side))
+    c.xoffer = ()
+    c.phase = PH_EXAMDRAW
+
+
+_OFFER = R.RULES["jewelry.exams.offer"]
+
+
+def exam_draw(c, k: int) -> None:
+    side = c.xside[c.cur]
+    c.xpool = put(c.xpool, side, tuple(q for q in c.xpool[side] if q != k))
+    c.xoffer += (k,)
+    c.xneed -= 1
+    if c.xneed == 0:
+        if len(c.xoffer) == 1:
+            exam_pick(c, k)
+        else:
+            c.phase = PH_EXAMPICK
+
+
+def exam_pick(c, k: int) -> None:
+    """The chosen card goes to the hand (seen by all); the other leaves the game; the
+    exam card turns over and its tasks start again."""
+    if k not in c.xoffer:
+        raise ValueError("that exam card is not shown")
+    p = c.cur
+    c.hand = put(c.hand, p, ST.inc(c.hand[p], k))
+    c.known = put(c.known, p, ST.inc(c.known[p], k))
+    c.xoffer = ()
+    c.xside = put(c.xside, p, 1 - c.xside[p])
+    c.xbits = put(c.xbits, p, 0)
+    RD.end_turn(c)
 
 
 def yarn_or_lace(c, lace: bool) -> None:
@@ -331,10 +433,11 @@ def jewel(c, j: int) -> None:
     space cheaper; a piece of the rented dress's colour adds a free yarn or lace."""
     p = c.cur
     kind = c.jdisp[j]
-    c.money = put(c.money, p, c.money[p] - c.tab.jprices[j])
+    if c.jmode != 3:  # jewel_free takes it without paying
+        c.money = put(c.money, p, c.money[p] - c.tab.jprices[j])
     c.jewels = put(c.jewels, p, ST.inc(c.jewels[p], kind))
     c.jdisp = (-1,) + c.jdisp[:j] + c.jdisp[j + 1 :]
-    match = R.JEWEL_COLOUR[kind] == c.jcol
+    match = c.jmode == 1 and R.JEWEL_COLOUR[kind] == c.jcol
     c.jmode = 0
     c.jcol = -1
     if match:

@@ -1,0 +1,537 @@
+"""Rococo's Jewelry Box employees and exams (`jewelry=true`), one scenario per rule.
+
+Published: 28 new employees (10 level-0 apprentices with conditions and prestige, 9
+Journeymen in the level-2 pool, 9 Masters in the level-5 pool), pools of 11 with 2 cards
+unseen in the stack, exams of three tasks done with Apprentices / Journeymen, trading in a
+card and paying to choose a new one, as often as you like. Every card text, task, fee and
+condition is designed (rules.toml [jewelry.exams] and [jewelry.employees], "assumed").
+"""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+from spiel_games.rococo import rules as R
+from spiel_games.rococo.heuristic import heuristic_action
+from spiel_games.rococo.phases.table import reveal_outcomes
+from spiel_games.rococo.scenario import (
+    act,
+    card,
+    clear_windows,
+    deco,
+    dress,
+    drive,
+    give,
+    guest,
+    jewel,
+    legal,
+    place_dress,
+    select_all,
+    set_board,
+    set_deco,
+    set_exam,
+    set_warehouse,
+    set_window,
+    start,
+    tile,
+)
+from spiel_games.rococo.state import changed
+from spiel_games.rococo.text import BONUS_TEXT
+
+MASTER, JOURNEYMAN = "base Master", "base Journeyman"
+APPR_2 = "base Apprentice (2 Livre)"
+REST = {card(MASTER): 2, card(JOURNEYMAN): 1, card(APPR_2): 1}
+
+
+def turn(key: str, main: str = "main: skip the main action", **holdings):
+    """P1 (jewelry=true, 2 players) plays card `key` (a bonus name or a card name), then
+    does `main`."""
+    s = start(2, jewelry="true")
+    select_all(s)
+    k = card(key)
+    holdings.setdefault("supply", dict(REST))
+    give(s, 0, hand={k: 1}, **holdings)
+    act(s, f"play {R.CARDS[k].name}", main)
+    return s
+
+
+def use_text(key: str) -> str:
+    return "use bonus: " + BONUS_TEXT[key]
+
+
+# ----- components and set-up ---------------------------------------------------------------------
+def test_jewelry_adds_28_employees_10_specialists_9_journeymen_9_masters():
+    new = R.CARDS[R.N_BASE_CARDS :]
+    assert len(new) == 28 and R.NUM_CARDS == 60
+    assert [c.kind for c in new[:10]] == [R.APPRENTICE] * 10
+    assert all(c.level == 0 for c in new[:10])
+    assert [(c.level, c.kind) for c in new[10:19]] == [(2, R.JOURNEYMAN)] * 9
+    assert [(c.level, c.kind) for c in new[19:]] == [(5, R.MASTER)] * 9
+    assert len({c.name for c in R.CARDS}) == 60
+
+
+def test_new_employees_enter_the_stack_only_with_the_jewelry_option():
+    base = pyspiel.load_game("python_rococo(players=4)").new_initial_state()
+    emp = base._s.emp
+    assert all(0 <= k < R.N_BASE_CARDS for lv in emp for k in lv)
+    assert len(base.holdings(0)["hand"]) == R.N_BASE_CARDS
+    jw = pyspiel.load_game("python_rococo(players=4,jewelry=true)").new_initial_state()
+    b = jw.board()
+    assert b["employee_stack"][1] == (card("extra_dress_yg"), card("depute_money"), -2, -2)
+    assert b["employee_stack"][4] == (card("L5 Apprentice (prestige_deco2)"), 24, -3, -3)
+    pools = b["exam_pools"]
+    assert len(pools[0]) == len(pools[1]) == 11
+    assert card("money_yellow_red") in pools[0] and card("money_dress") in pools[1]
+    assert b["specialists"] == R.SPECIALIST_IDS
+
+
+def test_reveal_with_reserved_slots_has_exact_probabilities():
+    """Level 2 = two fixed cards and two unseen cards of the 11-card journeyman pool."""
+    s = pyspiel.load_game("python_rococo(players=2,jewelry=true)").new_initial_state()
+    s.apply_action(0)
+    s._s.emp = s._s.emp[1:]  # level 1 used up: level 2 is on top
+    changed(s._s)
+    outs = dict(s.chance_outcomes())
+    assert abs(sum(outs.values()) - 1) < 1e-12
+    assert outs[11] == pytest.approx(1 / 4) and outs[12] == pytest.approx(1 / 4)
+    pool = s.board()["exam_pools"][0]
+    assert all(outs[k] == pytest.approx(2 / (4 * 11)) for k in pool)
+    assert outs == dict(reveal_outcomes(s._s.emp[0], s._s.xpool))
+
+
+def test_a_pool_card_revealed_from_the_stack_leaves_its_pool():
+    s = pyspiel.load_game("python_rococo(players=2,jewelry=true)").new_initial_state()
+    s.apply_action(0)
+    s._s.emp = s._s.emp[1:]
+    changed(s._s)
+    s.apply_action(card("money_jewel2"))
+    b = s.board()
+    assert card("money_jewel2") in b["display"]
+    assert card("money_jewel2") not in b["exam_pools"][0]
+    assert b["employee_stack"][0].count(-2) == 1
+
+
+def test_jewelry_employee_parameters_need_jewelry_true_and_are_validated():
+    with pytest.raises(ValueError, match="needs jewelry=true"):
+        pyspiel.load_game("python_rococo(players=2,specialists=3)")
+    with pytest.raises(ValueError, match="exam_cards must be 0-9"):
+        pyspiel.load_game("python_rococo(players=2,jewelry=true,exam_cards=10)")
+    s = start(2, jewelry="true", specialists=2, exam_cards=1)
+    assert s.board()["specialists"] == R.SPECIALIST_IDS[:2]
+    assert len(s.board()["exam_pools"][0]) == 3
+
+
+# ----- specialised apprentices -------------------------------------------------------------------
+def _meet(s, cond: str, n: int) -> None:
+    colours = ["yellow-1", "green-1", "red-1", "blue-1"]
+    if cond == "bales":
+        give(s, 0, tiles={tile("Y-y"): n})
+    elif cond == "yarn_lace":
+        give(s, 0, yarn=n)
+    elif cond == "livre":
+        give(s, 0, money=n)
+    elif cond == "dresses":
+        for i in range(n):
+            place_dress(s, guest(s, i % 5, 1 + i // 5), 0, dress("yellow-1"))
+    elif cond == "halls":
+        for h in range(n):
+            place_dress(s, guest(s, h, 1), 0, dress("yellow-1"))
+    elif cond == "decorations":
+        for d in range(n):
+            set_deco(s, d, 0)
+    elif cond == "jewellery":
+        give(s, 0, jewels={jewel("blue ring"): n})
+    elif cond == "colours":
+        for i in range(n):
+            place_dress(s, guest(s, 0, 1 + i), 0, dress(colours[i]))
+    elif cond == "master_spaces":
+        for h in range(n):
+            place_dress(s, guest(s, h, 0), 0, dress("yellow-1"))
+    elif cond == "deck":  # the played Master counts: supply n - 1 makes a deck of n
+        give(s, 0, supply={card(MASTER): n - 1})
+
+
+@pytest.mark.parametrize("k", R.SPECIALIST_IDS, ids=[R.CARDS[k].name for k in R.SPECIALIST_IDS])
+@pytest.mark.parametrize("met", [True, False])
+def test_specialist_needs_its_condition_costs_2_livre_and_gives_prestige(k, met):
+    cond, need, prestige = R.SPECIALIST[k]
+    s = start(2, jewelry="true")
+    select_all(s)
+    set_board(s, display=())  # only the specialist row can be hired from
+    give(s, 0, hand={card(MASTER): 1}, supply=dict(REST), money=10, yarn=0, lace=0, tiles={})
+    _meet(s, cond, need if met else need - 1)
+    money = s.holdings(0)["money"]
+    act(s, f"play {MASTER}")
+    if not met:
+        assert "main: hire an employee" not in legal(s)
+        return
+    act(s, "main: hire an employee", f"hire {R.CARDS[k].name}")
+    h = s.holdings(0)
+    assert h["money"] == money - 2
+    assert h["prestige"] == prestige
+    assert h["hand"][k] == 1 and h["known_hand"][k] == 1
+    assert k not in s.board()["specialists"]
+
+
+def test_specialist_hire_does_not_change_display_prices():
+    s = start(2, jewelry="true")
+    select_all(s)
+    display = s.board()["display"]
+    give(s, 0, hand={card(MASTER): 1}, supply=dict(REST), money=20)
+    act(s, f"play {MASTER}", "main: hire an employee", "hire specialist bookkeeper")
+    assert s.board()["display"] == display
+    assert s.holdings(0)["money"] == 18
+
+
+def test_specialist_is_an_apprentice_deputed_for_4():
+    s = turn("specialist usher", main="main: depute the employee", money=0)
+    assert s.holdings(0)["money"] == R.DEPUTE_MONEY[R.APPRENTICE] == 4
+
+
+# ----- exams -------------------------------------------------------------------------------------
+def test_journeyman_exam_tasks_are_marked_by_apprentice_main_actions():
+    s = start(2, jewelry="true")
+    select_all(s)
+    set_warehouse(s, [[tile("Y-y+l")], [], []])
+    give(s, 0, hand={card(APPR_2): 1}, supply=dict(REST), money=20)
+    act(s, f"play {APPR_2}", "main: acquire resources", "take Y-y+l from segment 1")
+    assert s.holdings(0)["exam"] == (0, 1)  # acquired a yellow resource
+    act(s, "convert to yarn+lace")
+    assert s.holdings(0)["exam"] == (0, 3)  # converted it
+    s = turn(APPR_2, main="main: fund a decoration", money=20)
+    act(s, next(x for x in legal(s) if x.startswith("fund fireworks 1")))
+    assert s.holdings(0)["exam"] == (0, 4)
+
+
+def test_master_exam_tasks_are_marked_by_journeyman_rent_sell_and_fund():
+    for last, bit in (("rent to Salon of Venus guest 2", 1), ("sell for 11 Livre", 2)):
+        s = start(2, jewelry="true")
+        select_all(s)
+        set_window(s, 5, dress("yellow-1"))
+        give(s, 0, hand={card(JOURNEYMAN): 1}, supply=dict(REST), money=20, tiles={tile("YYY"): 1})
+        set_exam(s, 0, side=1)
+        act(
+            s,
+            f"play {JOURNEYMAN}",
+            "main: make a dress",
+            "make yellow-1 at window 6 (0 Livre)",
+            "pay with tile YYY",
+            last,
+        )
+        assert s.holdings(0)["exam"] == (1, bit)
+    s = start(2, jewelry="true")
+    select_all(s)
+    give(s, 0, hand={card(JOURNEYMAN): 1}, supply=dict(REST), money=20)
+    set_exam(s, 0, side=1)
+    act(s, f"play {JOURNEYMAN}", "main: fund a decoration")
+    act(s, next(x for x in legal(s) if x.startswith("fund fireworks 1")))
+    assert s.holdings(0)["exam"] == (1, 4)
+
+
+def test_exam_tasks_not_marked_by_bonuses_or_other_card_types():
+    s = start(2, jewelry="true")
+    select_all(s)
+    set_warehouse(s, [[tile("YYY")], [], []])
+    give(s, 0, hand={card(JOURNEYMAN): 1}, supply=dict(REST), money=20)
+    act(s, f"play {JOURNEYMAN}", "main: acquire resources", "take YYY from segment 1")
+    assert s.holdings(0)["exam"] == (0, 0)  # a Journeyman on the journeyman's exam
+    s = start(2, jewelry="true")
+    select_all(s)
+    set_warehouse(s, [[tile("YYY")], [], []])
+    give(s, 0, hand={card("extra_acquire"): 1}, supply=dict(REST), money=20)
+    act(s, "play L1 Apprentice (extra_acquire)", "main: skip the main action")
+    act(s, use_text("extra_acquire"), "take YYY from segment 1")
+    assert s.holdings(0)["exam"] == (0, 0)  # a bonus action
+
+
+def test_exam_needs_three_tasks_the_right_played_card_and_the_fee():
+    def offered(key, side=0, tasks=7, money=10):
+        s = start(2, jewelry="true")
+        select_all(s)
+        set_exam(s, 0, side, tasks)
+        give(s, 0, hand={card(key): 1}, supply=dict(REST), money=money)
+        act(s, f"play {key}")
+        return "main: pass the exam" in legal(s)
+
+    assert offered(APPR_2)
+    assert offered(JOURNEYMAN, side=1)
+    assert offered("specialist page")  # any Apprentice
+    assert not offered(APPR_2, tasks=3)
+    assert not offered(APPR_2, money=2)  # fee 3
+    assert not offered(JOURNEYMAN, side=1, money=4)  # fee 5
+    assert not offered(JOURNEYMAN)  # journeyman's exam needs an Apprentice
+    assert not offered(APPR_2, side=1)
+    assert not offered(MASTER)
+
+
+def test_exam_shows_two_public_cards_one_to_the_hand_other_leaves_the_game():
+    s = start(2, jewelry="true")
+    select_all(s)
+    set_exam(s, 0, 0, 7)
+    give(s, 0, hand={card(APPR_2): 1}, supply=dict(REST), money=10)
+    act(s, f"play {APPR_2}", "main: pass the exam")
+    pool = s.board()["exam_pools"][0]
+    outs = dict(s.chance_outcomes())
+    assert set(outs) == set(pool) and all(p == pytest.approx(1 / 11) for p in outs.values())
+    a, b = card("sell_dress_free"), card("acquire_free")
+    drive(s, [a, b])
+    assert s.board()["exam_offer"] == (a, b)
+    assert sorted(legal(s)) == sorted(f"take exam card {R.CARDS[k].name}" for k in (a, b))
+    act(s, f"take exam card {R.CARDS[b].name}")
+    h = s.holdings(0)
+    assert h["hand"][b] == 1 and h["known_hand"][b] == 1
+    assert h["money"] == 7
+    for k in (a, b):
+        assert k not in s.board()["exam_pools"][0]
+    assert all(v[a] == 0 for v in (h["hand"], h["supply"], h["discard"]))
+    assert s.current_player() == 1
+
+
+def test_exam_card_turns_over_and_tasks_restart_after_a_trade_in():
+    s = start(2, jewelry="true")
+    select_all(s)
+    set_exam(s, 0, 0, 7)
+    give(s, 0, hand={card(APPR_2): 1}, supply=dict(REST), money=10)
+    act(s, f"play {APPR_2}", "main: pass the exam")
+    drive(s)
+    act(s, legal(s)[0])
+    assert s.holdings(0)["exam"] == (1, 0)
+
+
+def test_traded_in_card_leaves_the_game_without_its_bonus():
+    s = start(2, jewelry="true")
+    select_all(s)
+    set_exam(s, 0, 0, 7)
+    give(s, 0, hand={card(APPR_2): 1}, supply=dict(REST), money=10)
+    act(s, f"play {APPR_2}", "main: pass the exam")
+    drive(s)
+    act(s, legal(s)[0])
+    h = s.holdings(0)
+    assert h["money"] == 7  # no "gain 2 Livre" bonus
+    assert h["discard"][card(APPR_2)] == 0 and h["supply"][card(APPR_2)] == 1  # REST's copy
+
+
+def test_exam_with_one_card_left_takes_it_and_none_left_is_not_offered():
+    def exam_state(pool):
+        s = start(2, jewelry="true")
+        select_all(s)
+        b = s.board()
+        emp = tuple(lv for lv in (tuple(k for k in lv if k != -2) for lv in b["employee_stack"]))
+        set_board(s, exam_pools=(pool, b["exam_pools"][1]), employee_stack=emp)
+        set_exam(s, 0, 0, 7)
+        give(s, 0, hand={card(APPR_2): 1}, supply=dict(REST), money=10)
+        act(s, f"play {APPR_2}")
+        return s
+
+    k = card("yarn_and_lace")
+    s = exam_state((k,))
+    act(s, "main: pass the exam")
+    assert s.chance_outcomes() == [(k, 1.0)]
+    drive(s)
+    assert s.holdings(0)["hand"][k] == 1 and s.current_player() == 1
+    s = exam_state(())
+    assert "main: pass the exam" not in legal(s)
+
+
+def test_reserved_slots_keep_exam_cards_back_for_the_stack():
+    """Two of the 11 pool cards are in the stack unseen: the exam stack holds 9."""
+    s = start(2, jewelry="true")
+    select_all(s)
+    b = s.board()
+    set_board(s, exam_pools=(b["exam_pools"][0][:2], b["exam_pools"][1]))
+    set_exam(s, 0, 0, 7)
+    give(s, 0, hand={card(APPR_2): 1}, supply=dict(REST), money=10)
+    act(s, f"play {APPR_2}")
+    assert "main: pass the exam" not in legal(s)  # both left are the reserved ones
+
+
+# ----- the new bonuses ---------------------------------------------------------------------------
+def _board_for_instants(s):
+    place_dress(s, guest(s, 0, 0), 0, dress("yellow-1"))  # a Master guest space
+    place_dress(s, guest(s, 1, 1), 0, dress("green-1"))
+    set_deco(s, deco(s, R.MUSICIAN, 2), 0)  # present in hall 3 through its Musician
+    give(s, 0, jewels={jewel("red necklace"): 2})
+
+
+@pytest.mark.parametrize(
+    "key, gain",
+    [
+        ("money_jewel2", (4, 0)),
+        ("money_colours", (4, 0)),
+        ("money_halls", (3, 0)),
+        ("money_master_spaces", (2, 0)),
+        ("prestige_jewel", (0, 2)),
+        ("prestige_halls2", (0, 1)),
+        ("prestige_colours", (0, 2)),
+        ("prestige_master_spaces", (0, 1)),
+        ("money_dress_jewel", (4, 0)),
+    ],
+)
+def test_new_instant_bonus_gives_its_livre_and_prestige(key, gain):
+    s = start(2, jewelry="true")
+    select_all(s)
+    give(s, 0, hand={card(key): 1}, supply=dict(REST), money=0)
+    _board_for_instants(s)
+    act(s, f"play {R.CARDS[card(key)].name}", "main: skip the main action", use_text(key))
+    h = s.holdings(0)
+    assert (h["money"], h["prestige"]) == gain
+
+
+def test_new_instant_bonus_worth_nothing_is_not_offered():
+    s = turn("prestige_jewel", money=0)
+    assert s.current_player() == 1
+
+
+def test_yarn_and_lace_bonus_gives_both():
+    s = turn("yarn_and_lace", yarn=0, lace=0)
+    act(s, use_text("yarn_and_lace"))
+    h = s.holdings(0)
+    assert (h["yarn"], h["lace"]) == (1, 1)
+
+
+def test_sell_dress_free_makes_without_window_cost_and_must_sell():
+    s = start(2, jewelry="true")
+    select_all(s)
+    clear_windows(s)
+    set_window(s, 0, dress("yellow-1"))  # window 1 costs 6 Livre
+    give(
+        s, 0, hand={card("sell_dress_free"): 1}, supply=dict(REST), money=0, tiles={tile("YYY"): 1}
+    )
+    act(s, "play L2 Journeyman (sell_dress_free)", "main: skip the main action")
+    act(s, use_text("sell_dress_free"), "make yellow-1 at window 1 (0 Livre)", "pay with tile YYY")
+    assert legal(s) == ["sell for 11 Livre"]
+    act(s, "sell for 11 Livre")
+    assert s.holdings(0)["money"] == 11
+
+
+def test_extra_dress_master_allows_thimble_dress_and_master_guest_space():
+    s = start(2, jewelry="true")
+    select_all(s)
+    clear_windows(s)
+    set_window(s, 5, dress("yellow-3"))  # thimble: a Master dress
+    give(
+        s,
+        0,
+        hand={card("extra_dress_master"): 1},
+        supply=dict(REST),
+        money=0,
+        yarn=1,
+        tiles={tile("YYY"): 1, tile("Y-y"): 1},
+    )
+    act(s, "play L5 Master (extra_dress_master)", "main: skip the main action")
+    act(s, use_text("extra_dress_master"), "make yellow-3 at window 6 (0 Livre)")
+    act(s, "pay with tile YYY", "pay with tile Y-y")
+    assert "rent to Salon of Venus guest 1 (Master)" in legal(s)
+
+
+def test_acquire_free_takes_a_tile_without_paying():
+    s = start(2, jewelry="true")
+    select_all(s)
+    set_warehouse(s, [[tile("YYY"), tile("GGG"), tile("RR")], [], []])  # 2 Livre to acquire
+    give(s, 0, hand={card("acquire_free"): 1}, supply=dict(REST), money=0)
+    act(s, "play L2 Journeyman (acquire_free)", "main: skip the main action")
+    act(s, use_text("acquire_free"), "take RR from segment 1", "keep tile as silk")
+    h = s.holdings(0)
+    assert h["money"] == 0 and h["tiles"][tile("RR")] == 1
+
+
+@pytest.mark.parametrize("key, discount", [("extra_fund3", 3), ("extra_fund8", 8)])
+def test_extra_fund_3_and_8_discounts(key, discount):
+    s = turn(key, money=6 - discount if discount < 6 else 0)
+    act(s, use_text(key), f"fund fireworks 1 ({max(0, 6 - discount)} Livre)")
+    assert s.holdings(0)["money"] == 0
+    assert s.board()["decorations"][deco(s, R.FIREWORKS, 0)] == 0
+
+
+def test_hire_extra_hires_again_at_the_normal_price():
+    s = turn("hire_extra", money=20)
+    display = s.board()["display"]
+    act(s, use_text("hire_extra"), f"hire {R.CARDS[display[0]].name}")
+    h = s.holdings(0)
+    assert h["money"] == 20 - R.HIRE_COST[len(display) - 1]
+    assert h["hand"][display[0]] == 1
+
+
+@pytest.mark.parametrize("key, paid", [("jewel_buy", 3), ("jewel_free", 0)])
+def test_jewel_buy_and_jewel_free_bonuses_without_a_dress(key, paid):
+    s = start(2, jewelry="true")
+    select_all(s)
+    pieces = ("blue ring", "red necklace", "green ring", "yellow necklace")
+    set_board(s, jeweller=tuple(jewel(x) for x in pieces))
+    give(s, 0, hand={card(key): 1}, supply=dict(REST), money=3)
+    act(s, f"play {R.CARDS[card(key)].name}", "main: skip the main action", use_text(key))
+    assert "no jewellery" not in legal(s)
+    assert len(legal(s)) == (1 if key == "jewel_buy" else 4)
+    price = "3 Livre" if key == "jewel_buy" else "free"
+    act(s, f"buy yellow necklace at jeweller space 4 ({price})")
+    h = s.holdings(0)
+    assert h["money"] == 3 - paid and h["jewellery"][jewel("yellow necklace")] == 1
+    assert s.current_player() == 1  # no colour-match reward without a dress
+
+
+# ----- agent -------------------------------------------------------------------------------------
+def test_heuristic_passes_exams_and_hires_specialists():
+    game = pyspiel.load_game("python_rococo(players=4,jewelry=true)")
+    seen = {"exam": 0, "specialist": 0}
+    for seed in range(3):
+        rng = random.Random(seed)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outs = s.chance_outcomes()
+                a = rng.choices([a for a, _ in outs], [p for _, p in outs])[0]
+            else:
+                a = heuristic_action(s, rng)
+                text = s.action_to_string(s.current_player(), a)
+                seen["exam"] += text == "main: pass the exam"
+                seen["specialist"] += text.startswith("hire specialist")
+            s.apply_action(a)
+    assert seen["exam"] >= 1 and seen["specialist"] >= 1
+
+
+def test_depute_bonus_takes_a_new_card_from_the_hand_or_supply():
+    """The new cards have their own action ids (`depute_x`, `depute_hand_x`)."""
+    s = start(2, jewelry="true")
+    select_all(s)
+    spec = card("specialist usher")
+    give(
+        s,
+        0,
+        hand={card("depute_money"): 1, spec: 1},
+        supply={card(MASTER): 2, card("prestige_jewel"): 1, card(APPR_2): 1},
+        money=0,
+    )
+    act(s, "play L2 Apprentice (depute_money)", "main: skip the main action")
+    act(s, use_text("depute_money"))
+    assert "depute L5 Master (prestige_jewel)" in legal(s)
+    act(s, "depute specialist usher from hand")
+    h = s.holdings(0)
+    assert h["money"] == R.DEPUTE_MONEY_BONUS[R.APPRENTICE] and h["hand"][spec] == 0
+
+
+def test_jewelry_public_state_survives_resampling():
+    """Jewellery, exam cards, pools and the specialist row are public: every world the
+    resampler deals for a player keeps them."""
+    game = pyspiel.load_game("python_rococo(players=3,jewelry=true)")
+    rng = random.Random(5)
+    s = game.new_initial_state()
+    exams = 0
+    while not s.is_terminal() and exams < 2:
+        if s.is_chance_node():
+            outs = s.chance_outcomes()
+            a = rng.choices([a for a, _ in outs], [p for _, p in outs])[0]
+        else:
+            a = heuristic_action(s, rng)
+            exams += s.action_to_string(s.current_player(), a) == "main: pass the exam"
+        s.apply_action(a)
+    assert exams == 2
+    keys = ("employee_stack", "specialists", "exam_pools", "exam_offer", "jeweller", "jewel_stack")
+    for p in range(3):
+        world = s.resample_from_infostate(p, rng.random)
+        assert {k: world.board()[k] for k in keys} == {k: s.board()[k] for k in keys}
+        for q in range(3):
+            for k in ("exam", "jewellery", "known_hand"):
+                assert world.holdings(q)[k] == s.holdings(q)[k]
