@@ -115,8 +115,16 @@ def max_game_length(cfg: R.Config) -> int:
     setup = len(initial_core(cfg).t.steps)
     spaces = len(cfg.supply) + sum(len(x) for x in cfg.seats)
     chest_draws = min(sum(cfg.bag), spaces * cfg.rounds)
-    # Per action at most: deploy, seat, occupant, payment.
-    moves = cfg.rounds * cfg.turns_per_round * 4
+    # Per turn at most: a deployment (deploy, seat, occupant, payment, one step per paying
+    # noble, one take for an orange figure chest under the seat) or a supply (the space,
+    # one take per figure it gives, the courier's envoy, an orange figure chest: a supply
+    # space holds at most one chest), then `end turn` when levies exist.
+    figure_chest = 1 if cfg.bag[R.OENVOY] + cfg.bag[R.ONOBLE] else 0
+    deploy = 4 + R.RULES["figures.nobles_per_colour"] + figure_chest
+    courier = R.RULES["privileges.courier_envoys"] if cfg.bag[R.PURPLE] else 0
+    supply = 1 + max(e + n for e, n in cfg.supply) + courier + figure_chest
+    end = 1 if cfg.bag[R.LEVY] else 0
+    moves = cfg.rounds * cfg.turns_per_round * (max(deploy, supply) + end)
     # Each turquoise use spends a chest; each privilege choice spends a purple chest.
     extra = cfg.bag[R.ESCORT] + cfg.bag[R.GIFT] + cfg.bag[R.LEVY] + cfg.bag[R.PURPLE]
     return setup + chest_draws + moves + extra

@@ -60,14 +60,17 @@ def legal_names(state):
     return [state.action_to_string(state.current_player(), a) for a in state.legal_actions()]
 
 
-def deploy(state, region, seat, occupant="envoy", nobles=0):
-    """Deploy with the given occupant and nobles among the paid figures (asked only when
-    the rules leave a choice)."""
+def deploy(state, region, seat, occupant="envoy", nobles=0, noble_to=()):
+    """Deploy with the given occupant, nobles among the paid figures and the regions the
+    paying nobles go to (each asked only when the rules leave a choice)."""
     act(state, f"deploy {region}", f"seat {seat}")
     if not state.is_terminal() and f"occupy with {occupant}" in legal_names(state):
         act(state, f"occupy with {occupant}")
     if not state.is_terminal() and any(n.startswith("pay ") for n in legal_names(state)):
         act(state, f"pay {nobles} noble(s)")
+    for target in noble_to:
+        if not state.is_terminal() and any(n.startswith("noble to ") for n in legal_names(state)):
+            act(state, f"noble to {target}")
 
 
 def supply(state, space=1):
@@ -199,7 +202,7 @@ def test_seat_costs_its_value_minus_one_further_figures_clockwise_from_the_targe
 def test_nobles_may_pay_like_envoys():
     g = load(players=3, chests="none", jobs=0)
     s = setup(g, king="Milan")
-    deploy(s, "Milan", 2, nobles=1)  # value 3: the noble fills the last payment slot
+    deploy(s, "Milan", 2, nobles=1, noble_to=["Augsburg"])  # value 3: Milan and Augsburg
     pay = [row[0] for row in view(g, s, "payment")]
     assert pay[:2] == [[1, 0], [0, 1]]
     assert view(g, s, "court")[0] == [3, 0]
@@ -254,7 +257,8 @@ def test_unaffordable_deployment_is_illegal_and_raises():
 def test_round_scores_the_a_region_and_the_b_region():
     g = load(players=3, chests="none", jobs=0, rounds=1, actions=1)
     s = setup(g, a=("Milan",), king="Augsburg", b=["king"])
-    deploy(s, "Milan", 5)  # 5 travel figures from Augsburg round to Milan
+    # 5 travel figures from Augsburg round to Milan, the noble among them
+    deploy(s, "Milan", 5, noble_to=["Palermo"])
     deploy(s, "Augsburg", 5)
     supply(s)
     assert s.is_terminal()
@@ -420,6 +424,7 @@ def test_levy_chest_brings_two_envoys():
     g = load(players=3, jobs=0)
     s = setup(g, chests=["tLevy", "brown", "brown", "brown", "brown"])
     supply(s, 1)
+    act(s, "end turn")  # keep the levy for the next turn
     for _ in range(4):
         supply(s, 2)
     act(s, "use levy")
