@@ -126,7 +126,7 @@ def test_abstraction_key_ignores_opponents_secret_jobs():
             state.apply_action([x for t, x in legal.items() if t.split(" (")[0] == name][0])
     assert a.scores()[1] != b.scores()[1]
     assert key(a, 0) == key(b, 0)
-    assert SPEC.abstraction_name == "staufer-board" and SPEC.abstraction_version == 1
+    assert SPEC.abstraction_name == "staufer-board" and SPEC.abstraction_version == 2
 
 
 def test_every_assumed_number_is_listed_in_the_spec():
