@@ -732,6 +732,7 @@ def test_short_province_figure_comes_from_the_payment_area_the_player_chooses():
     supply(s, 4)  # 1 envoy + 1 noble: the noble from the province, the envoy is missing
     assert s.current_player() == 0
     assert legal_names(s) == ["take from Milan", "take from Augsburg"]
+    assert "lacks 1 envoy(s) and 0 noble(s)" in s.render_view(0)
     act(s, "take from Augsburg")
     assert [row[0] for row in view(g, s, "payment")][:2] == [[1, 0], [0, 0]]
     assert view(g, s, "court")[0] == [13, 2]
@@ -761,6 +762,7 @@ def test_paying_noble_goes_to_the_region_the_player_chooses():
     s = setup(g, king="Milan")
     act(s, "deploy Milan", "seat 2", "occupy with envoy", "pay 1 noble(s)")
     assert legal_names(s) == ["noble to Milan", "noble to Augsburg"]
+    assert "1 paying noble(s) to place" in s.render_view(0)
     act(s, "noble to Milan")
     pay = [row[0] for row in view(g, s, "payment")]
     assert pay[:2] == [[0, 1], [1, 0]]
@@ -804,6 +806,7 @@ def test_levy_may_be_used_after_the_action():
     supply(s, 1)  # 2 envoys and the levy chest
     assert s.current_player() == 0
     assert legal_names(s) == ["use levy", "end turn"]
+    assert "use a levy now or end the turn" in s.render_view(0)
     act(s, "use levy")
     assert view(g, s, "court")[0] == [8, 1]
     assert s.current_player() == 1
