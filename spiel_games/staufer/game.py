@@ -9,8 +9,10 @@ Play: 5 rounds; each round every player takes 3 actions in family-member order. 
 is a *supply* (take the space's figures from your province into your court plus the chests
 under it) or a *deployment* (travel clockwise from the king's region leaving one figure in
 each region's payment area, occupy a free seat paying value - 1 further figures, take the
-seat's chest; the first deployer of a round gets an envoy first). Turquoise chests may be
-used before the action. At round end the A-tile region and the B-condition region score
+seat's chest; the first deployer of a round gets an envoy first; the player chooses the
+regions of paying nobles). Figures the province lacks come from the payment areas the
+player chooses. Turquoise chests may be used before the action, a levy also after it. At
+round end the A-tile region and the B-condition region score
 (majority with nobles double, ties to the leftmost seat; 1st-3rd take the point tile, the
 majority holder takes the region bonus); clean-up empties the scored seats, refills chests,
 moves the king (clearing the payment areas he passes back to the courts) and sets the next
@@ -43,14 +45,15 @@ Deviations and assumptions (each in rules.toml with source = "assumed" and a rea
   job cards, three of the six B conditions and the C-tile moves are designed here.
 - Travel: one figure into the payment area of each region from the king's region
   (inclusive) to the target (exclusive); the seat's value - 1 further figures go one per
-  region clockwise from the target. Paying nobles fill the last payment slots.
-- Short province: figures come from payment areas clockwise from the king's region.
+  region clockwise from the target.
+- Region bonus figures (round-end scoring, outside any turn) that the province lacks come
+  from payment areas clockwise from the king's region.
 - The king passes (and clears) the regions from his start (inclusive) to his destination.
 - Next round's order: supply track in placement order, then the deployment track.
 - P1 starts; the first region in play is fixed at board position 0 (rotation symmetry).
 - Chests are refilled under empty supply spaces and free seats; exhausted stacks leave
   spaces empty. The last round's C tile is not drawn (round 5 has no clean-up).
-- Turquoise chests are used at the start of the turn, before the action.
+- Escort and gift chests only before the action (they change the deployment).
 - A player may hold each standing privilege kind once (VP privileges any number); one
   purple chest buys one privilege (one source says two chests).
 - Chest counts: the English rules' 10 purple + 18 brown by default (the German original's
