@@ -5,12 +5,14 @@ The key keeps what drives a decision and drops exact counts:
 - phase, round, my court (envoys capped at 6, nobles), my turquoise chests (has/has not);
 - for every board position, clockwise from the king: whether it scores this round,
   my majority count minus the best opponent's (clipped to [-2, 2]), free seats (capped 3);
-- the pending deployment (target position relative to the king, seat, occupant);
+- the pending deployment (target position relative to the king, seat, occupant) and, while
+  paying nobles are placed, how many are left and where the last one went;
+- while missing figures are taken from payment areas, how many envoys and nobles are left;
 - my own job cards (region, design, office);
 - my score minus the best opponent's score, in buckets of 8 (opponents' scores without
   their secret jobs, which I cannot know).
 
-Version history: 1 = initial.
+Version history: 1 = initial; 2 = the noble-placement and take-from-payment decisions.
 """
 
 from __future__ import annotations
@@ -18,16 +20,21 @@ from __future__ import annotations
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.state import (
     KING,
+    NOB_AT,
+    NOB_CUR,
+    NOB_LEFT,
     PEND_OCC,
     PEND_POS,
     PEND_SEAT,
     PHASE,
     PLAYER_PHASES,
     ROUND,
+    TAKE_E,
+    TAKE_N,
 )
 
 NAME = "staufer-board"
-VERSION = 1
+VERSION = 2
 
 
 def abstract_key(state, player: int) -> str:
@@ -49,6 +56,10 @@ def abstract_key(state, player: int) -> str:
             parts.append(f"{'!' if pos in scored else ''}{diff}:{min(free, 3)}")
         if v[PEND_POS] >= 0:
             parts.append(f"p{(v[PEND_POS] - v[KING]) % t.r}.{v[PEND_SEAT]}.{v[PEND_OCC]}")
+        if v[NOB_LEFT]:
+            parts.append(f"n{v[NOB_LEFT]}.{v[NOB_CUR]}.{v[NOB_AT]}")
+        if v[TAKE_E] or v[TAKE_N]:
+            parts.append(f"k{v[TAKE_E]}.{v[TAKE_N]}")
     parts.append("j" + ".".join(str(c) for c in v[t.jobs + me * 3 : t.jobs + me * 3 + 3]))
     sc = S.known_scores(s, me)  # never the opponents' secret jobs
     best_other = max(sc[p] for p in range(t.n) if p != me)

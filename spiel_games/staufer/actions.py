@@ -12,9 +12,15 @@ Player actions:
 | 19 - 22 | pay with j nobles (the rest envoys), j = id - 19    | `pay 1 noble(s)`             |
 | 23 - 25 | use a turquoise chest: escort / gift / levy         | `use escort`                 |
 | 26 - 36 | take a privilege: 26 = VP pile, 27.. = kind 1..10   | `privilege courier`          |
+| 37 - 42 | the next paying noble goes to region r (r = id - 37) | `noble to Augsburg`          |
+| 43 - 48 | take a missing figure from region r's payment area  | `take from Milan`            |
+| 49      | end the turn (instead of using a levy after the action) | `end turn`               |
 
-A deployment is the short sequence deploy -> seat -> (occupant) -> (payment); the
-occupant and payment steps are skipped when only one choice exists.
+A deployment is the short sequence deploy -> seat -> (occupant) -> (payment) -> (noble
+regions); the occupant, payment and noble steps are skipped when only one choice exists.
+A supply (or an orange figure chest) the province cannot cover asks `take from` once per
+missing figure when more than one payment area could give it. After the action a player
+holding a usable levy chooses `use levy` or `end turn`.
 
 Chance outcomes (ids 0-8, meaning by the setup/refill step): region id (region
 placement, A tiles), point tile index, job card index within its type, B condition
@@ -36,7 +42,10 @@ PAYN0 = OCC_NOBLE + 1
 MAX_PAY_NOBLES = 4
 USE0 = PAYN0 + MAX_PAY_NOBLES
 PRIV0 = USE0 + len(R.TURQUOISE)
-NUM_ACTIONS = PRIV0 + R.PRIV_KINDS
+NOBLE_TO0 = PRIV0 + R.PRIV_KINDS
+TAKE0 = NOBLE_TO0 + R.MAX_REGIONS
+END_TURN = TAKE0 + R.MAX_REGIONS
+NUM_ACTIONS = END_TURN + 1
 NUM_CHANCE = R.CHEST_KINDS
 
 KINDS = (
@@ -46,7 +55,10 @@ KINDS = (
     ("occupy", OCC_ENVOY, PAYN0),
     ("pay", PAYN0, USE0),
     ("use", USE0, PRIV0),
-    ("privilege", PRIV0, NUM_ACTIONS),
+    ("privilege", PRIV0, NOBLE_TO0),
+    ("noble", NOBLE_TO0, TAKE0),
+    ("take", TAKE0, END_TURN),
+    ("end", END_TURN, NUM_ACTIONS),
 )
 
 

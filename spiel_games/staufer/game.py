@@ -9,8 +9,10 @@ Play: 5 rounds; each round every player takes 3 actions in family-member order. 
 is a *supply* (take the space's figures from your province into your court plus the chests
 under it) or a *deployment* (travel clockwise from the king's region leaving one figure in
 each region's payment area, occupy a free seat paying value - 1 further figures, take the
-seat's chest; the first deployer of a round gets an envoy first). Turquoise chests may be
-used before the action. At round end the A-tile region and the B-condition region score
+seat's chest; the first deployer of a round gets an envoy first; the player chooses the
+regions of paying nobles). Figures the province lacks come from the payment areas the
+player chooses. Turquoise chests may be used before the action, a levy also after it. At
+round end the A-tile region and the B-condition region score
 (majority with nobles double, ties to the leftmost seat; 1st-3rd take the point tile, the
 majority holder takes the region bonus); clean-up empties the scored seats, refills chests,
 moves the king (clearing the payment areas he passes back to the courts) and sets the next
@@ -43,14 +45,15 @@ Deviations and assumptions (each in rules.toml with source = "assumed" and a rea
   job cards, three of the six B conditions and the C-tile moves are designed here.
 - Travel: one figure into the payment area of each region from the king's region
   (inclusive) to the target (exclusive); the seat's value - 1 further figures go one per
-  region clockwise from the target. Paying nobles fill the last payment slots.
-- Short province: figures come from payment areas clockwise from the king's region.
+  region clockwise from the target.
+- Region bonus figures (round-end scoring, outside any turn) that the province lacks come
+  from payment areas clockwise from the king's region.
 - The king passes (and clears) the regions from his start (inclusive) to his destination.
 - Next round's order: supply track in placement order, then the deployment track.
 - P1 starts; the first region in play is fixed at board position 0 (rotation symmetry).
 - Chests are refilled under empty supply spaces and free seats; exhausted stacks leave
   spaces empty. The last round's C tile is not drawn (round 5 has no clean-up).
-- Turquoise chests are used at the start of the turn, before the action.
+- Escort and gift chests only before the action (they change the deployment).
 - A player may hold each standing privilege kind once (VP privileges any number); one
   purple chest buys one privilege (one source says two chests).
 - Chest counts: the English rules' 10 purple + 18 brown by default (the German original's
@@ -115,8 +118,16 @@ def max_game_length(cfg: R.Config) -> int:
     setup = len(initial_core(cfg).t.steps)
     spaces = len(cfg.supply) + sum(len(x) for x in cfg.seats)
     chest_draws = min(sum(cfg.bag), spaces * cfg.rounds)
-    # Per action at most: deploy, seat, occupant, payment.
-    moves = cfg.rounds * cfg.turns_per_round * 4
+    # Per turn at most: a deployment (deploy, seat, occupant, payment, one step per paying
+    # noble, one take for an orange figure chest under the seat) or a supply (the space,
+    # one take per figure it gives, the courier's envoy, an orange figure chest: a supply
+    # space holds at most one chest), then `end turn` when levies exist.
+    figure_chest = 1 if cfg.bag[R.OENVOY] + cfg.bag[R.ONOBLE] else 0
+    deploy = 4 + R.RULES["figures.nobles_per_colour"] + figure_chest
+    courier = R.RULES["privileges.courier_envoys"] if cfg.bag[R.PURPLE] else 0
+    supply = 1 + max(e + n for e, n in cfg.supply) + courier + figure_chest
+    end = 1 if cfg.bag[R.LEVY] else 0
+    moves = cfg.rounds * cfg.turns_per_round * (max(deploy, supply) + end)
     # Each turquoise use spends a chest; each privilege choice spends a purple chest.
     extra = cfg.bag[R.ESCORT] + cfg.bag[R.GIFT] + cfg.bag[R.LEVY] + cfg.bag[R.PURPLE]
     return setup + chest_draws + moves + extra

@@ -8,7 +8,12 @@
   most figures plus the value of its chests.
 - Occupy with an envoy unless a noble is required or would win the majority; pay with
   envoys; take the biggest VP privilege, else the first standing privilege.
-- Use an escort when travelling far, a gift before an expensive seat, a levy when short.
+- Use an escort when travelling far, a gift before an expensive seat, a levy when short
+  before the action; after the action use a levy that brings its full two envoys, or any
+  levy on the last turn of the game (court figures break ties and feed the steward).
+- A paying noble goes to the region the king leaves soonest (its payment area returns to
+  the court first); a figure the province lacks comes from the payment area the king
+  reaches last.
 """
 
 from __future__ import annotations
@@ -18,14 +23,19 @@ from spiel_games.staufer import phases as P
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.state import (
+    AFTER,
     CUR,
     KING,
+    NOBLE,
     OCCUPANT,
     PAYMENT,
     PEND_POS,
     PHASE,
     PRIVILEGE,
+    ROUND,
     SEAT,
+    TAKE,
+    TI,
     TURN,
     VPLEFT,
 )
@@ -141,6 +151,17 @@ def heuristic_action(state, rng=None) -> int:
         return A.OCC_ENVOY if A.OCC_ENVOY in legal else A.OCC_NOBLE
     if ph == PAYMENT:
         return min(legal)  # pay with envoys, keep nobles
+    if ph in (NOBLE, TAKE):
+        # Clockwise distance from the king: the king clears the areas nearest him first.
+        def wait(a: int) -> int:
+            return (s.pos_of[a - (A.NOBLE_TO0 if ph == NOBLE else A.TAKE0)] - v[KING]) % t.r
+
+        return min(legal, key=wait) if ph == NOBLE else max(legal, key=wait)
+    if ph == AFTER:
+        last_turn = v[ROUND] == t.cfg.rounds - 1 and p not in v[t.order + v[TI] + 1 : t.order + t.F]
+        if v[t.prov + 2 * p] >= R.LEVY_ENVOYS or last_turn:
+            return A.USE0 + 2
+        return A.END_TURN
     if ph == PRIVILEGE:
         top = t.cfg.vp_pile[v[VPLEFT] - 1] if v[VPLEFT] else 0
         if A.PRIV0 + R.VP_PRIV in legal and top >= 4:

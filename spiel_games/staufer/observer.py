@@ -36,7 +36,7 @@ F = n * actions family members, 9 chest kinds, 11 privilege slots):
 | bag            | (9,)        | chests of each kind left in the stacks                    |
 | vp_pile        | (2,)        | VP privileges left, value of the top one                  |
 | piles          | (11,)       | privilege cards left per kind                             |
-| pending        | (R + K + 2 + 3,) | chosen region, seat, occupant; escort, gift, purple chests pending |
+| pending        | (R + K + 2 + 8,) | chosen region, seat, occupant; escort, gift, purple chests pending; envoys, nobles still to take from payment areas; paying nobles left to place, the payment group of the last one, nobles placed there |
 | jobs           | (n, 3, 6)   | one-hot job card per player and type (own only; all at the end) |
 
 Strings carry the same facts: ``observer``, one compact ``public`` record (every public
@@ -57,6 +57,9 @@ from spiel_games.staufer.state import (
     GIFT,
     KING,
     NDEP,
+    NOB_AT,
+    NOB_CUR,
+    NOB_LEFT,
     NSUP,
     PEND_OCC,
     PEND_POS,
@@ -65,6 +68,8 @@ from spiel_games.staufer.state import (
     PLAYER_PHASES,
     PRIV_PENDING,
     ROUND,
+    TAKE_E,
+    TAKE_N,
     TI,
     Phase,
 )
@@ -105,7 +110,7 @@ def layout_for(cfg) -> Layout:
             Piece("bag", (ck,)),
             Piece("vp_pile", (2,)),
             Piece("piles", (pk,)),
-            Piece("pending", (r + k + 2 + 3,)),
+            Piece("pending", (r + k + 2 + 8,)),
             Piece("jobs", (n, 3, R.JOB_POOL_MAX)),
         ]
     )
@@ -186,7 +191,8 @@ def write(state, player, view, out) -> None:
         pile = s.vp_pile()
         out("vp_pile", [len(pile), pile[-1] if pile else 0])
         pend = (v[PEND_POS], r + v[PEND_SEAT], r + k + v[PEND_OCC])
-        flags = [v[ESCORT], v[GIFT], v[PRIV_PENDING]]
+        flags = [v[ESCORT], v[GIFT], v[PRIV_PENDING], v[TAKE_E], v[TAKE_N]]
+        flags += [v[NOB_LEFT], v[NOB_CUR], v[NOB_AT]]
         tensor = getattr(out, "tensor", None)
         if tensor is None:
             out("pending", (), f"{pend[0]},{v[PEND_SEAT]},{v[PEND_OCC]},{flags}")
@@ -195,7 +201,7 @@ def write(state, player, view, out) -> None:
             for x, lo in zip(pend, (0, r, r + k), strict=True):
                 if x >= lo:
                     tensor[off + x] = 1.0
-            tensor[off + r + k + 2 : off + r + k + 5] = flags
+            tensor[off + r + k + 2 : off + r + k + 10] = flags
     if view.public and s.pub is None and not _is_text(out):
         lo, hi = out.offsets["to_move"][0], out.offsets["jobs"][0]
         s.pub = (lo, hi, out.tensor[lo:hi].copy())  # public pieces are contiguous

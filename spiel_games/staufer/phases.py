@@ -1,7 +1,8 @@
 """Die Staufer phases: one legal/apply pair per phase and the phase table.
 
 Player phases: TURN (supply, deploy or a turquoise chest), SEAT, OCCUPANT, PAYMENT,
-PRIVILEGE; with them the figure/chest effects and deployment costs they need. The
+NOBLE (where paying nobles go), TAKE (which payment area gives a figure the province
+lacks), PRIVILEGE, AFTER (a levy after the action); with them the figure/chest effects and deployment costs they need. The
 chance phases (SETUP, REFILL) enter the table with their outcome/apply pair from
 rounds.py, where the setup steps and refills live.
 
@@ -16,13 +17,17 @@ from spiel_games.staufer import rounds as RD
 from spiel_games.staufer import rules as R
 from spiel_games.staufer.rounds import end_turn
 from spiel_games.staufer.state import (
+    AFTER,
     CHANCE_PHASES,
     CUR,
-    END,
     ESCORT,
     GIFT,
     KING,
     NDEP,
+    NOB_AT,
+    NOB_CUR,
+    NOB_LEFT,
+    NOBLE,
     NSUP,
     OCCUPANT,
     PAYMENT,
@@ -36,11 +41,14 @@ from spiel_games.staufer.state import (
     REFILL,
     SEAT,
     SETUP,
+    TAKE,
+    TAKE_E,
+    TAKE_N,
     TURN,
     VPLEFT,
     Core,
     Phase,
-    gain,
+    gain_in_turn,
     take_vp_privilege,
 )
 
@@ -50,6 +58,7 @@ PK = R.PRIV_KINDS
 
 
 def gain_chest(c: Core, p: int, kind: int) -> None:
+    """p takes a chest during their turn: orange act at once, the others are kept."""
     v = c.v
     t = c.t
     if kind == R.O2VP:
@@ -57,9 +66,9 @@ def gain_chest(c: Core, p: int, kind: int) -> None:
     elif kind == R.O3VP:
         v[t.vp + p] += 3
     elif kind == R.OENVOY:
-        gain(c, p, 1, 0)
+        gain_in_turn(c, p, 1, 0)
     elif kind == R.ONOBLE:
-        gain(c, p, 0, 1)
+        gain_in_turn(c, p, 0, 1)
     elif kind == R.PURPLE:
         v[PRIV_PENDING] += 1
     elif kind == R.BROWN:
@@ -160,6 +169,54 @@ def noble_range(c: Core, p: int) -> tuple[int, int]:
     return max(0, cost - e), min(nb, cost)
 
 
+def payment_groups(c: Core, p: int) -> list[tuple[int, int]]:
+    """(position, figures) of the pending deployment's payment: the travel regions from the
+    king's, then the seat's further figures one per region clockwise from the target;
+    a region reached twice (a long way round) is one group, in order of first payment."""
+    v = c.v
+    t = c.t
+    pos = v[PEND_POS]
+    value = t.cfg.seats[c.region_at[pos]][v[PEND_SEAT]][0]
+    slots = travel_slots(c, p, pos)
+    slots += [(pos + i) % t.r for i in range(seat_payment(c, p, value))]
+    groups: list[tuple[int, int]] = []
+    for x in slots:
+        for i, (q, m) in enumerate(groups):
+            if q == x:
+                groups[i] = (q, m + 1)
+                break
+        else:
+            groups.append((x, 1))
+    return groups
+
+
+def noble_options(c: Core, groups: list[tuple[int, int]]) -> list[int]:
+    """Group indices that may take the next paying noble. Nobles are placed in group order
+    (NOB_CUR never goes back), so every distribution is reached by exactly one sequence;
+    a group is open when it has room and the nobles left still fit from it on."""
+    v = c.v
+    cur, at, left = v[NOB_CUR], v[NOB_AT], v[NOB_LEFT]
+    out = []
+    room_from = 0
+    rooms = [m - (at if i == cur else 0) for i, (_, m) in enumerate(groups)]
+    for i in range(len(groups) - 1, cur - 1, -1):
+        room_from += rooms[i]
+        if rooms[i] > 0 and room_from >= left:
+            out.append(i)
+    out.reverse()
+    return out
+
+
+def take_options(c: Core, p: int) -> list[int]:
+    """Positions whose payment area holds a figure of p of the kind to take next (nobles
+    first)."""
+    v = c.v
+    t = c.t
+    i = t.pay + p * 2 + (1 if v[TAKE_N] else 0)
+    step = t.n * 2
+    return [pos for pos in range(t.r) if v[i + pos * step] > 0]
+
+
 # ----- player phases -----------------------------------------------------------------------
 
 
@@ -203,6 +260,19 @@ def _legal_occupant(c: Core) -> list[int]:
 def _legal_payment(c: Core) -> list[int]:
     lo, hi = noble_range(c, c.v[CUR])
     return [A.PAYN0 + j for j in range(lo, hi + 1)]
+
+
+def _legal_noble(c: Core) -> list[int]:
+    groups = payment_groups(c, c.v[CUR])
+    return sorted(A.NOBLE_TO0 + c.region_at[groups[i][0]] for i in noble_options(c, groups))
+
+
+def _legal_take(c: Core) -> list[int]:
+    return sorted(A.TAKE0 + c.region_at[pos] for pos in take_options(c, c.v[CUR]))
+
+
+def _legal_after(c: Core) -> list[int]:
+    return [A.USE0 + 2, A.END_TURN]
 
 
 def _legal_privilege(c: Core) -> list[int]:
@@ -276,6 +346,32 @@ def _apply_payment(c: Core, action: int) -> None:
     _deploy(c, c.v[CUR], arg)
 
 
+def _apply_noble(c: Core, action: int) -> None:
+    _, rid = _checked(c, action, _legal_noble)
+    p = c.v[CUR]
+    groups = payment_groups(c, p)
+    pos = c.pos_of[rid]
+    i = next(i for i in noble_options(c, groups) if groups[i][0] == pos)
+    _put_noble(c, p, groups, i)
+    _place_nobles(c, p)
+
+
+def _apply_take(c: Core, action: int) -> None:
+    _, rid = _checked(c, action, _legal_take)
+    p = c.v[CUR]
+    _take_from(c, p, c.pos_of[rid])
+    _after_action(c)
+
+
+def _apply_after(c: Core, action: int) -> None:
+    _checked(c, action, _legal_after)
+    if action == A.END_TURN:
+        end_turn(c)
+        return
+    _use_turquoise(c, c.v[CUR], 2)
+    _after_action(c)
+
+
 def _apply_privilege(c: Core, action: int) -> None:
     _, arg = _checked(c, action, _legal_privilege)
     _take_privilege(c, c.v[CUR], arg)
@@ -291,7 +387,7 @@ def _supply(c: Core, p: int, space: int) -> None:
         v[t.vp + p] += R.RULES["privileges.patron_vp"]
     v[t.sup + v[NSUP]] = p
     v[NSUP] += 1
-    gain(c, p, e, nb)
+    gain_in_turn(c, p, e, nb)
     base = t.supc + space * R.CHEST_KINDS
     for kind in range(R.CHEST_KINDS):
         for _ in range(v[base + kind]):
@@ -312,16 +408,78 @@ def _choose_occupant(c: Core, p: int, occ: int) -> None:
 def _deploy(c: Core, p: int, nobles_paid: int) -> None:
     v = c.v
     t = c.t
-    n = t.n
+    groups = payment_groups(c, p)
+    total = sum(m for _, m in groups)
+    if 0 < nobles_paid < total and len(groups) > 1:
+        # The player chooses the regions of the paying nobles (NOBLE phase).
+        v[NOB_LEFT] = nobles_paid
+        v[NOB_CUR] = v[NOB_AT] = 0
+        _place_nobles(c, p)
+        return
+    # One distribution only: all envoys, all nobles, or a single payment region.
+    base = t.pay + p * 2
+    step = t.n * 2
+    left = nobles_paid
+    for pos, m in groups:
+        x = m if m < left else left
+        v[base + pos * step + 1] += x
+        v[base + pos * step] += m - x
+        left -= x
+    v[t.court + p * 2] -= total - nobles_paid
+    v[t.court + p * 2 + 1] -= nobles_paid
+    _occupy(c, p)
+
+
+def _put_noble(c: Core, p: int, groups: list[tuple[int, int]], i: int) -> None:
+    """The next paying noble goes to group i; groups passed over are filled with envoys."""
+    v = c.v
+    t = c.t
+    base = t.pay + p * 2
+    step = t.n * 2
+    cur = v[NOB_CUR]
+    if i > cur:
+        for j in range(cur, i):
+            pos, m = groups[j]
+            e = m - (v[NOB_AT] if j == cur else 0)
+            v[base + pos * step] += e
+            v[t.court + p * 2] -= e
+        v[NOB_CUR] = i
+        v[NOB_AT] = 0
+    v[base + groups[i][0] * step + 1] += 1
+    v[t.court + p * 2 + 1] -= 1
+    v[NOB_AT] += 1
+    v[NOB_LEFT] -= 1
+
+
+def _place_nobles(c: Core, p: int) -> None:
+    """Place paying nobles while only one region can take the next; ask when several can;
+    then fill the remaining payment with envoys and occupy the seat."""
+    v = c.v
+    t = c.t
+    groups = payment_groups(c, p)
+    while v[NOB_LEFT]:
+        opts = noble_options(c, groups)
+        if len(opts) > 1:
+            v[PHASE] = NOBLE
+            return
+        _put_noble(c, p, groups, opts[0])
+    base = t.pay + p * 2
+    step = t.n * 2
+    cur = v[NOB_CUR]
+    for j in range(cur, len(groups)):
+        pos, m = groups[j]
+        e = m - (v[NOB_AT] if j == cur else 0)
+        v[base + pos * step] += e
+        v[t.court + p * 2] -= e
+    v[NOB_CUR] = v[NOB_AT] = 0
+    _occupy(c, p)
+
+
+def _occupy(c: Core, p: int) -> None:
+    """The pending figure takes its seat (payment is done) and takes the chest under it."""
+    v = c.v
+    t = c.t
     pos, k, occ = v[PEND_POS], v[PEND_SEAT], v[PEND_OCC]
-    value = t.cfg.seats[c.region_at[pos]][k][0]
-    slots = travel_slots(c, p, pos)
-    slots += [(pos + i) % t.r for i in range(seat_payment(c, p, value))]
-    first_noble = len(slots) - nobles_paid  # nobles fill the last payment slots
-    for i, region_pos in enumerate(slots):
-        noble = 1 if i >= first_noble else 0
-        v[t.court + p * 2 + noble] -= 1
-        v[t.pay + (region_pos * n + p) * 2 + noble] += 1
     v[t.court + p * 2 + occ] -= 1
     if v[t.court + p * 2] < 0 or v[t.court + p * 2 + 1] < 0:
         raise AssertionError("deployment overspent the court")
@@ -352,12 +510,60 @@ def _use_turquoise(c: Core, p: int, i: int) -> None:
                 v[t.court + p * 2] += 1
 
 
-def _after_action(c: Core) -> None:
+def _take_from(c: Core, p: int, pos: int) -> None:
     v = c.v
-    if v[PRIV_PENDING] > 0 and available_privileges(c, v[CUR]):
+    t = c.t
+    noble = 1 if v[TAKE_N] else 0
+    v[t.pay + (pos * t.n + p) * 2 + noble] -= 1
+    v[t.court + p * 2 + noble] += 1
+    v[TAKE_N if noble else TAKE_E] -= 1
+
+
+def _resolve_take(c: Core, p: int) -> bool:
+    """Take the figures the province lacked from payment areas: automatically while there
+    is no choice (one area holds them, or every such figure is needed); False when the
+    player must choose (TAKE phase). A noble that exists nowhere becomes an envoy; an
+    envoy that exists nowhere is not taken."""
+    v = c.v
+    t = c.t
+    while v[TAKE_N] or v[TAKE_E]:
+        noble = 1 if v[TAKE_N] else 0
+        need = v[TAKE_N] if noble else v[TAKE_E]
+        opts = take_options(c, p)
+        i = t.pay + p * 2 + noble
+        have = sum(v[i + pos * t.n * 2] for pos in opts)
+        if have == 0:
+            if noble:
+                v[TAKE_N] -= 1
+                if v[t.prov + p * 2] > 0:
+                    v[t.prov + p * 2] -= 1
+                    v[t.court + p * 2] += 1
+                else:
+                    v[TAKE_E] += 1
+            else:
+                v[TAKE_E] = 0
+            continue
+        if len(opts) > 1 and have > need:
+            v[PHASE] = TAKE
+            return False
+        _take_from(c, p, opts[0])
+    return True
+
+
+def _after_action(c: Core) -> None:
+    """After the action: missing figures, then privileges, then the levy window."""
+    v = c.v
+    p = v[CUR]
+    if (v[TAKE_N] or v[TAKE_E]) and not _resolve_take(c, p):
+        return
+    if v[PRIV_PENDING] > 0 and available_privileges(c, p):
         v[PHASE] = PRIVILEGE
         return
     v[PRIV_PENDING] = 0
+    t = c.t
+    if v[t.tq + p * 3 + 2] and v[t.prov + p * 2] > 0:
+        v[PHASE] = AFTER  # a levy may still be used after the action
+        return
     end_turn(c)
 
 
@@ -383,11 +589,15 @@ _BY_PHASE = {
     OCCUPANT: (_legal_occupant, _apply_occupant),
     PAYMENT: (_legal_payment, _apply_payment),
     PRIVILEGE: (_legal_privilege, _apply_privilege),
+    NOBLE: (_legal_noble, _apply_noble),
+    TAKE: (_legal_take, _apply_take),
+    AFTER: (_legal_after, _apply_after),
 }
 # Indexed by phase id (END has no entry):
 # OUTCOMES[ph](core) -> [(outcome, probability), ...] at a chance phase;
 # LEGAL[ph](core) -> legal ids of the player to move at a player phase;
 # APPLY[ph](core, id) for an outcome or action id (an impossible one raises ValueError).
-OUTCOMES = tuple(_BY_PHASE[ph][0] if ph in CHANCE_PHASES else None for ph in range(END + 1))
-LEGAL = tuple(_BY_PHASE[ph][0] if ph in PLAYER_PHASES else None for ph in range(END + 1))
-APPLY = tuple(_BY_PHASE[ph][1] if ph in _BY_PHASE else None for ph in range(END + 1))
+_N = len(Phase)
+OUTCOMES = tuple(_BY_PHASE[ph][0] if ph in CHANCE_PHASES else None for ph in range(_N))
+LEGAL = tuple(_BY_PHASE[ph][0] if ph in PLAYER_PHASES else None for ph in range(_N))
+APPLY = tuple(_BY_PHASE[ph][1] if ph in _BY_PHASE else None for ph in range(_N))

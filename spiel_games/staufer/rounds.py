@@ -18,6 +18,9 @@ from spiel_games.staufer.state import (
     KING,
     MOVER,
     NDEP,
+    NOB_AT,
+    NOB_CUR,
+    NOB_LEFT,
     NSUP,
     PEND_OCC,
     PEND_POS,
@@ -35,6 +38,8 @@ from spiel_games.staufer.state import (
     ST_REGION,
     ST_TILE,
     STEP,
+    TAKE_E,
+    TAKE_N,
     TERMINAL,
     TI,
     TURN,
@@ -166,6 +171,7 @@ def _start_turn(v: list[int]) -> None:
     v[ESCORT] = v[GIFT] = 0
     v[PEND_POS] = v[PEND_SEAT] = v[PEND_OCC] = -1
     v[PRIV_PENDING] = 0
+    v[TAKE_E] = v[TAKE_N] = v[NOB_LEFT] = v[NOB_CUR] = v[NOB_AT] = 0
 
 
 def end_turn(c: Core) -> None:

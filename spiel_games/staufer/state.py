@@ -7,7 +7,7 @@ shared until replaced. Layout of ``v`` (offsets of the arrays are in ``Tables``)
 
 | slice            | size     | meaning                                                     |
 |------------------|----------|-------------------------------------------------------------|
-| scalars          | 18       | PHASE, MOVER, CUR, STEP, KING, ROUND, TI, PEND_POS, PEND_SEAT, PEND_OCC, ESCORT, GIFT, PRIV_PENDING, NSUP, NDEP, VPLEFT, SCORED_A, SCORED_B |
+| scalars          | 23       | PHASE, MOVER, CUR, STEP, KING, ROUND, TI, PEND_POS, PEND_SEAT, PEND_OCC, ESCORT, GIFT, PRIV_PENDING, NSUP, NDEP, VPLEFT, SCORED_A, SCORED_B, TAKE_E, TAKE_N, NOB_LEFT, NOB_CUR, NOB_AT |
 | order            | F        | this round's family-member order (F = players x actions)   |
 | sup / dep        | F each   | supply / deployment track, in placement order (NSUP/NDEP)  |
 | seat             | R*K      | -1 free, else player*2 + is_noble (index pos*K + k, k=0 leftmost) |
@@ -49,11 +49,16 @@ class Phase(enum.IntEnum):
     PAYMENT = 5  # player: how many nobles among the paid figures
     PRIVILEGE = 6  # player: which privilege a purple chest buys
     END = 7
+    NOBLE = 8  # player: which payment region receives the next paying noble
+    TAKE = 9  # player: which payment area supplies the next figure the province lacks
+    AFTER = 10  # player: use a levy after the action, or end the turn
 
 
-SETUP, REFILL, TURN, SEAT, OCCUPANT, PAYMENT, PRIVILEGE, END = (int(p) for p in Phase)
+SETUP, REFILL, TURN, SEAT, OCCUPANT, PAYMENT, PRIVILEGE, END, NOBLE, TAKE, AFTER = (
+    int(p) for p in Phase
+)
 CHANCE_PHASES = frozenset((SETUP, REFILL))
-PLAYER_PHASES = frozenset((TURN, SEAT, OCCUPANT, PAYMENT, PRIVILEGE))
+PLAYER_PHASES = frozenset((TURN, SEAT, OCCUPANT, PAYMENT, PRIVILEGE, NOBLE, TAKE, AFTER))
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -77,8 +82,13 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
     VPLEFT,
     SCORED_A,
     SCORED_B,
-) = range(18)
-NSCALAR = 18
+    TAKE_E,  # envoys the province lacked, still to take from payment areas this turn
+    TAKE_N,  # nobles the province lacked, likewise
+    NOB_LEFT,  # paying nobles still to place (NOBLE phase)
+    NOB_CUR,  # index (in payment_groups order) of the region the last noble went to
+    NOB_AT,  # nobles placed in that region so far
+) = range(23)
+NSCALAR = 23
 
 # Setup step kinds.
 ST_REGION, ST_TILE, ST_JOB, ST_A, ST_B, ST_C = range(6)
@@ -276,8 +286,9 @@ def initial_core(cfg: R.Config) -> Core:
 
 
 def gain(c: Core, p: int, envoys: int, nobles: int) -> None:
-    """Take figures of colour p from the province; when it runs short, from payment areas
-    clockwise from the king's region; a noble that exists nowhere becomes an envoy."""
+    """Outside a turn (region bonuses): take figures of colour p from the province; when it
+    runs short, from payment areas clockwise from the king's region; a noble that exists
+    nowhere becomes an envoy. During a turn the player chooses (see ``gain_in_turn``)."""
     for _ in range(nobles):
         if not _take_one(c, p, 1):
             envoys += 1
@@ -301,6 +312,21 @@ def _take_one(c: Core, p: int, noble: int) -> bool:
             v[t.court + i] += 1
             return True
     return False
+
+
+def gain_in_turn(c: Core, p: int, envoys: int, nobles: int) -> None:
+    """During p's turn: take what the province has; the figures it lacks are queued in
+    TAKE_E / TAKE_N for p to take from payment areas of their choice (phases.resolve_take)."""
+    v = c.v
+    i = c.t.prov + p * 2
+    got = min(nobles, v[i + 1])
+    v[i + 1] -= got
+    v[c.t.court + p * 2 + 1] += got
+    v[TAKE_N] += nobles - got
+    got = min(envoys, v[i])
+    v[i] -= got
+    v[c.t.court + p * 2] += got
+    v[TAKE_E] += envoys - got
 
 
 def take_vp_privilege(c: Core, p: int) -> None:

@@ -75,7 +75,13 @@ def player_action_string(action: int, cfg) -> str:
         return f"pay {arg} noble(s)"
     if kind == "use":
         return f"use {CHEST_NAMES[R.TURQUOISE[arg]].split()[1]}"
-    return f"privilege {R.PRIV_NAMES[arg]}"
+    if kind == "privilege":
+        return f"privilege {R.PRIV_NAMES[arg]}"
+    if kind == "noble":
+        return f"noble to {R.REGION_NAMES[arg]}"
+    if kind == "take":
+        return f"take from {R.REGION_NAMES[arg]}"
+    return "end turn"
 
 
 def chance_string(s, outcome: int) -> str:

@@ -13,12 +13,14 @@ from __future__ import annotations
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.state import (
+    AFTER,
     CUR,
     END,
     ESCORT,
     GIFT,
     KING,
     NDEP,
+    NOB_LEFT,
     NSUP,
     PEND_OCC,
     PEND_POS,
@@ -31,6 +33,8 @@ from spiel_games.staufer.state import (
     SCORED_B,
     SETUP,
     STEP,
+    TAKE_E,
+    TAKE_N,
     TI,
     Phase,
 )
@@ -245,8 +249,17 @@ def _pending(s) -> str:
         if v[PEND_OCC] >= 0:
             text += f", occupied by {'a noble' if v[PEND_OCC] else 'an envoy'}"
         parts.append(text)
+    if v[NOB_LEFT]:
+        parts.append(f"{v[NOB_LEFT]} paying noble(s) to place")
+    if v[TAKE_N] or v[TAKE_E]:
+        parts.append(
+            f"the province lacks {v[TAKE_E]} envoy(s) and {v[TAKE_N]} noble(s): "
+            "take them from payment areas"
+        )
     if v[PRIV_PENDING]:
         parts.append(f"{v[PRIV_PENDING]} privilege(s) to choose")
+    if v[PHASE] == AFTER:
+        parts.append("action done: use a levy now or end the turn")
     return "; ".join(parts)
 
 

@@ -126,7 +126,7 @@ def test_abstraction_key_ignores_opponents_secret_jobs():
             state.apply_action([x for t, x in legal.items() if t.split(" (")[0] == name][0])
     assert a.scores()[1] != b.scores()[1]
     assert key(a, 0) == key(b, 0)
-    assert SPEC.abstraction_name == "staufer-board" and SPEC.abstraction_version == 1
+    assert SPEC.abstraction_name == "staufer-board" and SPEC.abstraction_version == 2
 
 
 def test_every_assumed_number_is_listed_in_the_spec():
@@ -145,3 +145,24 @@ def test_random_playout_is_fast_enough():
     start = time.perf_counter()
     _play(game, [_random] * 4, seed=1)
     assert time.perf_counter() - start < 1.0
+
+
+def test_new_decisions_appear_in_random_play_and_always_offer_a_real_choice():
+    """The noble-region, take-from-payment and levy-after decisions are asked only with
+    more than one legal option, and random play reaches each of them."""
+    seen = {"noble": 0, "take": 0, "after": 0}
+    for players, seed in ((2, 1), (3, 2), (4, 3), (5, 4), (3, 5), (4, 6)):
+        game = pyspiel.load_game(f"python_staufer(players={players})")
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_chance(state, rng))
+                continue
+            phase = state.board()["phase"]
+            legal = state.legal_actions()
+            if phase in seen:
+                seen[phase] += 1
+                assert len(legal) > 1, (phase, legal)
+            state.apply_action(rng.choice(legal))
+    assert all(seen.values()), seen

@@ -60,14 +60,17 @@ def legal_names(state):
     return [state.action_to_string(state.current_player(), a) for a in state.legal_actions()]
 
 
-def deploy(state, region, seat, occupant="envoy", nobles=0):
-    """Deploy with the given occupant and nobles among the paid figures (asked only when
-    the rules leave a choice)."""
+def deploy(state, region, seat, occupant="envoy", nobles=0, noble_to=()):
+    """Deploy with the given occupant, nobles among the paid figures and the regions the
+    paying nobles go to (each asked only when the rules leave a choice)."""
     act(state, f"deploy {region}", f"seat {seat}")
     if not state.is_terminal() and f"occupy with {occupant}" in legal_names(state):
         act(state, f"occupy with {occupant}")
     if not state.is_terminal() and any(n.startswith("pay ") for n in legal_names(state)):
         act(state, f"pay {nobles} noble(s)")
+    for target in noble_to:
+        if not state.is_terminal() and any(n.startswith("noble to ") for n in legal_names(state)):
+            act(state, f"noble to {target}")
 
 
 def supply(state, space=1):
@@ -144,7 +147,7 @@ def test_supply_takes_the_space_figures_and_its_chest():
     assert view(g, s, "court")[1] == [6, 1] and view(g, s, "vp")[1] == 0
 
 
-def test_supply_short_province_takes_from_payment_areas_clockwise_from_the_king():
+def test_supply_short_province_takes_every_needed_payment_figure_without_asking():
     g = load(players=3, chests="none", jobs=0)
     s = setup(g, king="Milan")
     deploy(s, "Nijmegen", 5)  # travel: one envoy each into Milan and Augsburg
@@ -153,7 +156,7 @@ def test_supply_short_province_takes_from_payment_areas_clockwise_from_the_king(
     for _ in range(4):
         supply(s, 2)  # P2, P3, P3, P2
     assert s.current_player() == 0
-    supply(s, 1)  # 2 envoys: from Milan's then Augsburg's payment area
+    supply(s, 1)  # 2 envoys, both needed: no choice of payment area
     assert view(g, s, "court")[0] == [14, 1]
     assert all(row[0] == [0, 0] for row in view(g, s, "payment"))
 
@@ -199,7 +202,7 @@ def test_seat_costs_its_value_minus_one_further_figures_clockwise_from_the_targe
 def test_nobles_may_pay_like_envoys():
     g = load(players=3, chests="none", jobs=0)
     s = setup(g, king="Milan")
-    deploy(s, "Milan", 2, nobles=1)  # value 3: the noble fills the last payment slot
+    deploy(s, "Milan", 2, nobles=1, noble_to=["Augsburg"])  # value 3: Milan and Augsburg
     pay = [row[0] for row in view(g, s, "payment")]
     assert pay[:2] == [[1, 0], [0, 1]]
     assert view(g, s, "court")[0] == [3, 0]
@@ -254,7 +257,8 @@ def test_unaffordable_deployment_is_illegal_and_raises():
 def test_round_scores_the_a_region_and_the_b_region():
     g = load(players=3, chests="none", jobs=0, rounds=1, actions=1)
     s = setup(g, a=("Milan",), king="Augsburg", b=["king"])
-    deploy(s, "Milan", 5)  # 5 travel figures from Augsburg round to Milan
+    # 5 travel figures from Augsburg round to Milan, the noble among them
+    deploy(s, "Milan", 5, noble_to=["Palermo"])
     deploy(s, "Augsburg", 5)
     supply(s)
     assert s.is_terminal()
@@ -420,6 +424,7 @@ def test_levy_chest_brings_two_envoys():
     g = load(players=3, jobs=0)
     s = setup(g, chests=["tLevy", "brown", "brown", "brown", "brown"])
     supply(s, 1)
+    act(s, "end turn")  # keep the levy for the next turn
     for _ in range(4):
         supply(s, 2)
     act(s, "use levy")
@@ -710,3 +715,114 @@ def test_final_round_has_no_cleanup_so_scored_seats_count_for_jobs():
     assert s.is_terminal()
     # Aachen's first place, its bonus (the top VP privilege, 6) and the Aachen region job.
     assert s.scores() == [8 + 6 + 6, 0]
+
+
+# ----- the player's choices the seed leaves open (issue 13) ---------------------------------
+
+
+def test_short_province_figure_comes_from_the_payment_area_the_player_chooses():
+    """The seed: missing figures come from the payment area "de cualquier región". The old
+    code took them clockwise from the king (here: Milan) without asking."""
+    g = load(players=3, chests="none", jobs=0)
+    s = setup(g, king="Milan")
+    deploy(s, "Nijmegen", 5)  # travel: one envoy each into Milan and Augsburg
+    set_court(s, 0, 12, 1)  # the province has no envoy of P1 left
+    for _ in range(4):
+        supply(s, 2)
+    supply(s, 4)  # 1 envoy + 1 noble: the noble from the province, the envoy is missing
+    assert s.current_player() == 0
+    assert legal_names(s) == ["take from Milan", "take from Augsburg"]
+    assert "lacks 1 envoy(s) and 0 noble(s)" in s.render_view(0)
+    act(s, "take from Augsburg")
+    assert [row[0] for row in view(g, s, "payment")][:2] == [[1, 0], [0, 0]]
+    assert view(g, s, "court")[0] == [13, 2]
+    assert s.current_player() == 2  # the turn is over (snake order: P3 next)
+
+
+def test_missing_noble_comes_from_the_payment_area_the_player_chooses():
+    """A missing noble is taken before envoys, also from the area the player names."""
+    g = load(players=3, chests="none", jobs=0)
+    s = setup(g, king="Milan")
+    set_court(s, 0, 4, 3)
+    deploy(s, "Augsburg", 3, nobles=2)  # travel Milan, seat payment Augsburg: both nobles
+    assert [row[0] for row in view(g, s, "payment")][:2] == [[0, 1], [0, 1]]
+    assert view(g, s, "court")[0] == [4, 1]  # 4 + first-deployment envoy - occupant
+    for _ in range(4):
+        supply(s, 2)
+    supply(s, 4)  # 1 envoy from the province, 1 noble from a payment area
+    assert legal_names(s) == ["take from Milan", "take from Augsburg"]
+    act(s, "take from Milan")
+    assert [row[0] for row in view(g, s, "payment")][:2] == [[0, 0], [0, 1]]
+    assert view(g, s, "court")[0] == [5, 2]
+
+
+def test_paying_noble_goes_to_the_region_the_player_chooses():
+    """The old code always put paying nobles into the last payment slots (here Augsburg)."""
+    g = load(players=3, chests="none", jobs=0)
+    s = setup(g, king="Milan")
+    act(s, "deploy Milan", "seat 2", "occupy with envoy", "pay 1 noble(s)")
+    assert legal_names(s) == ["noble to Milan", "noble to Augsburg"]
+    assert "1 paying noble(s) to place" in s.render_view(0)
+    act(s, "noble to Milan")
+    pay = [row[0] for row in view(g, s, "payment")]
+    assert pay[:2] == [[0, 1], [1, 0]]
+    assert view(g, s, "court")[0] == [3, 0]
+    assert view(g, s, "seats")[MILAN][1] == [1, 0, 0, 0, 0, 0]
+
+
+def test_paying_nobles_reach_every_split_once_and_ask_only_with_a_choice():
+    """Two nobles among three payment regions: C(3, 2) = 3 splits, each by one sequence;
+    all-noble or one-region payments ask nothing."""
+    g = load(players=3, chests="none", jobs=0)
+    s = setup(g, king="Milan")
+    set_court(s, 0, 4, 3)
+    act(s, "deploy Nijmegen", "seat 2", "occupy with envoy", "pay 2 noble(s)")
+    leaves = []
+
+    def walk(state, path):
+        names = legal_names(state)
+        if state.current_player() != 0 or not names[0].startswith("noble to "):
+            leaves.append((tuple(path), str(view(g, state, "payment"))))
+            return
+        assert len(names) > 1  # a single option is applied without asking
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            walk(child, path + [state.action_to_string(0, a)])
+
+    walk(s, [])
+    assert len(leaves) == 3 and len({pay for _, pay in leaves}) == 3
+    s2 = setup(g, king="Milan")
+    set_court(s2, 0, 4, 3)
+    act(s2, "deploy Milan", "seat 2", "occupy with envoy", "pay 2 noble(s)")
+    assert s2.current_player() == 1  # both payment slots take nobles: nothing to choose
+
+
+def test_levy_may_be_used_after_the_action():
+    """The seed lets chests be used during the turn besides the action; the old code only
+    offered turquoise chests before it, so a levy taken with the action waited a turn."""
+    g = load(players=3, jobs=0)
+    s = setup(g, chests=["tLevy", "brown", "brown", "brown", "brown"])
+    supply(s, 1)  # 2 envoys and the levy chest
+    assert s.current_player() == 0
+    assert legal_names(s) == ["use levy", "end turn"]
+    assert "use a levy now or end the turn" in s.render_view(0)
+    act(s, "use levy")
+    assert view(g, s, "court")[0] == [8, 1]
+    assert s.current_player() == 1
+    assert view(g, s, "turquoise")[0] == [0, 0, 0]
+
+
+def test_new_decision_strings_round_trip_through_string_to_action():
+    g = load(players=3, jobs=0)
+    s = setup(g, chests=["tLevy", "brown", "brown", "brown", "brown"])
+    supply(s, 1)
+    g2 = load(players=3, chests="none", jobs=0)
+    s2 = setup(g2, king="Milan")
+    act(s2, "deploy Milan", "seat 2", "occupy with envoy", "pay 1 noble(s)")
+    assert legal_names(s) == ["use levy", "end turn"]
+    assert legal_names(s2) == ["noble to Milan", "noble to Augsburg"]
+    for state in (s, s2):
+        for a in state.legal_actions():
+            text = state.action_to_string(state.current_player(), a)
+            assert state.string_to_action(text) == a
