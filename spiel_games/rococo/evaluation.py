@@ -14,11 +14,23 @@ share of the game still to play:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 # ----- game internals (re-point here when the game's modules move) -----------------------
 from spiel_games.rococo import rules as R
+from spiel_games.rococo import scoring as S
 
 _TILE_BALES = tuple(sum(t.bales) for t in R.TILES)
 _CARD_VALUE = tuple((1.5, 1.0, 0.3)[R.CARDS[k].kind] for k in range(R.NUM_CARDS))
+_PER_LIVRE = R.RULES["actions.prestige_per_livre"]
+_FAVOR = R.RULES["actions.favor_prestige"]
+_CROWN_DECK = R.RULES["employees.deck_crown"]
+_CROWN_CARD = {R.CARDS[k].bonus: k for k in range(4, R.NUM_CARDS)}
+_DECK_CROWN = _CROWN_CARD[R.BONUS["crown_deck"]]
+_YARN_LACE_CROWN = _CROWN_CARD[R.BONUS["crown_yarn_lace"]]
+_MASTER_CROWN = _CROWN_CARD[R.BONUS["crown_master_spaces"]]
+_PAIRS_CROWN = _CROWN_CARD[R.BONUS["crown_pairs"]]
+_DRESS = tuple((d.colour, d.prestige, d.lady) for d in R.DRESSES)
 # -----------------------------------------------------------------------------------------
 
 LIVRE = 0.25  # prestige per Livre while there are rounds to spend it in
@@ -32,12 +44,103 @@ def _left(c) -> float:
     return max(0.0, (c.cfg.rounds - c.round + 0.5) / c.cfg.rounds)
 
 
+@lru_cache(maxsize=64)
+def _tables(cfg):
+    """(hall and master flag per guest space, musician space per hall, statue spaces,
+    (space, prestige) of every decoration)."""
+    guests = tuple((g.hall, int(g.master)) for g in cfg.guests)
+    musician = tuple(
+        next((d for d, x in enumerate(cfg.decos) if x.kind == R.MUSICIAN and x.index == h), -1)
+        for h in range(R.NUM_HALLS)
+    )
+    statues = tuple(d for d, x in enumerate(cfg.decos) if x.kind == R.STATUE)
+    prestige = tuple((d, x.prestige) for d, x in enumerate(cfg.decos) if x.prestige)
+    return guests, musician, statues, prestige
+
+
+def final_scores(c) -> list[int]:
+    """``scoring.scores(c)`` (the final scoring applied now) in one pass over the board.
+
+    The search calls this at every rollout cut-off; the rulebook-ordered breakdown in
+    scoring.py stays the reference (a test checks both agree on random positions)."""
+    cfg = c.cfg
+    n = cfg.players
+    two = n == 2
+    guests, musician, statue_spaces, deco_prestige = _tables(cfg)
+    terrace = {g: cfg.terrace_mult[i] for i, g in enumerate(c.terr) if g >= 0}
+    nh = R.NUM_HALLS
+    counts = [[0] * n for _ in range(nh)]
+    masters = [[0] * n for _ in range(nh)]
+    colours = [[0, 0, 0, 0] for _ in range(n)]
+    dress_pts = [0] * n
+    ladies = [0] * n
+    dresses = [0] * n
+    on_master = [0] * n
+    gdress = c.gdress
+    for g, o in enumerate(c.gown):
+        if o < 0:
+            continue
+        h, m = guests[g]
+        counts[h][o] += 1
+        masters[h][o] += m
+        on_master[o] += m
+        colour, prestige, lady = _DRESS[gdress[g]]
+        colours[o][colour] += 1
+        dress_pts[o] += prestige * terrace.get(g, 1)
+        dresses[o] += 1
+        ladies[o] += lady
+    deco = c.deco
+    out = [c.prestige[p] + c.money[p] // _PER_LIVRE for p in range(n)]
+    for h in range(nh):
+        mus = musician[h]
+        won = S.hall_awards(
+            counts[h], masters[h], deco[mus] if mus >= 0 else -1, cfg.hall_values[h], two
+        )
+        for p in range(n):
+            out[p] += won[p]
+    fw = c.tab.fireworks
+    fw_counts = [0] * n
+    fw_best = [-1] * n
+    for i, d in enumerate(fw):
+        o = deco[d]
+        if o >= 0:
+            fw_counts[o] += 1
+            fw_best[o] = i
+    for p, v in enumerate(S.fireworks_awards(fw_counts, fw_best, cfg.fireworks_majority, two)):
+        out[p] += v
+    statues = [0] * n
+    for d in statue_spaces:
+        if deco[d] >= 0:
+            statues[deco[d]] += 1
+    for d, v in deco_prestige:
+        if deco[d] >= 0:
+            out[deco[d]] += v
+    for v, o in zip(cfg.all_halls, c.allh, strict=True):
+        if o >= 0:
+            out[o] += v
+    for p in range(n):
+        out[p] += dress_pts[p] + S.statue_points(colours[p], statues[p])
+        if c.favor == p:
+            out[p] += _FAVOR
+        sup, hand, disc = c.supply[p], c.hand[p], c.discard[p]
+        if sup[_DECK_CROWN] + hand[_DECK_CROWN] + disc[_DECK_CROWN]:
+            size = sum(sup) + sum(hand) + sum(disc) + (1 if c.inplay and c.cur == p else 0)
+            out[p] += _CROWN_DECK[R.deck_bracket(size)] if size >= 4 else 0
+        if sup[_YARN_LACE_CROWN] + hand[_YARN_LACE_CROWN] + disc[_YARN_LACE_CROWN]:
+            out[p] += 3 * min(c.yarn[p], c.lace[p])
+        if sup[_MASTER_CROWN] + hand[_MASTER_CROWN] + disc[_MASTER_CROWN]:
+            out[p] += 3 * (on_master[p] // 2)
+        if sup[_PAIRS_CROWN] + hand[_PAIRS_CROWN] + disc[_PAIRS_CROWN]:
+            out[p] += 2 * min(ladies[p], dresses[p] - ladies[p])
+    return out
+
+
 def estimate(state) -> list[float]:
     """Each player's expected final score from the whole position."""
-    base = [float(x) for x in state.scores()]
+    c = state._s
+    base = [float(x) for x in final_scores(c)]
     if state.is_terminal():
         return base
-    c = state._s
     left = _left(c)
     rounds_left = c.cfg.rounds - c.round + 0.5
     for p in range(len(base)):

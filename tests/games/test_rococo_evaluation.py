@@ -2,10 +2,14 @@
 
 import random
 
+import numpy as np
 import pyspiel
+import pytest
 
 from spiel_games.rococo import evaluation as V
 from spiel_games.rococo import rules as R
+from spiel_games.rococo import scoring as S
+from spiel_games.rococo.heuristic import heuristic_action as heuristic
 from spiel_games.rococo.scenario import card, give, select_all, start
 
 
@@ -72,3 +76,23 @@ def test_the_spread_shrinks_as_the_game_goes_on():
     early = V.spread(s)
     s._s.round = s._s.cfg.rounds
     assert V.spread(s) < early
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_fast_final_scoring_agrees_with_the_rulebook_scoring(players):
+    """evaluation.final_scores (one pass, used at every rollout cut-off) must give the
+    scores of scoring.scores (the rulebook-ordered breakdown) at every position."""
+    game = pyspiel.load_game(f"python_rococo(players={players})")
+    rng = random.Random(players)
+    np_rng = np.random.default_rng(players)
+    for heuristic_play in (False, True):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                acts, probs = zip(*s.chance_outcomes(), strict=True)
+                s.apply_action(rng.choices(acts, probs)[0])
+                continue
+            assert V.final_scores(s._s) == S.scores(s._s)
+            a = heuristic(s, np_rng) if heuristic_play else rng.choice(s.legal_actions())
+            s.apply_action(a)
+        assert V.final_scores(s._s) == S.scores(s._s)
