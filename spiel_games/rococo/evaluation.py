@@ -1,19 +1,30 @@
 """Rococo position evaluation for search: each player's expected final score.
 
-``scores()`` applies the final scoring to the current position (halls, fireworks,
-statues, markers, crowns, 1 prestige per 10 Livre). What it misses is what the
-rounds left will turn into prestige; on top of it this adds, weighted by the
-share of the game still to play:
+``final_scores`` applies the final scoring to the current position (halls, fireworks,
+statues, markers, crowns, 1 prestige per 10 Livre) in one pass. What it misses is what
+the rounds left will turn into prestige. The estimate is a weighted sum per player:
 
-- Livre beyond the 1-per-10 conversion (money pays for dresses, hires, decorations);
-- bales of silk on the player's cloth tiles, yarn and lace (the materials of dresses);
-- the employees in the deck (Masters make every dress, Apprentices none).
+- ``score_now``: the final scoring applied now;
+- ``bales_early``: bales of silk on the player's cloth tiles (the material of every
+  dress), weighted by min(1, 2 x the share of the game left);
+- ``bales``: the same bales unweighted (late in the game they still make a dress);
+- ``employees``: per round left, the employees in the deck (hand, supply, discard), a
+  Master worth more than a Journeyman (Apprentices make no dress) plus their level;
+- ``livre``: Livre held (they pay for dresses, hires and decorations).
 
-``spread`` is the uncertainty of a score difference, large early, small late.
+``WEIGHTS`` were fitted by least squares on score differences between the players of
+19,296 positions of 100 three-player games between heuristic players that play a
+random move 10% of the time (R^2 = 0.40, against 0.36 for ``score_now`` alone and
+0.37 for the first hand-set version). Yarn, lace and Apprentices got no weight
+beyond what ``score_now`` already counts, so they are left out.
+
+``spread`` is the uncertainty of a score difference, large early, small late, measured
+as the residual of the fit.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 # ----- game internals (re-point here when the game's modules move) -----------------------
@@ -21,7 +32,8 @@ from spiel_games.rococo import rules as R
 from spiel_games.rococo import scoring as S
 
 _TILE_BALES = tuple(sum(t.bales) for t in R.TILES)
-_CARD_VALUE = tuple((1.5, 1.0, 0.3)[R.CARDS[k].kind] for k in range(R.NUM_CARDS))
+_KIND = tuple(R.CARDS[k].kind for k in range(R.NUM_CARDS))
+_LEVEL = tuple(R.CARDS[k].level for k in range(R.NUM_CARDS))
 _PER_LIVRE = R.RULES["actions.prestige_per_livre"]
 _FAVOR = R.RULES["actions.favor_prestige"]
 _CROWN_DECK = R.RULES["employees.deck_crown"]
@@ -33,10 +45,12 @@ _PAIRS_CROWN = _CROWN_CARD[R.BONUS["crown_pairs"]]
 _DRESS = tuple((d.colour, d.prestige, d.lady) for d in R.DRESSES)
 # -----------------------------------------------------------------------------------------
 
-LIVRE = 0.25  # prestige per Livre while there are rounds to spend it in
-BALE = 1.2  # prestige per bale of silk held
-TRIM = 0.8  # prestige per yarn or lace marker
-CARD = 1.0  # scale of an employee's value per round left
+FEATURES = ("score_now", "bales_early", "bales", "employees", "livre")
+WEIGHTS = (1.063, 0.981, 0.162, 1.0, 0.054)
+# prestige per round left of one employee in the deck, by kind, and per card level
+EMPLOYEE = {R.MASTER: 0.331, R.JOURNEYMAN: 0.056, R.APPRENTICE: 0.0}
+EMPLOYEE_LEVEL = 0.040
+_CARD_ROUND = tuple(EMPLOYEE[_KIND[k]] + EMPLOYEE_LEVEL * _LEVEL[k] for k in range(R.NUM_CARDS))
 
 
 def _left(c) -> float:
@@ -135,33 +149,42 @@ def final_scores(c) -> list[int]:
     return out
 
 
-def estimate(state) -> list[float]:
-    """Each player's expected final score from the whole position."""
+def stage(state) -> float:
+    """Share of the game still to play, from 1 (round 1) toward 0 (last round)."""
+    return _left(state._s)
+
+
+def features(state) -> list[list[float]]:
+    """One row of ``FEATURES`` per player."""
     c = state._s
-    base = [float(x) for x in final_scores(c)]
-    if state.is_terminal():
-        return base
-    left = _left(c)
+    base = final_scores(c)
+    early = min(1.0, 2 * _left(c))
     rounds_left = c.cfg.rounds - c.round + 0.5
+    out = []
     for p in range(len(base)):
         bales = 0
         for counts in (c.tpub[p], c.tsec[p]):
             for t, k in enumerate(counts):
                 if k:
                     bales += k * _TILE_BALES[t]
-        cards = 0.0
+        staff = 0.0
         for counts in (c.hand[p], c.supply[p], c.discard[p]):
             for k, m in enumerate(counts):
                 if m:
-                    cards += m * _CARD_VALUE[k]
-        base[p] += (
-            min(1.0, 2 * left)
-            * (LIVRE * c.money[p] + BALE * bales + TRIM * (c.yarn[p] + c.lace[p]))
-            + CARD * 0.15 * rounds_left * cards
-        )
-    return base
+                    staff += m * _CARD_ROUND[k]
+        out.append([float(base[p]), early * bales, float(bales), rounds_left * staff, c.money[p]])
+    return out
+
+
+def estimate(state) -> list[float]:
+    """Each player's expected final score from the whole position."""
+    if state.is_terminal():
+        return [float(x) for x in final_scores(state._s)]
+    w = WEIGHTS
+    return [sum(wi * fi for wi, fi in zip(w, f, strict=True)) for f in features(state)]
 
 
 def spread(state) -> float:
-    """Standard deviation of a difference of two final scores, given the position."""
-    return 5.0 + 25.0 * _left(state._s)
+    """Standard deviation of a difference of two final scores, given the position
+    (the residual of the fitted estimate: about 6 in the last round, 19 in the first)."""
+    return 2.0 + 18.0 * math.sqrt(_left(state._s))
