@@ -44,7 +44,11 @@ from spiel_games.common.utility import returns_from_keys
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 # Defaults of the search agents' tuning parameters (measured in docs/STRENGTH.md).
-ROLLOUT_DEPTH = 20
+ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when cut
+AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
+# rollout_depth with eval=game, per game (short_name); others use GAME_EVAL_DEPTH
+GAME_EVAL_DEPTH = 0
+EVAL_DEPTH: dict[str, int] = {}
 PRIOR_W = 1.0
 _Z95 = 1.959964
 
@@ -84,6 +88,7 @@ class SearchEngine:
         prior: str = "none",
         prior_w: float = 1.0,
         epsilon: float = 0.0,
+        qnorm: bool = False,
     ):
         self.game = game
         self.rng = rng
@@ -118,6 +123,12 @@ class SearchEngine:
         # node is expanded first and gets prior_w / (n + 1) added to its UCB value.
         self.prior = heuristic if prior == "heuristic" else None
         self.prior_w = prior_w
+        # Exploration on the returns' own scale (UCB-V style): at a decision node the
+        # exploration term and the prior bias are multiplied by the standard deviation of
+        # the returns seen below it, so they meet value differences on the scale of the
+        # noise (an evaluation's move-to-move differences are a few hundredths of the
+        # return range, far below the fixed uct_c's reach).
+        self.qnorm = qnorm
         self.estimator = game_evaluation(game) if evaluation == "game" else None
         self.n_players = game.num_players()
         self.sampler = _Sampler(rng)
@@ -206,14 +217,29 @@ class SearchEngine:
             best = None
             best_a = -1
             best_u = -1e300
+            cc, pw = c, self.prior_w
+            if self.qnorm:
+                tn = 0
+                tw = tw2 = 0.0
+                for b in legal:
+                    ch = children.get(b)
+                    if ch is not None:
+                        tn += ch.n
+                        tw += ch.w
+                        tw2 += ch.w2
+                if tn:
+                    m = tw / tn
+                    sd = sqrt(max(tw2 / tn - m * m, 1e-6))
+                    cc *= sd
+                    pw *= sd
             for b in legal:
                 ch = children.get(b)
                 if ch is None:
                     continue  # not yet widened to
                 ch.avail += 1
-                u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n) if ch.n else 1e300
+                u = ch.w / ch.n + cc * sqrt(log(ch.avail) / ch.n) if ch.n else 1e300
                 if b == hint:
-                    u += self.prior_w / (ch.n + 1)
+                    u += pw / (ch.n + 1)
                 if u > best_u:
                     best_u, best, best_a = u, ch, b
             assert best is not None
@@ -391,6 +417,7 @@ class _SearchAgent(Agent):
             prior=p["prior"],
             prior_w=p["prior_w"],
             epsilon=p["epsilon"],
+            qnorm=p["qnorm"] == "on",
         )
 
     def _budget(self) -> dict:
@@ -490,6 +517,11 @@ def _check(params: dict, kind: str) -> dict:
         raise AgentSpecError(f"parameter 'time' of agent {kind!r} must be >= 0")
     if params["widen"] < 0:
         raise AgentSpecError(f"parameter 'widen' of agent {kind!r} must be >= 0")
+    if params["rollout_depth"] < AUTO:
+        raise AgentSpecError(
+            f"parameter 'rollout_depth' of agent {kind!r} must be >= 0, -1 (to the end) "
+            "or -2 (auto)"
+        )
     if params["uct_c"] < 0:
         raise AgentSpecError(f"parameter 'uct_c' of agent {kind!r} must be >= 0")
     if params["eval"] not in ("auto", "score", "game"):
@@ -500,6 +532,10 @@ def _check(params: dict, kind: str) -> dict:
         raise AgentSpecError(
             f"parameter 'prior' of agent {kind!r} must be auto, none or heuristic, "
             f"got {params['prior']!r}"
+        )
+    if params["qnorm"] not in ("auto", "on", "off"):
+        raise AgentSpecError(
+            f"parameter 'qnorm' of agent {kind!r} must be auto, on or off, got {params['qnorm']!r}"
         )
     if params["prior_w"] < 0:
         raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
@@ -530,6 +566,14 @@ def resolve_auto(game, params: dict) -> dict:
     out = dict(params)
     if out["eval"] == "auto":
         out["eval"] = "game" if _has_evaluation(game) else "score"
+    if out["rollout_depth"] == AUTO:
+        if out["eval"] == "game":
+            short = game.get_type().short_name
+            out["rollout_depth"] = EVAL_DEPTH.get(short, GAME_EVAL_DEPTH)
+        else:
+            out["rollout_depth"] = ROLLOUT_DEPTH
+    if out["qnorm"] == "auto":
+        out["qnorm"] = "on" if out["eval"] == "game" else "off"
     if out["prior"] == "auto":
         out["prior"] = "heuristic" if _game_heuristic(game) is not None else "none"
     return out
@@ -577,9 +621,10 @@ def _kinds() -> tuple[AgentKind, ...]:
         Param(
             "rollout_depth",
             int,
-            ROLLOUT_DEPTH,
+            AUTO,
             "moves per rollout before the position is evaluated (see eval); "
-            "0 evaluates the new leaf at once; -1 plays to the end",
+            "0 evaluates the new leaf at once; -1 plays to the end; -2 = auto "
+            f"({ROLLOUT_DEPTH} with eval=score, the game's measured depth with eval=game)",
         ),
         Param(
             "eval",
@@ -599,6 +644,14 @@ def _kinds() -> tuple[AgentKind, ...]:
             "the game has one)",
         ),
         Param("prior_w", float, PRIOR_W, "weight of the heuristic prior (returns in [0, 1])"),
+        Param(
+            "qnorm",
+            str,
+            "auto",
+            "exploration on the returns' scale: uct_c and prior_w multiplied by the standard "
+            "deviation of the returns seen at the node; on, off or auto (on with eval=game, "
+            "whose move-to-move differences are small)",
+        ),
         Param(
             "widen",
             float,
