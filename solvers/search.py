@@ -47,9 +47,10 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when cut
 AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
 # rollout_depth with eval=game, per game (short_name); others use GAME_EVAL_DEPTH
-GAME_EVAL_DEPTH = 0
-EVAL_DEPTH: dict[str, int] = {}
+GAME_EVAL_DEPTH = 4
+EVAL_DEPTH: dict[str, int] = {"python_bruxelles": 0}
 PRIOR_W = 1.0
+SETTLE_STEPS = 6  # at most this many heuristic moves to finish a turn at the cut-off
 _Z95 = 1.959964
 
 
@@ -89,6 +90,7 @@ class SearchEngine:
         prior_w: float = 1.0,
         epsilon: float = 0.0,
         qnorm: bool = False,
+        settle: bool = False,
     ):
         self.game = game
         self.rng = rng
@@ -107,6 +109,7 @@ class SearchEngine:
         wanted = {
             "heuristic rollouts": rollout == "heuristic",
             "prior=heuristic": prior == "heuristic",
+            "settle": settle,
         }
         heuristic = None
         if any(wanted.values()):
@@ -117,6 +120,9 @@ class SearchEngine:
             heuristic = spec.heuristic
         if rollout == "heuristic":
             self.heuristic = heuristic
+        # At the rollout cut-off, the heuristic finishes the turn of the player who made
+        # the last tree move (its sub-choices), at most SETTLE_STEPS moves.
+        self.settle = heuristic if settle else None
         # Epsilon-greedy heuristic rollouts: a random legal move with probability epsilon.
         self.epsilon = epsilon
         # Progressive bias (Chaslot et al. 2008): the heuristic's move at a decision
@@ -212,7 +218,7 @@ class SearchEngine:
                         ch.avail += 1
                 path.append((children[a], p))
                 self._apply(state, a)
-                ret = self._rollout(state)
+                ret = self._rollout(state, p)
                 break
             best = None
             best_a = -1
@@ -253,13 +259,15 @@ class SearchEngine:
             ch.w += v
             ch.w2 += v * v
 
-    def _rollout(self, state) -> list[float]:
+    def _rollout(self, state, mover: int = -1) -> list[float]:
         rand = self.rng.random
         apply = self._apply
         legal_fn = self._legal
         depth = self.rollout_depth
         h = self.heuristic
         eps = self.epsilon
+        finish = self.settle
+        settle = SETTLE_STEPS if finish is not None else 0
         steps = 0
         while True:
             p = state.current_player()
@@ -278,7 +286,13 @@ class SearchEngine:
                 apply(state, a)
                 continue
             if 0 <= depth <= steps:
-                return self.evaluate(state)
+                if p != mover or settle <= 0:
+                    return self.evaluate(state)
+                # the mover's turn is unfinished (a sub-choice is pending): the
+                # heuristic completes it, so the evaluation sees a whole turn
+                settle -= 1
+                apply(state, finish(state, self.np_rng))
+                continue
             if h is not None and (eps <= 0.0 or rand() >= eps):
                 a = h(state, self.np_rng)
             else:
@@ -418,6 +432,7 @@ class _SearchAgent(Agent):
             prior_w=p["prior_w"],
             epsilon=p["epsilon"],
             qnorm=p["qnorm"] == "on",
+            settle=p["settle"] == "on",
         )
 
     def _budget(self) -> dict:
@@ -537,6 +552,11 @@ def _check(params: dict, kind: str) -> dict:
         raise AgentSpecError(
             f"parameter 'qnorm' of agent {kind!r} must be auto, on or off, got {params['qnorm']!r}"
         )
+    if params["settle"] not in ("auto", "on", "off"):
+        raise AgentSpecError(
+            f"parameter 'settle' of agent {kind!r} must be auto, on or off, "
+            f"got {params['settle']!r}"
+        )
     if params["prior_w"] < 0:
         raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
     if not 0.0 <= params["epsilon"] <= 1.0:
@@ -574,6 +594,9 @@ def resolve_auto(game, params: dict) -> dict:
             out["rollout_depth"] = ROLLOUT_DEPTH
     if out["qnorm"] == "auto":
         out["qnorm"] = "on" if out["eval"] == "game" else "off"
+    if out["settle"] == "auto":
+        has = out["eval"] == "game" and _game_heuristic(game) is not None
+        out["settle"] = "on" if has else "off"
     if out["prior"] == "auto":
         out["prior"] = "heuristic" if _game_heuristic(game) is not None else "none"
     return out
@@ -584,6 +607,8 @@ def _factory(cls, kind):
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise AgentSpecError(f"agent {kind!r} needs a sequential game")
         params = resolve_auto(game, _check(dict(params), kind))
+        if params["settle"] == "on" and _game_heuristic(game) is None:
+            raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for settle=on")
         for name in ("rollout", "prior"):
             if params[name] == "heuristic" and _game_heuristic(game) is None:
                 raise AgentSpecError(
@@ -651,6 +676,14 @@ def _kinds() -> tuple[AgentKind, ...]:
             "exploration on the returns' scale: uct_c and prior_w multiplied by the standard "
             "deviation of the returns seen at the node; on, off or auto (on with eval=game, "
             "whose move-to-move differences are small)",
+        ),
+        Param(
+            "settle",
+            str,
+            "auto",
+            "at the rollout cut-off the game's heuristic finishes the turn of the player who "
+            "made the last tree move (its pending sub-choices) before the evaluation: on, off "
+            "or auto (on with eval=game where the game has a heuristic)",
         ),
         Param(
             "widen",
