@@ -1,8 +1,8 @@
 """Playing strength of the search agents against the heuristic (issue 11): writes docs/STRENGTH.md.
 
 Per game, a round robin of ``heuristic``, ``ismcts(sims=400)`` and ``ismcts(sims=1600)``
-(3 players: every game has all three; 4 players: every line-up of them with one agent
-twice), every seat rotation, duplicate seeds, played by the project's tournament runner
+(3 players: every game has all three; 4 players: ``random`` takes the fourth seat),
+every seat rotation, duplicate seeds, played by the project's tournament runner
 and rated by its Elo fit. A smaller run of ``heuristic`` against ``random`` checks the
 baseline. Also measures simulations per second and seconds per searched decision at
 sims=400, for the old search settings (``eval=score,prior=none``) and the new defaults.
@@ -89,6 +89,14 @@ def speed(game, spec: str, positions) -> tuple[float, float]:
     return sims / dt, dt / len(positions)
 
 
+def lineup(players: int) -> dict:
+    """The agents of the round robin: the three measured, random in any fourth seat."""
+    agents = dict(LINEUP)
+    if players > len(agents):
+        agents["random"] = "random"
+    return agents
+
+
 def play(game_string: str, agents: dict, seeds: int, workers: int, executor: str, out: Path):
     players = pyspiel.load_game(game_string).num_players()
     cfg = build_config(
@@ -143,7 +151,8 @@ def section(gs: str, args, command: str) -> list[str]:
     new_sps, new_spd = speed(game, NEW, pos)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        r = play(gs, LINEUP, args.seeds, args.workers, args.executor, Path(tmp) / "run")
+        agents = lineup(game.num_players())
+        r = play(gs, agents, args.seeds, args.workers, args.executor, Path(tmp) / "run")
         base = None
         if args.baseline_seeds > 0:
             base = play(
@@ -160,7 +169,7 @@ def section(gs: str, args, command: str) -> list[str]:
     if gs in BEFORE:
         o, n = BEFORE[gs]
         lines.append(f"| before this round (98a7344): old settings / defaults | {o} / {n} | |")
-    lines += ["", f"Round robin `{'`, `'.join(LINEUP.values())}` ({minutes:.0f} min):", ""]
+    lines += ["", f"Round robin `{'`, `'.join(agents.values())}` ({minutes:.0f} min):", ""]
     lines += table(r)
     if base is not None:
         lines += ["", "Baseline, `heuristic` against `random`:", ""]
