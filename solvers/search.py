@@ -48,7 +48,7 @@ ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when
 AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
 # rollout_depth with eval=game, per game (short_name); others use GAME_EVAL_DEPTH
 GAME_EVAL_DEPTH = 4
-EVAL_DEPTH: dict[str, int] = {"python_bruxelles": 0}
+EVAL_DEPTH: dict[str, int] = {"python_bruxelles": 0, "python_staufer": 0}
 PRIOR_W = 1.0
 SETTLE_STEPS = 6  # at most this many heuristic moves to finish a turn at the cut-off
 _Z95 = 1.959964

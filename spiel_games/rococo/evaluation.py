@@ -25,7 +25,6 @@ as the residual of the fit.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 # ----- game internals (re-point here when the game's modules move) -----------------------
 from spiel_games.rococo import rules as R
@@ -58,10 +57,22 @@ def _left(c) -> float:
     return max(0.0, (c.cfg.rounds - c.round + 0.5) / c.cfg.rounds)
 
 
-@lru_cache(maxsize=64)
+_TABLES: dict[int, tuple] = {}
+
+
 def _tables(cfg):
     """(hall and master flag per guest space, musician space per hall, statue spaces,
-    (space, prestige) of every decoration)."""
+    (space, prestige) of every decoration), cached by configuration identity (hashing
+    the frozen Config dataclass costs more than the scoring itself)."""
+    hit = _TABLES.get(id(cfg))
+    if hit is not None and hit[0] is cfg:
+        return hit[1]
+    tables = _build_tables(cfg)
+    _TABLES[id(cfg)] = (cfg, tables)
+    return tables
+
+
+def _build_tables(cfg):
     guests = tuple((g.hall, int(g.master)) for g in cfg.guests)
     musician = tuple(
         next((d for d, x in enumerate(cfg.decos) if x.kind == R.MUSICIAN and x.index == h), -1)
