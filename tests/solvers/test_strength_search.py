@@ -161,3 +161,42 @@ def test_exploration_on_the_returns_scale_concentrates_the_visits():
         return max(ch.n for ch in root.children.values()) / 300
 
     assert top_share(True) > top_share(False) + 0.1
+
+
+def _evaluated_movers(settle: bool) -> list[tuple[int, int]]:
+    """(player who made the last tree move, player to move when evaluated) per simulation."""
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    eng = SearchEngine(
+        game,
+        random.Random(1),
+        evaluation="game",
+        rollout_depth=0,
+        determinize=True,
+        settle=settle,
+    )
+    seen = []
+    rollout, evaluate = eng._rollout, eng.evaluate
+
+    def spy_rollout(s, mover=-1):
+        eng._mover = mover
+        return rollout(s, mover)
+
+    def spy_evaluate(s):
+        seen.append((eng._mover, s.current_player()))
+        return evaluate(s)
+
+    eng._rollout, eng.evaluate = spy_rollout, spy_evaluate
+    eng.search(state, sims=60)
+    return seen
+
+
+def test_settle_lets_the_heuristic_finish_the_movers_turn_before_the_evaluation():
+    """Coloretto: a player who draws must then place the card; without settle the search
+    evaluates the position in between, with settle never."""
+    plain = _evaluated_movers(settle=False)
+    settled = _evaluated_movers(settle=True)
+    assert any(m == p for m, p in plain)
+    assert settled and all(m != p for m, p in settled)
