@@ -286,7 +286,7 @@ class SearchEngine:
                 apply(state, a)
                 continue
             if 0 <= depth <= steps:
-                if p != mover or settle <= 0:
+                if p != mover or settle <= 0 or finish is None:
                     return self.evaluate(state)
                 # the mover's turn is unfinished (a sub-choice is pending): the
                 # heuristic completes it, so the evaluation sees a whole turn
