@@ -133,7 +133,7 @@ def shares(r) -> list[tuple[str, str, float, int]]:
 
 
 def table(r) -> list[str]:
-    lines = ["| agent | ahead of | win share | games |", "|---|---|---|---|"]
+    lines = ["| agent | ahead of | win share | pairs |", "|---|---|---|---|"]
     lines += [f"| {a} | {b} | {s:.2f} | {n} |" for a, b, s, n in shares(r)]
     lines += ["", "| agent | Elo | 95% interval | games |", "|---|---|---|---|"]
     lines += [
@@ -223,8 +223,10 @@ def main(argv=None) -> int:
         "",
         "Written by `scripts/bench_strength.py` (issue 11); each game's section names the",
         "command that wrote it. Win share = games the row agent finished ahead of the column",
-        "agent, ties counted half; every line-up is played under every seat rotation with",
-        "duplicate seeds. Elo: the project's fit (`meeple ratings`), 95% bootstrap intervals.",
+        "agent, ties counted half, over `pairs` (one per game where both sat at the table;",
+        "more when an agent held two seats); every line-up is played under every seat",
+        "rotation with duplicate seeds. Elo: the project's fit (`meeple ratings`), 95%",
+        "bootstrap intervals.",
         "Speeds are measured on 8 fixed positions per game, on a shared 2-core machine.",
     ]
     out = Path(args.out)
