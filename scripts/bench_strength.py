@@ -47,14 +47,6 @@ LINEUP = {
 BASELINE = {"heuristic": "heuristic", "random": "random"}
 OLD = "ismcts(sims=400,eval=score,prior=none)"
 NEW = "ismcts(sims=400)"
-# sims/s of the default search before issue 11's second round (commit 98a7344, the same
-# positions and speed() below, unloaded machine): old settings / that round's defaults.
-BEFORE = {
-    "python_coloretto(players=3)": (5110, 3822),
-    "python_rococo(players=3)": (1912, 2112),
-    "python_bruxelles(players=3)": (2213, 1897),
-    "python_staufer(players=3)": (1979, 1815),
-}
 TITLE = "# Playing strength of the search agents"
 
 
@@ -166,9 +158,6 @@ def section(gs: str, args, command: str) -> list[str]:
         f"| old settings `{OLD}` | {old_sps:.0f} | {old_spd:.3f} |",
         f"| defaults `{NEW}` | {new_sps:.0f} | {new_spd:.3f} |",
     ]
-    if gs in BEFORE:
-        o, n = BEFORE[gs]
-        lines.append(f"| before this round (98a7344): old settings / defaults | {o} / {n} | |")
     lines += ["", f"Round robin `{'`, `'.join(agents.values())}` ({minutes:.0f} min):", ""]
     lines += table(r)
     if base is not None:
