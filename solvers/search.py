@@ -5,7 +5,8 @@ real state for perfect-information games, or a determinization drawn through the
 game's ``resample_from_infostate`` (IS-MCTS). It walks a tree whose edges are
 action ids, sampling chance outcomes with their exact probabilities, expands one
 new node, finishes with a rollout (random or the game's heuristic, optionally cut
-after ``rollout_depth`` moves and scored from ``state.scores()``), and backs up
+after ``rollout_depth`` moves and scored from ``state.scores()`` or, with
+``evaluation="game"``, from the game's evaluation module as soft returns), and backs up
 every player's return (multi-player: each edge stores the value for the player
 who chose it). Selection is UCB1 with availability counts (Cowling et al.'s
 single-observer IS-MCTS), which reduces to plain UCT when every legal action is
@@ -47,6 +48,7 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when cut
 AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
 # rollout_depth with eval=game, per game (short_name); others use GAME_EVAL_DEPTH
+# (measured in docs/STRENGTH.md: depth 0 beat depth 4 on Bruxelles and Die Staufer)
 GAME_EVAL_DEPTH = 4
 EVAL_DEPTH: dict[str, int] = {"python_bruxelles": 0, "python_staufer": 0}
 PRIOR_W = 1.0
