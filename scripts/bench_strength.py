@@ -1,20 +1,25 @@
 """Playing strength of the search agents against the heuristic (issue 11): writes docs/STRENGTH.md.
 
 Per game, a round robin of ``heuristic``, ``ismcts(sims=400)`` and ``ismcts(sims=1600)``
-(3 players: every game has all three, under every seat rotation, duplicate seeds),
-played by the project's tournament runner and rated by its Elo fit. Also measures
-simulations per second and seconds per searched decision at sims=400, for the old
-search settings (``eval=score,prior=none``) and the new defaults.
+(3 players: every game has all three; 4 players: ``random`` takes the fourth seat),
+every seat rotation, duplicate seeds, played by the project's tournament runner
+and rated by its Elo fit. A smaller run of ``heuristic`` against ``random`` checks the
+baseline. Also measures simulations per second and seconds per searched decision at
+sims=400, for the old search settings (``eval=score,prior=none``) and the new defaults.
 
-    python scripts/bench_strength.py                      # >= 30 games per game, Ray, 2 workers
-    python scripts/bench_strength.py --quick              # 2 seeds x 3 rotations, serial
-    python scripts/bench_strength.py --games rococo,bruxelles --seeds 4 --executor serial
+    python scripts/bench_strength.py                      # every game, 10 seeds, Ray, 2 workers
+    python scripts/bench_strength.py --games rococo --seeds 4 --executor serial
+    python scripts/bench_strength.py --quick              # 2 seeds, serial: a smoke run
+
+Each game's section of the output file is replaced on its own (the others are kept),
+so games can be measured in separate runs; every section names the command that wrote it.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import tempfile
 import time
@@ -25,7 +30,7 @@ import pyspiel
 import spiel_games  # noqa: F401  (registers the games)
 from solvers.registry import make_agent
 from tournament.config import build_config
-from tournament.ratings import ratings_from_ledgers
+from tournament.ratings.load import ratings_from_ledgers
 from tournament.runner import run_tournament
 
 GAMES = {
@@ -39,8 +44,10 @@ LINEUP = {
     "ismcts400": "ismcts(sims=400)",
     "ismcts1600": "ismcts(sims=1600)",
 }
+BASELINE = {"heuristic": "heuristic", "random": "random"}
 OLD = "ismcts(sims=400,eval=score,prior=none)"
 NEW = "ismcts(sims=400)"
+TITLE = "# Playing strength of the search agents"
 
 
 def sample_positions(game, count: int = 8, seed: int = 5) -> list:
@@ -74,7 +81,16 @@ def speed(game, spec: str, positions) -> tuple[float, float]:
     return sims / dt, dt / len(positions)
 
 
-def play(game_string: str, seeds: int, workers: int, executor: str, out: Path):
+def lineup(players: int) -> dict:
+    """The agents of the round robin: the three measured, random in any fourth seat."""
+    agents = dict(LINEUP)
+    if players > len(agents):
+        agents["random"] = "random"
+    return agents
+
+
+def play(game_string: str, agents: dict, seeds: int, workers: int, executor: str, out: Path):
+    players = pyspiel.load_game(game_string).num_players()
     cfg = build_config(
         {
             "tournament": {
@@ -83,11 +99,12 @@ def play(game_string: str, seeds: int, workers: int, executor: str, out: Path):
                 "seed": 11,
                 "schedule": "round-robin",
                 "time_limit": 0.0,
+                "self_play": players > len(agents),
             },
-            "agents": dict(LINEUP),
+            "agents": dict(agents),
         }
     )
-    run_tournament(cfg, out, workers=workers, executor=executor, show_progress=False)
+    run_tournament(cfg, out, workers=workers, executor=executor)
     ratings, _ = ratings_from_ledgers([out])
     return ratings
 
@@ -107,10 +124,73 @@ def shares(r) -> list[tuple[str, str, float, int]]:
     return out
 
 
+def table(r) -> list[str]:
+    lines = ["| agent | ahead of | win share | pairs |", "|---|---|---|---|"]
+    lines += [f"| {a} | {b} | {s:.2f} | {n} |" for a, b, s, n in shares(r)]
+    lines += ["", "| agent | Elo | 95% interval | games |", "|---|---|---|---|"]
+    lines += [
+        f"| {x['agent']} | {x['elo']:.0f} | {x['ci_low']:.0f} .. {x['ci_high']:.0f} "
+        f"| {x['games']} |"
+        for x in r.as_records()
+    ]
+    return lines
+
+
+def section(gs: str, args, command: str) -> list[str]:
+    game = pyspiel.load_game(gs)
+    pos = sample_positions(game)
+    old_sps, old_spd = speed(game, OLD, pos)
+    new_sps, new_spd = speed(game, NEW, pos)
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        agents = lineup(game.num_players())
+        r = play(gs, agents, args.seeds, args.workers, args.executor, Path(tmp) / "run")
+        base = None
+        if args.baseline_seeds > 0:
+            base = play(
+                gs, BASELINE, args.baseline_seeds, args.workers, args.executor, Path(tmp) / "b"
+            )
+    minutes = (time.perf_counter() - t0) / 60
+    lines = [f"<!-- game: {gs} -->", f"## {gs}", "", "Command:", "", f"    {command}", ""]
+    lines += [
+        "| search at sims=400 | sims/s | s per decision |",
+        "|---|---|---|",
+        f"| old settings `{OLD}` | {old_sps:.0f} | {old_spd:.3f} |",
+        f"| defaults `{NEW}` | {new_sps:.0f} | {new_spd:.3f} |",
+    ]
+    lines += ["", f"Round robin `{'`, `'.join(agents.values())}` ({minutes:.0f} min):", ""]
+    lines += table(r)
+    if base is not None:
+        lines += ["", "Baseline, `heuristic` against `random`:", ""]
+        lines += [x for x in table(base) if "| random | heuristic |" not in x]
+    lines += ["", f"<!-- /game: {gs} -->"]
+    return lines
+
+
+def merge(path: Path, header: list[str], sections: dict[str, list[str]]) -> str:
+    """The file with each given game's section replaced (or appended), others kept."""
+    text = path.read_text() if path.exists() else ""
+    if not text.startswith(TITLE):
+        text = "\n".join(header) + "\n"
+    for gs, lines in sections.items():
+        block = "\n".join(lines)
+        pat = re.compile(
+            rf"<!-- game: {re.escape(gs)} -->.*?<!-- /game: {re.escape(gs)} -->", re.DOTALL
+        )
+        if pat.search(text):
+            text = pat.sub(lambda _m, b=block: b, text)
+        else:
+            text = text.rstrip("\n") + "\n\n" + block + "\n"
+    return text
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game names")
     ap.add_argument("--seeds", type=int, default=10, help="seeds per line-up (x rotations)")
+    ap.add_argument(
+        "--baseline-seeds", type=int, default=2, help="seeds per heuristic/random line-up"
+    )
     ap.add_argument("--quick", action="store_true", help="2 seeds, serial: a smoke run")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--executor", default="ray", choices=("ray", "serial"))
@@ -119,49 +199,31 @@ def main(argv=None) -> int:
     names = [g.strip() for g in args.games.split(",") if g.strip()]
     bad = [g for g in names if g not in GAMES]
     if bad:
-        print(f"unknown game {bad[0]!r}; choose from {', '.join(GAMES)}", file=sys.stderr)
+        print(f"error: unknown game {bad[0]!r}; choose from {', '.join(GAMES)}", file=sys.stderr)
         return 1
-    seeds, executor = (2, "serial") if args.quick else (args.seeds, args.executor)
-    lines = [
-        "# Playing strength of the search agents",
+    if args.seeds < 1 or args.baseline_seeds < 0 or args.workers < 1:
+        print("error: --seeds and --workers must be >= 1, --baseline-seeds >= 0", file=sys.stderr)
+        return 1
+    if args.quick:
+        args.seeds, args.baseline_seeds, args.executor = 2, 1, "serial"
+    command = "python scripts/bench_strength.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    header = [
+        TITLE,
         "",
-        "Written by `scripts/bench_strength.py` (issue 11). Command:",
-        "",
-        "    python scripts/bench_strength.py " + " ".join(argv or sys.argv[1:]),
-        "",
-        f"Line-up per game: {', '.join(f'`{v}`' for v in LINEUP.values())}; "
-        f"{seeds} seeds per line-up, every seat rotation, duplicate seeds. "
-        "Win share = games the row agent finished ahead of the column agent (ties half).",
-        "",
+        "Written by `scripts/bench_strength.py` (issue 11); each game's section names the",
+        "command that wrote it. Win share = games the row agent finished ahead of the column",
+        "agent, ties counted half, over `pairs` (one per game where both sat at the table;",
+        "more when an agent held two seats); every line-up is played under every seat",
+        "rotation with duplicate seeds. Elo: the project's fit (`meeple ratings`), 95%",
+        "bootstrap intervals.",
+        "Speeds are measured on 8 fixed positions per game, on a shared 2-core machine.",
     ]
+    out = Path(args.out)
     for name in names:
         for gs in GAMES[name]:
-            game = pyspiel.load_game(gs)
-            pos = sample_positions(game)
-            old_sps, old_spd = speed(game, OLD, pos)
-            new_sps, new_spd = speed(game, NEW, pos)
-            with tempfile.TemporaryDirectory() as tmp:
-                r = play(gs, seeds, args.workers, executor, Path(tmp) / "run")
-            lines += [f"## {gs}", ""]
-            lines += [
-                "| search at sims=400 | sims/s | s per decision |",
-                "|---|---|---|",
-                f"| before: `{OLD}` | {old_sps:.0f} | {old_spd:.3f} |",
-                f"| after: `{NEW}` | {new_sps:.0f} | {new_spd:.3f} |",
-                "",
-                "| agent | ahead of | win share | games |",
-                "|---|---|---|---|",
-            ]
-            lines += [f"| {a} | {b} | {s:.2f} | {n} |" for a, b, s, n in shares(r)]
-            lines += ["", "| agent | Elo | 95% interval | games |", "|---|---|---|---|"]
-            lines += [
-                f"| {x['agent']} | {x['elo']:.0f} | {x['ci_low']:.0f} .. {x['ci_high']:.0f} "
-                f"| {x['games']} |"
-                for x in r.as_records()
-            ]
-            lines.append("")
+            lines = section(gs, args, command.strip())
+            out.write_text(merge(out, header, {gs: lines}))
             print(f"{gs}: done", file=sys.stderr, flush=True)
-    Path(args.out).write_text("\n".join(lines) + "\n")
     return 0
 
 

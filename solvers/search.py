@@ -5,7 +5,8 @@ real state for perfect-information games, or a determinization drawn through the
 game's ``resample_from_infostate`` (IS-MCTS). It walks a tree whose edges are
 action ids, sampling chance outcomes with their exact probabilities, expands one
 new node, finishes with a rollout (random or the game's heuristic, optionally cut
-after ``rollout_depth`` moves and scored from ``state.scores()``), and backs up
+after ``rollout_depth`` moves and scored from ``state.scores()`` or, with
+``evaluation="game"``, from the game's evaluation module as soft returns), and backs up
 every player's return (multi-player: each edge stores the value for the player
 who chose it). Selection is UCB1 with availability counts (Cowling et al.'s
 single-observer IS-MCTS), which reduces to plain UCT when every legal action is
@@ -44,8 +45,14 @@ from spiel_games.common.utility import returns_from_keys
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 # Defaults of the search agents' tuning parameters (measured in docs/STRENGTH.md).
-ROLLOUT_DEPTH = 20
+ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when cut
+AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
+# rollout_depth with eval=game, per game (short_name); others use GAME_EVAL_DEPTH
+# (measured in docs/STRENGTH.md: depth 0 beat depth 4 on Bruxelles and Die Staufer)
+GAME_EVAL_DEPTH = 4
+EVAL_DEPTH: dict[str, int] = {"python_bruxelles": 0, "python_staufer": 0}
 PRIOR_W = 1.0
+SETTLE_STEPS = 6  # at most this many heuristic moves to finish a turn at the cut-off
 _Z95 = 1.959964
 
 
@@ -84,6 +91,8 @@ class SearchEngine:
         prior: str = "none",
         prior_w: float = 1.0,
         epsilon: float = 0.0,
+        qnorm: bool = False,
+        settle: bool = False,
     ):
         self.game = game
         self.rng = rng
@@ -102,6 +111,7 @@ class SearchEngine:
         wanted = {
             "heuristic rollouts": rollout == "heuristic",
             "prior=heuristic": prior == "heuristic",
+            "settle": settle,
         }
         heuristic = None
         if any(wanted.values()):
@@ -112,12 +122,21 @@ class SearchEngine:
             heuristic = spec.heuristic
         if rollout == "heuristic":
             self.heuristic = heuristic
+        # At the rollout cut-off, the heuristic finishes the turn of the player who made
+        # the last tree move (its sub-choices), at most SETTLE_STEPS moves.
+        self.settle = heuristic if settle else None
         # Epsilon-greedy heuristic rollouts: a random legal move with probability epsilon.
         self.epsilon = epsilon
         # Progressive bias (Chaslot et al. 2008): the heuristic's move at a decision
         # node is expanded first and gets prior_w / (n + 1) added to its UCB value.
         self.prior = heuristic if prior == "heuristic" else None
         self.prior_w = prior_w
+        # Exploration on the returns' own scale (UCB-V style): at a decision node the
+        # exploration term and the prior bias are multiplied by the standard deviation of
+        # the returns seen below it, so they meet value differences on the scale of the
+        # noise (an evaluation's move-to-move differences are a few hundredths of the
+        # return range, far below the fixed uct_c's reach).
+        self.qnorm = qnorm
         self.estimator = game_evaluation(game) if evaluation == "game" else None
         self.n_players = game.num_players()
         self.sampler = _Sampler(rng)
@@ -199,19 +218,34 @@ class SearchEngine:
                         ch.avail += 1
                 path.append((children[a], p))
                 self._apply(state, a)
-                ret = self._rollout(state)
+                ret = self._rollout(state, p)
                 break
             best = None
             best_a = -1
             best_u = -1e300
+            cc, pw = c, self.prior_w
+            if self.qnorm:
+                tn = 0
+                tw = tw2 = 0.0
+                for b in legal:
+                    ch = children.get(b)
+                    if ch is not None:
+                        tn += ch.n
+                        tw += ch.w
+                        tw2 += ch.w2
+                if tn:
+                    m = tw / tn
+                    sd = sqrt(max(tw2 / tn - m * m, 1e-6))
+                    cc *= sd
+                    pw *= sd
             for b in legal:
                 ch = children.get(b)
                 if ch is None:
                     continue  # not yet widened to
                 ch.avail += 1
-                u = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n) if ch.n else 1e300
+                u = ch.w / ch.n + cc * sqrt(log(ch.avail) / ch.n) if ch.n else 1e300
                 if b == hint:
-                    u += self.prior_w / (ch.n + 1)
+                    u += pw / (ch.n + 1)
                 if u > best_u:
                     best_u, best, best_a = u, ch, b
             assert best is not None
@@ -225,13 +259,15 @@ class SearchEngine:
             ch.w += v
             ch.w2 += v * v
 
-    def _rollout(self, state) -> list[float]:
+    def _rollout(self, state, mover: int = -1) -> list[float]:
         rand = self.rng.random
         apply = self._apply
         legal_fn = self._legal
         depth = self.rollout_depth
         h = self.heuristic
         eps = self.epsilon
+        finish = self.settle
+        settle = SETTLE_STEPS if finish is not None else 0
         steps = 0
         while True:
             p = state.current_player()
@@ -250,7 +286,13 @@ class SearchEngine:
                 apply(state, a)
                 continue
             if 0 <= depth <= steps:
-                return self.evaluate(state)
+                if p != mover or settle <= 0 or finish is None:
+                    return self.evaluate(state)
+                # the mover's turn is unfinished (a sub-choice is pending): the
+                # heuristic completes it, so the evaluation sees a whole turn
+                settle -= 1
+                apply(state, finish(state, self.np_rng))
+                continue
             if h is not None and (eps <= 0.0 or rand() >= eps):
                 a = h(state, self.np_rng)
             else:
@@ -404,6 +446,8 @@ class _SearchAgent(Agent):
             prior=p["prior"],
             prior_w=p["prior_w"],
             epsilon=p["epsilon"],
+            qnorm=p["qnorm"] == "on",
+            settle=p["settle"] == "on",
         )
 
     def _budget(self) -> dict:
@@ -503,6 +547,11 @@ def _check(params: dict, kind: str) -> dict:
         raise AgentSpecError(f"parameter 'time' of agent {kind!r} must be >= 0")
     if params["widen"] < 0:
         raise AgentSpecError(f"parameter 'widen' of agent {kind!r} must be >= 0")
+    if params["rollout_depth"] < AUTO:
+        raise AgentSpecError(
+            f"parameter 'rollout_depth' of agent {kind!r} must be >= 0, -1 (to the end) "
+            "or -2 (auto)"
+        )
     if params["uct_c"] < 0:
         raise AgentSpecError(f"parameter 'uct_c' of agent {kind!r} must be >= 0")
     if params["eval"] not in ("auto", "score", "game"):
@@ -513,6 +562,15 @@ def _check(params: dict, kind: str) -> dict:
         raise AgentSpecError(
             f"parameter 'prior' of agent {kind!r} must be auto, none or heuristic, "
             f"got {params['prior']!r}"
+        )
+    if params["qnorm"] not in ("auto", "on", "off"):
+        raise AgentSpecError(
+            f"parameter 'qnorm' of agent {kind!r} must be auto, on or off, got {params['qnorm']!r}"
+        )
+    if params["settle"] not in ("auto", "on", "off"):
+        raise AgentSpecError(
+            f"parameter 'settle' of agent {kind!r} must be auto, on or off, "
+            f"got {params['settle']!r}"
         )
     if params["prior_w"] < 0:
         raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
@@ -543,6 +601,17 @@ def resolve_auto(game, params: dict) -> dict:
     out = dict(params)
     if out["eval"] == "auto":
         out["eval"] = "game" if _has_evaluation(game) else "score"
+    if out["rollout_depth"] == AUTO:
+        if out["eval"] == "game":
+            short = game.get_type().short_name
+            out["rollout_depth"] = EVAL_DEPTH.get(short, GAME_EVAL_DEPTH)
+        else:
+            out["rollout_depth"] = ROLLOUT_DEPTH
+    if out["qnorm"] == "auto":
+        out["qnorm"] = "on" if out["eval"] == "game" else "off"
+    if out["settle"] == "auto":
+        has = out["eval"] == "game" and _game_heuristic(game) is not None
+        out["settle"] = "on" if has else "off"
     if out["prior"] == "auto":
         out["prior"] = "heuristic" if _game_heuristic(game) is not None else "none"
     return out
@@ -553,6 +622,8 @@ def _factory(cls, kind):
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise AgentSpecError(f"agent {kind!r} needs a sequential game")
         params = resolve_auto(game, _check(dict(params), kind))
+        if params["settle"] == "on" and _game_heuristic(game) is None:
+            raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for settle=on")
         for name in ("rollout", "prior"):
             if params[name] == "heuristic" and _game_heuristic(game) is None:
                 raise AgentSpecError(
@@ -590,9 +661,10 @@ def _kinds() -> tuple[AgentKind, ...]:
         Param(
             "rollout_depth",
             int,
-            ROLLOUT_DEPTH,
+            AUTO,
             "moves per rollout before the position is evaluated (see eval); "
-            "0 evaluates the new leaf at once; -1 plays to the end",
+            "0 evaluates the new leaf at once; -1 plays to the end; -2 = auto "
+            f"({ROLLOUT_DEPTH} with eval=score, the game's measured depth with eval=game)",
         ),
         Param(
             "eval",
@@ -612,6 +684,22 @@ def _kinds() -> tuple[AgentKind, ...]:
             "the game has one)",
         ),
         Param("prior_w", float, PRIOR_W, "weight of the heuristic prior (returns in [0, 1])"),
+        Param(
+            "qnorm",
+            str,
+            "auto",
+            "exploration on the returns' scale: uct_c and prior_w multiplied by the standard "
+            "deviation of the returns seen at the node; on, off or auto (on with eval=game, "
+            "whose move-to-move differences are small)",
+        ),
+        Param(
+            "settle",
+            str,
+            "auto",
+            "at the rollout cut-off the game's heuristic finishes the turn of the player who "
+            "made the last tree move (its pending sub-choices) before the evaluation: on, off "
+            "or auto (on with eval=game where the game has a heuristic)",
+        ),
         Param(
             "widen",
             float,

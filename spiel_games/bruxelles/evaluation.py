@@ -1,18 +1,31 @@
 """Bruxelles 1893 position evaluation for search: each player's expected final score.
 
 The search cuts its rollouts short; ``scores()`` alone (the final scoring applied
-now) misses everything that pays later. On top of it this adds, in VP:
+now) misses everything that pays later. The estimate is a weighted sum of what a
+player has and what is in reach (``FEATURES``, one value per player):
 
-- the end-of-round majorities already decided or being fought on the Art Nouveau
-  board: every shield a player leads pays the City Hall value (half when the
-  shield is not yet full), every column a player leads on bids wins its bonus card;
-- the tracks as engines for the rounds left: City Hall pays on every shield won,
-  the architect level multiplies every building still to come;
-- goods for what they will become: cubes toward the next building, money (beyond
-  the end-game row), works of art still to sell;
-- upright figures still to activate.
+- ``score_now``: the final scoring applied now (track, buildings x architect, end rows,
+  nobles, Manneken Pis, unpaid figures);
+- ``shield_full`` / ``shield_partial``: the City Hall value of every full shield the player
+  leads (scored at the end of the round) and of every shield with 2-3 assistants it leads;
+- ``column_lead``: bonus cards of the columns the player leads on bids (shared on a tie);
+- ``toward_building`` / ``later_buildings``: progress of the cubes toward the next building
+  and the buildings the rounds left still allow, each worth 5 + the architect level;
+- ``cubes_in_building``: cubes that will go into that building (no longer nobles);
+- ``hall_future``: the City Hall level times the rounds left (shields still to win);
+- ``works_early`` / ``works``: works of art (to sell, and for the end row), the first
+  weighted by the share of the game left;
+- ``figures_early``: upright figures the palace lets the player activate, same weight;
+- ``buildings_open``: buildings not yet built times the rounds left.
 
-``spread`` is the uncertainty of a score difference, large early, small late.
+``WEIGHTS`` were fitted by least squares (score differences between the players of a
+position, so only what separates them counts) on 22,710 positions of 150 three-player
+games between heuristic players that play a random move 10% of the time: the difference
+of two players' final scores is explained to R^2 = 0.47, against 0.39 for ``score_now``
+alone and 0.43 for the first hand-set version.
+
+``spread`` is the uncertainty of a score difference, large early, small late, measured
+as the residual of the fit.
 """
 
 from __future__ import annotations
@@ -23,12 +36,22 @@ from spiel_games.bruxelles import rules as R
 _SHIELDS = {b: R.shields(b) for b in range(2, R.MAX_BOARD + 1)}
 # -----------------------------------------------------------------------------------------
 
-BONUS_CARD_VP = 3.0  # a won bonus card: a track step or a tucked VP symbol
-BUILDING_VP = 5.0  # a construction's own VP, before the architect multiplier
-MONEY_VP = 0.35  # one BF spent on an action, in VP
-WORK_VP = 2.0  # a work of art still to sell
-FIGURE_VP = 2.0  # an upright figure still to activate
-SHIELDS_PER_ROUND = 1.5  # shields a player typically wins in a round
+FEATURES = (
+    "score_now",
+    "shield_full",
+    "shield_partial",
+    "column_lead",
+    "toward_building",
+    "later_buildings",
+    "cubes_in_building",
+    "hall_future",
+    "works_early",
+    "figures_early",
+    "works",
+    "buildings_open",
+)
+WEIGHTS = (1.114, 1.396, 0.215, 3.425, 0.513, 1.018, -0.773, 1.426, 6.616, 3.390, 1.810, -1.045)
+BUILDING_VP = 5  # a construction's own VP, before the architect multiplier
 
 
 def _rounds_left(s) -> float:
@@ -36,69 +59,95 @@ def _rounds_left(s) -> float:
     return float(s.cfg.rounds - s.round) + 0.5
 
 
-def estimate(state) -> list[float]:
-    """Each player's expected final score from the whole position."""
+def stage(state) -> float:
+    """Share of the game still to play, from about 1 (start) to 0 (end)."""
+    s = state._s
+    return _rounds_left(s) / (s.cfg.rounds + 0.5)
+
+
+def features(state) -> list[list[float]]:
+    """One row of ``FEATURES`` per player."""
     s = state._s
     n = s.n
-    base = [float(x) for x in state.scores()]
-    if state.is_terminal():
-        return base
+    base = state.scores()
     left = _rounds_left(s)
     frac = left / (s.cfg.rounds + 0.5)
     board = s.cfg.board
-    neutral = n  # the neutral colour's owner id on the board
-    out = []
-    pending = [0.0] * n
-    for spaces in _SHIELDS[board]:
-        owners = [s.occ[sp] for sp in spaces]
-        placed = [o for o in owners if o >= 0]
-        if len(placed) < 2:
+    full = [0.0] * n
+    partial = [0.0] * n
+    column = [0.0] * n
+    occ = s.occ
+    hall = s.hall
+    for a, b, c, d in _SHIELDS[board]:
+        owners = (occ[a], occ[b], occ[c], occ[d])
+        placed = 4 - owners.count(-1)
+        if placed < 2:
             continue
-        counts: dict[int, int] = {}
-        for o in placed:
-            counts[o] = counts.get(o, 0) + 1
-        best = max(counts.values())
-        full = len(placed) == 4
-        for o, k in counts.items():
-            if k == best and o != neutral and o < n:
-                pending[o] += R.HALL[s.hall[o]] * (1.0 if full else 0.5)
+        counts = [owners.count(o) for o in range(n + 1)]
+        best = max(counts)
+        led = full if placed == 4 else partial
+        for o in range(n):  # the neutral colour (id n) scores nothing
+            if counts[o] == best:
+                led[o] += R.HALL[hall[o]]
+    bids = s.bids
     for col in range(board):
         if s.strip_bonus[col] < 0:
             continue
-        sums = [0] * n
-        for r in range(board):
-            sp = r * board + col
-            o = s.occ[sp]
-            if 0 <= o < n:
-                sums[o] += s.bids[sp]
-        top = max(sums)
+        sums = [0] * (n + 1)
+        for sp in range(col, board * board, board):
+            o = occ[sp]
+            if o >= 0:
+                sums[o] += bids[sp]
+        top = max(sums[:n])
         if top == 0:
             continue
         leaders = [p for p in range(n) if sums[p] == top]
         for p in leaders:
-            pending[p] += BONUS_CARD_VP / len(leaders)
+            column[p] += 1.0 / len(leaders)
+    rest = max(0.0, left - 1.0)
+    out = []
     for p in range(n):
-        v = base[p] + pending[p]
-        arch = R.ARCHITECT[s.arch[p]]
         built = s.built[p]
+        toward = later = into = 0.0
         if built < R.BUILDINGS:
+            value = BUILDING_VP + R.ARCHITECT[s.arch[p]]
             cost = R.TIER_COSTS[built]
             cubes = sum(s.cubes[p])
-            # progress toward the next building, and more buildings in later rounds
-            toward = min(1.0, cubes / cost)
-            later = min(R.BUILDINGS - built - toward, 0.6 * max(0.0, left - 1.0))
-            v += (toward * 0.8 + later * 0.5) * (BUILDING_VP + arch)
-            # the cubes that go into a building no longer count as nobles at the end
-            v -= min(cubes, cost) * toward * 0.5
-        v += SHIELDS_PER_ROUND * R.HALL[s.hall[p]] * max(0.0, left - 1.0) * 0.5
-        v += frac * (MONEY_VP * s.money[p] + WORK_VP * sum(s.works[p]))
+            share = min(1.0, cubes / cost)
+            toward = share * value
+            later = min(R.BUILDINGS - built - share, 0.6 * rest) * value
+            into = min(cubes, cost) * share
+        works = sum(s.works[p])
         upright = bin(s.kept[p] & ~s.rot[p]).count("1")
-        v += frac * FIGURE_VP * min(upright, R.PALACE[s.palace[p]])
-        out.append(v)
+        out.append(
+            [
+                float(base[p]),
+                full[p],
+                partial[p],
+                column[p],
+                toward,
+                later,
+                into,
+                R.HALL[hall[p]] * rest,
+                frac * works,
+                frac * min(upright, R.PALACE[s.palace[p]]),
+                float(works),
+                (R.BUILDINGS - built) * left,
+            ]
+        )
     return out
 
 
+def estimate(state) -> list[float]:
+    """Each player's expected final score from the whole position."""
+    if state.is_terminal():
+        return [float(x) for x in state.scores()]
+    w = WEIGHTS
+    return [sum(wi * fi for wi, fi in zip(w, f, strict=True)) for f in features(state)]
+
+
 def spread(state) -> float:
-    """Standard deviation of a difference of two final scores, given the position."""
-    s = state._s
-    return 6.0 + 30.0 * _rounds_left(s) / (s.cfg.rounds + 0.5)
+    """Standard deviation of a difference of two final scores, given the position
+    (the residual of the fitted estimate on the same games: 12 VP in the last round,
+    29 VP in the first)."""
+    return 10.0 + 21.0 * stage(state)

@@ -1,14 +1,30 @@
 """Die Staufer position evaluation for search: each player's expected final score.
 
 ``scores()`` already applies the final scoring (jobs, end bonuses) to the current
-position. On top of it this adds the majorities of the regions this round scores,
-as they stand now: each player gets the point tile award of its current place
-(the award is still open, so it counts for ``PENDING_WEIGHT`` of its value).
+position. The estimate is a weighted sum per player of (``FEATURES``):
 
-``spread`` is the uncertainty of a score difference, large early, small late.
+- ``score_now``: the final scoring applied now;
+- ``pending``: the point tile awards of the regions this round scores, as the
+  majorities stand now (still open);
+- ``court_envoys`` / ``court_nobles``: figures at court, ready to be placed;
+- ``province_envoys`` / ``province_nobles``: figures in the province (they come to
+  court through the supply actions);
+- ``chests``: turquoise chests held.
+
+Each weight depends on the share of the game left (``stage``, 1 in the first round
+down to 1/rounds in the last): ``END + SLOPE * stage``, never below 0 for anything a
+player holds. They were fitted by least squares on score differences between the
+players of 4,284 positions of 250 three-player games between heuristic players that
+play a random move 10% of the time (R^2 = 0.36, against 0.30 for ``score_now`` alone
+and 0.29 for the first hand-set version, which added the pending awards only).
+
+``spread`` is the uncertainty of a score difference, large early, small late, measured
+as the residual of the fit.
 """
 
 from __future__ import annotations
+
+import math
 
 # ----- game internals (re-point here when the game's modules move) -----------------------
 from spiel_games.staufer import rules as R
@@ -17,31 +33,81 @@ from spiel_games.staufer.state import ROUND
 
 # -----------------------------------------------------------------------------------------
 
-PENDING_WEIGHT = 0.7
+FEATURES = (
+    "score_now",
+    "pending",
+    "court_envoys",
+    "court_nobles",
+    "province_envoys",
+    "province_nobles",
+    "chests",
+)
+END = (1.105, 0.742, 0.858, 2.272, 0.736, 1.121, 0.527)
+SLOPE = (-0.653, -0.533, -1.191, -0.704, -1.041, -1.451, -2.373)
 
 
 def _round(c) -> int:
     return min(c.v[ROUND], c.t.cfg.rounds - 1)
 
 
-def estimate(state) -> list[float]:
-    """Each player's expected final score from the whole position."""
-    base = [float(x) for x in state.scores()]
-    if state.is_terminal():
-        return base
+def stage(state) -> float:
+    """Share of the game still to play: 1 in the first round, 1/rounds in the last."""
     c = state._s
+    rounds = c.t.cfg.rounds
+    return (rounds - _round(c)) / rounds
+
+
+def weights(state) -> list[float]:
+    """The weight of every feature at this point of the game."""
+    x = stage(state)
+    out = [END[0] + SLOPE[0] * x]
+    out += [max(0.0, e + k * x) for e, k in zip(END[1:], SLOPE[1:], strict=True)]
+    return out
+
+
+def features(state) -> list[list[float]]:
+    """One row of ``FEATURES`` per player."""
+    c = state._s
+    v = c.v
+    t = c.t
+    n = t.n
+    base = state.scores()
+    pending = [0.0] * n
     for pos in S.scored_positions(c):
         counts, left = S.majority_counts(c, pos)
         if not any(counts):
             continue
         tile = R.POINT_TILES[c.tile_at[pos]]
         for p, a in enumerate(S.region_awards(counts, left, tile)):
-            base[p] += PENDING_WEIGHT * a
-    return base
+            pending[p] += a
+    out = []
+    for p in range(n):
+        court = t.court + 2 * p
+        prov = t.prov + 2 * p
+        tq = t.tq + 3 * p
+        out.append(
+            [
+                float(base[p]),
+                pending[p],
+                v[court],
+                v[court + 1],
+                v[prov],
+                v[prov + 1],
+                v[tq] + v[tq + 1] + v[tq + 2],
+            ]
+        )
+    return out
+
+
+def estimate(state) -> list[float]:
+    """Each player's expected final score from the whole position."""
+    if state.is_terminal():
+        return [float(x) for x in state.scores()]
+    w = weights(state)
+    return [sum(wi * fi for wi, fi in zip(w, f, strict=True)) for f in features(state)]
 
 
 def spread(state) -> float:
-    """Standard deviation of a difference of two final scores, given the position."""
-    c = state._s
-    rounds = c.t.cfg.rounds
-    return 4.0 + 20.0 * (rounds - _round(c)) / rounds
+    """Standard deviation of a difference of two final scores, given the position
+    (the residual of the fitted estimate: about 8 VP in the last round, 15 in the first)."""
+    return 2.0 + 14.0 * math.sqrt(stage(state))

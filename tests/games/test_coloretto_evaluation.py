@@ -3,6 +3,7 @@
 import random
 
 import pyspiel
+import pytest
 
 from spiel_games.coloretto import evaluation as V
 from spiel_games.coloretto.heuristic import row_gain
@@ -25,15 +26,30 @@ def test_a_player_yet_to_take_a_row_is_credited_with_part_of_the_best_row():
     est, now = V.estimate(s), s.scores()
     gain = row_gain(c.cfg, c.coll[0], c.rows[0])
     assert gain > 0
-    assert est[0] == now[0] + V.OPEN_ROW_WEIGHT * gain
-    assert est[1] == now[1]
+    x = V.stage(s)
+    w_score, w_row = V.END[0] + V.SLOPE[0] * x, V.END[1] + V.SLOPE[1] * x
+    assert 0 < w_row < 1
+    assert est[0] == pytest.approx(w_score * now[0] + w_row * gain)
+    assert est[1] == pytest.approx(w_score * now[1])
 
 
 def test_an_empty_table_adds_nothing():
     s = _first_turn()
     c = s._s
     c.rows = tuple(() for _ in c.rows)
-    assert V.estimate(s) == [float(x) for x in s.scores()]
+    w_score = V.END[0] + V.SLOPE[0] * V.stage(s)
+    assert V.estimate(s) == pytest.approx([w_score * x for x in s.scores()])
+
+
+def test_a_lead_counts_for_more_as_the_deck_empties():
+    s = _first_turn()
+    c = s._s
+    c.rows = tuple(() for _ in c.rows)
+    c.coll = (tuple(3 if i == 0 else 0 for i in range(len(c.coll[0]))),) + c.coll[1:]
+    early = V.estimate(s)
+    c.deck_size = 1
+    late = V.estimate(s)
+    assert late[0] - late[1] > early[0] - early[1] > 0
 
 
 def test_the_spread_shrinks_with_the_deck():

@@ -1,7 +1,8 @@
 """A small version of scripts/bench_strength.py: an ordering that holds with a wide margin.
 
-Rococo at 3 players, where the old search lost to the heuristic: the default search at a
-modest budget must finish ahead of the heuristic in most games (every seat rotation).
+Die Staufer at 3 players, where the default search finished ahead of the heuristic in every
+one of 21 games at sims=400 (docs/STRENGTH.md): at half that budget it must still
+finish ahead in at least two thirds of the games (every seat rotation).
 """
 
 import pyspiel
@@ -14,9 +15,9 @@ from tournament.match import play_match, seed_streams
 pytestmark = pytest.mark.slow
 
 
-def test_default_search_finishes_ahead_of_the_heuristic_on_rococo():
-    game = pyspiel.load_game("python_rococo(players=3)")
-    specs = ["heuristic", "ismcts(sims=150)", "random"]
+def test_default_search_finishes_ahead_of_the_heuristic_on_staufer():
+    game = pyspiel.load_game("python_staufer(players=3)")
+    specs = ["heuristic", "ismcts(sims=200)", "random"]
     ahead = 0
     games = 0
     for seed in range(2):
@@ -26,7 +27,7 @@ def test_default_search_finishes_ahead_of_the_heuristic_on_rococo():
             agents = [make_agent(s, game, seat_seeds[i]) for i, s in enumerate(lineup)]
             res = play_match(game, agents, seed)
             assert not res.failure
-            h, s = lineup.index("heuristic"), lineup.index("ismcts(sims=150)")
+            h, s = lineup.index("heuristic"), lineup.index("ismcts(sims=200)")
             ahead += (
                 1.0
                 if res.scores[s] > res.scores[h]
@@ -35,4 +36,4 @@ def test_default_search_finishes_ahead_of_the_heuristic_on_rococo():
                 else 0.0
             )
             games += 1
-    assert ahead / games >= 0.5
+    assert ahead / games >= 2 / 3

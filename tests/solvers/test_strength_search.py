@@ -109,3 +109,94 @@ def test_the_heuristic_move_is_searched_first_under_the_prior():
     plain = SearchEngine(game, random.Random(0))
     firsts = {next(iter(plain.search(state, sims=1).children)) for _ in range(12)}
     assert len(firsts) > 1  # without the prior the first move tried is random
+
+
+def test_old_settings_reproduce_the_plain_search():
+    """eval=score,prior=none resolves to the search before issue 11 (random rollouts cut
+    at 20 moves, fixed exploration), move for move."""
+    game = pyspiel.load_game("python_rococo(players=3)")
+    params = resolve_auto(game, resolve("ismcts(eval=score,prior=none)").params)
+    assert params["rollout_depth"] == 20 and params["qnorm"] == "off"
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    agent = make_agent("ismcts(sims=40,eval=score,prior=none)", game, seed=3)
+    new = agent.analyse(state)
+    eng = SearchEngine(game, random.Random(3), determinize=True)
+    root = eng.search(state, sims=40)
+    old = {a: ch.n for a, ch in root.children.items()}
+    assert {m.action: m.visits for m in new.moves if m.visits} == old
+
+
+def test_defaults_with_the_game_evaluation_cut_rollouts_short_and_scale_exploration():
+    game = pyspiel.load_game("python_bruxelles(players=3)")
+    params = resolve_auto(game, resolve("ismcts").params)
+    assert 0 <= params["rollout_depth"] <= 8
+    assert params["qnorm"] == "on"
+
+
+def test_exploration_on_the_returns_scale_concentrates_the_visits():
+    """Move-to-move differences of an evaluation are small next to a fixed uct_c: on the
+    returns' own scale the search spends more of its budget on its best move."""
+    game = pyspiel.load_game("python_rococo(players=3)")
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while state.is_chance_node() or len(state.legal_actions()) < 6:
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(acts, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+    def top_share(qnorm: bool) -> float:
+        eng = SearchEngine(
+            game,
+            random.Random(5),
+            evaluation="game",
+            rollout_depth=0,
+            determinize=True,
+            qnorm=qnorm,
+        )
+        root = eng.search(state, sims=300)
+        return max(ch.n for ch in root.children.values()) / 300
+
+    assert top_share(True) > top_share(False) + 0.1
+
+
+def _evaluated_movers(settle: bool) -> list[tuple[int, int]]:
+    """(player who made the last tree move, player to move when evaluated) per simulation."""
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    eng = SearchEngine(
+        game,
+        random.Random(1),
+        evaluation="game",
+        rollout_depth=0,
+        determinize=True,
+        settle=settle,
+    )
+    seen = []
+    rollout, evaluate = eng._rollout, eng.evaluate
+
+    def spy_rollout(s, mover=-1):
+        eng._mover = mover
+        return rollout(s, mover)
+
+    def spy_evaluate(s):
+        seen.append((eng._mover, s.current_player()))
+        return evaluate(s)
+
+    eng._rollout, eng.evaluate = spy_rollout, spy_evaluate
+    eng.search(state, sims=60)
+    return seen
+
+
+def test_settle_lets_the_heuristic_finish_the_movers_turn_before_the_evaluation():
+    """Coloretto: a player who draws must then place the card; without settle the search
+    evaluates the position in between, with settle never."""
+    plain = _evaluated_movers(settle=False)
+    settled = _evaluated_movers(settle=True)
+    assert any(m == p for m, p in plain)
+    assert settled and all(m != p for m, p in settled)
