@@ -35,13 +35,15 @@ _KIND = tuple(R.CARDS[k].kind for k in range(R.NUM_CARDS))
 _LEVEL = tuple(R.CARDS[k].level for k in range(R.NUM_CARDS))
 _PER_LIVRE = R.RULES["actions.prestige_per_livre"]
 _FAVOR = R.RULES["actions.favor_prestige"]
+_PER_PIECE = R.RULES["jewelry.prestige_per_piece"]
 _CROWN_DECK = R.RULES["employees.deck_crown"]
 _CROWN_CARD = {R.CARDS[k].bonus: k for k in range(4, R.NUM_CARDS)}
 _DECK_CROWN = _CROWN_CARD[R.BONUS["crown_deck"]]
 _YARN_LACE_CROWN = _CROWN_CARD[R.BONUS["crown_yarn_lace"]]
 _MASTER_CROWN = _CROWN_CARD[R.BONUS["crown_master_spaces"]]
 _PAIRS_CROWN = _CROWN_CARD[R.BONUS["crown_pairs"]]
-_DRESS = tuple((d.colour, d.prestige, d.lady) for d in R.DRESSES)
+# a Festivity dress gave its prestige once when made: its marker scores 0 at the end
+_DRESS = tuple((d.colour, 0 if d.festive else d.prestige, d.lady) for d in R.DRESSES)
 # -----------------------------------------------------------------------------------------
 
 FEATURES = ("score_now", "bales_early", "bales", "employees", "livre")
@@ -157,6 +159,8 @@ def final_scores(c) -> list[int]:
             out[p] += 3 * (on_master[p] // 2)
         if sup[_PAIRS_CROWN] + hand[_PAIRS_CROWN] + disc[_PAIRS_CROWN]:
             out[p] += 2 * min(ladies[p], dresses[p] - ladies[p])
+        if cfg.jewelry:
+            out[p] += sum(c.jewels[p]) * _PER_PIECE
     return out
 
 

@@ -81,11 +81,15 @@ def test_the_spread_shrinks_as_the_game_goes_on():
     assert V.spread(s) < early
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_fast_final_scoring_agrees_with_the_rulebook_scoring(players):
+@pytest.mark.parametrize(
+    "players,options",
+    [(2, ""), (3, ""), (4, ""), (3, ",festivity=true,fancy=true"), (4, ",jewelry=true")],
+)
+def test_the_fast_final_scoring_agrees_with_the_rulebook_scoring(players, options):
     """evaluation.final_scores (one pass, used at every rollout cut-off) must give the
-    scores of scoring.scores (the rulebook-ordered breakdown) at every position."""
-    game = pyspiel.load_game(f"python_rococo(players={players})")
+    scores of scoring.scores (the rulebook-ordered breakdown) at every position, with the
+    expansions too (Festivity prestige once, jewellery prestige)."""
+    game = pyspiel.load_game(f"python_rococo(players={players}{options})")
     rng = random.Random(players)
     np_rng = np.random.default_rng(players)
     for heuristic_play in (False, True):
