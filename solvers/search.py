@@ -27,7 +27,6 @@ player knows (every simulation starts from a resampled world).
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
@@ -47,10 +46,7 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 # Defaults of the search agents' tuning parameters (measured in docs/STRENGTH.md).
 ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when cut
 AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
-# rollout_depth with eval=game, per game (short_name); others use GAME_EVAL_DEPTH
-# (measured in docs/STRENGTH.md: depth 0 beat depth 4 on Bruxelles and Die Staufer)
-GAME_EVAL_DEPTH = 4
-EVAL_DEPTH: dict[str, int] = {"python_bruxelles": 0, "python_staufer": 0}
+# rollout_depth with eval=game comes from the game's GameSpec.eval_depth
 PRIOR_W = 1.0
 SETTLE_STEPS = 6  # at most this many heuristic moves to finish a turn at the cut-off
 _Z95 = 1.959964
@@ -336,18 +332,20 @@ def world_sampler(game):
 
 
 def game_evaluation(game):
-    """The game's evaluation module (``spiel_games.<game>.evaluation``).
+    """The game's evaluation (``GameSpec.evaluation``, its evaluation module).
 
     It provides ``estimate(state) -> list[float]``, each player's expected final
     score, and ``spread(state) -> float``, the standard deviation of a difference
     between two players' final scores given the position (large early, small late).
     """
     name = game.get_type().short_name
-    module = name[len("python_") :] if name.startswith("python_") else name
     try:
-        return importlib.import_module(f"spiel_games.{module}.evaluation")
-    except ModuleNotFoundError:
-        raise ValueError(f"{name} has no evaluation for evaluation=game") from None
+        evaluation = get_spec(name).evaluation
+    except KeyError:  # a game outside the registry (e.g. kuhn_poker)
+        evaluation = None
+    if evaluation is None:
+        raise ValueError(f"{name} has no evaluation for evaluation=game")
+    return evaluation
 
 
 def soft_returns(mode: str, est, spread: float, lo: float, hi: float) -> list[float]:
@@ -603,8 +601,7 @@ def resolve_auto(game, params: dict) -> dict:
         out["eval"] = "game" if _has_evaluation(game) else "score"
     if out["rollout_depth"] == AUTO:
         if out["eval"] == "game":
-            short = game.get_type().short_name
-            out["rollout_depth"] = EVAL_DEPTH.get(short, GAME_EVAL_DEPTH)
+            out["rollout_depth"] = get_spec(game.get_type().short_name).eval_depth
         else:
             out["rollout_depth"] = ROLLOUT_DEPTH
     if out["qnorm"] == "auto":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spiel_games.bruxelles import abstraction, rules
+from spiel_games.bruxelles import abstraction, evaluation, rules
 from spiel_games.bruxelles.game import SHORT_NAME
 from spiel_games.bruxelles.heuristic import heuristic_action
 from spiel_games.common.registry import GameSpec, ParamDoc
@@ -107,6 +107,8 @@ SPEC = GameSpec(
     ),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    evaluation=evaluation,
+    eval_depth=0,  # depth 0 beat depth 4 here (docs/STRENGTH.md)
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spiel_games.coloretto import abstraction, rules
+from spiel_games.coloretto import abstraction, evaluation, rules
 from spiel_games.coloretto.game import SHORT_NAME
 from spiel_games.coloretto.heuristic import heuristic_action
 from spiel_games.common.registry import GameSpec, ParamDoc
@@ -63,6 +63,7 @@ SPEC = GameSpec(
     assumptions=tuple(rules.RULES.assumptions()),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    evaluation=evaluation,
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
 )

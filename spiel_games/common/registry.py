@@ -11,6 +11,7 @@ import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pyspiel
 
@@ -65,6 +66,11 @@ class GameSpec:
     # game's (search never reads it). For games whose history-consistent resampler is
     # costly; None means search calls resample_from_infostate.
     world_sampler: Callable | None = None
+    # Position evaluation for search (the game's evaluation module: estimate(state) ->
+    # expected final scores, spread(state) -> uncertainty of a score difference), and the
+    # random rollout depth before it is applied (measured per game in docs/STRENGTH.md).
+    evaluation: Any = None
+    eval_depth: int = 4
     # Extra notes shown by `meeple games show`.
     notes: tuple[str, ...] = field(default=())
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from spiel_games.common.registry import GameSpec, ParamDoc
-from spiel_games.rococo import abstraction, rules
+from spiel_games.rococo import abstraction, evaluation, rules
 from spiel_games.rococo.game import SHORT_NAME
 from spiel_games.rococo.heuristic import heuristic_action
 from spiel_games.rococo.resample import perturb_secret, redeal
@@ -90,6 +90,7 @@ SPEC = GameSpec(
     assumptions=tuple(rules.assumptions()),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    evaluation=evaluation,
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,

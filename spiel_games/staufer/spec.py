@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from spiel_games.common.registry import GameSpec, ParamDoc
-from spiel_games.staufer import abstraction, rules
+from spiel_games.staufer import abstraction, evaluation, rules
 from spiel_games.staufer.game import SHORT_NAME
 from spiel_games.staufer.heuristic import heuristic_action
 from spiel_games.staufer.resample import perturb_secret
@@ -58,6 +58,8 @@ SPEC = GameSpec(
     assumptions=tuple(rules.RULES.assumptions()),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    evaluation=evaluation,
+    eval_depth=0,  # depth 0 beat depth 4 here (docs/STRENGTH.md)
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,
