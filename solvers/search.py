@@ -601,6 +601,7 @@ def resolve_auto(game, params: dict) -> dict:
         out["eval"] = "game" if _has_evaluation(game) else "score"
     if out["rollout_depth"] == AUTO:
         if out["eval"] == "game":
+            game_evaluation(game)  # refuses a game without one, in one line
             out["rollout_depth"] = get_spec(game.get_type().short_name).eval_depth
         else:
             out["rollout_depth"] = ROLLOUT_DEPTH
