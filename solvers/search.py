@@ -601,8 +601,8 @@ def resolve_auto(game, params: dict) -> dict:
         out["eval"] = "game" if _has_evaluation(game) else "score"
     if out["rollout_depth"] == AUTO:
         if out["eval"] == "game":
-            game_evaluation(game)  # refuses a game without one, in one line
-            out["rollout_depth"] = get_spec(game.get_type().short_name).eval_depth
+            spec = get_spec(game.get_type().short_name) if _has_evaluation(game) else None
+            out["rollout_depth"] = spec.eval_depth if spec else ROLLOUT_DEPTH  # make refuses
         else:
             out["rollout_depth"] = ROLLOUT_DEPTH
     if out["qnorm"] == "auto":
