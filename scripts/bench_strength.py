@@ -124,12 +124,19 @@ def shares(r) -> list[tuple[str, str, float, int]]:
     return out
 
 
+def _bound(x, side: str) -> str:
+    """An interval bound; None is the open side of a one-sided interval (an agent that
+    won or lost every game)."""
+    return f"{x:.0f}" if x is not None else ("-inf" if side == "low" else "+inf")
+
+
 def table(r) -> list[str]:
     lines = ["| agent | ahead of | win share | pairs |", "|---|---|---|---|"]
     lines += [f"| {a} | {b} | {s:.2f} | {n} |" for a, b, s, n in shares(r)]
     lines += ["", "| agent | Elo | 95% interval | games |", "|---|---|---|---|"]
     lines += [
-        f"| {x['agent']} | {x['elo']:.0f} | {x['ci_low']:.0f} .. {x['ci_high']:.0f} "
+        f"| {x['agent']} | {x['elo']:.0f} | {_bound(x['ci_low'], 'low')} .. "
+        f"{_bound(x['ci_high'], 'high')} "
         f"| {x['games']} |"
         for x in r.as_records()
     ]
