@@ -89,6 +89,7 @@ class SearchEngine:
         epsilon: float = 0.0,
         qnorm: bool = False,
         settle: bool = False,
+        opponents: str = "search",
     ):
         self.game = game
         self.rng = rng
@@ -108,6 +109,7 @@ class SearchEngine:
             "heuristic rollouts": rollout == "heuristic",
             "prior=heuristic": prior == "heuristic",
             "settle": settle,
+            "opponents=heuristic": opponents == "heuristic",
         }
         heuristic = None
         if any(wanted.values()):
@@ -133,6 +135,11 @@ class SearchEngine:
         # noise (an evaluation's move-to-move differences are a few hundredths of the
         # return range, far below the fixed uct_c's reach).
         self.qnorm = qnorm
+        # Opponent model: with opponents="heuristic" the other players' decisions inside
+        # the tree are the heuristic's moves (kept as edges, like chance outcomes, with
+        # no statistics), so the budget goes to the root player's own decisions.
+        self.opponent = heuristic if opponents == "heuristic" else None
+        self.root_player = -1
         self.estimator = game_evaluation(game) if evaluation == "game" else None
         self.n_players = game.num_players()
         self.sampler = _Sampler(rng)
@@ -144,6 +151,7 @@ class SearchEngine:
     def search(self, state, sims: int, seconds: float = 0.0, root: Node | None = None) -> Node:
         root = root or Node()
         player = state.current_player()
+        self.root_player = player
         t_end = time.perf_counter() + seconds if seconds > 0 else None
         done = 0
         while True:
@@ -173,6 +181,14 @@ class SearchEngine:
                     ret = state.returns()
                     break
                 a = sample_chance(state, rng)
+                self._apply(state, a)
+                child = node.children.get(a)
+                if child is None:
+                    child = node.children[a] = Node()
+                node = child
+                continue
+            if self.opponent is not None and p != self.root_player:
+                a = self.opponent(state, self.np_rng)
                 self._apply(state, a)
                 child = node.children.get(a)
                 if child is None:
@@ -446,6 +462,7 @@ class _SearchAgent(Agent):
             epsilon=p["epsilon"],
             qnorm=p["qnorm"] == "on",
             settle=p["settle"] == "on",
+            opponents=p["opponents"],
         )
 
     def _budget(self) -> dict:
@@ -570,6 +587,11 @@ def _check(params: dict, kind: str) -> dict:
             f"parameter 'settle' of agent {kind!r} must be auto, on or off, "
             f"got {params['settle']!r}"
         )
+    if params["opponents"] not in ("auto", "search", "heuristic"):
+        raise AgentSpecError(
+            f"parameter 'opponents' of agent {kind!r} must be auto, search or heuristic, "
+            f"got {params['opponents']!r}"
+        )
     if params["prior_w"] < 0:
         raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
     if not 0.0 <= params["epsilon"] <= 1.0:
@@ -622,7 +644,7 @@ def _factory(cls, kind):
         params = resolve_auto(game, _check(dict(params), kind))
         if params["settle"] == "on" and _game_heuristic(game) is None:
             raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for settle=on")
-        for name in ("rollout", "prior"):
+        for name in ("rollout", "prior", "opponents"):
             if params[name] == "heuristic" and _game_heuristic(game) is None:
                 raise AgentSpecError(
                     f"agent {kind!r}: this game has no heuristic for {name}=heuristic"
@@ -697,6 +719,14 @@ def _kinds() -> tuple[AgentKind, ...]:
             "at the rollout cut-off the game's heuristic finishes the turn of the player who "
             "made the last tree move (its pending sub-choices) before the evaluation: on, off "
             "or auto (on with eval=game where the game has a heuristic)",
+        ),
+        Param(
+            "opponents",
+            str,
+            "search",
+            "the other players' decisions inside the tree: search (UCB on their own returns) "
+            "or heuristic (the game's heuristic plays them; the budget goes to the mover's "
+            "own decisions)",
         ),
         Param(
             "widen",

@@ -103,10 +103,14 @@ def _choose_bid(s, p: int, sp: int) -> int:
 
 def _main(s, p: int, legal: list[int], rng) -> int:
     best_val, best = 0.8, A.PASS  # pass unless something beats an assistant's worth
+    values: dict[int, float] = {}  # one value per Art Nouveau action (spaces share them)
     for a in legal:
         if a < A.BRUSSELS0:
             sp = a - A.PLACE0
-            v = _action_value(s, p, s.acts[sp])
+            act = s.acts[sp]
+            v = values.get(act)
+            if v is None:
+                v = values[act] = _action_value(s, p, act)
             bonus, need = _space_bonus(s, p, sp)
             v += 0.5 * bonus if need <= max(1, s.money[p] // 2) else 0.0
             if s.bld[sp] >= 0 and s.bld[sp] != p:
@@ -184,7 +188,7 @@ def heuristic_action(state, rng=None) -> int:
     rng = rng or random.Random(0)
     s = state._s
     p = s.actor
-    legal = state.legal_actions()
+    legal = state._legal_actions(p)
     if len(legal) == 1:
         return legal[0]
     ph = s.phase

@@ -24,7 +24,7 @@ def heuristic_action(state, rng=None) -> int:
     cfg = s.cfg
     lay = s.layout
     me = s.cur
-    legal = state.legal_actions()
+    legal = state._legal_actions(me)
     if len(legal) == 1:
         return legal[0]
     mine = s.coll[me]

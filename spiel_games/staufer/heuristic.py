@@ -107,7 +107,7 @@ def heuristic_action(state, rng=None) -> int:
     v = s.v
     t = s.t
     p = v[CUR]
-    legal = state.legal_actions()
+    legal = state._legal_actions(p)
     if len(legal) == 1:
         return legal[0]
     ph = v[PHASE]
