@@ -10,7 +10,9 @@ after ``rollout_depth`` moves and scored from ``state.scores()`` or, with
 every player's return (multi-player: each edge stores the value for the player
 who chose it). Selection is UCB1 with availability counts (Cowling et al.'s
 single-observer IS-MCTS), which reduces to plain UCT when every legal action is
-always available.
+always available. With ``opponents="heuristic"`` the other players' decisions
+inside the tree are played by the game's heuristic (an opponent model) and only the
+root player's own decisions are searched.
 
 Why not OpenSpiel's bots: pyspiel's C++ ``MCTSBot``/``ISMCTSBot`` segfault on
 Python games, and the Python bots key nodes by information-state strings and go
@@ -634,6 +636,9 @@ def resolve_auto(game, params: dict) -> dict:
         out["settle"] = "on" if has else "off"
     if out["prior"] == "auto":
         out["prior"] = "heuristic" if _game_heuristic(game) is not None else "none"
+    if out["opponents"] == "auto":
+        has = out["eval"] == "game" and _game_heuristic(game) is not None
+        out["opponents"] = "heuristic" if has else "search"
     return out
 
 
@@ -723,10 +728,10 @@ def _kinds() -> tuple[AgentKind, ...]:
         Param(
             "opponents",
             str,
-            "search",
-            "the other players' decisions inside the tree: search (UCB on their own returns) "
-            "or heuristic (the game's heuristic plays them; the budget goes to the mover's "
-            "own decisions)",
+            "auto",
+            "the other players' decisions inside the tree: search (UCB on their own returns), "
+            "heuristic (the game's heuristic plays them, so the budget goes to the mover's own "
+            "decisions) or auto (heuristic with eval=game where the game has a heuristic)",
         ),
         Param(
             "widen",

@@ -49,6 +49,58 @@ def test_games_without_evaluation_or_heuristic_fall_back_to_plain_search():
     game = pyspiel.load_game("kuhn_poker")
     chosen = resolve_auto(game, resolve("ismcts").params)
     assert chosen["eval"] == "score" and chosen["prior"] == "none"
+    assert chosen["opponents"] == "search"
+
+
+def test_auto_opponents_are_the_heuristic_with_the_game_evaluation_only():
+    game = pyspiel.load_game("python_bruxelles(players=3)")
+    assert resolve_auto(game, resolve("ismcts").params)["opponents"] == "heuristic"
+    old = resolve_auto(game, resolve("ismcts(eval=score,prior=none)").params)
+    assert old["opponents"] == "search"
+
+
+def test_opponents_heuristic_on_a_game_without_heuristic_is_refused():
+    with pytest.raises(AgentSpecError, match="no heuristic for opponents=heuristic"):
+        make_agent("mcts(opponents=heuristic)", pyspiel.load_game("kuhn_poker"), seed=0)
+
+
+def _first_decision(game, min_legal: int = 2):
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < min_legal:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    return state
+
+
+@pytest.mark.parametrize("opponents", ["heuristic", "search"])
+def test_opponent_decisions_in_the_tree_follow_the_opponent_model(opponents):
+    """With opponents=heuristic every other player's decision inside the tree is the
+    heuristic's move (never the root player's own); with opponents=search it is never asked."""
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    state = _first_decision(game)
+    root_player = state.current_player()
+    eng = SearchEngine(game, random.Random(1), evaluation="game", opponents=opponents)
+    asked = []
+    real = eng.opponent
+
+    def model(s, rng):
+        a = real(s, rng)
+        asked.append((s.current_player(), a, s.clone()))
+        return a
+
+    if real is not None:
+        eng.opponent = model
+    eng.search(state, sims=60)
+    if opponents == "search":
+        assert real is None and not asked
+        return
+    assert asked and all(p != root_player for p, _, _ in asked)
+    from spiel_games.coloretto.heuristic import heuristic_action
+
+    for _, a, s in asked:  # Coloretto's heuristic is deterministic: the very same move
+        assert a == heuristic_action(s)
 
 
 @pytest.mark.parametrize(
@@ -58,6 +110,7 @@ def test_games_without_evaluation_or_heuristic_fall_back_to_plain_search():
         ("ismcts(prior=policy)", "auto, none or heuristic"),
         ("ismcts(epsilon=1.5)", "in [0, 1]"),
         ("ismcts(prior_w=-1)", ">= 0"),
+        ("ismcts(opponents=random)", "auto, search or heuristic"),
     ],
 )
 def test_bad_new_parameters_give_one_line_errors(spec, message):
