@@ -53,53 +53,64 @@ def _region_value(s, p: int, pos: int, scored_now) -> float:
     return weight * gain
 
 
-def _job_bonus(s, p: int, pos: int, k: int) -> float:
-    """Rough value of seat k at pos for my own (secret) job cards."""
+def _mine_here(s, p: int, pos: int) -> int:
     t = s.t
-    value, noble_only = s.seat_def(pos, k)
-    mine_here = sum(
-        1
-        for i in range(s.seats_in(pos))
-        if (s.v[t.seat + pos * t.K + i] >> 1) == p and s.v[t.seat + pos * t.K + i] >= 0
-    )
-    bonus = 0.0
+    base = t.seat + pos * t.K
+    return sum(1 for i in range(s.seats_in(pos)) if s.v[base + i] >= 0 and (s.v[base + i] >> 1) == p)
+
+
+def _job_parts(s, p: int, pos: int, mine_here: int) -> tuple[float, float, list]:
+    """My (secret) job cards' rough value at pos: (the part every seat there gets, the
+    extra for the leftmost seat, the office jobs (name, vp) that depend on the seat)."""
+    t = s.t
+    fixed = leftmost = 0.0
+    offices = []
     for card in s.v[t.jobs + p * 3 : t.jobs + p * 3 + 3]:
         if card < 0:
             continue
         ty, i = divmod(card, R.JOB_POOL_MAX)
         if ty == R.JOB_REGION:
             if s.pos_of[i] == pos and mine_here == 0:
-                bonus += 0.5 * R.REGION_JOB_VP
+                fixed += 0.5 * R.REGION_JOB_VP
         elif ty == R.JOB_DESIGN:
             name, vp = R.DESIGN_JOBS[i]
-            hit = (
+            if name == "leftmost":
+                leftmost += 0.5 * vp
+            elif (
                 (name == "presence" and mine_here == 0)
                 or (name == "two_seats" and mine_here == 1)
                 or (name == "three_seats" and mine_here == 2)
-                or (name == "leftmost" and k == 0)
                 or (name == "king_court" and pos == s.v[KING])
-            )
-            bonus += 0.5 * vp if hit else 0.0
+            ):
+                fixed += 0.5 * vp
         else:
-            name, vp = R.OFFICE_JOBS[i]
-            if name == f"value{value}" or (name == "noble_seat" and noble_only):
-                bonus += 0.5 * vp
+            offices.append(R.OFFICE_JOBS[i])
+    return fixed, leftmost, offices
+
+
+def _job_bonus(parts, k: int, value: int, noble_only: bool) -> float:
+    """Rough value of seat k (of the given value) for my job cards (see ``_job_parts``)."""
+    fixed, leftmost, offices = parts
+    bonus = fixed + (leftmost if k == 0 else 0.0)
+    for name, vp in offices:
+        if name == f"value{value}" or (name == "noble_seat" and noble_only):
+            bonus += 0.5 * vp
     return bonus
 
 
-def _seat_score(s, p: int, pos: int, k: int, scored_now) -> float:
+def _seat_score(s, p: int, pos: int, k: int, scored_now, region=None, parts=None) -> float:
+    """Value of seat k at pos; ``region``/``parts`` (the seat-independent parts) may be
+    passed in when many seats of one region are scored."""
     t = s.t
-    value, _ = s.seat_def(pos, k)
+    value, noble_only = s.seat_def(pos, k)
     cost = P.travel_cost(s, p, pos) + 1 + P.seat_payment(s, p, value)
     chest = s.v[t.chest + pos * t.K + k]
     bonus = _CHEST_VALUE[chest] if chest >= 0 else 0.0
-    return (
-        _region_value(s, p, pos, scored_now)
-        + bonus
-        + _job_bonus(s, p, pos, k)
-        - 0.8 * cost
-        - 0.3 * k
-    )
+    if region is None:
+        region = _region_value(s, p, pos, scored_now)
+    if parts is None:
+        parts = _job_parts(s, p, pos, _mine_here(s, p, pos))
+    return region + bonus + _job_bonus(parts, k, value, noble_only) - 0.8 * cost - 0.3 * k
 
 
 def heuristic_action(state, rng=None) -> int:
@@ -120,9 +131,13 @@ def heuristic_action(state, rng=None) -> int:
             if kind != "deploy":
                 continue
             pos = s.pos_of[arg]
+            region = parts = None
             for k in range(s.seats_in(pos)):
                 if any(P.occupant_options(s, p, pos, k, bonus)):
-                    val = _seat_score(s, p, pos, k, scored_now)
+                    if region is None:
+                        region = _region_value(s, p, pos, scored_now)
+                        parts = _job_parts(s, p, pos, _mine_here(s, p, pos))
+                    val = _seat_score(s, p, pos, k, scored_now, region, parts)
                     if val > best_val:
                         best_dep, best_val = a, val
         figures = v[t.court + 2 * p] + v[t.court + 2 * p + 1]
