@@ -178,19 +178,15 @@ class SearchEngine:
         node = root
         while True:
             p = state.current_player()
+            a = -1  # a move that is not searched: a chance outcome or a modelled opponent's
             if p < 0:
                 if p == TERMINAL:
                     ret = state.returns()
                     break
                 a = sample_chance(state, rng)
-                self._apply(state, a)
-                child = node.children.get(a)
-                if child is None:
-                    child = node.children[a] = Node()
-                node = child
-                continue
-            if self.opponent is not None and p != self.root_player:
+            elif self.opponent is not None and p != self.root_player:
                 a = self.opponent(state, self.np_rng)
+            if a >= 0:
                 self._apply(state, a)
                 child = node.children.get(a)
                 if child is None:

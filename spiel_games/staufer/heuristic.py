@@ -56,7 +56,9 @@ def _region_value(s, p: int, pos: int, scored_now) -> float:
 def _mine_here(s, p: int, pos: int) -> int:
     t = s.t
     base = t.seat + pos * t.K
-    return sum(1 for i in range(s.seats_in(pos)) if s.v[base + i] >= 0 and (s.v[base + i] >> 1) == p)
+    return sum(
+        1 for i in range(s.seats_in(pos)) if s.v[base + i] >= 0 and (s.v[base + i] >> 1) == p
+    )
 
 
 def _job_parts(s, p: int, pos: int, mine_here: int) -> tuple[float, float, list]:
