@@ -176,6 +176,7 @@ class SearchEngine:
         sqrt = math.sqrt
         path: list[tuple[Node, int]] = []
         node = root
+        opponent, me = self.opponent, self.root_player
         while True:
             p = state.current_player()
             a = -1  # a move that is not searched: a chance outcome or a modelled opponent's
@@ -184,8 +185,8 @@ class SearchEngine:
                     ret = state.returns()
                     break
                 a = sample_chance(state, rng)
-            elif self.opponent is not None and p != self.root_player:
-                a = self.opponent(state, self.np_rng)
+            elif opponent is not None and p != me:
+                a = opponent(state, self.np_rng)
             if a >= 0:
                 self._apply(state, a)
                 child = node.children.get(a)
@@ -547,12 +548,18 @@ class PIMCAgent(_SearchAgent):
 
 
 # ----- registration ------------------------------------------------------------------
+# The string parameters and their values ("auto" is resolved per game by resolve_auto).
+_CHOICES = {
+    "rollout": ("random", "heuristic"),
+    "eval": ("auto", "score", "game"),
+    "prior": ("auto", "none", "heuristic"),
+    "qnorm": ("auto", "on", "off"),
+    "settle": ("auto", "on", "off"),
+    "opponents": ("auto", "search", "heuristic"),
+}
+
+
 def _check(params: dict, kind: str) -> dict:
-    if params["rollout"] not in ("random", "heuristic"):
-        raise AgentSpecError(
-            f"parameter 'rollout' of agent {kind!r} must be random or heuristic, "
-            f"got {params['rollout']!r}"
-        )
     for name in ("sims", "worlds"):
         if name in params and params[name] < 1:
             raise AgentSpecError(f"parameter {name!r} of agent {kind!r} must be >= 1")
@@ -567,29 +574,12 @@ def _check(params: dict, kind: str) -> dict:
         )
     if params["uct_c"] < 0:
         raise AgentSpecError(f"parameter 'uct_c' of agent {kind!r} must be >= 0")
-    if params["eval"] not in ("auto", "score", "game"):
-        raise AgentSpecError(
-            f"parameter 'eval' of agent {kind!r} must be auto, score or game, got {params['eval']!r}"
-        )
-    if params["prior"] not in ("auto", "none", "heuristic"):
-        raise AgentSpecError(
-            f"parameter 'prior' of agent {kind!r} must be auto, none or heuristic, "
-            f"got {params['prior']!r}"
-        )
-    if params["qnorm"] not in ("auto", "on", "off"):
-        raise AgentSpecError(
-            f"parameter 'qnorm' of agent {kind!r} must be auto, on or off, got {params['qnorm']!r}"
-        )
-    if params["settle"] not in ("auto", "on", "off"):
-        raise AgentSpecError(
-            f"parameter 'settle' of agent {kind!r} must be auto, on or off, "
-            f"got {params['settle']!r}"
-        )
-    if params["opponents"] not in ("auto", "search", "heuristic"):
-        raise AgentSpecError(
-            f"parameter 'opponents' of agent {kind!r} must be auto, search or heuristic, "
-            f"got {params['opponents']!r}"
-        )
+    for name, options in _CHOICES.items():
+        if params[name] not in options:
+            allowed = ", ".join(options[:-1]) + " or " + options[-1]
+            raise AgentSpecError(
+                f"parameter {name!r} of agent {kind!r} must be {allowed}, got {params[name]!r}"
+            )
     if params["prior_w"] < 0:
         raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
     if not 0.0 <= params["epsilon"] <= 1.0:

@@ -290,7 +290,8 @@ def test_exam_shows_two_public_cards_one_to_the_hand_other_leaves_the_game():
     assert s.current_player() == 1
 
 
-def test_exam_card_turns_over_and_tasks_restart_after_a_trade_in():
+def _trade_in_apprentice_for_an_exam():
+    """P1 passes the apprentice exam at 7 Livre by playing (and trading in) an Apprentice."""
     s = start(2, jewelry="true")
     select_all(s)
     set_exam(s, 0, 0, 7)
@@ -298,17 +299,16 @@ def test_exam_card_turns_over_and_tasks_restart_after_a_trade_in():
     act(s, f"play {APPR_2}", "main: pass the exam")
     drive(s)
     act(s, legal(s)[0])
+    return s
+
+
+def test_exam_card_turns_over_and_tasks_restart_after_a_trade_in():
+    s = _trade_in_apprentice_for_an_exam()
     assert s.holdings(0)["exam"] == (1, 0)
 
 
 def test_traded_in_card_leaves_the_game_without_its_bonus():
-    s = start(2, jewelry="true")
-    select_all(s)
-    set_exam(s, 0, 0, 7)
-    give(s, 0, hand={card(APPR_2): 1}, supply=dict(REST), money=10)
-    act(s, f"play {APPR_2}", "main: pass the exam")
-    drive(s)
-    act(s, legal(s)[0])
+    s = _trade_in_apprentice_for_an_exam()
     h = s.holdings(0)
     assert h["money"] == 7  # no "gain 2 Livre" bonus
     assert h["discard"][card(APPR_2)] == 0 and h["supply"][card(APPR_2)] == 1  # REST's copy

@@ -148,12 +148,7 @@ def test_search_with_prior_and_evaluation_is_reproducible_per_seed(game_string):
 
 def test_the_heuristic_move_is_searched_first_under_the_prior():
     game = pyspiel.load_game("python_rococo(players=3)")
-    state = game.new_initial_state()
-    while state.is_chance_node() or len(state.legal_actions()) < 3:
-        if state.is_chance_node():
-            state.apply_action(state.chance_outcomes()[0][0])
-        else:
-            state.apply_action(state.legal_actions()[0])
+    state = _first_decision(game, min_legal=3)
     for seed in range(5):
         eng = SearchEngine(game, random.Random(seed), prior="heuristic", evaluation="game")
         root = eng.search(state, sims=1)
