@@ -92,6 +92,7 @@ class SearchEngine:
         qnorm: bool = False,
         settle: bool = False,
         opponents: str = "search",
+        root: str = "ucb",
     ):
         self.game = game
         self.rng = rng
@@ -142,6 +143,12 @@ class SearchEngine:
         # no statistics), so the budget goes to the root player's own decisions.
         self.opponent = heuristic if opponents == "heuristic" else None
         self.root_player = -1
+        # Root policy: "ucb" selects root moves like every other node; "halving" runs
+        # sequential halving over the root moves (Karnin et al. 2013, as in Gumbel
+        # MuZero's root) with common random numbers: in each pass every surviving move is
+        # simulated on the same sampled world with the same chance draws, so moves are
+        # compared on paired samples and the budget decides which of them is best.
+        self.halving = root == "halving"
         self.estimator = game_evaluation(game) if evaluation == "game" else None
         self.n_players = game.num_players()
         self.sampler = _Sampler(rng)
@@ -154,6 +161,11 @@ class SearchEngine:
         root = root or Node()
         player = state.current_player()
         self.root_player = player
+        if self.halving and player >= 0:
+            legal = self._legal(state, player)
+            if len(legal) > 1:
+                self.sims_done = self._halving(state, root, legal, sims, seconds)
+                return root
         t_end = time.perf_counter() + seconds if seconds > 0 else None
         done = 0
         while True:
@@ -162,14 +174,95 @@ class SearchEngine:
                     break
             elif done >= sims:
                 break
-            world = self.world(state, player, self.sampler) if self.determinize else state.clone()
-            self._simulate(root, world)
+            self._simulate(root, self._world(state, player))
             done += 1
         self.sims_done = done
         return root
 
+    def _world(self, state, player: int):
+        return self.world(state, player, self.sampler) if self.determinize else state.clone()
+
+    def _halving(self, state, root: Node, legal: list[int], sims: int, seconds: float) -> int:
+        """Sequential halving over the root moves with paired samples; returns the
+        simulations run. Each round gives every surviving move the same number of
+        passes (one pass = one world, every survivor simulated on a copy of it with the
+        random stream rewound), then keeps the better half by mean value (the
+        heuristic's move gets the progressive bias as a tie-breaker). The winner of the
+        last round also gets the few simulations left over, so it is the most visited."""
+        rng, np_rng = self.rng, self.np_rng
+        player = self.root_player
+        alive = list(legal)
+        hint = self.prior(state, self.np_rng) if self.prior is not None else -1
+        if self.widen > 0 and seconds <= 0:
+            # progressive widening's bound for a root reached `sims` times: the
+            # heuristic's move (if any) and random others
+            keep = max(2, int(self.widen * math.sqrt(sims)))
+            if keep < len(alive):
+                rest = [a for a in alive if a != hint]
+                rng.shuffle(rest)
+                alive = ([hint] if hint in alive else []) + rest
+                alive = alive[:keep]
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        t_end = time.perf_counter() + seconds if seconds > 0 else None
+        done = 0
+        for r in range(rounds):
+            left = rounds - r
+            if t_end is None:
+                passes = max(1, (sims - done) // (len(alive) * left))
+                slice_end = None
+            else:
+                passes = 1 << 62
+                slice_end = time.perf_counter() + max(0.0, t_end - time.perf_counter()) / left
+            k = 0
+            while k < passes:
+                if k > 0 and slice_end is not None and time.perf_counter() >= slice_end:
+                    break
+                world = self._world(state, player)
+                # the pass's own stream, rewound for every move (the engine's stream
+                # moves on by one draw per pass, so passes never repeat each other)
+                stream = random.Random(rng.getrandbits(64))
+                np_stream = np.random.default_rng(rng.getrandbits(63))
+                saved, np_saved = stream.getstate(), np_stream.bit_generator.state
+                last = len(alive) - 1
+                self.rng, self.np_rng = stream, np_stream
+                try:
+                    for i, a in enumerate(alive):
+                        stream.setstate(saved)
+                        np_stream.bit_generator.state = np_saved
+                        self._simulate(root, world if i == last else world.clone(), a)
+                finally:
+                    self.rng, self.np_rng = rng, np_rng
+                done += len(alive)
+                k += 1
+            if len(alive) > 1:
+                alive = self._keep_better_half(root, alive, hint)
+        # whole passes leave fewer simulations than the last round's moves: they go to
+        # the winner, so the budget is spent exactly and the winner is the most visited
+        while t_end is None and done < sims:
+            self._simulate(root, self._world(state, player), alive[0])
+            done += 1
+        return done
+
+    def _keep_better_half(self, root: Node, alive: list[int], hint: int) -> list[int]:
+        kids = [root.children[a] for a in alive]
+        tn = sum(ch.n for ch in kids)
+        m = sum(ch.w for ch in kids) / tn
+        sd = math.sqrt(max(sum(ch.w2 for ch in kids) / tn - m * m, 1e-6))
+
+        final = len(alive) <= 2  # one move survives: the pick, by mean alone (as best_action)
+
+        def score(a):
+            ch = root.children[a]
+            bias = self.prior_w * sd / (ch.n + 1) if a == hint and not final else 0.0
+            return (ch.w / ch.n + bias, -a)
+
+        ranked = sorted(alive, key=score, reverse=True)
+        return ranked[: (len(alive) + 1) // 2]
+
     # ----- one simulation ----------------------------------------------------------
-    def _simulate(self, root: Node, state) -> None:
+    def _simulate(self, root: Node, state, first: int = -1) -> None:
+        """One simulation from ``state`` (at ``root``); ``first`` >= 0 forces the root
+        player's first decision (sequential halving's paired samples)."""
         rng = self.rng
         c = self.uct_c
         log = math.log
@@ -196,6 +289,24 @@ class SearchEngine:
                 continue
             legal = self._legal(state, p)
             children = node.children
+            if first >= 0:  # the forced root move
+                a, first = first, -1
+                for b in legal:
+                    ch = children.get(b)
+                    if ch is not None:
+                        ch.avail += 1
+                child = children.get(a)
+                if child is None:
+                    child = children[a] = Node()
+                    child.avail += 1
+                    path.append((child, p))
+                    self._apply(state, a)
+                    ret = self._rollout(state, p)
+                    break
+                path.append((child, p))
+                self._apply(state, a)
+                node = child
+                continue
             if len(legal) == 1:
                 a = legal[0]
                 child = children.get(a)
@@ -462,6 +573,7 @@ class _SearchAgent(Agent):
             qnorm=p["qnorm"] == "on",
             settle=p["settle"] == "on",
             opponents=p["opponents"],
+            root=p["root"],
         )
 
     def _budget(self) -> dict:
@@ -556,6 +668,7 @@ _CHOICES = {
     "qnorm": ("auto", "on", "off"),
     "settle": ("auto", "on", "off"),
     "opponents": ("auto", "search", "heuristic"),
+    "root": ("auto", "ucb", "halving"),
 }
 
 
@@ -625,6 +738,8 @@ def resolve_auto(game, params: dict) -> dict:
     if out["opponents"] == "auto":
         has = out["eval"] == "game" and _game_heuristic(game) is not None
         out["opponents"] = "heuristic" if has else "search"
+    if out["root"] == "auto":
+        out["root"] = "halving" if out["eval"] == "game" else "ucb"
     return out
 
 
@@ -718,6 +833,15 @@ def _kinds() -> tuple[AgentKind, ...]:
             "the other players' decisions inside the tree: search (UCB on their own returns), "
             "heuristic (the game's heuristic plays them, so the budget goes to the mover's own "
             "decisions) or auto (heuristic with eval=game where the game has a heuristic)",
+        ),
+        Param(
+            "root",
+            str,
+            "auto",
+            "how the root move is chosen: ucb (like every other node, most visits wins) or "
+            "halving (sequential halving over the root moves, each pass simulating every "
+            "surviving move on the same sampled world and chance draws; the better half "
+            "survives each round) or auto (halving with eval=game)",
         ),
         Param(
             "widen",

@@ -14,6 +14,7 @@ draws).
 from __future__ import annotations
 
 import enum
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 from spiel_games.bruxelles import actions as A
@@ -460,7 +461,15 @@ def can_complete(s, p: int, paid: tuple[int, ...], cost: int, res: int = -1) -> 
     """Some valid payment extends `paid` (plus one unit of `res`, if given, with no
     smaller kind left to pay) and everything not yet paid is affordable now."""
     x, y = _needle_tiles(s)
-    money, cubes = s.money[p], s.cubes[p]
+    return _completes(x, y, cost, paid, res, s.money[p], s.cubes[p])
+
+
+@lru_cache(maxsize=1 << 16)
+def _completes(
+    x: int, y: int, cost: int, paid: tuple[int, ...], res: int, money: int, cubes: tuple[int, ...]
+) -> bool:
+    # a pure function of its arguments, which repeat all game long: memoized (the
+    # heuristic and the search ask it for every feasibility check)
     for opt in R.payment_options(x, y, cost):
         rest = tuple(opt[i] - paid[i] for i in range(5))
         if min(rest) < 0 or (res >= 0 and (rest[res] < 1 or any(rest[:res]))):

@@ -1,5 +1,6 @@
 """The search's game knowledge: soft returns from estimates, the heuristic prior, the new parameters."""
 
+import math
 import random
 
 import pyspiel
@@ -111,6 +112,7 @@ def test_opponent_decisions_in_the_tree_follow_the_opponent_model(opponents):
         ("ismcts(epsilon=1.5)", "in [0, 1]"),
         ("ismcts(prior_w=-1)", ">= 0"),
         ("ismcts(opponents=random)", "auto, search or heuristic"),
+        ("ismcts(root=greedy)", "auto, ucb or halving"),
     ],
 )
 def test_bad_new_parameters_give_one_line_errors(spec, message):
@@ -248,3 +250,94 @@ def test_settle_lets_the_heuristic_finish_the_movers_turn_before_the_evaluation(
     settled = _evaluated_movers(settle=True)
     assert any(m == p for m, p in plain)
     assert settled and all(m != p for m, p in settled)
+
+
+def _halving_engine(game, seed: int = 3) -> SearchEngine:
+    return SearchEngine(
+        game,
+        random.Random(seed),
+        evaluation="game",
+        rollout_depth=0,
+        determinize=True,
+        prior="heuristic",
+        opponents="heuristic",
+        root="halving",
+    )
+
+
+def test_halving_spends_the_budget_in_rounds_and_picks_the_winner_of_the_last_round():
+    """Sequential halving: moves dropped in the same round share a visit count, each
+    round's survivors have more visits than the moves it dropped, the budget is spent
+    exactly, and the move played (the most visited) is the last round's winner."""
+    game = pyspiel.load_game("python_rococo(players=3)")
+    state = _first_decision(game, min_legal=4)
+    legal = state.legal_actions()
+    eng = _halving_engine(game)
+    kept = []
+    keep = eng._keep_better_half
+
+    def spy(root, alive, hint):
+        out = keep(root, alive, hint)
+        kept.append(out)
+        return out
+
+    eng._keep_better_half = spy
+    root = eng.search(state, sims=200)
+    counts = {a: root.children[a].n for a in legal}
+    assert eng.sims_done == sum(counts.values()) == 200
+    rounds = math.ceil(math.log2(len(legal)))
+    assert len(kept) == rounds and len(kept[-1]) == 1
+    for before, after in zip([legal] + kept[:-1], kept, strict=True):
+        assert len(after) == (len(before) + 1) // 2
+        dropped = [a for a in before if a not in after]
+        assert len({counts[a] for a in dropped}) == 1  # dropped together, visited alike
+        assert min(counts[a] for a in after) >= counts[dropped[0]]
+        if len(after) > 1:
+            assert min(counts[a] for a in after) > counts[dropped[0]]
+    from solvers.search import best_action
+
+    assert best_action(root, legal) == kept[-1][0]
+    agent = make_agent("ismcts(sims=200,root=halving)", game, seed=3)
+    assert agent.step(state) in legal
+
+
+def test_halving_compares_the_moves_of_a_pass_on_one_world_and_one_chance_stream():
+    """Common random numbers: within a pass every surviving move starts from the same
+    determinization with the random stream rewound to the same point."""
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    state = _first_decision(game, min_legal=3)
+    eng = _halving_engine(game)
+    calls = []
+    simulate = eng._simulate
+
+    def spy(root, world, first=-1):
+        calls.append((first, str(world), eng.rng.getstate()))
+        simulate(root, world, first)
+
+    eng._simulate = spy
+    eng.search(state, sims=90)
+    legal = state.legal_actions()
+    first_pass = calls[: len(legal)]
+    assert sorted(a for a, _, _ in first_pass) == sorted(legal)
+    assert len({w for _, w, _ in first_pass}) == 1
+    assert len({repr(r) for _, _, r in first_pass}) == 1
+    second_pass = calls[len(legal) : 2 * len(legal)]
+    assert second_pass[0][2] != first_pass[0][2]  # the next pass draws fresh randomness
+
+
+def test_halving_finds_the_winning_move_in_tic_tac_toe():
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+    for a in (0, 3, 1, 4):  # x: 0, 1; o: 3, 4; x wins with 2 (and must stop o at 5)
+        state.apply_action(a)
+    for seed in range(3):
+        agent = make_agent("mcts(sims=120,root=halving)", game, seed=seed)
+        assert agent.step(state) == 2
+
+
+def test_halving_with_a_time_budget_returns_a_legal_move():
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    state = _first_decision(game)
+    agent = make_agent("ismcts(time=0.2,root=halving)", game, seed=0)
+    assert agent.step(state) in state.legal_actions()
+    assert agent.last_sims >= len(state.legal_actions())
