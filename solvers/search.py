@@ -12,7 +12,9 @@ who chose it). Selection is UCB1 with availability counts (Cowling et al.'s
 single-observer IS-MCTS), which reduces to plain UCT when every legal action is
 always available. With ``opponents="heuristic"`` the other players' decisions
 inside the tree are played by the game's heuristic (an opponent model) and only the
-root player's own decisions are searched.
+root player's own decisions are searched. With ``root="halving"`` the root move is
+chosen by sequential halving over paired samples (every surviving move simulated on the
+same determinization and chance draws) instead of UCB.
 
 Why not OpenSpiel's bots: pyspiel's C++ ``MCTSBot``/``ISMCTSBot`` segfault on
 Python games, and the Python bots key nodes by information-state strings and go

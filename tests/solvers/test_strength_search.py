@@ -60,6 +60,13 @@ def test_auto_opponents_are_the_heuristic_with_the_game_evaluation_only():
     assert old["opponents"] == "search"
 
 
+def test_auto_root_is_sequential_halving_with_the_game_evaluation_only():
+    game = pyspiel.load_game("python_staufer(players=3)")
+    assert resolve_auto(game, resolve("ismcts").params)["root"] == "halving"
+    assert resolve_auto(game, resolve("ismcts(eval=score)").params)["root"] == "ucb"
+    assert resolve_auto(game, resolve("ismcts(root=ucb)").params)["root"] == "ucb"
+
+
 def test_opponents_heuristic_on_a_game_without_heuristic_is_refused():
     with pytest.raises(AgentSpecError, match="no heuristic for opponents=heuristic"):
         make_agent("mcts(opponents=heuristic)", pyspiel.load_game("kuhn_poker"), seed=0)
@@ -167,6 +174,7 @@ def test_old_settings_reproduce_the_plain_search():
     game = pyspiel.load_game("python_rococo(players=3)")
     params = resolve_auto(game, resolve("ismcts(eval=score,prior=none)").params)
     assert params["rollout_depth"] == 20 and params["qnorm"] == "off"
+    assert params["root"] == "ucb"
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
