@@ -194,6 +194,8 @@ class SearchEngine:
         rng, np_rng = self.rng, self.np_rng
         player = self.root_player
         alive = list(legal)
+        # the heuristic's move for the mover, asked on the state the agent was given (as
+        # the heuristic agent itself is: it reads only what the mover may see)
         hint = self.prior(state, self.np_rng) if self.prior is not None else -1
         if self.widen > 0 and seconds <= 0:
             # progressive widening's bound for a root reached `sims` times: the
