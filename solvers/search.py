@@ -188,9 +188,10 @@ class SearchEngine:
         """Sequential halving over the root moves with paired samples; returns the
         simulations run. Each round gives every surviving move the same number of
         passes (one pass = one world, every survivor simulated on a copy of it with the
-        random stream rewound), then keeps the better half by mean value (the
-        heuristic's move gets the progressive bias as a tie-breaker). The winner of the
-        last round also gets the few simulations left over, so it is the most visited."""
+        random stream rewound), then keeps the better half by mean value (before the
+        last round the heuristic's move gets the progressive bias as a tie-breaker; the
+        last round is decided by the mean alone, as ``best_action`` would). The winner
+        also gets the few simulations left over, so it is the most visited."""
         rng, np_rng = self.rng, self.np_rng
         player = self.root_player
         alive = list(legal)
