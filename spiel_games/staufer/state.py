@@ -125,6 +125,7 @@ class Tables:
     bag: int
     piles: int
     jobs: int
+    sizes: dict[str, int]
 
     def __init__(self, cfg: R.Config):
         self.cfg = cfg
@@ -159,6 +160,7 @@ class Tables:
             setattr(self, name, off)
             off += size
         self.size = off
+        self.sizes = dict(sizes)  # capacity of each array
 
 
 class Core:
@@ -215,26 +217,13 @@ class Core:
         """A copy of one array of v (for strings, tensors and tests)."""
         t = self.t
         start = getattr(t, name)
-        sizes = {
-            "order": t.F,
-            "sup": self.v[NSUP],
-            "dep": self.v[NDEP],
-            "seat": t.r * t.K,
-            "chest": t.r * t.K,
-            "supc": t.S * R.CHEST_KINDS,
-            "pay": t.r * t.n * 2,
-            "court": t.n * 2,
-            "prov": t.n * 2,
-            "vp": t.n,
-            "brown": t.n,
-            "vpp": t.n,
-            "tq": t.n * 3,
-            "privs": t.n * R.PRIV_KINDS,
-            "bag": R.CHEST_KINDS,
-            "piles": R.PRIV_KINDS,
-            "jobs": t.n * 3,
-        }
-        return self.v[start : start + sizes[name]]
+        if name == "sup":  # the tracks are filled up to their live lengths
+            size = self.v[NSUP]
+        elif name == "dep":
+            size = self.v[NDEP]
+        else:
+            size = t.sizes[name]
+        return self.v[start : start + size]
 
     def seat_def(self, pos: int, k: int) -> tuple[int, bool]:
         return self.t.cfg.seats[self.region_at[pos]][k]
