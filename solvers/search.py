@@ -191,7 +191,9 @@ class SearchEngine:
         random stream rewound), then keeps the better half by mean value (before the
         last round the heuristic's move gets the progressive bias as a tie-breaker; the
         last round is decided by the mean alone, as ``best_action`` would). The winner
-        also gets the few simulations left over, so it is the most visited."""
+        also gets the 0-1 simulations left over: it is the most visited move, or tied
+        with the runner-up and ahead on mean. A budget below about twice the number of
+        moves is exceeded (every round runs at least one pass)."""
         rng, np_rng = self.rng, self.np_rng
         player = self.root_player
         alive = list(legal)
@@ -296,6 +298,8 @@ class SearchEngine:
             children = node.children
             if first >= 0:  # the forced root move
                 a, first = first, -1
+                if a not in legal:
+                    raise RuntimeError("the world's resampler changed the mover's legal moves")
                 for b in legal:
                     ch = children.get(b)
                     if ch is not None:
@@ -641,7 +645,7 @@ class ISMCTSAgent(_SearchAgent):
 
 class PIMCAgent(_SearchAgent):
     """Perfect-information Monte Carlo: sample `worlds` determinizations, run UCT in
-    each, and vote (visits summed over worlds)."""
+    each (always the UCB root: the vote is the visits summed over worlds)."""
 
     def _budget(self) -> dict:
         if self.params["time"] > 0:
@@ -752,7 +756,17 @@ def _factory(cls, kind):
     def make(game, params, seed):
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise AgentSpecError(f"agent {kind!r} needs a sequential game")
-        params = resolve_auto(game, _check(dict(params), kind))
+        params = _check(dict(params), kind)
+        if kind == "pimc":
+            # PIMC votes with the visits summed over its worlds; halving's visits say how
+            # long a move survived, not that it won, so its worlds keep the UCB root
+            if params["root"] == "halving":
+                raise AgentSpecError(
+                    "agent 'pimc' votes by visits over its worlds: root=halving is for "
+                    "mcts and ismcts"
+                )
+            params["root"] = "ucb"
+        params = resolve_auto(game, params)
         if params["settle"] == "on" and _game_heuristic(game) is None:
             raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for settle=on")
         for name in ("rollout", "prior", "opponents"):
@@ -846,7 +860,7 @@ def _kinds() -> tuple[AgentKind, ...]:
             "how the root move is chosen: ucb (like every other node, most visits wins) or "
             "halving (sequential halving over the root moves, each pass simulating every "
             "surviving move on the same sampled world and chance draws; the better half "
-            "survives each round) or auto (halving with eval=game)",
+            "survives each round) or auto (halving with eval=game; pimc always ucb)",
         ),
         Param(
             "widen",

@@ -311,26 +311,43 @@ def test_halving_spends_the_budget_in_rounds_and_picks_the_winner_of_the_last_ro
 
 def test_halving_compares_the_moves_of_a_pass_on_one_world_and_one_chance_stream():
     """Common random numbers: within a pass every surviving move starts from the same
-    determinization with the random stream rewound to the same point."""
-    game = pyspiel.load_game("python_coloretto(players=3)")
+    determinization (hidden cards included) with both random streams rewound to the same
+    point; the next pass draws a different world and fresh streams."""
+    import pickle
+
+    game = pyspiel.load_game("python_rococo(players=3)")
     state = _first_decision(game, min_legal=3)
+    rng = random.Random(4)
+    for _ in range(25):  # into the game, so that the players' hands are hidden
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(acts, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    while state.is_chance_node() or len(state.legal_actions()) < 3:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
     eng = _halving_engine(game)
     calls = []
     simulate = eng._simulate
 
     def spy(root, world, first=-1):
-        calls.append((first, str(world), eng.rng.getstate()))
+        calls.append((first, pickle.dumps(world), eng.rng.getstate(), eng.np_rng.random()))
         simulate(root, world, first)
 
     eng._simulate = spy
-    eng.search(state, sims=90)
-    legal = state.legal_actions()
-    first_pass = calls[: len(legal)]
-    assert sorted(a for a, _, _ in first_pass) == sorted(legal)
-    assert len({w for _, w, _ in first_pass}) == 1
-    assert len({repr(r) for _, _, r in first_pass}) == 1
-    second_pass = calls[len(legal) : 2 * len(legal)]
-    assert second_pass[0][2] != first_pass[0][2]  # the next pass draws fresh randomness
+    eng.search(state, sims=120)
+    k = len(state.legal_actions())
+    passes = [calls[i : i + k] for i in range(0, 2 * k, k)]
+    for one in passes:
+        assert sorted(a for a, _, _, _ in one) == sorted(state.legal_actions())
+        assert len({w for _, w, _, _ in one}) == 1
+        assert len({repr(r) for _, _, r, _ in one}) == 1
+        assert len({x for _, _, _, x in one}) == 1  # numpy's stream rewound too
+    assert passes[0][0][1] != passes[1][0][1]  # another world
+    assert passes[0][0][2] != passes[1][0][2]  # and fresh randomness
 
 
 def test_halving_finds_the_winning_move_in_tic_tac_toe():
@@ -349,3 +366,42 @@ def test_halving_with_a_time_budget_returns_a_legal_move():
     agent = make_agent("ismcts(time=0.2,root=halving)", game, seed=0)
     assert agent.step(state) in state.legal_actions()
     assert agent.last_sims >= len(state.legal_actions())
+
+
+def test_pimc_keeps_the_ucb_root_and_refuses_halving():
+    """PIMC votes by the visits summed over its worlds, which halving's visits cannot be."""
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    agent = make_agent("pimc(worlds=2,sims=20)", game, seed=0)
+    assert agent.params["root"] == "ucb"
+    with pytest.raises(AgentSpecError, match="root=halving is for mcts and ismcts"):
+        make_agent("pimc(root=halving)", game, seed=0)
+
+
+def test_the_root_prior_is_the_same_move_on_the_true_state_and_on_its_worlds():
+    """Halving asks the heuristic for the mover's move on the state the agent was given:
+    safe only because the heuristic reads nothing the mover cannot see, checked here on
+    every game's re-dealt worlds."""
+    import numpy as np
+
+    from spiel_games.common.registry import get_spec
+
+    for name in ("python_rococo", "python_bruxelles", "python_staufer"):
+        game = pyspiel.load_game(f"{name}(players=3)")
+        heuristic = get_spec(name).heuristic
+        rng = random.Random(2)
+        state = game.new_initial_state()
+        checked = 0
+        while not state.is_terminal() and checked < 12:
+            if state.is_chance_node():
+                acts, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(acts, probs)[0])
+                continue
+            if len(state.legal_actions()) > 1:
+                p = state.current_player()
+                mine = heuristic(state, np.random.default_rng(0))
+                eng = SearchEngine(game, random.Random(checked), determinize=True)
+                for _ in range(3):
+                    world = eng._world(state, p)
+                    assert heuristic(world, np.random.default_rng(0)) == mine, name
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
