@@ -300,20 +300,14 @@ class SearchEngine:
                 a, first = first, -1
                 if a not in legal:
                     raise RuntimeError("the world's resampler changed the mover's legal moves")
-                for b in legal:
-                    ch = children.get(b)
-                    if ch is not None:
-                        ch.avail += 1
-                child = children.get(a)
-                if child is None:
-                    child = children[a] = Node()
-                    child.avail += 1
-                    path.append((child, p))
-                    self._apply(state, a)
-                    ret = self._rollout(state, p)
-                    break
+                # (no availability counts: the root's moves are never chosen by UCB here)
+                new = a not in children
+                child = children[a] = Node() if new else children[a]
                 path.append((child, p))
                 self._apply(state, a)
+                if new:  # expanded: evaluate it, as a newly expanded move is
+                    ret = self._rollout(state, p)
+                    break
                 node = child
                 continue
             if len(legal) == 1:
