@@ -52,6 +52,7 @@ ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when
 AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
 # rollout_depth with eval=game comes from the game's GameSpec.eval_depth
 PRIOR_W = 1.0
+AUTO_EPS = -1.0  # opp_eps=-1: the game's measured GameSpec.opp_eps with opponents=heuristic
 SETTLE_STEPS = 6  # at most this many heuristic moves to finish a turn at the cut-off
 _Z95 = 1.959964
 
@@ -95,6 +96,7 @@ class SearchEngine:
         settle: bool = False,
         opponents: str = "search",
         root: str = "ucb",
+        opp_eps: float = 0.0,
     ):
         self.game = game
         self.rng = rng
@@ -144,6 +146,10 @@ class SearchEngine:
         # the tree are the heuristic's moves (kept as edges, like chance outcomes, with
         # no statistics), so the budget goes to the root player's own decisions.
         self.opponent = heuristic if opponents == "heuristic" else None
+        # A noisy opponent model: with probability opp_eps a modelled opponent plays a
+        # uniformly random legal move instead of the heuristic's (robustness to players
+        # who are not the heuristic).
+        self.opp_eps = opp_eps
         self.root_player = -1
         # Root policy: "ucb" selects root moves like every other node; "halving" runs
         # sequential halving over the root moves (Karnin et al. 2013, as in Gumbel
@@ -286,7 +292,11 @@ class SearchEngine:
                     break
                 a = sample_chance(state, rng)
             elif opponent is not None and p != me:
-                a = opponent(state, self.np_rng)
+                if self.opp_eps > 0.0 and rng.random() < self.opp_eps:
+                    legal = self._legal(state, p)
+                    a = legal[rng.randrange(len(legal))]
+                else:
+                    a = opponent(state, self.np_rng)
             if a >= 0:
                 self._apply(state, a)
                 child = node.children.get(a)
@@ -577,6 +587,7 @@ class _SearchAgent(Agent):
             settle=p["settle"] == "on",
             opponents=p["opponents"],
             root=p["root"],
+            opp_eps=p["opp_eps"],
         )
 
     def _budget(self) -> dict:
@@ -698,6 +709,10 @@ def _check(params: dict, kind: str) -> dict:
             )
     if params["prior_w"] < 0:
         raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
+    if not (0.0 <= params["opp_eps"] <= 1.0 or params["opp_eps"] == AUTO_EPS):
+        raise AgentSpecError(
+            f"parameter 'opp_eps' of agent {kind!r} must be in [0, 1] or -1 (auto)"
+        )
     if not 0.0 <= params["epsilon"] <= 1.0:
         raise AgentSpecError(f"parameter 'epsilon' of agent {kind!r} must be in [0, 1]")
     return params
@@ -741,6 +756,9 @@ def resolve_auto(game, params: dict) -> dict:
     if out["opponents"] == "auto":
         has = out["eval"] == "game" and _game_heuristic(game) is not None
         out["opponents"] = "heuristic" if has else "search"
+    if out["opp_eps"] == AUTO_EPS:
+        use = out["opponents"] == "heuristic" and _has_evaluation(game)
+        out["opp_eps"] = get_spec(game.get_type().short_name).opp_eps if use else 0.0
     if out["root"] == "auto":
         out["root"] = "halving" if out["eval"] == "game" else "ucb"
     return out
@@ -855,6 +873,14 @@ def _kinds() -> tuple[AgentKind, ...]:
             "halving (sequential halving over the root moves, each pass simulating every "
             "surviving move on the same sampled world and chance draws; the better half "
             "survives each round) or auto (halving with eval=game; pimc always ucb)",
+        ),
+        Param(
+            "opp_eps",
+            float,
+            AUTO_EPS,
+            "with opponents=heuristic: each modelled opponent decision is a uniformly random "
+            "legal move with this probability (robustness to players unlike the heuristic); "
+            "-1 = auto (the game's measured value, 0 where none was measured)",
         ),
         Param(
             "widen",
