@@ -52,7 +52,6 @@ ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when
 AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
 # rollout_depth with eval=game comes from the game's GameSpec.eval_depth
 PRIOR_W = 1.0
-AUTO_EPS = -1.0  # opp_eps=-1: the game's measured GameSpec.opp_eps with opponents=heuristic
 SETTLE_STEPS = 6  # at most this many heuristic moves to finish a turn at the cut-off
 _Z95 = 1.959964
 
@@ -709,10 +708,8 @@ def _check(params: dict, kind: str) -> dict:
             )
     if params["prior_w"] < 0:
         raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
-    if not (0.0 <= params["opp_eps"] <= 1.0 or params["opp_eps"] == AUTO_EPS):
-        raise AgentSpecError(
-            f"parameter 'opp_eps' of agent {kind!r} must be in [0, 1] or -1 (auto)"
-        )
+    if not 0.0 <= params["opp_eps"] <= 1.0:
+        raise AgentSpecError(f"parameter 'opp_eps' of agent {kind!r} must be in [0, 1]")
     if not 0.0 <= params["epsilon"] <= 1.0:
         raise AgentSpecError(f"parameter 'epsilon' of agent {kind!r} must be in [0, 1]")
     return params
@@ -756,9 +753,6 @@ def resolve_auto(game, params: dict) -> dict:
     if out["opponents"] == "auto":
         has = out["eval"] == "game" and _game_heuristic(game) is not None
         out["opponents"] = "heuristic" if has else "search"
-    if out["opp_eps"] == AUTO_EPS:
-        use = out["opponents"] == "heuristic" and _has_evaluation(game)
-        out["opp_eps"] = get_spec(game.get_type().short_name).opp_eps if use else 0.0
     if out["root"] == "auto":
         out["root"] = "halving" if out["eval"] == "game" else "ucb"
     return out
@@ -877,10 +871,10 @@ def _kinds() -> tuple[AgentKind, ...]:
         Param(
             "opp_eps",
             float,
-            AUTO_EPS,
+            0.0,
             "with opponents=heuristic: each modelled opponent decision is a uniformly random "
-            "legal move with this probability (robustness to players unlike the heuristic); "
-            "-1 = auto (the game's measured value, 0 where none was measured)",
+            "legal move with this probability (robustness to players unlike the heuristic; "
+            "0.25 measured no stronger, docs/STRENGTH.md)",
         ),
         Param(
             "widen",

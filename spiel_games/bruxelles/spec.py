@@ -109,7 +109,6 @@ SPEC = GameSpec(
     abstraction=abstraction.abstract_key,
     evaluation=evaluation,
     eval_depth=0,  # depth 0 beat depth 4 here (docs/STRENGTH.md)
-    opp_eps=0.25,  # the noisy opponent model measured on Coloretto (docs/STRENGTH.md)
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,

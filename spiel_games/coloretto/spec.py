@@ -64,7 +64,6 @@ SPEC = GameSpec(
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
     evaluation=evaluation,
-    opp_eps=0.25,  # 1600 ahead of 400 0.61 against 0.53 with the exact model (docs/STRENGTH.md)
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
 )

@@ -71,9 +71,6 @@ class GameSpec:
     # random rollout depth before it is applied (measured per game in docs/STRENGTH.md).
     evaluation: Any = None
     eval_depth: int = 4
-    # The search's noisy opponent model (opp_eps=auto): the chance that a modelled
-    # opponent plays a random legal move instead of the heuristic's (docs/STRENGTH.md).
-    opp_eps: float = 0.0
     # Extra notes shown by `meeple games show`.
     notes: tuple[str, ...] = field(default=())
 
