@@ -281,7 +281,7 @@ class SearchEngine:
         sqrt = math.sqrt
         path: list[tuple[Node, int]] = []
         node = root
-        opponent, me = self.opponent, self.root_player
+        opponent, me, opp_eps = self.opponent, self.root_player, self.opp_eps
         while True:
             p = state.current_player()
             a = -1  # a move that is not searched: a chance outcome or a modelled opponent's
@@ -291,7 +291,7 @@ class SearchEngine:
                     break
                 a = sample_chance(state, rng)
             elif opponent is not None and p != me:
-                if self.opp_eps > 0.0 and rng.random() < self.opp_eps:
+                if opp_eps > 0.0 and rng.random() < opp_eps:
                     legal = self._legal(state, p)
                     a = legal[rng.randrange(len(legal))]
                 else:
@@ -780,6 +780,11 @@ def _factory(cls, kind):
                 raise AgentSpecError(
                     f"agent {kind!r}: this game has no heuristic for {name}=heuristic"
                 )
+        if params["opp_eps"] > 0 and params["opponents"] != "heuristic":
+            raise AgentSpecError(
+                f"agent {kind!r}: opp_eps is the noise of opponents=heuristic, but the "
+                f"opponents here are {params['opponents']!r}"
+            )
         if params["eval"] == "game" and not _has_evaluation(game):
             raise AgentSpecError(f"agent {kind!r}: this game has no evaluation for eval=game")
         return cls(game, params, seed)
