@@ -50,6 +50,7 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 # Defaults of the search agents' tuning parameters (measured in docs/STRENGTH.md).
 ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when cut
 AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
+AUTO_UNPRUNE = -1.0  # unprune=-1: the game's GameSpec.unprune (with prior=heuristic)
 # rollout_depth with eval=game comes from the game's GameSpec.eval_depth
 PRIOR_W = 1.0
 SETTLE_STEPS = 6  # at most this many heuristic moves to finish a turn at the cut-off
@@ -96,6 +97,7 @@ class SearchEngine:
         opponents: str = "search",
         root: str = "ucb",
         opp_eps: float = 0.0,
+        unprune: float = 0.0,
     ):
         self.game = game
         self.rng = rng
@@ -156,6 +158,14 @@ class SearchEngine:
         # simulated on the same sampled world with the same chance draws, so moves are
         # compared on paired samples and the budget decides which of them is best.
         self.halving = root == "halving"
+        # Progressive unpruning below the root (Chaslot et al. 2008): a decision node
+        # other than the root keeps only the heuristic's move until it has been reached
+        # T times, then gains one more move per T visits, with T = unprune * sims (so
+        # the share of the budget that opens a new move is the same at every budget).
+        if unprune > 0 and self.prior is None:
+            raise ValueError("unprune needs prior=heuristic (the move a node starts with)")
+        self.unprune = unprune
+        self.unprune_t = 0  # T of the current search (set by search())
         self.estimator = game_evaluation(game) if evaluation == "game" else None
         self.n_players = game.num_players()
         self.sampler = _Sampler(rng)
@@ -168,6 +178,8 @@ class SearchEngine:
         root = root or Node()
         player = state.current_player()
         self.root_player = player
+        # with a time budget the sims parameter still sets the unpruning scale
+        self.unprune_t = max(1, round(self.unprune * sims)) if self.unprune > 0 else 0
         if self.halving and player >= 0:
             legal = self._legal(state, player)
             if len(legal) > 1:
@@ -282,6 +294,7 @@ class SearchEngine:
         path: list[tuple[Node, int]] = []
         node = root
         opponent, me, opp_eps = self.opponent, self.root_player, self.opp_eps
+        unprune_t = self.unprune_t
         while True:
             p = state.current_player()
             a = -1  # a move that is not searched: a chance outcome or a modelled opponent's
@@ -340,8 +353,15 @@ class SearchEngine:
                 known = len(legal) - len(untried)
                 if known > 0 and known >= max(2.0, self.widen * sqrt(node.visits)):
                     untried = []  # enough children here: select among the known ones
+            if untried and unprune_t and node is not root:
+                if self.widen <= 0:
+                    node.visits += 1
+                known = len(legal) - len(untried)
+                # the heuristic's move alone until T visits, then one more per T
+                if known > 0 and known >= 1 + (node.visits - 1) // unprune_t:
+                    untried = []
             if untried:
-                if hint >= 0 and hint not in children:
+                if hint >= 0 and hint not in children and hint in legal:
                     a = hint
                 else:
                     a = untried[rng.randrange(len(untried))]
@@ -587,6 +607,7 @@ class _SearchAgent(Agent):
             opponents=p["opponents"],
             root=p["root"],
             opp_eps=p["opp_eps"],
+            unprune=p["unprune"],
         )
 
     def _budget(self) -> dict:
@@ -710,6 +731,10 @@ def _check(params: dict, kind: str) -> dict:
         raise AgentSpecError(f"parameter 'prior_w' of agent {kind!r} must be >= 0")
     if not 0.0 <= params["opp_eps"] <= 1.0:
         raise AgentSpecError(f"parameter 'opp_eps' of agent {kind!r} must be in [0, 1]")
+    if params["unprune"] < 0 and params["unprune"] != AUTO_UNPRUNE:
+        raise AgentSpecError(
+            f"parameter 'unprune' of agent {kind!r} must be >= 0 (0 = off) or -1 (auto)"
+        )
     if not 0.0 <= params["epsilon"] <= 1.0:
         raise AgentSpecError(f"parameter 'epsilon' of agent {kind!r} must be in [0, 1]")
     return params
@@ -755,6 +780,10 @@ def resolve_auto(game, params: dict) -> dict:
         out["opponents"] = "heuristic" if has else "search"
     if out["root"] == "auto":
         out["root"] = "halving" if out["eval"] == "game" else "ucb"
+    if out["unprune"] == AUTO_UNPRUNE:
+        spec = get_spec(game.get_type().short_name) if _has_evaluation(game) else None
+        use = spec is not None and out["prior"] == "heuristic" and out["eval"] == "game"
+        out["unprune"] = spec.unprune if use else 0.0
     return out
 
 
@@ -784,6 +813,11 @@ def _factory(cls, kind):
             raise AgentSpecError(
                 f"agent {kind!r}: opp_eps is the noise of opponents=heuristic, but the "
                 f"opponents here are {params['opponents']!r}"
+            )
+        if params["unprune"] > 0 and params["prior"] != "heuristic":
+            raise AgentSpecError(
+                f"agent {kind!r}: unprune opens a node with the heuristic's move, so it "
+                f"needs prior=heuristic (here prior={params['prior']!r})"
             )
         if params["eval"] == "game" and not _has_evaluation(game):
             raise AgentSpecError(f"agent {kind!r}: this game has no evaluation for eval=game")
@@ -880,6 +914,15 @@ def _kinds() -> tuple[AgentKind, ...]:
             "with opponents=heuristic: each modelled opponent decision is a uniformly random "
             "legal move with this probability (robustness to players unlike the heuristic; "
             "0.25 measured no stronger, docs/STRENGTH.md)",
+        ),
+        Param(
+            "unprune",
+            float,
+            AUTO_UNPRUNE,
+            "progressive unpruning below the root: a decision node there plays only the "
+            "heuristic's move until reached T = unprune*sims times, then gains one more move "
+            "per T visits (so later turns in the tree stay close to sensible play); 0 = off, "
+            "-1 = auto (the game's measured value with eval=game and prior=heuristic)",
         ),
         Param(
             "widen",

@@ -71,6 +71,10 @@ class GameSpec:
     # random rollout depth before it is applied (measured per game in docs/STRENGTH.md).
     evaluation: Any = None
     eval_depth: int = 4
+    # Progressive unpruning below the root for search with the heuristic prior: a node
+    # gains one move per unprune * sims visits; 0 = off (measured per game in
+    # docs/STRENGTH.md).
+    unprune: float = 0.0
     # Extra notes shown by `meeple games show`.
     notes: tuple[str, ...] = field(default=())
 

@@ -34,7 +34,7 @@ def test_every_registered_kind_has_a_tiny_budget_here():
         ("nosuch", "valid kinds: heuristic, ismcts, mcts, pimc, policy, random"),
         (
             "mcts(simz=3)",
-            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, prior, prior_w, qnorm, settle, opponents, root, opp_eps, widen",
+            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, prior, prior_w, qnorm, settle, opponents, root, opp_eps, unprune, widen",
         ),
         ("mcts(sims=fast)", "must be int"),
         ("mcts(sims=800", "malformed"),
