@@ -109,6 +109,7 @@ SPEC = GameSpec(
     abstraction=abstraction.abstract_key,
     evaluation=evaluation,
     eval_depth=0,  # depth 0 beat depth 4 here (docs/STRENGTH.md)
+    unprune=1.0,  # later turns in the tree follow the heuristic (docs/STRENGTH.md, 7th round)
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,
