@@ -1,9 +1,11 @@
 """Playing strength of the search agents against the heuristic (issue 11): writes docs/STRENGTH.md.
 
-Per game, a round robin of ``heuristic``, ``ismcts(sims=400)`` and ``ismcts(sims=1600)``
-(3 players: every game has all three; 4 players: ``random`` takes the fourth seat),
-every seat rotation, duplicate seeds, played by the project's tournament runner
-and rated by its Elo fit. A smaller run of ``heuristic`` against ``random`` checks the
+Per game, the line-up ``heuristic``, ``ismcts(sims=400)`` and ``ismcts(sims=1600)``
+(3 players: every game has all three; 4 players: the heuristic also takes the fourth
+seat, a fixed table), every seat rotation, duplicate seeds, played by the project's
+tournament runner and rated by its Elo fit. At 4 players a second table puts ``random``
+in the fourth seat instead (robustness: the search models every other player as the
+heuristic, and a random player is the one it predicts worst). A smaller run of ``heuristic`` against ``random`` checks the
 baseline. Also measures simulations per second and seconds per searched decision at
 sims=400, for the old search settings (``eval=score,prior=none``) and the new defaults.
 
@@ -81,29 +83,38 @@ def speed(game, spec: str, positions) -> tuple[float, float]:
     return sims / dt, dt / len(positions)
 
 
-def lineup(players: int) -> dict:
-    """The agents of the round robin: the three measured, random in any fourth seat."""
+def tables(players: int, filler: str = "heuristic") -> tuple[dict, list[list[str]]]:
+    """The agents and the one table of the benchmark: the three measured agents, and
+    ``filler`` in any further seat (``heuristic`` or ``random``)."""
     agents = dict(LINEUP)
-    if players > len(agents):
-        agents["random"] = "random"
-    return agents
+    if filler != "heuristic":
+        agents[filler] = filler
+    seats = list(LINEUP) + [filler] * (players - len(LINEUP))
+    return agents, [seats]
 
 
-def play(game_string: str, agents: dict, seeds: int, workers: int, executor: str, out: Path):
-    players = pyspiel.load_game(game_string).num_players()
-    cfg = build_config(
-        {
-            "tournament": {
-                "game": game_string,
-                "seeds_per_lineup": seeds,
-                "seed": 11,
-                "schedule": "round-robin",
-                "time_limit": 0.0,
-                "self_play": players > len(agents),
-            },
-            "agents": dict(agents),
-        }
-    )
+def play(
+    game_string: str,
+    agents: dict,
+    seeds: int,
+    workers: int,
+    executor: str,
+    out: Path,
+    seats: list[list[str]] | None = None,
+):
+    """The round robin of ``agents`` (one per seat), or exactly the tables ``seats``."""
+    t = {
+        "game": game_string,
+        "seeds_per_lineup": seeds,
+        "seed": 11,
+        "schedule": "fixed" if seats else "round-robin",
+        "time_limit": 0.0,
+    }
+    if seats:
+        t["tables"] = seats
+    else:  # fewer agents than seats (the baseline at 4 players): one agent holds several
+        t["self_play"] = pyspiel.load_game(game_string).num_players() > len(agents)
+    cfg = build_config({"tournament": t, "agents": dict(agents)})
     run_tournament(cfg, out, workers=workers, executor=executor)
     ratings, _ = ratings_from_ledgers([out])
     return ratings
@@ -149,15 +160,22 @@ def section(gs: str, args, command: str) -> list[str]:
     old_sps, old_spd = speed(game, OLD, pos)
     new_sps, new_spd = speed(game, NEW, pos)
     t0 = time.perf_counter()
+    n = game.num_players()
     with tempfile.TemporaryDirectory() as tmp:
-        agents = lineup(game.num_players())
-        r = play(gs, agents, args.seeds, args.workers, args.executor, Path(tmp) / "run")
+        agents, seats = tables(n)
+        r = play(gs, agents, args.seeds, args.workers, args.executor, Path(tmp) / "run", seats)
+        minutes = (time.perf_counter() - t0) / 60
+        robust = None
+        if n > len(LINEUP):
+            ragents, rseats = tables(n, "random")
+            robust = play(
+                gs, ragents, args.seeds, args.workers, args.executor, Path(tmp) / "rnd", rseats
+            )
         base = None
         if args.baseline_seeds > 0:
             base = play(
                 gs, BASELINE, args.baseline_seeds, args.workers, args.executor, Path(tmp) / "b"
             )
-    minutes = (time.perf_counter() - t0) / 60
     lines = [f"<!-- game: {gs} -->", f"## {gs}", "", "Command:", "", f"    {command}", ""]
     lines += [
         "| search at sims=400 | sims/s | s per decision |",
@@ -165,8 +183,13 @@ def section(gs: str, args, command: str) -> list[str]:
         f"| old settings `{OLD}` | {old_sps:.0f} | {old_spd:.3f} |",
         f"| defaults `{NEW}` | {new_sps:.0f} | {new_spd:.3f} |",
     ]
-    lines += ["", f"Round robin `{'`, `'.join(agents.values())}` ({minutes:.0f} min):", ""]
+    shown = "`, `".join(agents[x] for x in seats[0])
+    lines += ["", f"Line-up `{shown}`, every seat rotation ({minutes:.0f} min):", ""]
     lines += table(r)
+    if robust is not None:
+        shown = "`, `".join(ragents[x] for x in rseats[0])
+        lines += ["", f"Robustness: line-up `{shown}` (a random player at the table):", ""]
+        lines += table(robust)
     if base is not None:
         lines += ["", "Baseline, `heuristic` against `random`:", ""]
         lines += [x for x in table(base) if "| random | heuristic |" not in x]

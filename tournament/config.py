@@ -4,8 +4,9 @@
     game = "python_coloretto(players=3)"
     seeds_per_lineup = 10        # chance seeds per line-up, each played under every seat rotation
     seed = 7                     # master seed; every game seed is derived from it
-    schedule = "round-robin"     # "round-robin", "gauntlet" (needs focus) or "ladder"
+    schedule = "round-robin"     # "round-robin", "gauntlet" (needs focus), "ladder" or "fixed"
     focus = "greedy"             # gauntlet: the agent that meets the field
+    tables = [["greedy", "greedy", "random"]]  # fixed: the line-ups, one agent name per seat
     self_play = false            # round robin: allow line-ups with one agent in several seats
     failure_policy = "rank-last" # or "void": what an agent crash/timeout/illegal move means
     time_limit = 5.0             # seconds per move; 0 = none
@@ -54,7 +55,7 @@ __all__ = [
     "parse_override",
 ]
 
-SCHEDULES = ("round-robin", "gauntlet", "ladder")
+SCHEDULES = ("round-robin", "gauntlet", "ladder", "fixed")
 # Games one ledger may schedule: the schedule, the manifest's seed lists and the ratings
 # all hold every game in memory (10^6 games: ~20 s to schedule, ~100 MB); past this, split
 # the tournament into several ledgers (different seeds) and rate them jointly.
@@ -95,6 +96,7 @@ class TournamentConfig:
     schedule: str
     agents: tuple[AgentEntry, ...]
     focus: str = ""
+    tables: tuple[tuple[str, ...], ...] = ()  # schedule = "fixed": sorted line-ups
     self_play: bool = False
     failure_policy: str = "rank-last"
     time_limit: float = 0.0
@@ -112,8 +114,9 @@ class TournamentConfig:
         raise KeyError(name)
 
     def identity(self) -> dict:
-        """Everything that decides which games are played and how; batch_size is excluded."""
-        return {
+        """Everything that decides which games are played and how; batch_size is excluded
+        (and tables where unset, so the ledgers of the other schedules keep their hash)."""
+        out = {
             "game": self.game,
             "seeds_per_lineup": self.seeds_per_lineup,
             "seed": self.seed,
@@ -125,6 +128,9 @@ class TournamentConfig:
             "time_limit": self.time_limit,
             "ladder": dict(self.ladder),
         }
+        if self.tables:
+            out["tables"] = [list(t) for t in self.tables]
+        return out
 
     @property
     def config_hash(self) -> str:
@@ -231,6 +237,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             )
     elif focus:
         raise ConfigError('tournament.focus is only used with schedule = "gauntlet"')
+    tables = _tables(_get(t, "tables"), schedule, names, loaded.num_players())
     cfg = TournamentConfig(
         game=game,
         seeds_per_lineup=spl,
@@ -238,6 +245,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         schedule=schedule,
         agents=tuple(agents),
         focus=focus,
+        tables=tables,
         self_play=_get(t, "self_play"),
         failure_policy=policy,
         time_limit=time_limit,
@@ -247,7 +255,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         code_version=code,
     )
     n = cfg.num_players
-    need = 1 if cfg.self_play else n
+    need = 1 if cfg.self_play or cfg.tables else n
     if len(agents) < max(need, 2):
         raise ConfigError(
             f"agents: {len(agents)} agent(s) cannot fill a {n}-player game "
@@ -263,6 +271,36 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             "(meeple ratings rates them jointly)"
         )
     return cfg
+
+
+def _tables(raw: list, schedule: str, names: list[str], n: int) -> tuple:
+    """The fixed schedule's line-ups, validated and sorted (seat order comes from rotation)."""
+    if schedule != "fixed":
+        if raw:
+            raise ConfigError('tournament.tables is only used with schedule = "fixed"')
+        return ()
+    if not raw:
+        raise ConfigError('tournament.tables is required with schedule = "fixed"')
+    out = []
+    for i, table in enumerate(raw):
+        key = f"tournament.tables[{i}]"
+        if not isinstance(table, list) or not all(isinstance(x, str) for x in table):
+            raise ConfigError(f"{key} must be a list of agent names, got {table!r}")
+        if len(table) != n:
+            raise ConfigError(f"{key} has {len(table)} seats; the game has {n} players")
+        unknown = [x for x in table if x not in names]
+        if unknown:
+            raise ConfigError(f"{key}: {unknown[0]!r} is not an agent; agents: {', '.join(names)}")
+        if len(set(table)) < 2:
+            raise ConfigError(f"{key} seats one agent only; a line-up needs two agents")
+        line = tuple(sorted(table))
+        if line in out:
+            raise ConfigError(f"{key} repeats an earlier table (seat order comes from rotation)")
+        out.append(line)
+    idle = [x for x in names if not any(x in line for line in out)]
+    if idle:
+        raise ConfigError(f"agents.{idle[0]} sits at none of tournament.tables")
+    return tuple(out)
 
 
 def num_games(cfg: TournamentConfig) -> int:
@@ -331,12 +369,16 @@ def _ladder_agents(ladder: dict, code: str, game) -> list[AgentEntry]:
 
 def config_to_toml_dict(cfg: TournamentConfig) -> dict:
     """The validated config in the TOML layout (what manifest.json records)."""
-    # every key but batch_size (not part of the identity), and focus only when it is set
+    # every key but batch_size (not part of the identity), focus and tables only when set
     t = {
         k.name: getattr(cfg, k.name)
         for k in TOURNAMENT_KEYS
-        if k.name != "batch_size" and (k.name != "focus" or cfg.focus)
+        if k.name != "batch_size"
+        and (k.name != "focus" or cfg.focus)
+        and (k.name != "tables" or cfg.tables)
     }
+    if cfg.tables:
+        t["tables"] = [list(x) for x in cfg.tables]
     out: dict = {"tournament": t}
     if cfg.schedule == "ladder":
         out["ladder"] = dict(cfg.ladder)
@@ -357,6 +399,8 @@ def lineups(cfg: TournamentConfig, num_players: int | None = None) -> list[tuple
         else:
             rest = list(itertools.combinations(field, n - 1))
         return [(cfg.focus, *r) for r in rest]
+    if cfg.schedule == "fixed":
+        return list(cfg.tables)
     # round-robin and ladder: every combination of n agents
     if cfg.self_play:
         combos = itertools.combinations_with_replacement(names, n)

@@ -25,8 +25,21 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
     Key("game", str, None, "game string, e.g. python_coloretto(players=3) (required)"),
     Key("seeds_per_lineup", int, 10, "chance seeds per line-up, each under every seat rotation"),
     Key("seed", int, 0, "master seed; every game seed is derived from it"),
-    Key("schedule", str, "round-robin", "round-robin, gauntlet (needs focus) or ladder"),
+    Key(
+        "schedule",
+        str,
+        "round-robin",
+        "round-robin, gauntlet (needs focus), ladder or fixed (needs tables)",
+    ),
     Key("focus", str, "", "gauntlet: the agent that meets the field"),
+    Key(
+        "tables",
+        list,
+        [],
+        "fixed: the line-ups to play, each a list of agent names, one per seat (a name may "
+        "hold several seats)",
+        False,
+    ),
     Key("self_play", bool, False, "allow line-ups with one agent in several seats", False),
     Key("failure_policy", str, "rank-last", "rank-last or void: what an agent failure means"),
     Key("time_limit", float, 0.0, "seconds per move; 0 = none"),

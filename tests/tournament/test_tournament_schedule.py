@@ -125,3 +125,51 @@ def test_auto_batch_size_gives_several_tasks_per_worker():
     assert auto_batch_size(1600, 2) == 100
     assert auto_batch_size(10, 2) == 1
     assert auto_batch_size(10**6, 2) == 2000
+
+
+def test_fixed_tables_play_each_given_lineup_under_every_rotation():
+    """schedule = "fixed": only the listed tables, a name may hold two seats, and each seat
+    is held by each agent in turn (every cyclic rotation of the line-up)."""
+    tasks = schedule(_cfg(schedule="fixed", tables=[["greedy", "random", "greedy"]]))
+    assert {t.lineup for t in tasks} == {("greedy", "greedy", "random")}
+    assert len(tasks) == 3 * 3  # seeds x rotations
+    assert all(Counter(t.seats) == Counter(greedy=2, random=1) for t in tasks)
+    assert {t.seats.index("random") for t in tasks} == {0, 1, 2}
+
+
+@pytest.mark.parametrize(
+    ("tables", "message"),
+    [
+        (None, "tournament.tables is required"),
+        ([["greedy", "random"]], "has 2 seats; the game has 3 players"),
+        ([["greedy", "greedy", "greedy"]], "seats one agent only"),
+        ([["greedy", "nobody", "random"]], "'nobody' is not an agent"),
+        ([["greedy", "random", "random"], ["random", "greedy", "random"]], "repeats"),
+        ([["greedy", 3, "random"]], "must be a list of agent names"),
+    ],
+)
+def test_bad_fixed_tables_name_the_key(tables, message):
+    from tournament.config import ConfigError
+
+    t = {"schedule": "fixed"} if tables is None else {"schedule": "fixed", "tables": tables}
+    with pytest.raises(ConfigError) as e:
+        _cfg(**t)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_fixed_tables_must_seat_every_agent_and_need_the_fixed_schedule(pool4):
+    from tournament.config import ConfigError
+
+    with pytest.raises(ConfigError, match="agents.mcts sits at none of tournament.tables"):
+        _cfg(agents=pool4, schedule="fixed", tables=[["greedy", "random", "ismcts"]])
+    with pytest.raises(ConfigError, match='only used with schedule = "fixed"'):
+        _cfg(tables=[["greedy", "random", "greedy"]])
+
+
+def test_tables_enter_the_config_hash_only_when_set():
+    plain = _cfg(self_play=True)
+    assert "tables" not in plain.identity()
+    one = _cfg(schedule="fixed", tables=[["greedy", "random", "greedy"]])
+    two = _cfg(schedule="fixed", tables=[["greedy", "random", "random"]])
+    assert one.identity()["tables"] == [["greedy", "greedy", "random"]]
+    assert len({plain.config_hash, one.config_hash, two.config_hash}) == 3

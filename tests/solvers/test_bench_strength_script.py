@@ -1,0 +1,44 @@
+"""scripts/bench_strength.py: the tables it plays, and a fixed table through the runner."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_strength.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("bench_strength", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_three_players_sit_the_three_measured_agents():
+    agents, seats = _script().tables(3)
+    assert seats == [["heuristic", "ismcts400", "ismcts1600"]]
+    assert agents == {
+        "heuristic": "heuristic",
+        "ismcts400": "ismcts(sims=400)",
+        "ismcts1600": "ismcts(sims=1600)",
+    }
+
+
+@pytest.mark.parametrize("filler", ["heuristic", "random"])
+def test_a_fourth_seat_is_the_filler(filler):
+    agents, seats = _script().tables(4, filler)
+    assert seats == [["heuristic", "ismcts400", "ismcts1600", filler]]
+    assert set(agents) == {"heuristic", "ismcts400", "ismcts1600"} | {filler}
+
+
+def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_path):
+    """The 4-player table of the benchmark goes through the tournament runner: every
+    rotation, and the heuristic's two seats give two pairs per game against each search."""
+    module = _script()
+    agents = {"heuristic": "heuristic", "a": "ismcts(sims=8)", "b": "ismcts(sims=16)"}
+    seats = [["heuristic", "a", "b", "heuristic"]]
+    r = module.play("python_coloretto(players=4)", agents, 1, 1, "serial", tmp_path / "x", seats)
+    pairs = {(a, b): n for a, b, _, n in module.shares(r)}
+    assert pairs[("a", "b")] == 4  # one seed x four rotations
+    assert pairs[("a", "heuristic")] == 8  # two heuristic seats in each of the four games
