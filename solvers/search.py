@@ -14,7 +14,10 @@ always available. With ``opponents="heuristic"`` the other players' decisions
 inside the tree are played by the game's heuristic (an opponent model) and only the
 root player's own decisions are searched. With ``root="halving"`` the root move is
 chosen by sequential halving over paired samples (every surviving move simulated on the
-same determinization and chance draws) instead of UCB.
+same determinization and chance draws) instead of UCB. With ``unprune`` > 0 a decision
+node below the root plays only the heuristic's move until it has been reached
+``unprune * sims`` times, then gains one move per that many visits (progressive
+unpruning); ``unprune=1`` leaves every later turn in the tree to the heuristic.
 
 Why not OpenSpiel's bots: pyspiel's C++ ``MCTSBot``/``ISMCTSBot`` segfault on
 Python games, and the Python bots key nodes by information-state strings and go
