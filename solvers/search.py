@@ -785,8 +785,8 @@ def resolve_auto(game, params: dict) -> dict:
         out["root"] = "halving" if out["eval"] == "game" else "ucb"
     if out["unprune"] == AUTO_UNPRUNE:
         spec = get_spec(game.get_type().short_name) if _has_evaluation(game) else None
-        use = spec is not None and out["prior"] == "heuristic" and out["eval"] == "game"
-        out["unprune"] = spec.unprune if use else 0.0
+        use = out["prior"] == "heuristic" and out["eval"] == "game"
+        out["unprune"] = spec.unprune if spec is not None and use else 0.0
     return out
 
 

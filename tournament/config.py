@@ -261,8 +261,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             f"agents: {len(agents)} agent(s) cannot fill a {n}-player game "
             f"(need at least {max(need, 2)}{'' if cfg.self_play else '; or set tournament.self_play = true'})"
         )
-    tables = len(lineups(cfg))
-    if not tables:
+    if not lineups(cfg):
         raise ConfigError(f"agents: the {schedule} schedule has no line-up for a {n}-player game")
     if num_games(cfg) > MAX_GAMES:
         raise ConfigError(
