@@ -35,3 +35,20 @@ def ray_cluster():
     finally:
         ray.shutdown()
         cluster.shutdown()
+
+
+def _load_script(name: str):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def load_script():
+    """load_script(NAME): scripts/NAME.py imported as a module (the scripts are no package)."""
+    return _load_script

@@ -1,22 +1,15 @@
 """scripts/bench_strength.py: the tables it plays, and a fixed table through the runner."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_strength.py"
+
+@pytest.fixture
+def module(load_script):
+    return load_script("bench_strength")
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("bench_strength", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_three_players_sit_the_three_measured_agents():
-    agents, seats = _script().tables(3)
+def test_three_players_sit_the_three_measured_agents(module):
+    agents, seats = module.tables(3)
     assert seats == [["heuristic", "ismcts400", "ismcts1600"]]
     assert agents == {
         "heuristic": "heuristic",
@@ -26,16 +19,15 @@ def test_three_players_sit_the_three_measured_agents():
 
 
 @pytest.mark.parametrize("filler", ["heuristic", "random"])
-def test_a_fourth_seat_is_the_filler(filler):
-    agents, seats = _script().tables(4, filler)
+def test_a_fourth_seat_is_the_filler(filler, module):
+    agents, seats = module.tables(4, filler)
     assert seats == [["heuristic", "ismcts400", "ismcts1600", filler]]
     assert set(agents) == {"heuristic", "ismcts400", "ismcts1600"} | {filler}
 
 
-def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_path):
+def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_path, module):
     """The 4-player table of the benchmark goes through the tournament runner: every
     rotation, and the heuristic's two seats give two pairs per game against each search."""
-    module = _script()
     agents = {"heuristic": "heuristic", "a": "ismcts(sims=8)", "b": "ismcts(sims=16)"}
     seats = [["heuristic", "a", "b", "heuristic"]]
     r = module.play("python_coloretto(players=4)", agents, 1, 1, "serial", tmp_path / "x", seats)

@@ -1,20 +1,14 @@
 """scripts/search_regret.py: the quick strength proxy runs and refuses bad input."""
 
-import importlib.util
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "search_regret.py"
+import pytest
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("search_regret", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture
+def module(load_script):
+    return load_script("search_regret")
 
 
-def test_agreement_and_regret_per_agent(capsys):
-    module = _script()
+def test_agreement_and_regret_per_agent(capsys, module):
     argv = ["python_coloretto(players=3)", "random", "ismcts(sims=16)"]
     assert module.main([*argv, "--reference", "ismcts(sims=48)", "--positions", "3"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -25,17 +19,15 @@ def test_agreement_and_regret_per_agent(capsys):
         assert 0.0 <= float(row[2]) <= 1.0 and float(row[4]) >= 0.0
 
 
-def test_positions_are_decisions_with_a_choice():
+def test_positions_are_decisions_with_a_choice(module):
     import pyspiel
 
-    module = _script()
     states = module.positions(pyspiel.load_game("python_coloretto(players=3)"), 5, 1)
     assert len(states) == 5
     assert all(not s.is_chance_node() and len(s.legal_actions()) > 1 for s in states)
 
 
-def test_a_bad_agent_spec_is_a_one_line_error(capsys):
-    module = _script()
+def test_a_bad_agent_spec_is_a_one_line_error(capsys, module):
     assert module.main(["python_coloretto(players=3)", "ismcts(root=best)"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "auto, ucb or halving" in err and err.count("\n") == 1

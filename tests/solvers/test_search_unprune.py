@@ -7,7 +7,6 @@ import pytest
 
 from solvers.registry import make_agent, resolve
 from solvers.search import SearchEngine, resolve_auto
-from solvers.spec import AgentSpecError
 
 
 def _decision(game, seed: int = 4, skip: int = 6):
@@ -98,18 +97,7 @@ def test_unprune_without_the_heuristic_prior_is_refused_by_the_engine():
         SearchEngine(game, random.Random(0), unprune=0.5)
 
 
-@pytest.mark.parametrize(
-    "spec,message",
-    [
-        ("ismcts(unprune=-0.5)", "must be >= 0 (0 = off) or -1 (auto)"),
-        ("ismcts(unprune=0.1,prior=none)", "needs prior=heuristic"),
-    ],
-)
-def test_bad_unprune_parameters_give_one_line_errors(spec, message):
-    game = pyspiel.load_game("python_coloretto(players=3)")
-    with pytest.raises(AgentSpecError) as e:
-        make_agent(spec, game, seed=0)
-    assert message in str(e.value) and "\n" not in str(e.value)
+# bad unprune values: tests/solvers/test_strength_search.py, with the other new parameters
 
 
 def test_auto_unprune_is_the_games_measured_value_and_off_for_plain_search():

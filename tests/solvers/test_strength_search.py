@@ -162,6 +162,8 @@ def test_a_noisy_opponent_model_replaces_that_share_of_the_heuristics_moves(opp_
         ("ismcts(opp_eps=1.5)", "in [0, 1]"),
         ("ismcts(opp_eps=-0.5)", "in [0, 1]"),
         ("ismcts(opp_eps=0.2,opponents=search)", "opp_eps is the noise of opponents=heuristic"),
+        ("ismcts(unprune=-0.5)", "must be >= 0 (0 = off) or -1 (auto)"),
+        ("ismcts(unprune=0.1,prior=none)", "needs prior=heuristic"),
     ],
 )
 def test_bad_new_parameters_give_one_line_errors(spec, message):
