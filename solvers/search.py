@@ -364,7 +364,7 @@ class SearchEngine:
                 if known > 0 and known >= 1 + (node.visits - 1) // unprune_t:
                     untried = []
             if untried:
-                if hint >= 0 and hint not in children and hint in legal:
+                if hint >= 0 and hint not in children:
                     a = hint
                 else:
                     a = untried[rng.randrange(len(untried))]
