@@ -5,8 +5,8 @@ Per game, the line-up ``heuristic``, ``ismcts(sims=400)`` and ``ismcts(sims=1600
 seat, a fixed table), every seat rotation, duplicate seeds, played by the project's
 tournament runner and rated by its Elo fit. At 4 players a second table puts ``random``
 in the fourth seat instead (robustness: the search models every other player as the
-heuristic, and a random player is the one it predicts worst). A smaller run of ``heuristic`` against ``random`` checks the
-baseline. Also measures simulations per second and seconds per searched decision at
+heuristic, and a random player is the one it predicts worst). A smaller run of
+``heuristic`` against ``random`` checks the baseline. Also measures simulations per second and seconds per searched decision at
 sims=400, for the old search settings (``eval=score,prior=none``) and the new defaults.
 
     python scripts/bench_strength.py                      # every game, 10 seeds, Ray, 2 workers

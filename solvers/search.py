@@ -362,6 +362,14 @@ class SearchEngine:
                 known = len(legal) - len(untried)
                 # the heuristic's move alone until T visits, then one more per T
                 if known > 0 and known >= 1 + (node.visits - 1) // unprune_t:
+                    if known == 1 and hint in children and hint in legal:
+                        # the only move open here: UCB would pick it (same counts)
+                        child = children[hint]
+                        child.avail += 1
+                        path.append((child, p))
+                        self._apply(state, hint)
+                        node = child
+                        continue
                     untried = []
             if untried:
                 if hint >= 0 and hint not in children:

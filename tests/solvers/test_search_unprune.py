@@ -10,7 +10,7 @@ from solvers.search import SearchEngine, resolve_auto
 
 
 def _decision(game, seed: int = 4, skip: int = 6):
-    """A decision with several legal moves, a few moves into a heuristic-free game."""
+    """A decision with more than two legal moves, after a few random moves."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     moves = 0
