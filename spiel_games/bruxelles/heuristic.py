@@ -81,8 +81,10 @@ def _action_value(s, p: int, a: int) -> float:
 
 def _space_bonus(s, p: int, sp: int) -> tuple[float, int]:
     """Value of the column's bonus card and the bid that would lead the column."""
-    b = s.cfg.board
-    col = sp % b
+    return _column_bonus(s, p, sp % s.cfg.board)
+
+
+def _column_bonus(s, p: int, col: int) -> tuple[float, int]:
     card = s.strip_bonus[col]
     if card < 0:
         return 0.0, 1
@@ -104,6 +106,8 @@ def _choose_bid(s, p: int, sp: int) -> int:
 def _main(s, p: int, legal: list[int], rng) -> int:
     best_val, best = 0.8, A.PASS  # pass unless something beats an assistant's worth
     values: dict[int, float] = {}  # one value per Art Nouveau action (spaces share them)
+    columns: dict[int, tuple[float, int]] = {}  # and one bonus and bid per column
+    board = s.cfg.board
     for a in legal:
         if a < A.BRUSSELS0:
             sp = a - A.PLACE0
@@ -111,7 +115,11 @@ def _main(s, p: int, legal: list[int], rng) -> int:
             v = values.get(act)
             if v is None:
                 v = values[act] = _action_value(s, p, act)
-            bonus, need = _space_bonus(s, p, sp)
+            col = sp % board
+            column = columns.get(col)
+            if column is None:
+                column = columns[col] = _column_bonus(s, p, col)
+            bonus, need = column
             v += 0.5 * bonus if need <= max(1, s.money[p] // 2) else 0.0
             if s.bld[sp] >= 0 and s.bld[sp] != p:
                 v -= 1.0  # gives the owner a secondary action

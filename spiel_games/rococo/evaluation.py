@@ -25,12 +25,13 @@ as the residual of the fit.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 # ----- game internals (re-point here when the game's modules move) -----------------------
 from spiel_games.rococo import rules as R
 from spiel_games.rococo import scoring as S
+from spiel_games.rococo import state as ST
 
-_TILE_BALES = tuple(sum(t.bales) for t in R.TILES)
 _KIND = tuple(R.CARDS[k].kind for k in range(R.NUM_CARDS))
 _LEVEL = tuple(R.CARDS[k].level for k in range(R.NUM_CARDS))
 _PER_LIVRE = R.RULES["actions.prestige_per_livre"]
@@ -177,18 +178,22 @@ def features(state) -> list[list[float]]:
     rounds_left = c.cfg.rounds - c.round + 0.5
     out = []
     for p in range(len(base)):
-        bales = 0
-        for counts in (c.tpub[p], c.tsec[p]):
-            for t, k in enumerate(counts):
-                if k:
-                    bales += k * _TILE_BALES[t]
-        staff = 0.0
-        for counts in (c.hand[p], c.supply[p], c.discard[p]):
-            for k, m in enumerate(counts):
-                if m:
-                    staff += m * _CARD_ROUND[k]
+        bales = sum(ST.bales_of(c.tpub[p], c.tsec[p]))
+        staff = _staff(c.hand[p], c.supply[p], c.discard[p])
         out.append([float(base[p]), early * bales, float(bales), rounds_left * staff, c.money[p]])
     return out
+
+
+@lru_cache(maxsize=16384)
+def _staff(*piles: tuple) -> float:
+    """Prestige per round left of the employees in these count vectors (hand, supply,
+    discard); cached, as a deck changes far less often than it is evaluated."""
+    staff = 0.0
+    for counts in piles:
+        for k, m in enumerate(counts):
+            if m:
+                staff += m * _CARD_ROUND[k]
+    return staff
 
 
 def estimate(state) -> list[float]:

@@ -86,9 +86,13 @@ def _wanted_bales(c) -> list[int]:
     return want
 
 
-def _tile_value(c, p: int, t: int) -> float:
-    held = ST.bales_held(c, p)
-    want = _wanted_bales(c)
+def _tile_value(c, p: int, t: int, held=None, want=None) -> float:
+    """What tile type t is worth to p (``held`` and ``want``: p's bales and the
+    workshop's demand, when the caller already has them)."""
+    if held is None:
+        held = ST.bales_held(c, p)
+    if want is None:
+        want = _wanted_bales(c)
     tile = R.TILES[t]
     v = sum(b * (1.0 if want[i] > held[i] else 0.3) for i, b in enumerate(tile.bales))
     if tile.lower:
@@ -164,19 +168,24 @@ def _fund_value(c, d: int) -> float:
     return v
 
 
-def _guest_value(c, g: int) -> float:
+def _hall_counts(c) -> list[list[int]]:
+    """Dresses of each player in each hall."""
+    cfg = c.cfg
+    counts = [[0] * cfg.players for _ in range(R.NUM_HALLS)]
+    guests = cfg.guests
+    for i, o in enumerate(c.gown):
+        if o >= 0:
+            counts[guests[i].hall][o] += 1
+    return counts
+
+
+def _guest_value(c, g: int, counts: list[list[int]]) -> float:
     cfg = c.cfg
     p = c.cur
     gs = cfg.guests[g]
-    mine = sum(1 for i, o in enumerate(c.gown) if o == p and cfg.guests[i].hall == gs.hall)
-    best_other = max(
-        (
-            sum(1 for i, o in enumerate(c.gown) if o == q and cfg.guests[i].hall == gs.hall)
-            for q in range(cfg.players)
-            if q != p
-        ),
-        default=0,
-    )
+    here = counts[gs.hall]
+    mine = here[p]
+    best_other = max((k for q, k in enumerate(here) if q != p), default=0)
     v = cfg.hall_values[gs.hall][0] / 3.0 if mine <= best_other else 0.5
     kind, amount = gs.reward
     v += {R.R_LIVRE: amount / 2.0, R.R_YARN: 1.0, R.R_LACE: 1.0, R.R_TILE: 1.2}.get(kind, 0.0)
@@ -220,12 +229,13 @@ def heuristic_action(state, rng=None) -> int:
     if ph == PH_EXAMPICK:
         return max(legal, key=lambda a: (_card_value(c, a - lay.xpick), a))
     if ph == PH_TAKE:
+        held, want = ST.bales_held(c, p), _wanted_bales(c)
 
         def take_value(a: int) -> float:
             s, t = divmod(a - lay.take, R.NUM_TILES)
             cost = T.acquire_cost(c, s)
             exam = 1.0 if yellow_red(t) else 0.0
-            return _tile_value(c, p, t) - 0.5 * cost + exam + 0.05 * jitter()
+            return _tile_value(c, p, t, held, want) - 0.5 * cost + exam + 0.05 * jitter()
 
         exam_task = _missing_task(c, 0, 1) and c.paying
 
@@ -268,7 +278,8 @@ def heuristic_action(state, rng=None) -> int:
             and R.DRESSES[c.dress].money >= 20
         ):
             return lay.sell
-        return max(rents, key=lambda a: _guest_value(c, a - lay.place) + 0.05 * jitter())
+        counts = _hall_counts(c)
+        return max(rents, key=lambda a: _guest_value(c, a - lay.place, counts) + 0.05 * jitter())
     if ph == PH_HIRE:
         return max(legal, key=lambda a: _card_value(c, lay.arg[a]) + 0.1 * jitter())
     if ph == PH_FUND:
@@ -312,7 +323,8 @@ def heuristic_action(state, rng=None) -> int:
         tiles = [a for a in legal if a != lay.done]
         late = c.round == c.cfg.rounds
         if tiles and (late or not any(c.acc)):
-            return min(tiles, key=lambda a: _tile_value(c, p, a - lay.discard))
+            held, want = ST.bales_held(c, p), _wanted_bales(c)
+            return min(tiles, key=lambda a: _tile_value(c, p, a - lay.discard, held, want))
         return lay.done if lay.done in legal else tiles[0]
     if ph == PH_TERRACE:
         moves = [a for a in legal if a != lay.done]

@@ -416,11 +416,12 @@ def deck_counts(c: Core, p: int) -> tuple:
 
 def bales_held(c: Core, p: int) -> list[int]:
     """Silk bales (yellow, green, red, blue) on p's public and secret tiles."""
-    return list(_bales_of(c.tpub[p], c.tsec[p]))
+    return list(bales_of(c.tpub[p], c.tsec[p]))
 
 
 @lru_cache(maxsize=16384)
-def _bales_of(pub: tuple, sec: tuple) -> tuple[int, int, int, int]:
+def bales_of(pub: tuple, sec: tuple) -> tuple[int, int, int, int]:
+    """Silk bales (yellow, green, red, blue) on these public and secret tile counts."""
     y = g = r = b = 0
     for counts in (pub, sec):
         for t, k in enumerate(counts):

@@ -86,32 +86,33 @@ def _job_parts(s, p: int, pos: int, mine_here: int) -> tuple[float, float, list]
             ):
                 fixed += 0.5 * vp
         else:
-            offices.append(R.OFFICE_JOBS[i])
+            offices.append(_OFFICE[i])
     return fixed, leftmost, offices
+
+
+# office jobs as (seat value that pays, 0 for none; pays on a noble-only seat; vp)
+_OFFICE = tuple(
+    (int(name[5:]) if name.startswith("value") else 0, name == "noble_seat", vp)
+    for name, vp in R.OFFICE_JOBS
+)
 
 
 def _job_bonus(parts, k: int, value: int, noble_only: bool) -> float:
     """Rough value of seat k (of the given value) for my job cards (see ``_job_parts``)."""
     fixed, leftmost, offices = parts
     bonus = fixed + (leftmost if k == 0 else 0.0)
-    for name, vp in offices:
-        if name == f"value{value}" or (name == "noble_seat" and noble_only):
+    for paying_value, noble_seat, vp in offices:
+        if paying_value == value or (noble_seat and noble_only):
             bonus += 0.5 * vp
     return bonus
 
 
-def _seat_score(s, p: int, pos: int, k: int, scored_now, region=None, parts=None) -> float:
-    """Value of seat k at pos; ``region``/``parts`` (the seat-independent parts) may be
-    passed in when many seats of one region are scored."""
+def _seat_value(s, pos, k, value, noble_only, cost, region, parts) -> float:
+    """Value of seat k at pos given its value, cost and the seat-independent parts
+    (``region``: the majority at stake, ``parts``: see ``_job_parts``)."""
     t = s.t
-    value, noble_only = s.seat_def(pos, k)
-    cost = P.travel_cost(s, p, pos) + 1 + P.seat_payment(s, p, value)
     chest = s.v[t.chest + pos * t.K + k]
     bonus = _CHEST_VALUE[chest] if chest >= 0 else 0.0
-    if region is None:
-        region = _region_value(s, p, pos, scored_now)
-    if parts is None:
-        parts = _job_parts(s, p, pos, _mine_here(s, p, pos))
     return region + bonus + _job_bonus(parts, k, value, noble_only) - 0.8 * cost - 0.3 * k
 
 
@@ -134,14 +135,13 @@ def heuristic_action(state, rng=None) -> int:
                 continue
             pos = s.pos_of[arg]
             region = parts = None
-            for k in range(s.seats_in(pos)):
-                if any(P.occupant_options(s, p, pos, k, bonus)):
-                    if region is None:
-                        region = _region_value(s, p, pos, scored_now)
-                        parts = _job_parts(s, p, pos, _mine_here(s, p, pos))
-                    val = _seat_score(s, p, pos, k, scored_now, region, parts)
-                    if val > best_val:
-                        best_dep, best_val = a, val
+            for k, value, noble_only, cost in P.open_seats(s, p, pos, bonus):
+                if region is None:
+                    region = _region_value(s, p, pos, scored_now)
+                    parts = _job_parts(s, p, pos, _mine_here(s, p, pos))
+                val = _seat_value(s, pos, k, value, noble_only, cost, region, parts)
+                if val > best_val:
+                    best_dep, best_val = a, val
         figures = v[t.court + 2 * p] + v[t.court + 2 * p + 1]
         if A.USE0 + 2 in legal and figures < 4:
             return A.USE0 + 2  # levy when short of figures
@@ -159,7 +159,17 @@ def heuristic_action(state, rng=None) -> int:
     if ph == SEAT:
         scored_now = S.scored_positions(s)
         pos = v[PEND_POS]
-        return max(legal, key=lambda a: (_seat_score(s, p, pos, a - A.SEAT0, scored_now), -a))
+        region = _region_value(s, p, pos, scored_now)
+        parts = _job_parts(s, p, pos, _mine_here(s, p, pos))
+        travel = P.travel_cost(s, p, pos)
+
+        def seat_score(a: int) -> tuple[float, int]:
+            k = a - A.SEAT0
+            value, noble_only = s.seat_def(pos, k)
+            cost = travel + 1 + P.seat_payment(s, p, value)
+            return _seat_value(s, pos, k, value, noble_only, cost, region, parts), -a
+
+        return max(legal, key=seat_score)
     if ph == OCCUPANT:
         counts, _ = S.majority_counts(s, v[PEND_POS])
         best_other = max((c for q, c in enumerate(counts) if q != p), default=0)

@@ -135,26 +135,33 @@ def bonus_envoy(c: Core, p: int) -> int:
     return 1 if v[NDEP] == 0 and v[c.t.prov + p * 2] > 0 else 0
 
 
-def deployable(c: Core, p: int, pos: int, bonus: int) -> bool:
-    """Some free seat at pos can be paid for (cheap test first, then the exact one)."""
+def open_seats(c: Core, p: int, pos: int, bonus: int = 0):
+    """Yield (seat k, its value, noble only, cost) for every free seat at pos that p can
+    occupy with the court as it is (+bonus envoys): by an envoy (a noble-only seat needs
+    the Royal favour) or by a noble, paying cost = travel + 1 + the seat's payment."""
     v = c.v
     t = c.t
     e = v[t.court + p * 2] + bonus
     nb = v[t.court + p * 2 + 1]
     have = e + nb
     travel = travel_cost(c, p, pos)
-    if have < travel + 1:
-        return False
+    if have < travel + 1:  # cheap test first: not even the cheapest seat
+        return
     base = t.seat + pos * t.K
     royal = v[t.privs + p * PK + R.ROYAL_FAVOUR] > 0
     for k, (value, noble_only) in enumerate(t.cfg.seats[c.region_at[pos]]):
         if v[base + k] >= 0:
             continue
-        if have < travel + 1 + seat_payment(c, p, value):
+        cost = travel + 1 + seat_payment(c, p, value)
+        if have < cost:
             continue
         if nb >= 1 or (e >= 1 and (not noble_only or royal)):
-            return True
-    return False
+            yield k, value, noble_only, cost
+
+
+def deployable(c: Core, p: int, pos: int, bonus: int) -> bool:
+    """Some free seat at pos can be paid for."""
+    return next(open_seats(c, p, pos, bonus), None) is not None
 
 
 def noble_range(c: Core, p: int) -> tuple[int, int]:
@@ -244,11 +251,7 @@ def _legal_seat(c: Core) -> list[int]:
     v = c.v
     p = v[CUR]
     pos = v[PEND_POS]
-    return [
-        A.SEAT0 + k
-        for k in range(c.t.nseats[c.region_at[pos]])
-        if any(occupant_options(c, p, pos, k))
-    ]
+    return [A.SEAT0 + k for k, _, _, _ in open_seats(c, p, pos)]
 
 
 def _legal_occupant(c: Core) -> list[int]:
