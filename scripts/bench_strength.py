@@ -3,14 +3,17 @@
 Per game, the line-up ``heuristic``, ``ismcts(sims=400)`` and ``ismcts(sims=1600)``
 (3 players: every game has all three; 4 players: the heuristic also takes the fourth
 seat, a fixed table), every seat rotation, duplicate seeds, played by the project's
-tournament runner and rated by its Elo fit. At 4 players a second table puts ``random``
-in the fourth seat instead (robustness: the search models every other player as the
-heuristic, and a random player is the one it predicts worst). A smaller run of
-``heuristic`` against ``random`` checks the baseline. Also measures simulations per second and seconds per searched decision at
-sims=400, for the old search settings (``eval=score,prior=none``) and the new defaults.
+tournament runner and rated by its Elo fit. With ``--robust``, at 4 players a second
+table puts ``random`` in the fourth seat instead (robustness: the search models every
+other player as the heuristic, and a random player is the one it predicts worst; off by
+default to keep the whole run within about an hour). A smaller run of ``heuristic``
+against ``random`` checks the baseline. Also measures simulations per second and seconds
+per searched decision at sims=400, for the old search settings (``eval=score,prior=none``)
+and the new defaults.
 
     python scripts/bench_strength.py                      # every game, 10 seeds, Ray, 2 workers
     python scripts/bench_strength.py --games rococo --seeds 4 --executor serial
+    python scripts/bench_strength.py --games coloretto --robust   # + the random-filler table
     python scripts/bench_strength.py --quick              # 2 seeds, serial: a smoke run
 
 Each game's section of the output file is replaced on its own (the others are kept),
@@ -155,6 +158,7 @@ def table(r) -> list[str]:
 
 
 def section(gs: str, args, command: str) -> list[str]:
+    t_all = time.perf_counter()
     game = pyspiel.load_game(gs)
     pos = sample_positions(game)
     old_sps, old_spd = speed(game, OLD, pos)
@@ -166,7 +170,7 @@ def section(gs: str, args, command: str) -> list[str]:
         r = play(gs, agents, args.seeds, args.workers, args.executor, Path(tmp) / "run", seats)
         minutes = (time.perf_counter() - t0) / 60
         robust = None
-        if n > len(LINEUP):
+        if args.robust and n > len(LINEUP):
             ragents, rseats = tables(n, "random")
             robust = play(
                 gs, ragents, args.seeds, args.workers, args.executor, Path(tmp) / "rnd", rseats
@@ -176,6 +180,7 @@ def section(gs: str, args, command: str) -> list[str]:
             base = play(
                 gs, BASELINE, args.baseline_seeds, args.workers, args.executor, Path(tmp) / "b"
             )
+    total = (time.perf_counter() - t_all) / 60
     lines = [f"<!-- game: {gs} -->", f"## {gs}", "", "Command:", "", f"    {command}", ""]
     lines += [
         "| search at sims=400 | sims/s | s per decision |",
@@ -193,7 +198,8 @@ def section(gs: str, args, command: str) -> list[str]:
     if base is not None:
         lines += ["", "Baseline, `heuristic` against `random`:", ""]
         lines += [x for x in table(base) if "| random | heuristic |" not in x]
-    lines += ["", f"<!-- /game: {gs} -->"]
+    lines += ["", f"Whole section: {total:.0f} min (speed checks, tables, baseline).", ""]
+    lines += [f"<!-- /game: {gs} -->"]
     return lines
 
 
@@ -220,6 +226,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, default=10, help="seeds per line-up (x rotations)")
     ap.add_argument(
         "--baseline-seeds", type=int, default=2, help="seeds per heuristic/random line-up"
+    )
+    ap.add_argument(
+        "--robust",
+        action="store_true",
+        help="at 4 players also play the table with random in the fourth seat",
     )
     ap.add_argument("--quick", action="store_true", help="2 seeds, serial: a smoke run")
     ap.add_argument("--workers", type=int, default=2)
@@ -249,11 +260,13 @@ def main(argv=None) -> int:
         "Speeds are measured on 8 fixed positions per game, on a shared 2-core machine.",
     ]
     out = Path(args.out)
+    t0 = time.perf_counter()
     for name in names:
         for gs in GAMES[name]:
             lines = section(gs, args, command.strip())
             out.write_text(merge(out, header, {gs: lines}))
-            print(f"{gs}: done", file=sys.stderr, flush=True)
+            minutes = (time.perf_counter() - t0) / 60
+            print(f"{gs}: done ({minutes:.0f} min so far)", file=sys.stderr, flush=True)
     return 0
 
 

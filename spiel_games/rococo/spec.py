@@ -91,6 +91,7 @@ SPEC = GameSpec(
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
     evaluation=evaluation,
+    eval_depth=0,  # depth 0 beat depth 4 and heuristic rollouts (docs/STRENGTH.md, 8th round)
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,

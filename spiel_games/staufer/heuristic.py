@@ -130,10 +130,9 @@ def heuristic_action(state, rng=None) -> int:
         bonus = P.bonus_envoy(s, p)
         best_dep, best_val = None, -1e9
         for a in legal:
-            kind, arg = A.decode(a)
-            if kind != "deploy":
+            if not A.DEPLOY0 <= a < A.SEAT0:
                 continue
-            pos = s.pos_of[arg]
+            pos = s.pos_of[a - A.DEPLOY0]
             region = parts = None
             for k, value, noble_only, cost in P.open_seats(s, p, pos, bonus):
                 if region is None:
@@ -147,7 +146,7 @@ def heuristic_action(state, rng=None) -> int:
             return A.USE0 + 2  # levy when short of figures
         if best_dep is not None and (best_val > 0 or figures >= 6):
             return best_dep
-        supplies = [a for a in legal if A.decode(a)[0] == "supply"]
+        supplies = [a for a in legal if A.SUPPLY0 <= a < A.DEPLOY0]
 
         def supply_value(a: int) -> float:
             e, nb = t.cfg.supply[a]
