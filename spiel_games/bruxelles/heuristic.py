@@ -108,13 +108,17 @@ def _main(s, p: int, legal: list[int], rng) -> int:
     values: dict[int, float] = {}  # one value per Art Nouveau action (spaces share them)
     columns: dict[int, tuple[float, int]] = {}  # and one bonus and bid per column
     board = s.cfg.board
+
+    def value(act: int) -> float:
+        v = values.get(act)
+        if v is None:
+            v = values[act] = _action_value(s, p, act)
+        return v
+
     for a in legal:
         if a < A.BRUSSELS0:
             sp = a - A.PLACE0
-            act = s.acts[sp]
-            v = values.get(act)
-            if v is None:
-                v = values[act] = _action_value(s, p, act)
+            v = value(s.acts[sp])
             col = sp % board
             column = columns.get(col)
             if column is None:
@@ -131,7 +135,7 @@ def _main(s, p: int, legal: list[int], rng) -> int:
             elif b == R.BOURSE:
                 v = R.STOCK_VALUES[s.stock] * (0.9 if s.money[p] < 4 else 0.5)
             elif b == R.PARK:
-                v = max(_action_value(s, p, x) for x in range(5)) - 0.5
+                v = max(value(x) for x in range(5)) - 0.5
             else:
                 k = bin(s.upright(p)).count("1")
                 v = 3.0 * min(k, R.PALACE[s.palace[p]])

@@ -445,6 +445,12 @@ def empty_spaces(s) -> list[int]:
     return [sp for sp in range(s.cfg.spaces) if s.occ[sp] < 0 and s.bld[sp] < 0]
 
 
+def has_empty_space(s) -> bool:
+    """Some Art Nouveau space holds neither an assistant nor a building."""
+    occ, bld = s.occ, s.bld
+    return any(occ[sp] < 0 and bld[sp] < 0 for sp in range(s.cfg.spaces))
+
+
 def brussels_cost(s, b: int) -> int:
     return s.uses[b] // s.cfg.brussels_slots + 1
 
@@ -498,7 +504,7 @@ def feasible(s, p: int, a: int) -> bool:
     if a == R.CONSTRUCTION:
         return (
             s.built[p] < R.BUILDINGS
-            and bool(empty_spaces(s))
+            and has_empty_space(s)
             and can_complete(s, p, (0,) * 5, construction_cost(s, p))
         )
     raise ValueError(f"unknown action {a}")
