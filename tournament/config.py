@@ -2,7 +2,8 @@
 
     [tournament]
     game = "python_coloretto(players=3)"
-    seeds_per_lineup = 10        # chance seeds per line-up, each played under every seat rotation
+    seeds_per_lineup = 10        # chance seeds per line-up, each played under every seating
+    seating = "rotations"        # or "permutations": every seat order, not only the rotations
     seed = 7                     # master seed; every game seed is derived from it
     schedule = "round-robin"     # "round-robin", "gauntlet" (needs focus), "ladder" or "fixed"
     focus = "greedy"             # gauntlet: the agent that meets the field
@@ -31,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,10 +54,12 @@ __all__ = [
     "lineups",
     "load_toml",
     "num_games",
+    "num_orders",
     "parse_override",
 ]
 
 SCHEDULES = ("round-robin", "gauntlet", "ladder", "fixed")
+SEATINGS = ("rotations", "permutations")
 # Games one ledger may schedule: the schedule, the manifest's seed lists and the ratings
 # all hold every game in memory (10^6 games: ~20 s to schedule, ~100 MB); past this, split
 # the tournament into several ledgers (different seeds) and rate them jointly.
@@ -97,6 +101,7 @@ class TournamentConfig:
     agents: tuple[AgentEntry, ...]
     focus: str = ""
     tables: tuple[tuple[str, ...], ...] = ()  # schedule = "fixed": sorted line-ups
+    seating: str = "rotations"
     self_play: bool = False
     failure_policy: str = "rank-last"
     time_limit: float = 0.0
@@ -115,7 +120,8 @@ class TournamentConfig:
 
     def identity(self) -> dict:
         """Everything that decides which games are played and how; batch_size is excluded
-        (and tables where unset, so the ledgers of the other schedules keep their hash)."""
+        (and tables where unset, seating where it is the default rotations, so the ledgers
+        written before these keys existed keep their hash)."""
         out = {
             "game": self.game,
             "seeds_per_lineup": self.seeds_per_lineup,
@@ -130,6 +136,8 @@ class TournamentConfig:
         }
         if self.tables:
             out["tables"] = [list(t) for t in self.tables]
+        if self.seating != "rotations":
+            out["seating"] = self.seating
         return out
 
     @property
@@ -197,6 +205,11 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         raise ConfigError(
             f"tournament.schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}"
         )
+    seating = _get(t, "seating")
+    if seating not in SEATINGS:
+        raise ConfigError(
+            f"tournament.seating must be one of {', '.join(SEATINGS)}, got {seating!r}"
+        )
     policy = _get(t, "failure_policy")
     if policy not in FAILURE_POLICIES:
         raise ConfigError(
@@ -246,6 +259,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         agents=tuple(agents),
         focus=focus,
         tables=tables,
+        seating=seating,
         self_play=_get(t, "self_play"),
         failure_policy=policy,
         time_limit=time_limit,
@@ -303,8 +317,18 @@ def _tables(raw: list, schedule: str, names: list[str], n: int) -> tuple:
 
 
 def num_games(cfg: TournamentConfig) -> int:
-    """How many games the schedule holds (line-ups x seat rotations x seeds), without building it."""
-    return len(lineups(cfg)) * cfg.num_players * cfg.seeds_per_lineup
+    """How many games the schedule holds (line-ups x seatings x seeds), without building it."""
+    if cfg.seating == "rotations":
+        return len(lineups(cfg)) * cfg.num_players * cfg.seeds_per_lineup
+    return sum(num_orders(lu) for lu in lineups(cfg)) * cfg.seeds_per_lineup
+
+
+def num_orders(lineup: tuple[str, ...]) -> int:
+    """Distinct seat orders of a line-up: n! over the factorial of each name's seat count."""
+    out = math.factorial(len(lineup))
+    for name in set(lineup):
+        out //= math.factorial(lineup.count(name))
+    return out
 
 
 def _check_type(key: str, value, typ) -> None:
@@ -368,13 +392,15 @@ def _ladder_agents(ladder: dict, code: str, game) -> list[AgentEntry]:
 
 def config_to_toml_dict(cfg: TournamentConfig) -> dict:
     """The validated config in the TOML layout (what manifest.json records)."""
-    # every key but batch_size (not part of the identity), focus and tables only when set
+    # every key but batch_size (not part of the identity), focus and tables only when set,
+    # seating only when not the default
     t = {
         k.name: getattr(cfg, k.name)
         for k in TOURNAMENT_KEYS
         if k.name != "batch_size"
         and (k.name != "focus" or cfg.focus)
         and (k.name != "tables" or cfg.tables)
+        and (k.name != "seating" or cfg.seating != "rotations")
     }
     if cfg.tables:
         t["tables"] = [list(x) for x in cfg.tables]

@@ -23,7 +23,7 @@ class Key:
 
 TOURNAMENT_KEYS: tuple[Key, ...] = (
     Key("game", str, None, "game string, e.g. python_coloretto(players=3) (required)"),
-    Key("seeds_per_lineup", int, 10, "chance seeds per line-up, each under every seat rotation"),
+    Key("seeds_per_lineup", int, 10, "chance seeds per line-up, each under every seating"),
     Key("seed", int, 0, "master seed; every game seed is derived from it"),
     Key(
         "schedule",
@@ -39,6 +39,13 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
         "fixed: the line-ups to play, each a list of agent names, one per seat (a name may "
         "hold several seats)",
         False,
+    ),
+    Key(
+        "seating",
+        str,
+        "rotations",
+        "rotations (every cyclic seat rotation of a line-up) or permutations (every seat "
+        "order, so who sits after whom is balanced too)",
     ),
     Key("self_play", bool, False, "allow line-ups with one agent in several seats", False),
     Key("failure_policy", str, "rank-last", "rank-last or void: what an agent failure means"),

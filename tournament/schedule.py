@@ -1,9 +1,10 @@
 """Which games a tournament plays: pure functions of the validated config.
 
-A *line-up* is a set of agents (one per seat). Every line-up is played under every
-cyclic seat rotation, and each chance seed is shared by all rotations of its line-up
-(duplicate play with common random numbers): the deck that favoured seat 1 once favours
-each agent once. A *duplicate set* (line-up, seed index) is the unit the bootstrap resamples.
+A *line-up* is a set of agents (one per seat). Every line-up is played in every seating
+(``seating = "rotations"``: each cyclic seat rotation; ``"permutations"``: every seat
+order), and each chance seed is shared by all seatings of its line-up (duplicate play with
+common random numbers): the deck that favoured seat 1 once favours each agent once. A
+*duplicate set* (line-up, seed index) is the unit the bootstrap resamples.
 
 Game ids are deterministic: a hash of (config hash, line-up, rotation, seed), so a game can
 be replayed exactly from the ledger alone.
@@ -12,6 +13,7 @@ be replayed exactly from the ledger alone.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from dataclasses import dataclass
 
 from tournament.config import TournamentConfig, lineups
@@ -30,6 +32,23 @@ class GameTask:
 def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
     n = len(lineup)
     return [tuple(lineup[(i + r) % n] for i in range(n)) for r in range(n)]
+
+
+def seatings(lineup: tuple[str, ...], seating: str = "rotations") -> list[tuple[str, ...]]:
+    """The seat orders a line-up is played in (index = the ledger's ``rotation``).
+
+    ``rotations``: the n cyclic rotations, so each agent sits in each seat once, but each
+    always sits right after the same agent (at 3 players A->B->C->A in every game).
+    ``permutations``: every distinct seat order, the distinct rotations first (so their
+    indices are as with ``rotations``) and the other orders after them in sorted order;
+    who plays after whom is then balanced as well as who sits where."""
+    turns = rotations(lineup)
+    if seating == "rotations":
+        return turns
+    out = list(dict.fromkeys(turns))
+    seen = set(out)
+    out += [p for p in sorted(set(itertools.permutations(lineup))) if p not in seen]
+    return out
 
 
 def _h(*parts) -> bytes:
@@ -53,7 +72,7 @@ def schedule(cfg: TournamentConfig) -> list[GameTask]:
     sets = [(lu, game_seed(cfg, lu, s), s) for s in range(cfg.seeds_per_lineup) for lu in tables]
     tasks = []
     for lu, seed, s in sets:
-        for r, seats in enumerate(rotations(lu)):
+        for r, seats in enumerate(seatings(lu, cfg.seating)):
             tasks.append(GameTask(game_id(ch, seats, r, seed), lu, seats, r, s, seed))
     return tasks
 

@@ -173,3 +173,74 @@ def test_tables_enter_the_config_hash_only_when_set():
     two = _cfg(schedule="fixed", tables=[["greedy", "random", "random"]])
     assert one.identity()["tables"] == [["greedy", "greedy", "random"]]
     assert len({plain.config_hash, one.config_hash, two.config_hash}) == 3
+
+
+def _after(seats: tuple[str, ...], a: str, b: str) -> bool:
+    """b plays right after a (the next seat, cyclically)."""
+    n = len(seats)
+    return any(seats[i] == a and seats[(i + 1) % n] == b for i in range(n))
+
+
+def test_rotations_always_seat_each_agent_after_the_same_one(pool4):
+    """The default seating: each agent sits in each seat, but at 3 players the order of
+    play around the table is the same in every game (the bias permutations remove)."""
+    three = {k: pool4[k] for k in ("greedy", "mcts", "ismcts")}
+    tasks = schedule(_cfg(agents=three, schedule="fixed", tables=[["greedy", "mcts", "ismcts"]]))
+    assert len(tasks) == 3 * 3
+    assert len({_after(t.seats, "mcts", "ismcts") for t in tasks}) == 1
+
+
+def test_permutations_play_every_seat_order_and_balance_who_plays_after_whom(pool4):
+    cfg = _cfg(
+        agents={k: pool4[k] for k in ("greedy", "mcts", "ismcts")},
+        schedule="fixed",
+        tables=[["greedy", "mcts", "ismcts"]],
+        seating="permutations",
+    )
+    tasks = schedule(cfg)
+    assert len(tasks) == 3 * 6  # seeds x 3! orders
+    one_set = [t for t in tasks if t.seed_index == 0]
+    assert len({t.seats for t in one_set}) == 6
+    assert len({t.seed for t in one_set}) == 1  # one deal for every order
+    assert sum(_after(t.seats, "mcts", "ismcts") for t in one_set) == 3
+    assert sum(_after(t.seats, "ismcts", "mcts") for t in one_set) == 3
+    # the first orders are the rotations, as with the default seating
+    assert [t.seats for t in one_set[:3]] == rotations(one_set[0].lineup)
+    assert [t.rotation for t in one_set] == list(range(6))
+
+
+def test_permutations_of_a_table_with_a_repeated_agent_are_distinct_orders():
+    from tournament.config import num_games, num_orders
+
+    cfg = _cfg(schedule="fixed", tables=[["greedy", "random", "greedy"]], seating="permutations")
+    tasks = schedule(cfg)
+    assert num_orders(("greedy", "greedy", "random")) == 3  # 3! / 2!
+    assert len(tasks) == num_games(cfg) == 3 * 3
+    assert len({t.seats for t in tasks}) == 3
+    assert num_orders(("a", "a", "b", "c")) == 12
+
+
+def test_a_round_robin_with_permutations_counts_every_order_of_every_lineup(pool4):
+    from tournament.config import num_games
+
+    cfg = _cfg(agents=pool4, seating="permutations")
+    assert len(schedule(cfg)) == num_games(cfg) == comb(4, 3) * 6 * 3
+
+
+def test_seating_enters_the_config_hash_only_when_not_the_default():
+    plain = _cfg(self_play=True)
+    assert "seating" not in plain.identity()
+    assert _cfg(self_play=True, seating="rotations").config_hash == plain.config_hash
+    perm = _cfg(self_play=True, seating="permutations")
+    assert perm.identity()["seating"] == "permutations"
+    assert perm.config_hash != plain.config_hash
+
+
+def test_a_bad_seating_is_a_one_line_error():
+    from tournament.config import ConfigError
+
+    with pytest.raises(ConfigError) as e:
+        _cfg(self_play=True, seating="shuffled")
+    assert str(e.value) == (
+        "tournament.seating must be one of rotations, permutations, got 'shuffled'"
+    )

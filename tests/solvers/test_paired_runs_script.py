@@ -1,0 +1,75 @@
+"""scripts/paired_runs.py: paired games on shared deals, resumable results, the report."""
+
+import json
+
+import pytest
+
+GAME = "python_coloretto(players=3)"
+
+
+@pytest.fixture
+def module(load_script):
+    return load_script("paired_runs")
+
+
+def test_a_match_seed_fixes_the_game_whatever_else_runs(module):
+    task = (GAME, ("heuristic", "random", "random"), 3, 1)
+    assert module.play(task)["scores"] == module.play(task)["scores"]
+    other = module.play((GAME, ("heuristic", "random", "random"), 4, 1))
+    assert other["scores"] != module.play(task)["scores"]
+
+
+def test_games_are_appended_and_a_rerun_plays_only_the_missing_ones(tmp_path, module):
+    out = tmp_path / "runs.jsonl"
+    argv = [GAME, "heuristic;random;random", "--seeds", "0-1", "--workers", "1", "--out"]
+    assert module.main([*argv, str(out)]) == 0
+    first = out.read_text().splitlines()
+    assert len(first) == 3  # one seed, every rotation
+    assert {tuple(json.loads(x)["seats"]).index("heuristic") for x in first} == {0, 1, 2}
+    assert module.main([*argv, str(out)]) == 0
+    assert out.read_text().splitlines() == first
+    wider = [GAME, "heuristic;random;random", "--seeds", "0-2", "--workers", "1", "--out"]
+    assert module.main([*wider, str(out)]) == 0
+    assert len(out.read_text().splitlines()) == 6
+
+
+def test_the_report_pairs_every_two_different_agents_with_intervals(tmp_path, capsys, module):
+    out = tmp_path / "runs.jsonl"
+    argv = [GAME, "heuristic;random;random", "--seeds", "0-3", "--workers", "1"]
+    assert module.main([*argv, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert module.main(["--report", str(out)]) == 0
+    rows = {
+        tuple(cell.strip() for cell in line.split("|")[1:3]): line
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("| heuristic") or line.startswith("| random")
+    }
+    assert set(rows) == {("heuristic", "random"), ("random", "heuristic")}
+    cells = [c.strip() for c in rows[("heuristic", "random")].split("|")[1:-1]]
+    share, interval, games = float(cells[2]), cells[3].split(" .. "), int(cells[6])
+    assert games == 18  # 3 seeds x 3 rotations x the two random seats
+    assert float(interval[0]) <= share <= float(interval[1])
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        ([GAME, "heuristic;random", "--out", "x.jsonl"], "2 agents for 3 seats"),
+        ([GAME, "heuristic;random;random", "--seeds", "5-2", "--out", "x"], "0 <= A < B"),
+        ([GAME, "heuristic;ismcts(root=best);random", "--out", "x"], "ucb or halving"),
+        ([GAME, "heuristic;random;random"], "give GAME, LINEUP and --out"),
+    ],
+)
+def test_bad_input_is_a_one_line_error(argv, message, tmp_path, monkeypatch, capsys, module):
+    monkeypatch.chdir(tmp_path)
+    assert module.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_damaged_results_file_is_refused_by_line(tmp_path, capsys, module):
+    bad = tmp_path / "runs.jsonl"
+    bad.write_text('{"seed": 0}\nnot json\n')
+    assert module.main(["--report", str(bad)]) == 1
+    assert "runs.jsonl:2: not a JSON line" in capsys.readouterr().err
