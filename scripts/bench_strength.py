@@ -2,7 +2,9 @@
 
 Per game, the line-up ``heuristic``, ``ismcts(sims=400)`` and ``ismcts(sims=1600)``
 (3 players: every game has all three; 4 players: the heuristic also takes the fourth
-seat, a fixed table), every seat rotation, duplicate seeds, played by the project's
+seat, a fixed table), in every seat order (``seating = "permutations"``: at 3 players
+the two orders of play around the table as well as every seat, since an agent that plays
+right after another gains or loses by it), duplicate seeds, played by the project's
 tournament runner and rated by its Elo fit. With ``--robust``, at 4 players a second
 table puts ``random`` in the fourth seat instead (robustness: the search models every
 other player as the heuristic, and a random player is the one it predicts worst; off by
@@ -11,7 +13,7 @@ against ``random`` checks the baseline. Also measures simulations per second and
 per searched decision at sims=400, for the old search settings (``eval=score,prior=none``)
 and the new defaults.
 
-    python scripts/bench_strength.py        # every game, 10 seeds (Coloretto 20), Ray, 2 workers
+    python scripts/bench_strength.py        # every game, default seeds (SEEDS), Ray, 2 workers
     python scripts/bench_strength.py --games rococo --seeds 4 --executor serial
     python scripts/bench_strength.py --games coloretto --robust   # + the random-filler table
     python scripts/bench_strength.py --quick              # 2 seeds, serial: a smoke run
@@ -44,11 +46,12 @@ GAMES = {
     "bruxelles": ["python_bruxelles(players=3)"],
     "staufer": ["python_staufer(players=3)"],
 }
-# Seeds per line-up when --seeds is not given: 10 (30 games at 3 players, the issue's
-# minimum), 20 on Coloretto, whose games take seconds, so its shares are measured to
-# about +-0.055 instead of +-0.08 for a few minutes more.
-SEEDS = {"coloretto": 20}
-DEFAULT_SEEDS = 10
+# Seeds per line-up when --seeds is not given, each played in every seat order: 5 at 3
+# players (30 games, the issue's minimum, within its hour for every game together);
+# Coloretto's games take seconds, so 10 seeds at 3 players (60 games) and 4 at 4 players
+# (48 games: the table with the heuristic in two seats has 12 seat orders).
+SEEDS = {"python_coloretto(players=3)": 10, "python_coloretto(players=4)": 4}
+DEFAULT_SEEDS = 5
 LINEUP = {
     "heuristic": "heuristic",
     "ismcts400": "ismcts(sims=400)",
@@ -116,6 +119,7 @@ def play(
         "seeds_per_lineup": seeds,
         "seed": 11,
         "schedule": "fixed" if seats else "round-robin",
+        "seating": "permutations",
         "time_limit": 0.0,
     }
     if seats:
@@ -128,8 +132,9 @@ def play(
     return ratings
 
 
-def shares(r) -> list[tuple[str, str, float, int]]:
-    """(row, column, share of games row finished ahead of column with ties half, games)."""
+def shares(r) -> list[tuple[str, str, float, int, float]]:
+    """(row, column, share of games row finished ahead of column with ties half, games,
+    row's mean score minus column's)."""
     names = [a.name for a in r.agents]
     out = []
     for i, a in enumerate(names):
@@ -139,7 +144,7 @@ def shares(r) -> list[tuple[str, str, float, int]]:
             w, lo, d = r.wins[i, j], r.wins[j, i], r.draws[i, j]
             n = w + lo + d
             if n:
-                out.append((a, b, (w + 0.5 * d) / n, int(n)))
+                out.append((a, b, (w + 0.5 * d) / n, int(n), float(r.score_diff[i, j])))
     return out
 
 
@@ -150,8 +155,8 @@ def _bound(x, side: str) -> str:
 
 
 def table(r) -> list[str]:
-    lines = ["| agent | ahead of | win share | pairs |", "|---|---|---|---|"]
-    lines += [f"| {a} | {b} | {s:.2f} | {n} |" for a, b, s, n in shares(r)]
+    lines = ["| agent | ahead of | win share | pairs | score difference |", "|---|---|---|---|---|"]
+    lines += [f"| {a} | {b} | {s:.2f} | {n} | {d:+.1f} |" for a, b, s, n, d in shares(r)]
     lines += ["", "| agent | Elo | 95% interval | games |", "|---|---|---|---|"]
     lines += [
         f"| {x['agent']} | {x['elo']:.0f} | {_bound(x['ci_low'], 'low')} .. "
@@ -194,7 +199,7 @@ def section(gs: str, args, command: str, seeds: int) -> list[str]:
         f"| defaults `{NEW}` | {new_sps:.0f} | {new_spd:.3f} |",
     ]
     shown = "`, `".join(agents[x] for x in seats[0])
-    lines += ["", f"Line-up `{shown}`, every seat rotation ({minutes:.0f} min):", ""]
+    lines += ["", f"Line-up `{shown}`, every seat order ({minutes:.0f} min):", ""]
     lines += table(r)
     if robust is not None:
         shown = "`, `".join(ragents[x] for x in rseats[0])
@@ -231,7 +236,7 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--seeds",
         type=int,
-        help=f"seeds per line-up (x rotations); default {DEFAULT_SEEDS}, "
+        help=f"seeds per line-up (x seat orders); default {DEFAULT_SEEDS}, "
         + ", ".join(f"{g} {n}" for g, n in SEEDS.items()),
     )
     ap.add_argument(
@@ -265,7 +270,7 @@ def main(argv=None) -> int:
         "command that wrote it. Win share = games the row agent finished ahead of the column",
         "agent, ties counted half, over `pairs` (one per game where both sat at the table;",
         "more when an agent held two seats); every line-up is played under every seat",
-        "rotation with duplicate seeds. Elo: the project's fit (`meeple ratings`), 95%",
+        "order with duplicate seeds. Elo: the project's fit (`meeple ratings`), 95%",
         "bootstrap intervals.",
         "Speeds are measured on 8 fixed positions per game, on a shared 2-core machine.",
     ]
@@ -273,7 +278,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     for name in names:
         for gs in GAMES[name]:
-            seeds = args.seeds or SEEDS.get(name, DEFAULT_SEEDS)
+            seeds = args.seeds or SEEDS.get(gs, DEFAULT_SEEDS)
             lines = section(gs, args, command.strip(), seeds)
             out.write_text(merge(out, header, {gs: lines}))
             minutes = (time.perf_counter() - t0) / 60

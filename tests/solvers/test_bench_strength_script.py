@@ -27,10 +27,12 @@ def test_a_fourth_seat_is_the_filler(filler, module):
 
 def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_path, module):
     """The 4-player table of the benchmark goes through the tournament runner: every
-    rotation, and the heuristic's two seats give two pairs per game against each search."""
+    seat order (12 distinct ones with the heuristic in two seats), and the heuristic's two
+    seats give two pairs per game against each search."""
     agents = {"heuristic": "heuristic", "a": "ismcts(sims=8)", "b": "ismcts(sims=16)"}
     seats = [["heuristic", "a", "b", "heuristic"]]
     r = module.play("python_coloretto(players=4)", agents, 1, 1, "serial", tmp_path / "x", seats)
-    pairs = {(a, b): n for a, b, _, n in module.shares(r)}
-    assert pairs[("a", "b")] == 4  # one seed x four rotations
-    assert pairs[("a", "heuristic")] == 8  # two heuristic seats in each of the four games
+    rows = {(a, b): (n, d) for a, b, _, n, d in module.shares(r)}
+    assert rows[("a", "b")][0] == 12  # one seed x twelve seat orders
+    assert rows[("a", "heuristic")][0] == 24  # two heuristic seats in each of the twelve games
+    assert rows[("a", "b")][1] == pytest.approx(-rows[("b", "a")][1])  # a's lead is b's lag
