@@ -94,13 +94,28 @@ def run(game_string: str, lineup: list[str], seeds: range, out: Path, workers: i
     return [r for r in load(out) if r["game"] == game_string and tuple(sorted(r["seats"])) == mine]
 
 
+FIELDS = {"game": str, "seed": int, "rotation": int, "seats": list, "ranks": list, "scores": list}
+
+
 def load(path: Path) -> list[dict]:
+    """The rows of a results file; a line that is not one of this script's rows (another
+    format, a field missing or of the wrong type, seats, ranks and scores of different
+    lengths) is an error naming the line."""
     rows = []
     for i, line in enumerate(path.read_text().splitlines(), 1):
         try:
-            rows.append(json.loads(line))
+            row = json.loads(line)
         except json.JSONDecodeError:
             raise ValueError(f"{path}:{i}: not a JSON line") from None
+        if not isinstance(row, dict):
+            raise ValueError(f"{path}:{i}: not a result row of this script (a JSON object)")
+        for field, kind in FIELDS.items():
+            if not isinstance(row.get(field), kind):
+                raise ValueError(f"{path}:{i}: field {field!r} missing or not a {kind.__name__}")
+        if not len(row["seats"]) == len(row["ranks"]) == len(row["scores"]) >= 2:
+            raise ValueError(f"{path}:{i}: seats, ranks and scores differ in length")
+        row.setdefault("seconds", 0.0)
+        rows.append(row)
     return rows
 
 

@@ -68,8 +68,37 @@ def test_bad_input_is_a_one_line_error(argv, message, tmp_path, monkeypatch, cap
     assert not (tmp_path / "x.jsonl").exists()
 
 
-def test_a_damaged_results_file_is_refused_by_line(tmp_path, capsys, module):
+GOOD_ROW = (
+    '{"game": "g", "seed": 0, "rotation": 0, "seats": ["a", "b"], "ranks": [0, 1], '
+    '"scores": [3, 1], "seconds": 1.0}'
+)
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("not json", "runs.jsonl:2: not a JSON line"),
+        ('[1000, 1, ["a", "b"], [0, 1], [3, 1], 1.0, ""]', "runs.jsonl:2: not a result row"),
+        ('{"seed": 0}', "runs.jsonl:2: field 'game' missing"),
+        (GOOD_ROW.replace('"ranks": [0, 1]', '"ranks": "0 1"'), "field 'ranks' missing or not"),
+        (GOOD_ROW.replace('"scores": [3, 1]', '"scores": [3]'), "differ in length"),
+    ],
+)
+def test_a_damaged_or_foreign_results_file_is_refused_by_line(
+    line, message, tmp_path, capsys, module
+):
+    """A file of another format (an older script's rows were lists) gets a one-line error
+    naming the line, not a traceback; the file is left as it was."""
     bad = tmp_path / "runs.jsonl"
-    bad.write_text('{"seed": 0}\nnot json\n')
+    text = GOOD_ROW + "\n" + line + "\n"
+    bad.write_text(text)
     assert module.main(["--report", str(bad)]) == 1
-    assert "runs.jsonl:2: not a JSON line" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+    assert bad.read_text() == text
+
+
+def test_a_good_row_is_read(tmp_path, module):
+    good = tmp_path / "runs.jsonl"
+    good.write_text(GOOD_ROW + "\n")
+    assert module.load(good)[0]["scores"] == [3, 1]
