@@ -24,6 +24,7 @@ import argparse
 import itertools
 import json
 import random
+import signal
 import sys
 import time
 from multiprocessing import get_context
@@ -83,6 +84,9 @@ def run(game_string: str, lineup: list[str], seeds: range, out: Path, workers: i
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a") as f:
         if workers > 1:
+            # SIGTERM (a job killed by a scheduler) unwinds like Ctrl-C, so leaving the
+            # ``with`` terminates the pool instead of orphaning its workers mid-game.
+            signal.signal(signal.SIGTERM, _terminate)
             with get_context("spawn").Pool(workers) as pool:
                 for row in pool.imap_unordered(play, todo):
                     f.write(json.dumps(row) + "\n")
@@ -95,6 +99,10 @@ def run(game_string: str, lineup: list[str], seeds: range, out: Path, workers: i
 
 
 FIELDS = {"game": str, "seed": int, "rotation": int, "seats": list, "ranks": list, "scores": list}
+
+
+def _terminate(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def load(path: Path) -> list[dict]:

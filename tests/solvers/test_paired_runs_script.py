@@ -1,6 +1,12 @@
 """scripts/paired_runs.py: paired games on shared deals, resumable results, the report."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +108,52 @@ def test_a_good_row_is_read(tmp_path, module):
     good = tmp_path / "runs.jsonl"
     good.write_text(GOOD_ROW + "\n")
     assert module.load(good)[0]["scores"] == [3, 1]
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.add(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_sigterm_stops_the_pool_workers_and_keeps_finished_games(tmp_path, module):
+    """A run killed with SIGTERM (as a scheduler kills a job) takes its worker processes
+    with it; before, they ran on as orphans."""
+    out = tmp_path / "runs.jsonl"
+    script = Path(__file__).resolve().parents[2] / "scripts" / "paired_runs.py"
+    lineup = "heuristic;ismcts(sims=3000);ismcts(sims=3000)"
+    proc = subprocess.Popen(
+        [sys.executable, str(script), GAME, lineup, "--seeds", "0-5", "--out", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = _children(proc.pid)
+            workers |= {c for w in workers for c in _children(w)}
+        assert workers, "the pool never started"
+        time.sleep(1.0)  # let the workers take a game
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) != 0
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+            time.sleep(0.2)
+        alive = [w for w in workers if Path(f"/proc/{w}").exists()]
+        for w in alive:
+            os.kill(w, signal.SIGKILL)
+        assert not alive
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    if out.exists():  # whatever finished is whole rows
+        module.load(out)
