@@ -37,6 +37,7 @@ from solvers.registry import make_agent
 from solvers.spec import AgentSpecError
 from tournament.batch import ranks_from
 from tournament.match import play_match, seed_streams
+from tournament.schedule import rotations
 
 BASE = 1000  # match seed of seed index 0
 
@@ -46,7 +47,7 @@ def play(task: tuple[str, tuple[str, ...], int, int]) -> dict:
     game_string, lineup, index, rotation = task
     game = pyspiel.load_game(game_string)
     n = len(lineup)
-    seats = [lineup[(i + rotation) % n] for i in range(n)]
+    seats = list(rotations(lineup)[rotation])
     seed = BASE + index
     chance, seat_seeds = seed_streams(seed, n)
     agents = [make_agent(spec, game, seed=seat_seeds[i]) for i, spec in enumerate(seats)]
@@ -66,36 +67,48 @@ def play(task: tuple[str, tuple[str, ...], int, int]) -> dict:
 
 
 def _key(row: dict) -> tuple:
-    return row["game"], tuple(sorted(row["seats"])), row["seed"], row["rotation"]
+    """A game is its game string, seats in order and seed: the same agents written in
+    another order (another order of play) are other games."""
+    return row["game"], tuple(row["seats"]), row["seed"]
+
+
+def _group(row: dict) -> tuple:
+    return row["game"], tuple(sorted(row["seats"]))
 
 
 def run(game_string: str, lineup: list[str], seeds: range, out: Path, workers: int) -> list:
     """Play every game not yet in ``out`` and append it there; returns every row of
-    this game and line-up (old and new)."""
+    this game with these agents, in any seat order (old and new)."""
     rows = load(out) if out.exists() else []
-    mine = tuple(sorted(lineup))
     done = {_key(r) for r in rows}
+    firsts: dict[tuple[str, ...], int] = {}  # each distinct rotation once
+    for r, seats in enumerate(rotations(tuple(lineup))):
+        firsts.setdefault(seats, r)
     todo = [
         (game_string, tuple(lineup), s, r)
         for s in seeds
-        for r in range(len(lineup))
-        if (game_string, mine, s, r) not in done
+        for seats, r in firsts.items()
+        if (game_string, seats, s) not in done
     ]
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a") as f:
         if workers > 1:
             # SIGTERM (a job killed by a scheduler) unwinds like Ctrl-C, so leaving the
             # ``with`` terminates the pool instead of orphaning its workers mid-game.
-            signal.signal(signal.SIGTERM, _terminate)
-            with get_context("spawn").Pool(workers) as pool:
-                for row in pool.imap_unordered(play, todo):
-                    f.write(json.dumps(row) + "\n")
-                    f.flush()
+            previous = signal.signal(signal.SIGTERM, _terminate)
+            try:
+                with get_context("spawn").Pool(workers) as pool:
+                    for row in pool.imap_unordered(play, todo):
+                        f.write(json.dumps(row) + "\n")
+                        f.flush()
+            finally:
+                signal.signal(signal.SIGTERM, previous)
         else:
             for task in todo:
                 f.write(json.dumps(play(task)) + "\n")
                 f.flush()
-    return [r for r in load(out) if r["game"] == game_string and tuple(sorted(r["seats"])) == mine]
+    mine = (game_string, tuple(sorted(lineup)))
+    return [r for r in load(out) if _group(r) == mine]
 
 
 FIELDS = {"game": str, "seed": int, "rotation": int, "seats": list, "ranks": list, "scores": list}
@@ -166,20 +179,30 @@ def summary(by_seed: dict[int, list[tuple[float, float]]], draws: int = 2000) ->
 
 
 def report(rows: list[dict]) -> list[str]:
-    lines = [
-        "| agent | ahead of | share | 95% interval | score difference | 95% interval | games |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for (a, b), by_seed in sorted(pairs(rows).items()):
-        x = summary(by_seed)
-        lines.append(
-            f"| {a} | {b} | {x['share']:.2f} | {x['share_ci'][0]:.2f} .. {x['share_ci'][1]:.2f} "
-            f"| {x['diff']:+.1f} | {x['diff_ci'][0]:+.1f} .. {x['diff_ci'][1]:+.1f} "
-            f"| {x['games']} |"
-        )
-    if rows:
-        seconds = sum(r["seconds"] for r in rows) / len(rows)
-        lines += ["", f"{len(rows)} games, {seconds:.1f} s per game on average"]
+    """One table per game and set of agents in the file: rows of different games or
+    line-ups never pool (their seeds are not the same deals)."""
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        groups.setdefault(_group(row), []).append(row)
+    lines: list[str] = []
+    for (game, agents), mine in sorted(groups.items()):
+        if lines:
+            lines.append("")
+        lines += [
+            f"{game}, agents {'; '.join(dict.fromkeys(agents))}:",
+            "",
+            "| agent | ahead of | share | 95% interval | score difference | 95% interval | games |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for (a, b), by_seed in sorted(pairs(mine).items()):
+            x = summary(by_seed)
+            lines.append(
+                f"| {a} | {b} | {x['share']:.2f} | {x['share_ci'][0]:.2f} .. "
+                f"{x['share_ci'][1]:.2f} | {x['diff']:+.1f} | {x['diff_ci'][0]:+.1f} .. "
+                f"{x['diff_ci'][1]:+.1f} | {x['games']} |"
+            )
+        seconds = sum(r["seconds"] for r in mine) / len(mine)
+        lines += ["", f"{len(mine)} games, {seconds:.1f} s per game on average"]
     return lines
 
 

@@ -60,6 +60,7 @@ __all__ = [
 
 SCHEDULES = ("round-robin", "gauntlet", "ladder", "fixed")
 SEATINGS = ("rotations", "permutations")
+MAX_ORDERS = 127  # seat orders per line-up: the ledger's ``rotation`` column is int8
 # Games one ledger may schedule: the schedule, the manifest's seed lists and the ratings
 # all hold every game in memory (10^6 games: ~20 s to schedule, ~100 MB); past this, split
 # the tournament into several ledgers (different seeds) and rate them jointly.
@@ -277,6 +278,11 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         )
     if not lineups(cfg):
         raise ConfigError(f"agents: the {schedule} schedule has no line-up for a {n}-player game")
+    if seating == "permutations" and max(num_orders(lu) for lu in lineups(cfg)) > MAX_ORDERS:
+        raise ConfigError(
+            f'tournament.seating = "permutations" gives a line-up of this {n}-player game '
+            f"more than {MAX_ORDERS} seat orders (the ledger's limit); use \"rotations\""
+        )
     if num_games(cfg) > MAX_GAMES:
         raise ConfigError(
             f"tournament.seeds_per_lineup = {spl} schedules {num_games(cfg):,} games, over the "

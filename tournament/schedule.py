@@ -39,9 +39,11 @@ def seatings(lineup: tuple[str, ...], seating: str = "rotations") -> list[tuple[
 
     ``rotations``: the n cyclic rotations, so each agent sits in each seat once, but each
     always sits right after the same agent (at 3 players A->B->C->A in every game).
-    ``permutations``: every distinct seat order, the distinct rotations first (so their
-    indices are as with ``rotations``) and the other orders after them in sorted order;
-    who plays after whom is then balanced as well as who sits where."""
+    ``permutations``: every distinct seat order, the distinct rotations first (so when a
+    line-up's rotations all differ their indices are as with ``rotations``; with repeats,
+    e.g. (a, b, a, b), a rotation that repeats an earlier one is not played twice and the
+    indices after it shift) and the other orders after them in sorted order; who plays
+    after whom is then balanced as well as who sits where."""
     turns = rotations(lineup)
     if seating == "rotations":
         return turns

@@ -35,4 +35,14 @@ def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_p
     rows = {(a, b): (n, d) for a, b, _, n, d in module.shares(r)}
     assert rows[("a", "b")][0] == 12  # one seed x twelve seat orders
     assert rows[("a", "heuristic")][0] == 24  # two heuristic seats in each of the twelve games
-    assert rows[("a", "b")][1] == pytest.approx(-rows[("b", "a")][1])  # a's lead is b's lag
+    # the score difference is a's mean score minus b's over the games of the ledger
+    from tournament.ledger import read_ledger
+
+    ids = {x.name: x.id for x in r.agents}
+    games = read_ledger(tmp_path / "x", ["agents", "scores"]).table.to_pylist()
+    diffs = [
+        g["scores"][g["agents"].index(ids["a"])] - g["scores"][g["agents"].index(ids["b"])]
+        for g in games
+    ]
+    assert len(diffs) == 12
+    assert rows[("a", "b")][1] == pytest.approx(sum(diffs) / len(diffs))

@@ -157,3 +157,33 @@ def test_sigterm_stops_the_pool_workers_and_keeps_finished_games(tmp_path, modul
             proc.kill()
     if out.exists():  # whatever finished is whole rows
         module.load(out)
+
+
+def test_the_same_agents_in_another_order_of_play_are_new_games(tmp_path, capsys, module):
+    """Resuming keys on the seats in order: `h;x;y` and `x;h;y` share their rotations'
+    agents but not who plays after whom, so the second is played, not skipped."""
+    out = tmp_path / "runs.jsonl"
+    base = ["--seeds", "0-1", "--workers", "1", "--out", str(out)]
+    assert module.main([GAME, "heuristic;random;ismcts(sims=4)", *base]) == 0
+    assert module.main([GAME, "random;heuristic;ismcts(sims=4)", *base]) == 0
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(rows) == 6 and len({tuple(r["seats"]) for r in rows}) == 6
+    assert module.main([GAME, "random;heuristic;ismcts(sims=4)", *base]) == 0
+    assert len(out.read_text().splitlines()) == 6  # now everything is there
+    capsys.readouterr()
+    assert module.main(["--report", str(out)]) == 0
+    report = capsys.readouterr().out
+    assert "| heuristic | random |" in report and report.count("| 6 |") == 6
+
+
+def test_the_report_keeps_games_and_line_ups_apart(tmp_path, capsys, module):
+    row = json.loads(GOOD_ROW)
+    other_game = {**row, "game": "h", "scores": [1, 3], "ranks": [1, 0]}
+    other_agents = {**row, "seats": ["a", "c"]}
+    path = tmp_path / "runs.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in (row, other_game, other_agents)) + "\n")
+    assert module.main(["--report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("| a | b |") == 2  # game g and game h, each its own table
+    assert "| a | b | 1.00 |" in out and "| a | b | 0.00 |" in out
+    assert "g, agents a; b:" in out and "h, agents a; b:" in out and "g, agents a; c:" in out

@@ -244,3 +244,17 @@ def test_a_bad_seating_is_a_one_line_error():
     assert str(e.value) == (
         "tournament.seating must be one of rotations, permutations, got 'shuffled'"
     )
+
+
+def test_more_seat_orders_than_the_ledger_holds_is_a_one_line_error(monkeypatch):
+    """The ledger stores a seating's index as int8; a game with 6 or more players would
+    have 720 orders per line-up. Shown here by lowering the limit below the 3 orders of a
+    3-player line-up with one agent in two seats."""
+    import tournament.config as config
+
+    assert config.MAX_ORDERS == 127  # 5 players: 120 orders, the most a meeple game has
+    monkeypatch.setattr(config, "MAX_ORDERS", 2)
+    with pytest.raises(config.ConfigError) as e:
+        _cfg(self_play=True, seating="permutations")
+    assert "more than 2 seat orders" in str(e.value) and "\n" not in str(e.value)
+    assert len(schedule(_cfg(self_play=True))) > 0  # rotations are unaffected
