@@ -281,7 +281,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     if seating == "permutations" and max(num_orders(lu) for lu in lineups(cfg)) > MAX_ORDERS:
         raise ConfigError(
             f'tournament.seating = "permutations" gives a line-up of this {n}-player game '
-            f"more than {MAX_ORDERS} seat orders (the ledger's limit); use \"rotations\""
+            f'more than {MAX_ORDERS} seat orders (the ledger\'s limit); use "rotations"'
         )
     if num_games(cfg) > MAX_GAMES:
         raise ConfigError(
