@@ -86,13 +86,9 @@ def _wanted_bales(c) -> list[int]:
     return want
 
 
-def _tile_value(c, p: int, t: int, held=None, want=None) -> float:
-    """What tile type t is worth to p (``held`` and ``want``: p's bales and the
-    workshop's demand, when the caller already has them)."""
-    if held is None:
-        held = ST.bales_held(c, p)
-    if want is None:
-        want = _wanted_bales(c)
+def _tile_value(t: int, held: list[int], want: list[int]) -> float:
+    """What tile type t is worth to a player holding ``held`` bales per colour
+    (``ST.bales_held``), given the workshop's demand ``want`` (``_wanted_bales``)."""
     tile = R.TILES[t]
     v = sum(b * (1.0 if want[i] > held[i] else 0.3) for i, b in enumerate(tile.bales))
     if tile.lower:
@@ -235,7 +231,7 @@ def heuristic_action(state, rng=None) -> int:
             s, t = divmod(a - lay.take, R.NUM_TILES)
             cost = T.acquire_cost(c, s)
             exam = 1.0 if yellow_red(t) else 0.0
-            return _tile_value(c, p, t, held, want) - 0.5 * cost + exam + 0.05 * jitter()
+            return _tile_value(t, held, want) - 0.5 * cost + exam + 0.05 * jitter()
 
         exam_task = _missing_task(c, 0, 1) and c.paying
 
@@ -324,7 +320,7 @@ def heuristic_action(state, rng=None) -> int:
         late = c.round == c.cfg.rounds
         if tiles and (late or not any(c.acc)):
             held, want = ST.bales_held(c, p), _wanted_bales(c)
-            return min(tiles, key=lambda a: _tile_value(c, p, a - lay.discard, held, want))
+            return min(tiles, key=lambda a: _tile_value(a - lay.discard, held, want))
         return lay.done if lay.done in legal else tiles[0]
     if ph == PH_TERRACE:
         moves = [a for a in legal if a != lay.done]

@@ -90,10 +90,15 @@ def _job_parts(s, p: int, pos: int, mine_here: int) -> tuple[float, float, list]
     return fixed, leftmost, offices
 
 
-# office jobs as (seat value that pays, 0 for none; pays on a noble-only seat; vp)
+def _office_paying_value(name: str) -> int | None:
+    """The seat value an office job pays for ("value2" -> 2), None when it pays for no
+    particular value (noble_seat, total_value)."""
+    return int(name[5:]) if name.startswith("value") else None
+
+
+# office jobs as (seat value that pays or None, pays on a noble-only seat, vp)
 _OFFICE = tuple(
-    (int(name[5:]) if name.startswith("value") else 0, name == "noble_seat", vp)
-    for name, vp in R.OFFICE_JOBS
+    (_office_paying_value(name), name == "noble_seat", vp) for name, vp in R.OFFICE_JOBS
 )
 
 
@@ -102,7 +107,7 @@ def _job_bonus(parts, k: int, value: int, noble_only: bool) -> float:
     fixed, leftmost, offices = parts
     bonus = fixed + (leftmost if k == 0 else 0.0)
     for paying_value, noble_seat, vp in offices:
-        if paying_value == value or (noble_seat and noble_only):
+        if (paying_value is not None and paying_value == value) or (noble_seat and noble_only):
             bonus += 0.5 * vp
     return bonus
 

@@ -7,7 +7,8 @@ import random
 import pyspiel
 
 import spiel_games.rococo as rococo
-from spiel_games.rococo.heuristic import heuristic_action
+from spiel_games.rococo import rules as R
+from spiel_games.rococo.heuristic import _tile_value, heuristic_action
 
 
 def _play(game, policy_for, seed):
@@ -81,3 +82,13 @@ def test_resampler_redeals_hidden_hand_cards_of_opponents():
         )
         hands.add(r.holdings(1 - s.current_player())["hand"])
     assert len(hands) > 1
+
+
+def test_tile_value_counts_wanted_bales_fully_surplus_ones_at_0_3_and_adds_the_markers():
+    rr = next(t for t, tile in enumerate(R.TILES) if tile.code == "RR")
+    wanted, surplus = [0, 0, 2, 0], [0, 0, 0, 0]
+    assert _tile_value(rr, [0, 0, 0, 0], wanted) == 2.0
+    assert _tile_value(rr, [0, 0, 2, 0], wanted) == 0.6
+    assert _tile_value(rr, [0, 0, 0, 0], surplus) == 0.6
+    markers = next(t for t, tile in enumerate(R.TILES) if tile.code == "y+l")
+    assert _tile_value(markers, [0, 0, 0, 0], wanted) == 1.0

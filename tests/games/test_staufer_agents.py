@@ -9,6 +9,8 @@ import pytest
 
 import spiel_games  # noqa: F401  (registers the games)
 from spiel_games.staufer import SPEC
+from spiel_games.staufer import rules as R
+from spiel_games.staufer.heuristic import _job_bonus, _office_paying_value
 from spiel_games.staufer.scenario import scripted_setup
 
 
@@ -166,3 +168,22 @@ def test_new_decisions_appear_in_random_play_and_always_offer_a_real_choice():
                 assert len(legal) > 1, (phase, legal)
             state.apply_action(rng.choice(legal))
     assert all(seen.values()), seen
+
+
+def test_office_paying_value_is_the_seat_value_or_none_for_an_office_paying_no_value():
+    assert _office_paying_value("value1") == 1
+    assert _office_paying_value("value4") == 4
+    assert _office_paying_value("noble_seat") is None
+    assert _office_paying_value("total_value") is None
+    assert all(
+        (_office_paying_value(name) is None) != name.startswith("value")
+        for name, _ in R.OFFICE_JOBS
+    )
+
+
+def test_job_bonus_never_credits_an_office_paying_no_value_even_on_a_value_0_seat():
+    no_value = (0.0, 0.0, [(None, False, 3)])
+    assert _job_bonus(no_value, 1, 0, False) == 0.0
+    pays_2 = (0.0, 0.0, [(2, False, 2)])
+    assert _job_bonus(pays_2, 1, 2, False) == 1.0
+    assert _job_bonus(pays_2, 1, 3, False) == 0.0
