@@ -2,10 +2,12 @@
 
 Per game, the line-up ``heuristic``, ``ismcts(sims=400)`` and ``ismcts(sims=1600)``
 (3 players: every game has all three; 4 players: the heuristic also takes the fourth
-seat, a fixed table), in every seat order (``seating = "permutations"``: at 3 players
-the two orders of play around the table as well as every seat, since an agent that plays
-right after another gains or loses by it), duplicate seeds, played by the project's
-tournament runner and rated by its Elo fit. With ``--robust``, at 4 players a second
+seat, a fixed table), in every seat order (``seating = "balanced"``: each seed is played
+in every seat rotation of one order of play around the table, and the orders of play
+take turns over the seeds, so every seat order is played, each on its own deals; an
+agent that plays right after another gains or loses by it), duplicate seeds, played by
+the project's tournament runner and rated by its Elo fit. Win shares and score
+differences come with 95% bootstrap intervals over the seeds (duplicate sets). With ``--robust``, at 4 players a second
 table puts ``random`` in the fourth seat instead (robustness: the search models every
 other player as the heuristic, and a random player is the one it predicts worst; off by
 default to keep the whole run within about an hour). A smaller run of ``heuristic``
@@ -37,6 +39,7 @@ import pyspiel
 import spiel_games  # noqa: F401  (registers the games)
 from solvers.registry import make_agent
 from tournament.config import build_config
+from tournament.ledger import read_ledger
 from tournament.ratings.load import ratings_from_ledgers
 from tournament.runner import run_tournament
 
@@ -46,12 +49,14 @@ GAMES = {
     "bruxelles": ["python_bruxelles(players=3)"],
     "staufer": ["python_staufer(players=3)"],
 }
-# Seeds per line-up when --seeds is not given, each played in every seat order: 5 at 3
-# players (30 games, the issue's minimum, within its hour for every game together);
-# Coloretto's games take seconds, so 10 seeds at 3 players (60 games) and 4 at 4 players
-# (48 games: the table with the heuristic in two seats has 12 seat orders).
-SEEDS = {"python_coloretto(players=3)": 10, "python_coloretto(players=4)": 4}
-DEFAULT_SEEDS = 5
+# Seeds per line-up when --seeds is not given, each played in the rotations of one order
+# of play: 10 at 3 players (30 games, the issue's minimum, within its hour for every game
+# together; 5 seeds in each of the 2 orders of play); Coloretto's games take seconds, so
+# 20 seeds at 3 players (60 games) and 12 at 4 players (48 games: the table with the
+# heuristic in two seats has 3 orders of play of 4 rotations each).
+SEEDS = {"python_coloretto(players=3)": 20, "python_coloretto(players=4)": 12}
+DEFAULT_SEEDS = 10
+BOOT = 2000  # bootstrap draws for the intervals
 LINEUP = {
     "heuristic": "heuristic",
     "ismcts400": "ismcts(sims=400)",
@@ -119,7 +124,7 @@ def play(
         "seeds_per_lineup": seeds,
         "seed": 11,
         "schedule": "fixed" if seats else "round-robin",
-        "seating": "permutations",
+        "seating": "balanced",
         "time_limit": 0.0,
     }
     if seats:
@@ -130,6 +135,41 @@ def play(
     run_tournament(cfg, out, workers=workers, executor=executor)
     ratings, _ = ratings_from_ledgers([out])
     return ratings
+
+
+def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
+    """{(row, column): (share low, share high, difference low, difference high)}: 95%
+    bootstrap intervals of ``shares`` over the ledger's seeds; a seed's games (its
+    duplicate set: one deal in every seating) are resampled together, as in the ratings."""
+    names = {x.id: x.name for x in r.agents}
+    games = read_ledger(out, ["seed_index", "agents", "ranks", "scores"]).table.to_pylist()
+    by_pair: dict = {}
+    for g in games:
+        if g["ranks"] is None:  # a void game: not in the ratings' shares either
+            continue
+        seats = [names[i] for i in g["agents"]]
+        for i, a in enumerate(seats):
+            for j, b in enumerate(seats):
+                if a == b:
+                    continue
+                ri, rj = g["ranks"][i], g["ranks"][j]
+                ahead = 1.0 if ri < rj else 0.5 if ri == rj else 0.0
+                diff = g["scores"][i] - g["scores"][j]
+                by_pair.setdefault((a, b), {}).setdefault(g["seed_index"], []).append((ahead, diff))
+    rng = random.Random(seed)
+    lo, hi = int(0.025 * draws), int(0.975 * draws) - 1
+    out_ci = {}
+    for pair, by_seed in by_pair.items():
+        seeds = sorted(by_seed)
+        boot_s, boot_d = [], []
+        for _ in range(draws):
+            pick = [g for _ in seeds for g in by_seed[rng.choice(seeds)]]
+            boot_s.append(sum(x[0] for x in pick) / len(pick))
+            boot_d.append(sum(x[1] for x in pick) / len(pick))
+        boot_s.sort()
+        boot_d.sort()
+        out_ci[pair] = (boot_s[lo], boot_s[hi], boot_d[lo], boot_d[hi])
+    return out_ci
 
 
 def shares(r) -> list[tuple[str, str, float, int, float]]:
@@ -154,9 +194,27 @@ def _bound(x, side: str) -> str:
     return f"{x:.0f}" if x is not None else ("-inf" if side == "low" else "+inf")
 
 
-def table(r) -> list[str]:
-    lines = ["| agent | ahead of | win share | pairs | score difference |", "|---|---|---|---|---|"]
-    lines += [f"| {a} | {b} | {s:.2f} | {n} | {d:+.1f} |" for a, b, s, n, d in shares(r)]
+def table(r, ci: dict | None = None) -> list[str]:
+    """The pair table (with ``ci``: 95% intervals of the share and the score difference)
+    and the Elo table."""
+    if ci is None:
+        lines = [
+            "| agent | ahead of | win share | pairs | score difference |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [f"| {a} | {b} | {s:.2f} | {n} | {d:+.1f} |" for a, b, s, n, d in shares(r)]
+    else:
+        lines = [
+            "| agent | ahead of | win share | 95% interval | pairs | score difference "
+            "| 95% interval |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for a, b, s, n, d in shares(r):
+            s_lo, s_hi, d_lo, d_hi = ci[(a, b)]
+            lines.append(
+                f"| {a} | {b} | {s:.2f} | {s_lo:.2f} .. {s_hi:.2f} | {n} | {d:+.1f} "
+                f"| {d_lo:+.1f} .. {d_hi:+.1f} |"
+            )
     lines += ["", "| agent | Elo | 95% interval | games |", "|---|---|---|---|"]
     lines += [
         f"| {x['agent']} | {x['elo']:.0f} | {_bound(x['ci_low'], 'low')} .. "
@@ -178,6 +236,7 @@ def section(gs: str, args, command: str, seeds: int) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         agents, seats = tables(n)
         r = play(gs, agents, seeds, args.workers, args.executor, Path(tmp) / "run", seats)
+        ci = intervals(Path(tmp) / "run", r)
         minutes = (time.perf_counter() - t0) / 60
         robust = None
         if args.robust and n > len(LINEUP):
@@ -185,6 +244,7 @@ def section(gs: str, args, command: str, seeds: int) -> list[str]:
             robust = play(
                 gs, ragents, seeds, args.workers, args.executor, Path(tmp) / "rnd", rseats
             )
+            robust_ci = intervals(Path(tmp) / "rnd", robust)
         base = None
         if args.baseline_seeds > 0:
             base = play(
@@ -200,11 +260,11 @@ def section(gs: str, args, command: str, seeds: int) -> list[str]:
     ]
     shown = "`, `".join(agents[x] for x in seats[0])
     lines += ["", f"Line-up `{shown}`, every seat order ({minutes:.0f} min):", ""]
-    lines += table(r)
+    lines += table(r, ci)
     if robust is not None:
         shown = "`, `".join(ragents[x] for x in rseats[0])
         lines += ["", f"Robustness: line-up `{shown}` (a random player at the table):", ""]
-        lines += table(robust)
+        lines += table(robust, robust_ci)
     if base is not None:
         lines += ["", "Baseline, `heuristic` against `random`:", ""]
         lines += [x for x in table(base) if "| random | heuristic |" not in x]

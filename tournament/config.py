@@ -3,7 +3,8 @@
     [tournament]
     game = "python_coloretto(players=3)"
     seeds_per_lineup = 10        # chance seeds per line-up, each played under every seating
-    seating = "rotations"        # or "permutations": every seat order, not only the rotations
+    seating = "rotations"        # or "permutations": every seat order, not only the rotations;
+                                 # or "balanced": each seed one order of play, in turn
     seed = 7                     # master seed; every game seed is derived from it
     schedule = "round-robin"     # "round-robin", "gauntlet" (needs focus), "ladder" or "fixed"
     focus = "greedy"             # gauntlet: the agent that meets the field
@@ -43,6 +44,7 @@ from solvers.spec import AgentSpecError, format_spec, parse_spec, parse_value
 from spiel_games.common.errors import ConfigError, GameStringError
 from tournament.identity import agent_id, code_version
 from tournament.keys import TOURNAMENT_KEYS
+from tournament.seating import cyclic_orders
 
 __all__ = [
     "TOURNAMENT_KEYS",
@@ -59,7 +61,7 @@ __all__ = [
 ]
 
 SCHEDULES = ("round-robin", "gauntlet", "ladder", "fixed")
-SEATINGS = ("rotations", "permutations")
+SEATINGS = ("rotations", "permutations", "balanced")
 MAX_ORDERS = 127  # seat orders per line-up: the ledger's ``rotation`` column is int8
 # Games one ledger may schedule: the schedule, the manifest's seed lists and the ratings
 # all hold every game in memory (10^6 games: ~20 s to schedule, ~100 MB); past this, split
@@ -278,9 +280,9 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         )
     if not lineups(cfg):
         raise ConfigError(f"agents: the {schedule} schedule has no line-up for a {n}-player game")
-    if seating == "permutations" and max(num_orders(lu) for lu in lineups(cfg)) > MAX_ORDERS:
+    if seating != "rotations" and max(num_orders(lu) for lu in lineups(cfg)) > MAX_ORDERS:
         raise ConfigError(
-            f'tournament.seating = "permutations" gives a line-up of this {n}-player game '
+            f'tournament.seating = "{seating}" gives a line-up of this {n}-player game '
             f'more than {MAX_ORDERS} seat orders (the ledger\'s limit); use "rotations"'
         )
     if num_games(cfg) > MAX_GAMES:
@@ -326,6 +328,13 @@ def num_games(cfg: TournamentConfig) -> int:
     """How many games the schedule holds (line-ups x seatings x seeds), without building it."""
     if cfg.seating == "rotations":
         return len(lineups(cfg)) * cfg.num_players * cfg.seeds_per_lineup
+    if cfg.seating == "balanced":
+        total = 0
+        for lu in lineups(cfg):
+            sizes = [len(g) for g in cyclic_orders(lu)]
+            full, rest = divmod(cfg.seeds_per_lineup, len(sizes))
+            total += full * sum(sizes) + sum(sizes[:rest])
+        return total
     return sum(num_orders(lu) for lu in lineups(cfg)) * cfg.seeds_per_lineup
 
 

@@ -44,8 +44,9 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
         "seating",
         str,
         "rotations",
-        "rotations (every cyclic seat rotation of a line-up) or permutations (every seat "
-        "order, so who sits after whom is balanced too)",
+        "rotations (every cyclic seat rotation of a line-up), permutations (every seat "
+        "order, so who sits after whom is balanced too) or balanced (each seed the "
+        "rotations of one order of play, the orders in turn: permutations over more deals)",
     ),
     Key("self_play", bool, False, "allow line-ups with one agent in several seats", False),
     Key("failure_policy", str, "rank-last", "rank-last or void: what an agent failure means"),

@@ -91,9 +91,12 @@ def batch_spec(cfg: TournamentConfig) -> BatchSpec:
 
 
 def seeds_by_lineup(tasks: list[GameTask]) -> dict[str, list[int]]:
+    """Each line-up's chance seeds, one per duplicate set, in schedule order."""
     out: dict[str, list[int]] = {}
+    seen: set[tuple[tuple[str, ...], int]] = set()
     for t in tasks:
-        if t.rotation == 0:
+        if (t.lineup, t.seed_index) not in seen:
+            seen.add((t.lineup, t.seed_index))
             out.setdefault(",".join(t.lineup), []).append(t.seed)
     return out
 

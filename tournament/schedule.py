@@ -2,9 +2,11 @@
 
 A *line-up* is a set of agents (one per seat). Every line-up is played in every seating
 (``seating = "rotations"``: each cyclic seat rotation; ``"permutations"``: every seat
-order), and each chance seed is shared by all seatings of its line-up (duplicate play with
-common random numbers): the deck that favoured seat 1 once favours each agent once. A
-*duplicate set* (line-up, seed index) is the unit the bootstrap resamples.
+order; ``"balanced"``: each seed the rotations of one cyclic order, the cyclic orders
+taken in turn over the seeds), and each chance seed is shared by all seatings of its
+line-up at that seed (duplicate play with common random numbers): the deck that favoured
+seat 1 once favours each agent once. A *duplicate set* (line-up, seed index) is the unit
+the bootstrap resamples.
 
 Game ids are deterministic: a hash of (config hash, line-up, rotation, seed), so a game can
 be replayed exactly from the ledger alone.
@@ -13,10 +15,25 @@ be replayed exactly from the ledger alone.
 from __future__ import annotations
 
 import hashlib
-import itertools
 from dataclasses import dataclass
 
 from tournament.config import TournamentConfig, lineups
+from tournament.seating import cyclic_orders, rotations, seatings
+
+# the seat-order functions live in tournament.seating (config counts them too); they are
+# re-exported here, where the schedule's callers look for them
+__all__ = [
+    "GameTask",
+    "auto_batch_size",
+    "batches",
+    "cyclic_orders",
+    "game_id",
+    "game_seed",
+    "rotations",
+    "schedule",
+    "seat_orders",
+    "seatings",
+]
 
 
 @dataclass(frozen=True)
@@ -29,28 +46,20 @@ class GameTask:
     seed: int  # the match seed (chance and per-seat agent streams derive from it)
 
 
-def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
-    n = len(lineup)
-    return [tuple(lineup[(i + r) % n] for i in range(n)) for r in range(n)]
+def seat_orders(
+    lineup: tuple[str, ...], seating: str, seed_index: int
+) -> list[tuple[int, tuple[str, ...]]]:
+    """The games of one duplicate set: (the ledger's ``rotation``, seats) for each.
 
-
-def seatings(lineup: tuple[str, ...], seating: str = "rotations") -> list[tuple[str, ...]]:
-    """The seat orders a line-up is played in (index = the ledger's ``rotation``).
-
-    ``rotations``: the n cyclic rotations, so each agent sits in each seat once, but each
-    always sits right after the same agent (at 3 players A->B->C->A in every game).
-    ``permutations``: every distinct seat order, the distinct rotations first (so when a
-    line-up's rotations all differ their indices are as with ``rotations``; with repeats,
-    e.g. (a, b, a, b), a rotation that repeats an earlier one is not played twice and the
-    indices after it shift) and the other orders after them in sorted order; who plays
-    after whom is then balanced as well as who sits where."""
-    turns = rotations(lineup)
-    if seating == "rotations":
-        return turns
-    out = list(dict.fromkeys(turns))
-    seen = set(out)
-    out += [p for p in sorted(set(itertools.permutations(lineup))) if p not in seen]
-    return out
+    ``balanced`` plays, at seed index s, the rotations of the (s mod K)-th of the K cyclic
+    orders (``cyclic_orders``): over K seeds that is every seat order once, as
+    ``permutations`` plays at each seed, but spread over K deals instead of one, so the
+    same number of games meets K times as many deals (the deal weighs less in a result).
+    Its ``rotation`` is the order's index among the permutations."""
+    if seating == "balanced":
+        groups = cyclic_orders(lineup)
+        return groups[seed_index % len(groups)]
+    return list(enumerate(seatings(lineup, seating)))
 
 
 def _h(*parts) -> bytes:
@@ -74,17 +83,18 @@ def schedule(cfg: TournamentConfig) -> list[GameTask]:
     sets = [(lu, game_seed(cfg, lu, s), s) for s in range(cfg.seeds_per_lineup) for lu in tables]
     tasks = []
     for lu, seed, s in sets:
-        for r, seats in enumerate(seatings(lu, cfg.seating)):
+        for r, seats in seat_orders(lu, cfg.seating, s):
             tasks.append(GameTask(game_id(ch, seats, r, seed), lu, seats, r, s, seed))
     return tasks
 
 
 def batches(tasks: list[GameTask], batch_size: int) -> list[list[GameTask]]:
-    """Consecutive chunks; a duplicate set is never split (its rotations share a batch)."""
+    """Consecutive chunks; a duplicate set is never split (its seatings share a batch)."""
     out: list[list[GameTask]] = []
     cur: list[GameTask] = []
     for t in tasks:
-        if cur and len(cur) >= batch_size and t.rotation == 0:
+        new_set = cur and (t.lineup, t.seed_index) != (cur[-1].lineup, cur[-1].seed_index)
+        if cur and len(cur) >= batch_size and new_set:
             out.append(cur)
             cur = []
         cur.append(t)

@@ -242,7 +242,7 @@ def test_a_bad_seating_is_a_one_line_error():
     with pytest.raises(ConfigError) as e:
         _cfg(self_play=True, seating="shuffled")
     assert str(e.value) == (
-        "tournament.seating must be one of rotations, permutations, got 'shuffled'"
+        "tournament.seating must be one of rotations, permutations, balanced, got 'shuffled'"
     )
 
 
@@ -258,3 +258,64 @@ def test_more_seat_orders_than_the_ledger_holds_is_a_one_line_error(monkeypatch)
         _cfg(self_play=True, seating="permutations")
     assert "more than 2 seat orders" in str(e.value) and "\n" not in str(e.value)
     assert len(schedule(_cfg(self_play=True))) > 0  # rotations are unaffected
+
+
+def test_balanced_seating_plays_every_seat_order_over_more_deals(pool4):
+    """balanced: each seed the rotations of one order of play, the orders in turn, so over
+    K seeds (K = 2 orders of play at 3 players) it plays the same seat orders as
+    permutations does at one seed, each order of play on its own deals."""
+    from tournament.config import num_games
+
+    three = {k: pool4[k] for k in ("greedy", "mcts", "ismcts")}
+    table = dict(agents=three, schedule="fixed", tables=[["greedy", "mcts", "ismcts"]])
+    cfg = _cfg(**table, seating="balanced", seeds_per_lineup=4)
+    tasks = schedule(cfg)
+    assert len(tasks) == num_games(cfg) == 4 * 3  # seeds x rotations
+    perm = schedule(_cfg(**table, seating="permutations", seeds_per_lineup=1))
+    index = {t.seats: t.rotation for t in perm}
+    by_seed: dict = {}
+    for t in tasks:
+        by_seed.setdefault(t.seed_index, []).append(t)
+        assert t.rotation == index[t.seats]  # the ledger's index is the permutations'
+    assert len({t.seed for t in tasks}) == 4  # four deals
+    for s, games in by_seed.items():
+        assert len({t.seed for t in games}) == 1  # a duplicate set shares its deal
+        assert len({_after(t.seats, "mcts", "ismcts") for t in games}) == 1  # one order
+        assert sorted(t.seats for t in games) == sorted(rotations(games[0].seats))
+    # seeds 0 and 1 together: every seat order once; seed 0 is the rotations' seed 0
+    assert sorted(t.seats for t in by_seed[0] + by_seed[1]) == sorted(index)
+    assert [t.seats for t in by_seed[0]] == [t.seats for t in perm[:3]]
+    order = [_after(by_seed[s][0].seats, "mcts", "ismcts") for s in range(4)]
+    assert order[0] != order[1] and order[:2] == order[2:]  # the orders of play alternate
+
+
+def test_balanced_seating_with_a_repeated_agent_counts_each_order_of_play_once():
+    """At 4 players with one agent in two seats there are 12 seat orders in 3 orders of
+    play (4 rotations each); an uneven seed count plays the first orders once more."""
+    from tournament.config import num_games
+    from tournament.seating import cyclic_orders
+
+    lineup = ("a", "a", "b", "c")
+    groups = cyclic_orders(lineup)
+    assert [len(g) for g in groups] == [4, 4, 4]
+    assert sorted(q for g in groups for _, q in g) == sorted(set(itertools.permutations(lineup)))
+    # (a, b, a, b) repeats itself after two seats: two distinct rotations
+    assert [len(g) for g in cyclic_orders(("a", "a", "b", "b"))] == [4, 2]
+    cfg = _cfg(
+        schedule="fixed",
+        tables=[["greedy", "random", "greedy"]],
+        seating="balanced",
+        seeds_per_lineup=3,
+    )
+    # greedy, greedy, random has one order of play (3 rotations), so every seed plays it
+    assert len(schedule(cfg)) == num_games(cfg) == 3 * 3
+
+
+def test_batches_keep_a_balanced_duplicate_set_together():
+    cfg = _cfg(self_play=True, seating="balanced", seeds_per_lineup=4)
+    tasks = schedule(cfg)
+    for chunk in batches(tasks, 2):
+        sets = {(t.lineup, t.seed_index) for t in chunk}
+        for t in tasks:
+            if (t.lineup, t.seed_index) in sets:
+                assert t in chunk
