@@ -27,6 +27,7 @@ so games can be measured in separate runs; every section names the command that 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import re
 import sys
@@ -34,6 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pyspiel
 
 import spiel_games  # noqa: F401  (registers the games)
@@ -42,6 +44,7 @@ from tournament.config import build_config
 from tournament.ledger import read_ledger
 from tournament.ratings.load import ratings_from_ledgers
 from tournament.runner import run_tournament
+from tournament.seating import cyclic_orders
 
 GAMES = {
     "coloretto": ["python_coloretto(players=3)", "python_coloretto(players=4)"],
@@ -139,13 +142,15 @@ def play(
 
 def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
     """{(row, column): (share low, share high, difference low, difference high)}: 95%
-    bootstrap intervals of ``shares`` over the ledger's seeds; a seed's games (its
-    duplicate set: one deal in every seating) are resampled together, as in the ratings."""
+    bootstrap intervals of ``shares`` over the ledger's match seeds, a seed's games (its
+    duplicate set: one deal under the seatings played with it) resampled together, as the
+    ratings resample. As in the ratings, a void game counts in neither, and a game without
+    scores (a failure under ``rank-last``) counts in the share but not the difference."""
     names = {x.id: x.name for x in r.agents}
-    games = read_ledger(out, ["seed_index", "agents", "ranks", "scores"]).table.to_pylist()
-    by_pair: dict = {}
+    games = read_ledger(out, ["seed", "agents", "ranks", "scores"]).table.to_pylist()
+    by_pair: dict = {}  # (a, b) -> seed -> ([ahead, ...], [difference, ...])
     for g in games:
-        if g["ranks"] is None:  # a void game: not in the ratings' shares either
+        if g["ranks"] is None:
             continue
         seats = [names[i] for i in g["agents"]]
         for i, a in enumerate(seats):
@@ -153,23 +158,33 @@ def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
                 if a == b:
                     continue
                 ri, rj = g["ranks"][i], g["ranks"][j]
-                ahead = 1.0 if ri < rj else 0.5 if ri == rj else 0.0
+                aheads, diffs = by_pair.setdefault((a, b), {}).setdefault(g["seed"], ([], []))
+                aheads.append(1.0 if ri < rj else 0.5 if ri == rj else 0.0)
                 diff = g["scores"][i] - g["scores"][j]
-                by_pair.setdefault((a, b), {}).setdefault(g["seed_index"], []).append((ahead, diff))
+                if math.isfinite(diff):
+                    diffs.append(diff)
     rng = random.Random(seed)
-    lo, hi = int(0.025 * draws), int(0.975 * draws) - 1
     out_ci = {}
     for pair, by_seed in by_pair.items():
         seeds = sorted(by_seed)
         boot_s, boot_d = [], []
         for _ in range(draws):
-            pick = [g for _ in seeds for g in by_seed[rng.choice(seeds)]]
-            boot_s.append(sum(x[0] for x in pick) / len(pick))
-            boot_d.append(sum(x[1] for x in pick) / len(pick))
-        boot_s.sort()
-        boot_d.sort()
-        out_ci[pair] = (boot_s[lo], boot_s[hi], boot_d[lo], boot_d[hi])
+            pick = [by_seed[rng.choice(seeds)] for _ in seeds]
+            aheads = [x for a, _ in pick for x in a]
+            diffs = [x for _, d in pick for x in d]
+            boot_s.append(sum(aheads) / len(aheads))
+            if diffs:
+                boot_d.append(sum(diffs) / len(diffs))
+        s_lo, s_hi = _quantiles(boot_s)
+        d_lo, d_hi = _quantiles(boot_d) if boot_d else (math.nan, math.nan)
+        out_ci[pair] = (s_lo, s_hi, d_lo, d_hi)
     return out_ci
+
+
+def _quantiles(values: list[float]) -> tuple[float, float]:
+    """The 2.5% and 97.5% quantiles (linear interpolation)."""
+    lo, hi = np.quantile(values, [0.025, 0.975])
+    return float(lo), float(hi)
 
 
 def shares(r) -> list[tuple[str, str, float, int, float]]:
@@ -225,6 +240,21 @@ def table(r, ci: dict | None = None) -> list[str]:
     return lines
 
 
+def orders_played(table: list[str], seeds: int) -> str:
+    """Which seat orders ``seeds`` seeds of balanced seating play at ``table``: every one
+    equally often when the seeds are a multiple of the table's orders of play."""
+    groups = cyclic_orders(tuple(sorted(table)))
+    k = len(groups)
+    if seeds % k == 0:
+        return "every seat order"
+    played = sum(len(g) for g in groups[: min(seeds, k)])
+    total = sum(len(g) for g in groups)
+    return (
+        f"{played} of {total} seat orders, unevenly ({seeds} seeds over {k} orders of play; "
+        f"a multiple of {k} plays each equally often)"
+    )
+
+
 def section(gs: str, args, command: str, seeds: int) -> list[str]:
     t_all = time.perf_counter()
     game = pyspiel.load_game(gs)
@@ -259,11 +289,16 @@ def section(gs: str, args, command: str, seeds: int) -> list[str]:
         f"| defaults `{NEW}` | {new_sps:.0f} | {new_spd:.3f} |",
     ]
     shown = "`, `".join(agents[x] for x in seats[0])
-    lines += ["", f"Line-up `{shown}`, every seat order ({minutes:.0f} min):", ""]
+    lines += ["", f"Line-up `{shown}`, {orders_played(seats[0], seeds)} ({minutes:.0f} min):", ""]
     lines += table(r, ci)
     if robust is not None:
         shown = "`, `".join(ragents[x] for x in rseats[0])
-        lines += ["", f"Robustness: line-up `{shown}` (a random player at the table):", ""]
+        lines += [
+            "",
+            f"Robustness: line-up `{shown}` (a random player at the table), "
+            f"{orders_played(rseats[0], seeds)}:",
+            "",
+        ]
         lines += table(robust, robust_ci)
     if base is not None:
         lines += ["", "Baseline, `heuristic` against `random`:", ""]
@@ -296,7 +331,8 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--seeds",
         type=int,
-        help=f"seeds per line-up (x seat orders); default {DEFAULT_SEEDS}, "
+        help="seeds per line-up (each in the rotations of one order of play; a multiple of "
+        f"the number of orders of play plays every seat order); default {DEFAULT_SEEDS}, "
         + ", ".join(f"{g} {n}" for g, n in SEEDS.items()),
     )
     ap.add_argument(

@@ -3,6 +3,7 @@
     [tournament]
     game = "python_coloretto(players=3)"
     seeds_per_lineup = 10        # chance seeds per line-up, each played under every seating
+                                 # (balanced: under the rotations of one order of play)
     seating = "rotations"        # or "permutations": every seat order, not only the rotations;
                                  # or "balanced": each seed one order of play, in turn
     seed = 7                     # master seed; every game seed is derived from it

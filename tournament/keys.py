@@ -23,7 +23,13 @@ class Key:
 
 TOURNAMENT_KEYS: tuple[Key, ...] = (
     Key("game", str, None, "game string, e.g. python_coloretto(players=3) (required)"),
-    Key("seeds_per_lineup", int, 10, "chance seeds per line-up, each under every seating"),
+    Key(
+        "seeds_per_lineup",
+        int,
+        10,
+        "chance seeds per line-up, each under every seating (balanced: under the rotations "
+        "of one order of play)",
+    ),
     Key("seed", int, 0, "master seed; every game seed is derived from it"),
     Key(
         "schedule",

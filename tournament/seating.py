@@ -22,10 +22,13 @@ def seatings(lineup: tuple[str, ...], seating: str = "rotations") -> list[tuple[
     line-up's rotations all differ their indices are as with ``rotations``; with repeats,
     e.g. (a, b, a, b), a rotation that repeats an earlier one is not played twice and the
     indices after it shift) and the other orders after them in sorted order; who plays
-    after whom is then balanced as well as who sits where."""
+    after whom is then balanced as well as who sits where. ``balanced`` shares this index
+    space but plays only some of these orders at each seed (``schedule.seat_orders``)."""
     turns = rotations(lineup)
     if seating == "rotations":
         return turns
+    if seating not in ("permutations", "balanced"):
+        raise ValueError(f"unknown seating {seating!r}")
     out = list(dict.fromkeys(turns))
     seen = set(out)
     out += [p for p in sorted(set(itertools.permutations(lineup))) if p not in seen]

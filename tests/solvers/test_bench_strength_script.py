@@ -60,12 +60,49 @@ def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_p
 
 
 def test_intervals_resample_whole_seeds(tmp_path, module):
-    """One seed's games move together: with a single seed every bootstrap draw is that
-    seed, so both intervals shrink to the point values."""
+    """One seed's games move together: with a single seed (one table: one deal) every
+    bootstrap draw is that seed, so both intervals shrink to the point values."""
     agents = {"heuristic": "heuristic", "random": "random"}
-    r = module.play("python_coloretto(players=3)", agents, 1, 1, "serial", tmp_path / "y")
+    seats = [["heuristic", "random", "random"]]
+    r = module.play("python_coloretto(players=3)", agents, 1, 1, "serial", tmp_path / "y", seats)
     ci = module.intervals(tmp_path / "y", r, draws=50)
     for a, b, share, _, diff in module.shares(r):
         s_lo, s_hi, d_lo, d_hi = ci[(a, b)]
         assert s_lo == pytest.approx(share) == pytest.approx(s_hi)
         assert d_lo == pytest.approx(diff, abs=1e-4) == pytest.approx(d_hi, abs=1e-4)
+
+
+def test_a_game_without_scores_counts_in_the_share_not_the_difference(tmp_path, module):
+    """Under rank-last a failed game keeps its ranks but its scores are NaN: the ratings
+    leave it out of the score difference, and so must the intervals (a NaN drawn into
+    a bootstrap mean would make the bounds arbitrary)."""
+    import pyarrow.parquet as pq
+
+    agents = {"heuristic": "heuristic", "random": "random"}
+    r = module.play("python_coloretto(players=3)", agents, 2, 1, "serial", tmp_path / "z")
+    part = sorted((tmp_path / "z").glob("part-*.parquet"))[0]
+    t = pq.read_table(part)
+    scores = t.column("scores").to_pylist()
+    scores[0] = [float("nan")] * len(scores[0])
+    t = t.set_column(t.schema.get_field_index("scores"), "scores", [scores])
+    pq.write_table(t, part)
+    ci = module.intervals(tmp_path / "z", r, draws=200)
+    for s_lo, s_hi, d_lo, d_hi in ci.values():
+        assert all(x == x for x in (s_lo, s_hi, d_lo, d_hi))  # no NaN
+        assert s_lo <= s_hi and d_lo <= d_hi
+
+
+@pytest.mark.parametrize(
+    "table,seeds,text",
+    [
+        (["heuristic", "ismcts400", "ismcts1600"], 10, "every seat order"),
+        (["heuristic", "ismcts400", "ismcts1600", "heuristic"], 12, "every seat order"),
+        (
+            ["heuristic", "ismcts400", "ismcts1600", "heuristic"],
+            2,
+            "8 of 12 seat orders, unevenly (2 seeds over 3 orders of play",
+        ),
+    ],
+)
+def test_the_heading_says_which_seat_orders_were_played(table, seeds, text, module):
+    assert module.orders_played(table, seeds).startswith(text)

@@ -278,7 +278,7 @@ def test_balanced_seating_plays_every_seat_order_over_more_deals(pool4):
         by_seed.setdefault(t.seed_index, []).append(t)
         assert t.rotation == index[t.seats]  # the ledger's index is the permutations'
     assert len({t.seed for t in tasks}) == 4  # four deals
-    for s, games in by_seed.items():
+    for games in by_seed.values():
         assert len({t.seed for t in games}) == 1  # a duplicate set shares its deal
         assert len({_after(t.seats, "mcts", "ismcts") for t in games}) == 1  # one order
         assert sorted(t.seats for t in games) == sorted(rotations(games[0].seats))
@@ -291,7 +291,7 @@ def test_balanced_seating_plays_every_seat_order_over_more_deals(pool4):
 
 def test_balanced_seating_with_a_repeated_agent_counts_each_order_of_play_once():
     """At 4 players with one agent in two seats there are 12 seat orders in 3 orders of
-    play (4 rotations each); an uneven seed count plays the first orders once more."""
+    play (4 rotations each); at 3 players with one agent in two seats, a single one."""
     from tournament.config import num_games
     from tournament.seating import cyclic_orders
 
@@ -311,11 +311,66 @@ def test_balanced_seating_with_a_repeated_agent_counts_each_order_of_play_once()
     assert len(schedule(cfg)) == num_games(cfg) == 3 * 3
 
 
-def test_batches_keep_a_balanced_duplicate_set_together():
-    cfg = _cfg(self_play=True, seating="balanced", seeds_per_lineup=4)
+def test_batches_and_manifest_seeds_follow_balanced_duplicate_sets(pool4):
+    """A balanced set at an odd seed starts with a seat order whose index is not 0: the
+    batches still never split a set nor merge two (the old rule, a set starts at rotation
+    0, merged seeds 0 and 1), and the manifest lists one seed per set."""
+    from tournament.runner import seeds_by_lineup
+
+    three = {k: pool4[k] for k in ("greedy", "mcts", "ismcts")}
+    cfg = _cfg(
+        agents=three,
+        schedule="fixed",
+        tables=[["greedy", "mcts", "ismcts"]],
+        seating="balanced",
+        seeds_per_lineup=4,
+    )
     tasks = schedule(cfg)
-    for chunk in batches(tasks, 2):
-        sets = {(t.lineup, t.seed_index) for t in chunk}
-        for t in tasks:
-            if (t.lineup, t.seed_index) in sets:
-                assert t in chunk
+    assert tasks[3].seed_index == 1 and tasks[3].rotation != 0
+    chunks = batches(tasks, 1)
+    assert [len(c) for c in chunks] == [3, 3, 3, 3]
+    assert [{t.seed_index for t in c} for c in chunks] == [{0}, {1}, {2}, {3}]
+    seeds = seeds_by_lineup(tasks)
+    assert list(seeds.values()) == [[t.seed for t in tasks[::3]]]
+
+
+def test_balanced_seed_counts_not_a_multiple_of_the_orders_of_play():
+    """(a, a, b, b) at 4 players: one order of play in 4 rotations and one, a-b-a-b, in 2;
+    three seeds play the first, the second, then the first again: 4 + 2 + 4 games."""
+    from tournament.config import num_games
+
+    cfg = build_config(
+        {
+            "tournament": {
+                "game": "python_coloretto(players=4)",
+                "seeds_per_lineup": 3,
+                "seed": 1,
+                "schedule": "fixed",
+                "tables": [["greedy", "greedy", "random", "random"]],
+                "seating": "balanced",
+            },
+            "agents": {"random": "random", "greedy": "heuristic"},
+        }
+    )
+    tasks = schedule(cfg)
+    assert len(tasks) == num_games(cfg) == 10
+    assert [sum(t.seed_index == s for t in tasks) for s in range(3)] == [4, 2, 4]
+
+
+def test_balanced_seating_enters_the_hash_and_keeps_the_seat_order_limit(monkeypatch):
+    import tournament.config as config
+
+    perm = _cfg(self_play=True, seating="permutations")
+    bal = _cfg(self_play=True, seating="balanced")
+    assert bal.identity()["seating"] == "balanced" and bal.config_hash != perm.config_hash
+    monkeypatch.setattr(config, "MAX_ORDERS", 2)
+    with pytest.raises(config.ConfigError) as e:
+        _cfg(self_play=True, seating="balanced")
+    assert 'seating = "balanced"' in str(e.value) and "more than 2 seat orders" in str(e.value)
+
+
+def test_an_unknown_seating_name_is_refused_by_the_seat_order_functions():
+    from tournament.seating import seatings
+
+    with pytest.raises(ValueError, match="unknown seating 'shuffled'"):
+        seatings(("a", "b", "c"), "shuffled")
