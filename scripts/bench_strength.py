@@ -7,10 +7,10 @@ in every seat rotation of one order of play around the table, and the orders of 
 take turns over the seeds, so every seat order is played, each on its own deals; an
 agent that plays right after another gains or loses by it), duplicate seeds, played by
 the project's tournament runner and rated by its Elo fit. Win shares and score
-differences come with 95% bootstrap intervals over the seeds (duplicate sets). With ``--robust``, at 4 players a second
-table puts ``random`` in the fourth seat instead (robustness: the search models every
-other player as the heuristic, and a random player is the one it predicts worst; off by
-default to keep the whole run within about an hour). A smaller run of ``heuristic``
+differences come with 95% bootstrap intervals over the seeds (duplicate sets). With
+``--robust``, at 4 players a second table puts ``random`` in the fourth seat instead
+(robustness: the search models every other player as the heuristic, and a random player
+is the one it predicts worst; off by default to keep the whole run within about an hour). A smaller run of ``heuristic``
 against ``random`` checks the baseline. Also measures simulations per second and seconds
 per searched decision at sims=400, for the old search settings (``eval=score,prior=none``)
 and the new defaults.

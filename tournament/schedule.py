@@ -58,7 +58,7 @@ def seat_orders(
     Its ``rotation`` is the order's index among the permutations."""
     if seating == "balanced":
         groups = cyclic_orders(lineup)
-        return groups[seed_index % len(groups)]
+        return list(groups[seed_index % len(groups)])
     return list(enumerate(seatings(lineup, seating)))
 
 

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 
@@ -35,18 +36,23 @@ def seatings(lineup: tuple[str, ...], seating: str = "rotations") -> list[tuple[
     return out
 
 
-def cyclic_orders(lineup: tuple[str, ...]) -> list[list[tuple[int, tuple[str, ...]]]]:
+Order = tuple[int, tuple[str, ...]]  # (index among the permutations, seats)
+
+
+@functools.lru_cache(maxsize=1024)
+def cyclic_orders(lineup: tuple[str, ...]) -> tuple[tuple[Order, ...], ...]:
     """The seat orders of ``seatings(lineup, "permutations")`` grouped by cyclic order:
     each group is one order of play around the table under its distinct rotations, as
-    (index in the permutations list, seats); the line-up's own rotations come first."""
+    (index in the permutations list, seats); the line-up's own rotations come first.
+    Cached: a balanced schedule asks once per line-up and seed."""
     perms = seatings(lineup, "permutations")
     index = {p: i for i, p in enumerate(perms)}
-    groups: list[list[tuple[int, tuple[str, ...]]]] = []
+    groups: list[tuple[Order, ...]] = []
     seen: set[tuple[str, ...]] = set()
     for p in perms:
         if p in seen:
             continue
-        group = [(index[q], q) for q in dict.fromkeys(rotations(p))]
+        group = tuple((index[q], q) for q in dict.fromkeys(rotations(p)))
         seen.update(q for _, q in group)
         groups.append(group)
-    return groups
+    return tuple(groups)
