@@ -95,8 +95,8 @@ def seeds_by_lineup(tasks: list[GameTask]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     seen: set[tuple[tuple[str, ...], int]] = set()
     for t in tasks:
-        if (t.lineup, t.seed_index) not in seen:
-            seen.add((t.lineup, t.seed_index))
+        if t.duplicate_set not in seen:
+            seen.add(t.duplicate_set)
             out.setdefault(",".join(t.lineup), []).append(t.seed)
     return out
 

@@ -45,6 +45,11 @@ class GameTask:
     seed_index: int
     seed: int  # the match seed (chance and per-seat agent streams derive from it)
 
+    @property
+    def duplicate_set(self) -> tuple[tuple[str, ...], int]:
+        """(line-up, seed index): the games that share one deal."""
+        return self.lineup, self.seed_index
+
 
 def seat_orders(
     lineup: tuple[str, ...], seating: str, seed_index: int
@@ -93,7 +98,7 @@ def batches(tasks: list[GameTask], batch_size: int) -> list[list[GameTask]]:
     out: list[list[GameTask]] = []
     cur: list[GameTask] = []
     for t in tasks:
-        new_set = cur and (t.lineup, t.seed_index) != (cur[-1].lineup, cur[-1].seed_index)
+        new_set = cur and t.duplicate_set != cur[-1].duplicate_set
         if cur and len(cur) >= batch_size and new_set:
             out.append(cur)
             cur = []
