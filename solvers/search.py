@@ -707,7 +707,7 @@ class PIMCAgent(_SearchAgent):
 # ----- registration ------------------------------------------------------------------
 # The string parameters and their values ("auto" is resolved per game by resolve_auto).
 _CHOICES = {
-    "rollout": ("random", "heuristic"),
+    "rollout": ("auto", "random", "heuristic"),
     "eval": ("auto", "score", "game"),
     "prior": ("auto", "none", "heuristic"),
     "qnorm": ("auto", "on", "off"),
@@ -773,6 +773,10 @@ def resolve_auto(game, params: dict) -> dict:
     out = dict(params)
     if out["eval"] == "auto":
         out["eval"] = "game" if _has_evaluation(game) else "score"
+    if out["rollout"] == "auto":
+        spec = get_spec(game.get_type().short_name) if _has_evaluation(game) else None
+        use = out["eval"] == "game" and _game_heuristic(game) is not None
+        out["rollout"] = spec.eval_rollout if spec is not None and use else "random"
     if out["rollout_depth"] == AUTO:
         if out["eval"] == "game":
             spec = get_spec(game.get_type().short_name) if _has_evaluation(game) else None
@@ -850,8 +854,9 @@ def _kinds() -> tuple[AgentKind, ...]:
         Param(
             "rollout",
             str,
-            "random",
-            "rollout policy: random or heuristic (the game's baseline; slower per simulation)",
+            "auto",
+            "rollout policy: random, heuristic (the game's baseline; slower per simulation) "
+            "or auto (the game's measured policy with eval=game, else random)",
         ),
         Param(
             "epsilon",

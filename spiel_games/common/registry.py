@@ -71,6 +71,10 @@ class GameSpec:
     # random rollout depth before it is applied (measured per game in docs/STRENGTH.md).
     evaluation: Any = None
     eval_depth: int = 4
+    # The rollout policy for those moves with eval=game and rollout=auto: "random" or
+    # "heuristic" (the game's heuristic plays every seat; measured per game in
+    # docs/STRENGTH.md).
+    eval_rollout: str = "random"
     # Progressive unpruning below the root for search with the heuristic prior: a node
     # gains one move per unprune * sims visits; 0 = off (measured per game in
     # docs/STRENGTH.md).

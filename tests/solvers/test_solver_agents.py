@@ -54,7 +54,7 @@ def test_spec_defaults_are_filled():
     spec = resolve("ismcts(time=0.5)")
     kind, params = spec.kind, spec.params
     assert kind.name == "ismcts"
-    assert params["time"] == 0.5 and params["sims"] == 2000 and params["rollout"] == "random"
+    assert params["time"] == 0.5 and params["sims"] == 2000 and params["rollout"] == "auto"
 
 
 @pytest.fixture(scope="module")

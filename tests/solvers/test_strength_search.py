@@ -9,6 +9,7 @@ import pytest
 from solvers.registry import make_agent, resolve
 from solvers.search import SearchEngine, resolve_auto, soft_returns
 from solvers.spec import AgentSpecError
+from spiel_games.common.registry import get_spec
 
 
 def test_rank_returns_of_equal_estimates_are_zero():
@@ -460,3 +461,44 @@ def test_auto_rollout_depth_is_the_depth_measured_strongest_for_each_game(name, 
     on Rococo, heuristic rollouts); Coloretto keeps 4 random moves."""
     game = pyspiel.load_game(f"python_{name}(players=3)")
     assert resolve_auto(game, resolve("ismcts").params)["rollout_depth"] == depth
+
+
+@pytest.mark.parametrize(
+    "name,policy",
+    [
+        ("coloretto", "heuristic"),
+        ("rococo", "random"),
+        ("bruxelles", "random"),
+        ("staufer", "random"),
+    ],
+)
+def test_auto_rollout_policy_is_the_policy_measured_strongest_for_each_game(name, policy):
+    """docs/STRENGTH.md, tenth round: on Coloretto the 4 moves before the evaluation are
+    the heuristic's (ahead of random moves head to head at 3 players, even at 4); the
+    other games evaluate at the new leaf, where the policy only matters with an explicit
+    rollout_depth, and keep random moves. The old settings keep random rollouts."""
+    game = pyspiel.load_game(f"python_{name}(players=3)")
+    assert resolve_auto(game, resolve("ismcts").params)["rollout"] == policy
+    assert resolve_auto(game, resolve("ismcts(eval=score)").params)["rollout"] == "random"
+    assert resolve_auto(game, resolve("ismcts(rollout=random)").params)["rollout"] == "random"
+
+
+def test_auto_heuristic_rollouts_play_the_heuristic_before_the_evaluation():
+    """With rollout=auto on Coloretto the engine's rollout policy is the game's heuristic,
+    so the search differs from the same search with random rollouts."""
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    auto = make_agent("ismcts(sims=60)", game, seed=4)
+    assert auto._engine(True).heuristic is get_spec("python_coloretto").heuristic
+    plain = make_agent("ismcts(sims=60,rollout=random)", game, seed=4)
+    assert plain._engine(True).heuristic is None
+    values = [
+        {m.action: round(m.value, 9) for m in a.analyse(state).moves if m.visits}
+        for a in (
+            make_agent("ismcts(sims=60)", game, seed=4),
+            make_agent("ismcts(sims=60,rollout=random)", game, seed=4),
+        )
+    ]
+    assert values[0] != values[1]
