@@ -502,3 +502,14 @@ def test_auto_heuristic_rollouts_play_the_heuristic_before_the_evaluation():
         )
     ]
     assert values[0] != values[1]
+
+
+def test_every_game_names_a_known_rollout_policy_it_can_play():
+    """GameSpec.eval_rollout is "random" or "heuristic", and "heuristic" only where the
+    game has one (rollout=auto would otherwise fall back to random without a word)."""
+    import spiel_games.common.registry as registry
+
+    for spec in registry.all_specs():
+        assert spec.eval_rollout in ("random", "heuristic"), spec.short_name
+        if spec.eval_rollout == "heuristic":
+            assert spec.heuristic is not None, spec.short_name
