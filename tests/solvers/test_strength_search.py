@@ -458,7 +458,7 @@ def test_the_root_prior_is_the_same_move_on_the_true_state_and_on_its_worlds():
 def test_auto_rollout_depth_is_the_depth_measured_strongest_for_each_game(name, depth):
     """docs/STRENGTH.md: on Rococo, Bruxelles and Die Staufer the new leaf is evaluated at
     once (after the heuristic settles the mover's turn), which beat 4 random moves (and,
-    on Rococo, heuristic rollouts); Coloretto keeps 4 random moves."""
+    on Rococo, heuristic rollouts); Coloretto keeps 4 moves (the heuristic's, tenth round)."""
     game = pyspiel.load_game(f"python_{name}(players=3)")
     assert resolve_auto(game, resolve("ismcts").params)["rollout_depth"] == depth
 
