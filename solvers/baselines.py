@@ -1,10 +1,11 @@
-"""Baseline agents: uniform random, and each game's rule-based heuristic."""
+"""Baseline agents: uniform random, each game's rule-based heuristic, and the heuristic
+with random moves mixed in (``noisy``: varied self-play games for ``meeple train``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from solvers.base import Agent, AgentKind
+from solvers.base import Agent, AgentKind, Param
 from solvers.spec import AgentSpecError
 from spiel_games.common.registry import get_spec
 
@@ -33,6 +34,27 @@ class HeuristicAgent(Agent):
         return int(self._fn(state, self.rng))
 
 
+class NoisyHeuristicAgent(HeuristicAgent):
+    """The heuristic, but a uniformly random legal move with probability ``eps``."""
+
+    def __init__(self, game, seed: int, eps: float):
+        super().__init__(game, seed)
+        self.eps = eps
+
+    def step(self, state) -> int:
+        if self.eps > 0 and self.rng.random() < self.eps:
+            legal = state.legal_actions()
+            return int(legal[self.rng.integers(len(legal))])
+        return int(self._fn(state, self.rng))
+
+
+def _make_noisy(game, params, seed):
+    eps = params["eps"]
+    if not 0.0 <= eps <= 1.0:
+        raise AgentSpecError(f"parameter 'eps' of agent 'noisy' must be in [0, 1], got {eps}")
+    return NoisyHeuristicAgent(game, seed, eps)
+
+
 RANDOM = AgentKind(
     name="random",
     summary="uniformly random legal moves",
@@ -44,4 +66,13 @@ HEURISTIC = AgentKind(
     summary="the game's rule-based baseline, as a sensible casual human plays",
     params=(),
     factory=lambda game, params, seed: HeuristicAgent(game, seed),
+)
+NOISY = AgentKind(
+    name="noisy",
+    summary="the game's heuristic playing a uniformly random legal move with probability eps "
+    "(varied self-play games for `meeple train`)",
+    params=(
+        Param("eps", float, 0.1, "probability of a random legal move instead of the heuristic's"),
+    ),
+    factory=_make_noisy,
 )

@@ -58,6 +58,7 @@ POLICY = AgentKind(
 BUILTIN: tuple[AgentKind, ...] = (
     baselines.RANDOM,
     baselines.HEURISTIC,
+    baselines.NOISY,
     *search.KINDS,
     POLICY,
 )

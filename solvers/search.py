@@ -41,6 +41,7 @@ import time
 import numpy as np
 import pyspiel
 
+from solvers import value_model
 from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
 from solvers.spec import AgentSpecError
@@ -101,6 +102,7 @@ class SearchEngine:
         root: str = "ucb",
         opp_eps: float = 0.0,
         unprune: float = 0.0,
+        model: str = "",
     ):
         self.game = game
         self.rng = rng
@@ -169,7 +171,12 @@ class SearchEngine:
             raise ValueError("unprune needs prior=heuristic (the move a node starts with)")
         self.unprune = unprune
         self.unprune_t = 0  # T of the current search (set by search())
-        self.estimator = game_evaluation(game) if evaluation == "game" else None
+        if evaluation == "game":
+            self.estimator = game_evaluation(game)
+        elif evaluation == "learned":
+            self.estimator = learned_evaluation(game, model)
+        else:
+            self.estimator = None
         self.n_players = game.num_players()
         self.sampler = _Sampler(rng)
         self.sims_done = 0
@@ -517,6 +524,12 @@ def game_evaluation(game):
     return evaluation
 
 
+def learned_evaluation(game, path: str = ""):
+    """The learned value model of ``eval=learned`` (``path``, or the game's shipped one),
+    bound to the game's evaluation module's features (``solvers.value_model``)."""
+    return value_model.model_for(game.get_type().short_name, game_evaluation(game), path)
+
+
 def soft_returns(mode: str, est, spread: float, lo: float, hi: float) -> list[float]:
     """Expected returns when final scores are ``est`` plus independent noise.
 
@@ -619,6 +632,7 @@ class _SearchAgent(Agent):
             root=p["root"],
             opp_eps=p["opp_eps"],
             unprune=p["unprune"],
+            model=p["model"],
         )
 
     def _budget(self) -> dict:
@@ -708,7 +722,7 @@ class PIMCAgent(_SearchAgent):
 # The string parameters and their values ("auto" is resolved per game by resolve_auto).
 _CHOICES = {
     "rollout": ("auto", "random", "heuristic"),
-    "eval": ("auto", "score", "game"),
+    "eval": ("auto", "score", "game", "learned"),
     "prior": ("auto", "none", "heuristic"),
     "qnorm": ("auto", "on", "off"),
     "settle": ("auto", "on", "off"),
@@ -767,37 +781,50 @@ def _has_evaluation(game) -> bool:
     return True
 
 
+def _auto_eval(game) -> str:
+    """eval=auto: the game's measured choice (``GameSpec.eval_auto``) when it has an
+    evaluation (and, for ``learned``, ships a value model), else ``score``."""
+    if not _has_evaluation(game):
+        return "score"
+    spec = get_spec(game.get_type().short_name)
+    if spec.eval_auto == "learned" and value_model.shipped_path(spec.evaluation).exists():
+        return "learned"
+    return "game"
+
+
 def resolve_auto(game, params: dict) -> dict:
     """Fill the ``auto`` choices for this game: the strongest measured settings
-    (docs/STRENGTH.md) where the game provides the pieces, the plain ones otherwise."""
+    (docs/STRENGTH.md) where the game provides the pieces, the plain ones otherwise.
+    ``eval=learned`` takes the same settings as ``eval=game`` (both estimate final scores)."""
     out = dict(params)
     if out["eval"] == "auto":
-        out["eval"] = "game" if _has_evaluation(game) else "score"
+        out["eval"] = _auto_eval(game)
+    evaluated = out["eval"] in ("game", "learned")
     if out["rollout"] == "auto":
         spec = get_spec(game.get_type().short_name) if _has_evaluation(game) else None
-        use = out["eval"] == "game" and _game_heuristic(game) is not None
+        use = evaluated and _game_heuristic(game) is not None
         out["rollout"] = spec.eval_rollout if spec is not None and use else "random"
     if out["rollout_depth"] == AUTO:
-        if out["eval"] == "game":
+        if evaluated:
             spec = get_spec(game.get_type().short_name) if _has_evaluation(game) else None
             out["rollout_depth"] = spec.eval_depth if spec else ROLLOUT_DEPTH  # make refuses
         else:
             out["rollout_depth"] = ROLLOUT_DEPTH
     if out["qnorm"] == "auto":
-        out["qnorm"] = "on" if out["eval"] == "game" else "off"
+        out["qnorm"] = "on" if evaluated else "off"
     if out["settle"] == "auto":
-        has = out["eval"] == "game" and _game_heuristic(game) is not None
+        has = evaluated and _game_heuristic(game) is not None
         out["settle"] = "on" if has else "off"
     if out["prior"] == "auto":
         out["prior"] = "heuristic" if _game_heuristic(game) is not None else "none"
     if out["opponents"] == "auto":
-        has = out["eval"] == "game" and _game_heuristic(game) is not None
+        has = evaluated and _game_heuristic(game) is not None
         out["opponents"] = "heuristic" if has else "search"
     if out["root"] == "auto":
-        out["root"] = "halving" if out["eval"] == "game" else "ucb"
+        out["root"] = "halving" if evaluated else "ucb"
     if out["unprune"] == AUTO_UNPRUNE:
         spec = get_spec(game.get_type().short_name) if _has_evaluation(game) else None
-        use = out["prior"] == "heuristic" and out["eval"] == "game"
+        use = out["prior"] == "heuristic" and evaluated
         out["unprune"] = spec.unprune if spec is not None and use else 0.0
     return out
 
@@ -834,8 +861,20 @@ def _factory(cls, kind):
                 f"agent {kind!r}: unprune opens a node with the heuristic's move, so it "
                 f"needs prior=heuristic (here prior={params['prior']!r})"
             )
-        if params["eval"] == "game" and not _has_evaluation(game):
-            raise AgentSpecError(f"agent {kind!r}: this game has no evaluation for eval=game")
+        if params["eval"] in ("game", "learned") and not _has_evaluation(game):
+            raise AgentSpecError(
+                f"agent {kind!r}: this game has no evaluation for eval={params['eval']}"
+            )
+        if params["model"] and params["eval"] != "learned":
+            raise AgentSpecError(
+                f"agent {kind!r}: model is the value model of eval=learned, but eval is "
+                f"{params['eval']!r}"
+            )
+        if params["eval"] == "learned":
+            try:
+                learned_evaluation(game, params["model"])
+            except value_model.ValueModelError as e:
+                raise AgentSpecError(f"agent {kind!r}: {e}") from None
         return cls(game, params, seed)
 
     return make
@@ -879,7 +918,16 @@ def _kinds() -> tuple[AgentKind, ...]:
             "evaluation at the rollout cut-off: score (the current scores under the game's "
             "utility), game (the game's estimate of final scores from the whole position: "
             "money, goods, cards, pending majorities, rounds left; turned into expected "
-            "returns) or auto (game where the game has one)",
+            "returns), learned (the same features weighed by a value model fitted to "
+            "self-play games, see model and `meeple train`) or auto (the game's measured "
+            "choice: learned on Bruxelles 1893, game elsewhere; score without an evaluation)",
+        ),
+        Param(
+            "model",
+            str,
+            "",
+            "value model file for eval=learned (JSON written by `meeple train`); empty = "
+            "the model the game ships beside its evaluation module",
         ),
         Param(
             "prior",

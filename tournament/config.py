@@ -10,7 +10,8 @@
     schedule = "round-robin"     # "round-robin", "gauntlet" (needs focus), "ladder" or "fixed"
     focus = "greedy"             # gauntlet: the agent that meets the field
     tables = [["greedy", "greedy", "random"]]  # fixed: the line-ups, one agent name per seat
-    self_play = false            # round robin: allow line-ups with one agent in several seats
+    self_play = false            # allow line-ups with one agent in several seats (fixed: a
+                                 # table may seat one agent only, as `meeple train` does)
     failure_policy = "rank-last" # or "void": what an agent crash/timeout/illegal move means
     time_limit = 5.0             # seconds per move; 0 = none
     batch_size = 0               # games per task; 0 = chosen from the workload
@@ -254,7 +255,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             )
     elif focus:
         raise ConfigError('tournament.focus is only used with schedule = "gauntlet"')
-    tables = _tables(_get(t, "tables"), schedule, names, loaded.num_players())
+    tables = _tables(_get(t, "tables"), schedule, names, loaded.num_players(), _get(t, "self_play"))
     cfg = TournamentConfig(
         game=game,
         seeds_per_lineup=spl,
@@ -274,10 +275,11 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     )
     n = cfg.num_players
     need = 1 if cfg.self_play or cfg.tables else n
-    if len(agents) < max(need, 2):
+    least = 1 if cfg.self_play and cfg.tables else max(need, 2)
+    if len(agents) < least:
         raise ConfigError(
             f"agents: {len(agents)} agent(s) cannot fill a {n}-player game "
-            f"(need at least {max(need, 2)}{'' if cfg.self_play else '; or set tournament.self_play = true'})"
+            f"(need at least {least}{'' if cfg.self_play else '; or set tournament.self_play = true'})"
         )
     if not lineups(cfg):
         raise ConfigError(f"agents: the {schedule} schedule has no line-up for a {n}-player game")
@@ -295,7 +297,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     return cfg
 
 
-def _tables(raw: list, schedule: str, names: list[str], n: int) -> tuple:
+def _tables(raw: list, schedule: str, names: list[str], n: int, self_play: bool = False) -> tuple:
     """The fixed schedule's line-ups, validated and sorted (seat order comes from rotation)."""
     if schedule != "fixed":
         if raw:
@@ -313,8 +315,11 @@ def _tables(raw: list, schedule: str, names: list[str], n: int) -> tuple:
         unknown = [x for x in table if x not in names]
         if unknown:
             raise ConfigError(f"{key}: {unknown[0]!r} is not an agent; agents: {', '.join(names)}")
-        if len(set(table)) < 2:
-            raise ConfigError(f"{key} seats one agent only; a line-up needs two agents")
+        if len(set(table)) < 2 and not self_play:
+            raise ConfigError(
+                f"{key} seats one agent only; a line-up needs two agents (or set "
+                "tournament.self_play = true for self-play games, which nothing rates)"
+            )
         line = tuple(sorted(table))
         if line in out:
             raise ConfigError(f"{key} repeats an earlier table (seat order comes from rotation)")

@@ -54,7 +54,14 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
         "order, so who sits after whom is balanced too) or balanced (each seed the "
         "rotations of one order of play, the orders in turn: permutations over more deals)",
     ),
-    Key("self_play", bool, False, "allow line-ups with one agent in several seats", False),
+    Key(
+        "self_play",
+        bool,
+        False,
+        "allow line-ups with one agent in several seats; with the fixed schedule a "
+        "table may seat one agent only (self-play games)",
+        False,
+    ),
     Key("failure_policy", str, "rank-last", "rank-last or void: what an agent failure means"),
     Key("time_limit", float, 0.0, "seconds per move; 0 = none"),
     Key("batch_size", int, 0, "games per task; 0 = chosen from the workload"),

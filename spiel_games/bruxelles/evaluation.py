@@ -16,7 +16,12 @@ player has and what is in reach (``FEATURES``, one value per player):
 - ``works_early`` / ``works``: works of art (to sell, and for the end row), the first
   weighted by the share of the game left;
 - ``figures_early``: upright figures the palace lets the player activate, same weight;
-- ``buildings_open``: buildings not yet built times the rounds left.
+- ``buildings_open``: buildings not yet built times the rounds left;
+- ``money``, ``assistants`` (not in the Courthouse), ``architect`` (its level's VP per
+  building), ``palace`` (Royal Palace level), ``row_symbols`` (VP symbols on the endgame
+  rows), ``figures`` (figure cards kept): resources for the rounds left. The hand-set
+  estimate gives them weight 0; the learned model (``value_model.json``, ``meeple train``)
+  weighs them.
 
 ``WEIGHTS`` were fitted by least squares (score differences between the players of a
 position, so only what separates them counts) on 22,710 positions of 150 three-player
@@ -49,8 +54,16 @@ FEATURES = (
     "figures_early",
     "works",
     "buildings_open",
+    "money",
+    "assistants",
+    "architect",
+    "palace",
+    "row_symbols",
+    "figures",
 )
-WEIGHTS = (1.114, 1.396, 0.215, 3.425, 0.513, 1.018, -0.773, 1.426, 6.616, 3.390, 1.810, -1.045)
+_FITTED = (1.114, 1.396, 0.215, 3.425, 0.513, 1.018, -0.773, 1.426, 6.616, 3.390, 1.810, -1.045)
+# the resources after them weigh 0 here: only the learned model weighs them
+WEIGHTS: tuple[float, ...] = _FITTED + (0.0,) * (len(FEATURES) - len(_FITTED))
 BUILDING_VP = 5  # a construction's own VP, before the architect multiplier
 
 
@@ -133,6 +146,12 @@ def features(state) -> list[list[float]]:
                 frac * min(upright, R.PALACE[s.palace[p]]),
                 float(works),
                 (R.BUILDINGS - built) * left,
+                float(s.money[p]),
+                float(s.supply[p] + s.onboard[p] + s.onbrussels[p]),
+                float(R.ARCHITECT[s.arch[p]]),
+                float(s.palace[p]),
+                float(sum(s.rows[p])),
+                float(bin(s.kept[p]).count("1")),
             ]
         )
     return out

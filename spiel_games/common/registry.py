@@ -70,6 +70,10 @@ class GameSpec:
     # expected final scores, spread(state) -> uncertainty of a score difference), and the
     # random rollout depth before it is applied (measured per game in docs/STRENGTH.md).
     evaluation: Any = None
+    # What eval=auto uses: "game" (the evaluation module's hand-set estimate) or "learned"
+    # (the value model the game ships beside it, value_model.json, fitted by `meeple
+    # train`; measured per game in docs/STRENGTH.md).
+    eval_auto: str = "game"
     eval_depth: int = 4
     # The rollout policy for those moves with eval=game and rollout=auto: "random" or
     # "heuristic" (the game's heuristic plays every seat; measured per game in

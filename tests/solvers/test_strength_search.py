@@ -154,7 +154,7 @@ def test_a_noisy_opponent_model_replaces_that_share_of_the_heuristics_moves(opp_
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("ismcts(eval=learned)", "auto, score or game"),
+        ("ismcts(eval=learnt)", "auto, score, game or learned"),
         ("ismcts(prior=policy)", "auto, none or heuristic"),
         ("ismcts(epsilon=1.5)", "in [0, 1]"),
         ("ismcts(prior_w=-1)", ">= 0"),

@@ -1,4 +1,5 @@
-"""`meeple agents` (every agent kind and its parameters) and `meeple solve` (CFR family)."""
+"""`meeple agents` (every agent kind and its parameters), `meeple solve` (CFR family) and
+`meeple train` (a value model for eval=learned, fitted to self-play games)."""
 
 from __future__ import annotations
 
@@ -169,7 +170,112 @@ def solve(
     )
 
 
+def train(
+    game: Annotated[str, typer.Argument(help="Game string, e.g. 'python_bruxelles(players=3)'")],
+    games: Annotated[
+        int,
+        typer.Option("--games", "-n", help="Self-play games (one per seed; a fifth is held out)"),
+    ] = 300,
+    agent: Annotated[
+        str, typer.Option(help="Agent spec that plays every seat of the self-play games")
+    ] = "noisy(eps=0.1)",
+    every: Annotated[int, typer.Option(help="Keep every K-th decision position of a game")] = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed of the games")] = 0,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out", "-o", help="Model file (JSON); default runs/models/<game>-<hash>.json"
+        ),
+    ] = None,
+    work: Annotated[
+        str | None,
+        typer.Option(
+            help="Work directory (self-play ledger and positions); default "
+            "runs/train/<game>-<hash of the request>"
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
+    ] = 2,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
+    ] = None,
+    executor: Annotated[
+        str, typer.Option("--executor", help="auto (Ray once it pays), ray or serial")
+    ] = "auto",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress")] = False,
+) -> None:
+    """Fit a value model (eval=learned) to self-play games; reruns resume.
+
+    The tournament runner plays the games into a resumable ledger (on Ray once it pays), each
+    game is replayed to collect its positions' features and final scores, and a linear model
+    with stage-dependent weights is fitted (held-out R^2 reported next to the hand-set
+    evaluation's). Use the model with ismcts(eval=learned,model=FILE)."""
+    from tournament.cli.progress import Display, choose_mode  # deferred: fast --help
+    from tournament.training import TrainConfig, validate, work_dir  # deferred: fast --help
+    from tournament.training import train as run  # deferred: fast --help
+
+    if executor not in ("auto", "ray", "serial"):
+        raise fail(f"--executor must be auto, ray or serial, got {executor!r}", USAGE)
+    cfg = TrainConfig(
+        game=game, games=games, agent=agent, seed=seed, every=every, work=work, out=out
+    )
+    with domain_errors(USAGE):  # the whole request, before anything runs
+        validate(cfg)
+    where = work_dir(cfg)
+    mode = choose_mode(quiet)
+    display = Display(mode, {}, False)
+    progress = None
+    task = None
+    if mode == "live":
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        progress = Progress(TextColumn("positions"), BarColumn(), MofNCompleteColumn())
+
+    def on_progress(done: int, total: int) -> None:
+        nonlocal task
+        if progress is not None:
+            if task is None:
+                progress.start()
+                task = progress.add_task("positions", total=total, completed=done)
+            progress.update(task, completed=done)
+        elif mode == "plain":
+            typer.echo(f"positions: {done}/{total} games replayed", err=True)
+
+    try:
+        with domain_errors(FAILED), display:
+            result = run(
+                cfg,
+                workers=workers,
+                address=address,
+                executor=executor,
+                on_start=display.on_start,
+                on_batch=display.on_batch,
+                on_progress=on_progress,
+            )
+    except KeyboardInterrupt:
+        raise fail(f"interrupted; rerun the same command to resume from {where}", 130) from None
+    finally:
+        if progress is not None and task is not None:
+            progress.stop()
+    r = result.report
+    failed = f", {result.failed} failed self-play game(s) left out" if result.failed else ""
+    typer.echo(
+        f"{result.games} self-play games, {result.positions} positions{failed} (work: {result.work})"
+    )
+    if "r2_heldout" in r:
+        typer.echo(
+            f"held-out R^2 of score differences on {r['heldout_games']} games: learned "
+            f"{r['r2_heldout']:.3f}, hand-set evaluation {r['r2_hand']:.3f}, points alone "
+            f"{r['r2_points']:.3f}"
+        )
+    typer.echo(
+        f"wrote {result.model_path}; use it as ismcts(eval=learned,model={result.model_path})"
+    )
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     app.command("agents")(agents)
     app.command("solve")(solve)
+    app.command("train")(train)

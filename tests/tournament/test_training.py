@@ -1,0 +1,162 @@
+"""`meeple train`: self-play through the tournament runner, positions, the fit; resumable, and
+bad requests fail in one line before anything is written."""
+
+from __future__ import annotations
+
+import json
+
+import pyspiel
+import pytest
+from typer.testing import CliRunner
+
+from solvers import value_model as vm
+from solvers.registry import make_agent
+from tournament.cli import app
+from tournament.config import ConfigError, build_config
+from tournament.ledger import read_ledger
+from tournament.training import TrainConfig, TrainError, train, validate, work_dir
+
+GAME = "python_coloretto(players=3)"
+runner = CliRunner()
+
+
+def _cfg(tmp_path, **kw) -> TrainConfig:
+    kw.setdefault("games", 6)
+    kw.setdefault("every", 3)
+    return TrainConfig(GAME, work=str(tmp_path / "work"), out=str(tmp_path / "m.json"), **kw)
+
+
+def test_train_plays_self_play_games_and_writes_a_model_search_can_use(tmp_path):
+    result = train(_cfg(tmp_path), executor="serial")
+    assert result.games == 6 and result.failed == 0 and result.positions > 6 * 10
+    ledger = read_ledger(tmp_path / "work" / "games").table
+    assert ledger.num_rows == 6
+    assert {a for row in ledger.column("agents").to_pylist() for a in row} == {
+        ledger.column("agents").to_pylist()[0][0]
+    }  # one agent in every seat
+    model = vm.load(result.model_path)
+    assert model.game == "python_coloretto" and model.trained["agent"] == "noisy(eps=0.1)"
+    assert model.trained["games"] == 6 and "r2_heldout" in model.trained
+    game = pyspiel.load_game(GAME)
+    agent = make_agent(f"ismcts(sims=20,eval=learned,model={result.model_path})", game, seed=0)
+    s = game.new_initial_state()
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    assert agent.step(s.clone()) in s.legal_actions()
+
+
+def test_a_rerun_resumes_and_an_interrupted_extraction_replays_only_missing_games(tmp_path):
+    first = train(_cfg(tmp_path), executor="serial")
+    parts = sorted((tmp_path / "work" / "positions").glob("part-*.parquet"))
+    assert len(parts) == 1
+    played = []
+    again = train(_cfg(tmp_path), executor="serial", on_batch=lambda i, rows: played.append(rows))
+    assert played == []  # every game already in the ledger
+    assert again.model == first.model
+    # lose the positions: they are rebuilt by replaying the games, with the same model
+    parts[0].unlink()
+    seen = []
+    rebuilt = train(_cfg(tmp_path), executor="serial", on_progress=lambda d, t: seen.append((d, t)))
+    assert seen[0] == (0, 6) and seen[-1] == (6, 6)
+    assert rebuilt.model == first.model
+
+
+def test_the_default_work_directory_is_named_for_the_request(tmp_path):
+    a = validate(TrainConfig(GAME, games=10))
+    b = validate(TrainConfig(GAME, games=11))
+    assert work_dir(a) != work_dir(b) and work_dir(a).parts[:2] == ("runs", "train")
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"games": 2}, "at least 5"),
+        ({"every": 0}, "--every"),
+        ({"agent": "heuristic(depth=2)"}, "--agent"),
+        ({"agent": "nosuch"}, "--agent"),
+        ({"holdout": 0.9}, "held-out"),
+    ],
+)
+def test_bad_requests_are_refused_before_anything_runs(tmp_path, kw, message):
+    with pytest.raises(TrainError, match=message):
+        train(_cfg(tmp_path, **kw), executor="serial")
+    assert not (tmp_path / "work").exists()
+
+
+def test_a_bad_game_or_output_name_is_one_line_exit_2(tmp_path):
+    r = runner.invoke(app, ["train", "python_nosuch(players=3)", "--work", str(tmp_path / "w")])
+    assert r.exit_code == 2 and r.output.count("error:") == 1
+    r = runner.invoke(app, ["train", GAME, "--out", str(tmp_path / "m.txt")])
+    assert r.exit_code == 2 and "--out must name a .json file" in r.output
+    assert not (tmp_path / "w").exists()
+
+
+def test_a_corrupted_positions_file_is_a_one_line_error_and_the_ledger_survives(tmp_path):
+    train(_cfg(tmp_path), executor="serial")
+    part = next((tmp_path / "work" / "positions").glob("part-*.parquet"))
+    part.write_bytes(b"not parquet")
+    r = runner.invoke(
+        app,
+        [
+            "train",
+            GAME,
+            "--games",
+            "6",
+            "--every",
+            "3",
+            "--work",
+            str(tmp_path / "work"),
+            "--out",
+            str(tmp_path / "m2.json"),
+            "--executor",
+            "serial",
+            "-q",
+        ],
+    )
+    assert r.exit_code == 1 and "unreadable positions file" in r.output
+    assert read_ledger(tmp_path / "work" / "games").table.num_rows == 6
+
+
+def test_train_command_reports_held_out_r2_and_how_to_use_the_model(tmp_path):
+    out = tmp_path / "m.json"
+    r = runner.invoke(
+        app,
+        [
+            "train",
+            GAME,
+            "--games",
+            "6",
+            "--every",
+            "3",
+            "--work",
+            str(tmp_path / "w"),
+            "--out",
+            str(out),
+            "--executor",
+            "serial",
+            "-q",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert "held-out R^2" in r.output and f"model={out}" in r.output
+    assert json.loads(out.read_text())["format"] == vm.FORMAT
+
+
+def test_self_play_fixed_tables_need_self_play_true(make_raw):
+    raw = make_raw(schedule="fixed", tables=[["a", "a"]], agents={"a": "heuristic"})
+    with pytest.raises(ConfigError, match="self_play = true"):
+        build_config(raw)
+    raw["tournament"]["self_play"] = True
+    cfg = build_config(raw)
+    assert [a.name for a in cfg.agents] == ["a"] and cfg.tables == (("a", "a"),)
+
+
+@pytest.mark.ray
+def test_train_plays_its_self_play_games_on_ray(ray_cluster, tmp_path):
+    result = train(_cfg(tmp_path, games=8), executor="ray")
+    assert result.games == 8
+    serial = train(
+        TrainConfig(GAME, games=8, every=3, work=str(tmp_path / "s"), out=str(tmp_path / "s.json")),
+        executor="serial",
+    )
+    assert serial.model == result.model  # the same seeds give the same games and model

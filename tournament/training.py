@@ -1,0 +1,342 @@
+"""``meeple train``: fit a game's value model to self-play games played by the tournament runner.
+
+    result = train(TrainConfig("python_bruxelles(players=3)", games=1000))
+
+1. **Self-play.** A fixed-schedule tournament of one agent (``noisy(eps=0.1)`` by default:
+   the heuristic with a random move 10% of the time, so the games visit more than the
+   heuristic's own lines) in every seat, one game per seed, played by the tournament runner
+   (serially, or on Ray once that pays, or on a cluster) into a ledger under
+   ``<work>/games``. It is the runner's crash-safe, resumable ledger: rerunning the same
+   command plays only the missing games.
+2. **Positions.** Every game is replayed from its seed (agents are deterministic given
+   their seed; the replayed move list must have the ledger's digest) and every ``every``-th
+   decision position gives one row per player: the evaluation module's features, the
+   stage, the hand-set estimate and the player's final score. Rows go to
+   ``<work>/positions/part-*.parquet``, a chunk of games per file written atomically, so an
+   interrupted extraction also resumes. (The ledger stores no moves: replaying a search
+   agent's games costs as much as playing them; the noisy heuristic replays in milliseconds.)
+3. **Fit.** ``solvers.value_model.fit``: the held-out R^2 (the last 20% of games, by seed
+   index) of the model fitted without them, next to the hand-set evaluation's and the points'
+   alone on the same positions; then the model fitted on every game, written as JSON to
+   ``out`` (default ``runs/models/<game>-<8 hex of the file>.json``).
+
+The work directory defaults to ``runs/train/<game>-<8 hex of the request>``; the same
+request (game string, agent, games, seed, every) under the same code version finds the same
+directory and resumes. (Game seeds derive from the agents' ids, which include the code
+version: after a change to the game or the solvers the same command plays other games, in a
+new directory.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import spiel_games
+from solvers import value_model
+from solvers.registry import resolve
+from solvers.spec import AgentSpecError
+from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.registry import get_spec
+from tournament.batch import play_one, resolve_agents
+from tournament.config import build_config
+from tournament.identity import code_version
+from tournament.ledger import read_ledger
+from tournament.runner import batch_spec, run_tournament
+from tournament.schedule import schedule
+
+DEFAULT_AGENT = "noisy(eps=0.1)"
+DEFAULT_GAMES = 300
+DEFAULT_EVERY = 2
+CHUNK = 50  # games per positions file
+_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.string()),
+        ("seed_index", pa.int64()),
+        ("step", pa.int32()),
+        ("player", pa.int8()),
+        ("stage", pa.float64()),
+        ("features", pa.list_(pa.float64())),
+        ("hand", pa.float64()),
+        ("final", pa.float64()),
+    ]
+)
+
+
+class TrainError(MeepleError):
+    """A bad training request, or work files that cannot be used (one line)."""
+
+
+@dataclass
+class TrainConfig:
+    game: str
+    games: int = DEFAULT_GAMES
+    agent: str = DEFAULT_AGENT
+    seed: int = 0
+    every: int = DEFAULT_EVERY
+    holdout: float = 0.2
+    work: str | None = None  # None: runs/train/<game>-<hash of the request>
+    out: str | None = None  # None: runs/models/<game>-<hash of the model file>.json
+    # filled by validate()
+    game_string: str = field(default="", init=False)
+    short_name: str = field(default="", init=False)
+    agent_canonical: str = field(default="", init=False)
+
+
+@dataclass
+class TrainResult:
+    model_path: Path
+    work: Path
+    games: int  # games the model was fitted on
+    failed: int  # self-play games that ended in a failure (left out)
+    positions: int
+    report: dict
+    model: value_model.ValueModel
+
+
+def validate(cfg: TrainConfig) -> TrainConfig:
+    """Check the whole request before anything runs (one-line ``TrainError`` otherwise)."""
+    try:
+        game = spiel_games.load_game(cfg.game)
+    except MeepleError as e:
+        raise TrainError(one_line(e)) from None
+    name = game.get_type().short_name
+    evaluation = get_spec(name).evaluation
+    if evaluation is None or not hasattr(evaluation, "features"):
+        raise TrainError(f"{name} has no evaluation features to fit a value model on")
+    if cfg.games < 5:
+        raise TrainError(f"--games must be at least 5 (a fifth is held out), got {cfg.games}")
+    if cfg.every < 1:
+        raise TrainError(f"--every must be at least 1, got {cfg.every}")
+    if not 0.0 <= cfg.holdout <= 0.5:
+        raise TrainError(f"the held-out share must be in [0, 0.5], got {cfg.holdout}")
+    try:
+        spec = resolve(cfg.agent)
+        spec.check(game)
+    except AgentSpecError as e:
+        raise TrainError(f"--agent: {one_line(e)}") from None
+    cfg.game_string = str(game)
+    cfg.short_name = name
+    cfg.agent_canonical = spec.canonical
+    if cfg.out is not None and Path(cfg.out).suffix != ".json":
+        raise TrainError(f"--out must name a .json file, got {cfg.out}")
+    return cfg
+
+
+def request_hash(cfg: TrainConfig) -> str:
+    text = json.dumps(
+        [
+            cfg.game_string,
+            cfg.agent_canonical,
+            cfg.games,
+            cfg.seed,
+            cfg.every,
+            code_version(cfg.game_string),
+        ],
+        sort_keys=True,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def work_dir(cfg: TrainConfig) -> Path:
+    if cfg.work:
+        return Path(cfg.work)
+    slug = cfg.short_name.removeprefix("python_")
+    return Path("runs") / "train" / f"{slug}-{request_hash(cfg)}"
+
+
+def tournament_config(cfg: TrainConfig):
+    """The self-play tournament: one agent in every seat, one game per seed."""
+    n = spiel_games.load_game(cfg.game_string).num_players()
+    return build_config(
+        {
+            "tournament": {
+                "game": cfg.game_string,
+                "schedule": "fixed",
+                "tables": [["self"] * n],
+                "seating": "balanced",
+                "self_play": True,
+                "seeds_per_lineup": cfg.games,
+                "seed": cfg.seed,
+                "time_limit": 0.0,
+            },
+            "agents": {"self": cfg.agent_canonical},
+        }
+    )
+
+
+def _done_positions(pos_dir: Path) -> set[str]:
+    done: set[str] = set()
+    for p in sorted(pos_dir.glob("part-*.parquet")):
+        try:
+            t = pq.read_table(p, columns=["game_id"])
+        except (OSError, pa.ArrowException) as e:
+            raise TrainError(f"{p}: unreadable positions file ({one_line(e)}); delete it") from None
+        done.update(t.column("game_id").unique().to_pylist())
+    return done
+
+
+def _write_part(pos_dir: Path, rows: dict[str, list]) -> None:
+    k = len(list(pos_dir.glob("part-*.parquet")))
+    path = pos_dir / f"part-{k:05d}.parquet"
+    tmp = pos_dir / f".tmp-{path.name}"
+    pq.write_table(pa.table(rows, schema=_SCHEMA), tmp)
+    tmp.replace(path)
+
+
+def extract_positions(
+    cfg: TrainConfig,
+    tcfg,
+    ledger_dir: Path,
+    pos_dir: Path,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> tuple[int, int]:
+    """Replay the ledger's games missing from ``pos_dir`` and store their positions.
+
+    Returns (games with positions, failed self-play games)."""
+    pos_dir.mkdir(parents=True, exist_ok=True)
+    for stale in pos_dir.glob(".tmp-*"):
+        stale.unlink()
+    table = read_ledger(ledger_dir).table
+    rows = table.select(["game_id", "failure", "actions_hash", "seed_index"]).to_pylist()
+    failed = sum(1 for r in rows if r["failure"])
+    good = sorted((r for r in rows if not r["failure"]), key=lambda r: r["seed_index"])
+    done = _done_positions(pos_dir)
+    todo = [r for r in good if r["game_id"] not in done]
+    if on_progress:
+        on_progress(len(good) - len(todo), len(good))
+    if not todo:
+        return len(good), failed
+    spec = batch_spec(tcfg)
+    agents = resolve_agents(spec)
+    tasks = {t.game_id: t for t in schedule(tcfg)}
+    game = spiel_games.load_game(cfg.game_string)
+    evaluation = get_spec(cfg.short_name).evaluation
+    buf: dict[str, list] = {k: [] for k in _SCHEMA.names}
+    in_buf = 0
+    for i, r in enumerate(todo):
+        task = tasks.get(r["game_id"])
+        if task is None:
+            raise TrainError(
+                f"game {r['game_id']} of {ledger_dir} is not in this request's schedule"
+            )
+        played = play_one(spec, task, keep_actions=True, agent_specs=agents)
+        if played["actions_hash"] != r["actions_hash"]:
+            raise TrainError(
+                f"game {r['game_id']} replays differently from the ledger (the code changed "
+                f"since it was played): delete {ledger_dir.parent} and train again"
+            )
+        cols = value_model.game_positions(game, played["actions"], evaluation, cfg.every)
+        m = len(cols["step"])
+        buf["game_id"] += [r["game_id"]] * m
+        buf["seed_index"] += [r["seed_index"]] * m
+        for k in ("step", "player", "stage", "features", "hand", "final"):
+            buf[k] += cols[k]
+        in_buf += 1
+        if in_buf == CHUNK or i == len(todo) - 1:
+            _write_part(pos_dir, buf)
+            buf = {k: [] for k in _SCHEMA.names}
+            in_buf = 0
+            if on_progress:
+                on_progress(len(good) - len(todo) + i + 1, len(good))
+    return len(good), failed
+
+
+def load_positions(pos_dir: Path, game_ids: set[str]) -> value_model.Positions:
+    """The stored rows of ``game_ids`` as arrays (games numbered by seed index)."""
+    parts = sorted(pos_dir.glob("part-*.parquet"))
+    if not parts:
+        raise TrainError(f"{pos_dir}: no positions")
+    t = pa.concat_tables(pq.read_table(p) for p in parts)
+    ids = t.column("game_id").to_numpy(zero_copy_only=False)
+    keep = np.isin(ids, np.array(sorted(game_ids), dtype=object))
+    t = t.filter(pa.array(keep))
+    seed_index = t.column("seed_index").to_numpy()
+    step = t.column("step").to_numpy().astype(np.int64)
+    feats = t.column("features").to_pylist()
+    if not feats:
+        raise TrainError(f"{pos_dir}: no positions of this request's games")
+    width = {len(f) for f in feats}
+    if len(width) != 1:
+        raise TrainError(f"{pos_dir}: positions with different feature counts; delete it")
+    x = np.array(feats, dtype=float)
+    # one id per (game, step): rows of one position share it
+    pos = seed_index * (int(step.max()) + 1) + step
+    return value_model.Positions(
+        x=x,
+        stage=t.column("stage").to_numpy(),
+        y=t.column("final").to_numpy(),
+        pos=pos,
+        game=seed_index,
+        hand=t.column("hand").to_numpy(),
+    )
+
+
+def default_out(cfg: TrainConfig, text: str) -> Path:
+    slug = cfg.short_name.removeprefix("python_")
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    return Path("runs") / "models" / f"{slug}-{digest}.json"
+
+
+def train(
+    cfg: TrainConfig,
+    workers: int = 2,
+    address: str | None = None,
+    executor: str = "auto",
+    on_start=None,
+    on_batch=None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> TrainResult:
+    """Self-play, positions, fit; every step resumes from what an earlier run left."""
+    validate(cfg)
+    work = work_dir(cfg)
+    tcfg = tournament_config(cfg)
+    ledger_dir = work / "games"
+    pos_dir = work / "positions"
+    run_tournament(
+        tcfg,
+        ledger_dir,
+        workers=workers,
+        address=address,
+        executor=executor,
+        on_start=on_start,
+        on_batch=on_batch,
+    )
+    n_games, failed = extract_positions(cfg, tcfg, ledger_dir, pos_dir, on_progress)
+    table = read_ledger(ledger_dir, columns=["game_id", "failure"]).table
+    ids = {r["game_id"] for r in table.to_pylist() if not r["failure"]}
+    positions = load_positions(pos_dir, ids)
+    evaluation = get_spec(cfg.short_name).evaluation
+    names = tuple(evaluation.FEATURES)
+    if positions.x.shape[1] != len(names):
+        raise TrainError(
+            f"{pos_dir}: positions have {positions.x.shape[1]} features, the game now has "
+            f"{len(names)}: delete {work} and train again"
+        )
+    trained = {
+        "command": (
+            f"meeple train '{cfg.game_string}' --games {cfg.games} --agent "
+            f"'{cfg.agent_canonical}' --every {cfg.every} --seed {cfg.seed}"
+        ),
+        "game_string": cfg.game_string,
+        "agent": cfg.agent_canonical,
+        "seed": cfg.seed,
+        "every": cfg.every,
+        "code": code_version(cfg.game_string),
+        "ledger_run_id": tcfg.run_id,
+    }
+    try:
+        model, report = value_model.fit(cfg.short_name, names, positions, cfg.holdout, trained)
+    except value_model.ValueModelError as e:
+        raise TrainError(one_line(e)) from None
+    text = model.to_json()
+    out = Path(cfg.out) if cfg.out else default_out(cfg, text)
+    model.save(out)
+    return TrainResult(out, work, n_games, failed, report["positions"], report, model)
