@@ -16,6 +16,7 @@ from tournament.match import play_match, seed_streams
 TINY_BUDGETS = {
     "random": "random",
     "heuristic": "heuristic",
+    "noisy": "noisy(eps=0.3)",
     "mcts": "mcts(sims=8,rollout_depth=6)",
     "ismcts": "ismcts(sims=8,rollout_depth=6)",
     "pimc": "pimc(worlds=2,sims=4,rollout_depth=6)",
@@ -31,10 +32,10 @@ def test_every_registered_kind_has_a_tiny_budget_here():
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("nosuch", "valid kinds: heuristic, ismcts, mcts, pimc, policy, random"),
+        ("nosuch", "valid kinds: heuristic, ismcts, mcts, noisy, pimc, policy, random"),
         (
             "mcts(simz=3)",
-            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, prior, prior_w, qnorm, settle, opponents, root, opp_eps, unprune, widen",
+            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, model, prior, prior_w, qnorm, settle, opponents, root, opp_eps, unprune, widen",
         ),
         ("mcts(sims=fast)", "must be int"),
         ("mcts(sims=800", "malformed"),

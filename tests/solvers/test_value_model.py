@@ -262,3 +262,35 @@ def test_a_shipped_value_model_is_part_of_the_code_version(tmp_path):
     (tmp_path / "value_model.json").write_text('{"changed": 1}\n')
     identity._hash.cache_clear()
     assert identity._hash((tmp_path,)) != before
+
+
+def test_eval_auto_is_the_learned_model_on_bruxelles_and_the_hand_set_one_elsewhere():
+    for game_string, expected in [
+        (BRUX3, "learned"),
+        ("python_rococo(players=3)", "game"),
+        ("python_coloretto(players=3)", "game"),
+        ("python_staufer(players=3)", "game"),
+    ]:
+        agent = make_agent("ismcts(sims=10)", pyspiel.load_game(game_string), seed=0)
+        assert agent.params["eval"] == expected, game_string
+
+
+def test_eval_auto_falls_back_to_the_hand_set_evaluation_without_a_shipped_model(
+    monkeypatch, tmp_path
+):
+    monkeypatch.setattr(vm, "shipped_path", lambda evaluation: tmp_path / "none.json")
+    agent = make_agent("ismcts(sims=10)", pyspiel.load_game(BRUX3), seed=0)
+    assert agent.params["eval"] == "game"
+
+
+def test_noisy_is_the_heuristic_at_eps_0_and_random_at_eps_1():
+    game = pyspiel.load_game(BRUX3)
+    spec = get_spec("python_bruxelles")
+    _, s = _first_decision(BRUX3)
+    calm = make_agent("noisy(eps=0.0)", game, seed=5)
+    assert calm.step(s.clone()) == spec.heuristic(s.clone(), np.random.default_rng(5))
+    wild = make_agent("noisy(eps=1.0)", game, seed=5)
+    moves = {wild.step(s.clone()) for _ in range(30)}
+    assert len(moves) > 1 and moves <= set(s.legal_actions())
+    with pytest.raises(AgentSpecError, match="eps"):
+        make_agent("noisy(eps=1.5)", game)
