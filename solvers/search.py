@@ -55,7 +55,7 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 ROLLOUT_DEPTH = 20  # with eval=score: random rollouts scored from scores() when cut
 AUTO = -2  # rollout_depth=-2: chosen by resolve_auto
 AUTO_UNPRUNE = -1.0  # unprune=-1: the game's GameSpec.unprune (with prior=heuristic)
-# rollout_depth with eval=game comes from the game's GameSpec.eval_depth
+# rollout_depth with eval=game or learned comes from the game's GameSpec.eval_depth
 PRIOR_W = 1.0
 SETTLE_STEPS = 6  # at most this many heuristic moves to finish a turn at the cut-off
 _Z95 = 1.959964
@@ -895,7 +895,7 @@ def _kinds() -> tuple[AgentKind, ...]:
             str,
             "auto",
             "rollout policy: random, heuristic (the game's baseline; slower per simulation) "
-            "or auto (the game's measured policy with eval=game, else random)",
+            "or auto (the game's measured policy with eval=game|learned, else random)",
         ),
         Param(
             "epsilon",
@@ -909,7 +909,7 @@ def _kinds() -> tuple[AgentKind, ...]:
             AUTO,
             "moves per rollout before the position is evaluated (see eval); "
             "0 evaluates the new leaf at once; -1 plays to the end; -2 = auto "
-            f"({ROLLOUT_DEPTH} with eval=score, the game's measured depth with eval=game)",
+            f"({ROLLOUT_DEPTH} with eval=score, the game's measured depth with eval=game|learned)",
         ),
         Param(
             "eval",
@@ -943,7 +943,7 @@ def _kinds() -> tuple[AgentKind, ...]:
             str,
             "auto",
             "exploration on the returns' scale: uct_c and prior_w multiplied by the standard "
-            "deviation of the returns seen at the node; on, off or auto (on with eval=game, "
+            "deviation of the returns seen at the node; on, off or auto (on with eval=game|learned, "
             "whose move-to-move differences are small)",
         ),
         Param(
@@ -952,7 +952,7 @@ def _kinds() -> tuple[AgentKind, ...]:
             "auto",
             "at the rollout cut-off the game's heuristic finishes the turn of the player who "
             "made the last tree move (its pending sub-choices) before the evaluation: on, off "
-            "or auto (on with eval=game where the game has a heuristic)",
+            "or auto (on with eval=game|learned where the game has a heuristic)",
         ),
         Param(
             "opponents",
@@ -960,7 +960,7 @@ def _kinds() -> tuple[AgentKind, ...]:
             "auto",
             "the other players' decisions inside the tree: search (UCB on their own returns), "
             "heuristic (the game's heuristic plays them, so the budget goes to the mover's own "
-            "decisions) or auto (heuristic with eval=game where the game has a heuristic)",
+            "decisions) or auto (heuristic with eval=game|learned where the game has a heuristic)",
         ),
         Param(
             "root",
@@ -969,7 +969,7 @@ def _kinds() -> tuple[AgentKind, ...]:
             "how the root move is chosen: ucb (like every other node, most visits wins) or "
             "halving (sequential halving over the root moves, each pass simulating every "
             "surviving move on the same sampled world and chance draws; the better half "
-            "survives each round) or auto (halving with eval=game; pimc always ucb)",
+            "survives each round) or auto (halving with eval=game|learned; pimc always ucb)",
         ),
         Param(
             "opp_eps",
@@ -986,7 +986,7 @@ def _kinds() -> tuple[AgentKind, ...]:
             "progressive unpruning below the root: a decision node there plays only the "
             "heuristic's move until reached T = unprune*sims times, then gains one more move "
             "per T visits (so later turns in the tree stay close to sensible play); 0 = off, "
-            "-1 = auto (the game's measured value with eval=game and prior=heuristic)",
+            "-1 = auto (the game's measured value with eval=game|learned and prior=heuristic)",
         ),
         Param(
             "widen",

@@ -39,6 +39,7 @@ FORMAT_VERSION = 1
 SHIPPED_NAME = "value_model.json"  # beside the game's evaluation module
 STAGE_BINS = 10  # the spread is fitted to the residuals of this many stage bins
 RIDGE = 1e-3  # ridge strength, relative to the mean diagonal of X'X
+SPREAD_FLOOR = 1e-3  # a fitted spread never goes below this (a perfect fit has none)
 
 
 class ValueModelError(MeepleError):
@@ -149,8 +150,10 @@ def parse(text: str, source: str = "value model") -> ValueModel:
         a = float(data["spread"]["a"])
         b = float(data["spread"]["b"])
         game = str(data["game"])
-    except (KeyError, TypeError, ValueError) as e:
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as e:
         raise ValueModelError(f"{source}: missing or malformed field ({one_line(e)})") from None
+    if not isinstance(data["features"], list):
+        raise ValueModelError(f"{source}: features must be a list of names")
     values = flat + staged + (a, b)
     if not features or not all(math.isfinite(x) for x in values):
         raise ValueModelError(f"{source}: empty feature list or a weight that is not finite")
@@ -166,7 +169,7 @@ def load(path: str | Path) -> ValueModel:
     path = Path(path)
     try:
         text = path.read_text()
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise ValueModelError(f"cannot read value model {path}: {one_line(e)}") from None
     return parse(text, str(path))
 
@@ -291,13 +294,14 @@ def fit_spread(pred: np.ndarray, p: Positions) -> tuple[float, float]:
         xs.append(float(p.stage[m].mean()))
         ys.append(math.sqrt(float(pair_sq[m].mean())))
         ws.append(float(m.sum()))
+    overall = max(SPREAD_FLOOR, math.sqrt(float(pair_sq.mean())) if len(pair_sq) else 1.0)
     if len(xs) < 2:
-        return (math.sqrt(float(pair_sq.mean())) if len(pair_sq) else 1.0), 0.0
+        return overall, 0.0
     a_mat = np.array([[1.0, x] for x in xs]) * np.sqrt(ws)[:, None]
     coef, *_ = np.linalg.lstsq(a_mat, np.array(ys) * np.sqrt(ws), rcond=None)
     a, b = float(coef[0]), float(coef[1])
-    if a <= 0 or a + b <= 0:  # a line through noise: keep the overall level instead
-        return math.sqrt(float(pair_sq.mean())), 0.0
+    if a < SPREAD_FLOOR or a + b < SPREAD_FLOOR:  # a line through noise: the overall level
+        return overall, 0.0
     return a, b
 
 
@@ -315,9 +319,10 @@ def fit(
     games = np.unique(p.game)
     if len(games) < 2 or len(p.y) == 0:
         raise ValueModelError("too few games to fit a value model (at least 2 are needed)")
-    cut = games[max(1, int(round(len(games) * (1.0 - holdout))))] if holdout > 0 else None
     report: dict = {"games": int(len(games)), "positions": int(len(np.unique(p.pos)))}
-    if cut is not None and len(games) >= 5:
+    held = min(len(games) - 1, int(round(len(games) * holdout)))
+    if holdout > 0 and len(games) >= 5 and held >= 1:
+        cut = games[len(games) - held]
         train, test = p.select(p.game < cut), p.select(p.game >= cut)
         w = fit_weights(train)
         report["heldout_games"] = int(len(np.unique(test.game)))

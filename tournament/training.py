@@ -122,6 +122,12 @@ def validate(cfg: TrainConfig) -> TrainConfig:
         spec.check(game)
     except AgentSpecError as e:
         raise TrainError(f"--agent: {one_line(e)}") from None
+    budget = spec.params.get("time", 0.0)
+    if isinstance(budget, (int, float)) and budget > 0:
+        raise TrainError(
+            "--agent: a time budget (time=) plays differently on every run, so its games "
+            "cannot be replayed for their positions; give it a simulation budget"
+        )
     cfg.game_string = str(game)
     cfg.short_name = name
     cfg.agent_canonical = spec.canonical
@@ -172,9 +178,16 @@ def tournament_config(cfg: TrainConfig):
     )
 
 
+_PART = "part-[0-9][0-9][0-9][0-9][0-9].parquet"
+
+
+def _parts(pos_dir: Path) -> list[Path]:
+    return sorted(pos_dir.glob(_PART))
+
+
 def _done_positions(pos_dir: Path) -> set[str]:
     done: set[str] = set()
-    for p in sorted(pos_dir.glob("part-*.parquet")):
+    for p in _parts(pos_dir):
         try:
             t = pq.read_table(p, columns=["game_id"])
         except (OSError, pa.ArrowException) as e:
@@ -184,10 +197,42 @@ def _done_positions(pos_dir: Path) -> set[str]:
 
 
 def _write_part(pos_dir: Path, rows: dict[str, list]) -> None:
-    k = len(list(pos_dir.glob("part-*.parquet")))
+    """A new part file, numbered after the highest existing one (never over one)."""
+    numbers = [int(p.stem.split("-")[1]) for p in _parts(pos_dir)]
+    k = max(numbers, default=-1) + 1
     path = pos_dir / f"part-{k:05d}.parquet"
     tmp = pos_dir / f".tmp-{path.name}"
     pq.write_table(pa.table(rows, schema=_SCHEMA), tmp)
+    tmp.replace(path)
+
+
+def _positions_manifest(cfg: TrainConfig, tcfg) -> dict:
+    evaluation = get_spec(cfg.short_name).evaluation
+    return {
+        "ledger_run_id": tcfg.run_id,
+        "every": cfg.every,
+        "features": list(evaluation.FEATURES),
+    }
+
+
+def _check_or_write_manifest(pos_dir: Path, manifest: dict) -> None:
+    """The positions directory holds rows of one request only (self-play run, every,
+    features); a directory written for another is refused, never mixed."""
+    path = pos_dir / "manifest.json"
+    if path.exists():
+        try:
+            old = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise TrainError(f"{path}: unreadable ({one_line(e)}); delete {pos_dir}") from None
+        if old != manifest:
+            keys = [k for k in manifest if not isinstance(old, dict) or old.get(k) != manifest[k]]
+            raise TrainError(
+                f"{pos_dir} holds positions of another request ({', '.join(keys) or 'format'} "
+                f"differ): use another --work or delete {pos_dir}"
+            )
+        return
+    tmp = pos_dir / ".tmp-manifest.json"
+    tmp.write_text(json.dumps(manifest, indent=1) + "\n")
     tmp.replace(path)
 
 
@@ -202,6 +247,7 @@ def extract_positions(
 
     Returns (games with positions, failed self-play games)."""
     pos_dir.mkdir(parents=True, exist_ok=True)
+    _check_or_write_manifest(pos_dir, _positions_manifest(cfg, tcfg))
     for stale in pos_dir.glob(".tmp-*"):
         stale.unlink()
     table = read_ledger(ledger_dir).table
@@ -251,13 +297,27 @@ def extract_positions(
 
 def load_positions(pos_dir: Path, game_ids: set[str]) -> value_model.Positions:
     """The stored rows of ``game_ids`` as arrays (games numbered by seed index)."""
-    parts = sorted(pos_dir.glob("part-*.parquet"))
+    parts = _parts(pos_dir)
     if not parts:
         raise TrainError(f"{pos_dir}: no positions")
-    t = pa.concat_tables(pq.read_table(p) for p in parts)
+    tables = []
+    for p in parts:
+        try:
+            tables.append(pq.read_table(p, schema=_SCHEMA))
+        except (OSError, pa.ArrowException) as e:
+            raise TrainError(f"{p}: unreadable positions file ({one_line(e)}); delete it") from None
+    t = pa.concat_tables(tables)
     ids = t.column("game_id").to_numpy(zero_copy_only=False)
     keep = np.isin(ids, np.array(sorted(game_ids), dtype=object))
     t = t.filter(pa.array(keep))
+    # one order whatever the part files' order (a rebuilt part comes last): the same fit
+    t = t.sort_by([("seed_index", "ascending"), ("step", "ascending"), ("player", "ascending")])
+    found = set(t.column("game_id").unique().to_pylist())
+    if found != game_ids:
+        raise TrainError(
+            f"{pos_dir}: positions of {len(game_ids - found)} game(s) are missing: rerun the "
+            "same command to replay them"
+        )
     seed_index = t.column("seed_index").to_numpy()
     step = t.column("step").to_numpy().astype(np.int64)
     feats = t.column("features").to_pylist()
@@ -309,7 +369,7 @@ def train(
         on_start=on_start,
         on_batch=on_batch,
     )
-    n_games, failed = extract_positions(cfg, tcfg, ledger_dir, pos_dir, on_progress)
+    _, failed = extract_positions(cfg, tcfg, ledger_dir, pos_dir, on_progress)
     table = read_ledger(ledger_dir, columns=["game_id", "failure"]).table
     ids = {r["game_id"] for r in table.to_pylist() if not r["failure"]}
     positions = load_positions(pos_dir, ids)
@@ -338,5 +398,8 @@ def train(
         raise TrainError(one_line(e)) from None
     text = model.to_json()
     out = Path(cfg.out) if cfg.out else default_out(cfg, text)
-    model.save(out)
-    return TrainResult(out, work, n_games, failed, report["positions"], report, model)
+    try:
+        model.save(out)
+    except OSError as e:
+        raise TrainError(f"cannot write {out}: {one_line(e)}") from None
+    return TrainResult(out, work, report["games"], failed, report["positions"], report, model)

@@ -51,6 +51,18 @@ def test_fit_refuses_a_single_game():
         vm.fit("toy", ("a", "b"), p)
 
 
+@pytest.mark.parametrize(("games", "holdout"), [(2, 0.2), (3, 0.2), (4, 0.5), (5, 0.05), (6, 0.0)])
+def test_fit_with_few_games_or_a_small_holdout_fits_without_a_held_out_reading(games, holdout):
+    model, report = vm.fit("toy", ("a", "b"), _synthetic(games=games), holdout=holdout)
+    assert "r2_heldout" not in report and report["games"] == games
+    assert model.spread_a > 0
+
+
+def test_a_perfect_fit_still_writes_a_model_that_loads(tmp_path):
+    model, _ = vm.fit("toy", ("a", "b"), _synthetic(noise=0.0))
+    assert vm.load(model.save(tmp_path / "m.json")) == model
+
+
 def test_json_round_trip_keeps_every_weight(tmp_path):
     model, _ = vm.fit("toy", ("a", "b"), _synthetic(), trained={"agent": "noisy(eps=0.1)"})
     path = model.save(tmp_path / "m.json")
@@ -76,6 +88,39 @@ def test_a_bad_model_file_is_one_line_error(tmp_path, text, message):
     with pytest.raises(vm.ValueModelError, match=message) as e:
         vm.load(path)
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"features": "ab"},
+        {"weights": {"flat": [1, 2], "times_stage": [0, 0]}},
+        {"spread": {"a": "wide", "b": 0}},
+        {"spread": {"a": 10**400, "b": 0}},
+    ],
+)
+def test_a_model_file_with_wrongly_typed_fields_is_one_line_error(change):
+    model, _ = vm.fit("toy", ("a", "b"), _synthetic())
+    data = json.loads(model.to_json())
+    data.update(change)
+    text = (
+        json.dumps(data)
+        if "spread" not in change or change["spread"]["a"] != 10**400
+        else (json.dumps(data).replace('"a": ' + str(10**400), '"a": 1' + "0" * 400))
+    )
+    with pytest.raises(vm.ValueModelError) as e:
+        vm.parse(text)
+    assert "\n" not in str(e.value)
+
+
+def test_a_binary_file_given_as_model_is_one_line_error(tmp_path):
+    path = tmp_path / "policy.parquet"
+    path.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(vm.ValueModelError, match="cannot read value model"):
+        vm.load(path)
+    game = pyspiel.load_game(BRUX3)
+    with pytest.raises(AgentSpecError, match="cannot read value model"):
+        make_agent(f"ismcts(eval=learned,model={path})", game)
 
 
 def test_a_model_whose_spread_reaches_zero_or_has_nan_weights_is_refused(tmp_path):

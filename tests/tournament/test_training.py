@@ -5,16 +5,27 @@ from __future__ import annotations
 
 import json
 
+import pyarrow.parquet as pq
 import pyspiel
 import pytest
 from typer.testing import CliRunner
 
 from solvers import value_model as vm
 from solvers.registry import make_agent
+from tournament import training
 from tournament.cli import app
 from tournament.config import ConfigError, build_config
 from tournament.ledger import read_ledger
-from tournament.training import TrainConfig, TrainError, train, validate, work_dir
+from tournament.training import (
+    TrainConfig,
+    TrainError,
+    extract_positions,
+    load_positions,
+    tournament_config,
+    train,
+    validate,
+    work_dir,
+)
 
 GAME = "python_coloretto(players=3)"
 runner = CliRunner()
@@ -45,20 +56,56 @@ def test_train_plays_self_play_games_and_writes_a_model_search_can_use(tmp_path)
     assert agent.step(s.clone()) in s.legal_actions()
 
 
-def test_a_rerun_resumes_and_an_interrupted_extraction_replays_only_missing_games(tmp_path):
+def _games_per_part(tmp_path) -> list[list[str]]:
+    parts = sorted((tmp_path / "work" / "positions").glob("part-*.parquet"))
+    return [sorted(set(pq.read_table(p).column("game_id").to_pylist())) for p in parts]
+
+
+def test_a_rerun_resumes_and_an_interrupted_extraction_replays_only_missing_games(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(training, "CHUNK", 2)  # 3 part files of 2 games
     first = train(_cfg(tmp_path), executor="serial")
     parts = sorted((tmp_path / "work" / "positions").glob("part-*.parquet"))
-    assert len(parts) == 1
+    assert len(parts) == 3
+    before = _games_per_part(tmp_path)
     played = []
     again = train(_cfg(tmp_path), executor="serial", on_batch=lambda i, rows: played.append(rows))
     assert played == []  # every game already in the ledger
     assert again.model == first.model
-    # lose the positions: they are rebuilt by replaying the games, with the same model
-    parts[0].unlink()
+    # lose the middle part: only its 2 games are replayed, into a new part (no part is
+    # overwritten), and the model is the same
+    parts[1].unlink()
     seen = []
     rebuilt = train(_cfg(tmp_path), executor="serial", on_progress=lambda d, t: seen.append((d, t)))
-    assert seen[0] == (0, 6) and seen[-1] == (6, 6)
-    assert rebuilt.model == first.model
+    assert seen[0] == (4, 6) and seen[-1] == (6, 6)
+    after = _games_per_part(tmp_path)
+    assert after == [before[0], before[2], before[1]]
+    assert sorted(g for part in after for g in part) == sorted(g for part in before for g in part)
+    assert rebuilt.model == first.model and rebuilt.games == 6
+
+
+def test_positions_of_another_request_are_refused_not_mixed(tmp_path):
+    train(_cfg(tmp_path), executor="serial")
+    with pytest.raises(TrainError, match="every"):
+        extract_positions(
+            validate(_cfg(tmp_path, every=2)),
+            tournament_config(validate(_cfg(tmp_path))),
+            tmp_path / "work" / "games",
+            tmp_path / "work" / "positions",
+        )
+
+
+def test_positions_missing_for_a_game_are_an_error_not_a_smaller_fit(tmp_path):
+    train(_cfg(tmp_path), executor="serial")
+    ids = set(read_ledger(tmp_path / "work" / "games").table.column("game_id").to_pylist())
+    with pytest.raises(TrainError, match="1 game"):
+        load_positions(tmp_path / "work" / "positions", ids | {"not-a-game"})
+
+
+def test_a_time_budget_agent_is_refused(tmp_path):
+    with pytest.raises(TrainError, match="time budget"):
+        validate(_cfg(tmp_path, agent="ismcts(time=0.1)"))
 
 
 def test_the_default_work_directory_is_named_for_the_request(tmp_path):

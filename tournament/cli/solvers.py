@@ -212,7 +212,12 @@ def train(
     with stage-dependent weights is fitted (held-out R^2 reported next to the hand-set
     evaluation's). Use the model with ismcts(eval=learned,model=FILE)."""
     from tournament.cli.progress import Display, choose_mode  # deferred: fast --help
-    from tournament.training import TrainConfig, validate, work_dir  # deferred: fast --help
+    from tournament.training import (  # deferred: fast --help
+        TrainConfig,
+        tournament_config,
+        validate,
+        work_dir,
+    )
     from tournament.training import train as run  # deferred: fast --help
 
     if executor not in ("auto", "ray", "serial"):
@@ -222,20 +227,27 @@ def train(
     )
     with domain_errors(USAGE):  # the whole request, before anything runs
         validate(cfg)
+        names = {a.agent_id: a.name for a in tournament_config(cfg).agents}
     where = work_dir(cfg)
     mode = choose_mode(quiet)
-    display = Display(mode, {}, False)
+    display = Display(mode, names, False)
     progress = None
     task = None
-    if mode == "live":
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-        progress = Progress(TextColumn("positions"), BarColumn(), MofNCompleteColumn())
 
     def on_progress(done: int, total: int) -> None:
-        nonlocal task
-        if progress is not None:
-            if task is None:
+        nonlocal progress, task
+        display.__exit__(None, None, None)  # the games are over: close their live view
+        if mode == "live":
+            if progress is None:
+                from rich.console import Console  # deferred: fast --help
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+                progress = Progress(
+                    TextColumn("replaying games for positions"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    console=Console(stderr=True),
+                )
                 progress.start()
                 task = progress.add_task("positions", total=total, completed=done)
             progress.update(task, completed=done)
@@ -256,7 +268,7 @@ def train(
     except KeyboardInterrupt:
         raise fail(f"interrupted; rerun the same command to resume from {where}", 130) from None
     finally:
-        if progress is not None and task is not None:
+        if progress is not None:
             progress.stop()
     r = result.report
     failed = f", {result.failed} failed self-play game(s) left out" if result.failed else ""
