@@ -242,10 +242,10 @@ def extract_positions(
     ledger_dir: Path,
     pos_dir: Path,
     on_progress: Callable[[int, int], None] | None = None,
-) -> tuple[int, int]:
+) -> tuple[set[str], int]:
     """Replay the ledger's games missing from ``pos_dir`` and store their positions.
 
-    Returns (games with positions, failed self-play games)."""
+    Returns (ids of the games with positions, failed self-play games)."""
     pos_dir.mkdir(parents=True, exist_ok=True)
     _check_or_write_manifest(pos_dir, _positions_manifest(cfg, tcfg))
     for stale in pos_dir.glob(".tmp-*"):
@@ -259,7 +259,7 @@ def extract_positions(
     if on_progress:
         on_progress(len(good) - len(todo), len(good))
     if not todo:
-        return len(good), failed
+        return {r["game_id"] for r in good}, failed
     spec = batch_spec(tcfg)
     agents = resolve_agents(spec)
     tasks = {t.game_id: t for t in schedule(tcfg)}
@@ -292,7 +292,7 @@ def extract_positions(
             in_buf = 0
             if on_progress:
                 on_progress(len(good) - len(todo) + i + 1, len(good))
-    return len(good), failed
+    return {r["game_id"] for r in good}, failed
 
 
 def load_positions(pos_dir: Path, game_ids: set[str]) -> value_model.Positions:
@@ -369,17 +369,9 @@ def train(
         on_start=on_start,
         on_batch=on_batch,
     )
-    _, failed = extract_positions(cfg, tcfg, ledger_dir, pos_dir, on_progress)
-    table = read_ledger(ledger_dir, columns=["game_id", "failure"]).table
-    ids = {r["game_id"] for r in table.to_pylist() if not r["failure"]}
-    positions = load_positions(pos_dir, ids)
-    evaluation = get_spec(cfg.short_name).evaluation
-    names = tuple(evaluation.FEATURES)
-    if positions.x.shape[1] != len(names):
-        raise TrainError(
-            f"{pos_dir}: positions have {positions.x.shape[1]} features, the game now has "
-            f"{len(names)}: delete {work} and train again"
-        )
+    ids, failed = extract_positions(cfg, tcfg, ledger_dir, pos_dir, on_progress)
+    positions = load_positions(pos_dir, ids)  # the manifest vouches for the feature names
+    names = tuple(get_spec(cfg.short_name).evaluation.FEATURES)
     trained = {
         "command": (
             f"meeple train '{cfg.game_string}' --games {cfg.games} --agent "

@@ -138,52 +138,24 @@ def test_a_bad_game_or_output_name_is_one_line_exit_2(tmp_path):
     assert not (tmp_path / "w").exists()
 
 
+def _train_cli(work, out):
+    """`meeple train` on the tests' small request (serial, quiet)."""
+    argv = ["train", GAME, "--games", "6", "--every", "3", "--work", str(work), "--out", str(out)]
+    return runner.invoke(app, [*argv, "--executor", "serial", "-q"])
+
+
 def test_a_corrupted_positions_file_is_a_one_line_error_and_the_ledger_survives(tmp_path):
     train(_cfg(tmp_path), executor="serial")
     part = next((tmp_path / "work" / "positions").glob("part-*.parquet"))
     part.write_bytes(b"not parquet")
-    r = runner.invoke(
-        app,
-        [
-            "train",
-            GAME,
-            "--games",
-            "6",
-            "--every",
-            "3",
-            "--work",
-            str(tmp_path / "work"),
-            "--out",
-            str(tmp_path / "m2.json"),
-            "--executor",
-            "serial",
-            "-q",
-        ],
-    )
+    r = _train_cli(tmp_path / "work", tmp_path / "m2.json")
     assert r.exit_code == 1 and "unreadable positions file" in r.output
     assert read_ledger(tmp_path / "work" / "games").table.num_rows == 6
 
 
 def test_train_command_reports_held_out_r2_and_how_to_use_the_model(tmp_path):
     out = tmp_path / "m.json"
-    r = runner.invoke(
-        app,
-        [
-            "train",
-            GAME,
-            "--games",
-            "6",
-            "--every",
-            "3",
-            "--work",
-            str(tmp_path / "w"),
-            "--out",
-            str(out),
-            "--executor",
-            "serial",
-            "-q",
-        ],
-    )
+    r = _train_cli(tmp_path / "w", out)
     assert r.exit_code == 0, r.output
     assert "held-out R^2" in r.output and f"model={out}" in r.output
     assert json.loads(out.read_text())["format"] == vm.FORMAT
