@@ -94,6 +94,7 @@ class AgentSpec:
         return resolve(format_spec(name, {**raw, **overrides}))
 
     def make(self, game, seed: int = 0) -> Agent:
+        self.kind.check(self.params)
         agent = self.kind.factory(game, dict(self.params), seed)
         agent.spec = self.text
         return agent

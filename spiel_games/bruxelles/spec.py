@@ -108,11 +108,7 @@ SPEC = GameSpec(
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
     evaluation=evaluation,
-    # the shipped value_model.json: ahead of the hand-set weights head to head at 400
-    # simulations in 0.73 of 60 games, +6.0 points (docs/STRENGTH.md, eleventh round)
-    eval_auto="learned",
-    eval_depth=0,  # depth 0 beat depth 4 here (docs/STRENGTH.md)
-    unprune=1.0,  # later turns in the tree follow the heuristic (docs/STRENGTH.md, 7th round)
+    search_defaults=evaluation.SEARCH_DEFAULTS,
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,

@@ -64,9 +64,7 @@ SPEC = GameSpec(
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
     evaluation=evaluation,
-    # heuristic moves before the evaluation beat random ones at 3 players and tied at 4
-    # (docs/STRENGTH.md, tenth round)
-    eval_rollout="heuristic",
+    search_defaults=evaluation.SEARCH_DEFAULTS,
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
 )

@@ -23,7 +23,7 @@ def agents(
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
 ) -> None:
-    """Every agent kind with its parameters, defaults and meanings."""
+    """Every agent kind with its parameters, defaults, meanings and accepted values."""
     import json
 
     from solvers.registry import all_kinds  # deferred: fast --help
@@ -42,6 +42,11 @@ def agents(
                                 "type": p.type.__name__,
                                 "default": p.default,
                                 "meaning": p.meaning,
+                                "help": p.help,
+                                "choices": list(p.choices),
+                                "range": list(p.range) if p.range else None,
+                                "auto": p.auto.value if p.auto else None,
+                                "tunable": p.tunable,
                             }
                             for p in k.params
                         ],
@@ -55,7 +60,7 @@ def agents(
     for k in kinds:
         typer.echo(f"{k.name}: {k.summary}")
         for p in k.params:
-            typer.echo(f"    {p.name} ({p.type.__name__}, default {p.default!r}): {p.meaning}")
+            typer.echo(f"    {p.name} ({p.type.__name__}, default {p.default!r}): {p.help}")
     typer.echo("Spec syntax: kind or kind(key=value,...), e.g. mcts(sims=800,uct_c=1.4)")
 
 
