@@ -102,10 +102,11 @@ class AgentSpec:
     def check(self, game) -> None:
         """Validate this spec fully for ``game``, before any game is played.
 
-        The agent is built once: its factory checks every range and choice against the
-        game (``sims >= 1``, ``rollout`` in its enum, a heuristic the game has) and a policy
-        agent reads its file and checks it was trained for this game. Any problem becomes
-        one :class:`AgentSpecError` line naming the spec."""
+        The agent is built once: its parameter declarations refuse a value outside their
+        range or choices (``sims >= 1``, ``rollout`` in its enum), its factory what depends
+        on the game (a heuristic the game has), and a policy agent reads its file and checks
+        it was trained for this game. Any problem becomes one :class:`AgentSpecError` line
+        naming the spec."""
         try:
             self.make(game, 0)
         except (MeepleError, OSError) as e:
