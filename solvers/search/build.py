@@ -136,7 +136,7 @@ def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts
     heuristic = _heuristic(game, p)
     prior: NoPrior | HeuristicPrior = NoPrior()
     if p["prior"] == "heuristic":
-        prior = HeuristicPrior(heuristic, streams)
+        prior = HeuristicPrior(heuristic)
     opponents: SearchedOpponents | HeuristicOpponents = SearchedOpponents()
     opp_eps = _number(p, "opp_eps")
     if p["opponents"] == "heuristic":
@@ -144,7 +144,7 @@ def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts
             legal = transition_functions(game)[1]
             opponents = NoisyOpponents(heuristic, streams, opp_eps, legal)
         else:
-            opponents = HeuristicOpponents(heuristic, streams)
+            opponents = HeuristicOpponents(heuristic)
     widen, unprune = _number(p, "widen"), _number(p, "unprune")
     widening = Widening(widen) if widen > 0 else None
     expansion: OpenAll | Widening | Unpruning = widening or OpenAll()

@@ -73,7 +73,8 @@ class SequentialHalving:
         widening with a simulation budget: its bound for a root reached ``sims`` times, the
         heuristic's move (if any) and random others."""
         alive = list(legal)
-        hint = self.prior.root_hint(state)
+        policy = self.prior.policy
+        hint = policy(state, engine.streams.np) if policy is not None else -1
         if self.widen > 0 and seconds <= 0:
             keep = max(2, int(self.widen * math.sqrt(sims)))
             if keep < len(alive):

@@ -10,6 +10,8 @@ heuristic's move gets the progressive bias ``prior_w / (n + 1)`` (Chaslot et al.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -17,27 +19,18 @@ if TYPE_CHECKING:
 
 
 class UCB:
-    """mean + c * sqrt(ln(avail) / n), plus the prior's bias on the heuristic's move."""
+    """mean + c * sqrt(ln(avail) / n), plus the prior's bias on the heuristic's move.
+
+    ``select(children, legal, hint)``: (child, move) among the legal moves already open at
+    a node, counting one availability for each."""
+
+    select: Callable[[dict[int, Node], list[int], int], tuple[Node, int]]
 
     def __init__(self, c: float, prior_w: float):
         self.c = c
         self.prior_w = prior_w
-
-    def select(self, children: dict[int, Node], legal, hint: int, known: int):
-        """(child, move) among the legal moves already open here (``known`` of them);
-        counts one availability for each."""
-        if known == 1 and hint in children and hint in legal:
-            # The only open move (progressive unpruning keeps most nodes so): UCB would pick
-            # it with the same counts; following it directly saves the UCB arithmetic.
-            child = children[hint]
-            child.avail += 1
-            return child, hint
-        cc, pw = self.weights(children, legal)
-        return _best(children, legal, hint, cc, pw)
-
-    def weights(self, children: dict[int, Node], legal) -> tuple[float, float]:
-        """The exploration constant and the prior's weight at this node."""
-        return self.c, self.prior_w
+        # the rule itself with its constants bound: one call per selection
+        self.select = partial(_ucb, c, prior_w)
 
 
 class ScaledUCB(UCB):
@@ -46,7 +39,11 @@ class ScaledUCB(UCB):
     differences on the scale of the noise (an evaluation's move-to-move differences are a
     few hundredths of the return range, far below a fixed ``uct_c``'s reach)."""
 
-    def weights(self, children: dict[int, Node], legal) -> tuple[float, float]:
+    def __init__(self, c: float, prior_w: float):
+        super().__init__(c, prior_w)
+        self.select = self._scaled
+
+    def _scaled(self, children: dict[int, Node], legal, hint: int):
         cc, pw = self.c, self.prior_w
         tn = 0
         tw = tw2 = 0.0
@@ -61,10 +58,10 @@ class ScaledUCB(UCB):
             sd = math.sqrt(max(tw2 / tn - m * m, 1e-6))
             cc *= sd
             pw *= sd
-        return cc, pw
+        return _ucb(cc, pw, children, legal, hint)
 
 
-def _best(children: dict[int, Node], legal, hint: int, cc: float, pw: float):
+def _ucb(cc: float, pw: float, children: dict[int, Node], legal, hint: int):
     sqrt, log = math.sqrt, math.log
     best = None
     best_a = -1

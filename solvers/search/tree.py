@@ -112,9 +112,10 @@ class SearchEngine:
     def simulate(self, root: Node, state, first: int = -1) -> None:
         """One simulation from ``state`` (at ``root``); ``first`` >= 0 forces the root
         player's first decision (sequential halving's paired samples)."""
-        rng = self.streams.py
+        streams = self.streams
+        rng = streams.py
         apply, legal_moves = self._apply, self._legal
-        opponent_move, hint_at = self.opponents.move, self.prior.hint
+        opponent, prior = self.opponents.policy, self.prior.policy
         opens, select = self.expansion.opens, self.selection.select
         me = self.root_player
         path: list[tuple[Node, int]] = []
@@ -127,7 +128,11 @@ class SearchEngine:
                 ret = state.returns()
                 break
             # a move that is not searched: a chance outcome or a modelled opponent's
-            a = sample_chance(state, rng) if p < 0 else opponent_move(state, p, me)
+            a = -1
+            if p < 0:
+                a = sample_chance(state, rng)
+            elif opponent is not None and p != me:
+                a = opponent(state, streams.np)
             if a >= 0:
                 apply(state, a)
                 child = node.children.get(a)
@@ -144,7 +149,11 @@ class SearchEngine:
                     child = children[a] = Node()
                 child.avail += 1
             else:
-                hint = hint_at(node, state)
+                hint = -1
+                if prior is not None:
+                    hint = node.hint
+                    if hint == -2:
+                        hint = node.hint = prior(state, streams.np)
                 untried = [b for b in legal if b not in children]
                 if untried and opens(node, legal, untried, node is root):
                     if hint >= 0 and hint not in children:
@@ -160,7 +169,13 @@ class SearchEngine:
                     apply(state, a)
                     ret = self.leaf.value(state, p)
                     break
-                child, a = select(children, legal, hint, len(legal) - len(untried))
+                if len(untried) == len(legal) - 1 and hint in children and hint in legal:
+                    # the heuristic's move is the only one open (progressive unpruning
+                    # keeps most nodes so): selection would pick it with the same counts
+                    a, child = hint, children[hint]
+                    child.avail += 1
+                else:
+                    child, a = select(children, legal, hint)
             path.append((child, p))
             apply(state, a)
             node = child

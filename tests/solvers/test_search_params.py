@@ -23,7 +23,12 @@ DEPTH = Param(
 )
 SHARE = Param("share", float, 0.5, "a probability", range=(0.0, 1.0), special=((0.0, "off"),))
 MODE = Param(
-    "mode", str, "auto", "how", choices=("fast", "slow"), auto=Auto("auto", "fast", lambda v: "fast")
+    "mode",
+    str,
+    "auto",
+    "how",
+    choices=("fast", "slow"),
+    auto=Auto("auto", "fast", lambda v: "fast"),
 )
 
 
