@@ -115,7 +115,7 @@ def test_a_whole_table_game_with_undo_save_load_and_an_impossible_move(spec, tmp
     assert record.chance == "manual" and record.seats[0] == "me"
     # Load the record and let the script play the rest of the game.
     out2 = io.StringIO()
-    second = _session(table, config, out2, record=record, save_path=str(path))
+    second = _session(table, config, out2, record=record, save_path=str(path), load_path=str(path))
     assert second.items == partial.items
     result = second.run()
     text2 = out2.getvalue()

@@ -10,10 +10,13 @@ named; the human types a number or a name (or an unambiguous start of one), or:
 
     hint         advice for this decision (the hint agent, from your information state)
     undo         go back to your previous decision (AI moves after it are redone)
-    save [FILE]  write the game record (default: the --save path)
+    save [FILE]  write the game record (default: the --save path, else the loaded
+                 record); a file this session did not load or write is overwritten only
+                 with 'save FILE --force'
     board        show your view and the legal moves again
     help         list the commands
-    quit         stop (the record is saved first when --save was given)
+    quit         stop (the record is saved first when --save was given; moves no save
+                 holds go to a recovery file, see tournament/advice/saving.py)
 
 Chance outcomes come from the seed: the outcome at ply k is drawn from a stream
 derived from (seed, k), so replaying, undoing and loading never re-roll the
@@ -31,13 +34,14 @@ nothing is lost. ``undo`` steps back one entry; ``hint`` works at every prompt.
 Input is read line by line from a stream, so tests drive a whole game through
 ``io.StringIO``. Invalid input prints a one-line reason and asks again; nothing
 already played is lost. End of input ends the session like ``quit``; Ctrl-C saves
-(with ``--save``) and stops.
+(with ``--save``, else to a recovery file when moves are unsaved) and stops.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO
 
 import numpy as np
@@ -56,6 +60,7 @@ from tournament.advice.positions import (
     record_of,
     replay_record_world,
 )
+from tournament.advice.saving import RecordKeeper
 from tournament.advice.unknown import (
     UNKNOWN,
     World,
@@ -181,6 +186,7 @@ class PlayResult:
     saved: list[str] = field(default_factory=list)
     error: str = ""  # why an AI seat stopped the game, if one did
     interrupted: bool = False  # stopped by Ctrl-C
+    lost: bool = False  # unsaved moves could not be written anywhere
     items: list = field(default_factory=list)  # table mode: the entries ("?" where unseen)
 
 
@@ -197,6 +203,9 @@ class PlaySession:
         hint_agent: str | AgentSpec | None = None,
         record: GameRecord | None = None,
         chance: str = "seed",
+        load_path: str | None = None,
+        force: bool = False,
+        recovery: Path | None = None,
     ):
         if seed < 0:
             raise PlayError("the seed must be non-negative")
@@ -221,7 +230,6 @@ class PlaySession:
         self.me: int = min(self.humans) if self.table_mode else -1  # -1: not table mode
         self.seed = seed
         self.inp, self.out = inp, out
-        self.save_path = save_path
         self.hint_agent = resolve(hint_agent or default_hint_agent())
         _, seat_seeds = seed_streams(seed, n)
         self.agents = {}
@@ -232,7 +240,6 @@ class PlaySession:
         self.world = World(states=[self.game.new_initial_state()])
         self.items: list = []  # history items: action ids, or "?" (table mode)
         self.typed: list[bool] = []  # per item: entered at a prompt (undo steps back to these)
-        self.saved: list[str] = []
         if record is not None:
             try:
                 self.world = replay_record_world(
@@ -242,6 +249,14 @@ class PlaySession:
                 raise PlayError(str(e)) from None
             self.items = record.items()
             self.typed = [not self._automatic(s) for s in self.world.states[:-1]]
+        self.files = RecordKeeper(
+            lambda: (self.record(), self.items, self.typed),
+            self.say,
+            save_path=save_path,
+            load_path=load_path,
+            force=force,
+            recovery=recovery,
+        )
 
     @property
     def state(self):
@@ -311,17 +326,28 @@ class PlaySession:
             return self._run()
         except KeyboardInterrupt:
             self.say("")
-            if self.save_path:
-                if self._save(self.save_path):
-                    self.say("interrupted: the game is saved")
-                else:
-                    self.say("interrupted: the game could NOT be saved")
-            else:
-                self.say(f"interrupted after {len(self.items)} actions (not saved: no --save)")
-            return self._result(False, interrupted=True)
+            kept = self.files.keep()
+            self.say(
+                {
+                    "saved": "interrupted: the game is saved",
+                    "recovered": "interrupted: the game is kept in a recovery file",
+                    "clean": f"interrupted after {len(self.items)} actions (nothing unsaved)",
+                    "lost": "interrupted: the game could NOT be saved",
+                }[kept]
+            )
+            return self._result(False, interrupted=True, kept=kept)
 
-    def _result(self, finished: bool, **kw) -> PlayResult:
-        return PlayResult(finished, self.actions, saved=self.saved, items=list(self.items), **kw)
+    def _result(self, finished: bool, kept: str | None = None, **kw) -> PlayResult:
+        if kept is None:
+            kept = self.files.keep()
+        return PlayResult(
+            finished,
+            self.actions,
+            saved=self.files.saved,
+            items=list(self.items),
+            lost=kept == "lost",
+            **kw,
+        )
 
     def _run(self) -> PlayResult:
         names = ", ".join(
@@ -336,12 +362,10 @@ class PlaySession:
             s = self.state
             if self.table_mode and not s.is_chance_node() and s.current_player() in self.table:
                 if not self._table_entry():
-                    self._autosave()
                     return self._result(False)
                 continue
             if self.table_mode and s.is_chance_node() and self.chance == "manual":
                 if not self._table_entry():
-                    self._autosave()
                     return self._result(False)
                 continue
             if s.is_chance_node():
@@ -353,7 +377,6 @@ class PlaySession:
             p = s.current_player()
             if p in self.humans:
                 if not self._human_turn(p):
-                    self._autosave()
                     return self._result(False)
                 continue
             try:
@@ -362,7 +385,6 @@ class PlaySession:
                     raise ValueError(f"it chose the illegal action {a}")
             except Exception as e:  # an AI failure stops the game; the moves so far are kept
                 self.say(f"seat P{p + 1} ({self.seats[p]}) failed: {one_line(e)}; game stopped")
-                self._autosave()
                 return self._result(False, error=f"P{p + 1}: {one_line(e)}")
             before = s.clone()
             self._apply(a)
@@ -377,7 +399,6 @@ class PlaySession:
                 "final scores: they depend on cards entered as '?' (hidden from you);"
                 " count them at the table"
             )
-            self._autosave()
             return self._result(True)
         scores = final_scores(self.state)
         returns = [float(x) for x in self.state.returns()]
@@ -387,15 +408,10 @@ class PlaySession:
         for p in sorted(range(len(scores)), key=lambda q: (ranks[q], q)):
             you = " (you)" if p in self.humans else ""
             self.say(f"  {ranks[p]}. P{p + 1} {self.seats[p]}{you}: {_num(scores[p])}")
-        self._autosave()
         return self._result(True, scores=scores, returns=returns)
 
     def _scores_known(self) -> bool:
         return not self.world.unknown or scores_determined(self.game, self.items, self.world)
-
-    def _autosave(self) -> None:
-        if self.save_path:
-            self._save(self.save_path)
 
     def record(self) -> GameRecord:
         rec = record_of(self.game_string, self.state, self.seed, self.seats, self.actions)
@@ -405,17 +421,6 @@ class PlaySession:
             if rec.terminal and not self._scores_known():
                 rec.scores = rec.returns = None
         return rec
-
-    def _save(self, path: str) -> bool:
-        rec = self.record()
-        try:
-            rec.save(path)
-        except OSError as e:
-            self.say(f"cannot save to {path!r}: {e.strerror or e}")
-            return False
-        self.saved.append(path)
-        self.say(f"saved {len(self.items)} actions to {path}")
-        return True
 
     def _show(self, p: int) -> list[tuple[int, str]]:
         s = self.state
@@ -462,11 +467,14 @@ class PlaySession:
             self._hint(p)
             return "handled"
         if cmd == "save":
-            path = rest.strip() or self.save_path
+            words = rest.split()
+            force = "--force" in words
+            words = [w for w in words if w != "--force"]
+            path = " ".join(words) or self.files.default_path()
             if not path:
                 self.say("save needs a file name (or start with --save FILE)")
             else:
-                self._save(path)
+                self.files.save(path, force=force)
             return "handled"
         if cmd == "undo":
             return "again" if self._undo(p) else "handled"

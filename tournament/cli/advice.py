@@ -154,8 +154,15 @@ def play_cmd(
     ] = None,
     save: Annotated[
         str | None,
-        typer.Option("--save", help="Write the game record here on save, quit and at the end"),
+        typer.Option(
+            "--save",
+            help="Write the game record here on save, quit and at the end (an existing file"
+            " only with --force, or when it is the --load record)",
+        ),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --save overwrite an existing file")
+    ] = False,
     load: Annotated[str | None, typer.Option("--load", help="Continue a saved game record")] = None,
     hint_agent: Annotated[
         str | None,
@@ -194,8 +201,6 @@ def play_cmd(
             seed = record.seed if record is not None else 0
         if chance is None:
             chance = record.chance if record is not None else "seed"
-        if save is not None:
-            _check_save_path(save)
         session = PlaySession(
             game_string,
             seat_list,
@@ -206,24 +211,14 @@ def play_cmd(
             hint_agent=hint_agent,
             record=record,
             chance=chance,
+            load_path=load,
+            force=force,
         )
     result = session.run()
     if result.interrupted:
         raise typer.Exit(130)
-    if result.error:
+    if result.error or result.lost:
         raise typer.Exit(1)
-
-
-def _check_save_path(path: str) -> None:
-    """Refuse a --save path that cannot be written, before the game starts."""
-    from tournament.advice.play import PlayError  # deferred: fast --help
-
-    target = Path(path)
-    if target.is_dir():
-        raise PlayError(f"--save {path!r} is a directory, not a file")
-    parent = target.parent
-    if not parent.is_dir():
-        raise PlayError(f"--save {path!r}: the directory {str(parent)!r} does not exist")
 
 
 def review_cmd(
