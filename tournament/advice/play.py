@@ -64,11 +64,13 @@ from tournament.advice.saving import RecordKeeper
 from tournament.advice.unknown import (
     UNKNOWN,
     World,
+    adopt_world,
     check_hidden,
     extend_world,
     hidden_from,
     is_unknown,
     options,
+    possible_options,
     scores_determined,
 )
 from tournament.match import final_scores, seed_streams
@@ -449,9 +451,10 @@ class PlaySession:
             if line.strip():
                 return line.strip()
 
-    def _command(self, text: str, p: int, show) -> str | None:
+    def _command(self, text: str, p: int, show, board=None) -> str | None:
         """Handle a command typed at any prompt: 'stop', 'again' (prompt anew), 'handled',
-        or None when ``text`` is not a command."""
+        or None when ``text`` is not a command. ``board`` shows the user's view (default
+        ``show``, which does at the user's own decisions)."""
         word, _, rest = text.partition(" ")
         cmd = word.lower()
         if cmd == "quit":
@@ -461,7 +464,7 @@ class PlaySession:
             self.say("type a number or a name" + extra + "; commands: " + ", ".join(COMMANDS))
             return "handled"
         if cmd == "board":
-            show()
+            (board or show)()
             return "handled"
         if cmd == "hint":
             self._hint(p)
@@ -531,21 +534,30 @@ class PlaySession:
         mover = CHANCE if s.is_chance_node() else s.current_player()
         who = "chance" if mover == CHANCE else f"P{mover + 1}"
 
+        possible = possible_options(self.world, self.me)
+
         def show():
             what = "chance outcome" if mover == CHANCE else f"P{mover + 1}'s move"
             listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal_now(), 1))
             self.say(f"{what}? {listed}")
 
+        def board():
+            self.say("")
+            self.say(f"--- {who} to move; your view (P{self.me + 1}) ---")
+            self.say(readable_observation(self.state, self.me))
+            show()
+
         def legal_now():
-            st = self.state
-            return [(a, st.action_to_string(mover, a)) for a in options(st)]
+            # Every option some world consistent with what you saw allows, not only the
+            # placeholder world's.
+            return [(a, name) for a, (name, _) in possible.items()]
 
         show()
         while True:
             text = self._read(f"{who}> ")
             if text is None:
                 return False
-            done = self._command(text, self.me, show)
+            done = self._command(text, self.me, show, board)
             if done == "stop":
                 return False
             if done == "again":
@@ -567,6 +579,9 @@ class PlaySession:
                 item = choose(legal, text)
             except ValueError:
                 item = text  # maybe legal in another world consistent with what you saw
+            if isinstance(item, int) and item not in options(self.state):
+                # Possible only in another world consistent with what you saw: move there.
+                self.world = adopt_world(self.game, self.items, possible[item][1], self.me)
             try:
                 before = self._enter(item, typed=True)
             except HistoryError:

@@ -122,7 +122,7 @@ class Engine:
         budget = q.get("budget")
         if budget is not None and not isinstance(budget, dict):
             raise QueryError('"budget" must be an object of agent parameters, e.g. {"sims": 200}')
-        game_string, _, state, n = position_from(
+        pos = position_from(
             game_string,
             history=history,
             record_path=game_file,
@@ -131,7 +131,14 @@ class Engine:
         )
         specs = [resolve(a) for a in agents]  # parsed once, here at the edge
         result = advise(
-            game_string, state, specs, player=player, top=top, seed=seed, ply=n, budget=budget
+            pos.game_string,
+            pos.state,
+            specs,
+            player=pos.viewer,
+            top=top,
+            seed=seed,
+            ply=pos.ply,
+            budget=budget,
         )
         return result.to_json(), True
 

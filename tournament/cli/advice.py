@@ -113,11 +113,20 @@ def advise_cmd(
     budget = {"time": seconds} if seconds is not None else None
     try:
         with domain_errors(1):
-            gs, _, state, n = position_from(
+            pos = position_from(
                 game_string, history=history, record_path=game_file, ply=ply, player=view
             )
             specs = [resolve(a) for a in agents]  # parsed once, here at the edge
-            result = advise(gs, state, specs, player=view, top=top, seed=seed, ply=n, budget=budget)
+            result = advise(
+                pos.game_string,
+                pos.state,
+                specs,
+                player=pos.viewer,
+                top=top,
+                seed=seed,
+                ply=pos.ply,
+                budget=budget,
+            )
     except typer.Exit:
         raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
