@@ -33,7 +33,10 @@ def test_every_registered_kind_has_a_tiny_budget_here():
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("nosuch", "valid kinds: heuristic, ismcts, mcts, noisy, openspiel-ismcts, pimc, policy, random"),
+        (
+            "nosuch",
+            "valid kinds: heuristic, ismcts, mcts, noisy, openspiel-ismcts, pimc, policy, random",
+        ),
         (
             "mcts(simz=3)",
             "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, model, prior, prior_w, qnorm, settle, opponents, root, opp_eps, unprune, widen",
