@@ -115,7 +115,7 @@ class Engine:
         history = q.get("history")
         if game_file is None and history is None:
             history = ""
-        player = _opt_int(q, "player")
+        player = _player(q)
         top = _opt_int(q, "top", 5)
         seed = _opt_int(q, "seed", 0)
         ply = _opt_int(q, "ply")
@@ -168,6 +168,19 @@ def _opt_int(q: dict, key: str, default=None):
     if isinstance(v, bool) or not isinstance(v, int):
         raise QueryError(f'"{key}" must be an integer')
     return v
+
+
+def _player(q: dict) -> int | None:
+    """``"player"``: an id (0, 1, ...) or a seat name ("P1", "P2", ...), as on the command line."""
+    v = q.get("player")
+    if isinstance(v, str):
+        t = v.strip()
+        if t[:1] in "pP" and t[1:].isdigit() and int(t[1:]) >= 1:
+            return int(t[1:]) - 1
+        raise QueryError(
+            f'"player" must be a player id (0, 1, ...) or a seat name (P1, ...), got {v!r}'
+        )
+    return _opt_int(q, "player")
 
 
 def serve(inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
