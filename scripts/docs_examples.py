@@ -28,8 +28,9 @@ and ``NAME`` is a table in ``docs/examples.toml``:
 |            | (a checked claim; such an entry needs no block)                          |
 
 Every example runs in-process through typer's CliRunner, in file order, in one fresh
-temporary working directory (with `configs/` linked in), so one example can use a file an
-earlier one wrote and nothing is written into the repository. Outputs must not depend on
+temporary working directory (with `configs/` linked in, and `meeple play`'s recovery folder
+at `recovery/` in it), so one example can use a file an earlier one wrote and nothing is
+written into the repository. Outputs must not depend on
 the clock: use simulation budgets, never `time=`. What still carries wall time is removed
 before comparing (the filters below): an advice agent's `(0.37 s)`, JSON `"seconds"`, the
 `, 6.3s` of `meeple solve`'s summary, `meeple games simulate`'s speed line.
@@ -260,6 +261,10 @@ def run_all(examples: dict[str, Example], names: Iterable[str]) -> dict[str, str
         os.symlink(ROOT / "configs", Path(tmp) / "configs")
         os.symlink(ROOT / "docs", Path(tmp) / "docs")  # the records examples read
         os.chdir(tmp)
+        # `meeple play` keeps unsaved games in a recovery folder: here one beside the
+        # examples, so the paths it prints are the same on every machine.
+        old_recovery = os.environ.get("MEEPLE_RECOVERY_DIR")
+        os.environ["MEEPLE_RECOVERY_DIR"] = "recovery"
         try:
             for name, ex in examples.items():
                 if name in wanted:
@@ -267,6 +272,10 @@ def run_all(examples: dict[str, Example], names: Iterable[str]) -> dict[str, str
                     outputs[name] = run(ex)
         finally:
             os.chdir(cwd)
+            if old_recovery is None:
+                del os.environ["MEEPLE_RECOVERY_DIR"]
+            else:
+                os.environ["MEEPLE_RECOVERY_DIR"] = old_recovery
     for name in wanted:
         ex = examples[name]
         same = ex.same_as

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from solvers import baselines, policy_file, search
+from solvers import baselines, openspiel_bots, policy_file, search
 from solvers.base import Agent, AgentKind, Param
 from solvers.spec import AgentSpecError, format_spec, parse_spec
 from spiel_games.common.errors import MeepleError, one_line
@@ -61,6 +61,7 @@ BUILTIN: tuple[AgentKind, ...] = (
     baselines.NOISY,
     *search.KINDS,
     POLICY,
+    openspiel_bots.OPENSPIEL_ISMCTS,
 )
 KINDS: dict[str, AgentKind] = {k.name: k for k in BUILTIN}
 

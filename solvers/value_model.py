@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.files import atomic_write_text
 
 FORMAT = "meeple-value-model"
 FORMAT_VERSION = 1
@@ -97,9 +98,7 @@ class ValueModel:
         """Write the model (atomically: a crash leaves the old file or the new one)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json() + "\n")
-        tmp.replace(path)
+        atomic_write_text(path, self.to_json() + "\n")
         return path
 
 

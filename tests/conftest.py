@@ -11,6 +11,14 @@ from __future__ import annotations
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def recovery_dir(tmp_path, monkeypatch):
+    """Where `meeple play` keeps unsaved games during a test: never the user's home."""
+    path = tmp_path / "recovery"
+    monkeypatch.setenv("MEEPLE_RECOVERY_DIR", str(path))
+    return path
+
+
 @pytest.fixture(scope="session")
 def ray_cluster():
     ray = pytest.importorskip("ray")

@@ -32,6 +32,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from spiel_games.common.errors import MeepleError
+from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes
 from tournament.config import TournamentConfig, config_to_toml_dict
 
 LEDGER_VERSION = 1
@@ -68,7 +69,6 @@ _DICT_COLUMNS = [f.name for f in SCHEMA if "dictionary" in str(f.type)]
 MANIFEST = "manifest.json"
 LOCK = ".lock"
 _PART = re.compile(r"^part-[0-9a-f]{16}-\d+\.parquet$")
-_TMP_PREFIX = ".tmp-"
 
 
 class LedgerError(MeepleError):
@@ -109,21 +109,6 @@ def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[i
     }
 
 
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f"{_TMP_PREFIX}{path.name}.{os.getpid()}")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    # make the rename itself durable
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def read_manifest(directory: Path) -> dict:
     path = Path(directory) / MANIFEST
     try:
@@ -151,7 +136,7 @@ def _check_or_write_manifest(d: Path, manifest: dict) -> bool:
         raise LedgerError(
             f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix"
         )
-    _atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
+    atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
     return True
 
 
@@ -205,7 +190,7 @@ def remove_unfinished(directory: Path) -> list[str]:
     of ``open_for_run``)."""
     notes = []
     for p in Path(directory).iterdir():
-        if p.name.startswith(_TMP_PREFIX):
+        if p.name.startswith(TMP_PREFIX):
             p.unlink()  # its games are not in the ledger, so they are played again
             notes.append(f"removed unfinished temporary file {p.name}")
     return notes
@@ -249,7 +234,7 @@ def write_batch(directory: Path, rows: list[dict]) -> Path:
     path = Path(directory) / f"part-{rows[0]['game_id']}-{len(rows)}.parquet"
     if path.exists():
         raise LedgerError(f"{path.name} already exists; a batch would be written twice")
-    _atomic_write_bytes(path, sink.getvalue().to_pybytes())
+    atomic_write_bytes(path, sink.getvalue().to_pybytes())
     return path
 
 
@@ -312,7 +297,7 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
     manifest = read_manifest(d)
     paths, ignored = [], []
     for p in sorted(d.iterdir()):
-        if p.name == MANIFEST or p.name.startswith(_TMP_PREFIX) or p.name == LOCK:
+        if p.name == MANIFEST or p.name.startswith(TMP_PREFIX) or p.name == LOCK:
             continue
         if _PART.match(p.name):
             paths.append(p)

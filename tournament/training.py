@@ -44,6 +44,7 @@ from solvers import value_model
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.files import atomic_write_text
 from spiel_games.common.registry import get_spec
 from tournament.batch import play_one, resolve_agents
 from tournament.config import build_config
@@ -231,9 +232,7 @@ def _check_or_write_manifest(pos_dir: Path, manifest: dict) -> None:
                 f"differ): use another --work or delete {pos_dir}"
             )
         return
-    tmp = pos_dir / ".tmp-manifest.json"
-    tmp.write_text(json.dumps(manifest, indent=1) + "\n")
-    tmp.replace(path)
+    atomic_write_text(path, json.dumps(manifest, indent=1) + "\n")
 
 
 def extract_positions(

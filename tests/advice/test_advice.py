@@ -29,7 +29,7 @@ def _stable(obj: dict) -> dict:
 
 
 def test_advice_json_shape(opening):
-    gs, _, state, n = opening
+    gs, _, state, n, _ = opening
     obj = advise(gs, state, [ISMCTS], top=2, seed=4, ply=n).to_json()
     for key in ("moves", "best", "significant", "player", "seed", "agent"):
         assert key in obj
@@ -48,14 +48,14 @@ def test_advice_json_shape(opening):
 
 
 def test_same_seed_same_answer(opening):
-    gs, _, state, n = opening
+    gs, _, state, n, _ = opening
     a = advise(gs, state, [ISMCTS], seed=11, ply=n).to_json()
     b = advise(gs, state, [ISMCTS], seed=11, ply=n).to_json()
     assert _stable(a) == _stable(b)
 
 
 def test_seed_changes_the_search(opening):
-    gs, _, state, n = opening
+    gs, _, state, n, _ = opening
     answers = {
         str(_stable(advise(gs, state, [ISMCTS], seed=s).to_json())["moves"]) for s in range(4)
     }
@@ -63,14 +63,14 @@ def test_seed_changes_the_search(opening):
 
 
 def test_an_agent_answers_the_same_alone_or_in_company(opening):
-    gs, _, state, n = opening
+    gs, _, state, n, _ = opening
     alone = advise(gs, state, [ISMCTS], seed=2).to_json()
     both = advise(gs, state, ["heuristic", ISMCTS], seed=2).to_json()
     assert _stable(both["agents"][1]) == _stable(alone)
 
 
 def test_several_agents_report_agreement(opening):
-    gs, _, state, n = opening
+    gs, _, state, n, _ = opening
     res = advise(gs, state, [ISMCTS, "heuristic", "mcts(sims=60)"], seed=1)
     obj = res.to_json()
     bests = [a["best"] for a in obj["agents"]]
@@ -81,7 +81,7 @@ def test_several_agents_report_agreement(opening):
 
 
 def test_agent_without_analysis_reports_its_move(opening):
-    gs, _, state, _ = opening
+    gs, _, state, _, _ = opening
     obj = advise(gs, state, ["heuristic"]).to_json()
     assert obj["analysed"] is False and obj["significant"] is None
     assert len(obj["moves"]) == 1 and obj["moves"][0]["visits"] is None
@@ -89,7 +89,7 @@ def test_agent_without_analysis_reports_its_move(opening):
 
 
 def test_time_budget_is_an_anytime_search(opening):
-    gs, _, state, _ = opening
+    gs, _, state, _, _ = opening
     obj = advise(gs, state, ["ismcts"], budget={"time": 0.05}).to_json()
     assert obj["agent"] == "ismcts(time=0.05)"
     assert obj["budget"]["seconds"] == 0.05 and obj["budget"]["sims_done"] > 0
@@ -102,7 +102,7 @@ def test_budget_override_must_be_a_parameter_of_the_agent():
 
 
 def test_player_option_advises_from_another_information_state(opening):
-    gs, _, state, _ = opening
+    gs, _, state, _, _ = opening
     obj = advise(gs, state, [ISMCTS], player=2, seed=1).to_json()
     assert obj["player"] == 2 and obj["to_move"] == 0
     with pytest.raises(HistoryError, match=r"player P4 \(id 3\) is out of range"):
@@ -110,7 +110,7 @@ def test_player_option_advises_from_another_information_state(opening):
 
 
 def test_chance_position_is_a_one_line_error():
-    _, _, state, _ = position_from(THREE, history="start: pink")
+    state = position_from(THREE, history="start: pink").state
     with pytest.raises(HistoryError, match="^the position is a chance node"):
         advise(THREE, state, [ISMCTS])
 
@@ -141,7 +141,7 @@ def test_significance_from_intervals():
 
 
 def test_opening_position_fixture(opening):
-    gs, _, state, n = opening
+    gs, _, state, n, _ = opening
     assert gs == THREE and n == len(OPENING.split(";"))
 
 
@@ -161,7 +161,7 @@ def test_policy_probabilities_are_reported(opening):
 
     register_kind(AgentKind("test_uniform", "uniform policy", (), lambda g, p, s: Uniform()))
     try:
-        gs, _, state, _ = opening
+        gs, _, state, _, _ = opening
         obj = advise(gs, state, ["test_uniform"]).to_json()
     finally:
         KINDS.pop("test_uniform")
@@ -171,7 +171,7 @@ def test_policy_probabilities_are_reported(opening):
 
 
 def test_time_applies_to_the_agents_that_search(opening):
-    gs, _, state, _ = opening
+    gs, _, state, _, _ = opening
     obj = advise(gs, state, ["heuristic", "ismcts"], budget={"time": 0.05}).to_json()
     assert [a["agent"] for a in obj["agents"]] == ["heuristic", "ismcts(time=0.05)"]
     with pytest.raises(AgentSpecError, match="unknown parameter 'time' for agent 'heuristic'"):

@@ -104,3 +104,14 @@ def test_game_file_queries(tmp_path):
     record_of(THREE, state, 0, [], actions).save(path)
     (answer,) = run(q(id="f", game_file=str(path), agent="ismcts(sims=20)"))
     assert answer["ply"] == 6 and answer["best"].startswith("place yellow")
+
+
+def test_player_may_be_a_seat_name():
+    """Old: "player": "P1" was refused ("player" must be an integer)."""
+    base = {"game": THREE, "history": OPENING, "agent": "ismcts(sims=20)"}
+    (by_name,) = run(q(id="n", player="P1", **base))
+    (by_id,) = run(q(id="n", player=0, **base))
+    by_name.pop("seconds"), by_id.pop("seconds")
+    assert by_name == by_id and by_name["player"] == 0
+    (bad,) = run(q(id="b", player="P0", **base))
+    assert bad["error"].startswith('"player" must be a player id')

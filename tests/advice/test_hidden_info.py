@@ -111,8 +111,8 @@ ORDER_B = START + "draw; deck: grey; place grey in row 2; draw; deck: yellow; pl
 
 
 def test_coloretto_advice_depends_only_on_the_information_state():
-    _, _, a_state, _ = position_from(THREE, history=ORDER_A)
-    _, _, b_state, _ = position_from(THREE, history=ORDER_B)
+    a_state = position_from(THREE, history=ORDER_A).state
+    b_state = position_from(THREE, history=ORDER_B).state
     assert a_state.history() != b_state.history()
     for p in range(3):
         assert a_state.information_state_string(p) == b_state.information_state_string(p)
@@ -121,12 +121,12 @@ def test_coloretto_advice_depends_only_on_the_information_state():
         b = advise_state(THREE, b_state, agent, seed=9, ply=0)
         assert _stable(a) == _stable(b), agent
     # A different information state (grey in row 1, yellow in row 2) is a different position.
-    _, _, c_state, _ = position_from(
+    c_state = position_from(
         THREE,
         history=ORDER_A.replace("in row 1", "in row X")
         .replace("in row 2", "in row 1")
         .replace("in row X", "in row 2"),
-    )
+    ).state
     assert c_state.information_state_string(2) != a_state.information_state_string(2)
 
 
@@ -194,8 +194,8 @@ def test_changing_hidden_moves_in_the_history_leaves_the_advice_identical(spec):
             if other is None:
                 continue
             assert other != items
-            _, _, a_state, _ = position_from(config, history="; ".join(items))
-            _, _, b_state, _ = position_from(config, history="; ".join(other))
+            a_state = position_from(config, history="; ".join(items)).state
+            b_state = position_from(config, history="; ".join(other)).state
             a = advise_state(config, a_state, AGENTS[0], seed=5)
             b = advise_state(config, b_state, AGENTS[0], seed=5)
             assert _stable(a) == _stable(b)

@@ -255,10 +255,10 @@ def test_ctrl_c_saves_the_game_and_says_so(tmp_path):
     assert f"saved {len(result.actions)} actions to {path}" in out.getvalue()
     assert "interrupted: the game is saved" in out.getvalue()
     assert read_record(path).action_ids() == result.actions and result.actions
-    # Without --save it says clearly that nothing was saved.
+    # Without --save the moves go to a recovery file, and it says so.
     out = io.StringIO()
     PlaySession(TINY, ["human", "heuristic"], 3, inp=_CtrlC("1\n"), out=out).run()
-    assert "(not saved: no --save)" in out.getvalue()
+    assert "interrupted: the game is kept in a recovery file" in out.getvalue()
 
 
 def test_ctrl_c_exits_130_and_a_save_path_in_a_missing_directory_fails_at_start(

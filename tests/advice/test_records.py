@@ -84,7 +84,8 @@ def test_record_round_trip_and_replay(tmp_path):
     s2, a2 = R.replay_record(game, back)
     assert a2 == actions
     assert str(s2) == str(state)
-    _, _, s3, n = position_from(None, record_path=str(path), ply=4)
+    pos = position_from(None, record_path=str(path), ply=4)
+    s3, n = pos.state, pos.ply
     assert n == 4 and s3.current_player() == 0
 
 

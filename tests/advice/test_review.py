@@ -123,3 +123,83 @@ def test_review_needs_a_player_when_the_record_has_no_me_seat(blunder, tmp_path)
     r = runner.invoke(app, ["review", str(path), "-a", AGENT])
     assert r.exit_code == 1 and "give --player" in r.output
     assert [d.ply for d in review(record, AGENT, player=0).mistakes()] == [blunder[1]]
+
+
+def test_review_skips_forced_moves_and_spends_nothing_on_them(blunder, monkeypatch):
+    """Old: forced moves counted as decisions (16 of 52 in one Coloretto review) and got a
+    full search each."""
+    from tournament.advice import review as rv
+
+    record = read_record(blunder[0])
+    game = spiel_games.load_game(GAME)
+    state = game.new_initial_state()
+    forced = 0
+    for a in record.action_ids():
+        if not state.is_chance_node() and state.current_player() == 0:
+            forced += len(state.legal_actions()) == 1
+        state.apply_action(a)
+    assert forced > 0, "the scenario needs a forced move"
+    asked = []
+    real = rv.advise_state
+
+    def counting(game_string, state, *args, **kw):
+        asked.append(len(state.legal_actions()))
+        return real(game_string, state, *args, **kw)
+
+    monkeypatch.setattr(rv, "advise_state", counting)
+    progress = []
+    result = review(record, AGENT, on_progress=lambda done, total: progress.append((done, total)))
+    assert result.forced == forced and min(asked) > 1
+    assert len(result.decisions) == len(asked)
+    assert progress[0] == (0, len(asked)) and progress[-1] == (len(asked), len(asked))
+    assert f"; {forced} forced moves skipped" in rv.render(result)
+
+
+def test_review_has_a_default_agent(blunder):
+    result = runner.invoke(app, ["review", str(blunder[0]), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["agent"] == "ismcts(sims=800)"
+
+
+def test_a_bad_html_path_is_refused_before_the_review_runs(blunder, tmp_path, monkeypatch):
+    """Old: the --html path was checked only after the whole review ran."""
+    from tournament.advice import review as rv
+
+    def never(*args, **kw):
+        raise AssertionError("the review ran before the --html path was checked")
+
+    monkeypatch.setattr(rv, "review", never)
+    missing = tmp_path / "nope" / "r.html"
+    r = runner.invoke(app, ["review", str(blunder[0]), "-a", AGENT, "--html", str(missing)])
+    assert r.exit_code == 2
+    assert r.output.strip() == (
+        f"error: --html {str(missing)!r}: the directory {str(missing.parent)!r} does not exist"
+    )
+
+
+def test_list_prints_the_game_ids_of_a_ledger(tmp_path):
+    config = tmp_path / "t.toml"
+    config.write_text(
+        "[tournament]\n"
+        f'game = "{GAME}"\nseeds_per_lineup = 2\nseed = 3\nbatch_size = 2\n'
+        '[agents]\ngreedy = "heuristic"\nrandom = "random"\n'
+    )
+    out = tmp_path / "ledger"
+    r = runner.invoke(
+        app, ["tournament", "run", str(config), "--out", str(out), "--executor", "serial", "-q"]
+    )
+    assert r.exit_code == 0, r.output
+    ids = {
+        gid
+        for part in out.glob("part-*")
+        for gid in pq.read_table(part).column("game_id").to_pylist()
+    }
+    r = runner.invoke(app, ["review", str(out), "--list"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    assert {line.split()[0] for line in lines} == ids
+    assert all("P1=" in line and "scores " in line for line in lines)
+    r = runner.invoke(app, ["review", str(out), "--list", "--json"])
+    assert {g["game_id"] for g in json.loads(r.output)} == ids
+    r = runner.invoke(app, ["review", str(tmp_path / "t.toml"), "--list"])
+    assert r.exit_code == 2 and "needs a ledger directory" in r.output

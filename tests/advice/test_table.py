@@ -115,7 +115,7 @@ def test_a_whole_table_game_with_undo_save_load_and_an_impossible_move(spec, tmp
     assert record.chance == "manual" and record.seats[0] == "me"
     # Load the record and let the script play the rest of the game.
     out2 = io.StringIO()
-    second = _session(table, config, out2, record=record, save_path=str(path))
+    second = _session(table, config, out2, record=record, save_path=str(path), load_path=str(path))
     assert second.items == partial.items
     result = second.run()
     text2 = out2.getvalue()
@@ -177,3 +177,78 @@ def test_hint_on_another_players_turn_advises_from_your_view():
     ]
     session.run()
     assert "P2 is to move; what P2 should play, as far as you know:" in out.getvalue()
+
+
+class MenuCheckingTable(Table):
+    """A table that, at every prompt for another player's move, checks the menu the session
+    printed against the moves the true game allows there."""
+
+    def __init__(self, game, seed: int, out: io.StringIO):
+        super().__init__(game, seed)
+        self.out = out
+        self.missing: list[tuple[int, list[str]]] = []
+        self.checked = 0
+
+    def readline(self) -> str:
+        self.sync()
+        true = self.true_state(len(self.truth))
+        if not true.is_terminal() and not true.is_chance_node() and true.current_player() != 0:
+            p = true.current_player()
+            lines = [
+                x for x in self.out.getvalue().splitlines() if x.startswith(f"P{p + 1}'s move? ")
+            ]
+            if lines:
+                listed = {
+                    entry.split(". ", 1)[1] for entry in lines[-1].split("? ", 1)[1].split("; ")
+                }
+                names = [true.action_to_string(p, a) for a in true.legal_actions()]
+                lost = [n for n in names if n not in listed]
+                self.checked += 1
+                if lost:
+                    self.missing.append((len(self.truth), lost))
+        return super().readline()
+
+
+@pytest.mark.parametrize(
+    "config,seed",
+    [
+        ("python_staufer(players=3)", 0),
+        ("python_rococo(players=3)", 0),
+        ("python_bruxelles(players=3,private_works=true)", 1),
+    ],
+)
+def test_after_question_marks_the_menu_lists_every_move_the_real_game_allows(config, seed):
+    """Old: after '?' entries the opponent's menu (and the 'legal:' list of a refusal) showed
+    only the placeholder world's moves, so moves possible in the real game were missing."""
+    game = spiel_games.load_game(config)
+    out = io.StringIO()
+    table = MenuCheckingTable(game, seed=seed, out=out)
+    session = _session(table, config, out)
+    table.plan = [(lambda s: len(s.items) >= 220, "quit")]
+    session.run()
+    assert "?" in session.items
+    assert table.missing == [], table.missing[:3]
+    assert table.checked >= 10
+
+
+def test_board_at_another_players_turn_shows_your_view():
+    """Old: 'board' at a table seat's prompt repeated the prompt without the board."""
+    config = "python_staufer(players=3)"
+    table = Table(spiel_games.load_game(config), seed=3)
+    out = io.StringIO()
+    session = _session(table, config, out)
+    table.plan = [
+        (lambda s: not s.state.is_chance_node() and s.state.current_player() == 1, "board"),
+        (ANY, "quit"),
+    ]
+    session.run()
+    text = out.getvalue()
+    view = text.split("--- P2 to move; your view (P1) ---\n", 1)[1]
+    assert view.startswith(readable_observation_first_line(session))
+    assert "P2's move? 1. " in view
+
+
+def readable_observation_first_line(session) -> str:
+    from tournament.advice.play import readable_observation
+
+    return readable_observation(session.world.states[len(session.items)], 0).splitlines()[0]

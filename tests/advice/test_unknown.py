@@ -127,7 +127,7 @@ def test_a_later_own_card_repairs_the_placeholder_deal():
     game_string = "python_staufer(players=3)"
     game = spiel_games.load_game(game_string)
     first = STAUFER_SETUP.split("; ")
-    state, _ = position_from(game_string, history="; ".join(first))[2:]
+    state = position_from(game_string, history="; ".join(first)).state
     mine = []
     probe = state.clone()
     for _ in range(6):  # P1's and P2's jobs: the first option each time
@@ -190,3 +190,55 @@ def test_player_out_of_range_is_named_as_written():
     )
     assert result.exit_code == 1
     assert "error: player P9 (id 8) is out of range: this game has P1-P3 (ids 0-2)" in result.output
+
+
+def _table_record_at_an_opponents_turn(tmp_path):
+    """A Die Staufer table record seen by P1 (the opponents' jobs are '?'), ending at a
+    decision of P3."""
+    from tournament.advice.positions import record_items, record_of
+
+    game_string = "python_staufer(players=3)"
+    game = spiel_games.load_game(game_string)
+    items, states, state = _playout(game_string, seed=5, length=30)
+    while state.current_player() != 2:
+        items.append(state.action_to_string(state.current_player(), state.legal_actions()[0]))
+        states.append(state.clone())
+        state.apply_action(state.legal_actions()[0])
+        while state.is_chance_node():
+            a = state.chance_outcomes()[0][0]
+            items.append(state.action_to_string(-1, a))
+            states.append(state.clone())
+            state.apply_action(a)
+    hidden = _hidden_items(items, states, 0)
+    assert "?" in hidden
+    world = build_world(game, hidden, viewer=0)
+    record = record_of(game_string, world.state, 0, ["me", "table", "table"], world.actions)
+    record.actions = record_items(world)
+    record.chance = "manual"
+    path = tmp_path / "table.json"
+    record.save(path)
+    return path
+
+
+def test_game_file_at_an_opponents_turn_advises_from_the_recorded_players_view(tmp_path):
+    """Old: with no --player, advice came from P3's view with made-up values for P3's own
+    unseen jobs ("advice from P3's information state")."""
+    path = _table_record_at_an_opponents_turn(tmp_path)
+    r = runner.invoke(app, ["advise", "--game-file", str(path), "-a", "heuristic"])
+    assert r.exit_code == 0, r.output
+    assert "advice from P1's information state" in r.output
+    assert "P3's information state" not in r.output
+    # Asking for P3's view is refused in one line naming the item P3 would have seen.
+    r = runner.invoke(app, ["advise", "--game-file", str(path), "-a", "heuristic", "-p", "P3"])
+    assert r.exit_code == 1
+    assert r.output.startswith("error: history item ") and "P3 can see this" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_serve_game_file_at_an_opponents_turn_advises_from_the_recorded_players_view(tmp_path):
+    path = _table_record_at_an_opponents_turn(tmp_path)
+    answer, _ = Engine().handle_line(
+        json.dumps({"id": "t", "game_file": str(path), "agent": "heuristic"})
+    )
+    assert answer is not None and "error" not in answer, answer
+    assert answer["player"] == 0

@@ -20,6 +20,7 @@ TINY_BUDGETS = {
     "mcts": "mcts(sims=8,rollout_depth=6)",
     "ismcts": "ismcts(sims=8,rollout_depth=6)",
     "pimc": "pimc(worlds=2,sims=4,rollout_depth=6)",
+    "openspiel-ismcts": "openspiel-ismcts(sims=8)",
 }
 WIDENED = "ismcts(sims=12,rollout_depth=6,widen=1.0)"
 SPECS = spiel_games.all_specs()
@@ -32,7 +33,10 @@ def test_every_registered_kind_has_a_tiny_budget_here():
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("nosuch", "valid kinds: heuristic, ismcts, mcts, noisy, pimc, policy, random"),
+        (
+            "nosuch",
+            "valid kinds: heuristic, ismcts, mcts, noisy, openspiel-ismcts, pimc, policy, random",
+        ),
         (
             "mcts(simz=3)",
             "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, model, prior, prior_w, qnorm, settle, opponents, root, opp_eps, unprune, widen",

@@ -10,10 +10,13 @@ named; the human types a number or a name (or an unambiguous start of one), or:
 
     hint         advice for this decision (the hint agent, from your information state)
     undo         go back to your previous decision (AI moves after it are redone)
-    save [FILE]  write the game record (default: the --save path)
+    save [FILE]  write the game record (default: the --save path, else the loaded
+                 record); a file this session did not load or write is overwritten only
+                 with 'save FILE --force'
     board        show your view and the legal moves again
     help         list the commands
-    quit         stop (the record is saved first when --save was given)
+    quit         stop (the record is saved first when --save was given; moves no save
+                 holds go to a recovery file, see tournament/advice/saving.py)
 
 Chance outcomes come from the seed: the outcome at ply k is drawn from a stream
 derived from (seed, k), so replaying, undoing and loading never re-roll the
@@ -31,23 +34,21 @@ nothing is lost. ``undo`` steps back one entry; ``hint`` works at every prompt.
 Input is read line by line from a stream, so tests drive a whole game through
 ``io.StringIO``. Invalid input prints a one-line reason and asks again; nothing
 already played is lost. End of input ends the session like ``quit``; Ctrl-C saves
-(with ``--save``) and stops.
+(with ``--save``, else to a recovery file when moves are unsaved) and stops.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO
 
-import numpy as np
 import pyspiel
 
 import spiel_games
-from solvers.registry import KINDS, AgentSpec, resolve
-from spiel_games.common.chance import sample_chance
-from spiel_games.common.errors import MeepleError, one_line
-from tournament.advice.advise import advise, render
+from solvers.registry import AgentSpec, resolve
+from spiel_games.common.errors import one_line
+from tournament.advice.commands import SessionCommands
 from tournament.advice.positions import (
     CHANCE,
     GameRecord,
@@ -56,120 +57,36 @@ from tournament.advice.positions import (
     record_of,
     replay_record_world,
 )
-from tournament.advice.unknown import (
-    UNKNOWN,
-    World,
-    check_hidden,
-    extend_world,
-    hidden_from,
-    is_unknown,
-    options,
-    scores_determined,
+from tournament.advice.saving import RecordKeeper
+from tournament.advice.table import TableEntries
+from tournament.advice.terminal import (
+    PlayError,
+    choose,
+    default_hint_agent,
+    draw_chance,
+    fmt_num,
+    observable,
+    rank_order,
+    readable_observation,
+    split_seats,
 )
+from tournament.advice.unknown import World, scores_determined
 from tournament.match import final_scores, seed_streams
+
+__all__ = [
+    "PlayError",
+    "PlayResult",
+    "PlaySession",
+    "choose",
+    "rank_order",
+    "readable_observation",
+    "split_seats",
+]
 
 HUMAN = "human"
 ME = "me"  # the human seat at a physical table (same as human)
 TABLE = "table"  # a person at the physical table whose moves the user types
 CHANCE_MODES = ("seed", "manual")
-COMMANDS = ("hint", "undo", "save", "board", "help", "quit")
-
-
-class PlayError(MeepleError):
-    """A setup problem (bad seats, unreadable record): one line for the user."""
-
-
-def split_seats(text: str) -> list[str]:
-    """'human,mcts(sims=10,uct_c=2),heuristic' -> three specs (commas inside brackets kept)."""
-    seats: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            seats.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    seats.append("".join(cur).strip())
-    if any(not s for s in seats):
-        raise PlayError(f"empty seat in {text!r}")
-    return seats
-
-
-def chance_rng(seed: int, ply: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence([seed, ply, 0x6D65]))
-
-
-def draw_chance(state, seed: int, ply: int) -> int:
-    return sample_chance(state, chance_rng(seed, ply))
-
-
-def default_hint_agent() -> str:
-    # Two seconds of search: a hint must come quickly in every game (full IS-MCTS rollouts
-    # run at ~30 sims/s in 4-player Rococo but ~500 in Coloretto).
-    for kind, spec in (("ismcts", "ismcts(time=2)"), ("mcts", "mcts(time=2)")):
-        if kind in KINDS:
-            return spec
-    return "heuristic"
-
-
-def readable_observation(state, player: int) -> str:
-    """What ``player`` sees.
-
-    A game may provide ``state.render_view(player)`` (a readable text built from that
-    player's observation only); otherwise perfect-information games show the board
-    (``str(state)``) and the others show ``observation_string(player)`` one piece per line.
-    """
-    custom = getattr(state, "render_view", None)
-    if callable(custom):
-        return str(custom(player))
-    game = state.get_game()
-    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
-        return str(state)
-    text = state.observation_string(player).strip()
-    # PieceObserver strings are "name:value name:value ..."; one aligned piece per line.
-    pieces = re.split(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*:)", text)
-    rows = [p.partition(":") for p in pieces]
-    if not all(sep for _, sep, _ in rows):
-        return text
-    width = max(len(name) for name, _, _ in rows)
-    return "\n".join(f"  {name:<{width}}  {value}" for name, _, value in rows)
-
-
-def observable(before, mover: int, action: int, watchers) -> bool:
-    """Whether every watcher can tell ``action`` apart from the mover's other options.
-
-    It can when no other legal action (or chance outcome) leads to the same information
-    state for that watcher: then the watcher's own view already reveals which move was
-    made, and naming it tells nothing new. A secret choice, or a card dealt to someone
-    else, leaves the watcher's information state the same for several options: hidden.
-    """
-    if mover == CHANCE:
-        options = [int(a) for a, _ in before.chance_outcomes()]
-    else:
-        options = [int(a) for a in before.legal_actions()]
-    if len(options) <= 1 or not watchers:
-        return True
-
-    def info_after(a: int, h: int) -> str:
-        child = before.clone()
-        child.apply_action(a)
-        return child.information_state_string(h)
-
-    for h in watchers:
-        seen = info_after(action, h)
-        if any(b != action and info_after(b, h) == seen for b in options):
-            return False
-    return True
-
-
-def rank_order(scores: list[float]) -> list[int]:
-    """1-based rank per player, ties sharing the better rank."""
-    return [1 + sum(1 for t in scores if t > s) for s in scores]
 
 
 @dataclass
@@ -181,10 +98,11 @@ class PlayResult:
     saved: list[str] = field(default_factory=list)
     error: str = ""  # why an AI seat stopped the game, if one did
     interrupted: bool = False  # stopped by Ctrl-C
+    lost: bool = False  # unsaved moves could not be written anywhere
     items: list = field(default_factory=list)  # table mode: the entries ("?" where unseen)
 
 
-class PlaySession:
+class PlaySession(SessionCommands, TableEntries):
     def __init__(
         self,
         game_string: str,
@@ -197,6 +115,9 @@ class PlaySession:
         hint_agent: str | AgentSpec | None = None,
         record: GameRecord | None = None,
         chance: str = "seed",
+        load_path: str | None = None,
+        force: bool = False,
+        recovery: Path | None = None,
     ):
         if seed < 0:
             raise PlayError("the seed must be non-negative")
@@ -221,7 +142,6 @@ class PlaySession:
         self.me: int = min(self.humans) if self.table_mode else -1  # -1: not table mode
         self.seed = seed
         self.inp, self.out = inp, out
-        self.save_path = save_path
         self.hint_agent = resolve(hint_agent or default_hint_agent())
         _, seat_seeds = seed_streams(seed, n)
         self.agents = {}
@@ -232,7 +152,6 @@ class PlaySession:
         self.world = World(states=[self.game.new_initial_state()])
         self.items: list = []  # history items: action ids, or "?" (table mode)
         self.typed: list[bool] = []  # per item: entered at a prompt (undo steps back to these)
-        self.saved: list[str] = []
         if record is not None:
             try:
                 self.world = replay_record_world(
@@ -242,6 +161,14 @@ class PlaySession:
                 raise PlayError(str(e)) from None
             self.items = record.items()
             self.typed = [not self._automatic(s) for s in self.world.states[:-1]]
+        self.files = RecordKeeper(
+            lambda: (self.record(), self.items, self.typed),
+            self.say,
+            save_path=save_path,
+            load_path=load_path,
+            force=force,
+            recovery=recovery,
+        )
 
     @property
     def state(self):
@@ -278,50 +205,34 @@ class PlaySession:
         self.items.append(int(action))
         self.typed.append(typed)
 
-    def _enter(self, item, typed: bool):
-        """Table mode: add one entry (a name, an id or "?"); the world is rebuilt if needed.
-        Returns the state before the entry."""
-        self.world = extend_world(self.game, self.world, self.items, item)
-        i = len(self.items)
-        s = self.world.states[i]
-        self.items.append(UNKNOWN if is_unknown(item) else self.world.actions[i])
-        self.typed.append(typed)
-        return s
-
-    def _automatic(self, state) -> bool:
-        """Whether table mode fills this entry in itself (no prompt)."""
-        if state.is_terminal():
-            return True
-        mover = CHANCE if state.is_chance_node() else state.current_player()
-        if mover in self.humans:
-            return False
-        if mover != CHANCE and mover not in self.table:
-            return True  # an AI seat
-        if mover == CHANCE and self.chance == "seed":
-            return True
-        if hidden_from(state, self.me):
-            return True
-        # One option is forced only when nothing is unknown: with '?' in the history, the
-        # placeholder world may offer one option where the real game offers several.
-        return len(options(state)) == 1 and not self.world.unknown
-
     def run(self) -> PlayResult:
         """Play until the end, a quit or end of input; Ctrl-C saves (with --save) and stops."""
         try:
             return self._run()
         except KeyboardInterrupt:
             self.say("")
-            if self.save_path:
-                if self._save(self.save_path):
-                    self.say("interrupted: the game is saved")
-                else:
-                    self.say("interrupted: the game could NOT be saved")
-            else:
-                self.say(f"interrupted after {len(self.items)} actions (not saved: no --save)")
-            return self._result(False, interrupted=True)
+            kept = self.files.keep()
+            self.say(
+                {
+                    "saved": "interrupted: the game is saved",
+                    "recovered": "interrupted: the game is kept in a recovery file",
+                    "clean": f"interrupted after {len(self.items)} actions (nothing unsaved)",
+                    "lost": "interrupted: the game could NOT be saved",
+                }[kept]
+            )
+            return self._result(False, interrupted=True, kept=kept)
 
-    def _result(self, finished: bool, **kw) -> PlayResult:
-        return PlayResult(finished, self.actions, saved=self.saved, items=list(self.items), **kw)
+    def _result(self, finished: bool, kept: str | None = None, **kw) -> PlayResult:
+        if kept is None:
+            kept = self.files.keep()
+        return PlayResult(
+            finished,
+            self.actions,
+            saved=self.files.saved,
+            items=list(self.items),
+            lost=kept == "lost",
+            **kw,
+        )
 
     def _run(self) -> PlayResult:
         names = ", ".join(
@@ -336,12 +247,10 @@ class PlaySession:
             s = self.state
             if self.table_mode and not s.is_chance_node() and s.current_player() in self.table:
                 if not self._table_entry():
-                    self._autosave()
                     return self._result(False)
                 continue
             if self.table_mode and s.is_chance_node() and self.chance == "manual":
                 if not self._table_entry():
-                    self._autosave()
                     return self._result(False)
                 continue
             if s.is_chance_node():
@@ -353,7 +262,6 @@ class PlaySession:
             p = s.current_player()
             if p in self.humans:
                 if not self._human_turn(p):
-                    self._autosave()
                     return self._result(False)
                 continue
             try:
@@ -362,7 +270,6 @@ class PlaySession:
                     raise ValueError(f"it chose the illegal action {a}")
             except Exception as e:  # an AI failure stops the game; the moves so far are kept
                 self.say(f"seat P{p + 1} ({self.seats[p]}) failed: {one_line(e)}; game stopped")
-                self._autosave()
                 return self._result(False, error=f"P{p + 1}: {one_line(e)}")
             before = s.clone()
             self._apply(a)
@@ -377,25 +284,21 @@ class PlaySession:
                 "final scores: they depend on cards entered as '?' (hidden from you);"
                 " count them at the table"
             )
-            self._autosave()
             return self._result(True)
         scores = final_scores(self.state)
         returns = [float(x) for x in self.state.returns()]
         ranks = rank_order(scores)
-        self.say("final scores: " + ", ".join(f"P{p + 1} {_num(x)}" for p, x in enumerate(scores)))
+        self.say(
+            "final scores: " + ", ".join(f"P{p + 1} {fmt_num(x)}" for p, x in enumerate(scores))
+        )
         self.say("ranking:")
         for p in sorted(range(len(scores)), key=lambda q: (ranks[q], q)):
             you = " (you)" if p in self.humans else ""
-            self.say(f"  {ranks[p]}. P{p + 1} {self.seats[p]}{you}: {_num(scores[p])}")
-        self._autosave()
+            self.say(f"  {ranks[p]}. P{p + 1} {self.seats[p]}{you}: {fmt_num(scores[p])}")
         return self._result(True, scores=scores, returns=returns)
 
     def _scores_known(self) -> bool:
         return not self.world.unknown or scores_determined(self.game, self.items, self.world)
-
-    def _autosave(self) -> None:
-        if self.save_path:
-            self._save(self.save_path)
 
     def record(self) -> GameRecord:
         rec = record_of(self.game_string, self.state, self.seed, self.seats, self.actions)
@@ -405,17 +308,6 @@ class PlaySession:
             if rec.terminal and not self._scores_known():
                 rec.scores = rec.returns = None
         return rec
-
-    def _save(self, path: str) -> bool:
-        rec = self.record()
-        try:
-            rec.save(path)
-        except OSError as e:
-            self.say(f"cannot save to {path!r}: {e.strerror or e}")
-            return False
-        self.saved.append(path)
-        self.say(f"saved {len(self.items)} actions to {path}")
-        return True
 
     def _show(self, p: int) -> list[tuple[int, str]]:
         s = self.state
@@ -444,34 +336,6 @@ class PlaySession:
             if line.strip():
                 return line.strip()
 
-    def _command(self, text: str, p: int, show) -> str | None:
-        """Handle a command typed at any prompt: 'stop', 'again' (prompt anew), 'handled',
-        or None when ``text`` is not a command."""
-        word, _, rest = text.partition(" ")
-        cmd = word.lower()
-        if cmd == "quit":
-            return "stop"
-        if cmd == "help":
-            extra = ", or '?' for what you cannot see" if self.table_mode else ""
-            self.say("type a number or a name" + extra + "; commands: " + ", ".join(COMMANDS))
-            return "handled"
-        if cmd == "board":
-            show()
-            return "handled"
-        if cmd == "hint":
-            self._hint(p)
-            return "handled"
-        if cmd == "save":
-            path = rest.strip() or self.save_path
-            if not path:
-                self.say("save needs a file name (or start with --save FILE)")
-            else:
-                self._save(path)
-            return "handled"
-        if cmd == "undo":
-            return "again" if self._undo(p) else "handled"
-        return None
-
     def _human_turn(self, p: int) -> bool:
         """Read commands until a move is made; False when the session should stop."""
         legal = self._show(p)
@@ -497,162 +361,3 @@ class PlaySession:
             self.say(f"  P{p + 1} (you): {self.state.action_to_string(p, a)}")
             self._apply(a, typed=True)
             return True
-
-    # ----- table mode -------------------------------------------------------------------
-    def _fill_automatic(self) -> bool:
-        """Fill in entries that need no prompt (one option, or hidden from you); True if any."""
-        s = self.state
-        if s.is_terminal() or not self._automatic(s):
-            return False
-        mover = CHANCE if s.is_chance_node() else s.current_player()
-        who = "chance" if mover == CHANCE else f"P{mover + 1}"
-        opts = options(s)
-        if len(opts) == 1 and not hidden_from(s, self.me):
-            self._enter(opts[0], typed=False)
-            self.say(f"  {who}: {s.action_to_string(mover, opts[0])}")
-        else:
-            self._enter(UNKNOWN, typed=False)
-            self.say(f"  {who}: ? (hidden from you; one of {len(opts)})")
-        return True
-
-    def _table_entry(self) -> bool:
-        """One chance outcome or table seat's move, typed by the user; False to stop."""
-        if self._fill_automatic():
-            return True
-        s = self.state
-        mover = CHANCE if s.is_chance_node() else s.current_player()
-        who = "chance" if mover == CHANCE else f"P{mover + 1}"
-
-        def show():
-            what = "chance outcome" if mover == CHANCE else f"P{mover + 1}'s move"
-            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal_now(), 1))
-            self.say(f"{what}? {listed}")
-
-        def legal_now():
-            st = self.state
-            return [(a, st.action_to_string(mover, a)) for a in options(st)]
-
-        show()
-        while True:
-            text = self._read(f"{who}> ")
-            if text is None:
-                return False
-            done = self._command(text, self.me, show)
-            if done == "stop":
-                return False
-            if done == "again":
-                return True
-            if done == "handled":
-                continue
-            if is_unknown(text):
-                try:
-                    check_hidden(self.state, self.me, len(self.items) + 1)
-                except HistoryError as e:
-                    self.say(str(e).replace("history item", "entry"))
-                    continue
-                self._enter(UNKNOWN, typed=True)
-                self.say(f"  {who}: ?")
-                return True
-            legal = legal_now()
-            item: int | str
-            try:
-                item = choose(legal, text)
-            except ValueError:
-                item = text  # maybe legal in another world consistent with what you saw
-            try:
-                before = self._enter(item, typed=True)
-            except HistoryError:
-                self.say(
-                    f"{text!r} is impossible here: legal: "
-                    + ", ".join(name for _, name in legal)
-                    + " (or a command: help)"
-                )
-                continue
-            a = self.world.actions[-1]
-            self.say(f"  {who}: {before.action_to_string(mover, a)}")
-            return True
-
-    def _hint(self, p: int) -> None:
-        s = self.state
-        if s.is_chance_node():
-            self.say("no hint: chance is to move (type the outcome first)")
-            return
-        mover = s.current_player()
-        try:
-            adv = advise(
-                self.game_string,
-                s,
-                [self.hint_agent],
-                player=p,
-                top=3,
-                seed=self.seed * 1_000_003 + len(self.items),
-                ply=len(self.items),
-            )
-        except Exception as e:  # a failing hint never ends the game
-            self.say(f"no hint: {one_line(e)}")
-            return
-        if mover == p:
-            self.say(f"hint for P{p + 1}, from your information state only:")
-        else:
-            self.say(f"P{mover + 1} is to move; what P{mover + 1} should play, as far as you know:")
-        self.say(render(adv, header=False, timing=False))
-
-    def _truncate(self, n: int) -> None:
-        self.world = World(
-            states=self.world.states[: n + 1],
-            actions=self.world.actions[:n],
-            unknown=[u for u in self.world.unknown if u < n],
-        )
-        del self.items[n:]
-        del self.typed[n:]
-
-    def _undo(self, p: int) -> bool:
-        """Table mode: back to the previous typed entry. Otherwise: back to player ``p``'s
-        previous decision. False if there is none."""
-        if self.table_mode:
-            target = max((i for i, t in enumerate(self.typed) if t), default=None)
-            what = "your previous entry"
-        else:
-            states = self.world.states
-            target = max(
-                (
-                    i
-                    for i in range(len(self.items))
-                    if not states[i].is_chance_node() and states[i].current_player() == p
-                ),
-                default=None,
-            )
-            what = "your previous decision"
-        if target is None:
-            self.say(f"nothing to undo: there is no {what}")
-            return False
-        undone = len(self.items) - target
-        self._truncate(target)
-        self.say(f"undone: back {undone} actions to {what}")
-        return True
-
-
-def choose(legal: list[tuple[int, str]], text: str) -> int:
-    """The action a human typed: a 1-based number, a name, or an unambiguous start of a name."""
-    t = text.strip()
-    if re.fullmatch(r"\d+", t):
-        k = int(t)
-        if 1 <= k <= len(legal):
-            return legal[k - 1][0]
-        raise ValueError(f"no move number {k}: choose 1-{len(legal)}, a move name, or 'help'")
-    low = " ".join(t.split()).lower()
-    exact = [a for a, name in legal if name.lower() == low]
-    if len(exact) == 1:
-        return exact[0]
-    starts = [(a, name) for a, name in legal if name.lower().startswith(low)]
-    if len(starts) == 1:
-        return starts[0][0]
-    if len(starts) > 1:
-        raise ValueError(f"{t!r} is ambiguous: " + ", ".join(name for _, name in starts))
-    raise ValueError(
-        f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'"
-    )
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:.2f}"

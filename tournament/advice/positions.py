@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import spiel_games
 from tournament.advice.items import (
@@ -258,16 +259,30 @@ def replay_record(game, record: GameRecord, ply: int | None = None) -> tuple[obj
     return world.state, list(world.actions)
 
 
+class Position(NamedTuple):
+    """A position to advise on, and whose view it was entered from."""
+
+    game_string: str
+    game: object
+    state: object
+    ply: int
+    # Whose information state advice must use by default: the player every ``?`` item is
+    # hidden from (a table record's ``me`` seat), or None (the player to move). Advising
+    # another player would fill that player's own unseen cards with made-up values.
+    viewer: int | None
+
+
 def position_from(
     game_string: str | None,
     history=None,
     record_path: str | None = None,
     ply: int | None = None,
     player: int | None = None,
-):
-    """(game string, game, state, ply) from a history or a game record file.
+) -> Position:
+    """The position of a history or a game record file.
 
-    ``player`` is whose view a ``?`` item is checked against (default: the player to move).
+    ``player`` is whose view a ``?`` item is checked against (default: a table record's
+    ``me`` seat, else the player to move).
     """
     if (history is None) == (record_path is None):
         raise HistoryError("give exactly one of --history and --game-file")
@@ -290,7 +305,14 @@ def position_from(
                 raise HistoryError(f"ply {ply} is outside the history (0-{len(items)})")
             items = items[:ply]
         world = build_world(game, items, player)
-    return game_string, game, world.state, len(world.actions)
+    return Position(game_string, game, world.state, len(world.actions), world_viewer(world, player))
+
+
+def world_viewer(world: World, player: int | None) -> int | None:
+    """The player a world's ``?`` items were checked against (None: no ``?`` item)."""
+    if not world.unknown:
+        return player
+    return player if player is not None else world.viewer
 
 
 __all__ = [
@@ -300,6 +322,7 @@ __all__ = [
     "VERSION",
     "GameRecord",
     "HistoryError",
+    "Position",
     "history_string",
     "legal_strings",
     "parse_action",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from tournament.advice.advise import advise_state
 from tournament.advice.items import CHANCE, HistoryError, check_player
 from tournament.advice.play import readable_observation
 from tournament.advice.positions import GameRecord, read_record, record_viewer, replay_record_world
+from tournament.ledger import read_ledger
 from tournament.replay import replay as replay_ledger
 
 MISTAKES = 3
@@ -68,6 +70,7 @@ class Review:
     agent: str
     seed: int
     decisions: list[Decision] = field(default_factory=list)
+    forced: int = 0  # forced moves of the player (one legal action), skipped
 
     @property
     def scored(self) -> list[Decision]:
@@ -95,6 +98,7 @@ class Review:
             "decisions": [d.to_json() for d in self.decisions],
             "summary": {
                 "decisions": len(self.decisions),
+                "forced_skipped": self.forced,
                 "average_loss": self.average_loss,
                 "mistakes": [d.to_json(view=True) for d in self.mistakes()],
             },
@@ -112,15 +116,22 @@ def load_game_record(source: str, game_id: str | None) -> GameRecord:
     return read_record(source)
 
 
+DEFAULT_AGENT = "ismcts(sims=800)"
+
+
 def review(
     record: GameRecord,
-    agent: str | AgentSpec,
+    agent: str | AgentSpec = DEFAULT_AGENT,
     *,
     player: int | None = None,
     seed: int = 0,
     game_string: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> Review:
-    """Review every decision of ``player`` (default: the record's ``me``/``human`` seat)."""
+    """Review every unforced decision of ``player`` (default: the record's ``me``/``human``
+    seat). A forced move (one legal action) is skipped: no budget is spent on it and it
+    does not count. ``on_progress(done, total)`` is called before the first decision and
+    after each one."""
     game_string = game_string or record.game
     game = spiel_games.load_game(game_string)
     if player is None:
@@ -131,10 +142,18 @@ def review(
     spec = resolve(agent)
     world = replay_record_world(game, record, viewer=player)
     result = Review(game=game_string, player=player, agent=str(spec), seed=seed)
-    for i, played in enumerate(world.actions):
+    todo = [
+        i
+        for i, s in enumerate(world.states[: len(world.actions)])
+        if not s.is_chance_node() and s.current_player() == player
+    ]
+    result.forced = sum(1 for i in todo if len(world.states[i].legal_actions()) == 1)
+    todo = [i for i in todo if len(world.states[i].legal_actions()) > 1]
+    if on_progress is not None:
+        on_progress(0, len(todo))
+    for done, i in enumerate(todo, start=1):
+        played = world.actions[i]
         state = world.states[i]
-        if state.is_chance_node() or state.current_player() != player:
-            continue
         legal = state.legal_actions()
         adv = advise_state(
             game_string, state, spec, player=player, top=len(legal), seed=seed, ply=i
@@ -161,9 +180,29 @@ def review(
                 view=readable_observation(state, player),
             )
         )
+        if on_progress is not None:
+            on_progress(done, len(todo))
     if not result.decisions:
-        raise HistoryError(f"P{player + 1} has no decision in this game")
+        raise HistoryError(f"P{player + 1} has no unforced decision in this game")
     return result
+
+
+def ledger_games(directory: str | Path) -> list[dict]:
+    """One row per game of a ledger: its id, seats (agent names in seat order), scores and
+    ranks, in the ledger's order (for ``meeple review LEDGER --list``)."""
+    ledger = read_ledger(directory)
+    names = {a["id"]: a["name"] for a in ledger.manifest["agents"]}
+    rows = ledger.table.select(["game_id", "agents", "scores", "ranks", "failure"]).to_pylist()
+    return [
+        {
+            "game_id": r["game_id"],
+            "seats": [names.get(i, i) for i in r["agents"]],
+            "scores": r["scores"],
+            "ranks": r["ranks"],
+            "failure": r["failure"],
+        }
+        for r in rows
+    ]
 
 
 # ----- rendering ----------------------------------------------------------------------
@@ -174,7 +213,8 @@ def _f(x: float | None, digits: int = 3) -> str:
 def render(rv: Review) -> str:
     lines = [
         f"{rv.game}: review of P{rv.player + 1}'s {len(rv.decisions)} decisions by"
-        f" {rv.agent} (seed {rv.seed}); values for P{rv.player + 1}",
+        f" {rv.agent} (seed {rv.seed}); values for P{rv.player + 1}"
+        + (f"; {rv.forced} forced moves skipped" if rv.forced else ""),
         "",
     ]
     w = max(6, *(len(d.played) for d in rv.decisions), *(len(d.best) for d in rv.decisions))
@@ -279,4 +319,14 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}<
 """
 
 
-__all__ = ["CHANCE", "Decision", "Review", "load_game_record", "render", "render_html", "review"]
+__all__ = [
+    "CHANCE",
+    "DEFAULT_AGENT",
+    "Decision",
+    "Review",
+    "ledger_games",
+    "load_game_record",
+    "render",
+    "render_html",
+    "review",
+]

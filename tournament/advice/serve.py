@@ -115,14 +115,14 @@ class Engine:
         history = q.get("history")
         if game_file is None and history is None:
             history = ""
-        player = _opt_int(q, "player")
+        player = _player(q)
         top = _opt_int(q, "top", 5)
         seed = _opt_int(q, "seed", 0)
         ply = _opt_int(q, "ply")
         budget = q.get("budget")
         if budget is not None and not isinstance(budget, dict):
             raise QueryError('"budget" must be an object of agent parameters, e.g. {"sims": 200}')
-        game_string, _, state, n = position_from(
+        pos = position_from(
             game_string,
             history=history,
             record_path=game_file,
@@ -131,7 +131,14 @@ class Engine:
         )
         specs = [resolve(a) for a in agents]  # parsed once, here at the edge
         result = advise(
-            game_string, state, specs, player=player, top=top, seed=seed, ply=n, budget=budget
+            pos.game_string,
+            pos.state,
+            specs,
+            player=pos.viewer,
+            top=top,
+            seed=seed,
+            ply=pos.ply,
+            budget=budget,
         )
         return result.to_json(), True
 
@@ -161,6 +168,19 @@ def _opt_int(q: dict, key: str, default=None):
     if isinstance(v, bool) or not isinstance(v, int):
         raise QueryError(f'"{key}" must be an integer')
     return v
+
+
+def _player(q: dict) -> int | None:
+    """``"player"``: an id (0, 1, ...) or a seat name ("P1", "P2", ...), as on the command line."""
+    v = q.get("player")
+    if isinstance(v, str):
+        t = v.strip()
+        if t[:1] in "pP" and t[1:].isdigit() and int(t[1:]) >= 1:
+            return int(t[1:]) - 1
+        raise QueryError(
+            f'"player" must be a player id (0, 1, ...) or a seat name (P1, ...), got {v!r}'
+        )
+    return _opt_int(q, "player")
 
 
 def serve(inp: IO[str] | None = None, out: IO[str] | None = None) -> int:

@@ -24,6 +24,7 @@ error naming the item and what the player sees there (``check_hidden``).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
 from tournament.advice.items import (
@@ -110,6 +111,7 @@ class World:
     states: list = field(default_factory=list)  # states[i]: the position before item i
     actions: list[int] = field(default_factory=list)  # the world's action ids, one per item
     unknown: list[int] = field(default_factory=list)  # 0-based indices of the ``?`` items
+    viewer: int | None = None  # the player every ``?`` item is hidden from, when any
 
     @property
     def state(self):
@@ -218,6 +220,7 @@ def build_world(game, items: list, viewer: int | None = None) -> World:
             viewer = end.current_player()
         for j in world.unknown:
             check_hidden(world.states[j], viewer, j + 1)
+        world.viewer = viewer
     return world
 
 
@@ -237,13 +240,60 @@ def extend_world(game, world: World, items: list, item) -> World:
         if not world.unknown:
             raise
         rebuilt = _Builder(game, items + [item], world_choices(world)).build()
+        rebuilt.viewer = world.viewer
         return rebuilt
     if a is None:
         a = options(state)[0]
     nxt = state.clone()
     nxt.apply_action(a)
     unknown = world.unknown + ([len(items)] if is_unknown(item) else [])
-    return World(states=world.states + [nxt], actions=world.actions + [a], unknown=unknown)
+    return World(
+        states=world.states + [nxt],
+        actions=world.actions + [a],
+        unknown=unknown,
+        viewer=world.viewer,
+    )
+
+
+POSSIBLE_SAMPLES = 64  # worlds re-dealt from the viewer's information state per menu
+
+
+def possible_options(world: World, viewer: int, samples: int = POSSIBLE_SAMPLES):
+    """The options at the end of ``world`` that some world consistent with what ``viewer``
+    saw allows: {action id: (name, '?' choices of such a world)}.
+
+    The world built for the ``?`` items is one of many; the real game may allow options it
+    does not (an opponent's card that the placeholder deal gave to someone else). Those
+    come from worlds re-dealt through the game's resampler (``resample_from_infostate``,
+    whose ``history()`` is a consistent history), ``samples`` of them from a fixed seed.
+    A re-dealt world is used only when its history keeps every named item.
+    """
+    state = world.state
+    mover = mover_of(state)
+    found = {a: (state.action_to_string(mover, a), world_choices(world)) for a in options(state)}
+    if not world.unknown or state.is_terminal():
+        return found
+    unknown = set(world.unknown)
+    rng = random.Random(len(world.actions))
+    for _ in range(samples):
+        other = state.resample_from_infostate(viewer, rng.random)
+        history = list(other.history())
+        if len(history) != len(world.actions) or any(
+            history[i] != a for i, a in enumerate(world.actions) if i not in unknown
+        ):
+            continue
+        choice = {j: history[j] for j in world.unknown}
+        for a in options(other):
+            if a not in found:
+                found[a] = (other.action_to_string(mover, a), choice)
+    return dict(sorted(found.items()))
+
+
+def adopt_world(game, items: list, choice: dict[int, int], viewer: int | None) -> World:
+    """The world that plays ``items`` with the given ``?`` choices."""
+    world = _Builder(game, items, choice).build()
+    world.viewer = viewer
+    return world
 
 
 def scores_determined(game, items: list, world: World) -> bool:

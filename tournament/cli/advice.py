@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -113,11 +114,20 @@ def advise_cmd(
     budget = {"time": seconds} if seconds is not None else None
     try:
         with domain_errors(1):
-            gs, _, state, n = position_from(
+            pos = position_from(
                 game_string, history=history, record_path=game_file, ply=ply, player=view
             )
             specs = [resolve(a) for a in agents]  # parsed once, here at the edge
-            result = advise(gs, state, specs, player=view, top=top, seed=seed, ply=n, budget=budget)
+            result = advise(
+                pos.game_string,
+                pos.state,
+                specs,
+                player=pos.viewer,
+                top=top,
+                seed=seed,
+                ply=pos.ply,
+                budget=budget,
+            )
     except typer.Exit:
         raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
@@ -154,8 +164,15 @@ def play_cmd(
     ] = None,
     save: Annotated[
         str | None,
-        typer.Option("--save", help="Write the game record here on save, quit and at the end"),
+        typer.Option(
+            "--save",
+            help="Write the game record here on save, quit and at the end (an existing file"
+            " only with --force, or when it is the --load record)",
+        ),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --save overwrite an existing file")
+    ] = False,
     load: Annotated[str | None, typer.Option("--load", help="Continue a saved game record")] = None,
     hint_agent: Annotated[
         str | None,
@@ -194,8 +211,6 @@ def play_cmd(
             seed = record.seed if record is not None else 0
         if chance is None:
             chance = record.chance if record is not None else "seed"
-        if save is not None:
-            _check_save_path(save)
         session = PlaySession(
             game_string,
             seat_list,
@@ -206,24 +221,14 @@ def play_cmd(
             hint_agent=hint_agent,
             record=record,
             chance=chance,
+            load_path=load,
+            force=force,
         )
     result = session.run()
     if result.interrupted:
         raise typer.Exit(130)
-    if result.error:
+    if result.error or result.lost:
         raise typer.Exit(1)
-
-
-def _check_save_path(path: str) -> None:
-    """Refuse a --save path that cannot be written, before the game starts."""
-    from tournament.advice.play import PlayError  # deferred: fast --help
-
-    target = Path(path)
-    if target.is_dir():
-        raise PlayError(f"--save {path!r} is a directory, not a file")
-    parent = target.parent
-    if not parent.is_dir():
-        raise PlayError(f"--save {path!r}: the directory {str(parent)!r} does not exist")
 
 
 def review_cmd(
@@ -235,7 +240,11 @@ def review_cmd(
     ] = None,
     agent: Annotated[
         str | None,
-        typer.Option("--agent", "-a", help="The reviewing agent, e.g. 'ismcts(sims=2000)'"),
+        typer.Option(
+            "--agent",
+            "-a",
+            help="The reviewing agent, e.g. 'ismcts(sims=2000)' (default ismcts(sims=800))",
+        ),
     ] = None,
     player: Annotated[
         str | None,
@@ -256,19 +265,34 @@ def review_cmd(
         str | None,
         typer.Option("--html", help="Also write an HTML review with a value-over-time plot"),
     ] = None,
+    list_games: Annotated[
+        bool, typer.Option("--list", help="List the game ids of a ledger (with seats and scores)")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
 ) -> None:
-    """Where did I go wrong? Each decision's best move, value, the move played and its loss."""
+    """Where did I go wrong? Each unforced decision's best move, value, the move played and
+    its loss."""
     from tournament.advice import review as rv  # deferred: fast --help
 
-    if agent is None:
-        raise fail("give --agent, e.g. --agent 'ismcts(sims=1000)'", 2)
     if fmt not in ("text", "json"):
         raise fail(f"--format must be text or json, got {fmt!r}", 2)
+    if list_games:
+        _list_ledger_games(source, game_id, as_json or fmt == "json")
+        return
     view = _player_id(player)
+    if html_path is not None:
+        _check_output_path(html_path, "--html")
     try:
         with domain_errors(1):
             record = rv.load_game_record(source, game_id)
-            result = rv.review(record, agent, player=view, seed=seed)
+            with _review_progress(quiet) as on_progress:
+                result = rv.review(
+                    record,
+                    agent or rv.DEFAULT_AGENT,
+                    player=view,
+                    seed=seed,
+                    on_progress=on_progress,
+                )
     except typer.Exit:
         raise
     except (ValueError, RuntimeError) as e:
@@ -284,6 +308,59 @@ def review_cmd(
         typer.echo(rv.render(result))
     if html_path is not None:
         typer.echo(f"wrote {html_path}", err=True)
+
+
+def _check_output_path(path: str, option: str) -> None:
+    """Refuse an output path that cannot be written, before any work is done."""
+    target = Path(path)
+    if target.is_dir():
+        raise fail(f"{option} {path!r} is a directory, not a file", 2)
+    if not target.parent.is_dir():
+        raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)
+
+
+def _list_ledger_games(source: str, game_id: str | None, as_json: bool) -> None:
+    from tournament.advice import review as rv  # deferred: fast --help
+
+    if game_id is not None:
+        raise fail("--list takes a ledger directory and no GAME_ID", 2)
+    if not Path(source).is_dir():
+        raise fail(f"--list needs a ledger directory; {source!r} is not one", 2)
+    with domain_errors(1):
+        games = rv.ledger_games(source)
+    if as_json:
+        typer.echo(json.dumps(games, indent=1))
+        return
+    for g in games:
+        scores = ", ".join(f"{x:g}" for x in g["scores"])
+        seats = ", ".join(f"P{p + 1}={name}" for p, name in enumerate(g["seats"]))
+        tail = f"  ({g['failure']})" if g["failure"] else ""
+        typer.echo(f"{g['game_id']}  {seats}  scores {scores}{tail}")
+
+
+@contextmanager
+def _review_progress(quiet: bool):
+    """A progress bar on stderr while the review runs (a terminal only, and not --quiet)."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "reviewing",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("review", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 def register(app: typer.Typer) -> None:

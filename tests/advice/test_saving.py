@@ -1,0 +1,181 @@
+"""Table mode and `meeple play` keep the player's work (issue 29, item 6).
+
+Each test names the way a game used to be lost: a --save path that overwrote an existing
+record at the first save, quit or end of input (even with no move played); quit and end
+of input without --save that dropped the moves silently; a bare `save` after --load that
+asked for a name instead of writing back; a save that could leave a torn file.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament.advice.play import PlaySession
+from tournament.advice.positions import read_record
+from tournament.advice.saving import RecordKeeper, SaveRefused, check_save_path
+from tournament.cli import app
+
+TINY = (
+    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
+    "last_round_depth=0,rows=2,row_capacity=1)"
+)
+SEATS = ["human", "heuristic"]
+OTHER = '{"precious": "a record of another game"}\n'
+
+
+def session(lines: str, **kw) -> tuple[PlaySession, io.StringIO]:
+    out = io.StringIO()
+    return PlaySession(TINY, SEATS, 3, inp=io.StringIO(lines), out=out, **kw), out
+
+
+def test_save_path_that_exists_is_refused_before_the_game_starts(tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_text(OTHER)
+    with pytest.raises(SaveRefused, match="exists; continue it with --load"):
+        session("quit\n", save_path=str(path))
+    assert path.read_text() == OTHER
+
+
+def test_cli_save_over_an_existing_record_with_no_move_leaves_it_intact(tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_text(OTHER)
+    r = CliRunner().invoke(app, ["play", TINY, "--seats", "human,heuristic", "--save", str(path)])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines() == [
+        f"error: --save {str(path)!r} exists; continue it with --load {str(path)!r},"
+        " or pass --force to overwrite it"
+    ]
+    assert path.read_text() == OTHER
+
+
+def test_force_lets_save_overwrite_an_existing_file(tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_text(OTHER)
+    s, _ = session("1\nquit\n", save_path=str(path), force=True)
+    result = s.run()
+    assert read_record(path).action_ids() == result.actions
+
+
+def test_save_command_refuses_a_file_the_session_does_not_own(tmp_path):
+    path = tmp_path / "other.json"
+    path.write_text(OTHER)
+    s, out = session(f"1\nsave {path}\nsave {path} --force\n1\nsave {path}\nquit\n")
+    result = s.run()
+    text = out.getvalue()
+    assert f"'{path}' exists and is not this game's record: 'save {path} --force'" in text
+    # Once written by this session the file is its own: the later plain save updates it.
+    assert text.count("exists and is not this game's record") == 1
+    assert read_record(path).action_ids() == result.actions
+
+
+def test_quit_without_save_keeps_the_moves_in_a_recovery_file(recovery_dir):
+    s, out = session("1\n1\nquit\n")
+    result = s.run()
+    files = list(recovery_dir.glob("coloretto-*.json"))
+    assert len(files) == 1 and result.saved == [str(files[0])]
+    assert read_record(files[0]).action_ids() == result.actions and result.actions
+    assert "warning: the game was not saved (2 of your entries since the last save)" in (
+        out.getvalue()
+    )
+    assert f"meeple play --load {files[0]}" in out.getvalue()
+
+
+def test_end_of_input_without_save_keeps_the_moves_in_a_recovery_file(recovery_dir):
+    s, _ = session("1\n")  # Ctrl-D after one move
+    result = s.run()
+    (path,) = recovery_dir.glob("*.json")
+    assert read_record(path).action_ids() == result.actions
+
+
+def test_a_second_recovery_never_overwrites_the_first(recovery_dir):
+    session("1\nquit\n")[0].run()
+    session("1\n1\nquit\n")[0].run()
+    files = sorted(recovery_dir.glob("*.json"))
+    assert len(files) == 2
+    assert sorted(len(read_record(f).actions) for f in files) != [0, 0]
+
+
+def test_quit_with_nothing_unsaved_writes_no_recovery_file(recovery_dir, tmp_path):
+    s, out = session("quit\n")
+    s.run()
+    assert not recovery_dir.exists() or not list(recovery_dir.iterdir())
+    assert "warning" not in out.getvalue()
+    # Saved, then quit: nothing new, no recovery file either.
+    path = tmp_path / "g.json"
+    s, _ = session(f"1\nsave {path}\nquit\n")
+    s.run()
+    assert not recovery_dir.exists() or not list(recovery_dir.iterdir())
+
+
+def test_bare_save_after_load_writes_back_to_the_loaded_record(tmp_path):
+    path = tmp_path / "g.json"
+    first, _ = session(f"1\nsave {path}\nquit\n")
+    first.run()
+    record = read_record(path)
+    out = io.StringIO()
+    second = PlaySession(
+        TINY,
+        SEATS,
+        3,
+        inp=io.StringIO("1\nsave\nquit\n"),
+        out=out,
+        record=record,
+        load_path=str(path),
+    )
+    result = second.run()
+    assert f"saved {len(result.actions)} actions to {path}" in out.getvalue()
+    assert read_record(path).action_ids() == result.actions
+    assert len(result.actions) > len(record.actions)
+
+
+def test_load_and_save_to_the_same_record_is_allowed(tmp_path):
+    path = tmp_path / "g.json"
+    session(f"1\nsave {path}\nquit\n")[0].run()
+    check_save_path(str(path), load_path=str(path))  # no error
+    r = CliRunner().invoke(app, ["play", "--load", str(path), "--save", str(path)], input="1\n")
+    assert r.exit_code == 0, r.output
+    assert len(read_record(path).actions) > 0
+
+
+def test_a_failed_save_leaves_the_old_record_intact(tmp_path, monkeypatch):
+    path = tmp_path / "g.json"
+    session(f"1\nsave {path}\nquit\n")[0].run()
+    before = path.read_text()
+
+    def full_disk(*args, **kw):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    s, out = session("1\n1\nquit\n", save_path=str(path), load_path=str(path), force=True)
+    s.run()
+    assert path.read_text() == before
+    assert "cannot save to" in out.getvalue() and "No space left on device" in out.getvalue()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_unsaved_moves_that_cannot_be_kept_exit_non_zero(tmp_path, monkeypatch):
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("")
+    monkeypatch.setenv("MEEPLE_RECOVERY_DIR", str(blocked / "recovery"))
+    r = CliRunner().invoke(app, ["play", TINY, "--seats", "human,heuristic"], input="1\nquit\n")
+    assert r.exit_code == 1
+    assert "unsaved actions could NOT be kept" in r.output
+
+
+def test_unsaved_counts_typed_entries_after_the_last_save():
+    items: list = []
+    typed: list[bool] = []
+    keeper = RecordKeeper(lambda: (None, items, typed), lambda line: None)
+    items += [1, 2, 3]
+    typed += [False, True, True]  # a chance draw from the seed, then two typed moves
+    assert keeper.unsaved() == 2
+    keeper.clean = [1, 2, 3]
+    assert keeper.unsaved() == 0
+    items[2:], typed[2:] = [4, 5], [True, False]  # undo one, play one, an AI replies
+    assert keeper.unsaved() == 1
+    del items[1:], typed[1:]  # undo back past the save: the save holds more, nothing new
+    assert keeper.unsaved() == 0

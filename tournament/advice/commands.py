@@ -1,0 +1,126 @@
+"""The commands a player types at any prompt of `meeple play`: hint, undo, save, board,
+help and quit. ``SessionCommands`` is the part of ``PlaySession`` that runs them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solvers.registry import AgentSpec
+from spiel_games.common.errors import one_line
+from tournament.advice.advise import advise, render
+from tournament.advice.saving import RecordKeeper
+from tournament.advice.unknown import World
+
+COMMANDS = ("hint", "undo", "save", "board", "help", "quit")
+
+
+class SessionCommands:
+    """In-game commands of a play session (a mixin of ``PlaySession``)."""
+
+    # What the mixin uses of the session (set in PlaySession.__init__).
+    game_string: str
+    seed: int
+    world: World
+    items: list
+    typed: list[bool]
+    me: int
+    table_mode: bool
+    hint_agent: AgentSpec
+    files: RecordKeeper
+
+    if TYPE_CHECKING:
+
+        @property
+        def state(self) -> Any: ...
+        def say(self, text: str = "") -> None: ...
+
+    def _command(self, text: str, p: int, show, board=None) -> str | None:
+        """Handle a command typed at any prompt: 'stop', 'again' (prompt anew), 'handled',
+        or None when ``text`` is not a command. ``board`` shows the user's view (default
+        ``show``, which does at the user's own decisions)."""
+        word, _, rest = text.partition(" ")
+        cmd = word.lower()
+        if cmd == "quit":
+            return "stop"
+        if cmd == "help":
+            extra = ", or '?' for what you cannot see" if self.table_mode else ""
+            self.say("type a number or a name" + extra + "; commands: " + ", ".join(COMMANDS))
+            return "handled"
+        if cmd == "board":
+            (board or show)()
+            return "handled"
+        if cmd == "hint":
+            self._hint(p)
+            return "handled"
+        if cmd == "save":
+            words = rest.split()
+            force = "--force" in words
+            words = [w for w in words if w != "--force"]
+            path = " ".join(words) or self.files.default_path()
+            if not path:
+                self.say("save needs a file name (or start with --save FILE)")
+            else:
+                self.files.save(path, force=force)
+            return "handled"
+        if cmd == "undo":
+            return "again" if self._undo(p) else "handled"
+        return None
+
+    def _hint(self, p: int) -> None:
+        s = self.state
+        if s.is_chance_node():
+            self.say("no hint: chance is to move (type the outcome first)")
+            return
+        mover = s.current_player()
+        try:
+            adv = advise(
+                self.game_string,
+                s,
+                [self.hint_agent],
+                player=p,
+                top=3,
+                seed=self.seed * 1_000_003 + len(self.items),
+                ply=len(self.items),
+            )
+        except Exception as e:  # a failing hint never ends the game
+            self.say(f"no hint: {one_line(e)}")
+            return
+        if mover == p:
+            self.say(f"hint for P{p + 1}, from your information state only:")
+        else:
+            self.say(f"P{mover + 1} is to move; what P{mover + 1} should play, as far as you know:")
+        self.say(render(adv, header=False, timing=False))
+
+    def _truncate(self, n: int) -> None:
+        self.world = World(
+            states=self.world.states[: n + 1],
+            actions=self.world.actions[:n],
+            unknown=[u for u in self.world.unknown if u < n],
+        )
+        del self.items[n:]
+        del self.typed[n:]
+
+    def _undo(self, p: int) -> bool:
+        """Table mode: back to the previous typed entry. Otherwise: back to player ``p``'s
+        previous decision. False if there is none."""
+        if self.table_mode:
+            target = max((i for i, t in enumerate(self.typed) if t), default=None)
+            what = "your previous entry"
+        else:
+            states = self.world.states
+            target = max(
+                (
+                    i
+                    for i in range(len(self.items))
+                    if not states[i].is_chance_node() and states[i].current_player() == p
+                ),
+                default=None,
+            )
+            what = "your previous decision"
+        if target is None:
+            self.say(f"nothing to undo: there is no {what}")
+            return False
+        undone = len(self.items) - target
+        self._truncate(target)
+        self.say(f"undone: back {undone} actions to {what}")
+        return True

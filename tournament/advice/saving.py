@@ -1,0 +1,157 @@
+"""Where `meeple play` keeps a game: the player's record files and the recovery file.
+
+A session writes only to files it owns: the record it loaded, the ``--save`` path (when
+that file did not exist yet, or ``--force`` was given) and any file it has written
+itself. Every write is atomic, so a crash mid-save leaves the old record intact. When the
+session stops with moves that no save holds (``quit``, end of input, Ctrl-C, an AI
+failure, the end of the game) and no ``--save`` path takes them, they go to a new file in
+the recovery directory, and the session says where.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from spiel_games.common.errors import MeepleError
+from spiel_games.common.files import atomic_write_text
+from tournament.advice.positions import GameRecord
+
+RECOVERY_ENV = "MEEPLE_RECOVERY_DIR"
+
+
+class SaveRefused(MeepleError):
+    """A save that would overwrite a file the session does not own: one line for the user."""
+
+
+def recovery_dir() -> Path:
+    """``$MEEPLE_RECOVERY_DIR``, else ``$XDG_STATE_HOME/meeple/recovery``, else
+    ``~/.local/state/meeple/recovery``."""
+    if os.environ.get(RECOVERY_ENV):
+        return Path(os.environ[RECOVERY_ENV])
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "meeple" / "recovery"
+
+
+def check_save_path(path: str, *, load_path: str | None = None, force: bool = False) -> None:
+    """Refuse a ``--save`` path before the game starts: a directory, a missing directory,
+    or an existing record that is not the one being continued (without ``--force``)."""
+    target = Path(path)
+    if target.is_dir():
+        raise SaveRefused(f"--save {path!r} is a directory, not a file")
+    if not target.parent.is_dir():
+        raise SaveRefused(f"--save {path!r}: the directory {str(target.parent)!r} does not exist")
+    if target.exists() and not force and not _same(path, load_path):
+        raise SaveRefused(
+            f"--save {path!r} exists; continue it with --load {path!r}, or pass --force to"
+            " overwrite it"
+        )
+
+
+def _same(a: str | Path | None, b: str | Path | None) -> bool:
+    return a is not None and b is not None and Path(a).resolve() == Path(b).resolve()
+
+
+class RecordKeeper:
+    """The session's files: which it may overwrite, what is unsaved, the recovery file.
+
+    ``snapshot()`` returns the current record, its history items and, per item, whether
+    the user typed it; ``say`` prints a line. Only typed entries are work to keep: the
+    moves of AI seats and the chance drawn from the seed follow from them.
+    """
+
+    def __init__(
+        self,
+        snapshot: Callable[[], tuple[GameRecord, list, list[bool]]],
+        say: Callable[[str], None],
+        *,
+        save_path: str | None = None,
+        load_path: str | None = None,
+        force: bool = False,
+        recovery: Path | None = None,
+    ):
+        if save_path is not None:
+            check_save_path(save_path, load_path=load_path, force=force)
+        self.snapshot = snapshot
+        self.say = say
+        self.save_path = save_path
+        self.load_path = load_path
+        self.recovery = recovery
+        self.owned = {Path(p).resolve() for p in (save_path, load_path) if p is not None}
+        self.saved: list[str] = []  # every path written, in order
+        self.clean: list = list(snapshot()[1]) if load_path is not None else []
+
+    def default_path(self) -> str | None:
+        """Where a bare ``save`` writes: the --save path, else the loaded record."""
+        return self.save_path or self.load_path
+
+    def unsaved(self) -> int:
+        """How many typed entries no save holds: those after the history shared with the
+        last save (an undo alone leaves nothing unsaved)."""
+        _, items, typed = self.snapshot()
+        same = 0
+        for a, b in zip(items, self.clean, strict=False):
+            if a != b:
+                break
+            same += 1
+        return sum(typed[same:])
+
+    def save(self, path: str, force: bool = False) -> bool:
+        """Write the record to ``path``; refuse to overwrite a file the session does not
+        own unless ``force``. True when written."""
+        target = Path(path)
+        if target.exists() and target.resolve() not in self.owned and not force:
+            self.say(
+                f"{path!r} exists and is not this game's record: 'save {path} --force'"
+                " overwrites it"
+            )
+            return False
+        record, items, _ = self.snapshot()
+        try:
+            atomic_write_text(target, record.dumps())
+        except OSError as e:
+            self.say(f"cannot save to {path!r}: {e.strerror or e}")
+            return False
+        self.owned.add(target.resolve())
+        self.saved.append(path)
+        self.clean = list(items)
+        self.say(f"saved {len(items)} actions to {path}")
+        return True
+
+    def keep(self) -> str:
+        """At a stop: save to the --save path, else put unsaved moves in a recovery file.
+        Returns "saved", "recovered", "clean" (nothing unsaved) or "lost" (unsaved moves
+        could not be written anywhere)."""
+        if self.save_path and self.save(self.save_path):
+            return "saved"
+        n = self.unsaved()
+        if n == 0:
+            return "clean"
+        record = self.snapshot()[0]
+        try:
+            path = self._recovery_file(record)
+        except OSError as e:
+            self.say(f"warning: {n} unsaved actions could NOT be kept: {e.strerror or e}")
+            return "lost"
+        self.saved.append(str(path))
+        self.say(
+            f"warning: the game was not saved ({n} of your entries since the last save);"
+            f" it is kept in {path} (continue with: meeple play --load {path})"
+        )
+        return "recovered"
+
+    def _recovery_file(self, record: GameRecord) -> Path:
+        folder = self.recovery if self.recovery is not None else recovery_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        name = record.game.split("(", 1)[0].removeprefix("python_")
+        for k in range(1, 100_000):  # the first free number: GAME-1.json, GAME-2.json, ...
+            path = folder / f"{name}-{k}.json"
+            try:
+                with open(path, "x"):  # a new file: never overwrite an earlier recovery
+                    pass
+            except FileExistsError:
+                continue
+            atomic_write_text(path, record.dumps())
+            return path
+        raise OSError(f"no free recovery file name in {folder}")

@@ -1,0 +1,160 @@
+"""Table mode of `meeple play`: the entries a person types at a physical table.
+
+The user types the chance outcomes they see and the moves of the ``table`` seats; what
+they cannot see is entered as ``?`` by the session itself. The entries build one world
+consistent with what the user saw (tournament/advice/unknown.py); the menus list every
+option some such world allows. ``TableEntries`` is the part of ``PlaySession`` that does
+this; it uses the session's ``world``, ``items``, ``typed``, ``say`` and ``_read``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tournament.advice.positions import CHANCE, HistoryError
+from tournament.advice.terminal import choose, readable_observation
+from tournament.advice.unknown import (
+    UNKNOWN,
+    World,
+    adopt_world,
+    check_hidden,
+    extend_world,
+    hidden_from,
+    is_unknown,
+    options,
+    possible_options,
+)
+
+
+class TableEntries:
+    """Table-mode entries of a play session (a mixin of ``PlaySession``)."""
+
+    # What the mixin uses of the session (set in PlaySession.__init__).
+    game: Any
+    world: World
+    items: list
+    typed: list[bool]
+    me: int
+    humans: set[int]
+    table: set[int]
+    chance: str
+
+    if TYPE_CHECKING:
+
+        @property
+        def state(self) -> Any: ...
+        def say(self, text: str = "") -> None: ...
+        def _read(self, prompt: str) -> str | None: ...
+        def _command(self, text: str, p: int, show, board=None) -> str | None: ...
+
+    def _enter(self, item, typed: bool):
+        """Table mode: add one entry (a name, an id or "?"); the world is rebuilt if needed.
+        Returns the state before the entry."""
+        self.world = extend_world(self.game, self.world, self.items, item)
+        i = len(self.items)
+        s = self.world.states[i]
+        self.items.append(UNKNOWN if is_unknown(item) else self.world.actions[i])
+        self.typed.append(typed)
+        return s
+
+    def _automatic(self, state) -> bool:
+        """Whether table mode fills this entry in itself (no prompt)."""
+        if state.is_terminal():
+            return True
+        mover = CHANCE if state.is_chance_node() else state.current_player()
+        if mover in self.humans:
+            return False
+        if mover != CHANCE and mover not in self.table:
+            return True  # an AI seat
+        if mover == CHANCE and self.chance == "seed":
+            return True
+        if hidden_from(state, self.me):
+            return True
+        # One option is forced only when nothing is unknown: with '?' in the history, the
+        # placeholder world may offer one option where the real game offers several.
+        return len(options(state)) == 1 and not self.world.unknown
+
+    def _fill_automatic(self) -> bool:
+        """Fill in entries that need no prompt (one option, or hidden from you); True if any."""
+        s = self.state
+        if s.is_terminal() or not self._automatic(s):
+            return False
+        mover = CHANCE if s.is_chance_node() else s.current_player()
+        who = "chance" if mover == CHANCE else f"P{mover + 1}"
+        opts = options(s)
+        if len(opts) == 1 and not hidden_from(s, self.me):
+            self._enter(opts[0], typed=False)
+            self.say(f"  {who}: {s.action_to_string(mover, opts[0])}")
+        else:
+            self._enter(UNKNOWN, typed=False)
+            self.say(f"  {who}: ? (hidden from you; one of {len(opts)})")
+        return True
+
+    def _table_entry(self) -> bool:
+        """One chance outcome or table seat's move, typed by the user; False to stop."""
+        if self._fill_automatic():
+            return True
+        s = self.state
+        mover = CHANCE if s.is_chance_node() else s.current_player()
+        who = "chance" if mover == CHANCE else f"P{mover + 1}"
+
+        possible = possible_options(self.world, self.me)
+
+        def show():
+            what = "chance outcome" if mover == CHANCE else f"P{mover + 1}'s move"
+            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal_now(), 1))
+            self.say(f"{what}? {listed}")
+
+        def board():
+            self.say("")
+            self.say(f"--- {who} to move; your view (P{self.me + 1}) ---")
+            self.say(readable_observation(self.state, self.me))
+            show()
+
+        def legal_now():
+            # Every option some world consistent with what you saw allows, not only the
+            # placeholder world's.
+            return [(a, name) for a, (name, _) in possible.items()]
+
+        show()
+        while True:
+            text = self._read(f"{who}> ")
+            if text is None:
+                return False
+            done = self._command(text, self.me, show, board)
+            if done == "stop":
+                return False
+            if done == "again":
+                return True
+            if done == "handled":
+                continue
+            if is_unknown(text):
+                try:
+                    check_hidden(self.state, self.me, len(self.items) + 1)
+                except HistoryError as e:
+                    self.say(str(e).replace("history item", "entry"))
+                    continue
+                self._enter(UNKNOWN, typed=True)
+                self.say(f"  {who}: ?")
+                return True
+            legal = legal_now()
+            item: int | str
+            try:
+                item = choose(legal, text)
+            except ValueError:
+                item = text  # maybe legal in another world consistent with what you saw
+            if isinstance(item, int) and item not in options(self.state):
+                # Possible only in another world consistent with what you saw: move there.
+                self.world = adopt_world(self.game, self.items, possible[item][1], self.me)
+            try:
+                before = self._enter(item, typed=True)
+            except HistoryError:
+                self.say(
+                    f"{text!r} is impossible here: legal: "
+                    + ", ".join(name for _, name in legal)
+                    + " (or a command: help)"
+                )
+                continue
+            a = self.world.actions[-1]
+            self.say(f"  {who}: {before.action_to_string(mover, a)}")
+            return True

@@ -1,0 +1,139 @@
+"""What `meeple play` prints and reads: seat lists, views, move names, ranks.
+
+Pure helpers with no session state, shared by normal play and table mode.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyspiel
+
+from solvers.registry import KINDS
+from spiel_games.common.chance import sample_chance
+from spiel_games.common.errors import MeepleError
+from tournament.advice.positions import CHANCE
+
+
+class PlayError(MeepleError):
+    """A setup problem (bad seats, unreadable record): one line for the user."""
+
+
+def split_seats(text: str) -> list[str]:
+    """'human,mcts(sims=10,uct_c=2),heuristic' -> three specs (commas inside brackets kept)."""
+    seats: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            seats.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    seats.append("".join(cur).strip())
+    if any(not s for s in seats):
+        raise PlayError(f"empty seat in {text!r}")
+    return seats
+
+
+def chance_rng(seed: int, ply: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence([seed, ply, 0x6D65]))
+
+
+def draw_chance(state, seed: int, ply: int) -> int:
+    return sample_chance(state, chance_rng(seed, ply))
+
+
+def default_hint_agent() -> str:
+    # Two seconds of search: a hint must come quickly in every game (full IS-MCTS rollouts
+    # run at ~30 sims/s in 4-player Rococo but ~500 in Coloretto).
+    for kind, spec in (("ismcts", "ismcts(time=2)"), ("mcts", "mcts(time=2)")):
+        if kind in KINDS:
+            return spec
+    return "heuristic"
+
+
+def readable_observation(state, player: int) -> str:
+    """What ``player`` sees.
+
+    A game may provide ``state.render_view(player)`` (a readable text built from that
+    player's observation only); otherwise perfect-information games show the board
+    (``str(state)``) and the others show ``observation_string(player)`` one piece per line.
+    """
+    custom = getattr(state, "render_view", None)
+    if callable(custom):
+        return str(custom(player))
+    game = state.get_game()
+    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return str(state)
+    text = state.observation_string(player).strip()
+    # PieceObserver strings are "name:value name:value ..."; one aligned piece per line.
+    pieces = re.split(r"\s+(?=[A-Za-z_][A-Za-z0-9_]*:)", text)
+    rows = [p.partition(":") for p in pieces]
+    if not all(sep for _, sep, _ in rows):
+        return text
+    width = max(len(name) for name, _, _ in rows)
+    return "\n".join(f"  {name:<{width}}  {value}" for name, _, value in rows)
+
+
+def observable(before, mover: int, action: int, watchers) -> bool:
+    """Whether every watcher can tell ``action`` apart from the mover's other options.
+
+    It can when no other legal action (or chance outcome) leads to the same information
+    state for that watcher: then the watcher's own view already reveals which move was
+    made, and naming it tells nothing new. A secret choice, or a card dealt to someone
+    else, leaves the watcher's information state the same for several options: hidden.
+    """
+    if mover == CHANCE:
+        options = [int(a) for a, _ in before.chance_outcomes()]
+    else:
+        options = [int(a) for a in before.legal_actions()]
+    if len(options) <= 1 or not watchers:
+        return True
+
+    def info_after(a: int, h: int) -> str:
+        child = before.clone()
+        child.apply_action(a)
+        return child.information_state_string(h)
+
+    for h in watchers:
+        seen = info_after(action, h)
+        if any(b != action and info_after(b, h) == seen for b in options):
+            return False
+    return True
+
+
+def rank_order(scores: list[float]) -> list[int]:
+    """1-based rank per player, ties sharing the better rank."""
+    return [1 + sum(1 for t in scores if t > s) for s in scores]
+
+
+def choose(legal: list[tuple[int, str]], text: str) -> int:
+    """The action a human typed: a 1-based number, a name, or an unambiguous start of a name."""
+    t = text.strip()
+    if re.fullmatch(r"\d+", t):
+        k = int(t)
+        if 1 <= k <= len(legal):
+            return legal[k - 1][0]
+        raise ValueError(f"no move number {k}: choose 1-{len(legal)}, a move name, or 'help'")
+    low = " ".join(t.split()).lower()
+    exact = [a for a, name in legal if name.lower() == low]
+    if len(exact) == 1:
+        return exact[0]
+    starts = [(a, name) for a, name in legal if name.lower().startswith(low)]
+    if len(starts) == 1:
+        return starts[0][0]
+    if len(starts) > 1:
+        raise ValueError(f"{t!r} is ambiguous: " + ", ".join(name for _, name in starts))
+    raise ValueError(
+        f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'"
+    )
+
+
+def fmt_num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.2f}"
