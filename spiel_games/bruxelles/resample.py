@@ -79,14 +79,16 @@ def _hidden_draws(s, player_id: int) -> dict[int, list[tuple[int, int]]]:
 
 def _redeal_put_backs(state, player_id: int, u):
     s = state._s
-    pending = s.phase in (Phase.KEEP_WORK, Phase.C_ART) and _pending_drawer(s) not in (
-        -1,
-        player_id,
-    )
+    drawer = _pending_drawer(s)
+    pending = drawer not in (-1, player_id)
     owners = [q for q in range(s.n) if q != player_id and s.seen[q]]
     if not owners and not pending:
         return state.clone()
     groups = _hidden_draws(s, player_id)
+    if pending and _pending_works(s):
+        # The draw still waiting for its keep (or its next work) is the drawer's last run
+        # of hidden tokens: not one of his finished draws, it is re-dealt whole below.
+        groups[drawer].pop()
     core = s.__deepcopy__(None)
     changes: dict[int, int] = {}
     for q in owners:
@@ -121,9 +123,14 @@ def _pending_drawer(s) -> int:
     return -1
 
 
+def _pending_works(s) -> tuple[int, ...]:
+    """The works of the draw still waiting for its keep (or its next work)."""
+    return s.ctx[0] if s.phase == Phase.KEEP_WORK else s.ctx[2]
+
+
 def _redeal_pending(s, core, changes: dict[int, int], u) -> None:
     """A draw still waiting for its keep (or its next work): re-deal it whole."""
-    drawn = s.ctx[0] if s.phase == Phase.KEEP_WORK else s.ctx[2]
+    drawn = _pending_works(s)
     pool = list(s.art_stack[: R.COLOURS])
     for c in drawn:
         pool[c] += 1
