@@ -32,7 +32,9 @@ A game's ``game.py`` declares its ``EngineGame`` and ``EngineState`` subclasses;
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import itemgetter
 from types import ModuleType
 from typing import Any, ClassVar, NamedTuple, Protocol
 
@@ -44,6 +46,7 @@ from spiel_games.common.utility import utility_bounds
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 HOOK_KINDS = ("outcomes", "legal", "apply")
+_first = itemgetter(0)
 
 Core = Any  # each game's own __slots__ class (see the module docstring for its engine slots)
 
@@ -405,10 +408,8 @@ def _bind(cls: type[EngineState]) -> None:
         else:
             if cache is None or (outs := cache.get("outcomes")) is None:
                 outs = outcomes[ph](c)  # at the end: raises "the game is over"
-            for o, _ in outs:
-                if o == action:
-                    break
-            else:
+            i = bisect_left(outs, action, key=_first)  # outcomes are sorted by id
+            if i == len(outs) or outs[i][0] != action:
                 raise self._illegal(action, [o for o, _ in outs])
         if record is not None:
             record(c, action)

@@ -388,7 +388,7 @@ class RococoObserver(PieceObserver):
     A value outside 0-255 (never seen in play, but not excluded by the rules) makes
     that one write fall back to writing the float tensor directly.
 
-    Outputs are memoised on the position (``Core.memo``, dropped by every change):
+    Outputs are memoised on the position (the core's ``cache``, dropped by every move):
     OpenSpiel's tests and bots ask for the same player's tensor and string several
     times per state, and the observation and the information state are the same
     text (``write`` does not depend on ``perfect_recall``)."""
@@ -403,7 +403,7 @@ class RococoObserver(PieceObserver):
     def set_from(self, state, player: int) -> None:
         c = state._s
         key = (True, player, self._key)
-        memo = c.memo
+        memo = c.cache
         if memo is not None:
             done = memo.get(key)
             if done is not None:
@@ -420,20 +420,20 @@ class RococoObserver(PieceObserver):
             return
         self.tensor[:] = np.frombuffer(buf, np.uint8)
         if memo is None:
-            memo = c.memo = {}
+            memo = c.cache = {}
         memo[key] = bytes(buf)
 
     def string_from(self, state, player: int) -> str:
         c = state._s
         key = (False, player, self._key)
-        memo = c.memo
+        memo = c.cache
         if memo is not None:
             done = memo.get(key)
             if done is not None:
                 return done
         text = super().string_from(state, player)
         if memo is None:
-            memo = c.memo = {}
+            memo = c.cache = {}
         memo[key] = text
         return text
 

@@ -26,9 +26,9 @@ from operator import add as _plus
 from operator import sub as _sub
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.state import changed, inc, put
+from spiel_games.rococo.state import inc, put
 
-_TILE_TRIES = 4
+TILE_TRIES = 4
 
 
 def _draw(counts: list[int], k: int, u) -> list[int]:
@@ -112,7 +112,9 @@ def _replay(game, hist: list[int], rewrites: dict[int, int]):
     return new
 
 
-def resample(state, player: int, probability_sampler=None):
+def resample(state, player: int, probability_sampler=None, tries: int | None = None):
+    """The engine's resampler: ``tries`` tile re-deals (default ``TILE_TRIES``) before the
+    others keep their real face-down tiles."""
     u = probability_sampler if probability_sampler is not None else random.random
     c = state._s
     if c.returns is not None:  # terminal: nothing is secret any more that matters
@@ -121,7 +123,7 @@ def resample(state, player: int, probability_sampler=None):
     hands = _hand_rewrites(c, player, u)
     game = state.get_game()
     want = state.information_state_string(player)
-    for _ in range(_TILE_TRIES):
+    for _ in range(TILE_TRIES if tries is None else tries):
         tiles = _tile_rewrites(c, player, u)
         if not tiles:
             break
@@ -148,7 +150,7 @@ def redeal(state, player: int, probability_sampler=None):
     """
     u = probability_sampler if probability_sampler is not None else random.random
     new = state.clone()
-    c = new._s
+    c = new.own_core()
     if c.returns is not None:
         return new
     n = c.cfg.players
@@ -176,7 +178,6 @@ def redeal(state, player: int, probability_sampler=None):
             draws = [(i, who, next(tiles, t)) if who == q else (i, who, t) for i, who, t in draws]
         c.sdraws = tuple(draws)
         c.tstack = tuple(pool)
-    changed(c)
     return new
 
 
@@ -206,7 +207,7 @@ def perturb_secret(state, player: int, rng):
     kind = rng.choice(kinds)
     _, a, b = rng.choice([o for o in options if o[0] == kind])
     new = state.clone()
-    s = new._s
+    s = new.own_core()
     if kind == "hand":
         s.hand = put(s.hand, player, inc(inc(s.hand[player], a, -1), b))
         s.supply = put(s.supply, player, inc(inc(s.supply[player], b, -1), a))
@@ -216,5 +217,4 @@ def perturb_secret(state, player: int, rng):
             s.tsec = put(s.tsec, player, inc(inc(s.tsec[player], a, -1), b))
         else:
             s.pend = b
-    changed(s)
     return new

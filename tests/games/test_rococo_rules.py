@@ -8,7 +8,6 @@ import pytest
 
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.scenario import (
-    act,
     card,
     clear_windows,
     deco,
@@ -16,8 +15,9 @@ from spiel_games.rococo.scenario import (
     drive,
     give,
     guest,
-    legal,
+    legal_strings,
     place_dress,
+    play,
     select_all,
     set_board,
     set_deco,
@@ -39,7 +39,7 @@ def turn(key: str, players: int = 2, **holdings):
     k = card(key)
     holdings.setdefault("supply", {card(MASTER): 2, card(JOURNEYMAN): 1, card(APPR_2): 1})
     give(s, 0, hand={k: 1}, **holdings)
-    act(s, f"play {R.CARDS[k].name}")
+    play(s, f"play {R.CARDS[k].name}")
     return s
 
 
@@ -93,12 +93,12 @@ def test_employee_stack_reveals_level_one_first_level_six_last():
         drive(s)
         while not s.is_chance_node() and not s.is_terminal():
             # Everyone skips: play cards with no main action and no bonus.
-            if "skip bonus" in legal(s):
-                act(s, "skip bonus")
-            elif "main: skip the main action" in legal(s):
-                act(s, "main: skip the main action")
-            elif "done" in legal(s):
-                act(s, "done")
+            if "skip bonus" in legal_strings(s):
+                play(s, "skip bonus")
+            elif "main: skip the main action" in legal_strings(s):
+                play(s, "main: skip the main action")
+            elif "done" in legal_strings(s):
+                play(s, "done")
             else:
                 s.apply_action(s.legal_actions()[0])
             if s.board()["phase"] == "reveal":  # REVEAL of the next round
@@ -115,10 +115,10 @@ def _finish_round_skipping(s):
         if s.is_chance_node():
             drive(s)
             continue
-        options = legal(s)
+        options = legal_strings(s)
         for text in ("skip bonus", "main: skip the main action", "done"):
             if text in options:
-                act(s, text)
+                play(s, text)
                 break
         else:
             s.apply_action(s.legal_actions()[0])
@@ -126,7 +126,7 @@ def _finish_round_skipping(s):
 
 def test_favor_holder_becomes_start_player_next_round_and_card_returns():
     s = turn(MASTER)
-    act(s, "main: queen's favor")
+    play(s, "main: queen's favor")
     assert s.board()["favor"] == 0
     # Let P2 take the start by the favor instead: P2 plays and claims nothing, P1 had it.
     _finish_round_skipping(s)
@@ -136,9 +136,9 @@ def test_favor_holder_becomes_start_player_next_round_and_card_returns():
 
 def test_favor_taken_by_second_player_moves_start_player():
     s = turn(MASTER)
-    act(s, "main: skip the main action")
+    play(s, "main: skip the main action")
     assert s.current_player() == 1
-    act(s, f"play {MASTER}", "main: queen's favor")
+    play(s, f"play {MASTER}", "main: queen's favor")
     _finish_round_skipping(s)
     drive(s)
     assert s.board()["start"] == 1
@@ -155,7 +155,7 @@ def test_leftover_hire_cards_are_removed_at_round_start():
 def test_warehouse_leftovers_stay_and_empty_spaces_refill():
     s = turn(MASTER, money=20)
     set_warehouse(s, [[tile("RR")], [tile("BB"), tile("BB")], [tile("YYY")] * 3])
-    act(s, "main: acquire resources", "take BB from segment 2", "keep tile as silk")
+    play(s, "main: acquire resources", "take BB from segment 2", "keep tile as silk")
     _finish_round_skipping(s)
     drive(s)
     ware = s.board()["warehouse"]
@@ -220,8 +220,8 @@ def test_selection_is_secret_until_played():
     s = start(2)
     view = s.information_state_string(1)
     other = s.clone()
-    act(s, f"select {MASTER}")
-    act(other, f"select {APPR_2}")
+    play(s, f"select {MASTER}")
+    play(other, f"select {APPR_2}")
     assert s.information_state_string(1) == other.information_state_string(1)
     assert s.information_state_string(0) != other.information_state_string(0)
     assert view != s.information_state_string(1)  # P2 sees that a card was selected
@@ -238,7 +238,7 @@ def test_exactly_three_cards_left_are_taken_and_supply_not_rebuilt():
         discard={card(APPR_YL): 1},
     )
     give(s, 1, hand={}, supply={card(MASTER): 3}, discard={card(APPR_YL): 2})
-    act(s, f"play {MASTER}", "main: skip the main action")  # P2 has no cards: round over
+    play(s, f"play {MASTER}", "main: skip the main action")  # P2 has no cards: round over
     assert s.board()["round"] == 2
     drive(s)
     assert sum(s.holdings(0)["hand"]) == 3 and sum(s.holdings(0)["supply"]) == 0
@@ -258,7 +258,7 @@ def test_fewer_than_three_cards_left_rebuild_supply_from_discard_pile():
         discard={card(APPR_YL): 1, card(APPR_2): 1, card(MASTER): 1},
     )
     give(s, 1, hand={})
-    act(s, f"play {MASTER}", "main: skip the main action")  # P2 has no cards: round over
+    play(s, f"play {MASTER}", "main: skip the main action")  # P2 has no cards: round over
     assert s.board()["round"] == 2
     drive(s)
     # P1 (start player) took the Journeyman, and now picks 2 of the rebuilt supply.
@@ -270,16 +270,16 @@ def test_fewer_than_three_cards_left_rebuild_supply_from_discard_pile():
 # ----- phase 3: main actions ----------------------------------------------------------------------------
 def test_queens_favor_gives_5_livre_and_start_player_and_3_prestige():
     s = turn(JOURNEYMAN)
-    act(s, "main: queen's favor")
+    play(s, "main: queen's favor")
     assert money(s) == 20 and s.score_breakdown()[0]["favor"] == 3
     s2 = turn(JOURNEYMAN)
     set_board(s2, favor=1)
-    assert "main: queen's favor" not in legal(s2)
+    assert "main: queen's favor" not in legal_strings(s2)
 
 
 def test_apprentice_cannot_claim_favor_make_dress_or_hire():
     s = turn(APPR_2, money=50, yarn=5, lace=5, tiles={tile("YYY"): 3})
-    options = legal(s)
+    options = legal_strings(s)
     assert "main: queen's favor" not in options and "main: make a dress" not in options
     assert "main: hire an employee" not in options
     assert "main: acquire resources" in options and "main: fund a decoration" in options
@@ -287,39 +287,39 @@ def test_apprentice_cannot_claim_favor_make_dress_or_hire():
 
 def test_only_master_can_hire():
     s = turn(JOURNEYMAN, money=20)
-    assert "main: hire an employee" not in legal(s)
+    assert "main: hire an employee" not in legal_strings(s)
 
 
 @pytest.mark.parametrize("tiles_in_segment,cost", [(4, 2), (3, 2), (2, 1), (1, 0)])
 def test_acquire_cost_by_tiles_in_segment(tiles_in_segment, cost):
     s = turn(APPR_2, players=4, money=10)
     set_warehouse(s, [[tile("RR")] * tiles_in_segment, [], []])
-    act(s, "main: acquire resources", "take RR from segment 1", "keep tile as silk")
+    play(s, "main: acquire resources", "take RR from segment 1", "keep tile as silk")
     assert money(s) == 10 - cost and s.holdings(0)["tiles"][tile("RR")] == 1
 
 
 def test_acquired_tile_plus_gives_both_and_slash_gives_a_choice():
     s = turn(APPR_2, money=10)
     set_warehouse(s, [[tile("y+l")], [tile("YY-y/l")], []])
-    act(s, "main: acquire resources", "take y+l from segment 1")
-    assert sorted(legal(s)) == ["convert to yarn+lace", "keep tile as silk"]
-    act(s, "convert to yarn+lace")
+    play(s, "main: acquire resources", "take y+l from segment 1")
+    assert sorted(legal_strings(s)) == ["convert to yarn+lace", "keep tile as silk"]
+    play(s, "convert to yarn+lace")
     assert s.holdings(0)["yarn"] == 2 and s.holdings(0)["lace"] == 2
     s = turn(APPR_2, money=10)
     set_warehouse(s, [[tile("YY-y/l")], [], []])
-    act(s, "main: acquire resources", "take YY-y/l from segment 1")
-    assert sorted(legal(s)) == ["convert to lace", "convert to yarn", "keep tile as silk"]
+    play(s, "main: acquire resources", "take YY-y/l from segment 1")
+    assert sorted(legal_strings(s)) == ["convert to lace", "convert to yarn", "keep tile as silk"]
 
 
 def test_make_dress_pays_window_silk_yarn_lace_and_excess_bales_are_lost():
     s = turn(JOURNEYMAN, money=10, yarn=0, lace=1, tiles={tile("YYY"): 1, tile("RRY"): 1})
     only_window(s, 2, "yellow-2")  # 3 yellow + 1 lace, window cost 3
-    act(s, "main: make a dress", "make yellow-2 at window 3 (3 Livre)")
+    play(s, "main: make a dress", "make yellow-2 at window 3 (3 Livre)")
     assert money(s) == 7 and s.holdings(0)["lace"] == 0
-    assert sorted(legal(s)) == ["pay with tile RRY", "pay with tile YYY"]
-    act(s, "pay with tile YYY")
-    assert "sell for 15 Livre" in legal(s)
-    act(s, "sell for 15 Livre")
+    assert sorted(legal_strings(s)) == ["pay with tile RRY", "pay with tile YYY"]
+    play(s, "pay with tile YYY")
+    assert "sell for 15 Livre" in legal_strings(s)
+    play(s, "sell for 15 Livre")
     assert money(s) == 22 and s.holdings(0)["tiles"][tile("RRY")] == 1
 
 
@@ -327,7 +327,7 @@ def test_thimble_dress_needs_a_master():
     for key, ok in ((JOURNEYMAN, False), (MASTER, True)):
         s = turn(key, money=30, yarn=2, lace=2, tiles={tile("YYY"): 2})
         only_window(s, 5, "yellow-3")  # shows a thimble
-        assert ("main: make a dress" in legal(s)) == ok
+        assert ("main: make a dress" in legal_strings(s)) == ok
 
 
 def test_master_guest_space_only_for_dresses_made_by_a_master():
@@ -335,16 +335,16 @@ def test_master_guest_space_only_for_dresses_made_by_a_master():
     for key in (JOURNEYMAN, MASTER):
         s = turn(key, money=30, yarn=2, lace=2, tiles={tile("YYY"): 2})
         set_window(s, 5, dress("yellow-1"))
-        act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
-        spaces[key] = [t for t in legal(s) if "(Master)" in t]
+        play(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
+        spaces[key] = [t for t in legal_strings(s) if "(Master)" in t]
     assert spaces[JOURNEYMAN] == [] and len(spaces[MASTER]) == 5
 
 
 def test_renting_takes_the_guest_space_reward_at_once():
     s = turn(MASTER, money=30, yarn=2, lace=2, tiles={tile("YYY"): 2})
     set_window(s, 5, dress("yellow-1"))
-    act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
-    act(s, "rent to Salon of Venus guest 1 (Master)")  # reward: 3 Livre
+    play(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
+    play(s, "rent to Salon of Venus guest 1 (Master)")  # reward: 3 Livre
     assert money(s) == 33 and s.board()["guest_owner"][guest(s, 0, 0)] == 0
     assert s.score_breakdown()[0]["markers"] == 2  # yellow-1 shows 2 prestige
 
@@ -353,8 +353,10 @@ def test_tile_reward_takes_a_free_warehouse_tile():
     s = turn(MASTER, money=30, yarn=2, lace=2, tiles={tile("YYY"): 2})
     set_window(s, 5, dress("yellow-1"))
     set_warehouse(s, [[tile("BB")] * 3, [], []])
-    act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
-    act(s, "rent to Salon of Diana guest 1 (Master)", "take BB from segment 1", "keep tile as silk")
+    play(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
+    play(
+        s, "rent to Salon of Diana guest 1 (Master)", "take BB from segment 1", "keep tile as silk"
+    )
     assert money(s) == 30 and s.holdings(0)["tiles"][tile("BB")] == 1
 
 
@@ -364,8 +366,8 @@ def test_no_free_guest_space_forces_a_sale():
         if not gs.master:
             place_dress(s, g, 1, dress("green-1"))
     set_window(s, 5, dress("yellow-1"))
-    act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
-    assert legal(s) == ["sell for 11 Livre"]
+    play(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
+    assert legal_strings(s) == ["sell for 11 Livre"]
 
 
 @pytest.mark.parametrize("displayed,cost", [(4, 5), (3, 3), (2, 1), (1, 0)])
@@ -373,16 +375,16 @@ def test_hire_costs_5_3_1_free_and_card_joins_the_hand(displayed, cost):
     s = turn(MASTER, money=10)
     set_board(s, display=s.board()["display"][:displayed])
     k = s.board()["display"][0]
-    act(s, "main: hire an employee", f"hire {R.CARDS[k].name}")
+    play(s, "main: hire an employee", f"hire {R.CARDS[k].name}")
     assert money(s) == 10 - cost and s.holdings(0)["hand"][k] == 1 and k not in s.board()["display"]
 
 
 @pytest.mark.parametrize("key,livre", [(MASTER, 10), (JOURNEYMAN, 7), (APPR_2, 4)])
 def test_depute_gives_10_7_4_livre_and_removes_the_card(key, livre):
     s = turn(key, money=0)
-    act(s, "main: depute the employee")
-    if "skip bonus" in legal(s):
-        act(s, "skip bonus")
+    play(s, "main: depute the employee")
+    if "skip bonus" in legal_strings(s):
+        play(s, "skip bonus")
     assert (
         s.holdings(0)["money"] == livre
         and sum(s.holdings(0)["supply"])
@@ -396,7 +398,7 @@ def test_depute_gives_10_7_4_livre_and_removes_the_card(key, livre):
 def test_depute_forbidden_with_only_four_cards_in_deck():
     s = turn(MASTER)
     give(s, 0, supply={card(MASTER): 1}, discard={card(JOURNEYMAN): 1, card(APPR_2): 1})
-    assert "main: depute the employee" not in legal(s)  # 3 + the played card = 4
+    assert "main: depute the employee" not in legal_strings(s)  # 3 + the played card = 4
 
 
 def test_fund_decoration_pays_cost_and_fountain_allows_one_marker_per_row():
@@ -404,10 +406,10 @@ def test_fund_decoration_pays_cost_and_fountain_allows_one_marker_per_row():
 
     s = turn(MASTER, money=30)
     set_deco(s, deco(s, FOUNTAIN_UP, 0), 0)
-    act(s, "main: fund a decoration")
-    options = legal(s)
+    play(s, "main: fund a decoration")
+    options = legal_strings(s)
     assert not any("fountain-upper" in t for t in options)
-    act(s, "fund fireworks 2 (9 Livre)")
+    play(s, "fund fireworks 2 (9 Livre)")
     assert money(s) == 21 and s.board()["decorations"][deco(s, 0, 1)] == 0
 
 
@@ -417,7 +419,7 @@ def test_all_halls_bonus_when_present_in_all_five_halls():
     s = turn(MASTER, money=30)
     for h in range(4):
         place_dress(s, guest(s, h, 1), 0, dress("green-1"))
-    act(s, "main: fund a decoration", "fund musician of King's hall (8 Livre)")
+    play(s, "main: fund a decoration", "fund musician of King's hall (8 Livre)")
     assert s.board()["all_halls"][0] == 0
     assert s.score_breakdown()[0]["markers"] == 4 * 2 + 2 + 7  # dresses, musician, All halls
     assert s.board()["decorations"][deco(s, MUSICIAN, 4)] == 0
@@ -434,7 +436,7 @@ def test_income_is_5_plus_fountain_upper_per_decoration_and_lower_per_dress():
     place_dress(s, guest(s, 0, 1), 0, dress("green-1"))
     place_dress(s, guest(s, 1, 1), 0, dress("green-2"))
     give(s, 1, money=0)
-    act(s, "main: skip the main action")
+    play(s, "main: skip the main action")
     _finish_round_skipping(s)
     assert s.holdings(0)["money"] == 5 + 3 + 2 and s.holdings(1)["money"] == 5
 
@@ -494,8 +496,8 @@ def test_terrace_move_multiplies_a_kings_hall_dress():
     place_dress(s, guest(s, R.KINGS_HALL, 1), 0, dress("blue-3"))  # 4 prestige
     set_deco(s, deco(s, 0, 2), 0)  # fireworks 3: terrace x3
     _finish_round_skipping_until_terrace(s)
-    assert s.current_player() == 0 and "terrace: King's hall guest 2" in legal(s)
-    act(s, "terrace: King's hall guest 2")
+    assert s.current_player() == 0 and "terrace: King's hall guest 2" in legal_strings(s)
+    play(s, "terrace: King's hall guest 2")
     assert s.is_terminal()
     assert s.score_breakdown()[0]["markers"] == 4 * 3 + 3
 
@@ -505,10 +507,10 @@ def _finish_round_skipping_until_terrace(s):
         if s.is_chance_node():
             drive(s)
             continue
-        options = legal(s)
+        options = legal_strings(s)
         for text in ("skip bonus", "main: skip the main action"):
             if text in options:
-                act(s, text)
+                play(s, text)
                 break
         else:
             s.apply_action(s.legal_actions()[0])
@@ -531,15 +533,15 @@ def test_festivity_dress_cannot_be_sold_and_gives_one_time_prestige():
     select_all(s)
     give(s, 0, hand={card(JOURNEYMAN): 1}, money=10, yarn=1, tiles={tile("YYY"): 1})
     set_window(s, 5, dress("festive yellow-1"))
-    act(
+    play(
         s,
         f"play {JOURNEYMAN}",
         "main: make a dress",
         "make festive yellow-1 at window 6 (0 Livre)",
         "pay with tile YYY",
     )
-    assert not any(t.startswith("sell") for t in legal(s))
-    act(s, "rent to Salon of Venus guest 2")
+    assert not any(t.startswith("sell") for t in legal_strings(s))
+    play(s, "rent to Salon of Venus guest 2")
     assert s.holdings(0)["prestige"] == 3
 
 
@@ -590,10 +592,10 @@ def test_turns_go_clockwise_skip_empty_hands_and_a_hired_card_gives_an_extra_tur
     give(s, 1, hand={})
     give(s, 2, hand={card(MASTER): 1})
     k = s.board()["display"][0]
-    act(s, f"play {MASTER}", "main: hire an employee", f"hire {R.CARDS[k].name}")
+    play(s, f"play {MASTER}", "main: hire an employee", f"hire {R.CARDS[k].name}")
     assert s.current_player() == 2  # P2 has no cards left
-    act(s, f"play {MASTER}", "main: skip the main action")
-    assert s.current_player() == 0 and legal(s) == [f"play {R.CARDS[k].name}"]
+    play(s, f"play {MASTER}", "main: skip the main action")
+    assert s.current_player() == 0 and legal_strings(s) == [f"play {R.CARDS[k].name}"]
 
 
 def test_no_acquire_with_an_empty_warehouse_no_make_with_an_empty_workshop_no_hire_without_display():
@@ -601,7 +603,7 @@ def test_no_acquire_with_an_empty_warehouse_no_make_with_an_empty_workshop_no_hi
     set_warehouse(s, [[], [], []])
     clear_windows(s)
     set_board(s, display=())
-    options = legal(s)
+    options = legal_strings(s)
     assert "main: acquire resources" not in options
     assert "main: make a dress" not in options
     assert "main: hire an employee" not in options
@@ -612,15 +614,15 @@ def test_only_one_all_halls_space_per_player():
     for h in range(4):
         place_dress(s, guest(s, h, 1), 0, dress("green-1"))
     set_board(s, all_halls=(0, -1, -1))
-    act(s, "main: fund a decoration", "fund musician of King's hall (8 Livre)")
+    play(s, "main: fund a decoration", "fund musician of King's hall (8 Livre)")
     assert s.board()["all_halls"] == (0, -1, -1)
 
 
 def test_made_dress_leaves_its_window_empty_until_the_next_round():
     s = turn(MASTER, money=30, yarn=2, lace=2, tiles={tile("YYY"): 2})
     only_window(s, 5, "yellow-1")
-    act(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
-    act(s, "sell for 11 Livre")
+    play(s, "main: make a dress", "make yellow-1 at window 6 (0 Livre)", "pay with tile YYY")
+    play(s, "sell for 11 Livre")
     assert s.board()["windows"][5] == -1 and s.board()["dress_discard"][dress("yellow-1")] == 1
 
 
