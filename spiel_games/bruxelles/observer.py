@@ -181,19 +181,19 @@ def _log_text(s) -> str:
 
 def _write_public(s, out) -> None:
     # The public part is the same for every viewer: it is cached on the position
-    # (a new cache replaces it whenever an action is applied; copies of one
-    # position share it).
+    # (the engine drops the cache with every move; copies of one position share it).
+    cache = s.cache
+    if cache is None:
+        cache = s.cache = {}
     if hasattr(out, "parts"):
-        parts = s.cache.get("s")
+        parts = cache.get("s")
         if parts is None:
-            parts = _public_strings(s)
-            s.cache["s"] = parts
+            parts = cache["s"] = _public_strings(s)
         out.parts.extend(parts)
     else:
-        flat = s.cache.get("t")
+        flat = cache.get("t")
         if flat is None:
-            flat = _public_flat(s, out.offsets)
-            s.cache["t"] = flat
+            flat = cache["t"] = _public_flat(s, out.offsets)
         start = out.offsets["to_move"][0]
         out.tensor[start : start + len(flat)] = flat
 

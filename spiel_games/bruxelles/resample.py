@@ -29,13 +29,15 @@ from spiel_games.common.history import with_history_changes
 REPLAY_TRIES = 4
 
 
-def resample_from_infostate(state, player_id: int, probability_sampler=None):
+def resample_from_infostate(state, player_id: int, probability_sampler=None, tries=None):
+    """The engine's resampler: with private works, ``tries`` replays (default
+    ``REPLAY_TRIES``) before the fallback that re-deals the put-back works only."""
     s = state._s
     u = probability_sampler if probability_sampler is not None else random.random
     if s.phase == Phase.END:
         return state.clone()  # every work is public at the end
     if s.cfg.private_works:
-        world = _replayed(state, player_id, u)
+        world = _replayed(state, player_id, u, REPLAY_TRIES if tries is None else tries)
         if world is not None:
             return world
     return _redeal_put_backs(state, player_id, u)
@@ -110,7 +112,7 @@ def _redeal_put_backs(state, player_id: int, u):
     if pending:
         _redeal_pending(s, core, changes, u)
     world = with_history_changes(state, changes)
-    core.cache = {}
+    core.cache = None
     world._s = core
     return world
 
@@ -135,8 +137,7 @@ def _redeal_pending(s, core, changes: dict[int, int], u) -> None:
     for c in drawn:
         pool[c] += 1
     new = [_draw(pool, u) for _ in drawn]
-    length = _history_length(s)
-    first = length - len(drawn)
+    first = s.ply - len(drawn)
     for k, c in enumerate(new):
         changes[first + k] = c
     core.art_stack = tuple(pool) + s.art_stack[R.COLOURS :]
@@ -147,22 +148,13 @@ def _redeal_pending(s, core, changes: dict[int, int], u) -> None:
         core.ctx = (p, k, tuple(new), purpose)
 
 
-def _history_length(s) -> int:
-    n = 0
-    node = s.log
-    while node is not None:
-        n += 1
-        node = node[1]
-    return n
-
-
-def _replayed(state, player_id: int, u):
+def _replayed(state, player_id: int, u, tries: int):
     """private_works: replay the history with the others' hidden draws and keeps chosen
     afresh; the first replay that shows `player_id` what the real game showed him."""
     game = state.get_game()
     target = state.information_state_string(player_id)
     actions = state.history()
-    for _ in range(REPLAY_TRIES):
+    for _ in range(tries):
         world = game.new_initial_state()
         try:
             for action in actions:

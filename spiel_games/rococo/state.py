@@ -23,6 +23,7 @@ import enum
 from functools import lru_cache
 from operator import add as _plus
 
+from spiel_games.common.engine import install_copier
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.actions import ActionLayout
 from spiel_games.rococo.rules.config import Config
@@ -172,23 +173,8 @@ class Core:
 
     __slots__ = tuple(__annotations__)
 
-    def __deepcopy__(self, memo):  # replaced below by a generated straight-line copy
-        raise NotImplementedError
 
-
-def _make_copier():
-    """Generate Core.__deepcopy__ as straight-line code: every slot holds an immutable
-    value (ints, strings, tuples, the shared config), so the copy shares them all."""
-    lines = ["def __deepcopy__(self, memo):", "    c = _new(Core)"]
-    for k in Core.__slots__:
-        lines.append(f"    c.{k} = self.{k}" if k != "owned" else "    c.owned = True")
-    lines.append("    return c")
-    scope = {"Core": Core, "_new": object.__new__}
-    exec("\n".join(lines), scope)  # noqa: S102 - fixed, generated from the slot names
-    Core.__deepcopy__ = scope["__deepcopy__"]
-
-
-_make_copier()
+install_copier(Core)  # every slot holds an immutable value: the copy shares them
 
 
 class Tables:

@@ -11,19 +11,18 @@ import random
 import pytest
 
 import spiel_games  # noqa: F401
-from spiel_games.bruxelles import resample as RS
-from spiel_games.bruxelles.scenario import do, start, strings
+from spiel_games.bruxelles.scenario import legal_strings, play, start
 
 
 def _second_workshop_keep(private_works: str):
     """P1 drew two works at a Workshop and kept one (round 2), then draws two more at a
     second Workshop and is choosing which to keep."""
     state = start(3, open_board=False, private_works=private_works)
-    do(state, "pass", "pass", "pass", "figure Solvay", "shield 1")  # P1 passes first: 2 draws
-    do(state, "place r3c4", "bid 1", "perform", "art pink", "art pink", "keep pink")
-    do(state, "pass", "pass")
-    do(state, "place r2c3", "bid 1", "perform", "art yellow", "art blue")
-    assert state.current_player() == 0 and strings(state) == ["keep blue", "keep yellow"]
+    play(state, "pass", "pass", "pass", "figure Solvay", "shield 1")  # P1 passes first: 2 draws
+    play(state, "place r3c4", "bid 1", "perform", "art pink", "art pink", "keep pink")
+    play(state, "pass", "pass")
+    play(state, "place r2c3", "bid 1", "perform", "art yellow", "art blue")
+    assert state.current_player() == 0 and legal_strings(state) == ["keep blue", "keep yellow"]
     return state
 
 
@@ -37,16 +36,15 @@ def _replays(world) -> bool:
 
 
 @pytest.mark.parametrize("private_works", ["false", "true"])
-def test_the_pending_workshop_draw_is_not_counted_as_a_finished_one(monkeypatch, private_works):
+def test_the_pending_workshop_draw_is_not_counted_as_a_finished_one(private_works):
     """The put-back re-deal counted the draw still waiting for its keep as a finished draw,
     so it had one draw more than P1's finished ones and raised ``zip() argument 3 is longer
     than arguments 1-2`` for every other player (with private_works after the replays
-    failed: forced here with no replays)."""
-    monkeypatch.setattr(RS, "REPLAY_TRIES", 0)
+    failed: forced here with tries=0)."""
     state = _second_workshop_keep(private_works)
     for p in (1, 2):
         for seed in (3, 7, 10, 12):
-            world = state.resample_from_infostate(p, random.Random(seed).random)
+            world = state.resample_from_infostate(p, random.Random(seed).random, tries=0)
             assert world.information_state_string(p) == state.information_state_string(p)
             assert world.current_player() == 0
             kept, _ = world.holdings(0)["seen"][0]
