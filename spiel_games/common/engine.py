@@ -77,7 +77,7 @@ def install_copier(core_class: type, lists: Iterable[str] = ()) -> None:
     (the few mutable lists a game edits in place) and marks the copy ``owned``."""
     lists = set(lists)
     lines = ["def __deepcopy__(self, memo=None):", "    c = _new(cls)"]
-    for k in core_class.__slots__:
+    for k in getattr(core_class, "__slots__", ()):
         if k == "owned":
             lines.append("    c.owned = True")
         elif k in lists:
