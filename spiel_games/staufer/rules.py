@@ -2,14 +2,15 @@
 
 Everything numeric comes from rules.toml (published facts cite their source,
 designed ones are marked ``assumed``). ``make_config`` validates the OpenSpiel
-game parameters (``DEFAULTS``, documented in the parameter table of game.py) and raises
-``ConfigError`` (a ValueError) with a clear message.
+game parameters (the one parameter table, ``PARAMS``: name, default and meaning, written
+only here) and raises ``ConfigError`` (a ValueError) with a clear message.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spiel_games.common.params import ParamDoc, defaults
 from spiel_games.common.rules_data import load_rules
 from spiel_games.common.utility import ConfigError, check_mode
 
@@ -45,19 +46,40 @@ B_CONDITIONS: tuple[str, ...] = tuple(RULES["round_tiles.b_conditions"])
 C_MOVES: tuple[int, ...] = tuple(RULES["round_tiles.c_moves"])
 NOBLE_WEIGHT: int = RULES["scoring.noble_weight"]
 
-DEFAULTS: dict[str, object] = {
-    "players": 4,
-    "rounds": RULES["game.rounds"],
-    "actions": RULES["game.actions_per_round"],
-    "regions": RULES["game.regions"],
-    "seats": 0,
-    "supply_spaces": 0,
-    "chests": "english",
-    "jobs": 3,
-    "job_pool": JOB_POOL_MAX,
-    "privileges": "blue",
-    "utility": "rank",
-}
+# The one parameter table: name, default, meaning (spiel_games.common.params).
+PARAMS = (
+    ParamDoc("players", 4, "number of players, 2-5 (2 uses the two-player sides)"),
+    ParamDoc("rounds", RULES["game.rounds"], "rounds, 1-5 (needs rounds + 1 <= regions)"),
+    ParamDoc(
+        "actions",
+        RULES["game.actions_per_round"],
+        "actions (family members) per player per round, 1-3",
+    ),
+    ParamDoc(
+        "regions",
+        RULES["game.regions"],
+        "regions in play, 2-6 (the first ones of Milan, Augsburg, Nijmegen, Aachen, "
+        "Strasbourg, Palermo)",
+    ),
+    ParamDoc(
+        "seats",
+        0,
+        "seats per region; 0 = by player count, k = leftmost k seats of the 3-5 player side",
+    ),
+    ParamDoc("supply_spaces", 0, "supply-table spaces; 0 = by player count, k = the first k"),
+    ParamDoc(
+        "chests", "english", "english (10 purple + 18 brown), german (18 violet + 10 brown) or none"
+    ),
+    ParamDoc("jobs", 3, "job types dealt: 0-3 (region, design, office in that order)"),
+    ParamDoc("job_pool", JOB_POOL_MAX, "job cards per type in play (players..6)"),
+    ParamDoc("privileges", "blue", "blue (first-game piles) or red (red-seal piles replace them)"),
+    ParamDoc(
+        "utility",
+        "rank",
+        "rank (zero-sum rank difference), score (raw score) or win (1 split among winners)",
+    ),
+)
+DEFAULTS = defaults(PARAMS)
 
 
 def _parse_seat(text: str) -> tuple[int, bool]:
@@ -93,6 +115,9 @@ class Config:
         for _ in range(self.actions - 1):
             order.extend(range(n - 1, -1, -1))
         return tuple(order)
+
+    def min_score(self) -> int:
+        return 0
 
     def max_score(self) -> int:
         """An honest upper bound on any player's final score."""

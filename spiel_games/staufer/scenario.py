@@ -3,21 +3,22 @@
 ``scripted_setup`` plays the setup chance nodes with chosen outcomes and returns the
 state at the first player decision, so a test can name its board instead of hoping
 for a random one. Every outcome goes through the real chance nodes (an impossible
-pick raises). ``act`` applies player actions by their strings and ``draw_chests``
+pick raises). ``play`` applies moves by their strings (shared by every game:
+spiel_games.common.naming; ``seat 2`` names ``seat 2 (3)``) and ``draw_chests``
 answers pending chest draws.
 
     game = pyspiel.load_game("python_staufer(players=2,chests=none)")
     state = scripted_setup(game, regions=["Milan", "Augsburg", ...], a_tiles=[...])
-    act(state, "deploy Augsburg", "seat 2")
+    play(state, "deploy Augsburg", "seat 2")
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from spiel_games.common.naming import legal_strings, play
 from spiel_games.staufer import rules as R
 from spiel_games.staufer.state import (
-    PHASE,
     REFILL,
     SETUP,
     ST_A,
@@ -29,6 +30,8 @@ from spiel_games.staufer.state import (
     STEP,
 )
 from spiel_games.staufer.text import CHEST_NAMES, CHEST_SHORT, JOB_TYPE_NAMES
+
+__all__ = ["draw_chests", "legal_strings", "play", "scripted_setup", "set_court"]
 
 _JOB_TABLES = (
     lambda i: R.REGION_NAMES[i],
@@ -66,7 +69,7 @@ def draw_chests(state, chests: Sequence | str | None = None) -> None:
     name is used for every draw; None (or a used-up list) takes the lowest kind left."""
     queue = [chests] if isinstance(chests, str) else list(chests or [])
     repeat = isinstance(chests, str)
-    while state.is_chance_node() and state._s.v[PHASE] == REFILL:
+    while state.is_chance_node() and state._s.phase == REFILL:
         if queue:
             kind = _chest_kind(queue[0])
             if not repeat:
@@ -98,7 +101,7 @@ def scripted_setup(
     """
     state = game.new_initial_state()
     s = state._s
-    while s.v[PHASE] == SETUP:
+    while s.phase == SETUP:
         kind, arg = s.t.steps[s.v[STEP]]
         pick = None
         if kind == ST_REGION and regions is not None:
@@ -120,28 +123,11 @@ def scripted_setup(
     return state
 
 
-def act(state, *names: str) -> None:
-    """Apply player actions by their strings (e.g. "deploy Milan", "seat 2 (3)")."""
-    for name in names:
-        if state.is_chance_node() or state.is_terminal():
-            raise ValueError(f"cannot play {name!r}: no player is to move")
-        legal = {
-            state.action_to_string(state.current_player(), a): a for a in state.legal_actions()
-        }
-        matches = [a for text, a in legal.items() if text == name or text.split(" (")[0] == name]
-        if len(matches) != 1:
-            raise ValueError(f"{name!r} is not a legal action here; legal: {sorted(legal)}")
-        state.apply_action(matches[0])
-
-
 def set_court(state, player: int, envoys: int, nobles: int) -> None:
     """Test position set-up: move player's figures between court and province so the court
     holds exactly (envoys, nobles). Figures on seats and in payment areas stay put; raises
     if the colour does not have that many figures off the board."""
-    s = state._s
-    if not s.owned:
-        state._s = s = s.__deepcopy__(None)
-    s.pub = None
+    s = state.own_core()
     v, t = s.v, s.t
     for noble, want in ((0, envoys), (1, nobles)):
         c, pr = t.court + 2 * player + noble, t.prov + 2 * player + noble

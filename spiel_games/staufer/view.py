@@ -25,7 +25,6 @@ from spiel_games.staufer.state import (
     PEND_OCC,
     PEND_POS,
     PEND_SEAT,
-    PHASE,
     PLAYER_PHASES,
     PRIV_PENDING,
     ROUND,
@@ -97,9 +96,9 @@ def render_view(s, player: int) -> str:
         raise ValueError(f"player must be 0-{n - 1}, got {player}")
     v = s.v
     me = f"P{player + 1}"
-    if v[PHASE] == SETUP:
+    if s.phase == SETUP:
         return _setup_view(s, player)
-    ph = v[PHASE]
+    ph = s.phase
     rnd = v[ROUND]
     end = ph == END
     head = f"Die Staufer -- view of {me} (you are marked *)"
@@ -258,7 +257,7 @@ def _pending(s) -> str:
         )
     if v[PRIV_PENDING]:
         parts.append(f"{v[PRIV_PENDING]} privilege(s) to choose")
-    if v[PHASE] == AFTER:
+    if s.phase == AFTER:
         parts.append("action done: use a levy now or end the turn")
     return "; ".join(parts)
 
