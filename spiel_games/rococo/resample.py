@@ -15,8 +15,8 @@ rebuilds it. Selections can always be rewritten (every card selected this
 round came from the same supply, in any order). A tile rewrite can clash with
 later public draws or a reshuffle of the stack: such a world is rejected and
 redrawn (a few times, then the other players keep their real face-down tiles).
-A terminal state is returned unchanged. Cost: one replay of the history (about
-7 ms for a whole 4-player game).
+A terminal state is returned unchanged. Cost: one replay of the history from the first
+rewritten move (the untouched prefix is replayed once and kept for the next calls).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from operator import add as _plus
 from operator import sub as _sub
+from typing import Any
 
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.state import inc, put
@@ -101,12 +102,32 @@ def _tile_rewrites(c, player: int, u) -> dict[int, int]:
     return out
 
 
+_PREFIXES: dict[tuple[str, tuple[int, ...]], Any] = {}  # the last few replayed prefixes
+
+
+def _prefix(game, head: list[int]):
+    """The state after the actions ``head`` (kept for the next resample: the rewrites start
+    at this round's first selection or at a face-down tile still held, so many calls
+    share the same untouched prefix)."""
+    key = (str(game), tuple(head))
+    state = _PREFIXES.get(key)
+    if state is None:
+        state = game.new_initial_state()
+        for a in head:
+            state.apply_action(a)
+        if len(_PREFIXES) >= 4:
+            del _PREFIXES[next(iter(_PREFIXES))]
+        _PREFIXES[key] = state
+    return state.clone()
+
+
 def _replay(game, hist: list[int], rewrites: dict[int, int]):
     """The state reached by the history with `rewrites` applied; None if a step is illegal."""
-    new = game.new_initial_state()
+    first = min(rewrites)
+    new = _prefix(game, hist[:first])
     try:
-        for i, a in enumerate(hist):
-            new.apply_action(rewrites.get(i, a))
+        for i in range(first, len(hist)):
+            new.apply_action(rewrites.get(i, hist[i]))
     except Exception:  # SpielError / ValueError: that world contradicts the public history
         return None
     return new

@@ -19,9 +19,9 @@
 from __future__ import annotations
 
 from spiel_games.staufer import actions as A
-from spiel_games.staufer.phases import deploy as P
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
+from spiel_games.staufer.phases import deploy as P
 from spiel_games.staufer.state import (
     AFTER,
     CUR,
