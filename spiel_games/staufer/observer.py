@@ -206,6 +206,14 @@ def write(state, player, view, out) -> None:
         if s.cache is None:
             s.cache = {}
         s.cache["pub"] = (lo, hi, out.tensor[lo:hi].copy())  # public pieces are contiguous
+    _write_jobs(s, player, view, out)
+
+
+def _write_jobs(s, player: int, view, out) -> None:
+    """The job cards this view shows: the viewer's own, everyone's at the end."""
+    v = s.v
+    t = s.t
+    n = t.n
     hot = []
     shown = []
     end = s.phase == END

@@ -147,6 +147,49 @@ class Config:
         return rounds_vp + orange + brown + vp_privs + seats_vp + patron + steward + pilgrim + jobs
 
 
+def _seats(p: dict, n: int, r: int) -> tuple:
+    """(value, noble only) of every seat of each region in play."""
+    side = "seats_2" if n == 2 else "seats_3to5"
+    seats_k = int(p["seats"])
+    if seats_k < 0 or seats_k > 5:
+        raise ConfigError(f"seats must be 0 (by player count) or 1-5, got {seats_k}")
+    if seats_k == 0:
+        return tuple(tuple(_parse_seat(x) for x in row) for row in RULES[f"regions.{side}"][:r])
+    return tuple(
+        tuple(_parse_seat(x) for x in row[:seats_k]) for row in RULES["regions.seats_3to5"][:r]
+    )
+
+
+def _chest_bag(chests: str) -> tuple[int, ...]:
+    """Chests of each kind in the face-down stacks."""
+    if chests not in ("english", "german", "none"):
+        raise ConfigError(f"chests must be 'english', 'german' or 'none', got {chests!r}")
+    bag = [0] * CHEST_KINDS
+    if chests != "none":
+        for i, (_, c) in enumerate(RULES["chests.orange_kinds"]):
+            bag[O2VP + i] = c
+        for i, (_, c) in enumerate(RULES["chests.turquoise_kinds"]):
+            bag[ESCORT + i] = c
+        bag[PURPLE] = RULES[f"chests.purple_{chests}"]
+        bag[BROWN] = RULES[f"chests.brown_{chests}"]
+        assert sum(bag[:ESCORT]) == RULES["chests.orange"]
+        assert sum(bag[ESCORT:PURPLE]) == RULES["chests.turquoise"]
+    return tuple(bag)
+
+
+def _privilege_piles(priv: str) -> tuple[int, ...]:
+    if priv not in ("blue", "red"):
+        raise ConfigError(f"privileges must be 'blue' or 'red', got {priv!r}")
+    piles = [0] * PRIV_KINDS
+    if priv == "blue":
+        for kind in range(COURIER, STEWARD + 1):
+            piles[kind] = RULES["privileges.blue_copies"]
+    else:
+        for kind in range(PATRON, PILGRIM + 1):
+            piles[kind] = RULES["privileges.red_copies"]
+    return tuple(piles)
+
+
 def make_config(params: dict) -> Config:
     p = {**DEFAULTS, **params}
     unknown = set(p) - set(DEFAULTS)
@@ -168,16 +211,7 @@ def make_config(params: dict) -> Config:
         raise ConfigError(
             f"{rounds} rounds need {rounds + 1} region tiles (A tiles + king), only {r} regions"
         )
-    side = "seats_2" if n == 2 else "seats_3to5"
-    seats_k = int(p["seats"])
-    if seats_k < 0 or seats_k > 5:
-        raise ConfigError(f"seats must be 0 (by player count) or 1-5, got {seats_k}")
-    if seats_k == 0:
-        seats = tuple(tuple(_parse_seat(x) for x in row) for row in RULES[f"regions.{side}"][:r])
-    else:
-        seats = tuple(
-            tuple(_parse_seat(x) for x in row[:seats_k]) for row in RULES["regions.seats_3to5"][:r]
-        )
+    seats = _seats(p, n, r)
     spaces = [tuple(x) for x in RULES["supply.spaces_2" if n == 2 else "supply.spaces_3to5"]]
     k = int(p["supply_spaces"])
     if k < 0 or k > len(spaces):
@@ -185,18 +219,7 @@ def make_config(params: dict) -> Config:
     if k:
         spaces = spaces[:k]
     chests = p["chests"]
-    if chests not in ("english", "german", "none"):
-        raise ConfigError(f"chests must be 'english', 'german' or 'none', got {chests!r}")
-    bag = [0] * CHEST_KINDS
-    if chests != "none":
-        for i, (_, c) in enumerate(RULES["chests.orange_kinds"]):
-            bag[O2VP + i] = c
-        for i, (_, c) in enumerate(RULES["chests.turquoise_kinds"]):
-            bag[ESCORT + i] = c
-        bag[PURPLE] = RULES[f"chests.purple_{chests}"]
-        bag[BROWN] = RULES[f"chests.brown_{chests}"]
-        assert sum(bag[:ESCORT]) == RULES["chests.orange"]
-        assert sum(bag[ESCORT:PURPLE]) == RULES["chests.turquoise"]
+    bag = _chest_bag(chests)
     job_types = int(p["jobs"])
     if not 0 <= job_types <= 3:
         raise ConfigError(f"jobs must be 0-3 job types, got {job_types}")
@@ -206,19 +229,9 @@ def make_config(params: dict) -> Config:
     job_pool = (min(pool, r), pool, pool)
     if job_types >= 1 and job_pool[0] < n:
         raise ConfigError(f"region jobs need one region per player: {r} regions < {n} players")
-    priv = p["privileges"]
-    if priv not in ("blue", "red"):
-        raise ConfigError(f"privileges must be 'blue' or 'red', got {priv!r}")
-    piles = [0] * PRIV_KINDS
-    if priv == "blue":
-        for kind in range(COURIER, STEWARD + 1):
-            piles[kind] = RULES["privileges.blue_copies"]
-    else:
-        for kind in range(PATRON, PILGRIM + 1):
-            piles[kind] = RULES["privileges.red_copies"]
+    piles = _privilege_piles(p["privileges"])
     used = RULES["privileges.vp_used"][n]
     vp_pile = tuple(sorted(RULES["privileges.vp_values"])[-used:])  # lowest removed; top = last
-    utility = check_mode(p["utility"])
     return Config(
         players=n,
         rounds=rounds,
@@ -226,11 +239,11 @@ def make_config(params: dict) -> Config:
         regions=r,
         seats=seats,
         supply=tuple(spaces),
-        bag=tuple(bag),
+        bag=bag,
         job_types=job_types,
         job_pool=job_pool,
-        priv_piles=tuple(piles),
+        priv_piles=piles,
         vp_pile=vp_pile,
-        utility=utility,
+        utility=check_mode(p["utility"]),
         chests=chests,
     )

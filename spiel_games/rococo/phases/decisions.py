@@ -1,6 +1,6 @@
-"""Rococo's player phases: the legal action ids of each decision and applying one (the
-engine has checked it is legal). The option lists behind the ids are in checks.py, the
-effects in turn.py and bonus.py, the id layout in actions.py.
+"""Rococo's player phases: the options of each decision, its legal action ids and applying
+one (the engine has checked it is legal). The feasibility checks behind the options are
+in checks.py, the effects in turn.py and bonus.py, the id layout in actions.py.
 """
 
 from __future__ import annotations
@@ -9,6 +9,20 @@ from functools import lru_cache
 
 from spiel_games.rococo import rounds as RD
 from spiel_games.rococo import rules as R
+from spiel_games.rococo import state as ST
+from spiel_games.rococo.actions import (
+    ACQUIRE,
+    DEPUTE,
+    FAVOR,
+    FUND,
+    HIRE,
+    KEEP,
+    MAKE,
+    SKIP,
+    TO_BOTH,
+    TO_LACE,
+    TO_YARN,
+)
 from spiel_games.rococo.phases import bonus, checks, turn
 
 
@@ -33,7 +47,7 @@ def apply_play(c, a):
 def legal_main(c):
     lay = c.lay
     base = lay.main
-    out = [base + o for o in checks.main_options(c)]
+    out = [base + o for o in main_options(c)]
     if c.tab.jewelry and checks.can_exam(c, c.cur):
         out.append(lay.exam)
     return out
@@ -50,7 +64,7 @@ def apply_main(c, a):
 def legal_take(c):
     base = c.lay.take
     # segments in order, types sorted within each: the ids come out ascending
-    return [base + s * R.NUM_TILES + t for s, t in checks.take_options(c)]
+    return [base + s * R.NUM_TILES + t for s, t in take_options(c)]
 
 
 def apply_take(c, a):
@@ -65,7 +79,7 @@ def legal_use(c):
 @lru_cache(maxsize=16)
 def _use_ids(base: int) -> tuple:
     """Per tile type: the USE ids (keep, and the conversions its lower half allows)."""
-    return tuple(tuple(base + o for o in checks.use_options_of(t)) for t in range(R.NUM_TILES))
+    return tuple(tuple(base + o for o in use_options_of(t)) for t in range(R.NUM_TILES))
 
 
 def apply_use(c, a):
@@ -83,7 +97,7 @@ def apply_make(c, a):
 
 def legal_pay(c):
     base = c.lay.pay
-    return [base + t for t in checks.pay_options(c)]
+    return [base + t for t in pay_options(c)]
 
 
 def apply_pay(c, a):
@@ -95,7 +109,7 @@ def legal_place(c):
     if c.mod == "sell":  # sell_dress_free: the dress must be sold
         return [lay.sell]
     base = lay.place
-    out = [base + g for g in checks.place_options(c)]
+    out = [base + g for g in place_options(c)]
     if R.DRESSES[c.dress].sellable:
         out.append(lay.sell)
     return out
@@ -154,8 +168,8 @@ def apply_yarnlace(c, a):
 def legal_depute(c):
     lay = c.lay
     base, hand = lay.card_ids["depute"], lay.card_ids["depute_hand"]
-    out = [base[k] for k in checks.depute_options(c)]
-    out += [hand[k] for k in checks.depute_hand_options(c)]
+    out = [base[k] for k in depute_options(c)]
+    out += [hand[k] for k in depute_hand_options(c)]
     if c.tab.jewelry:
         out.sort()
     return out
@@ -230,3 +244,79 @@ def legal_exampick(c):
 
 def apply_exampick(c, a):
     bonus.exam_pick(c, a - c.lay.xpick)
+
+
+# ----- the options of each player phase (arguments, not ids) ------------------------------
+def main_options(c) -> list[int]:
+    p = c.cur
+    kind = R.CARDS[c.card].kind
+    out = []
+    if kind != R.APPRENTICE and c.favor < 0:
+        out.append(FAVOR)
+    if checks.can_take(c, p, True):
+        out.append(ACQUIRE)
+    if kind != R.APPRENTICE and checks.makeable_windows(c, p, kind == R.MASTER, "", first=True):
+        out.append(MAKE)
+    if kind == R.MASTER and checks.can_hire(c, p):
+        out.append(HIRE)
+    if ST.deck_size(c, p) >= checks.MIN_DEPUTE:
+        out.append(DEPUTE)
+    if checks.fundable(c, p, 0, first=True):
+        out.append(FUND)
+    out.append(SKIP)
+    return out
+
+
+def take_options(c) -> list[tuple[int, int]]:
+    """(segment, tile type) pairs the current player may take."""
+    p = c.cur
+    out: list[tuple[int, int]] = []
+    for s, seg in enumerate(c.ware):
+        if seg and (not c.paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]):
+            out.extend((s, t) for t in _kinds(seg))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _kinds(seg: tuple) -> tuple:
+    """The distinct tile types of a warehouse segment, sorted."""
+    return tuple(sorted(set(seg)))
+
+
+def use_options_of(t: int) -> list[int]:
+    """Keep tile type t as silk, or convert it as its lower half allows."""
+    lower = R.TILES[t].lower
+    out = [KEEP]
+    if lower in ("y", "y/l"):
+        out.append(TO_YARN)
+    if lower in ("l", "y/l"):
+        out.append(TO_LACE)
+    if lower == "y+l":
+        out.append(TO_BOTH)
+    return out
+
+
+def pay_options(c) -> list[int]:
+    p = c.cur
+    need = c.need
+    return [
+        t
+        for t in range(R.NUM_TILES)
+        if (c.tpub[p][t] or c.tsec[p][t]) and any(R.TILES[t].bales[i] and need[i] for i in range(4))
+    ]
+
+
+def place_options(c) -> list[int]:
+    return checks.free_guests(c, c.by_master)
+
+
+def depute_options(c) -> list[int]:
+    """Card types in the supply or discard pile (a copy in both: the discard pile's)."""
+    p = c.cur
+    sup, disc = c.supply[p], c.discard[p]
+    return [k for k in range(len(sup)) if sup[k] or disc[k]]
+
+
+def depute_hand_options(c) -> list[int]:
+    """Card types in the hand (the card being played is no longer in it)."""
+    return [k for k, m in enumerate(c.hand[c.cur]) if m]
