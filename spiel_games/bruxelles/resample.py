@@ -23,7 +23,7 @@ import random
 
 from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.state import Phase, set_at
+from spiel_games.bruxelles.state import Phase, log_tokens, set_at
 from spiel_games.common.history import with_history_changes
 
 REPLAY_TRIES = 4
@@ -58,12 +58,7 @@ def _draw(pool: list[int], u) -> int:
 def _hidden_draws(s, player_id: int) -> dict[int, list[tuple[int, int]]]:
     """For each other player, (history index of the first draw, works drawn) of each of
     his Workshop draws, oldest first, read from the move log."""
-    tokens = []
-    node = s.log
-    while node is not None:
-        tokens.append(node[0])
-        node = node[1]
-    tokens.reverse()
+    tokens = log_tokens(s)
     out: dict[int, list[tuple[int, int]]] = {q: [] for q in range(s.n) if q != player_id}
     i = 0
     while i < len(tokens):

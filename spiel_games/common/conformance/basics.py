@@ -14,6 +14,14 @@ from spiel_games.common.chance import sample_chance
 _INFO = pyspiel.GameType.Information
 
 
+def random_step(state, rng: random.Random) -> None:
+    """Apply a chance outcome with its probability, or a uniformly random legal action."""
+    if state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
 def random_playout(game, rng: random.Random, keep: bool = False):
     """Play one random game; return the terminal state (and the states along the way)."""
     state = game.new_initial_state()
@@ -21,10 +29,7 @@ def random_playout(game, rng: random.Random, keep: bool = False):
     while not state.is_terminal():
         if keep:
             trail.append(state.clone())
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
     return (state, trail) if keep else state
 
 
@@ -63,19 +68,13 @@ def check_clone_independence(game, seed: int = 0) -> None:
                 state.legal_actions() if not state.is_chance_node() else None,
             )
         )
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
     # Also play on from a mid-game clone: the original must not move.
     mid = kept[len(kept) // 2][0]
     snapshot = str(mid)
     branch = mid.clone()
     while not branch.is_terminal():
-        if branch.is_chance_node():
-            branch.apply_action(sample_chance(branch, rng))
-        else:
-            branch.apply_action(rng.choice(branch.legal_actions()))
+        random_step(branch, rng)
     assert str(mid) == snapshot, "playing on a clone changed the state it was cloned from"
     for clone, text, hist, legal in kept:
         assert str(clone) == text, "a kept clone changed after play continued"

@@ -9,8 +9,8 @@ import random
 import numpy as np
 import pyspiel
 
-from spiel_games.common.chance import UniformSampler, sample_chance
-from spiel_games.common.conformance.basics import random_playout
+from spiel_games.common.chance import UniformSampler
+from spiel_games.common.conformance.basics import random_playout, random_step
 
 _INFO = pyspiel.GameType.Information
 
@@ -47,11 +47,7 @@ def check_resampler(game, num_games: int = 3, seed: int = 0, resample=None) -> i
             assert r.current_player() == p
             if checked % 5 == 0:  # the world is a real position: it plays to the end
                 while not r.is_terminal():
-                    r.apply_action(
-                        sample_chance(r, rng)
-                        if r.is_chance_node()
-                        else rng.choice(r.legal_actions())
-                    )
+                    random_step(r, rng)
             checked += 1
     return checked
 
@@ -190,10 +186,6 @@ def check_resample_everywhere(
                         checked += 1
             if state.is_terminal():
                 break
-            state.apply_action(
-                sample_chance(state, rng)
-                if state.is_chance_node()
-                else rng.choice(state.legal_actions())
-            )
+            random_step(state, rng)
             ply += 1
     return checked
