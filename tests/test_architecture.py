@@ -208,10 +208,6 @@ OVER_BUDGET_FILES = {
     "tournament/config.py": "the tournament config builder, tournament side",
     "tournament/ratings/fit.py": "Elo fit and intervals, tournament side",
     "tests/solvers/test_strength_search.py": "search strength scenarios, with the search split",
-    "tests/games/test_bruxelles_rules.py": "one scenario test per rule: split by rule area",
-    "tests/games/test_rococo_employees.py": "one scenario test per employee: split by level",
-    "tests/games/test_rococo_rules.py": "one scenario test per rule: split by rule area",
-    "tests/games/test_staufer_rules.py": "one scenario test per rule: split by rule area",
 }
 LONG_FUNCTIONS = {
     "solvers/search.py:__init__": "the search package split (issue 32 item 4)",

@@ -22,8 +22,20 @@ import spiel_games.rococo  # noqa: F401  (registers the game)
 from spiel_games.common.naming import legal_strings, play
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.state import Phase, put
+from spiel_games.rococo.text import BONUS_TEXT
 
 __all__ = [
+    "REST",
+    "jewelry_turn",
+    "use_text",
+    "APPR_2",
+    "APPR_YL",
+    "JOURNEYMAN",
+    "MASTER",
+    "finish_round_skipping",
+    "money",
+    "only_window",
+    "turn",
     "card",
     "clear_windows",
     "deco",
@@ -220,3 +232,69 @@ def _vec(d: dict, n: int) -> tuple:
     for k, m in d.items():
         v[k] = m
     return tuple(v)
+
+
+# ----- positions the scenario tests share ---------------------------------------------------
+# The base cards by name.
+MASTER, JOURNEYMAN = "base Master", "base Journeyman"
+APPR_YL, APPR_2 = "base Apprentice (yarn/lace)", "base Apprentice (2 Livre)"
+
+
+def turn(key: str, players: int = 2, **holdings):
+    """Round 1, start player P1 about to choose the main action of card `key`."""
+    s = start(players)
+    select_all(s)
+    assert s.current_player() == 0
+    k = card(key)
+    holdings.setdefault("supply", {card(MASTER): 2, card(JOURNEYMAN): 1, card(APPR_2): 1})
+    give(s, 0, hand={k: 1}, **holdings)
+    play(s, f"play {R.CARDS[k].name}")
+    return s
+
+
+def only_window(s, w: int, name: str) -> None:
+    """Empty the workshop except window w (0-based), which shows dress `name`."""
+    clear_windows(s)
+    set_window(s, w, dress(name))
+
+
+def money(s, p=0):
+    """Player p's Livre."""
+    return s.holdings(p)["money"]
+
+
+def finish_round_skipping(s):
+    """Every player skips main action and bonus until the next round's first chance node."""
+    r = s.board()["round"]
+    while s.board()["round"] == r and not s.is_terminal():
+        if s.is_chance_node():
+            drive(s)
+            continue
+        options = legal_strings(s)
+        for text in ("skip bonus", "main: skip the main action", "done"):
+            if text in options:
+                play(s, text)
+                break
+        else:
+            s.apply_action(s.legal_actions()[0])
+
+
+# A player's starting cards other than the one a test hands out.
+REST = {card(MASTER): 2, card(JOURNEYMAN): 1, card(APPR_2): 1}
+
+
+def jewelry_turn(key: str, main: str = "main: skip the main action", **holdings):
+    """P1 (jewelry=true, 2 players) plays card `key` (a bonus name or a card name), then
+    does `main`."""
+    s = start(2, jewelry="true")
+    select_all(s)
+    k = card(key)
+    holdings.setdefault("supply", dict(REST))
+    give(s, 0, hand={k: 1}, **holdings)
+    play(s, f"play {R.CARDS[k].name}", main)
+    return s
+
+
+def use_text(key: str) -> str:
+    """The action string that uses bonus `key`."""
+    return "use bonus: " + BONUS_TEXT[key]

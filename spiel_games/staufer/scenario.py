@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pyspiel
+from open_spiel.python.observation import make_observation
+
 from spiel_games.common.naming import legal_strings, play
 from spiel_games.staufer import rules as R
 from spiel_games.staufer.state import (
@@ -31,7 +34,19 @@ from spiel_games.staufer.state import (
 )
 from spiel_games.staufer.text import CHEST_NAMES, CHEST_SHORT, JOB_TYPE_NAMES
 
-__all__ = ["draw_chests", "legal_strings", "play", "scripted_setup", "set_court"]
+__all__ = [
+    "REGIONS",
+    "deploy",
+    "draw_chests",
+    "legal_strings",
+    "load",
+    "play",
+    "scripted_setup",
+    "set_court",
+    "setup",
+    "supply",
+    "view",
+]
 
 _JOB_TABLES = (
     lambda i: R.REGION_NAMES[i],
@@ -137,3 +152,69 @@ def set_court(state, player: int, envoys: int, nobles: int) -> None:
                 f"P{player + 1} has only {free} {'nobles' if noble else 'envoys'} off the board"
             )
         v[c], v[pr] = want, free - want
+
+
+# ----- a named board and the common moves (the scenario tests' vocabulary) ---------------
+# The board of ``setup``: the regions clockwise from position 0.
+REGIONS = ["Milan", "Augsburg", "Nijmegen", "Aachen", "Strasbourg", "Palermo"]
+
+
+def load(**params):
+    """The game with these parameters (``load(players=3, chests="none")``)."""
+    text = ",".join(f"{k}={v}" for k, v in params.items())
+    return pyspiel.load_game(f"python_staufer({text})")
+
+
+def setup(game, a=("Strasbourg",), king="Milan", b=None, c=None, **kw):
+    """Regions clockwise in the order of REGIONS, point tiles 0..5 (Milan 10/5/2, Augsburg
+    9/5/2, Nijmegen 8/4/2, Aachen 8/4/1, Strasbourg 7/4/1, Palermo 6/3/1)."""
+    cfg = game.config
+    rest = [r for r in REGIONS[: cfg.regions] if r not in a and r != king]
+    a_tiles = (list(a) + rest)[: cfg.rounds] + [king]
+    b_tiles = (
+        list(b)
+        if b
+        else ["king", "most_seats", "fewest_chests", "most_payment", "after_king"][: cfg.rounds]
+    )
+    c_tiles = list(c) if c else [1, 1, 2, 2][: cfg.rounds - 1]
+    return scripted_setup(
+        game,
+        regions=REGIONS[: cfg.regions],
+        tiles=list(range(cfg.regions)),
+        a_tiles=a_tiles,
+        b_tiles=b_tiles,
+        c_tiles=c_tiles,
+        **kw,
+    )
+
+
+def view(game, state, name, player=0):
+    """One piece of ``player``'s public observation tensor, as nested lists."""
+    obs = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=False,
+            public_info=True,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        ),
+    )
+    obs.set_from(state, player)
+    return obs.dict[name].tolist()
+
+
+def deploy(state, region, seat, occupant="envoy", nobles=0, noble_to=()):
+    """Deploy with the given occupant, nobles among the paid figures and the regions the
+    paying nobles go to (each asked only when the rules leave a choice)."""
+    play(state, f"deploy {region}", f"seat {seat}")
+    if not state.is_terminal() and f"occupy with {occupant}" in legal_strings(state):
+        play(state, f"occupy with {occupant}")
+    if not state.is_terminal() and any(n.startswith("pay ") for n in legal_strings(state)):
+        play(state, f"pay {nobles} noble(s)")
+    for target in noble_to:
+        if not state.is_terminal() and any(n.startswith("noble to ") for n in legal_strings(state)):
+            play(state, f"noble to {target}")
+
+
+def supply(state, space=1):
+    """The player to move takes supply space ``space`` (1-based)."""
+    play(state, f"supply {space}")
