@@ -58,20 +58,24 @@ def apply_start_player(s: Core, player: int) -> None:
 
 # ----- PLAY: draw the top card or take a row -----------------------------------------------
 def legal_play(s: Core) -> list[int]:
-    lay = s.layout
+    # One pass over the rows: the non-empty open rows can be taken; drawing needs a card
+    # left and an open row with space (DRAW is id 0, first in the sorted list).
+    take0 = s.layout.take0
     caps = s.cfg.capacities
-    acts = []
-    if s.deck_size > 0:
-        for r, row in enumerate(s.rows):
-            if not (s.taken >> r) & 1 and len(row) < caps[r]:
-                acts.append(DRAW_ACTION)
-                break
+    taken = s.taken
+    takes = []
+    space = False
     for r, row in enumerate(s.rows):
-        if row and not (s.taken >> r) & 1:
-            acts.append(lay.take0 + r)
-    if not acts:  # tiny configs only: empty deck, only empty rows
-        acts = [lay.take0 + r for r in range(len(s.rows)) if not (s.taken >> r) & 1]
-    return acts
+        if not (taken >> r) & 1:
+            if row:
+                takes.append(take0 + r)
+            if len(row) < caps[r]:
+                space = True
+    if space and s.deck_size > 0:
+        return [DRAW_ACTION, *takes]
+    if not takes:  # tiny configs only: empty deck, only empty rows
+        return [take0 + r for r in range(len(s.rows)) if not (taken >> r) & 1]
+    return takes
 
 
 def apply_play(s: Core, action: int) -> None:

@@ -251,7 +251,7 @@ def _bind(cls: type[EngineState]) -> None:
     """Bind the per-move methods of ``cls`` to its phase table and scoring."""
     table = cls.table
     outcomes, legal, apply, movers = table.outcomes, table.legal, table.apply, table.mover
-    actor, record = table.actor, table.record
+    actor = table.actor
     final_returns = cls.final_returns
 
     def chance_outcomes(self):
@@ -297,8 +297,6 @@ def _bind(cls: type[EngineState]) -> None:
             i = bisect_left(outs, action, key=_first)  # outcomes are sorted by id
             if i == len(outs) or outs[i][0] != action:
                 raise self._illegal(action, [o for o, _ in outs])
-        if record is not None:
-            record(c, action)
         apply[ph](c, action)
         c.ply += 1
         c.cache = None

@@ -96,6 +96,16 @@ def _hook_names(sources: Iterable[ModuleType | Mapping[str, Any]]) -> dict[str, 
     return found
 
 
+def _recorded(record: Callable[[Core, int], None], hook: Callable) -> Callable:
+    """``hook`` preceded by ``record`` (the move noted before it is applied)."""
+
+    def apply(c: Core, action: int) -> None:
+        record(c, action)
+        hook(c, action)
+
+    return apply
+
+
 def phase_table(
     phases: type[enum.IntEnum],
     sources: Iterable[ModuleType | Mapping[str, Any]],
@@ -136,11 +146,14 @@ def phase_table(
             out.append(hook if hook is not None else (other if ph == end and other else default))
         return tuple(out)
 
+    apply = column("apply", _no_apply)
+    if record is not None:  # the few games that keep a move log pay for it, not the others
+        apply = tuple(hook if hook is _no_apply else _recorded(record, hook) for hook in apply)
     return PhaseTable(
         phases,
         outcomes=column("outcomes", _not_chance, _game_over),
         legal=column("legal", _no_legal),
-        apply=column("apply", _no_apply),
+        apply=apply,
         chance=chance,
         end=end,
         actor=actor,
