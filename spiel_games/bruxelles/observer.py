@@ -64,6 +64,7 @@ from numpy.typing import NDArray
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.actions import HIDDEN_TOKEN
 from spiel_games.bruxelles.state import Core, Phase, log_tokens
+from spiel_games.common.engine import memo
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 
 _NB = len(R.BONUS)
@@ -182,9 +183,7 @@ def _log_text(s) -> str:
 def _write_public(s, out) -> None:
     # The public part is the same for every viewer: it is cached on the position
     # (the engine drops the cache with every move; copies of one position share it).
-    cache = s.cache
-    if cache is None:
-        cache = s.cache = {}
+    cache = memo(s)
     if hasattr(out, "parts"):
         parts = cache.get("s")
         if parts is None:

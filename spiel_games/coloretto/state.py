@@ -79,7 +79,7 @@ class Core:
     returns: tuple[float, ...] | None  # set by the engine once the game is over
     owned: bool  # False while shared with the game's template (copy-on-write)
     ply: int  # actions applied so far
-    cache: dict | None  # computed for this exact position (see spiel_games.common.engine)
+    cache: dict | list | None  # computed for this exact position (see spiel_games.common.engine)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Core:
         c = Core.__new__(Core)

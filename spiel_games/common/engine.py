@@ -9,7 +9,9 @@ phase). For a phase ``Phase.DRAW`` the hooks are::
     legal_draw(core) -> [action, ...]                       a player phase: sorted ids
     apply_draw(core, action) -> None                        every phase but the end
 
-A hook is given the core only: the deciding player is read from it (``core.mover``, or
+The lists ``outcomes_*`` and ``legal_*`` return are cached on the position and handed out as
+they are (pyspiel copies them; a Python caller must not change them). A hook is given the
+core only: the deciding player is read from it (``core.mover``, or
 the game's own turn slot). ``phase_table`` (phase_table.py) collects the hooks from the
 game's phase modules when the game is imported and checks that every phase has exactly
 its hooks: a chance phase its outcomes and apply, a player phase its legal and apply, the
@@ -23,8 +25,9 @@ gives it these slots, which the engine reads and writes:
     ply      the actions applied so far: the history index of the next one
     returns  the final returns (set by the engine, through the game's scoring, at the end)
     owned    False while the core is the game's initial one, shared by fresh states
-    cache    None, or a dict of what was computed for this exact position (legal actions,
-             chance outcomes, observer pieces): shared by copies, dropped by every move
+    cache    what was computed for this exact position: None, the list of its legal ids
+             or chance outcomes, or a dict holding them and the game's own pieces
+             (``memo``/``cached``: observer outputs); shared by copies, dropped by every move
 
 A game's ``game.py`` declares its ``EngineGame`` and ``EngineState`` subclasses; its
 core's ``__deepcopy__`` (``install_copier``) copies the slots above and sets ``owned``.
@@ -60,11 +63,32 @@ __all__ = [
     "PhaseTable",
     "PhaseTableError",
     "Setup",
+    "cached",
     "install_copier",
+    "memo",
     "phase_table",
 ]
 
 _first = itemgetter(0)
+OPTIONS = "options"  # the cache key of the engine's legal ids or chance outcomes
+
+
+def memo(core: Core) -> dict:
+    """The position's cache as a dict, for what a game keeps beside the engine's options
+    (observer pieces): made on first use. While it holds nothing else, the cache is the
+    options list itself (no dict per move)."""
+    cache = core.cache
+    if cache is None:
+        cache = core.cache = {}
+    elif cache.__class__ is list:
+        cache = core.cache = {OPTIONS: cache}
+    return cache
+
+
+def cached(core: Core, key):
+    """What the game cached for this position under ``key`` (see ``memo``), or None."""
+    cache = core.cache
+    return cache.get(key) if cache.__class__ is dict else None
 
 
 class EngineConfig(Protocol):
@@ -256,14 +280,17 @@ def _bind(cls: type[EngineState]) -> None:
 
     def chance_outcomes(self):
         c = self._s
+        if c.mover != CHANCE:
+            return outcomes[c.phase](c)  # raises: not a chance node
         cache = c.cache
         if cache is None:
-            outs = outcomes[c.phase](c)
-            c.cache = {"outcomes": outs}
+            outs = c.cache = outcomes[c.phase](c)
             return outs
-        outs = cache.get("outcomes")
+        if cache.__class__ is list:
+            return cache
+        outs = cache.get(OPTIONS)
         if outs is None:
-            outs = cache["outcomes"] = outcomes[c.phase](c)
+            outs = cache[OPTIONS] = outcomes[c.phase](c)
         return outs
 
     def _legal_actions(self, player):
@@ -272,12 +299,13 @@ def _bind(cls: type[EngineState]) -> None:
             return []
         cache = c.cache
         if cache is None:
-            ids = legal[c.phase](c)
-            c.cache = {"legal": ids}
+            ids = c.cache = legal[c.phase](c)
             return ids
-        ids = cache.get("legal")
+        if cache.__class__ is list:
+            return cache
+        ids = cache.get(OPTIONS)
         if ids is None:
-            ids = cache["legal"] = legal[c.phase](c)
+            ids = cache[OPTIONS] = legal[c.phase](c)
         return ids
 
     def _apply_action(self, action):
@@ -286,17 +314,23 @@ def _bind(cls: type[EngineState]) -> None:
             c = self._s = c.__deepcopy__(None)
         ph = c.phase
         cache = c.cache
-        if c.mover >= 0:
-            if cache is None or (ids := cache.get("legal")) is None:
-                ids = legal[ph](c)
-            if action not in ids:
-                raise self._illegal(action, ids)
+        if cache is None:
+            opts = None
+        elif cache.__class__ is list:
+            opts = cache
         else:
-            if cache is None or (outs := cache.get("outcomes")) is None:
-                outs = outcomes[ph](c)  # at the end: raises "the game is over"
-            i = bisect_left(outs, action, key=_first)  # outcomes are sorted by id
-            if i == len(outs) or outs[i][0] != action:
-                raise self._illegal(action, [o for o, _ in outs])
+            opts = cache.get(OPTIONS)
+        if c.mover >= 0:
+            if opts is None:
+                opts = legal[ph](c)
+            if action not in opts:
+                raise self._illegal(action, opts)
+        else:
+            if opts is None:
+                opts = outcomes[ph](c)  # at the end: raises "the game is over"
+            i = bisect_left(opts, action, key=_first)  # outcomes are sorted by id
+            if i == len(opts) or opts[i][0] != action:
+                raise self._illegal(action, [o for o, _ in opts])
         apply[ph](c, action)
         c.ply += 1
         c.cache = None

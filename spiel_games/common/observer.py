@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
+from spiel_games.common.engine import cached, memo
+
 _SINGLE = pyspiel.PrivateInfoType.SINGLE_PLAYER
 _ALL = pyspiel.PrivateInfoType.ALL_PLAYERS
 
@@ -209,12 +211,10 @@ class ByteObserver(PieceObserver):
     def set_from(self, state, player: int) -> None:
         c = state._s
         key = (True, player, self._key)
-        memo = c.cache
-        if memo is not None:
-            done = memo.get(key)
-            if done is not None:
-                self.tensor[:] = np.frombuffer(done, np.uint8)
-                return
+        done = cached(c, key)
+        if done is not None:
+            self.tensor[:] = np.frombuffer(done, np.uint8)
+            return
         buf = bytearray(self.layout.size)
         try:
             self._write(state, player, self.view, ByteSink(buf, self.layout.offsets, self._widths))
@@ -225,20 +225,14 @@ class ByteObserver(PieceObserver):
             self._write(state, player, self.view, self._float_sink)
             return
         self.tensor[:] = np.frombuffer(buf, np.uint8)
-        if memo is None:
-            memo = c.cache = {}
-        memo[key] = bytes(buf)
+        memo(c)[key] = bytes(buf)
 
     def string_from(self, state, player: int) -> str:
         c = state._s
         key = (False, player, self._key)
-        memo = c.cache
-        if memo is not None:
-            done = memo.get(key)
-            if done is not None:
-                return done
+        done = cached(c, key)
+        if done is not None:
+            return done
         text = super().string_from(state, player)
-        if memo is None:
-            memo = c.cache = {}
-        memo[key] = text
+        memo(c)[key] = text
         return text

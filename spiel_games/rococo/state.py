@@ -169,7 +169,7 @@ class Core:
     ply: int  # actions applied so far (the history index of the next action)
     returns: tuple[float, ...] | None
     owned: bool
-    cache: dict | None  # legal ids, chance outcomes, observer outputs of this position
+    cache: dict | list | None  # legal ids, chance outcomes, observer outputs of this position
 
     __slots__ = tuple(__annotations__)
 

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from array import array
 
+from spiel_games.common.engine import cached, memo
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 from spiel_games.staufer import rules as R
 from spiel_games.staufer.state import (
@@ -203,9 +204,7 @@ def write(state, player, view, out) -> None:
             tensor[off + r + k + 2 : off + r + k + 10] = flags
     if view.public and _cached_public(s) is None and not _is_text(out):
         lo, hi = out.offsets["to_move"][0], out.offsets["jobs"][0]
-        if s.cache is None:
-            s.cache = {}
-        s.cache["pub"] = (lo, hi, out.tensor[lo:hi].copy())  # public pieces are contiguous
+        memo(s)["pub"] = (lo, hi, out.tensor[lo:hi].copy())  # public pieces are contiguous
     _write_jobs(s, player, view, out)
 
 
@@ -236,7 +235,7 @@ def _write_jobs(s, player: int, view, out) -> None:
 
 def _cached_public(s):
     """The public tensor block cached on the position ((lo, hi, values)), or None."""
-    return None if s.cache is None else s.cache.get("pub")
+    return cached(s, "pub")
 
 
 def _is_text(out) -> bool:

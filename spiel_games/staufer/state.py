@@ -171,7 +171,7 @@ class Core:
     ply: int
     returns: tuple[float, ...] | None
     owned: bool
-    cache: dict | None
+    cache: dict | list | None
 
     __slots__ = tuple(__annotations__)
 

@@ -104,8 +104,8 @@ def test_the_engine_counts_plies_and_drops_the_cache_after_every_move():
     _, state = _coloretto()
     play(state, "start: yellow", "start: blue")
     assert state._s.ply == 2
-    state.chance_outcomes()
-    assert "outcomes" in state._s.cache
+    outcomes = state.chance_outcomes()
+    assert state._s.cache is outcomes  # the position's options, cached until the next move
     play(state, "start: green")
     assert state._s.cache is None and state._s.ply == 3
 

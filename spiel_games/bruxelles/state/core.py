@@ -70,10 +70,9 @@ Log: TypeAlias = "tuple[int, Log] | None"
 
 class Cache(TypedDict, total=False):
     """Facts computed from one exact position, shared by its copies (the engine drops the
-    cache after every move)."""
+    cache after every move; while it holds only the engine's options it is that list)."""
 
-    legal: list[int]  # legal actions of the pending decision (the engine)
-    outcomes: list[tuple[int, float]]  # chance outcomes (the engine)
+    options: list  # legal actions of the pending decision or chance outcomes (the engine)
     s: list[str]  # the public observation string pieces (observer.py)
     t: NDArray[np.float32]  # the public observation tensor block (observer.py)
 
@@ -144,7 +143,7 @@ class Core:
     ply: int
     returns: tuple[float, ...] | None
     owned: bool
-    cache: Cache | None
+    cache: Cache | list | None
 
     __slots__ = tuple(__annotations__)
 

@@ -23,7 +23,19 @@ from spiel_games.rococo.actions import (
     TO_LACE,
     TO_YARN,
 )
-from spiel_games.rococo.phases import bonus, checks, turn
+from spiel_games.rococo.phases import bonus, turn
+from spiel_games.rococo.phases.checks import (
+    MIN_DEPUTE,
+    can_exam,
+    can_hire,
+    can_take,
+    discardable,
+    free_guests,
+    fundable,
+    hireable_specialists,
+    jewel_spaces,
+    makeable_windows,
+)
 
 
 def legal_select(c):
@@ -48,7 +60,7 @@ def legal_main(c):
     lay = c.lay
     base = lay.main
     out = [base + o for o in main_options(c)]
-    if c.tab.jewelry and checks.can_exam(c, c.cur):
+    if c.tab.jewelry and can_exam(c, c.cur):
         out.append(lay.exam)
     return out
 
@@ -88,7 +100,7 @@ def apply_use(c, a):
 
 def legal_make(c):
     base = c.lay.make
-    return [base + w for w in checks.makeable_windows(c, c.cur, c.by_master, c.mod)]
+    return [base + w for w in makeable_windows(c, c.cur, c.by_master, c.mod)]
 
 
 def apply_make(c, a):
@@ -129,7 +141,7 @@ def legal_hire(c):
     if c.display and R.HIRE_COST[len(c.display) - 1] <= c.money[c.cur]:
         out = [ids[k] for k in sorted(set(c.display))]
     if c.spec:
-        out += [ids[k] for k in checks.hireable_specialists(c, c.cur)]
+        out += [ids[k] for k in hireable_specialists(c, c.cur)]
         out.sort()
     return out
 
@@ -140,7 +152,7 @@ def apply_hire(c, a):
 
 def legal_fund(c):
     base = c.lay.fund
-    return [base + d for d in checks.fundable(c, c.cur, c.discount)]
+    return [base + d for d in fundable(c, c.cur, c.discount)]
 
 
 def apply_fund(c, a):
@@ -194,7 +206,7 @@ def apply_buy(c, a):
 
 def legal_discard(c):
     lay = c.lay
-    out = [lay.discard + t for t in checks.discardable(c, c.cur)]
+    out = [lay.discard + t for t in discardable(c, c.cur)]
     if any(c.acc):
         out.append(lay.done)
     return out
@@ -226,7 +238,7 @@ def legal_jewel(c):
     """After a rent (jmode 1) the player may decline; a jewellery bonus was chosen."""
     lay = c.lay
     base = lay.jewel
-    ids = [base + j for j in checks.jewel_spaces(c, c.cur, c.jmode != 3)]
+    ids = [base + j for j in jewel_spaces(c, c.cur, c.jmode != 3)]
     return ids + [lay.nojewel] if c.jmode == 1 else ids
 
 
@@ -253,15 +265,15 @@ def main_options(c) -> list[int]:
     out = []
     if kind != R.APPRENTICE and c.favor < 0:
         out.append(FAVOR)
-    if checks.can_take(c, p, True):
+    if can_take(c, p, True):
         out.append(ACQUIRE)
-    if kind != R.APPRENTICE and checks.makeable_windows(c, p, kind == R.MASTER, "", first=True):
+    if kind != R.APPRENTICE and makeable_windows(c, p, kind == R.MASTER, "", first=True):
         out.append(MAKE)
-    if kind == R.MASTER and checks.can_hire(c, p):
+    if kind == R.MASTER and can_hire(c, p):
         out.append(HIRE)
-    if ST.deck_size(c, p) >= checks.MIN_DEPUTE:
+    if ST.deck_size(c, p) >= MIN_DEPUTE:
         out.append(DEPUTE)
-    if checks.fundable(c, p, 0, first=True):
+    if fundable(c, p, 0, first=True):
         out.append(FUND)
     out.append(SKIP)
     return out
@@ -307,7 +319,7 @@ def pay_options(c) -> list[int]:
 
 
 def place_options(c) -> list[int]:
-    return checks.free_guests(c, c.by_master)
+    return free_guests(c, c.by_master)
 
 
 def depute_options(c) -> list[int]:
