@@ -59,8 +59,8 @@ def apply_start_player(s: Core, player: int) -> None:
 
 # ----- PLAY: draw the top card or take a row -----------------------------------------------
 def legal_play(s: Core) -> list[int]:
-    # Memoised on what decides it (measured: about 0.5 us less per PLAY node, 5% of a
-    # random playout's time); the list is shared, as the engine's contract allows.
+    # Memoised on what decides it (measured in one process: random playouts about 2%
+    # faster than the unmemoised loop); the list is shared, as the engine's contract allows.
     return _play_ids(
         tuple(map(len, s.rows)), s.taken, s.deck_size > 0, s.cfg.capacities, s.layout.take0
     )
