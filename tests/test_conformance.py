@@ -83,9 +83,9 @@ def test_search_world_sampler_holds_for_every_player_at_every_node(case):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_resampler_sweep_every_sampler_every_node(case, seed):
-    """Three more playouts per configuration, every sampler at every node for every
+    """One more playout per configuration, every sampler at every node for every
     player, the fallback forced, and the history replayed at every third node."""
     spec, game = case
     assert C.check_resample_everywhere(game, seed=seed, replay_every=3, all_samplers=True) > 0
