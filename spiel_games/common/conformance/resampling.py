@@ -154,13 +154,14 @@ def check_resample_everywhere(
     """OpenSpiel's resampler contract at every node: for every player at every node (chance,
     decision and terminal) of ``num_games`` random playouts, a world resampled for that
     player with a sampler taken in turn from ``samplers`` (all of them with
-    ``all_samplers``), and once more with the fallback forced (``tries=0``: the re-deal a
-    game falls back on when its fresh draws keep failing), shows that player exactly what
-    the real state shows: information state, player to move, the end, and the legal
-    actions when it is theirs to move. Every ``replay_every``-th node (1: every node) the
-    worlds of the first sampler there must replay from their ``history()``. ``resample(state, player, sampler)``, a
-    game's search-only world sampler, is checked the same way, without tries or replays
-    (it may leave the history as it was). Returns how many worlds were checked."""
+    ``all_samplers``), and once more with the first of them and the fallback forced
+    (``tries=0``: the re-deal a game falls back on when its fresh draws keep failing),
+    shows that player exactly what the real state shows: information state, player to
+    move, the end, and the legal actions when it is theirs to move. Every
+    ``replay_every``-th node (1: every node) the worlds of the first sampler there must
+    replay from their ``history()``. ``resample(state, player, sampler)``, a game's
+    search-only world sampler, is checked the same way, without tries or replays (it may
+    leave the history as it was). Returns how many worlds were checked."""
     rng = random.Random(seed)
     pool = samplers(seed)
     n = game.num_players()
@@ -172,7 +173,9 @@ def check_resample_everywhere(
             for p in range(n):
                 picks = pool if all_samplers else [pool[(ply + p) % len(pool)]]
                 for k, (name, sampler) in enumerate(picks):
-                    for tries in (None,) if resample is not None else (None, 0):
+                    # the fallback forced with the first sampler of the node (each node
+                    # another one: the samplers are taken in turn)
+                    for tries in (None, 0) if resample is None and k == 0 else (None,):
                         where = f"game {g}, move {ply}, P{p + 1}, sampler {name}, tries {tries}"
                         if resample is not None:
                             world = resample(state, p, sampler)
