@@ -20,6 +20,7 @@ from spiel_games.rococo.scenario import (
     card,
     dress,
     drive,
+    finish_round_skipping,
     give,
     jewel,
     legal_strings,
@@ -194,27 +195,12 @@ def test_dress_of_an_extra_dress_bonus_may_take_jewellery_then_the_turn_ends():
     assert s.current_player() == 1 and s.holdings(0)["jewellery"] == (0, 0, 0, 1)
 
 
-def _finish_round_skipping(s):
-    r = s.board()["round"]
-    while s.board()["round"] == r and not s.is_terminal():
-        if s.is_chance_node():
-            drive(s)
-            continue
-        options = legal_strings(s)
-        for text in ("skip bonus", "main: skip the main action", "done"):
-            if text in options:
-                play(s, text)
-                break
-        else:
-            s.apply_action(s.legal_actions()[0])
-
-
 def test_jewellery_gives_one_livre_income_every_round():
     s = start(2, jewelry="true")
     select_all(s)
     give(s, 0, jewels={jewel("green ring"): 2, jewel("blue ring"): 1}, money=0)
     give(s, 1, money=0)
-    _finish_round_skipping(s)
+    finish_round_skipping(s)
     assert s.holdings(0)["money"] == 5 + 3 and s.holdings(1)["money"] == 5
 
 
