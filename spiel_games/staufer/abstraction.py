@@ -26,7 +26,6 @@ from spiel_games.staufer.state import (
     PEND_OCC,
     PEND_POS,
     PEND_SEAT,
-    PHASE,
     PLAYER_PHASES,
     ROUND,
     TAKE_E,
@@ -44,8 +43,8 @@ def abstract_key(state, player: int) -> str:
     me = player
     court = t.court + 2 * me
     turq = "".join("1" if v[t.tq + me * 3 + i] else "0" for i in range(3))
-    parts = [f"{v[PHASE]}r{v[ROUND]}c{min(v[court], 6)}{v[court + 1]}t{turq}"]
-    if v[PHASE] in PLAYER_PHASES:
+    parts = [f"{s.phase}r{v[ROUND]}c{min(v[court], 6)}{v[court + 1]}t{turq}"]
+    if s.phase in PLAYER_PHASES:
         scored = S.scored_positions(s)
         for step in range(t.r):
             pos = (v[KING] + step) % t.r

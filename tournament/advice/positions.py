@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import spiel_games
+from spiel_games.common.naming import mover
 from tournament.advice.items import (
     CHANCE,
     HistoryError,
@@ -70,7 +71,7 @@ def history_string(game, actions) -> str:
     state = game.new_initial_state()
     parts = []
     for a in actions:
-        p = CHANCE if state.is_chance_node() else state.current_player()
+        p = mover(state)
         parts.append(state.action_to_string(p, a))
         state.apply_action(a)
     return "; ".join(parts)
@@ -133,7 +134,7 @@ def record_items(world: World) -> list[dict]:
     items = []
     for i, a in enumerate(world.actions):
         s = world.states[i]
-        p = CHANCE if s.is_chance_node() else s.current_player()
+        p = mover(s)
         if i in unknown:
             items.append({"player": int(p), "id": None, "action": UNKNOWN})
         else:
@@ -147,7 +148,7 @@ def record_of(game_string: str, state, seed: int, seats, actions: list[int]) -> 
     s = game.new_initial_state()
     items = []
     for a in actions:
-        p = CHANCE if s.is_chance_node() else s.current_player()
+        p = mover(s)
         items.append({"player": int(p), "id": int(a), "action": s.action_to_string(p, a)})
         s.apply_action(a)
     rec = GameRecord(game=game_string, seed=int(seed), seats=list(seats), actions=items)
@@ -243,7 +244,7 @@ def replay_record_world(
         if is_unknown(item["action"]):
             continue
         s = world.states[i]
-        p = CHANCE if s.is_chance_node() else s.current_player()
+        p = mover(s)
         name = s.action_to_string(p, world.actions[i])
         if name != item["action"]:
             raise HistoryError(

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from spiel_games.common.naming import mover, options
 from tournament.advice.items import (
     CHANCE,
     HistoryError,
@@ -44,17 +45,6 @@ def is_unknown(item) -> bool:
     return isinstance(item, str) and item.strip() == UNKNOWN
 
 
-def options(state) -> list[int]:
-    """The chance outcomes or legal actions at ``state`` (sorted ids)."""
-    if state.is_chance_node():
-        return sorted(int(a) for a, _ in state.chance_outcomes())
-    return sorted(int(a) for a in state.legal_actions())
-
-
-def mover_of(state) -> int:
-    return CHANCE if state.is_chance_node() else state.current_player()
-
-
 def visibility_classes(state, viewer: int) -> list[list[int]]:
     """The options at ``state`` grouped by the information state ``viewer`` has after each."""
     groups: dict[str, list[int]] = {}
@@ -67,7 +57,7 @@ def visibility_classes(state, viewer: int) -> list[list[int]]:
 
 def hidden_from(state, viewer: int) -> bool:
     """Whether ``viewer`` cannot tell the several options at ``state`` apart."""
-    if state.is_terminal() or mover_of(state) == viewer or len(options(state)) < 2:
+    if state.is_terminal() or mover(state) == viewer or len(options(state)) < 2:
         return False
     return len(visibility_classes(state, viewer)) == 1
 
@@ -77,15 +67,15 @@ def check_hidden(state, viewer: int, position: int) -> None:
     who = f"P{viewer + 1}"
     if state.is_terminal():
         raise HistoryError(f"history item {position} ('?'): the game is already over")
-    mover = mover_of(state)
-    if mover == viewer:
+    who_moves = mover(state)
+    if who_moves == viewer:
         raise HistoryError(
             f"history item {position} ('?') is {who}'s own move: {who} knows it, give it"
         )
     classes = visibility_classes(state, viewer)
     if len(classes) == 1:
         return
-    kind = "chance outcome" if mover == CHANCE else f"move of P{mover + 1}"
+    kind = "chance outcome" if who_moves == CHANCE else f"move of P{who_moves + 1}"
     names = dict(legal_strings(state))
     if all(len(c) == 1 for c in classes):
         seen = _names([names[c[0]] for c in classes])
