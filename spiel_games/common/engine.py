@@ -279,19 +279,21 @@ def _bind(cls: type[EngineState]) -> None:
     final_returns = cls.final_returns
 
     def chance_outcomes(self):
+        # A copy: callers own the list they get (OpenSpiel's MCTSBot shuffles it in place,
+        # which broke the cached list's sorted order the apply relies on).
         c = self._s
         if c.mover != CHANCE:
             return outcomes[c.phase](c)  # raises: not a chance node
         cache = c.cache
         if cache is None:
             outs = c.cache = outcomes[c.phase](c)
-            return outs
+            return list(outs)
         if cache.__class__ is list:
-            return cache
+            return list(cache)
         outs = cache.get(OPTIONS)
         if outs is None:
             outs = cache[OPTIONS] = outcomes[c.phase](c)
-        return outs
+        return list(outs)
 
     def _legal_actions(self, player):
         c = self._s

@@ -9,7 +9,7 @@ import random
 import pyspiel
 import pytest
 
-import spiel_games  # noqa: F401
+import spiel_games
 from spiel_games.common.chance import sample_chance
 from spiel_games.common.engine import CHANCE, TERMINAL, PhaseTableError, phase_table
 from spiel_games.common.naming import play
@@ -105,7 +105,9 @@ def test_the_engine_counts_plies_and_drops_the_cache_after_every_move():
     play(state, "start: yellow", "start: blue")
     assert state._s.ply == 2
     outcomes = state.chance_outcomes()
-    assert state._s.cache is outcomes  # the position's options, cached until the next move
+    assert (
+        state._s.cache == outcomes and state._s.cache is not outcomes
+    )  # cached, a copy handed out
     play(state, "start: green")
     assert state._s.cache is None and state._s.ply == 3
 
@@ -123,3 +125,20 @@ def test_returns_come_from_the_games_scoring_at_the_end():
     assert state.returns() == list(type(state).final_returns(state._s))
     with pytest.raises(ValueError, match="the game is over"):
         state.apply_action(0)
+
+
+def test_chance_outcomes_hand_out_a_list_the_caller_owns():
+    """Old: the cached list itself was returned; OpenSpiel's MCTSBot shuffles the list it
+    gets, which broke the sorted order the engine's apply relies on ("impossible chance
+    outcome 1 ... possible: [1, 2]")."""
+    import random
+
+    game = spiel_games.load_game("python_coloretto(players=3)")
+    state = game.new_initial_state()
+    outcomes = state.chance_outcomes()
+    random.Random(0).shuffle(outcomes)
+    outcomes.reverse()
+    assert state.chance_outcomes() == sorted(state.chance_outcomes())
+    for a, _ in outcomes:
+        child = state.clone()
+        child.apply_action(a)

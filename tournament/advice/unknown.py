@@ -259,8 +259,8 @@ def possible_options(world: World, viewer: int, samples: int = POSSIBLE_SAMPLES)
     A re-dealt world is used only when its history keeps every named item.
     """
     state = world.state
-    mover = mover_of(state)
-    found = {a: (state.action_to_string(mover, a), world_choices(world)) for a in options(state)}
+    who = mover(state)
+    found = {a: (state.action_to_string(who, a), world_choices(world)) for a in options(state)}
     if not world.unknown or state.is_terminal():
         return found
     unknown = set(world.unknown)
@@ -275,7 +275,7 @@ def possible_options(world: World, viewer: int, samples: int = POSSIBLE_SAMPLES)
         choice = {j: history[j] for j in world.unknown}
         for a in options(other):
             if a not in found:
-                found[a] = (other.action_to_string(mover, a), choice)
+                found[a] = (other.action_to_string(who, a), choice)
     return dict(sorted(found.items()))
 
 
