@@ -14,7 +14,8 @@
 - An agent that won (or lost) every one of its pairwise games has no finite upper (or
   lower) bound: its interval is one-sided, reported as such (``Ratings.one_sided``), and its
   point estimate is only what the prior allows. Such agents do not count in the mean anchor.
-- Beside Elo: likelihood of superiority, a crosstable, seat advantage, games per agent,
+- Beside Elo: Plackett-Luce ratings on whole finishing orders with a seat term
+  (``tournament.ratings.plackett_luce``), likelihood of superiority, a crosstable, seat advantage, games per agent,
   a warning when the comparison graph is disconnected, and α-Rank (OpenSpiel's
   ``egt.alpharank``) on the empirical pairwise payoff table.
 """
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spiel_games.common.errors import MeepleError
+from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
 
 DEFAULT_BOOTSTRAP = 200
 
@@ -75,6 +77,8 @@ class Ratings:
     prior: str = ""  # the fit's prior / smoothing, stated in every report
     # per agent: "" (two-sided), "won every game" (no upper bound) or "lost every game"
     one_sided: list[str] = field(default_factory=list)
+    plackett_luce: PLRatings | None = None  # same agents, anchor and bootstrap
+    luck: str = ""  # how the results were luck-adjusted ("" = raw results)
 
     def order(self) -> list[int]:
         return sorted(range(len(self.agents)), key=lambda i: -self.elo[i])
@@ -85,16 +89,24 @@ class Ratings:
         def bound(x: float) -> float | None:
             return None if math.isinf(x) else round(float(x), 1)
 
-        return [
-            {
+        out = []
+        pl = self.plackett_luce
+        for i in self.order():
+            rec: dict = {
                 "agent": self.agents[i].name,
                 "elo": round(float(self.elo[i]), 1),
                 "ci_low": bound(self.ci_low[i]),
                 "ci_high": bound(self.ci_high[i]),
                 "games": int(self.games[i]),
             }
-            for i in self.order()
-        ]
+            if pl is not None:
+                rec["plackett_luce"] = {
+                    "elo": round(float(pl.elo[i]), 1),
+                    "ci_low": bound(pl.ci_low[i]),
+                    "ci_high": bound(pl.ci_high[i]),
+                }
+            out.append(rec)
+        return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -258,6 +270,7 @@ def rate(
     seed: int = 0,
     void_games: int = 0,
     confidence: float = 0.95,
+    plackett_luce: bool = True,
 ) -> Ratings:
     k = len(agents)
     if k < 2:
@@ -321,11 +334,16 @@ def rate(
     if num_blocks <= 1 and bootstrap > 0:
         warnings.append("a single duplicate set: no bootstrap confidence intervals")
     ci_low, ci_high = np.minimum(lo, elo), np.maximum(hi, elo)
+    pl = None
+    if plackett_luce:
+        boot = bootstrap if num_blocks > 1 else 0
+        pl = fit_plackett_luce(groups, k, num_blocks, anchored, boot, seed + 1, confidence)
     for i, why in enumerate(sided):
-        if why == "won every game":
-            ci_high[i] = math.inf
-        elif why == "lost every game":
-            ci_low[i] = -math.inf
+        for low, high in [(ci_low, ci_high)] + ([(pl.ci_low, pl.ci_high)] if pl else []):
+            if why == "won every game":
+                high[i] = math.inf
+            elif why == "lost every game":
+                low[i] = -math.inf
     return Ratings(
         agents=agents,
         elo=elo,
@@ -346,6 +364,7 @@ def rate(
         warnings=warnings,
         prior=prior_text(),
         one_sided=sided,
+        plackett_luce=pl,
     )
 
 
