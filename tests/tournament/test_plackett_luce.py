@@ -41,7 +41,9 @@ def test_the_fit_recovers_known_strengths_and_seat_terms():
     pl = fit_plackett_luce([g], 5, sets, lambda e: e - e.mean(), bootstrap=40, seed=1)
     np.testing.assert_allclose(pl.elo, centred(true), atol=12)
     np.testing.assert_allclose([s["elo"] for s in pl.seats], centred(seat), atol=8)
-    covered = sum(lo <= t <= hi for lo, t, hi in zip(pl.ci_low, centred(true), pl.ci_high))
+    covered = sum(
+        lo <= t <= hi for lo, t, hi in zip(pl.ci_low, centred(true), pl.ci_high, strict=True)
+    )
     assert covered >= 4  # 95% intervals, five agents
     assert all(s["ci_low"] <= s["elo"] <= s["ci_high"] for s in pl.seats)
 

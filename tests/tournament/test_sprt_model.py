@@ -18,8 +18,8 @@ from tournament.sprt.gsprt import (
     elo_to_score,
     llr,
     score_to_elo,
-    walk,
     wald,
+    walk,
 )
 
 VALUES = np.linspace(0.0, 1.0, 13)  # a 3-player set: 12 (A, B) pairs

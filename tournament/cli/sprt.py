@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -48,7 +48,7 @@ class SprtProgress:
 
     def __init__(self, mode: str, bounds):
         self.mode, self.bounds = mode, bounds
-        self.live = None
+        self.live: Any = None
         self.shown = 0.0
 
     def on_step(self, v) -> None:
@@ -61,10 +61,11 @@ class SprtProgress:
                 self.live = Live(text, console=Console(stderr=True), refresh_per_second=4)
                 self.live.__enter__()
             self.live.update(text)
-        elif self.mode == "plain":
-            if abs(v.llr - self.shown) >= 0.1 * (v.upper - v.lower) or v.sets == 1:
-                print(text, file=sys.stderr, flush=True)
-                self.shown = v.llr
+        elif self.mode == "plain" and (
+            abs(v.llr - self.shown) >= 0.1 * (v.upper - v.lower) or v.sets == 1 or v.verdict
+        ):
+            print(text, file=sys.stderr, flush=True)
+            self.shown = v.llr
 
     def close(self) -> None:
         if self.live is not None:

@@ -31,6 +31,7 @@ from spiel_games.common.errors import MeepleError
 from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
 
 DEFAULT_BOOTSTRAP = 200
+PRIOR_DRAW = 0.01  # OpenSpiel's default smoothing_factor: the virtual draw between pairs
 
 
 class RatingsError(MeepleError):
@@ -53,6 +54,7 @@ class Games:
     ranks: np.ndarray  # (G, N) int, 1 = best
     scores: np.ndarray  # (G, N) float, NaN on failures
     blocks: np.ndarray  # (G,) int duplicate-set index
+    ids: np.ndarray | None = None  # (G,) game ids, when read from ledgers
 
 
 @dataclass

@@ -10,8 +10,8 @@ with a first-move term.
 
 Reported on Elo's scale (``theta * 400 / ln 10``), so PL and Elo compare directly: a
 50-point gap is the same odds of finishing ahead in a two-player game. The prior is the
-pairwise fit's: a virtual draw of weight 0.01 between every pair of agents (a 0.005 win
-each way, no seat), so a perfect record stays finite and the two fits share their
+pairwise fit's: OpenSpiel's smoothing, a virtual 0.01 win each way between every pair
+of agents (two-player orders, no seat), so a perfect record stays finite and the two fits share their
 assumptions. Intervals: the same percentile bootstrap over duplicate sets as Elo.
 
 The likelihood depends on the games only through distinct (agents by seat, ranks)
@@ -30,7 +30,7 @@ from scipy.optimize import minimize
 from scipy.sparse import csc_matrix
 
 ELO = 400.0 / math.log(10.0)  # natural-log strength to Elo
-PRIOR = 0.01  # virtual draw weight between every pair (OpenSpiel's smoothing_factor)
+PRIOR = 0.01  # virtual wins each way between every pair (OpenSpiel's smoothing_factor)
 
 
 @dataclass
@@ -96,9 +96,9 @@ class Model:
             d_eta = w[:, None] * (1.0 - lam * np.einsum("pst,ps->pt", risk, 1.0 / denom))
             grad[: self.k] += np.bincount(p.agents.ravel(), d_eta.ravel(), minlength=self.k)
             grad[self.offsets[i] : self.offsets[i + 1]] += d_eta.sum(axis=0)[1:]
-        # the prior: a virtual 0.005 win each way between every pair of agents
+        # the prior: a virtual 0.01 win each way between every pair of agents
         diff = theta[self.pair_i] - theta[self.pair_j]
-        half = PRIOR / 2.0
+        half = PRIOR
         total += float(half * np.sum(-np.logaddexp(0.0, -diff) - np.logaddexp(0.0, diff)))
         d = half * (1.0 - 2.0 / (1.0 + np.exp(-diff)))  # d/d diff of both terms
         grad[: self.k] += np.bincount(self.pair_i, d, minlength=self.k) - np.bincount(

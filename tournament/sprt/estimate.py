@@ -37,9 +37,7 @@ OVERSHOOT = 0.5826  # Siegmund: -zeta(1/2) / sqrt(2 pi), expected overshoot per 
 def _log_pass(d: float, m: float, t: float) -> float:
     """log P(a Brownian motion with drift m, unit variance, from 0 reaches d > 0 by time t)."""
     r = math.sqrt(t)
-    return float(
-        np.logaddexp(log_ndtr((m * t - d) / r), 2.0 * m * d + log_ndtr((-m * t - d) / r))
-    )
+    return float(np.logaddexp(log_ndtr((m * t - d) / r), 2.0 * m * d + log_ndtr((-m * t - d) / r)))
 
 
 def _images(w: float, t: float) -> range:
