@@ -74,6 +74,11 @@ def _run(
     from tournament.schedule import schedule  # deferred: fast --help
 
     tasks = schedule(cfg)
+    source = None
+    if cfg.schedule == "adaptive":
+        from tournament.adaptive import AdaptiveSource  # deferred: fast --help
+
+        source = AdaptiveSource(cfg, tasks)
     display = Display(choose_mode(quiet), {a.agent_id: a.name for a in cfg.agents}, verbose)
     try:
         with domain_errors(1), display:
@@ -86,6 +91,7 @@ def _run(
                 on_start=display.on_start,
                 on_batch=display.on_batch,
                 tasks=tasks,
+                source=source,
             )
     except KeyboardInterrupt:
         raise fail(
@@ -109,6 +115,15 @@ def _run(
     )
     if summary.played:
         typer.echo(f"executor: {summary.executor}", err=True)
+    if source is not None and source.decision is not None:
+        d = source.decision
+        state = f"stopped: {d.reason}" if d.done else "not finished: rerun to go on"
+        least = min((p[2] for p in d.pairs), default=1.0)
+        typer.echo(
+            f"adaptive: {source.rounds} round(s), {state}; order {' > '.join(d.order)}; "
+            f"least confident deciding pair {least:.3f}",
+            err=True,
+        )
     typer.echo(f"ratings: meeple ratings {out}", err=True)
     return summary
 
@@ -181,8 +196,10 @@ def run(
     )
     out = out or _default_out(config.stem, cfg)
     if dry_run:  # counted, not scheduled: instant for any size
+        most = "at most " if cfg.schedule == "adaptive" else ""
         typer.echo(
-            f"{num_games(cfg)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, ledger {out}"
+            f"{most}{num_games(cfg)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, "
+            f"ledger {out}"
         )
         return
     _run(cfg, out, workers, address, executor, quiet, verbose)

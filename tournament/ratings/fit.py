@@ -173,6 +173,24 @@ class _Records:
         return [self._split(flat[:, i]) for i in range(flat.shape[1])]
 
 
+def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
+    """(Elo, bootstrap replicates (B, k)), each centred on its mean: the pairwise fit on
+    ``groups`` and on ``bootstrap`` resamples of their duplicate sets."""
+    parts = [pairwise(g, k) for g in groups]
+    blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=1))
+    rec = _Records(blk, a, b, w, k, num_blocks)
+    elo = fit_elo(*rec.matrices())
+    rng = np.random.default_rng(seed)
+    draws = [
+        np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
+        for _ in range(bootstrap)
+    ]
+    weights = np.stack(draws, axis=1).astype(float)
+    samples = np.array([fit_elo(wi, d) for wi, d in rec.matrices_many(weights)])
+    return elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
+
+
 def _elo_options():
     import pyspiel
 
