@@ -131,7 +131,7 @@ class AdaptiveSource:
         self._advance()
 
     def take(self, room: int) -> list[list[GameTask]]:
-        out = []
+        out: list[list[GameTask]] = []
         for key in self.round:
             if len(out) >= room:
                 break
