@@ -58,7 +58,15 @@ def load_data() -> dict:
 
 
 def save(section: str, value) -> None:
+    """Store a phase's figures; rows per game replace only the same games' rows, so games
+    can be measured in separate runs."""
     data = load_data()
+    old = data.get(section)
+    if isinstance(value, list) and isinstance(old, list):
+        games = {r.get("game") for r in value}
+        order = list(GAMES.values())
+        kept = [r for r in old if r.get("game") not in games] + value
+        value = sorted(kept, key=lambda r: order.index(r["game"]) if r["game"] in order else 99)
     data[section] = value
     DATA.parent.mkdir(parents=True, exist_ok=True)
     DATA.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
