@@ -59,7 +59,17 @@ def load_data() -> dict:
 
 def save(section: str, value) -> None:
     """Store a phase's figures; rows per game replace only the same games' rows, so games
-    can be measured in separate runs."""
+    can be measured in separate runs (phases running side by side take turns)."""
+    import fcntl
+    import tempfile
+
+    DATA.parent.mkdir(parents=True, exist_ok=True)
+    with open(Path(tempfile.gettempdir()) / "meeple-bench-stats.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _save(section, value)
+
+
+def _save(section: str, value) -> None:
     data = load_data()
     old = data.get(section)
     if isinstance(value, list) and isinstance(old, list):
@@ -68,7 +78,6 @@ def save(section: str, value) -> None:
         kept = [r for r in old if r.get("game") not in games] + value
         value = sorted(kept, key=lambda r: order.index(r["game"]) if r["game"] in order else 99)
     data[section] = value
-    DATA.parent.mkdir(parents=True, exist_ok=True)
     DATA.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
@@ -166,7 +175,7 @@ def phase_sprt_sim(args) -> None:
     s0, s1 = bounds.scores()
     rows = []
     for kind in ("ab3", "pair"):
-        for elo, runs in ((0.0, 400), (-20.0, 200), (20.0, 200), (40.0, 200)):
+        for elo, runs in ((0.0, 1000), (-20.0, 200), (20.0, 200), (40.0, 200)):
             t = time.perf_counter()
             probs, values = set_distribution(kind, elo)
             p_h1, expected = wald(probs, values, bounds, s0, s1)
@@ -389,7 +398,7 @@ def phase_adaptive(args) -> None:
     from tournament.schedule import schedule
 
     rows = []
-    for name in ("coloretto", "staufer"):
+    for name in [g for g in ("coloretto", "staufer") if g in args.games]:
         rr = pool_config(GAMES[name])
         led = read_ledger(ledger_dir(args.runs, name)).table.to_pylist()
         full = confidences(rr, led, seed=7)
