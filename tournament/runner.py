@@ -291,9 +291,14 @@ def _run_source(
     if on_start is not None:
         on_start(summary, rows)
 
-    def missing(sets: list[list[GameTask]]) -> list[list[GameTask]]:
-        out = [[t for t in s if t.game_id not in done] for s in sets]
-        return [s for s in out if s]
+    def give(room: int) -> list[list[GameTask]]:
+        """What the source hands out, less games already played (a set it hands out
+        whole in the ledger is skipped, and the source asked again)."""
+        while handed := source.take(room):
+            sets = [[t for t in s if t.game_id not in done] for s in handed]
+            if sets := [s for s in sets if s]:
+                return sets
+        return []
 
     def record(new: list[dict]) -> None:
         write_batch(directory, new)
@@ -312,7 +317,7 @@ def _run_source(
     summary.executor = "serial" if not use_ray else "ray"
     played, seconds = 0, 0.0
     while not use_ray:
-        sets = missing(source.take(1))
+        sets = give(1)
         if not sets:
             break
         t = time.perf_counter()
@@ -325,7 +330,7 @@ def _run_source(
             use_ray = True
             summary.executor = "serial, then ray"
     if use_ray:
-        for new in _ray_stream(spec, lambda room: missing(source.take(room)), workers, address):
+        for new in _ray_stream(spec, give, workers, address):
             record(new)
     if not summary.played:
         summary.executor = "none"

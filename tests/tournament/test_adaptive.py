@@ -110,3 +110,79 @@ def test_confidence_orders_a_clear_field():
     assert d.order[0] == "heur" and d.order[-1] == "random"
     assert len(d.pairs) == 3 + 2 + 1  # top 3 of 4: each against everyone below it
     assert all(0.0 <= c <= 1.0 for _, _, c in d.pairs)
+
+
+def test_tournament_run_with_the_adaptive_schedule(tmp_path, write_toml):
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    raw = {
+        "tournament": {
+            "game": "python_coloretto(players=3)",
+            "seeds_per_lineup": 6,
+            "schedule": "adaptive",
+            "top": 2,
+        },
+        "agents": dict(AGENTS),
+    }
+    path = write_toml(raw)
+    runner = CliRunner()
+    dry = runner.invoke(app, ["tournament", "run", str(path), "--dry-run"])
+    assert dry.exit_code == 0 and dry.stdout.startswith("at most 72 games")
+    r = runner.invoke(
+        app,
+        [
+            "tournament",
+            "run",
+            str(path),
+            "--out",
+            str(tmp_path / "a"),
+            "-q",
+            "--executor",
+            "serial",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert "adaptive: " in r.output and "round(s)" in r.output
+    again = runner.invoke(
+        app,
+        [
+            "tournament",
+            "run",
+            str(path),
+            "--out",
+            str(tmp_path / "a"),
+            "-q",
+            "--executor",
+            "serial",
+        ],
+    )
+    assert "0 game(s) played" in again.output
+
+
+def test_the_runner_skips_sets_a_source_hands_out_again(tmp_path):
+    """A source that hands out a set whose games are all in the ledger is asked again, not
+    taken to be finished."""
+    cfg = adaptive()
+    tasks = schedule(cfg)
+    sets = [[t for t in tasks if t.seed_index == s and t.lineup == tasks[0].lineup] for s in (0, 1)]
+
+    class Again:
+        def __init__(self):
+            self.queue = [sets[0], sets[0], sets[1]]
+
+        def start(self, rows):
+            pass
+
+        def take(self, room):
+            return [self.queue.pop(0)] if self.queue else []
+
+        def finished(self, rows):
+            pass
+
+        def expected_games(self):
+            return 0
+
+    s = run_tournament(cfg, tmp_path / "x", executor="serial", tasks=tasks, source=Again())
+    assert s.played == len(sets[0]) + len(sets[1])
