@@ -181,3 +181,15 @@ def test_the_estimate_at_the_stop_is_median_unbiased():
         above_est += est.score > truth
     assert above_plain / len(done) > 0.6
     assert 0.35 <= above_est / len(done) <= 0.65
+
+
+def test_normalized_elo_scales_with_the_spread_per_game():
+    """fishtest's normalized Elo: nElo = (s - 1/2) / sigma_per_game * 800 / ln 10, a set
+    counting as its games."""
+    b = Bounds(0.0, 5.0, model="normalized")
+    tally = Tally([0.25, 0.5, 0.75] * 30)
+    sigma = tally.sigma_per_game(6)
+    assert sigma == pytest.approx(math.sqrt(tally.mean_var()[1] * 6))
+    s0, s1 = b.scores(sigma)
+    assert s0 == 0.5 and s1 == pytest.approx(0.5 + 5.0 * sigma * math.log(10) / 800)
+    assert b.to_elo(s1, sigma) == pytest.approx(5.0)

@@ -113,6 +113,8 @@ def test_cli_json_ends_with_the_verdict(tmp_path):
         (["--alpha", "0.9"], "--alpha must be in"),
         (["--max-games", "0"], "--max-games must be >= 1"),
         (["--filler", "nosuch"], "unknown agent kind"),
+        (["--preset", "gain", "--elo-model", "normalized"], "--preset bounds are logistic"),
+        (["--elo-model", "bayes"], "--elo-model must be one of"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(tmp_path, extra, message):
