@@ -32,12 +32,10 @@ def test_every_measurement_is_in_the_data(stats):
 def test_a_verdict_follows_its_figures(stats):
     """Change a figure and the rendered verdict changes with it."""
     data = json.loads(json.dumps(stats.load_data()))
-    row = data["luck"][0]
-    row["sd_pairwise"] = [0.5, 0.2]
     for r in data["luck"]:
-        r["sd_pairwise"] = [0.5, 0.2]
+        r["sd_pairwise"] = [0.5, 0.2, 0.3]
     assert "at least 30% lower on every game: met" in stats.render(data)
-    row["sd_pairwise"] = [0.5, 0.45]
+    data["luck"][0]["sd_pairwise"] = [0.5, 0.45, 0.48]
     assert "at least 30% lower on every game: **missed**" in stats.render(data)
 
 

@@ -26,7 +26,10 @@ removes depends on ``V``.
   --luck-adjusted` rates on it;
 - the opening (every chance event before the first decision: the deal, the setup) is
   one event; its expectation is the mean of ``V`` over ``OPENING_SAMPLES`` openings drawn
-  with a fixed seed (the only estimated expectation: its standard error is reported).
+  with a fixed seed (the only estimated expectation: its standard error is reported);
+- ratings subtract a share of the luck (``cross_fitted_scale``: the control variate's best
+  coefficient, estimated on the other half of the duplicate sets), because with these
+  evaluations the full luck adds more noise than it removes (docs/TOURNAMENTS-STATS.md).
 """
 
 from __future__ import annotations
@@ -176,3 +179,20 @@ def game_luck(ev: Evaluator, actions: list[int], start: Opening) -> GameLuck:
             events += 1
         state.apply_action(a)
     return GameLuck(luck, pair, events, opening_luck)
+
+
+def cross_fitted_scale(results, lucks, folds) -> np.ndarray:
+    """The share ``beta`` of the luck to subtract, per item, as a control variate:
+    ``result - beta * luck`` has the least variance at ``beta = Cov(result, luck) /
+    Var(luck)``, and stays unbiased for any ``beta`` fixed apart from the item's own luck.
+    So ``beta`` is estimated on the other fold (two folds, by duplicate set), clipped to
+    [0, 1]: where the evaluation's luck is mostly noise, little of it is subtracted."""
+    results, lucks, folds = (np.asarray(x, dtype=float) for x in (results, lucks, folds))
+    out = np.zeros(len(results))
+    for f in (0, 1):
+        other = folds != f
+        if other.sum() < 3 or np.var(lucks[other]) == 0:
+            continue
+        c = np.cov(results[other], lucks[other])
+        out[folds == f] = min(max(c[0, 1] / c[1, 1], 0.0), 1.0)
+    return out

@@ -163,5 +163,25 @@ def test_ratings_luck_adjusted_replays_once_and_rates(tmp_path, make_raw, write_
     monkeypatch.setattr(ll, "play_one", lambda *a, **k: pytest.fail("replayed again"))
     md = runner.invoke(app, [*args, "--format", "md"])
     assert md.exit_code == 0, md.output
-    assert "luck-adjusted: Elo on pairwise results less each game's chance luck" in md.stdout
+    assert "luck-adjusted: Elo on pairwise results less" in md.stdout
     assert "ignored files" not in md.output
+
+
+def test_the_share_of_luck_subtracted_is_the_control_variates_and_cross_fitted():
+    """Luck that explains half of each result is subtracted at about its coefficient; pure
+    noise is hardly subtracted; each half's share comes from the other half only."""
+    from tournament.luck import cross_fitted_scale
+
+    rng = np.random.default_rng(0)
+    luck = rng.normal(size=4000)
+    skill = rng.normal(size=4000)
+    folds = np.arange(4000) % 2
+    beta = cross_fitted_scale(skill + 0.5 * luck, luck, folds)
+    assert beta == pytest.approx(np.full(4000, 0.5), abs=0.05)
+    noise = cross_fitted_scale(skill, luck, folds)
+    assert np.abs(noise).max() < 0.05
+    # changing one half's data leaves that half's share alone
+    moved = skill.copy()
+    moved[folds == 0] += 3 * luck[folds == 0]
+    again = cross_fitted_scale(moved + 0.5 * luck, luck, folds)
+    assert np.array_equal(again[folds == 0], beta[folds == 0])

@@ -1,9 +1,10 @@
 """Elo on luck-adjusted results (`meeple ratings --luck-adjusted`).
 
-Each pairwise result of a game (1 ahead, 1/2 tie, 0 behind) less the luck of the game's
-chance events in that pair's chance of finishing ahead (``tournament.luck``) is an
-unbiased, less noisy estimate of the probability of finishing ahead; it is no longer 0 or
-1, so the Bradley-Terry fit takes fractional wins (summed per pair, negative sums clipped
+Each pairwise result of a game (1 ahead, 1/2 tie, 0 behind) less a share of the luck of
+the game's chance events in that pair's chance of finishing ahead (``tournament.luck``;
+the share is the control variate's coefficient, fitted on the other half of the
+duplicate sets) is an unbiased estimate of the probability of finishing ahead, with less
+noise when the luck bears on the result; it is no longer 0 or 1, so the Bradley-Terry fit takes fractional wins (summed per pair, negative sums clipped
 at 0). The fit is the MM algorithm with the pairwise fit's prior (OpenSpiel's smoothing,
 0.01 added to the wins each way of every pair), the intervals the same bootstrap over duplicate sets. The
 crosstable, seats and α-Rank stay on the raw results; Plackett-Luce is not shown (it
@@ -15,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.sparse import csc_matrix
 
+from tournament.luck import cross_fitted_scale
 from tournament.ratings.fit import PRIOR_DRAW, Ratings, _anchor
 
 TOL = 1e-10
@@ -41,9 +43,10 @@ def fit_fractional(wins: np.ndarray, iterations: int = 10_000) -> np.ndarray:
     return 400.0 * np.log10(p)
 
 
-def _cells(groups, k: int, luck: dict) -> csc_matrix:
-    """(row agent, column agent) x duplicate set: summed adjusted results."""
-    cells, blocks, values = [], [], []
+def _cells(groups, k: int, luck: dict) -> tuple[csc_matrix, float]:
+    """(row agent, column agent) x duplicate set: summed adjusted results, and the mean
+    share of the luck subtracted."""
+    cells, blocks, results, lucks = [], [], [], []
     for g in groups:
         n = g.agents.shape[1]
         pairs = [
@@ -59,9 +62,13 @@ def _cells(groups, k: int, luck: dict) -> csc_matrix:
                     result = 1.0 if r[i] < r[j] else 0.5 if r[i] == r[j] else 0.0
                     cells.append(a[i] * k + a[j])
                     blocks.append(g.blocks[row])
-                    values.append(result - (lk[i, j] if lk is not None else 0.0))
+                    results.append(result)
+                    lucks.append(lk[i, j] if lk is not None else 0.0)
     num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=1))
-    return csc_matrix((values, (cells, blocks)), shape=(k * k, num_blocks))
+    beta = cross_fitted_scale(results, lucks, np.asarray(blocks) % 2)
+    values = np.asarray(results) - beta * np.asarray(lucks)
+    matrix = csc_matrix((values, (cells, blocks)), shape=(k * k, num_blocks))
+    return matrix, float(beta.mean()) if len(beta) else 0.0
 
 
 def adjust(
@@ -69,7 +76,7 @@ def adjust(
 ) -> None:
     """Replace ``r``'s Elo and intervals by the fit on luck-adjusted results."""
     k = len(r.agents)
-    m = _cells(groups, k, luck)
+    m, beta = _cells(groups, k, luck)
     index, value, _ = _anchor(r.agents, anchor)
 
     def anchored(e: np.ndarray) -> np.ndarray:
@@ -92,6 +99,7 @@ def adjust(
     r.one_sided = [""] * k
     r.plackett_luce = None
     r.luck = (
-        f"Elo on pairwise results less each game's chance luck ({measured} of {games} rated "
-        "games measured; failed games raw); crosstable, seats and alpharank on raw results"
+        f"Elo on pairwise results less {beta:.2f} of each game's chance luck (the share "
+        f"fitted on the other half of the duplicate sets; {measured} of {games} rated games "
+        "measured, failed games raw); crosstable, seats and alpharank on raw results"
     )
