@@ -5,7 +5,9 @@ replay` does (the agents are rebuilt from the manifest and replay from the recor
 the digest proves the replay is the game played), then ``tournament.luck.game_luck``
 measures its chance events. A replay costs what the game cost to play, so the results
 are kept in ``DIR/.luck.json`` (hidden: the ledger ignores it), keyed by game id and by
-the evaluator; a rerun replays only new games. Failed games (crash, timeout, illegal
+the evaluator, with the opening's expectation they were measured against (a later,
+more precise expectation shifts them without a replay); a rerun replays only new games.
+Failed games (crash, timeout, illegal
 move) and void games carry no luck: their result is not the game's.
 """
 
@@ -25,6 +27,7 @@ from tournament.luck import (
     OPENING_SAMPLES,
     Evaluator,
     LuckError,
+    Opening,
     evaluator_for,
     game_luck,
     opening,
@@ -46,21 +49,60 @@ def _batch_spec(manifest: dict, game: str) -> BatchSpec:
 
 
 def _key(ev: Evaluator) -> dict:
-    return {"version": LUCK_VERSION, "evaluator": ev.name, "opening_samples": OPENING_SAMPLES}
+    return {"version": LUCK_VERSION, "evaluator": ev.name}
 
 
-def _read_cache(path: Path, key: dict) -> dict:
+def _load(path: Path) -> dict:
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
-    return data.get("games", {}) if data.get("key") == key else {}
+    return data if isinstance(data, dict) else {}
 
 
-def _write_cache(path: Path, key: dict, games: dict) -> None:
+def _start(data: dict, key: dict, ev: Evaluator) -> Opening:
+    """The opening's expectation: the cached one when it is this evaluator's with as many
+    samples as asked (40,000 openings take a minute on the slowest game), else measured."""
+    base = data.get("opening")
+    if data.get("key") == key and base and base.get("samples") == OPENING_SAMPLES:
+        v = np.array(base["v"])
+        return Opening(v, np.array(base["w"]), np.zeros_like(v), OPENING_SAMPLES)
+    return opening(ev)
+
+
+def _read_cache(data: dict, key: dict, ev: Evaluator, start: Opening) -> dict:
+    """The cached games' luck, against ``start`` (the opening's expectation): luck measured
+    against another expectation differs by the two expectations' difference only."""
+    old_key = dict(data.get("key", {}))
+    legacy = old_key.pop("opening_samples", None)  # the first format: no stored opening
+    if old_key != key:
+        return {}
+    games = data.get("games", {})
+    if "opening" in data:
+        old_v, old_w = np.array(data["opening"]["v"]), np.array(data["opening"]["w"])
+    elif legacy:
+        before = opening(ev, int(legacy))
+        old_v, old_w = before.v, before.w
+    else:
+        return {}
+    dv, dw = old_v - start.v, old_w - start.w
+    if not (dv.any() or dw.any()):
+        return games
+    return {
+        gid: {
+            **g,
+            "luck": [round(float(x), 6) for x in np.array(g["luck"]) + dv],
+            "pairs": np.round(np.array(g["pairs"]) + dw, 6).tolist(),
+        }
+        for gid, g in games.items()
+    }
+
+
+def _write_cache(path: Path, key: dict, start: Opening, games: dict) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    base = {"samples": start.samples, "v": start.v.tolist(), "w": start.w.tolist()}
     try:
-        tmp.write_text(json.dumps({"key": key, "games": games}))
+        tmp.write_text(json.dumps({"key": key, "opening": base, "games": games}))
         tmp.replace(path)
     except OSError:  # a read-only ledger: luck is measured again next time
         tmp.unlink(missing_ok=True)
@@ -78,10 +120,11 @@ def ledger_luck(directory, lookahead: bool = True, progress: bool = True) -> dic
     ev = evaluator_for(game, lookahead)
     key = _key(ev)
     cache_path = d / CACHE
-    done = _read_cache(cache_path, key)
+    data = _load(cache_path)
+    start = _start(data, key, ev)
+    done = _read_cache(data, key, ev, start)
     todo = [r for r in rows if r["game_id"] not in done]
     if todo:
-        start = opening(ev)
         spec = _batch_spec(led.manifest, game)
         names = {a["id"]: a["name"] for a in led.manifest["agents"]}
         for n, row in enumerate(todo, 1):
@@ -108,5 +151,5 @@ def ledger_luck(directory, lookahead: bool = True, progress: bool = True) -> dic
             }
             if progress and (n % 200 == 0 or n == len(todo)):
                 print(f"luck: {n}/{len(todo)} games of {d} replayed", file=sys.stderr)
-        _write_cache(cache_path, key, done)
+    _write_cache(cache_path, key, start, done)
     return {r["game_id"]: done[r["game_id"]] for r in rows}

@@ -185,3 +185,29 @@ def test_the_share_of_luck_subtracted_is_the_control_variates_and_cross_fitted()
     moved[folds == 0] += 3 * luck[folds == 0]
     again = cross_fitted_scale(moved + 0.5 * luck, luck, folds)
     assert np.array_equal(again[folds == 0], beta[folds == 0])
+
+
+def test_a_new_opening_expectation_shifts_the_cached_luck_without_a_replay(
+    tmp_path, make_raw, write_toml, monkeypatch
+):
+    import tournament.luck_ledger as ll
+    from tournament.config import build_config
+    from tournament.runner import run_tournament
+
+    raw = make_raw(game="python_rococo(players=3)", seeds_per_lineup=1)
+    raw["agents"] = {"random": "random", "greedy": "heuristic", "noisy": "noisy(eps=0.5)"}
+    run_tournament(build_config(raw), tmp_path / "l", executor="serial")
+    monkeypatch.setattr(ll, "OPENING_SAMPLES", 300)
+    monkeypatch.setattr(ll, "opening", lambda ev: opening(ev, 300))
+    first = ll.ledger_luck(tmp_path / "l", progress=False)
+    old = opening(ll.evaluator_for("python_rococo(players=3)"), 300)
+    monkeypatch.setattr(ll, "OPENING_SAMPLES", 200)
+    monkeypatch.setattr(ll, "opening", lambda ev, samples=200: opening(ev, 200))
+    monkeypatch.setattr(ll, "play_one", lambda *a, **k: pytest.fail("replayed"))
+    second = ll.ledger_luck(tmp_path / "l", progress=False)
+    new = opening(ll.evaluator_for("python_rococo(players=3)"), 200)
+    assert np.abs(old.v - new.v).max() > 1e-3  # the two expectations differ
+    gid = next(iter(first))
+    np.testing.assert_allclose(
+        np.array(second[gid]["luck"]), np.array(first[gid]["luck"]) + old.v - new.v, atol=1e-5
+    )
