@@ -10,8 +10,9 @@ is the most any line-up plays), but chooses which duplicate sets to play, in rou
   first ``top`` agents against everyone ranked below it; ``top = 0``: every pair) must all
   reach ``confidence``;
 - the next round plays one more seed of every line-up that seats the least confident of
-  those pairs (LUCB's rule: sample where the two candidates are hardest to tell apart),
-  or of the next least confident pair when those line-ups have used every seed;
+  those pairs (LUCB's rule: sample where the two candidates are hardest to tell apart);
+  once those line-ups have used every seed, of every line-up seating either agent of the
+  pair (Elo compares two agents through the others too); then the next pair;
 - the schedule stops when every deciding pair is confident enough, or when no line-up
   that would help has a seed left.
 
@@ -112,10 +113,11 @@ class AdaptiveSource:
             d.done, d.reason = True, f"every deciding pair at confidence >= {self.cfg.confidence:g}"
             return []
         for hi, lo, _ in open_pairs:
-            room = [
-                lu
-                for lu in lineups(self.cfg)
-                if hi in lu and lo in lu and self.played[lu] < self.cfg.seeds_per_lineup
+            free = [lu for lu in lineups(self.cfg) if self.played[lu] < self.cfg.seeds_per_lineup]
+            # the pair's own line-ups first; once those are used up, the line-ups of either
+            # agent (Elo also compares two agents through their results against the others)
+            room = [lu for lu in free if hi in lu and lo in lu] or [
+                lu for lu in free if hi in lu or lo in lu
             ]
             if room:
                 out = [(lu, self.played[lu]) for lu in room]
