@@ -609,8 +609,8 @@ def render_luck(rows: list[dict]) -> list[str]:
         "error; z: the largest |mean / standard error| of the seats' score luck.",
         "",
         "| game | games | SD pairwise raw | whole luck | beta | beta x luck | SD margin raw "
-        "| whole luck | beta | beta x luck | mean adjustment | z (seats) | replay + luck (s) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| whole luck | beta | beta x luck | mean adjustment | z (seats) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     ok_sd, ok_mean = True, True
     for r in rows:
@@ -624,8 +624,7 @@ def render_luck(rows: list[dict]) -> list[str]:
             f"| {r['beta_pairwise']:.2f} | {pb:.3f} ({pb / pr - 1:+.0%}) | {mr:.2f} "
             f"| {ma:.2f} ({ma / mr - 1:+.0%}) | {r['beta_margin']:.2f} "
             f"| {mb:.2f} ({mb / mr - 1:+.0%}) "
-            f"| {r['mean_pair_adjustment']:+.4f} ± {r['se_pair_adjustment']:.4f} | {z:.2f} "
-            f"| {r['seconds']} |"
+            f"| {r['mean_pair_adjustment']:+.4f} ± {r['se_pair_adjustment']:.4f} | {z:.2f} |"
         )
     out += [
         "",
@@ -671,7 +670,8 @@ def render_adaptive(rows: list[dict]) -> list[str]:
         )
     out += [
         "",
-        f"- Target, same top 3 with at least 30% fewer games on both games: {_met(ok)}.",
+        "- Target, the same top 3 at the same confidence with at least 30% fewer games on "
+        f"both games: {_met(ok)}.",
         "",
     ]
     return out
