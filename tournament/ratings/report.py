@@ -1,7 +1,8 @@
 """Render ratings: terminal table, Markdown, CSV, JSON, and a self-contained HTML report.
 
-The JSON form is a list of {agent, elo, ci_low, ci_high, games}, best first (the unbounded
-side of a one-sided interval is null; the notes say which agent and why). The HTML
+The JSON form is a list of {agent, elo, ci_low, ci_high, games, plackett_luce}, best
+first, ``plackett_luce`` being {elo, ci_low, ci_high} of the Plackett-Luce fit (the
+unbounded side of a one-sided interval is null; the notes say which agent and why). The HTML
 report embeds its PNG plots (matplotlib, Agg backend) as base64, so it is one file.
 """
 
@@ -76,6 +77,39 @@ def crosstable_rows(r: Ratings) -> list[list[str]]:
     return out
 
 
+PL_HEADER = ["#", "agent", "pl_elo", "ci_low", "ci_high", "elo"]
+PL_SEAT_HEADER = ["players", "seat", "seat term (Elo)", "ci_low", "ci_high"]
+
+
+def pl_rows(r: Ratings) -> list[list[str]]:
+    """Plackett-Luce ratings (best first by PL) beside the agent's Elo."""
+    pl = r.plackett_luce
+    if pl is None:
+        return []
+    order = sorted(range(len(r.agents)), key=lambda i: -pl.elo[i])
+    return [
+        [
+            str(rank),
+            r.agents[i].name,
+            _f(pl.elo[i]),
+            _f(pl.ci_low[i]),
+            _f(pl.ci_high[i]),
+            _f(r.elo[i]),
+        ]
+        for rank, i in enumerate(order, 1)
+    ]
+
+
+def pl_seat_rows(r: Ratings) -> list[list[str]]:
+    pl = r.plackett_luce
+    if pl is None:
+        return []
+    return [
+        [str(s["players"]), str(s["seat"]), _f(s["elo"]), _f(s["ci_low"]), _f(s["ci_high"])]
+        for s in pl.seats
+    ]
+
+
 CROSS_HEADER = ["agent", "opponent", "wins", "draws", "losses", "score diff", "LOS"]
 SEAT_HEADER = ["players", "seat", "games", "mean rank", "win rate", "mean score"]
 
@@ -111,6 +145,14 @@ def notes(r: Ratings) -> list[str]:
                 f"{r.agents[i].name} {r.one_sided[i]}: one-sided interval ({side} bound only); "
                 "its Elo is what the prior allows, not a measurement"
             )
+    if r.plackett_luce is not None:
+        out.append(
+            "plackett-luce: whole finishing orders with a seat term per player count and seat, "
+            "Elo scale (400 / ln 10 per unit of log-strength), same prior, anchor and "
+            f"bootstrap; log-likelihood of the orders {r.plackett_luce.log_likelihood:.1f}"
+        )
+    if r.luck:
+        out.append(f"luck-adjusted: {r.luck}")
     if r.void_games:
         out.append(f"{r.void_games} void game(s) left out")
     if r.alpharank is None:
@@ -125,9 +167,12 @@ def to_json(r: Ratings) -> str:
 def to_csv(r: Ratings) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["agent", "elo", "ci_low", "ci_high", "games"])
+    pl_cols = ["pl_elo", "pl_ci_low", "pl_ci_high"] if r.plackett_luce is not None else []
+    w.writerow(["agent", "elo", "ci_low", "ci_high", "games", *pl_cols])
     for rec in r.as_records():
-        w.writerow([rec["agent"], rec["elo"], rec["ci_low"], rec["ci_high"], rec["games"]])
+        pl = rec.get("plackett_luce")
+        extra = [pl["elo"], pl["ci_low"], pl["ci_high"]] if pl else []
+        w.writerow([rec["agent"], rec["elo"], rec["ci_low"], rec["ci_high"], rec["games"], *extra])
     return buf.getvalue()
 
 
@@ -140,6 +185,9 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 def to_markdown(r: Ratings) -> str:
     parts = ["## Ratings", "", _md_table(main_header(r), main_rows(r)), ""]
     parts += [f"- {n}" for n in notes(r)]
+    if r.plackett_luce is not None:
+        parts += ["", "## Plackett-Luce", "", _md_table(PL_HEADER, pl_rows(r)), ""]
+        parts += ["### Seat terms", "", _md_table(PL_SEAT_HEADER, pl_seat_rows(r))]
     parts += [
         "",
         "## Crosstable",
@@ -159,11 +207,17 @@ def print_table(r: Ratings, console=None) -> None:
     from rich.table import Table
 
     console = console or Console()
-    for title, header, rows in (
-        ("Elo ratings", main_header(r), main_rows(r)),
+    tables = [("Elo ratings", main_header(r), main_rows(r))]
+    if r.plackett_luce is not None:
+        tables += [
+            ("Plackett-Luce (finishing orders, seat term; Elo scale)", PL_HEADER, pl_rows(r)),
+            ("Plackett-Luce seat terms (Elo)", PL_SEAT_HEADER, pl_seat_rows(r)),
+        ]
+    tables += [
         ("Crosstable", CROSS_HEADER, crosstable_rows(r)),
         ("Seat advantage", SEAT_HEADER, seat_rows(r)),
-    ):
+    ]
+    for title, header, rows in tables:
         t = Table(title=title, title_justify="left")
         for i, h in enumerate(header):
             t.add_column(h, justify="left" if h in ("agent", "opponent") or i == 1 else "right")
@@ -336,6 +390,13 @@ def to_html(r: Ratings, title: str = "meeple-arena ratings", context: dict | Non
         "<h2>Elo</h2>",
         _html_table(main_header(r), main_rows(r)),
     ]
+    if r.plackett_luce is not None:
+        sections += [
+            "<h2>Plackett-Luce (finishing orders, seat term; Elo scale)</h2>",
+            _html_table(PL_HEADER, pl_rows(r)),
+            "<h3>Seat terms</h3>",
+            _html_table(PL_SEAT_HEADER, pl_seat_rows(r)),
+        ]
     for caption, data in imgs:
         sections.append(
             f"<h2>{html.escape(caption)}</h2><img alt='{html.escape(caption)}' "
