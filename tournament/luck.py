@@ -102,7 +102,7 @@ def evaluator_for(game_string: str, lookahead: bool = True) -> Evaluator:
     if ev is None:
         raise LuckError(f"{spec.short_name} has no evaluation to measure luck with")
     source, est, spread = "evaluation", ev.estimate, ev.spread
-    if spec.eval_auto == "learned" and value_model.shipped_path(ev).exists():
+    if spec.search_defaults.eval_auto == "learned" and value_model.shipped_path(ev).exists():
         model = value_model.model_for(spec.short_name, ev)
         source, est, spread = "learned value model", model.estimate, model.spread
     heuristic = spec.heuristic if lookahead else None

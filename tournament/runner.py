@@ -32,7 +32,6 @@ import logging
 import os
 import re
 import signal
-import socket
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -43,6 +42,7 @@ from typing import Protocol
 
 from spiel_games.common.errors import MeepleError, one_line
 from tournament.batch import BatchSpec, play_batch
+from tournament.cluster import CONNECT_TIMEOUT, RunnerError, check_address
 from tournament.config import TournamentConfig
 from tournament.ledger import (
     discard_new,
@@ -62,11 +62,6 @@ TASK_RETRIES = 5
 # serial play (docs/BENCHMARKS.md, "Serial or Ray").
 BREAK_EVEN_SECONDS = 40.0
 PROBE_SECONDS = 0.5  # auto: serial play that times the games before deciding
-CONNECT_TIMEOUT = 10.0  # seconds to reach a cluster address
-
-
-class RunnerError(MeepleError):
-    """The run could not go on (unreachable cluster, a batch that failed on a worker)."""
 
 
 @dataclass
@@ -162,48 +157,6 @@ def run_tournament(
             if created:
                 discard_new(directory)  # only when no batch was written
             raise
-
-
-def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail fast, with one line naming it, when a Ray cluster address cannot be reached
-    (``ray.init`` would otherwise retry for minutes). ``auto`` is left to Ray."""
-    if address == "auto" or address.startswith("local"):
-        return
-    m = re.fullmatch(r"(?:ray://)?\[?([^\]/]*?)\]?:(\d+)/?", address.strip())
-    if not m:
-        raise RunnerError(f"Ray address {address!r}: expected HOST:PORT or ray://HOST:PORT")
-    host, port = m.group(1), int(m.group(2))
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
-    except TimeoutError:
-        raise RunnerError(
-            f"cannot reach the Ray cluster at {address}: no answer within {timeout:g} s"
-        ) from None
-    except OSError as e:
-        raise RunnerError(
-            f"cannot reach the Ray cluster at {address}: {e.strerror or one_line(e)}"
-        ) from None
-    if not address.startswith("ray://"):
-        _probe_gcs(f"{host}:{port}", address, timeout)
-
-
-def _probe_gcs(hostport: str, address: str, timeout: float) -> None:
-    """Ask the address for Ray's node table once: a port that accepts connections but is not
-    a Ray head (a proxy, another service) fails here at once instead of in ray.init's retries."""
-    try:
-        from ray._raylet import GcsClient  # type: ignore[attr-defined]
-    except ImportError:
-        return
-    try:
-        client = GcsClient(address=hostport)
-        client.get_all_node_info(timeout=timeout)
-    except (TypeError, AttributeError):  # Ray's private client changed: leave it to ray.init
-        return
-    except Exception as e:
-        raise RunnerError(
-            f"cannot reach the Ray cluster at {address}: no Ray answer ({one_line(e)})"
-        ) from None
 
 
 def _duplicate_sets(pending: list[GameTask]) -> list[list[GameTask]]:
