@@ -31,9 +31,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solvers.base import Agent, Analysis, MoveStat
+from solvers.identity import code_version
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.registry import get_spec, load_game
-from tournament.identity import code_version
 
 FORMAT = 1
 META_KEY = b"meeple"

@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spiel_games
+from solvers.identity import agent_id, code_version
 from solvers.registry import AgentSpec, resolve
 from solvers.spec import AgentSpecError, format_spec, parse_spec, parse_value
 from spiel_games.common.errors import ConfigError, GameStringError
-from tournament.identity import agent_id, code_version
 from tournament.keys import ADAPTIVE_KEYS, TOURNAMENT_KEYS
 from tournament.seating import cyclic_orders
 

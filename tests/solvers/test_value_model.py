@@ -10,6 +10,7 @@ import pyspiel
 import pytest
 
 import spiel_games  # noqa: F401  (registers the games)
+from solvers import identity
 from solvers import value_model as vm
 from solvers.registry import make_agent
 from solvers.spec import AgentSpecError
@@ -17,7 +18,6 @@ from spiel_games.bruxelles import evaluation as BE
 from spiel_games.bruxelles import rules as BR
 from spiel_games.bruxelles.scenario import put, start
 from spiel_games.common.registry import all_specs, get_spec
-from tournament import identity
 
 BRUX3 = "python_bruxelles(players=3)"
 

@@ -8,15 +8,19 @@ was legal there; nothing is ever guessed.
 
 from __future__ import annotations
 
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.engine import CHANCE
 from spiel_games.common.naming import NoMatch, match
 from spiel_games.common.naming import named_options as legal_strings
+from tournament.records import HistoryError
 
-CHANCE = -1
-
-
-class HistoryError(MeepleError):
-    """A history or game record that does not describe a legal position (one-line message)."""
+__all__ = [
+    "CHANCE",
+    "HistoryError",
+    "check_player",
+    "legal_strings",
+    "parse_action",
+    "split_history",
+]
 
 
 def parse_action(state, item, position: int) -> int:

@@ -36,13 +36,25 @@ from tournament.advice.items import (
     parse_action,
 )
 from tournament.match import final_scores
+from tournament.records import UNKNOWN, is_unknown
 
-UNKNOWN = "?"
+__all__ = [
+    "UNKNOWN",
+    "World",
+    "adopt_world",
+    "build_world",
+    "check_hidden",
+    "extend_world",
+    "hidden_from",
+    "is_unknown",
+    "options",
+    "possible_options",
+    "scores_determined",
+    "visibility_classes",
+    "world_choices",
+]
+
 REPAIR_BUDGET = 50_000  # moves applied while repairing one history, at most
-
-
-def is_unknown(item) -> bool:
-    return isinstance(item, str) and item.strip() == UNKNOWN
 
 
 def visibility_classes(state, viewer: int) -> list[list[int]]:
