@@ -40,11 +40,21 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import spiel_games
-from solvers.identity import agent_id, code_version
-from solvers.registry import AgentSpec, resolve
-from solvers.spec import AgentSpecError, format_spec, parse_spec, parse_value
-from spiel_games.common.errors import ConfigError, GameStringError
+from solvers.identity import code_version
+from solvers.spec import parse_value
+from spiel_games.common.errors import ConfigError
+from tournament.config_checks import (
+    AgentEntry,
+    adaptive_keys,
+    agent_entry,
+    check_agent_names,
+    checked_focus,
+    checked_tournament,
+    fixed_tables,
+    get,
+    ladder_agents,
+    merged_sections,
+)
 from tournament.keys import ADAPTIVE_KEYS, TOURNAMENT_KEYS
 from tournament.seating import cyclic_orders
 
@@ -62,39 +72,11 @@ __all__ = [
     "parse_override",
 ]
 
-SCHEDULES = ("round-robin", "gauntlet", "ladder", "fixed", "adaptive")
-SEATINGS = ("rotations", "permutations", "balanced")
 MAX_ORDERS = 127  # seat orders per line-up: the ledger's ``rotation`` column is int8
 # Games one ledger may schedule: the schedule, the manifest's seed lists and the ratings
 # all hold every game in memory (10^6 games: ~20 s to schedule, ~100 MB); past this, split
 # the tournament into several ledgers (different seeds) and rate them jointly.
 MAX_GAMES = 1_000_000
-FAILURE_POLICIES = ("rank-last", "void")
-
-
-_KEYS = {k.name: k for k in TOURNAMENT_KEYS}
-_LADDER_KEYS = {"agent": str, "param": str, "values": list}
-_SECTIONS = ("tournament", "agents", "ladder")
-
-
-@dataclass(frozen=True)
-class AgentEntry:
-    name: str
-    spec: str
-    canonical: str
-    agent_id: str
-    budget: float | None = None  # ladder agents: the growing parameter's value
-    # the spec, resolved once when the config is built
-    resolved: AgentSpec | None = field(default=None, compare=False, repr=False)
-
-    def identity(self) -> dict:
-        return {
-            "name": self.name,
-            "spec": self.spec,
-            "canonical": self.canonical,
-            "agent_id": self.agent_id,
-            "budget": self.budget,
-        }
 
 
 @dataclass(frozen=True)
@@ -187,112 +169,54 @@ def parse_override(text: str) -> tuple[str, object]:
 
 def build_config(raw: dict, overrides: dict[str, object] | None = None) -> TournamentConfig:
     """Merge ``overrides`` (dotted keys: 'tournament.seed', 'agents.x') into ``raw`` and validate."""
-    data = {k: dict(v) if isinstance(v, dict) else v for k, v in raw.items()}
-    for dotted, value in (overrides or {}).items():
-        section, _, key = dotted.partition(".")
-        if section not in _SECTIONS or not key:
-            raise ConfigError(f"unknown key {dotted!r}; sections are {', '.join(_SECTIONS)}")
-        data.setdefault(section, {})[key] = value
-    for section in data:
-        if section not in _SECTIONS:
-            raise ConfigError(f"unknown section [{section}]; valid: {', '.join(_SECTIONS)}")
-        if not isinstance(data[section], dict):
-            raise ConfigError(f"[{section}] must be a table")
+    data = merged_sections(raw, overrides)
     t = data.get("tournament", {})
-    for key, value in t.items():
-        if key not in _KEYS:
-            raise ConfigError(f"unknown key tournament.{key}; valid keys: {', '.join(_KEYS)}")
-        _check_type(f"tournament.{key}", value, _KEYS[key].type)
-    if "game" not in t:
-        raise ConfigError("missing key tournament.game")
-    loaded = _check_game(t["game"])
-    game = str(loaded)
-    spl = _get(t, "seeds_per_lineup")
-    if spl < 1:
-        raise ConfigError(f"tournament.seeds_per_lineup must be >= 1, got {spl}")
-    schedule = _get(t, "schedule")
-    if schedule not in SCHEDULES:
-        raise ConfigError(
-            f"tournament.schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}"
-        )
-    seating = _get(t, "seating")
-    if seating not in SEATINGS:
-        raise ConfigError(
-            f"tournament.seating must be one of {', '.join(SEATINGS)}, got {seating!r}"
-        )
-    policy = _get(t, "failure_policy")
-    if policy not in FAILURE_POLICIES:
-        raise ConfigError(
-            f"tournament.failure_policy must be one of {', '.join(FAILURE_POLICIES)}, got {policy!r}"
-        )
-    time_limit = float(_get(t, "time_limit"))
-    if time_limit < 0:
-        raise ConfigError(f"tournament.time_limit must be >= 0, got {time_limit}")
-    if _get(t, "seed") < 0:
-        raise ConfigError(f"tournament.seed must be >= 0, got {t['seed']}")
-    batch_size = _get(t, "batch_size")
-    if batch_size < 0:
-        raise ConfigError(f"tournament.batch_size must be >= 0, got {batch_size}")
-
+    loaded, checked = checked_tournament(t)
+    schedule, spl = checked["schedule"], checked["seeds_per_lineup"]
     code = code_version(loaded)
     agents = [
-        _agent("agents." + name, name, spec, code, loaded)
+        agent_entry("agents." + name, name, spec, code, loaded)
         for name, spec in data.get("agents", {}).items()
     ]
     ladder = data.get("ladder", {})
     if schedule == "ladder":
-        agents += _ladder_agents(ladder, code, loaded)
+        agents += ladder_agents(ladder, code, loaded)
     elif ladder:
         raise ConfigError('[ladder] is only used with tournament.schedule = "ladder"')
-    names = [a.name for a in agents]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"agents: duplicate agent name in {names}")
-    ids = [a.agent_id for a in agents]
-    if len(set(ids)) != len(ids):
-        raise ConfigError("agents: two names share the same spec; give each agent a distinct spec")
-    focus = _get(t, "focus")
-    if schedule == "gauntlet":
-        if not focus:
-            raise ConfigError('tournament.focus is required with schedule = "gauntlet"')
-        if focus not in names:
-            raise ConfigError(
-                f"tournament.focus {focus!r} is not an agent; agents: {', '.join(names)}"
-            )
-    elif focus:
-        raise ConfigError('tournament.focus is only used with schedule = "gauntlet"')
-    tables = _tables(_get(t, "tables"), schedule, names, loaded.num_players(), _get(t, "self_play"))
-    adaptive = _adaptive(t, schedule, spl)
+    names = check_agent_names(agents)
     cfg = TournamentConfig(
-        game=game,
-        seeds_per_lineup=spl,
-        seed=_get(t, "seed"),
-        schedule=schedule,
+        game=str(loaded),
         agents=tuple(agents),
-        focus=focus,
-        tables=tables,
-        seating=seating,
-        self_play=_get(t, "self_play"),
-        failure_policy=policy,
-        time_limit=time_limit,
-        batch_size=batch_size,
+        focus=checked_focus(t, schedule, names),
+        tables=fixed_tables(
+            get(t, "tables"), schedule, names, loaded.num_players(), get(t, "self_play")
+        ),
+        self_play=get(t, "self_play"),
         ladder=dict(ladder),
-        **adaptive,
+        **checked,
+        **adaptive_keys(t, schedule, spl),
         num_players=loaded.num_players(),
         code_version=code,
     )
-    n = cfg.num_players
+    _check_size(cfg)
+    return cfg
+
+
+def _check_size(cfg: TournamentConfig) -> None:
+    """Enough agents for a table, at least one line-up, and a schedule the ledger can hold."""
+    n, schedule, spl = cfg.num_players, cfg.schedule, cfg.seeds_per_lineup
     need = 1 if cfg.self_play or cfg.tables else n
     least = 1 if cfg.self_play and cfg.tables else max(need, 2)
-    if len(agents) < least:
+    if len(cfg.agents) < least:
         raise ConfigError(
-            f"agents: {len(agents)} agent(s) cannot fill a {n}-player game "
+            f"agents: {len(cfg.agents)} agent(s) cannot fill a {n}-player game "
             f"(need at least {least}{'' if cfg.self_play else '; or set tournament.self_play = true'})"
         )
     if not lineups(cfg):
         raise ConfigError(f"agents: the {schedule} schedule has no line-up for a {n}-player game")
-    if seating != "rotations" and max(num_orders(lu) for lu in lineups(cfg)) > MAX_ORDERS:
+    if cfg.seating != "rotations" and max(num_orders(lu) for lu in lineups(cfg)) > MAX_ORDERS:
         raise ConfigError(
-            f'tournament.seating = "{seating}" gives a line-up of this {n}-player game '
+            f'tournament.seating = "{cfg.seating}" gives a line-up of this {n}-player game '
             f'more than {MAX_ORDERS} seat orders (the ledger\'s limit); use "rotations"'
         )
     if num_games(cfg) > MAX_GAMES:
@@ -301,60 +225,6 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             f"limit of {MAX_GAMES:,} per ledger; split it into ledgers with different seeds "
             "(meeple ratings rates them jointly)"
         )
-    return cfg
-
-
-def _adaptive(t: dict, schedule: str, seeds: int) -> dict:
-    """The adaptive schedule's keys, checked (only that schedule may set them)."""
-    given = [k for k in ADAPTIVE_KEYS if k in t]
-    if schedule != "adaptive":
-        if given:
-            raise ConfigError(f'tournament.{given[0]} is only used with schedule = "adaptive"')
-        return {}
-    out = {k: _get(t, k) for k in ADAPTIVE_KEYS}
-    out["confidence"] = float(out["confidence"])
-    if not 0.5 < out["confidence"] < 1.0:
-        raise ConfigError(f"tournament.confidence must be in (0.5, 1), got {out['confidence']}")
-    if out["top"] < 0:
-        raise ConfigError(f"tournament.top must be >= 0, got {out['top']}")
-    if not 1 <= out["min_seeds"] <= seeds:
-        raise ConfigError(
-            f"tournament.min_seeds must be in 1..seeds_per_lineup ({seeds}), got {out['min_seeds']}"
-        )
-    return out
-
-
-def _tables(raw: list, schedule: str, names: list[str], n: int, self_play: bool = False) -> tuple:
-    """The fixed schedule's line-ups, validated and sorted (seat order comes from rotation)."""
-    if schedule != "fixed":
-        if raw:
-            raise ConfigError('tournament.tables is only used with schedule = "fixed"')
-        return ()
-    if not raw:
-        raise ConfigError('tournament.tables is required with schedule = "fixed"')
-    out = []
-    for i, table in enumerate(raw):
-        key = f"tournament.tables[{i}]"
-        if not isinstance(table, list) or not all(isinstance(x, str) for x in table):
-            raise ConfigError(f"{key} must be a list of agent names, got {table!r}")
-        if len(table) != n:
-            raise ConfigError(f"{key} has {len(table)} seats; the game has {n} players")
-        unknown = [x for x in table if x not in names]
-        if unknown:
-            raise ConfigError(f"{key}: {unknown[0]!r} is not an agent; agents: {', '.join(names)}")
-        if len(set(table)) < 2 and not self_play:
-            raise ConfigError(
-                f"{key} seats one agent only; a line-up needs two agents (or set "
-                "tournament.self_play = true for self-play games, which nothing rates)"
-            )
-        line = tuple(sorted(table))
-        if line in out:
-            raise ConfigError(f"{key} repeats an earlier table (seat order comes from rotation)")
-        out.append(line)
-    idle = [x for x in names if not any(x in line for line in out)]
-    if idle:
-        raise ConfigError(f"agents.{idle[0]} sits at none of tournament.tables")
-    return tuple(out)
 
 
 def num_games(cfg: TournamentConfig) -> int:
@@ -376,65 +246,6 @@ def num_orders(lineup: tuple[str, ...]) -> int:
     out = math.factorial(len(lineup))
     for name in set(lineup):
         out //= math.factorial(lineup.count(name))
-    return out
-
-
-def _check_type(key: str, value, typ) -> None:
-    ok = isinstance(value, typ) and not (typ is int and isinstance(value, bool))
-    if typ is float and isinstance(value, int) and not isinstance(value, bool):
-        ok = True
-    if not ok:
-        raise ConfigError(f"{key} must be {typ.__name__}, got {value!r}")
-
-
-def _get(t: dict, key: str):
-    return t.get(key, _KEYS[key].default)
-
-
-def _check_game(game: str):
-    try:
-        return spiel_games.load_game(game)
-    except GameStringError as e:
-        raise ConfigError(f"tournament.game: {e}") from None
-
-
-def _agent(key: str, name: str, spec, code: str, game, budget: float | None = None) -> AgentEntry:
-    """One validated agent: its spec parsed, then built once for ``game`` (ranges, choices,
-    policy files), so a bad agent stops the run before anything is written."""
-    if not isinstance(spec, str):
-        raise ConfigError(f"{key} must be an agent spec string, got {spec!r}")
-    try:
-        resolved = resolve(spec)
-        resolved.check(game)
-    except AgentSpecError as e:
-        raise ConfigError(f"{key}: {e}") from None
-    canonical = resolved.canonical
-    return AgentEntry(name, spec, canonical, agent_id(canonical, code), budget, resolved)
-
-
-def _ladder_agents(ladder: dict, code: str, game) -> list[AgentEntry]:
-    for key, value in ladder.items():
-        if key not in _LADDER_KEYS:
-            raise ConfigError(f"unknown key ladder.{key}; valid keys: {', '.join(_LADDER_KEYS)}")
-        _check_type(f"ladder.{key}", value, _LADDER_KEYS[key])
-    for key in _LADDER_KEYS:
-        if key not in ladder:
-            raise ConfigError(f'missing key ladder.{key} (schedule = "ladder")')
-    values = ladder["values"]
-    if len(values) < 2 or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in values
-    ):
-        raise ConfigError("ladder.values must list at least two numbers")
-    if sorted(values) != list(values) or len(set(values)) != len(values):
-        raise ConfigError("ladder.values must be strictly increasing")
-    try:
-        kind, params = parse_spec(ladder["agent"])
-    except ValueError as e:
-        raise ConfigError(f"ladder.agent: {e}") from None
-    out = []
-    for v in values:
-        spec = format_spec(kind, {**params, ladder["param"]: v})
-        out.append(_agent("ladder.agent", f"{kind}@{v}", spec, code, game, budget=float(v)))
     return out
 
 

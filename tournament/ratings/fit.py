@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spiel_games.common.errors import MeepleError
+from tournament.ratings.pairs import PairRecords, block_weights, pairwise
 from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
 
 DEFAULT_BOOTSTRAP = 200
@@ -115,78 +116,15 @@ class Ratings:
 # the fit
 
 
-def pairwise(games: Games, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Pairwise records (block, winner-or-first, other, outcome) with outcome 1 = win, 0 = draw."""
-    out_b, out_a, out_o, out_w = [], [], [], []
-    n = games.agents.shape[1]
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = games.agents[:, i], games.agents[:, j]
-            ri, rj = games.ranks[:, i], games.ranks[:, j]
-            keep = a != b
-            win_i = keep & (ri < rj)
-            win_j = keep & (rj < ri)
-            draw = keep & (ri == rj)
-            for mask, x, y, w in ((win_i, a, b, 1), (win_j, b, a, 1), (draw, a, b, 0)):
-                out_b.append(games.blocks[mask])
-                out_a.append(x[mask])
-                out_o.append(y[mask])
-                out_w.append(np.full(int(mask.sum()), w, dtype=np.int8))
-
-    def cat(xs, dt):
-        return np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt)
-
-    return cat(out_b, np.int64), cat(out_a, np.int64), cat(out_o, np.int64), cat(out_w, np.int8)
-
-
-class _Records:
-    """Pairwise results as a sparse (cell x duplicate set) count matrix.
-
-    A cell is (winner-or-first, other, outcome). The full-data matrices are its row sums; a
-    bootstrap replicate is one sparse product with the resampled multiplicity of each set.
-    """
-
-    def __init__(self, block, a, b, win, k: int, num_blocks: int):
-        from scipy.sparse import csc_matrix
-
-        self.k, self.num_blocks = k, num_blocks
-        cell = (win.astype(np.int64) * k + a) * k + b
-        self.matrix = csc_matrix(
-            (np.ones(len(cell)), (cell, block)), shape=(2 * k * k, max(num_blocks, 1))
-        )
-        self.matrix.sum_duplicates()
-
-    def _split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kk = self.k * self.k
-        d = flat[:kk].reshape(self.k, self.k)
-        wins = flat[kk:].reshape(self.k, self.k)
-        return np.rint(wins).astype(np.int64), np.rint(d + d.T).astype(np.int64)
-
-    def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        if weights is None:
-            return self._split(np.asarray(self.matrix.sum(axis=1)).ravel())
-        return self._split(self.matrix @ weights.astype(float))
-
-    def matrices_many(self, weights: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """One (wins, draws) pair per column of ``weights`` (sets x replicates), in one product."""
-        flat = self.matrix @ weights
-        return [self._split(flat[:, i]) for i in range(flat.shape[1])]
-
-
 def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
     """(Elo, bootstrap replicates (B, k)), each centred on its mean: the pairwise fit on
     ``groups`` and on ``bootstrap`` resamples of their duplicate sets."""
     parts = [pairwise(g, k) for g in groups]
     blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
     num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=1))
-    rec = _Records(blk, a, b, w, k, num_blocks)
+    rec = PairRecords(blk, a, b, w, k, num_blocks)
     elo = fit_elo(*rec.matrices())
-    rng = np.random.default_rng(seed)
-    draws = [
-        np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
-        for _ in range(bootstrap)
-    ]
-    weights = np.stack(draws, axis=1).astype(float)
+    weights = block_weights(np.random.default_rng(seed), num_blocks, bootstrap)
     samples = np.array([fit_elo(wi, d) for wi, d in rec.matrices_many(weights)])
     return elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
 
@@ -300,7 +238,7 @@ def rate(
     num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=0))
     if len(a) == 0:
         raise RatingsError("no rated games (all void, or every game was self-play)")
-    rec = _Records(blk, a, b, w, k, num_blocks)
+    rec = PairRecords(blk, a, b, w, k, num_blocks)
     wins, draws = rec.matrices()
     names = [x.name for x in agents]
     anchor_index, anchor_value, anchor_text = _anchor(agents, anchor)
@@ -315,55 +253,16 @@ def rate(
         return r - r[anchor_index] + anchor_value
 
     elo = anchored(raw)
-    lo, hi = elo.copy(), elo.copy()
-    if bootstrap > 0 and num_blocks > 1:
-        rng = np.random.default_rng(seed)
-        samples = np.empty((bootstrap, k))
-        chunk = 16  # replicates per sparse product
-        for start in range(0, bootstrap, chunk):
-            n = min(chunk, bootstrap - start)
-            weights = np.empty(
-                (num_blocks, n)
-            )  # multiplicity of each set, one column per replicate
-            for i in range(n):
-                weights[:, i] = np.bincount(
-                    rng.integers(num_blocks, size=num_blocks), minlength=num_blocks
-                )
-            for i, (w, d) in enumerate(rec.matrices_many(weights)):
-                samples[start + i] = anchored(fit_elo(w, d))
-        q = (1.0 - confidence) / 2.0
-        lo, hi = np.quantile(samples, q, axis=0), np.quantile(samples, 1.0 - q, axis=0)
-
-    games_per = np.zeros(k, dtype=np.int64)
-    score_sum = np.zeros((k, k))
-    score_n = np.zeros((k, k))
-    for g in groups:
-        # games in which the agent took part (self-play seats count once)
-        games_per += (g.agents[:, :, None] == np.arange(k)).any(axis=1).sum(axis=0)
-        _score_diffs(g, score_sum, score_n)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        score_diff = score_sum / score_n
+    lo, hi = _bootstrap_bounds(rec, anchored, elo, bootstrap, seed, confidence)
+    games_per, score_diff = _game_counts(groups, k)
     comps = [[names[i] for i in c] for c in components(wins, draws)]
-    warnings = []
-    if len(comps) > 1:
-        warnings.append(
-            "the comparison graph is disconnected ("
-            + " | ".join(", ".join(c) for c in comps)
-            + "): ratings in different groups are not comparable"
-        )
-    if num_blocks <= 1 and bootstrap > 0:
-        warnings.append("a single duplicate set: no bootstrap confidence intervals")
     ci_low, ci_high = np.minimum(lo, elo), np.maximum(hi, elo)
     pl = None
     if plackett_luce:
         boot = bootstrap if num_blocks > 1 else 0
         pl = fit_plackett_luce(groups, k, num_blocks, anchored, boot, seed + 1, confidence)
-    for i, why in enumerate(sided):
-        for low, high in [(ci_low, ci_high)] + ([(pl.ci_low, pl.ci_high)] if pl else []):
-            if why == "won every game":
-                high[i] = math.inf
-            elif why == "lost every game":
-                low[i] = -math.inf
+    for low, high in [(ci_low, ci_high)] + ([(pl.ci_low, pl.ci_high)] if pl else []):
+        _open_ends(sided, low, high)
     return Ratings(
         agents=agents,
         elo=elo,
@@ -381,11 +280,62 @@ def rate(
         blocks=num_blocks,
         void_games=void_games,
         components=comps,
-        warnings=warnings,
+        warnings=_warnings(comps, num_blocks, bootstrap),
         prior=prior_text(),
         one_sided=sided,
         plackett_luce=pl,
     )
+
+
+def _bootstrap_bounds(rec, anchored, elo, bootstrap: int, seed: int, confidence: float):
+    """Quantiles of the anchored fit over block-bootstrap replicates (``elo`` itself when
+    there is a single duplicate set or no bootstrap)."""
+    if bootstrap <= 0 or rec.num_blocks <= 1:
+        return elo.copy(), elo.copy()
+    rng = np.random.default_rng(seed)
+    samples = np.empty((bootstrap, rec.k))
+    chunk = 16  # replicates per sparse product
+    for start in range(0, bootstrap, chunk):
+        n = min(chunk, bootstrap - start)
+        weights = block_weights(rng, rec.num_blocks, n)
+        for i, (w, d) in enumerate(rec.matrices_many(weights)):
+            samples[start + i] = anchored(fit_elo(w, d))
+    q = (1.0 - confidence) / 2.0
+    return np.quantile(samples, q, axis=0), np.quantile(samples, 1.0 - q, axis=0)
+
+
+def _game_counts(groups: list[Games], k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Games per agent (self-play seats count once) and the mean score difference per pair."""
+    games_per = np.zeros(k, dtype=np.int64)
+    score_sum = np.zeros((k, k))
+    score_n = np.zeros((k, k))
+    for g in groups:
+        games_per += (g.agents[:, :, None] == np.arange(k)).any(axis=1).sum(axis=0)
+        _score_diffs(g, score_sum, score_n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return games_per, score_sum / score_n
+
+
+def _warnings(comps: list[list[str]], num_blocks: int, bootstrap: int) -> list[str]:
+    out = []
+    if len(comps) > 1:
+        out.append(
+            "the comparison graph is disconnected ("
+            + " | ".join(", ".join(c) for c in comps)
+            + "): ratings in different groups are not comparable"
+        )
+    if num_blocks <= 1 and bootstrap > 0:
+        out.append("a single duplicate set: no bootstrap confidence intervals")
+    return out
+
+
+def _open_ends(sided: list[str], low: np.ndarray, high: np.ndarray) -> None:
+    """An agent that won (lost) every pairwise game has no finite upper (lower) bound."""
+    for i, why in enumerate(sided):
+        if why == "won every game":
+            high[i] = math.inf
+        elif why == "lost every game":
+            low[i] = -math.inf
 
 
 def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):

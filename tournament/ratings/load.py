@@ -29,21 +29,7 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
                 f"{led.directory} and {runs[run]} hold the same run {run}; rate it once"
             )
         runs[run] = str(led.directory)
-    info: dict[str, AgentInfo] = {}
-    for led in ledgers:
-        for a in led.manifest["agents"]:
-            info.setdefault(
-                a["id"], AgentInfo(a["id"], a["name"], a.get("spec", ""), a.get("budget"))
-            )
-    # one display name per agent: a name used by two different ids gets the id appended
-    by_name: dict[str, list[str]] = {}
-    for x in info.values():
-        by_name.setdefault(x.name, []).append(x.id)
-    for ids in by_name.values():
-        if len(ids) > 1:
-            for i in ids:
-                info[i].name = f"{info[i].name}@{i[:6]}"
-    agents = list(info.values())
+    agents = _agents(ledgers)
     index = {x.id: i for i, x in enumerate(agents)}
     by_n: dict[int, list] = {}
     void, next_block = 0, 0
@@ -56,51 +42,18 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
         t = t.filter(rated)
         if t.num_rows == 0:
             continue
-        seeds = t.column("seed").to_numpy()
         # a duplicate set is (run, seed): block ids are the run's distinct seeds, offset per run
-        uniq, inv = np.unique(seeds, return_inverse=True)
+        uniq, inv = np.unique(t.column("seed").to_numpy(), return_inverse=True)
         blocks_all = inv.astype(np.int64) + next_block
         next_block += len(uniq)
         start = 0
         for batch in t.to_batches():
-            rows = batch.num_rows
-            if rows == 0:
-                continue
-            col = batch.column("agents")
-            lengths = col.value_lengths().to_numpy(zero_copy_only=False)
-            values = col.flatten()
-            try:
-                lut = np.array([index[x] for x in values.dictionary.to_pylist()], dtype=np.int64)
-            except KeyError as e:
-                raise LedgerError(
-                    f"{led.directory}: agent id {e.args[0]} is not in the manifest"
-                ) from None
-            idx = lut[values.indices.to_numpy(zero_copy_only=False)]
-            ranks = batch.column("ranks").flatten().to_numpy(zero_copy_only=False)
-            scores = batch.column("scores").flatten().to_numpy(zero_copy_only=False).astype(float)
-            blocks = blocks_all[start : start + rows]
-            game_ids = np.asarray(batch.column("game_id").to_pylist(), dtype=object)
-            start += rows
-            for n in np.unique(lengths):
-                sel = lengths == n
-                flat = np.repeat(sel, lengths)
-                by_n.setdefault(int(n), []).append(
-                    (
-                        idx[flat].reshape(-1, n),
-                        ranks[flat].reshape(-1, n),
-                        scores[flat].reshape(-1, n),
-                        blocks[sel],
-                        game_ids[sel],
-                    )
-                )
+            if batch.num_rows:
+                blocks = blocks_all[start : start + batch.num_rows]
+                _add_batch(by_n, batch, blocks, index, led.directory)
+                start += batch.num_rows
     groups = [
-        Games(
-            np.concatenate([p[0] for p in parts]).astype(np.int64),
-            np.concatenate([p[1] for p in parts]).astype(np.int64),
-            np.concatenate([p[2] for p in parts]),
-            np.concatenate([p[3] for p in parts]),
-            np.concatenate([p[4] for p in parts]),
-        )
+        Games(*(np.concatenate([p[i] for p in parts]) for i in range(5)))
         for _, parts in sorted(by_n.items())
     ]
     extra = {
@@ -109,6 +62,52 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
         "ignored": [str(p) for led in ledgers for p in led.ignored],
     }
     return agents, groups, void, extra
+
+
+def _agents(ledgers) -> list[AgentInfo]:
+    """Every agent of the manifests, once per id; a name used by two different ids gets the
+    id appended, so each agent has one display name."""
+    info: dict[str, AgentInfo] = {}
+    for led in ledgers:
+        for a in led.manifest["agents"]:
+            info.setdefault(
+                a["id"], AgentInfo(a["id"], a["name"], a.get("spec", ""), a.get("budget"))
+            )
+    by_name: dict[str, list[str]] = {}
+    for x in info.values():
+        by_name.setdefault(x.name, []).append(x.id)
+    for ids in by_name.values():
+        if len(ids) > 1:
+            for i in ids:
+                info[i].name = f"{info[i].name}@{i[:6]}"
+    return list(info.values())
+
+
+def _add_batch(by_n: dict[int, list], batch, blocks, index: dict[str, int], directory) -> None:
+    """One record batch's games, split by player count: (agents, ranks, scores, blocks, ids)."""
+    col = batch.column("agents")
+    lengths = col.value_lengths().to_numpy(zero_copy_only=False)
+    values = col.flatten()
+    try:
+        lut = np.array([index[x] for x in values.dictionary.to_pylist()], dtype=np.int64)
+    except KeyError as e:
+        raise LedgerError(f"{directory}: agent id {e.args[0]} is not in the manifest") from None
+    idx = lut[values.indices.to_numpy(zero_copy_only=False)]
+    ranks = batch.column("ranks").flatten().to_numpy(zero_copy_only=False).astype(np.int64)
+    scores = batch.column("scores").flatten().to_numpy(zero_copy_only=False).astype(float)
+    game_ids = np.asarray(batch.column("game_id").to_pylist(), dtype=object)
+    for n in np.unique(lengths):
+        sel = lengths == n
+        flat = np.repeat(sel, lengths)
+        by_n.setdefault(int(n), []).append(
+            (
+                idx[flat].reshape(-1, n),
+                ranks[flat].reshape(-1, n),
+                scores[flat].reshape(-1, n),
+                blocks[sel],
+                game_ids[sel],
+            )
+        )
 
 
 def ratings_from_ledgers(

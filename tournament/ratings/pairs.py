@@ -1,0 +1,82 @@
+"""Pairwise decomposition of finishing orders, stored for fast bootstraps.
+
+Each N-player game becomes N(N-1)/2 pairwise results by final rank (equal ranks are draws;
+two seats of one agent are no result). :class:`PairRecords` keeps them as a sparse
+(cell x duplicate set) count matrix, so one bootstrap replicate is one sparse product.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from tournament.ratings.fit import Games
+
+
+def pairwise(games: Games, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Pairwise records (block, winner-or-first, other, outcome) with outcome 1 = win, 0 = draw."""
+    out_b, out_a, out_o, out_w = [], [], [], []
+    n = games.agents.shape[1]
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = games.agents[:, i], games.agents[:, j]
+            ri, rj = games.ranks[:, i], games.ranks[:, j]
+            keep = a != b
+            win_i = keep & (ri < rj)
+            win_j = keep & (rj < ri)
+            draw = keep & (ri == rj)
+            for mask, x, y, w in ((win_i, a, b, 1), (win_j, b, a, 1), (draw, a, b, 0)):
+                out_b.append(games.blocks[mask])
+                out_a.append(x[mask])
+                out_o.append(y[mask])
+                out_w.append(np.full(int(mask.sum()), w, dtype=np.int8))
+
+    def cat(xs, dt):
+        return np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt)
+
+    return cat(out_b, np.int64), cat(out_a, np.int64), cat(out_o, np.int64), cat(out_w, np.int8)
+
+
+class PairRecords:
+    """Pairwise results as a sparse (cell x duplicate set) count matrix.
+
+    A cell is (winner-or-first, other, outcome). The full-data matrices are its row sums; a
+    bootstrap replicate is one sparse product with the resampled multiplicity of each set.
+    """
+
+    def __init__(self, block, a, b, win, k: int, num_blocks: int):
+        from scipy.sparse import csc_matrix
+
+        self.k, self.num_blocks = k, num_blocks
+        cell = (win.astype(np.int64) * k + a) * k + b
+        self.matrix = csc_matrix(
+            (np.ones(len(cell)), (cell, block)), shape=(2 * k * k, max(num_blocks, 1))
+        )
+        self.matrix.sum_duplicates()
+
+    def _split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        kk = self.k * self.k
+        d = flat[:kk].reshape(self.k, self.k)
+        wins = flat[kk:].reshape(self.k, self.k)
+        return np.rint(wins).astype(np.int64), np.rint(d + d.T).astype(np.int64)
+
+    def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        if weights is None:
+            return self._split(np.asarray(self.matrix.sum(axis=1)).ravel())
+        return self._split(self.matrix @ weights.astype(float))
+
+    def matrices_many(self, weights: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """One (wins, draws) pair per column of ``weights`` (sets x replicates), in one product."""
+        flat = self.matrix @ weights
+        return [self._split(flat[:, i]) for i in range(flat.shape[1])]
+
+
+def block_weights(rng: np.random.Generator, num_blocks: int, n: int) -> np.ndarray:
+    """``n`` bootstrap replicates over duplicate sets: the multiplicity of each set
+    (sets x replicates)."""
+    weights = np.empty((num_blocks, n))
+    for i in range(n):
+        weights[:, i] = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
+    return weights
