@@ -1,0 +1,225 @@
+"""The statistics benchmark's report: docs/TOURNAMENTS-STATS.md rendered from its data file
+(``scripts/bench_stats.py render``). Every verdict is computed here from the figures."""
+
+from __future__ import annotations
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
+def render_sprt(data: dict) -> list[str]:
+    out = []
+    sim = data.get("sprt_sim")
+    if sim:
+        lo, hi = sim["bounds"]
+        out += [
+            "## SPRT on simulated sets",
+            "",
+            f"Command: `python scripts/bench_stats.py sprt-sim`. Preset `gain` (elo0 {lo:g}, "
+            f"elo1 {hi:g}, alpha = beta = 0.05). Sets: `ab3`, a three-player set with the "
+            "default filler (12 A-B pairs per set, binomial); `pair`, a two-player game pair "
+            "(fishtest's pentanomial, 20% draws). Wald: his approximations of the chance of "
+            "accepting H1 and of the expected number of sets; estimate: the median-unbiased "
+            "Elo at the stop, minus the truth (median over the runs), beside the plain mean's.",
+            "",
+            "| sets | true Elo | runs | H1 accepted | 95% interval | Wald | mean sets "
+            "| Wald sets | ratio | estimate error | plain mean error | 95% CI covers |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for r in sim["rows"]:
+            out.append(
+                f"| {r['sets_kind']} | {r['elo']:g} | {r['runs']} | {_pct(r['h1'] / r['runs'])} "
+                f"| {_pct(r['h1_ci'][0])} .. {_pct(r['h1_ci'][1])} | {_pct(r['wald_h1'])} "
+                f"| {r['mean_sets']:.1f} | {r['wald_sets']:.1f} "
+                f"| {r['mean_sets'] / r['wald_sets']:.2f} | {r['median_est_error_elo']:+.1f} "
+                f"| {r['median_naive_error_elo']:+.1f} | {_pct(r['ci_coverage'])} |"
+            )
+        aa = [r for r in sim["rows"] if r["elo"] == lo]
+        ab = [r for r in sim["rows"] if r["elo"] != lo]
+        aa_ok = all(r["h1"] / r["runs"] <= 0.05 for r in aa)
+        ratio_ok = all(r["mean_sets"] / r["wald_sets"] <= 1.3 for r in ab)
+        direction = all(
+            (r["h1"] / r["runs"] > 0.5) == (r["elo"] > (lo + hi) / 2) for r in ab if r["elo"] != hi
+        )
+        out += [
+            "",
+            "- A/A (true Elo = elo0): H1 in "
+            + ", ".join(f"{r['h1']} of {r['runs']} ({r['sets_kind']})" for r in aa)
+            + f"; target at most 5%: {_met(aa_ok)}.",
+            f"- A/B: mean sets within 1.3x of Wald's approximation in every row: {_met(ratio_ok)}; "
+            f"stops in the right direction (true Elo outside the bounds): {_met(direction)}.",
+            "",
+        ]
+    real = data.get("sprt_real")
+    if real:
+        out += [
+            "## SPRT on real games",
+            "",
+            "Command: `python scripts/bench_stats.py sprt-real`.",
+            "",
+        ]
+        for label, what in (("aa", "A/A"), ("ab", "A/B")):
+            x = real[label]
+            rows = x["rows"]
+            verdicts = {
+                v: sum(r["verdict"] == v for r in rows) for v in ("H1", "H0", "inconclusive")
+            }
+            games = sorted(r["games"] for r in rows)
+            out.append(
+                f"- {what}: `{x['a']}` against `{x['b']}` on `{x['game']}`, preset gain, "
+                f"{len(rows)} runs (seeds 0..{len(rows) - 1}): H1 {verdicts['H1']}, "
+                f"H0 {verdicts['H0']}, inconclusive {verdicts['inconclusive']}; games per run "
+                f"median {games[len(games) // 2]}, range {games[0]}..{games[-1]}."
+            )
+        aa = real["aa"]["rows"]
+        share = sum(r["verdict"] == "H1" for r in aa) / len(aa)
+        out += [f"- A/A target (H1 in at most 5% of runs): {_met(share <= 0.05)}.", ""]
+    return out
+
+
+def render_pl(rows: list[dict]) -> list[str]:
+    out = [
+        "## Plackett-Luce against pairwise Bradley-Terry",
+        "",
+        "Command: `python scripts/bench_stats.py pl` on the pool ledgers (the six pool "
+        "agents, every three-player line-up, 2,040 games per game). Held-out log-likelihood "
+        "of the finishing orders, natural log per game, 5-fold over duplicate sets: "
+        "Plackett-Luce with and without the seat term, and the pairwise Elo's strengths "
+        "used as Plackett-Luce strengths (Bradley-Terry has no model of a whole order "
+        "otherwise). Uniform orders score ln(1/6) = -1.792. Agreement: Kendall's tau between "
+        "the two ratings on the whole ledger, and their top 3.",
+        "",
+        "| game | games | PL + seat | PL | Elo as PL | best | Kendall tau | same top 3 "
+        "| seat terms (Elo) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ll = r["loglik_per_game"]
+        best = max(ll, key=ll.get)
+        names = {"pl_seat": "PL + seat", "pl": "PL", "bt": "Elo as PL"}
+        out.append(
+            f"| `{r['game']}` | {r['games']} | {ll['pl_seat']:.4f} | {ll['pl']:.4f} "
+            f"| {ll['bt']:.4f} | {names[best]} | {r['kendall_tau']:.3f} "
+            f"| {'yes' if r['top3_elo'] == r['top3_pl'] else 'no'} "
+            f"| {', '.join(f'{x:+.1f}' for x in r['seat_terms'])} |"
+        )
+    wins = sum(
+        max(r["loglik_per_game"]["pl_seat"], r["loglik_per_game"]["pl"])
+        > r["loglik_per_game"]["bt"]
+        for r in rows
+    )
+    out += [
+        "",
+        f"- Plackett-Luce (either form) better held out on {wins} of {len(rows)} games.",
+        "",
+    ]
+    return out
+
+
+def render_luck(rows: list[dict]) -> list[str]:
+    out = [
+        "## Luck adjustment",
+        "",
+        "Command: `python scripts/bench_stats.py luck` (replays every game of the pool "
+        "ledgers; `meeple ratings --luck-adjusted` uses the same numbers). Per-game result: "
+        "a pairwise result (1 ahead, 1/2 tie, 0 behind; what Elo rates) and a score margin "
+        "(a player's score minus the mean of the others'). Standard deviations: raw, with the "
+        "whole luck subtracted, and with the share beta that ratings subtract (the control "
+        "variate's coefficient, fitted on the other half of the duplicate sets). Mean "
+        "adjustment: the mean pairwise luck over every pair of every game, with its standard "
+        "error; z: the largest |mean / standard error| of the seats' score luck.",
+        "",
+        "| game | games | SD pairwise raw | whole luck | beta | beta x luck | SD margin raw "
+        "| whole luck | beta | beta x luck | mean adjustment | z (seats) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    ok_sd, ok_mean = True, True
+    for r in rows:
+        pr, pa, pb = r["sd_pairwise"]
+        mr, ma, mb = r["sd_margin"]
+        ok_sd &= min(pa, pb) <= 0.7 * pr
+        ok_mean &= abs(r["mean_pair_adjustment"]) <= 2 * r["se_pair_adjustment"]
+        z = max(abs(x) for x in r["z_luck_by_seat"])
+        out.append(
+            f"| `{r['game']}` | {r['games']} | {pr:.3f} | {pa:.3f} ({pa / pr - 1:+.0%}) "
+            f"| {r['beta_pairwise']:.2f} | {pb:.3f} ({pb / pr - 1:+.0%}) | {mr:.2f} "
+            f"| {ma:.2f} ({ma / mr - 1:+.0%}) | {r['beta_margin']:.2f} "
+            f"| {mb:.2f} ({mb / mr - 1:+.0%}) "
+            f"| {r['mean_pair_adjustment']:+.4f} ± {r['se_pair_adjustment']:.4f} | {z:.2f} |"
+        )
+    out += [
+        "",
+        f"- Target, SD of the per-game result at least 30% lower on every game: {_met(ok_sd)}.",
+        f"- Target, mean adjustment within two standard errors of zero: {_met(ok_mean)}.",
+        "- Why: the chance events of these games mostly turn up cards on a display or a "
+        "deck, which the evaluations do not read; their luck shows only through the "
+        "heuristic's next moves, a weak and noisy proxy. The adjustment is exact for a value "
+        "function that reads them (the dice test in tests/tournament/test_luck.py).",
+        "",
+    ]
+    return out
+
+
+def render_adaptive(rows: list[dict]) -> list[str]:
+    out = [
+        "## Adaptive scheduling",
+        "",
+        "Command: `python scripts/bench_stats.py adaptive`. The pool's full round robin "
+        '(34 seeds per line-up) against `schedule = "adaptive"` with `top = 3` and the '
+        "round robin's own confidence (the least bootstrap probability among its deciding "
+        "pairs, at most 0.95) as `confidence`, on the same deals. Minimal round robin: the "
+        "fewest seeds per line-up at which a round robin already shows the same top 3 at "
+        "that confidence (known only afterwards: a lower bound for any fixed schedule).",
+        "",
+        "| game | round robin games | its top 3 | confidence | adaptive games | saving "
+        "| adaptive top 3 | same | adaptive's confidence | minimal round robin "
+        "| real run matches |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    ok = True
+    for r in rows:
+        saving = 1 - r["adaptive_games"] / r["round_robin_games"]
+        reached = r["adaptive_least_confidence"] >= r["target_confidence"]
+        ok &= r["same_top3"] and saving >= 0.3 and reached
+        real = {True: "yes", False: "no", None: "not run"}[r["real_run_matches"]]
+        out.append(
+            f"| `{r['game']}` | {r['round_robin_games']} | {' > '.join(r['round_robin_order'][:3])} "
+            f"| {r['target_confidence']:.3f} | {r['adaptive_games']} | {saving:.0%} "
+            f"| {' > '.join(r['adaptive_order'][:3])} | {'yes' if r['same_top3'] else 'no'} "
+            f"| {r['adaptive_least_confidence']:.3f} | {r['minimal_round_robin_games'] or 'none'} "
+            f"| {real} |"
+        )
+    out += [
+        "",
+        "- Target, the same top 3 at the same confidence with at least 30% fewer games on "
+        f"both games: {_met(ok)}.",
+        "",
+    ]
+    return out
+
+
+def render(data: dict, pool: list[str]) -> str:
+    lines = [
+        "# Tournament science: measured",
+        "",
+        "Written by `scripts/bench_stats.py render` from `docs/data/tournaments-stats.json`, "
+        "which the script's phases fill (each section names its command); "
+        "`tests/test_docs_stats.py` checks this file is that rendering. What the methods are: "
+        "[tournaments.md](tournaments.md). Pool agents: "
+        + ", ".join(f"`{v}`" for v in pool)
+        + ". A shared 2-core machine; the agents are cheap on purpose.",
+        "",
+    ]
+    lines += render_sprt(data)
+    if data.get("pl"):
+        lines += render_pl(data["pl"])
+    if data.get("luck"):
+        lines += render_luck(data["luck"])
+    if data.get("adaptive"):
+        lines += render_adaptive(data["adaptive"])
+    return "\n".join(lines).rstrip("\n") + "\n"
