@@ -221,9 +221,10 @@ def phase_adaptive(args) -> None:
     from tournament.schedule import schedule
 
     rows = []
-    for name in [g for g in ("coloretto", "staufer") if g in args.games]:
+    for name in args.games:
         rr = pool_config(GAMES[name])
-        led = read_ledger(ledger_dir(args.runs, name)).table.to_pylist()
+        ledger = read_ledger(ledger_dir(args.runs, name))
+        led = _by_current_ids(rr, ledger)
         full = confidences(rr, led, seed=7)
         target = min(0.95, min(c for _, _, c in full.pairs))
         cfg = pool_config(GAMES[name], schedule="adaptive", confidence=target, top=3)
@@ -277,6 +278,17 @@ def phase_adaptive(args) -> None:
         )
         progress(f"adaptive {name}: {rows[-1]}")
     save("adaptive", rows)
+
+
+def _by_current_ids(cfg, ledger) -> list[dict]:
+    """The ledger's rows with each agent id replaced by the id the agent of the same name has
+    under the current code (ids include the code version; the games are the same ones as long
+    as the behaviour digests hold, tests/test_behaviour_digests.py)."""
+    name_of = {a["id"]: a["name"] for a in ledger.manifest["agents"]}
+    rows = ledger.table.to_pylist()
+    for r in rows:
+        r["agents"] = [cfg.agent(name_of[x]).agent_id for x in r["agents"]]
+    return rows
 
 
 def _minimal_round_robin(rr, led, top3, target) -> int | None:

@@ -181,11 +181,12 @@ def render_adaptive(rows: list[dict]) -> list[str]:
         "| real run matches |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    ok = True
+    met = []
     for r in rows:
         saving = 1 - r["adaptive_games"] / r["round_robin_games"]
         reached = r["adaptive_least_confidence"] >= r["target_confidence"]
-        ok &= r["same_top3"] and saving >= 0.3 and reached
+        if r["same_top3"] and saving >= 0.3 and reached:
+            met.append(r["game"])
         real = {True: "yes", False: "no", None: "not run"}[r["real_run_matches"]]
         out.append(
             f"| `{r['game']}` | {r['round_robin_games']} | {' > '.join(r['round_robin_order'][:3])} "
@@ -197,7 +198,17 @@ def render_adaptive(rows: list[dict]) -> list[str]:
     out += [
         "",
         "- Target, the same top 3 at the same confidence with at least 30% fewer games on "
-        f"both games: {_met(ok)}.",
+        f"two games: {_met(len(met) >= 2)} (on {len(met)} of {len(rows)} games measured"
+        + (": " + ", ".join(f"`{g}`" for g in met) if met else "")
+        + ").",
+        "- Against the minimal round robin (a hindsight bound, not a schedule one can run): "
+        + "; ".join(
+            f"`{r['game']}` {r['adaptive_games'] / r['minimal_round_robin_games']:.2f}x"
+            for r in rows
+            if r["minimal_round_robin_games"]
+        )
+        + ". The saving depends on how close the deciding pair is on the deals played: when it "
+        "needs nearly every game of the line-ups that seat it, no schedule can save much.",
         "",
     ]
     return out
