@@ -1,16 +1,24 @@
 """Training driver behind ``meeple solve``: iterations, reports, checkpoints, resume.
 
-    result = solve(SolveConfig("python_coloretto(players=4)", "mccfr-os", 10000, "p.parquet"))
+    result = solve(SolveConfig("python_coloretto(players=3)", "mccfr-os", 10000, "b.npz"))
 
 ``validate(cfg)`` checks the whole request (solver, counts, game, abstraction, the output
-path) before anything runs; ``solve`` calls it first. Without ``out`` the policy goes to
+path, workers) before anything runs; ``solve`` calls it first. The output's suffix picks
+its format: ``.npz`` a blueprint (``solvers.blueprint``, MCCFR only), anything else a
+Parquet policy file (``solvers.policy_file``). Without ``out`` the result goes to
 ``runs/policies/<game>-<solver>-<8 hex digits of the request>.parquet``.
 
-A checkpoint (``<out>.ckpt.parquet``: key, action, regret, average-strategy sum,
-with JSON metadata holding the iteration count and the RNG state) is written every
-``report_every`` iterations and when the run is interrupted. Running the same
-command again resumes from it; a checkpoint written for another game, solver,
-abstraction or seed is refused. The policy file is written at the end.
+Exact solvers (``cfr``, ``cfr+``, ``dcfr``) checkpoint to ``<out>.ckpt.parquet`` (key,
+action, regret, average-strategy sum, with JSON metadata) every ``report_every``
+iterations and when interrupted. MCCFR (``mccfr-es``, ``mccfr-os``) trains in rounds of
+batches, serially or on Ray workers, and checkpoints to the directory ``<out>.ckpt/``
+after every round (``solvers.mccfr_train``). Running the same command again resumes;
+a checkpoint written for another game, solver, abstraction or seed is refused.
+
+Reports: ``nash_conv`` where exploitability is computable (exact solvers; 2-player tiny
+configurations and OpenSpiel reference games); on full games the blueprint's share of
+finishes ahead of the heuristic on fixed deals (``ahead``), its coverage, the table's
+keys and mean visits per key, and ``avg_regret``.
 """
 
 from __future__ import annotations
@@ -18,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,13 +36,19 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import spiel_games
-from solvers import efg_cfr
-from solvers.mccfr import DEFAULT_MAX_KEYS, MCCFR
-from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, write_policy
+from solvers import efg_cfr, mccfr_train
+from solvers.blueprint import blueprint_arrays, from_arrays, save_blueprint
+from solvers.blueprint_eval import evaluate
+from solvers.mccfr import DEFAULT_MAX_KEYS, average_policy_table, positive_regret_mean
+from solvers.mccfr_tables import Tables
+from solvers.policy_file import NO_ABSTRACTION, canonical_game_string, table_rows, write_policy
 from spiel_games.common.errors import MeepleError, one_line
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
 ES_LEAVES = 32  # most playouts per traversal of windowed mccfr-es on full games
+FULL_BATCH = 32  # iterations per batch on full games (one per batch where exact)
+FULL_EPSILON = 0.6  # exploration of the outcome-sampling traverser
+EVAL_DEALS = 4  # deals of the progress figure on full games (each played from every seat)
 _CKPT_KEY = b"meeple_checkpoint"
 
 
@@ -57,13 +70,21 @@ class SolveConfig:
     report_every: int = 100
     seed: int = 0
     max_keys: int = DEFAULT_MAX_KEYS  # MCCFR table bound (keys beyond it are played uniformly)
+    workers: int = 1  # MCCFR batches per round, each on its own Ray worker when > 1
+    address: str | None = None  # a Ray cluster (None: a local session when workers > 1)
+    batch: int | None = None  # MCCFR iterations per batch (None: 1 where exact, else 32)
+    eval_deals: int | None = None  # deals of the progress figure (None: 4 on full games)
+    min_visits: int = 1  # a blueprint keeps the keys met at least this often
+    weighting: str | None = None  # MCCFR-OS: None = counterfactual where exact, else sampled
+    baselines: bool | None = None  # MCCFR-OS VR baselines: None = off where exact, else on
 
 
 @dataclass
 class SolveResult:
     iterations: int
     resumed_from: int
-    reports: list[tuple[int, str, float]] = field(default_factory=list)
+    reports: list[tuple[int, str, float]] = field(default_factory=list)  # headline figure
+    figures: list[dict[str, float]] = field(default_factory=list)  # every figure per report
     seconds: float = 0.0
     policy_keys: int = 0
     untracked: int = 0  # MCCFR visits to keys beyond --max-keys
@@ -71,8 +92,11 @@ class SolveResult:
     out: str = ""
 
 
-def checkpoint_path(out: str | Path) -> Path:
+def checkpoint_path(out: str | Path, solver: str = "cfr") -> Path:
+    """Exact solvers: ``<out>.ckpt.parquet``; MCCFR: the directory ``<out>.ckpt``."""
     out = Path(out)
+    if solver.startswith("mccfr"):
+        return out.with_name(out.name + ".ckpt")
     return out.with_name(out.name + ".ckpt.parquet")
 
 
@@ -86,11 +110,13 @@ def default_out(game_string: str, solver: str, abstraction: str | None, seed: in
     return Path("runs") / "policies" / f"{short}-{solver}-{digest}.parquet"
 
 
-def _check_out(out: Path) -> None:
+def _check_out(out: Path, solver: str) -> None:
     """Refuse an output path that cannot become a file, before the run starts."""
-    for path in (out, checkpoint_path(out)):
-        if path.is_dir():
-            raise SolveError(f"--out {out}: {path} is a directory; give a file path")
+    if out.is_dir():
+        raise SolveError(f"--out {out}: {out} is a directory; give a file path")
+    ckpt = checkpoint_path(out, solver)
+    if ckpt.exists() and ckpt.is_dir() != solver.startswith("mccfr"):
+        raise SolveError(f"--out {out}: {ckpt} is in the way of the checkpoint")
     parent = out.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
@@ -121,17 +147,28 @@ def validate(cfg: SolveConfig) -> Plan:
         raise SolveError("--max-keys must be >= 1")
     if cfg.seed < 0:
         raise SolveError("--seed must be >= 0")
+    for name, value in (("--workers", cfg.workers), ("--batch", cfg.batch)):
+        if value is not None and value < 1:
+            raise SolveError(f"{name} must be >= 1")
+    if cfg.eval_deals is not None and cfg.eval_deals < 0:
+        raise SolveError("--eval-deals must be >= 0")
+    if cfg.min_visits < 1:
+        raise SolveError("--min-visits must be >= 1")
     game = spiel_games.load_game(cfg.game, any_openspiel=True)
     abstraction, version = _resolve_abstraction(game, cfg)
     is_exact = cfg.solver in efg_cfr.KINDS
     if is_exact and game.num_players() != 2:
         raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
+    if is_exact and (cfg.workers > 1 or cfg.address):
+        raise SolveError(f"{cfg.solver} runs in one process (--workers and --address are MCCFR's)")
     out = (
         Path(cfg.out)
         if cfg.out is not None
         else default_out(str(game), cfg.solver, cfg.abstraction, cfg.seed)
     )
-    _check_out(out)
+    if out.suffix == ".npz" and is_exact:
+        raise SolveError(f"--out {out}: blueprints (.npz) come from MCCFR; use a .parquet file")
+    _check_out(out, cfg.solver)
     return Plan(game, out, abstraction, version, is_exact)
 
 
@@ -175,15 +212,6 @@ def exploitability_computable(game) -> bool:
         return True
     here = str(game)
     return any(canonical_game_string(t) == here for t in spec.tiny_configs)
-
-
-def _rng_state_json(rng: random.Random) -> list:
-    v, internal, gauss = rng.getstate()
-    return [v, list(internal), gauss]
-
-
-def _rng_from_json(data) -> tuple:
-    return (data[0], tuple(data[1]), data[2])
 
 
 def _finite(value: Any) -> Any:
@@ -256,44 +284,39 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
     return meta, rows
 
 
+Reporter = Callable[[int, dict[str, float]], None]
+
+
 def solve(
     cfg: SolveConfig,
     on_iteration: Callable[[int, int], None] | None = None,
-    on_report: Callable[[int, str, float], None] | None = None,
+    on_report: Reporter | None = None,
 ) -> SolveResult:
+    """Run the request; ``on_report(iteration, figures)`` after every report."""
     plan = validate(cfg)
-    game, abstraction, version, is_exact = plan.game, plan.abstraction, plan.version, plan.is_exact
-    game_string = str(game)
-    computable = is_exact or exploitability_computable(game)
+    if plan.is_exact:
+        return _solve_exact(cfg, plan, on_iteration, on_report)
+    try:
+        return _solve_mccfr(cfg, plan, on_iteration, on_report)
+    except mccfr_train.CheckpointError as e:
+        raise CheckpointError(str(e)) from None
 
-    identity = {
-        "game": game_string,
+
+def _identity(cfg: SolveConfig, plan: Plan) -> dict:
+    return {
+        "game": str(plan.game),
         "solver": cfg.solver,
-        "abstraction": abstraction,
-        "abstraction_version": version,
+        "abstraction": plan.abstraction,
+        "abstraction_version": plan.version,
         "seed": cfg.seed,
     }
-    solver: Any  # efg_cfr.ExactCFR (exact) or MCCFR
-    rng: random.Random | None = None
-    if is_exact:
-        solver = efg_cfr.ExactCFR(efg_cfr.export_efg(game), cfg.solver)
-        rows_fn = solver.rows
-    else:
-        # Plain external sampling where exploitability is computable (small games);
-        # windowed external sampling on full games (see solvers/mccfr.py).
-        leaves = 0 if computable else ES_LEAVES
-        solver = MCCFR(
-            game,
-            "es" if cfg.solver == "mccfr-es" else "os",
-            abstraction,
-            seed=cfg.seed,
-            es_leaves=leaves,
-            max_keys=cfg.max_keys,
-        )
-        rows_fn = solver.rows
-        rng = solver.rng
 
-    ckpt = checkpoint_path(plan.out)
+
+def _solve_exact(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> SolveResult:
+    game = plan.game
+    identity = _identity(cfg, plan)
+    solver = efg_cfr.ExactCFR(efg_cfr.export_efg(game), cfg.solver)
+    ckpt = checkpoint_path(plan.out, cfg.solver)
     ckpt.parent.mkdir(parents=True, exist_ok=True)
     start = 0
     if ckpt.exists():
@@ -306,83 +329,150 @@ def solve(
             )
         start = meta["iteration"]
         try:
-            if is_exact:
-                solver.load_rows(rows, start)
-            else:
-                solver.load_rows(rows)
-                solver.iterations = start
-                assert rng is not None
-                rng.setstate(_rng_from_json(meta["rng"]))
-        except (KeyError, TypeError, ValueError, IndexError) as e:
+            solver.load_rows(rows, start)
+        except (KeyError, TypeError, IndexError) as e:
             raise CheckpointError(
                 f"checkpoint {ckpt} cannot be resumed ({one_line(e)}); delete it to start over"
             ) from None
 
-    eval_export = None
-
-    def metric() -> tuple[str, float]:
-        nonlocal eval_export
-        if is_exact:
-            return "nash_conv", solver.nash_conv()
-        if computable:
-            # MCCFR keys may be an abstraction: the export records each information
-            # set's abstraction key, and OpenSpiel's nash_conv runs on the EFG game.
-            if eval_export is None:
-                eval_export = efg_cfr.export_efg(game, key_fn=solver.key)
-            return "nash_conv", efg_cfr.nash_conv(
-                eval_export, solver.average_policy_table(), alt_keys=True
-            )
-        return "average_regret", solver.average_regret()
-
     def save(iteration: int) -> None:
-        meta = dict(identity, iteration=iteration)
-        if rng is not None:
-            meta["rng"] = _rng_state_json(rng)
-        _write_checkpoint(ckpt, rows_fn(), meta)
+        _write_checkpoint(ckpt, solver.rows(), dict(identity, iteration=iteration))
 
     result = SolveResult(iterations=start, resumed_from=start, out=str(plan.out))
+
+    def report(it: int) -> None:
+        value = solver.nash_conv()
+        result.reports.append((it, "nash_conv", value))
+        result.figures.append({"nash_conv": value})
+        if on_report:
+            on_report(it, {"nash_conv": value})
+        save(it)
+
     t0 = time.perf_counter()
     it = start
     try:
         while it < cfg.iterations:
-            if is_exact:
-                solver.iterate()
-            else:
-                solver.iteration()
+            solver.iterate()
             it += 1
             if on_iteration:
                 on_iteration(it, cfg.iterations)
             if it % cfg.report_every == 0 or it == cfg.iterations:
-                name, value = metric()
-                result.reports.append((it, name, value))
-                if on_report:
-                    on_report(it, name, value)
-                save(it)
+                report(it)
     except KeyboardInterrupt:
         save(it)
         raise
     result.iterations = it
     result.seconds = time.perf_counter() - t0
     if not result.reports or result.reports[-1][0] != it:
-        name, value = metric()
-        result.reports.append((it, name, value))
-        save(it)
-    if is_exact:
-        table = solver.policy_table()
-        result.policy_keys = len(table)
-        rows = table
-    else:
-        result.policy_keys = solver.policy_size()
-        rows = solver.average_policy_rows()
-    result.untracked = 0 if is_exact else solver.untracked
+        report(it)
+    table = solver.policy_table()
+    result.policy_keys = len(table)
     last = result.reports[-1]
-    result.file_bytes = write_policy(
-        plan.out,
-        rows,
-        {
-            **identity,
-            "iterations": it,
-            last[1]: _finite(last[2]),
-        },
-    )
+    meta = {**identity, "iterations": it, last[1]: _finite(last[2])}
+    result.file_bytes = write_policy(plan.out, table, meta)
     return result
+
+
+def train_spec(cfg: SolveConfig, plan: Plan) -> mccfr_train.TrainSpec:
+    """The sampled computation of an MCCFR request (defaults depend on the game's size)."""
+    exact = exploitability_computable(plan.game)
+    return mccfr_train.TrainSpec(
+        game=str(plan.game),
+        variant="es" if cfg.solver == "mccfr-es" else "os",
+        abstraction=plan.abstraction,
+        abstraction_version=plan.version,
+        seed=cfg.seed,
+        epsilon=FULL_EPSILON,
+        weighting=cfg.weighting or ("counterfactual" if exact else "sampled"),
+        baselines=(not exact) if cfg.baselines is None else cfg.baselines,
+        # plain external sampling where exploitability is computable, windowed elsewhere
+        es_leaves=0 if exact or cfg.solver == "mccfr-os" else ES_LEAVES,
+        batch=cfg.batch or (1 if exact else FULL_BATCH),
+        max_keys=cfg.max_keys,
+    )
+
+
+def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> SolveResult:
+    game = plan.game
+    spec = train_spec(cfg, plan)
+    journal = mccfr_train.Journal(checkpoint_path(plan.out, cfg.solver), spec)
+    tables, done, rounds = journal.load()
+    result = SolveResult(iterations=done, resumed_from=done, out=str(plan.out))
+    exact = exploitability_computable(game)
+    deals = cfg.eval_deals if cfg.eval_deals is not None else (0 if exact else EVAL_DEALS)
+    key_fn = spec.traversals().key
+    export = efg_cfr.export_efg(game, key_fn=key_fn) if exact else None
+
+    def report(t: Tables, progress: mccfr_train.Progress) -> dict:
+        figures: dict[str, float] = {}
+        if export is not None:
+            figures["nash_conv"] = efg_cfr.nash_conv(
+                export, average_policy_table(t), alt_keys=True
+            )
+        if deals and t.rows:
+            bp = from_arrays(game, blueprint_arrays(t, cfg.min_visits), _meta(plan, spec, 0))
+            ev = evaluate(game, bp, deals)
+            figures["ahead"], figures["coverage"] = ev["ahead"], ev["coverage"]
+        figures["keys"] = float(t.rows)
+        figures["visits_per_key"] = float(t.visits.sum()) / max(1, t.rows)
+        figures["avg_regret"] = positive_regret_mean(t, progress.iterations)
+        name = "nash_conv" if "nash_conv" in figures else "ahead" if deals else "avg_regret"
+        result.reports.append((progress.iterations, name, figures[name]))
+        result.figures.append(figures)
+        if on_report:
+            on_report(progress.iterations, figures)
+        return {"iteration": progress.iterations, **{k: _finite(v) for k, v in figures.items()}}
+
+    executor = _executor(spec, cfg)
+    try:
+        progress = mccfr_train.train(
+            spec,
+            cfg.iterations,
+            tables,
+            done,
+            rounds,
+            journal,
+            executor,
+            cfg.workers,
+            cfg.report_every,
+            report,
+            on_iteration,
+        )
+    finally:
+        executor.close()
+    if not result.reports or result.reports[-1][0] != progress.iterations:
+        report(tables, progress)
+    result.iterations = progress.iterations
+    result.seconds = progress.seconds
+    result.untracked = tables.untracked
+    meta = _meta(plan, spec, progress.iterations)
+    meta.update({k: _finite(v) for k, v in result.figures[-1].items()})
+    if plan.out.suffix == ".npz":
+        arrays = blueprint_arrays(tables, cfg.min_visits)
+        result.policy_keys = int(arrays["rows_count"][0])
+        result.file_bytes = save_blueprint(plan.out, arrays, meta)
+    else:
+        table = average_policy_table(tables)
+        result.policy_keys = len(table)
+        result.file_bytes = write_policy(plan.out, table_rows(table), meta)
+    return result
+
+
+def _meta(plan: Plan, spec: mccfr_train.TrainSpec, iterations: int) -> dict:
+    return {
+        "game": spec.game,
+        "solver": f"mccfr-{spec.variant}",
+        "abstraction": plan.abstraction,
+        "abstraction_version": plan.version,
+        "seed": spec.seed,
+        "iterations": iterations,
+        "weighting": spec.weighting,
+        "baselines": spec.baselines,
+        "epsilon": spec.epsilon,
+    }
+
+
+def _executor(spec: mccfr_train.TrainSpec, cfg: SolveConfig):
+    if cfg.workers > 1 or cfg.address:
+        return mccfr_train.RayExecutor(spec, cfg.workers, cfg.address)
+    return mccfr_train.SerialExecutor(spec)
