@@ -166,7 +166,8 @@ class Traversals:
         return r, slots, [1.0 / n] * n
 
     def _baseline(self, slots: list[int]) -> list[float]:
-        if not self.baselines or not slots:
+        """The baselines of the slots (a new list)."""
+        if not self.baselines:
             return [0.0] * len(slots)
         base = self.view.baseline
         known = self.view.slots
@@ -226,10 +227,12 @@ class Traversals:
             sample_reach *= sample[i]
             apply(state, legal[i])
         utility = state.returns()[traverser]
-        if self.counterfactual and not self.baselines:
-            self._os_backup_classic(path, traverser, utility / sample_reach)
-        else:
+        if not self.counterfactual:
+            self._os_sampled(path, traverser, utility)
+        elif self.baselines:
             self._os_backup(path, traverser, utility)
+        else:
+            self._os_backup_classic(path, traverser, utility / sample_reach)
 
     def _os_backup_classic(self, path, traverser: int, u: float) -> None:
         """Lanctot's estimator as the dict-based implementation computed it: ``u`` is the
@@ -246,28 +249,48 @@ class Traversals:
             u = u * q
 
     def _os_backup(self, path, traverser: int, u: float) -> None:
-        """Baseline-corrected sampled values (VR-MCCFR); ``u`` is the traverser's value
-        after the decision at hand."""
-        cf = self.counterfactual
-        baselines = self.baselines
+        """Counterfactual weighting with baselines: VR-MCCFR's corrected sampled values
+        (the unsampled actions get their baseline, the sampled one its baseline plus the
+        importance-weighted difference); ``u`` is the traverser's value after the
+        decision at hand."""
         d = self.d
         for p, r, slots, n, i, policy, xi, w, sample_reach in reversed(path):
-            b = self._baseline(slots) if r >= 0 else [0.0] * n
-            if baselines and r >= 0:
-                d.base_slot.append(slots[i])
-                d.base_value.append(u)
+            if r < 0:
+                continue  # an untracked decision: the value passes through unchanged
+            b = self._baseline(slots)
+            d.base_slot.append(slots[i])
+            d.base_value.append(u)
             if p == traverser:
                 values = list(b)
                 values[i] = b[i] + (u - b[i]) / xi
                 v = sum(q * x for q, x in zip(policy, values, strict=True))
-                if r >= 0:
-                    weight = w / sample_reach if cf else 1.0
-                    self._add_regret(slots, [weight * (x - v) for x in values])
+                weight = w / sample_reach
+                self._add_regret(slots, [weight * (x - v) for x in values])
             else:
                 v = sum(q * x for q, x in zip(policy, b, strict=True)) + u - b[i]
-                if r >= 0:
-                    self._add_avg(slots, policy, w / sample_reach if cf else 1.0)
+                self._add_avg(slots, policy, w / sample_reach)
             u = v
+
+    def _os_sampled(self, path, traverser: int, u: float) -> None:
+        """Sampled weighting: every decision's regret from the trajectory's own return
+        ``u``, without importance weights along the path; with baselines the unsampled
+        actions get their baseline and the sampled one its baseline plus the difference
+        over its sampling probability (without baselines: 0, and u over it)."""
+        d = self.d
+        baselines = self.baselines
+        for p, r, slots, n, i, policy, xi, _, _ in path:
+            if r < 0:
+                continue
+            if baselines:
+                d.base_slot.append(slots[i])
+                d.base_value.append(u)
+            if p != traverser:
+                self._add_avg(slots, policy, 1.0)
+                continue
+            values = self._baseline(slots)
+            values[i] = values[i] + (u - values[i]) / xi
+            v = sum(q * x for q, x in zip(policy, values, strict=True))
+            self._add_regret(slots, [x - v for x in values])
 
     # ----- external sampling ---------------------------------------------------------
     def _es(self, state, traverser: int, depth: int, start: int, budget: int) -> float:

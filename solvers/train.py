@@ -77,6 +77,7 @@ class SolveConfig:
     min_visits: int = 1  # a blueprint keeps the keys met at least this often
     weighting: str | None = None  # MCCFR-OS: None = counterfactual where exact, else sampled
     baselines: bool | None = None  # MCCFR-OS VR baselines: None = off where exact, else on
+    epsilon: float | None = None  # MCCFR-OS exploration: None = 0.6 where exact, else FULL_EPSILON
 
 
 @dataclass
@@ -382,7 +383,7 @@ def train_spec(cfg: SolveConfig, plan: Plan) -> mccfr_train.TrainSpec:
         abstraction=plan.abstraction,
         abstraction_version=plan.version,
         seed=cfg.seed,
-        epsilon=FULL_EPSILON,
+        epsilon=cfg.epsilon if cfg.epsilon is not None else 0.6 if exact else FULL_EPSILON,
         weighting=cfg.weighting or ("counterfactual" if exact else "sampled"),
         baselines=(not exact) if cfg.baselines is None else cfg.baselines,
         # plain external sampling where exploitability is computable, windowed elsewhere

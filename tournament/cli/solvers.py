@@ -72,7 +72,8 @@ def solve(
         typer.Option(
             "--out",
             "-o",
-            help="Policy file to write (Parquet); default runs/policies/<game>-<solver>-<hash>.parquet",
+            help="File to write: FILE.npz a blueprint (MCCFR), else a Parquet policy file; "
+            "default runs/policies/<game>-<solver>-<hash>.parquet",
         ),
     ] = None,
     abstraction: Annotated[
@@ -91,9 +92,37 @@ def solve(
             min=1, help="MCCFR table bound; keys met once it is full are played uniformly"
         ),
     ] = 2_000_000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", "-w", min=1, help="MCCFR: batches per round, each on a Ray worker if > 1"
+        ),
+    ] = 1,
+    address: Annotated[
+        str | None, typer.Option("--address", help="MCCFR: a Ray cluster address")
+    ] = None,
+    batch: Annotated[
+        int | None,
+        typer.Option(min=1, help="MCCFR iterations per batch (default 1 on tiny games, else 32)"),
+    ] = None,
+    eval_deals: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="MCCFR on full games: deals (each from every seat) of the progress figure "
+            "against the heuristic; 0 = none (default 4)",
+        ),
+    ] = None,
+    min_visits: Annotated[
+        int, typer.Option(min=1, help="A blueprint (.npz) keeps the keys met at least this often")
+    ] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
-    """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume."""
+    """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume.
+
+    MCCFR on a full game writes a blueprint when --out ends in .npz (play it with
+    blueprint(path=FILE)); --workers N runs N batches per round on Ray (a local session, or
+    the cluster at --address) with the same result as one process."""
     from solvers.train import SolveConfig, checkpoint_path, validate  # deferred: fast --help
     from solvers.train import solve as run  # deferred: fast --help
 
@@ -106,11 +135,16 @@ def solve(
         report_every=report_every,
         seed=seed,
         max_keys=max_keys,
+        workers=workers,
+        address=address,
+        batch=batch,
+        eval_deals=eval_deals,
+        min_visits=min_visits,
     )
     with domain_errors(USAGE):  # the whole request, before anything runs
         plan = validate(cfg)
     cfg.out = str(plan.out)
-    ckpt = checkpoint_path(plan.out)
+    ckpt = checkpoint_path(plan.out, solver)
     if ckpt.exists():
         typer.echo(f"resuming from checkpoint {ckpt}")
     progress = None
@@ -139,9 +173,10 @@ def solve(
                 task = progress.add_task(solver, total=total, completed=it, metric="")
             progress.update(task, completed=it)
 
-    def on_report(it: int, name: str, value: float) -> None:
-        line = f"iteration {it}: {name} = {value:.6g}"
+    def on_report(it: int, figures: dict[str, float]) -> None:
+        line = f"iteration {it}: " + ", ".join(_figure(k, v) for k, v in figures.items())
         if progress is not None and task is not None:
+            name, value = next(iter(figures.items()))
             progress.update(task, metric=f"{name} {value:.4g}")
             progress.console.print(line)
         else:
@@ -165,9 +200,28 @@ def solve(
         typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
     typer.echo(
         f"wrote {cfg.out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
-        f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run, "
-        f"{result.seconds:.1f}s); {last[1]} = {last[2]:.6g}"
+        f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run); "
+        f"{_figure(last[1], last[2])}"
     )
+
+
+_FIGURES = {
+    "ahead": "ahead of heuristic",
+    "visits_per_key": "visits/key",
+    "avg_regret": "average regret",
+}
+
+
+def _figure(name: str, value: float) -> str:
+    """One report figure as shown: shares as shares, counts as counts."""
+    shown = _FIGURES.get(name, name)
+    if name == "keys":
+        return f"{int(value):,} keys"
+    if name in ("ahead", "coverage"):
+        return f"{shown} {value:.2f}"
+    if name == "visits_per_key":
+        return f"{value:.0f} {shown}"
+    return f"{shown} = {value:.6g}"
 
 
 def train(
