@@ -10,7 +10,7 @@ as ``spiel_games/<game>/blueprint_<n>p.npz``) holds, per abstract key met at lea
 | keys         | row  | abstraction keys, UTF-8 joined by NUL (``rows_count`` of them) |
 | visits       | row  | decisions met at the key in training                        |
 | slot_row     | slot | the row of each (key, action) slot                          |
-| slot_action  | slot | the action id                                               |
+| slot_action  | slot | the action id (its label under an action abstraction)       |
 | probability  | slot | average-strategy probability (each row sums to 1)           |
 
 The manifest (``meta``) names the game string, the abstraction and its version (checked
@@ -18,8 +18,8 @@ when loading, as for policy files), the solver, iterations, seed, ``min_visits``
 training figures.
 
 ``Blueprint.policy(state, player)`` is the per-node lookup a search can call: the legal
-actions and their probabilities (renormalised over the legal ones), or None where the
-blueprint has nothing for the position. The ``blueprint`` agent samples it and hands
+actions (one per distinct label under an action abstraction) and their probabilities
+(renormalised over them), or None where the blueprint has nothing for the position. The ``blueprint`` agent samples it and hands
 positions it does not cover to its fallback (the heuristic by default); ``coverage()``
 is the share of its decisions (positions with more than one legal move) played from the
 table.
@@ -45,7 +45,13 @@ from solvers.mccfr_tables import (
     load_npz,
     save_npz,
 )
-from solvers.policy_file import PolicyFileError, check_compatible, key_function
+from solvers.policy_file import (
+    PolicyFileError,
+    check_compatible,
+    choices,
+    key_function,
+    label_function,
+)
 from solvers.spec import AgentSpecError
 from spiel_games.common.registry import get_spec
 
@@ -61,6 +67,7 @@ class Blueprint:
     visits: np.ndarray
     key_fn: Callable
     legal_fn: Callable  # legal(state, player), the game's own (solvers.fastpath)
+    labels_fn: Callable | None  # the abstraction's action labels (None: action ids)
 
     @property
     def rows(self) -> int:
@@ -71,13 +78,13 @@ class Blueprint:
         r = self.index.get(self.key_fn(state, player))
         if r is None:
             return None
-        legal = self.legal_fn(state, player)
+        acts, labels = choices(self.labels_fn, state, player, self.legal_fn(state, player))
         m = self.probs[r]
-        ps = [m.get(a, 0.0) for a in legal]
+        ps = [m.get(x, 0.0) for x in labels]
         total = sum(ps)
         if total <= 0:
             return None
-        return legal, [p / total for p in ps]
+        return acts, [p / total for p in ps]
 
 
 def blueprint_arrays(tables: Tables, min_visits: int = 1) -> dict[str, np.ndarray]:
@@ -122,8 +129,11 @@ def from_arrays(game, arrays: dict[str, np.ndarray], meta: dict) -> Blueprint:
     if any(not 0.0 <= p <= 1.0 for p in arrays["probability"].tolist()):
         raise PolicyFileError("a blueprint probability is outside [0, 1] (or NaN)")
     index = {k: r for r, k in enumerate(keys)}
-    key_fn = key_function(game, meta["abstraction"])
-    return Blueprint(meta, index, probs, visits, key_fn, transition_functions(game)[1])
+    name = meta["abstraction"]
+    legal_fn = transition_functions(game)[1]
+    return Blueprint(
+        meta, index, probs, visits, key_function(game, name), legal_fn, label_function(game, name)
+    )
 
 
 def load_blueprint(path: str | Path, game) -> Blueprint:

@@ -46,7 +46,7 @@ import pyspiel
 
 from solvers.fastpath import transition_functions
 from solvers.mccfr_tables import Deltas, Tables, View
-from solvers.policy_file import NO_ABSTRACTION, key_function
+from solvers.policy_file import NO_ABSTRACTION, choices, key_function, label_function
 from spiel_games.common.chance import sample_chance
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -101,6 +101,7 @@ class Traversals:
         self.game = game
         self.variant = variant
         self.key = key_function(game, abstraction)
+        self.labels = label_function(game, abstraction)
         self.players = game.num_players()
         self.epsilon = epsilon
         self.counterfactual = weighting == "counterfactual"
@@ -129,8 +130,9 @@ class Traversals:
         return self.d
 
     def _lookup(self, state, p: int, legal) -> tuple[int, list[int], list[float]]:
-        """(row, slots, strategy) of the decision: regret matching over the legal actions'
-        slots. Row -1 when the table is full (played uniformly, nothing learned)."""
+        """(row, slots, strategy) of the decision: regret matching over the slots of the
+        legal actions (their labels under an action abstraction). Row -1 when the table is
+        full (played uniformly, nothing learned)."""
         key = self.key(state, p)
         view = self.view
         d = self.d
@@ -207,11 +209,15 @@ class Traversals:
                 apply(state, sample_chance(state, rng))
                 continue
             legal = legal_fn(state, p)
+            if len(legal) > 1 and self.labels is not None:
+                legal, labels = choices(self.labels, state, p, legal)
+            else:
+                labels = legal
             n = len(legal)
-            if n == 1:  # a forced move: no decision, no row
+            if n == 1:  # a forced move (or one abstract action): no decision, no row
                 apply(state, legal[0])
                 continue
-            r, slots, policy = self._lookup(state, p, legal)
+            r, slots, policy = self._lookup(state, p, labels)
             if p == traverser:
                 sample = [eps / n + (1 - eps) * q for q in policy]
                 w = 1.0
@@ -316,11 +322,15 @@ class Traversals:
                 apply(state, sample_chance(state, self.rng))
                 continue
             legal = legal_fn(state, p)
+            if len(legal) > 1 and self.labels is not None:
+                legal, labels = choices(self.labels, state, p, legal)
+            else:
+                labels = legal
             n = len(legal)
             if n == 1:
                 apply(state, legal[0])
                 continue
-            r, slots, policy = self._lookup(state, p, legal)
+            r, slots, policy = self._lookup(state, p, labels)
             if p != traverser:
                 if r >= 0:
                     self._add_avg(slots, policy, 1.0)

@@ -189,6 +189,12 @@ class Tables:
         )
 
     # ----- merging ---------------------------------------------------------------
+    def discount(self, factor: float) -> None:
+        """Scale the cumulative regrets and average-strategy sums (Linear CFR's discount:
+        by k / (k + 1) before round k's deltas, round k counts k times as much as round 1)."""
+        np.multiply(self.regret, factor, out=self.regret)
+        np.multiply(self.avg, factor, out=self.avg)
+
     def apply(self, view: View, deltas: Iterable[dict[str, np.ndarray]]) -> None:
         """Merge batches computed against ``view`` (this table's snapshot), in order."""
         for d in deltas:

@@ -72,6 +72,13 @@ class TrainSpec:
     es_leaves: int = 0
     batch: int = 1  # iterations per batch
     max_keys: int = DEFAULT_MAX_KEYS
+    linear: bool = False  # Linear CFR: discount the tables by k / (k + 1) before round k
+
+    def merge(self, tables: Tables, round_no: int, view: View, deltas: list) -> None:
+        """Apply round ``round_no``'s deltas (the one place both training and replay merge)."""
+        if self.linear and round_no > 1:
+            tables.discount((round_no - 1) / round_no)
+        tables.apply(view, deltas)
 
     def traversals(self) -> Traversals:
         game = spiel_games.load_game(self.game, any_openspiel=True)
@@ -245,6 +252,7 @@ class Journal:
 
     def __init__(self, directory: Path, spec: TrainSpec):
         self.dir = Path(directory)
+        self.spec = spec
         self.identity = asdict(spec)
         self.last_snapshot = time.monotonic()
         self._flushed = time.monotonic()
@@ -302,7 +310,7 @@ class Journal:
                     raise TablesError(f"round {r['round']} does not follow the tables")
                 view = View(tables.index, tables.slot_maps, [], [], tables.rows, tables.slots)
                 prefix = f"r{r['round']}"
-                tables.apply(view, _split(arrays, prefix, r["batches"]))
+                self.spec.merge(tables, r["round"], view, _split(arrays, prefix, r["batches"]))
                 rounds = r["round"]
                 iterations = int(r["iterations"])
         return tables, iterations, rounds
@@ -388,6 +396,7 @@ class Progress:
     iterations: int
     rounds: int
     seconds: float  # this run's training time (evaluations excluded)
+    cpu_seconds: float = 0.0  # the same in this process's CPU time
 
 
 def train(
@@ -407,22 +416,23 @@ def train(
     ``report_every`` iterations (and at the end) returns the figures saved with the
     checkpoint."""
     reports: list = []
-    seconds = 0.0
+    seconds = cpu = 0.0
     next_report = (done // report_every + 1) * report_every
     progress = Progress(done, rounds, 0.0)
     try:
         while done < iterations:
             plan = round_plan(done, iterations, workers, spec.batch)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             view = tables.view()
             deltas = executor.run_round(tables, view, rounds + 1, plan)
             if journal is not None:
                 journal.append(rounds + 1, done + sum(plan), view, deltas)
-            tables.apply(view, deltas)
+            spec.merge(tables, rounds + 1, view, deltas)
             seconds += time.perf_counter() - t
+            cpu += time.process_time() - c
             rounds += 1
             done += sum(plan)
-            progress = Progress(done, rounds, seconds)
+            progress = Progress(done, rounds, seconds, cpu)
             if on_iteration is not None:
                 on_iteration(done, iterations)
             if done >= next_report or done >= iterations:

@@ -47,7 +47,7 @@ from spiel_games.common.errors import MeepleError, one_line
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
 ES_LEAVES = 32  # most playouts per traversal of windowed mccfr-es on full games
 FULL_BATCH = 32  # iterations per batch on full games (one per batch where exact)
-FULL_EPSILON = 0.6  # exploration of the outcome-sampling traverser
+FULL_EPSILON = 0.3  # exploration of the outcome-sampling traverser on full games (0.6 where exact)
 EVAL_DEALS = 4  # deals of the progress figure on full games (each played from every seat)
 _CKPT_KEY = b"meeple_checkpoint"
 
@@ -78,6 +78,7 @@ class SolveConfig:
     weighting: str | None = None  # MCCFR-OS: None = counterfactual where exact, else sampled
     baselines: bool | None = None  # MCCFR-OS VR baselines: None = off where exact, else on
     epsilon: float | None = None  # MCCFR-OS exploration: None = 0.6 where exact, else FULL_EPSILON
+    linear: bool | None = None  # Linear CFR discounting: None = off where exact, else on
 
 
 @dataclass
@@ -87,6 +88,7 @@ class SolveResult:
     reports: list[tuple[int, str, float]] = field(default_factory=list)  # headline figure
     figures: list[dict[str, float]] = field(default_factory=list)  # every figure per report
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time training (MCCFR; Ray workers apart)
     policy_keys: int = 0
     untracked: int = 0  # MCCFR visits to keys beyond --max-keys
     file_bytes: int = 0
@@ -390,6 +392,7 @@ def train_spec(cfg: SolveConfig, plan: Plan) -> mccfr_train.TrainSpec:
         es_leaves=0 if exact or cfg.solver == "mccfr-os" else ES_LEAVES,
         batch=cfg.batch or (1 if exact else FULL_BATCH),
         max_keys=cfg.max_keys,
+        linear=not exact if cfg.linear is None else cfg.linear,
     )
 
 
@@ -445,9 +448,12 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> Solve
         report(tables, progress)
     result.iterations = progress.iterations
     result.seconds = progress.seconds
+    result.cpu_seconds = progress.cpu_seconds
     result.untracked = tables.untracked
     meta = _meta(plan, spec, progress.iterations)
     meta.update({k: _finite(v) for k, v in result.figures[-1].items()})
+    meta["train_seconds"] = round(progress.seconds, 1)  # this run's, evaluations excluded
+    meta["train_cpu_seconds"] = round(progress.cpu_seconds, 1)  # this process's CPU time
     if plan.out.suffix == ".npz":
         arrays = blueprint_arrays(tables, cfg.min_visits)
         result.policy_keys = int(arrays["rows_count"][0])

@@ -107,6 +107,7 @@ SPEC = GameSpec(
     ),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    abstraction_labels=abstraction.action_labels,
     evaluation=evaluation,
     # the shipped value_model.json: ahead of the hand-set weights head to head at 400
     # simulations in 0.73 of 60 games, +6.0 points (docs/STRENGTH.md, eleventh round)

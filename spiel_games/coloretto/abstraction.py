@@ -1,23 +1,26 @@
-"""Information abstraction for MCCFR on full Coloretto (name "coloretto-rows", version 3).
+"""Information and action abstraction for MCCFR on Coloretto (name "coloretto-rows", version 3).
 
 Coarse on purpose: the keys met in play must recur often enough for sampled regrets to
-settle (the blueprint's tables, ``solvers/mccfr_tables.py``). The key keeps what the
-heuristic and the evaluation decide by and drops card identities:
+settle (the blueprint's tables, ``solvers/mccfr_tables.py``). The *key* holds the
+context of a decision, the *labels* describe each action by what it does, so two rows
+that would add the same to my score and to my opponents' are one choice:
 
-- the phase (take-or-draw, place, joker colour) and the stage: deck left 0-4, 5-14, 15+;
-- for every row, in board order (action ids refer to rows): taken, empty, or its
-  length with what taking it would add to *my* score (five buckets: < 0, 0, 1-2, 3-4,
-  >= 5) and to the best-placed remaining opponent's (two: < 3, >= 3);
-- when placing: what the drawn card alone would add to my score (< 0, 0-1, >= 2); when
-  giving a joker its colour (the immediate-joker variant): the colour it helps most;
-- my score minus the best opponent's: behind by 5 or more, within 4, ahead by 5 or more.
+- key: the phase (take-or-draw, place, joker colour), the stage (deck left 0-4, 5-14,
+  15+), my score minus the best opponent's (behind by 5 or more, within 4, ahead by 5
+  or more), the players still to take a row this round and the free places left in the
+  open rows (0, 1-2, 3-5, 6+); when placing, what the drawn card alone adds to my
+  score (< 0, 0-1, >= 2);
+- labels: ``draw`` 0; take a row: 100 + 20 x my gain bucket + 10 x (the best remaining
+  opponent would gain 3 or more) + the row's length; place the card in a row: 200 +
+  the same for the row with the card in it + the row's length before; give a joker a
+  colour: 300 + my gain bucket. Gain buckets: < 0, 0, 1-2, 3-4, >= 5.
 
-Row gains are cached per (collection, cards) pair, so a key costs a few dictionary
-lookups once the game's common collections have been seen.
+Gains are cached per (collection, cards) pair, so a key costs a few dictionary lookups
+once the game's common collections have been seen.
 
 Version history: 1 = gains clipped to [-9, 12] (tables kept growing); 2 = seven gain
-buckets for me and the opponent, standings in buckets of 5; 3 = the coarse buckets above
-(about a tenth of version 2's keys in the same play).
+buckets for me and the opponent per row in the key, standings in buckets of 5; 3 = the
+context key and action labels above.
 """
 
 from __future__ import annotations
@@ -28,25 +31,15 @@ from spiel_games.coloretto.state import PLACE, PLAY
 NAME = "coloretto-rows"
 VERSION = 3
 
-_MINE = "nn0112334" + "5" * 40  # gain + 2 -> bucket (gains below -1 clip to "n")
 _CACHES: dict[int, dict] = {}
+_BUCKET = (1, 2, 2, 3, 3)  # gain 0..4 -> bucket; < 0 -> 0, >= 5 -> 4
 
 
-def _gain_table(cfg) -> dict:
+def _cache(cfg) -> dict:
     cache = _CACHES.get(id(cfg))
     if cache is None:
         cache = _CACHES[id(cfg)] = {}
     return cache
-
-
-def _gain(cfg, cache: dict, col: tuple[int, ...], cards: tuple[int, ...]) -> int:
-    g = cache.get((col, cards))
-    if g is None:
-        g = score_with(cfg, col, cards) - _score(cfg, cache, col)
-        if len(cache) > 500_000:
-            cache.clear()
-        cache[(col, cards)] = g
-    return g
 
 
 def _score(cfg, cache: dict, col: tuple[int, ...]) -> int:
@@ -56,36 +49,64 @@ def _score(cfg, cache: dict, col: tuple[int, ...]) -> int:
     return g
 
 
-def _mine(g: int) -> str:
-    return "n" if g < 0 else _MINE[g + 2]
+def _gain(cfg, cache: dict, col: tuple[int, ...], cards: tuple[int, ...]) -> int:
+    g = cache.get((col, cards))
+    if g is None:
+        if len(cache) > 500_000:
+            cache.clear()
+        g = cache[(col, cards)] = score_with(cfg, col, cards) - _score(cfg, cache, col)
+    return g
+
+
+def _bucket(g: int) -> int:
+    return 0 if g < 0 else 4 if g >= 5 else _BUCKET[g]
 
 
 def abstract_key(state, player: int) -> str:
     s = state._s
     cfg = s.cfg
-    cache = _gain_table(cfg)
+    cache = _cache(cfg)
     coll = s.coll
-    mine = coll[player]
-    others = [coll[p] for p in range(cfg.players) if p != player and not (s.done >> p) & 1]
     deck = s.deck_size
-    parts = [f"{s.phase}{0 if deck < 5 else 1 if deck < 15 else 2}"]
-    taken = s.taken
-    for r, row in enumerate(s.rows):
-        if (taken >> r) & 1:
-            parts.append("x")
-        elif not row:
-            parts.append("0")
-        else:
-            op = max((_gain(cfg, cache, c, row) for c in others), default=0)
-            parts.append(f"{len(row)}{_mine(_gain(cfg, cache, mine, row))}{'+' if op >= 3 else ''}")
-    if s.phase == PLACE:
-        g = _gain(cfg, cache, mine, (s.pending,))
-        parts.append("c" + ("n" if g < 0 else "0" if g < 2 else "2"))
-    elif s.phase != PLAY:  # a joker's colour: the colour it helps most
-        gains = [_gain(cfg, cache, mine, (c,)) for c in range(cfg.colours)]
-        parts.append(f"j{gains.index(max(gains))}")
-    me = _score(cfg, cache, mine)
+    me = _score(cfg, cache, coll[player])
     best = max(_score(cfg, cache, coll[p]) for p in range(cfg.players) if p != player)
     diff = me - best
-    parts.append("b" if diff <= -5 else "a" if diff >= 5 else "e")
-    return "|".join(parts)
+    standing = "b" if diff <= -5 else "a" if diff >= 5 else "e"
+    waiting = cfg.players - bin(s.done).count("1")
+    free = sum(
+        cap - len(row)
+        for r, (cap, row) in enumerate(zip(cfg.capacities, s.rows, strict=True))
+        if not (s.taken >> r) & 1
+    )
+    free_b = 0 if free == 0 else 1 if free <= 2 else 2 if free <= 5 else 3
+    key = f"{s.phase}{0 if deck < 5 else 1 if deck < 15 else 2}{standing}{waiting}{free_b}"
+    if s.phase == PLACE:
+        g = _gain(cfg, cache, coll[player], (s.pending,))
+        key += "n" if g < 0 else "0" if g < 2 else "2"
+    return key
+
+
+def action_labels(state, player: int, legal) -> list[int]:
+    s = state._s
+    cfg = s.cfg
+    lay = s.layout
+    cache = _cache(cfg)
+    mine = s.coll[player]
+    others = [s.coll[p] for p in range(cfg.players) if p != player and not (s.done >> p) & 1]
+    out = []
+    for a in legal:
+        if a == 0:
+            out.append(0)
+            continue
+        if a < lay.place0:
+            row = s.rows[a - lay.take0]
+            cards, base, length = row, 100, len(row)
+        elif a < lay.assign0:
+            row = s.rows[a - lay.place0]
+            cards, base, length = row + (s.pending,), 200, len(row)
+        else:
+            out.append(300 + _bucket(_gain(cfg, cache, mine, (a - lay.assign0,))))
+            continue
+        op = max((_gain(cfg, cache, c, cards) for c in others), default=0)
+        out.append(base + 20 * _bucket(_gain(cfg, cache, mine, cards)) + 10 * (op >= 3) + length)
+    return out

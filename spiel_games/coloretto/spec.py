@@ -63,6 +63,7 @@ SPEC = GameSpec(
     assumptions=tuple(rules.RULES.assumptions()),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    abstraction_labels=abstraction.action_labels,
     evaluation=evaluation,
     # heuristic moves before the evaluation beat random ones at 3 players and tied at 4
     # (docs/STRENGTH.md, tenth round)

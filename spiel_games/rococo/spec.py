@@ -90,6 +90,7 @@ SPEC = GameSpec(
     assumptions=tuple(rules.assumptions()),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    abstraction_labels=abstraction.action_labels,
     evaluation=evaluation,
     eval_depth=0,  # depth 0 beat depth 4 and heuristic rollouts (docs/STRENGTH.md, 8th round)
     abstraction_name=abstraction.NAME,

@@ -58,6 +58,7 @@ SPEC = GameSpec(
     assumptions=tuple(rules.RULES.assumptions()),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    abstraction_labels=abstraction.action_labels,
     evaluation=evaluation,
     eval_depth=0,  # depth 0 beat depth 4 here (docs/STRENGTH.md)
     abstraction_name=abstraction.NAME,

@@ -1,0 +1,245 @@
+"""Online CFR (``cfr-search``): a depth-limited subgame solved at every decision.
+
+At each decision of player p the agent builds a subgame (Brown and Sandholm's
+depth-limited solving, as in Modicum, at this machine's scale):
+
+- its root is a chance node over ``worlds`` states drawn from p's information state
+  through the game's resampler (``solvers.search.world_sampler``): never the true hidden
+  state, so the agent cannot peek;
+- from each world the game is played for ``depth`` further decisions (positions with more
+  than one legal move, whoever makes them); chance is sampled with its own
+  probabilities; then the game's evaluation (``GameSpec.evaluation``, or the learned value
+  model where the game uses it) turns the position into expected returns
+  (``solvers.search.soft_returns``), as IS-MCTS does at its cut-off;
+- information sets: p's root decision is ONE information set across every world (so the
+  strategy there is a single mixed strategy, which is what matters at secret
+  simultaneous choices); below it, a decision of player q is keyed by its depth, q and
+  the game's abstraction key for q (built only from what q knows), so nobody's decision
+  in the subgame reads a secret that is not theirs.
+
+The subgame is solved by external-sampling MCCFR with CFR+'s regret matching+ (regrets
+floored at zero) and linearly weighted averaging: per iteration one world and one
+traverser (in turn). The move is sampled from the root's average strategy (a mixed
+strategy); ``analyse`` reports it with each move's mean sampled value.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pyspiel
+
+from solvers import value_model
+from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
+from solvers.fastpath import transition_functions
+from solvers.search import game_evaluation, learned_evaluation, soft_returns, world_sampler
+from solvers.spec import AgentSpecError
+from spiel_games.common.chance import UniformSampler, sample_chance
+from spiel_games.common.registry import get_spec
+
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+ROOT = ("root",)
+
+
+class _Info:
+    """Regrets (floored at 0) and the weighted average strategy of one information set."""
+
+    __slots__ = ("actions", "regret", "avg")
+
+    def __init__(self, actions: list[int]):
+        self.actions = actions
+        self.regret = [0.0] * len(actions)
+        self.avg = [0.0] * len(actions)
+
+    def strategy(self) -> list[float]:
+        total = sum(self.regret)
+        n = len(self.regret)
+        return [r / total for r in self.regret] if total > 0 else [1.0 / n] * n
+
+    def average(self) -> list[float]:
+        total = sum(self.avg)
+        n = len(self.avg)
+        return [x / total for x in self.avg] if total > 0 else [1.0 / n] * n
+
+
+class SubgameSolver:
+    """External-sampling CFR+ over a depth-limited subgame of sampled worlds."""
+
+    def __init__(self, game, rng: random.Random, depth: int, evaluation):
+        self.game = game
+        self.rng = rng
+        self.depth = depth
+        self.est = evaluation
+        self.players = game.num_players()
+        self.utility = str(game.get_parameters().get("utility", "rank"))
+        self.lo = float(game.min_utility())
+        self.hi = float(game.max_utility())
+        self.apply, self.legal = transition_functions(game)
+        spec = get_spec(game.get_type().short_name)
+        self.key = spec.abstraction
+        self.infos: dict[tuple, _Info] = {}
+        self.root_values: list[float] = []
+        self.root_counts: list[int] = []
+        self.iterations = 0
+
+    def solve(self, worlds: list, root_actions: list[int], iterations: int, seconds: float):
+        self.infos[ROOT] = _Info(list(root_actions))
+        self.root_values = [0.0] * len(root_actions)
+        self.root_counts = [0] * len(root_actions)
+        root_player = worlds[0].current_player()
+        end = time.perf_counter() + seconds if seconds > 0 else None
+        while True:
+            if end is None and self.iterations >= iterations:
+                break
+            if end is not None and time.perf_counter() >= end and self.iterations > 0:
+                break
+            world = worlds[self.rng.randrange(len(worlds))].clone()
+            traverser = self.iterations % self.players
+            self.iterations += 1
+            self._walk(world, traverser, root_player, 0)
+        return self.infos[ROOT]
+
+    def _value(self, state) -> list[float]:
+        if state.is_terminal():
+            return list(state.returns())
+        est = self.est
+        return soft_returns(self.utility, est.estimate(state), est.spread(state), self.lo, self.hi)
+
+    def _walk(self, state, traverser: int, root_player: int, depth: int) -> float:
+        apply, legal_fn = self.apply, self.legal
+        while True:
+            p = state.current_player()
+            if p == TERMINAL:
+                return state.returns()[traverser]
+            if p < 0:
+                apply(state, sample_chance(state, self.rng))
+                continue
+            legal = legal_fn(state, p)
+            if len(legal) > 1:
+                break
+            apply(state, legal[0])
+        if depth >= self.depth:
+            return self._value(state)[traverser]
+        key = ROOT if depth == 0 else (depth, p, self.key(state, p))
+        info = self.infos.get(key)
+        if info is None or info.actions != legal:
+            key = key if info is None else (*key, tuple(legal))
+            info = self.infos.get(key)
+            if info is None:
+                info = self.infos[key] = _Info(list(legal))
+        sigma = info.strategy()
+        if p != traverser:
+            weight = float(self.iterations)  # linear averaging (CFR+)
+            for j, q in enumerate(sigma):
+                info.avg[j] += weight * q
+            apply(state, legal[_pick(self.rng, sigma)])
+            return self._walk(state, traverser, root_player, depth + 1)
+        values = []
+        for j, a in enumerate(legal):
+            child = state.clone() if j < len(legal) - 1 else state
+            apply(child, a)
+            values.append(self._walk(child, traverser, root_player, depth + 1))
+        v = sum(q * x for q, x in zip(sigma, values, strict=True))
+        for j, x in enumerate(values):
+            info.regret[j] = max(0.0, info.regret[j] + x - v)  # regret matching+
+        if depth == 0:
+            for j, x in enumerate(values):
+                self.root_values[j] += x
+                self.root_counts[j] += 1
+        return v
+
+
+def _pick(rng: random.Random, probs: list[float]) -> int:
+    x = rng.random()
+    acc = 0.0
+    for i, p in enumerate(probs):
+        acc += p
+        if x < acc:
+            return i
+    return len(probs) - 1
+
+
+class CFRSearchAgent(Agent):
+    def __init__(self, game, params: dict, seed: int, evaluation):
+        self.game = game
+        self.params = params
+        self.rng = random.Random(seed)
+        self.sampler = UniformSampler(self.rng)
+        self.world = world_sampler(game)
+        self.hidden = game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
+        self.evaluation = evaluation
+        self.last_iterations = 0
+
+    def _solve(self, state) -> tuple[list[int], list[float], SubgameSolver]:
+        p = state.current_player()
+        legal = list(state.legal_actions(p))
+        n = self.params["worlds"] if self.hidden else 1
+        worlds = [self.world(state, p, self.sampler) if self.hidden else state for _ in range(n)]
+        solver = SubgameSolver(self.game, self.rng, self.params["depth"], self.evaluation)
+        info = solver.solve(worlds, legal, self.params["iterations"], self.params["time"])
+        self.last_iterations = solver.iterations
+        return legal, info.average(), solver
+
+    def step(self, state) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        actions, probs, _ = self._solve(state)
+        return actions[_pick(self.rng, probs)]
+
+    def analyse(self, state) -> Analysis:
+        p = state.current_player()
+        actions, probs, solver = self._solve(state)
+        moves = []
+        for j, a in enumerate(actions):
+            n = solver.root_counts[j]
+            value = solver.root_values[j] / n if n else float("nan")
+            moves.append(MoveStat(a, state.action_to_string(p, a), n, value, prob=probs[j]))
+        moves.sort(key=lambda m: (-(m.prob or 0.0), m.action))
+        budget = {"iterations": self.params["iterations"], "iterations_done": solver.iterations}
+        if self.params["time"] > 0:
+            budget = {"seconds": self.params["time"], "iterations_done": solver.iterations}
+        return Analysis(player=p, moves=moves, budget=budget)
+
+
+def _evaluation(game, choice: str):
+    name = game.get_type().short_name
+    try:
+        spec = get_spec(name)
+    except KeyError:
+        raise AgentSpecError(f"agent 'cfr-search' needs a meeple game, not {name}") from None
+    if spec.evaluation is None or spec.abstraction is None:
+        raise AgentSpecError(f"agent 'cfr-search': {name} has no evaluation or abstraction")
+    if choice == "auto":
+        shipped = value_model.shipped_path(spec.evaluation).exists()
+        choice = "learned" if spec.eval_auto == "learned" and shipped else "game"
+    if choice == "learned":
+        return learned_evaluation(game)
+    if choice == "game":
+        return game_evaluation(game)
+    raise AgentSpecError(f"parameter 'eval' of agent 'cfr-search' must be auto, game or learned")
+
+
+def _make(game, params: dict, seed: int) -> Agent:
+    for name, low in (("iterations", 1), ("worlds", 1), ("depth", 1)):
+        if params[name] < low:
+            raise AgentSpecError(f"parameter {name!r} of agent 'cfr-search' must be >= {low}")
+    if params["time"] < 0:
+        raise AgentSpecError("parameter 'time' of agent 'cfr-search' must be >= 0")
+    return CFRSearchAgent(game, params, seed, _evaluation(game, params["eval"]))
+
+
+CFR_SEARCH = AgentKind(
+    name="cfr-search",
+    summary="online CFR: a depth-limited subgame over worlds sampled from the player's "
+    "information state, solved by external-sampling CFR+; plays the root's mixed strategy",
+    params=(
+        Param("iterations", int, 400, "CFR iterations per decision (one world, one traverser)"),
+        Param("time", float, 0.0, "seconds per decision; when > 0 it replaces iterations"),
+        Param("worlds", int, 16, "worlds drawn from the information state per decision"),
+        Param("depth", int, 3, "decisions below the root before the evaluation"),
+        Param("eval", str, "auto", "evaluation at the depth limit: auto, game or learned"),
+    ),
+    factory=_make,
+)
