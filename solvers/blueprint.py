@@ -53,7 +53,7 @@ from solvers.policy_file import (
     label_function,
 )
 from solvers.spec import AgentSpecError
-from spiel_games.common.registry import get_spec
+from spiel_games.common.registry import get_spec, load_game
 
 KIND = "meeple-blueprint"
 SHIPPED_PATTERN = "blueprint_*p.npz"
@@ -146,7 +146,7 @@ def load_blueprint(path: str | Path, game) -> Blueprint:
         raise PolicyFileError(f"blueprint file not found: {path}") from None
     meta, arrays = _read(str(p.resolve()), st.st_size, st.st_mtime_ns)
     check_compatible(meta, game)
-    return _built(str(p.resolve()), st.st_size, st.st_mtime_ns, game)
+    return _built(str(p.resolve()), st.st_size, st.st_mtime_ns, str(game))
 
 
 @functools.lru_cache(maxsize=8)
@@ -161,9 +161,9 @@ def _read(path: str, size: int, mtime: int) -> tuple[dict, dict[str, np.ndarray]
 
 
 @functools.lru_cache(maxsize=8)
-def _built(path: str, size: int, mtime: int, game) -> Blueprint:
+def _built(path: str, size: int, mtime: int, game_string: str) -> Blueprint:
     meta, arrays = _read(path, size, mtime)
-    return from_arrays(game, arrays, meta)
+    return from_arrays(load_game(game_string, any_openspiel=True), arrays, meta)
 
 
 def shipped_blueprints(game) -> list[Path]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from solvers.base import Agent
 from solvers.baselines import HeuristicAgent
 from solvers.blueprint import Blueprint, BlueprintAgent
 from spiel_games.common.chance import sample_chance
@@ -37,7 +38,7 @@ def evaluate(game, blueprint: Blueprint, deals: int, seed: int = 0) -> dict[str,
     for deal in range(deals):
         for seat in range(n):
             base = 1000 * (seed + deal) + 10 * seat
-            agents = [HeuristicAgent(game, base + p) for p in range(n)]
+            agents: list[Agent] = [HeuristicAgent(game, base + p) for p in range(n)]
             bp = BlueprintAgent(blueprint, HeuristicAgent(game, base + 9), base + 8)
             agents[seat] = bp
             returns, scores = _play(game, agents, 1000 * (seed + deal))

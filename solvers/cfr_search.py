@@ -76,8 +76,10 @@ class SubgameSolver:
         self.lo = float(game.min_utility())
         self.hi = float(game.max_utility())
         self.apply, self.legal = transition_functions(game)
-        spec = get_spec(game.get_type().short_name)
-        self.key = spec.abstraction
+        key = get_spec(game.get_type().short_name).abstraction
+        if key is None:
+            raise AgentSpecError("agent 'cfr-search' needs a game with an abstraction")
+        self.key = key
         self.infos: dict[tuple, _Info] = {}
         self.root_values: list[float] = []
         self.root_counts: list[int] = []
@@ -167,7 +169,9 @@ class CFRSearchAgent(Agent):
         self.rng = random.Random(seed)
         self.sampler = UniformSampler(self.rng)
         self.world = world_sampler(game)
-        self.hidden = game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
+        self.hidden = (
+            game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
+        )
         self.evaluation = evaluation
         self.last_iterations = 0
 
@@ -218,7 +222,7 @@ def _evaluation(game, choice: str):
         return learned_evaluation(game)
     if choice == "game":
         return game_evaluation(game)
-    raise AgentSpecError(f"parameter 'eval' of agent 'cfr-search' must be auto, game or learned")
+    raise AgentSpecError("parameter 'eval' of agent 'cfr-search' must be auto, game or learned")
 
 
 def _make(game, params: dict, seed: int) -> Agent:

@@ -41,11 +41,10 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pyspiel
 
 from solvers.fastpath import transition_functions
-from solvers.mccfr_tables import Deltas, Tables, View
+from solvers.mccfr_tables import Deltas, Tables, View, average_policy_table
 from solvers.policy_file import NO_ABSTRACTION, choices, key_function, label_function
 from spiel_games.common.chance import sample_chance
 
@@ -260,7 +259,7 @@ class Traversals:
         importance-weighted difference); ``u`` is the traverser's value after the
         decision at hand."""
         d = self.d
-        for p, r, slots, n, i, policy, xi, w, sample_reach in reversed(path):
+        for p, r, slots, _, i, policy, xi, w, sample_reach in reversed(path):
             if r < 0:
                 continue  # an untracked decision: the value passes through unchanged
             b = self._baseline(slots)
@@ -284,7 +283,7 @@ class Traversals:
         over its sampling probability (without baselines: 0, and u over it)."""
         d = self.d
         baselines = self.baselines
-        for p, r, slots, n, i, policy, xi, _, _ in path:
+        for p, r, slots, _, i, policy, xi, _, _ in path:
             if r < 0:
                 continue
             if baselines:
@@ -397,44 +396,5 @@ class MCCFR:
     def average_policy_table(self) -> dict[str, dict[int, float]]:
         return average_policy_table(self.tables)
 
-    def as_openspiel_policy(self):
-        return as_openspiel_policy(self.game, self.tables, self.key)
 
-
-def average_policy_table(tables: Tables) -> dict[str, dict[int, float]]:
-    """{key: {action: probability}} of the average strategy."""
-    probs = tables.average().tolist()
-    out: dict[str, dict[int, float]] = {}
-    for key, m in zip(tables.keys, tables.slot_maps, strict=True):
-        out[key] = {a: probs[s] for a, s in m.items()}
-    return out
-
-
-def as_openspiel_policy(game, tables: Tables, key_fn):
-    """A python ``policy.Policy`` over the game (for exploitability on small games)."""
-    from open_spiel.python import policy as pol
-
-    table = average_policy_table(tables)
-
-    class _P(pol.Policy):
-        def action_probabilities(self, state, player_id=None):
-            legal = state.legal_actions()
-            probs = table.get(key_fn(state, state.current_player()), {})
-            total = sum(probs.get(a, 0.0) for a in legal)
-            if total <= 0:
-                return {a: 1.0 / len(legal) for a in legal}
-            return {a: probs.get(a, 0.0) / total for a in legal}
-
-    return _P(game, list(range(game.num_players())))
-
-
-def positive_regret_mean(tables: Tables, iterations: int) -> float:
-    """Mean over rows of the largest positive cumulative regret, per iteration."""
-    if tables.rows == 0 or iterations == 0:
-        return float("nan")
-    best = np.zeros(tables.rows)
-    np.maximum.at(best, tables.slot_row, np.maximum(tables.regret, 0.0))
-    return float(best.mean()) / iterations
-
-
-__all__ = ["MCCFR", "NO_ABSTRACTION", "Traversals", "average_policy_table"]
+__all__ = ["MCCFR", "NO_ABSTRACTION", "Traversals", "average_policy_table", "count_decisions"]

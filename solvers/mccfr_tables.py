@@ -300,6 +300,24 @@ class Tables:
         return t
 
 
+def average_policy_table(tables: Tables) -> dict[str, dict[int, float]]:
+    """{key: {action: probability}} of the average strategy."""
+    probs = tables.average().tolist()
+    out: dict[str, dict[int, float]] = {}
+    for key, m in zip(tables.keys, tables.slot_maps, strict=True):
+        out[key] = {a: probs[s] for a, s in m.items()}
+    return out
+
+
+def positive_regret_mean(tables: Tables, iterations: int) -> float:
+    """Mean over rows of the largest positive cumulative regret, per iteration."""
+    if tables.rows == 0 or iterations == 0:
+        return float("nan")
+    best = np.zeros(tables.rows)
+    np.maximum.at(best, tables.slot_row, np.maximum(tables.regret, 0.0))
+    return float(best.mean()) / iterations
+
+
 def save_npz(path: str | Path, arrays: dict[str, np.ndarray], meta: dict) -> int:
     """Arrays plus a JSON manifest (``meta``) in one .npz, written atomically; its size."""
     buf = io.BytesIO()
@@ -307,7 +325,7 @@ def save_npz(path: str | Path, arrays: dict[str, np.ndarray], meta: dict) -> int
     payload["meta"] = np.frombuffer(
         json.dumps({"format": FORMAT, **meta}, allow_nan=False).encode(), np.uint8
     ).copy()
-    np.savez_compressed(buf, **payload)
+    np.savez_compressed(buf, **payload)  # type: ignore[arg-type]
     data = buf.getvalue()
     atomic_write_bytes(path, data)
     return len(data)

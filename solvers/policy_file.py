@@ -250,11 +250,19 @@ class PolicyAgent(Agent):
         self.labels_fn = label_function(game, pol.meta["abstraction"])
         self.rng = random.Random(seed)
         self.fallback = fallback(seed + 1)
-        self.fallbacks = 0
+        self.fallbacks = 0  # over the agent's life
         self.lookups = 0
+        self.game_fallbacks = 0  # this game's (coverage)
+        self.game_lookups = 0
 
     def reset(self) -> None:
         self.fallback.reset()
+        self.game_fallbacks = self.game_lookups = 0
+
+    def coverage(self) -> float | None:
+        if not self.game_lookups:
+            return None
+        return 1.0 - self.game_fallbacks / self.game_lookups
 
     def _probs(self, state) -> list[tuple[int, float]] | None:
         p = state.current_player()
@@ -272,9 +280,11 @@ class PolicyAgent(Agent):
 
     def step(self, state) -> int:
         self.lookups += 1
+        self.game_lookups += 1
         probs = self._probs(state)
         if probs is None:
             self.fallbacks += 1
+            self.game_fallbacks += 1
             return self.fallback.step(state)
         x = self.rng.random()
         acc = 0.0

@@ -55,6 +55,7 @@ POLICY = AgentKind(
     factory=_make_policy,
 )
 
+
 def _make_blueprint(game, params, seed) -> Agent:
     fallback = resolve(params["fallback"])
     if fallback.kind.name in ("policy", "blueprint"):

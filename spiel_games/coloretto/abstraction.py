@@ -26,7 +26,7 @@ context key and action labels above.
 from __future__ import annotations
 
 from spiel_games.coloretto.scoring import score_with
-from spiel_games.coloretto.state import PLACE, PLAY
+from spiel_games.coloretto.state import PLACE
 
 NAME = "coloretto-rows"
 VERSION = 3

@@ -74,7 +74,9 @@ def action_labels(state, player: int, legal) -> list[int]:
     lay = c.lay
     p = player
     out = []
-    held = want = counts = None
+    held: list[int] = []
+    want: list[int] = []
+    counts = None
     for a in legal:
         block, arg = lay.decode(a)
         base = 100 * _BLOCK[block]
@@ -83,7 +85,7 @@ def action_labels(state, player: int, legal) -> list[int]:
         elif block == "play":
             v = _clip(_play_value(c, arg) + 1)
         elif block == "take":
-            if held is None:
+            if not held:
                 held, want = ST.bales_held(c, p), _wanted_bales(c)
             s, t = divmod(arg, R.NUM_TILES)
             v = _clip(2 * (_tile_value(t, held, want) - 0.5 * T.acquire_cost(c, s)) + 10)
@@ -107,7 +109,7 @@ def action_labels(state, player: int, legal) -> list[int]:
             card = R.CARDS[arg]
             v = 10 * card.kind + min(9, card.level)
         elif block == "discard":
-            if held is None:
+            if not held:
                 held, want = ST.bales_held(c, p), _wanted_bales(c)
             v = _clip(2 * _tile_value(arg, held, want))
         else:

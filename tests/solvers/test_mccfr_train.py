@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import spiel_games
-from solvers import mccfr_train
+from solvers import mccfr_checkpoint, mccfr_train
 from solvers.mccfr_tables import Tables
 from solvers.mccfr_train import Journal, SerialExecutor, TrainSpec, train
 
@@ -58,9 +58,7 @@ def test_rounds_give_the_same_tables_as_sequential_traversals_with_one_batch():
 
     spec = _spec(batch=1, weighting="counterfactual", baselines=False)
     rounds = _run(spec, 40, SerialExecutor(spec), 1)
-    classic = MCCFR(
-        spiel_games.load_game(TINY), "os", "coloretto-rows", weighting="counterfactual"
-    )
+    classic = MCCFR(spiel_games.load_game(TINY), "os", "coloretto-rows", weighting="counterfactual")
     # the same random streams: round k's batch 0 seeds one iteration
     for k in range(1, 41):
         view = classic.tables.view()
@@ -74,7 +72,7 @@ def test_rounds_give_the_same_tables_as_sequential_traversals_with_one_batch():
 def test_a_crash_in_any_round_resumes_to_the_uninterrupted_tables(
     tmp_path, monkeypatch, crash_round
 ):
-    monkeypatch.setattr(mccfr_train, "FLUSH_SECONDS", 0.0)  # a file per round (full games)
+    monkeypatch.setattr(mccfr_checkpoint, "FLUSH_SECONDS", 0.0)  # a file per round (full games)
     spec = _spec()
     straight = _run(spec, 60, SerialExecutor(spec), 2, Journal(tmp_path / "a", spec))
 
@@ -88,7 +86,9 @@ def test_a_crash_in_any_round_resumes_to_the_uninterrupted_tables(
         _run(spec, 60, Crashing(spec), 2, Journal(tmp_path / "b", spec))
     tables, done, rounds = Journal(tmp_path / "b", spec).load()
     assert (done, rounds) == (10 * (crash_round - 1), crash_round - 1)
-    resumed = _run(spec, 60, SerialExecutor(spec), 2, Journal(tmp_path / "b", spec), tables, done, rounds)
+    resumed = _run(
+        spec, 60, SerialExecutor(spec), 2, Journal(tmp_path / "b", spec), tables, done, rounds
+    )
     _same(resumed, straight)
     again, done, _ = Journal(tmp_path / "b", spec).load()  # the final snapshot
     assert done == 60

@@ -116,7 +116,6 @@ def test_mccfr_tables_are_keyed_by_the_abstraction():
     [
         ("kuhn_poker", "none"),
         (spiel_games.get_spec("coloretto").tiny_configs[0], "none"),
-        (spiel_games.get_spec("coloretto").tiny_configs[0], "coloretto-rows"),
     ],
 )
 @pytest.mark.parametrize("variant,leaves", [("es", 0), ("es", 4), ("os", 0)])
@@ -174,12 +173,12 @@ def test_exact_solvers_refuse_abstractions_and_big_player_counts(tmp_path):
 def test_mccfr_table_never_exceeds_its_bound():
     game = pyspiel.load_game("python_coloretto(players=3)")
     for variant in ("os", "es"):
-        solver = MCCFR(game, variant, "coloretto-rows", seed=0, max_keys=50, es_leaves=4)
+        solver = MCCFR(game, variant, "coloretto-rows", seed=0, max_keys=20, es_leaves=4)
         for _ in range(3):
             solver.iteration()
-        assert solver.tables.rows == 50
+        assert solver.tables.rows == 20
         assert solver.untracked > 0
-        assert len(solver.average_policy_table()) <= 50
+        assert len(solver.average_policy_table()) <= 20
 
 
 def test_keyboard_interrupt_saves_a_checkpoint_that_resumes(tmp_path):

@@ -41,6 +41,8 @@ class AgentInfo:
     name: str
     spec: str = ""
     budget: float | None = None
+    coverage: float | None = None  # mean share of decisions played from its table (ledger)
+    coverage_games: int = 0
 
 
 @dataclass
@@ -92,9 +94,15 @@ class Ratings:
                 "ci_low": bound(self.ci_low[i]),
                 "ci_high": bound(self.ci_high[i]),
                 "games": int(self.games[i]),
+                **_coverage_record(self.agents[i]),
             }
             for i in self.order()
         ]
+
+
+def _coverage_record(agent: AgentInfo) -> dict:
+    """{"coverage": share} for agents that played from a table, else nothing."""
+    return {} if agent.coverage is None else {"coverage": round(agent.coverage, 3)}
 
 
 # ---------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 from tournament.ledger import LedgerError, read_ledger
 from tournament.ratings.fit import DEFAULT_BOOTSTRAP, AgentInfo, Games, Ratings, RatingsError, rate
 
-RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks"]
+RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks", "coverage"]
 
 
 def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
@@ -42,6 +42,7 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
             for i in ids:
                 info[i].name = f"{info[i].name}@{i[:6]}"
     agents = list(info.values())
+    _coverage(ledgers, info)
     index = {x.id: i for i, x in enumerate(agents)}
     by_n: dict[int, list] = {}
     void, next_block = 0, 0
@@ -104,6 +105,26 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
         "ignored": [str(p) for led in ledgers for p in led.ignored],
     }
     return agents, groups, void, extra
+
+
+def _coverage(ledgers, info: dict[str, AgentInfo]) -> None:
+    """Each table agent's mean coverage over the games that recorded one (ledger v2)."""
+    sums: dict[str, list[float]] = {}
+    for led in ledgers:
+        t = led.table
+        if "coverage" not in t.column_names or t.num_rows == 0:
+            continue
+        t = t.filter(pc.is_valid(t.column("coverage")))
+        for agents, shares in zip(
+            t.column("agents").to_pylist(), t.column("coverage").to_pylist(), strict=True
+        ):
+            for a, x in zip(agents, shares, strict=True):
+                if x is not None:
+                    sums.setdefault(a, []).append(x)
+    for a, xs in sums.items():
+        if a in info:
+            info[a].coverage = float(np.mean(xs))
+            info[a].coverage_games = len(xs)
 
 
 def ratings_from_ledgers(

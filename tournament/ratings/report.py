@@ -111,6 +111,13 @@ def notes(r: Ratings) -> list[str]:
                 f"{r.agents[i].name} {r.one_sided[i]}: one-sided interval ({side} bound only); "
                 "its Elo is what the prior allows, not a measurement"
             )
+    for i in r.order():
+        a = r.agents[i]
+        if a.coverage is not None:
+            out.append(
+                f"{a.name}: {a.coverage:.0%} of its decisions played from its table "
+                f"(coverage, mean of {a.coverage_games} games; the rest by its fallback)"
+            )
     if r.void_games:
         out.append(f"{r.void_games} void game(s) left out")
     if r.alpharank is None:
