@@ -1,6 +1,6 @@
 """The checkpoint of an MCCFR run: a directory of plain files, resumable after a crash.
 
-    manifest.json            identity of the run, the current snapshot, the last reports
+    manifest.json            identity of the run, the current snapshot, every report so far
     tables-<round>.npz       the tables after that round (plain arrays, never pickle)
     rounds-<k>.npz           the deltas merged in rounds k, k+1, ... (as they were merged)
 
@@ -51,6 +51,9 @@ class Journal:
         self.last_snapshot = time.monotonic()
         self._flushed = time.monotonic()
         self._pending: list = []
+        self.reports: list[dict] = []  # the reports of earlier runs (``load``)
+        self.earlier = (0.0, 0.0)  # training seconds and CPU seconds of earlier runs
+        self.this_run = (0.0, 0.0)  # the same of this run, set by the trainer
 
     def _manifest(self) -> dict | None:
         path = self.dir / MANIFEST
@@ -81,6 +84,8 @@ class Journal:
                 f"checkpoint {self.dir} was written for a different {', '.join(diff)}; "
                 "delete it or choose another --out"
             )
+        self.reports = [r for r in m.get("reports", []) if isinstance(r, dict)]
+        self.earlier = (float(m.get("train_seconds", 0.0)), float(m.get("train_cpu_seconds", 0.0)))
         try:
             return self._replay(m)
         except (TablesError, KeyError, IndexError, ValueError) as e:
@@ -172,7 +177,9 @@ class Journal:
             "snapshot": snapshot,
             "snapshot_round": round_no,
             "snapshot_iterations": iterations,
-            "reports": reports,
+            "reports": self.reports + reports,
+            "train_seconds": round(self.earlier[0] + self.this_run[0], 1),
+            "train_cpu_seconds": round(self.earlier[1] + self.this_run[1], 1),
         }
         atomic_write_text(self.dir / MANIFEST, json.dumps(body, indent=1, allow_nan=False))
 

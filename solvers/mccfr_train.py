@@ -277,6 +277,7 @@ def train(
                 reports.append(on_report(tables, progress))
                 next_report = (done // report_every + 1) * report_every
             if journal is not None:
+                journal.this_run = (seconds, cpu)
                 journal.snapshot(tables, rounds, done, reports)
     except BaseException:
         if journal is not None:

@@ -155,8 +155,14 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> Solve
     result.untracked = tables.untracked
     meta = _meta(plan, spec, progress.iterations)
     meta.update({k: finite(v) for k, v in result.figures[-1].items()})
-    meta["train_seconds"] = round(progress.seconds, 1)  # this run's, evaluations excluded
-    meta["train_cpu_seconds"] = round(progress.cpu_seconds, 1)  # this process's CPU time
+    # every run's training (evaluations excluded), and the driver process's CPU time
+    meta["train_seconds"] = round(journal.earlier[0] + progress.seconds, 1)
+    meta["train_cpu_seconds"] = round(journal.earlier[1] + progress.cpu_seconds, 1)
+    meta["min_visits"] = cfg.min_visits
+    meta["reports"] = journal.reports + [  # the learning curve, earlier runs first
+        {"iteration": it, **{k: finite(v) for k, v in f.items()}}
+        for (it, _, _), f in zip(result.reports, result.figures, strict=True)
+    ]
     if plan.out.suffix == ".npz":
         arrays = blueprint_arrays(tables, cfg.min_visits)
         result.policy_keys = int(arrays["rows_count"][0])
