@@ -234,10 +234,12 @@ class BlueprintAgent(Agent):
             return None
         r = self.blueprint.index[self.blueprint.key_fn(state, p)]
         visits = float(self.blueprint.visits[r])
+        probs = dict(zip(*found, strict=True))  # an action abstraction plays one per label
         moves = [
-            MoveStat(a, state.action_to_string(p, a), visits, float("nan"), prob=q)
-            for a, q in sorted(zip(*found, strict=True), key=lambda x: -x[1])
+            MoveStat(a, state.action_to_string(p, a), visits, float("nan"), prob=probs.get(a, 0.0))
+            for a in state.legal_actions(p)
         ]
+        moves.sort(key=lambda m: (-(m.prob or 0.0), m.action))
         return Analysis(player=p, moves=moves, budget={"visits": int(visits)})
 
 

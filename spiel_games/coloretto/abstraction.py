@@ -50,6 +50,8 @@ def _score(cfg, cache: dict, col: tuple[int, ...]) -> int:
 
 
 def _gain(cfg, cache: dict, col: tuple[int, ...], cards: tuple[int, ...]) -> int:
+    if len(cards) > 1:
+        cards = tuple(sorted(cards))  # a row's order does not change what it scores
     g = cache.get((col, cards))
     if g is None:
         if len(cache) > 500_000:
