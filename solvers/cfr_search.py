@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 import time
 
+import numpy as np
 import pyspiel
 
 from solvers import value_model
@@ -66,10 +67,13 @@ class _Info:
 class SubgameSolver:
     """External-sampling CFR+ over a depth-limited subgame of sampled worlds."""
 
-    def __init__(self, game, rng: random.Random, depth: int, evaluation):
+    def __init__(
+        self, game, rng: random.Random, depth: int, evaluation, prior=None, prior_w=0.0, branches=1
+    ):
         self.game = game
         self.rng = rng
         self.depth = depth
+        self.branches = branches
         self.est = evaluation
         self.players = game.num_players()
         self.utility = str(game.get_parameters().get("utility", "rank"))
@@ -81,15 +85,27 @@ class SubgameSolver:
             raise AgentSpecError("agent 'cfr-search' needs a game with an abstraction")
         self.key = key
         self.infos: dict[tuple, _Info] = {}
+        # Warm start: a new information set's regret starts at prior_w on the prior's move
+        # (the heuristic's), so CFR+ starts from it and leaves it as regrets accrue.
+        self.prior = prior
+        self.prior_w = prior_w
+        self.np_rng = np.random.default_rng(rng.getrandbits(63))
         self.root_values: list[float] = []
         self.root_counts: list[int] = []
         self.iterations = 0
 
+    def _new_info(self, state, legal: list[int]) -> _Info:
+        info = _Info(list(legal))
+        if self.prior is not None and self.prior_w > 0:
+            a = self.prior(state, self.np_rng)
+            if a in legal:
+                info.regret[legal.index(a)] = self.prior_w
+        return info
+
     def solve(self, worlds: list, root_actions: list[int], iterations: int, seconds: float):
-        self.infos[ROOT] = _Info(list(root_actions))
+        self.infos[ROOT] = self._new_info(worlds[0].clone(), list(root_actions))
         self.root_values = [0.0] * len(root_actions)
         self.root_counts = [0] * len(root_actions)
-        root_player = worlds[0].current_player()
         end = time.perf_counter() + seconds if seconds > 0 else None
         while True:
             if end is None and self.iterations >= iterations:
@@ -99,7 +115,7 @@ class SubgameSolver:
             world = worlds[self.rng.randrange(len(worlds))].clone()
             traverser = self.iterations % self.players
             self.iterations += 1
-            self._walk(world, traverser, root_player, 0)
+            self._walk(world, traverser, 0, self.branches)
         return self.infos[ROOT]
 
     def _value(self, state) -> list[float]:
@@ -108,7 +124,9 @@ class SubgameSolver:
         est = self.est
         return soft_returns(self.utility, est.estimate(state), est.spread(state), self.lo, self.hi)
 
-    def _walk(self, state, traverser: int, root_player: int, depth: int) -> float:
+    def _walk(self, state, traverser: int, depth: int, branches: int) -> float:
+        """The traverser's sampled value of ``state``; it branches on every action at its
+        next ``branches`` decisions and follows its current strategy after them."""
         apply, legal_fn = self.apply, self.legal
         while True:
             p = state.current_player()
@@ -118,38 +136,44 @@ class SubgameSolver:
                 apply(state, sample_chance(state, self.rng))
                 continue
             legal = legal_fn(state, p)
-            if len(legal) > 1:
-                break
-            apply(state, legal[0])
-        if depth >= self.depth:
-            return self._value(state)[traverser]
+            if len(legal) == 1:
+                apply(state, legal[0])
+                continue
+            if depth >= self.depth:
+                return self._value(state)[traverser]
+            info = self._info(state, p, legal, depth)
+            sigma = info.strategy()
+            depth += 1
+            if p != traverser or branches == 0:
+                if p != traverser:
+                    weight = float(self.iterations)  # linear averaging (CFR+)
+                    for j, q in enumerate(sigma):
+                        info.avg[j] += weight * q
+                apply(state, legal[_pick(self.rng, sigma)])
+                continue
+            values = []
+            for j, a in enumerate(legal):
+                child = state.clone() if j < len(legal) - 1 else state
+                apply(child, a)
+                values.append(self._walk(child, traverser, depth, branches - 1))
+            v = sum(q * x for q, x in zip(sigma, values, strict=True))
+            for j, x in enumerate(values):
+                info.regret[j] = max(0.0, info.regret[j] + x - v)  # regret matching+
+            if depth == 1:
+                for j, x in enumerate(values):
+                    self.root_values[j] += x
+                    self.root_counts[j] += 1
+            return v
+
+    def _info(self, state, p: int, legal: list[int], depth: int) -> _Info:
         key = ROOT if depth == 0 else (depth, p, self.key(state, p))
         info = self.infos.get(key)
         if info is None or info.actions != legal:
             key = key if info is None else (*key, tuple(legal))
             info = self.infos.get(key)
             if info is None:
-                info = self.infos[key] = _Info(list(legal))
-        sigma = info.strategy()
-        if p != traverser:
-            weight = float(self.iterations)  # linear averaging (CFR+)
-            for j, q in enumerate(sigma):
-                info.avg[j] += weight * q
-            apply(state, legal[_pick(self.rng, sigma)])
-            return self._walk(state, traverser, root_player, depth + 1)
-        values = []
-        for j, a in enumerate(legal):
-            child = state.clone() if j < len(legal) - 1 else state
-            apply(child, a)
-            values.append(self._walk(child, traverser, root_player, depth + 1))
-        v = sum(q * x for q, x in zip(sigma, values, strict=True))
-        for j, x in enumerate(values):
-            info.regret[j] = max(0.0, info.regret[j] + x - v)  # regret matching+
-        if depth == 0:
-            for j, x in enumerate(values):
-                self.root_values[j] += x
-                self.root_counts[j] += 1
-        return v
+                info = self.infos[key] = self._new_info(state, list(legal))
+        return info
 
 
 def _pick(rng: random.Random, probs: list[float]) -> int:
@@ -173,6 +197,14 @@ class CFRSearchAgent(Agent):
             game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
         )
         self.evaluation = evaluation
+        self.prior = (
+            get_spec(game.get_type().short_name).heuristic
+            if params["prior"] == "heuristic"
+            else None
+        )
+        # play the root's average strategy (a mixed strategy), or its most likely move
+        mode = params["play"]
+        self.sample = mode == "sample" or (mode == "auto" and self.hidden)
         self.last_iterations = 0
 
     def _solve(self, state) -> tuple[list[int], list[float], SubgameSolver]:
@@ -180,7 +212,15 @@ class CFRSearchAgent(Agent):
         legal = list(state.legal_actions(p))
         n = self.params["worlds"] if self.hidden else 1
         worlds = [self.world(state, p, self.sampler) if self.hidden else state for _ in range(n)]
-        solver = SubgameSolver(self.game, self.rng, self.params["depth"], self.evaluation)
+        solver = SubgameSolver(
+            self.game,
+            self.rng,
+            self.params["depth"],
+            self.evaluation,
+            self.prior,
+            self.params["prior_w"],
+            self.params["branches"],
+        )
         info = solver.solve(worlds, legal, self.params["iterations"], self.params["time"])
         self.last_iterations = solver.iterations
         return legal, info.average(), solver
@@ -190,7 +230,9 @@ class CFRSearchAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         actions, probs, _ = self._solve(state)
-        return actions[_pick(self.rng, probs)]
+        if self.sample:
+            return actions[_pick(self.rng, probs)]
+        return actions[max(range(len(actions)), key=lambda j: (probs[j], -actions[j]))]
 
     def analyse(self, state) -> Analysis:
         p = state.current_player()
@@ -226,11 +268,17 @@ def _evaluation(game, choice: str):
 
 
 def _make(game, params: dict, seed: int) -> Agent:
-    for name, low in (("iterations", 1), ("worlds", 1), ("depth", 1)):
+    for name, low in (("iterations", 1), ("worlds", 1), ("depth", 1), ("branches", 1)):
         if params[name] < low:
             raise AgentSpecError(f"parameter {name!r} of agent 'cfr-search' must be >= {low}")
-    if params["time"] < 0:
-        raise AgentSpecError("parameter 'time' of agent 'cfr-search' must be >= 0")
+    for name in ("time", "prior_w"):
+        if params[name] < 0:
+            raise AgentSpecError(f"parameter {name!r} of agent 'cfr-search' must be >= 0")
+    for name, choices in (("prior", ("heuristic", "none")), ("play", ("auto", "sample", "best"))):
+        if params[name] not in choices:
+            raise AgentSpecError(
+                f"parameter {name!r} of agent 'cfr-search' must be {' or '.join(choices)}"
+            )
     return CFRSearchAgent(game, params, seed, _evaluation(game, params["eval"]))
 
 
@@ -242,8 +290,24 @@ CFR_SEARCH = AgentKind(
         Param("iterations", int, 400, "CFR iterations per decision (one world, one traverser)"),
         Param("time", float, 0.0, "seconds per decision; when > 0 it replaces iterations"),
         Param("worlds", int, 16, "worlds drawn from the information state per decision"),
-        Param("depth", int, 3, "decisions below the root before the evaluation"),
+        Param("depth", int, 6, "decisions below the root before the evaluation"),
+        Param(
+            "branches",
+            int,
+            1,
+            "a traversal tries every action at the traverser's first N decisions and follows "
+            "its strategy after them (large N: plain external sampling)",
+        ),
         Param("eval", str, "auto", "evaluation at the depth limit: auto, game or learned"),
+        Param("prior", str, "heuristic", "warm start of every information set: heuristic or none"),
+        Param("prior_w", float, 0.05, "initial regret of the prior's move (return units)"),
+        Param(
+            "play",
+            str,
+            "auto",
+            "sample the root's mixed strategy, or play its most likely move (best); auto: "
+            "sample where the game has hidden information",
+        ),
     ),
     factory=_make,
 )

@@ -9,13 +9,14 @@ its own court and chests); never another player's secret jobs.
 - key: the phase, the round, my court (envoys plus nobles: 0-2, 3-5, 6+), my VP minus
   the best opponent's on the public track (behind by 8 or more, within 7, ahead by 8 or
   more); on a turn also the turquoise chests I hold (escort, gift, levy);
-- labels: deploy to a region: 100 + 10 x (it scores this round) + my standing there
-  (0 behind by 2 or more, 1 behind by one, 2 level, 3 ahead) + 5 x (I could take its
-  leftmost free seat); supply: 200 + the figures it brings (0-2, 3-4, 5+); a turquoise
-  chest: 300 + its kind; a seat: 400 + 10 x its cost (capped at 4) + its value; a
-  paying noble's or a missing figure's region: 500 / 600 + its clockwise distance from
-  the king; every other choice (occupant, payment, privilege, levy after the action):
-  its action id.
+- labels, by the heuristic's own yardsticks (``heuristic.py``: the majority at stake,
+  my secret jobs, the seat's chest, its cost in figures): deploy to a region: 100 + 20 x
+  (it scores this round) + the value of the best seat I can pay for there (in steps of
+  1, 0 when none); supply: 200 + what the space brings (figures, nobles at 1.5, its
+  chests); a turquoise chest: 300 + its kind; a seat: 400 + twice its value; a paying
+  noble's or a missing figure's region: 500 / 600 + its clockwise distance from the
+  king; every other choice (occupant, payment, privilege, levy after the action): its
+  action id.
 
 Version history: 1 = initial; 2 = the noble-placement and take-from-payment decisions;
 3 = the context key and action labels above (version 2 listed every position's majority
@@ -25,10 +26,11 @@ and free seats in the key, clockwise from the king, and met nearly a new key per
 from __future__ import annotations
 
 from spiel_games.staufer import actions as A
+from spiel_games.staufer import heuristic as H
+from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.heuristic import P
 from spiel_games.staufer.state import (
-    CUR,
     KING,
     NOBLE,
     PEND_POS,
@@ -59,11 +61,22 @@ def abstract_key(state, player: int) -> str:
     return key
 
 
-def _standing_at(s, p: int, pos: int) -> int:
-    counts, _ = S.majority_counts(s, pos)
-    other = max(c for q, c in enumerate(counts) if q != p)
-    d = counts[p] - other
-    return 0 if d <= -2 else 1 if d == -1 else 2 if d == 0 else 3
+def _best_seat(s, p: int, pos: int, bonus: int, scored) -> float | None:
+    """The heuristic's value of the best seat I can pay for at pos (None: none)."""
+    region = parts = None
+    best = None
+    for k, value, noble_only, cost in P.open_seats(s, p, pos, bonus):
+        if region is None:
+            region = H._region_value(s, p, pos, scored)
+            parts = H._job_parts(s, p, pos, H._mine_here(s, p, pos))
+        v = H._seat_value(s, pos, k, value, noble_only, cost, region, parts)
+        if best is None or v > best:
+            best = v
+    return best
+
+
+def _clip(x: float, hi: int) -> int:
+    return max(0, min(hi, int(x)))
 
 
 def action_labels(state, player: int, legal) -> list[int]:
@@ -71,7 +84,7 @@ def action_labels(state, player: int, legal) -> list[int]:
     v = s.v
     t = s.t
     phase = v[PHASE]
-    p = v[CUR] if player < 0 else player
+    p = player
     if phase == TURN:
         scored = S.scored_positions(s)
         bonus = P.bonus_envoy(s, p)
@@ -79,24 +92,30 @@ def action_labels(state, player: int, legal) -> list[int]:
         for a in legal:
             if A.DEPLOY0 <= a < A.SEAT0:
                 pos = s.pos_of[a - A.DEPLOY0]
-                first = next(P.open_seats(s, p, pos, bonus), None)
-                left = 5 if first is not None and first[0] == 0 else 0
-                out.append(100 + 10 * (pos in scored) + _standing_at(s, p, pos) + left)
+                best = _best_seat(s, p, pos, bonus, scored)
+                value = 0 if best is None else 1 + _clip(best + 4, 15)
+                out.append(100 + 20 * (pos in scored) + value)
             elif A.SUPPLY0 <= a < A.DEPLOY0:
                 e, nb = t.cfg.supply[a]
-                figures = e + nb
-                out.append(200 + (0 if figures <= 2 else 1 if figures <= 4 else 2))
+                base = t.supc + a * R.CHEST_KINDS
+                chests = sum(H._CHEST_VALUE[x] * v[base + x] for x in range(R.CHEST_KINDS))
+                out.append(200 + _clip(e + 1.5 * nb + chests, 30))
             else:
                 out.append(300 + a - A.USE0)
         return out
     if phase == SEAT:
         pos = v[PEND_POS]
+        scored = S.scored_positions(s)
+        region = H._region_value(s, p, pos, scored)
+        parts = H._job_parts(s, p, pos, H._mine_here(s, p, pos))
         travel = P.travel_cost(s, p, pos)
         out = []
         for a in legal:
-            value, _ = s.seat_def(pos, a - A.SEAT0)
+            k = a - A.SEAT0
+            value, noble_only = s.seat_def(pos, k)
             cost = travel + 1 + P.seat_payment(s, p, value)
-            out.append(400 + 10 * min(cost, 4) + value)
+            seat = H._seat_value(s, pos, k, value, noble_only, cost, region, parts)
+            out.append(400 + _clip(2 * seat + 10, 40))
         return out
     if phase in (NOBLE, TAKE):
         base, first = (500, A.NOBLE_TO0) if phase == NOBLE else (600, A.TAKE0)
