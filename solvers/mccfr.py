@@ -52,6 +52,10 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 # Measured peak of a run: about 1 KB per row on full games, so the bound keeps a run near
 # 2 GiB plus the interpreter.
 DEFAULT_MAX_KEYS = 2_000_000
+# The traversals' version, part of a checkpoint's identity: tables accumulated by other
+# traversals are refused. 1 = baselines fed from every sampled decision; 2 = from the
+# traverser's own decisions only.
+ALGORITHM = 2
 WEIGHTINGS = ("counterfactual", "sampled")
 
 
@@ -254,44 +258,46 @@ class Traversals:
             u = u * q
 
     def _os_backup(self, path, traverser: int, u: float) -> None:
-        """Counterfactual weighting with baselines: VR-MCCFR's corrected sampled values
-        (the unsampled actions get their baseline, the sampled one its baseline plus the
-        importance-weighted difference); ``u`` is the traverser's value after the
-        decision at hand."""
+        """Counterfactual weighting with baselines: VR-MCCFR's corrected sampled values at
+        the traverser's decisions (the unsampled actions get their baseline, the sampled
+        one its baseline plus the importance-weighted difference); ``u`` is the
+        traverser's value after the decision at hand. A slot's baseline is a value for the
+        player whose decision it is, so only the traverser's own decisions use and update
+        baselines; at the others' (sampled on their own strategy) the value passes up."""
         d = self.d
         for p, r, slots, _, i, policy, xi, w, sample_reach in reversed(path):
             if r < 0:
                 continue  # an untracked decision: the value passes through unchanged
+            if p != traverser:
+                self._add_avg(slots, policy, w / sample_reach)
+                continue
             b = self._baseline(slots)
             d.base_slot.append(slots[i])
             d.base_value.append(u)
-            if p == traverser:
-                values = list(b)
-                values[i] = b[i] + (u - b[i]) / xi
-                v = sum(q * x for q, x in zip(policy, values, strict=True))
-                weight = w / sample_reach
-                self._add_regret(slots, [weight * (x - v) for x in values])
-            else:
-                v = sum(q * x for q, x in zip(policy, b, strict=True)) + u - b[i]
-                self._add_avg(slots, policy, w / sample_reach)
+            values = list(b)
+            values[i] = b[i] + (u - b[i]) / xi
+            v = sum(q * x for q, x in zip(policy, values, strict=True))
+            weight = w / sample_reach
+            self._add_regret(slots, [weight * (x - v) for x in values])
             u = v
 
     def _os_sampled(self, path, traverser: int, u: float) -> None:
         """Sampled weighting: every decision's regret from the trajectory's own return
         ``u``, without importance weights along the path; with baselines the unsampled
         actions get their baseline and the sampled one its baseline plus the difference
-        over its sampling probability (without baselines: 0, and u over it)."""
+        over its sampling probability (without baselines: 0, and u over it). Baselines
+        are the traverser's own (a slot's value for the player whose decision it is)."""
         d = self.d
         baselines = self.baselines
         for p, r, slots, _, i, policy, xi, _, _ in path:
             if r < 0:
                 continue
-            if baselines:
-                d.base_slot.append(slots[i])
-                d.base_value.append(u)
             if p != traverser:
                 self._add_avg(slots, policy, 1.0)
                 continue
+            if baselines:
+                d.base_slot.append(slots[i])
+                d.base_value.append(u)
             values = self._baseline(slots)
             values[i] = values[i] + (u - values[i]) / xi
             v = sum(q * x for q, x in zip(policy, values, strict=True))

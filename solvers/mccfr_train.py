@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 import spiel_games
-from solvers.mccfr import DEFAULT_MAX_KEYS, Traversals
+from solvers.mccfr import ALGORITHM, DEFAULT_MAX_KEYS, Traversals
 from solvers.mccfr_checkpoint import CheckpointError, Journal
 from solvers.mccfr_tables import Tables, View
 from spiel_games.common.errors import MeepleError, one_line
@@ -53,6 +53,7 @@ class TrainSpec:
     batch: int = 1  # iterations per batch
     max_keys: int = DEFAULT_MAX_KEYS
     linear: bool = False  # Linear CFR: discount the tables by k / (k + 1) before round k
+    algorithm: int = ALGORITHM  # the traversals' version (solvers.mccfr.ALGORITHM)
 
     def merge(self, tables: Tables, round_no: int, view: View, deltas: list) -> None:
         """Apply round ``round_no``'s deltas (the one place both training and replay merge)."""

@@ -132,3 +132,31 @@ def test_ray_workers_give_the_serial_tables_and_a_killed_worker_is_replaced(ray_
         _same(distributed, serial)
     finally:
         ray_cluster.remove_node(node)
+
+
+@pytest.mark.parametrize("weighting", ["sampled", "counterfactual"])
+def test_baselines_learn_only_from_the_traversers_own_decisions(weighting):
+    """A slot's baseline is a value for the player whose decision it is. Old: every sampled
+    decision recorded the traverser's return, so an opponent's slots averaged returns of
+    the other players (Die Staufer's blueprint then preferred its turquoise chests to any
+    deployment)."""
+    from solvers.mccfr import Traversals
+
+    game = spiel_games.load_game(TINY)
+    trav = Traversals(game, "os", "none", 0.3, weighting, baselines=True)
+    owner: dict[int, int] = {}
+    lookup = trav._lookup
+
+    def recording(state, p, legal):
+        r, slots, policy = lookup(state, p, legal)
+        owner.update((s, p) for s in slots)
+        return r, slots, policy
+
+    trav._lookup = recording
+    tables = Tables()
+    for player in (0, 1, 0, 1):
+        view = tables.view()
+        deltas = trav.run(view, mccfr_train.batch_rng(0, player, 0), [player] * 20)
+        assert deltas.base_slot
+        assert {owner[s] for s in deltas.base_slot} == {player}
+        tables.apply(view, [deltas.to_arrays()])
