@@ -37,6 +37,7 @@ import numpy as np
 
 from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
+from solvers.mccfr import pick
 from solvers.mccfr_tables import (
     Tables,
     TablesError,
@@ -219,13 +220,7 @@ class BlueprintAgent(Agent):
             return self.fallback.step(state)
         self.from_table += 1
         actions, probs = found
-        x = self.rng.random()
-        acc = 0.0
-        for a, q in zip(actions, probs, strict=True):
-            acc += q
-            if x < acc:
-                return a
-        return actions[-1]
+        return actions[pick(self.rng.random(), probs)]
 
     def analyse(self, state) -> Analysis | None:
         p = state.current_player()

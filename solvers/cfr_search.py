@@ -34,6 +34,7 @@ import pyspiel
 from solvers import value_model
 from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
+from solvers.mccfr import pick
 from solvers.search import game_evaluation, learned_evaluation, soft_returns, world_sampler
 from solvers.spec import AgentSpecError
 from spiel_games.common.chance import UniformSampler, sample_chance
@@ -149,7 +150,7 @@ class SubgameSolver:
                     weight = float(self.iterations)  # linear averaging (CFR+)
                     for j, q in enumerate(sigma):
                         info.avg[j] += weight * q
-                apply(state, legal[_pick(self.rng, sigma)])
+                apply(state, legal[pick(self.rng.random(), sigma)])
                 continue
             values = []
             for j, a in enumerate(legal):
@@ -174,16 +175,6 @@ class SubgameSolver:
             if info is None:
                 info = self.infos[key] = self._new_info(state, list(legal))
         return info
-
-
-def _pick(rng: random.Random, probs: list[float]) -> int:
-    x = rng.random()
-    acc = 0.0
-    for i, p in enumerate(probs):
-        acc += p
-        if x < acc:
-            return i
-    return len(probs) - 1
 
 
 class CFRSearchAgent(Agent):
@@ -231,7 +222,7 @@ class CFRSearchAgent(Agent):
             return legal[0]
         actions, probs, _ = self._solve(state)
         if self.sample:
-            return actions[_pick(self.rng, probs)]
+            return actions[pick(self.rng.random(), probs)]
         return actions[max(range(len(actions)), key=lambda j: (probs[j], -actions[j]))]
 
     def analyse(self, state) -> Analysis:

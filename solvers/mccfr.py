@@ -59,6 +59,17 @@ ALGORITHM = 2
 WEIGHTINGS = ("counterfactual", "sampled")
 
 
+def pick(x: float, probs: list[float]) -> int:
+    """The index that the uniform draw ``x`` selects from ``probs`` (the last one when the
+    probabilities sum to a little under ``x``)."""
+    acc = 0.0
+    for i, p in enumerate(probs):
+        acc += p
+        if x < acc:
+            return i
+    return len(probs) - 1
+
+
 def count_decisions(game, playouts: int = 20) -> int:
     """Most real decisions (more than one legal action) one player made in random playouts
     (the range of windowed external sampling's window start)."""
@@ -178,14 +189,14 @@ class Traversals:
         known = self.view.slots
         return [base[s] if s < known else 0.0 for s in slots]
 
+    def _choices(self, state, p: int, legal) -> tuple[list[int], list[int]]:
+        """(actions, their labels) of a decision, one action per label (solvers.policy_file)."""
+        if len(legal) > 1 and self.labels is not None:
+            return choices(self.labels, state, p, legal)
+        return legal, legal
+
     def _pick(self, probs: list[float]) -> int:
-        x = self.rng.random()
-        acc = 0.0
-        for i, p in enumerate(probs):
-            acc += p
-            if x < acc:
-                return i
-        return len(probs) - 1
+        return pick(self.rng.random(), probs)
 
     def _add_regret(self, slots: list[int], values: list[float]) -> None:
         self.d.regret_slot.extend(slots)
@@ -211,11 +222,7 @@ class Traversals:
                     break
                 apply(state, sample_chance(state, rng))
                 continue
-            legal = legal_fn(state, p)
-            if len(legal) > 1 and self.labels is not None:
-                legal, labels = choices(self.labels, state, p, legal)
-            else:
-                labels = legal
+            legal, labels = self._choices(state, p, legal_fn(state, p))
             n = len(legal)
             if n == 1:  # a forced move (or one abstract action): no decision, no row
                 apply(state, legal[0])
@@ -326,13 +333,9 @@ class Traversals:
                     return state.returns()[traverser]
                 apply(state, sample_chance(state, self.rng))
                 continue
-            legal = legal_fn(state, p)
-            if len(legal) > 1 and self.labels is not None:
-                legal, labels = choices(self.labels, state, p, legal)
-            else:
-                labels = legal
+            legal, labels = self._choices(state, p, legal_fn(state, p))
             n = len(legal)
-            if n == 1:
+            if n == 1:  # a forced move (or one abstract action): no decision, no row
                 apply(state, legal[0])
                 continue
             r, slots, policy = self._lookup(state, p, labels)
