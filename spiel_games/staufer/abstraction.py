@@ -9,14 +9,16 @@ its own court and chests); never another player's secret jobs.
 - key: the phase, the round, my court (envoys plus nobles: 0-2, 3-5, 6+), my VP minus
   the best opponent's on the public track (behind by 8 or more, within 7, ahead by 8 or
   more); on a turn also the turquoise chests I hold (escort, gift, levy);
-- labels, by the heuristic's own yardsticks (``heuristic.py``: the majority at stake,
-  my secret jobs, the seat's chest, its cost in figures): deploy to a region: 100 + 20 x
-  (it scores this round) + the value of the best seat I can pay for there (in steps of
-  1, 0 when none); supply: 200 + what the space brings (figures, nobles at 1.5, its
-  chests); a turquoise chest: 300 + its kind; a seat: 400 + twice its value; a paying
-  noble's or a missing figure's region: 500 / 600 + its clockwise distance from the
-  king; every other choice (occupant, payment, privilege, levy after the action): its
-  action id.
+- labels rank the options by the heuristic's own yardsticks (``heuristic.py``: the
+  majority at stake, my secret jobs, the seat's chest, its cost in figures), so that the
+  same few labels recur at every decision of a kind (labels by value buckets came and
+  went with the position, and each was learned from a few samples): deploy to a region:
+  100 + its rank by the best seat I can pay for there (0, 1, 2 = third or lower) + 10 if
+  that seat is worth nothing to the heuristic; supply: 200 + its rank by what it brings
+  (0 best, 1 any other); a turquoise chest: 300 + its kind; a seat: 400 + its rank (0,
+  1, 2+); a paying noble's or a missing figure's region: 500 / 600 + its clockwise
+  distance from the king; every other choice (occupant, payment, privilege, levy after
+  the action): its action id.
 
 Version history: 1 = initial; 2 = the noble-placement and take-from-payment decisions;
 3 = the context key and action labels above (version 2 listed every position's majority
@@ -75,8 +77,10 @@ def _best_seat(s, p: int, pos: int, bonus: int, scored) -> float | None:
     return best
 
 
-def _clip(x: float, hi: int) -> int:
-    return max(0, min(hi, int(x)))
+def _ranks(values: list[float]) -> list[int]:
+    """0 for the best value, 1 for the second, ... (equal values share a rank)."""
+    order = sorted(set(values), reverse=True)
+    return [order.index(x) for x in values]
 
 
 def action_labels(state, player: int, legal) -> list[int]:
@@ -88,18 +92,25 @@ def action_labels(state, player: int, legal) -> list[int]:
     if phase == TURN:
         scored = S.scored_positions(s)
         bonus = P.bonus_envoy(s, p)
-        out = []
+        deploy: dict[int, float] = {}
+        supply: dict[int, float] = {}
         for a in legal:
             if A.DEPLOY0 <= a < A.SEAT0:
-                pos = s.pos_of[a - A.DEPLOY0]
-                best = _best_seat(s, p, pos, bonus, scored)
-                value = 0 if best is None else 1 + _clip(best + 4, 15)
-                out.append(100 + 20 * (pos in scored) + value)
+                best = _best_seat(s, p, s.pos_of[a - A.DEPLOY0], bonus, scored)
+                deploy[a] = -99.0 if best is None else best
             elif A.SUPPLY0 <= a < A.DEPLOY0:
                 e, nb = t.cfg.supply[a]
                 base = t.supc + a * R.CHEST_KINDS
                 chests = sum(H._CHEST_VALUE[x] * v[base + x] for x in range(R.CHEST_KINDS))
-                out.append(200 + _clip(e + 1.5 * nb + chests, 30))
+                supply[a] = e + 1.5 * nb + chests
+        rank = dict(zip(deploy, _ranks(list(deploy.values())), strict=True))
+        rank.update(zip(supply, _ranks(list(supply.values())), strict=True))
+        out = []
+        for a in legal:
+            if a in deploy:
+                out.append(100 + 10 * (deploy[a] <= 0) + min(rank[a], 2))
+            elif a in supply:
+                out.append(200 + min(rank[a], 1))
             else:
                 out.append(300 + a - A.USE0)
         return out
@@ -109,14 +120,13 @@ def action_labels(state, player: int, legal) -> list[int]:
         region = H._region_value(s, p, pos, scored)
         parts = H._job_parts(s, p, pos, H._mine_here(s, p, pos))
         travel = P.travel_cost(s, p, pos)
-        out = []
+        values = []
         for a in legal:
             k = a - A.SEAT0
             value, noble_only = s.seat_def(pos, k)
             cost = travel + 1 + P.seat_payment(s, p, value)
-            seat = H._seat_value(s, pos, k, value, noble_only, cost, region, parts)
-            out.append(400 + _clip(2 * seat + 10, 40))
-        return out
+            values.append(H._seat_value(s, pos, k, value, noble_only, cost, region, parts))
+        return [400 + min(r, 2) for r in _ranks(values)]
     if phase in (NOBLE, TAKE):
         base, first = (500, A.NOBLE_TO0) if phase == NOBLE else (600, A.TAKE0)
         return [base + (s.pos_of[a - first] - v[KING]) % t.r for a in legal]
