@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -78,7 +78,13 @@ class Journal:
             return Tables(self.identity["max_keys"]), 0, 0
         old = m["identity"]
         ignore = {"batch", "max_keys"}  # may change between runs of one request
-        diff = [k for k in self.identity if k not in ignore and old.get(k) != self.identity[k]]
+        # a field added since the checkpoint was written counts with its default
+        default = {f.name: f.default for f in fields(self.spec)}
+        diff = [
+            k
+            for k in self.identity
+            if k not in ignore and old.get(k, default[k]) != self.identity[k]
+        ]
         if diff:
             raise CheckpointError(
                 f"checkpoint {self.dir} was written for a different {', '.join(diff)}; "

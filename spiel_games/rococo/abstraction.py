@@ -9,14 +9,16 @@ read from what the player knows (own holdings, the public board).
 - key: the phase, the round, my Livre (0-2, 3-5, 6-9, 10-14, 15+), my prestige so far
   plus a tenth of my Livre minus the best opponent's (behind by 5 or more, within 4,
   ahead by 5 or more), the kind of the card being played (Master, Journeyman, Apprentice);
-- labels: 100 x the action's block (select, play, main, take, ...) + a value within the
-  block: for cards to select, hire or take at an exam twice the heuristic's card value;
-  for a card to play its play value (a dress it could make, a hire, the favor...); for a
-  tile to take twice its worth to me minus its cost; for a window the dress's value; for
-  silk to pay the bales wasted; for a guest space twice its value to me; for a
-  decoration its value; for a jeweller space its value; for a dress to move to the
-  terrace its prestige; for a card to depute its kind and level; otherwise (main action,
-  conversion, bonus, buy, done...) the argument itself. Values are clipped to 0-99.
+- labels: 100 x the action's block (select, play, main, take, ...) + the action's rank
+  within its block (0 best, 1 second, 2 any other) by the heuristic's own yardstick:
+  the card value for cards to select, hire or take at an exam; the play value for a
+  card to play (a dress it could make, a hire, the favor...); the tile's worth to me
+  minus its cost for a tile to take; the dress's value for a window; the bales wasted
+  for silk to pay; the guest space's value to me; the decoration's value; the jeweller
+  space's value; the prestige of a dress to move to the terrace; the card's value
+  (lowest first) for a card to depute; otherwise (main action, conversion, bonus, buy,
+  done...) the argument itself. Ranks make the same few labels recur at every decision
+  of a kind, so each is learned from many samples.
 
 Version history: 1 = initial; 2 = phase ids renumbered (Jewelry Box phases), jewellery;
 3 = phase ids renumbered again (exam phases), exam card; 4 = the context key and action
@@ -65,54 +67,56 @@ def abstract_key(state, player: int) -> str:
     return f"{c.phase}r{c.round}m{_money(c.money[p])}{standing}{kind}"
 
 
-def _clip(x: float) -> int:
-    return max(0, min(99, int(x)))
+def _value(c, p: int, block: str, arg: int, cache: dict) -> float | None:
+    """The heuristic's yardstick for an action of a block (None: the block has none)."""
+    if block in _CARD_BLOCKS:
+        return _card_value(c, arg)
+    if block == "play":
+        return _play_value(c, arg)
+    if block in ("take", "discard"):
+        if "held" not in cache:
+            cache["held"], cache["want"] = ST.bales_held(c, p), _wanted_bales(c)
+        if block == "discard":
+            return -_tile_value(arg, cache["held"], cache["want"])
+        seg, t = divmod(arg, R.NUM_TILES)
+        return _tile_value(t, cache["held"], cache["want"]) - 0.5 * T.acquire_cost(c, seg)
+    if block == "make":
+        return _dress_value(c, arg)
+    if block == "pay":
+        b = R.TILES[arg].bales
+        useful = sum(min(b[i], c.need[i]) for i in range(4))
+        return -(sum(b) - useful) + 0.1 * useful
+    if block == "place":
+        if "counts" not in cache:
+            cache["counts"] = _hall_counts(c)
+        return _guest_value(c, arg, cache["counts"])
+    if block == "fund":
+        return _fund_value(c, arg)
+    if block == "jewel":
+        return _jewel_value(c, arg)
+    if block == "terrace":
+        return float(_final_prestige(c.gdress[arg]))
+    if block in ("depute", "depute_hand"):
+        return -_card_value(c, arg) - (1.0 if block == "depute_hand" else 0.0)
+    return None
 
 
 def action_labels(state, player: int, legal) -> list[int]:
     c = state._s
     lay = c.lay
-    p = player
+    cache: dict = {}
+    decoded = [lay.decode(a) for a in legal]
+    values = [_value(c, player, block, arg, cache) for block, arg in decoded]
     out = []
-    held: list[int] = []
-    want: list[int] = []
-    counts = None
-    for a in legal:
-        block, arg = lay.decode(a)
+    for (block, arg), v in zip(decoded, values, strict=True):
         base = 100 * _BLOCK[block]
-        if block in _CARD_BLOCKS:
-            v = _clip(2 * _card_value(c, arg))
-        elif block == "play":
-            v = _clip(_play_value(c, arg) + 1)
-        elif block == "take":
-            if not held:
-                held, want = ST.bales_held(c, p), _wanted_bales(c)
-            s, t = divmod(arg, R.NUM_TILES)
-            v = _clip(2 * (_tile_value(t, held, want) - 0.5 * T.acquire_cost(c, s)) + 10)
-        elif block == "make":
-            v = _clip(_dress_value(c, arg) + 10)
-        elif block == "pay":
-            b = R.TILES[arg].bales
-            useful = sum(min(b[i], c.need[i]) for i in range(4))
-            v = _clip(10 * (sum(b) - useful) + useful)
-        elif block == "place":
-            if counts is None:
-                counts = _hall_counts(c)
-            v = _clip(2 * _guest_value(c, arg, counts))
-        elif block == "fund":
-            v = _clip(_fund_value(c, arg) + 10)
-        elif block == "jewel":
-            v = _clip(_jewel_value(c, arg) + 10)
-        elif block == "terrace":
-            v = _clip(_final_prestige(c.gdress[arg]))
-        elif block in ("depute", "depute_hand"):
-            card = R.CARDS[arg]
-            v = 10 * card.kind + min(9, card.level)
-        elif block == "discard":
-            if not held:
-                held, want = ST.bales_held(c, p), _wanted_bales(c)
-            v = _clip(2 * _tile_value(arg, held, want))
-        else:
-            v = _clip(arg)
-        out.append(base + v)
+        if v is None:
+            out.append(base + min(arg, 99))
+            continue
+        better = {
+            x
+            for (b, _), x in zip(decoded, values, strict=True)
+            if b == block and x is not None and x > v
+        }
+        out.append(base + min(len(better), 2))
     return out
