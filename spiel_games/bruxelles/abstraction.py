@@ -12,9 +12,9 @@ one choice. Everything is read from what the player knows.
 - labels: place an assistant: 100 + 20 x the space's Art Nouveau action + 10 x (I can
   lead its column's bonus with half my money) + (another player's building is there);
   a Brussels action: 200 + which; pass 29; a bid: 300 + the amount (capped at 9) + 10 x
-  (it is the bid that leads the column); a cursor position: 400 + its sale reward in
-  victory points plus half its money, for the work being sold; build on a space: 500 +
-  the space's action; every other choice: its action id.
+  (it is the bid that leads the column); a cursor position: 400 + its rank by the sale
+  reward (victory points plus half the money) for the work being sold (0, 1, 2 = third
+  or lower); build on a space: 500 + the space's action; every other choice: its id.
 
 Version history: 1 = own holdings, board, columns and compass in the key (a new key
 nearly every decision); 2 = the context key and action labels above.
@@ -81,11 +81,11 @@ def action_labels(state, player: int, legal) -> list[int]:
         return out
     if phase == _CURSOR:
         colour = s.ctx[0]
-        out = []
-        for a in legal:
-            money, vp = R.sale_reward(A.cursor_of(a), colour)
-            out.append(400 + min(99, int(vp + 0.5 * money)))
-        return out
+        rewards = [
+            (lambda m: m[1] + 0.5 * m[0])(R.sale_reward(A.cursor_of(a), colour)) for a in legal
+        ]
+        order = sorted(set(rewards), reverse=True)
+        return [400 + min(order.index(x), 2) for x in rewards]
     if phase == _BUILD:
         return [500 + s.acts[a - A.BUILD0] for a in legal]
     return list(legal)
