@@ -165,3 +165,16 @@ def test_the_default_output_is_under_runs_not_the_working_directory(tmp_path, mo
     assert f"wrote {written[0]}" in r.stdout
     again = _solve("--iterations", "6")  # the same request finds its own checkpoint
     assert again.exit_code == 0 and "resuming from checkpoint" in again.stdout
+
+
+def test_bad_workers_and_an_unreachable_cluster_are_one_line_errors(tmp_path):
+    r = _solve("--workers", "0", "--out", str(tmp_path / "p.parquet"))
+    assert r.exit_code == 2 and "--workers" in r.stderr
+    r = _solve("--address", "127.0.0.1:9", "--out", str(tmp_path / "p.parquet"))
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert "cannot reach the Ray cluster at 127.0.0.1:9" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+    exact = runner.invoke(
+        app, ["solve", "kuhn_poker", "--solver", "cfr", "--workers", "2", "--quiet"]
+    )
+    assert exact.exit_code == 2 and "--workers and --address are MCCFR's" in exact.stderr

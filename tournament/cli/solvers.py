@@ -143,6 +143,11 @@ def solve(
     )
     with domain_errors(USAGE):  # the whole request, before anything runs
         plan = validate(cfg)
+    if address:
+        from tournament.runner import check_address  # deferred: fast --help
+
+        with domain_errors(FAILED):  # an unreachable cluster fails now, not in ray.init
+            check_address(address)
     cfg.out = str(plan.out)
     ckpt = checkpoint_path(plan.out, solver)
     if ckpt.exists():
