@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pyspiel
 
 from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
@@ -194,8 +195,9 @@ def shipped_for(game) -> Path:
 class BlueprintAgent(Agent):
     """Samples the blueprint's probabilities; positions it does not cover go to the fallback."""
 
-    def __init__(self, blueprint: Blueprint, fallback: Agent, seed: int):
+    def __init__(self, blueprint: Blueprint, fallback: Agent, seed: int, sample: bool = True):
         self.blueprint = blueprint
+        self.sample = sample  # sample the probabilities, or play the most likely action
         self.rng = random.Random(seed)
         self.fallback = fallback
         self.decisions = 0
@@ -220,7 +222,9 @@ class BlueprintAgent(Agent):
             return self.fallback.step(state)
         self.from_table += 1
         actions, probs = found
-        return actions[pick(self.rng.random(), probs)]
+        if self.sample:
+            return actions[pick(self.rng.random(), probs)]
+        return actions[max(range(len(actions)), key=lambda j: (probs[j], -actions[j]))]
 
     def analyse(self, state) -> Analysis | None:
         p = state.current_player()
@@ -238,10 +242,18 @@ class BlueprintAgent(Agent):
         return Analysis(player=p, moves=moves, budget={"visits": int(visits)})
 
 
-def make_blueprint_agent(game, path: str, fallback: Callable[[int], Agent], seed: int) -> Agent:
-    """``path`` empty: the blueprint the game ships for this game string."""
+def make_blueprint_agent(
+    game, path: str, fallback: Callable[[int], Agent], seed: int, play: str = "auto"
+) -> Agent:
+    """``path`` empty: the blueprint the game ships for this game string. ``play``: sample
+    the strategy, or play its most likely action (best); auto: sample where the game has
+    hidden information."""
+    if play not in ("auto", "sample", "best"):
+        raise AgentSpecError("parameter 'play' of agent 'blueprint' must be auto, sample or best")
     chosen = Path(path) if path else shipped_for(game)
-    return BlueprintAgent(load_blueprint(chosen, game), fallback(seed + 1), seed)
+    hidden = game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
+    sample = play == "sample" or (play == "auto" and hidden)
+    return BlueprintAgent(load_blueprint(chosen, game), fallback(seed + 1), seed, sample)
 
 
 def blueprint_kind(factory: Callable) -> AgentKind:
@@ -256,6 +268,13 @@ def blueprint_kind(factory: Callable) -> AgentKind:
                 str,
                 "heuristic",
                 "agent spec for positions the blueprint does not cover",
+            ),
+            Param(
+                "play",
+                str,
+                "auto",
+                "sample the strategy, or play its most likely action (best); auto: sample "
+                "where the game has hidden information",
             ),
         ),
         factory=factory,

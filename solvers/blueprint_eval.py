@@ -1,7 +1,8 @@
 """The training progress figure of a blueprint: its share of finishes ahead of the heuristic.
 
 On a fixed set of deals (match seeds 0..deals-1, the same at every report), the blueprint
-(with the heuristic as its fallback) plays every seat in turn against the game's
+(with the heuristic as its fallback, playing as the ``blueprint`` agent does by default)
+plays every seat in turn against the game's
 heuristic in the others. ``ahead`` is the share of (blueprint, heuristic) pairs of a game
 in which the blueprint finished ahead (by returns, then raw score; ties count half);
 ``coverage`` the share of the blueprint's decisions played from its table. Training is
@@ -11,6 +12,8 @@ never tuned on these deals: they only show where a run stands.
 from __future__ import annotations
 
 import random
+
+import pyspiel
 
 from solvers.base import Agent
 from solvers.baselines import HeuristicAgent
@@ -33,13 +36,15 @@ def _play(game, agents, seed: int) -> tuple[list[float], list[float]]:
 def evaluate(game, blueprint: Blueprint, deals: int, seed: int = 0) -> dict[str, float]:
     """{"ahead": share, "coverage": share, "games": n} over ``deals`` x every seat."""
     n = game.num_players()
+    # as the blueprint agent plays by default: its most likely action where nothing is hidden
+    sample = game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
     ahead = pairs = 0.0
     decisions = from_table = 0
     for deal in range(deals):
         for seat in range(n):
             base = 1000 * (seed + deal) + 10 * seat
             agents: list[Agent] = [HeuristicAgent(game, base + p) for p in range(n)]
-            bp = BlueprintAgent(blueprint, HeuristicAgent(game, base + 9), base + 8)
+            bp = BlueprintAgent(blueprint, HeuristicAgent(game, base + 9), base + 8, sample)
             agents[seat] = bp
             returns, scores = _play(game, agents, 1000 * (seed + deal))
             mine = (returns[seat], scores[seat])

@@ -61,7 +61,7 @@ def _make_blueprint(game, params, seed) -> Agent:
     if fallback.kind.name in ("policy", "blueprint"):
         raise AgentSpecError("agent 'blueprint': the fallback cannot itself be a table agent")
     return blueprint.make_blueprint_agent(
-        game, params["path"], lambda s: fallback.make(game, s), seed
+        game, params["path"], lambda s: fallback.make(game, s), seed, params["play"]
     )
 
 

@@ -78,6 +78,28 @@ def test_blueprint_agent_plays_and_reports_its_coverage(tiny_blueprint):
     assert agent.coverage() > 0.5
 
 
+def test_play_best_takes_the_most_likely_action(tiny_blueprint):
+    game = spiel_games.load_game(TINY)
+    best = make_agent(f"blueprint(path={tiny_blueprint},play=best)", game, seed=0)
+    sampled = make_agent(f"blueprint(path={tiny_blueprint},play=sample)", game, seed=0)
+    assert not best.sample and sampled.sample
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[-1][0])
+            continue
+        found = best.blueprint.policy(state, state.current_player())
+        if found is not None and len(found[0]) > 1:
+            actions, probs = found
+            assert best.step(state.clone()) == actions[probs.index(max(probs))]
+            checked += 1
+        state.apply_action(state.legal_actions()[-1])
+    assert checked > 0
+    with pytest.raises(AgentSpecError, match="auto, sample or best"):
+        make_agent(f"blueprint(path={tiny_blueprint},play=greedy)", game, seed=0)
+
+
 def test_an_empty_blueprint_falls_back_on_every_decision(tmp_path):
     game = spiel_games.load_game(TINY)
     path = tmp_path / "empty.npz"
