@@ -6,10 +6,11 @@ context of a decision, the *labels* describe each action by what it does, so two
 that would add the same to my score and to my opponents' are one choice:
 
 - key: the phase (take-or-draw, place, joker colour), the stage (deck left 0-4, 5-14,
-  15+), my score minus the best opponent's (behind by 5 or more, within 4, ahead by 5
-  or more), the players still to take a row this round and the free places left in the
-  open rows (0, 1-2, 3-5, 6+); when placing, what the drawn card alone adds to my
-  score (< 0, 0-1, >= 2);
+  15-29, 30+) and whether the last round has begun, my score minus the best opponent's
+  (behind by 5 or more, within 4, ahead by 5 or more), the players still to take a row
+  this round, the free places left in the open rows (0-5, 6+), the colours I hold (2 or
+  fewer, 3, 4+); when placing, what the drawn card alone adds to my score (< 0, 0-1,
+  >= 2);
 - labels: ``draw`` 0; take a row: 100 + 20 x my gain bucket + 10 x (the best remaining
   opponent would gain 3 or more) + the row's length; place the card in a row: 200 +
   the same for the row with the card in it + the row's length before; give a joker a
@@ -80,8 +81,12 @@ def abstract_key(state, player: int) -> str:
         for r, (cap, row) in enumerate(zip(cfg.capacities, s.rows, strict=True))
         if not (s.taken >> r) & 1
     )
-    free_b = 0 if free == 0 else 1 if free <= 2 else 2 if free <= 5 else 3
-    key = f"{s.phase}{0 if deck < 5 else 1 if deck < 15 else 2}{standing}{waiting}{free_b}"
+    stage = 0 if deck < 5 else 1 if deck < 15 else 2 if deck < 30 else 3
+    colours = sum(1 for k in coll[player][: cfg.colours] if k)
+    key = (
+        f"{s.phase}{stage}{int(s.last_round)}{standing}{waiting}f{min(free, 6)}"
+        f"c{min(max(colours, 2), 4)}"
+    )
     if s.phase == PLACE:
         g = _gain(cfg, cache, coll[player], (s.pending,))
         key += "n" if g < 0 else "0" if g < 2 else "2"
