@@ -185,6 +185,8 @@ def _meta(plan: Plan, spec: mccfr_train.TrainSpec, iterations: int) -> dict:
         "weighting": spec.weighting,
         "baselines": spec.baselines,
         "epsilon": spec.epsilon,
+        "linear": spec.linear,
+        "algorithm": spec.algorithm,
     }
 
 

@@ -182,16 +182,25 @@ def test_a_version_1_ledger_is_still_read_with_null_coverage(tmp_path):
     assert table.schema.field("coverage").type == pa.list_(pa.float32())
 
 
-@pytest.mark.parametrize(
-    "path", shipped_blueprints(spiel_games.load_game("python_coloretto(players=3)")) or [None]
-)
-def test_shipped_blueprints_load_for_their_game(path):
-    if path is None:
-        pytest.skip("no shipped blueprint")
+SHIPPED = [
+    path
+    for spec in spiel_games.all_specs()
+    for path in shipped_blueprints(spiel_games.load_game(spec.typical_config))
+]
+
+
+def test_every_game_ships_a_three_player_blueprint():
+    names = {p.parent.name for p in SHIPPED if p.name == "blueprint_3p.npz"}
+    assert names == {s.short_name.removeprefix("python_") for s in spiel_games.all_specs()}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.parent.name)
+def test_shipped_blueprints_load_and_play_for_their_game(path):
     meta, _ = load_npz(path)
     game = spiel_games.load_game(meta["game"])
     bp = load_blueprint(path, game)
-    assert bp.rows > 0 and meta["min_visits"] >= 1
+    assert bp.rows > 0 and meta["min_visits"] >= 1 and meta["iterations"] > 0
     agent = make_agent("blueprint", game, seed=0)  # the shipped one by default
+    assert agent.blueprint is bp
     result = play_match(game, [agent] + [make_agent("heuristic", game, s) for s in (1, 2)], 0)
     assert result.failure == "" and agent.coverage() is not None
