@@ -55,7 +55,7 @@ from solvers.mccfr_tables import Tables, load_npz  # noqa: E402
 from solvers.registry import make_agent  # noqa: E402
 from solvers.train import ES_LEAVES, FULL_EPSILON  # noqa: E402
 from spiel_games.common.chance import sample_chance  # noqa: E402
-from tournament.identity import code_version  # noqa: E402
+from solvers.identity import code_version  # noqa: E402
 
 GAMES = ("coloretto", "rococo", "bruxelles", "staufer")
 SECTIONS = ("speed", "parallel", "blueprints", "strength", "exact")

@@ -209,7 +209,7 @@ def sections(quick: bool) -> list[str]:
         "## Solvers: IS-MCTS simulations per second",
         "",
         "At the first decision of the 4-player game (after the opening chance events), "
-        "one process, `ismcts(time=T)` on the meeple engine (solvers/search.py). "
+        "one process, `ismcts(time=T)` on the meeple engine (solvers/search/). "
         "Full = random rollouts to the end; cut = `rollout_depth=20` (then the position "
         "is scored from the current scores).",
         "",

@@ -19,6 +19,12 @@ and the new defaults.
     python scripts/bench_strength.py --games rococo --seeds 4 --executor serial
     python scripts/bench_strength.py --games coloretto --robust   # + the random-filler table
     python scripts/bench_strength.py --quick              # 2 seeds, serial: a smoke run
+    python scripts/bench_strength.py --games rococo --sprt     # + SPRTs of the comparisons
+
+With ``--sprt`` each game's section also runs the benchmark's comparisons (1600 against
+400 simulations, 400 simulations against the heuristic) as sequential tests (`meeple
+sprt`'s module, ``tournament.sprt``: duplicate sets, preset ``--sprt-preset``) and lists
+which are SPRT-confirmed (H1 accepted).
 
 Each game's section of the output file is replaced on its own (the others are kept),
 so games can be measured in separate runs; every section names the command that wrote it.
@@ -45,6 +51,8 @@ from tournament.ledger import read_ledger
 from tournament.ratings.load import ratings_from_ledgers
 from tournament.runner import run_tournament
 from tournament.seating import cyclic_orders
+from tournament.sprt.gsprt import PRESETS, Bounds
+from tournament.sprt.run import SprtRequest, play_sprt
 
 GAMES = {
     "coloretto": ["python_coloretto(players=3)", "python_coloretto(players=4)"],
@@ -66,6 +74,7 @@ LINEUP = {
     "ismcts1600": "ismcts(sims=1600)",
 }
 BASELINE = {"heuristic": "heuristic", "random": "random"}
+SPRT_PAIRS = (("ismcts1600", "ismcts400"), ("ismcts400", "heuristic"))  # (A, B): is A stronger?
 OLD = "ismcts(sims=400,eval=score,prior=none)"
 NEW = "ismcts(sims=400)"
 TITLE = "# Playing strength of the search agents"
@@ -255,6 +264,34 @@ def orders_played(table: list[str], seeds: int) -> str:
     )
 
 
+def sprt_table(
+    gs: str,
+    pairs,
+    specs: dict,
+    preset: str,
+    max_games: int,
+    workers: int,
+    executor: str,
+    out: Path,
+) -> list[str]:
+    """One SPRT per (A, B) pair of agent names (``tournament.sprt``), as table lines."""
+    lines = [
+        f"SPRTs, preset `{preset}` (Elo bounds {PRESETS[preset][0]:g}, {PRESETS[preset][1]:g}; "
+        "alpha = beta = 0.05; duplicate sets, the other seats copies of A and B):",
+        "",
+        "| A | B | verdict | SPRT-confirmed | games | Elo of A over B (95%, at the stop) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for a, b in pairs:
+        req = SprtRequest(gs, specs[a], specs[b], Bounds(*PRESETS[preset]), max_games=max_games)
+        v, _, _ = play_sprt(req, out / f"sprt-{a}-{b}", workers, executor=executor)
+        lines.append(
+            f"| {a} | {b} | {v.verdict or 'not finished'} | {'yes' if v.verdict == 'H1' else 'no'} "
+            f"| {v.games} | {v.elo:+.0f} ({v.elo_low:+.0f} .. {v.elo_high:+.0f}) |"
+        )
+    return lines
+
+
 def section(gs: str, args, command: str, seeds: int) -> list[str]:
     t_all = time.perf_counter()
     game = pyspiel.load_game(gs)
@@ -267,6 +304,18 @@ def section(gs: str, args, command: str, seeds: int) -> list[str]:
         agents, seats = tables(n)
         r = play(gs, agents, seeds, args.workers, args.executor, Path(tmp) / "run", seats)
         ci = intervals(Path(tmp) / "run", r)
+        sprt = []
+        if getattr(args, "sprt", False):
+            sprt = sprt_table(
+                gs,
+                SPRT_PAIRS,
+                LINEUP,
+                args.sprt_preset,
+                args.sprt_max_games,
+                args.workers,
+                args.executor,
+                Path(tmp),
+            )
         minutes = (time.perf_counter() - t0) / 60
         robust = None
         if args.robust and n > len(LINEUP):
@@ -291,6 +340,8 @@ def section(gs: str, args, command: str, seeds: int) -> list[str]:
     shown = "`, `".join(agents[x] for x in seats[0])
     lines += ["", f"Line-up `{shown}`, {orders_played(seats[0], seeds)} ({minutes:.0f} min):", ""]
     lines += table(r, ci)
+    if sprt:
+        lines += [""] + sprt
     if robust is not None:
         shown = "`, `".join(ragents[x] for x in rseats[0])
         lines += [
@@ -344,6 +395,11 @@ def main(argv=None) -> int:
         help="at 4 players also play the table with random in the fourth seat",
     )
     ap.add_argument("--quick", action="store_true", help="2 seeds, serial: a smoke run")
+    ap.add_argument(
+        "--sprt", action="store_true", help="also run the comparisons as SPRTs (meeple sprt)"
+    )
+    ap.add_argument("--sprt-preset", default="gain", choices=sorted(PRESETS))
+    ap.add_argument("--sprt-max-games", type=int, default=3000, help="games per SPRT at most")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--executor", default="ray", choices=("ray", "serial"))
     ap.add_argument("--out", default="docs/STRENGTH.md")

@@ -1,10 +1,25 @@
 """The agent interface every solver and baseline implements, and the description of an
-agent kind (its parameters and factory) that ``solvers.registry`` lists."""
+agent kind (its typed parameters and factory) that ``solvers.registry`` lists.
+
+A :class:`Param` declares everything about one parameter: type, default, meaning, the values
+it accepts (``choices``, or a ``range`` with ``special`` values), how ``auto`` is chosen for
+a game (:class:`Auto`), and whether and where a tuner may vary it. Validation
+(:meth:`AgentKind.check`), the help text (:attr:`Param.help`), ``auto`` resolution
+(:func:`resolve_auto`) and the tuning domain (:meth:`AgentKind.tunable`) all read that one
+declaration.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from solvers.spec import AgentSpecError
+
+# z of a two-sided 95% normal interval (NormalDist().inv_cdf(0.975)): a MoveStat's
+# interval is its value +- Z95 standard errors, and advice reads the errors back with it.
+Z95 = 1.959963984540054
 
 
 @dataclass
@@ -56,11 +71,136 @@ class Agent:
 
 
 @dataclass(frozen=True)
+class Auto:
+    """The value of a parameter that means "chosen for the game", and how it is chosen.
+
+    ``rule(values)`` returns the choice; ``values[name]`` is any parameter of the agent with
+    its own ``auto`` already resolved (rules may read each other, never in a cycle), and
+    ``values.game`` the game. ``says`` is the rule in words, for the help text."""
+
+    value: object
+    says: str
+    rule: Callable[[Any], object]
+
+
+def _num(x: object) -> str:
+    return f"{x:g}" if isinstance(x, int | float) else repr(x)
+
+
+def _either(options: list[str]) -> str:
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
+
+
+@dataclass(frozen=True)
 class Param:
+    """One parameter of an agent kind.
+
+    ``choices``: the values a string parameter takes. ``range``: inclusive bounds of a number
+    (``None`` for no bound). ``special``: numbers with a meaning of their own, either outside
+    the range (``(-1, "to the end")``, accepted too) or a label of one inside it
+    (``(0, "off")``). ``auto``: the value chosen per game (accepted too). A tuner varies the
+    ``tunable`` parameters over their choices, or over ``tune`` (else the range) on a log
+    scale when ``log``."""
+
     name: str
     type: type
     default: object
     meaning: str
+    choices: tuple[object, ...] = ()
+    range: tuple[float | None, float | None] | None = None
+    special: tuple[tuple[float, str], ...] = ()
+    auto: Auto | None = None
+    tunable: bool = False
+    tune: tuple[float, float] | None = None
+    log: bool = False
+
+    def _in_range(self, value) -> bool:
+        lo, hi = self.range or (None, None)
+        return (lo is None or value >= lo) and (hi is None or value <= hi)
+
+    def allowed(self) -> str:
+        """The accepted values in words: "auto, random or heuristic", ">= 0 (0 = off) or -1
+        (auto)", "in [0, 1]"; empty when any value of the type is accepted."""
+        if self.choices:
+            return _either(self._auto_words(bare=True) + [str(c) for c in self.choices])
+        if self.range is None:
+            return ""
+        lo, hi = self.range
+        if lo is not None and hi is not None:
+            text = f"in [{_num(lo)}, {_num(hi)}]"
+        else:
+            text = f">= {_num(lo)}" if lo is not None else f"<= {_num(hi)}"
+        labels = [f"{_num(v)} = {says}" for v, says in self.special if self._in_range(v)]
+        if labels:
+            text += f" ({'; '.join(labels)})"
+        outside = [f"{_num(v)} ({says})" for v, says in self.special if not self._in_range(v)]
+        return _either([text, *outside, *self._auto_words(bare=False)])
+
+    def _auto_words(self, bare: bool) -> list[str]:
+        if self.auto is None:
+            return []
+        return [str(self.auto.value) if bare else f"{_num(self.auto.value)} (auto)"]
+
+    def problem(self, value) -> str:
+        """Why ``value`` is refused, or "" when it is accepted."""
+        if self.auto is not None and value == self.auto.value:
+            return ""
+        if self.choices:
+            ok = value in self.choices
+        elif self.range is not None:
+            ok = self._in_range(value) or any(value == v for v, _ in self.special)
+        else:
+            ok = True
+        return "" if ok else f"must be {self.allowed()}, got {value!r}"
+
+    @property
+    def help(self) -> str:
+        """The meaning, then the accepted values and what ``auto`` picks."""
+        text = self.meaning
+        allowed = self.allowed()
+        if allowed:
+            text += f"; {'one of ' if self.choices else ''}{allowed}"
+        if self.auto is not None:
+            text += f"; auto = {self.auto.says}"
+        return text
+
+    def domain(self) -> tuple[object, ...]:
+        """What a tuner varies: the choices, or the (low, high) bounds of the number."""
+        if self.choices:
+            return self.choices
+        bounds = self.tune or self.range
+        if bounds is None or bounds[0] is None or bounds[1] is None:
+            raise ValueError(f"parameter {self.name!r} declares no bounds to tune within")
+        return bounds
+
+
+class AutoValues:
+    """Parameter values with every ``auto`` replaced by its rule's choice for ``game``,
+    resolved on first use (``values[name]``); subclasses add what the rules need to know."""
+
+    def __init__(self, params: Iterable[Param], values: Mapping[str, object], game=None):
+        self.game = game
+        self._decl = {p.name: p for p in params}
+        self._given = values
+        self._done: dict[str, object] = {}
+        self._busy: set[str] = set()
+
+    def __getitem__(self, name: str) -> object:
+        if name in self._done:
+            return self._done[name]
+        value = self._given[name]
+        p = self._decl.get(name)
+        if p is not None and p.auto is not None and value == p.auto.value:
+            if name in self._busy:
+                raise RuntimeError(f"the auto rules of {sorted(self._busy)} read each other")
+            self._busy.add(name)
+            value = p.auto.rule(self)
+            self._busy.discard(name)
+        self._done[name] = value
+        return value
+
+    def resolved(self) -> dict[str, object]:
+        return {name: self[name] for name in self._given}
 
 
 @dataclass(frozen=True)
@@ -76,3 +216,15 @@ class AgentKind:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+    def check(self, values: Mapping[str, object]) -> None:
+        """Refuse a value outside its parameter's choices or range (one-line error)."""
+        for p in self.params:
+            if p.name in values:
+                problem = p.problem(values[p.name])
+                if problem:
+                    raise AgentSpecError(f"parameter {p.name!r} of agent {self.name!r} {problem}")
+
+    def tunable(self) -> tuple[Param, ...]:
+        """The parameters a tuner varies (each with its :meth:`Param.domain`)."""
+        return tuple(p for p in self.params if p.tunable)

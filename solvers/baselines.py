@@ -48,13 +48,6 @@ class NoisyHeuristicAgent(HeuristicAgent):
         return int(self._fn(state, self.rng))
 
 
-def _make_noisy(game, params, seed):
-    eps = params["eps"]
-    if not 0.0 <= eps <= 1.0:
-        raise AgentSpecError(f"parameter 'eps' of agent 'noisy' must be in [0, 1], got {eps}")
-    return NoisyHeuristicAgent(game, seed, eps)
-
-
 RANDOM = AgentKind(
     name="random",
     summary="uniformly random legal moves",
@@ -72,7 +65,13 @@ NOISY = AgentKind(
     summary="the game's heuristic playing a uniformly random legal move with probability eps "
     "(varied self-play games for `meeple train`)",
     params=(
-        Param("eps", float, 0.1, "probability of a random legal move instead of the heuristic's"),
+        Param(
+            "eps",
+            float,
+            0.1,
+            "probability of a random legal move instead of the heuristic's",
+            range=(0.0, 1.0),
+        ),
     ),
-    factory=_make_noisy,
+    factory=lambda game, params, seed: NoisyHeuristicAgent(game, seed, params["eps"]),
 )

@@ -76,11 +76,14 @@ class Blueprint:
         return len(self.probs)
 
     def policy(self, state, player: int) -> tuple[list[int], list[float]] | None:
-        """(legal actions, probabilities) from the table, or None where it has nothing."""
+        """(legal actions, probabilities) from the table, or None where it has nothing. Where
+        the abstraction leaves one choice (training stores no row there), that choice."""
+        acts, labels = choices(self.labels_fn, state, player, self.legal_fn(state, player))
+        if len(acts) == 1:
+            return acts, [1.0]
         r = self.index.get(self.key_fn(state, player))
         if r is None:
             return None
-        acts, labels = choices(self.labels_fn, state, player, self.legal_fn(state, player))
         m = self.probs[r]
         ps = [m.get(x, 0.0) for x in labels]
         total = sum(ps)
@@ -177,8 +180,9 @@ def shipped_blueprints(game) -> list[Path]:
     return sorted(package.glob(SHIPPED_PATTERN))
 
 
-def shipped_for(game) -> Path:
-    """The shipped blueprint trained for exactly this game string."""
+def shipped_for(game, param: str = "path") -> Path:
+    """The shipped blueprint trained for exactly this game string (``param``: the agent
+    parameter that names another file, for the error message)."""
     want = str(game)
     found = []
     for path in shipped_blueprints(game):
@@ -188,7 +192,7 @@ def shipped_for(game) -> Path:
         found.append(str(meta.get("game")))
     have = f" (it ships blueprints for {', '.join(found)})" if found else ""
     raise AgentSpecError(
-        f"no shipped blueprint for {want}{have}; train one with `meeple solve` and pass path=FILE"
+        f"no shipped blueprint for {want}{have}; train one with `meeple solve` and pass {param}=FILE"
     )
 
 
@@ -216,8 +220,10 @@ class BlueprintAgent(Agent):
         legal = state.legal_actions(p)
         if len(legal) == 1:
             return legal[0]
-        self.decisions += 1
         found = self.blueprint.policy(state, p)
+        if found is not None and len(found[0]) == 1:
+            return found[0][0]  # the abstraction leaves one choice: not a decision
+        self.decisions += 1
         if found is None:
             return self.fallback.step(state)
         self.from_table += 1
@@ -231,8 +237,8 @@ class BlueprintAgent(Agent):
         found = self.blueprint.policy(state, p)
         if found is None:
             return None
-        r = self.blueprint.index[self.blueprint.key_fn(state, p)]
-        visits = float(self.blueprint.visits[r])
+        r = self.blueprint.index.get(self.blueprint.key_fn(state, p))
+        visits = 0.0 if r is None else float(self.blueprint.visits[r])
         probs = dict(zip(*found, strict=True))  # an action abstraction plays one per label
         moves = [
             MoveStat(a, state.action_to_string(p, a), visits, float("nan"), prob=probs.get(a, 0.0))

@@ -250,7 +250,7 @@ def _evaluation(game, choice: str):
         raise AgentSpecError(f"agent 'cfr-search': {name} has no evaluation or abstraction")
     if choice == "auto":
         shipped = value_model.shipped_path(spec.evaluation).exists()
-        choice = "learned" if spec.eval_auto == "learned" and shipped else "game"
+        choice = "learned" if spec.search_defaults.eval_auto == "learned" and shipped else "game"
     if choice == "learned":
         return learned_evaluation(game)
     if choice == "game":
@@ -259,17 +259,7 @@ def _evaluation(game, choice: str):
 
 
 def _make(game, params: dict, seed: int) -> Agent:
-    for name, low in (("iterations", 1), ("worlds", 1), ("depth", 1), ("branches", 1)):
-        if params[name] < low:
-            raise AgentSpecError(f"parameter {name!r} of agent 'cfr-search' must be >= {low}")
-    for name in ("time", "prior_w"):
-        if params[name] < 0:
-            raise AgentSpecError(f"parameter {name!r} of agent 'cfr-search' must be >= 0")
-    for name, choices in (("prior", ("heuristic", "none")), ("play", ("auto", "sample", "best"))):
-        if params[name] not in choices:
-            raise AgentSpecError(
-                f"parameter {name!r} of agent 'cfr-search' must be {' or '.join(choices)}"
-            )
+    """The ranges and choices are checked by the typed parameters before this runs."""
     return CFRSearchAgent(game, params, seed, _evaluation(game, params["eval"]))
 
 
@@ -278,26 +268,65 @@ CFR_SEARCH = AgentKind(
     summary="online CFR: a depth-limited subgame over worlds sampled from the player's "
     "information state, solved by external-sampling CFR+; plays the root's mixed strategy",
     params=(
-        Param("iterations", int, 400, "CFR iterations per decision (one world, one traverser)"),
-        Param("time", float, 0.0, "seconds per decision; when > 0 it replaces iterations"),
-        Param("worlds", int, 16, "worlds drawn from the information state per decision"),
-        Param("depth", int, 6, "decisions below the root before the evaluation"),
+        Param(
+            "iterations",
+            int,
+            400,
+            "CFR iterations per decision (one world, one traverser)",
+            range=(1, None),
+        ),
+        Param(
+            "time",
+            float,
+            0.0,
+            "seconds per decision; when > 0 it replaces iterations",
+            range=(0.0, None),
+            special=((0.0, "the iterations budget"),),
+        ),
+        Param(
+            "worlds",
+            int,
+            16,
+            "worlds drawn from the information state per decision",
+            range=(1, None),
+        ),
+        Param("depth", int, 6, "decisions below the root before the evaluation", range=(1, None)),
         Param(
             "branches",
             int,
             1,
             "a traversal tries every action at the traverser's first N decisions and follows "
             "its strategy after them (large N: plain external sampling)",
+            range=(1, None),
         ),
-        Param("eval", str, "auto", "evaluation at the depth limit: auto, game or learned"),
-        Param("prior", str, "heuristic", "warm start of every information set: heuristic or none"),
-        Param("prior_w", float, 0.05, "initial regret of the prior's move (return units)"),
+        Param(
+            "eval",
+            str,
+            "auto",
+            "evaluation at the depth limit (auto: the game's measured choice, as ismcts)",
+            choices=("auto", "game", "learned"),
+        ),
+        Param(
+            "prior",
+            str,
+            "heuristic",
+            "warm start of every information set",
+            choices=("heuristic", "none"),
+        ),
+        Param(
+            "prior_w",
+            float,
+            0.05,
+            "initial regret of the prior's move (return units)",
+            range=(0.0, None),
+        ),
         Param(
             "play",
             str,
             "auto",
             "sample the root's mixed strategy, or play its most likely move (best); auto: "
             "sample where the game has hidden information",
+            choices=("auto", "sample", "best"),
         ),
     ),
     factory=_make,

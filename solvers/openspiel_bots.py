@@ -31,12 +31,8 @@ from solvers.spec import AgentSpecError
 
 class OpenSpielISMCTSAgent(Agent):
     def __init__(self, game, params: dict, seed: int):
-        for name in ("sims", "rollouts"):
-            if params[name] < 1:
-                raise AgentSpecError(
-                    f"parameter {name!r} of agent 'openspiel-ismcts' must be >= 1,"
-                    f" got {params[name]}"
-                )
+        # (sims and rollouts are refused below 1 by their declarations; a Param's range is
+        # inclusive, so the strict bound on uct_c stays here)
         if params["uct_c"] <= 0:
             raise AgentSpecError(
                 f"parameter 'uct_c' of agent 'openspiel-ismcts' must be > 0, got {params['uct_c']}"
@@ -87,9 +83,17 @@ OPENSPIEL_ISMCTS = AgentKind(
     summary="OpenSpiel's own Python IS-MCTS bot (random rollouts, no game knowledge): an outside"
     " reference",
     params=(
-        Param("sims", int, 100, "simulations per decision"),
-        Param("uct_c", float, 2.0, "UCT exploration constant"),
-        Param("rollouts", int, 1, "random rollouts per leaf evaluation"),
+        Param("sims", int, 100, "simulations per decision", range=(1, None)),
+        Param(
+            "uct_c",
+            float,
+            2.0,
+            "UCT exploration constant (> 0)",
+            tunable=True,
+            tune=(0.05, 5.0),
+            log=True,
+        ),
+        Param("rollouts", int, 1, "random rollouts per leaf evaluation", range=(1, None)),
     ),
     factory=lambda game, params, seed: OpenSpielISMCTSAgent(game, params, seed),
 )

@@ -33,9 +33,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solvers.base import Agent, Analysis, MoveStat
+from solvers.identity import code_version
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.registry import get_spec, load_game
-from tournament.identity import code_version
 
 FORMAT = 1
 META_KEY = b"meeple"
@@ -265,11 +265,15 @@ class PolicyAgent(Agent):
         return 1.0 - self.game_fallbacks / self.game_lookups
 
     def _probs(self, state) -> list[tuple[int, float]] | None:
+        """The file's probabilities at ``state`` (one action at 1.0 where the abstraction
+        leaves a single choice: training never stores those); None where it has none."""
         p = state.current_player()
+        acts, labels = choices(self.labels_fn, state, p, state.legal_actions())
+        if len(acts) == 1:
+            return [(acts[0], 1.0)]
         entry = self.table.get(self.key_fn(state, p))
         if entry is None:
             return None
-        acts, labels = choices(self.labels_fn, state, p, state.legal_actions())
         stored = dict(zip(*entry, strict=True))
         pairs = [(a, stored.get(x, 0.0)) for a, x in zip(acts, labels, strict=True)]
         pairs = [(a, q) for a, q in pairs if q > 0]
@@ -279,9 +283,12 @@ class PolicyAgent(Agent):
         return [(a, q / total) for a, q in pairs]
 
     def step(self, state) -> int:
+        acts, _ = choices(self.labels_fn, state, state.current_player(), state.legal_actions())
+        if len(acts) == 1:
+            return acts[0]  # the abstraction leaves one choice: not a decision
+        probs = self._probs(state)
         self.lookups += 1
         self.game_lookups += 1
-        probs = self._probs(state)
         if probs is None:
             self.fallbacks += 1
             self.game_fallbacks += 1

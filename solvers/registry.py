@@ -109,6 +109,7 @@ class AgentSpec:
         return resolve(format_spec(name, {**raw, **overrides}))
 
     def make(self, game, seed: int = 0) -> Agent:
+        self.kind.check(self.params)
         agent = self.kind.factory(game, dict(self.params), seed)
         agent.spec = self.text
         return agent
@@ -116,10 +117,11 @@ class AgentSpec:
     def check(self, game) -> None:
         """Validate this spec fully for ``game``, before any game is played.
 
-        The agent is built once: its factory checks every range and choice against the
-        game (``sims >= 1``, ``rollout`` in its enum, a heuristic the game has) and a policy
-        agent reads its file and checks it was trained for this game. Any problem becomes
-        one :class:`AgentSpecError` line naming the spec."""
+        The agent is built once: its parameter declarations refuse a value outside their
+        range or choices (``sims >= 1``, ``rollout`` in its enum), its factory what depends
+        on the game (a heuristic the game has), and a policy agent reads its file and checks
+        it was trained for this game. Any problem becomes one :class:`AgentSpecError` line
+        naming the spec."""
         try:
             self.make(game, 0)
         except (MeepleError, OSError) as e:

@@ -67,6 +67,32 @@ def test_search_world_sampler_keeps_information_state(case):
     assert C.check_resampler(game, num_games=1, resample=spec.world_sampler) > 0
 
 
+def test_resampler_contract_holds_for_every_player_at_every_node(case):
+    """OpenSpiel asks resample_from_infostate(player, sampler) of any player at any node.
+    One playout per configuration, samplers taken in turn, the fallback forced too
+    (tries=0); the heavier sweep below is marked slow."""
+    _, game = case
+    assert C.check_resample_everywhere(game) > 0
+
+
+def test_search_world_sampler_holds_for_every_player_at_every_node(case):
+    spec, game = case
+    if spec.world_sampler is None:
+        pytest.skip(f"{spec.short_name} has no search-only world sampler")
+    assert C.check_resample_everywhere(game, resample=spec.world_sampler) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1])
+def test_resampler_sweep_every_sampler_every_node(case, seed):
+    """One more playout per configuration, every sampler at every node for every
+    player, the fallback forced, and the history replayed at every third node."""
+    spec, game = case
+    assert C.check_resample_everywhere(game, seed=seed, replay_every=3, all_samplers=True) > 0
+    if spec.world_sampler is not None:
+        C.check_resample_everywhere(game, seed=seed, all_samplers=True, resample=spec.world_sampler)
+
+
 @pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
 def test_every_player_count_loads_and_plays(spec):
     for n in range(spec.min_players, spec.max_players + 1):

@@ -41,11 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spiel_games
+from solvers.identity import agent_id, code_version
 from solvers.registry import AgentSpec, resolve
 from solvers.spec import AgentSpecError, format_spec, parse_spec, parse_value
 from spiel_games.common.errors import ConfigError, GameStringError
-from tournament.identity import agent_id, code_version
-from tournament.keys import TOURNAMENT_KEYS
+from tournament.keys import ADAPTIVE_KEYS, TOURNAMENT_KEYS
 from tournament.seating import cyclic_orders
 
 __all__ = [
@@ -62,7 +62,7 @@ __all__ = [
     "parse_override",
 ]
 
-SCHEDULES = ("round-robin", "gauntlet", "ladder", "fixed")
+SCHEDULES = ("round-robin", "gauntlet", "ladder", "fixed", "adaptive")
 SEATINGS = ("rotations", "permutations", "balanced")
 MAX_ORDERS = 127  # seat orders per line-up: the ledger's ``rotation`` column is int8
 # Games one ledger may schedule: the schedule, the manifest's seed lists and the ratings
@@ -112,6 +112,9 @@ class TournamentConfig:
     time_limit: float = 0.0
     batch_size: int = 0
     ladder: dict = field(default_factory=dict)
+    confidence: float = 0.95  # adaptive only (ADAPTIVE_KEYS)
+    top: int = 3
+    min_seeds: int = 2
     # Resolved while validating, not part of the identity: the game's player count and the
     # code version in every agent id (so a run loads its game and hashes its code once).
     num_players: int = field(default=0, compare=False)
@@ -143,6 +146,8 @@ class TournamentConfig:
             out["tables"] = [list(t) for t in self.tables]
         if self.seating != "rotations":
             out["seating"] = self.seating
+        if self.schedule == "adaptive":
+            out.update({k: getattr(self, k) for k in ADAPTIVE_KEYS})
         return out
 
     @property
@@ -256,6 +261,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     elif focus:
         raise ConfigError('tournament.focus is only used with schedule = "gauntlet"')
     tables = _tables(_get(t, "tables"), schedule, names, loaded.num_players(), _get(t, "self_play"))
+    adaptive = _adaptive(t, schedule, spl)
     cfg = TournamentConfig(
         game=game,
         seeds_per_lineup=spl,
@@ -270,6 +276,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
         time_limit=time_limit,
         batch_size=batch_size,
         ladder=dict(ladder),
+        **adaptive,
         num_players=loaded.num_players(),
         code_version=code,
     )
@@ -295,6 +302,26 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             "(meeple ratings rates them jointly)"
         )
     return cfg
+
+
+def _adaptive(t: dict, schedule: str, seeds: int) -> dict:
+    """The adaptive schedule's keys, checked (only that schedule may set them)."""
+    given = [k for k in ADAPTIVE_KEYS if k in t]
+    if schedule != "adaptive":
+        if given:
+            raise ConfigError(f'tournament.{given[0]} is only used with schedule = "adaptive"')
+        return {}
+    out = {k: _get(t, k) for k in ADAPTIVE_KEYS}
+    out["confidence"] = float(out["confidence"])
+    if not 0.5 < out["confidence"] < 1.0:
+        raise ConfigError(f"tournament.confidence must be in (0.5, 1), got {out['confidence']}")
+    if out["top"] < 0:
+        raise ConfigError(f"tournament.top must be >= 0, got {out['top']}")
+    if not 1 <= out["min_seeds"] <= seeds:
+        raise ConfigError(
+            f"tournament.min_seeds must be in 1..seeds_per_lineup ({seeds}), got {out['min_seeds']}"
+        )
+    return out
 
 
 def _tables(raw: list, schedule: str, names: list[str], n: int, self_play: bool = False) -> tuple:
@@ -422,6 +449,7 @@ def config_to_toml_dict(cfg: TournamentConfig) -> dict:
         and (k.name != "focus" or cfg.focus)
         and (k.name != "tables" or cfg.tables)
         and (k.name != "seating" or cfg.seating != "rotations")
+        and (k.name not in ADAPTIVE_KEYS or cfg.schedule == "adaptive")
     }
     if cfg.tables:
         t["tables"] = [list(x) for x in cfg.tables]
@@ -447,7 +475,7 @@ def lineups(cfg: TournamentConfig, num_players: int | None = None) -> list[tuple
         return [(cfg.focus, *r) for r in rest]
     if cfg.schedule == "fixed":
         return list(cfg.tables)
-    # round-robin and ladder: every combination of n agents
+    # round-robin, ladder and adaptive: every combination of n agents
     if cfg.self_play:
         combos = itertools.combinations_with_replacement(names, n)
         return [c for c in combos if len(set(c)) > 1]

@@ -35,7 +35,8 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
         "schedule",
         str,
         "round-robin",
-        "round-robin, gauntlet (needs focus), ladder or fixed (needs tables)",
+        "round-robin, gauntlet (needs focus), ladder, fixed (needs tables) or adaptive (a "
+        "round robin that plays where the ranking is least certain, seeds_per_lineup at most)",
     ),
     Key("focus", str, "", "gauntlet: the agent that meets the field"),
     Key(
@@ -65,7 +66,20 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
     Key("failure_policy", str, "rank-last", "rank-last or void: what an agent failure means"),
     Key("time_limit", float, 0.0, "seconds per move; 0 = none"),
     Key("batch_size", int, 0, "games per task; 0 = chosen from the workload"),
+    Key(
+        "confidence",
+        float,
+        0.95,
+        "adaptive: stop when every pair that decides the top places is ordered with this "
+        "bootstrap probability",
+        False,
+    ),
+    Key("top", int, 3, "adaptive: the places whose order must be certain; 0 = every place", False),
+    Key(
+        "min_seeds", int, 2, "adaptive: seeds every line-up plays before the choosing starts", False
+    ),
 )
+ADAPTIVE_KEYS = ("confidence", "top", "min_seeds")
 
 
 def option_help(name: str) -> str:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pyarrow.compute as pc
 
 import spiel_games
-from tournament.advice.positions import GameRecord, record_of
 from tournament.batch import BatchSpec, play_one
 from tournament.ledger import LedgerError, read_ledger
+from tournament.records import GameRecord, record_of
 from tournament.schedule import GameTask
 
 

@@ -32,15 +32,17 @@ import logging
 import os
 import re
 import signal
-import socket
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from spiel_games.common.errors import MeepleError, one_line
 from tournament.batch import BatchSpec, play_batch
+from tournament.cluster import CONNECT_TIMEOUT, RunnerError, check_address
 from tournament.config import TournamentConfig
 from tournament.ledger import (
     discard_new,
@@ -60,11 +62,6 @@ TASK_RETRIES = 5
 # serial play (docs/BENCHMARKS.md, "Serial or Ray").
 BREAK_EVEN_SECONDS = 40.0
 PROBE_SECONDS = 0.5  # auto: serial play that times the games before deciding
-CONNECT_TIMEOUT = 10.0  # seconds to reach a cluster address
-
-
-class RunnerError(MeepleError):
-    """The run could not go on (unreachable cluster, a batch that failed on a worker)."""
 
 
 @dataclass
@@ -78,6 +75,25 @@ class RunSummary:
     failures: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     executor: str = ""  # what played the games: serial, ray, or "serial, then ray"
+
+
+class TaskSource(Protocol):
+    """Hands the runner duplicate sets as results come in, instead of a fixed schedule (a
+    sequential test, an adaptive schedule). The runner calls ``start`` once with the rows
+    already in the ledger, then ``take(room)`` whenever it could start ``room`` more sets
+    (an empty list: nothing to start until a running set finishes, or nothing at all when
+    none is running), and ``finished`` with the rows of every set written to the ledger.
+    Games already in the ledger are never played again, whatever ``take`` returns."""
+
+    def start(self, rows: list[dict]) -> None: ...
+
+    def take(self, room: int) -> list[list[GameTask]]: ...
+
+    def finished(self, rows: list[dict]) -> None: ...
+
+    def expected_games(self) -> int:
+        """Games still expected (``auto`` weighs them against Ray's start-up)."""
+        ...
 
 
 def batch_spec(cfg: TournamentConfig) -> BatchSpec:
@@ -111,10 +127,13 @@ def run_tournament(
     on_start: Callable[[RunSummary, list[dict]], None] | None = None,
     tasks: list[GameTask] | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
+    source: TaskSource | None = None,
 ) -> RunSummary:
     """Play every scheduled game missing from ``out``; returns what was done.
 
-    ``tasks`` is ``schedule(cfg)`` when the caller already built it."""
+    ``tasks`` is ``schedule(cfg)`` when the caller already built it. With a ``source``,
+    ``tasks`` is every game it may hand out (the manifest records them) and the games
+    played are the ones it hands out."""
     if executor not in EXECUTORS:
         raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}")
     t0 = time.perf_counter()
@@ -127,6 +146,10 @@ def run_tournament(
     directory = Path(out)
     with open_for_run(directory, manifest) as created:
         try:
+            if source is not None:
+                return _run_source(
+                    cfg, directory, tasks, source, workers, address, executor, on_batch, on_start
+                )
             return _run_locked(
                 cfg, directory, tasks, workers, address, executor, on_batch, on_start, t0
             )
@@ -134,48 +157,6 @@ def run_tournament(
             if created:
                 discard_new(directory)  # only when no batch was written
             raise
-
-
-def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Fail fast, with one line naming it, when a Ray cluster address cannot be reached
-    (``ray.init`` would otherwise retry for minutes). ``auto`` is left to Ray."""
-    if address == "auto" or address.startswith("local"):
-        return
-    m = re.fullmatch(r"(?:ray://)?\[?([^\]/]*?)\]?:(\d+)/?", address.strip())
-    if not m:
-        raise RunnerError(f"Ray address {address!r}: expected HOST:PORT or ray://HOST:PORT")
-    host, port = m.group(1), int(m.group(2))
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
-    except TimeoutError:
-        raise RunnerError(
-            f"cannot reach the Ray cluster at {address}: no answer within {timeout:g} s"
-        ) from None
-    except OSError as e:
-        raise RunnerError(
-            f"cannot reach the Ray cluster at {address}: {e.strerror or one_line(e)}"
-        ) from None
-    if not address.startswith("ray://"):
-        _probe_gcs(f"{host}:{port}", address, timeout)
-
-
-def _probe_gcs(hostport: str, address: str, timeout: float) -> None:
-    """Ask the address for Ray's node table once: a port that accepts connections but is not
-    a Ray head (a proxy, another service) fails here at once instead of in ray.init's retries."""
-    try:
-        from ray._raylet import GcsClient  # type: ignore[attr-defined]
-    except ImportError:
-        return
-    try:
-        client = GcsClient(address=hostport)
-        client.get_all_node_info(timeout=timeout)
-    except (TypeError, AttributeError):  # Ray's private client changed: leave it to ray.init
-        return
-    except Exception as e:
-        raise RunnerError(
-            f"cannot reach the Ray cluster at {address}: no Ray answer ({one_line(e)})"
-        ) from None
 
 
 def _duplicate_sets(pending: list[GameTask]) -> list[list[GameTask]]:
@@ -246,6 +227,70 @@ def _run_locked(
     return summary
 
 
+def _run_source(
+    cfg, directory, tasks, source, workers, address, executor, on_batch, on_start
+) -> RunSummary:
+    """Play what ``source`` hands out, one duplicate set per task, until it hands out
+    nothing more; ``auto`` times the first sets serially, then weighs the games the source
+    still expects against Ray's start-up, as for a fixed schedule."""
+    t0 = time.perf_counter()
+    notes = remove_unfinished(directory)
+    ledger = read_ledger(directory)
+    done = set(ledger.game_ids)
+    rows = ledger.table.to_pylist()
+    spec = batch_spec(cfg)
+    summary = RunSummary(directory, len(tasks), len(done), 0, 0, 0.0, notes=notes)
+    source.start(rows)
+    if on_start is not None:
+        on_start(summary, rows)
+
+    def give(room: int) -> list[list[GameTask]]:
+        """What the source hands out, less games already played (a set it hands out
+        whole in the ledger is skipped, and the source asked again)."""
+        while handed := source.take(room):
+            sets = [[t for t in s if t.game_id not in done] for s in handed]
+            if sets := [s for s in sets if s]:
+                return sets
+        return []
+
+    def record(new: list[dict]) -> None:
+        write_batch(directory, new)
+        done.update(r["game_id"] for r in new)
+        summary.played += len(new)
+        for r in new:
+            if r["failure"]:
+                summary.failures[r["failure"]] = summary.failures.get(r["failure"], 0) + 1
+        source.finished(new)
+        if on_batch is not None:
+            on_batch(summary.batches, new)
+        summary.batches += 1
+
+    serial = executor == "serial" or (executor == "auto" and workers < 2 and not address)
+    use_ray = executor == "ray" or bool(address)
+    summary.executor = "serial" if not use_ray else "ray"
+    played, seconds = 0, 0.0
+    while not use_ray:
+        sets = give(1)
+        if not sets:
+            break
+        t = time.perf_counter()
+        record(play_batch(spec, sets[0]))
+        seconds += time.perf_counter() - t
+        played += len(sets[0])
+        if serial or seconds < PROBE_SECONDS:
+            continue
+        if seconds / played * source.expected_games() > BREAK_EVEN_SECONDS:
+            use_ray = True
+            summary.executor = "serial, then ray"
+    if use_ray:
+        for new in _ray_stream(spec, give, workers, address):
+            record(new)
+    if not summary.played:
+        summary.executor = "none"
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
 def die_with_parent() -> None:
     """Ray worker setup hook: on Linux, have the kernel kill this worker when its parent
     (the raylet) dies, instead of the worker noticing a minute later."""
@@ -264,9 +309,10 @@ def _ray_error(e: BaseException) -> MeepleError:
     return RunnerError(f"a batch failed on a Ray worker: {type(inner).__name__}: {text}")
 
 
-def _ray_results(
-    spec: BatchSpec, chunks: list[list[GameTask]], workers: int, address: str | None
-) -> Iterator[list[dict]]:
+@contextmanager
+def _ray_session(workers: int, address: str | None) -> Iterator[tuple[object, object, int]]:
+    """A Ray session (started here unless one is running, then stopped here): yields
+    (ray, the remote ``play_batch``, how many tasks to keep in flight)."""
     import ray
 
     started = False
@@ -301,20 +347,44 @@ def _ray_results(
         remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=False)(
             play_batch
         )
-        spec_ref = ray.put(spec)
         # Keep a bounded number of tasks in flight so finished batches reach the ledger early.
         limit = max(2, 2 * int(ray.cluster_resources().get("CPU", workers)))
-        queue = list(reversed(chunks))
-        in_flight: list = []
-        while queue or in_flight:
-            while queue and len(in_flight) < limit:
-                in_flight.append(remote.remote(spec_ref, queue.pop()))
-            ready, in_flight = ray.wait(in_flight, num_returns=1)
-            try:
-                rows = ray.get(ready[0])
-            except ray.exceptions.RayError as e:
-                raise _ray_error(e) from None
-            yield rows
+        yield ray, remote, limit
     finally:
         if started:
             ray.shutdown()
+
+
+def _ray_stream(
+    spec: BatchSpec,
+    take: Callable[[int], list[list[GameTask]]],
+    workers: int,
+    address: str | None,
+) -> Iterator[list[dict]]:
+    """Play on Ray what ``take(room)`` hands out (``room``: tasks that may start now), one
+    finished batch at a time, until it hands out nothing and nothing runs."""
+    with _ray_session(workers, address) as (ray, remote, limit):
+        spec_ref = ray.put(spec)  # type: ignore[attr-defined]
+        in_flight: list = []
+        while True:
+            for chunk in take(limit - len(in_flight)) if len(in_flight) < limit else []:
+                in_flight.append(remote.remote(spec_ref, chunk))  # type: ignore[attr-defined]
+            if not in_flight:
+                return
+            ready, in_flight = ray.wait(in_flight, num_returns=1)  # type: ignore[attr-defined]
+            try:
+                rows = ray.get(ready[0])  # type: ignore[attr-defined]
+            except ray.exceptions.RayError as e:  # type: ignore[attr-defined]
+                raise _ray_error(e) from None
+            yield rows
+
+
+def _ray_results(
+    spec: BatchSpec, chunks: list[list[GameTask]], workers: int, address: str | None
+) -> Iterator[list[dict]]:
+    queue = list(reversed(chunks))
+
+    def take(room: int) -> list[list[GameTask]]:
+        return [queue.pop() for _ in range(min(room, len(queue)))]
+
+    yield from _ray_stream(spec, take, workers, address)

@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 
 import spiel_games
 from solvers import value_model
+from solvers.identity import code_version
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import MeepleError, one_line
@@ -48,7 +49,6 @@ from spiel_games.common.files import atomic_write_text
 from spiel_games.common.registry import get_spec
 from tournament.batch import play_one, resolve_agents
 from tournament.config import build_config
-from tournament.identity import code_version
 from tournament.ledger import read_ledger
 from tournament.runner import batch_spec, run_tournament
 from tournament.schedule import schedule

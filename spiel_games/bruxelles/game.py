@@ -6,20 +6,9 @@ basic strip faces), as transcribed in borisyankov/rulespal
 section 3 and the founding seed seeds/001. Unpublished numbers live in
 ``rules.toml`` with ``source = "assumed"`` and a reason.
 
-Parameters (OpenSpiel game parameters, e.g. ``python_bruxelles(players=3)``):
-
-| name       | default | meaning                                                            |
-|------------|---------|--------------------------------------------------------------------|
-| players    | 4       | 2-5 players (2 uses the neutral-assistant rules)                   |
-| rounds     | 5       | rounds played (1-5; the rulebook plays 5)                          |
-| max_bid    | 0       | highest bid under one assistant; 0 = no cap (rulebook)             |
-| board      | 5       | Art Nouveau board size; below 5 the whole board is available       |
-| assistants | 5       | assistants in each player's supply at the start                    |
-| courthouse | 2       | each player's assistants in the Courthouse at the start            |
-| brussels   | true    | Brussels board actions (Market, Bourse, Park, Grand Place) exist   |
-| setup      | random  | `random` (rulebook) or `fixed` (deterministic setup, tiny configs) |
-| private_works | false | true: a work kept from the Workshop stays hidden until sold      |
-| utility    | rank    | `rank`, `score` or `win` (see spiel_games.common.utility)          |
+Parameters: OpenSpiel game parameters (e.g. ``python_bruxelles(players=3)``), listed
+with their defaults and meanings in ``rules.PARAMS`` (the table at the end of this
+docstring is generated from it).
 
 Information: the only secret is what a Workshop draw showed the drawer (the
 works he put back). Kept works are face up (rulebook: "places it face-up"), as
@@ -52,42 +41,31 @@ Deviations and assumptions (numbers in rules.toml, source = "assumed"):
 - Tiny configurations only: a board smaller than 5x5 makes the whole board
   available (no shield choice), ``brussels=false`` removes the Brussels board,
   ``setup=fixed`` replaces the setup shuffles by a fixed order.
+
+Parameters:
+
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-import pyspiel
-
 from spiel_games.bruxelles import actions as A
-from spiel_games.bruxelles import phases as P
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles import scoring, text
 from spiel_games.bruxelles.observer import make_observer
+from spiel_games.bruxelles.phases import TABLE
 from spiel_games.bruxelles.resample import resample_from_infostate
 from spiel_games.bruxelles.rounds import start
-from spiel_games.bruxelles.state import CHANCE_PHASES, Phase, initial_core, log_tokens
+from spiel_games.bruxelles.state import Phase, initial_core, log_tokens
 from spiel_games.bruxelles.view import render_view
-from spiel_games.common.game_type import make_game_type
-from spiel_games.common.utility import ConfigError, utility_bounds
+from spiel_games.common.engine import EngineGame, EngineState, Setup
+from spiel_games.common.params import markdown_table
+from spiel_games.common.utility import ConfigError
+
+__doc__ = (__doc__ or "") + markdown_table(R.PARAMS)
 
 SHORT_NAME = "python_bruxelles"
-
-
-def _game_type(mode: str):
-    return make_game_type(
-        SHORT_NAME,
-        "Bruxelles 1893",
-        perfect_information=False,
-        utility=mode,
-        min_players=R.RULES["game.min_players"],
-        max_players=R.RULES["game.max_players"],
-        parameters=R.DEFAULTS,
-    )
-
-
-GAME_TYPE = _game_type("rank")
 
 # Decision steps one turn can take at most: a Grand Place with 5 activations, each
 # a Solvay swap with two cubes (1 + 5 * 4 + 1), or a placement with bid, action
@@ -108,106 +86,12 @@ def max_game_length(cfg: R.Config) -> int:
     return setup + cfg.rounds * per_round
 
 
-class BruxellesGame(pyspiel.Game):
-    def __init__(self, params=None):
-        params = dict(params or {})
-        self.config = R.make_config(params)
-        cfg = self.config
-        lo, hi, total = utility_bounds(cfg.utility, cfg.min_score(), cfg.max_score())
-        if A.num_actions(cfg.bid_cap) > A.CHANCE_TOKEN:
-            raise ConfigError(f"max_bid {cfg.max_bid} leaves no room for the move log tokens")
-        info = pyspiel.GameInfo(
-            num_distinct_actions=A.num_actions(cfg.bid_cap),
-            max_chance_outcomes=max(
-                len(R.STRIPS),
-                len(R.COMPASS),
-                R.COLOURS,
-                len(R.FIGURES),
-                len(R.BONUS),
-                len(R.STOCK_VALUES),
-            ),
-            num_players=cfg.players,
-            min_utility=lo,
-            max_utility=hi,
-            utility_sum=total if cfg.utility != "score" else None,
-            max_game_length=max_game_length(cfg),
-        )
-        super().__init__(_game_type(cfg.utility), info, {**R.DEFAULTS, **params})
-        core = initial_core(cfg)
-        start(core)
-        core.shared_initial = True
-        self._initial = core
-
-    def new_initial_state(self):
-        return BruxellesState(self)
-
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        return make_observer(self, iig_obs_type, params)
-
-
-class BruxellesState(pyspiel.State):
-    def __init__(self, game: BruxellesGame):
-        super().__init__(game)
-        # Copy-on-write: a new state shares the game's initial position until its
-        # first move (pyspiel's clone() builds a new state and then replaces _s).
-        self._s = game._initial
-
-    def own_core(self):
-        """The position, made private to this state (copied if still shared)."""
-        s = self._s
-        if s.shared_initial:
-            s = self._s = s.__deepcopy__(None)
-        s.cache = {}  # the caller may edit the position: drop cached legal actions and views
-        return s
-
-    # ----- OpenSpiel API -------------------------------------------------------------------
-    def current_player(self):
-        s = self._s
-        if s.phase in CHANCE_PHASES:
-            return pyspiel.PlayerId.CHANCE
-        if s.phase == Phase.END:
-            return pyspiel.PlayerId.TERMINAL
-        return s.actor
-
-    def is_terminal(self):
-        return self._s.phase == Phase.END
-
-    def chance_outcomes(self):
-        return P.chance_outcomes(self._s)
-
-    def _legal_actions(self, player):
-        s = self._s
-        if player != s.actor or s.phase in CHANCE_PHASES or s.phase == Phase.END:
-            return []
-        return list(P.legal_actions(s))
-
-    def _apply_action(self, action):
-        s = self._s
-        if s.shared_initial:
-            s = self.own_core()
-        if s.phase == Phase.END:
-            raise ValueError("the game is over")
-        if s.phase in CHANCE_PHASES:
-            hidden = s.phase == Phase.C_ART and s.ctx[3] == 1
-            token = A.HIDDEN_TOKEN + s.ctx[0] if hidden else A.CHANCE_TOKEN + action
-            P.apply_chance(s, action)
-        else:
-            private_keep = s.phase == Phase.KEEP_WORK and s.cfg.private_works
-            token = A.HIDDEN_TOKEN + s.actor if private_keep else action
-            P.apply_action(s, action)
-        s.log = (token, s.log)
-        s.cache = {}
-        if s.phase == Phase.END:
-            s.returns = scoring.final_returns(s)
-
-    def returns(self):
-        s = self._s
-        if s.returns is None:
-            return [0.0] * s.n
-        return list(s.returns)
-
-    def resample_from_infostate(self, player_id, probability_sampler=None):
-        return resample_from_infostate(self, player_id, probability_sampler)
+class BruxellesState(EngineState):
+    table = TABLE
+    final_returns = staticmethod(scoring.final_returns)
+    action_text = staticmethod(text.action_string)
+    board_text = staticmethod(text.render)
+    resampler = staticmethod(resample_from_infostate)
 
     # ----- inspection ----------------------------------------------------------------------
     def score_details(self) -> list[scoring.FinalScore]:
@@ -294,17 +178,37 @@ class BruxellesState(pyspiel.State):
     def log_tokens(self) -> list[int]:
         return log_tokens(self._s)
 
-    # ----- strings -----------------------------------------------------------------------------
-    def _action_to_string(self, player, action):
-        s = self._s
-        if player == pyspiel.PlayerId.CHANCE:
-            return text.chance_string(s, action)
-        return text.action_string(s, action)
-
-    def __str__(self):
-        s = self._s
-        return text.render(s, scoring.scores(s) if s.phase == Phase.END else [])
-
     def render_view(self, player: int) -> str:
         """The readable board as `player` sees it (own secrets only; see view.py)."""
         return render_view(self, player)
+
+
+class BruxellesGame(EngineGame):
+    short_name = SHORT_NAME
+    long_name = "Bruxelles 1893"
+    perfect_information = False
+    min_players = R.RULES["game.min_players"]
+    max_players = R.RULES["game.max_players"]
+    parameters = R.DEFAULTS
+    state_type = BruxellesState
+    configure = staticmethod(R.make_config)
+    observer = staticmethod(make_observer)
+
+    def setup(self, cfg: R.Config) -> Setup:
+        if A.num_actions(cfg.bid_cap) > A.CHANCE_TOKEN:
+            raise ConfigError(f"max_bid {cfg.max_bid} leaves no room for the move log tokens")
+        core = initial_core(cfg)
+        start(core)
+        return Setup(
+            core=core,
+            num_distinct_actions=A.num_actions(cfg.bid_cap),
+            max_chance_outcomes=max(
+                len(R.STRIPS),
+                len(R.COMPASS),
+                R.COLOURS,
+                len(R.FIGURES),
+                len(R.BONUS),
+                len(R.STOCK_VALUES),
+            ),
+            max_game_length=max_game_length(cfg),
+        )

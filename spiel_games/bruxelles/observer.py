@@ -64,6 +64,7 @@ from numpy.typing import NDArray
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.actions import HIDDEN_TOKEN
 from spiel_games.bruxelles.state import Core, Phase, log_tokens
+from spiel_games.common.engine import memo
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 
 _NB = len(R.BONUS)
@@ -181,19 +182,17 @@ def _log_text(s) -> str:
 
 def _write_public(s, out) -> None:
     # The public part is the same for every viewer: it is cached on the position
-    # (a new cache replaces it whenever an action is applied; copies of one
-    # position share it).
+    # (the engine drops the cache with every move; copies of one position share it).
+    cache = memo(s)
     if hasattr(out, "parts"):
-        parts = s.cache.get("s")
+        parts = cache.get("s")
         if parts is None:
-            parts = _public_strings(s)
-            s.cache["s"] = parts
+            parts = cache["s"] = _public_strings(s)
         out.parts.extend(parts)
     else:
-        flat = s.cache.get("t")
+        flat = cache.get("t")
         if flat is None:
-            flat = _public_flat(s, out.offsets)
-            s.cache["t"] = flat
+            flat = cache["t"] = _public_flat(s, out.offsets)
         start = out.offsets["to_move"][0]
         out.tensor[start : start + len(flat)] = flat
 

@@ -23,19 +23,21 @@ import random
 
 from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.state import Phase, set_at
+from spiel_games.bruxelles.state import Phase, log_tokens, set_at
 from spiel_games.common.history import with_history_changes
 
 REPLAY_TRIES = 4
 
 
-def resample_from_infostate(state, player_id: int, probability_sampler=None):
+def resample_from_infostate(state, player_id: int, probability_sampler=None, tries=None):
+    """The engine's resampler: with private works, ``tries`` replays (default
+    ``REPLAY_TRIES``) before the fallback that re-deals the put-back works only."""
     s = state._s
     u = probability_sampler if probability_sampler is not None else random.random
     if s.phase == Phase.END:
         return state.clone()  # every work is public at the end
     if s.cfg.private_works:
-        world = _replayed(state, player_id, u)
+        world = _replayed(state, player_id, u, REPLAY_TRIES if tries is None else tries)
         if world is not None:
             return world
     return _redeal_put_backs(state, player_id, u)
@@ -56,12 +58,7 @@ def _draw(pool: list[int], u) -> int:
 def _hidden_draws(s, player_id: int) -> dict[int, list[tuple[int, int]]]:
     """For each other player, (history index of the first draw, works drawn) of each of
     his Workshop draws, oldest first, read from the move log."""
-    tokens = []
-    node = s.log
-    while node is not None:
-        tokens.append(node[0])
-        node = node[1]
-    tokens.reverse()
+    tokens = log_tokens(s)
     out: dict[int, list[tuple[int, int]]] = {q: [] for q in range(s.n) if q != player_id}
     i = 0
     while i < len(tokens):
@@ -79,14 +76,16 @@ def _hidden_draws(s, player_id: int) -> dict[int, list[tuple[int, int]]]:
 
 def _redeal_put_backs(state, player_id: int, u):
     s = state._s
-    pending = s.phase in (Phase.KEEP_WORK, Phase.C_ART) and _pending_drawer(s) not in (
-        -1,
-        player_id,
-    )
+    drawer = _pending_drawer(s)
+    pending = drawer not in (-1, player_id)
     owners = [q for q in range(s.n) if q != player_id and s.seen[q]]
     if not owners and not pending:
         return state.clone()
     groups = _hidden_draws(s, player_id)
+    if pending and _pending_works(s):
+        # The draw still waiting for its keep (or its next work) is the drawer's last run
+        # of hidden tokens: not one of his finished draws, it is re-dealt whole below.
+        groups[drawer].pop()
     core = s.__deepcopy__(None)
     changes: dict[int, int] = {}
     for q in owners:
@@ -108,7 +107,7 @@ def _redeal_put_backs(state, player_id: int, u):
     if pending:
         _redeal_pending(s, core, changes, u)
     world = with_history_changes(state, changes)
-    core.cache = {}
+    core.cache = None
     world._s = core
     return world
 
@@ -121,15 +120,19 @@ def _pending_drawer(s) -> int:
     return -1
 
 
+def _pending_works(s) -> tuple[int, ...]:
+    """The works of the draw still waiting for its keep (or its next work)."""
+    return s.ctx[0] if s.phase == Phase.KEEP_WORK else s.ctx[2]
+
+
 def _redeal_pending(s, core, changes: dict[int, int], u) -> None:
     """A draw still waiting for its keep (or its next work): re-deal it whole."""
-    drawn = s.ctx[0] if s.phase == Phase.KEEP_WORK else s.ctx[2]
+    drawn = _pending_works(s)
     pool = list(s.art_stack[: R.COLOURS])
     for c in drawn:
         pool[c] += 1
     new = [_draw(pool, u) for _ in drawn]
-    length = _history_length(s)
-    first = length - len(drawn)
+    first = s.ply - len(drawn)
     for k, c in enumerate(new):
         changes[first + k] = c
     core.art_stack = tuple(pool) + s.art_stack[R.COLOURS :]
@@ -140,22 +143,13 @@ def _redeal_pending(s, core, changes: dict[int, int], u) -> None:
         core.ctx = (p, k, tuple(new), purpose)
 
 
-def _history_length(s) -> int:
-    n = 0
-    node = s.log
-    while node is not None:
-        n += 1
-        node = node[1]
-    return n
-
-
-def _replayed(state, player_id: int, u):
+def _replayed(state, player_id: int, u, tries: int):
     """private_works: replay the history with the others' hidden draws and keeps chosen
     afresh; the first replay that shows `player_id` what the real game showed him."""
     game = state.get_game()
     target = state.information_state_string(player_id)
     actions = state.history()
-    for _ in range(REPLAY_TRIES):
+    for _ in range(tries):
         world = game.new_initial_state()
         try:
             for action in actions:

@@ -1,7 +1,7 @@
 """Bruxelles 1893 rules data, configuration from game parameters, and pure rule helpers.
 
-Everything here is free of game state: the one parameter table (``DEFAULTS``;
-meanings in game.py's docstring and spec.py), board geometry (areas, shields), the
+Everything here is free of game state: the one parameter table (``PARAMS``: name,
+default and meaning, written only here), board geometry (areas, shields), the
 compass payment options, majorities, pass income and sale rewards. The rule modules
 call these; scenario tests can call them directly. Final scoring is in scoring.py.
 """
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 
+from spiel_games.common.params import ParamDoc, defaults
 from spiel_games.common.rules_data import load_rules
 from spiel_games.common.utility import ConfigError, check_mode
 
@@ -84,18 +85,54 @@ STOCK_SHIELDS: dict[int, tuple[tuple[tuple[int, int], tuple[int, int]], ...]] = 
     n: tuple((tuple(a), tuple(b)) for a, b in RULES[f"stock.shields_{n}p"]) for n in range(2, 6)
 }
 
-DEFAULTS: dict[str, object] = {
-    "players": 4,
-    "rounds": RULES["game.rounds"],
-    "max_bid": RULES["bids.max_bid_default"],
-    "board": MAX_BOARD,
-    "assistants": RULES["assistants.per_player"] - RULES["assistants.start_courthouse"],
-    "courthouse": RULES["assistants.start_courthouse"],
-    "brussels": True,
-    "setup": "random",
-    "private_works": False,
-    "utility": "rank",
-}
+# The one parameter table: name, default, meaning (spiel_games.common.params).
+PARAMS = (
+    ParamDoc("players", 4, "number of players, 2-5 (2 uses the neutral-assistant rules)"),
+    ParamDoc("rounds", RULES["game.rounds"], "rounds played, 1-5 (the rulebook plays 5)"),
+    ParamDoc(
+        "max_bid",
+        RULES["bids.max_bid_default"],
+        "highest bid under one assistant; 0 = no cap (rulebook), a cap keeps tiny "
+        "configurations small",
+    ),
+    ParamDoc(
+        "board",
+        MAX_BOARD,
+        "Art Nouveau board size 2-5; below 5 the whole board is available every round",
+    ),
+    ParamDoc(
+        "assistants",
+        RULES["assistants.per_player"] - RULES["assistants.start_courthouse"],
+        "assistants in each player's supply at the start (rulebook: 5)",
+    ),
+    ParamDoc(
+        "courthouse",
+        RULES["assistants.start_courthouse"],
+        "each player's assistants in the Courthouse at the start (rulebook: 2)",
+    ),
+    ParamDoc(
+        "brussels",
+        True,
+        "whether the Brussels board actions exist (false only for tiny configurations)",
+    ),
+    ParamDoc(
+        "setup",
+        "random",
+        "random (rulebook shuffles) or fixed (deterministic setup for tiny configurations)",
+    ),
+    ParamDoc(
+        "private_works",
+        False,
+        "false: kept works face up (rulebook); true: a work kept from the Workshop "
+        "stays hidden from the others until it is sold (issue 4's reading)",
+    ),
+    ParamDoc(
+        "utility",
+        "rank",
+        "rank (zero-sum rank difference), score (raw score) or win (1 split among winners)",
+    ),
+)
+DEFAULTS = defaults(PARAMS)
 
 _BRUSSELS_SLOTS_4P: int = RULES["assistants.brussels_slots_4p"]
 

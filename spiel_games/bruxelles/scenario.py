@@ -14,41 +14,24 @@ compass tiles wood, stone, iron, noble, 3BF, blank with the needles on wood and
 noble; theater display Solvay, Buls, Albert, Vandervelde; bonus cards dealt double
 powers first (PP, HH, AA, CC, then P, H, ...); stock cards in order (card 1 first);
 player p starts with a work of colour p mod 4. A test that needs particular
-holdings edits the position through ``core(state)`` (``state.own_core()``)
-before the moves it checks; the rule effects then come from the engine.
+holdings edits the position through ``state.own_core()`` (or ``put``) before the
+moves it checks; the rule effects then come from the engine. Moves are named as
+everywhere (``play``, ``legal_strings``: spiel_games.common.naming), so a unique
+start of a move's string is enough (``place r2c3`` for ``place r2c3 (Workshop)``).
 """
 
 from __future__ import annotations
 
 import pyspiel
 
-CHANCE = pyspiel.PlayerId.CHANCE
+from spiel_games.common.naming import legal_strings, play
+
+__all__ = ["each", "game", "legal_strings", "pass_all", "play", "put", "start"]
 
 
 def game(players=3, **params):
     args = ",".join([f"players={players}", "setup=fixed"] + [f"{k}={v}" for k, v in params.items()])
     return pyspiel.load_game(f"python_bruxelles({args})")
-
-
-def strings(state):
-    p = state.current_player()
-    if state.is_chance_node():
-        return [state.action_to_string(CHANCE, a) for a, _ in state.chance_outcomes()]
-    return [state.action_to_string(p, a) for a in state.legal_actions()]
-
-
-def do(state, *moves: str):
-    """Apply moves named by a unique prefix of their string (chance outcomes too)."""
-    for m in moves:
-        p = state.current_player()
-        if state.is_chance_node():
-            acts = [a for a, _ in state.chance_outcomes()]
-        else:
-            acts = state.legal_actions()
-        hits = [a for a in acts if state.action_to_string(p, a).startswith(m)]
-        assert len(hits) == 1, f"{m!r} matches {len(hits)} of {strings(state)}"
-        state.apply_action(hits[0])
-    return state
 
 
 def start(players=3, shield="shield 1", open_board=True, **params):
@@ -59,27 +42,22 @@ def start(players=3, shield="shield 1", open_board=True, **params):
     """
     state = game(players, **params).new_initial_state()
     if state.board()["phase"] == "shield":
-        do(state, shield)
+        play(state, shield)
     if open_board:
-        core(state).area = (1 << state.board()["spaces"]) - 1
+        state.own_core().area = (1 << state.board()["spaces"]) - 1
     return state
-
-
-def core(state):
-    """The position of `state`, private to it and safe to edit."""
-    return state.own_core()
 
 
 def pass_all(state):
     """Everyone passes until the action phase is over."""
     while not state.is_terminal() and state.board()["phase"] == "main":
-        do(state, "pass")
+        play(state, "pass")
     return state
 
 
 def put(state, field: str, index: int, value) -> None:
     """Set one item of a position fact (lists in place, tuples replaced)."""
-    s = core(state)
+    s = state.own_core()
     current = getattr(s, field)
     if isinstance(current, list):
         current[index] = value

@@ -5,22 +5,7 @@ from __future__ import annotations
 from spiel_games.bruxelles import abstraction, evaluation, rules
 from spiel_games.bruxelles.game import SHORT_NAME
 from spiel_games.bruxelles.heuristic import heuristic_action
-from spiel_games.common.registry import GameSpec, ParamDoc
-
-_MEANINGS = {
-    "players": "number of players, 2-5 (2 uses the neutral-assistant rules)",
-    "rounds": "rounds played, 1-5 (the rulebook plays 5)",
-    "max_bid": "highest bid under one assistant; 0 = no cap (rulebook), a cap keeps tiny "
-    "configurations small",
-    "board": "Art Nouveau board size 2-5; below 5 the whole board is available every round",
-    "assistants": "assistants in each player's supply at the start (rulebook: 5)",
-    "courthouse": "each player's assistants in the Courthouse at the start (rulebook: 2)",
-    "brussels": "whether the Brussels board actions exist (false only for tiny configurations)",
-    "setup": "random (rulebook shuffles) or fixed (deterministic setup for tiny configurations)",
-    "private_works": "false: kept works face up (rulebook); true: a work kept from the Workshop "
-    "stays hidden from the others until it is sold (issue 4's reading)",
-    "utility": "rank (zero-sum rank difference), score (raw score) or win (1 split among winners)",
-}
+from spiel_games.common.registry import GameSpec
 
 TINY = (
     # about 2.6 thousand and 21 thousand states (full tree, chance included)
@@ -77,7 +62,7 @@ SPEC = GameSpec(
     title="Bruxelles 1893",
     min_players=2,
     max_players=5,
-    params=tuple(ParamDoc(k, v, _MEANINGS[k]) for k, v in rules.DEFAULTS.items()),
+    params=rules.PARAMS,
     summary=(
         "Worker placement with bids over 5 rounds. Each round the stock exchange card "
         "opens part of the 5x5 Art Nouveau board; placing an assistant there needs a bid "
@@ -109,11 +94,7 @@ SPEC = GameSpec(
     abstraction=abstraction.abstract_key,
     abstraction_labels=abstraction.action_labels,
     evaluation=evaluation,
-    # the shipped value_model.json: ahead of the hand-set weights head to head at 400
-    # simulations in 0.73 of 60 games, +6.0 points (docs/STRENGTH.md, eleventh round)
-    eval_auto="learned",
-    eval_depth=0,  # depth 0 beat depth 4 here (docs/STRENGTH.md)
-    unprune=1.0,  # later turns in the tree follow the heuristic (docs/STRENGTH.md, 7th round)
+    search_defaults=evaluation.SEARCH_DEFAULTS,
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
+from spiel_games.bruxelles.scoring import scores as score_totals
 from spiel_games.bruxelles.state import Phase
+from spiel_games.common.engine import CHANCE
 
 _ACT = "WSTMC"  # Workshop, Sale, Theater, Materials, Construction
 ACTION_TITLES = ("Workshop", "Sale", "Theater", "Materials", "Construction")
@@ -18,9 +20,10 @@ BRUSSELS_TITLES = ("Market", "Bourse", "Park", "GrandPlace")
 ROW_TITLES = ("4BF", "art", "figure", "assistant")
 
 
-def render(s, scores: list[int]) -> str:
-    """The position as text; `scores` are shown once the game is over."""
+def render(s) -> str:
+    """The position as text, with the scores once the game is over."""
     cfg = s.cfg
+    scores = score_totals(s) if s.phase == Phase.END else []
     b = cfg.board
     lines = [f"Round {s.round}/{cfg.rounds}, first player P{s.first + 1}, phase {_phase(s)}"]
     if s.stock >= 0:
@@ -109,8 +112,11 @@ def chance_string(s, o: int) -> str:
     return f"chance {o}"
 
 
-def action_string(s, a: int) -> str:
-    """A readable, unique name for a player action id (uses the state for detail)."""
+def action_string(s, player: int, a: int) -> str:
+    """A readable, unique name for a player action id (uses the state for detail), or
+    for the chance player a chance outcome's."""
+    if player == CHANCE:
+        return chance_string(s, a)
     if a < A.BRUSSELS0:
         title = f" ({ACTION_TITLES[s.acts[a]]})" if s.acts else ""
         return f"place {_space(s, a)}{title}"

@@ -1,31 +1,34 @@
-"""Coloretto phases: one legal/apply pair per phase, chance phases included, and the
-phase tables the game dispatches through (indexed by the ``Phase`` int).
+"""Coloretto phases: the engine's hooks, one set per phase (chance phases included), and
+the phase table built from them (spiel_games.common.engine).
 
-Chance phases list their outcomes (``OUTCOMES``); player phases their legal
-actions (``LEGAL``); every phase has an ``APPLY``. Illegal actions raise, they are
-never repaired.
+Chance phases list their outcomes (``outcomes_<phase>``), player phases their legal
+actions (``legal_<phase>``); every phase but the end has ``apply_<phase>``. The engine
+refuses an action that is not legal before any apply hook runs, so the hooks carry the
+move out without checking it again.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import attrgetter
+
 from spiel_games.coloretto.actions import DRAW as DRAW_ACTION
 from spiel_games.coloretto.rounds import after_take, end_take, next_turn, take
 from spiel_games.coloretto.state import (
-    ASSIGN,
-    DEAL,
+    CHANCE_PHASES,
     DRAW,
     END,
-    GOLDEN,
     PLACE,
     PLAY,
     START,
     Core,
+    Phase,
     draw,
     gain,
-    open_row_with_space,
     put,
 )
 from spiel_games.common import deck as D
+from spiel_games.common.engine import phase_table
 
 
 # ----- DEAL (chance): start cards, all of distinct colours ---------------------------------
@@ -35,8 +38,6 @@ def outcomes_deal(s: Core):
 
 def apply_deal(s: Core, colour: int) -> None:
     cfg = s.cfg
-    if colour in s.dealt or not 0 <= colour < cfg.colours:
-        raise ValueError(f"start card colour {colour} is not available")
     p = len(s.dealt) // cfg.start_cards
     s.deck = draw(s.deck, colour)
     s.deck_size -= 1
@@ -47,57 +48,48 @@ def apply_deal(s: Core, colour: int) -> None:
 
 
 # ----- START_PLAYER (chance): the start player by lot --------------------------------------
-def outcomes_start(s: Core):
+def outcomes_start_player(s: Core):
     return D.uniform_outcomes(range(s.cfg.players))
 
 
-def apply_start(s: Core, action: int) -> None:
-    if not 0 <= action < s.cfg.players:
-        raise ValueError(f"start player outcome {action} out of range")
-    s.cur = action
+def apply_start_player(s: Core, player: int) -> None:
+    s.cur = player
     s.phase = PLAY
 
 
 # ----- PLAY: draw the top card or take a row -----------------------------------------------
 def legal_play(s: Core) -> list[int]:
-    lay = s.layout
-    caps = s.cfg.capacities
-    acts = []
-    if s.deck_size > 0:
-        for r, row in enumerate(s.rows):
-            if not (s.taken >> r) & 1 and len(row) < caps[r]:
-                acts.append(DRAW_ACTION)
-                break
-    for r, row in enumerate(s.rows):
-        if row and not (s.taken >> r) & 1:
-            acts.append(lay.take0 + r)
-    if not acts:  # tiny configs only: empty deck, only empty rows
-        acts = [lay.take0 + r for r in range(len(s.rows)) if not (s.taken >> r) & 1]
-    return acts
+    # Memoised on what decides it (measured in one process: random playouts about 2%
+    # faster than the unmemoised loop); the list is shared, as the engine's contract allows.
+    return _play_ids(
+        tuple(map(len, s.rows)), s.taken, s.deck_size > 0, s.cfg.capacities, s.layout.take0
+    )
+
+
+@lru_cache(maxsize=8192)
+def _play_ids(lens: tuple, taken: int, deck: bool, caps: tuple, take0: int) -> list[int]:
+    """The non-empty open rows can be taken; drawing needs a card left and an open row with
+    space (DRAW is id 0, first in the sorted list)."""
+    opened = [r for r in range(len(lens)) if not (taken >> r) & 1]
+    takes = [take0 + r for r in opened if lens[r]]
+    if deck and any(lens[r] < caps[r] for r in opened):
+        return [DRAW_ACTION, *takes]
+    if not takes:  # tiny configs only: empty deck, only empty rows
+        return [take0 + r for r in opened]
+    return takes
 
 
 def apply_play(s: Core, action: int) -> None:
     if action == DRAW_ACTION:
-        if s.deck_size == 0:
-            raise ValueError("cannot draw: the deck is empty")
-        if not open_row_with_space(s):
-            raise ValueError("cannot draw: every open row is full")
         if not s.last_round and s.deck_size == s.cfg.depth:
             s.last_round = True  # the last-round card is revealed and set aside
         s.phase = DRAW
         return
-    kind, r = s.layout.decode(action)
-    if kind != "take" or (s.taken >> r) & 1:
-        raise ValueError(f"illegal action {action} in the play phase")
-    if not s.rows[r] and (
-        s.deck_size > 0 or any(row for i, row in enumerate(s.rows) if not (s.taken >> i) & 1)
-    ):
-        raise ValueError(f"cannot take row {r + 1}: it is empty")
-    take(s, r)
+    take(s, action - s.layout.take0)
 
 
 # ----- DRAW (chance): the drawn card, placed next ------------------------------------------
-def outcomes_deck(s: Core):
+def outcomes_draw(s: Core):
     return D.draw_outcomes(s.deck)
 
 
@@ -117,9 +109,7 @@ def legal_place(s: Core) -> list[int]:
 
 
 def apply_place(s: Core, action: int) -> None:
-    kind, r = s.layout.decode(action)
-    if kind != "place" or (s.taken >> r) & 1 or len(s.rows[r]) >= s.cfg.capacities[r]:
-        raise ValueError(f"cannot place in row {r + 1}")
+    r = action - s.layout.place0
     s.rows = put(s.rows, r, s.rows[r] + (s.pending,))
     s.pending = -1
     s.phase = PLAY
@@ -127,6 +117,9 @@ def apply_place(s: Core, action: int) -> None:
 
 
 # ----- GOLDEN (chance): the golden joker's extra card joins the taker's collection ---------
+outcomes_golden = outcomes_draw
+
+
 def apply_golden(s: Core, card: int) -> None:
     s.deck = draw(s.deck, card)
     s.deck_size -= 1
@@ -141,9 +134,7 @@ def legal_assign(s: Core) -> list[int]:
 
 
 def apply_assign(s: Core, action: int) -> None:
-    kind, c = s.layout.decode(action)
-    if kind != "assign":
-        raise ValueError(f"illegal action {action}: a joker colour is expected")
+    c = action - s.layout.assign0
     col = list(s.coll[s.cur])
     col[c] += 1
     s.coll = put(s.coll, s.cur, tuple(col))
@@ -153,30 +144,4 @@ def apply_assign(s: Core, action: int) -> None:
         end_take(s)
 
 
-# ----- END ---------------------------------------------------------------------------------
-def apply_end(s: Core, action: int) -> None:
-    raise ValueError("the game is over")
-
-
-def _no_outcomes(s: Core):
-    raise ValueError("chance_outcomes called at a player node")
-
-
-def _no_actions(s: Core) -> list[int]:
-    return []
-
-
-# The phase tables, indexed by Phase (DEAL, START_PLAYER, PLAY, DRAW, PLACE, GOLDEN, ASSIGN, END).
-_BY_PHASE = {
-    DEAL: (outcomes_deal, _no_actions, apply_deal),
-    START: (outcomes_start, _no_actions, apply_start),
-    PLAY: (_no_outcomes, legal_play, apply_play),
-    DRAW: (outcomes_deck, _no_actions, apply_draw),
-    PLACE: (_no_outcomes, legal_place, apply_place),
-    GOLDEN: (outcomes_deck, _no_actions, apply_golden),
-    ASSIGN: (_no_outcomes, legal_assign, apply_assign),
-    END: (_no_outcomes, _no_actions, apply_end),
-}
-OUTCOMES = tuple(_BY_PHASE[ph][0] for ph in range(len(_BY_PHASE)))
-LEGAL = tuple(_BY_PHASE[ph][1] for ph in range(len(_BY_PHASE)))
-APPLY = tuple(_BY_PHASE[ph][2] for ph in range(len(_BY_PHASE)))
+TABLE = phase_table(Phase, [globals()], chance=CHANCE_PHASES, end=END, actor=attrgetter("cur"))

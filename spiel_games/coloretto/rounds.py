@@ -4,12 +4,11 @@ After a take the player sits out the rest of the round; the next player who has
 not taken moves. When every player has taken, the round ends: untaken rows (two
 players) are discarded and the last taker starts the next round, unless the
 last-round card has appeared (or, in tiny configurations, the deck is empty),
-which ends the game.
+which ends the game (the engine then sets the returns through scoring.final_returns).
 """
 
 from __future__ import annotations
 
-from spiel_games.coloretto.scoring import final_returns
 from spiel_games.coloretto.state import ASSIGN, END, GOLDEN, PLAY, Core, gain, put
 
 
@@ -58,7 +57,6 @@ def next_turn(s: Core) -> None:
 def end_round(s: Core) -> None:
     if s.last_round or s.deck_size == 0:
         s.phase = END
-        s.returns = final_returns(s)
         return
     # Untaken rows (two-player game) are discarded; the last taker starts.
     s.rows = ((),) * s.cfg.rows

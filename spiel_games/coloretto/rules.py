@@ -1,10 +1,11 @@
-"""Coloretto rules data and the configuration built from the game parameters (the one
-parameter table, ``DEFAULTS``; meanings in game.py's docstring and spec.py)."""
+"""Coloretto rules data, the parameter table (``PARAMS``: name, default, meaning, written
+only here) and the configuration built from the game parameters."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spiel_games.common.params import ParamDoc, defaults
 from spiel_games.common.rules_data import load_rules
 from spiel_games.common.utility import ConfigError, check_mode
 
@@ -12,22 +13,48 @@ RULES = load_rules("spiel_games.coloretto")
 MAX_COLOURS: int = RULES["deck.colours"]
 PLUS2_VALUE: int = RULES["scoring.plus2_value"]
 
-DEFAULTS: dict[str, object] = {
-    "players": 4,
-    "colors": 0,
-    "cards_per_color": RULES["deck.cards_per_colour"],
-    "plus2": RULES["deck.plus2_cards"],
-    "edition": "classic",
-    "jokers": -1,
-    "last_round_depth": -1,
-    "rows": 0,
-    "row_capacity": 0,
-    "start_cards": -1,
-    "scoring": "standard",
-    "positive_colors": RULES["scoring.positive_colours"],
-    "joker_timing": "end",
-    "utility": "rank",
-}
+# The one parameter table: name, default, meaning (spiel_games.common.params).
+PARAMS = (
+    ParamDoc("players", 4, "number of players, 2-5 (2 uses the official two-player rules)"),
+    ParamDoc("colors", 0, "colours in play; 0 = by the rules (5 at 2p, 6 at 3p, 7 at 4-5p)"),
+    ParamDoc("cards_per_color", RULES["deck.cards_per_colour"], "cards of each colour"),
+    ParamDoc("plus2", RULES["deck.plus2_cards"], "number of +2 cards"),
+    ParamDoc(
+        "edition",
+        "classic",
+        "classic (3 jokers, last-round card on 15) or new (2 jokers + golden joker, 16)",
+    ),
+    ParamDoc("jokers", -1, "plain jokers; -1 = by edition"),
+    ParamDoc("last_round_depth", -1, "cards below the last-round card; -1 = by edition"),
+    ParamDoc(
+        "rows", 0, "number of rows; 0 = by the rules (one per player, or 3 rows of 1/2/3 at 2p)"
+    ),
+    ParamDoc("row_capacity", 0, "capacity of every row when rows or row_capacity is set; 0 = 3"),
+    ParamDoc(
+        "start_cards", -1, "start cards per player (all of distinct colours); -1 = by the rules"
+    ),
+    ParamDoc(
+        "scoring",
+        "standard",
+        "standard (1/3/6/10/15/21) or alternative (1/4/8/7/6/5) scoring table",
+    ),
+    ParamDoc(
+        "positive_colors",
+        RULES["scoring.positive_colours"],
+        "colours that score positive, at most colors (3; the seed's variant uses 2)",
+    ),
+    ParamDoc(
+        "joker_timing",
+        "end",
+        "end (best assignment at scoring) or immediate (owner picks a colour on taking)",
+    ),
+    ParamDoc(
+        "utility",
+        "rank",
+        "rank (zero-sum rank difference), score (raw score) or win (1 split among winners)",
+    ),
+)
+DEFAULTS = defaults(PARAMS)
 
 
 @dataclass(frozen=True)

@@ -2,30 +2,17 @@
 
 Moves are named by their strings (``text.py``); chance outcomes by their chance
 strings (``start: yellow``, ``start player: P2``, ``deck: +2``), so a scenario
-scripts every draw.
+scripts every draw. ``play`` and ``legal_strings`` are the shared ones
+(spiel_games.common.naming).
 """
 
 from __future__ import annotations
 
 import pyspiel
 
-CHANCE = int(pyspiel.PlayerId.CHANCE)
+from spiel_games.common.naming import legal_strings, play
 
-
-def play(state, *moves: str):
-    """Apply moves by their strings; chance outcomes by their chance strings."""
-    for m in moves:
-        if state.is_chance_node():
-            outcomes = {state.action_to_string(CHANCE, a): a for a, _ in state.chance_outcomes()}
-            assert m in outcomes, f"{m!r} is not a possible chance outcome: {sorted(outcomes)}"
-            state.apply_action(outcomes[m])
-        else:
-            state.apply_action(state.string_to_action(m))
-    return state
-
-
-def legal_strings(state) -> list[str]:
-    return [state.action_to_string(state.current_player(), a) for a in state.legal_actions()]
+__all__ = ["draw_place", "legal_strings", "play", "start", "two_rows"]
 
 
 def start(players=4, starts=("yellow", "blue", "green", "pink"), first="P1", **params):

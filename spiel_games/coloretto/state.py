@@ -4,14 +4,13 @@
 (``coll[p]``, ``rows[r]``, ``deck``), replaced rather than mutated, so a copy shares
 them and only copies the scalar fields. ``coll[p]`` counts colours 0..C-1, then +2
 cards, then unassigned jokers. The primitive edits at the bottom are the only
-writes the rule modules make to containers.
+writes the rule modules make to containers. The engine's slots (``phase``, ``mover``,
+``ply``, ``returns``, ``owned``, ``cache``) are described in spiel_games.common.engine.
 """
 
 from __future__ import annotations
 
 import enum
-
-import pyspiel
 
 from spiel_games.coloretto import rules as R
 from spiel_games.coloretto.actions import ActionLayout
@@ -33,8 +32,6 @@ CHANCE_PHASES = frozenset(
 )
 # Plain ints for the per-move hot path (enum attribute lookups are slower).
 DEAL, START, PLAY, DRAW, PLACE, GOLDEN, ASSIGN, END = (int(p) for p in Phase)
-CHANCE = int(pyspiel.PlayerId.CHANCE)
-TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 class Core:
@@ -59,6 +56,8 @@ class Core:
         "to_assign",
         "returns",
         "owned",
+        "ply",
+        "cache",
     )
     # Slot types (annotations only: no class attributes, so __slots__ stays as is).
     cfg: R.Config
@@ -77,8 +76,10 @@ class Core:
     dealt: tuple[int, ...]  # start-card colours dealt so far, in deal order
     round: int
     to_assign: int  # jokers waiting for a colour (immediate variant)
-    returns: list[float] | None  # set once the game is over
+    returns: tuple[float, ...] | None  # set by the engine once the game is over
     owned: bool  # False while shared with the game's template (copy-on-write)
+    ply: int  # actions applied so far
+    cache: dict | list | None  # computed for this exact position (see spiel_games.common.engine)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Core:
         c = Core.__new__(Core)
@@ -100,6 +101,8 @@ class Core:
         c.round = self.round
         c.to_assign = self.to_assign
         c.returns = self.returns
+        c.ply = self.ply
+        c.cache = self.cache
         return c
 
 
@@ -109,11 +112,6 @@ def initial_core(cfg: R.Config, layout: ActionLayout) -> Core:
     c.layout = layout
     c.phase = DEAL if cfg.start_cards > 0 else START
     c.cur = 0
-    c.mover = CHANCE
-    # The game's template core is shared by fresh states until their first move
-    # (copy-on-write), so new_initial_state() -- which pyspiel also calls for
-    # every clone -- costs no copy.
-    c.owned = False
     c.coll = ((0,) * (cfg.colours + 2),) * cfg.players
     c.rows = ((),) * cfg.rows
     c.taken = 0
@@ -125,7 +123,6 @@ def initial_core(cfg: R.Config, layout: ActionLayout) -> Core:
     c.dealt = ()  # start-card colours dealt so far, in deal order
     c.round = 1
     c.to_assign = 0
-    c.returns = None
     return c
 
 

@@ -7,7 +7,9 @@ Rows and players are shown 1-based.
 from __future__ import annotations
 
 from spiel_games.coloretto.rules import RULES, Config
+from spiel_games.coloretto.scoring import scores
 from spiel_games.coloretto.state import ASSIGN, DEAL, END, PLACE, PLAY, START, Core
+from spiel_games.common.engine import CHANCE
 
 COLOUR_NAMES: tuple[str, ...] = tuple(RULES["deck.colour_names"])
 SPECIAL_NAMES = ("+2", "joker", "golden joker")  # card types C, C+1, C+2
@@ -27,7 +29,10 @@ def chance_string(s: Core, outcome: int) -> str:
     return f"deck: {type_name(s.cfg, outcome)}"
 
 
-def action_string(s: Core, action: int) -> str:
+def action_string(s: Core, player: int, action: int) -> str:
+    """A move (or, for the chance player, a chance outcome) as text."""
+    if player == CHANCE:
+        return chance_string(s, action)
     kind, arg = s.layout.decode(action)
     if kind == "draw":
         return "draw"
@@ -39,8 +44,8 @@ def action_string(s: Core, action: int) -> str:
     return f"joker as {COLOUR_NAMES[arg]}"
 
 
-def render(s: Core, scores: list[int]) -> str:
-    """The position as text (``str(state)``); `scores` are shown once the game is over."""
+def render(s: Core) -> str:
+    """The position as text (``str(state)``), with the scores once the game is over."""
     cfg = s.cfg
     lines = [f"Round {s.round}{' (last round)' if s.last_round else ''}, deck {s.deck_size}"]
     for r, row in enumerate(s.rows):
@@ -60,7 +65,7 @@ def render(s: Core, scores: list[int]) -> str:
     elif s.phase == ASSIGN:
         lines.append(f"P{s.cur + 1} assigns {s.to_assign} joker(s)")
     elif s.phase == END:
-        lines.append("scores: " + " ".join(str(x) for x in scores))
+        lines.append("scores: " + " ".join(str(x) for x in scores(s)))
     elif s.phase == PLAY:
         lines.append(f"P{s.cur + 1} to move")
     return "\n".join(lines)

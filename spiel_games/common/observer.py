@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
+from spiel_games.common.engine import cached, memo
+
 _SINGLE = pyspiel.PrivateInfoType.SINGLE_PLAYER
 _ALL = pyspiel.PrivateInfoType.ALL_PLAYERS
 
@@ -138,3 +140,99 @@ class PieceObserver:
         sink = _StringSink()
         self._write(state, player, self.view, sink)
         return " ".join(sink.parts)
+
+
+class LayoutError(ValueError):
+    """A piece that does not fit the layout (a bug, never a value out of byte range)."""
+
+
+class ByteSink:
+    """Writes pieces into a flat buffer laid out like the tensor (zeros to start with), for
+    games whose tensor values are small counts (converted to the float tensor at once):
+    a value vector into its slice, a one-hot by setting its one element (``hot``: -1 =
+    all zeros; ``hot_rows``: one row of the piece per index), a count by adding 1
+    (``add``). The buffer is a bytearray on the fast path (every value of a Rococo
+    tensor is a small count) or the float32 tensor itself."""
+
+    __slots__ = ("tensor", "offsets", "widths")
+
+    def __init__(self, buffer, offsets: dict, widths: dict):
+        self.tensor = buffer
+        self.offsets = offsets
+        self.widths = widths
+
+    def __call__(self, name: str, values, text=None) -> None:
+        off, size = self.offsets[name]
+        if len(values) > size:
+            raise LayoutError(f"piece {name!r} has {len(values)} values, layout allows {size}")
+        self.tensor[off : off + len(values)] = values
+
+    def hot(self, name: str, i: int) -> None:
+        if i >= 0:
+            off, size = self.offsets[name]
+            if i >= size:
+                raise LayoutError(f"piece {name!r}: index {i} outside its {size} values")
+            self.tensor[off + i] = 1
+
+    def hot_rows(self, name: str, indices) -> None:
+        off, size = self.offsets.get(name, (0, 0))
+        if not size:
+            return
+        w = self.widths[name]
+        t = self.tensor
+        for r, i in enumerate(indices):
+            if i >= 0:
+                if i >= w:
+                    raise LayoutError(f"piece {name!r}: index {i} outside a row of {w}")
+                t[off + r * w + i] = 1
+
+    def add(self, name: str, i: int) -> None:
+        self.tensor[self.offsets[name][0] + i] += 1
+
+
+class ByteObserver(PieceObserver):
+    """PieceObserver with a faster tensor writer, for games whose tensor values are small
+    counts: pieces go into a bytearray (one-hot and count pieces element by element,
+    ``write`` using ``out.hot``/``hot_rows``/``add``), converted to the float tensor at
+    once. A value outside 0-255 makes that one write fall back to the float tensor.
+
+    Outputs are memoised on the position (the engine core's ``cache``, dropped by every
+    move): OpenSpiel's tests and bots ask for the same player's tensor and string several
+    times per state. ``write`` must not depend on ``perfect_recall`` (the observation and
+    the information state are then the same text)."""
+
+    def __init__(self, iig_obs_type, layout: Layout, write: Writer):
+        super().__init__(iig_obs_type, layout, write)
+        self._widths = {p.name: p.shape[-1] for p in layout.pieces}
+        self._float_sink = ByteSink(self.tensor, layout.offsets, self._widths)
+        # what this observer shows: public facts, own secrets, everyone's secrets
+        self._key = (self.view.public, self.view.sees(0, 0), self.view.sees(0, 1), layout.size)
+
+    def set_from(self, state, player: int) -> None:
+        c = state._s
+        key = (True, player, self._key)
+        done = cached(c, key)
+        if done is not None:
+            self.tensor[:] = np.frombuffer(done, np.uint8)
+            return
+        buf = bytearray(self.layout.size)
+        try:
+            self._write(state, player, self.view, ByteSink(buf, self.layout.offsets, self._widths))
+        except LayoutError:
+            raise
+        except ValueError:  # a value that is not a byte: write the float tensor itself
+            self.tensor.fill(0.0)
+            self._write(state, player, self.view, self._float_sink)
+            return
+        self.tensor[:] = np.frombuffer(buf, np.uint8)
+        memo(c)[key] = bytes(buf)
+
+    def string_from(self, state, player: int) -> str:
+        c = state._s
+        key = (False, player, self._key)
+        done = cached(c, key)
+        if done is not None:
+            return done
+        text = super().string_from(state, player)
+        memo(c)[key] = text
+        return text

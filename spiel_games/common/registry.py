@@ -19,6 +19,7 @@ from spiel_games.common.errors import GameStringError
 
 __all__ = [
     "GameSpec",
+    "SearchDefaults",
     "GameStringError",
     "ParamDoc",
     "all_specs",
@@ -34,6 +35,32 @@ class ParamDoc:
     name: str
     default: object
     meaning: str
+
+
+@dataclass(frozen=True)
+class SearchDefaults:
+    """A game's measured settings for the search agents' ``auto`` parameters with its
+    evaluation (``eval=game`` or ``learned``; docs/STRENGTH.md), declared beside the
+    evaluation module."""
+
+    # what eval=auto picks: "game" (the evaluation module's hand-set estimate) or "learned"
+    # (the value model the game ships beside it, value_model.json, fitted by `meeple train`)
+    eval_auto: str = "game"
+    # rollout_depth=auto: moves played after a new leaf before the evaluation
+    eval_depth: int = 4
+    # rollout=auto: who plays those moves, "random" or "heuristic" (the game's heuristic)
+    eval_rollout: str = "random"
+    # unprune=auto with the heuristic prior: a node below the root gains one move per
+    # unprune * sims visits; 0 = off
+    unprune: float = 0.0
+
+    def __post_init__(self):
+        if self.eval_auto not in ("game", "learned"):
+            raise ValueError(f"eval_auto must be game or learned, got {self.eval_auto!r}")
+        if self.eval_rollout not in ("random", "heuristic"):
+            raise ValueError(f"eval_rollout must be random or heuristic, got {self.eval_rollout!r}")
+        if self.eval_depth < 0 or self.unprune < 0:
+            raise ValueError("eval_depth and unprune must be >= 0")
 
 
 @dataclass(frozen=True)
@@ -72,21 +99,9 @@ class GameSpec:
     world_sampler: Callable | None = None
     # Position evaluation for search (the game's evaluation module: estimate(state) ->
     # expected final scores, spread(state) -> uncertainty of a score difference), and the
-    # random rollout depth before it is applied (measured per game in docs/STRENGTH.md).
+    # search settings measured with it (its SEARCH_DEFAULTS).
     evaluation: Any = None
-    # What eval=auto uses: "game" (the evaluation module's hand-set estimate) or "learned"
-    # (the value model the game ships beside it, value_model.json, fitted by `meeple
-    # train`; measured per game in docs/STRENGTH.md).
-    eval_auto: str = "game"
-    eval_depth: int = 4
-    # The rollout policy for those moves with eval=game and rollout=auto: "random" or
-    # "heuristic" (the game's heuristic plays every seat; measured per game in
-    # docs/STRENGTH.md).
-    eval_rollout: str = "random"
-    # Progressive unpruning below the root for search with the heuristic prior: a node
-    # gains one move per unprune * sims visits; 0 = off (measured per game in
-    # docs/STRENGTH.md).
-    unprune: float = 0.0
+    search_defaults: SearchDefaults = field(default_factory=SearchDefaults)
     # Extra notes shown by `meeple games show`.
     notes: tuple[str, ...] = field(default=())
 

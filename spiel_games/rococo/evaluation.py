@@ -27,6 +27,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from spiel_games.common.registry import SearchDefaults
+
 # ----- game internals (re-point here when the game's modules move) -----------------------
 from spiel_games.rococo import rules as R
 from spiel_games.rococo import scoring as S
@@ -46,6 +48,10 @@ _PAIRS_CROWN = _CROWN_CARD[R.BONUS["crown_pairs"]]
 # a Festivity dress gave its prestige once when made: its marker scores 0 at the end
 _DRESS = tuple((d.colour, 0 if d.festive else d.prestige, d.lady) for d in R.DRESSES)
 # -----------------------------------------------------------------------------------------
+
+# The search's settings with this evaluation (docs/STRENGTH.md): the new leaf is evaluated
+# at once (depth 0 beat depth 4 and heuristic rollouts, eighth round).
+SEARCH_DEFAULTS = SearchDefaults(eval_depth=0)
 
 FEATURES = ("score_now", "bales_early", "bales", "employees", "livre")
 WEIGHTS = (1.063, 0.981, 0.162, 1.0, 0.054)

@@ -202,6 +202,103 @@ def _jewel_value(c, j: int) -> float:
     return v
 
 
+def _take(c, lay, legal, p, jitter) -> int:
+    held, want = ST.bales_held(c, p), _wanted_bales(c)
+
+    def take_value(a: int) -> float:
+        s, t = divmod(a - lay.take, R.NUM_TILES)
+        cost = T.acquire_cost(c, s)
+        exam = 1.0 if yellow_red(t) else 0.0
+        return _tile_value(t, held, want) - 0.5 * cost + exam + 0.05 * jitter()
+
+    exam_task = _missing_task(c, 0, 1) and c.paying
+
+    def yellow_red(t: int) -> bool:
+        return exam_task and bool(R.TILES[t].bales[R.YELLOW] or R.TILES[t].bales[R.RED])
+
+    return max(legal, key=take_value)
+
+
+def _use(c, lay, legal, p) -> int:
+    options = [a - lay.use for a in legal]
+    tile = R.TILES[c.pend]
+    if _missing_task(c, 0, 2) and not c.pend_secret and len(options) > 1:
+        return lay.use + max(o for o in options if o != KEEP)  # the exam's conversion
+    if sum(tile.bales) >= 2 or not tile.lower:
+        return lay.use + KEEP
+    if TO_BOTH in options:
+        return lay.use + TO_BOTH
+    converts = [o for o in options if o != KEEP]
+    if sum(tile.bales) == 0 or c.yarn[p] + c.lace[p] < 2:
+        # take the scarcer marker
+        return lay.use + min(converts, key=lambda o: (c.yarn[p] if o == 1 else c.lace[p], o))
+    return lay.use + KEEP
+
+
+def _pay(c, lay, legal) -> int:
+    def waste(a: int) -> tuple:
+        b = R.TILES[a - lay.pay].bales
+        useful = sum(min(b[i], c.need[i]) for i in range(4))
+        return (sum(b) - useful, -useful)
+
+    return min(legal, key=waste)
+
+
+def _place(c, lay, legal, p, jitter) -> int:
+    rents = [a for a in legal if a != lay.sell]
+    exam_sale = _missing_task(c, 1, 2) and c.xbits[p] & 1
+    if lay.sell in legal and (
+        exam_sale
+        or not rents
+        or c.money[p] < 4
+        or c.round == c.cfg.rounds
+        and R.DRESSES[c.dress].money >= 20
+    ):
+        return lay.sell
+    counts = _hall_counts(c)
+    return max(rents, key=lambda a: _guest_value(c, a - lay.place, counts) + 0.05 * jitter())
+
+
+def _depute(c, lay, legal) -> int:
+    def deputed(a: int) -> int:
+        return lay.arg[a]
+
+    # a hand card could still be played this round: depute it only as a last resort
+    def from_hand(a: int) -> int:
+        return int(lay.decode(a)[0] == "depute_hand")
+
+    if c.depute_mode == "money":
+        return min(legal, key=lambda a: (from_hand(a), _card_value(c, deputed(a)), a))
+    useful = [
+        a
+        for a in legal
+        if R.CARDS[deputed(a)].bonus not in R.CROWNS
+        and R.CARDS[deputed(a)].bonus != R.BONUS["none"]
+    ]
+    pool = useful or legal
+    return min(pool, key=lambda a: (from_hand(a), _TYPE_VALUE[R.CARDS[deputed(a)].kind], a))
+
+
+def _jewel(c, lay, legal, p) -> int:
+    buys = [a for a in legal if a != lay.nojewel]
+    best = max(buys, key=lambda a: _jewel_value(c, a - lay.jewel))
+    j = best - lay.jewel
+    if lay.nojewel not in legal:  # a jewellery bonus: take the best piece
+        return best
+    if _jewel_value(c, j) > 0 and c.money[p] - c.tab.jprices[j] >= 3:
+        return best
+    return lay.nojewel
+
+
+def _discard(c, lay, legal, p) -> int:
+    tiles = [a for a in legal if a != lay.done]
+    late = c.round == c.cfg.rounds
+    if tiles and (late or not any(c.acc)):
+        held, want = ST.bales_held(c, p), _wanted_bales(c)
+        return min(tiles, key=lambda a: _tile_value(a - lay.discard, held, want))
+    return lay.done if lay.done in legal else tiles[0]
+
+
 def heuristic_action(state, rng=None) -> int:
     rng = rng or random.Random(0)
     c = state._s
@@ -225,57 +322,15 @@ def heuristic_action(state, rng=None) -> int:
     if ph == PH_EXAMPICK:
         return max(legal, key=lambda a: (_card_value(c, a - lay.xpick), a))
     if ph == PH_TAKE:
-        held, want = ST.bales_held(c, p), _wanted_bales(c)
-
-        def take_value(a: int) -> float:
-            s, t = divmod(a - lay.take, R.NUM_TILES)
-            cost = T.acquire_cost(c, s)
-            exam = 1.0 if yellow_red(t) else 0.0
-            return _tile_value(t, held, want) - 0.5 * cost + exam + 0.05 * jitter()
-
-        exam_task = _missing_task(c, 0, 1) and c.paying
-
-        def yellow_red(t: int) -> bool:
-            return exam_task and bool(R.TILES[t].bales[R.YELLOW] or R.TILES[t].bales[R.RED])
-
-        return max(legal, key=take_value)
+        return _take(c, lay, legal, p, jitter)
     if ph == PH_USE:
-        options = [a - lay.use for a in legal]
-        tile = R.TILES[c.pend]
-        if _missing_task(c, 0, 2) and not c.pend_secret and len(options) > 1:
-            return lay.use + max(o for o in options if o != KEEP)  # the exam's conversion
-        if sum(tile.bales) >= 2 or not tile.lower:
-            return lay.use + KEEP
-        if TO_BOTH in options:
-            return lay.use + TO_BOTH
-        converts = [o for o in options if o != KEEP]
-        if sum(tile.bales) == 0 or c.yarn[p] + c.lace[p] < 2:
-            # take the scarcer marker
-            return lay.use + min(converts, key=lambda o: (c.yarn[p] if o == 1 else c.lace[p], o))
-        return lay.use + KEEP
+        return _use(c, lay, legal, p)
     if ph == PH_MAKE:
         return max(legal, key=lambda a: _dress_value(c, a - lay.make))
     if ph == PH_PAY:
-
-        def waste(a: int) -> tuple:
-            b = R.TILES[a - lay.pay].bales
-            useful = sum(min(b[i], c.need[i]) for i in range(4))
-            return (sum(b) - useful, -useful)
-
-        return min(legal, key=waste)
+        return _pay(c, lay, legal)
     if ph == PH_PLACE:
-        rents = [a for a in legal if a != lay.sell]
-        exam_sale = _missing_task(c, 1, 2) and c.xbits[p] & 1
-        if lay.sell in legal and (
-            exam_sale
-            or not rents
-            or c.money[p] < 4
-            or c.round == c.cfg.rounds
-            and R.DRESSES[c.dress].money >= 20
-        ):
-            return lay.sell
-        counts = _hall_counts(c)
-        return max(rents, key=lambda a: _guest_value(c, a - lay.place, counts) + 0.05 * jitter())
+        return _place(c, lay, legal, p, jitter)
     if ph == PH_HIRE:
         return max(legal, key=lambda a: _card_value(c, lay.arg[a]) + 0.1 * jitter())
     if ph == PH_FUND:
@@ -285,43 +340,14 @@ def heuristic_action(state, rng=None) -> int:
     if ph == PH_YARNLACE:
         return lay.yarnlace + (1 if c.lace[p] < c.yarn[p] else 0)
     if ph == PH_DEPUTE:
-
-        def deputed(a: int) -> int:
-            return lay.arg[a]
-
-        # a hand card could still be played this round: depute it only as a last resort
-        def from_hand(a: int) -> int:
-            return int(lay.decode(a)[0] == "depute_hand")
-
-        if c.depute_mode == "money":
-            return min(legal, key=lambda a: (from_hand(a), _card_value(c, deputed(a)), a))
-        useful = [
-            a
-            for a in legal
-            if R.CARDS[deputed(a)].bonus not in R.CROWNS
-            and R.CARDS[deputed(a)].bonus != R.BONUS["none"]
-        ]
-        pool = useful or legal
-        return min(pool, key=lambda a: (from_hand(a), _TYPE_VALUE[R.CARDS[deputed(a)].kind], a))
+        return _depute(c, lay, legal)
     if ph == PH_JEWEL:
-        buys = [a for a in legal if a != lay.nojewel]
-        best = max(buys, key=lambda a: _jewel_value(c, a - lay.jewel))
-        j = best - lay.jewel
-        if lay.nojewel not in legal:  # a jewellery bonus: take the best piece
-            return best
-        if _jewel_value(c, j) > 0 and c.money[p] - c.tab.jprices[j] >= 3:
-            return best
-        return lay.nojewel
+        return _jewel(c, lay, legal, p)
     if ph == PH_BUY:
         keep = 0 if c.round == c.cfg.rounds else 8
         return lay.buy if c.money[p] - c.rate >= keep else lay.done
     if ph == PH_DISCARD:
-        tiles = [a for a in legal if a != lay.done]
-        late = c.round == c.cfg.rounds
-        if tiles and (late or not any(c.acc)):
-            held, want = ST.bales_held(c, p), _wanted_bales(c)
-            return min(tiles, key=lambda a: _tile_value(a - lay.discard, held, want))
-        return lay.done if lay.done in legal else tiles[0]
+        return _discard(c, lay, legal, p)
     if ph == PH_TERRACE:
         moves = [a for a in legal if a != lay.done]
         return max(moves, key=lambda a: (_final_prestige(c.gdress[a - lay.terrace]), -a))

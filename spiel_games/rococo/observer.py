@@ -77,9 +77,7 @@ from functools import lru_cache
 from operator import add as _plus
 from operator import sub as _sub
 
-import numpy as np
-
-from spiel_games.common.observer import Layout, Piece, PieceObserver
+from spiel_games.common.observer import ByteObserver, Layout, Piece, PieceObserver
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.state import CHANCE_PHASES, PH_END, Phase
 
@@ -198,9 +196,6 @@ def write(state, player, view, out) -> None:
     the index of the 1 in each row); strings get only the short texts, so the long
     value vectors are built only when a tensor is written."""
     c = state._s
-    cfg = c.cfg
-    n = cfg.players
-    T = R.NUM_TILES
     tensor = hasattr(out, "tensor")
     if tensor:
         out.hot("observer", player)
@@ -211,6 +206,15 @@ def write(state, player, view, out) -> None:
         out("my_hand", c.hand[player], None if tensor else _short(c.hand[player]))
     if not view.public:
         return
+    _write_turn(c, out, tensor)
+    _write_tiles(c, player, view, out, tensor)
+    _write_cards(c, out, tensor)
+    if c.cfg.jewelry:
+        _write_jewelry(c, out, tensor)
+
+
+def _write_turn(c, out, tensor: bool) -> None:
+    """Who moves, the phase, round, start player, favor and each player's markers."""
     acting = c.phase not in CHANCE_PHASES and c.phase != PH_END
     mover = c.cur if acting else -1
     if tensor:
@@ -228,6 +232,12 @@ def write(state, player, view, out) -> None:
     out("yarn", c.yarn)
     out("lace", c.lace)
     out("prestige", c.prestige)
+
+
+def _write_tiles(c, player: int, view, out, tensor: bool) -> None:
+    """Resource tiles (what the viewer can place and what not), dresses, the board."""
+    n = c.cfg.players
+    T = R.NUM_TILES
     if tensor:
         out("tiles_public", sum(c.tpub, ()))
     else:
@@ -267,6 +277,12 @@ def write(state, player, view, out) -> None:
         out("deco_owner", (), _dots(c.deco))
         out("all_halls", (), _dots(c.allh))
     out("terrace", [g + 1 for g in c.terr])
+
+
+def _write_cards(c, out, tensor: bool) -> None:
+    """Employee cards (display, stack, each player's piles), the card and dress in play."""
+    cfg = c.cfg
+    n = cfg.players
     hidden = [_hidden(c.supply[q], c.hand[q], c.known[q]) for q in range(n)]
     if tensor:
         for k in c.display:
@@ -305,140 +321,42 @@ def write(state, player, view, out) -> None:
         c.yl_cost,
     )
     out("turn_context", ctx)
-    if cfg.jewelry:
-        if tensor:
-            out.hot_rows("jeweller", c.jdisp)
-            out("jewels", sum(c.jewels, ()))
-        else:
-            out("jeweller", (), _dots(c.jdisp))
-            out("jewels", (), "/".join([_dots(v) for v in c.jewels]))
-        out("jewel_stack", c.jstack)
-        out("jewel_turn", (c.jmode, c.jcol + 1, c.xneed, int(c.mod == "sell")))
-        exam = sum(
-            [(c.xside[q], c.xbits[q] & 1, c.xbits[q] >> 1 & 1, c.xbits[q] >> 2) for q in range(n)],
-            (),
-        )
-        out("exam", exam)
-        out("reserved", _reserved(c.emp))
-        if tensor:
-            C = cfg.num_cards
-            for i, pool in enumerate(c.xpool):
-                for k in pool:
-                    out.add("exam_pools", i * C + k)
-            for k in c.spec:
-                out.add("specialists", k)
-            for k in c.xoffer:
-                out.add("exam_offer", k)
-        else:
-            out("exam_pools", (), "/".join([_dots(pl) or "-" for pl in c.xpool]))
-            out("specialists", (), _dots(c.spec) or "-")
-            out("exam_offer", (), _dots(c.xoffer) or "-")
 
 
-class _Sink:
-    """Writes pieces into a flat buffer laid out like the tensor (zeros to start with):
-    a value vector into its slice, a one-hot by setting its one element (``hot``: -1 =
-    all zeros; ``hot_rows``: one row of the piece per index), a count by adding 1
-    (``add``). The buffer is a bytearray on the fast path (every value of a Rococo
-    tensor is a small count) or the float32 tensor itself."""
-
-    __slots__ = ("tensor", "offsets", "widths")
-
-    def __init__(self, buffer, offsets: dict, widths: dict):
-        self.tensor = buffer
-        self.offsets = offsets
-        self.widths = widths
-
-    def __call__(self, name: str, values, text=None) -> None:
-        off, size = self.offsets[name]
-        if len(values) > size:
-            raise _LayoutError(f"piece {name!r} has {len(values)} values, layout allows {size}")
-        self.tensor[off : off + len(values)] = values
-
-    def hot(self, name: str, i: int) -> None:
-        if i >= 0:
-            off, size = self.offsets[name]
-            if i >= size:
-                raise _LayoutError(f"piece {name!r}: index {i} outside its {size} values")
-            self.tensor[off + i] = 1
-
-    def hot_rows(self, name: str, indices) -> None:
-        off, size = self.offsets.get(name, (0, 0))
-        if not size:
-            return
-        w = self.widths[name]
-        t = self.tensor
-        for r, i in enumerate(indices):
-            if i >= 0:
-                if i >= w:
-                    raise _LayoutError(f"piece {name!r}: index {i} outside a row of {w}")
-                t[off + r * w + i] = 1
-
-    def add(self, name: str, i: int) -> None:
-        self.tensor[self.offsets[name][0] + i] += 1
-
-
-class _LayoutError(ValueError):
-    """A piece that does not fit the layout (a bug, never a value out of byte range)."""
-
-
-class RococoObserver(PieceObserver):
-    """PieceObserver with a faster tensor writer: pieces go into a bytearray (one-hot
-    and count pieces element by element), converted to the float tensor at once.
-    A value outside 0-255 (never seen in play, but not excluded by the rules) makes
-    that one write fall back to writing the float tensor directly.
-
-    Outputs are memoised on the position (``Core.memo``, dropped by every change):
-    OpenSpiel's tests and bots ask for the same player's tensor and string several
-    times per state, and the observation and the information state are the same
-    text (``write`` does not depend on ``perfect_recall``)."""
-
-    def __init__(self, iig_obs_type, layout: Layout):
-        super().__init__(iig_obs_type, layout, write)
-        self._widths = {p.name: p.shape[-1] for p in layout.pieces}
-        self._float_sink = _Sink(self.tensor, layout.offsets, self._widths)
-        # what this observer shows: public facts, own secrets, everyone's secrets
-        self._key = (self.view.public, self.view.sees(0, 0), self.view.sees(0, 1), layout.size)
-
-    def set_from(self, state, player: int) -> None:
-        c = state._s
-        key = (True, player, self._key)
-        memo = c.memo
-        if memo is not None:
-            done = memo.get(key)
-            if done is not None:
-                self.tensor[:] = np.frombuffer(done, np.uint8)
-                return
-        buf = bytearray(self.layout.size)
-        try:
-            write(state, player, self.view, _Sink(buf, self.layout.offsets, self._widths))
-        except _LayoutError:
-            raise
-        except ValueError:  # a value that is not a byte: write the float tensor itself
-            self.tensor.fill(0.0)
-            write(state, player, self.view, self._float_sink)
-            return
-        self.tensor[:] = np.frombuffer(buf, np.uint8)
-        if memo is None:
-            memo = c.memo = {}
-        memo[key] = bytes(buf)
-
-    def string_from(self, state, player: int) -> str:
-        c = state._s
-        key = (False, player, self._key)
-        memo = c.memo
-        if memo is not None:
-            done = memo.get(key)
-            if done is not None:
-                return done
-        text = super().string_from(state, player)
-        if memo is None:
-            memo = c.memo = {}
-        memo[key] = text
-        return text
+def _write_jewelry(c, out, tensor: bool) -> None:
+    """The Jewelry Box's public pieces: jeweller, jewellery, exams, specialists."""
+    cfg = c.cfg
+    n = cfg.players
+    if tensor:
+        out.hot_rows("jeweller", c.jdisp)
+        out("jewels", sum(c.jewels, ()))
+    else:
+        out("jeweller", (), _dots(c.jdisp))
+        out("jewels", (), "/".join([_dots(v) for v in c.jewels]))
+    out("jewel_stack", c.jstack)
+    out("jewel_turn", (c.jmode, c.jcol + 1, c.xneed, int(c.mod == "sell")))
+    exam = sum(
+        [(c.xside[q], c.xbits[q] & 1, c.xbits[q] >> 1 & 1, c.xbits[q] >> 2) for q in range(n)],
+        (),
+    )
+    out("exam", exam)
+    out("reserved", _reserved(c.emp))
+    if tensor:
+        C = cfg.num_cards
+        for i, pool in enumerate(c.xpool):
+            for k in pool:
+                out.add("exam_pools", i * C + k)
+        for k in c.spec:
+            out.add("specialists", k)
+        for k in c.xoffer:
+            out.add("exam_offer", k)
+    else:
+        out("exam_pools", (), "/".join([_dots(pl) or "-" for pl in c.xpool]))
+        out("specialists", (), _dots(c.spec) or "-")
+        out("exam_offer", (), _dots(c.xoffer) or "-")
 
 
 def make_observer(game, iig_obs_type=None, params=None) -> PieceObserver:
     if params:
         raise ValueError(f"Rococo observer takes no parameters, got {params}")
-    return RococoObserver(iig_obs_type, layout_for(game.config))
+    return ByteObserver(iig_obs_type, layout_for(game.config), write)

@@ -15,8 +15,8 @@ rebuilds it. Selections can always be rewritten (every card selected this
 round came from the same supply, in any order). A tile rewrite can clash with
 later public draws or a reshuffle of the stack: such a world is rejected and
 redrawn (a few times, then the other players keep their real face-down tiles).
-A terminal state is returned unchanged. Cost: one replay of the history (about
-7 ms for a whole 4-player game).
+A terminal state is returned unchanged. Cost: one replay of the history from the first
+rewritten move (the untouched prefix is replayed once and kept for the next calls).
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from __future__ import annotations
 import random
 from operator import add as _plus
 from operator import sub as _sub
+from typing import Any
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo.state import changed, inc, put
+from spiel_games.rococo.state import inc, put
 
-_TILE_TRIES = 4
+TILE_TRIES = 4
 
 
 def _draw(counts: list[int], k: int, u) -> list[int]:
@@ -101,18 +102,40 @@ def _tile_rewrites(c, player: int, u) -> dict[int, int]:
     return out
 
 
+_PREFIXES: dict[tuple[str, tuple[int, ...]], Any] = {}  # the last few replayed prefixes
+
+
+def _prefix(game, head: list[int]):
+    """The state after the actions ``head`` (kept for the next resample: the rewrites start
+    at this round's first selection or at a face-down tile still held, so many calls
+    share the same untouched prefix)."""
+    key = (str(game), tuple(head))
+    state = _PREFIXES.get(key)
+    if state is None:
+        state = game.new_initial_state()
+        for a in head:
+            state.apply_action(a)
+        if len(_PREFIXES) >= 4:
+            del _PREFIXES[next(iter(_PREFIXES))]
+        _PREFIXES[key] = state
+    return state.clone()
+
+
 def _replay(game, hist: list[int], rewrites: dict[int, int]):
     """The state reached by the history with `rewrites` applied; None if a step is illegal."""
-    new = game.new_initial_state()
+    first = min(rewrites)
+    new = _prefix(game, hist[:first])
     try:
-        for i, a in enumerate(hist):
-            new.apply_action(rewrites.get(i, a))
+        for i in range(first, len(hist)):
+            new.apply_action(rewrites.get(i, hist[i]))
     except Exception:  # SpielError / ValueError: that world contradicts the public history
         return None
     return new
 
 
-def resample(state, player: int, probability_sampler=None):
+def resample(state, player: int, probability_sampler=None, tries: int | None = None):
+    """The engine's resampler: ``tries`` tile re-deals (default ``TILE_TRIES``) before the
+    others keep their real face-down tiles."""
     u = probability_sampler if probability_sampler is not None else random.random
     c = state._s
     if c.returns is not None:  # terminal: nothing is secret any more that matters
@@ -121,7 +144,7 @@ def resample(state, player: int, probability_sampler=None):
     hands = _hand_rewrites(c, player, u)
     game = state.get_game()
     want = state.information_state_string(player)
-    for _ in range(_TILE_TRIES):
+    for _ in range(TILE_TRIES if tries is None else tries):
         tiles = _tile_rewrites(c, player, u)
         if not tiles:
             break
@@ -148,7 +171,7 @@ def redeal(state, player: int, probability_sampler=None):
     """
     u = probability_sampler if probability_sampler is not None else random.random
     new = state.clone()
-    c = new._s
+    c = new.own_core()
     if c.returns is not None:
         return new
     n = c.cfg.players
@@ -176,7 +199,6 @@ def redeal(state, player: int, probability_sampler=None):
             draws = [(i, who, next(tiles, t)) if who == q else (i, who, t) for i, who, t in draws]
         c.sdraws = tuple(draws)
         c.tstack = tuple(pool)
-    changed(c)
     return new
 
 
@@ -206,7 +228,7 @@ def perturb_secret(state, player: int, rng):
     kind = rng.choice(kinds)
     _, a, b = rng.choice([o for o in options if o[0] == kind])
     new = state.clone()
-    s = new._s
+    s = new.own_core()
     if kind == "hand":
         s.hand = put(s.hand, player, inc(inc(s.hand[player], a, -1), b))
         s.supply = put(s.supply, player, inc(inc(s.supply[player], b, -1), a))
@@ -216,5 +238,4 @@ def perturb_secret(state, player: int, rng):
             s.tsec = put(s.tsec, player, inc(inc(s.tsec[player], a, -1), b))
         else:
             s.pend = b
-    changed(s)
     return new

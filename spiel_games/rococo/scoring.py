@@ -11,6 +11,7 @@ Prestige gained during the game (bonuses, Festivity dresses) is added too.
 
 from __future__ import annotations
 
+from spiel_games.common.utility import returns_from_keys
 from spiel_games.rococo import rules as R
 from spiel_games.rococo import state as ST
 
@@ -111,6 +112,12 @@ def tie_keys(c, final_scores=None) -> list[tuple[int, int]]:
     if final_scores is None:
         final_scores = scores(c)
     return [(s, c.money[p] % _PER_LIVRE) for p, s in enumerate(final_scores)]
+
+
+def final_returns(c) -> list[float]:
+    """The returns at the end: the utility mode applied to (prestige, tie-break)."""
+    final = scores(c)
+    return returns_from_keys(c.cfg.utility, final, tie_keys(c, final))
 
 
 # ----- pure scoring rules --------------------------------------------------------------

@@ -2,35 +2,12 @@
 
 from __future__ import annotations
 
-from spiel_games.common.registry import GameSpec, ParamDoc
+from spiel_games.common.registry import GameSpec
 from spiel_games.rococo import abstraction, evaluation, rules
 from spiel_games.rococo.game import SHORT_NAME
 from spiel_games.rococo.heuristic import heuristic_action
 from spiel_games.rococo.resample import perturb_secret, redeal
-
-_MEANINGS = {
-    "players": "number of players, 2-5 (2-3 use the small board side, 4-5 the large one)",
-    "rounds": "rounds played, 1-7 (7 in the full game)",
-    "hand_size": "employee cards selected each round, 1-3",
-    "base_deck": "starting cards as letters: M Master, J Journeyman, a/b the two Apprentices",
-    "start_money": "Livre each player starts with",
-    "display": "employee cards revealed for hire each round, 0-4",
-    "levels": "employee levels in the hire stack, 0-6",
-    "windows": "workshop windows; 0 = the board side's, else the rightmost N",
-    "warehouse": "tiles per warehouse segment; 0 = by board side (3 or 4)",
-    "guests": "guest spaces per hall; 0 = by board side (4 or 6)",
-    "decorations": "at most N spaces of each decoration kind; 0 = the full board",
-    "dresses": "dress tiles in the bag; 0 = all, else N spread over the colours",
-    "tiles": "resource tiles; 0 = all, else N spread over the tile types",
-    "festivity": "add the 4 Festivity Dresses (cannot be sold, one-time prestige)",
-    "fancy": "add the 4 Fancy Dresses and 5 extra resource tiles",
-    "jewelry": "the Jewelry Box: jeweller and jewellery, exams, 28 new employees",
-    "jeweller": "jeweller spaces, 1-4 (the cheapest N); 0 = all 4; needs jewelry=true",
-    "jewels": "jewellery tiles; 0 = all 24, else N spread over the 4 kinds; needs jewelry=true",
-    "specialists": "specialised apprentices in the open row, 0-10; needs jewelry=true",
-    "exam_cards": "new cards in each exam pool, 0-9; needs jewelry=true",
-    "utility": "rank (zero-sum rank difference), score (raw prestige) or win (1 split among winners)",
-}
+from spiel_games.rococo.rules.config import PARAMS
 
 _TINY_BASE = (
     "players=2,rounds=1,hand_size=1,base_deck=MJ,display=0,levels=0,windows=1,"
@@ -66,7 +43,7 @@ SPEC = GameSpec(
     title="Rococo",
     min_players=2,
     max_players=5,
-    params=tuple(ParamDoc(k, v, _MEANINGS[k]) for k, v in rules.DEFAULTS.items()),
+    params=PARAMS,
     summary=(
         "Tailors at the court of Louis XV. Over 7 rounds each player secretly picks 3 "
         "employee cards and plays them one per turn: claim the Queen's favor, buy silk, "
@@ -92,7 +69,7 @@ SPEC = GameSpec(
     abstraction=abstraction.abstract_key,
     abstraction_labels=abstraction.action_labels,
     evaluation=evaluation,
-    eval_depth=0,  # depth 0 beat depth 4 and heuristic rollouts (docs/STRENGTH.md, 8th round)
+    search_defaults=evaluation.SEARCH_DEFAULTS,
     abstraction_name=abstraction.NAME,
     abstraction_version=abstraction.VERSION,
     perturb_secret=perturb_secret,

@@ -1,12 +1,11 @@
 """Rococo's phases (`Phase`), the mutable state (`Core`) and its primitive edits.
 
 `Core` holds every fact of a position in immutable tuples and ints, so a clone
-copies a handful of list objects. Two slots cache what is derived from the
-position: ``legal`` (the legal action ids) and ``memo`` (observer outputs). A
-clone shares them, which is right while both cores hold the same position;
-`RococoState._apply_action` drops them, and any other change to a core must
-call `changed(core)`. Per-player count vectors are indexed by card
-id (employees), tile type (resources) or dress type.
+copies a handful of list objects. The engine's ``cache`` slot keeps what is derived
+from the position (legal ids, chance outcomes, observer outputs): a clone shares it,
+every move drops it, and any other change must go through ``state.own_core()``.
+Per-player count vectors are indexed by card id (employees), tile type (resources)
+or dress type.
 
 For the resampler, ``ply`` counts the actions applied (the history index of the
 next one), ``sels`` records where this round's secret selections are in the
@@ -24,8 +23,10 @@ import enum
 from functools import lru_cache
 from operator import add as _plus
 
+from spiel_games.common.engine import install_copier
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.actions import ActionLayout
+from spiel_games.rococo.rules.config import Config
 
 
 class Phase(enum.IntEnum):
@@ -93,85 +94,12 @@ CHANCE_PHASES = frozenset(
     (PH_START, PH_REVEAL, PH_WAREFILL, PH_DRESSFILL, PH_STACKDRAW, PH_JEWELFILL, PH_EXAMDRAW)
 )
 
-# Per-player and board vectors; all stored as tuples (updated with `put`), so a
-# copy of the core shares them and allocates nothing but the core itself.
-_VECTOR_SLOTS = (
-    "money",
-    "yarn",
-    "lace",
-    "prestige",
-    "tpub",
-    "tsec",
-    "supply",
-    "hand",
-    "known",
-    "discard",
-    "ware",
-    "windows",
-    "gown",
-    "gdress",
-    "deco",
-    "allh",
-    "terr",
-    "jdisp",  # Jewelry Box: kind on each jeweller space or -1 (dearest first, packed right)
-    "jstack",  # jewellery tiles left face down, per kind
-    "jewels",  # each player's jewellery, per kind
-    "xside",  # Jewelry Box: each exam card's side (0 journeyman's, 1 master's exam)
-    "xbits",  # each player's exam tasks done (3 bits)
-    "xpool",  # (journeyman's, master's) pool: card ids not yet seen by anyone (sorted)
-    "xoffer",  # exam cards shown in the running exam
-    "spec",  # specialised apprentices still in the open row
-)
-
 
 class Core:
-    __slots__ = _VECTOR_SLOTS + (
-        "cfg",
-        "lay",
-        "phase",
-        "cur",
-        "round",
-        "start",
-        "stage",
-        "emp",
-        "display",
-        "tstack",
-        "tdisc",
-        "bag",
-        "ddisc",
-        "favor",
-        "need_sel",
-        "sel_done",
-        "card",
-        "inplay",
-        "bcard",
-        "by_master",
-        "dress",
-        "need",
-        "mod",
-        "discount",
-        "pend",
-        "pend_secret",
-        "paying",
-        "rate",
-        "acc",
-        "yl_cost",
-        "terr_left",
-        "returns",
-        "depute_mode",
-        "jmode",  # 1 while the dress just rented may take a piece of jewellery, else 0
-        "xneed",  # exam cards still to show in the running exam
-        "jcol",  # the colour of that dress (for the colour-match reward), -1 = none
-        "ply",  # actions applied so far (the history index of the next action)
-        "sels",  # (ply, player) of this round's select actions (secret until played)
-        "sspent",  # (player, card) of this round's selected cards shown since (played, deputed)
-        "sdraws",  # (ply, player, tile) of face-down stack tiles kept and still secret
-        "tab",  # the configuration's precomputed tables (shared, read-only)
-        "legal",  # cached legal ids of the player to move (a tuple), None = not computed
-        "memo",  # cached observer outputs of this position (dict), None = none yet
-    )
+    """Every fact of a Rococo position. Per-player and board vectors are tuples (updated
+    with `put`), so a copy of the core shares them and allocates nothing but the core."""
 
-    # Slot types (annotations only: no class attributes, so __slots__ stays as is).
+    # Slot types: the annotations are the slots (``__slots__`` is built from them below).
     money: tuple[int, ...]  # per player
     yarn: tuple[int, ...]
     lace: tuple[int, ...]
@@ -189,15 +117,15 @@ class Core:
     deco: tuple[int, ...]  # owner per decoration space, -1 free
     allh: tuple[int, ...]  # owner per All-halls space, -1 free
     terr: tuple[int, ...]  # guest space moved beside each fireworks space, -1 none
-    jdisp: tuple[int, ...]
-    jstack: tuple[int, ...]
-    jewels: tuple[tuple[int, ...], ...]
-    xside: tuple[int, ...]
-    xbits: tuple[int, ...]
-    xpool: tuple[tuple[int, ...], ...]
-    xoffer: tuple[int, ...]
-    spec: tuple[int, ...]
-    cfg: R.Config
+    jdisp: tuple[int, ...]  # Jewelry Box: kind on each jeweller space or -1 (dearest first)
+    jstack: tuple[int, ...]  # jewellery tiles left face down, per kind
+    jewels: tuple[tuple[int, ...], ...]  # each player's jewellery, per kind
+    xside: tuple[int, ...]  # each exam card's side (0 journeyman's, 1 master's exam)
+    xbits: tuple[int, ...]  # each player's exam tasks done (3 bits)
+    xpool: tuple[tuple[int, ...], ...]  # (journeyman's, master's) pool: ids no one has seen
+    xoffer: tuple[int, ...]  # exam cards shown in the running exam
+    spec: tuple[int, ...]  # specialised apprentices still in the open row
+    cfg: Config
     lay: ActionLayout
     phase: int  # a Phase, kept as a plain int
     cur: int  # the player to move (or whose turn it is)
@@ -228,36 +156,25 @@ class Core:
     acc: tuple[int, ...]  # bales discarded for prestige so far (per colour)
     yl_cost: int  # Livre for the yarn/lace choice
     terr_left: tuple[int, ...]  # players still to make terrace moves, in order
-    returns: tuple[float, ...] | None  # set once the game is over
     depute_mode: str  # "use" or "money"
-    jmode: int
-    xneed: int
-    jcol: int
-    ply: int
-    sels: tuple[tuple[int, int], ...]
-    sspent: tuple[tuple[int, int], ...]
-    sdraws: tuple[tuple[int, int, int], ...]
-    tab: Tables
-    legal: tuple[int, ...] | None
-    memo: dict | None
+    jmode: int  # 1 while the dress just rented may take a piece of jewellery, else 0
+    xneed: int  # exam cards still to show in the running exam
+    jcol: int  # the colour of that dress (for the colour-match reward), -1 = none
+    sels: tuple[tuple[int, int], ...]  # (ply, player) of this round's selections (secret)
+    sspent: tuple[tuple[int, int], ...]  # (player, card) of selected cards shown since
+    sdraws: tuple[tuple[int, int, int], ...]  # (ply, player, tile) of face-down tiles kept
+    tab: Tables  # the configuration's precomputed tables (shared, read-only)
+    # The engine's slots (spiel_games.common.engine):
+    mover: int
+    ply: int  # actions applied so far (the history index of the next action)
+    returns: tuple[float, ...] | None
+    owned: bool
+    cache: dict | list | None  # legal ids, chance outcomes, observer outputs of this position
 
-    def __deepcopy__(self, memo):  # replaced below by a generated straight-line copy
-        raise NotImplementedError
-
-
-def _make_copier():
-    """Generate Core.__deepcopy__ as straight-line code: every slot holds an immutable
-    value (ints, strings, tuples, the shared config), so the copy shares them all."""
-    lines = ["def __deepcopy__(self, memo):", "    c = _new(Core)"]
-    for k in Core.__slots__:
-        lines.append(f"    c.{k} = self.{k}")
-    lines.append("    return c")
-    scope = {"Core": Core, "_new": object.__new__}
-    exec("\n".join(lines), scope)  # noqa: S102 - fixed, generated from the slot names
-    Core.__deepcopy__ = scope["__deepcopy__"]
+    __slots__ = tuple(__annotations__)
 
 
-_make_copier()
+install_copier(Core)  # every slot holds an immutable value: the copy shares them
 
 
 class Tables:
@@ -285,7 +202,7 @@ class Tables:
         "num_cards",
     )
 
-    def __init__(self, cfg: R.Config):
+    def __init__(self, cfg: Config):
         self.num_cards = cfg.num_cards
         self.jewelry = cfg.jewelry  # the one switch the per-move code reads
         self.jprices = cfg.jeweller_prices
@@ -301,7 +218,7 @@ class Tables:
         self.window_costs = cfg.window_costs
 
 
-def initial_core(cfg: R.Config, lay: ActionLayout) -> Core:
+def initial_core(cfg: Config, lay: ActionLayout) -> Core:
     n = cfg.players
     c = Core.__new__(Core)
     c.cfg = cfg
@@ -355,7 +272,6 @@ def initial_core(cfg: R.Config, lay: ActionLayout) -> Core:
     c.acc = (0, 0, 0, 0)
     c.yl_cost = 0
     c.terr_left = ()
-    c.returns = None
     c.depute_mode = ""
     c.jdisp = (-1,) * len(cfg.jeweller_prices)
     c.jstack = cfg.jewel_counts
@@ -368,20 +284,10 @@ def initial_core(cfg: R.Config, lay: ActionLayout) -> Core:
     c.xoffer = ()
     c.xneed = 0
     c.spec = cfg.specialists
-    c.ply = 0
     c.sels = ()
     c.sspent = ()
     c.sdraws = ()
-    c.legal = None
-    c.memo = None
     return c
-
-
-def changed(c: Core) -> None:
-    """Drop what was cached for the position (legal ids, observer outputs): call after
-    any change to a core made outside `RococoState._apply_action`."""
-    c.legal = None
-    c.memo = None
 
 
 # ----- small vector helpers (tuples are immutable; each returns a new tuple) --------------

@@ -104,8 +104,10 @@ def deco_name(cfg, d: int) -> str:
     return f"{DECO_KIND_NAMES[x.kind]} {x.index + 1}"
 
 
-def action_string(c, lay, player: int, action: int) -> str:
+def action_string(c, player: int, action: int) -> str:
+    """A move (or, for the chance player, a chance outcome) as text."""
     cfg = c.cfg
+    lay = c.lay
     if player == pyspiel.PlayerId.CHANCE:
         ph = c.phase
         if ph == PH_START:

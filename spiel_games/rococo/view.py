@@ -80,7 +80,7 @@ def _player_lines(c, q: int, viewer: int) -> list[str]:
     return lines
 
 
-def render_view(c, player: int) -> str:
+def _header(c, player: int) -> list[str]:
     cfg = c.cfg
     n = cfg.players
     ph = c.phase
@@ -102,8 +102,14 @@ def render_view(c, player: int) -> str:
         lines.append("You are to move.")
     else:
         lines.append(f"P{c.cur + 1} is to move.")
-    lines.append("")
-    lines.append("Employees for hire: " + (", ".join(R.CARDS[k].name for k in c.display) or "-"))
+    return lines
+
+
+def _supplies(c, player: int, pend_visible: bool) -> list[str]:
+    """Employees, warehouse, workshop, dresses, the tiles the viewer cannot place, and
+    the Jewelry Box's jeweller, specialists and exam stacks."""
+    cfg = c.cfg
+    lines = ["Employees for hire: " + (", ".join(R.CARDS[k].name for k in c.display) or "-")]
     left = sum(len(level) for level in c.emp)
     lines.append(f"Employee stack: {left} cards in {len(c.emp)} levels")
     lines.append(
@@ -124,11 +130,10 @@ def render_view(c, player: int) -> str:
     )
     lines.append(f"Dress bag: {_dresses(c.bag)}; discarded: {_dresses(c.ddisc)}")
     unseen = list(c.tstack)
-    for q in range(n):
+    for q in range(cfg.players):
         if q != player:
             for t, k in enumerate(c.tsec[q]):
                 unseen[t] += k
-    pend_visible = c.pend >= 0 and (not c.pend_secret or c.cur == player)
     if c.pend >= 0 and not pend_visible:
         unseen[c.pend] += 1
     lines.append(f"Tiles in the stack or face down with others: {_tiles(unseen)}")
@@ -144,13 +149,18 @@ def render_view(c, player: int) -> str:
         )
         if c.xoffer:
             lines.append("Exam cards shown: " + ", ".join(R.CARDS[k].name for k in c.xoffer))
-    lines.append("")
+    return lines
+
+
+def _palace(c) -> list[str]:
+    """Guests, decorations, All-halls markers and terrace moves."""
+    cfg = c.cfg
     guests = [
         f"  {guest_name(cfg, g)}: P{o + 1} {R.DRESSES[c.gdress[g]].name}"
         for g, o in enumerate(c.gown)
         if o >= 0
     ]
-    lines.append("Guests:" + ("" if guests else " -"))
+    lines = ["Guests:" + ("" if guests else " -")]
     lines += guests
     decos = [f"{deco_name(cfg, d)}: P{o + 1}" for d, o in enumerate(c.deco) if o >= 0]
     lines.append("Decorations: " + ("; ".join(decos) or "-"))
@@ -165,9 +175,12 @@ def render_view(c, player: int) -> str:
                 if g >= 0
             )
         )
-    lines.append("")
-    for k in range(n):
-        lines += _player_lines(c, (player + k) % n, player)
+    return lines
+
+
+def _turn(c, pend_visible: bool) -> list[str]:
+    """The card being played, the bonus offered, the dress being made, the pending tile."""
+    ph = c.phase
     turn = []
     if c.card >= 0:
         turn.append(f"P{c.cur + 1} plays {R.CARDS[c.card].name}")
@@ -183,6 +196,17 @@ def render_view(c, player: int) -> str:
         turn.append(f"P{c.cur + 1} decides on a face-down tile")
     if c.need_sel and ph not in CHANCE_PHASES:
         turn.append(f"P{c.cur + 1} still selects {c.need_sel} card(s)")
+    return turn
+
+
+def render_view(c, player: int) -> str:
+    n = c.cfg.players
+    pend_visible = c.pend >= 0 and (not c.pend_secret or c.cur == player)
+    lines = _header(c, player) + [""] + _supplies(c, player, pend_visible) + [""] + _palace(c)
+    lines.append("")
+    for k in range(n):
+        lines += _player_lines(c, (player + k) % n, player)
+    turn = _turn(c, pend_visible)
     if turn:
         lines.append("")
         lines += turn

@@ -36,7 +36,6 @@ from spiel_games.staufer.state import (
     KING,
     NOBLE,
     PEND_POS,
-    PHASE,
     ROUND,
     SEAT,
     TAKE,
@@ -57,8 +56,8 @@ def abstract_key(state, player: int) -> str:
     vp = v[t.vp : t.vp + t.n]
     diff = vp[me] - max(vp[p] for p in range(t.n) if p != me)
     standing = "b" if diff <= -8 else "a" if diff >= 8 else "e"
-    key = f"{v[PHASE]}r{v[ROUND]}c{court_b}{standing}"
-    if v[PHASE] == TURN:
+    key = f"{s.phase}r{v[ROUND]}c{court_b}{standing}"
+    if s.phase == TURN:
         key += "t" + "".join("1" if v[t.tq + me * 3 + i] else "0" for i in range(3))
     return key
 
@@ -87,7 +86,7 @@ def action_labels(state, player: int, legal) -> list[int]:
     s = state._s
     v = s.v
     t = s.t
-    phase = v[PHASE]
+    phase = s.phase
     p = player
     if phase == TURN:
         scored = S.scored_positions(s)

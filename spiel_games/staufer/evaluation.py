@@ -26,12 +26,18 @@ from __future__ import annotations
 
 import math
 
+from spiel_games.common.registry import SearchDefaults
+
 # ----- game internals (re-point here when the game's modules move) -----------------------
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.state import ROUND
 
 # -----------------------------------------------------------------------------------------
+
+# The search's settings with this evaluation (docs/STRENGTH.md): the new leaf is evaluated
+# at once (depth 0 beat depth 4).
+SEARCH_DEFAULTS = SearchDefaults(eval_depth=0)
 
 FEATURES = (
     "score_now",

@@ -18,21 +18,9 @@ majority holder takes the region bonus); clean-up empties the scored seats, refi
 moves the king (clearing the payment areas he passes back to the courts) and sets the next
 turn order. The game ends after round 5 with jobs, brown chests and privileges.
 
-Parameters (OpenSpiel game parameters, e.g. ``python_staufer(players=3)``):
-
-| name          | default  | meaning                                                              |
-|---------------|----------|----------------------------------------------------------------------|
-| players       | 4        | 2-5 players (2 uses the two-player sides of regions and supply table)|
-| rounds        | 5        | rounds (1-5); needs rounds + 1 <= regions                            |
-| actions       | 3        | actions (family members) per player per round, 1-3                   |
-| regions       | 6        | regions in play (2-6): the first ones of Milan, Augsburg, ...        |
-| seats         | 0        | seats per region; 0 = by player count, k = leftmost k of the 3-5 side|
-| supply_spaces | 0        | supply-table spaces; 0 = by player count, k = first k                |
-| chests        | english  | `english` (10 purple + 18 brown), `german` (18 violet + 10 brown), `none` |
-| jobs          | 3        | job types dealt (region, design, office, in that order)              |
-| job_pool      | 6        | job cards per type in play (players..6)                              |
-| privileges    | blue     | `blue` (first-game piles) or `red` (red-seal piles replace them)     |
-| utility       | rank     | `rank`, `score` or `win` (see spiel_games.common.utility)             |
+Parameters: OpenSpiel game parameters (e.g. ``python_staufer(players=3)``), listed with
+their defaults and meanings in ``rules.PARAMS`` (the table at the end of this docstring is
+generated from it).
 
 Information: job cards are secret (dealt by chance, seen only by their owner until the
 end); chest stacks are face down, so every draw (setup and refill) is a chance node over
@@ -58,34 +46,32 @@ Deviations and assumptions (each in rules.toml with source = "assumed" and a rea
   purple chest buys one privilege (one source says two chests).
 - Chest counts: the English rules' 10 purple + 18 brown by default (the German original's
   18 violet + 10 brown with ``chests=german``); all other published counts are kept.
+
+Parameters:
+
 """
 
 from __future__ import annotations
 
-import pyspiel
-
-from spiel_games.common.game_type import make_game_type
-from spiel_games.common.utility import utility_bounds
+from spiel_games.common.engine import EngineGame, EngineState, Setup
+from spiel_games.common.params import markdown_table
 from spiel_games.staufer import actions as A
-from spiel_games.staufer import phases as P
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer import text
 from spiel_games.staufer.observer import make_observer
+from spiel_games.staufer.phases import TABLE
 from spiel_games.staufer.resample import resample
 from spiel_games.staufer.state import (
     CUR,
-    END,
     ESCORT,
     GIFT,
     KING,
-    MOVER,
     NDEP,
     NSUP,
     PEND_OCC,
     PEND_POS,
     PEND_SEAT,
-    PHASE,
     PRIV_PENDING,
     ROUND,
     SCORED_A,
@@ -96,22 +82,9 @@ from spiel_games.staufer.state import (
 )
 from spiel_games.staufer.view import render_view
 
+__doc__ = (__doc__ or "") + markdown_table(R.PARAMS)
+
 SHORT_NAME = "python_staufer"
-
-
-def _game_type(mode: str):
-    return make_game_type(
-        SHORT_NAME,
-        "Die Staufer",
-        perfect_information=False,
-        utility=mode,
-        min_players=2,
-        max_players=5,
-        parameters=R.DEFAULTS,
-    )
-
-
-GAME_TYPE = _game_type("rank")
 
 
 def max_game_length(cfg: R.Config) -> int:
@@ -133,72 +106,12 @@ def max_game_length(cfg: R.Config) -> int:
     return setup + chest_draws + moves + extra
 
 
-class StauferGame(pyspiel.Game):
-    def __init__(self, params=None):
-        params = dict(params or {})
-        self.config = R.make_config(params)
-        cfg = self.config
-        lo, hi, total = utility_bounds(cfg.utility, 0, cfg.max_score())
-        info = pyspiel.GameInfo(
-            num_distinct_actions=A.NUM_ACTIONS,
-            max_chance_outcomes=A.NUM_CHANCE,
-            num_players=cfg.players,
-            min_utility=lo,
-            max_utility=hi,
-            utility_sum=total if cfg.utility != "score" else None,
-            max_game_length=max_game_length(cfg),
-        )
-        game_type = GAME_TYPE if cfg.utility == "rank" else _game_type(cfg.utility)
-        super().__init__(game_type, info, {**R.DEFAULTS, **params})
-        self._initial = initial_core(cfg)
-
-    def new_initial_state(self):
-        return StauferState(self)
-
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        return make_observer(self, iig_obs_type, params)
-
-
-class StauferState(pyspiel.State):
-    def __init__(self, game: StauferGame):
-        super().__init__(game)
-        self._s = game._initial  # copy-on-write: see state.initial_core
-
-    # ----- OpenSpiel API -------------------------------------------------------------
-    def current_player(self):
-        return self._s.v[MOVER]
-
-    def is_terminal(self):
-        return self._s.v[PHASE] == END
-
-    def chance_outcomes(self):
-        s = self._s
-        outcomes = P.OUTCOMES[s.v[PHASE]]
-        if outcomes is None:
-            raise ValueError("chance_outcomes called at a player node")
-        return outcomes(s)
-
-    def _legal_actions(self, player):
-        s = self._s
-        if player != s.v[MOVER] or player < 0:
-            return []
-        return P.LEGAL[s.v[PHASE]](s)
-
-    def _apply_action(self, action):
-        s = self._s
-        if not s.owned:
-            self._s = s = s.__deepcopy__(None)
-        s.pub = None
-        apply = P.APPLY[s.v[PHASE]]
-        if apply is None:
-            raise ValueError("the game is over")
-        apply(s, action)
-
-    def returns(self):
-        s = self._s
-        if s.returns is None:
-            return [0.0] * s.t.n
-        return list(s.returns)
+class StauferState(EngineState):
+    table = TABLE
+    final_returns = staticmethod(S.final_returns)
+    action_text = staticmethod(text.action_string)
+    board_text = staticmethod(text.render)
+    resampler = staticmethod(resample)
 
     def scores(self) -> list[int]:
         """Each player's score if the game ended now (VP track + final scoring)."""
@@ -250,7 +163,7 @@ class StauferState(pyspiel.State):
             base = t.pay + pos * n * 2
             payment.append(tuple((v[base + 2 * p], v[base + 2 * p + 1]) for p in range(n)))
         return {
-            "phase": Phase(v[PHASE]).name.lower(),
+            "phase": Phase(s.phase).name.lower(),
             "round": v[ROUND] + 1,
             "king": v[KING],
             "regions": s.region_at,
@@ -278,18 +191,25 @@ class StauferState(pyspiel.State):
             "scored": (v[SCORED_A], v[SCORED_B]),
         }
 
-    def resample_from_infostate(self, player_id, probability_sampler):
-        """Re-deal the opponents' job cards (the only hidden facts) uniformly among the
-        cards `player_id` has not seen; everything else is public."""
-        return resample(self, player_id, probability_sampler)
-
-    # ----- strings -------------------------------------------------------------------
-    def _action_to_string(self, player, action):
-        return text.action_string(self._s, player, action)
-
-    def __str__(self):
-        return text.render(self._s)
-
     def render_view(self, player: int) -> str:
         """The readable board as `player` sees it (own job cards only; see view.py)."""
         return render_view(self._s, player)
+
+
+class StauferGame(EngineGame):
+    short_name = SHORT_NAME
+    long_name = "Die Staufer"
+    perfect_information = False
+    min_players, max_players = 2, 5
+    parameters = R.DEFAULTS
+    state_type = StauferState
+    configure = staticmethod(R.make_config)
+    observer = staticmethod(make_observer)
+
+    def setup(self, cfg: R.Config) -> Setup:
+        return Setup(
+            core=initial_core(cfg),
+            num_distinct_actions=A.NUM_ACTIONS,
+            max_chance_outcomes=A.NUM_CHANCE,
+            max_game_length=max_game_length(cfg),
+        )

@@ -19,9 +19,9 @@
 from __future__ import annotations
 
 from spiel_games.staufer import actions as A
-from spiel_games.staufer import phases as P
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
+from spiel_games.staufer.phases import deploy as P
 from spiel_games.staufer.state import (
     AFTER,
     CUR,
@@ -30,7 +30,6 @@ from spiel_games.staufer.state import (
     OCCUPANT,
     PAYMENT,
     PEND_POS,
-    PHASE,
     PRIVILEGE,
     ROUND,
     SEAT,
@@ -129,7 +128,7 @@ def heuristic_action(state, rng=None) -> int:
     legal = state._legal_actions(p)
     if len(legal) == 1:
         return legal[0]
-    ph = v[PHASE]
+    ph = s.phase
     if ph == TURN:
         scored_now = S.scored_positions(s)
         bonus = P.bonus_envoy(s, p)

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from array import array
 
+from spiel_games.common.engine import cached, memo
 from spiel_games.common.observer import Layout, Piece, PieceObserver
 from spiel_games.staufer import rules as R
 from spiel_games.staufer.state import (
@@ -64,7 +65,6 @@ from spiel_games.staufer.state import (
     PEND_OCC,
     PEND_POS,
     PEND_SEAT,
-    PHASE,
     PLAYER_PHASES,
     PRIV_PENDING,
     ROUND,
@@ -155,17 +155,17 @@ def write(state, player, view, out) -> None:
         out(
             "public",
             (),
-            array("h", v[: t.jobs]).tobytes().hex()
+            array("h", [s.phase, s.mover, *v[: t.jobs]]).tobytes().hex()
             + f"|{s.region_at}{s.tile_at}{s.a_tiles}{s.b_tiles}{s.c_tiles}{s.refill}",
         )
-    elif view.public and s.pub is not None and s.pub[0] == out.offsets["to_move"][0]:
-        lo, hi, block = s.pub
+    elif view.public and (pub := _cached_public(s)) and pub[0] == out.offsets["to_move"][0]:
+        lo, hi, block = pub
         out.tensor[lo:hi] = block
     elif view.public:
-        player_node = v[PHASE] in PLAYER_PHASES
+        player_node = s.phase in PLAYER_PHASES
         mover = v[CUR] if player_node else -1
         _hot(out, "to_move", (mover,), n, f"P{mover + 1}" if mover >= 0 else "-")
-        _hot(out, "phase", (v[PHASE],), len(Phase), Phase(v[PHASE]).name.lower())
+        _hot(out, "phase", (s.phase,), len(Phase), Phase(s.phase).name.lower())
         _hot(out, "round", (v[ROUND],), rounds, str(v[ROUND] + 1))
         _hot(out, "turn", (v[TI] if player_node else -1,), f, str(v[TI]))
         order = v[t.order : t.order + f]
@@ -202,12 +202,20 @@ def write(state, player, view, out) -> None:
                 if x >= lo:
                     tensor[off + x] = 1.0
             tensor[off + r + k + 2 : off + r + k + 10] = flags
-    if view.public and s.pub is None and not _is_text(out):
+    if view.public and _cached_public(s) is None and not _is_text(out):
         lo, hi = out.offsets["to_move"][0], out.offsets["jobs"][0]
-        s.pub = (lo, hi, out.tensor[lo:hi].copy())  # public pieces are contiguous
+        memo(s)["pub"] = (lo, hi, out.tensor[lo:hi].copy())  # public pieces are contiguous
+    _write_jobs(s, player, view, out)
+
+
+def _write_jobs(s, player: int, view, out) -> None:
+    """The job cards this view shows: the viewer's own, everyone's at the end."""
+    v = s.v
+    t = s.t
+    n = t.n
     hot = []
     shown = []
-    end = v[PHASE] == END
+    end = s.phase == END
     for p in range(n):
         if not (end and view.public) and not view.sees(p, player):
             continue
@@ -223,6 +231,11 @@ def write(state, player, view, out) -> None:
         off = out.offsets["jobs"][0]
         for x in hot:
             tensor[off + x] = 1.0
+
+
+def _cached_public(s):
+    """The public tensor block cached on the position ((lo, hi, values)), or None."""
+    return cached(s, "pub")
 
 
 def _is_text(out) -> bool:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from spiel_games.common.history import with_history_changes
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.state import END, PHASE, ST_JOB
+from spiel_games.staufer.state import END, ST_JOB
 
 
-def resample(state, player: int, sampler):
+def resample(state, player: int, sampler, tries: int | None = None):
+    """The engine's resampler (a direct re-deal that cannot fail: ``tries`` is unused)."""
     s = state._s
-    if s.v[PHASE] == END:
+    if s.phase == END:
         return state.clone()  # the jobs were revealed at the end
     core = s.__deepcopy__(None)
     cfg = s.cfg
@@ -38,7 +39,7 @@ def resample(state, player: int, sampler):
             core.v[jobs + p * 3 + t] = card
             changes[deal_at[p * 3 + t]] = card - t * R.JOB_POOL_MAX
     world = with_history_changes(state, changes)
-    core.pub = None
+    core.cache = None
     world._s = core
     return world
 
@@ -64,7 +65,5 @@ def perturb_secret(state, player: int, rng):
         return None
     t, card = rng.choice(options)
     other = state.clone()
-    if not other._s.owned:
-        other._s = other._s.__deepcopy__(None)
-    other._s.v[s.t.jobs + player * 3 + t] = card
+    other.own_core().v[s.t.jobs + player * 3 + t] = card
     return other

@@ -1,22 +1,20 @@
-"""Die Staufer round structure: setup and refill chance nodes, turn order, round end.
+"""Die Staufer round structure: queuing chest refills, turn order, the end of a round
+(region scoring, clean-up) and of the game. The chance phases themselves (setup steps,
+refills) are in phases/chance.py.
 
-Every function works on a ``Core`` (see state.py for the layout of ``v``). Illegal chance
-outcomes raise ValueError.
+Every function works on a ``Core`` (see state.py for the layout of ``v``).
 """
 
 from __future__ import annotations
 
-from spiel_games.common import deck as D
 from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.state import (
-    CHANCE,
     CUR,
     END,
     ESCORT,
     GIFT,
     KING,
-    MOVER,
     NDEP,
     NOB_AT,
     NOB_CUR,
@@ -25,97 +23,19 @@ from spiel_games.staufer.state import (
     PEND_OCC,
     PEND_POS,
     PEND_SEAT,
-    PHASE,
     PRIV_PENDING,
     REFILL,
     ROUND,
     SCORED_A,
     SCORED_B,
-    ST_A,
-    ST_B,
-    ST_C,
-    ST_JOB,
-    ST_REGION,
-    ST_TILE,
-    STEP,
     TAKE_E,
     TAKE_N,
-    TERMINAL,
     TI,
     TURN,
     Core,
 )
 
-_C_COUNTS = tuple(R.C_MOVES.count(m) for m in range(max(R.C_MOVES) + 1))
-
 # ----- chance ------------------------------------------------------------------------------
-
-
-def refill_outcomes(c: Core) -> list[tuple[int, float]]:
-    """A chest draw: every kind left in the face-down stacks, by its count."""
-    t = c.t
-    return D.draw_outcomes(c.v[t.bag : t.bag + R.CHEST_KINDS])
-
-
-def setup_outcomes(c: Core) -> list[tuple[int, float]]:
-    """The current setup step's outcomes (region, point tile, job, A/B/C tile)."""
-    v = c.v
-    t = c.t
-    kind, arg = t.steps[v[STEP]]
-    cfg = t.cfg
-    if kind == ST_REGION:
-        return D.uniform_outcomes([r for r in range(t.r) if c.pos_of[r] < 0])
-    if kind == ST_TILE:
-        return D.uniform_outcomes([x for x in range(t.r) if x not in c.tile_at])
-    if kind == ST_JOB:
-        ty = arg % 3
-        dealt = {v[t.jobs + p * 3 + ty] for p in range(t.n)}
-        return D.uniform_outcomes(
-            [i for i in range(cfg.job_pool[ty]) if ty * R.JOB_POOL_MAX + i not in dealt]
-        )
-    if kind == ST_A:
-        return D.uniform_outcomes([r for r in range(t.r) if r not in c.a_tiles])
-    if kind == ST_B:
-        return D.uniform_outcomes([b for b in range(len(R.B_CONDITIONS)) if b not in c.b_tiles])
-    counts = list(_C_COUNTS)
-    for m in c.c_tiles:
-        counts[m] -= 1
-    return D.draw_outcomes(counts)
-
-
-def apply_refill(c: Core, outcome: int) -> None:
-    b = c.t.bag + outcome
-    if not 0 <= outcome < R.CHEST_KINDS or c.v[b] <= 0:
-        raise ValueError(f"no chest of kind {outcome} left in the stacks")
-    c.v[b] -= 1
-    _place_chest(c, outcome)
-
-
-def apply_setup(c: Core, outcome: int) -> None:
-    v = c.v
-    t = c.t
-    if outcome not in [a for a, _ in setup_outcomes(c)]:
-        raise ValueError(f"chance outcome {outcome} is not possible at this setup step")
-    kind, arg = t.steps[v[STEP]]
-    if kind == ST_REGION:
-        c.region_at = c.region_at[:arg] + (outcome,) + c.region_at[arg + 1 :]
-        c.pos_of = c.pos_of[:outcome] + (arg,) + c.pos_of[outcome + 1 :]
-    elif kind == ST_TILE:
-        c.tile_at = c.tile_at[:arg] + (outcome,) + c.tile_at[arg + 1 :]
-    elif kind == ST_JOB:
-        v[t.jobs + arg] = (arg % 3) * R.JOB_POOL_MAX + outcome
-    elif kind == ST_A:
-        c.a_tiles = c.a_tiles + (outcome,)
-        if arg == t.cfg.rounds:  # the unused sixth tile names the king's start region
-            v[KING] = c.pos_of[outcome]
-    elif kind == ST_B:
-        c.b_tiles = c.b_tiles + (outcome,)
-    else:
-        assert kind == ST_C
-        c.c_tiles = c.c_tiles + (outcome,)
-    v[STEP] += 1
-    if v[STEP] == len(t.steps):
-        queue_refill(c)
 
 
 def queue_refill(c: Core) -> None:
@@ -130,31 +50,16 @@ def queue_refill(c: Core) -> None:
             if v[t.seat + j] < 0 and v[t.chest + j] < 0:
                 q.append(t.S + j)
     c.refill = tuple(q)
-    _continue_refill(c)
+    continue_refill(c)
 
 
-def _continue_refill(c: Core) -> None:
+def continue_refill(c: Core) -> None:
     t = c.t
     if c.refill and any(c.v[t.bag : t.bag + R.CHEST_KINDS]):
-        c.v[PHASE] = REFILL
-        c.v[MOVER] = CHANCE
+        c.phase = REFILL
     else:
         c.refill = ()  # stacks exhausted: the remaining spaces stay empty
         start_round(c)
-
-
-def _place_chest(c: Core, kind: int) -> None:
-    t = c.t
-    space = c.refill[0]
-    c.refill = c.refill[1:]
-    if space < t.S:
-        c.v[t.supc + space * R.CHEST_KINDS + kind] += 1
-    else:
-        c.v[t.chest + space - t.S] = kind
-    _continue_refill(c)
-
-
-# ----- rounds and turns --------------------------------------------------------------------
 
 
 def start_round(c: Core) -> None:
@@ -162,12 +67,12 @@ def start_round(c: Core) -> None:
     v[TI] = 0
     v[NSUP] = v[NDEP] = 0
     v[CUR] = v[c.t.order]
-    _start_turn(v)
+    _start_turn(c)
 
 
-def _start_turn(v: list[int]) -> None:
-    v[PHASE] = TURN
-    v[MOVER] = v[CUR]
+def _start_turn(c: Core) -> None:
+    v = c.v
+    c.phase = TURN
     v[ESCORT] = v[GIFT] = 0
     v[PEND_POS] = v[PEND_SEAT] = v[PEND_OCC] = -1
     v[PRIV_PENDING] = 0
@@ -179,7 +84,7 @@ def end_turn(c: Core) -> None:
     v[TI] += 1
     if v[TI] < c.t.F:
         v[CUR] = v[c.t.order + v[TI]]
-        _start_turn(v)
+        _start_turn(c)
         return
     _end_round(c)
 
@@ -194,9 +99,7 @@ def _end_round(c: Core) -> None:
     for pos in scored:
         S.score_region(c, pos)
     if v[ROUND] == t.cfg.rounds - 1:
-        v[PHASE] = END
-        v[MOVER] = TERMINAL
-        c.returns = S.final_returns(c)
+        c.phase = END  # the engine sets the returns (scoring.final_returns)
         return
     # Clean-up (C tile): empty scored seats, move the king, set the next order, refill.
     for pos in scored:

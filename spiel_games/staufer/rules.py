@@ -2,14 +2,15 @@
 
 Everything numeric comes from rules.toml (published facts cite their source,
 designed ones are marked ``assumed``). ``make_config`` validates the OpenSpiel
-game parameters (``DEFAULTS``, documented in the parameter table of game.py) and raises
-``ConfigError`` (a ValueError) with a clear message.
+game parameters (the one parameter table, ``PARAMS``: name, default and meaning, written
+only here) and raises ``ConfigError`` (a ValueError) with a clear message.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spiel_games.common.params import ParamDoc, defaults
 from spiel_games.common.rules_data import load_rules
 from spiel_games.common.utility import ConfigError, check_mode
 
@@ -45,19 +46,40 @@ B_CONDITIONS: tuple[str, ...] = tuple(RULES["round_tiles.b_conditions"])
 C_MOVES: tuple[int, ...] = tuple(RULES["round_tiles.c_moves"])
 NOBLE_WEIGHT: int = RULES["scoring.noble_weight"]
 
-DEFAULTS: dict[str, object] = {
-    "players": 4,
-    "rounds": RULES["game.rounds"],
-    "actions": RULES["game.actions_per_round"],
-    "regions": RULES["game.regions"],
-    "seats": 0,
-    "supply_spaces": 0,
-    "chests": "english",
-    "jobs": 3,
-    "job_pool": JOB_POOL_MAX,
-    "privileges": "blue",
-    "utility": "rank",
-}
+# The one parameter table: name, default, meaning (spiel_games.common.params).
+PARAMS = (
+    ParamDoc("players", 4, "number of players, 2-5 (2 uses the two-player sides)"),
+    ParamDoc("rounds", RULES["game.rounds"], "rounds, 1-5 (needs rounds + 1 <= regions)"),
+    ParamDoc(
+        "actions",
+        RULES["game.actions_per_round"],
+        "actions (family members) per player per round, 1-3",
+    ),
+    ParamDoc(
+        "regions",
+        RULES["game.regions"],
+        "regions in play, 2-6 (the first ones of Milan, Augsburg, Nijmegen, Aachen, "
+        "Strasbourg, Palermo)",
+    ),
+    ParamDoc(
+        "seats",
+        0,
+        "seats per region; 0 = by player count, k = leftmost k seats of the 3-5 player side",
+    ),
+    ParamDoc("supply_spaces", 0, "supply-table spaces; 0 = by player count, k = the first k"),
+    ParamDoc(
+        "chests", "english", "english (10 purple + 18 brown), german (18 violet + 10 brown) or none"
+    ),
+    ParamDoc("jobs", 3, "job types dealt: 0-3 (region, design, office in that order)"),
+    ParamDoc("job_pool", JOB_POOL_MAX, "job cards per type in play (players..6)"),
+    ParamDoc("privileges", "blue", "blue (first-game piles) or red (red-seal piles replace them)"),
+    ParamDoc(
+        "utility",
+        "rank",
+        "rank (zero-sum rank difference), score (raw score) or win (1 split among winners)",
+    ),
+)
+DEFAULTS = defaults(PARAMS)
 
 
 def _parse_seat(text: str) -> tuple[int, bool]:
@@ -94,6 +116,9 @@ class Config:
             order.extend(range(n - 1, -1, -1))
         return tuple(order)
 
+    def min_score(self) -> int:
+        return 0
+
     def max_score(self) -> int:
         """An honest upper bound on any player's final score."""
         r = self.regions
@@ -122,6 +147,49 @@ class Config:
         return rounds_vp + orange + brown + vp_privs + seats_vp + patron + steward + pilgrim + jobs
 
 
+def _seats(p: dict, n: int, r: int) -> tuple:
+    """(value, noble only) of every seat of each region in play."""
+    side = "seats_2" if n == 2 else "seats_3to5"
+    seats_k = int(p["seats"])
+    if seats_k < 0 or seats_k > 5:
+        raise ConfigError(f"seats must be 0 (by player count) or 1-5, got {seats_k}")
+    if seats_k == 0:
+        return tuple(tuple(_parse_seat(x) for x in row) for row in RULES[f"regions.{side}"][:r])
+    return tuple(
+        tuple(_parse_seat(x) for x in row[:seats_k]) for row in RULES["regions.seats_3to5"][:r]
+    )
+
+
+def _chest_bag(chests: str) -> tuple[int, ...]:
+    """Chests of each kind in the face-down stacks."""
+    if chests not in ("english", "german", "none"):
+        raise ConfigError(f"chests must be 'english', 'german' or 'none', got {chests!r}")
+    bag = [0] * CHEST_KINDS
+    if chests != "none":
+        for i, (_, c) in enumerate(RULES["chests.orange_kinds"]):
+            bag[O2VP + i] = c
+        for i, (_, c) in enumerate(RULES["chests.turquoise_kinds"]):
+            bag[ESCORT + i] = c
+        bag[PURPLE] = RULES[f"chests.purple_{chests}"]
+        bag[BROWN] = RULES[f"chests.brown_{chests}"]
+        assert sum(bag[:ESCORT]) == RULES["chests.orange"]
+        assert sum(bag[ESCORT:PURPLE]) == RULES["chests.turquoise"]
+    return tuple(bag)
+
+
+def _privilege_piles(priv: str) -> tuple[int, ...]:
+    if priv not in ("blue", "red"):
+        raise ConfigError(f"privileges must be 'blue' or 'red', got {priv!r}")
+    piles = [0] * PRIV_KINDS
+    if priv == "blue":
+        for kind in range(COURIER, STEWARD + 1):
+            piles[kind] = RULES["privileges.blue_copies"]
+    else:
+        for kind in range(PATRON, PILGRIM + 1):
+            piles[kind] = RULES["privileges.red_copies"]
+    return tuple(piles)
+
+
 def make_config(params: dict) -> Config:
     p = {**DEFAULTS, **params}
     unknown = set(p) - set(DEFAULTS)
@@ -143,16 +211,7 @@ def make_config(params: dict) -> Config:
         raise ConfigError(
             f"{rounds} rounds need {rounds + 1} region tiles (A tiles + king), only {r} regions"
         )
-    side = "seats_2" if n == 2 else "seats_3to5"
-    seats_k = int(p["seats"])
-    if seats_k < 0 or seats_k > 5:
-        raise ConfigError(f"seats must be 0 (by player count) or 1-5, got {seats_k}")
-    if seats_k == 0:
-        seats = tuple(tuple(_parse_seat(x) for x in row) for row in RULES[f"regions.{side}"][:r])
-    else:
-        seats = tuple(
-            tuple(_parse_seat(x) for x in row[:seats_k]) for row in RULES["regions.seats_3to5"][:r]
-        )
+    seats = _seats(p, n, r)
     spaces = [tuple(x) for x in RULES["supply.spaces_2" if n == 2 else "supply.spaces_3to5"]]
     k = int(p["supply_spaces"])
     if k < 0 or k > len(spaces):
@@ -160,18 +219,7 @@ def make_config(params: dict) -> Config:
     if k:
         spaces = spaces[:k]
     chests = p["chests"]
-    if chests not in ("english", "german", "none"):
-        raise ConfigError(f"chests must be 'english', 'german' or 'none', got {chests!r}")
-    bag = [0] * CHEST_KINDS
-    if chests != "none":
-        for i, (_, c) in enumerate(RULES["chests.orange_kinds"]):
-            bag[O2VP + i] = c
-        for i, (_, c) in enumerate(RULES["chests.turquoise_kinds"]):
-            bag[ESCORT + i] = c
-        bag[PURPLE] = RULES[f"chests.purple_{chests}"]
-        bag[BROWN] = RULES[f"chests.brown_{chests}"]
-        assert sum(bag[:ESCORT]) == RULES["chests.orange"]
-        assert sum(bag[ESCORT:PURPLE]) == RULES["chests.turquoise"]
+    bag = _chest_bag(chests)
     job_types = int(p["jobs"])
     if not 0 <= job_types <= 3:
         raise ConfigError(f"jobs must be 0-3 job types, got {job_types}")
@@ -181,19 +229,9 @@ def make_config(params: dict) -> Config:
     job_pool = (min(pool, r), pool, pool)
     if job_types >= 1 and job_pool[0] < n:
         raise ConfigError(f"region jobs need one region per player: {r} regions < {n} players")
-    priv = p["privileges"]
-    if priv not in ("blue", "red"):
-        raise ConfigError(f"privileges must be 'blue' or 'red', got {priv!r}")
-    piles = [0] * PRIV_KINDS
-    if priv == "blue":
-        for kind in range(COURIER, STEWARD + 1):
-            piles[kind] = RULES["privileges.blue_copies"]
-    else:
-        for kind in range(PATRON, PILGRIM + 1):
-            piles[kind] = RULES["privileges.red_copies"]
+    piles = _privilege_piles(p["privileges"])
     used = RULES["privileges.vp_used"][n]
     vp_pile = tuple(sorted(RULES["privileges.vp_values"])[-used:])  # lowest removed; top = last
-    utility = check_mode(p["utility"])
     return Config(
         players=n,
         rounds=rounds,
@@ -201,11 +239,11 @@ def make_config(params: dict) -> Config:
         regions=r,
         seats=seats,
         supply=tuple(spaces),
-        bag=tuple(bag),
+        bag=bag,
         job_types=job_types,
         job_pool=job_pool,
-        priv_piles=tuple(piles),
+        priv_piles=piles,
         vp_pile=vp_pile,
-        utility=utility,
+        utility=check_mode(p["utility"]),
         chests=chests,
     )

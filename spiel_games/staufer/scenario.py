@@ -3,21 +3,25 @@
 ``scripted_setup`` plays the setup chance nodes with chosen outcomes and returns the
 state at the first player decision, so a test can name its board instead of hoping
 for a random one. Every outcome goes through the real chance nodes (an impossible
-pick raises). ``act`` applies player actions by their strings and ``draw_chests``
+pick raises). ``play`` applies moves by their strings (shared by every game:
+spiel_games.common.naming; ``seat 2`` names ``seat 2 (3)``) and ``draw_chests``
 answers pending chest draws.
 
     game = pyspiel.load_game("python_staufer(players=2,chests=none)")
     state = scripted_setup(game, regions=["Milan", "Augsburg", ...], a_tiles=[...])
-    act(state, "deploy Augsburg", "seat 2")
+    play(state, "deploy Augsburg", "seat 2")
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pyspiel
+from open_spiel.python.observation import make_observation
+
+from spiel_games.common.naming import legal_strings, play
 from spiel_games.staufer import rules as R
 from spiel_games.staufer.state import (
-    PHASE,
     REFILL,
     SETUP,
     ST_A,
@@ -29,6 +33,20 @@ from spiel_games.staufer.state import (
     STEP,
 )
 from spiel_games.staufer.text import CHEST_NAMES, CHEST_SHORT, JOB_TYPE_NAMES
+
+__all__ = [
+    "REGIONS",
+    "deploy",
+    "draw_chests",
+    "legal_strings",
+    "load",
+    "play",
+    "scripted_setup",
+    "set_court",
+    "setup",
+    "supply",
+    "view",
+]
 
 _JOB_TABLES = (
     lambda i: R.REGION_NAMES[i],
@@ -66,7 +84,7 @@ def draw_chests(state, chests: Sequence | str | None = None) -> None:
     name is used for every draw; None (or a used-up list) takes the lowest kind left."""
     queue = [chests] if isinstance(chests, str) else list(chests or [])
     repeat = isinstance(chests, str)
-    while state.is_chance_node() and state._s.v[PHASE] == REFILL:
+    while state.is_chance_node() and state._s.phase == REFILL:
         if queue:
             kind = _chest_kind(queue[0])
             if not repeat:
@@ -98,7 +116,7 @@ def scripted_setup(
     """
     state = game.new_initial_state()
     s = state._s
-    while s.v[PHASE] == SETUP:
+    while s.phase == SETUP:
         kind, arg = s.t.steps[s.v[STEP]]
         pick = None
         if kind == ST_REGION and regions is not None:
@@ -120,28 +138,11 @@ def scripted_setup(
     return state
 
 
-def act(state, *names: str) -> None:
-    """Apply player actions by their strings (e.g. "deploy Milan", "seat 2 (3)")."""
-    for name in names:
-        if state.is_chance_node() or state.is_terminal():
-            raise ValueError(f"cannot play {name!r}: no player is to move")
-        legal = {
-            state.action_to_string(state.current_player(), a): a for a in state.legal_actions()
-        }
-        matches = [a for text, a in legal.items() if text == name or text.split(" (")[0] == name]
-        if len(matches) != 1:
-            raise ValueError(f"{name!r} is not a legal action here; legal: {sorted(legal)}")
-        state.apply_action(matches[0])
-
-
 def set_court(state, player: int, envoys: int, nobles: int) -> None:
     """Test position set-up: move player's figures between court and province so the court
     holds exactly (envoys, nobles). Figures on seats and in payment areas stay put; raises
     if the colour does not have that many figures off the board."""
-    s = state._s
-    if not s.owned:
-        state._s = s = s.__deepcopy__(None)
-    s.pub = None
+    s = state.own_core()
     v, t = s.v, s.t
     for noble, want in ((0, envoys), (1, nobles)):
         c, pr = t.court + 2 * player + noble, t.prov + 2 * player + noble
@@ -151,3 +152,69 @@ def set_court(state, player: int, envoys: int, nobles: int) -> None:
                 f"P{player + 1} has only {free} {'nobles' if noble else 'envoys'} off the board"
             )
         v[c], v[pr] = want, free - want
+
+
+# ----- a named board and the common moves (the scenario tests' vocabulary) ---------------
+# The board of ``setup``: the regions clockwise from position 0.
+REGIONS = ["Milan", "Augsburg", "Nijmegen", "Aachen", "Strasbourg", "Palermo"]
+
+
+def load(**params):
+    """The game with these parameters (``load(players=3, chests="none")``)."""
+    text = ",".join(f"{k}={v}" for k, v in params.items())
+    return pyspiel.load_game(f"python_staufer({text})")
+
+
+def setup(game, a=("Strasbourg",), king="Milan", b=None, c=None, **kw):
+    """Regions clockwise in the order of REGIONS, point tiles 0..5 (Milan 10/5/2, Augsburg
+    9/5/2, Nijmegen 8/4/2, Aachen 8/4/1, Strasbourg 7/4/1, Palermo 6/3/1)."""
+    cfg = game.config
+    rest = [r for r in REGIONS[: cfg.regions] if r not in a and r != king]
+    a_tiles = (list(a) + rest)[: cfg.rounds] + [king]
+    b_tiles = (
+        list(b)
+        if b
+        else ["king", "most_seats", "fewest_chests", "most_payment", "after_king"][: cfg.rounds]
+    )
+    c_tiles = list(c) if c else [1, 1, 2, 2][: cfg.rounds - 1]
+    return scripted_setup(
+        game,
+        regions=REGIONS[: cfg.regions],
+        tiles=list(range(cfg.regions)),
+        a_tiles=a_tiles,
+        b_tiles=b_tiles,
+        c_tiles=c_tiles,
+        **kw,
+    )
+
+
+def view(game, state, name, player=0):
+    """One piece of ``player``'s public observation tensor, as nested lists."""
+    obs = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=False,
+            public_info=True,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        ),
+    )
+    obs.set_from(state, player)
+    return obs.dict[name].tolist()
+
+
+def deploy(state, region, seat, occupant="envoy", nobles=0, noble_to=()):
+    """Deploy with the given occupant, nobles among the paid figures and the regions the
+    paying nobles go to (each asked only when the rules leave a choice)."""
+    play(state, f"deploy {region}", f"seat {seat}")
+    if not state.is_terminal() and f"occupy with {occupant}" in legal_strings(state):
+        play(state, f"occupy with {occupant}")
+    if not state.is_terminal() and any(n.startswith("pay ") for n in legal_strings(state)):
+        play(state, f"pay {nobles} noble(s)")
+    for target in noble_to:
+        if not state.is_terminal() and any(n.startswith("noble to ") for n in legal_strings(state)):
+            play(state, f"noble to {target}")
+
+
+def supply(state, space=1):
+    """The player to move takes supply space ``space`` (1-based)."""
+    play(state, f"supply {space}")

@@ -7,7 +7,7 @@ shared until replaced. Layout of ``v`` (offsets of the arrays are in ``Tables``)
 
 | slice            | size     | meaning                                                     |
 |------------------|----------|-------------------------------------------------------------|
-| scalars          | 23       | PHASE, MOVER, CUR, STEP, KING, ROUND, TI, PEND_POS, PEND_SEAT, PEND_OCC, ESCORT, GIFT, PRIV_PENDING, NSUP, NDEP, VPLEFT, SCORED_A, SCORED_B, TAKE_E, TAKE_N, NOB_LEFT, NOB_CUR, NOB_AT |
+| scalars          | 21       | CUR, STEP, KING, ROUND, TI, PEND_POS, PEND_SEAT, PEND_OCC, ESCORT, GIFT, PRIV_PENDING, NSUP, NDEP, VPLEFT, SCORED_A, SCORED_B, TAKE_E, TAKE_N, NOB_LEFT, NOB_CUR, NOB_AT |
 | order            | F        | this round's family-member order (F = players x actions)   |
 | sup / dep        | F each   | supply / deployment track, in placement order (NSUP/NDEP)  |
 | seat             | R*K      | -1 free, else player*2 + is_noble (index pos*K + k, k=0 leftmost) |
@@ -29,15 +29,9 @@ the region id there and ``pos_of[rid]`` its position.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
 
-import pyspiel
-
+from spiel_games.common.engine import install_copier
 from spiel_games.staufer import rules as R
-
-if TYPE_CHECKING:  # numpy only types the cached tensor block; the per-move path never uses it
-    import numpy as np
-    from numpy.typing import NDArray
 
 
 class Phase(enum.IntEnum):
@@ -59,13 +53,9 @@ SETUP, REFILL, TURN, SEAT, OCCUPANT, PAYMENT, PRIVILEGE, END, NOBLE, TAKE, AFTER
 )
 CHANCE_PHASES = frozenset((SETUP, REFILL))
 PLAYER_PHASES = frozenset((TURN, SEAT, OCCUPANT, PAYMENT, PRIVILEGE, NOBLE, TAKE, AFTER))
-CHANCE = int(pyspiel.PlayerId.CHANCE)
-TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 # Scalar slots of v.
 (
-    PHASE,
-    MOVER,
     CUR,
     STEP,
     KING,
@@ -87,8 +77,8 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
     NOB_LEFT,  # paying nobles still to place (NOBLE phase)
     NOB_CUR,  # index (in payment_groups order) of the region the last noble went to
     NOB_AT,  # nobles placed in that region so far
-) = range(23)
-NSCALAR = 23
+) = range(21)
+NSCALAR = 21
 
 # Setup step kinds.
 ST_REGION, ST_TILE, ST_JOB, ST_A, ST_B, ST_C = range(6)
@@ -164,23 +154,9 @@ class Tables:
 
 
 class Core:
-    __slots__ = (
-        "t",
-        "v",
-        "region_at",
-        "pos_of",
-        "tile_at",
-        "a_tiles",
-        "b_tiles",
-        "c_tiles",
-        "refill",
-        "returns",
-        "owned",
-        "pub",
-    )
-    # Slot types (annotations only: no class attributes, so __slots__ stays as is).
+    # Slot types: the annotations are the slots (``__slots__`` is built from them below).
     t: Tables  # shared per-configuration constants
-    v: list[int]  # every mutable integer (layout in the module docstring)
+    v: list[int]  # every mutable integer (layout in the module docstring), copied with the core
     region_at: tuple[int, ...]  # region id at each board position, -1 not yet placed
     pos_of: tuple[int, ...]  # board position of each region id, -1 not yet placed
     tile_at: tuple[int, ...]  # point tile at each board position, -1 none
@@ -188,25 +164,16 @@ class Core:
     b_tiles: tuple[int, ...]  # round tiles B dealt so far: condition ids
     c_tiles: tuple[int, ...]  # round tiles C dealt so far: king moves
     refill: tuple[int, ...]  # chest spaces still to refill (supply spaces, then S + seat)
-    returns: list[float] | None  # set once the game is over
-    owned: bool  # False while shared with the game's template (copy-on-write)
-    pub: tuple[int, int, NDArray[np.float32]] | None  # cached public tensor block (lo, hi, values)
+    # The engine's slots (spiel_games.common.engine); ``cache`` also holds the public
+    # tensor block (observer.py):
+    phase: int  # a Phase, kept as a plain int
+    mover: int
+    ply: int
+    returns: tuple[float, ...] | None
+    owned: bool
+    cache: dict | list | None
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Core:
-        c = Core.__new__(Core)
-        c.t = self.t
-        c.v = self.v[:]
-        c.region_at = self.region_at
-        c.pos_of = self.pos_of
-        c.tile_at = self.tile_at
-        c.a_tiles = self.a_tiles
-        c.b_tiles = self.b_tiles
-        c.c_tiles = self.c_tiles
-        c.refill = self.refill
-        c.returns = self.returns
-        c.owned = True
-        c.pub = self.pub  # cached public tensor block; reset whenever v changes
-        return c
+    __slots__ = tuple(__annotations__)
 
     # Readable accessors (not used on the per-move hot path).
     @property
@@ -235,12 +202,13 @@ class Core:
         return self.t.cfg.vp_pile[: self.v[VPLEFT]]
 
 
+install_copier(Core, lists=("v",))
+
+
 def initial_core(cfg: R.Config) -> Core:
     t = Tables(cfg)
     n, r = t.n, t.r
     v = [0] * t.size
-    v[PHASE] = SETUP
-    v[MOVER] = CHANCE
     v[PEND_POS] = v[PEND_SEAT] = v[PEND_OCC] = -1
     v[SCORED_A] = v[SCORED_B] = -1
     v[VPLEFT] = len(cfg.vp_pile)
@@ -262,12 +230,7 @@ def initial_core(cfg: R.Config) -> Core:
     c.tile_at = (-1,) * r
     c.a_tiles = c.b_tiles = c.c_tiles = ()
     c.refill = ()
-    c.returns = None
-    c.pub = None
-    # The game's template core is shared by fresh states until their first move
-    # (copy-on-write), so new_initial_state() -- which pyspiel calls for every clone --
-    # copies nothing.
-    c.owned = False
+    c.phase = SETUP
     return c
 
 

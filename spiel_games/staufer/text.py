@@ -14,7 +14,6 @@ from spiel_games.staufer.state import (
     NDEP,
     NSUP,
     PEND_POS,
-    PHASE,
     REFILL,
     ROUND,
     SETUP,
@@ -85,7 +84,7 @@ def player_action_string(action: int, cfg) -> str:
 
 
 def chance_string(s, outcome: int) -> str:
-    if s.v[PHASE] == REFILL:
+    if s.phase == REFILL:
         return f"chest: {CHEST_NAMES[outcome]}"
     kind, arg = s.t.steps[s.v[STEP]]
     if kind == ST_REGION:
@@ -115,12 +114,12 @@ def render(s) -> str:
     v = s.v
     t = s.t
     n, k = t.n, t.K
-    if v[PHASE] == SETUP:
+    if s.phase == SETUP:
         return f"Setup step {v[STEP] + 1}/{len(t.steps)}"
     rnd = v[ROUND]
     lines = [
         f"Round {rnd + 1}/{t.cfg.rounds}, king at {R.REGION_NAMES[s.region_at[v[KING]]]}, "
-        f"phase {Phase(v[PHASE]).name.lower()}"
+        f"phase {Phase(s.phase).name.lower()}"
     ]
     lines.append(
         f"A: {R.REGION_NAMES[s.a_tiles[rnd]]}, B: {R.B_CONDITIONS[s.b_tiles[rnd]]}"
@@ -166,7 +165,7 @@ def render(s) -> str:
             + (f", {tq}" if tq else "")
             + (f", privileges {privs}" if privs else "")
         )
-    if v[PHASE] == END:
+    if s.phase == END:
         lines.append("scores: " + " ".join(str(x) for x in S.scores(s)))
         lines.append(
             "jobs: "

@@ -25,7 +25,6 @@ from spiel_games.staufer.state import (
     PEND_OCC,
     PEND_POS,
     PEND_SEAT,
-    PHASE,
     PLAYER_PHASES,
     PRIV_PENDING,
     ROUND,
@@ -95,14 +94,26 @@ def render_view(s, player: int) -> str:
     n = t.n
     if not 0 <= player < n:
         raise ValueError(f"player must be 0-{n - 1}, got {player}")
-    v = s.v
-    me = f"P{player + 1}"
-    if v[PHASE] == SETUP:
+    if s.phase == SETUP:
         return _setup_view(s, player)
-    ph = v[PHASE]
+    end = s.phase == END
+    lines = _head(s, player, end)
+    lines.extend(_CHEST_LEGEND)
+    lines += _regions(s, player)
+    lines += _supplies(s)
+    lines.extend(_players(s, player, end))
+    if not end:
+        lines += _order(s)
+    return "\n".join(lines)
+
+
+def _head(s, player: int, end: bool) -> list[str]:
+    """Round, phase and mover, the king, the scoring tiles of this and every round."""
+    v = s.v
+    t = s.t
+    ph = s.phase
     rnd = v[ROUND]
-    end = ph == END
-    head = f"Die Staufer -- view of {me} (you are marked *)"
+    head = f"Die Staufer -- view of P{player + 1} (you are marked *)"
     if end:
         lines = [head, f"Game over after round {rnd + 1}/{t.cfg.rounds}"]
     else:
@@ -131,8 +142,16 @@ def render_view(s, player: int) -> str:
             f" {mark} round {i + 1}: A {R.REGION_NAMES[s.a_tiles[i]]} / "
             f"B {R.B_CONDITIONS[s.b_tiles[i]]}{c}"
         )
-    lines.extend(_CHEST_LEGEND)
-    lines.append("Regions, clockwise (K = king; seats left to right, N = noble only):")
+    return lines
+
+
+def _regions(s, player: int) -> list[str]:
+    """Every region clockwise: point tile, bonus, seats (with chests), payment area."""
+    v = s.v
+    t = s.t
+    n = t.n
+    king = v[KING]
+    lines = ["Regions, clockwise (K = king; seats left to right, N = noble only):"]
     for pos in range(t.r):
         rid = s.region_at[pos]
         tile = R.POINT_TILES[s.tile_at[pos]]
@@ -157,7 +176,14 @@ def render_view(s, player: int) -> str:
             if v[base + 2 * p] or v[base + 2 * p + 1]
         ]
         lines.append("      payment area: " + (", ".join(pay) if pay else "empty"))
-    lines.append("Supply table:")
+    return lines
+
+
+def _supplies(s) -> list[str]:
+    """The supply table, the chest stacks and the privileges on display."""
+    v = s.v
+    t = s.t
+    lines = ["Supply table:"]
     for i, (e, nb) in enumerate(t.cfg.supply):
         base = t.supc + i * R.CHEST_KINDS
         chests = _chests(v[base : base + R.CHEST_KINDS])
@@ -175,20 +201,25 @@ def render_view(s, player: int) -> str:
         + (f" (top {pile[-1]} VP)" if pile else "")
         + (f"; {piles}" if piles else "")
     )
-    lines.extend(_players(s, player, end))
-    if not end:
-        order = v[t.order + v[TI] : t.order + t.F] if ph in PLAYER_PHASES else []
-        lines.append("Still to act this round: " + (" ".join(f"P{p + 1}" for p in order) or "-"))
-        lines.append(
-            "Tracks: supply "
-            + (" ".join(f"P{p + 1}" for p in v[t.sup : t.sup + v[NSUP]]) or "-")
-            + "; deploy "
-            + (" ".join(f"P{p + 1}" for p in v[t.dep : t.dep + v[NDEP]]) or "-")
-        )
-        pending = _pending(s)
-        if pending:
-            lines.append("This turn: " + pending)
-    return "\n".join(lines)
+    return lines
+
+
+def _order(s) -> list[str]:
+    """Who still acts this round, the two tracks and what the turn has pending."""
+    v = s.v
+    t = s.t
+    order = v[t.order + v[TI] : t.order + t.F] if s.phase in PLAYER_PHASES else []
+    lines = ["Still to act this round: " + (" ".join(f"P{p + 1}" for p in order) or "-")]
+    lines.append(
+        "Tracks: supply "
+        + (" ".join(f"P{p + 1}" for p in v[t.sup : t.sup + v[NSUP]]) or "-")
+        + "; deploy "
+        + (" ".join(f"P{p + 1}" for p in v[t.dep : t.dep + v[NDEP]]) or "-")
+    )
+    pending = _pending(s)
+    if pending:
+        lines.append("This turn: " + pending)
+    return lines
 
 
 def _players(s, player: int, end: bool) -> list[str]:
@@ -258,7 +289,7 @@ def _pending(s) -> str:
         )
     if v[PRIV_PENDING]:
         parts.append(f"{v[PRIV_PENDING]} privilege(s) to choose")
-    if v[PHASE] == AFTER:
+    if s.phase == AFTER:
         parts.append("action done: use a levy now or end the turn")
     return "; ".join(parts)
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from solvers.base import Agent, Analysis, MoveStat
+from solvers.base import Z95, Agent, Analysis, MoveStat
 from solvers.registry import AgentKind, Param, register_kind
 
 TINY = (
@@ -51,7 +51,7 @@ class FlatMonteCarlo(Agent):
                 vals.append(self._rollout(child, p))
             mean = sum(vals) / len(vals)
             var = sum((v - mean) ** 2 for v in vals) / max(len(vals) - 1, 1)
-            half = 1.96 * math.sqrt(var / len(vals))
+            half = Z95 * math.sqrt(var / len(vals))
             moves.append(
                 MoveStat(a, state.action_to_string(p, a), len(vals), mean, mean - half, mean + half)
             )

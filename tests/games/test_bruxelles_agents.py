@@ -8,7 +8,7 @@ import pyspiel
 import pytest
 
 import spiel_games
-from spiel_games.common.conformance import _sample_chance
+from spiel_games.common.chance import sample_chance as _sample_chance
 
 SPEC = spiel_games.get_spec("bruxelles")
 

@@ -7,7 +7,7 @@ import pytest
 
 from spiel_games.bruxelles import evaluation as V
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.scenario import core, put, start
+from spiel_games.bruxelles.scenario import put, start
 
 
 def _weight(name: str) -> float:
@@ -17,7 +17,7 @@ def _weight(name: str) -> float:
 def test_a_full_shield_led_on_the_board_is_valued_before_resolution():
     s = start(3)
     before = V.estimate(s)
-    c = core(s)
+    c = s.own_core()
     for sp in R.shields(c.cfg.board)[0]:
         c.occ[sp] = 0
     after = V.estimate(s)
@@ -27,7 +27,7 @@ def test_a_full_shield_led_on_the_board_is_valued_before_resolution():
 
 def test_leading_a_column_on_bids_is_worth_its_bonus_card():
     s = start(3)
-    c = core(s)
+    c = s.own_core()
     c.strip_bonus = (0,) + c.strip_bonus[1:]
     before = V.estimate(s)
     c.occ[0] = 1
@@ -83,7 +83,7 @@ def test_a_higher_city_hall_level_is_worth_more_with_rounds_left():
 
 def test_upright_figures_the_palace_allows_are_valued():
     s = start(3)
-    c = core(s)
+    c = s.own_core()
     put(s, "palace", 0, len(R.PALACE) - 1)
     put(s, "kept", 0, 0b11)
     put(s, "rot", 0, 0)
@@ -96,5 +96,5 @@ def test_upright_figures_the_palace_allows_are_valued():
 def test_the_spread_shrinks_as_the_game_goes_on():
     s = start(3)
     early = V.spread(s)
-    core(s).round = core(s).cfg.rounds
+    s.own_core().round = s.own_core().cfg.rounds
     assert V.spread(s) < early

@@ -10,14 +10,14 @@ import pyspiel
 
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import actions as A
-from spiel_games.bruxelles.scenario import core, do, put, start, strings
+from spiel_games.bruxelles.scenario import legal_strings, play, put, start
 
 
 def _workshop_draw(first: str, second: str, **params):
     """P1 (one exhibition tile) performs a Workshop and draws `first` then `second`."""
     state = start(3, **params)
     put(state, "exhib", 0, 1)
-    do(state, "place r2c3", "bid 1", "perform", f"art {first}", f"art {second}")
+    play(state, "place r2c3", "bid 1", "perform", f"art {first}", f"art {second}")
     return state
 
 
@@ -25,13 +25,13 @@ def test_workshop_keep_is_asked_even_when_every_drawn_work_has_one_colour():
     """Old code kept a one-colour draw without asking, so the missing `keep` decision told
     the others that the put-back work had the kept colour (audit D1)."""
     same = _workshop_draw("pink", "pink")
-    assert same.current_player() == 0 and strings(same) == ["keep pink"]
+    assert same.current_player() == 0 and legal_strings(same) == ["keep pink"]
     mixed = _workshop_draw("pink", "yellow")
-    assert strings(mixed) == ["keep pink", "keep yellow"]
+    assert legal_strings(mixed) == ["keep pink", "keep yellow"]
     for p in (1, 2):  # the others cannot tell the two draws apart, before or after the keep
         assert same.information_state_string(p) == mixed.information_state_string(p)
-    do(same, "keep pink")
-    do(mixed, "keep pink")
+    play(same, "keep pink")
+    play(mixed, "keep pink")
     for p in (1, 2):
         assert same.information_state_string(p) == mixed.information_state_string(p)
     assert same.current_player() == mixed.current_player()
@@ -43,8 +43,8 @@ def test_workshop_keep_is_asked_for_one_colour_draws_with_private_works():
     showed whether the draw had one colour."""
     same = _workshop_draw("pink", "pink", private_works="true")
     mixed = _workshop_draw("pink", "yellow", private_works="true")
-    do(same, "keep pink")
-    do(mixed, "keep yellow")
+    play(same, "keep pink")
+    play(mixed, "keep yellow")
     for p in (1, 2):
         assert same.information_state_string(p) == mixed.information_state_string(p)
 
@@ -55,8 +55,8 @@ def test_resampled_workshop_draws_are_legal_and_recorded_in_the_history():
     # Real moves only (no edits), so the history replays: P1 passes first in round 1 (an
     # exhibition tile), then draws two works at a Workshop in round 2.
     state = start(3, open_board=False)
-    do(state, "pass", "pass", "pass", "figure Solvay", "shield 1")
-    do(state, "place r3c4", "bid 1", "perform", "art pink", "art pink", "keep pink")
+    play(state, "pass", "pass", "pass", "figure Solvay", "shield 1")
+    play(state, "place r3c4", "bid 1", "perform", "art pink", "art pink", "keep pink")
     rng = random.Random(4)
     worlds = set()
     for _ in range(30):
@@ -77,10 +77,10 @@ def test_a_bid_has_no_maximum_by_default():
     minimum of 1 BF; a player with 9 BF could not bid 7, 8 or 9."""
     state = start(5)
     assert state.current_player() == 0
-    core(state).money[0] = 40
-    do(state, "place r2c3")
-    assert strings(state) == [f"bid {k}" for k in range(1, 41)]
-    do(state, "bid 37")
+    state.own_core().money[0] = 40
+    play(state, "place r2c3")
+    assert legal_strings(state) == [f"bid {k}" for k in range(1, 41)]
+    play(state, "bid 37")
     assert state.holdings(0)["money"] == 3 and state.board()["bids"][7] == 37
 
 
@@ -97,6 +97,6 @@ def test_every_affordable_bid_has_an_action_id():
 
 def test_max_bid_still_caps_bids_in_tiny_configurations():
     state = start(3, max_bid=4)
-    do(state, "place r2c3")
-    assert strings(state) == ["bid 1", "bid 2", "bid 3", "bid 4"]
+    play(state, "place r2c3")
+    assert legal_strings(state) == ["bid 1", "bid 2", "bid 3", "bid 4"]
     assert state.get_game().num_distinct_actions() == A.bid_action(4) + 1

@@ -14,7 +14,7 @@ import pytest
 
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
-from spiel_games.common.conformance import _sample_chance
+from spiel_games.common.chance import sample_chance as _sample_chance
 
 
 def _check(state):

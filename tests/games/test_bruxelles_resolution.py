@@ -11,7 +11,7 @@ import pyspiel
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles import scoring
-from spiel_games.bruxelles.scenario import core, do, each, game, pass_all, put, start, strings
+from spiel_games.bruxelles.scenario import each, game, legal_strings, pass_all, play, put, start
 from spiel_games.common.conformance import random_playout
 
 P_CARD = R.BONUS_NAMES.index("P")  # Royal Palace +1, 1 VP symbol, 1 Manneken Pis
@@ -22,8 +22,8 @@ PP_CARD = R.BONUS_NAMES.index("PP")
 def test_highest_column_bid_wins_the_bonus_card():
     state = start(3)
     assert state.board()["bonus_strip"][0] == PP_CARD  # fixed setup deals double powers first
-    do(state, "place r1c1", "bid 2", "skip")  # P1 bids 2 in column 1
-    do(state, "place r2c1", "bid 1", "skip")  # P2 bids 1 in column 1
+    play(state, "place r1c1", "bid 2", "skip")  # P1 bids 2 in column 1
+    play(state, "place r2c1", "bid 1", "skip")  # P2 bids 1 in column 1
     pass_all(state)
     b = state.board()
     assert each(state, "palace") == (2, 0, 0)  # P1 used the double Royal Palace power
@@ -32,7 +32,7 @@ def test_highest_column_bid_wins_the_bonus_card():
 
 def test_tied_column_bids_give_every_tied_player_the_central_power_and_discard_the_card():
     state = start(3)
-    do(state, "place r1c1", "bid 1", "skip", "place r2c1", "bid 1", "skip")
+    play(state, "place r1c1", "bid 1", "skip", "place r2c1", "bid 1", "skip")
     pass_all(state)
     assert each(state, "palace")[:2] == (2, 2) and state.holdings(2)["palace"] == 0
 
@@ -40,45 +40,45 @@ def test_tied_column_bids_give_every_tied_player_the_central_power_and_discard_t
 def test_tied_players_choose_between_the_two_powers_but_cannot_tuck():
     state = start(3)
     put(state, "strip_bonus", 0, PH_CARD)
-    do(state, "place r1c1", "bid 1", "skip", "place r2c1", "bid 1", "skip")
+    play(state, "place r1c1", "bid 1", "skip", "place r2c1", "bid 1", "skip")
     pass_all(state)
     assert state.board()["phase"] == "bonus"
-    assert strings(state) == ["bonus power 1 (P)", "bonus power 2 (H)"]
+    assert legal_strings(state) == ["bonus power 1 (P)", "bonus power 2 (H)"]
 
 
 def test_a_won_bonus_card_is_used_or_tucked_under_a_row_once_per_row_per_round():
     state = start(3)
-    core(state)
+    state.own_core()
     put(state, "strip_bonus", 0, P_CARD)
     put(state, "strip_bonus", 1, P_CARD)
-    do(state, "place r1c1", "bid 1", "skip", "pass", "pass")
-    do(state, "place r1c2", "bid 1", "skip", "pass")
+    play(state, "place r1c1", "bid 1", "skip", "pass", "pass")
+    play(state, "place r1c2", "bid 1", "skip", "pass")
     assert state.current_player() == 0 and state.board()["phase"] == "bonus"
-    assert strings(state) == [
+    assert legal_strings(state) == [
         "bonus power 1 (P)",
         "tuck row 1 (4BF)",
         "tuck row 2 (art)",
         "tuck row 3 (figure)",
         "tuck row 4 (assistant)",
     ]
-    do(state, "tuck row 2")
-    assert "tuck row 2 (art)" not in strings(state)
-    do(state, "tuck row 1")
+    play(state, "tuck row 2")
+    assert "tuck row 2 (art)" not in legal_strings(state)
+    play(state, "tuck row 1")
     assert state.holdings(0)["rows"] == (2, 2, 1, 1)
 
 
 def test_cards_without_vp_symbols_cannot_be_tucked():
     state = start(3)
-    do(state, "place r1c1", "bid 1", "skip")
+    play(state, "place r1c1", "bid 1", "skip")
     pass_all(state)
     assert state.holdings(0)["rows"] == (1, 1, 1, 1) and state.holdings(0)["palace"] == 2
 
 
 def test_most_manneken_pis_this_round_becomes_first_player():
     state = start(3)
-    do(state, "place r1c1", "bid 1", "skip")  # P1 will win PP (1 Manneken Pis)
-    do(state, "pass")  # P2 passes first: exhibition tile, 2 Manneken Pis
-    do(state, "pass", "pass")
+    play(state, "place r1c1", "bid 1", "skip")  # P1 will win PP (1 Manneken Pis)
+    play(state, "pass")  # P2 passes first: exhibition tile, 2 Manneken Pis
+    play(state, "pass", "pass")
     assert state.board()["first"] == 1
     assert state.scores()[1] >= 5  # the Manneken Pis pawn is worth 5 VP at the end
 
@@ -92,7 +92,7 @@ def test_manneken_pis_ties_go_to_the_first_tied_player_clockwise_from_the_curren
 
 def test_full_shields_score_city_hall_level_for_the_majority_and_ties_all_score():
     state = start(3)
-    s = core(state)
+    s = state.own_core()
     s.hall = (0, 2, 1)  # levels 1, 3, 2
     # shield 1-1 (spaces r1c1 r1c2 r2c1 r2c2): P1 two, P2 one, P3 one -> P1 scores 1
     s.occ[0], s.occ[1], s.occ[5], s.occ[6] = 0, 0, 1, 2
@@ -111,14 +111,14 @@ def test_bids_do_not_matter_for_shield_majorities():
 
 def test_two_players_place_neutral_assistants_first_without_bids():
     state = game(2).new_initial_state()
-    do(state, "shield 1")  # 2 players, card 1: shield 2-2, a 9-space area
+    play(state, "shield 1")  # 2 players, card 1: shield 2-2, a 9-space area
     assert state.board()["phase"] == "neutral" and state.current_player() == 0
-    neutral = strings(state)
+    neutral = legal_strings(state)
     assert len(neutral) == 9 and all(a.startswith("neutral") for a in neutral)
-    do(state, "neutral r3c3")
+    play(state, "neutral r3c3")
     assert state.board()["phase"] == "neutral" and state.current_player() == 1
-    assert "neutral r3c3" not in strings(state)
-    do(state, "neutral r3c4")
+    assert "neutral r3c3" not in legal_strings(state)
+    play(state, "neutral r3c4")
     assert state.board()["phase"] == "main" and state.current_player() == 0
     assert (
         state.board()["occupants"][12] == 2
@@ -130,16 +130,16 @@ def test_two_players_place_neutral_assistants_first_without_bids():
 def test_neutral_assistants_avoid_buildings():
     state = game(2).new_initial_state()
     put(state, "bld", 12, 0)
-    do(state, "shield 1")
-    assert "neutral r3c3" not in strings(state)
+    play(state, "shield 1")
+    assert "neutral r3c3" not in legal_strings(state)
 
 
 def test_a_shield_won_by_the_neutral_colour_alone_scores_nothing_but_a_tie_scores():
     assert R.shield_scorers((2, 2, 0, 1), neutral=2) == []
     assert R.shield_scorers((2, 2, 0, 0), neutral=2) == [0]
     state = game(2).new_initial_state()
-    do(state, "shield 1", "neutral r3c3", "neutral r3c4")
-    s = core(state)
+    play(state, "shield 1", "neutral r3c3", "neutral r3c4")
+    s = state.own_core()
     s.occ[17], s.occ[18] = 0, 1  # shield 3-3: neutral 2, P1 1, P2 1 -> nobody
     s.occ[0], s.occ[1], s.occ[5], s.occ[6] = 2, 2, 0, 0  # shield 1-1: neutral 2, P1 2 -> P1
     pass_all(state)
@@ -148,28 +148,28 @@ def test_a_shield_won_by_the_neutral_colour_alone_scores_nothing_but_a_tie_score
 
 def test_most_assistants_on_the_brussels_board_sends_one_to_the_courthouse():
     state = start(3)
-    do(state, "brussels Market", "brussels Market", "pass", "pass", "pass")
+    play(state, "brussels Market", "brussels Market", "pass", "pass", "pass")
     assert each(state, "courthouse") == (2, 3, 2)  # P2 used 2 assistants there
     state = start(3)
-    do(state, "brussels Market", "brussels Bourse", "pass", "pass", "pass")
+    play(state, "brussels Market", "brussels Bourse", "pass", "pass", "pass")
     assert each(state, "courthouse") == (3, 3, 2)  # tie: both send one
 
 
 def test_bonus_courthouse_power_frees_an_assistant():
     state = start(3)
     put(state, "strip_bonus", 0, R.BONUS_NAMES.index("CC"))
-    do(state, "place r1c1", "bid 1", "skip")
+    play(state, "place r1c1", "bid 1", "skip")
     pass_all(state)
     assert state.holdings(0)["courthouse"] == 0
 
 
 def test_end_of_turn_returns_assistants_clears_bids_unrotates_and_refreshes_cards():
     state = start(3)
-    core(state)
+    state.own_core()
     put(state, "kept", 0, state.holdings(0)["kept"] | 1 << R.MAETERLINCK)
     put(state, "rot", 0, 1 << R.MAETERLINCK)
-    do(state, "place r1c1", "bid 2", "skip", "brussels Market", "pass")
-    do(state, "pass", "pass")
+    play(state, "place r1c1", "bid 2", "skip", "brussels Market", "pass")
+    play(state, "pass", "pass")
     # resolution is over; the end of turn refills the theater (chance) first
     assert state.is_chance_node() and state.board()["phase"] == "c_figure"
     b = state.board()
@@ -179,7 +179,7 @@ def test_end_of_turn_returns_assistants_clears_bids_unrotates_and_refreshes_card
     assert each(state, "supply") == (5, 4, 5) and each(state, "courthouse") == (2, 3, 2)
     assert sum(b["bids"]) == 0 and max(b["occupants"]) < 0 and each(state, "rotated") == (0, 0, 0)
     assert b["round"] == 2 and b["stock"] == -1
-    do(state, "figure Empain")
+    play(state, "figure Empain")
     b = state.board()
     # the fixed deal goes on down its order: PP HH AA CC P were dealt in round 1
     assert b["bonus_strip"] == tuple(R.BONUS_NAMES.index(n) for n in ("P", "P", "H", "H", "H"))
@@ -191,7 +191,7 @@ def test_the_game_lasts_five_rounds_and_the_last_round_skips_the_end_of_turn():
     final = random_playout(game5, random.Random(3))
     assert final.is_terminal() and final.board()["round"] == 5
     state = start(3, rounds=1)
-    do(state, "place r1c1", "bid 1", "skip")
+    play(state, "place r1c1", "bid 1", "skip")
     pass_all(state)
     assert state.is_terminal()
     assert state.board()["occupants"][0] == 0  # assistants stay where they are: no end of turn
@@ -236,7 +236,7 @@ def test_unpaid_public_figures_cost_5_vp_each_and_leave_the_player():
 
 def test_figures_are_paid_at_the_end_of_the_game():
     state = start(3, rounds=1)
-    s = core(state)
+    s = state.own_core()
     put(state, "kept", 0, state.holdings(0)["kept"] | 1 << R.BULS)
     s.money[0] = 2
     pass_all(state)
@@ -266,7 +266,7 @@ def test_tie_break_is_money_left_then_shared():
     ahead = state.clone()
     pass_all(ahead)
     scores = ahead.scores()
-    s = core(state)
+    s = state.own_core()
     for p in range(3):
         s.vp[p] += max(scores) - scores[p]  # make the final scores equal
     pass_all(state)
@@ -287,7 +287,7 @@ def test_random_games_end_with_returns_in_bounds_for_every_player_count():
 
 def test_score_breakdown_and_board_are_the_public_face_of_the_final_score():
     state = start(3, rounds=1)
-    do(state, "place r1c1", "bid 2", "skip")
+    play(state, "place r1c1", "bid 2", "skip")
     pass_all(state)
     assert state.is_terminal() and state.board()["phase"] == "end"
     parts = state.score_breakdown()

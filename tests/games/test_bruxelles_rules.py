@@ -12,7 +12,7 @@ import pytest
 
 import spiel_games  # noqa: F401
 from spiel_games.bruxelles import rules as R
-from spiel_games.bruxelles.scenario import core, do, each, game, pass_all, put, start, strings
+from spiel_games.bruxelles.scenario import each, game, legal_strings, play, put, start
 
 
 # ----- setup ------------------------------------------------------------------------------
@@ -55,8 +55,8 @@ def test_every_strip_holds_each_action_once():
 def test_first_player_chooses_one_of_the_cards_two_shields_and_the_bracket_opens_the_largest_area():
     state = game(4).new_initial_state()
     assert state.board()["phase"] == "shield" and state.current_player() == 0
-    assert strings(state) == ["shield 1 (1-2)", "shield 2 (3-4)"]
-    do(state, "shield 1")
+    assert legal_strings(state) == ["shield 1 (1-2)", "shield 2 (3-4)"]
+    play(state, "shield 1")
     area = state.board()["area"]
     assert bin(area).count("1") == 12
     # shield 1-2: rows 2-5, columns 3-5 are the largest quarter
@@ -71,32 +71,32 @@ def test_bracket_area_is_the_largest_quarter(shield, size):
 def test_stock_card_value_is_paid_by_the_bourse_action():
     state = start(3)
     money = state.holdings(0)["money"]
-    do(state, "brussels Bourse")
+    play(state, "brussels Bourse")
     assert state.holdings(0)["money"] == money + R.STOCK_VALUES[0]
 
 
 # ----- Art Nouveau placement ----------------------------------------------------------------------
 def test_art_nouveau_space_needs_an_assistant_and_a_bid_of_at_least_1_bf():
     state = start(3, max_bid=4)
-    places = [a for a in strings(state) if a.startswith("place")]
+    places = [a for a in legal_strings(state) if a.startswith("place")]
     assert len(places) == bin(state.board()["area"]).count("1")
-    do(state, places[0])
-    assert strings(state) == ["bid 1", "bid 2", "bid 3", "bid 4"]  # 5 BF, capped at max_bid
+    play(state, places[0])
+    assert legal_strings(state) == ["bid 1", "bid 2", "bid 3", "bid 4"]  # 5 BF, capped at max_bid
     state2 = start(3)
-    core(state2).money[0] = 0
-    assert not any(a.startswith("place") for a in strings(state2))
+    state2.own_core().money[0] = 0
+    assert not any(a.startswith("place") for a in legal_strings(state2))
 
 
 def test_bid_is_capped_by_money():
     state = start(3)
-    do(state, "place r2c3")
-    assert strings(state) == [f"bid {k}" for k in range(1, 6)]
+    play(state, "place r2c3")
+    assert legal_strings(state) == [f"bid {k}" for k in range(1, 6)]
 
 
 def test_each_action_space_takes_one_assistant_per_round():
     state = start(3)
-    do(state, "place r2c3", "bid 1", "skip")
-    assert not any(a.startswith("place r2c3") for a in strings(state))
+    play(state, "place r2c3", "bid 1", "skip")
+    assert not any(a.startswith("place r2c3") for a in legal_strings(state))
     assert (
         state.board()["occupants"][7] == 0
         and state.board()["bids"][7] == 1
@@ -106,10 +106,10 @@ def test_each_action_space_takes_one_assistant_per_round():
 
 def test_placing_only_to_bid_is_allowed():
     state = start(3)
-    do(state, "place r2c3")  # Workshop
-    do(state, "bid 2")
-    assert strings(state) == ["skip", "perform"]
-    do(state, "skip")
+    play(state, "place r2c3")  # Workshop
+    play(state, "bid 2")
+    assert legal_strings(state) == ["skip", "perform"]
+    play(state, "skip")
     assert state.current_player() == 1
     assert state.holdings(0)["works"] == (1, 0, 0, 0, 0)
 
@@ -118,11 +118,11 @@ def test_placing_only_to_bid_is_allowed():
 def test_workshop_draws_one_plus_exhibition_tiles_and_keeps_one():
     state = start(3)
     put(state, "exhib", 0, 2)
-    do(state, "place r2c3", "bid 1", "perform")
-    do(state, "art pink", "art green", "art pink")
-    assert state.current_player() == 0 and strings(state) == ["keep pink", "keep green"]
+    play(state, "place r2c3", "bid 1", "perform")
+    play(state, "art pink", "art green", "art pink")
+    assert state.current_player() == 0 and legal_strings(state) == ["keep pink", "keep green"]
     stack = list(state.board()["art_stack"])
-    do(state, "keep green")
+    play(state, "keep green")
     h, b = state.holdings(0), state.board()
     assert h["works"] == (1, 0, 0, 1, 0)
     assert b["art_stack"][1] == stack[1] + 2 and b["art_stack"][3] == stack[3]  # others go back
@@ -132,7 +132,7 @@ def test_workshop_draws_one_plus_exhibition_tiles_and_keeps_one():
 def test_workshop_draw_is_seen_only_by_the_drawer():
     state = start(3)
     put(state, "exhib", 0, 1)
-    do(state, "place r2c3", "bid 1", "perform", "art pink", "art green")
+    play(state, "place r2c3", "bid 1", "perform", "art pink", "art green")
     before = [state.observation_string(p) for p in range(3)]
     other = state.clone()
     o = other.own_core()  # pretend blue (not pink) and green were drawn
@@ -147,13 +147,13 @@ def test_workshop_draw_is_seen_only_by_the_drawer():
 def test_sale_moves_cursor_up_to_works_owned_and_pays_the_dot_money_and_vp():
     state = start(3)
     put(state, "works", 0, (1, 1, 0, 0, 0))  # blue and pink: cursor may move 2 steps
-    do(state, "place r1c2", "bid 1", "perform")  # Sale (row 1 column 2)
-    assert strings(state) == ["sell blue", "sell pink"]
-    do(state, "sell pink")
-    cursors = strings(state)
+    play(state, "place r1c2", "bid 1", "perform")  # Sale (row 1 column 2)
+    assert legal_strings(state) == ["sell blue", "sell pink"]
+    play(state, "sell pink")
+    cursors = legal_strings(state)
     assert len(cursors) == 13 and "cursor 1,3" in cursors and "cursor 3,5" in cursors
     money, vp = state.holdings(0)["money"], state.holdings(0)["vp"]
-    do(state, "cursor 4,4")
+    play(state, "cursor 4,4")
     exp_money, exp_vp = R.sale_reward((4, 4), 1)  # pink dot is right of the centre
     assert (exp_money, exp_vp) == (R.MONEY_BY_ROW[4], R.VP_BY_COL[5])
     h, b = state.holdings(0), state.board()
@@ -163,15 +163,15 @@ def test_sale_moves_cursor_up_to_works_owned_and_pays_the_dot_money_and_vp():
 
 def test_sale_forbids_colours_shown_in_the_shop_and_later_sales_choose_the_space():
     state = start(3)
-    s = core(state)
+    s = state.own_core()
     s.shop = (0, 2)
     put(state, "shop_pile", 0, 0)
     put(state, "works", 0, (1, 1, 1, 0, 1))
-    do(state, "place r1c2", "bid 1", "perform")
-    assert strings(state) == ["sell pink", "sell black"]
-    do(state, "sell black", "cursor 3,3")
-    assert strings(state) == ["shop 1", "shop 2"]
-    do(state, "shop 1")
+    play(state, "place r1c2", "bid 1", "perform")
+    assert legal_strings(state) == ["sell pink", "sell black"]
+    play(state, "sell black", "cursor 3,3")
+    assert legal_strings(state) == ["shop 1", "shop 2"]
+    play(state, "shop 1")
     assert (
         state.board()["shop"] == (4, 2) and state.board()["shop_pile"][0] == 1
     )  # blue sellable again
@@ -179,20 +179,20 @@ def test_sale_forbids_colours_shown_in_the_shop_and_later_sales_choose_the_space
 
 def test_theater_costs_0_to_3_bf_applies_the_figure_and_refills_the_3_bf_space():
     state = start(3)
-    do(state, "place r1c3", "bid 1", "perform")  # Theater
-    assert strings(state) == [
+    play(state, "place r1c3", "bid 1", "perform")  # Theater
+    assert legal_strings(state) == [
         "theater 0 Solvay (0 BF)",
         "theater 1 Buls (1 BF)",
         "theater 2 Albert (2 BF)",
         "theater 3 Vandervelde (3 BF)",
     ]
     money = state.holdings(0)["money"]
-    do(state, "theater 2")  # Prince Albert: Royal Palace +1
+    play(state, "theater 2")  # Prince Albert: Royal Palace +1
     assert state.holdings(0)["money"] == money - 2 and state.holdings(0)["palace"] == 1
-    assert strings(state) == ["keep figure", "discard figure"]
-    do(state, "keep figure")
+    assert legal_strings(state) == ["keep figure", "discard figure"]
+    play(state, "keep figure")
     assert state.is_chance_node()
-    do(state, "figure Maeterlinck")
+    play(state, "figure Maeterlinck")
     h = state.holdings(0)
     assert state.board()["display"] == (R.SOLVAY, R.BULS, R.VANDERVELDE, R.MAETERLINCK)
     assert (h["kept"] >> R.ALBERT) & 1 and (h["rotated"] >> R.ALBERT) & 1
@@ -201,7 +201,7 @@ def test_theater_costs_0_to_3_bf_applies_the_figure_and_refills_the_3_bf_space()
 def test_a_second_copy_of_a_kept_figure_must_be_discarded():
     state = start(3)
     put(state, "kept", 0, state.holdings(0)["kept"] | 1 << R.SOLVAY)
-    do(state, "place r1c3", "bid 1", "perform", "theater 0", "solvay one", "take wood")
+    play(state, "place r1c3", "bid 1", "perform", "theater 0", "solvay one", "take wood")
     assert state.is_chance_node()  # no keep/discard question: straight to the refill
     assert state.board()["figure_discard"][R.SOLVAY] == 1
 
@@ -220,27 +220,27 @@ def test_a_second_copy_of_a_kept_figure_must_be_discarded():
 )
 def test_public_figure_effects(figure, check):
     state = start(3)
-    core(state).display = (figure, 1, 2, 3)
-    do(state, "place r1c3", "bid 1", "perform", "theater 0")
-    if "discard figure" in strings(state):  # Brugmann is already kept: discarded at once
-        do(state, "discard figure")
+    state.own_core().display = (figure, 1, 2, 3)
+    play(state, "place r1c3", "bid 1", "perform", "theater 0")
+    if "discard figure" in legal_strings(state):  # Brugmann is already kept: discarded at once
+        play(state, "discard figure")
     assert check(state.holdings(0))
 
 
 def test_solvay_swaps_a_joker_for_two_noble_cubes():
     state = start(3)
     put(state, "cubes", 0, (0, 0, 0, 1))
-    do(state, "place r1c3", "bid 1", "perform", "theater 0")
-    assert strings(state) == ["solvay one", "solvay swap"]
-    do(state, "solvay swap", "take stone", "take iron", "discard figure")
+    play(state, "place r1c3", "bid 1", "perform", "theater 0")
+    assert legal_strings(state) == ["solvay one", "solvay swap"]
+    play(state, "solvay swap", "take stone", "take iron", "discard figure")
     assert state.holdings(0)["cubes"] == (0, 1, 1, 0)
 
 
 def test_materials_gives_two_noble_cubes_of_the_players_choice():
     state = start(3)
-    do(state, "place r1c4", "bid 1", "perform")  # Materials
-    assert strings(state) == ["take wood", "take stone", "take iron"]
-    do(state, "take stone", "take stone")
+    play(state, "place r1c4", "bid 1", "perform")  # Materials
+    assert legal_strings(state) == ["take wood", "take stone", "take iron"]
+    play(state, "take stone", "take stone")
     assert (
         state.holdings(0)["cubes"] == (0, 2, 0, 0)
         and state.board()["cube_supply"][1] == R.NOBLE_EACH - 2
@@ -250,16 +250,16 @@ def test_materials_gives_two_noble_cubes_of_the_players_choice():
 def test_construction_pays_both_needle_units_and_scores_5_vp_without_jokers():
     state = start(3)
     put(state, "cubes", 0, (2, 1, 0, 0))  # needles: wood and "any noble"
-    do(state, "place r1c5", "bid 1", "perform")  # Construction
-    assert strings(state) == ["pay wood"]  # units are paid in kind order: wood first
-    do(state, "pay wood")
-    assert strings(state) == ["pay wood", "pay stone"]  # wood also counts as "any noble"
-    do(state, "pay wood")
+    play(state, "place r1c5", "bid 1", "perform")  # Construction
+    assert legal_strings(state) == ["pay wood"]  # units are paid in kind order: wood first
+    play(state, "pay wood")
+    assert legal_strings(state) == ["pay wood", "pay stone"]  # wood also counts as "any noble"
+    play(state, "pay wood")
     assert state.holdings(0)["vp"] == 5
-    assert strings(state) == ["needle 1", "needle 2"]
-    do(state, "needle 2")
+    assert legal_strings(state) == ["needle 1", "needle 2"]
+    play(state, "needle 2")
     assert state.board()["needles"] == (0, 4)  # noble -> 3BF, one step clockwise
-    do(state, "build r1c1")
+    play(state, "build r1c1")
     h = state.holdings(0)
     assert state.board()["buildings"][0] == 0 and h["built"] == 1 and h["cubes"] == (0, 1, 0, 0)
 
@@ -267,7 +267,7 @@ def test_construction_pays_both_needle_units_and_scores_5_vp_without_jokers():
 def test_construction_with_a_joker_gets_no_5_vp_bonus():
     state = start(3)
     put(state, "cubes", 0, (1, 0, 0, 2))
-    do(state, "place r1c5", "bid 1", "perform", "pay wood", "pay joker", "needle 1", "build r1c1")
+    play(state, "place r1c5", "bid 1", "perform", "pay wood", "pay joker", "needle 1", "build r1c1")
     assert state.holdings(0)["vp"] == 0 and state.holdings(0)["cubes"] == (0, 0, 0, 1)
 
 
@@ -279,239 +279,39 @@ def test_a_needle_on_the_blank_tile_means_all_units_of_the_other_kind():
 
 def test_needles_never_point_at_the_same_tile():
     state = start(3)
-    s = core(state)
+    s = state.own_core()
     s.needles = (2, 3)
     put(state, "cubes", 0, (0, 0, 2, 2))
-    do(state, "place r1c5", "bid 1", "perform", "pay iron", "pay joker")
+    play(state, "place r1c5", "bid 1", "perform", "pay iron", "pay joker")
     assert state.board()["needles"] == (2, 4)  # needle 1 was blocked: needle 2 turned by itself
 
 
 def test_buildings_go_bottom_then_middle_then_top_and_top_tiles_give_5_vp():
     assert R.TIER_COSTS == (2, 2, 3, 3, 4, 4)
     state = start(3)
-    core(state)
+    state.own_core()
     put(state, "built", 0, 4)
     put(state, "cubes", 0, (4, 0, 0, 0))
-    do(state, "place r1c5", "bid 1", "perform")
-    do(state, "pay wood", "pay wood", "pay wood", "pay wood", "needle 1", "build r1c1")
+    play(state, "place r1c5", "bid 1", "perform")
+    play(state, "pay wood", "pay wood", "pay wood", "pay wood", "needle 1", "build r1c1")
     assert state.holdings(0)["vp"] == 5 + 5 and state.holdings(0)["built"] == 5
 
 
 def test_building_owner_gets_a_secondary_action_when_an_opponent_uses_the_space():
     state = start(3)
-    core(state)
+    state.own_core()
     put(state, "bld", 7, 1)  # P2's building on r2c3 (Workshop)
     put(state, "bld", 13, 2)  # P3's building on r3c4 (Workshop)
-    do(state, "place r2c3", "bid 1", "skip")
+    play(state, "place r2c3", "bid 1", "skip")
     assert state.holdings(1)["works"][R.BLACK] == 1  # Workshop secondary: a black work
-    core(state)
+    state.own_core()
     put(state, "bld", 8, 0)  # P1's building on r2c4 (Sale)
-    do(state, "place r2c4", "bid 1", "skip")  # P2 uses it: P1 scores 1 VP per work
+    play(state, "place r2c4", "bid 1", "skip")  # P2 uses it: P1 scores 1 VP per work
     assert state.holdings(0)["vp"] == sum(state.holdings(0)["works"])
 
 
 def test_no_secondary_action_on_your_own_building():
     state = start(3)
     put(state, "bld", 7, 0)
-    do(state, "place r2c3", "bid 1", "skip")
+    play(state, "place r2c3", "bid 1", "skip")
     assert state.holdings(0)["works"][R.BLACK] == 0
-
-
-# ----- Brussels board ---------------------------------------------------------------------------------
-def test_brussels_action_costs_one_then_two_assistants_in_a_round():
-    state = start(3)
-    do(state, "brussels Market")
-    assert state.holdings(0)["supply"] == 4 and state.holdings(0)["cubes"][R.JOKER] == 3
-    do(state, "brussels Market")
-    assert state.holdings(1)["supply"] == 3 and state.holdings(1)["on_brussels"] == 2
-
-
-def test_with_four_players_each_brussels_action_is_available_twice():
-    state = start(4)
-    do(state, "brussels Market", "brussels Market", "brussels Market")
-    assert each(state, "supply")[:3] == (4, 4, 3)
-
-
-def test_park_performs_any_art_nouveau_action_without_a_bid_or_placement():
-    state = start(3)
-    do(state, "brussels Park")
-    # Construction is impossible without cubes; the rest may be chosen anywhere
-    assert strings(state) == ["park Workshop", "park Sale", "park Theater", "park Materials"]
-    do(state, "park Materials", "take iron", "take iron")
-    b = state.board()
-    assert state.holdings(0)["cubes"] == (0, 0, 2, 0)
-    assert sum(b["bids"]) == 0 and b["occupants"].count(0) == 0
-
-
-def test_grand_place_activates_up_to_royal_palace_level_upright_figures():
-    state = start(3)
-    core(state)
-    put(state, "kept", 0, (1 << R.BRUGMANN) | (1 << R.MAETERLINCK) | (1 << R.BULS))
-    put(state, "palace", 0, 1)  # level 2
-    do(state, "brussels GrandPlace")
-    assert strings(state) == ["skip", "activate Brugmann", "activate Buls", "activate Maeterlinck"]
-    do(state, "activate Maeterlinck", "activate Brugmann")
-    h = state.holdings(0)
-    assert h["vp"] == 5 and h["money"] == 10 and state.current_player() == 1
-    assert h["rotated"] == (1 << R.BRUGMANN) | (1 << R.MAETERLINCK)
-
-
-# ----- pass --------------------------------------------------------------------------------------------
-def test_first_passer_takes_the_exhibition_and_1_bf_plus_1_per_colour_later_passers_1_per_colour():
-    state = start(3)
-    put(state, "works", 0, (1, 1, 0, 0, 1))
-    put(state, "works", 1, (2, 0, 0, 0, 0))
-    do(state, "pass")
-    h = state.holdings(0)
-    assert h["money"] == 5 + 1 + 3 and h["exhibitions"] == 1 and h["manneken"] == 2
-    do(state, "pass")
-    assert state.holdings(1)["money"] == 6 + 1 and state.holdings(1)["exhibitions"] == 0
-    assert R.pass_income((1, 1, 1, 1, 1), True) == 6 and R.pass_income((1, 1, 1, 1, 1), False) == 5
-
-
-def test_passed_players_are_skipped_until_everyone_has_passed():
-    state = start(3)
-    do(state, "pass", "brussels Market")
-    assert state.current_player() == 2
-    do(state, "brussels Bourse")
-    assert state.current_player() == 1
-
-
-def test_theater_and_materials_secondary_actions_let_the_owner_choose():
-    state = start(3)
-    put(state, "bld", 2, 1)  # P2's building on r1c3 (Theater)
-    put(state, "kept", 1, state.holdings(1)["kept"] | 1 << R.MAETERLINCK)
-    do(state, "place r1c3", "bid 1", "skip")
-    assert state.current_player() == 1 and state.board()["phase"] == "activate"
-    assert strings(state) == ["skip", "activate Brugmann", "activate Maeterlinck"]
-    do(state, "activate Maeterlinck")
-    assert state.holdings(1)["vp"] == 5 and state.current_player() == 1  # now P2's own turn
-    put(state, "bld", 3, 0)  # P1's building on r1c4 (Materials)
-    do(state, "place r1c4", "bid 1", "skip")
-    assert state.current_player() == 0 and strings(state) == [
-        "take wood",
-        "take stone",
-        "take iron",
-    ]
-    do(state, "take iron")
-    assert state.holdings(0)["cubes"] == (0, 0, 1, 0)
-
-
-def test_construction_secondary_scores_1_vp_per_building_of_the_owner():
-    state = start(3)
-    put(state, "bld", 4, 1)  # P2's building on r1c5 (Construction)
-    put(state, "bld", 24, 1)
-    put(state, "built", 1, 2)
-    do(state, "place r1c5", "bid 1")  # P1 cannot pay for a building: the action is skipped
-    assert state.holdings(1)["vp"] == 2 and state.current_player() == 1
-
-
-def test_black_works_sell_on_the_cursor_centre_and_only_one_black_is_shown():
-    state = start(3)
-    put(state, "works", 0, (0, 0, 0, 0, 2))
-    do(state, "place r1c2", "bid 1", "perform", "sell black", "cursor 3,3")
-    assert (
-        state.holdings(0)["money"] == 4 + R.MONEY_BY_ROW[3]
-        and state.holdings(0)["vp"] == R.VP_BY_COL[3]
-    )
-    assert state.board()["shop"] == (R.BLACK, -1)
-    do(state, "pass")
-    put(state, "works", 2, (0, 0, 0, 0, 1))  # P3 owns only a black work
-    assert "park Sale" not in strings(do(state, "brussels Park"))  # a black one is on show
-
-
-def test_workshop_stack_is_rebuilt_from_the_covered_shop_works():
-    state = start(3)
-    s = core(state)
-    s.art_stack = (0, 0, 0, 0, s.art_stack[4])
-    s.shop = (0, 1)
-    s.shop_pile = (0, 0, 2, 0, 0)  # two yellow works covered in the shop
-    do(state, "place r2c3", "bid 1", "perform")
-    assert [a for a, _ in state.chance_outcomes()] == [2]  # only the recycled yellows
-    do(state, "art yellow")
-    assert state.holdings(0)["works"][2] == 1 and state.board()["shop"] == (0, 1)
-
-
-def test_market_gives_at_most_the_jokers_left_in_the_supply():
-    state = start(3)
-    core(state).cube_supply = (10, 10, 10, 2)
-    do(state, "brussels Market")
-    assert state.holdings(0)["cubes"][R.JOKER] == 2 and state.board()["cube_supply"][R.JOKER] == 0
-
-
-def test_park_construction_may_build_anywhere_on_the_board():
-    state = start(3, open_board=False)
-    put(state, "cubes", 0, (2, 0, 0, 0))
-    do(state, "brussels Park", "park Construction", "pay wood", "pay wood", "needle 1")
-    builds = strings(state)
-    assert "build r1c1" in builds and len(builds) == 25  # outside the available area too
-    do(state, "build r1c1")
-    assert (
-        state.board()["buildings"][0] == 0 and max(state.board()["occupants"]) < 0
-    )  # no assistant on the board
-
-
-def test_the_theater_deck_is_reshuffled_from_the_discards_when_empty():
-    state = start(3)
-    s = core(state)
-    s.fig_deck = (0,) * 8
-    s.fig_disc = (0, 0, 0, 0, 0, 2, 0, 0)
-    do(state, "place r1c3", "bid 1", "perform", "theater 2", "discard figure")
-    assert [a for a, _ in state.chance_outcomes()] == [R.ALBERT, R.MAETERLINCK]
-
-
-def test_endgame_assistant_row_counts_assistants_beyond_two_outside_the_courthouse():
-    state = start(3, rounds=1)
-    put(state, "rows", 0, (1, 1, 1, 3))
-    pass_all(state)
-    d = state.score_details()[0]
-    # 5 assistants outside the Courthouse: (5 - 2) x 3 = 9; plus rows 1-3: 4 BF / 1 work / 1 figure
-    assert d.rows == 9 + (7 - 3) // 4 + 1 + 1
-
-
-def test_private_works_hide_a_kept_workshop_work_until_it_is_sold():
-    state = start(3, private_works="true")
-    do(state, "place r2c3", "bid 1", "perform", "art green")  # a single draw is kept at once
-    h = state.holdings(0)
-    assert h["works"] == (1, 0, 0, 1, 0) and h["public_works"] == (1, 0, 0, 0, 0)
-    mine, theirs = state.observation_string(0), state.observation_string(1)
-    assert "own_works:1,0,0,1,0" in mine and "own_works:1,0,0,1,0" not in theirs
-    # P2's view is the same whichever colour P1 kept (and the stack shows only its size)
-    other = state.clone()
-    o = other.own_core()
-    o.works = ((1, 1, 0, 0, 0),) + o.works[1:]
-    o.art_stack = (o.art_stack[0], o.art_stack[1] - 1, o.art_stack[2], o.art_stack[3] + 1, 6)
-    assert other.observation_string(1) == theirs
-    assert other.information_state_string(1) == state.information_state_string(1)
-    do(state, "pass", "pass")  # P2, P3 pass; P1 sells the green work and reveals it
-    do(state, "place r1c2", "bid 1", "perform", "sell green", "cursor 3,3")
-    assert state.holdings(0)["public_works"] == (1, 0, 0, 0, 0) and state.holdings(0)["works"] == (
-        1,
-        0,
-        0,
-        0,
-        0,
-    )
-
-
-def test_without_private_works_the_kept_work_is_face_up():
-    state = start(3)
-    do(state, "place r2c3", "bid 1", "perform", "art green")
-    assert state.holdings(0)["public_works"] == (1, 0, 0, 1, 0)
-    assert "P1:" in (obs := state.observation_string(1)) and "/1,0,0,1,0/" in obs
-
-
-@pytest.mark.parametrize(
-    "bad,message",
-    [
-        ("players=6", "2-5 players"),
-        ("max_bid=-1", "max_bid must be 0"),
-        ("board=6", "board must be 2-5"),
-        ("assistants=6", "at most 7 in all"),
-        ("setup=weird", "setup must be"),
-        ("rounds=7", "rounds must be 1-5"),
-    ],
-)
-def test_bad_parameters_raise_a_clear_error(bad, message):
-    with pytest.raises(ValueError, match=message):
-        pyspiel.load_game(f"python_bruxelles({bad})")

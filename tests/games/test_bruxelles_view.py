@@ -69,7 +69,7 @@ def test_view_is_the_play_loops_readable_observation():
 def test_view_shows_the_public_board_and_only_the_viewers_draws():
     state = T.start(3)
     T.put(state, "exhib", 0, 1)  # one exhibition: P1's Workshop draws two works
-    T.do(state, "place r1c1", "bid 2", "perform", "art blue", "art pink")
+    T.play(state, "place r1c1", "bid 2", "perform", "art blue", "art pink")
     assert state.current_player() == 0  # P1 chooses which drawn work to keep
     mine, theirs = state.render_view(0), state.render_view(1)
     for text in (mine, theirs):
@@ -84,7 +84,7 @@ def test_view_shows_the_public_board_and_only_the_viewers_draws():
         assert "Scores if the game ended now:" in text
     assert "Now: Workshop draw for you: drawn so far blue, pink" in mine
     assert "Now: Workshop draw for P1" in theirs and "drawn so far" not in theirs
-    T.do(state, "keep pink")
+    T.play(state, "keep pink")
     mine, theirs = state.render_view(0), state.render_view(1)
     assert "your Workshop draws (secret): kept pink, put back blue" in mine
     assert "put back" not in theirs  # the put-back work is P1's secret
@@ -93,7 +93,7 @@ def test_view_shows_the_public_board_and_only_the_viewers_draws():
 
 def test_private_works_show_as_a_count_to_the_others():
     state = T.start(3, private_works="true")
-    T.do(state, "place r1c1", "bid 2", "perform", "art green")
+    T.play(state, "place r1c1", "bid 2", "perform", "art green")
     mine, theirs = state.render_view(0), state.render_view(1)
     assert "works: blue x1, green x1" in mine
     assert "works: blue x1, 1 hidden" in theirs and "green" not in theirs

@@ -95,7 +95,7 @@ def test_rows_hold_at_most_three_cards():
     assert "place blue in row 1" not in legal_strings(state)
     with pytest.raises(pyspiel.SpielError):
         state.string_to_action("place blue in row 1")
-    with pytest.raises(ValueError, match="cannot place"):
+    with pytest.raises(ValueError, match="illegal action .*place blue in row 1"):
         state.apply_action(game_layout(state).place(0))
 
 
@@ -330,7 +330,7 @@ def test_illegal_actions_raise_and_are_never_repaired():
     before = str(state)
     with pytest.raises(pyspiel.SpielError):
         state.string_to_action("take row 1")  # rows are empty: not a legal move
-    with pytest.raises(ValueError, match="empty"):
+    with pytest.raises(ValueError, match="illegal action .*take row 1"):
         state.apply_action(game_layout(state).take(0))
     assert str(state) == before
 

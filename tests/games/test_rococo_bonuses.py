@@ -7,15 +7,15 @@ import pytest
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.rules import FIREWORKS
 from spiel_games.rococo.scenario import (
-    act,
     card,
     clear_windows,
     deco,
     dress,
     give,
     guest,
-    legal,
+    legal_strings,
     place_dress,
+    play,
     select_all,
     set_deco,
     set_warehouse,
@@ -37,7 +37,7 @@ def bonus_turn(key: str, players: int = 2, main: str = "main: skip the main acti
     k = card(key)
     holdings.setdefault("supply", dict(BASE_REST))
     give(s, 0, hand={k: 1}, **holdings)
-    act(s, f"play {R.CARDS[k].name}", main)
+    play(s, f"play {R.CARDS[k].name}", main)
     return s
 
 
@@ -106,7 +106,7 @@ def test_instant_bonus_gives_its_livre_and_prestige(key, setup, extra, livre, pr
     if setup:
         setup(s)
     before = state_money_prestige(s)
-    act(s, f"play {R.CARDS[k].name}", "main: skip the main action", use_text(key))
+    play(s, f"play {R.CARDS[k].name}", "main: skip the main action", use_text(key))
     after = state_money_prestige(s)
     assert (after[0] - before[0], after[1] - before[1]) == (livre, prestige)
     assert s.current_player() == 1
@@ -127,7 +127,7 @@ def test_base_masters_have_no_bonus():
 def test_extra_acquire_resources_bonus(key):
     s = bonus_turn(key, money=10, main="main: acquire resources")
     set_warehouse(s, [[tile("RR")] * 3, [tile("BB")], []])
-    act(
+    play(
         s,
         "take RR from segment 1",
         "keep tile as silk",
@@ -144,21 +144,21 @@ def test_extra_acquire_resources_bonus(key):
 
 def test_base_apprentice_pays_1_livre_for_yarn_or_lace():
     s = bonus_turn(APPR_YL, money=3)
-    act(s, use_text(APPR_YL), "take lace")
+    play(s, use_text(APPR_YL), "take lace")
     assert (s.holdings(0)["money"], s.holdings(0)["yarn"], s.holdings(0)["lace"]) == (2, 1, 2)
 
 
 def test_level1_free_yarn_or_lace():
     s = bonus_turn("yarn_or_lace_free", money=0)
-    act(s, use_text("yarn_or_lace_free"), "take yarn")
+    play(s, use_text("yarn_or_lace_free"), "take yarn")
     assert (s.holdings(0)["money"], s.holdings(0)["yarn"], s.holdings(0)["lace"]) == (0, 2, 1)
 
 
 def test_level1_depute_another_employee_and_use_its_bonus_without_money():
     s = bonus_turn("depute_use", money=0)
-    act(s, use_text("depute_use"))
-    assert "depute base Apprentice (2 Livre)" in legal(s)
-    act(s, "depute base Apprentice (2 Livre)", "use bonus: gain 2 Livre")
+    play(s, use_text("depute_use"))
+    assert "depute base Apprentice (2 Livre)" in legal_strings(s)
+    play(s, "depute base Apprentice (2 Livre)", "use bonus: gain 2 Livre")
     assert s.holdings(0)["money"] == 2 and s.holdings(0)["supply"][card(APPR_2)] == 0
     assert (
         sum(s.holdings(0)["supply"]) + sum(s.holdings(0)["discard"]) == 4
@@ -173,13 +173,13 @@ def test_level1_depute_bonus_respects_the_four_card_limit():
 @pytest.mark.parametrize("key,cost", [("stack_tile_pay1", 1), ("stack_tile_free", 0)])
 def test_level1_stack_tile_is_drawn_face_down_and_secret(key, cost):
     s = bonus_turn(key, money=5)
-    act(s, use_text(key))
+    play(s, use_text(key))
     assert s.is_chance_node() and s.holdings(0)["money"] == 5 - cost
     outcomes = [a for a, _ in s.chance_outcomes()]
     a, b = s.child(outcomes[0]), s.child(outcomes[-1])
     assert a.information_state_string(1) == b.information_state_string(1)
     assert a.information_state_string(0) != b.information_state_string(0)
-    act(a, "keep tile as silk")
+    play(a, "keep tile as silk")
     assert a.holdings(0)["secret_tiles"][outcomes[0]] == 1 and sum(a.holdings(0)["tiles"]) == 0
 
 
@@ -188,10 +188,10 @@ def test_level2_extra_dress_may_hand_in_one_yellow_bale_fewer_and_no_master_dres
     clear_windows(s)
     set_window(s, 5, dress("yellow-1"))  # 2 yellow + 1 yarn
     set_window(s, 4, dress("yellow-7"))  # thimble: a Master dress
-    act(s, use_text("extra_dress_yg"))
-    assert legal(s) == ["make yellow-1 at window 6 (0 Livre)"]
-    act(s, "make yellow-1 at window 6 (0 Livre)", "pay with tile Y-y")
-    assert not any("(Master)" in t for t in legal(s))
+    play(s, use_text("extra_dress_yg"))
+    assert legal_strings(s) == ["make yellow-1 at window 6 (0 Livre)"]
+    play(s, "make yellow-1 at window 6 (0 Livre)", "pay with tile Y-y")
+    assert not any("(Master)" in t for t in legal_strings(s))
 
 
 def test_level4_extra_dress_may_hand_in_up_to_two_red_bales_fewer():
@@ -201,19 +201,19 @@ def test_level4_extra_dress_may_hand_in_up_to_two_red_bales_fewer():
     give(s, 0, hand={k: 1}, supply=dict(BASE_REST), money=10, yarn=1, lace=1, tiles={})
     clear_windows(s)
     set_window(s, 5, dress("red-1"))  # 2 red + 1 yarn
-    act(
+    play(
         s,
         f"play {R.CARDS[k].name}",
         "main: skip the main action",
         use_text("extra_dress_red"),
         "make red-1 at window 6 (0 Livre)",
     )
-    assert "sell for 14 Livre" in legal(s)  # no silk needed at all
+    assert "sell for 14 Livre" in legal_strings(s)  # no silk needed at all
 
 
 def test_level2_depute_another_employee_for_8_5_2_livre():
     s = bonus_turn("depute_money", money=0)
-    act(s, use_text("depute_money"), "depute base Master")
+    play(s, use_text("depute_money"), "depute base Master")
     assert s.holdings(0)["money"] == 8 and s.holdings(0)["supply"][card(MASTER)] == 1
 
 
@@ -222,20 +222,20 @@ def test_level2_depute_another_employee_for_8_5_2_livre():
 )
 def test_extra_fund_a_decoration_with_discount(key, space, price):
     s = bonus_turn(key, money=10)
-    act(s, use_text(key))
+    play(s, use_text(key))
     d = deco(s, FIREWORKS, space)
-    act(s, f"fund fireworks {space + 1} ({price} Livre)")
+    play(s, f"fund fireworks {space + 1} ({price} Livre)")
     assert s.holdings(0)["money"] == 10 - price and s.board()["decorations"][d] == 0
 
 
 @pytest.mark.parametrize("key,rate", [("buy_prestige4", 4), ("buy_prestige3", 3)])
 def test_return_livre_for_prestige_without_limit(key, rate):
     s = bonus_turn(key, money=3 * rate + 1)
-    act(s, use_text(key))
+    play(s, use_text(key))
     text = f"pay {rate} Livre for 1 prestige"
-    act(s, text, text)
+    play(s, text, text)
     assert s.holdings(0)["prestige"] == 2 and s.current_player() == 0
-    act(s, text)  # the last affordable purchase ends the bonus
+    play(s, text)  # the last affordable purchase ends the bonus
     assert (
         s.holdings(0)["prestige"] == 3 and s.holdings(0)["money"] == 1 and s.current_player() == 1
     )
@@ -245,9 +245,9 @@ def test_level5_discard_tiles_for_prestige_blue_red_and_pairs_of_yellow_green():
     s = bonus_turn(
         "tiles_prestige", tiles={tile("BB"): 1, tile("RR"): 1, tile("YYY"): 1, tile("GG-y/l"): 1}
     )
-    act(s, use_text("tiles_prestige"))
-    assert "done" not in legal(s)  # at least one tile first
-    act(
+    play(s, use_text("tiles_prestige"))
+    assert "done" not in legal_strings(s)  # at least one tile first
+    play(
         s,
         "discard tile BB for prestige",
         "discard tile RR for prestige",

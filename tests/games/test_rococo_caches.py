@@ -16,7 +16,15 @@ import pyspiel
 import pytest
 
 from spiel_games.common.observer import PieceObserver
-from spiel_games.rococo.scenario import act, card, drop_caches, give, legal, select_all, start
+from spiel_games.rococo.scenario import (
+    card,
+    drop_caches,
+    give,
+    legal_strings,
+    play,
+    select_all,
+    start,
+)
 
 
 def random_states(game, seed: int, every: int):
@@ -59,12 +67,12 @@ def test_setting_up_holdings_recomputes_the_legal_actions():
     state = start(2, start_player=0)
     select_all(state)
     assert state.current_player() == 0
-    before = legal(state)  # computed and cached for this position
+    before = legal_strings(state)  # computed and cached for this position
     give(state, 0, hand={card("gain1"): 1})
-    after = legal(state)
+    after = legal_strings(state)
     assert after == ["play L1 Apprentice (gain1)"]
     assert after != before
-    act(state, "play L1 Apprentice (gain1)")  # accepted by the (new) legal list
+    play(state, "play L1 Apprentice (gain1)")  # accepted by the (new) legal list
 
 
 def test_resampled_worlds_and_their_origin_keep_their_own_observations():

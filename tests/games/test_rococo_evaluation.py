@@ -57,7 +57,7 @@ def test_an_employee_is_worth_less_with_fewer_rounds_left():
     give(s, 0, supply={card("base Master"): 2}, discard={}, hand={})
     give(s, 1, supply={}, discard={}, hand={})
     early = V.estimate(s)
-    s._s.round = s._s.cfg.rounds
+    s.own_core().round = s._s.cfg.rounds
     late = V.estimate(s)
     assert early[0] - early[1] > late[0] - late[1] > 0
 
@@ -77,7 +77,7 @@ def test_estimate_is_the_final_score_once_the_game_is_over():
 def test_the_spread_shrinks_as_the_game_goes_on():
     s = _round_one()
     early = V.spread(s)
-    s._s.round = s._s.cfg.rounds
+    s.own_core().round = s._s.cfg.rounds
     assert V.spread(s) < early
 
 

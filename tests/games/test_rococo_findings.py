@@ -4,12 +4,12 @@ old code broke the rule, named after the rule."""
 from __future__ import annotations
 
 from spiel_games.rococo.scenario import (
-    act,
     card,
     clear_windows,
     dress,
     give,
-    legal,
+    legal_strings,
+    play,
     select_all,
     set_window,
     start,
@@ -29,9 +29,9 @@ def test_level5_discard_tiles_for_prestige_is_offered_for_any_silk_tile():
     select_all(s)
     k = card("tiles_prestige")
     give(s, 0, hand={k: 1}, supply=dict(BASE_REST), tiles={tile("YY-y/l"): 1})
-    act(s, "play L5 Master (tiles_prestige)", "main: skip the main action")
-    assert "use bonus: discard tiles for prestige" in legal(s)
-    act(s, "use bonus: discard tiles for prestige", "discard tile YY-y/l for prestige")
+    play(s, "play L5 Master (tiles_prestige)", "main: skip the main action")
+    assert "use bonus: discard tiles for prestige" in legal_strings(s)
+    play(s, "use bonus: discard tiles for prestige", "discard tile YY-y/l for prestige")
     assert s.holdings(0)["prestige"] == 1  # 2 yellow bales
     assert s.current_player() == 1
 
@@ -51,7 +51,7 @@ def _yg_position(tiles):
         lace=0,
         tiles=tiles,
     )
-    act(s, "play L2 Master (extra_dress_yg)", "main: skip the main action")
+    play(s, "play L2 Master (extra_dress_yg)", "main: skip the main action")
     return s
 
 
@@ -60,10 +60,10 @@ def test_level2_extra_dress_may_save_the_green_bale_instead_of_a_yellow_one():
     yellow bales but no green one the bonus was not offered (rulebook: green OR yellow)."""
     s = _yg_position({tile("YY-y/l"): 1})
     text = "use bonus: one more Make a Dress, 1 yellow/green bale less"
-    assert text in legal(s)
-    act(s, text, "make yellow-4 at window 6 (0 Livre)", "pay with tile YY-y/l")
-    assert any(a.startswith("rent to") for a in legal(s))
-    assert "pay with tile YY-y/l" not in legal(s)
+    assert text in legal_strings(s)
+    play(s, text, "make yellow-4 at window 6 (0 Livre)", "pay with tile YY-y/l")
+    assert any(a.startswith("rent to") for a in legal_strings(s))
+    assert "pay with tile YY-y/l" not in legal_strings(s)
 
 
 def test_level2_extra_dress_cannot_save_two_bales():
@@ -83,15 +83,15 @@ def _depute_position(**extra):
 def test_depute_bonus_may_take_a_card_from_the_hand():
     """Old code offered only supply and discard cards; the Employee deck includes the hand."""
     s = _depute_position()
-    act(
+    play(
         s,
         "play L1 Journeyman (depute_use)",
         "main: skip the main action",
         "use bonus: depute a deck card and use its bonus",
     )
-    assert "depute base Journeyman from hand" in legal(s)
-    act(s, "depute base Journeyman from hand")
-    assert "use bonus: one more Acquire Resources" in legal(s)
+    assert "depute base Journeyman from hand" in legal_strings(s)
+    play(s, "depute base Journeyman from hand")
+    assert "use bonus: one more Acquire Resources" in legal_strings(s)
     assert sum(s.holdings(0)["hand"]) == 0
 
 
@@ -102,7 +102,7 @@ def test_depute_money_bonus_may_take_a_card_from_the_hand():
     k, j = card("depute_money"), card(JOURNEYMAN)
     supply = {card(MASTER): 2, card(APPR_2): 1, card(APPR_YL): 1}
     give(s, 0, hand={k: 1, j: 1}, known={j: 1}, supply=supply, money=0)
-    act(
+    play(
         s,
         "play L2 Apprentice (depute_money)",
         "main: skip the main action",
@@ -129,7 +129,7 @@ def test_festivity_dress_prestige_is_gained_once_not_again_at_the_end():
         tiles={tile("YYY"): 1},
         yarn=1,
     )
-    act(
+    play(
         s,
         "play base Journeyman",
         "main: make a dress",

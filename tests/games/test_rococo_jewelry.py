@@ -17,13 +17,14 @@ from spiel_games.common.errors import ConfigError
 from spiel_games.rococo import rules as R
 from spiel_games.rococo.heuristic import heuristic_action
 from spiel_games.rococo.scenario import (
-    act,
     card,
     dress,
     drive,
+    finish_round_skipping,
     give,
     jewel,
-    legal,
+    legal_strings,
+    play,
     select_all,
     set_board,
     set_warehouse,
@@ -58,7 +59,7 @@ def made(money=20, name="yellow-1", key=MASTER, **extra):
         lace=2,
         tiles={tile("YYY"): 1},
     )
-    act(
+    play(
         s,
         f"play {key}",
         "main: make a dress",
@@ -103,8 +104,8 @@ def test_jeweller_stays_empty_when_the_stack_runs_out():
 
 def test_renting_a_dress_offers_one_piece_of_jewellery():
     s = made(money=5)
-    act(s, "rent to Salon of Venus guest 2")  # no reward
-    assert legal(s) == [
+    play(s, "rent to Salon of Venus guest 2")  # no reward
+    assert legal_strings(s) == [
         "buy red necklace at jeweller space 2 (5 Livre)",
         "buy green ring at jeweller space 3 (4 Livre)",
         "buy yellow necklace at jeweller space 4 (3 Livre)",
@@ -114,20 +115,20 @@ def test_renting_a_dress_offers_one_piece_of_jewellery():
 
 def test_selling_a_dress_offers_no_jewellery():
     s = made()
-    act(s, "sell for 11 Livre")
+    play(s, "sell for 11 Livre")
     assert s.board()["phase"] != "jewel"
-    assert not any(a.startswith("buy ") for a in legal(s))
+    assert not any(a.startswith("buy ") for a in legal_strings(s))
 
 
 def test_jeweller_not_offered_when_no_piece_is_affordable():
     s = made(money=2)
-    act(s, "rent to Salon of Venus guest 2")
+    play(s, "rent to Salon of Venus guest 2")
     assert s.board()["phase"] != "jewel"
 
 
 def test_jewellery_costs_its_space_price_and_dearer_pieces_slide_cheaper():
     s = made(money=20)
-    act(s, "rent to Salon of Venus guest 2", "buy green ring at jeweller space 3 (4 Livre)")
+    play(s, "rent to Salon of Venus guest 2", "buy green ring at jeweller space 3 (4 Livre)")
     h = s.holdings(0)
     assert h["money"] == 16 and h["jewellery"] == (0, 1, 0, 0)
     assert s.board()["jeweller"] == jeweller(None, "blue ring", "red necklace", "yellow necklace")
@@ -136,34 +137,34 @@ def test_jewellery_costs_its_space_price_and_dearer_pieces_slide_cheaper():
 
 def test_colour_match_gives_a_free_yarn_or_lace():
     s = made(money=20)  # a yellow dress
-    act(s, "rent to Salon of Venus guest 2", "buy yellow necklace at jeweller space 4 (3 Livre)")
-    assert legal(s) == ["take yarn", "take lace"]
-    act(s, "take lace")
+    play(s, "rent to Salon of Venus guest 2", "buy yellow necklace at jeweller space 4 (3 Livre)")
+    assert legal_strings(s) == ["take yarn", "take lace"]
+    play(s, "take lace")
     h = s.holdings(0)
     assert h["money"] == 17 and h["lace"] == 3  # 2 held (yellow-1 needs 1 yarn) + 1 free
 
 
 def test_no_colour_match_no_free_material():
     s = made(money=20)
-    act(s, "rent to Salon of Venus guest 2", "buy red necklace at jeweller space 2 (5 Livre)")
-    assert "take yarn" not in legal(s)
+    play(s, "rent to Salon of Venus guest 2", "buy red necklace at jeweller space 2 (5 Livre)")
+    assert "take yarn" not in legal_strings(s)
 
 
 def test_jewellery_offer_follows_the_guest_space_tile_reward():
     s = made(money=20)
     set_warehouse(s, [[tile("BB")] * 3, [], []])
-    act(s, "rent to Salon of Diana guest 1 (Master)")  # reward: a free warehouse tile
-    assert legal(s) == ["take BB from segment 1"]
-    act(s, "take BB from segment 1", "keep tile as silk")
-    assert "no jewellery" in legal(s)
+    play(s, "rent to Salon of Diana guest 1 (Master)")  # reward: a free warehouse tile
+    assert legal_strings(s) == ["take BB from segment 1"]
+    play(s, "take BB from segment 1", "keep tile as silk")
+    assert "no jewellery" in legal_strings(s)
 
 
 def test_rented_festivity_dress_may_take_jewellery():
     s = made(money=20, name="festive yellow-1", festivity="true", fancy="true")
-    assert "sell for 0 Livre" not in legal(s)
-    act(s, "rent to Salon of Venus guest 2")
-    assert "no jewellery" in legal(s)
-    act(s, "no jewellery")
+    assert "sell for 0 Livre" not in legal_strings(s)
+    play(s, "rent to Salon of Venus guest 2")
+    assert "no jewellery" in legal_strings(s)
+    play(s, "no jewellery")
     assert s.holdings(0)["prestige"] == 3
 
 
@@ -181,7 +182,7 @@ def test_dress_of_an_extra_dress_bonus_may_take_jewellery_then_the_turn_ends():
         yarn=2,
         tiles={tile("YYY"): 1},
     )
-    act(
+    play(
         s,
         "play L2 Master (extra_dress_yg)",
         "main: skip the main action",
@@ -194,27 +195,12 @@ def test_dress_of_an_extra_dress_bonus_may_take_jewellery_then_the_turn_ends():
     assert s.current_player() == 1 and s.holdings(0)["jewellery"] == (0, 0, 0, 1)
 
 
-def _finish_round_skipping(s):
-    r = s.board()["round"]
-    while s.board()["round"] == r and not s.is_terminal():
-        if s.is_chance_node():
-            drive(s)
-            continue
-        options = legal(s)
-        for text in ("skip bonus", "main: skip the main action", "done"):
-            if text in options:
-                act(s, text)
-                break
-        else:
-            s.apply_action(s.legal_actions()[0])
-
-
 def test_jewellery_gives_one_livre_income_every_round():
     s = start(2, jewelry="true")
     select_all(s)
     give(s, 0, jewels={jewel("green ring"): 2, jewel("blue ring"): 1}, money=0)
     give(s, 1, money=0)
-    _finish_round_skipping(s)
+    finish_round_skipping(s)
     assert s.holdings(0)["money"] == 5 + 3 and s.holdings(1)["money"] == 5
 
 
@@ -253,7 +239,7 @@ def test_base_action_ids_unchanged_by_the_jewelry_option(players):
     nb = base.num_distinct_actions()
     # jeweller 4 + no jewellery 1 + exam 1 + five card blocks of 28 + exam pick 60
     assert jw.num_distinct_actions() == nb + 4 + 1 + 1 + 5 * 28 + 60
-    lb, lj = base._initial.lay, jw._initial.lay
+    lb, lj = base.layout, jw.layout
     assert [lb.decode(a) for a in range(nb)] == [lj.decode(a) for a in range(nb)]
 
 

@@ -12,7 +12,7 @@ from open_spiel.python.observation import make_observation
 
 import spiel_games  # noqa: F401  (registers the games)
 from spiel_games.staufer import rules as R
-from spiel_games.staufer.scenario import act, scripted_setup
+from spiel_games.staufer.scenario import play, scripted_setup
 
 ALL = ["Milan", "Augsburg", "Nijmegen", "Aachen", "Strasbourg", "Palermo"]
 
@@ -73,7 +73,7 @@ def test_board_reports_a_deployment_seat_payment_and_tracks():
     assert board["regions"] == tuple(range(6)) and board["king"] == 0  # Milan
     assert board["phase"] == "turn" and board["round"] == 1 and board["to_move"] == 0
     assert board["order"] == (0, 1, 2, 2, 1, 0, 2, 1, 0)
-    act(s, "deploy Nijmegen", "seat 5 (1)", "occupy with envoy", "pay 0 noble(s)")
+    play(s, "deploy Nijmegen", "seat 5 (1)", "occupy with envoy", "pay 0 noble(s)")
     board = s.board()
     nijmegen = board["seats"][2]
     assert nijmegen[4] == 0 * 2 + 0  # P1's envoy on the fifth seat

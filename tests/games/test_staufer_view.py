@@ -15,7 +15,7 @@ import pytest
 
 import spiel_games
 from spiel_games.common import conformance as C
-from spiel_games.staufer.scenario import act, scripted_setup
+from spiel_games.staufer.scenario import play, scripted_setup
 from tournament.advice.play import readable_observation
 
 SPEC = spiel_games.get_spec("python_staufer")
@@ -75,7 +75,7 @@ def _scripted():
 
 def test_view_shows_the_public_board_and_only_the_viewers_jobs():
     _, state = _scripted()
-    act(state, "deploy Milan", "seat 2", "occupy with envoy", "pay 0 noble(s)")
+    play(state, "deploy Milan", "seat 2", "occupy with envoy", "pay 0 noble(s)")
     assert state.current_player() == 1
     mine = state.render_view(0)
     theirs = state.render_view(1)

@@ -106,3 +106,23 @@ def test_a_game_without_scores_counts_in_the_share_not_the_difference(tmp_path, 
 )
 def test_the_heading_says_which_seat_orders_were_played(table, seeds, text, module):
     assert module.orders_played(table, seeds).startswith(text)
+
+
+def test_sprt_mode_confirms_a_clear_gap_and_not_a_reversed_one(tmp_path, module):
+    """--sprt runs each comparison through tournament.sprt: a clear gap is SPRT-confirmed
+    (H1), the reversed comparison is not (H0)."""
+    specs = {"strong": "heuristic", "weak": "random"}
+    lines = module.sprt_table(
+        "python_coloretto(players=2)",
+        (("strong", "weak"), ("weak", "strong")),
+        specs,
+        "gain",
+        400,
+        1,
+        "serial",
+        tmp_path,
+    )
+    rows = [x for x in lines if x.startswith("| strong") or x.startswith("| weak")]
+    assert rows[0].startswith("| strong | weak | H1 | yes |")
+    assert rows[1].startswith("| weak | strong | H0 | no |")
+    assert (tmp_path / "sprt-strong-weak" / "manifest.json").exists()  # an ordinary ledger

@@ -18,7 +18,7 @@ ROCOCO = spiel_games.get_spec("rococo")
         ("cfr-search(iterations=0)", "'iterations' of agent 'cfr-search' must be >= 1"),
         ("cfr-search(depth=0)", "'depth'"),
         ("cfr-search(prior=blueprint)", "heuristic or none"),
-        ("cfr-search(play=greedy)", "auto or sample or best"),
+        ("cfr-search(play=greedy)", "auto, sample or best"),
         ("cfr-search(eval=score)", "auto, game or learned"),
         ("cfr-search(prior_w=-1)", "'prior_w'"),
     ],

@@ -6,7 +6,8 @@ import pyspiel
 import pytest
 
 from solvers.registry import make_agent, resolve
-from solvers.search import SearchEngine, resolve_auto
+from solvers.search import make_engine, resolve_auto
+from solvers.search.expansion import OpenAll
 
 
 def _decision(game, seed: int = 4, skip: int = 6):
@@ -28,14 +29,14 @@ def _decision(game, seed: int = 4, skip: int = 6):
 def _tree(unprune: float, sims: int = 400, game_string: str = "python_bruxelles(players=3)"):
     game = pyspiel.load_game(game_string)
     state = _decision(game)
-    eng = SearchEngine(
+    eng = make_engine(
         game,
         random.Random(2),
-        evaluation="game",
+        eval="game",
         rollout_depth=0,
         determinize=True,
         prior="heuristic",
-        qnorm=True,
+        qnorm="on",
         opponents="heuristic",
         root="halving",
         unprune=unprune,
@@ -60,7 +61,7 @@ def test_a_node_below_the_root_gains_one_move_per_unprune_times_sims_visits():
     """unprune=0.02 at 400 simulations: T = 8, so a node reached v times holds at most
     1 + (v - 1) // 8 moves, and the first is always the heuristic's."""
     root, eng = _tree(0.02)
-    assert eng.unprune_t == 8
+    assert eng.expansion.t == 8
     nodes = _decision_nodes(root)
     assert any(v > 8 for _, v in nodes)  # the bound is reached, not vacuous
     for n, v in nodes:
@@ -71,7 +72,7 @@ def test_a_node_below_the_root_gains_one_move_per_unprune_times_sims_visits():
 def test_without_unpruning_barely_visited_nodes_try_other_moves_than_the_heuristics():
     """The same search with unprune=0 breaks the bound above: this is what unpruning changes."""
     root, eng = _tree(0.0)
-    assert eng.unprune_t == 0
+    assert isinstance(eng.expansion, OpenAll)
     assert any(len(n.children) > 1 + (v - 1) // 8 for n, v in _decision_nodes(root))
 
 
@@ -88,13 +89,13 @@ def test_unprune_one_plays_only_the_heuristics_move_below_the_root():
 def test_the_unpruning_scale_follows_the_budget():
     _, small = _tree(0.02, sims=100)
     _, large = _tree(0.02, sims=800)
-    assert (small.unprune_t, large.unprune_t) == (2, 16)
+    assert (small.expansion.t, large.expansion.t) == (2, 16)
 
 
 def test_unprune_without_the_heuristic_prior_is_refused_by_the_engine():
     game = pyspiel.load_game("python_coloretto(players=3)")
     with pytest.raises(ValueError, match="unprune needs prior=heuristic"):
-        SearchEngine(game, random.Random(0), unprune=0.5)
+        make_engine(game, random.Random(0), unprune=0.5)
 
 
 # bad unprune values: tests/solvers/test_strength_search.py, with the other new parameters
@@ -106,7 +107,7 @@ def test_auto_unprune_is_the_games_measured_value_and_off_for_plain_search():
     for name in ("coloretto", "rococo", "bruxelles", "staufer"):
         game = pyspiel.load_game(f"python_{name}(players=3)")
         chosen = resolve_auto(game, resolve("ismcts").params)
-        assert chosen["unprune"] == get_spec(f"python_{name}").unprune
+        assert chosen["unprune"] == get_spec(f"python_{name}").search_defaults.unprune
         plain = resolve_auto(game, resolve("ismcts(eval=score,prior=none)").params)
         assert plain["unprune"] == 0.0
     kuhn = resolve_auto(pyspiel.load_game("kuhn_poker"), resolve("ismcts").params)

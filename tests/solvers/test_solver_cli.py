@@ -18,7 +18,8 @@ def test_agents_lists_every_kind_with_parameters():
     for kind in all_kinds():
         assert f"{kind.name}:" in result.output
         for p in kind.params:
-            assert f"    {p.name} ({p.type.__name__}, default {p.default!r})" in result.output
+            line = f"    {p.name} ({p.type.__name__}, default {p.default!r}): {p.help}"
+            assert line in result.output
 
 
 def test_solve_writes_a_policy_and_resumes(tmp_path):

@@ -7,7 +7,8 @@ import pyspiel
 import pytest
 
 from solvers.registry import make_agent, resolve
-from solvers.search import SearchEngine, resolve_auto, soft_returns
+from solvers.search import SearchEngine, make_engine, resolve_auto, soft_returns
+from solvers.search.models import SearchedOpponents
 from solvers.spec import AgentSpecError
 from spiel_games.common.registry import get_spec
 
@@ -90,9 +91,9 @@ def test_opponent_decisions_in_the_tree_follow_the_opponent_model(opponents):
     game = pyspiel.load_game("python_coloretto(players=3)")
     state = _first_decision(game)
     root_player = state.current_player()
-    eng = SearchEngine(game, random.Random(1), evaluation="game", opponents=opponents)
+    eng = make_engine(game, random.Random(1), eval="game", opponents=opponents)
     asked = []
-    real = eng.opponent
+    real = getattr(eng.opponents, "heuristic", None)
 
     def model(s, rng):
         a = real(s, rng)
@@ -100,10 +101,10 @@ def test_opponent_decisions_in_the_tree_follow_the_opponent_model(opponents):
         return a
 
     if real is not None:
-        eng.opponent = model
+        eng.opponents.heuristic = model
     eng.search(state, sims=60)
     if opponents == "search":
-        assert real is None and not asked
+        assert isinstance(eng.opponents, SearchedOpponents) and real is None and not asked
         return
     assert asked and all(p != root_player for p, _, _ in asked)
     from spiel_games.coloretto.heuristic import heuristic_action
@@ -118,15 +119,15 @@ def test_a_noisy_opponent_model_replaces_that_share_of_the_heuristics_moves(opp_
     probability: never the heuristic at 1, always at 0, in between otherwise."""
     game = pyspiel.load_game("python_coloretto(players=3)")
     state = _first_decision(game)
-    eng = SearchEngine(  # depth 0: no rollout moves, only the tree's opponent decisions
+    eng = make_engine(  # depth 0: no rollout moves, only the tree's opponent decisions
         game,
         random.Random(3),
-        evaluation="game",
+        eval="game",
         rollout_depth=0,
         opponents="heuristic",
         opp_eps=opp_eps,
     )
-    real, asked, moves = eng.opponent, [], []
+    real, asked, moves = eng.opponents.heuristic, [], []
     apply = eng._apply
 
     def model(s, rng):
@@ -139,7 +140,7 @@ def test_a_noisy_opponent_model_replaces_that_share_of_the_heuristics_moves(opp_
             moves.append(a)
         apply(s, a)
 
-    eng.opponent, eng._apply = model, counting_apply
+    eng.opponents.heuristic, eng._apply = model, counting_apply
     eng.search(state, sims=200)
     assert moves
     if opp_eps == 0.0:
@@ -204,11 +205,11 @@ def test_the_heuristic_move_is_searched_first_under_the_prior():
     game = pyspiel.load_game("python_rococo(players=3)")
     state = _first_decision(game, min_legal=3)
     for seed in range(5):
-        eng = SearchEngine(game, random.Random(seed), prior="heuristic", evaluation="game")
+        eng = make_engine(game, random.Random(seed), prior="heuristic", eval="game")
         root = eng.search(state, sims=1)
         assert root.hint in state.legal_actions()
         assert list(root.children) == [root.hint]
-    plain = SearchEngine(game, random.Random(0))
+    plain = make_engine(game, random.Random(0))
     firsts = {next(iter(plain.search(state, sims=1).children)) for _ in range(12)}
     assert len(firsts) > 1  # without the prior the first move tried is random
 
@@ -225,7 +226,7 @@ def test_old_settings_reproduce_the_plain_search():
         state.apply_action(state.chance_outcomes()[0][0])
     agent = make_agent("ismcts(sims=40,eval=score,prior=none)", game, seed=3)
     new = agent.analyse(state)
-    eng = SearchEngine(game, random.Random(3), determinize=True)
+    eng = make_engine(game, random.Random(3), determinize=True)
     root = eng.search(state, sims=40)
     old = {a: ch.n for a, ch in root.children.items()}
     assert {m.action: m.visits for m in new.moves if m.visits} == old
@@ -252,13 +253,13 @@ def test_exploration_on_the_returns_scale_concentrates_the_visits():
             state.apply_action(rng.choice(state.legal_actions()))
 
     def top_share(qnorm: bool) -> float:
-        eng = SearchEngine(
+        eng = make_engine(
             game,
             random.Random(5),
-            evaluation="game",
+            eval="game",
             rollout_depth=0,
             determinize=True,
-            qnorm=qnorm,
+            qnorm="on" if qnorm else "off",
         )
         root = eng.search(state, sims=300)
         return max(ch.n for ch in root.children.values()) / 300
@@ -272,16 +273,16 @@ def _evaluated_movers(settle: bool) -> list[tuple[int, int]]:
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
-    eng = SearchEngine(
+    eng = make_engine(
         game,
         random.Random(1),
-        evaluation="game",
+        eval="game",
         rollout_depth=0,
         determinize=True,
-        settle=settle,
+        settle="on" if settle else "off",
     )
     seen = []
-    rollout, evaluate = eng._rollout, eng.evaluate
+    rollout, evaluate = eng.leaf.value, eng.leaf.evaluation.returns
 
     def spy_rollout(s, mover=-1):
         eng._mover = mover
@@ -291,7 +292,7 @@ def _evaluated_movers(settle: bool) -> list[tuple[int, int]]:
         seen.append((eng._mover, s.current_player()))
         return evaluate(s)
 
-    eng._rollout, eng.evaluate = spy_rollout, spy_evaluate
+    eng.leaf.value, eng.leaf.evaluation.returns = spy_rollout, spy_evaluate
     eng.search(state, sims=60)
     return seen
 
@@ -306,10 +307,10 @@ def test_settle_lets_the_heuristic_finish_the_movers_turn_before_the_evaluation(
 
 
 def _halving_engine(game, seed: int = 3) -> SearchEngine:
-    return SearchEngine(
+    return make_engine(
         game,
         random.Random(seed),
-        evaluation="game",
+        eval="game",
         rollout_depth=0,
         determinize=True,
         prior="heuristic",
@@ -327,14 +328,14 @@ def test_halving_spends_the_budget_in_rounds_and_picks_the_winner_of_the_last_ro
     legal = state.legal_actions()
     eng = _halving_engine(game)
     kept = []
-    keep = eng._keep_better_half
+    keep = eng.root_policy.keep_better_half
 
     def spy(root, alive, hint):
         out = keep(root, alive, hint)
         kept.append(out)
         return out
 
-    eng._keep_better_half = spy
+    eng.root_policy.keep_better_half = spy
     root = eng.search(state, sims=200)
     counts = {a: root.children[a].n for a in legal}
     assert eng.sims_done == sum(counts.values()) == 200
@@ -376,13 +377,14 @@ def test_halving_compares_the_moves_of_a_pass_on_one_world_and_one_chance_stream
             state.apply_action(state.legal_actions()[0])
     eng = _halving_engine(game)
     calls = []
-    simulate = eng._simulate
+    simulate = eng.simulate
 
     def spy(root, world, first=-1):
-        calls.append((first, pickle.dumps(world), eng.rng.getstate(), eng.np_rng.random()))
+        streams = eng.streams
+        calls.append((first, pickle.dumps(world), streams.py.getstate(), streams.np.random()))
         simulate(root, world, first)
 
-    eng._simulate = spy
+    eng.simulate = spy
     eng.search(state, sims=120)
     k = len(state.legal_actions())
     passes = [calls[i : i + k] for i in range(0, 2 * k, k)]
@@ -444,9 +446,9 @@ def test_the_root_prior_is_the_same_move_on_the_true_state_and_on_its_worlds():
             if len(state.legal_actions()) > 1:
                 p = state.current_player()
                 mine = heuristic(state, np.random.default_rng(0))
-                eng = SearchEngine(game, random.Random(checked), determinize=True)
+                eng = make_engine(game, random.Random(checked), determinize=True)
                 for _ in range(3):
-                    world = eng._world(state, p)
+                    world = eng.start_world(state, p)
                     assert heuristic(world, np.random.default_rng(0)) == mine, name
                 checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
@@ -491,9 +493,9 @@ def test_auto_heuristic_rollouts_play_the_heuristic_before_the_evaluation():
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     auto = make_agent("ismcts(sims=60)", game, seed=4)
-    assert auto._engine(True).heuristic is get_spec("python_coloretto").heuristic
+    assert auto.engine.leaf.policy is get_spec("python_coloretto").heuristic
     plain = make_agent("ismcts(sims=60,rollout=random)", game, seed=4)
-    assert plain._engine(True).heuristic is None
+    assert plain.engine.leaf.policy is None
     values = [
         {m.action: round(m.value, 9) for m in a.analyse(state).moves if m.visits}
         for a in (
@@ -505,11 +507,11 @@ def test_auto_heuristic_rollouts_play_the_heuristic_before_the_evaluation():
 
 
 def test_every_game_names_a_known_rollout_policy_it_can_play():
-    """GameSpec.eval_rollout is "random" or "heuristic", and "heuristic" only where the
+    """SearchDefaults.eval_rollout is "random" or "heuristic", and "heuristic" only where the
     game has one (rollout=auto would otherwise fall back to random without a word)."""
     import spiel_games.common.registry as registry
 
     for spec in registry.all_specs():
-        assert spec.eval_rollout in ("random", "heuristic"), spec.short_name
-        if spec.eval_rollout == "heuristic":
+        assert spec.search_defaults.eval_rollout in ("random", "heuristic"), spec.short_name
+        if spec.search_defaults.eval_rollout == "heuristic":
             assert spec.heuristic is not None, spec.short_name

@@ -10,14 +10,14 @@ import pyspiel
 import pytest
 
 import spiel_games  # noqa: F401  (registers the games)
+from solvers import identity
 from solvers import value_model as vm
 from solvers.registry import make_agent
 from solvers.spec import AgentSpecError
 from spiel_games.bruxelles import evaluation as BE
 from spiel_games.bruxelles import rules as BR
-from spiel_games.bruxelles.scenario import core, put, start
+from spiel_games.bruxelles.scenario import put, start
 from spiel_games.common.registry import all_specs, get_spec
-from tournament import identity
 
 BRUX3 = "python_bruxelles(players=3)"
 
@@ -200,8 +200,8 @@ def learned():
 def test_learned_an_assistant_freed_from_the_courthouse_is_worth_points(learned):
     s = start(3)
     before = learned.estimate(s)
-    put(s, "court", 0, core(s).court[0] + 1)
-    put(s, "supply", 0, core(s).supply[0] - 1)
+    put(s, "court", 0, s.own_core().court[0] + 1)
+    put(s, "supply", 0, s.own_core().supply[0] - 1)
     after = learned.estimate(s)
     assert before[0] - after[0] > 1.0  # one assistant fewer to place in the rounds left
     assert after[1:] == before[1:]
@@ -210,7 +210,7 @@ def test_learned_an_assistant_freed_from_the_courthouse_is_worth_points(learned)
 def test_learned_a_full_shield_led_is_valued_before_resolution(learned):
     s = start(3)
     before = learned.estimate(s)
-    c = core(s)
+    c = s.own_core()
     for sp in BR.shields(c.cfg.board)[0]:
         c.occ[sp] = 0
     after = learned.estimate(s)
@@ -228,11 +228,11 @@ def test_learned_works_of_art_in_hand_are_valued_above_their_end_row(learned):
 def test_learned_points_on_the_track_count_one_for_one_in_the_last_round(learned):
     s = start(3)
     before = learned.estimate(s)
-    put(s, "vp", 0, core(s).vp[0] + 10)
+    put(s, "vp", 0, s.own_core().vp[0] + 10)
     early = learned.estimate(s)[0] - before[0]
-    core(s).round = core(s).cfg.rounds  # the last round
+    s.own_core().round = s.own_core().cfg.rounds  # the last round
     late_before = learned.estimate(s)[0]
-    put(s, "vp", 0, core(s).vp[0] + 10)
+    put(s, "vp", 0, s.own_core().vp[0] + 10)
     late = learned.estimate(s)[0] - late_before
     assert 8.5 < late < 11.5
     assert 4.0 < early < late  # early points say less about the final score

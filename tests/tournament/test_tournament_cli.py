@@ -92,7 +92,9 @@ def test_ratings_json_csv_md_table(ledger):
     r = _invoke("ratings", ledger, "--format", "json", "--bootstrap", "30")
     assert r.exit_code == 0, r.output
     recs = json.loads(r.stdout)
-    assert [set(x) for x in recs] == [{"agent", "elo", "ci_low", "ci_high", "games"}] * 2
+    keys = {"agent", "elo", "ci_low", "ci_high", "games", "plackett_luce"}
+    assert [set(x) for x in recs] == [keys] * 2
+    assert all(set(x["plackett_luce"]) == {"elo", "ci_low", "ci_high"} for x in recs)
     assert recs[0]["agent"] == "greedy" and recs[1]["agent"] == "random"
     assert recs[0]["elo"] + recs[1]["elo"] == pytest.approx(0, abs=0.2)  # mean = 0
     assert all(x["games"] == 12 for x in recs)
@@ -102,6 +104,7 @@ def test_ratings_json_csv_md_table(ledger):
     assert [row["agent"] for row in rows] == ["greedy", "random"]
     md = _invoke("ratings", ledger, "--format", "md").stdout
     assert "| 1 | greedy |" in md and "## Crosstable" in md and "## Seat advantage" in md
+    assert "## Plackett-Luce" in md and "### Seat terms" in md
     table = _invoke("ratings", ledger, "--anchor", "greedy=1500")
     assert table.exit_code == 0 and "1500.0" in table.stdout
 
@@ -179,6 +182,7 @@ def test_ladder_end_to_end_plots_elo_against_budget(tmp_path):
     assert {x["agent"] for x in json.loads(r.stdout)} == {"greedy", "mcts@1", "mcts@2"}
     text = html_path.read_text()
     assert "Elo against budget" in text and len(re.findall("data:image/png;base64", text)) == 3
+    assert "<h2>Plackett-Luce" in text and "<h3>Seat terms</h3>" in text
 
 
 def test_demo_runs_skips_unknown_kinds_and_writes_the_report(tmp_path):

@@ -136,7 +136,7 @@ def test_heatmap_text_colour_follows_the_cell_luminance():
     """Was: black numbers on every cell, unreadable on the dark ends of the colour map."""
     import matplotlib
 
-    from tournament.ratings.report import text_colour
+    from tournament.ratings.plots import text_colour
 
     cmap = matplotlib.colormaps["RdBu"]
     assert text_colour(cmap(0.0)) == "white" and text_colour(cmap(1.0)) == "white"

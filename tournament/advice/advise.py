@@ -16,7 +16,8 @@ a time budget (``time=...``) is anytime search and varies with machine load.
 Significance: the best move is "significantly better" than the second when a
 two-sided z test on the difference of their mean values rejects equality at 5%,
 using the standard errors implied by each move's 95% interval
-(se = (ci_high - ci_low) / (2 * 1.96)). Search statistics of sibling moves are
+(se = (ci_high - ci_low) / (2 z), z = ``solvers.base.Z95`` = 1.96, the one constant the
+search's intervals are built with). Search statistics of sibling moves are
 not independent samples, so read it as a guide, not as an exact p-value.
 """
 
@@ -30,11 +31,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
+from solvers.base import Z95
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
-
-Z95 = 1.959963984540054
 
 
 @dataclass

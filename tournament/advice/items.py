@@ -8,31 +8,25 @@ was legal there; nothing is ever guessed.
 
 from __future__ import annotations
 
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.engine import CHANCE
+from spiel_games.common.naming import NoMatch, match
+from spiel_games.common.naming import named_options as legal_strings
+from tournament.records import HistoryError
 
-CHANCE = -1
-
-
-class HistoryError(MeepleError):
-    """A history or game record that does not describe a legal position (one-line message)."""
-
-
-def legal_strings(state) -> list[tuple[int, str]]:
-    """(action id, action string) for every legal action or chance outcome at ``state``."""
-    if state.is_terminal():
-        return []
-    if state.is_chance_node():
-        return [(int(a), state.action_to_string(CHANCE, a)) for a, _ in state.chance_outcomes()]
-    p = state.current_player()
-    return [(int(a), state.action_to_string(p, a)) for a in state.legal_actions()]
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split()).lower()
+__all__ = [
+    "CHANCE",
+    "HistoryError",
+    "check_player",
+    "legal_strings",
+    "parse_action",
+    "split_history",
+]
 
 
 def parse_action(state, item, position: int) -> int:
-    """The action id that ``item`` (an action string, or an int id) names at ``state``.
+    """The action id that ``item`` (an action string, or an int id) names at ``state``, by
+    the one matching rule of every game (spiel_games.common.naming.match: the exact
+    string, else the one equal up to case and spacing, else the one it uniquely begins).
 
     ``position`` (1-based) is only used in error messages.
     """
@@ -49,16 +43,19 @@ def parse_action(state, item, position: int) -> int:
             f"history item {position} (id {item}): not legal here; legal: {_list(legal)}"
         )
     text = item.strip()
-    exact = [a for a, s in legal if s == text]
-    if len(exact) == 1:
-        return exact[0]
-    loose = [a for a, s in legal if _norm(s) == _norm(text)]
-    if len(loose) == 1:
-        return loose[0]
-    who = "chance" if state.is_chance_node() else f"P{state.current_player() + 1}"
-    raise HistoryError(
-        f"history item {position} ({text!r}) is not a legal action for {who}; legal: {_list(legal)}"
-    )
+    try:
+        return match(legal, text)
+    except NoMatch as e:
+        who = "chance" if state.is_chance_node() else f"P{state.current_player() + 1}"
+        if e.candidates:
+            raise HistoryError(
+                f"history item {position} ({text!r}) is ambiguous for {who}: "
+                + ", ".join(e.candidates)
+            ) from None
+        raise HistoryError(
+            f"history item {position} ({text!r}) is not a legal action for {who}; "
+            f"legal: {_list(legal)}"
+        ) from None
 
 
 def _list(legal: list[tuple[int, str]], limit: int = 40) -> str:

@@ -13,6 +13,7 @@ import pyspiel
 from solvers.registry import KINDS
 from spiel_games.common.chance import sample_chance
 from spiel_games.common.errors import MeepleError
+from spiel_games.common.naming import NoMatch, match
 from tournament.advice.positions import CHANCE
 
 
@@ -114,22 +115,20 @@ def rank_order(scores: list[float]) -> list[int]:
 
 
 def choose(legal: list[tuple[int, str]], text: str) -> int:
-    """The action a human typed: a 1-based number, a name, or an unambiguous start of a name."""
+    """The action a human typed: a 1-based number, or a name by the one matching rule of
+    every game (spiel_games.common.naming.match: exact, then up to case and spacing, then
+    the one it uniquely begins)."""
     t = text.strip()
     if re.fullmatch(r"\d+", t):
         k = int(t)
         if 1 <= k <= len(legal):
             return legal[k - 1][0]
         raise ValueError(f"no move number {k}: choose 1-{len(legal)}, a move name, or 'help'")
-    low = " ".join(t.split()).lower()
-    exact = [a for a, name in legal if name.lower() == low]
-    if len(exact) == 1:
-        return exact[0]
-    starts = [(a, name) for a, name in legal if name.lower().startswith(low)]
-    if len(starts) == 1:
-        return starts[0][0]
-    if len(starts) > 1:
-        raise ValueError(f"{t!r} is ambiguous: " + ", ".join(name for _, name in starts))
+    try:
+        return match(legal, t)
+    except NoMatch as e:
+        if e.candidates:
+            raise ValueError(f"{t!r} is ambiguous: " + ", ".join(e.candidates)) from None
     raise ValueError(
         f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'"
     )

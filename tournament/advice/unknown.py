@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from spiel_games.common.naming import mover, options
 from tournament.advice.items import (
     CHANCE,
     HistoryError,
@@ -35,24 +36,25 @@ from tournament.advice.items import (
     parse_action,
 )
 from tournament.match import final_scores
+from tournament.records import UNKNOWN, is_unknown
 
-UNKNOWN = "?"
+__all__ = [
+    "UNKNOWN",
+    "World",
+    "adopt_world",
+    "build_world",
+    "check_hidden",
+    "extend_world",
+    "hidden_from",
+    "is_unknown",
+    "options",
+    "possible_options",
+    "scores_determined",
+    "visibility_classes",
+    "world_choices",
+]
+
 REPAIR_BUDGET = 50_000  # moves applied while repairing one history, at most
-
-
-def is_unknown(item) -> bool:
-    return isinstance(item, str) and item.strip() == UNKNOWN
-
-
-def options(state) -> list[int]:
-    """The chance outcomes or legal actions at ``state`` (sorted ids)."""
-    if state.is_chance_node():
-        return sorted(int(a) for a, _ in state.chance_outcomes())
-    return sorted(int(a) for a in state.legal_actions())
-
-
-def mover_of(state) -> int:
-    return CHANCE if state.is_chance_node() else state.current_player()
 
 
 def visibility_classes(state, viewer: int) -> list[list[int]]:
@@ -67,7 +69,7 @@ def visibility_classes(state, viewer: int) -> list[list[int]]:
 
 def hidden_from(state, viewer: int) -> bool:
     """Whether ``viewer`` cannot tell the several options at ``state`` apart."""
-    if state.is_terminal() or mover_of(state) == viewer or len(options(state)) < 2:
+    if state.is_terminal() or mover(state) == viewer or len(options(state)) < 2:
         return False
     return len(visibility_classes(state, viewer)) == 1
 
@@ -77,15 +79,15 @@ def check_hidden(state, viewer: int, position: int) -> None:
     who = f"P{viewer + 1}"
     if state.is_terminal():
         raise HistoryError(f"history item {position} ('?'): the game is already over")
-    mover = mover_of(state)
-    if mover == viewer:
+    who_moves = mover(state)
+    if who_moves == viewer:
         raise HistoryError(
             f"history item {position} ('?') is {who}'s own move: {who} knows it, give it"
         )
     classes = visibility_classes(state, viewer)
     if len(classes) == 1:
         return
-    kind = "chance outcome" if mover == CHANCE else f"move of P{mover + 1}"
+    kind = "chance outcome" if who_moves == CHANCE else f"move of P{who_moves + 1}"
     names = dict(legal_strings(state))
     if all(len(c) == 1 for c in classes):
         seen = _names([names[c[0]] for c in classes])
@@ -269,8 +271,8 @@ def possible_options(world: World, viewer: int, samples: int = POSSIBLE_SAMPLES)
     A re-dealt world is used only when its history keeps every named item.
     """
     state = world.state
-    mover = mover_of(state)
-    found = {a: (state.action_to_string(mover, a), world_choices(world)) for a in options(state)}
+    who = mover(state)
+    found = {a: (state.action_to_string(who, a), world_choices(world)) for a in options(state)}
     if not world.unknown or state.is_terminal():
         return found
     unknown = set(world.unknown)
@@ -285,7 +287,7 @@ def possible_options(world: World, viewer: int, samples: int = POSSIBLE_SAMPLES)
         choice = {j: history[j] for j in world.unknown}
         for a in options(other):
             if a not in found:
-                found[a] = (other.action_to_string(mover, a), choice)
+                found[a] = (other.action_to_string(who, a), choice)
     return dict(sorted(found.items()))
 
 

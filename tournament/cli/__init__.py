@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli import advice, games, solvers
+from tournament.cli import advice, games, solvers, sprt
 from tournament.cli import tournament as tournament_commands
 from tournament.cli.common import CONTEXT_SETTINGS, MeepleGroup
 
@@ -65,6 +65,7 @@ def root(
 games.register(app)
 solvers.register(app)
 tournament_commands.register(app)
+sprt.register(app)
 advice.register(app)
 
 

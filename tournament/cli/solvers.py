@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -23,7 +23,7 @@ def agents(
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
 ) -> None:
-    """Every agent kind with its parameters, defaults and meanings."""
+    """Every agent kind with its parameters, defaults, meanings and accepted values."""
     import json
 
     from solvers.registry import all_kinds  # deferred: fast --help
@@ -42,6 +42,11 @@ def agents(
                                 "type": p.type.__name__,
                                 "default": p.default,
                                 "meaning": p.meaning,
+                                "help": p.help,
+                                "choices": list(p.choices),
+                                "range": list(p.range) if p.range else None,
+                                "auto": p.auto.value if p.auto else None,
+                                "tunable": p.tunable,
                             }
                             for p in k.params
                         ],
@@ -55,67 +60,75 @@ def agents(
     for k in kinds:
         typer.echo(f"{k.name}: {k.summary}")
         for p in k.params:
-            typer.echo(f"    {p.name} ({p.type.__name__}, default {p.default!r}): {p.meaning}")
+            typer.echo(f"    {p.name} ({p.type.__name__}, default {p.default!r}): {p.help}")
     typer.echo("Spec syntax: kind or kind(key=value,...), e.g. mcts(sims=800,uct_c=1.4)")
+
+
+_Solver = Annotated[
+    str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), mccfr-es or mccfr-os")
+]
+_Iterations = Annotated[
+    int, typer.Option(help="Total iterations (a resumed run counts those done)")
+]
+_Out = Annotated[
+    str | None,
+    typer.Option(
+        "--out",
+        "-o",
+        help="File to write: FILE.npz a blueprint (MCCFR), else a Parquet policy file; "
+        "default runs/policies/<game>-<solver>-<hash>.parquet",
+    ),
+]
+_Abstraction = Annotated[
+    str | None,
+    typer.Option(help="Information abstraction for MCCFR: the game's (default) or 'none'"),
+]
+_ReportEvery = Annotated[
+    int, typer.Option(help="Report the metric and write a checkpoint every K iterations")
+]
+_Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the solver's sampling")]
+_MaxKeys = Annotated[
+    int,
+    typer.Option(min=1, help="MCCFR table bound; keys met once it is full are played uniformly"),
+]
+_Workers = Annotated[
+    int,
+    typer.Option(
+        "--workers", "-w", min=1, help="MCCFR: batches per round, each on a Ray worker if > 1"
+    ),
+]
+_Address = Annotated[str | None, typer.Option("--address", help="MCCFR: a Ray cluster address")]
+_Batch = Annotated[
+    int | None,
+    typer.Option(min=1, help="MCCFR iterations per batch (default 1 on tiny games, else 32)"),
+]
+_EvalDeals = Annotated[
+    int | None,
+    typer.Option(
+        min=0,
+        help="MCCFR on full games: deals (each from every seat) of the progress figure "
+        "against the heuristic; 0 = none (default 4)",
+    ),
+]
+_MinVisits = Annotated[
+    int, typer.Option(min=1, help="A blueprint (.npz) keeps the keys met at least this often")
+]
 
 
 def solve(
     game: Annotated[str, typer.Argument(help="Game string, e.g. 'python_coloretto(players=4)'")],
-    solver: Annotated[
-        str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), mccfr-es or mccfr-os")
-    ] = "mccfr-os",
-    iterations: Annotated[
-        int, typer.Option(help="Total iterations (a resumed run counts those done)")
-    ] = 1000,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out",
-            "-o",
-            help="File to write: FILE.npz a blueprint (MCCFR), else a Parquet policy file; "
-            "default runs/policies/<game>-<solver>-<hash>.parquet",
-        ),
-    ] = None,
-    abstraction: Annotated[
-        str | None,
-        typer.Option(help="Information abstraction for MCCFR: the game's (default) or 'none'"),
-    ] = None,
-    report_every: Annotated[
-        int, typer.Option(help="Report the metric and write a checkpoint every K iterations")
-    ] = 100,
-    seed: Annotated[
-        int, typer.Option("--seed", "-s", min=0, help="Seed of the solver's sampling")
-    ] = 0,
-    max_keys: Annotated[
-        int,
-        typer.Option(
-            min=1, help="MCCFR table bound; keys met once it is full are played uniformly"
-        ),
-    ] = 2_000_000,
-    workers: Annotated[
-        int,
-        typer.Option(
-            "--workers", "-w", min=1, help="MCCFR: batches per round, each on a Ray worker if > 1"
-        ),
-    ] = 1,
-    address: Annotated[
-        str | None, typer.Option("--address", help="MCCFR: a Ray cluster address")
-    ] = None,
-    batch: Annotated[
-        int | None,
-        typer.Option(min=1, help="MCCFR iterations per batch (default 1 on tiny games, else 32)"),
-    ] = None,
-    eval_deals: Annotated[
-        int | None,
-        typer.Option(
-            min=0,
-            help="MCCFR on full games: deals (each from every seat) of the progress figure "
-            "against the heuristic; 0 = none (default 4)",
-        ),
-    ] = None,
-    min_visits: Annotated[
-        int, typer.Option(min=1, help="A blueprint (.npz) keeps the keys met at least this often")
-    ] = 1,
+    solver: _Solver = "mccfr-os",
+    iterations: _Iterations = 1000,
+    out: _Out = None,
+    abstraction: _Abstraction = None,
+    report_every: _ReportEvery = 100,
+    seed: _Seed = 0,
+    max_keys: _MaxKeys = 2_000_000,
+    workers: _Workers = 1,
+    address: _Address = None,
+    batch: _Batch = None,
+    eval_deals: _EvalDeals = None,
+    min_visits: _MinVisits = 1,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume.
@@ -124,7 +137,6 @@ def solve(
     blueprint(path=FILE)); --workers N runs N batches per round on Ray (a local session, or
     the cluster at --address) with the same result as one process."""
     from solvers.train import SolveConfig, checkpoint_path, validate  # deferred: fast --help
-    from solvers.train import solve as run  # deferred: fast --help
 
     cfg = SolveConfig(
         game=game,
@@ -144,7 +156,7 @@ def solve(
     with domain_errors(USAGE):  # the whole request, before anything runs
         plan = validate(cfg)
     if address:
-        from tournament.runner import check_address  # deferred: fast --help
+        from tournament.cluster import check_address  # deferred: fast --help
 
         with domain_errors(FAILED):  # an unreachable cluster fails now, not in ray.init
             check_address(address)
@@ -152,54 +164,7 @@ def solve(
     ckpt = checkpoint_path(plan.out, solver)
     if ckpt.exists():
         typer.echo(f"resuming from checkpoint {ckpt}")
-    progress = None
-    task = None
-    if not quiet:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
-        progress = Progress(
-            TextColumn(f"{solver}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[metric]}"),
-            TimeRemainingColumn(),
-        )
-
-    def on_iteration(it: int, total: int) -> None:
-        nonlocal task
-        if progress is not None:
-            if task is None:
-                task = progress.add_task(solver, total=total, completed=it, metric="")
-            progress.update(task, completed=it)
-
-    def on_report(it: int, figures: dict[str, float]) -> None:
-        line = f"iteration {it}: " + ", ".join(_figure(k, v) for k, v in figures.items())
-        if progress is not None and task is not None:
-            name, value = next(iter(figures.items()))
-            progress.update(task, metric=f"{name} {value:.4g}")
-            progress.console.print(line)
-        else:
-            typer.echo(line)
-
-    try:
-        with domain_errors(FAILED):
-            if progress is not None:
-                with progress:
-                    result = run(cfg, on_iteration, on_report)
-            else:
-                result = run(cfg, on_iteration, on_report)
-    except KeyboardInterrupt:
-        raise fail(
-            f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130
-        ) from None
-    except OSError as e:  # e.g. the disk filled up while writing the policy
-        raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
+    result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet))
     last = result.reports[-1]
     if result.untracked:
         typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
@@ -208,6 +173,64 @@ def solve(
         f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run); "
         f"{_figure(last[1], last[2])}"
     )
+
+
+class _SolveProgress:
+    """The progress bar (none with --quiet) and the report lines of `meeple solve`."""
+
+    def __init__(self, solver: str, quiet: bool):
+        self.solver = solver
+        self.task: Any = None  # rich's TaskID once the bar shows
+        self.bar: Any = None
+        if not quiet:
+            from rich.progress import (  # deferred: fast --help
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn(f"{solver}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[metric]}"),
+                TimeRemainingColumn(),
+            )
+
+    def on_iteration(self, it: int, total: int) -> None:
+        if self.bar is not None:
+            if self.task is None:
+                self.task = self.bar.add_task(self.solver, total=total, completed=it, metric="")
+            self.bar.update(self.task, completed=it)
+
+    def on_report(self, it: int, figures: dict[str, float]) -> None:
+        line = f"iteration {it}: " + ", ".join(_figure(k, v) for k, v in figures.items())
+        if self.bar is not None and self.task is not None:
+            name, value = next(iter(figures.items()))
+            self.bar.update(self.task, metric=f"{name} {value:.4g}")
+            self.bar.console.print(line)
+        else:
+            typer.echo(line)
+
+
+def _run_solve(cfg, ckpt, progress: _SolveProgress):
+    """Train (domain errors and interruptions as one-line failures; the checkpoint stays)."""
+    from solvers.train import solve as run  # deferred: fast --help
+
+    try:
+        with domain_errors(FAILED):
+            if progress.bar is not None:
+                with progress.bar:
+                    return run(cfg, progress.on_iteration, progress.on_report)
+            return run(cfg, progress.on_iteration, progress.on_report)
+    except KeyboardInterrupt:
+        raise fail(
+            f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130
+        ) from None
+    except OSError as e:  # e.g. the disk filled up while writing the policy
+        raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
 
 
 _FIGURES = {

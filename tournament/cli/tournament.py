@@ -74,6 +74,11 @@ def _run(
     from tournament.schedule import schedule  # deferred: fast --help
 
     tasks = schedule(cfg)
+    source = None
+    if cfg.schedule == "adaptive":
+        from tournament.adaptive import AdaptiveSource  # deferred: fast --help
+
+        source = AdaptiveSource(cfg, tasks)
     display = Display(choose_mode(quiet), {a.agent_id: a.name for a in cfg.agents}, verbose)
     try:
         with domain_errors(1), display:
@@ -86,6 +91,7 @@ def _run(
                 on_start=display.on_start,
                 on_batch=display.on_batch,
                 tasks=tasks,
+                source=source,
             )
     except KeyboardInterrupt:
         raise fail(
@@ -109,6 +115,15 @@ def _run(
     )
     if summary.played:
         typer.echo(f"executor: {summary.executor}", err=True)
+    if source is not None and source.decision is not None:
+        d = source.decision
+        state = f"stopped: {d.reason}" if d.done else "not finished: rerun to go on"
+        least = min((p[2] for p in d.pairs), default=1.0)
+        typer.echo(
+            f"adaptive: {source.rounds} round(s), {state}; order {' > '.join(d.order)}; "
+            f"least confident deciding pair {least:.3f}",
+            err=True,
+        )
     typer.echo(f"ratings: meeple ratings {out}", err=True)
     return summary
 
@@ -181,24 +196,33 @@ def run(
     )
     out = out or _default_out(config.stem, cfg)
     if dry_run:  # counted, not scheduled: instant for any size
+        most = "at most " if cfg.schedule == "adaptive" else ""
         typer.echo(
-            f"{num_games(cfg)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, ledger {out}"
+            f"{most}{num_games(cfg)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, "
+            f"ledger {out}"
         )
         return
     _run(cfg, out, workers, address, executor, quiet, verbose)
 
 
-def _ratings(dirs: list[Path], anchor: str | None, bootstrap: int, seed: int = 0):
+# files the project itself keeps beside a ledger's batches: not worth a note
+SIDECARS = (".sprt.json", ".luck.json")
+
+
+def _ratings(
+    dirs: list[Path], anchor: str | None, bootstrap: int, seed: int = 0, luck: bool = False
+):
     from tournament.ratings.fit import parse_anchor  # deferred: fast --help
     from tournament.ratings.load import ratings_from_ledgers  # deferred: fast --help
 
     with domain_errors(1):
         r, extra = ratings_from_ledgers(
-            dirs, bootstrap=bootstrap, anchor=parse_anchor(anchor), seed=seed
+            dirs, bootstrap=bootstrap, anchor=parse_anchor(anchor), seed=seed, luck_adjusted=luck
         )
-    if extra.get("ignored"):
-        names = ", ".join(Path(p).name for p in extra["ignored"][:3])
-        more = f" and {len(extra['ignored']) - 3} more" if len(extra["ignored"]) > 3 else ""
+    ignored = [p for p in extra.get("ignored", []) if Path(p).name not in SIDECARS]
+    if ignored:
+        names = ", ".join(Path(p).name for p in ignored[:3])
+        more = f" and {len(ignored) - 3} more" if len(ignored) > 3 else ""
         typer.echo(f"note: ignored files that are not ledger files: {names}{more}", err=True)
     return r, extra
 
@@ -236,8 +260,17 @@ def ratings(
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Bootstrap RNG seed")] = 0,
+    luck_adjusted: Annotated[
+        bool,
+        typer.Option(
+            "--luck-adjusted",
+            help="Elo on pairwise results less each chance event's luck (replays every game "
+            "once; cached in DIR/.luck.json)",
+        ),
+    ] = False,
 ) -> None:
-    """Joint Bradley–Terry Elo (pyspiel.elo) with bootstrap CIs, crosstable, seats, α-Rank."""
+    """Joint Bradley–Terry Elo (pyspiel.elo) with bootstrap CIs, Plackett–Luce on finishing
+    orders with a seat term, crosstable, seats, α-Rank."""
     from tournament.ratings.report import FORMATS  # deferred: fast --help
 
     fmt = "json" if as_json else "table" if fmt == "text" else fmt  # one --format everywhere
@@ -245,7 +278,7 @@ def ratings(
         raise fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
     if seed < 0:
         raise fail(f"--seed must be >= 0, got {seed}", 2)
-    r, extra = _ratings(dirs, anchor, bootstrap, seed)
+    r, extra = _ratings(dirs, anchor, bootstrap, seed, luck_adjusted)
     _emit(r, extra, fmt, html)
 
 

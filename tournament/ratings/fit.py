@@ -14,7 +14,8 @@
 - An agent that won (or lost) every one of its pairwise games has no finite upper (or
   lower) bound: its interval is one-sided, reported as such (``Ratings.one_sided``), and its
   point estimate is only what the prior allows. Such agents do not count in the mean anchor.
-- Beside Elo: likelihood of superiority, a crosstable, seat advantage, games per agent,
+- Beside Elo: Plackett-Luce ratings on whole finishing orders with a seat term
+  (``tournament.ratings.plackett_luce``), likelihood of superiority, a crosstable, seat advantage, games per agent,
   a warning when the comparison graph is disconnected, and α-Rank (OpenSpiel's
   ``egt.alpharank``) on the empirical pairwise payoff table.
 """
@@ -27,8 +28,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spiel_games.common.errors import MeepleError
+from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
 
 DEFAULT_BOOTSTRAP = 200
+PRIOR_DRAW = 0.01  # OpenSpiel's default smoothing_factor: the virtual draw between pairs
 
 
 class RatingsError(MeepleError):
@@ -53,6 +56,7 @@ class Games:
     ranks: np.ndarray  # (G, N) int, 1 = best
     scores: np.ndarray  # (G, N) float, NaN on failures
     blocks: np.ndarray  # (G,) int duplicate-set index
+    ids: np.ndarray | None = None  # (G,) game ids, when read from ledgers
 
 
 @dataclass
@@ -77,6 +81,8 @@ class Ratings:
     prior: str = ""  # the fit's prior / smoothing, stated in every report
     # per agent: "" (two-sided), "won every game" (no upper bound) or "lost every game"
     one_sided: list[str] = field(default_factory=list)
+    plackett_luce: PLRatings | None = None  # same agents, anchor and bootstrap
+    luck: str = ""  # how the results were luck-adjusted ("" = raw results)
 
     def order(self) -> list[int]:
         return sorted(range(len(self.agents)), key=lambda i: -self.elo[i])
@@ -87,8 +93,10 @@ class Ratings:
         def bound(x: float) -> float | None:
             return None if math.isinf(x) else round(float(x), 1)
 
-        return [
-            {
+        out = []
+        pl = self.plackett_luce
+        for i in self.order():
+            rec: dict = {
                 "agent": self.agents[i].name,
                 "elo": round(float(self.elo[i]), 1),
                 "ci_low": bound(self.ci_low[i]),
@@ -96,8 +104,14 @@ class Ratings:
                 "games": int(self.games[i]),
                 **_coverage_record(self.agents[i]),
             }
-            for i in self.order()
-        ]
+            if pl is not None:
+                rec["plackett_luce"] = {
+                    "elo": round(float(pl.elo[i]), 1),
+                    "ci_low": bound(pl.ci_low[i]),
+                    "ci_high": bound(pl.ci_high[i]),
+                }
+            out.append(rec)
+        return out
 
 
 def _coverage_record(agent: AgentInfo) -> dict:
@@ -165,6 +179,24 @@ class _Records:
         """One (wins, draws) pair per column of ``weights`` (sets x replicates), in one product."""
         flat = self.matrix @ weights
         return [self._split(flat[:, i]) for i in range(flat.shape[1])]
+
+
+def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
+    """(Elo, bootstrap replicates (B, k)), each centred on its mean: the pairwise fit on
+    ``groups`` and on ``bootstrap`` resamples of their duplicate sets."""
+    parts = [pairwise(g, k) for g in groups]
+    blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=1))
+    rec = _Records(blk, a, b, w, k, num_blocks)
+    elo = fit_elo(*rec.matrices())
+    rng = np.random.default_rng(seed)
+    draws = [
+        np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
+        for _ in range(bootstrap)
+    ]
+    weights = np.stack(draws, axis=1).astype(float)
+    samples = np.array([fit_elo(wi, d) for wi, d in rec.matrices_many(weights)])
+    return elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
 
 
 def _elo_options():
@@ -266,6 +298,7 @@ def rate(
     seed: int = 0,
     void_games: int = 0,
     confidence: float = 0.95,
+    plackett_luce: bool = True,
 ) -> Ratings:
     k = len(agents)
     if k < 2:
@@ -329,11 +362,16 @@ def rate(
     if num_blocks <= 1 and bootstrap > 0:
         warnings.append("a single duplicate set: no bootstrap confidence intervals")
     ci_low, ci_high = np.minimum(lo, elo), np.maximum(hi, elo)
+    pl = None
+    if plackett_luce:
+        boot = bootstrap if num_blocks > 1 else 0
+        pl = fit_plackett_luce(groups, k, num_blocks, anchored, boot, seed + 1, confidence)
     for i, why in enumerate(sided):
-        if why == "won every game":
-            ci_high[i] = math.inf
-        elif why == "lost every game":
-            ci_low[i] = -math.inf
+        for low, high in [(ci_low, ci_high)] + ([(pl.ci_low, pl.ci_high)] if pl else []):
+            if why == "won every game":
+                high[i] = math.inf
+            elif why == "lost every game":
+                low[i] = -math.inf
     return Ratings(
         agents=agents,
         elo=elo,
@@ -354,6 +392,7 @@ def rate(
         warnings=warnings,
         prior=prior_text(),
         one_sided=sided,
+        plackett_luce=pl,
     )
 
 

@@ -11,6 +11,8 @@ import numpy as np
 import pyarrow.compute as pc
 
 from tournament.ledger import LedgerError, read_ledger
+from tournament.luck_ledger import ledger_luck
+from tournament.ratings.adjusted import adjust
 from tournament.ratings.fit import DEFAULT_BOOTSTRAP, AgentInfo, Games, Ratings, RatingsError, rate
 
 RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks", "coverage"]
@@ -78,6 +80,7 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
             ranks = batch.column("ranks").flatten().to_numpy(zero_copy_only=False)
             scores = batch.column("scores").flatten().to_numpy(zero_copy_only=False).astype(float)
             blocks = blocks_all[start : start + rows]
+            game_ids = np.asarray(batch.column("game_id").to_pylist(), dtype=object)
             start += rows
             for n in np.unique(lengths):
                 sel = lengths == n
@@ -88,6 +91,7 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
                         ranks[flat].reshape(-1, n),
                         scores[flat].reshape(-1, n),
                         blocks[sel],
+                        game_ids[sel],
                     )
                 )
     groups = [
@@ -96,6 +100,7 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
             np.concatenate([p[1] for p in parts]).astype(np.int64),
             np.concatenate([p[2] for p in parts]),
             np.concatenate([p[3] for p in parts]),
+            np.concatenate([p[4] for p in parts]),
         )
         for _, parts in sorted(by_n.items())
     ]
@@ -132,10 +137,25 @@ def ratings_from_ledgers(
     bootstrap: int = DEFAULT_BOOTSTRAP,
     anchor: tuple[str, float] | None = None,
     seed: int = 0,
+    luck_adjusted: bool = False,
 ) -> tuple[Ratings, dict]:
+    """Rate the ledgers jointly; ``luck_adjusted``: Elo on luck-adjusted pairwise results
+    (each game replayed once, see tournament.luck_ledger)."""
     agents, groups, void, extra = load_games(directories)
     if not groups:
         raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
-    return rate(
-        agents, groups, bootstrap=bootstrap, anchor=anchor, seed=seed, void_games=void
-    ), extra
+    r = rate(
+        agents,
+        groups,
+        bootstrap=bootstrap,
+        anchor=anchor,
+        seed=seed,
+        void_games=void,
+        plackett_luce=not luck_adjusted,
+    )
+    if luck_adjusted:
+        luck: dict = {}
+        for d in directories:
+            luck.update(ledger_luck(d))
+        adjust(r, groups, luck, bootstrap=bootstrap, anchor=anchor, seed=seed)
+    return r, extra

@@ -1,22 +1,21 @@
 """Render ratings: terminal table, Markdown, CSV, JSON, and a self-contained HTML report.
 
-The JSON form is a list of {agent, elo, ci_low, ci_high, games}, best first (the unbounded
-side of a one-sided interval is null; the notes say which agent and why). The HTML
+The JSON form is a list of {agent, elo, ci_low, ci_high, games, plackett_luce}, best
+first, ``plackett_luce`` being {elo, ci_low, ci_high} of the Plackett-Luce fit (the
+unbounded side of a one-sided interval is null; the notes say which agent and why). The HTML
 report embeds its PNG plots (matplotlib, Agg backend) as base64, so it is one file.
 """
 
 from __future__ import annotations
 
-import base64
 import csv
 import html
 import io
 import json
 import math
 
-import numpy as np
-
 from tournament.ratings.fit import Ratings
+from tournament.ratings.plots import plot_crosstable, plot_elo, plot_ladder
 
 FORMATS = ("table", "md", "csv", "json")
 
@@ -76,6 +75,39 @@ def crosstable_rows(r: Ratings) -> list[list[str]]:
     return out
 
 
+PL_HEADER = ["#", "agent", "pl_elo", "ci_low", "ci_high", "elo"]
+PL_SEAT_HEADER = ["players", "seat", "seat term (Elo)", "ci_low", "ci_high"]
+
+
+def pl_rows(r: Ratings) -> list[list[str]]:
+    """Plackett-Luce ratings (best first by PL) beside the agent's Elo."""
+    pl = r.plackett_luce
+    if pl is None:
+        return []
+    order = sorted(range(len(r.agents)), key=lambda i: -pl.elo[i])
+    return [
+        [
+            str(rank),
+            r.agents[i].name,
+            _f(pl.elo[i]),
+            _f(pl.ci_low[i]),
+            _f(pl.ci_high[i]),
+            _f(r.elo[i]),
+        ]
+        for rank, i in enumerate(order, 1)
+    ]
+
+
+def pl_seat_rows(r: Ratings) -> list[list[str]]:
+    pl = r.plackett_luce
+    if pl is None:
+        return []
+    return [
+        [str(s["players"]), str(s["seat"]), _f(s["elo"]), _f(s["ci_low"]), _f(s["ci_high"])]
+        for s in pl.seats
+    ]
+
+
 CROSS_HEADER = ["agent", "opponent", "wins", "draws", "losses", "score diff", "LOS"]
 SEAT_HEADER = ["players", "seat", "games", "mean rank", "win rate", "mean score"]
 
@@ -118,6 +150,14 @@ def notes(r: Ratings) -> list[str]:
                 f"{a.name}: {a.coverage:.0%} of its decisions played from its table "
                 f"(coverage, mean of {a.coverage_games} games; the rest by its fallback)"
             )
+    if r.plackett_luce is not None:
+        out.append(
+            "plackett-luce: whole finishing orders with a seat term per player count and seat, "
+            "Elo scale (400 / ln 10 per unit of log-strength), same prior, anchor and "
+            f"bootstrap; log-likelihood of the orders {r.plackett_luce.log_likelihood:.1f}"
+        )
+    if r.luck:
+        out.append(f"luck-adjusted: {r.luck}")
     if r.void_games:
         out.append(f"{r.void_games} void game(s) left out")
     if r.alpharank is None:
@@ -132,9 +172,12 @@ def to_json(r: Ratings) -> str:
 def to_csv(r: Ratings) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["agent", "elo", "ci_low", "ci_high", "games"])
+    pl_cols = ["pl_elo", "pl_ci_low", "pl_ci_high"] if r.plackett_luce is not None else []
+    w.writerow(["agent", "elo", "ci_low", "ci_high", "games", *pl_cols])
     for rec in r.as_records():
-        w.writerow([rec["agent"], rec["elo"], rec["ci_low"], rec["ci_high"], rec["games"]])
+        pl = rec.get("plackett_luce")
+        extra = [pl["elo"], pl["ci_low"], pl["ci_high"]] if pl else []
+        w.writerow([rec["agent"], rec["elo"], rec["ci_low"], rec["ci_high"], rec["games"], *extra])
     return buf.getvalue()
 
 
@@ -147,6 +190,9 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 def to_markdown(r: Ratings) -> str:
     parts = ["## Ratings", "", _md_table(main_header(r), main_rows(r)), ""]
     parts += [f"- {n}" for n in notes(r)]
+    if r.plackett_luce is not None:
+        parts += ["", "## Plackett-Luce", "", _md_table(PL_HEADER, pl_rows(r)), ""]
+        parts += ["### Seat terms", "", _md_table(PL_SEAT_HEADER, pl_seat_rows(r))]
     parts += [
         "",
         "## Crosstable",
@@ -166,11 +212,17 @@ def print_table(r: Ratings, console=None) -> None:
     from rich.table import Table
 
     console = console or Console()
-    for title, header, rows in (
-        ("Elo ratings", main_header(r), main_rows(r)),
+    tables = [("Elo ratings", main_header(r), main_rows(r))]
+    if r.plackett_luce is not None:
+        tables += [
+            ("Plackett-Luce (finishing orders, seat term; Elo scale)", PL_HEADER, pl_rows(r)),
+            ("Plackett-Luce seat terms (Elo)", PL_SEAT_HEADER, pl_seat_rows(r)),
+        ]
+    tables += [
         ("Crosstable", CROSS_HEADER, crosstable_rows(r)),
         ("Seat advantage", SEAT_HEADER, seat_rows(r)),
-    ):
+    ]
+    for title, header, rows in tables:
         t = Table(title=title, title_justify="left")
         for i, h in enumerate(header):
             t.add_column(h, justify="left" if h in ("agent", "opponent") or i == 1 else "right")
@@ -193,116 +245,6 @@ def render(r: Ratings, fmt: str) -> str:
 
 # ---------------------------------------------------------------------------------------
 # HTML
-
-
-def _png(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode()
-
-
-def plot_elo(r: Ratings) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    order = r.order()[::-1]
-    names = [r.agents[i].name for i in order]
-    elo = np.array([r.elo[i] for i in order])
-    # an unbounded side is drawn as an arrow-less open bar to the edge (no finite number)
-    lo = np.nan_to_num(elo - np.array([r.ci_low[i] for i in order]), posinf=0.0)
-    hi = np.nan_to_num(np.array([r.ci_high[i] for i in order]) - elo, posinf=0.0)
-    fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(names)))
-    ax.errorbar(elo, range(len(names)), xerr=[lo, hi], fmt="o", capsize=4, color="#2a6ebb")
-    for y, i in enumerate(order):
-        if r.one_sided and r.one_sided[i]:
-            ax.annotate(
-                "→ unbounded" if r.one_sided[i].startswith("won") else "unbounded ←",
-                (elo[y], y),
-                textcoords="offset points",
-                xytext=(8 if r.one_sided[i].startswith("won") else -8, 6),
-                ha="left" if r.one_sided[i].startswith("won") else "right",
-                fontsize=7,
-            )
-    ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("Elo (95% CI)")
-    ax.grid(axis="x", alpha=0.3)
-    return _png(fig)
-
-
-def plot_crosstable(r: Ratings) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    order = r.order()
-    names = [r.agents[i].name for i in order]
-    n = r.wins + r.wins.T + r.draws
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = (r.wins + 0.5 * r.draws) / n
-    rate = rate[np.ix_(order, order)]
-    fig, ax = plt.subplots(figsize=(1.2 + 0.7 * len(names), 1 + 0.6 * len(names)))
-    cmap = plt.get_cmap("RdBu")
-    im = ax.imshow(np.ma.masked_invalid(rate), cmap=cmap, vmin=0, vmax=1)
-    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    ax.set_yticks(range(len(names)), names)
-    for i in range(len(names)):
-        for j in range(len(names)):
-            if not math.isnan(rate[i, j]):
-                colour = text_colour(cmap(float(rate[i, j])))
-                ax.text(
-                    j, i, f"{rate[i, j]:.2f}", ha="center", va="center", fontsize=8, color=colour
-                )
-    ax.set_title("score rate of row against column")
-    fig.colorbar(im, ax=ax, shrink=0.8)
-    return _png(fig)
-
-
-def text_colour(rgba) -> str:
-    """Black or white, whichever reads on a cell of this colour (WCAG relative luminance)."""
-
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(float(c)) for c in rgba[:3])
-    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    # contrast with black (L + 0.05) / 0.05 beats white's 1.05 / (L + 0.05) above L ~ 0.18
-    return "black" if luminance > 0.179 else "white"
-
-
-def ladder_points(r: Ratings) -> list[tuple[float, float, float, float]]:
-    pts = [
-        (a.budget, r.elo[i], r.ci_low[i], r.ci_high[i])
-        for i, a in enumerate(r.agents)
-        if a.budget is not None
-    ]
-    return sorted(pts)
-
-
-def plot_ladder(r: Ratings) -> str | None:
-    pts = ladder_points(r)
-    if len(pts) < 2:
-        return None
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    b, e, lo, hi = (np.array(x) for x in zip(*pts, strict=True))
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    yerr = [np.nan_to_num(e - lo, posinf=0.0), np.nan_to_num(hi - e, posinf=0.0)]
-    ax.errorbar(b, e, yerr=yerr, fmt="o-", capsize=4, color="#bb5a2a")
-    if b.min() > 0:
-        ax.set_xscale("log")
-    ax.set_xlabel("budget")
-    ax.set_ylabel("Elo (95% CI)")
-    ax.grid(alpha=0.3)
-    return _png(fig)
 
 
 def _html_table(header: list[str], rows: list[list[str]]) -> str:
@@ -343,6 +285,13 @@ def to_html(r: Ratings, title: str = "meeple-arena ratings", context: dict | Non
         "<h2>Elo</h2>",
         _html_table(main_header(r), main_rows(r)),
     ]
+    if r.plackett_luce is not None:
+        sections += [
+            "<h2>Plackett-Luce (finishing orders, seat term; Elo scale)</h2>",
+            _html_table(PL_HEADER, pl_rows(r)),
+            "<h3>Seat terms</h3>",
+            _html_table(PL_SEAT_HEADER, pl_seat_rows(r)),
+        ]
     for caption, data in imgs:
         sections.append(
             f"<h2>{html.escape(caption)}</h2><img alt='{html.escape(caption)}' "

@@ -1,6 +1,7 @@
 """Bruxelles 1893 chance phases: setup strips and compass tiles, works of art (start
 works and Workshop draws), theater figures, bonus cards and stock exchange cards.
-One outcomes/apply pair per phase; decks are count vectors, outcomes exact.
+One outcomes/apply pair per phase (the engine has checked the outcome is possible);
+decks are count vectors, outcomes exact.
 """
 
 from __future__ import annotations
@@ -20,38 +21,32 @@ from spiel_games.bruxelles.state import (
 from spiel_games.common import deck as D
 
 
-def outcomes_strip(s):
+def outcomes_c_strip(s):
     return D.uniform_outcomes([k for k in range(len(R.STRIPS)) if k not in s.strips])
 
 
-def apply_strip(s, o: int) -> None:
-    if o in s.strips or not 0 <= o < len(R.STRIPS):
-        raise ValueError(f"strip {o} is not available")
+def apply_c_strip(s, o: int) -> None:
     s.strips = s.strips + (o,)
     if len(s.strips) == s.cfg.board:
         s.acts = space_actions(s)
     advance(s)
 
 
-def outcomes_compass(s):
+def outcomes_c_compass(s):
     return D.uniform_outcomes([k for k in range(len(R.COMPASS)) if k not in s.compass])
 
 
-def apply_compass(s, o: int) -> None:
-    if o in s.compass or not 0 <= o < len(R.COMPASS):
-        raise ValueError(f"compass tile {o} is not available")
+def apply_c_compass(s, o: int) -> None:
     s.compass = s.compass + (o,)
     advance(s)
 
 
-def outcomes_art(s):
+def outcomes_c_art(s):
     return D.draw_outcomes(s.art_stack[: R.COLOURS])
 
 
-def apply_art(s, o: int) -> None:
+def apply_c_art(s, o: int) -> None:
     """A start work (purpose 0) or one of a Workshop's draws (purpose 1, private)."""
-    if not 0 <= o < R.COLOURS:
-        raise ValueError(f"work colour {o} out of range")
     s.art_stack = take_one(s.art_stack, o)
     p, k, drawn, purpose = s.ctx
     if purpose == 0:
@@ -72,30 +67,30 @@ def apply_art(s, o: int) -> None:
         decide(s, Phase.KEEP_WORK, p, (tuple(sorted(drawn)),))
 
 
-def outcomes_figure(s):
+def outcomes_c_figure(s):
     return D.draw_outcomes(s.fig_deck)
 
 
-def apply_figure(s, o: int) -> None:
+def apply_c_figure(s, o: int) -> None:
     s.fig_deck = take_one(s.fig_deck, o)
     s.display = set_at(s.display, s.display.index(-1), o)
     advance(s)
 
 
-def outcomes_bonus(s):
+def outcomes_c_bonus(s):
     return D.draw_outcomes(s.bonus_deck)
 
 
-def apply_bonus_card(s, o: int) -> None:
+def apply_c_bonus(s, o: int) -> None:
     s.bonus_deck = take_one(s.bonus_deck, o)
     s.strip_bonus = set_at(s.strip_bonus, s.strip_bonus.index(-1), o)
     advance(s)
 
 
-def outcomes_stock(s):
+def outcomes_c_stock(s):
     return D.uniform_outcomes([c for c in range(len(R.STOCK_VALUES)) if (s.stock_left >> c) & 1])
 
 
-def apply_stock(s, o: int) -> None:
+def apply_c_stock(s, o: int) -> None:
     set_stock(s, o)
     advance(s)

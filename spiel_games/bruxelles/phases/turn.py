@@ -23,28 +23,29 @@ from spiel_games.bruxelles.state import (
 
 
 # ----- SHIELD: the first player picks one of the stock card's two shields ------------------------
-def legal_shield(s, p: int) -> list[int]:
+def legal_shield(s) -> list[int]:
     return [A.SHIELD0, A.SHIELD0 + 1]
 
 
-def apply_shield(s, p: int, action: int) -> None:
+def apply_shield(s, action: int) -> None:
     a, b = R.STOCK_SHIELDS[s.n][s.stock][action - A.SHIELD0]
     s.area = R.bracket_area(a, b, s.cfg.board)
     advance(s)
 
 
 # ----- NEUTRAL: 2 players place the neutral assistants ---------------------------------------
-def legal_neutral(s, p: int) -> list[int]:
+def legal_neutral(s) -> list[int]:
     return [A.NEUTRAL0 + sp for sp in neutral_spaces(s)]
 
 
-def apply_neutral(s, p: int, action: int) -> None:
+def apply_neutral(s, action: int) -> None:
     s.occ[action - A.NEUTRAL0] = s.neutral_id
     advance(s)
 
 
 # ----- MAIN: place on the Art Nouveau board, a Brussels action, or pass ----------------------
-def legal_main(s, p: int) -> list[int]:
+def legal_main(s) -> list[int]:
+    p = s.actor
     cfg = s.cfg
     acts = []
     if s.supply[p] >= 1 and s.money[p] >= 1:
@@ -58,7 +59,8 @@ def legal_main(s, p: int) -> list[int]:
     return acts
 
 
-def apply_main(s, p: int, action: int) -> None:
+def apply_main(s, action: int) -> None:
+    p = s.actor
     if action == A.PASS:
         first = s.first_passer < 0
         if first:
@@ -94,12 +96,14 @@ def apply_main(s, p: int, action: int) -> None:
 
 
 # ----- BID: the bid under the assistant just placed ------------------------------------------
-def legal_bid(s, p: int) -> list[int]:
+def legal_bid(s) -> list[int]:
+    p = s.actor
     top = min(s.money[p], s.cfg.bid_cap)
     return [A.BID0 + k for k in range(top)]
 
 
-def apply_bid(s, p: int, action: int) -> None:
+def apply_bid(s, action: int) -> None:
+    p = s.actor
     sp = s.ctx[0]
     amount = action - A.BID0 + 1
     s.bids[sp] = amount
@@ -108,11 +112,13 @@ def apply_bid(s, p: int, action: int) -> None:
 
 
 # ----- DO: perform the space's action, or skip it ----------------------------------------------
-def legal_do(s, p: int) -> list[int]:
+def legal_do(s) -> list[int]:
+    p = s.actor
     return [A.SKIP, A.PERFORM] if feasible(s, p, s.ctx[0]) else [A.SKIP]
 
 
-def apply_do(s, p: int, action: int) -> None:
+def apply_do(s, action: int) -> None:
+    p = s.actor
     if action == A.PERFORM:
         start_action(s, p, s.ctx[0])
     else:
@@ -120,20 +126,24 @@ def apply_do(s, p: int, action: int) -> None:
 
 
 # ----- PARK: which Art Nouveau action ----------------------------------------------------------
-def legal_park(s, p: int) -> list[int]:
+def legal_park(s) -> list[int]:
+    p = s.actor
     return [A.PARK0 + a for a in range(5) if feasible(s, p, a)]
 
 
-def apply_park(s, p: int, action: int) -> None:
+def apply_park(s, action: int) -> None:
+    p = s.actor
     start_action(s, p, action - A.PARK0)
 
 
 # ----- BONUS: a won bonus card, used for a power or tucked under an endgame row -------------
-def legal_bonus(s, p: int) -> list[int]:
+def legal_bonus(s) -> list[int]:
+    p = s.actor
     card, tuck_ok = s.ctx
     return bonus_choices(s, p, card, tuck_ok)
 
 
-def apply_bonus(s, p: int, action: int) -> None:
+def apply_bonus(s, action: int) -> None:
+    p = s.actor
     use_bonus(s, p, s.ctx[0], action)
     advance(s)

@@ -70,24 +70,28 @@ def keep_work(s, p: int, drawn: tuple[int, ...], c: int) -> None:
     advance(s)
 
 
-def legal_keep_work(s, p: int) -> list[int]:
+def legal_keep_work(s) -> list[int]:
     return [A.KEEP_WORK0 + c for c in sorted(set(s.ctx[0]))]
 
 
-def apply_keep_work(s, p: int, action: int) -> None:
+def apply_keep_work(s, action: int) -> None:
+    p = s.actor
     keep_work(s, p, s.ctx[0], action - A.KEEP_WORK0)
 
 
 # ----- Sale ------------------------------------------------------------------------------------
-def legal_sell(s, p: int) -> list[int]:
+def legal_sell(s) -> list[int]:
+    p = s.actor
     return [A.SELL0 + c for c in sellable(s, p)]
 
 
-def apply_sell(s, p: int, action: int) -> None:
+def apply_sell(s, action: int) -> None:
+    p = s.actor
     decide(s, Phase.CURSOR, p, (action - A.SELL0,))
 
 
-def legal_cursor(s, p: int) -> list[int]:
+def legal_cursor(s) -> list[int]:
+    p = s.actor
     r0, c0 = s.cursor
     steps = s.total_works(p)
     return [
@@ -98,7 +102,8 @@ def legal_cursor(s, p: int) -> list[int]:
     ]
 
 
-def apply_cursor(s, p: int, action: int) -> None:
+def apply_cursor(s, action: int) -> None:
+    p = s.actor
     c = s.ctx[0]
     s.cursor = A.cursor_of(action)
     money, vp = R.sale_reward(s.cursor, c)
@@ -114,11 +119,11 @@ def apply_cursor(s, p: int, action: int) -> None:
         decide(s, Phase.SLOT, p, (c,))
 
 
-def legal_slot(s, p: int) -> list[int]:
+def legal_slot(s) -> list[int]:
     return [A.SLOT0, A.SLOT0 + 1]
 
 
-def apply_slot(s, p: int, action: int) -> None:
+def apply_slot(s, action: int) -> None:
     _to_shop(s, s.ctx[0], action - A.SLOT0)
 
 
@@ -131,12 +136,14 @@ def _to_shop(s, c: int, slot: int) -> None:
 
 
 # ----- Royal Theater and the public figures ------------------------------------------------------
-def legal_theater(s, p: int) -> list[int]:
+def legal_theater(s) -> list[int]:
+    p = s.actor
     m = s.money[p]
     return [A.THEATER0 + k for k, f in enumerate(s.display) if f >= 0 and R.THEATER_COSTS[k] <= m]
 
 
-def apply_theater(s, p: int, action: int) -> None:
+def apply_theater(s, action: int) -> None:
+    p = s.actor
     k = action - A.THEATER0
     s.money[p] -= R.THEATER_COSTS[k]
     f = s.display[k]
@@ -145,11 +152,13 @@ def apply_theater(s, p: int, action: int) -> None:
     advance(s)
 
 
-def legal_solvay(s, p: int) -> list[int]:
+def legal_solvay(s) -> list[int]:
+    p = s.actor
     return solvay_options(s, p)
 
 
-def apply_solvay(s, p: int, action: int) -> None:
+def apply_solvay(s, action: int) -> None:
+    p = s.actor
     if action == A.SOLVAY_SWAP:
         spend_cube(s, p, J)
         push(s, ("noble", p, 2))
@@ -158,11 +167,12 @@ def apply_solvay(s, p: int, action: int) -> None:
     advance(s)
 
 
-def legal_keep_fig(s, p: int) -> list[int]:
+def legal_keep_fig(s) -> list[int]:
     return [A.KEEP_FIG, A.DISCARD_FIG]
 
 
-def apply_keep_fig(s, p: int, action: int) -> None:
+def apply_keep_fig(s, action: int) -> None:
+    p = s.actor
     f = s.ctx[0]
     if action == A.KEEP_FIG:
         s.kept = set_at(s.kept, p, s.kept[p] | (1 << f))
@@ -172,12 +182,14 @@ def apply_keep_fig(s, p: int, action: int) -> None:
     advance(s)
 
 
-def legal_activate(s, p: int) -> list[int]:
+def legal_activate(s) -> list[int]:
+    p = s.actor
     up = s.upright(p)
     return [A.SKIP] + [A.ACTIVATE0 + f for f in range(len(R.FIGURES)) if (up >> f) & 1]
 
 
-def apply_activate(s, p: int, action: int) -> None:
+def apply_activate(s, action: int) -> None:
+    p = s.actor
     if action == A.SKIP:
         advance(s)
     else:
@@ -188,14 +200,15 @@ def apply_activate(s, p: int, action: int) -> None:
 
 
 # ----- Materials -------------------------------------------------------------------------------
-def legal_noble(s, p: int) -> list[int]:
+def legal_noble(s) -> list[int]:
     k, lo = s.ctx
     sup = s.cube_supply
     # Cubes are taken in non-decreasing kind order (the order of a pair is irrelevant).
     return [A.NOBLE0 + m for m in range(lo, 3) if sup[m] > 0 and sum(sup[m:3]) >= k]
 
 
-def apply_noble(s, p: int, action: int) -> None:
+def apply_noble(s, action: int) -> None:
+    p = s.actor
     m = action - A.NOBLE0
     gain_cubes(s, p, m, 1)
     k = s.ctx[0] - 1
@@ -206,7 +219,8 @@ def apply_noble(s, p: int, action: int) -> None:
 
 
 # ----- Construction ----------------------------------------------------------------------------
-def legal_pay(s, p: int) -> list[int]:
+def legal_pay(s) -> list[int]:
+    p = s.actor
     remaining, paid, lo = s.ctx
     cost = remaining + sum(paid)
     out = []
@@ -216,7 +230,8 @@ def legal_pay(s, p: int) -> list[int]:
     return out
 
 
-def apply_pay(s, p: int, action: int) -> None:
+def apply_pay(s, action: int) -> None:
+    p = s.actor
     remaining, paid, _ = s.ctx
     res = action - A.PAY0
     if res == R.P_MONEY:
@@ -240,11 +255,12 @@ def after_payment(s, p: int, paid: tuple[int, ...]) -> None:
         decide(s, Phase.NEEDLE, p)
 
 
-def legal_needle(s, p: int) -> list[int]:
+def legal_needle(s) -> list[int]:
     return [A.NEEDLE0 + i for i in needle_moves(s)]
 
 
-def apply_needle(s, p: int, action: int) -> None:
+def apply_needle(s, action: int) -> None:
+    p = s.actor
     turn_needle(s, p, action - A.NEEDLE0)
 
 
@@ -260,11 +276,12 @@ def turn_needle(s, p: int, i: int) -> None:
         decide(s, Phase.BUILD, p)
 
 
-def legal_build(s, p: int) -> list[int]:
+def legal_build(s) -> list[int]:
     return [A.BUILD0 + sp for sp in empty_spaces(s)]
 
 
-def apply_build(s, p: int, action: int) -> None:
+def apply_build(s, action: int) -> None:
+    p = s.actor
     build(s, p, action - A.BUILD0)
 
 

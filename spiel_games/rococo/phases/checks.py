@@ -1,29 +1,13 @@
 """Feasibility checks and option lists for Rococo's action phase (no state changes).
 
 Every main action and bonus is offered only when at least one way to carry it
-out exists; the option lists here are what game.py's per-phase `_l_*` functions
-turn into action ids.
+out exists; decisions.py turns these checks into each player phase's legal ids.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from spiel_games.rococo import rules as R
 from spiel_games.rococo import state as ST
-from spiel_games.rococo.actions import (
-    ACQUIRE,
-    DEPUTE,
-    FAVOR,
-    FUND,
-    HIRE,
-    KEEP,
-    MAKE,
-    SKIP,
-    TO_BOTH,
-    TO_LACE,
-    TO_YARN,
-)
 
 B = R.BONUS
 EXTRA_DRESS = {B["extra_dress_yg"]: "yg", B["extra_dress_red"]: "red"}
@@ -349,79 +333,3 @@ def jewel_spaces(c, p: int, paying: bool = True) -> list[int]:
     money = c.money[p] if paying else 1 << 30
     prices = c.tab.jprices
     return [j for j, k in enumerate(c.jdisp) if k >= 0 and prices[j] <= money]
-
-
-# ----- legal actions of each player phase (arguments, not ids) ------------------------------
-def main_options(c) -> list[int]:
-    p = c.cur
-    kind = R.CARDS[c.card].kind
-    out = []
-    if kind != R.APPRENTICE and c.favor < 0:
-        out.append(FAVOR)
-    if can_take(c, p, True):
-        out.append(ACQUIRE)
-    if kind != R.APPRENTICE and makeable_windows(c, p, kind == R.MASTER, "", first=True):
-        out.append(MAKE)
-    if kind == R.MASTER and can_hire(c, p):
-        out.append(HIRE)
-    if ST.deck_size(c, p) >= MIN_DEPUTE:
-        out.append(DEPUTE)
-    if fundable(c, p, 0, first=True):
-        out.append(FUND)
-    out.append(SKIP)
-    return out
-
-
-def take_options(c) -> list[tuple[int, int]]:
-    """(segment, tile type) pairs the current player may take."""
-    p = c.cur
-    out: list[tuple[int, int]] = []
-    for s, seg in enumerate(c.ware):
-        if seg and (not c.paying or R.ACQUIRE_COST[len(seg) - 1] <= c.money[p]):
-            out.extend((s, t) for t in _kinds(seg))
-    return out
-
-
-@lru_cache(maxsize=4096)
-def _kinds(seg: tuple) -> tuple:
-    """The distinct tile types of a warehouse segment, sorted."""
-    return tuple(sorted(set(seg)))
-
-
-def use_options_of(t: int) -> list[int]:
-    """Keep tile type t as silk, or convert it as its lower half allows."""
-    lower = R.TILES[t].lower
-    out = [KEEP]
-    if lower in ("y", "y/l"):
-        out.append(TO_YARN)
-    if lower in ("l", "y/l"):
-        out.append(TO_LACE)
-    if lower == "y+l":
-        out.append(TO_BOTH)
-    return out
-
-
-def pay_options(c) -> list[int]:
-    p = c.cur
-    need = c.need
-    return [
-        t
-        for t in range(R.NUM_TILES)
-        if (c.tpub[p][t] or c.tsec[p][t]) and any(R.TILES[t].bales[i] and need[i] for i in range(4))
-    ]
-
-
-def place_options(c) -> list[int]:
-    return free_guests(c, c.by_master)
-
-
-def depute_options(c) -> list[int]:
-    """Card types in the supply or discard pile (a copy in both: the discard pile's)."""
-    p = c.cur
-    sup, disc = c.supply[p], c.discard[p]
-    return [k for k in range(len(sup)) if sup[k] or disc[k]]
-
-
-def depute_hand_options(c) -> list[int]:
-    """Card types in the hand (the card being played is no longer in it)."""
-    return [k for k, m in enumerate(c.hand[c.cur]) if m]

@@ -6,8 +6,9 @@ behaviour depends on: ``solvers/``, ``spiel_games/common/`` and the package of `
 code changed never inherits an old rating, while edits to other games leave it alone.
 Policy files record the same code version for the game they were trained on.
 
-The packages are found by path (``solvers/`` and ``spiel_games/`` sit beside
-``tournament/``), so this module imports neither ``solvers`` nor any game module.
+The packages are found by path (``solvers/`` and ``spiel_games/`` sit side by side), so
+this module imports no other solver and no game module. It lives in ``solvers`` because
+policy files (solvers) and agent ids (tournament) both need it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The mutable facts of a Bruxelles 1893 position, in one cheap-to-copy object, the
-primitive edits every rule module makes through, and pure queries on a position.
+"""The mutable facts of a Bruxelles 1893 position, in one cheap-to-copy object, and the
+primitive edits every rule module makes through (pure queries are in queries.py).
 
 ``Core`` holds every fact in ``__slots__``. The few facts that change on most
 moves (board occupancy and bids, money, VP, assistants) are lists, copied with
@@ -14,11 +14,11 @@ draws).
 from __future__ import annotations
 
 import enum
-from functools import lru_cache
 from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 from spiel_games.bruxelles import actions as A
 from spiel_games.bruxelles import rules as R
+from spiel_games.common.engine import install_copier
 
 if TYPE_CHECKING:  # numpy only types the cached tensor block; the per-move path never uses it
     import numpy as np
@@ -60,69 +60,6 @@ CHANCE_PHASES = frozenset(
     (Phase.C_STRIP, Phase.C_COMPASS, Phase.C_ART, Phase.C_FIGURE, Phase.C_BONUS, Phase.C_STOCK)
 )
 
-_LIST_SLOTS = (
-    "occ",
-    "bids",
-    "money",
-    "vp",
-    "supply",
-    "onboard",
-)
-_SCALAR_SLOTS = (
-    "cfg",
-    "n",
-    "phase",
-    "actor",
-    "ctx",
-    "tasks",
-    "round",
-    "first",
-    "cur",
-    "strips",
-    "acts",
-    "compass",
-    "needles",
-    "stock_left",
-    "stock",
-    "area",
-    "cursor",
-    "passed",
-    "first_passer",
-    "log",
-    "returns",
-    "cache",
-    "shared_initial",
-    "bld",
-    "fig_deck",
-    "fig_disc",
-    "display",
-    "bonus_deck",
-    "strip_bonus",
-    "art_stack",
-    "shop",
-    "shop_pile",
-    "cube_supply",
-    "uses",
-    "hall",
-    "palace",
-    "arch",
-    "court",
-    "onbrussels",
-    "built",
-    "exhib",
-    "mp",
-    "works",
-    "pub_works",
-    "cubes",
-    "kept",
-    "rot",
-    "rows",
-    "tucked",
-    "seen",
-    "drawn_from",
-)
-
-
 # A pending rule step: the task's name (a key of rounds._TASKS), then its int arguments.
 Task = tuple[str, *tuple[int, ...]]
 # The pending decision's arguments (their meaning depends on the phase).
@@ -132,17 +69,16 @@ Log: TypeAlias = "tuple[int, Log] | None"
 
 
 class Cache(TypedDict, total=False):
-    """Facts computed from one exact position, shared by its copies (a new, empty cache
-    replaces it whenever the position changes)."""
+    """Facts computed from one exact position, shared by its copies (the engine drops the
+    cache after every move; while it holds only the engine's options it is that list)."""
 
-    legal: list[int]  # legal actions of the pending decision (phases/__init__.py)
+    options: list  # legal actions of the pending decision or chance outcomes (the engine)
     s: list[str]  # the public observation string pieces (observer.py)
     t: NDArray[np.float32]  # the public observation tensor block (observer.py)
 
 
 class Core:
-    __slots__ = _LIST_SLOTS + _SCALAR_SLOTS
-    # Slot types (annotations only: no class attributes, so __slots__ stays as is).
+    # Slot types: the annotations are the slots (``__slots__`` is built from them below).
     # Per space of the Art Nouveau board (lists, copied with the core):
     occ: list[int]  # owner of the assistant on the space (n: the neutral one), -1 empty
     bids: list[int]  # the bid under that assistant
@@ -172,9 +108,6 @@ class Core:
     passed: int  # bit p: player p has passed this round
     first_passer: int  # -1 while nobody has passed
     log: Log
-    returns: list[float] | None  # set once the game is over
-    cache: Cache
-    shared_initial: bool  # True only for a game's initial position (copy-on-write)
     bld: tuple[int, ...]  # per space: the owner of the building on it, -1 none
     fig_deck: tuple[int, ...]  # figure cards left per figure
     fig_disc: tuple[int, ...]  # discarded figure cards per figure
@@ -205,67 +138,14 @@ class Core:
     seen: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]  # (kept, others) per draw
     drawn_from: tuple[tuple[tuple[int, ...], ...], ...]  # colour stacks before each draw
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Core:
-        # Written out attribute by attribute: a getattr/setattr loop costs 4x more.
-        c = Core.__new__(Core)
-        c.cfg = self.cfg
-        c.n = self.n
-        c.phase = self.phase
-        c.actor = self.actor
-        c.ctx = self.ctx
-        c.tasks = self.tasks
-        c.round = self.round
-        c.first = self.first
-        c.cur = self.cur
-        c.strips = self.strips
-        c.acts = self.acts
-        c.compass = self.compass
-        c.needles = self.needles
-        c.stock_left = self.stock_left
-        c.stock = self.stock
-        c.area = self.area
-        c.cursor = self.cursor
-        c.passed = self.passed
-        c.first_passer = self.first_passer
-        c.log = self.log
-        c.returns = self.returns
-        c.bld = self.bld
-        c.fig_deck = self.fig_deck
-        c.fig_disc = self.fig_disc
-        c.display = self.display
-        c.bonus_deck = self.bonus_deck
-        c.strip_bonus = self.strip_bonus
-        c.art_stack = self.art_stack
-        c.shop = self.shop
-        c.shop_pile = self.shop_pile
-        c.cube_supply = self.cube_supply
-        c.uses = self.uses
-        c.hall = self.hall
-        c.palace = self.palace
-        c.arch = self.arch
-        c.court = self.court
-        c.onbrussels = self.onbrussels
-        c.built = self.built
-        c.exhib = self.exhib
-        c.mp = self.mp
-        c.works = self.works
-        c.pub_works = self.pub_works
-        c.cubes = self.cubes
-        c.kept = self.kept
-        c.rot = self.rot
-        c.rows = self.rows
-        c.tucked = self.tucked
-        c.seen = self.seen
-        c.drawn_from = self.drawn_from
-        c.cache = self.cache
-        c.shared_initial = False  # a copy is always private to its state
-        c.occ = self.occ[:]
-        c.bids = self.bids[:]
-        c.money = self.money[:]
-        c.vp = self.vp[:]
-        c.supply = self.supply[:]
-        c.onboard = self.onboard[:]
-        return c
+    # The engine's slots (spiel_games.common.engine):
+    mover: int
+    ply: int
+    returns: tuple[float, ...] | None
+    owned: bool
+    cache: Cache | list | None
+
+    __slots__ = tuple(__annotations__)
 
     # ----- small derived facts ----------------------------------------------------------
     @property
@@ -291,6 +171,10 @@ class Core:
         return tuple(f for f in range(len(R.FIGURES)) if (m >> f) & 1)
 
 
+# The few facts that change on most moves are lists, copied with the core.
+install_copier(Core, lists=("occ", "bids", "money", "vp", "supply", "onboard"))
+
+
 def initial_core(cfg: R.Config) -> Core:
     n = cfg.players
     c = Core.__new__(Core)
@@ -314,9 +198,6 @@ def initial_core(cfg: R.Config) -> Core:
     c.passed = 0
     c.first_passer = -1
     c.log = None
-    c.returns = None
-    c.shared_initial = False  # True only for a game's initial position (copy-on-write)
-    c.cache = {}  # public observation pieces of this exact position (observer.py); shared by copies
     sp = cfg.spaces
     c.occ = [-1] * sp
     c.bids = [0] * sp
@@ -440,128 +321,18 @@ def set_stock(s, card: int) -> None:
     s.stock = card
 
 
-# ----- queries on a position ---------------------------------------------------------
-def empty_spaces(s) -> list[int]:
-    return [sp for sp in range(s.cfg.spaces) if s.occ[sp] < 0 and s.bld[sp] < 0]
-
-
-def has_empty_space(s) -> bool:
-    """Some Art Nouveau space holds neither an assistant nor a building."""
-    occ, bld = s.occ, s.bld
-    return any(occ[sp] < 0 and bld[sp] < 0 for sp in range(s.cfg.spaces))
-
-
-def brussels_cost(s, b: int) -> int:
-    return s.uses[b] // s.cfg.brussels_slots + 1
-
-
-def construction_cost(s, p: int) -> int:
-    return R.TIER_COSTS[s.built[p]]
-
-
-def _needle_tiles(s) -> tuple[int, int]:
-    return s.compass[s.needles[0]], s.compass[s.needles[1]]
-
-
-def can_complete(s, p: int, paid: tuple[int, ...], cost: int, res: int = -1) -> bool:
-    """Some valid payment extends `paid` (plus one unit of `res`, if given, with no
-    smaller kind left to pay) and everything not yet paid is affordable now."""
-    x, y = _needle_tiles(s)
-    return _completes(x, y, cost, paid, res, s.money[p], s.cubes[p])
-
-
-@lru_cache(maxsize=1 << 16)
-def _completes(
-    x: int, y: int, cost: int, paid: tuple[int, ...], res: int, money: int, cubes: tuple[int, ...]
-) -> bool:
-    # a pure function of its arguments, which repeat all game long: memoized (the
-    # heuristic and the search ask it for every feasibility check)
-    for opt in R.payment_options(x, y, cost):
-        rest = tuple(opt[i] - paid[i] for i in range(5))
-        if min(rest) < 0 or (res >= 0 and (rest[res] < 1 or any(rest[:res]))):
-            continue  # units are paid in non-decreasing kind order
-        if R.affordable(rest, money, cubes):
-            return True
-    return False
-
-
-def sellable(s, p: int) -> list[int]:
-    w = s.works[p]
-    return [c for c in range(len(R.ART)) if w[c] and c != s.shop[0] and c != s.shop[1]]
-
-
-def feasible(s, p: int, a: int) -> bool:
-    """Whether player p can carry out Art Nouveau action a right now."""
-    if a == R.WORKSHOP:
-        return sum(s.art_stack[: R.COLOURS]) + sum(s.shop_pile[: R.COLOURS]) > 0
-    if a == R.SALE:
-        return bool(sellable(s, p))
-    if a == R.THEATER:
-        m = s.money[p]
-        return any(f >= 0 and R.THEATER_COSTS[k] <= m for k, f in enumerate(s.display))
-    if a == R.MATERIALS:
-        return sum(s.cube_supply[:3]) > 0
-    if a == R.CONSTRUCTION:
-        return (
-            s.built[p] < R.BUILDINGS
-            and has_empty_space(s)
-            and can_complete(s, p, (0,) * 5, construction_cost(s, p))
-        )
-    raise ValueError(f"unknown action {a}")
-
-
-def brussels_useful(s, p: int, b: int) -> bool:
-    if b == R.PARK:
-        return any(feasible(s, p, a) for a in range(5))
-    if b == R.GRANDPLACE:
-        return s.upright(p) != 0
-    return True
-
-
-def space_actions(s) -> tuple[int, ...]:
-    b = s.cfg.board
-    return tuple(R.STRIPS[s.strips[r]][c] for r in range(b) for c in range(b))
-
-
-def neutral_spaces(s) -> list[int]:
-    return [sp for sp in empty_spaces(s) if (s.area >> sp) & 1]
-
-
-def solvay_options(s, p: int) -> list[int]:
-    if sum(s.cube_supply[:3]) == 0:
-        return []
-    opts = [A.SOLVAY_ONE]
-    if s.cubes[p][J] > 0:
-        opts.append(A.SOLVAY_SWAP)
-    return opts
-
-
-def needle_moves(s) -> list[int]:
-    out = []
-    for i in (0, 1):
-        nxt = (s.needles[i] + 1) % len(R.COMPASS)
-        if nxt != s.needles[1 - i]:
-            out.append(i)
-    return out
-
-
-def column_bids(s, col: int) -> list[int]:
-    b = s.cfg.board
-    sums = [0] * s.n
-    for r in range(b):
-        sp = r * b + col
-        o = s.occ[sp]
-        if 0 <= o < s.n:
-            sums[o] += s.bids[sp]
-    return sums
-
-
-def unit_available(s, p: int, res: int) -> bool:
-    if res == R.P_MONEY:
-        return s.money[p] >= R.BF_PER_UNIT
-    if res == R.P_JOKER:
-        return s.cubes[p][J] > 0
-    return s.cubes[p][res] > 0
+def log_move(s, action: int) -> None:
+    """Note a move in the move log before it is applied (the engine's ``record`` hook):
+    a player action as itself, a public chance outcome as a chance token, another
+    player's hidden draw or private keep as that player's hidden token."""
+    if s.phase in CHANCE_PHASES:
+        hidden = s.phase == Phase.C_ART and s.ctx[3] == 1
+        token = A.HIDDEN_TOKEN + s.ctx[0] if hidden else A.CHANCE_TOKEN + action
+    elif s.phase == Phase.KEEP_WORK and s.cfg.private_works:
+        token = A.HIDDEN_TOKEN + s.actor
+    else:
+        token = action
+    s.log = (token, s.log)
 
 
 def log_tokens(s) -> list[int]:

@@ -1,0 +1,117 @@
+"""The three search agents: MCTS, IS-MCTS and PIMC, one engine each, built once per agent.
+
+Each move draws a fresh heuristic stream from the agent's stream and searches a new tree;
+the move played is the most visited root move.
+"""
+
+from __future__ import annotations
+
+import random
+
+from solvers.base import Agent, Analysis
+from solvers.search.analysis import merge_into, root_analysis
+from solvers.search.build import build_parts
+from solvers.search.tree import Node, SearchEngine
+from solvers.search.worlds import has_hidden_information
+
+
+def best_action(root: Node, legal) -> int:
+    """Most visited legal move; ties broken by mean value, then by the lower id."""
+
+    def key(a):
+        ch = root.children.get(a)
+        if ch is None or ch.n == 0:
+            return (0, -1.0, -a)
+        return (ch.n, ch.w / ch.n, -a)
+
+    return max(legal, key=key)
+
+
+class _SearchAgent(Agent):
+    # whether each simulation starts from its own determinization (IS-MCTS)
+    determinizes = False
+
+    def __init__(self, game, params: dict, seed: int):
+        self.game = game
+        self.params = params
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.hidden = has_hidden_information(game)
+        self.last_sims = 0
+        parts = build_parts(game, params, self.rng)
+        self.engine = SearchEngine(game, parts, self.determinizes and self.hidden)
+
+    def _budget(self) -> dict:
+        if self.params.get("time", 0.0) > 0:
+            return {"seconds": self.params["time"]}
+        return {"sims": self.params["sims"]}
+
+    def _root(self, state) -> Node:
+        """The searched root of this move (the engine's streams renewed first)."""
+        raise NotImplementedError
+
+    def analyse(self, state) -> Analysis:
+        root = self._root(state)
+        budget = self._budget()
+        budget["sims_done"] = self.last_sims
+        return root_analysis(state, root, self.engine.lo, self.engine.span, budget)
+
+    def step(self, state) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return best_action(self._root(state), legal)
+
+
+class MCTSAgent(_SearchAgent):
+    """UCT on the true state. On a game with hidden information it searches one
+    world sampled from the mover's information state per move (it never peeks)."""
+
+    def _root(self, state) -> Node:
+        eng = self.engine
+        eng.streams.renew()
+        world = state
+        if self.hidden:
+            world = eng.worlds.draw(state, state.current_player())
+        root = eng.search(world, self.params["sims"], self.params["time"])
+        self.last_sims = eng.sims_done
+        return root
+
+
+class ISMCTSAgent(_SearchAgent):
+    """Single-observer IS-MCTS: every simulation starts from a fresh determinization."""
+
+    determinizes = True
+
+    def _root(self, state) -> Node:
+        eng = self.engine
+        eng.streams.renew()
+        root = eng.search(state, self.params["sims"], self.params["time"])
+        self.last_sims = eng.sims_done
+        return root
+
+
+class PIMCAgent(_SearchAgent):
+    """Perfect-information Monte Carlo: sample `worlds` determinizations, run UCT in
+    each (always the UCB root: the vote is the visits summed over worlds)."""
+
+    def _budget(self) -> dict:
+        if self.params["time"] > 0:
+            return {"seconds": self.params["time"], "worlds": self.params["worlds"]}
+        return {"worlds": self.params["worlds"], "sims": self.params["sims"]}
+
+    def _root(self, state) -> Node:
+        eng = self.engine
+        eng.streams.renew()
+        worlds = self.params["worlds"]
+        per_world_time = self.params["time"] / worlds if self.params["time"] > 0 else 0.0
+        total = Node()
+        sims = 0
+        player = state.current_player()
+        for _ in range(worlds):
+            world = eng.worlds.draw(state, player) if self.hidden else state
+            root = eng.search(world, self.params["sims"], per_world_time)
+            sims += eng.sims_done
+            merge_into(total.children, root)
+        self.last_sims = sims
+        return total

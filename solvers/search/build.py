@@ -1,0 +1,169 @@
+"""The parts of a search, chosen once from an agent's resolved parameters.
+
+This is the one place the option values are read: each becomes a small object the tree
+loop calls (``solvers.search.tree``), as OpenSpiel's MCTS takes an evaluator and a child
+selection function.
+
+| parameter | part | choices |
+|---|---|---|
+| `eval` | leaf evaluation | `ScoreEvaluation`, `EstimateEvaluation` (game or learned) |
+| `rollout`, `rollout_depth`, `epsilon`, `settle` | `Rollout` | policy, depth, settling heuristic |
+| `opponents`, `opp_eps` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents` |
+| `prior` | prior | `NoPrior`, `HeuristicPrior` |
+| `widen`, `unprune` | expansion rule | `OpenAll`, `Widening`, `Unpruning` |
+| `uct_c`, `prior_w`, `qnorm` | selection rule | `UCB`, `ScaledUCB` |
+| `root` | root selection | `UCBRoot`, `SequentialHalving` |
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from solvers.fastpath import transition_functions
+from solvers.search.expansion import OpenAll, Unpruning, Widening
+from solvers.search.halving import SequentialHalving
+from solvers.search.leaf import (
+    EstimateEvaluation,
+    Rollout,
+    ScoreEvaluation,
+    game_evaluation,
+    learned_evaluation,
+)
+from solvers.search.models import (
+    HeuristicOpponents,
+    HeuristicPrior,
+    NoisyOpponents,
+    NoPrior,
+    SearchedOpponents,
+)
+from solvers.search.selection import UCB, ScaledUCB
+from solvers.search.tree import SearchEngine, Streams, UCBRoot
+from solvers.search.worlds import Worlds
+from spiel_games.common.registry import get_spec
+
+# The plain search (what eval=score,prior=none resolves to on every game): the engine's
+# settings for whatever a caller of make_engine leaves out.
+PLAIN: dict[str, object] = {
+    "uct_c": 1.4,
+    "rollout": "random",
+    "rollout_depth": 20,
+    "epsilon": 0.0,
+    "eval": "score",
+    "model": "",
+    "prior": "none",
+    "prior_w": 1.0,
+    "qnorm": "off",
+    "settle": "off",
+    "opponents": "search",
+    "root": "ucb",
+    "opp_eps": 0.0,
+    "unprune": 0.0,
+    "widen": 0.0,
+}
+
+
+@dataclass(frozen=True)
+class Parts:
+    streams: Streams
+    worlds: Worlds
+    opponents: SearchedOpponents | HeuristicOpponents
+    prior: NoPrior | HeuristicPrior
+    expansion: OpenAll | Widening | Unpruning
+    selection: UCB
+    leaf: Rollout
+    root: UCBRoot | SequentialHalving
+
+
+def _number(p: Mapping[str, object], name: str) -> float:
+    value = p[name]
+    assert isinstance(value, int | float), name
+    return float(value)
+
+
+def _heuristic(game, p: Mapping[str, object]):
+    """The game's heuristic when some part needs it (ValueError when it has none)."""
+    wanted = {
+        "heuristic rollouts": p["rollout"] == "heuristic",
+        "prior=heuristic": p["prior"] == "heuristic",
+        "settle": p["settle"] == "on",
+        "opponents=heuristic": p["opponents"] == "heuristic",
+    }
+    if not any(wanted.values()):
+        return None
+    spec = get_spec(game.get_type().short_name)
+    if spec.heuristic is None:
+        use = next(k for k, v in wanted.items() if v)
+        raise ValueError(f"{spec.short_name} has no heuristic for {use}")
+    return spec.heuristic
+
+
+def _leaf(game, p: Mapping[str, object], streams: Streams, heuristic) -> Rollout:
+    lo = float(game.min_utility())
+    span = (float(game.max_utility()) - lo) or 1.0
+    utility = str(game.get_parameters().get("utility", "rank"))
+    depth = int(_number(p, "rollout_depth"))
+    evaluation: ScoreEvaluation | EstimateEvaluation
+    if p["eval"] == "game":
+        evaluation = EstimateEvaluation(game_evaluation(game), utility, lo, lo + span)
+    elif p["eval"] == "learned":
+        model = learned_evaluation(game, str(p["model"]))
+        evaluation = EstimateEvaluation(model, utility, lo, lo + span)
+    else:
+        evaluation = ScoreEvaluation(utility)
+        if not callable(getattr(game.new_initial_state(), "scores", None)):
+            depth = -1  # the game cannot be scored early: roll out to the end
+    return Rollout(
+        streams,
+        transition_functions(game),
+        evaluation,
+        depth,
+        policy=heuristic if p["rollout"] == "heuristic" else None,
+        epsilon=_number(p, "epsilon"),
+        # at the cut-off the heuristic finishes the turn of the player who made the last
+        # tree move (its sub-choices)
+        settle=heuristic if p["settle"] == "on" else None,
+        bounds=(lo, span),
+    )
+
+
+def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts:
+    """Every part for ``params`` (resolved: no ``auto`` left); ValueError when the game
+    lacks a piece they need."""
+    p = {**PLAIN, **params}
+    streams = Streams(rng)
+    heuristic = _heuristic(game, p)
+    prior: NoPrior | HeuristicPrior = NoPrior()
+    if p["prior"] == "heuristic":
+        prior = HeuristicPrior(heuristic)
+    opponents: SearchedOpponents | HeuristicOpponents = SearchedOpponents()
+    opp_eps = _number(p, "opp_eps")
+    if p["opponents"] == "heuristic":
+        if opp_eps > 0.0:
+            legal = transition_functions(game)[1]
+            opponents = NoisyOpponents(heuristic, streams, opp_eps, legal)
+        else:
+            opponents = HeuristicOpponents(heuristic)
+    widen, unprune = _number(p, "widen"), _number(p, "unprune")
+    widening = Widening(widen) if widen > 0 else None
+    expansion: OpenAll | Widening | Unpruning = widening or OpenAll()
+    if unprune > 0:
+        if p["prior"] != "heuristic":
+            raise ValueError("unprune needs prior=heuristic (the move a node starts with)")
+        expansion = Unpruning(unprune, widening)
+    uct_c, prior_w = _number(p, "uct_c"), _number(p, "prior_w")
+    selection = ScaledUCB(uct_c, prior_w) if p["qnorm"] == "on" else UCB(uct_c, prior_w)
+    root: UCBRoot | SequentialHalving = UCBRoot()
+    if p["root"] == "halving":
+        root = SequentialHalving(prior, prior_w, widen)
+    leaf = _leaf(game, p, streams, heuristic)
+    return Parts(streams, Worlds(game, rng), opponents, prior, expansion, selection, leaf, root)
+
+
+def make_engine(game, rng: random.Random, determinize: bool = False, **params) -> SearchEngine:
+    """An engine with these settings (the plain search's for the rest), its heuristic
+    stream drawn from ``rng`` as an agent's first move draws it."""
+    engine = SearchEngine(game, build_parts(game, params, rng), determinize)
+    engine.streams.renew()
+    return engine

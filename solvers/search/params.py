@@ -1,0 +1,374 @@
+"""The search agents' parameters, declared once: type, default, accepted values, how
+``auto`` is chosen per game, and what a tuner may vary. The kinds ``mcts``, ``ismcts`` and
+``pimc`` are built from them; the refusals that depend on several parameters or on the game
+live in ``make``.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from solvers import value_model
+from solvers.base import AgentKind, Auto, AutoValues, Param
+from solvers.search.agents import ISMCTSAgent, MCTSAgent, PIMCAgent
+from solvers.search.leaf import game_evaluation, learned_evaluation
+from solvers.spec import AgentSpecError
+from spiel_games.common.registry import get_spec
+
+ROLLOUT_DEPTH = 20  # rollout_depth=auto with eval=score: random moves, then scores()
+PRIOR_W = 1.0
+
+
+def game_heuristic(game):
+    """The registered game's heuristic, or None (also for games outside the registry)."""
+    try:
+        return get_spec(game.get_type().short_name).heuristic
+    except (KeyError, ValueError):
+        return None
+
+
+def _evaluation(game):
+    try:
+        return game_evaluation(game)
+    except ValueError:
+        return None
+
+
+class GameAuto(AutoValues):
+    """What the ``auto`` rules read: the game's heuristic, its evaluation, the search
+    settings measured with it (``SearchDefaults``), and the other parameters."""
+
+    def __init__(self, game, values):
+        super().__init__(COMMON, values, game)
+        self.heuristic = game_heuristic(game)
+        self.evaluation = _evaluation(game)
+        self.defaults = None
+        if self.evaluation is not None:
+            self.defaults = get_spec(game.get_type().short_name).search_defaults
+
+    @property
+    def evaluated(self) -> bool:
+        """Leaves are valued by an estimate of final scores (eval=game or learned)."""
+        return self["eval"] in ("game", "learned")
+
+    @property
+    def evaluated_with_heuristic(self) -> bool:
+        return self.evaluated and self.heuristic is not None
+
+
+def _auto_eval(v: GameAuto) -> str:
+    if v.defaults is None:
+        return "score"
+    if v.defaults.eval_auto == "learned" and value_model.shipped_path(v.evaluation).exists():
+        return "learned"
+    return "game"
+
+
+def _auto_rollout(v: GameAuto) -> str:
+    use = v.defaults is not None and v.evaluated_with_heuristic
+    return v.defaults.eval_rollout if v.defaults is not None and use else "random"
+
+
+def _auto_depth(v: GameAuto) -> int:
+    if v.evaluated and v.defaults is not None:
+        return v.defaults.eval_depth
+    return ROLLOUT_DEPTH  # (with eval=game on a game without evaluation, make refuses)
+
+
+def _auto_unprune(v: GameAuto) -> float:
+    use = v["prior"] == "heuristic" and v.evaluated
+    return v.defaults.unprune if v.defaults is not None and use else 0.0
+
+
+_EVALUATED = "eval=game|learned"
+
+COMMON: tuple[Param, ...] = (
+    Param(
+        "time",
+        float,
+        0.0,
+        "seconds per move; when > 0 it replaces the simulation budget "
+        "(then moves are no longer exactly reproducible)",
+        range=(0.0, None),
+        special=((0.0, "the sims budget"),),
+    ),
+    Param(
+        "uct_c",
+        float,
+        1.4,
+        "UCB exploration constant (returns normalised to [0, 1])",
+        range=(0.0, None),
+        tunable=True,
+        tune=(0.05, 5.0),
+        log=True,
+    ),
+    Param(
+        "rollout",
+        str,
+        "auto",
+        "rollout policy: random, or heuristic (the game's baseline; slower per simulation)",
+        choices=("random", "heuristic"),
+        auto=Auto(
+            "auto", f"the game's measured policy with {_EVALUATED}, else random", _auto_rollout
+        ),
+        tunable=True,
+    ),
+    Param(
+        "epsilon",
+        float,
+        0.0,
+        "heuristic rollouts play a uniformly random legal move with this probability",
+        range=(0.0, 1.0),
+        tunable=True,
+    ),
+    Param(
+        "rollout_depth",
+        int,
+        -2,
+        "moves per rollout before the position is evaluated (see eval); "
+        "0 evaluates the new leaf at once",
+        range=(0, None),
+        special=((-1, "to the end"),),
+        auto=Auto(
+            -2,
+            f"{ROLLOUT_DEPTH} with eval=score, the game's measured depth with {_EVALUATED}",
+            _auto_depth,
+        ),
+        tunable=True,
+        tune=(0, 30),
+    ),
+    Param(
+        "eval",
+        str,
+        "auto",
+        "evaluation at the rollout cut-off: score (the current scores under the game's "
+        "utility), game (the game's estimate of final scores from the whole position: "
+        "money, goods, cards, pending majorities, rounds left; turned into expected "
+        "returns) or learned (the same features weighed by a value model fitted to "
+        "self-play games, see model and `meeple train`)",
+        choices=("score", "game", "learned"),
+        auto=Auto(
+            "auto",
+            "the game's measured choice (learned on Bruxelles 1893, game elsewhere; "
+            "score without an evaluation)",
+            _auto_eval,
+        ),
+        tunable=True,
+    ),
+    Param(
+        "model",
+        str,
+        "",
+        "value model file for eval=learned (JSON written by `meeple train`); empty = "
+        "the model the game ships beside its evaluation module",
+    ),
+    Param(
+        "prior",
+        str,
+        "auto",
+        "move prior: none, or heuristic (the heuristic's move at each node is tried "
+        "first and gets a progressive bias prior_w/(n+1))",
+        choices=("none", "heuristic"),
+        auto=Auto(
+            "auto",
+            "heuristic where the game has one",
+            lambda v: "heuristic" if v.heuristic is not None else "none",
+        ),
+        tunable=True,
+    ),
+    Param(
+        "prior_w",
+        float,
+        PRIOR_W,
+        "weight of the heuristic prior (returns in [0, 1])",
+        range=(0.0, None),
+        tunable=True,
+        tune=(0.05, 10.0),
+        log=True,
+    ),
+    Param(
+        "qnorm",
+        str,
+        "auto",
+        "exploration on the returns' scale: uct_c and prior_w multiplied by the standard "
+        "deviation of the returns seen at the node",
+        choices=("on", "off"),
+        auto=Auto(
+            "auto",
+            f"on with {_EVALUATED}, whose move-to-move differences are small",
+            lambda v: "on" if v.evaluated else "off",
+        ),
+        tunable=True,
+    ),
+    Param(
+        "settle",
+        str,
+        "auto",
+        "at the rollout cut-off the game's heuristic finishes the turn of the player who "
+        "made the last tree move (its pending sub-choices) before the evaluation",
+        choices=("on", "off"),
+        auto=Auto(
+            "auto",
+            f"on with {_EVALUATED} where the game has a heuristic",
+            lambda v: "on" if v.evaluated_with_heuristic else "off",
+        ),
+        tunable=True,
+    ),
+    Param(
+        "opponents",
+        str,
+        "auto",
+        "the other players' decisions inside the tree: search (UCB on their own returns) "
+        "or heuristic (the game's heuristic plays them, so the budget goes to the mover's "
+        "own decisions)",
+        choices=("search", "heuristic"),
+        auto=Auto(
+            "auto",
+            f"heuristic with {_EVALUATED} where the game has a heuristic",
+            lambda v: "heuristic" if v.evaluated_with_heuristic else "search",
+        ),
+        tunable=True,
+    ),
+    Param(
+        "root",
+        str,
+        "auto",
+        "how the root move is chosen: ucb (like every other node, most visits wins) or "
+        "halving (sequential halving over the root moves, each pass simulating every "
+        "surviving move on the same sampled world and chance draws; the better half "
+        "survives each round)",
+        choices=("ucb", "halving"),
+        auto=Auto(
+            "auto",
+            f"halving with {_EVALUATED}; pimc always ucb",
+            lambda v: "halving" if v.evaluated else "ucb",
+        ),
+        tunable=True,
+    ),
+    Param(
+        "opp_eps",
+        float,
+        0.0,
+        "with opponents=heuristic: each modelled opponent decision is a uniformly random "
+        "legal move with this probability (robustness to players unlike the heuristic; "
+        "0.25 measured no stronger, docs/STRENGTH.md)",
+        range=(0.0, 1.0),
+        tunable=True,
+        tune=(0.0, 0.5),
+    ),
+    Param(
+        "unprune",
+        float,
+        -1.0,
+        "progressive unpruning below the root: a decision node there plays only the "
+        "heuristic's move until reached T = unprune*sims times, then gains one more move "
+        "per T visits (so later turns in the tree stay close to sensible play)",
+        range=(0.0, None),
+        special=((0.0, "off"),),
+        auto=Auto(
+            -1.0,
+            f"the game's measured value with {_EVALUATED} and prior=heuristic",
+            _auto_unprune,
+        ),
+        tunable=True,
+        tune=(0.0, 1.0),
+    ),
+    Param(
+        "widen",
+        float,
+        0.0,
+        "progressive widening: a node reached v times keeps at most "
+        "max(2, widen*sqrt(v)) children (for huge branching, e.g. 2.0)",
+        range=(0.0, None),
+        special=((0.0, "off"),),
+        tunable=True,
+        tune=(0.0, 4.0),
+    ),
+)
+
+
+def resolve_auto(game, params: dict) -> dict:
+    """Fill the ``auto`` choices for this game: the strongest measured settings
+    (docs/STRENGTH.md) where the game provides the pieces, the plain ones otherwise.
+    ``eval=learned`` takes the same settings as ``eval=game`` (both estimate final scores)."""
+    return GameAuto(game, params).resolved()
+
+
+def _refuse(kind: str, game, params: dict) -> None:
+    """The refusals that depend on several parameters or on the game (one-line errors)."""
+    needs_heuristic = ("settle", "on"), ("rollout", "heuristic"), ("prior", "heuristic")
+    for name, value in (*needs_heuristic, ("opponents", "heuristic")):
+        if params[name] == value and game_heuristic(game) is None:
+            raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for {name}={value}")
+    if params["opp_eps"] > 0 and params["opponents"] != "heuristic":
+        raise AgentSpecError(
+            f"agent {kind!r}: opp_eps is the noise of opponents=heuristic, but the "
+            f"opponents here are {params['opponents']!r}"
+        )
+    if params["unprune"] > 0 and params["prior"] != "heuristic":
+        raise AgentSpecError(
+            f"agent {kind!r}: unprune opens a node with the heuristic's move, so it "
+            f"needs prior=heuristic (here prior={params['prior']!r})"
+        )
+    if params["eval"] in ("game", "learned") and _evaluation(game) is None:
+        raise AgentSpecError(
+            f"agent {kind!r}: this game has no evaluation for eval={params['eval']}"
+        )
+    if params["model"] and params["eval"] != "learned":
+        raise AgentSpecError(
+            f"agent {kind!r}: model is the value model of eval=learned, but eval is "
+            f"{params['eval']!r}"
+        )
+    if params["eval"] == "learned":
+        try:
+            learned_evaluation(game, params["model"])
+        except value_model.ValueModelError as e:
+            raise AgentSpecError(f"agent {kind!r}: {e}") from None
+
+
+def _factory(cls, kind):
+    def make(game, params, seed):
+        if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+            raise AgentSpecError(f"agent {kind!r} needs a sequential game")
+        params = dict(params)
+        if kind == "pimc":
+            # PIMC votes with the visits summed over its worlds; halving's visits say how
+            # long a move survived, not that it won, so its worlds keep the UCB root
+            if params["root"] == "halving":
+                raise AgentSpecError(
+                    "agent 'pimc' votes by visits over its worlds: root=halving is for "
+                    "mcts and ismcts"
+                )
+            params["root"] = "ucb"
+        params = resolve_auto(game, params)
+        _refuse(kind, game, params)
+        return cls(game, params, seed)
+
+    return make
+
+
+MCTS = AgentKind(
+    name="mcts",
+    summary="UCT with sampled chance nodes and multi-player returns, for games without "
+    "private information (on hidden-information games: one sampled world per move)",
+    params=(Param("sims", int, 800, "simulations per move", range=(1, None)), *COMMON),
+    factory=_factory(MCTSAgent, "mcts"),
+)
+ISMCTS = AgentKind(
+    name="ismcts",
+    summary="single-observer information-set MCTS: each simulation starts from a world "
+    "resampled from the mover's information state (plain UCT on perfect-information games)",
+    params=(Param("sims", int, 2000, "simulations per move", range=(1, None)), *COMMON),
+    factory=_factory(ISMCTSAgent, "ismcts"),
+)
+PIMC = AgentKind(
+    name="pimc",
+    summary="perfect-information Monte Carlo: sample worlds, run UCT in each, vote by visits",
+    params=(
+        Param("worlds", int, 16, "determinizations sampled per move", range=(1, None)),
+        Param("sims", int, 200, "simulations per world", range=(1, None)),
+        *COMMON,
+    ),
+    factory=_factory(PIMCAgent, "pimc"),
+)
+KINDS = (MCTS, ISMCTS, PIMC)

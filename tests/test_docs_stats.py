@@ -1,0 +1,47 @@
+"""docs/TOURNAMENTS-STATS.md is the rendering of its data file (issue 30): no figure in it is
+typed by hand, and every target's verdict is computed from the figures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def stats(load_script):
+    return load_script("bench_stats")
+
+
+def test_the_document_is_the_rendering_of_its_data(stats):
+    assert stats.DOC.read_text() == stats.render(stats.load_data())
+    assert stats.main(["render", "--check"]) == 0
+
+
+def test_every_measurement_is_in_the_data(stats):
+    data = stats.load_data()
+    assert {"sprt_sim", "sprt_real", "pl", "luck", "adaptive"} <= set(data)
+    assert {r["game"] for r in data["pl"]} == set(stats.GAMES.values())
+    assert {r["game"] for r in data["luck"]} == set(stats.GAMES.values())
+    assert all(r["games"] >= 2000 for r in data["luck"])
+    assert len(data["adaptive"]) >= 2 and all(len(r["agents"]) >= 6 for r in data["adaptive"])
+    aa = [r for r in data["sprt_sim"]["rows"] if r["elo"] == data["sprt_sim"]["bounds"][0]]
+    assert all(r["runs"] >= 200 for r in aa) and len(data["sprt_real"]["aa"]["rows"]) >= 20
+
+
+def test_a_verdict_follows_its_figures(stats):
+    """Change a figure and the rendered verdict changes with it."""
+    data = json.loads(json.dumps(stats.load_data()))
+    for r in data["luck"]:
+        r["sd_pairwise"] = [0.5, 0.2, 0.3]
+    assert "at least 30% lower on every game: met" in stats.render(data)
+    data["luck"][0]["sd_pairwise"] = [0.5, 0.45, 0.48]
+    assert "at least 30% lower on every game: **missed**" in stats.render(data)
+
+
+def test_check_fails_on_a_stale_document(stats, tmp_path, monkeypatch):
+    doc = tmp_path / "doc.md"
+    doc.write_text("stale\n")
+    monkeypatch.setattr(stats, "DOC", doc)
+    assert stats.main(["render", "--check"]) == 1
+    assert doc.read_text() == "stale\n"  # --check never writes

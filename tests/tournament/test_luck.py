@@ -1,0 +1,213 @@
+"""Luck adjustment: exact on a game with known chance values, unbiased on a real game,
+cached per ledger, and rated by `meeple ratings --luck-adjusted`."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from tournament.cli import app
+from tournament.luck import Evaluator, game_luck, opening
+from tournament.ratings.adjusted import fit_fractional
+from tournament.ratings.fit import fit_elo
+
+ROLLS = 3  # dice per player after the deal
+
+
+class DiceState:
+    """Two players: a deal gives each a card 1-6 (the opening), player 0 says "go", then
+    the players roll a die in turn, ROLLS each; a score is the card plus the dice."""
+
+    def __init__(self):
+        self.cards: list[int] = []
+        self.dice: list[list[int]] = [[], []]
+        self.started = False
+
+    def clone(self):
+        s = DiceState()
+        s.cards, s.dice, s.started = list(self.cards), [list(d) for d in self.dice], self.started
+        return s
+
+    def is_terminal(self):
+        return all(len(d) == ROLLS for d in self.dice)
+
+    def is_chance_node(self):
+        return len(self.cards) < 2 or (self.started and not self.is_terminal())
+
+    def chance_outcomes(self):
+        return [(k, 1 / 6) for k in range(1, 7)]
+
+    def current_player(self):
+        return 0
+
+    def apply_action(self, a):
+        if len(self.cards) < 2:
+            self.cards.append(a)
+        elif not self.started:
+            self.started = True
+        else:
+            p = 0 if len(self.dice[0]) == len(self.dice[1]) else 1
+            self.dice[p].append(a)
+
+    def scores(self):
+        return [self.cards[p] + sum(self.dice[p]) for p in range(2)]
+
+    def returns(self):
+        a, b = self.scores()
+        return [float(np.sign(a - b)), float(np.sign(b - a))]
+
+
+class DiceGame:
+    def new_initial_state(self):
+        return DiceState()
+
+
+def exact(state):
+    """The exact expected final score: what is known plus 3.5 per die still to roll."""
+    return [
+        (state.cards[p] if p < len(state.cards) else 3.5)
+        + sum(state.dice[p])
+        + 3.5 * (ROLLS - len(state.dice[p]))
+        for p in range(2)
+    ]
+
+
+def dice_evaluator() -> Evaluator:
+    return Evaluator(DiceGame(), exact, lambda s: 3.0, None, "exact dice value")
+
+
+def test_luck_of_each_roll_is_the_roll_minus_its_mean():
+    ev = dice_evaluator()
+    start = opening(ev, samples=4000)
+    # at the first decision each player expects its card plus 3.5 per die: 3.5 + 10.5
+    assert start.v == pytest.approx([14.0, 14.0], abs=4 * start.v_se.max())
+    actions = [2, 6, 0, 1, 5, 6, 6, 3, 4]  # cards 2 and 6, go, dice 1,6,3 and 5,6,4
+    g = game_luck(ev, actions, start)
+    cards, dice = np.array([2, 6]), np.array([[1, 6, 3], [5, 6, 4]])
+    expected = (cards + 3.5 * ROLLS - start.v) + (dice - 3.5).sum(axis=1)
+    np.testing.assert_allclose(g.luck, expected, atol=1e-12)
+    assert g.events == 1 + 6  # the opening, then six rolls
+    # the adjusted score is the same for every game: skill-free, luck-free
+    adjusted = np.array([2 + 10, 6 + 15]) - g.luck
+    np.testing.assert_allclose(adjusted, start.v, atol=1e-12)
+
+
+def test_the_adjustment_is_unbiased_on_a_real_game():
+    """Random play of three-player Coloretto: the mean luck of each seat is zero within
+    three standard errors, and adjusted score = score - luck."""
+    from spiel_games.common.chance import sample_chance
+    from tournament.luck import evaluator_for
+
+    ev = evaluator_for("python_coloretto(players=3)")
+    start = opening(ev, samples=300)
+    rng = np.random.default_rng(1)
+    lucks = []
+    for _ in range(40):
+        s = ev.game.new_initial_state()  # type: ignore[attr-defined]
+        actions = []
+        while not s.is_terminal():
+            legal = None if s.is_chance_node() else s.legal_actions()
+            a = sample_chance(s, rng) if legal is None else int(rng.choice(legal))
+            actions.append(a)
+            s.apply_action(a)
+        lucks.append(game_luck(ev, actions, start).luck)
+    lucks = np.array(lucks)
+    se = lucks.std(axis=0) / math.sqrt(len(lucks)) + start.v_se
+    assert (np.abs(lucks.mean(axis=0)) <= 3 * se).all()
+    assert lucks.std() > 0  # the lookahead sees the cards: luck is not identically zero
+
+
+def test_fractional_fit_equals_openspiel_on_whole_results():
+    rng = np.random.default_rng(0)
+    wins = rng.integers(0, 25, size=(5, 5))
+    np.fill_diagonal(wins, 0)
+    wins[0, 1], wins[1, 0] = 9, 0  # a one-sided pair: the prior decides its size
+    a = fit_fractional(wins.astype(float))
+    b = fit_elo(wins, np.zeros((5, 5), dtype=int))
+    np.testing.assert_allclose(a - a.mean(), b - b.mean(), atol=0.05)
+
+
+def test_ratings_luck_adjusted_replays_once_and_rates(tmp_path, make_raw, write_toml, monkeypatch):
+    runner = CliRunner()
+    raw = make_raw(game="python_coloretto(players=3)", seeds_per_lineup=2)
+    raw["agents"] = {"random": "random", "greedy": "heuristic", "noisy": "noisy(eps=0.5)"}
+    out = tmp_path / "led"
+    r = runner.invoke(
+        app,
+        [
+            "tournament",
+            "run",
+            str(write_toml(raw)),
+            "--out",
+            str(out),
+            "-q",
+            "--executor",
+            "serial",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    args = ["ratings", str(out), "--luck-adjusted", "--bootstrap", "10"]
+    first = runner.invoke(app, [*args, "--format", "json"])
+    assert first.exit_code == 0, first.output
+    recs = json.loads(first.stdout)
+    assert {x["agent"] for x in recs} == {"random", "greedy", "noisy"}
+    assert "plackett_luce" not in recs[0]
+    assert (out / ".luck.json").exists()
+    # the second time every game comes from the cache: nothing is replayed
+    import tournament.luck_ledger as ll
+
+    monkeypatch.setattr(ll, "play_one", lambda *a, **k: pytest.fail("replayed again"))
+    md = runner.invoke(app, [*args, "--format", "md"])
+    assert md.exit_code == 0, md.output
+    assert "luck-adjusted: Elo on pairwise results less" in md.stdout
+    assert "ignored files" not in md.output
+
+
+def test_the_share_of_luck_subtracted_is_the_control_variates_and_cross_fitted():
+    """Luck that explains half of each result is subtracted at about its coefficient; pure
+    noise is hardly subtracted; each half's share comes from the other half only."""
+    from tournament.luck import cross_fitted_scale
+
+    rng = np.random.default_rng(0)
+    luck = rng.normal(size=4000)
+    skill = rng.normal(size=4000)
+    folds = np.arange(4000) % 2
+    beta = cross_fitted_scale(skill + 0.5 * luck, luck, folds)
+    assert beta == pytest.approx(np.full(4000, 0.5), abs=0.05)
+    noise = cross_fitted_scale(skill, luck, folds)
+    assert np.abs(noise).max() < 0.05
+    # changing one half's data leaves that half's share alone
+    moved = skill.copy()
+    moved[folds == 0] += 3 * luck[folds == 0]
+    again = cross_fitted_scale(moved + 0.5 * luck, luck, folds)
+    assert np.array_equal(again[folds == 0], beta[folds == 0])
+
+
+def test_a_new_opening_expectation_shifts_the_cached_luck_without_a_replay(
+    tmp_path, make_raw, write_toml, monkeypatch
+):
+    import tournament.luck_ledger as ll
+    from tournament.config import build_config
+    from tournament.runner import run_tournament
+
+    raw = make_raw(game="python_rococo(players=3)", seeds_per_lineup=1)
+    raw["agents"] = {"random": "random", "greedy": "heuristic", "noisy": "noisy(eps=0.5)"}
+    run_tournament(build_config(raw), tmp_path / "l", executor="serial")
+    monkeypatch.setattr(ll, "OPENING_SAMPLES", 300)
+    monkeypatch.setattr(ll, "opening", lambda ev: opening(ev, 300))
+    first = ll.ledger_luck(tmp_path / "l", progress=False)
+    old = opening(ll.evaluator_for("python_rococo(players=3)"), 300)
+    monkeypatch.setattr(ll, "OPENING_SAMPLES", 200)
+    monkeypatch.setattr(ll, "opening", lambda ev, samples=200: opening(ev, 200))
+    monkeypatch.setattr(ll, "play_one", lambda *a, **k: pytest.fail("replayed"))
+    second = ll.ledger_luck(tmp_path / "l", progress=False)
+    new = opening(ll.evaluator_for("python_rococo(players=3)"), 200)
+    assert np.abs(old.v - new.v).max() > 1e-3  # the two expectations differ
+    gid = next(iter(first))
+    np.testing.assert_allclose(
+        np.array(second[gid]["luck"]), np.array(first[gid]["luck"]) + old.v - new.v, atol=1e-5
+    )

@@ -1,0 +1,134 @@
+"""`meeple sprt` on real games: line-ups, the verdict from the ledger, resume, the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament.cli import app
+from tournament.ledger import read_ledger
+from tournament.sprt.gsprt import Bounds, SprtError, walk
+from tournament.sprt.run import SIDECAR, SprtRequest, play_sprt, set_score, tables
+
+GAME2 = "python_coloretto(players=2)"
+GAME3 = "python_coloretto(players=3)"
+runner = CliRunner()
+
+
+def test_line_ups_share_the_seats_between_a_and_b():
+    assert tables(2, "ab") == [["A", "B"]]
+    assert tables(3, "ab") == [["A", "A", "B"], ["A", "B", "B"]]
+    assert tables(4, "ab") == [["A", "A", "B", "B"]]
+    assert tables(5, "ab") == [["A", "A", "A", "B", "B"], ["A", "A", "B", "B", "B"]]
+    assert tables(4, "heuristic") == [["A", "B", "filler", "filler"]]
+
+
+def test_set_score_counts_a_b_pairs_only():
+    rows = [
+        {"agents": ["a", "a", "b"], "ranks": [1, 3, 2]},  # A ahead in one pair of two
+        {"agents": ["b", "a", "a"], "ranks": [1, 1, 3]},  # a tie and a loss
+        {"agents": ["a", "b", "a"], "ranks": None},  # void: not counted
+    ]
+    assert set_score(rows, "a", "b") == pytest.approx((1 + 0.5) / 4)
+    assert set_score(rows[2:], "a", "b") is None
+
+
+def test_a_clear_gap_is_accepted_and_the_verdict_is_the_ledgers(tmp_path):
+    req = SprtRequest(GAME3, "heuristic", "random", Bounds(0.0, 100.0), max_games=600)
+    v, summary, state = play_sprt(req, tmp_path / "t", executor="serial")
+    assert v.verdict == "H1" and v.games == v.sets * 6 == summary.played
+    assert v.elo_low <= v.elo <= v.elo_high and v.elo > 100
+    # the verdict again, from the ledger alone: sets in index order, walked independently
+    table = read_ledger(tmp_path / "t").table.to_pylist()
+    ids = {a["name"]: a["id"] for a in read_ledger(tmp_path / "t").manifest["agents"]}
+    scores = [
+        set_score([r for r in table if r["seed_index"] == i], ids["A"], ids["B"])
+        for i in range(v.sets)
+    ]
+    steps = walk(scores, req.bounds, games_per_set=6)
+    assert steps[-1].verdict == "H1" and steps[-1].sets == v.sets
+    assert steps[-1].llr == pytest.approx(v.llr)
+    # a rerun plays nothing and says the same
+    again, summary2, _ = play_sprt(req, tmp_path / "t", executor="serial")
+    assert summary2.played == 0 and again.verdict == "H1" and again.llr == v.llr
+
+
+def test_an_interrupted_test_resumes_to_the_same_verdict(tmp_path):
+    req = SprtRequest(GAME2, "heuristic", "noisy(eps=0.5)", Bounds(0.0, 60.0), max_games=400)
+    whole, _, _ = play_sprt(req, tmp_path / "whole", executor="serial")
+
+    def stop(v):
+        if v.sets == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        play_sprt(req, tmp_path / "cut", executor="serial", on_step=stop)
+    resumed, summary, _ = play_sprt(req, tmp_path / "cut", executor="serial")
+    assert 0 < summary.played < whole.games
+    assert (resumed.verdict, resumed.sets, resumed.llr) == (whole.verdict, whole.sets, whole.llr)
+
+
+def test_max_games_ends_inconclusive(tmp_path):
+    req = SprtRequest(GAME2, "heuristic", "noisy(eps=0.3)", Bounds(0.0, 5.0), max_games=8)
+    v, _, _ = play_sprt(req, tmp_path / "x", executor="serial")
+    assert v.verdict == "inconclusive" and v.sets == 4
+
+
+def test_other_bounds_on_the_same_ledger_are_refused(tmp_path):
+    req = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=40)
+    play_sprt(req, tmp_path / "x", executor="serial")
+    assert (tmp_path / "x" / SIDECAR).exists()
+    other = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 50.0), max_games=40)
+    with pytest.raises(SprtError, match="holds an SPRT with bounds"):
+        play_sprt(other, tmp_path / "x", executor="serial")
+
+
+def test_a_and_b_must_differ(tmp_path):
+    req = SprtRequest(GAME2, "heuristic", "heuristic", Bounds(0.0, 5.0))
+    with pytest.raises(SprtError, match="same agent"):
+        play_sprt(req, tmp_path / "x", executor="serial")
+    assert not (tmp_path / "x").exists()
+
+
+def test_cli_json_ends_with_the_verdict(tmp_path):
+    out = tmp_path / "cli"
+    args = ["sprt", GAME2, "heuristic", "random", "--elo1", "100", "--max-games", "200"]
+    r = runner.invoke(app, [*args, "--out", str(out), "--executor", "serial", "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    assert obj["verdict"] == "H1" and obj["games"] == 2 * obj["sets"]
+    assert obj["llr"] >= obj["llr_bounds"][1]
+    assert obj["elo_ci"][0] <= obj["elo"] <= obj["elo_ci"][1]
+    text = runner.invoke(app, [*args, "--out", str(out), "-q"])
+    assert "verdict: H1 accepted" in text.stdout and "0" in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--elo0", "5", "--elo1", "1"], "--elo0 must be below --elo1"),
+        (["--preset", "fast"], "--preset must be one of"),
+        (["--alpha", "0.9"], "--alpha must be in"),
+        (["--max-games", "0"], "--max-games must be >= 1"),
+        (["--filler", "nosuch"], "unknown agent kind"),
+        (["--preset", "gain", "--elo-model", "normalized"], "--preset bounds are logistic"),
+        (["--elo-model", "bayes"], "--elo-model must be one of"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(tmp_path, extra, message):
+    out = tmp_path / "bad"
+    r = runner.invoke(app, ["sprt", GAME2, "heuristic", "random", "--out", str(out), *extra])
+    assert r.exit_code == 2, r.output
+    assert message in r.output and r.output.count("error:") == 1
+    assert not out.exists()
+
+
+@pytest.mark.ray
+def test_ray_plays_the_same_test_as_serial(ray_cluster, tmp_path):
+    req = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=200)
+    serial, _, _ = play_sprt(req, tmp_path / "s", executor="serial")
+    on_ray, summary, _ = play_sprt(req, tmp_path / "r", executor="ray")
+    assert summary.executor == "ray"
+    assert (on_ray.verdict, on_ray.sets, on_ray.llr) == (serial.verdict, serial.sets, serial.llr)

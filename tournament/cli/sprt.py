@@ -1,0 +1,220 @@
+"""`meeple sprt`: a sequential probability ratio test between two agents.
+
+Thin command: the options become one ``SprtRequest`` (bounds checked first), the test runs
+through ``tournament.sprt.run.play_sprt`` into a resumable ledger, the LLR is shown as it
+moves, and the verdict is printed (or one JSON object with ``--format json``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from tournament.cli.common import FormatOption, JsonFlag, OutputFormat, domain_errors, fail
+from tournament.cli.tournament import EXECUTOR_HELP, _check_executor
+
+PRESET_HELP = (
+    "gain (elo0 0, elo1 20: is A stronger?) or nonreg (elo0 -20, elo1 5: is A no weaker?); "
+    "--elo0/--elo1 given as well win. Default: gain"
+)
+VERDICTS = {
+    "H1": "H1 accepted: A is stronger by at least {elo1:g}",
+    "H0": "H0 accepted: A is not stronger than {elo0:g}",
+    "inconclusive": "inconclusive: --max-games reached before either bound",
+    "": "not finished: rerun the same command to resume",
+}
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.1f}"
+
+
+def step_line(v, bounds) -> str:
+    """One line of the live view: sets, games, LLR against its bounds, the estimate."""
+    return (
+        f"sets {v.sets} ({v.games} games)  LLR {v.llr:.2f} ({v.lower:.2f}, {v.upper:.2f}) "
+        f"[{bounds.elo0:g}, {bounds.elo1:g}]  elo {_signed(v.elo)} "
+        f"[{_signed(v.elo_low)}, {_signed(v.elo_high)}]"
+    )
+
+
+class SprtProgress:
+    """A live line on a terminal; elsewhere a plain line whenever the LLR has moved by a
+    tenth of the distance between the bounds (and at the stop). Nothing with --quiet."""
+
+    def __init__(self, mode: str, bounds):
+        self.mode, self.bounds = mode, bounds
+        self.live: Any = None
+        self.shown = 0.0
+
+    def on_step(self, v) -> None:
+        text = step_line(v, self.bounds)
+        if self.mode == "live":
+            if self.live is None:
+                from rich.console import Console  # deferred: fast --help
+                from rich.live import Live  # deferred: fast --help
+
+                self.live = Live(text, console=Console(stderr=True), refresh_per_second=4)
+                self.live.__enter__()
+            self.live.update(text)
+        elif self.mode == "plain" and (
+            abs(v.llr - self.shown) >= 0.1 * (v.upper - v.lower) or v.sets == 1 or v.verdict
+        ):
+            print(text, file=sys.stderr, flush=True)
+            self.shown = v.llr
+
+    def close(self) -> None:
+        if self.live is not None:
+            self.live.__exit__(None, None, None)
+            self.live = None
+
+
+def _request(game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, model, filler, max_games, seed):
+    from tournament.sprt.gsprt import PRESETS, Bounds, SprtError  # deferred: fast --help
+    from tournament.sprt.run import SprtRequest  # deferred: fast --help
+
+    with domain_errors(2):
+        name = preset or "gain"
+        if name not in PRESETS:
+            raise SprtError(f"--preset must be one of {', '.join(PRESETS)}, got {name!r}")
+        p0, p1 = PRESETS[name]
+        if model != "logistic" and preset is not None:
+            raise SprtError("--preset bounds are logistic Elo; give --elo0 and --elo1 instead")
+        bounds = Bounds(
+            p0 if elo0 is None else elo0, p1 if elo1 is None else elo1, alpha, beta, model
+        )
+        if max_games < 1:
+            raise SprtError(f"--max-games must be >= 1, got {max_games}")
+        return SprtRequest(game, spec_a, spec_b, bounds, filler, max_games, seed)
+
+
+def _report(req, v, out: Path, played: int, as_json: bool) -> None:
+    b = req.bounds
+    if as_json:
+        obj = {
+            "game": req.game,
+            "a": req.spec_a,
+            "b": req.spec_b,
+            "filler": req.filler,
+            "bounds": {
+                "elo0": b.elo0,
+                "elo1": b.elo1,
+                "alpha": b.alpha,
+                "beta": b.beta,
+                "elo_model": b.model,
+            },
+            "verdict": v.verdict or "running",
+            "sets": v.sets,
+            "games": v.games,
+            "llr": round(v.llr, 4),
+            "llr_bounds": [round(v.lower, 4), round(v.upper, 4)],
+            "elo": round(v.elo, 2),
+            "elo_ci": [round(v.elo_low, 2), round(v.elo_high, 2)],
+            "elo_estimate": "median-unbiased at the stop" if v.verdict else "mean so far",
+            "score": round(v.score, 4),
+            "score_sd": round(v.sd, 4),
+            "void_sets": v.void_sets,
+            "sets_after_stop": v.extra_sets,
+            "played_now": played,
+            "ledger": str(out),
+        }
+        sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+        return
+    filler = "copies of A and B" if req.filler == "ab" else req.filler
+    unit = "Elo" if b.model == "logistic" else "normalized Elo"
+    how = "median-unbiased at the stop" if v.verdict else "mean so far, normal interval"
+    lines = [
+        f"SPRT {req.game}: A = {req.spec_a}, B = {req.spec_b}, other seats: {filler}",
+        b.describe(),
+        f"verdict: {VERDICTS[v.verdict].format(elo0=b.elo0, elo1=b.elo1)} "
+        f"({v.sets} sets, {v.games} games)",
+        f"LLR {v.llr:.2f} (bounds {v.lower:.2f}, {v.upper:.2f})",
+        f"{unit} of A over B: {_signed(v.elo)} [{_signed(v.elo_low)}, {_signed(v.elo_high)}] "
+        f"(95%, {how})",
+        f"mean set score {v.score:.3f}, per-set SD {v.sd:.3f}",
+    ]
+    if v.extra_sets:
+        lines.append(f"{v.extra_sets} set(s) finished after the stop: in the ledger, not counted")
+    if v.void_sets:
+        lines.append(f"{v.void_sets} set(s) without a rated game skipped")
+    lines.append(f"ledger: {out} (meeple ratings {out})")
+    typer.echo("\n".join(lines))
+
+
+def sprt(
+    game: Annotated[str, typer.Argument(help="Game string, e.g. python_coloretto(players=3)")],
+    spec_a: Annotated[str, typer.Argument(help="Agent A (the change), e.g. ismcts(sims=800)")],
+    spec_b: Annotated[str, typer.Argument(help="Agent B (the reference)")],
+    elo0: Annotated[float | None, typer.Option("--elo0", help="H0: A is at most this")] = None,
+    elo1: Annotated[float | None, typer.Option("--elo1", help="H1: A is at least this")] = None,
+    alpha: Annotated[float, typer.Option(help="False H1 rate (A weaker, H1 accepted)")] = 0.05,
+    beta: Annotated[float, typer.Option(help="False H0 rate (A stronger, H0 accepted)")] = 0.05,
+    preset: Annotated[str | None, typer.Option("--preset", help=PRESET_HELP)] = None,
+    elo_model: Annotated[
+        str,
+        typer.Option(
+            "--elo-model",
+            help="logistic (the Elo of meeple ratings) or normalized (fishtest's nElo)",
+        ),
+    ] = "logistic",
+    filler: Annotated[
+        str,
+        typer.Option(help="Who fills the other seats: ab (copies of A and B) or an agent spec"),
+    ] = "ab",
+    max_games: Annotated[
+        int, typer.Option("--max-games", help="Stop as inconclusive after this many games")
+    ] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Ledger directory; default runs/sprt-<run id>"),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
+    ] = 2,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
+    ] = None,
+    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "auto",
+    fmt: FormatOption = OutputFormat.text,
+    as_json: JsonFlag = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live LLR")] = False,
+) -> None:
+    """Is A stronger than B? Play duplicate sets until the LLR crosses a bound.
+
+    Each observation is one deal played in every seat order of the test's line-ups; the
+    LLR (generalized SPRT on the set scores) is shown as it moves, and the test resumes
+    from its ledger when rerun (see docs/tournaments.md, "SPRT")."""
+    from tournament.cli.progress import choose_mode  # deferred: fast --help
+    from tournament.sprt.run import play_sprt, sprt_config  # deferred: fast --help
+
+    _check_executor(executor)
+    req = _request(
+        game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, elo_model, filler, max_games, seed
+    )
+    if out is None:
+        from spiel_games import load_game  # deferred: fast --help
+
+        with domain_errors(2):
+            cfg, _ = sprt_config(req, load_game(game).num_players())
+        out = Path("runs") / f"sprt-{cfg.run_id[:8]}"
+    json_out = as_json or fmt == OutputFormat.json
+    progress = SprtProgress(choose_mode(quiet), req.bounds)
+    try:
+        with domain_errors(2 if not out.exists() else 1):
+            v, summary, _ = play_sprt(
+                req, out, workers, address, executor, on_step=progress.on_step
+            )
+    except KeyboardInterrupt:
+        raise fail(f"interrupted; finished sets are in {out}: rerun to resume", 130) from None
+    finally:
+        progress.close()
+    _report(req, v, out, summary.played, json_out)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("sprt")(sprt)

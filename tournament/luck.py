@@ -1,0 +1,198 @@
+"""Luck-adjusted results: each chance event's luck, measured with the game's evaluation.
+
+For a chance event at state ``s`` with outcomes ``o`` (probabilities ``p_o``), the luck of
+player ``i`` is ``V_i(s.o) - sum_o' p_o' V_i(s.o')``: the value after the outcome that
+happened minus its expectation over the outcomes. A player's luck-adjusted score is the
+final score minus the sum of its luck. The adjustment is unbiased whatever ``V`` is:
+each event's luck has expectation zero given everything before it (the outcome is drawn
+with exactly those probabilities), so the adjusted score has the raw score's expectation
+(GNU Backgammon's luck-adjusted result, the chance terms of poker's AIVAT). How much it
+removes depends on ``V``.
+
+``V`` here:
+
+- ``V_i(s)``, each player's expected final score, is the game's evaluation
+  (``GameSpec.evaluation.estimate``; the learned value model where ``eval=auto`` uses it).
+  The evaluations read what players hold, not the cards on display or the deck, so a
+  chance event that only turns up a card would show no luck at all; with ``lookahead``
+  (the default) ``V`` is read after the game's heuristic has played every seat up to the
+  next chance event (a fixed seed: ``V`` stays a function of the state), so a card's luck
+  is what it is worth once someone takes it;
+- for results by rank, ``W_ij(s) = Phi((V_i - V_j) / spread(s))``, the chance that i
+  finishes ahead of j (``spread`` is the evaluation's standard deviation of a score
+  difference); at the end of the game ``W_ij`` is the result itself (1, 1/2 or 0). The
+  adjusted pairwise result ``1{i ahead of j} - sum of W_ij luck`` is unbiased for the
+  probability of finishing ahead, which is what Elo models; `meeple ratings
+  --luck-adjusted` rates on it;
+- the opening (every chance event before the first decision: the deal, the setup) is
+  one event; its expectation is the mean of ``V`` over ``OPENING_SAMPLES`` openings drawn
+  with a fixed seed (the only estimated expectation: its standard error is reported);
+- ratings subtract a share of the luck (``cross_fitted_scale``: the control variate's best
+  coefficient, estimated on the other half of the duplicate sets), because with these
+  evaluations the full luck adds more noise than it removes (docs/TOURNAMENTS-STATS.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.special import ndtr
+
+import spiel_games
+from solvers import value_model
+from spiel_games.common.chance import sample_chance
+from spiel_games.common.errors import MeepleError
+from spiel_games.common.registry import get_spec
+from tournament.batch import ranks_from
+
+OPENING_SAMPLES = 40_000  # its standard error is a bias shared by every game: keep it small
+LOOKAHEAD_STEPS = 500  # decisions the heuristic plays at most before V is read
+LUCK_VERSION = 1
+
+
+class LuckError(MeepleError):
+    """Luck cannot be measured as asked (one line)."""
+
+
+@dataclass
+class Evaluator:
+    """V and W of a game: expected final scores and finishing-ahead probabilities."""
+
+    game: Any
+    estimate: Callable[[Any], Any]
+    spread: Callable[[Any], float]
+    heuristic: Callable[[Any, Any], Any] | None  # plays every seat before V is read
+    name: str
+
+    def settle(self, state):
+        """The state after the heuristic has played up to the next chance event."""
+        if self.heuristic is None or state.is_terminal() or state.is_chance_node():
+            return state
+        s = state.clone()
+        rng = np.random.default_rng(0)
+        for _ in range(LOOKAHEAD_STEPS):
+            if s.is_terminal() or s.is_chance_node():
+                break
+            s.apply_action(int(self.heuristic(s, rng)))
+        return s
+
+    def values(self, state) -> tuple[np.ndarray, np.ndarray]:
+        """(V per player, W per ordered pair) at ``state``."""
+        s = self.settle(state)
+        if s.is_terminal():
+            scores = [float(x) for x in s.scores()]
+            ranks = np.array(ranks_from(list(s.returns()), scores))
+            v = np.array(scores)
+            w = np.where(ranks[:, None] < ranks[None, :], 1.0, 0.0)
+            w = w + 0.5 * (ranks[:, None] == ranks[None, :])
+            return v, w
+        v = np.asarray(self.estimate(s), dtype=float)
+        sd = max(float(self.spread(s)), 1e-6)
+        return v, ndtr((v[:, None] - v[None, :]) / sd)
+
+
+def evaluator_for(game_string: str, lookahead: bool = True) -> Evaluator:
+    game = spiel_games.load_game(game_string)
+    spec = get_spec(game_string)
+    ev = spec.evaluation
+    if ev is None:
+        raise LuckError(f"{spec.short_name} has no evaluation to measure luck with")
+    source, est, spread = "evaluation", ev.estimate, ev.spread
+    if spec.search_defaults.eval_auto == "learned" and value_model.shipped_path(ev).exists():
+        model = value_model.model_for(spec.short_name, ev)
+        source, est, spread = "learned value model", model.estimate, model.spread
+    heuristic = spec.heuristic if lookahead else None
+    how = ", read after the heuristic plays to the next chance event" if heuristic else ""
+    return Evaluator(game, est, spread, heuristic, f"{spec.short_name} {source}{how}")
+
+
+@dataclass
+class Opening:
+    """Expectation of V and W over the opening (chance events before the first decision)."""
+
+    v: np.ndarray
+    w: np.ndarray
+    v_se: np.ndarray  # standard error of each mean (the only estimated expectation)
+    samples: int
+
+
+def first_decision(state, rng):
+    s = state
+    while s.is_chance_node():
+        s.apply_action(sample_chance(s, rng))
+    return s
+
+
+def opening(ev: Evaluator, samples: int = OPENING_SAMPLES, seed: int = 20) -> Opening:
+    rng = np.random.default_rng(seed)
+    vs, ws = [], []
+    for _ in range(samples):
+        v, w = ev.values(first_decision(ev.game.new_initial_state(), rng))
+        vs.append(v)
+        ws.append(w)
+    v_arr = np.array(vs)
+    return Opening(
+        v_arr.mean(axis=0), np.mean(ws, axis=0), v_arr.std(axis=0) / math.sqrt(samples), samples
+    )
+
+
+@dataclass
+class GameLuck:
+    luck: np.ndarray  # per seat, score units (the opening included)
+    pair_luck: np.ndarray  # [i, j]: luck in i's chance of finishing ahead of j
+    events: int  # chance events measured (the opening counts as one)
+    opening_luck: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+def game_luck(ev: Evaluator, actions: list[int], start: Opening) -> GameLuck:
+    """The luck of every chance event of one game, replayed from its moves."""
+    state = ev.game.new_initial_state()
+    i = 0
+    while state.is_chance_node():
+        state.apply_action(actions[i])
+        i += 1
+    v, w = ev.values(state)
+    luck, pair = v - start.v, w - start.w
+    opening_luck = luck.copy()
+    events = 1
+    for a in actions[i:]:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            probs = np.array([p for _, p in outcomes])
+            vals, wins, now = [], [], None
+            for o, _ in outcomes:
+                child = state.clone()
+                child.apply_action(o)
+                cv, cw = ev.values(child)
+                vals.append(cv)
+                wins.append(cw)
+                if o == a:
+                    now = (cv, cw)
+            if now is None:
+                raise LuckError(f"chance outcome {a} is not among the outcomes")
+            luck += now[0] - probs @ np.array(vals)
+            pair += now[1] - np.tensordot(probs, np.array(wins), axes=1)
+            events += 1
+        state.apply_action(a)
+    return GameLuck(luck, pair, events, opening_luck)
+
+
+def cross_fitted_scale(results, lucks, folds) -> np.ndarray:
+    """The share ``beta`` of the luck to subtract, per item, as a control variate:
+    ``result - beta * luck`` has the least variance at ``beta = Cov(result, luck) /
+    Var(luck)``, and stays unbiased for any ``beta`` fixed apart from the item's own luck.
+    So ``beta`` is estimated on the other fold (two folds, by duplicate set), clipped to
+    [0, 1]: where the evaluation's luck is mostly noise, little of it is subtracted."""
+    results, lucks, folds = (np.asarray(x, dtype=float) for x in (results, lucks, folds))
+    out = np.zeros(len(results))
+    for f in (0, 1):
+        other = folds != f
+        if other.sum() < 3 or np.var(lucks[other]) == 0:
+            continue
+        c = np.cov(results[other], lucks[other])
+        out[folds == f] = min(max(c[0, 1] / c[1, 1], 0.0), 1.0)
+    return out

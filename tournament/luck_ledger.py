@@ -1,0 +1,155 @@
+"""Luck of every finished game of a ledger, replayed from its seeds, cached beside it.
+
+Ledgers hold no move lists (a digest only), so each game is replayed exactly as `meeple
+replay` does (the agents are rebuilt from the manifest and replay from the recorded seed;
+the digest proves the replay is the game played), then ``tournament.luck.game_luck``
+measures its chance events. A replay costs what the game cost to play, so the results
+are kept in ``DIR/.luck.json`` (hidden: the ledger ignores it), keyed by game id and by
+the evaluator, with the opening's expectation they were measured against (a later,
+more precise expectation shifts them without a replay); a rerun replays only new games.
+Failed games (crash, timeout, illegal
+move) and void games carry no luck: their result is not the game's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from tournament.batch import BatchSpec, play_one
+from tournament.ledger import read_ledger
+from tournament.luck import (
+    LUCK_VERSION,
+    OPENING_SAMPLES,
+    Evaluator,
+    LuckError,
+    Opening,
+    evaluator_for,
+    game_luck,
+    opening,
+)
+from tournament.schedule import GameTask
+
+CACHE = ".luck.json"
+
+
+def _batch_spec(manifest: dict, game: str) -> BatchSpec:
+    policy = manifest["config"]["tournament"]
+    return BatchSpec(
+        run_id=manifest["run_id"],
+        game=game,
+        agents={a["name"]: (a["spec"], a["id"]) for a in manifest["agents"]},
+        failure_policy=policy["failure_policy"],
+        time_limit=policy["time_limit"],
+    )
+
+
+def _key(ev: Evaluator) -> dict:
+    return {"version": LUCK_VERSION, "evaluator": ev.name}
+
+
+def _load(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _start(data: dict, key: dict, ev: Evaluator) -> Opening:
+    """The opening's expectation: the cached one when it is this evaluator's with as many
+    samples as asked (40,000 openings take a minute on the slowest game), else measured."""
+    base = data.get("opening")
+    if data.get("key") == key and base and base.get("samples") == OPENING_SAMPLES:
+        v = np.array(base["v"])
+        return Opening(v, np.array(base["w"]), np.zeros_like(v), OPENING_SAMPLES)
+    return opening(ev)
+
+
+def _read_cache(data: dict, key: dict, ev: Evaluator, start: Opening) -> dict:
+    """The cached games' luck, against ``start`` (the opening's expectation): luck measured
+    against another expectation differs by the two expectations' difference only."""
+    old_key = dict(data.get("key", {}))
+    legacy = old_key.pop("opening_samples", None)  # the first format: no stored opening
+    if old_key != key:
+        return {}
+    games = data.get("games", {})
+    if "opening" in data:
+        old_v, old_w = np.array(data["opening"]["v"]), np.array(data["opening"]["w"])
+    elif legacy:
+        before = opening(ev, int(legacy))
+        old_v, old_w = before.v, before.w
+    else:
+        return {}
+    dv, dw = old_v - start.v, old_w - start.w
+    if not (dv.any() or dw.any()):
+        return games
+    return {
+        gid: {
+            **g,
+            "luck": [round(float(x), 6) for x in np.array(g["luck"]) + dv],
+            "pairs": np.round(np.array(g["pairs"]) + dw, 6).tolist(),
+        }
+        for gid, g in games.items()
+    }
+
+
+def _write_cache(path: Path, key: dict, start: Opening, games: dict) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    base = {"samples": start.samples, "v": start.v.tolist(), "w": start.w.tolist()}
+    try:
+        tmp.write_text(json.dumps({"key": key, "opening": base, "games": games}))
+        tmp.replace(path)
+    except OSError:  # a read-only ledger: luck is measured again next time
+        tmp.unlink(missing_ok=True)
+
+
+def ledger_luck(directory, lookahead: bool = True, progress: bool = True) -> dict[str, dict]:
+    """game id -> {"luck": per seat, "pairs": [i][j], "events": n} for every rated game
+    that finished normally."""
+    d = Path(directory)
+    led = read_ledger(d)
+    rows = [r for r in led.table.to_pylist() if r["ranks"] is not None and not r["failure"]]
+    if not rows:
+        return {}
+    game = rows[0]["game"]
+    ev = evaluator_for(game, lookahead)
+    key = _key(ev)
+    cache_path = d / CACHE
+    data = _load(cache_path)
+    start = _start(data, key, ev)
+    done = _read_cache(data, key, ev, start)
+    todo = [r for r in rows if r["game_id"] not in done]
+    if todo:
+        spec = _batch_spec(led.manifest, game)
+        names = {a["id"]: a["name"] for a in led.manifest["agents"]}
+        for n, row in enumerate(todo, 1):
+            seats = tuple(names[i] for i in row["agents"])
+            task = GameTask(
+                row["game_id"],
+                tuple(sorted(seats)),
+                seats,
+                row["rotation"],
+                row["seed_index"],
+                row["seed"],
+            )
+            played = play_one(spec, task, keep_actions=True)
+            if played["actions_hash"] != row["actions_hash"]:
+                raise LuckError(
+                    f"{d}: game {row['game_id']} replays differently from the ledger "
+                    "(agent or game code changed); luck cannot be measured"
+                )
+            g = game_luck(ev, played["actions"], start)
+            done[row["game_id"]] = {
+                "luck": [round(float(x), 6) for x in g.luck],
+                "pairs": np.round(g.pair_luck, 6).tolist(),
+                "events": g.events,
+            }
+            if progress and (n % 200 == 0 or n == len(todo)):
+                print(f"luck: {n}/{len(todo)} games of {d} replayed", file=sys.stderr)
+    _write_cache(cache_path, key, start, done)
+    return {r["game_id"]: done[r["game_id"]] for r in rows}

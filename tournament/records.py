@@ -1,0 +1,186 @@
+"""The game record: one game as played, in a readable JSON file.
+
+A *game record* is readable JSON written by ``meeple play`` (``save``) and read
+by ``meeple advise --game-file`` and ``meeple play --load``::
+
+    {
+      "format": "meeple-game-record",
+      "version": 1,
+      "game": "python_coloretto(players=3)",
+      "seed": 7,
+      "seats": ["human", "ismcts(sims=400)", "heuristic"],
+      "actions": [{"player": -1, "id": 2, "action": "start: green"}, ...],
+      "terminal": false,
+      "scores": null,
+      "returns": null
+    }
+
+``player`` is the OpenSpiel player id of the mover (-1 for chance). On load,
+every action is replayed and must be legal with the recorded string; a record
+that does not replay is rejected with the position that failed. An action the
+recording player could not see is ``{"player": 1, "id": null, "action": "?"}``;
+table mode (``--chance manual``) adds ``"chance": "manual"``.
+
+This module sits below both ``tournament.replay`` (which writes the record of a ledger
+game) and ``tournament.advice`` (which reads records for advice, play and review), so
+neither imports the other for it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spiel_games.common.errors import MeepleError
+from spiel_games.common.files import atomic_write_text
+from spiel_games.common.naming import mover
+from tournament.match import final_scores
+
+FORMAT = "meeple-game-record"
+VERSION = 1
+UNKNOWN = "?"  # an entry the recording player could not see
+
+
+class HistoryError(MeepleError):
+    """A history or game record that does not describe a legal position (one-line message)."""
+
+
+def is_unknown(item) -> bool:
+    return isinstance(item, str) and item.strip() == UNKNOWN
+
+
+@dataclass
+class GameRecord:
+    """A game as played. An action the recording player could not see is ``"?"`` with
+    ``"id": null`` (table mode writes these); ``chance`` is ``"seed"`` (drawn from the seed)
+    or ``"manual"`` (entered by hand at a physical table)."""
+
+    game: str
+    seed: int = 0
+    seats: list[str] = field(default_factory=list)
+    actions: list[dict] = field(default_factory=list)  # {"player", "id", "action"}
+    terminal: bool = False
+    scores: list[float] | None = None
+    returns: list[float] | None = None
+    chance: str = "seed"
+
+    def action_ids(self) -> list[int]:
+        return [int(a["id"]) for a in self.actions]
+
+    def items(self) -> list:
+        """The history items: the action id, or ``"?"`` for an unseen action."""
+        return [UNKNOWN if is_unknown(a["action"]) else int(a["id"]) for a in self.actions]
+
+    def to_json(self) -> dict:
+        out = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "actions": [dict(a) for a in self.actions],
+            "terminal": self.terminal,
+            "scores": self.scores,
+            "returns": self.returns,
+        }
+        if self.chance != "seed":
+            out["chance"] = self.chance
+        return out
+
+    def dumps(self) -> str:
+        """Readable JSON: one line per field, one line per action."""
+        data = self.to_json()
+        actions = data.pop("actions")
+        lines = [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in data.items()]
+        body = ",\n".join(f"    {json.dumps(a)}" for a in actions)
+        lines.append('  "actions": [' + (f"\n{body}\n  ]" if actions else "]"))
+        return "{\n" + "\n".join(lines) + "\n}\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write the record atomically (a crash leaves the old file or the new one)."""
+        atomic_write_text(path, self.dumps())
+
+
+def record_of(game_string: str, state, seed: int, seats, actions: list[int]) -> GameRecord:
+    """Build the record of a game whose action ids from the start are ``actions``."""
+    game = state.get_game()
+    s = game.new_initial_state()
+    items = []
+    for a in actions:
+        p = mover(s)
+        items.append({"player": int(p), "id": int(a), "action": s.action_to_string(p, a)})
+        s.apply_action(a)
+    rec = GameRecord(game=game_string, seed=int(seed), seats=list(seats), actions=items)
+    if state.is_terminal():
+        rec.terminal = True
+        rec.scores = final_scores(state)
+        rec.returns = [float(x) for x in state.returns()]
+    return rec
+
+
+def parse_record(data: dict) -> GameRecord:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise HistoryError(f'not a game record (expected "format": "{FORMAT}")')
+    if data.get("version") != VERSION:
+        raise HistoryError(
+            f"unsupported game record version {data.get('version')!r} (expected {VERSION})"
+        )
+    game = data.get("game")
+    if not isinstance(game, str) or not game:
+        raise HistoryError('game record has no "game" string')
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise HistoryError('game record "actions" must be a list')
+    for i, a in enumerate(actions, start=1):
+        if not isinstance(a, dict) or not isinstance(a.get("action"), str):
+            raise HistoryError(
+                f'game record action {i} must be an object with an int "id" and an "action" string'
+            )
+        unseen = is_unknown(a["action"]) and a.get("id") is None
+        if not unseen and (isinstance(a.get("id"), bool) or not isinstance(a.get("id"), int)):
+            raise HistoryError(
+                f'game record action {i} must be an object with an int "id" and an "action"'
+                ' string (or "id": null with "action": "?")'
+            )
+    seats = data.get("seats", [])
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise HistoryError('game record "seats" must be a list of agent specs')
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise HistoryError('game record "seed" must be an integer')
+    chance = data.get("chance", "seed")
+    if chance not in ("seed", "manual"):
+        raise HistoryError('game record "chance" must be "seed" or "manual"')
+    return GameRecord(
+        game=game,
+        seed=seed,
+        seats=seats,
+        actions=actions,
+        terminal=bool(data.get("terminal", False)),
+        scores=data.get("scores"),
+        returns=data.get("returns"),
+        chance=chance,
+    )
+
+
+def read_record(path: str | Path) -> GameRecord:
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise HistoryError(f"cannot read game record {str(path)!r}: {e.strerror or e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise HistoryError(
+            f"game record {str(path)!r} is not valid JSON: {e.msg} at line {e.lineno}"
+        ) from None
+    except RecursionError:
+        raise HistoryError(f"game record {str(path)!r} is nested too deeply") from None
+    return parse_record(data)
+
+
+def record_viewer(record: GameRecord) -> int | None:
+    """The seat whose view a table-mode record was entered from (``me``/``human``), if one."""
+    seats = [i for i, s in enumerate(record.seats) if s.strip().lower() in ("me", "human")]
+    return seats[0] if len(seats) == 1 else None

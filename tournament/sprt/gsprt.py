@@ -1,0 +1,239 @@
+"""The generalized SPRT (GSPRT) on per-set scores, with Elo bounds (fishtest's model).
+
+An *observation* is one duplicate set: the games of one deal played in every seat order of
+the test's line-ups. Its *score* ``x`` in [0, 1] is the share of the (A seat, B seat) pairs
+of those games in which A finished ahead of B, ties counting half. Sets are independent
+(each has its own deal and seeds) and identically distributed, and every seat and every
+order of play is in every set, so the seat advantage cancels inside an observation. With
+two players a set is fishtest's game pair and ``x`` its pentanomial score; with N players
+``x`` takes more values, and nothing below assumes how many.
+
+The distribution of ``x`` is left free (no draw model, no pentanomial): H0 says its mean is
+``s0``, H1 that it is ``s1``. The log-likelihood ratio is the *empirical* one: the
+distributions on the observed values that maximise the likelihood under each mean
+(``constrained_mle``), as fishtest's GSPRT does for pentanomial results. A tiny
+pseudo-count at 0 and 1 keeps every mean in (0, 1) reachable, so a run whose sets all scored
+the same (two identical agents score exactly 1/2 under duplicate play) still has an LLR.
+
+Elo bounds map to means through one of two models:
+
+- ``logistic`` (default): ``s = 1 / (1 + 10^(-elo / 400))``, the scale of `meeple ratings`
+  (its Bradley-Terry Elo on the same pairwise results), so a bound reads like a rating gap;
+- ``normalized``: fishtest's normalized Elo, ``s = 1/2 + nelo * sigma * ln(10) / 800``, with
+  ``sigma`` the standard deviation per game (per-set standard deviation times the square root
+  of the games per set, as fishtest counts a game pair as two games), so the expected length
+  of a test depends on the bounds only.
+
+Wald's thresholds: accept H1 when ``LLR >= log((1 - beta) / alpha)``, H0 when
+``LLR <= log(beta / (1 - alpha))``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import brentq
+
+from spiel_games.common.errors import MeepleError
+
+MODELS = ("logistic", "normalized")
+# Presets in the logistic model, alpha = beta = 0.05 (fishtest and OpenBench name theirs
+# the same way; the widths suit board-game agents, whose gaps are tens of Elo, not one):
+# "gain": is A at least 20 Elo stronger, or not stronger at all?
+# "nonreg": non-regression: is A weaker by 20 Elo or more, or no worse than 5 above parity?
+PRESETS: dict[str, tuple[float, float]] = {"gain": (0.0, 20.0), "nonreg": (-20.0, 5.0)}
+PSEUDO = 1e-3  # pseudo-count at the scores 0 and 1 (fishtest regularises empty cells alike)
+LN10 = math.log(10.0)
+
+
+class SprtError(MeepleError):
+    """An SPRT that cannot be run as asked (one line)."""
+
+
+def elo_to_score(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def score_to_elo(score: float) -> float:
+    s = min(max(score, 1e-9), 1.0 - 1e-9)
+    return -400.0 * math.log10(1.0 / s - 1.0)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The hypotheses and error rates of one test."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "logistic"
+
+    def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise SprtError(f"--elo-model must be one of {', '.join(MODELS)}, got {self.model!r}")
+        if not self.elo0 < self.elo1:
+            raise SprtError(f"--elo0 must be below --elo1, got {self.elo0:g} and {self.elo1:g}")
+        for name, x in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0.0 < x < 0.5:
+                raise SprtError(f"--{name} must be in (0, 0.5), got {x:g}")
+
+    @property
+    def lower(self) -> float:
+        """LLR at or below which H0 is accepted."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """LLR at or above which H1 is accepted."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def scores(self, sigma_game: float = 0.0) -> tuple[float, float]:
+        """(s0, s1): the mean set score under H0 and H1 (``sigma_game``: standard deviation
+        per game, used by the normalized model)."""
+        if self.model == "logistic":
+            return elo_to_score(self.elo0), elo_to_score(self.elo1)
+        k = max(sigma_game, 1e-6) * LN10 / 800.0
+        return _clip(0.5 + self.elo0 * k), _clip(0.5 + self.elo1 * k)
+
+    def to_elo(self, score: float, sigma_game: float = 0.0) -> float:
+        """A mean set score in this model's Elo."""
+        if self.model == "logistic":
+            return score_to_elo(score)
+        return (score - 0.5) * 800.0 / (LN10 * max(sigma_game, 1e-6))
+
+    def describe(self) -> str:
+        unit = "Elo" if self.model == "logistic" else "normalized Elo"
+        return (
+            f"H0: elo <= {self.elo0:g}, H1: elo >= {self.elo1:g} ({unit}), "
+            f"alpha {self.alpha:g}, beta {self.beta:g}"
+        )
+
+
+def _clip(s: float) -> float:
+    return min(max(s, 1e-6), 1.0 - 1e-6)
+
+
+class Tally:
+    """Set scores counted by value (what the LLR depends on), updated one set at a time."""
+
+    def __init__(self, scores=()) -> None:
+        self.counts: dict[float, float] = {0.0: PSEUDO, 1.0: PSEUDO}
+        self.n = 0
+        for x in scores:
+            self.add(x)
+
+    def add(self, x: float) -> None:
+        key = round(float(x), 12)
+        self.counts[key] = self.counts.get(key, 0.0) + 1.0
+        self.n += 1
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        keys = sorted(self.counts)
+        return np.array(keys), np.array([self.counts[k] for k in keys])
+
+    def mean_var(self) -> tuple[float, float]:
+        values, weights = self.arrays()
+        mean = float(np.sum(values * weights) / weights.sum())
+        return mean, float(np.sum(weights * (values - mean) ** 2) / weights.sum())
+
+    def sigma_per_game(self, games_per_set: int) -> float:
+        """Standard deviation of the score per game, as if a set's games were independent
+        (the per-set standard deviation times the square root of the games in a set)."""
+        return math.sqrt(self.mean_var()[1] * max(games_per_set, 1))
+
+    def llr(self, s0: float, s1: float) -> float:
+        """The generalized log-likelihood ratio of H1 (mean s1) against H0 (mean s0)."""
+        values, weights = self.arrays()
+        p0 = constrained_mle(values, weights, s0)
+        p1 = constrained_mle(values, weights, s1)
+        return float(np.sum(weights * (np.log(p1) - np.log(p0))))
+
+
+def constrained_mle(values: np.ndarray, weights: np.ndarray, mean: float) -> np.ndarray:
+    """The distribution on ``values`` of largest likelihood for ``weights`` whose mean is
+    ``mean`` (empirical likelihood): p_k = w_k / (W (1 + lam (v_k - mean))), with ``lam``
+    the root that makes the mean right. ``mean`` must lie strictly inside the values."""
+    d = values - mean
+    if d.max() <= 0 or d.min() >= 0:
+        raise ValueError("the mean must lie strictly between the smallest and largest value")
+    lo, hi = -1.0 / d.max(), -1.0 / d.min()
+    pad = (hi - lo) * 1e-12
+
+    def f(lam: float) -> float:
+        return float(np.sum(weights * d / (1.0 + lam * d)))
+
+    lam = brentq(f, lo + pad, hi - pad, xtol=1e-14, rtol=1e-12, maxiter=200)
+    p = weights / (1.0 + lam * d)
+    return p / p.sum()
+
+
+def llr(scores, s0: float, s1: float) -> float:
+    """The generalized LLR of a list of set scores."""
+    return Tally(scores).llr(s0, s1)
+
+
+@dataclass(frozen=True)
+class Step:
+    """The test after a prefix of sets."""
+
+    sets: int
+    llr: float
+    verdict: str  # "H1", "H0", "inconclusive" or "" (go on)
+
+
+def step(tally: Tally, bounds: Bounds, games_per_set: int, max_sets: int = 0) -> Step:
+    """The LLR and verdict of the sets counted in ``tally``."""
+    s0, s1 = bounds.scores(tally.sigma_per_game(games_per_set))
+    value = tally.llr(s0, s1)
+    verdict = "H1" if value >= bounds.upper else "H0" if value <= bounds.lower else ""
+    if not verdict and max_sets and tally.n >= max_sets:
+        verdict = "inconclusive"
+    return Step(tally.n, value, verdict)
+
+
+def walk(scores, bounds: Bounds, games_per_set: int = 1, max_sets: int = 0) -> list[Step]:
+    """The test after each set, in order, up to the first that crosses a bound (then the
+    verdict) or ``max_sets`` (``"inconclusive"`` when it is reached without a crossing)."""
+    out: list[Step] = []
+    tally = Tally()
+    for x in scores:
+        tally.add(x)
+        out.append(step(tally, bounds, games_per_set, max_sets))
+        if out[-1].verdict:
+            break
+    return out
+
+
+def wald(probs, values, bounds: Bounds, s0: float, s1: float) -> tuple[float, float]:
+    """Wald's approximations for a true set-score distribution ``probs`` on ``values``:
+    (probability of accepting H1, expected number of sets), with the GSPRT's LLR per set
+    taken at its limit (the true distribution's projections on the two means)."""
+    probs = np.asarray(probs, dtype=float)
+    values = np.asarray(values, dtype=float)
+    keep = probs > 0
+    p, v = probs[keep], values[keep]
+    if v.min() < s0 < v.max() and v.min() < s1 < v.max():
+        z = np.log(constrained_mle(v, p, s1)) - np.log(constrained_mle(v, p, s0))
+    else:
+        raise ValueError("both hypotheses' means must lie inside the distribution's values")
+    drift = float(np.sum(p * z))
+    a, b = bounds.lower, bounds.upper
+    if abs(drift) < 1e-12:  # the boundary case of Wald's formulas
+        var = float(np.sum(p * z * z))
+        return -a / (b - a), -a * b / var
+
+    def mgf(h: float) -> float:
+        return float(np.sum(p * np.exp(h * z))) - 1.0
+
+    # the non-zero root of E[exp(h Z)] = 1 lies on the side opposite to the drift
+    side = -math.copysign(1.0, drift)
+    near = side * 1e-6 / float(np.abs(z).max())
+    far = side
+    while mgf(far) < 0:
+        far *= 2.0
+    h = brentq(mgf, near, far) if side > 0 else brentq(mgf, far, near)
+    p1 = (1.0 - math.exp(h * a)) / (math.exp(h * b) - math.exp(h * a))
+    return p1, (p1 * b + (1.0 - p1) * a) / drift
