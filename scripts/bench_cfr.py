@@ -1,38 +1,40 @@
 """CFR on the real games (issue 31): measures and writes docs/CFR.md.
 
-Sections (``--sections``, every one by default), each stored as JSON under
-``runs/bench_cfr/`` with the command that measured it and rendered into the document,
-so sections can be measured in separate runs (``--render`` only rewrites the document):
+Sections (``--sections``, every one by default), each stored with the command that
+measured it in docs/data/cfr.json and rendered by ``bench_cfr_doc.py`` (``--render`` only
+rewrites the document):
 
 - ``speed``: per game at 3 players, random playouts and MCCFR traversals (outcome
   sampling with the full-game settings of ``meeple solve``, and windowed external
-  sampling) per CPU second, measured in interleaved one-second slices of one process
-  after a warm-up (the CPU clock of the process, so other jobs on the machine cost
-  neither side); the target is OS traversal <= 1.5 x a playout;
-- ``parallel``: the same MCCFR rounds (two batches each) run serially and on two Ray
-  workers: wall seconds of training (Ray's start excluded), parallel efficiency =
-  serial / (2 x Ray), and whether the tables are identical (they must be);
-- ``blueprints``: the blueprints the games ship: training (iterations, CPU time), keys,
-  visits per key, and the learning curve (the share of finishes ahead of the heuristic on
-  fixed deals and the coverage, as ``meeple solve`` reports them);
+  sampling) per CPU second, in interleaved slices of one process after a warm-up (the
+  process's CPU clock, so other jobs on the machine cost neither side); target: an OS
+  traversal costs <= 1.5 x a playout;
+- ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers: wall
+  seconds (Ray's start excluded), traversals per second, parallel efficiency = serial /
+  (2 x Ray), and whether the tables are identical (they must be);
+- ``blueprints``: the shipped blueprints: training (iterations, CPU time), keys, visits
+  per key, and the learning curve (share of finishes ahead of the heuristic on fixed deals
+  and coverage, as ``meeple solve`` reports them);
 - ``strength``: the shipped ``blueprint`` and ``cfr-search`` each against two
-  ``heuristic`` players at 3 players, every seat rotation, duplicate seeds, through the
-  tournament runner (win shares with 95% bootstrap intervals, coverage from the ledger),
-  and cfr-search's seconds per decision on fixed positions;
-- ``exact``: CFR+ on each game's first tiny configuration (exploitability after 10 and 100
-  iterations; the regression check of the exact solvers).
+  ``heuristic`` players, every seat rotation, duplicate seeds, through the tournament
+  runner (shares with 95% bootstrap intervals, coverage from the ledger), and cfr-search's
+  seconds per decision on fixed positions;
+- ``ismcts``: SPRTs (``tournament.sprt``, preset gain) of ``ismcts`` with
+  ``prior=blueprint`` / ``opponents=blueprint`` against the default at equal seconds per
+  move, capped at ``--max-games``;
+- ``exact``: CFR+ on each game's first tiny configuration (NashConv after 10 and 100
+  iterations: the regression check of the exact solvers).
 
-    python scripts/bench_cfr.py                       # everything (hours)
+    python scripts/bench_cfr.py                  # everything (about 40 minutes on 2 cores)
     python scripts/bench_cfr.py --sections speed,parallel,exact
-    python scripts/bench_cfr.py --sections strength --games coloretto --seeds 20
-    python scripts/bench_cfr.py --render              # rewrite docs/CFR.md from runs/bench_cfr
+    python scripts/bench_cfr.py --quick --data /tmp/cfr.json --out /tmp/CFR.md   # smoke run
+    python scripts/bench_cfr.py --render         # rewrite docs/CFR.md from its data
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import random
 import sys
 import tempfile
@@ -50,17 +52,26 @@ import spiel_games  # noqa: E402
 from solvers import mccfr_train  # noqa: E402
 from solvers.blueprint import shipped_blueprints  # noqa: E402
 from solvers.fastpath import transition_functions  # noqa: E402
+from solvers.identity import code_version  # noqa: E402
 from solvers.mccfr import Traversals  # noqa: E402
 from solvers.mccfr_tables import Tables, load_npz  # noqa: E402
 from solvers.registry import make_agent  # noqa: E402
 from solvers.train import ES_LEAVES, FULL_EPSILON  # noqa: E402
 from spiel_games.common.chance import sample_chance  # noqa: E402
-from solvers.identity import code_version  # noqa: E402
+from tournament.sprt.gsprt import PRESETS, Bounds  # noqa: E402
+from tournament.sprt.run import SprtRequest, play_sprt  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import bench_cfr_doc as doc  # noqa: E402
 
 GAMES = ("coloretto", "rococo", "bruxelles", "staufer")
-SECTIONS = ("speed", "parallel", "blueprints", "strength", "exact")
-STORE = ROOT / "runs" / "bench_cfr"
+SECTIONS = ("speed", "parallel", "blueprints", "strength", "ismcts", "exact")
 SEARCH = "cfr-search(iterations=200)"
+VARIANTS = {
+    "prior": "prior=blueprint",
+    "opponents": "opponents=blueprint",
+    "both": "prior=blueprint,opponents=blueprint",
+}
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
@@ -135,7 +146,7 @@ def parallel(name: str, iterations: int) -> dict:
 
     cfg = SolveConfig(game_string(name), "mccfr-os", iterations, out="unused.npz", workers=2)
     spec = train_spec(cfg, validate(cfg))
-    out = {"game": game_string(name), "iterations": iterations, "batch": spec.batch}
+    out = {"game": game_string(name), "iterations": iterations, "batch": spec.batch, "players": 3}
     tables = {}
     for label in ("serial", "ray"):
         t = Tables(spec.max_keys)
@@ -182,16 +193,16 @@ def blueprints(name: str) -> dict:
 
 
 # ----- strength ----------------------------------------------------------------------------
-def strength(name: str, seeds: int, workers: int, executor: str) -> dict:
+def strength(name: str, seeds: int, search_seeds: int, workers: int, executor: str) -> dict:
     module = _strength_module()
     gs = game_string(name)
     out: dict = {"game": gs, "seeds": seeds, "lineups": {}}
-    for label, spec in (("blueprint", "blueprint"), ("cfr-search", SEARCH)):
+    for label, spec, n in (("blueprint", "blueprint", seeds), ("cfr-search", SEARCH, search_seeds)):
         agents = {label: spec, "heuristic": "heuristic"}
         seats = [[label, "heuristic", "heuristic"]]
         with tempfile.TemporaryDirectory() as tmp:
             t = time.perf_counter()
-            r = module.play(gs, agents, seeds, workers, executor, Path(tmp) / "run", seats)
+            r = module.play(gs, agents, n, workers, executor, Path(tmp) / "run", seats)
             ci = module.intervals(Path(tmp) / "run", r)
             minutes = (time.perf_counter() - t) / 60
         rows = [x for x in module.shares(r) if x[0] == label]
@@ -233,229 +244,96 @@ def exact(name: str) -> dict:
     return {"game": config, "nash_conv_10": values[10], "nash_conv_100": values[100]}
 
 
-# ----- the document --------------------------------------------------------------------------
-def _load() -> dict:
-    out: dict = {}
-    for path in sorted(STORE.glob("*.json")):
-        out[path.stem] = json.loads(path.read_text())
-    return out
-
-
-def _pct(x) -> str:
-    return "n/a" if x is None else f"{x:.2f}"
-
-
-def _status(ok: bool | None) -> str:
-    return "n/a" if ok is None else "**holds**" if ok else "misses"
-
-
-def targets(data: dict) -> list[str]:
-    sp = [r for k, v in data.items() if k.startswith("speed") for r in v["rows"]]
-    par = data.get("parallel", {}).get("rows", [])
-    st = [r for k, v in data.items() if k.startswith("strength") for r in v["rows"]]
-    ex = data.get("exact", {}).get("rows", [])
-    cov = [r["lineups"]["blueprint"]["coverage"] for r in st]
-    bp = [r["lineups"]["blueprint"]["share"] for r in st]
-    cs = [r["lineups"]["cfr-search"]["share"] for r in st]
-    secs = [r["search_seconds_per_decision"] for r in st]
-    lines = ["| target | measured | status |", "|---|---|---|"]
-
-    def row(text, measured, ok):
-        lines.append(f"| {text} | {measured} | {_status(ok)} |")
-
-    ratios = ", ".join(f"{r['game'].split('(')[0][7:]} {r['os_ratio']:.2f}" for r in sp)
-    row(
-        "OS traversal <= 1.5 x a random playout (every game)",
-        ratios or "n/a",
-        all(r["os_ratio"] <= 1.5 for r in sp) if sp else None,
-    )
-    eff = ", ".join(f"{r['game'].split('(')[0][7:]} {r['efficiency']:.2f}" for r in par)
-    row(
-        "parallel efficiency >= 0.8 at 2 workers; merged tables = serial tables",
-        eff or "n/a",
-        all(r["efficiency"] >= 0.8 and r["identical"] for r in par) if par else None,
-    )
-    row(
-        "blueprint coverage >= 0.80 at 3 players, every game, <= 1 h training",
-        ", ".join(_pct(x) for x in cov) or "n/a",
-        all(x is not None and x >= 0.8 for x in cov) if cov else None,
-    )
-    row(
-        "blueprint ahead of heuristic >= 0.55 on >= 2 games",
-        ", ".join(_pct(x) for x in bp) or "n/a",
-        sum(x >= 0.55 for x in bp) >= 2 if bp else None,
-    )
-    row(
-        "cfr-search ahead of heuristic >= 0.70 on every game at <= 1 s per decision",
-        ", ".join(f"{s:.2f} ({t:.2f} s)" for s, t in zip(cs, secs, strict=True)) or "n/a",
-        all(x >= 0.7 for x in cs) and all(t <= 1.0 for t in secs) if cs else None,
-    )
-    row(
-        "exact CFR+ on tiny configurations: NashConv after 100 iterations < 0.01",
-        ", ".join(f"{r['nash_conv_100']:.4f}" for r in ex) or "n/a",
-        all(r["nash_conv_100"] < 0.01 for r in ex) if ex else None,
-    )
-    return lines
-
-
-def render(data: dict) -> str:
-    lines = [
-        "# CFR on the real games",
-        "",
-        "Written by `scripts/bench_cfr.py` (issue 31) from the measurements stored under",
-        "`runs/bench_cfr/`; each section names the command and code version that measured it.",
-        'Design and usage: docs/solvers.md ("The CFR family").',
-        "",
-        "## Against the targets",
-        "",
-        *targets(data),
-        "",
-    ]
-    for name, title, body in (
-        ("speed", "Traversal speed", _speed_lines),
-        ("parallel", "Distributed training at 2 workers", _parallel_lines),
-        ("blueprints", "The shipped blueprints", _blueprint_lines),
-        ("strength", "Playing strength at 3 players", _strength_lines),
-        ("exact", "Exact CFR on tiny configurations", _exact_lines),
-    ):
-        parts = [v for k, v in sorted(data.items()) if k == name or k.startswith(name + "-")]
-        if not parts:
-            continue
-        lines += [f"## {title}", ""]
-        for part in parts:
-            lines += [f"    {part['command']}", "", f"Code version {part['code_version']}.", ""]
-            lines += body(part["rows"]) + [""]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _speed_lines(rows) -> list[str]:
-    out = [
-        "Per CPU second of one process (interleaved slices; 3 players):",
-        "",
-        "| game | random playouts/s | OS traversals/s | playout / OS | windowed ES traversals/s "
-        "| playout / ES |",
-        "|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        out.append(
-            f"| {r['game']} | {r['playout_per_s']:.0f} | {r['os_per_s']:.0f} | "
-            f"{r['os_ratio']:.2f} | {r['es_per_s']:.0f} | {r['es_ratio']:.2f} |"
+# ----- IS-MCTS with the blueprint ------------------------------------------------------------
+def ismcts(name: str, seconds: float, max_games: int, variants, workers: int, executor: str):
+    """SPRTs (preset gain) of IS-MCTS with the blueprint against the default at equal time."""
+    gs = game_string(name)
+    b = f"ismcts(time={seconds:g})"
+    tests = []
+    for variant in variants:
+        a = f"ismcts(time={seconds:g},{VARIANTS[variant]})"
+        req = SprtRequest(gs, a, b, Bounds(*PRESETS["gain"]), max_games=max_games)
+        t = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            v, _, _ = play_sprt(req, Path(tmp) / "sprt", workers, executor=executor)
+        tests.append(
+            {
+                "variant": variant,
+                "a": a,
+                "b": b,
+                "verdict": v.verdict,
+                "games": v.games,
+                "share": v.score,
+                "elo": v.elo,
+                "elo_low": v.elo_low,
+                "elo_high": v.elo_high,
+                "minutes": (time.perf_counter() - t) / 60,
+            }
         )
-    return out
+    return {"game": gs, "tests": tests}
 
 
-def _parallel_lines(rows) -> list[str]:
-    out = [
-        "| game | iterations | batch | serial s | Ray s | efficiency | identical tables |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        out.append(
-            f"| {r['game']} | {r['iterations']} | {r['batch']} | {r['serial_seconds']:.1f} | "
-            f"{r['ray_seconds']:.1f} | {r['efficiency']:.2f} | {'yes' if r['identical'] else 'NO'} |"
+QUICK = [
+    "--games",
+    "coloretto",
+    "--sections",
+    "speed,blueprints,exact",
+    "--seconds",
+    "0.6",
+    "--iterations",
+    "32",
+]
+
+
+def _measure(section: str, name: str, args) -> dict:
+    print(f"{section}: {name}", file=sys.stderr, flush=True)
+    if section == "speed":
+        return speed(name, args.seconds)
+    if section == "parallel":
+        return parallel(name, args.iterations)
+    if section == "blueprints":
+        return blueprints(name)
+    if section == "strength":
+        return strength(name, args.seeds, args.search_seeds, args.workers, args.executor)
+    if section == "ismcts":
+        variants = args.variants.split(",")
+        return ismcts(
+            name, args.move_seconds, args.max_games, variants, args.workers, args.executor
         )
-    return out
+    return exact(name)
 
 
-def _blueprint_lines(rows) -> list[str]:
-    out = [
-        "| file | iterations | training CPU min | keys | median visits per key | keys with >= 100 "
-        "visits (share of all visits) | MB |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    curves = []
-    for r in rows:
-        for f in r["files"]:
-            m = f["meta"]
-            cpu = m.get("train_cpu_seconds") or 0.0
-            out.append(
-                f"| {f['file']} | {m['iterations']} | {cpu / 60:.0f} | {f['keys']} | "
-                f"{f['visits_median']:.0f} | {f['keys_100']} ({f['share_of_visits_at_100']:.3f}) "
-                f"| {f['bytes'] / 1e6:.1f} |"
-            )
-            curve = [c for c in f["curve"] if c.get("ahead") is not None]
-            if curve:
-                curves += [
-                    "",
-                    f"Learning curve of {m['game']} (the progress figure of `meeple solve`: the "
-                    "blueprint, from every seat, against two heuristic players on its fixed deals):",
-                    "",
-                    "| iteration | ahead of heuristic | coverage | keys | visits per key |",
-                    "|---|---|---|---|---|",
-                ]
-                curves += [
-                    f"| {c['iteration']} | {c['ahead']:.2f} | {c['coverage']:.2f} | "
-                    f"{int(c['keys'])} | {c['visits_per_key']:.0f} |"
-                    for c in curve
-                ]
-    return out + curves
-
-
-def _strength_lines(rows) -> list[str]:
-    out = [
-        "Each agent in one seat, `heuristic` in the other two, every seat rotation on each "
-        "deal (duplicate seeds), played by the tournament runner. Share = pairs (agent, "
-        "heuristic) in which the agent finished ahead, ties half; 95% bootstrap intervals "
-        "over the deals. Coverage: the blueprint's decisions played from its table (ledger).",
-        "",
-        "| game | agent | ahead of heuristic | 95% interval | pairs | score difference | "
-        "95% interval | coverage | minutes |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        for x in r["lineups"].values():
-            lo, hi = x["interval"]
-            dlo, dhi = x["difference_interval"]
-            out.append(
-                f"| {r['game']} | `{x['spec']}` | {x['share']:.2f} | {lo:.2f} .. {hi:.2f} | "
-                f"{x['pairs']} | {x['score_difference']:+.1f} | {dlo:+.1f} .. {dhi:+.1f} | "
-                f"{_pct(x['coverage'])} | {x['minutes']:.0f} |"
-            )
-    out += ["", "Seconds per decision of `" + SEARCH + "` on 8 fixed positions:", ""]
-    out += [f"- {r['game']}: {r['search_seconds_per_decision']:.2f} s" for r in rows]
-    return out
-
-
-def _exact_lines(rows) -> list[str]:
-    out = ["| configuration | NashConv after 10 | after 100 |", "|---|---|---|"]
-    out += [f"| `{r['game']}` | {r['nash_conv_10']:.4f} | {r['nash_conv_100']:.5f} |" for r in rows]
-    return out
-
-
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game names")
     ap.add_argument("--sections", default=",".join(SECTIONS))
-    ap.add_argument("--seconds", type=float, default=30.0, help="CPU seconds per speed test")
-    ap.add_argument("--iterations", type=int, default=1280, help="parallel: iterations")
-    ap.add_argument("--seeds", type=int, default=20, help="strength: deals (x3 rotations)")
+    ap.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per speed test")
+    ap.add_argument("--iterations", type=int, default=640, help="parallel: iterations")
+    ap.add_argument("--seeds", type=int, default=20, help="strength: blueprint deals (x3 seats)")
+    ap.add_argument("--search-seeds", type=int, default=4, help="strength: cfr-search deals")
+    ap.add_argument("--move-seconds", type=float, default=0.05, help="ismcts: seconds per move")
+    ap.add_argument("--max-games", type=int, default=24, help="ismcts: games per SPRT at most")
+    ap.add_argument("--variants", default="prior,opponents", help="ismcts: prior,opponents,both")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--executor", default="serial", choices=("ray", "serial"))
     ap.add_argument("--render", action="store_true", help="only rewrite the document")
-    ap.add_argument("--out", default="docs/CFR.md")
-    args = ap.parse_args(argv)
+    ap.add_argument("--quick", action="store_true", help="a smoke run: " + " ".join(QUICK))
+    ap.add_argument("--data", type=Path, default=doc.DATA, help="the measurements (JSON)")
+    ap.add_argument("--out", type=Path, default=doc.DOC)
+    return ap
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args((QUICK if "--quick" in argv else []) + argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
-    command = "python scripts/bench_cfr.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = "python scripts/bench_cfr.py " + " ".join(argv)
     if not args.render:
-        STORE.mkdir(parents=True, exist_ok=True)
         for section in args.sections.split(","):
-            rows = []
-            for name in games if section != "parallel" else games[:1]:
-                print(f"{section}: {name}", file=sys.stderr, flush=True)
-                if section == "speed":
-                    rows.append(speed(name, args.seconds))
-                elif section == "parallel":
-                    rows.append(parallel(name, args.iterations))
-                elif section == "blueprints":
-                    rows.append(blueprints(name))
-                elif section == "strength":
-                    rows.append(strength(name, args.seeds, args.workers, args.executor))
-                elif section == "exact":
-                    rows.append(exact(name))
-            key = section if section in ("parallel", "exact") else f"{section}-{'-'.join(games)}"
+            rows = [_measure(section, name, args) for name in games]
             record = {"command": command, "code_version": code_version(), "rows": rows}
-            (STORE / f"{key}.json").write_text(json.dumps(record, indent=1))
-    Path(args.out).write_text(render(_load()))
+            doc.save_section(args.data, f"{section}-{'-'.join(games)}", record)
+    args.out.write_text(doc.render(doc.load_data(args.data)))
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
