@@ -10,8 +10,9 @@ rewrites the document):
   process's CPU clock, so other jobs on the machine cost neither side); target: an OS
   traversal costs <= 1.5 x a playout;
 - ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers: wall
-  seconds (Ray's start excluded), traversals per second, parallel efficiency = serial /
-  (2 x Ray), and whether the tables are identical (they must be);
+  seconds (the Ray session's start excluded, the actors' start-up included), traversals
+  per second, parallel efficiency = serial / (2 x Ray), and whether the tables are
+  identical (they must be);
 - ``blueprints``: the shipped blueprints: training (iterations, CPU time), keys, visits
   per key, and the learning curve (share of finishes ahead of the heuristic on fixed deals
   and coverage, as ``meeple solve`` reports them);
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import random
 import sys
 import tempfile
@@ -330,8 +332,10 @@ def main(argv=None) -> int:
     command = "python scripts/bench_cfr.py " + " ".join(argv)
     if not args.render:
         for section in args.sections.split(","):
+            load = os.getloadavg()[0]
             rows = [_measure(section, name, args) for name in games]
             record = {"command": command, "code_version": code_version(), "rows": rows}
+            record["load"] = [load, os.getloadavg()[0]]
             doc.save_section(args.data, f"{section}-{'-'.join(games)}", record)
     args.out.write_text(doc.render(doc.load_data(args.data)))
     print(f"wrote {args.out}", file=sys.stderr)

@@ -17,13 +17,30 @@ def load_data(path: Path = DATA) -> dict:
 
 
 def save_section(path: Path, key: str, record: dict) -> None:
-    """Store one section's record under ``key`` (the other sections kept), atomically."""
+    """Store one section's record under ``key`` (SECTION-games), atomically; the games it
+    measured leave the section's earlier records (the other sections are kept)."""
     data = load_data(path)
+    section = key.split("-")[0]
+    measured = {r["game"] for r in record["rows"]}
+    for k in [k for k in data if k.split("-")[0] == section]:  # one row per game and section
+        data[k]["rows"] = [r for r in data[k]["rows"] if r["game"] not in measured]
+        if not data[k]["rows"]:
+            del data[k]
     data[key] = record
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     tmp.replace(path)
+
+
+def _load(part: dict) -> str:
+    """The machine's load while the section ran (wall-clock figures depend on it)."""
+    if "load" not in part:
+        return " Machine load not recorded."
+    start, end = part["load"]
+    return (
+        f" Machine load (1-minute average, 2 cores) {start:.1f} at the start, {end:.1f} at the end."
+    )
 
 
 def _short(game: str) -> str:
@@ -38,12 +55,17 @@ def _status(ok: bool | None) -> str:
     return "n/a" if ok is None else "**holds**" if ok else "misses"
 
 
+def _rows(data: dict, section: str) -> list[dict]:
+    """Every row of a section, over the runs that measured it (keys SECTION-games)."""
+    return [r for k, v in sorted(data.items()) if k.split("-")[0] == section for r in v["rows"]]
+
+
 def targets(data: dict) -> list[str]:
-    sp = [r for k, v in data.items() if k.startswith("speed") for r in v["rows"]]
-    par = data.get("parallel", {}).get("rows", [])
-    st = [r for k, v in data.items() if k.startswith("strength") for r in v["rows"]]
-    ex = data.get("exact", {}).get("rows", [])
-    ism = [r for k, v in data.items() if k.startswith("ismcts") for r in v["rows"]]
+    sp = _rows(data, "speed")
+    par = _rows(data, "parallel")
+    st = _rows(data, "strength")
+    ex = _rows(data, "exact")
+    ism = _rows(data, "ismcts")
     cov = [r["lineups"]["blueprint"]["coverage"] for r in st]
     bp = [r["lineups"]["blueprint"]["share"] for r in st]
     cs = [r["lineups"]["cfr-search"]["share"] for r in st]
@@ -134,7 +156,12 @@ def render(data: dict) -> str:
             continue
         lines += [f"## {title}", ""]
         for part in parts:
-            lines += [f"    {part['command']}", "", f"Code version {part['code_version']}.", ""]
+            lines += [
+                f"    {part['command']}",
+                "",
+                f"Code version {part['code_version']}.{_load(part)}",
+            ]
+            lines += [""]
             lines += body(part["rows"]) + [""]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -157,9 +184,11 @@ def _speed_lines(rows) -> list[str]:
 
 def _parallel_lines(rows) -> list[str]:
     out = [
-        "The same MCCFR-OS rounds serially and on two Ray workers (wall seconds of training, "
-        "Ray's start excluded; a traversal = one player's sampled trajectory, three per "
-        "iteration at 3 players). Efficiency = serial seconds / (2 x Ray seconds).",
+        "The same MCCFR-OS rounds serially and on two Ray workers (wall seconds of training: "
+        "the Ray session's start excluded, the workers' own start-up, an import of the "
+        "project and the game per actor in the first round, included; a traversal = one "
+        "player's sampled trajectory, three per iteration at 3 players). Efficiency = serial "
+        "seconds / (2 x Ray seconds). Wall-clock figures: read them with the machine's load.",
         "",
         "| game | iterations | batch | serial s | traversals/s serial | Ray s | "
         "traversals/s 2 workers | efficiency | identical tables |",

@@ -45,3 +45,17 @@ def test_the_quick_mode_writes_the_same_format(bench, tmp_path):
     for title in ("## Against the targets", "## Traversal speed", "## The shipped blueprints"):
         assert title in text
     assert "python_coloretto(players=3)" in text and "## Exact CFR on tiny" in text
+
+
+def test_a_new_measurement_of_a_game_replaces_its_old_row(bench, tmp_path):
+    doc, path = bench.doc, tmp_path / "cfr.json"
+    rows = [{"game": g, "x": 1} for g in ("a", "b")]
+    doc.save_section(path, "speed-a-b", {"command": "c1", "code_version": "v", "rows": rows})
+    doc.save_section(path, "exact-a-b", {"command": "c1", "code_version": "v", "rows": rows})
+    new = [{"game": "b", "x": 2}]
+    doc.save_section(path, "speed-b", {"command": "c2", "code_version": "v", "rows": new})
+    data = doc.load_data(path)
+    assert data["speed-a-b"]["rows"] == [{"game": "a", "x": 1}]
+    assert data["speed-b"]["rows"] == new and data["exact-a-b"]["rows"] == rows
+    doc.save_section(path, "speed-a", {"command": "c3", "code_version": "v", "rows": rows[:1]})
+    assert "speed-a-b" not in doc.load_data(path)
