@@ -196,6 +196,7 @@ def synthetic_ledger(directory: Path, games: int, rows_per_file: int, seed: int 
                 "failed_seat": pa.array(np.full(n, -1, np.int8)),
                 "detail": pa.array([""] * n),
                 "actions_hash": pa.array(rng.integers(-(2**62), 2**62, n)),
+                "coverage": pa.nulls(n, pa.list_(pa.float32())),
             }
         ).cast(SCHEMA)
         pq.write_table(

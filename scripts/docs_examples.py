@@ -33,7 +33,8 @@ at `recovery/` in it), so one example can use a file an earlier one wrote and no
 written into the repository. Outputs must not depend on
 the clock: use simulation budgets, never `time=`. What still carries wall time is removed
 before comparing (the filters below): an advice agent's `(0.37 s)`, JSON `"seconds"`, the
-`, 6.3s` of `meeple solve`'s summary, `meeple games simulate`'s speed line.
+`, 6.3s` of `meeple solve`'s summary and the size of a blueprint it wrote (its manifest holds
+the training seconds), `meeple games simulate`'s speed line.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ FILTERS = (
     (re.compile(r"\"seconds\": " + NUM + r",\s*"), ""),  # JSON, any other key
     (re.compile(r"(\d+ this run), \d+\.\d+s\)"), r"\1)"),  # solve's summary line
     (re.compile(r"^speed: .* transitions/s\n", re.M), ""),  # games simulate
+    # a blueprint's size: its manifest holds the training seconds
+    (re.compile(r"(wrote \S+\.npz: \d+ keys), \d+ bytes"), r"\1"),
 )
 
 

@@ -63,6 +63,12 @@ class Agent:
         """Per-move statistics for advice, for agents that search; None otherwise."""
         return None
 
+    def coverage(self) -> float | None:
+        """For agents that play from a table (blueprint, policy file): the share of this
+        game's decisions played from it (the rest went to a fallback); None otherwise.
+        Recorded per seat in the ledger."""
+        return None
+
 
 @dataclass(frozen=True)
 class Auto:

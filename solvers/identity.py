@@ -2,7 +2,7 @@
 
 ``code_version(game)`` hashes the installed package version and the source an agent's
 behaviour depends on: ``solvers/``, ``spiel_games/common/`` and the package of ``game``
-(its rules, heuristic, abstraction and shipped value model). It is part of every agent id, so an agent whose
+(its rules, heuristic, abstraction, shipped value model and blueprints). It is part of every agent id, so an agent whose
 code changed never inherits an old rating, while edits to other games leave it alone.
 Policy files record the same code version for the game they were trained on.
 
@@ -58,7 +58,12 @@ def code_version(game=None) -> str:
 def _hash(roots: tuple[Path, ...]) -> str:
     h = hashlib.sha256(package_version().encode())
     for root in roots:
-        files = [*root.rglob("*.py"), *root.rglob("*.toml"), *root.rglob("value_model.json")]
+        files = [
+            *root.rglob("*.py"),
+            *root.rglob("*.toml"),
+            *root.rglob("value_model.json"),
+            *root.rglob("blueprint_*p.npz"),
+        ]
         for path in sorted(files):
             h.update(f"{root.name}/{path.relative_to(root)}".encode())
             h.update(path.read_bytes())

@@ -1,27 +1,40 @@
-"""Compact tabular Monte Carlo CFR keyed by a game's information abstraction.
+"""Monte Carlo CFR traversals over array tables keyed by a game's information abstraction.
 
-OpenSpiel's MCCFR solvers key their tables by full information-state strings,
-which grow without bound on full board games. This one keys them by
+OpenSpiel's MCCFR solvers key their tables by full information-state strings, which grow
+without bound on full board games. These traversals key them by
 ``GameSpec.abstraction(state, player)`` (or by information-state strings when the
-abstraction is ``none``), so the tables stay as small as the abstraction.
+abstraction is ``none``) plus the legal actions (``solvers.mccfr_tables``), and walk the
+game's own Python transition functions (``solvers.fastpath``), as the search does.
 
-- ``es`` (external sampling): the traverser explores all its actions, chance and
-  the other players are sampled; the other players' average strategies are
-  updated where they are sampled ("simple" averaging). Plain ES costs grow
-  exponentially with the traverser's decisions per game (one iteration on full
-  2-player Coloretto did not finish in two minutes), so on full games it runs
-  *windowed* (``es_leaves``, see ``_es``).
-- ``os`` (outcome sampling, epsilon-greedy for the traverser, default 0.6): one
-  trajectory per iteration; the method for full games.
+Variants (one *traversal* updates one player, the traverser; an iteration is one
+traversal per player):
 
-Both work for any number of players (for more than two players the average
-strategy is no longer guaranteed to approach an equilibrium; it is a strong
-self-play policy). An abstraction key may cover states whose legal actions
-differ, so each key stores a dict action -> value and regret matching runs over
-the actions legal in the state at hand.
+- ``es`` (external sampling, Lanctot et al. 2009): the traverser tries every action,
+  chance and the other players are sampled, the others' average strategies are updated
+  where they are sampled. Its cost grows exponentially with the traverser's decisions per
+  game, so on full games it runs *windowed* (``es_leaves`` > 0, see ``_es``).
+- ``os`` (outcome sampling): one trajectory per traversal, the traverser exploring
+  epsilon-greedily (default 0.6). Two weightings:
 
-Traversals call the game's own Python methods (``_legal_actions``,
-``_apply_action``), as the search agents do.
+  * ``counterfactual`` (Lanctot 2013): regrets carry the inverse of the traverser's own
+    sampling probability up to the decision, the textbook unbiased estimator. On long
+    games that weight spans dozens of orders of magnitude, so a key's regret is decided by
+    its one heaviest sample (the old 1e10 "average regret").
+  * ``sampled``: that weight is left out, so each decision's regret counts as often as the
+    exploring traverser reaches it (as ESCHER argues, Regret matching is scale-free per
+    information set; a reach weight that differs little between iterations changes
+    little). The average strategy is accumulated with weight 1 at every sampled decision
+    of the other players (visit-weighted). This is the mode for full games.
+
+  With ``baselines`` (VR-MCCFR, Schmid et al. 2019) the sampled values are corrected by a
+  per-action baseline (the mean value seen after the action at that key), for both
+  weightings: the unsampled actions get their baseline, the sampled one its baseline
+  plus the importance-weighted difference, which keeps the estimate unbiased and cuts
+  its variance where the baseline is good.
+
+Traversals read a snapshot (``View``) and return ``Deltas``; ``MCCFR`` applies them
+after every traversal (the classic sequential algorithm), the trainer
+(``solvers.mccfr_train``) after every round of batches.
 """
 
 from __future__ import annotations
@@ -31,17 +44,294 @@ import random
 import pyspiel
 
 from solvers.fastpath import transition_functions
-from solvers.policy_file import NO_ABSTRACTION, key_function
+from solvers.mccfr_sampling import count_decisions, pick
+from solvers.mccfr_tables import Deltas, Tables, View, average_policy_table
+from solvers.policy_file import NO_ABSTRACTION, choices, key_function, label_function
 from spiel_games.common.chance import sample_chance
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-# Measured peak of a run (training, then streaming the policy file): about 1 KB per
-# key on full games (Bruxelles: 370 MiB above the base over 375,093 keys), so the
-# bound keeps a run near 2 GiB plus the interpreter.
+# Measured peak of a run: about 1 KB per row on full games, so the bound keeps a run near
+# 2 GiB plus the interpreter.
 DEFAULT_MAX_KEYS = 2_000_000
+# The traversals' version, part of a checkpoint's identity: tables accumulated by other
+# traversals are refused. 1 = baselines fed from every sampled decision; 2 = from the
+# traverser's own decisions only.
+ALGORITHM = 2
+WEIGHTINGS = ("counterfactual", "sampled")
+
+
+class Traversals:
+    """One worker's traversals against a snapshot of the tables."""
+
+    def __init__(
+        self,
+        game,
+        variant: str,
+        abstraction: str,
+        epsilon: float = 0.6,
+        weighting: str = "counterfactual",
+        baselines: bool = False,
+        es_leaves: int = 0,
+        max_rows: int = DEFAULT_MAX_KEYS,
+    ):
+        if variant not in ("es", "os"):
+            raise ValueError(f"MCCFR variant must be es or os, got {variant!r}")
+        if weighting not in WEIGHTINGS:
+            raise ValueError(f"weighting must be one of {', '.join(WEIGHTINGS)}")
+        self.game = game
+        self.variant = variant
+        self.key = key_function(game, abstraction)
+        self.labels = label_function(game, abstraction)
+        self.players = game.num_players()
+        self.epsilon = epsilon
+        self.counterfactual = weighting == "counterfactual"
+        self.baselines = baselines
+        self.es_leaves = es_leaves
+        self.decisions = count_decisions(game) if variant == "es" and es_leaves > 0 else 0
+        self.max_rows = max_rows
+        self._apply, self._legal = transition_functions(game)
+
+    # ----- one batch ---------------------------------------------------------------
+    def run(self, view: View, rng: random.Random, players: list[int]) -> Deltas:
+        """Traverse once for each entry of ``players`` (the traverser), against ``view``."""
+        self.view = view
+        self.rng = rng
+        self.d = Deltas()
+        self._local_rows: dict[str, int] = {}
+        self._local_slots: dict[tuple[int, int], int] = {}
+        for player in players:
+            state = self.game.new_initial_state()
+            if self.variant == "es":
+                start = rng.randrange(self.decisions) if self.es_leaves > 0 else 0
+                self._es(state, player, 0, start, -1)
+            else:
+                self._os(state, player)
+            self.d.traversals += 1
+        return self.d
+
+    def _lookup(self, state, p: int, legal) -> tuple[int, list[int], list[float]]:
+        """(row, slots, strategy) of the decision: regret matching over the slots of the
+        legal actions (their labels under an action abstraction). Row -1 when the table is
+        full (played uniformly, nothing learned)."""
+        key = self.key(state, p)
+        view = self.view
+        d = self.d
+        n = len(legal)
+        r = view.index.get(key, -1)
+        if 0 <= r < view.rows:
+            m = view.slot_maps[r]
+            slots = [m.get(a, -1) for a in legal]
+        else:
+            r = self._local_rows.get(key, -1)
+            if r < 0:
+                if view.rows + len(self._local_rows) >= self.max_rows:
+                    d.untracked += 1
+                    return -1, [], [1.0 / n] * n
+                r = self._local_rows[key] = view.rows + len(self._local_rows)
+                d.new_rows.append(key)
+            slots = [-1] * n
+        d.visit_row.append(r)
+        if -1 in slots:
+            for j, a in enumerate(legal):
+                if slots[j] < 0:
+                    s = self._local_slots.get((r, a))
+                    if s is None:
+                        s = self._local_slots[(r, a)] = view.slots + len(self._local_slots)
+                        d.new_slots.append((r, a))
+                    slots[j] = s
+        positive = view.positive
+        known = view.slots
+        pos = [positive[s] if s < known else 0.0 for s in slots]
+        total = sum(pos)
+        if total > 0:
+            return r, slots, [x / total for x in pos]
+        return r, slots, [1.0 / n] * n
+
+    def _baseline(self, slots: list[int]) -> list[float]:
+        """The baselines of the slots (a new list)."""
+        if not self.baselines:
+            return [0.0] * len(slots)
+        base = self.view.baseline
+        known = self.view.slots
+        return [base[s] if s < known else 0.0 for s in slots]
+
+    def _choices(self, state, p: int, legal) -> tuple[list[int], list[int]]:
+        """(actions, their labels) of a decision, one action per label (solvers.policy_file)."""
+        if len(legal) > 1 and self.labels is not None:
+            return choices(self.labels, state, p, legal)
+        return legal, legal
+
+    def _pick(self, probs: list[float]) -> int:
+        return pick(self.rng.random(), probs)
+
+    def _add_regret(self, slots: list[int], values: list[float]) -> None:
+        self.d.regret_slot.extend(slots)
+        self.d.regret.extend(values)
+
+    def _add_avg(self, slots: list[int], policy: list[float], weight: float) -> None:
+        """avg += weight * the strategy played (over the legal actions at hand)."""
+        self.d.avg_slot.extend(slots)
+        self.d.avg.extend([weight * q for q in policy])
+
+    # ----- outcome sampling ----------------------------------------------------------
+    def _os(self, state, traverser: int) -> None:
+        apply, legal_fn, rng = self._apply, self._legal, self.rng
+        eps = self.epsilon
+        players = self.players
+        reach = [1.0] * players
+        sample_reach = 1.0
+        path = []  # (player, row, slot, n, sampled index, policy, its sampling prob, weight)
+        while True:
+            p = state.current_player()
+            if p < 0:
+                if p == TERMINAL:
+                    break
+                apply(state, sample_chance(state, rng))
+                continue
+            legal, labels = self._choices(state, p, legal_fn(state, p))
+            n = len(legal)
+            if n == 1:  # a forced move (or one abstract action): no decision, no row
+                apply(state, legal[0])
+                continue
+            r, slots, policy = self._lookup(state, p, labels)
+            if p == traverser:
+                sample = [eps / n + (1 - eps) * q for q in policy]
+                w = 1.0
+                for other in range(players):
+                    if other != p:
+                        w *= reach[other]
+            else:
+                sample = policy
+                w = reach[p]
+            i = self._pick(sample)
+            path.append((p, r, slots, n, i, policy, sample[i], w, sample_reach))
+            reach[p] *= policy[i]
+            sample_reach *= sample[i]
+            apply(state, legal[i])
+        utility = state.returns()[traverser]
+        if not self.counterfactual:
+            self._os_sampled(path, traverser, utility)
+        elif self.baselines:
+            self._os_backup(path, traverser, utility)
+        else:
+            self._os_backup_classic(path, traverser, utility / sample_reach)
+
+    def _os_backup_classic(self, path, traverser: int, u: float) -> None:
+        """Lanctot's estimator as the dict-based implementation computed it: ``u`` is the
+        utility over the whole trajectory's sampling probability times the tail's policy."""
+        for p, r, slots, n, i, policy, _, w, sample_reach in reversed(path):
+            q = policy[i]
+            if p == traverser:
+                if r >= 0:
+                    self._add_regret(
+                        slots, [w * u * (1.0 - q) if j == i else -w * u * q for j in range(n)]
+                    )
+            elif r >= 0:
+                self._add_avg(slots, policy, w / sample_reach)
+            u = u * q
+
+    def _os_backup(self, path, traverser: int, u: float) -> None:
+        """Counterfactual weighting with baselines: VR-MCCFR's corrected sampled values at
+        the traverser's decisions (the unsampled actions get their baseline, the sampled
+        one its baseline plus the importance-weighted difference); ``u`` is the
+        traverser's value after the decision at hand. A slot's baseline is a value for the
+        player whose decision it is, so only the traverser's own decisions use and update
+        baselines; at the others' (sampled on their own strategy) the value passes up."""
+        d = self.d
+        for p, r, slots, _, i, policy, xi, w, sample_reach in reversed(path):
+            if r < 0:
+                continue  # an untracked decision: the value passes through unchanged
+            if p != traverser:
+                self._add_avg(slots, policy, w / sample_reach)
+                continue
+            b = self._baseline(slots)
+            d.base_slot.append(slots[i])
+            d.base_value.append(u)
+            values = list(b)
+            values[i] = b[i] + (u - b[i]) / xi
+            v = sum(q * x for q, x in zip(policy, values, strict=True))
+            weight = w / sample_reach
+            self._add_regret(slots, [weight * (x - v) for x in values])
+            u = v
+
+    def _os_sampled(self, path, traverser: int, u: float) -> None:
+        """Sampled weighting: every decision's regret from the trajectory's own return
+        ``u``, without importance weights along the path; with baselines the unsampled
+        actions get their baseline and the sampled one its baseline plus the difference
+        over its sampling probability (without baselines: 0, and u over it). Baselines
+        are the traverser's own (a slot's value for the player whose decision it is)."""
+        d = self.d
+        baselines = self.baselines
+        for p, r, slots, _, i, policy, xi, _, _ in path:
+            if r < 0:
+                continue
+            if p != traverser:
+                self._add_avg(slots, policy, 1.0)
+                continue
+            if baselines:
+                d.base_slot.append(slots[i])
+                d.base_value.append(u)
+            values = self._baseline(slots)
+            values[i] = values[i] + (u - values[i]) / xi
+            v = sum(q * x for q, x in zip(policy, values, strict=True))
+            self._add_regret(slots, [x - v for x in values])
+
+    # ----- external sampling ---------------------------------------------------------
+    def _es(self, state, traverser: int, depth: int, start: int, budget: int) -> float:
+        """External sampling.
+
+        With ``es_leaves`` L > 0 (windowed, for full games) the traverser branches on a
+        window of consecutive real decisions: the window opens at its decision number
+        ``start`` of the traversal (drawn uniformly per traversal) and stays open while
+        the product of the branching factors fits in L. Before and after the window the
+        traverser samples its current strategy and updates nothing. Values backed up into
+        the window are unbiased samples of the current profile's values, so a traversal
+        costs at most about L playouts, but regrets are weighted by the traverser's own
+        reach to the window (no convergence guarantee). ``budget`` is -1 before the
+        window, the leaves left inside it, 0 after it.
+        """
+        apply, legal_fn = self._apply, self._legal
+        leaves = self.es_leaves
+        while True:
+            p = state.current_player()
+            if p < 0:
+                if p == TERMINAL:
+                    return state.returns()[traverser]
+                apply(state, sample_chance(state, self.rng))
+                continue
+            legal, labels = self._choices(state, p, legal_fn(state, p))
+            n = len(legal)
+            if n == 1:  # a forced move (or one abstract action): no decision, no row
+                apply(state, legal[0])
+                continue
+            r, slots, policy = self._lookup(state, p, labels)
+            if p != traverser:
+                if r >= 0:
+                    self._add_avg(slots, policy, 1.0)
+                apply(state, legal[self._pick(policy)])
+                continue
+            child_budget = budget
+            if leaves > 0:
+                if depth < start or budget == 0 or 0 < budget < n:
+                    apply(state, legal[self._pick(policy)])
+                    depth += 1
+                    budget = 0 if budget >= 0 else -1
+                    continue
+                child_budget = (leaves if budget < 0 else budget) // n
+            values = []
+            for j, a in enumerate(legal):
+                child = state if j == n - 1 else state.clone()
+                apply(child, a)
+                values.append(self._es(child, traverser, depth + 1, start, child_budget))
+            v = sum(q * x for q, x in zip(policy, values, strict=True))
+            if r >= 0:
+                self._add_regret(slots, [x - v for x in values])
+            return v
 
 
 class MCCFR:
+    """Sequential MCCFR: every traversal's deltas are applied before the next traversal."""
+
     def __init__(
         self,
         game,
@@ -51,250 +341,42 @@ class MCCFR:
         epsilon: float = 0.6,
         es_leaves: int = 0,
         max_keys: int = DEFAULT_MAX_KEYS,
+        weighting: str = "counterfactual",
+        baselines: bool = False,
     ):
-        if variant not in ("es", "os"):
-            raise ValueError(f"MCCFR variant must be es or os, got {variant!r}")
         self.game = game
         self.variant = variant
         self.abstraction = abstraction
-        self.key = key_function(game, abstraction)
+        self.traversals = Traversals(
+            game, variant, abstraction, epsilon, weighting, baselines, es_leaves, max_keys
+        )
+        self.key = self.traversals.key
         self.players = game.num_players()
         self.rng = random.Random(seed)
-        self.epsilon = epsilon
-        self.regret: dict[str, dict[int, float]] = {}
-        self.avg: dict[str, dict[int, float]] = {}
+        self.tables = Tables(max_rows=max_keys)
         self.iterations = 0
-        self._apply, self._legal = transition_functions(game)
-        # es_leaves > 0: windowed external sampling (see _es); 0 = plain external sampling.
-        self.es_leaves = es_leaves
-        # Hard bound on the table: keys first met once it is full are played
-        # uniformly and never updated (counted in `untracked`).
-        self.max_keys = max_keys
-        self.untracked = 0
-        self._decisions = self._count_decisions() if variant == "es" and es_leaves > 0 else 0
 
-    # ----- tables ----------------------------------------------------------------
-    def _policy(self, key: str, legal) -> list[float]:
-        reg = self.regret.get(key)
-        if reg is None:
-            if len(self.regret) >= self.max_keys:
-                # Table full: this key stays untracked (uniform play, no updates).
-                self.untracked += 1
-                return [1.0 / len(legal)] * len(legal)
-            reg = self.regret[key] = {}
-            self.avg[key] = {}
-        pos = [max(reg.get(a, 0.0), 0.0) for a in legal]
-        total = sum(pos)
-        if total > 0:
-            return [x / total for x in pos]
-        return [1.0 / len(legal)] * len(legal)
+    @property
+    def untracked(self) -> int:
+        return self.tables.untracked
 
-    def _pick(self, probs: list[float]) -> int:
-        x = self.rng.random()
-        acc = 0.0
-        for i, p in enumerate(probs):
-            acc += p
-            if x < acc:
-                return i
-        return len(probs) - 1
-
-    # ----- iterations ------------------------------------------------------------
     def iteration(self) -> None:
         """One iteration: one traversal per player (alternating updates)."""
         for player in range(self.players):
-            state = self.game.new_initial_state()
-            if self.variant == "es":
-                start = self.rng.randrange(self._decisions) if self.es_leaves > 0 else 0
-                self._es(state, player, 0, start, -1)
-            else:
-                self._os(state, player, [1.0] * self.players, 1.0)
+            view = self.tables.view()
+            deltas = self.traversals.run(view, self.rng, [player])
+            self.tables.apply(view, [deltas.to_arrays()])
         self.iterations += 1
 
-    def _count_decisions(self, playouts: int = 20) -> int:
-        """Most real decisions (more than one legal action) one player made in random playouts."""
-        rng = random.Random(0)
-        most = 1
-        for _ in range(playouts):
-            state = self.game.new_initial_state()
-            count = [0] * self.players
-            while True:
-                p = state.current_player()
-                if p == TERMINAL:
-                    break
-                if p < 0:
-                    self._apply(state, sample_chance(state, rng))
-                    continue
-                legal = self._legal(state, p)
-                if len(legal) > 1:
-                    count[p] += 1
-                self._apply(state, legal[rng.randrange(len(legal))])
-            most = max(most, *count)
-        return most
-
-    def _es(self, state, traverser: int, depth: int, start: int, budget: int) -> float:
-        """External sampling.
-
-        With ``es_leaves`` L > 0 (windowed, for full games) the traverser branches on a
-        window of consecutive real decisions (more than one legal action): the window
-        opens at its decision number ``start`` of the traversal (drawn uniformly per
-        traversal) and stays open while the product of the branching factors fits in
-        L. Before and after the window the traverser samples its current strategy and
-        updates nothing. Values backed up into the window are unbiased samples of the
-        current profile's values, so a traversal costs at most about L playouts
-        instead of growing with the whole game. ``budget`` is -1 before the window,
-        the leaves left inside it, 0 after it.
-        """
-        while True:
-            p = state.current_player()
-            if p == TERMINAL:
-                return state.returns()[traverser]
-            if p >= 0:
-                break
-            self._apply(state, sample_chance(state, self.rng))
-        legal = self._legal(state, p)
-        key = self.key(state, p)
-        policy = self._policy(key, legal)
-        n = len(legal)
-        if p == traverser:
-            child_budget = budget
-            if self.es_leaves > 0 and n > 1:
-                if depth < start or budget == 0 or (budget > 0 and budget < n):
-                    self._apply(state, legal[self._pick(policy)])
-                    return self._es(state, traverser, depth + 1, start, 0 if budget >= 0 else -1)
-                child_budget = (self.es_leaves if budget < 0 else budget) // n
-            nxt = depth + 1 if n > 1 else depth
-            values = []
-            for i, a in enumerate(legal):
-                child = state if i == n - 1 else state.clone()
-                self._apply(child, a)
-                values.append(self._es(child, traverser, nxt, start, child_budget))
-            v = sum(q * x for q, x in zip(policy, values, strict=False))
-            reg = self.regret.get(key)
-            if reg is not None:
-                for a, x in zip(legal, values, strict=False):
-                    reg[a] = reg.get(a, 0.0) + x - v
-            return v
-        avg = self.avg.get(key)
-        if avg is not None:
-            for a, q in zip(legal, policy, strict=False):
-                avg[a] = avg.get(a, 0.0) + q
-        self._apply(state, legal[self._pick(policy)])
-        return self._es(state, traverser, depth, start, budget)
-
-    def _os(self, state, traverser: int, reach: list[float], sample_reach: float) -> float:
-        """Returns the sampled utility for the traverser divided by the tail's sampling
-        probability, weighted by the tail's policy probability (Lanctot 2013, without baselines)."""
-        while True:
-            p = state.current_player()
-            if p == TERMINAL:
-                return state.returns()[traverser] / sample_reach
-            if p >= 0:
-                break
-            # Chance is sampled with its own probabilities: it cancels in the ratio.
-            self._apply(state, sample_chance(state, self.rng))
-        legal = self._legal(state, p)
-        key = self.key(state, p)
-        policy = self._policy(key, legal)
-        n = len(legal)
-        if p == traverser:
-            eps = self.epsilon
-            sample = [eps / n + (1 - eps) * q for q in policy]
-        else:
-            sample = policy
-        i = self._pick(sample)
-        child_reach = reach[:]
-        child_reach[p] *= policy[i]
-        self._apply(state, legal[i])
-        # u = (utility / sampling prob of the whole trajectory) times the policy prob of the tail
-        u = self._os(state, traverser, child_reach, sample_reach * sample[i])
-        if p == traverser:
-            # w = counterfactual weight: other players' reach (chance cancels)
-            w = 1.0
-            for other in range(self.players):
-                if other != p:
-                    w *= reach[other]
-            reg = self.regret.get(key)
-            if reg is not None:
-                # value of the sampled action's tail: u; of this node: u * policy[i]
-                for j, a in enumerate(legal):
-                    r = w * u * (1.0 - policy[i]) if j == i else -w * u * policy[i]
-                    reg[a] = reg.get(a, 0.0) + r
-        else:
-            avg = self.avg.get(key)
-            if avg is not None:
-                for a, q in zip(legal, policy, strict=False):
-                    avg[a] = avg.get(a, 0.0) + reach[p] * q / sample_reach
-        return u * policy[i]
-
-    # ----- results ---------------------------------------------------------------
-    def _average(self, key: str, reg: dict[int, float]) -> dict[int, float]:
-        avg = self.avg.get(key, {})
-        total = sum(avg.values())
-        if total > 0:
-            return {a: v / total for a, v in avg.items() if v > 0}
-        acts = sorted(set(reg) | set(avg))
-        return {a: 1.0 / len(acts) for a in acts} if acts else {}
-
     def average_policy_table(self) -> dict[str, dict[int, float]]:
-        """The average strategy per key (uniform over seen actions where nothing accumulated)."""
-        out: dict[str, dict[int, float]] = {}
-        for key, reg in self.regret.items():
-            probs = self._average(key, reg)
-            if probs:
-                out[key] = probs
-        return out
-
-    def average_policy_rows(self):
-        """The same as (key, action, probability) rows, one key at a time (low memory)."""
-        for key, reg in self.regret.items():
-            for a, p in sorted(self._average(key, reg).items()):
-                yield key, int(a), float(p)
-
-    def policy_size(self) -> int:
-        """Keys with a policy (every tracked key that has at least one action)."""
-        return sum(1 for key, reg in self.regret.items() if reg or self.avg.get(key))
-
-    def average_regret(self) -> float:
-        """Mean over keys of the largest positive cumulative regret, per iteration."""
-        if not self.regret or not self.iterations:
-            return float("nan")
-        tot = 0.0
-        for reg in self.regret.values():
-            tot += max([0.0, *reg.values()])
-        return tot / len(self.regret) / self.iterations
-
-    def as_openspiel_policy(self):
-        """A python ``policy.Policy`` over the game (for exploitability on small games)."""
-        from open_spiel.python import policy as pol
-
-        table = self.average_policy_table()
-        key_fn = self.key
-
-        class _P(pol.Policy):
-            def action_probabilities(self, state, player_id=None):
-                legal = state.legal_actions()
-                probs = table.get(key_fn(state, state.current_player()), {})
-                total = sum(probs.get(a, 0.0) for a in legal)
-                if total <= 0:
-                    return {a: 1.0 / len(legal) for a in legal}
-                return {a: probs.get(a, 0.0) / total for a in legal}
-
-        return _P(self.game, list(range(self.players)))
-
-    # ----- checkpoint rows ---------------------------------------------------------
-    def rows(self):
-        """(key, action, regret, avg) rows for a checkpoint."""
-        for key, reg in self.regret.items():
-            avg = self.avg.get(key, {})
-            for a in sorted(set(reg) | set(avg)):
-                yield key, a, reg.get(a, 0.0), avg.get(a, 0.0)
-
-    def load_rows(self, rows) -> None:
-        self.regret.clear()
-        self.avg.clear()
-        for key, a, r, s in rows:
-            self.regret.setdefault(key, {})[a] = r
-            self.avg.setdefault(key, {})[a] = s
+        return average_policy_table(self.tables)
 
 
-__all__ = ["MCCFR", "NO_ABSTRACTION"]
+__all__ = [
+    "MCCFR",
+    "NO_ABSTRACTION",
+    "Traversals",
+    "average_policy_table",
+    "count_decisions",
+    "pick",
+]

@@ -16,7 +16,9 @@ solver extras (``seed``, ``nash_conv``...).
 
 ``policy(path=...,fallback=heuristic)`` plays from a file; keys the file does not
 cover (or where none of the stored actions is legal) are played by the fallback
-agent and counted in ``fallbacks``.
+agent and counted in ``fallbacks``. With an abstraction that labels actions
+(``GameSpec.abstraction_labels``) the ``action`` column holds labels, and the agent
+plays the first legal action of the label it samples.
 """
 
 from __future__ import annotations
@@ -213,6 +215,26 @@ def key_function(game, abstraction: str):
     return spec.abstraction
 
 
+def label_function(game, abstraction: str):
+    """state, player, legal -> one label per legal action, for an abstraction name; None
+    when actions are their own labels (``none``, or a game without action abstraction)."""
+    if abstraction == NO_ABSTRACTION:
+        return None
+    return get_spec(game.get_type().short_name).abstraction_labels
+
+
+def choices(labels_fn, state, player: int, legal) -> tuple[list[int], list[int]]:
+    """(actions, labels) of a decision: one action per distinct label, the first in legal
+    order (every action, labelled by its id, without an action abstraction)."""
+    if labels_fn is None:
+        return legal, legal
+    first: dict[int, int] = {}
+    for a, label in zip(legal, labels_fn(state, player, legal), strict=True):
+        if label not in first:
+            first[label] = a
+    return list(first.values()), list(first)
+
+
 class PolicyAgent(Agent):
     """Plays by sampling the file's probabilities; unseen keys go to the fallback agent."""
 
@@ -225,31 +247,51 @@ class PolicyAgent(Agent):
         self.meta = pol.meta
         self.table = pol.table
         self.key_fn = key_function(game, pol.meta["abstraction"])
+        self.labels_fn = label_function(game, pol.meta["abstraction"])
         self.rng = random.Random(seed)
         self.fallback = fallback(seed + 1)
-        self.fallbacks = 0
+        self.fallbacks = 0  # over the agent's life
         self.lookups = 0
+        self.game_fallbacks = 0  # this game's (coverage)
+        self.game_lookups = 0
 
     def reset(self) -> None:
         self.fallback.reset()
+        self.game_fallbacks = self.game_lookups = 0
+
+    def coverage(self) -> float | None:
+        if not self.game_lookups:
+            return None
+        return 1.0 - self.game_fallbacks / self.game_lookups
 
     def _probs(self, state) -> list[tuple[int, float]] | None:
+        """The file's probabilities at ``state`` (one action at 1.0 where the abstraction
+        leaves a single choice: training never stores those); None where it has none."""
         p = state.current_player()
+        acts, labels = choices(self.labels_fn, state, p, state.legal_actions())
+        if len(acts) == 1:
+            return [(acts[0], 1.0)]
         entry = self.table.get(self.key_fn(state, p))
         if entry is None:
             return None
-        legal = set(state.legal_actions())
-        pairs = [(a, q) for a, q in zip(*entry, strict=False) if a in legal and q > 0]
+        stored = dict(zip(*entry, strict=True))
+        pairs = [(a, stored.get(x, 0.0)) for a, x in zip(acts, labels, strict=True)]
+        pairs = [(a, q) for a, q in pairs if q > 0]
         total = sum(q for _, q in pairs)
         if total <= 0:
             return None
         return [(a, q / total) for a, q in pairs]
 
     def step(self, state) -> int:
-        self.lookups += 1
+        acts, _ = choices(self.labels_fn, state, state.current_player(), state.legal_actions())
+        if len(acts) == 1:
+            return acts[0]  # the abstraction leaves one choice: not a decision
         probs = self._probs(state)
+        self.lookups += 1
+        self.game_lookups += 1
         if probs is None:
             self.fallbacks += 1
+            self.game_fallbacks += 1
             return self.fallback.step(state)
         x = self.rng.random()
         acc = 0.0

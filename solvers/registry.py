@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from solvers import baselines, openspiel_bots, policy_file, search
+from solvers import baselines, blueprint, cfr_search, openspiel_bots, policy_file, search
 from solvers.base import Agent, AgentKind, Param
 from solvers.spec import AgentSpecError, format_spec, parse_spec
 from spiel_games.common.errors import MeepleError, one_line
@@ -55,12 +55,26 @@ POLICY = AgentKind(
     factory=_make_policy,
 )
 
+
+def _make_blueprint(game, params, seed) -> Agent:
+    fallback = resolve(params["fallback"])
+    if fallback.kind.name in ("policy", "blueprint"):
+        raise AgentSpecError("agent 'blueprint': the fallback cannot itself be a table agent")
+    return blueprint.make_blueprint_agent(
+        game, params["path"], lambda s: fallback.make(game, s), seed, params["play"]
+    )
+
+
+BLUEPRINT = blueprint.blueprint_kind(_make_blueprint)
+
 BUILTIN: tuple[AgentKind, ...] = (
     baselines.RANDOM,
     baselines.HEURISTIC,
     baselines.NOISY,
     *search.KINDS,
     POLICY,
+    BLUEPRINT,
+    cfr_search.CFR_SEARCH,
     openspiel_bots.OPENSPIEL_ISMCTS,
 )
 KINDS: dict[str, AgentKind] = {k.name: k for k in BUILTIN}

@@ -203,10 +203,8 @@ OVER_BUDGET_FILES = {
     "scripts/bench_strength.py": "rewritten around the pool for issue 33",
 }
 LONG_FUNCTIONS = {
-    "solvers/train.py:solve": "solvers side",
     "tournament/cli/advice.py:advise_cmd": "tournament side",
     "tournament/cli/advice.py:play_cmd": "tournament side",
-    "tournament/cli/solvers.py:solve": "tournament side",
     "tournament/cli/solvers.py:train": "tournament side",
 }
 

@@ -46,6 +46,13 @@ def ranks_from(returns: list[float], scores: list[float]) -> list[int]:
     return [1 + sum(1 for k in keys if k > mine) for mine in keys]
 
 
+def coverage(agents) -> list[float | None] | None:
+    """Per seat, the share of the agent's decisions played from its table (``coverage()``
+    of blueprint and policy agents; None for the others); None when no seat has one."""
+    shares = [agent.coverage() for agent in agents]
+    return shares if any(x is not None for x in shares) else None
+
+
 def failure_ranks(n: int, failed_seat: int, policy: str) -> list[int] | None:
     """rank-last: the failing seat is last and the others share first; void: no ranks."""
     if policy == "void":
@@ -91,6 +98,7 @@ def play_one(
         "failed_seat": r.failed_seat,
         "detail": r.detail,
         "actions_hash": actions_hash(r.actions),
+        "coverage": coverage(agents),
     }
     if keep_actions:
         row["actions"] = list(r.actions)

@@ -35,7 +35,9 @@ from spiel_games.common.errors import MeepleError
 from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes
 from tournament.config import TournamentConfig, config_to_toml_dict
 
-LEDGER_VERSION = 1
+LEDGER_VERSION = 2
+# Version 1 ledgers (without ``coverage``) are still read: their games get null coverage.
+READABLE_VERSIONS = (1, 2)
 
 SCHEMA = pa.schema(
     [
@@ -61,6 +63,9 @@ SCHEMA = pa.schema(
         pa.field("failed_seat", pa.int8(), nullable=False),  # -1 when none
         pa.field("detail", pa.dictionary(pa.int32(), pa.string()), nullable=False),
         pa.field("actions_hash", pa.int64(), nullable=False),  # digest of the move list
+        # per seat: share of the agent's decisions played from a table (blueprint, policy);
+        # null for agents without one, the whole list null when no seat has one (version 2)
+        pa.field("coverage", pa.list_(pa.float32()), nullable=True),
     ],
     metadata={b"meeple.ledger_version": str(LEDGER_VERSION).encode()},
 )
@@ -117,7 +122,11 @@ def read_manifest(directory: Path) -> dict:
         raise LedgerError(f"{directory}: no {MANIFEST}; not a meeple ledger") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise LedgerError(f"{path}: unreadable manifest ({e})") from None
-    if not isinstance(m, dict) or m.get("ledger_version") != LEDGER_VERSION or "run_id" not in m:
+    if (
+        not isinstance(m, dict)
+        or m.get("ledger_version") not in READABLE_VERSIONS
+        or "run_id" not in m
+    ):
         raise LedgerError(f"{path}: not a meeple ledger manifest (version {LEDGER_VERSION})")
     return m
 
@@ -211,7 +220,7 @@ def _why_different(old: dict, new: dict) -> str:
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:
-    cols = {f.name: [r[f.name] for r in rows] for f in SCHEMA}
+    cols = {f.name: [r.get(f.name) for r in rows] for f in SCHEMA}
     return pa.Table.from_pydict(cols, schema=SCHEMA)
 
 
@@ -248,7 +257,8 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
         raise LedgerError(
             f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"
         ) from None
-    if names != SCHEMA.names:
+    old = names == SCHEMA.names[:-1]  # a version 1 batch: no coverage column
+    if names != SCHEMA.names and not old:
         raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it")
     expected = int(p.stem.rsplit("-", 1)[1])
     if rows != expected:
@@ -259,7 +269,9 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
         else [c for c in SCHEMA.names if c in columns or c == "run_id"]
     )
     try:
-        t = pf.read(columns=cols, use_threads=False)
+        t = pf.read(columns=[c for c in cols if c in names], use_threads=False)
+        if old and "coverage" in cols:
+            t = t.append_column("coverage", pa.nulls(t.num_rows, SCHEMA.field("coverage").type))
     except Exception as e:
         raise LedgerError(
             f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"

@@ -8,8 +8,8 @@ selection function.
 |---|---|---|
 | `eval` | leaf evaluation | `ScoreEvaluation`, `EstimateEvaluation` (game or learned) |
 | `rollout`, `rollout_depth`, `epsilon`, `settle` | `Rollout` | policy, depth, settling heuristic |
-| `opponents`, `opp_eps` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents` |
-| `prior` | prior | `NoPrior`, `HeuristicPrior` |
+| `opponents`, `opp_eps`, `blueprint` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents`, `BlueprintOpponents` |
+| `prior`, `blueprint` | prior | `NoPrior`, `HeuristicPrior`, `BlueprintPrior` |
 | `widen`, `unprune` | expansion rule | `OpenAll`, `Widening`, `Unpruning` |
 | `uct_c`, `prior_w`, `qnorm` | selection rule | `UCB`, `ScaledUCB` |
 | `root` | root selection | `UCBRoot`, `SequentialHalving` |
@@ -21,6 +21,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from solvers.blueprint import load_blueprint, shipped_for
 from solvers.fastpath import transition_functions
 from solvers.search.expansion import OpenAll, Unpruning, Widening
 from solvers.search.halving import SequentialHalving
@@ -32,6 +33,9 @@ from solvers.search.leaf import (
     learned_evaluation,
 )
 from solvers.search.models import (
+    BlueprintOpponents,
+    BlueprintPolicy,
+    BlueprintPrior,
     HeuristicOpponents,
     HeuristicPrior,
     NoisyOpponents,
@@ -61,15 +65,19 @@ PLAIN: dict[str, object] = {
     "opp_eps": 0.0,
     "unprune": 0.0,
     "widen": 0.0,
+    "blueprint": "",
 }
+
+Prior = NoPrior | HeuristicPrior | BlueprintPrior
+Opponents = SearchedOpponents | HeuristicOpponents | BlueprintOpponents
 
 
 @dataclass(frozen=True)
 class Parts:
     streams: Streams
     worlds: Worlds
-    opponents: SearchedOpponents | HeuristicOpponents
-    prior: NoPrior | HeuristicPrior
+    opponents: Opponents
+    prior: Prior
     expansion: OpenAll | Widening | Unpruning
     selection: UCB
     leaf: Rollout
@@ -128,16 +136,22 @@ def _leaf(game, p: Mapping[str, object], streams: Streams, heuristic) -> Rollout
     )
 
 
-def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts:
-    """Every part for ``params`` (resolved: no ``auto`` left); ValueError when the game
-    lacks a piece they need."""
-    p = {**PLAIN, **params}
-    streams = Streams(rng)
-    heuristic = _heuristic(game, p)
-    prior: NoPrior | HeuristicPrior = NoPrior()
+def _blueprint_policy(game, p: Mapping[str, object], sample: bool) -> BlueprintPolicy:
+    """The blueprint of ``p['blueprint']`` (empty: the one the game ships for this game
+    string) as a policy, the game's heuristic (when it has one) where it has no row."""
+    path = str(p["blueprint"]) or shipped_for(game, "blueprint")
+    fallback = get_spec(game.get_type().short_name).heuristic
+    legal = transition_functions(game)[1]
+    return BlueprintPolicy(load_blueprint(path, game), fallback, legal, sample)
+
+
+def _models(game, p: Mapping[str, object], streams: Streams, heuristic) -> tuple[Prior, Opponents]:
+    prior: Prior = NoPrior()
     if p["prior"] == "heuristic":
         prior = HeuristicPrior(heuristic)
-    opponents: SearchedOpponents | HeuristicOpponents = SearchedOpponents()
+    elif p["prior"] == "blueprint":
+        prior = BlueprintPrior(_blueprint_policy(game, p, sample=False))
+    opponents: Opponents = SearchedOpponents()
     opp_eps = _number(p, "opp_eps")
     if p["opponents"] == "heuristic":
         if opp_eps > 0.0:
@@ -145,12 +159,26 @@ def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts
             opponents = NoisyOpponents(heuristic, streams, opp_eps, legal)
         else:
             opponents = HeuristicOpponents(heuristic)
+    elif p["opponents"] == "blueprint":
+        opponents = BlueprintOpponents(_blueprint_policy(game, p, sample=True))
+    return prior, opponents
+
+
+def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts:
+    """Every part for ``params`` (resolved: no ``auto`` left); ValueError when the game
+    lacks a piece they need."""
+    p = {**PLAIN, **params}
+    streams = Streams(rng)
+    heuristic = _heuristic(game, p)
+    prior, opponents = _models(game, p, streams, heuristic)
     widen, unprune = _number(p, "widen"), _number(p, "unprune")
     widening = Widening(widen) if widen > 0 else None
     expansion: OpenAll | Widening | Unpruning = widening or OpenAll()
     if unprune > 0:
-        if p["prior"] != "heuristic":
-            raise ValueError("unprune needs prior=heuristic (the move a node starts with)")
+        if p["prior"] not in ("heuristic", "blueprint"):
+            raise ValueError(
+                "unprune needs prior=heuristic or blueprint (the move a node starts with)"
+            )
         expansion = Unpruning(unprune, widening)
     uct_c, prior_w = _number(p, "uct_c"), _number(p, "prior_w")
     selection = ScaledUCB(uct_c, prior_w) if p["qnorm"] == "on" else UCB(uct_c, prior_w)

@@ -18,14 +18,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from solvers.search.models import HeuristicPrior, NoPrior
+    from solvers.search.models import BlueprintPrior, HeuristicPrior, NoPrior
     from solvers.search.tree import Node, SearchEngine
 
 
 class SequentialHalving:
     """Chooses the root move by sequential halving; below the root the tree is as usual."""
 
-    def __init__(self, prior: HeuristicPrior | NoPrior, prior_w: float, widen: float):
+    def __init__(
+        self, prior: HeuristicPrior | NoPrior | BlueprintPrior, prior_w: float, widen: float
+    ):
         self.prior = prior
         self.prior_w = prior_w
         self.widen = widen

@@ -80,3 +80,52 @@ class NoisyOpponents(HeuristicOpponents):
             legal = self.legal(state, state.current_player())
             return legal[rng.randrange(len(legal))]
         return self.heuristic(state, np_rng)
+
+
+class BlueprintPolicy:
+    """A blueprint's move for the player to move (``solvers.blueprint.Blueprint.policy``:
+    keyed by the mover's own abstraction key, so it reads only what the mover knows):
+    sampled from its average strategy (``sample``) or its most likely action; where the
+    blueprint has no row, the ``fallback`` policy (the game's heuristic), else a uniformly
+    random legal move. Draws come from the numpy stream the loop hands it."""
+
+    def __init__(self, blueprint, fallback: Policy | None, legal: Callable, sample: bool):
+        self.blueprint = blueprint
+        self.fallback = fallback
+        self.legal = legal
+        self.sample = sample
+
+    def __call__(self, state, np_rng) -> int:
+        p = state.current_player()
+        found = self.blueprint.policy(state, p)
+        if found is None:
+            if self.fallback is not None:
+                return self.fallback(state, np_rng)
+            legal = self.legal(state, p)
+            return legal[int(np_rng.integers(len(legal)))]
+        acts, probs = found
+        if not self.sample:
+            return acts[max(range(len(acts)), key=lambda j: (probs[j], -acts[j]))]
+        x = float(np_rng.random())
+        for a, q in zip(acts, probs, strict=True):
+            x -= q
+            if x < 0.0:
+                return a
+        return acts[-1]
+
+
+class BlueprintPrior:
+    """``prior=blueprint``: the progressive bias of ``HeuristicPrior`` on the blueprint's most
+    likely move at each node (the node's ``hint``; the heuristic where it has no row)."""
+
+    def __init__(self, policy: BlueprintPolicy):
+        self.policy: Policy | None = policy
+
+
+class BlueprintOpponents:
+    """``opponents=blueprint``: the other players' decisions inside the tree are sampled
+    from the blueprint's average strategy (a mixed strategy, not one fixed reply), kept as
+    edges without statistics like ``HeuristicOpponents``."""
+
+    def __init__(self, policy: BlueprintPolicy):
+        self.policy: Policy | None = policy

@@ -10,6 +10,8 @@ import pyspiel
 
 from solvers import value_model
 from solvers.base import AgentKind, Auto, AutoValues, Param
+from solvers.blueprint import load_blueprint, shipped_for
+from solvers.policy_file import PolicyFileError
 from solvers.search.agents import ISMCTSAgent, MCTSAgent, PIMCAgent
 from solvers.search.leaf import game_evaluation, learned_evaluation
 from solvers.spec import AgentSpecError
@@ -76,7 +78,7 @@ def _auto_depth(v: GameAuto) -> int:
 
 
 def _auto_unprune(v: GameAuto) -> float:
-    use = v["prior"] == "heuristic" and v.evaluated
+    use = v["prior"] in ("heuristic", "blueprint") and v.evaluated
     return v.defaults.unprune if v.defaults is not None and use else 0.0
 
 
@@ -166,9 +168,10 @@ COMMON: tuple[Param, ...] = (
         "prior",
         str,
         "auto",
-        "move prior: none, or heuristic (the heuristic's move at each node is tried "
-        "first and gets a progressive bias prior_w/(n+1))",
-        choices=("none", "heuristic"),
+        "move prior: none, heuristic (the heuristic's move at each node is tried "
+        "first and gets a progressive bias prior_w/(n+1)) or blueprint (the same for the "
+        "blueprint's most likely move, the heuristic's where it has no row; see blueprint)",
+        choices=("none", "heuristic", "blueprint"),
         auto=Auto(
             "auto",
             "heuristic where the game has one",
@@ -219,9 +222,10 @@ COMMON: tuple[Param, ...] = (
         str,
         "auto",
         "the other players' decisions inside the tree: search (UCB on their own returns) "
-        "or heuristic (the game's heuristic plays them, so the budget goes to the mover's "
-        "own decisions)",
-        choices=("search", "heuristic"),
+        "heuristic (the game's heuristic plays them, so the budget goes to the mover's "
+        "own decisions) or blueprint (moves sampled from the blueprint's average strategy, "
+        "the heuristic's where it has no row; see blueprint)",
+        choices=("search", "heuristic", "blueprint"),
         auto=Auto(
             "auto",
             f"heuristic with {_EVALUATED} where the game has a heuristic",
@@ -267,7 +271,7 @@ COMMON: tuple[Param, ...] = (
         special=((0.0, "off"),),
         auto=Auto(
             -1.0,
-            f"the game's measured value with {_EVALUATED} and prior=heuristic",
+            f"the game's measured value with {_EVALUATED} and prior=heuristic|blueprint",
             _auto_unprune,
         ),
         tunable=True,
@@ -283,6 +287,13 @@ COMMON: tuple[Param, ...] = (
         special=((0.0, "off"),),
         tunable=True,
         tune=(0.0, 4.0),
+    ),
+    Param(
+        "blueprint",
+        str,
+        "",
+        "blueprint file (.npz, `meeple solve`) for prior=blueprint or opponents=blueprint; "
+        "empty: the one the game ships for this game string",
     ),
 )
 
@@ -305,11 +316,12 @@ def _refuse(kind: str, game, params: dict) -> None:
             f"agent {kind!r}: opp_eps is the noise of opponents=heuristic, but the "
             f"opponents here are {params['opponents']!r}"
         )
-    if params["unprune"] > 0 and params["prior"] != "heuristic":
+    if params["unprune"] > 0 and params["prior"] not in ("heuristic", "blueprint"):
         raise AgentSpecError(
-            f"agent {kind!r}: unprune opens a node with the heuristic's move, so it "
-            f"needs prior=heuristic (here prior={params['prior']!r})"
+            f"agent {kind!r}: unprune opens a node with the prior's move, so it "
+            f"needs prior=heuristic or blueprint (here prior={params['prior']!r})"
         )
+    _refuse_blueprint(kind, game, params)
     if params["eval"] in ("game", "learned") and _evaluation(game) is None:
         raise AgentSpecError(
             f"agent {kind!r}: this game has no evaluation for eval={params['eval']}"
@@ -323,6 +335,20 @@ def _refuse(kind: str, game, params: dict) -> None:
         try:
             learned_evaluation(game, params["model"])
         except value_model.ValueModelError as e:
+            raise AgentSpecError(f"agent {kind!r}: {e}") from None
+
+
+def _refuse_blueprint(kind: str, game, params: dict) -> None:
+    uses = [n for n in ("prior", "opponents") if params[n] == "blueprint"]
+    if params["blueprint"] and not uses:
+        raise AgentSpecError(
+            f"agent {kind!r}: blueprint is the file of prior=blueprint or opponents=blueprint, "
+            "but neither is set"
+        )
+    if uses:
+        try:
+            load_blueprint(params["blueprint"] or shipped_for(game, "blueprint"), game)
+        except (PolicyFileError, AgentSpecError) as e:
             raise AgentSpecError(f"agent {kind!r}: {e}") from None
 
 

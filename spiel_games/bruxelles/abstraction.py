@@ -1,26 +1,36 @@
-"""Information abstraction for MCCFR on Bruxelles 1893 (name "bruxelles-holdings", version 1).
+"""Information and action abstraction for MCCFR on Bruxelles 1893 (name "bruxelles-holdings",
+version 2).
 
-The key keeps what drives a decision and buckets the rest:
+Coarse on purpose: the keys met in play must recur often enough for sampled regrets to
+settle (``solvers/mccfr_tables.py``). The *key* is the context of a decision, the
+*labels* describe each action by what it does, so that board spaces alike for me are
+one choice. Everything is read from what the player knows.
 
-- decision: phase, round, and the phase's public arguments (space, action, figure...);
-- own holdings: money (buckets 0, 1-2, 3-5, 6-9, 10+), works by colour (capped at 2),
-  cubes (wood/stone/iron/joker capped at 3), buildings built, City Hall / Royal
-  Palace / Architect levels, assistants in supply, exhibition tiles, upright
-  figures (bitmask), whether I have passed;
-- public board: the available area's free spaces by action (counts capped at 3),
-  the bonus card under each column and whether I lead its bids, the theater
-  display, the shop, the compass needles' tiles;
-- rough standings: my current score minus the best opponent's, in buckets of 10.
+- key: the phase, the round, my money (0, 1-2, 3-5, 6-9, 10+), my victory points minus
+  the best opponent's (behind by 10 or more, within 9, ahead by 10 or more); on a turn also my
+  buildings built (0, 1, 2, 3+) and assistants in supply (0, 1, 2+);
+- labels: place an assistant: 100 + 20 x the space's Art Nouveau action + 10 x (I can
+  lead its column's bonus with half my money) + (another player's building is there);
+  a Brussels action: 200 + which; pass 29; a bid: 300 + the amount (capped at 9) + 10 x
+  (it is the bid that leads the column); a cursor position: 400 + its rank by the sale
+  reward (victory points plus half the money) for the work being sold (0, 1, 2 = third
+  or lower); build on a space: 500 + the space's action; every other choice: its id.
 
-Version history: 1 = initial.
+Version history: 1 = own holdings, board, columns and compass in the key (a new key
+nearly every decision); 2 = the context key and action labels above.
 """
 
 from __future__ import annotations
 
+from spiel_games.bruxelles import actions as A
+from spiel_games.bruxelles import rules as R
+from spiel_games.bruxelles.heuristic import _column_bonus
 from spiel_games.bruxelles.state import Phase
 
 NAME = "bruxelles-holdings"
-VERSION = 1
+VERSION = 2
+
+_MAIN, _BID, _CURSOR, _BUILD = Phase.MAIN, Phase.BID, Phase.CURSOR, Phase.BUILD
 
 
 def _money_bucket(m: int) -> int:
@@ -30,53 +40,52 @@ def _money_bucket(m: int) -> int:
 def abstract_key(state, player: int) -> str:
     s = state._s
     p = player
-    b = s.cfg.board
-    ctx = (
-        ""
-        if s.phase == Phase.KEEP_WORK and s.actor != p
-        else ",".join(str(v) for v in s.ctx if isinstance(v, int))
-    )
-    if s.phase == Phase.KEEP_WORK and s.actor == p:
-        ctx = "".join(str(c) for c in s.ctx[0])
-    own = (
-        _money_bucket(s.money[p]),
-        "".join(str(min(k, 2)) for k in s.works[p]),
-        "".join(str(min(k, 3)) for k in s.cubes[p]),
-        s.built[p],
-        s.hall[p],
-        s.palace[p],
-        s.arch[p],
-        s.supply[p],
-        s.exhib[p],
-        s.upright(p),
-        (s.passed >> p) & 1,
-    )
-    free = [0] * 5
-    for sp in range(s.cfg.spaces):
-        if (s.area >> sp) & 1 and s.occ[sp] < 0 and s.acts:
-            free[s.acts[sp]] += 1
-    columns = []
-    for col in range(b):
-        card = s.strip_bonus[col]
-        sums = [0] * s.n
-        for r in range(b):
-            o = s.occ[r * b + col]
-            if 0 <= o < s.n:
-                sums[o] += s.bids[r * b + col]
-        lead = max(sums)
-        columns.append(f"{card}{'L' if lead and sums[p] == lead else ''}")
-    needles = "".join(str(s.compass[i]) for i in s.needles) if len(s.compass) == 6 else "-"
-    scores = state.scores()
-    others = max(scores[q] for q in range(s.n) if q != p)
-    return "|".join(
-        (
-            f"{int(s.phase)}r{s.round}:{ctx}",
-            ".".join(map(str, own)),
-            "".join(str(min(k, 3)) for k in free),
-            ",".join(columns),
-            ",".join(map(str, s.display)),
-            f"{s.shop[0]},{s.shop[1]}",
-            needles,
-            f"d{(scores[p] - others) // 10}",
-        )
-    )
+    vp = s.vp  # the victory-point track (final scoring adds more; this is the cheap part)
+    diff = vp[p] - max(vp[q] for q in range(s.n) if q != p)
+    standing = "b" if diff <= -10 else "a" if diff >= 10 else "e"
+    key = f"{int(s.phase)}r{s.round}m{_money_bucket(s.money[p])}{standing}"
+    if s.phase == _MAIN:
+        key += f"b{min(s.built[p], 3)}s{min(s.supply[p], 2)}"
+    return key
+
+
+def action_labels(state, player: int, legal) -> list[int]:
+    s = state._s
+    p = player
+    phase = s.phase
+    if phase == _MAIN:
+        board = s.cfg.board
+        columns: dict[int, int] = {}
+        out = []
+        for a in legal:
+            if a < A.BRUSSELS0:
+                sp = a - A.PLACE0
+                col = sp % board
+                lead = columns.get(col)
+                if lead is None:
+                    value, need = _column_bonus(s, p, col)
+                    lead = columns[col] = int(value > 0 and need <= max(1, s.money[p] // 2))
+                other = int(s.bld[sp] >= 0 and s.bld[sp] != p)
+                out.append(100 + 20 * s.acts[sp] + 10 * lead + other)
+            elif a < A.PASS:
+                out.append(200 + a - A.BRUSSELS0)
+            else:
+                out.append(a)
+        return out
+    if phase == _BID:
+        _, need = _column_bonus(s, p, s.ctx[0] % s.cfg.board)
+        out = []
+        for a in legal:
+            bid = a - A.BID0 + 1
+            out.append(300 + min(bid, 9) + 10 * (bid == need))
+        return out
+    if phase == _CURSOR:
+        colour = s.ctx[0]
+        rewards = [
+            (lambda m: m[1] + 0.5 * m[0])(R.sale_reward(A.cursor_of(a), colour)) for a in legal
+        ]
+        order = sorted(set(rewards), reverse=True)
+        return [400 + min(order.index(x), 2) for x in rewards]
+    if phase == _BUILD:
+        return [500 + s.acts[a - A.BUILD0] for a in legal]
+    return list(legal)

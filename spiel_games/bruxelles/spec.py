@@ -92,6 +92,7 @@ SPEC = GameSpec(
     ),
     heuristic=heuristic_action,
     abstraction=abstraction.abstract_key,
+    abstraction_labels=abstraction.action_labels,
     evaluation=evaluation,
     search_defaults=evaluation.SEARCH_DEFAULTS,
     abstraction_name=abstraction.NAME,

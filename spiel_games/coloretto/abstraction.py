@@ -1,65 +1,119 @@
-"""Information abstraction for MCCFR on full Coloretto (name "coloretto-rows", version 2).
+"""Information and action abstraction for MCCFR on Coloretto (name "coloretto-rows", version 3).
 
-The key keeps what matters for the decision and drops card identities that the
-table values make interchangeable:
+Coarse on purpose: the keys met in play must recur often enough for sampled regrets to
+settle (the blueprint's tables, ``solvers/mccfr_tables.py``). The *key* holds the
+context of a decision, the *labels* describe each action by what it does, so two rows
+that would add the same to my score and to my opponents' are one choice:
 
-- phase, whether the last round has begun, the deck size bucket (0-4, 5-14, 15+);
-- for every row, in board order (action ids refer to rows, so order is kept):
-  taken or not, cards in it, and what taking it would add to *my* score and to
-  the best-placed remaining opponent's score, each in one of seven buckets
-  (<= -4, -3..-1, 0, 1..2, 3..5, 6..9, >= 10);
-- the drawn card's gain for me when placing (same buckets);
-- my score minus the best opponent score, in buckets of 5 clipped to [-20, 20].
+- key: the phase (take-or-draw, place, joker colour), the stage (deck left 0-4, 5-14,
+  15-29, 30+) and whether the last round has begun, my score minus the best opponent's
+  (behind by 5 or more, within 4, ahead by 5 or more), the players still to take a row
+  this round, the free places left in the open rows (0-5, 6+), the colours I hold (2 or
+  fewer, 3, 4+); when placing, what the drawn card alone adds to my score (< 0, 0-1,
+  >= 2);
+- labels: ``draw`` 0; take a row: 100 + 20 x my gain bucket + 10 x (the best remaining
+  opponent would gain 3 or more) + the row's length; place the card in a row: 200 +
+  the same for the row with the card in it + the row's length before; give a joker a
+  colour: 300 + my gain bucket. Gain buckets: < 0, 0, 1-2, 3-4, >= 5.
 
-Version history: 1 = gains clipped to [-9, 12] (tables kept growing);
-2 = seven gain buckets and clipped standings, one score evaluation per player.
+Gains are cached per (collection, cards) pair, so a key costs a few dictionary lookups
+once the game's common collections have been seen.
+
+Version history: 1 = gains clipped to [-9, 12] (tables kept growing); 2 = seven gain
+buckets for me and the opponent per row in the key, standings in buckets of 5; 3 = the
+context key and action labels above.
 """
 
 from __future__ import annotations
 
 from spiel_games.coloretto.scoring import score_with
-from spiel_games.coloretto.state import Phase
+from spiel_games.coloretto.state import PLACE
 
 NAME = "coloretto-rows"
-VERSION = 2
+VERSION = 3
+
+_CACHES: dict[int, dict] = {}
+_BUCKET = (1, 2, 2, 3, 3)  # gain 0..4 -> bucket; < 0 -> 0, >= 5 -> 4
 
 
-def gain_bucket(x: int) -> str:
-    if x <= -4:
-        return "n"
-    if x < 0:
-        return "m"
-    if x == 0:
-        return "0"
-    if x <= 2:
-        return "1"
-    if x <= 5:
-        return "3"
-    if x <= 9:
-        return "6"
-    return "t"
+def _cache(cfg) -> dict:
+    cache = _CACHES.get(id(cfg))
+    if cache is None:
+        cache = _CACHES[id(cfg)] = {}
+    return cache
+
+
+def _score(cfg, cache: dict, col: tuple[int, ...]) -> int:
+    g = cache.get(col)
+    if g is None:
+        g = cache[col] = score_with(cfg, col, ())
+    return g
+
+
+def _gain(cfg, cache: dict, col: tuple[int, ...], cards: tuple[int, ...]) -> int:
+    if len(cards) > 1:
+        cards = tuple(sorted(cards))  # a row's order does not change what it scores
+    g = cache.get((col, cards))
+    if g is None:
+        if len(cache) > 500_000:
+            cache.clear()
+        g = cache[(col, cards)] = score_with(cfg, col, cards) - _score(cfg, cache, col)
+    return g
+
+
+def _bucket(g: int) -> int:
+    return 0 if g < 0 else 4 if g >= 5 else _BUCKET[g]
 
 
 def abstract_key(state, player: int) -> str:
     s = state._s
     cfg = s.cfg
-    n = cfg.players
+    cache = _cache(cfg)
     coll = s.coll
-    base = [score_with(cfg, coll[p], ()) for p in range(n)]
-    others = [p for p in range(n) if p != player and not (s.done >> p) & 1]
-    deck_bucket = 0 if s.deck_size < 5 else 1 if s.deck_size < 15 else 2
-    parts = [f"{int(s.phase)}{int(s.last_round)}{deck_bucket}"]
-    for r, row in enumerate(s.rows):
-        if (s.taken >> r) & 1:
-            parts.append("x")
-        elif not row:
-            parts.append("0")
+    deck = s.deck_size
+    me = _score(cfg, cache, coll[player])
+    best = max(_score(cfg, cache, coll[p]) for p in range(cfg.players) if p != player)
+    diff = me - best
+    standing = "b" if diff <= -5 else "a" if diff >= 5 else "e"
+    waiting = cfg.players - bin(s.done).count("1")
+    free = sum(
+        cap - len(row)
+        for r, (cap, row) in enumerate(zip(cfg.capacities, s.rows, strict=True))
+        if not (s.taken >> r) & 1
+    )
+    stage = 0 if deck < 5 else 1 if deck < 15 else 2 if deck < 30 else 3
+    colours = sum(1 for k in coll[player][: cfg.colours] if k)
+    key = (
+        f"{s.phase}{stage}{int(s.last_round)}{standing}{waiting}f{min(free, 6)}"
+        f"c{min(max(colours, 2), 4)}"
+    )
+    if s.phase == PLACE:
+        g = _gain(cfg, cache, coll[player], (s.pending,))
+        key += "n" if g < 0 else "0" if g < 2 else "2"
+    return key
+
+
+def action_labels(state, player: int, legal) -> list[int]:
+    s = state._s
+    cfg = s.cfg
+    lay = s.layout
+    cache = _cache(cfg)
+    mine = s.coll[player]
+    others = [s.coll[p] for p in range(cfg.players) if p != player and not (s.done >> p) & 1]
+    out = []
+    for a in legal:
+        if a == 0:
+            out.append(0)
+            continue
+        if a < lay.place0:
+            row = s.rows[a - lay.take0]
+            cards, base, length = row, 100, len(row)
+        elif a < lay.assign0:
+            row = s.rows[a - lay.place0]
+            cards, base, length = row + (s.pending,), 200, len(row)
         else:
-            g_me = score_with(cfg, coll[player], row) - base[player]
-            g_op = max((score_with(cfg, coll[p], row) - base[p] for p in others), default=0)
-            parts.append(f"{len(row)}{gain_bucket(g_me)}{gain_bucket(g_op)}")
-    if s.phase == Phase.PLACE:
-        parts.append("c" + gain_bucket(score_with(cfg, coll[player], (s.pending,)) - base[player]))
-    diff = base[player] - max(base[p] for p in range(n) if p != player)
-    parts.append(f"d{max(-4, min(4, diff // 5))}")
-    return "|".join(parts)
+            out.append(300 + _bucket(_gain(cfg, cache, mine, (a - lay.assign0,))))
+            continue
+        op = max((_gain(cfg, cache, c, cards) for c in others), default=0)
+        out.append(base + 20 * _bucket(_gain(cfg, cache, mine, cards)) + 10 * (op >= 3) + length)
+    return out

@@ -83,6 +83,10 @@ class GameSpec:
     heuristic: Callable | None = None
     # Information abstraction for MCCFR: abstraction(state, player) -> compact key.
     abstraction: Callable | None = None
+    # Action abstraction beside it (optional): abstraction_labels(state, player, legal) ->
+    # one small int per legal action; actions with equal labels are played as one (the
+    # first in legal order), so tables hold a slot per (key, label). None: the action ids.
+    abstraction_labels: Callable | None = None
     abstraction_name: str = ""
     abstraction_version: int = 0
     # For the info-leak test: perturb_secret(state, player, rng) -> a state that differs

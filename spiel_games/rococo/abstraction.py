@@ -1,60 +1,122 @@
-"""Information abstraction for MCCFR on Rococo (name "rococo-coarse", version 2).
+"""Information and action abstraction for MCCFR on Rococo (name "rococo-coarse", version 4).
 
-The key is built only from what `player` knows (own holdings, the public board,
-round, rough standings), so it never leaks hidden information:
+Coarse on purpose: the keys met in play must recur often enough for sampled regrets to
+settle (``solvers/mccfr_tables.py``). The *key* is the context of a decision, the
+*labels* describe each action by what it is worth by the heuristic's own yardsticks, so
+that cards, tiles, dresses or guest spaces alike for me are one choice. Everything is
+read from what the player knows (own holdings, the public board).
 
-- phase, round, and the legal action ids (they fix which decision this is and
-  keep keys of different action sets apart, as MCCFR requires);
-- own holdings: Livre in buckets of 3 (capped at 30), yarn and lace (capped at 3),
-  silk bales per colour (capped at 4), the hand as counts of Masters /
-  Journeymen / Apprentices, and the card being played;
-- public board: free guest spaces and free decoration spaces in buckets of 3,
-  whether the favor is free, the number of dresses I could make now;
-- standings: my current prestige minus the best opponent's, in buckets of 5.
-
-- with the Jewelry Box: own jewellery pieces (capped at 4), the exam card's side and
-  tasks done.
+- key: the phase, the round, my Livre (0-2, 3-5, 6-9, 10-14, 15+), my prestige so far
+  plus a tenth of my Livre minus the best opponent's (behind by 5 or more, within 4,
+  ahead by 5 or more), the kind of the card being played (Master, Journeyman, Apprentice);
+- labels: 100 x the action's block (select, play, main, take, ...) + the action's rank
+  within its block (0 best, 1 second, 2 any other) by the heuristic's own yardstick:
+  the card value for cards to select, hire or take at an exam; the play value for a
+  card to play (a dress it could make, a hire, the favor...); the tile's worth to me
+  minus its cost for a tile to take; the dress's value for a window; the bales wasted
+  for silk to pay; the guest space's value to me; the decoration's value; the jeweller
+  space's value; the prestige of a dress to move to the terrace; the card's value
+  (lowest first) for a card to depute; otherwise (main action, conversion, bonus, buy,
+  done...) the argument itself. Ranks make the same few labels recur at every decision
+  of a kind, so each is learned from many samples.
 
 Version history: 1 = initial; 2 = phase ids renumbered (Jewelry Box phases), jewellery;
-3 = phase ids renumbered again (exam phases), exam card.
+3 = phase ids renumbered again (exam phases), exam card; 4 = the context key and action
+labels above (version 3 put the legal actions and the holdings in the key and met nearly
+a new key per decision).
 """
 
 from __future__ import annotations
 
 from spiel_games.rococo import rules as R
-from spiel_games.rococo import scoring
 from spiel_games.rococo import state as ST
-from spiel_games.rococo.phases import checks as T
+from spiel_games.rococo.actions import _BLOCKS
+from spiel_games.rococo.heuristic import (
+    T,
+    _card_value,
+    _dress_value,
+    _final_prestige,
+    _fund_value,
+    _guest_value,
+    _hall_counts,
+    _jewel_value,
+    _play_value,
+    _tile_value,
+    _wanted_bales,
+)
 
 NAME = "rococo-coarse"
-VERSION = 3
+VERSION = 4
+
+_BLOCK = {name: i for i, name in enumerate(b for b in _BLOCKS if not b.endswith("_x"))}
+_CARD_BLOCKS = ("select", "hire", "xpick")
+
+
+def _money(m: int) -> int:
+    return 0 if m <= 2 else 1 if m <= 5 else 2 if m <= 9 else 3 if m <= 14 else 4
 
 
 def abstract_key(state, player: int) -> str:
     c = state._s
-    cfg = c.cfg
     p = player
-    hand = [0, 0, 0]
-    for k, m in enumerate(c.hand[p]):
-        if m:
-            hand[R.CARDS[k].kind] += m
-    bales = [min(4, b) for b in ST.bales_held(c, p)]
-    free_guests = sum(1 for o in c.gown if o < 0) // 3
-    free_decos = sum(1 for o in c.deco if o < 0) // 3
-    makeable = len(T.makeable_windows(c, p, True, "")) if c.cur == p else 0
-    scores = scoring.scores(c)
-    best_other = max(scores[q] for q in range(cfg.players) if q != p)
-    legal = state.legal_actions(p) if c.cur == p else []
-    parts = [
-        f"{int(c.phase)}.{c.round}",
-        f"m{min(c.money[p], 30) // 3}y{min(c.yarn[p], 3)}l{min(c.lace[p], 3)}",
-        "b" + "".join(map(str, bales)),
-        "h" + "".join(map(str, hand)),
-        f"c{c.card}",
-        f"g{free_guests}d{free_decos}f{int(c.favor < 0)}k{makeable}",
-        f"s{(scores[p] - best_other) // 5}",
-        "a" + ",".join(map(str, legal)),
-    ]
-    if cfg.jewelry:
-        parts.append(f"j{min(4, sum(c.jewels[p]))}x{c.xside[p]}{c.xbits[p]}")
-    return "|".join(parts)
+    n = c.cfg.players
+    worth = [10 * c.prestige[q] + c.money[q] for q in range(n)]
+    diff = worth[p] - max(worth[q] for q in range(n) if q != p)
+    standing = "b" if diff <= -50 else "a" if diff >= 50 else "e"
+    kind = R.CARDS[c.card].kind if c.card >= 0 and c.cur == p else 3
+    return f"{c.phase}r{c.round}m{_money(c.money[p])}{standing}{kind}"
+
+
+def _value(c, p: int, block: str, arg: int, cache: dict) -> float | None:
+    """The heuristic's yardstick for an action of a block (None: the block has none)."""
+    if block in _CARD_BLOCKS:
+        return _card_value(c, arg)
+    if block == "play":
+        return _play_value(c, arg)
+    if block in ("take", "discard"):
+        if "held" not in cache:
+            cache["held"], cache["want"] = ST.bales_held(c, p), _wanted_bales(c)
+        if block == "discard":
+            return -_tile_value(arg, cache["held"], cache["want"])
+        seg, t = divmod(arg, R.NUM_TILES)
+        return _tile_value(t, cache["held"], cache["want"]) - 0.5 * T.acquire_cost(c, seg)
+    if block == "make":
+        return _dress_value(c, arg)
+    if block == "pay":
+        b = R.TILES[arg].bales
+        useful = sum(min(b[i], c.need[i]) for i in range(4))
+        return -(sum(b) - useful) + 0.1 * useful
+    if block == "place":
+        if "counts" not in cache:
+            cache["counts"] = _hall_counts(c)
+        return _guest_value(c, arg, cache["counts"])
+    if block == "fund":
+        return _fund_value(c, arg)
+    if block == "jewel":
+        return _jewel_value(c, arg)
+    if block == "terrace":
+        return float(_final_prestige(c.gdress[arg]))
+    if block in ("depute", "depute_hand"):
+        return -_card_value(c, arg) - (1.0 if block == "depute_hand" else 0.0)
+    return None
+
+
+def action_labels(state, player: int, legal) -> list[int]:
+    c = state._s
+    lay = c.lay
+    cache: dict = {}
+    decoded = [lay.decode(a) for a in legal]
+    values = [_value(c, player, block, arg, cache) for block, arg in decoded]
+    out = []
+    for (block, arg), v in zip(decoded, values, strict=True):
+        base = 100 * _BLOCK[block]
+        if v is None:
+            out.append(base + min(arg, 99))
+            continue
+        better = {
+            x
+            for (b, _), x in zip(decoded, values, strict=True)
+            if b == block and x is not None and x > v
+        }
+        out.append(base + min(len(better), 2))
+    return out

@@ -1,39 +1,49 @@
-"""Information abstraction for MCCFR on Die Staufer (name "staufer-board", version 1).
+"""Information and action abstraction for MCCFR on Die Staufer (name "staufer-board", version 3).
 
-The key keeps what drives a decision and drops exact counts:
+Coarse on purpose: the keys met in play must recur often enough for sampled regrets to
+settle (``solvers/mccfr_tables.py``). The *key* is the context of a decision, the *labels*
+describe each action by what it does, so that two regions (or seats) alike for me are one
+choice. Everything is read from what the player knows (the board, the public VP track,
+its own court and chests); never another player's secret jobs.
 
-- phase, round, my court (envoys capped at 6, nobles), my turquoise chests (has/has not);
-- for every board position, clockwise from the king: whether it scores this round,
-  my majority count minus the best opponent's (clipped to [-2, 2]), free seats (capped 3);
-- the pending deployment (target position relative to the king, seat, occupant) and, while
-  paying nobles are placed, how many are left and where the last one went;
-- while missing figures are taken from payment areas, how many envoys and nobles are left;
-- my own job cards (region, design, office);
-- my score minus the best opponent's score, in buckets of 8 (opponents' scores without
-  their secret jobs, which I cannot know).
+- key: the phase, the round, my court (envoys plus nobles: 0-2, 3-5, 6+), my VP minus
+  the best opponent's on the public track (behind by 8 or more, within 7, ahead by 8 or
+  more); on a turn also the turquoise chests I hold (escort, gift, levy);
+- labels rank the options by the heuristic's own yardsticks (``heuristic.py``: the
+  majority at stake, my secret jobs, the seat's chest, its cost in figures), so that the
+  same few labels recur at every decision of a kind (labels by value buckets came and
+  went with the position, and each was learned from a few samples): deploy to a region:
+  100 + its rank by the best seat I can pay for there (0, 1, 2 = third or lower) + 10 if
+  that seat is worth nothing to the heuristic; supply: 200 + its rank by what it brings
+  (0 best, 1 any other); a turquoise chest: 300 + its kind; a seat: 400 + its rank (0,
+  1, 2+); a paying noble's or a missing figure's region: 500 / 600 + its clockwise
+  distance from the king; every other choice (occupant, payment, privilege, levy after
+  the action): its action id.
 
-Version history: 1 = initial; 2 = the noble-placement and take-from-payment decisions.
+Version history: 1 = initial; 2 = the noble-placement and take-from-payment decisions;
+3 = the context key and action labels above (version 2 listed every position's majority
+and free seats in the key, clockwise from the king, and met nearly a new key per decision).
 """
 
 from __future__ import annotations
 
+from spiel_games.staufer import actions as A
+from spiel_games.staufer import heuristic as H
+from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
+from spiel_games.staufer.heuristic import P
 from spiel_games.staufer.state import (
     KING,
-    NOB_AT,
-    NOB_CUR,
-    NOB_LEFT,
-    PEND_OCC,
+    NOBLE,
     PEND_POS,
-    PEND_SEAT,
-    PLAYER_PHASES,
     ROUND,
-    TAKE_E,
-    TAKE_N,
+    SEAT,
+    TAKE,
+    TURN,
 )
 
 NAME = "staufer-board"
-VERSION = 2
+VERSION = 3
 
 
 def abstract_key(state, player: int) -> str:
@@ -41,26 +51,82 @@ def abstract_key(state, player: int) -> str:
     v = s.v
     t = s.t
     me = player
-    court = t.court + 2 * me
-    turq = "".join("1" if v[t.tq + me * 3 + i] else "0" for i in range(3))
-    parts = [f"{s.phase}r{v[ROUND]}c{min(v[court], 6)}{v[court + 1]}t{turq}"]
-    if s.phase in PLAYER_PHASES:
+    court = v[t.court + 2 * me] + v[t.court + 2 * me + 1]
+    court_b = 0 if court <= 2 else 1 if court <= 5 else 2
+    vp = v[t.vp : t.vp + t.n]
+    diff = vp[me] - max(vp[p] for p in range(t.n) if p != me)
+    standing = "b" if diff <= -8 else "a" if diff >= 8 else "e"
+    key = f"{s.phase}r{v[ROUND]}c{court_b}{standing}"
+    if s.phase == TURN:
+        key += "t" + "".join("1" if v[t.tq + me * 3 + i] else "0" for i in range(3))
+    return key
+
+
+def _best_seat(s, p: int, pos: int, bonus: int, scored) -> float | None:
+    """The heuristic's value of the best seat I can pay for at pos (None: none)."""
+    region = parts = None
+    best = None
+    for k, value, noble_only, cost in P.open_seats(s, p, pos, bonus):
+        if region is None:
+            region = H._region_value(s, p, pos, scored)
+            parts = H._job_parts(s, p, pos, H._mine_here(s, p, pos))
+        v = H._seat_value(s, pos, k, value, noble_only, cost, region, parts)
+        if best is None or v > best:
+            best = v
+    return best
+
+
+def _ranks(values: list[float]) -> list[int]:
+    """0 for the best value, 1 for the second, ... (equal values share a rank)."""
+    order = sorted(set(values), reverse=True)
+    return [order.index(x) for x in values]
+
+
+def action_labels(state, player: int, legal) -> list[int]:
+    s = state._s
+    v = s.v
+    t = s.t
+    phase = s.phase
+    p = player
+    if phase == TURN:
         scored = S.scored_positions(s)
-        for step in range(t.r):
-            pos = (v[KING] + step) % t.r
-            counts, _ = S.majority_counts(s, pos)
-            other = max(c for q, c in enumerate(counts) if q != me)
-            diff = max(-2, min(2, counts[me] - other))
-            free = sum(1 for i in range(s.seats_in(pos)) if v[t.seat + pos * t.K + i] < 0)
-            parts.append(f"{'!' if pos in scored else ''}{diff}:{min(free, 3)}")
-        if v[PEND_POS] >= 0:
-            parts.append(f"p{(v[PEND_POS] - v[KING]) % t.r}.{v[PEND_SEAT]}.{v[PEND_OCC]}")
-        if v[NOB_LEFT]:
-            parts.append(f"n{v[NOB_LEFT]}.{v[NOB_CUR]}.{v[NOB_AT]}")
-        if v[TAKE_E] or v[TAKE_N]:
-            parts.append(f"k{v[TAKE_E]}.{v[TAKE_N]}")
-    parts.append("j" + ".".join(str(c) for c in v[t.jobs + me * 3 : t.jobs + me * 3 + 3]))
-    sc = S.known_scores(s, me)  # never the opponents' secret jobs
-    best_other = max(sc[p] for p in range(t.n) if p != me)
-    parts.append(f"d{(sc[me] - best_other) // 8}")
-    return "|".join(parts)
+        bonus = P.bonus_envoy(s, p)
+        deploy: dict[int, float] = {}
+        supply: dict[int, float] = {}
+        for a in legal:
+            if A.DEPLOY0 <= a < A.SEAT0:
+                best = _best_seat(s, p, s.pos_of[a - A.DEPLOY0], bonus, scored)
+                deploy[a] = -99.0 if best is None else best
+            elif A.SUPPLY0 <= a < A.DEPLOY0:
+                e, nb = t.cfg.supply[a]
+                base = t.supc + a * R.CHEST_KINDS
+                chests = sum(H._CHEST_VALUE[x] * v[base + x] for x in range(R.CHEST_KINDS))
+                supply[a] = e + 1.5 * nb + chests
+        rank = dict(zip(deploy, _ranks(list(deploy.values())), strict=True))
+        rank.update(zip(supply, _ranks(list(supply.values())), strict=True))
+        out = []
+        for a in legal:
+            if a in deploy:
+                out.append(100 + 10 * (deploy[a] <= 0) + min(rank[a], 2))
+            elif a in supply:
+                out.append(200 + min(rank[a], 1))
+            else:
+                out.append(300 + a - A.USE0)
+        return out
+    if phase == SEAT:
+        pos = v[PEND_POS]
+        scored = S.scored_positions(s)
+        region = H._region_value(s, p, pos, scored)
+        parts = H._job_parts(s, p, pos, H._mine_here(s, p, pos))
+        travel = P.travel_cost(s, p, pos)
+        values = []
+        for a in legal:
+            k = a - A.SEAT0
+            value, noble_only = s.seat_def(pos, k)
+            cost = travel + 1 + P.seat_payment(s, p, value)
+            values.append(H._seat_value(s, pos, k, value, noble_only, cost, region, parts))
+        return [400 + min(r, 2) for r in _ranks(values)]
+    if phase in (NOBLE, TAKE):
+        base, first = (500, A.NOBLE_TO0) if phase == NOBLE else (600, A.TAKE0)
+        return [base + (s.pos_of[a - first] - v[KING]) % t.r for a in legal]
+    return list(legal)

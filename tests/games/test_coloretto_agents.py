@@ -6,7 +6,7 @@ import pyspiel
 
 import spiel_games
 from solvers.baselines import RandomAgent
-from spiel_games.coloretto.abstraction import VERSION, abstract_key, gain_bucket
+from spiel_games.coloretto.abstraction import VERSION, _bucket, abstract_key, action_labels
 from spiel_games.coloretto.scenario import play, two_rows
 from tournament.match import play_match
 
@@ -18,24 +18,32 @@ def test_abstraction_is_blind_to_which_colour_is_which():
     b = two_rows("pink", "grey", "brown")  # the same position with colours renamed
     for p in range(3):
         assert abstract_key(a, p) == abstract_key(b, p)
+    p = a.current_player()
+    assert action_labels(a, p, a.legal_actions()) == action_labels(b, p, b.legal_actions())
     assert SPEC.abstraction_version == VERSION
 
 
-def test_abstraction_separates_rows_of_different_value():
+def test_labels_separate_rows_of_different_value():
     a = play(two_rows("yellow", "blue", "green"), "draw", "deck: yellow", "place yellow in row 1")
     # Row 1 now holds two yellows: for P1 (who started with yellow) 1 -> 3 cards is +5,
-    # while row 2's single blue adds +1. The abstraction must tell them apart.
-    key = abstract_key(a, 0).split("|")
-    assert key[1] == "233"  # 2 cards; +5 for me; +3 for an opponent (a new colour of 2)
-    assert key[2] == "111"
-    assert key[3] == "0"  # row 3 is empty
+    # while row 2's single blue adds +1. The labels must tell the two takes apart.
+    p = a.current_player()
+    legal = a.legal_actions()
+    labels = dict(zip(legal, action_labels(a, p, legal), strict=True))
+    take = {a.action_to_string(p, x): labels[x] for x in legal}
+    mine = 4 if p == 0 else None  # +5 for P1 itself
+    assert take["draw"] == 0
+    assert take["take row 1"] != take["take row 2"]
+    assert take["take row 1"] // 100 == take["take row 2"] // 100 == 1  # both are takes
+    assert take["take row 1"] % 10 == 2 and take["take row 2"] % 10 == 1  # row lengths
+    if mine is not None:
+        assert (take["take row 1"] - 100) // 20 == mine
 
 
 def test_gain_buckets_are_ordered_and_cover_all_integers():
-    order = "nm0136t"
-    seen = [gain_bucket(x) for x in range(-30, 40)]
-    assert set(seen) == set(order)
-    assert [order.index(b) for b in seen] == sorted(order.index(b) for b in seen)
+    seen = [_bucket(x) for x in range(-30, 40)]
+    assert set(seen) == {0, 1, 2, 3, 4}
+    assert seen == sorted(seen)
 
 
 def test_heuristic_beats_random_players():

@@ -21,13 +21,14 @@ TINY_BUDGETS = {
     "ismcts": "ismcts(sims=8,rollout_depth=6)",
     "pimc": "pimc(worlds=2,sims=4,rollout_depth=6)",
     "openspiel-ismcts": "openspiel-ismcts(sims=8)",
+    "cfr-search": "cfr-search(iterations=12,worlds=3,depth=2)",
 }
 WIDENED = "ismcts(sims=12,rollout_depth=6,widen=1.0)"
 SPECS = spiel_games.all_specs()
 
 
 def test_every_registered_kind_has_a_tiny_budget_here():
-    assert {k.name for k in all_kinds()} == set(TINY_BUDGETS) | {"policy"}
+    assert {k.name for k in all_kinds()} == set(TINY_BUDGETS) | {"policy", "blueprint"}
 
 
 @pytest.mark.parametrize(
@@ -35,11 +36,12 @@ def test_every_registered_kind_has_a_tiny_budget_here():
     [
         (
             "nosuch",
-            "valid kinds: heuristic, ismcts, mcts, noisy, openspiel-ismcts, pimc, policy, random",
+            "valid kinds: blueprint, cfr-search, heuristic, ismcts, mcts, noisy, "
+            "openspiel-ismcts, pimc, policy, random",
         ),
         (
             "mcts(simz=3)",
-            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, model, prior, prior_w, qnorm, settle, opponents, root, opp_eps, unprune, widen",
+            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, model, prior, prior_w, qnorm, settle, opponents, root, opp_eps, unprune, widen, blueprint",
         ),
         ("mcts(sims=fast)", "must be int"),
         ("mcts(sims=800", "malformed"),
@@ -64,12 +66,13 @@ def test_spec_defaults_are_filled():
 
 @pytest.fixture(scope="module")
 def policy_files(tmp_path_factory):
-    """A small MCCFR policy for each game's first tiny configuration."""
+    """A small MCCFR policy file and blueprint for each game's first tiny configuration."""
     out = {}
     for spec in SPECS:
-        path = tmp_path_factory.mktemp("pol") / f"{spec.short_name}.parquet"
-        solve(SolveConfig(spec.tiny_configs[0], "mccfr-os", 30, str(path), report_every=1000))
-        out[spec.short_name] = str(path)
+        for suffix in ("parquet", "npz"):
+            path = tmp_path_factory.mktemp("pol") / f"{spec.short_name}.{suffix}"
+            solve(SolveConfig(spec.tiny_configs[0], "mccfr-os", 30, str(path), report_every=1000))
+            out[spec.short_name, suffix] = str(path)
     return out
 
 
@@ -81,13 +84,16 @@ def _play(game_string: str, specs: list[str], seed: int):
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.short_name)
-@pytest.mark.parametrize("kind", sorted(TINY_BUDGETS) + ["policy", "widened"])
+@pytest.mark.parametrize("kind", sorted(TINY_BUDGETS) + ["policy", "blueprint", "widened"])
 def test_every_agent_kind_plays_full_games_legally(spec, kind, policy_files):
     # A policy file is tied to one game string: it only plays the config it was trained on.
-    configs = spec.tiny_configs[:1] if kind == "policy" else spec.tiny_configs[:2]
+    tables = kind in ("policy", "blueprint")
+    configs = spec.tiny_configs[:1] if tables else spec.tiny_configs[:2]
     for config in configs:
         if kind == "policy":
-            agent = f"policy(path={policy_files[spec.short_name]},fallback=random)"
+            agent = f"policy(path={policy_files[spec.short_name, 'parquet']},fallback=random)"
+        elif kind == "blueprint":
+            agent = f"blueprint(path={policy_files[spec.short_name, 'npz']},fallback=random)"
         elif kind == "widened":
             agent = WIDENED
         else:
@@ -196,14 +202,14 @@ def _random_positions(game, rng, count):
 
 
 def _stats(analysis):
-    return [(m.action, m.visits, m.value if m.visits else None) for m in analysis.moves]
+    return [(m.action, m.visits, m.value if m.visits else None, m.prob) for m in analysis.moves]
 
 
 HIDDEN = [s for s in SPECS if s.perturb_secret is not None]
 
 
 @pytest.mark.parametrize("spec", HIDDEN, ids=lambda s: s.short_name)
-@pytest.mark.parametrize("kind", ["mcts", "ismcts", "pimc"])
+@pytest.mark.parametrize("kind", ["mcts", "ismcts", "pimc", "cfr-search"])
 def test_search_never_peeks_at_other_players_secrets(spec, kind):
     """Changing another player's secret leaves a seeded search's statistics unchanged."""
     import random

@@ -10,6 +10,7 @@ from solvers import efg_cfr
 from solvers.cfr import average_policy_table, make_exact_solver, tabular_pyspiel_policy
 from solvers.mccfr import MCCFR
 from solvers.train import SolveConfig, SolveError, checkpoint_path, solve
+from tests.solvers.mccfr_reference import DictMCCFR
 
 KUHN_VALUE = -1.0 / 18.0
 
@@ -104,10 +105,35 @@ def test_mccfr_tables_are_keyed_by_the_abstraction():
     for _ in range(3):
         solver.iteration()
     state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
-    assert spec.abstraction(state, state.current_player()) in solver.regret
-    assert all(state.information_state_string(0) != k for k in solver.regret)
+    while state.is_chance_node() or len(state.legal_actions()) == 1:  # the first real decision
+        state.apply_action(state.legal_actions()[0])
+    assert spec.abstraction(state, state.current_player()) in solver.tables.index
+    assert all(state.information_state_string(0) != k for k in solver.tables.index)
+
+
+@pytest.mark.parametrize(
+    "game_string,abstraction",
+    [
+        ("kuhn_poker", "none"),
+        (spiel_games.get_spec("coloretto").tiny_configs[0], "none"),
+    ],
+)
+@pytest.mark.parametrize("variant,leaves", [("es", 0), ("es", 4), ("os", 0)])
+def test_array_tables_give_the_dict_implementations_strategies(
+    game_string, abstraction, variant, leaves
+):
+    """On the same sampled trajectories (one random stream, tables updated after every
+    traversal) the numpy tables give the average strategies of the dict-based MCCFR."""
+    game = spiel_games.load_game(game_string, any_openspiel=True)
+    theirs = DictMCCFR(game, variant, abstraction, seed=3, es_leaves=leaves)
+    ours = MCCFR(game, variant, abstraction, seed=3, es_leaves=leaves)
+    for _ in range(150):
+        theirs.iteration()
+        ours.iteration()
+    a, b = theirs.average_policy_table(), ours.average_policy_table()
+    assert a.keys() == b.keys()
+    assert max(abs(a[k].get(x, 0.0) - b[k].get(x, 0.0)) for k in b for x in a[k] | b[k]) < 1e-9
+    assert any(abs(p - 1.0 / len(b[k])) > 0.05 for k in b for p in b[k].values())
 
 
 @pytest.mark.parametrize("solver", ["cfr+", "mccfr-os"])
@@ -125,7 +151,7 @@ def test_interrupted_run_resumes_to_the_same_policy(tmp_path, solver):
     assert resumed.resumed_from == 30
     assert resumed.reports[-1] == straight.reports[-1]
     assert (tmp_path / "b.parquet").read_bytes() != b""
-    assert checkpoint_path(tmp_path / "b.parquet").exists()
+    assert checkpoint_path(tmp_path / "b.parquet", solver).exists()
 
 
 def test_checkpoint_of_another_solver_is_refused(tmp_path):
@@ -147,12 +173,12 @@ def test_exact_solvers_refuse_abstractions_and_big_player_counts(tmp_path):
 def test_mccfr_table_never_exceeds_its_bound():
     game = pyspiel.load_game("python_coloretto(players=3)")
     for variant in ("os", "es"):
-        solver = MCCFR(game, variant, "coloretto-rows", seed=0, max_keys=50, es_leaves=4)
+        solver = MCCFR(game, variant, "coloretto-rows", seed=0, max_keys=20, es_leaves=4)
         for _ in range(3):
             solver.iteration()
-        assert len(solver.regret) == 50
+        assert solver.tables.rows == 20
         assert solver.untracked > 0
-        assert len(solver.average_policy_table()) <= 50
+        assert len(solver.average_policy_table()) <= 20
 
 
 def test_keyboard_interrupt_saves_a_checkpoint_that_resumes(tmp_path):
@@ -167,7 +193,7 @@ def test_keyboard_interrupt_saves_a_checkpoint_that_resumes(tmp_path):
         solve(
             SolveConfig("kuhn_poker", "mccfr-es", 20, out, seed=2), on_iteration=interrupt_at_seven
         )
-    assert checkpoint_path(out).exists()
+    assert checkpoint_path(out, "mccfr-es").exists()
     resumed = solve(SolveConfig("kuhn_poker", "mccfr-es", 20, out, seed=2))
     assert resumed.resumed_from == 7
     assert resumed.reports[-1] == straight.reports[-1]

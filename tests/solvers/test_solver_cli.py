@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
+from solvers.mccfr_tables import load_npz
 from solvers.policy_file import read_meta
 from solvers.registry import all_kinds
 from tournament.cli import app
@@ -46,8 +47,8 @@ def test_solve_writes_a_policy_and_resumes(tmp_path):
     assert read_meta(out)["iterations"] == 40
 
 
-def test_solve_reports_average_regret_on_full_games(tmp_path):
-    out = str(tmp_path / "c.parquet")
+def test_solve_reports_the_blueprints_figures_on_full_games(tmp_path):
+    out = str(tmp_path / "c.npz")
     result = runner.invoke(
         app,
         [
@@ -59,14 +60,19 @@ def test_solve_reports_average_regret_on_full_games(tmp_path):
             "2",
             "--report-every",
             "1",
+            "--eval-deals",
+            "1",
             "--out",
             out,
             "--quiet",
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "average_regret" in result.output
-    assert read_meta(out)["abstraction"] == "coloretto-rows"
+    first = result.output.splitlines()[0]
+    assert first.startswith("iteration 2: ahead of heuristic ")  # one round: one report
+    assert "coverage 0." in first and " keys, " in first and "visits/key" in first
+    meta = load_npz(out)[0]
+    assert meta["abstraction"] == "coloretto-rows" and meta["kind"] == "meeple-blueprint"
 
 
 def test_solve_rejects_unknown_solver_and_game(tmp_path):
@@ -105,7 +111,8 @@ def test_out_an_existing_directory_is_refused_before_the_run_without_litter(tmp_
 def test_a_corrupt_checkpoint_is_one_line_with_status_1(tmp_path):
     """Old: a pyarrow traceback ('Parquet magic bytes not found')."""
     out = tmp_path / "p.parquet"
-    (tmp_path / "p.parquet.ckpt.parquet").write_bytes(b"not a parquet file")
+    (tmp_path / "p.parquet.ckpt").mkdir()
+    (tmp_path / "p.parquet.ckpt" / "manifest.json").write_bytes(b"not json")
     r = _solve("--out", str(out))
     assert r.exit_code == 1
     lines = r.stderr.splitlines()
@@ -115,18 +122,23 @@ def test_a_corrupt_checkpoint_is_one_line_with_status_1(tmp_path):
 
 def test_a_checkpoint_with_list_metadata_is_one_line(tmp_path):
     """Old: `meta.get` on a JSON list: AttributeError traceback."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     out = tmp_path / "p.parquet"
-    table = pa.table({"key": ["k"], "action": [0], "regret": [0.0], "avg": [0.0]})
-    pq.write_table(
-        table.replace_schema_metadata({b"meeple_checkpoint": b"[1, 2]"}),
-        tmp_path / "p.parquet.ckpt.parquet",
-    )
+    (tmp_path / "p.parquet.ckpt").mkdir()
+    (tmp_path / "p.parquet.ckpt" / "manifest.json").write_text("[1, 2]")
     r = _solve("--out", str(out))
     assert r.exit_code == 1 and r.stderr.count("\n") == 1
-    assert "no valid meeple metadata" in r.stderr
+    assert "no valid meeple manifest" in r.stderr
+
+
+def test_a_corrupt_round_file_is_one_line_with_status_1(tmp_path):
+    out = tmp_path / "p.parquet"
+    assert _solve("--out", str(out)).exit_code == 0
+    ckpt = tmp_path / "p.parquet.ckpt"
+    snapshot = next(ckpt.glob("tables-*.npz"))
+    snapshot.write_bytes(b"truncated")
+    r = _solve("--out", str(out), "--iterations", "8")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert "cannot be resumed" in r.stderr and "delete it" in r.stderr
 
 
 def test_a_checkpoint_for_another_request_is_refused_with_status_1(tmp_path):
@@ -154,3 +166,16 @@ def test_the_default_output_is_under_runs_not_the_working_directory(tmp_path, mo
     assert f"wrote {written[0]}" in r.stdout
     again = _solve("--iterations", "6")  # the same request finds its own checkpoint
     assert again.exit_code == 0 and "resuming from checkpoint" in again.stdout
+
+
+def test_bad_workers_and_an_unreachable_cluster_are_one_line_errors(tmp_path):
+    r = _solve("--workers", "0", "--out", str(tmp_path / "p.parquet"))
+    assert r.exit_code == 2 and "--workers" in r.stderr
+    r = _solve("--address", "127.0.0.1:9", "--out", str(tmp_path / "p.parquet"))
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert "cannot reach the Ray cluster at 127.0.0.1:9" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+    exact = runner.invoke(
+        app, ["solve", "kuhn_poker", "--solver", "cfr", "--workers", "2", "--quiet"]
+    )
+    assert exact.exit_code == 2 and "--workers and --address are MCCFR's" in exact.stderr

@@ -156,10 +156,10 @@ def test_a_noisy_opponent_model_replaces_that_share_of_the_heuristics_moves(opp_
     "spec,message",
     [
         ("ismcts(eval=learnt)", "auto, score, game or learned"),
-        ("ismcts(prior=policy)", "auto, none or heuristic"),
+        ("ismcts(prior=policy)", "auto, none, heuristic or blueprint"),
         ("ismcts(epsilon=1.5)", "in [0, 1]"),
         ("ismcts(prior_w=-1)", ">= 0"),
-        ("ismcts(opponents=random)", "auto, search or heuristic"),
+        ("ismcts(opponents=random)", "auto, search, heuristic or blueprint"),
         ("ismcts(root=greedy)", "auto, ucb or halving"),
         ("ismcts(opp_eps=1.5)", "in [0, 1]"),
         ("ismcts(opp_eps=-0.5)", "in [0, 1]"),

@@ -216,18 +216,7 @@ def advise_state(
     analysis = agent.analyse(root.clone())
     analysed = analysis is not None
     if analysis is not None:
-        moves = [
-            MoveAdvice(
-                action=m.action_str or legal.get(int(m.action), str(m.action)),
-                action_id=int(m.action),
-                value=_num(m.value),
-                visits=_count(m.visits),
-                ci_low=_num(m.ci_low),
-                ci_high=_num(m.ci_high),
-                prob=_num(m.prob),
-            )
-            for m in analysis.moves
-        ]
+        moves = _analysed_moves(analysis, legal)
         budget_used = dict(analysis.budget)
     else:
         a = int(agent.step(root.clone()))
@@ -257,6 +246,28 @@ def advise_state(
         analysed=analysed,
         runner_up=moves[1].action if len(moves) > 1 else None,
     )
+
+
+def _analysed_moves(analysis, legal: dict[int, str]) -> list[MoveAdvice]:
+    """An analysis's moves; a policy's (moves with probabilities) lists the legal moves it
+    never plays at probability 0 (an action abstraction plays one of alike moves)."""
+    moves = [
+        MoveAdvice(
+            action=m.action_str or legal.get(int(m.action), str(m.action)),
+            action_id=int(m.action),
+            value=_num(m.value),
+            visits=_count(m.visits),
+            ci_low=_num(m.ci_low),
+            ci_high=_num(m.ci_high),
+            prob=_num(m.prob),
+        )
+        for m in analysis.moves
+    ]
+    if moves and moves[0].prob is not None:
+        n, listed = moves[0].visits, {m.action_id for m in moves}
+        unplayed = [(a, name) for a, name in legal.items() if a not in listed]
+        moves += [MoveAdvice(name, a, visits=n, prob=0.0) for a, name in unplayed]
+    return moves
 
 
 def _count(x):

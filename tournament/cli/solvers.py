@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -64,43 +64,79 @@ def agents(
     typer.echo("Spec syntax: kind or kind(key=value,...), e.g. mcts(sims=800,uct_c=1.4)")
 
 
+_Solver = Annotated[
+    str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), mccfr-es or mccfr-os")
+]
+_Iterations = Annotated[
+    int, typer.Option(help="Total iterations (a resumed run counts those done)")
+]
+_Out = Annotated[
+    str | None,
+    typer.Option(
+        "--out",
+        "-o",
+        help="File to write: FILE.npz a blueprint (MCCFR), else a Parquet policy file; "
+        "default runs/policies/<game>-<solver>-<hash>.parquet",
+    ),
+]
+_Abstraction = Annotated[
+    str | None,
+    typer.Option(help="Information abstraction for MCCFR: the game's (default) or 'none'"),
+]
+_ReportEvery = Annotated[
+    int, typer.Option(help="Report the metric and write a checkpoint every K iterations")
+]
+_Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the solver's sampling")]
+_MaxKeys = Annotated[
+    int,
+    typer.Option(min=1, help="MCCFR table bound; keys met once it is full are played uniformly"),
+]
+_Workers = Annotated[
+    int,
+    typer.Option(
+        "--workers", "-w", min=1, help="MCCFR: batches per round, each on a Ray worker if > 1"
+    ),
+]
+_Address = Annotated[str | None, typer.Option("--address", help="MCCFR: a Ray cluster address")]
+_Batch = Annotated[
+    int | None,
+    typer.Option(min=1, help="MCCFR iterations per batch (default 1 on tiny games, else 32)"),
+]
+_EvalDeals = Annotated[
+    int | None,
+    typer.Option(
+        min=0,
+        help="MCCFR on full games: deals (each from every seat) of the progress figure "
+        "against the heuristic; 0 = none (default 4)",
+    ),
+]
+_MinVisits = Annotated[
+    int, typer.Option(min=1, help="A blueprint (.npz) keeps the keys met at least this often")
+]
+
+
 def solve(
     game: Annotated[str, typer.Argument(help="Game string, e.g. 'python_coloretto(players=4)'")],
-    solver: Annotated[
-        str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), mccfr-es or mccfr-os")
-    ] = "mccfr-os",
-    iterations: Annotated[
-        int, typer.Option(help="Total iterations (a resumed run counts those done)")
-    ] = 1000,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out",
-            "-o",
-            help="Policy file to write (Parquet); default runs/policies/<game>-<solver>-<hash>.parquet",
-        ),
-    ] = None,
-    abstraction: Annotated[
-        str | None,
-        typer.Option(help="Information abstraction for MCCFR: the game's (default) or 'none'"),
-    ] = None,
-    report_every: Annotated[
-        int, typer.Option(help="Report the metric and write a checkpoint every K iterations")
-    ] = 100,
-    seed: Annotated[
-        int, typer.Option("--seed", "-s", min=0, help="Seed of the solver's sampling")
-    ] = 0,
-    max_keys: Annotated[
-        int,
-        typer.Option(
-            min=1, help="MCCFR table bound; keys met once it is full are played uniformly"
-        ),
-    ] = 2_000_000,
+    solver: _Solver = "mccfr-os",
+    iterations: _Iterations = 1000,
+    out: _Out = None,
+    abstraction: _Abstraction = None,
+    report_every: _ReportEvery = 100,
+    seed: _Seed = 0,
+    max_keys: _MaxKeys = 2_000_000,
+    workers: _Workers = 1,
+    address: _Address = None,
+    batch: _Batch = None,
+    eval_deals: _EvalDeals = None,
+    min_visits: _MinVisits = 1,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
-    """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume."""
+    """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume.
+
+    MCCFR on a full game writes a blueprint when --out ends in .npz (play it with
+    blueprint(path=FILE)); --workers N runs N batches per round on Ray (a local session, or
+    the cluster at --address) with the same result as one process."""
     from solvers.train import SolveConfig, checkpoint_path, validate  # deferred: fast --help
-    from solvers.train import solve as run  # deferred: fast --help
 
     cfg = SolveConfig(
         game=game,
@@ -111,68 +147,109 @@ def solve(
         report_every=report_every,
         seed=seed,
         max_keys=max_keys,
+        workers=workers,
+        address=address,
+        batch=batch,
+        eval_deals=eval_deals,
+        min_visits=min_visits,
     )
     with domain_errors(USAGE):  # the whole request, before anything runs
         plan = validate(cfg)
+    if address:
+        from tournament.cluster import check_address  # deferred: fast --help
+
+        with domain_errors(FAILED):  # an unreachable cluster fails now, not in ray.init
+            check_address(address)
     cfg.out = str(plan.out)
-    ckpt = checkpoint_path(plan.out)
+    ckpt = checkpoint_path(plan.out, solver)
     if ckpt.exists():
         typer.echo(f"resuming from checkpoint {ckpt}")
-    progress = None
-    task = None
-    if not quiet:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
+    result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet))
+    last = result.reports[-1]
+    if result.untracked:
+        typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
+    typer.echo(
+        f"wrote {cfg.out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
+        f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run); "
+        f"{_figure(last[1], last[2])}"
+    )
 
-        progress = Progress(
-            TextColumn(f"{solver}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[metric]}"),
-            TimeRemainingColumn(),
-        )
 
-    def on_iteration(it: int, total: int) -> None:
-        nonlocal task
-        if progress is not None:
-            if task is None:
-                task = progress.add_task(solver, total=total, completed=it, metric="")
-            progress.update(task, completed=it)
+class _SolveProgress:
+    """The progress bar (none with --quiet) and the report lines of `meeple solve`."""
 
-    def on_report(it: int, name: str, value: float) -> None:
-        line = f"iteration {it}: {name} = {value:.6g}"
-        if progress is not None and task is not None:
-            progress.update(task, metric=f"{name} {value:.4g}")
-            progress.console.print(line)
+    def __init__(self, solver: str, quiet: bool):
+        self.solver = solver
+        self.task: Any = None  # rich's TaskID once the bar shows
+        self.bar: Any = None
+        if not quiet:
+            from rich.progress import (  # deferred: fast --help
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn(f"{solver}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[metric]}"),
+                TimeRemainingColumn(),
+            )
+
+    def on_iteration(self, it: int, total: int) -> None:
+        if self.bar is not None:
+            if self.task is None:
+                self.task = self.bar.add_task(self.solver, total=total, completed=it, metric="")
+            self.bar.update(self.task, completed=it)
+
+    def on_report(self, it: int, figures: dict[str, float]) -> None:
+        line = f"iteration {it}: " + ", ".join(_figure(k, v) for k, v in figures.items())
+        if self.bar is not None and self.task is not None:
+            name, value = next(iter(figures.items()))
+            self.bar.update(self.task, metric=f"{name} {value:.4g}")
+            self.bar.console.print(line)
         else:
             typer.echo(line)
 
+
+def _run_solve(cfg, ckpt, progress: _SolveProgress):
+    """Train (domain errors and interruptions as one-line failures; the checkpoint stays)."""
+    from solvers.train import solve as run  # deferred: fast --help
+
     try:
         with domain_errors(FAILED):
-            if progress is not None:
-                with progress:
-                    result = run(cfg, on_iteration, on_report)
-            else:
-                result = run(cfg, on_iteration, on_report)
+            if progress.bar is not None:
+                with progress.bar:
+                    return run(cfg, progress.on_iteration, progress.on_report)
+            return run(cfg, progress.on_iteration, progress.on_report)
     except KeyboardInterrupt:
         raise fail(
             f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130
         ) from None
     except OSError as e:  # e.g. the disk filled up while writing the policy
         raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
-    last = result.reports[-1]
-    if result.untracked:
-        typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
-    typer.echo(
-        f"wrote {cfg.out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
-        f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run, "
-        f"{result.seconds:.1f}s); {last[1]} = {last[2]:.6g}"
-    )
+
+
+_FIGURES = {
+    "ahead": "ahead of heuristic",
+    "visits_per_key": "visits/key",
+    "avg_regret": "average regret",
+}
+
+
+def _figure(name: str, value: float) -> str:
+    """One report figure as shown: shares as shares, counts as counts."""
+    shown = _FIGURES.get(name, name)
+    if name == "keys":
+        return f"{int(value):,} keys"
+    if name in ("ahead", "coverage"):
+        return f"{shown} {value:.2f}"
+    if name == "visits_per_key":
+        return f"{value:.0f} {shown}"
+    return f"{shown} = {value:.6g}"
 
 
 def train(

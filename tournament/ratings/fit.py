@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spiel_games.common.errors import MeepleError
-from tournament.ratings.pairs import PairRecords, block_weights, pairwise
+from tournament.ratings.pairs import (
+    PairRecords,
+    block_weights,
+    pairwise,
+    score_diffs,
+    seat_table,
+)
 from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
 
 DEFAULT_BOOTSTRAP = 200
@@ -45,6 +51,8 @@ class AgentInfo:
     name: str
     spec: str = ""
     budget: float | None = None
+    coverage: float | None = None  # mean share of decisions played from its table (ledger)
+    coverage_games: int = 0
 
 
 @dataclass
@@ -101,6 +109,7 @@ class Ratings:
                 "ci_low": bound(self.ci_low[i]),
                 "ci_high": bound(self.ci_high[i]),
                 "games": int(self.games[i]),
+                **_coverage_record(self.agents[i]),
             }
             if pl is not None:
                 rec["plackett_luce"] = {
@@ -110,6 +119,11 @@ class Ratings:
                 }
             out.append(rec)
         return out
+
+
+def _coverage_record(agent: AgentInfo) -> dict:
+    """{"coverage": share} for agents that played from a table, else nothing."""
+    return {} if agent.coverage is None else {"coverage": round(agent.coverage, 3)}
 
 
 # ---------------------------------------------------------------------------------------
@@ -311,7 +325,7 @@ def _game_counts(groups: list[Games], k: int) -> tuple[np.ndarray, np.ndarray]:
     score_n = np.zeros((k, k))
     for g in groups:
         games_per += (g.agents[:, :, None] == np.arange(k)).any(axis=1).sum(axis=0)
-        _score_diffs(g, score_sum, score_n)
+        score_diffs(g, score_sum, score_n)
     with np.errstate(invalid="ignore", divide="ignore"):
         return games_per, score_sum / score_n
 
@@ -346,39 +360,6 @@ def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):
             raise RatingsError(f"--anchor: no agent named {name!r}; agents: {', '.join(names)}")
         return names.index(name), float(value), f"{name} = {value:g}"
     return None, 0.0, "mean rating = 0"
-
-
-def _score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
-    k = len(total)
-    n = g.agents.shape[1]
-    for i in range(n):
-        for j in range(n):
-            if i == j:
-                continue
-            a, b = g.agents[:, i], g.agents[:, j]
-            d = g.scores[:, i] - g.scores[:, j]
-            ok = (a != b) & ~np.isnan(d)
-            flat = a[ok] * k + b[ok]
-            total += np.bincount(flat, weights=d[ok], minlength=k * k).reshape(k, k)
-            count += np.bincount(flat, minlength=k * k).reshape(k, k)
-
-
-def seat_table(g: Games) -> list[dict]:
-    n = g.agents.shape[1]
-    out = []
-    for s in range(n):
-        sc = g.scores[:, s]
-        out.append(
-            {
-                "players": n,
-                "seat": s + 1,
-                "games": int(len(g.ranks)),
-                "mean_rank": float(g.ranks[:, s].mean()) if len(g.ranks) else float("nan"),
-                "win_rate": float((g.ranks[:, s] == 1).mean()) if len(g.ranks) else float("nan"),
-                "mean_score": float(np.nanmean(sc)) if np.isfinite(sc).any() else float("nan"),
-            }
-        )
-    return out
 
 
 def parse_anchor(text: str | None) -> tuple[str, float] | None:

@@ -15,7 +15,7 @@ from tournament.luck_ledger import ledger_luck
 from tournament.ratings.adjusted import adjust
 from tournament.ratings.fit import DEFAULT_BOOTSTRAP, AgentInfo, Games, Ratings, RatingsError, rate
 
-RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks"]
+RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks", "coverage"]
 
 
 def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
@@ -80,6 +80,7 @@ def _agents(ledgers) -> list[AgentInfo]:
         if len(ids) > 1:
             for i in ids:
                 info[i].name = f"{info[i].name}@{i[:6]}"
+    _coverage(ledgers, info)
     return list(info.values())
 
 
@@ -108,6 +109,26 @@ def _add_batch(by_n: dict[int, list], batch, blocks, index: dict[str, int], dire
                 game_ids[sel],
             )
         )
+
+
+def _coverage(ledgers, info: dict[str, AgentInfo]) -> None:
+    """Each table agent's mean coverage over the games that recorded one (ledger v2)."""
+    sums: dict[str, list[float]] = {}
+    for led in ledgers:
+        t = led.table
+        if "coverage" not in t.column_names or t.num_rows == 0:
+            continue
+        t = t.filter(pc.is_valid(t.column("coverage")))
+        for agents, shares in zip(
+            t.column("agents").to_pylist(), t.column("coverage").to_pylist(), strict=True
+        ):
+            for a, x in zip(agents, shares, strict=True):
+                if x is not None:
+                    sums.setdefault(a, []).append(x)
+    for a, xs in sums.items():
+        if a in info:
+            info[a].coverage = float(np.mean(xs))
+            info[a].coverage_games = len(xs)
 
 
 def ratings_from_ledgers(

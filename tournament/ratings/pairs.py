@@ -1,4 +1,5 @@
-"""Pairwise decomposition of finishing orders, stored for fast bootstraps.
+"""Pairwise decomposition of finishing orders, stored for fast bootstraps; the per-pair
+score differences and the per-seat table.
 
 Each N-player game becomes N(N-1)/2 pairwise results by final rank (equal ranks are draws;
 two seats of one agent are no result). :class:`PairRecords` keeps them as a sparse
@@ -80,3 +81,38 @@ def block_weights(rng: np.random.Generator, num_blocks: int, n: int) -> np.ndarr
     for i in range(n):
         weights[:, i] = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
     return weights
+
+
+def score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
+    """Add each ordered pair's score differences (and counts) to ``total`` (and ``count``)."""
+    k = len(total)
+    n = g.agents.shape[1]
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            a, b = g.agents[:, i], g.agents[:, j]
+            d = g.scores[:, i] - g.scores[:, j]
+            ok = (a != b) & ~np.isnan(d)
+            flat = a[ok] * k + b[ok]
+            total += np.bincount(flat, weights=d[ok], minlength=k * k).reshape(k, k)
+            count += np.bincount(flat, minlength=k * k).reshape(k, k)
+
+
+def seat_table(g: Games) -> list[dict]:
+    """Per seat: games, mean rank, share of first places, mean score."""
+    n = g.agents.shape[1]
+    out = []
+    for s in range(n):
+        sc = g.scores[:, s]
+        out.append(
+            {
+                "players": n,
+                "seat": s + 1,
+                "games": int(len(g.ranks)),
+                "mean_rank": float(g.ranks[:, s].mean()) if len(g.ranks) else float("nan"),
+                "win_rate": float((g.ranks[:, s] == 1).mean()) if len(g.ranks) else float("nan"),
+                "mean_score": float(np.nanmean(sc)) if np.isfinite(sc).any() else float("nan"),
+            }
+        )
+    return out

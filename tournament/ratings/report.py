@@ -143,6 +143,13 @@ def notes(r: Ratings) -> list[str]:
                 f"{r.agents[i].name} {r.one_sided[i]}: one-sided interval ({side} bound only); "
                 "its Elo is what the prior allows, not a measurement"
             )
+    for i in r.order():
+        a = r.agents[i]
+        if a.coverage is not None:
+            out.append(
+                f"{a.name}: {a.coverage:.0%} of its decisions played from its table "
+                f"(coverage, mean of {a.coverage_games} games; the rest by its fallback)"
+            )
     if r.plackett_luce is not None:
         out.append(
             "plackett-luce: whole finishing orders with a seat term per player count and seat, "

@@ -1,0 +1,346 @@
+"""CFR on the real games (issue 31): measures and writes docs/CFR.md.
+
+Sections (``--sections``, every one by default), each stored with the command that
+measured it in docs/data/cfr.json and rendered by ``bench_cfr_doc.py`` (``--render`` only
+rewrites the document):
+
+- ``speed``: per game at 3 players, random playouts and MCCFR traversals (outcome
+  sampling with the full-game settings of ``meeple solve``, and windowed external
+  sampling) per CPU second, in interleaved slices of one process after a warm-up (the
+  process's CPU clock, so other jobs on the machine cost neither side); target: an OS
+  traversal costs <= 1.5 x a playout;
+- ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers: wall
+  seconds (the Ray session's start excluded, the actors' start-up included), traversals
+  per second, parallel efficiency = serial / (2 x Ray), and whether the tables are
+  identical (they must be);
+- ``blueprints``: the shipped blueprints: training (iterations, CPU time), keys, visits
+  per key, and the learning curve (share of finishes ahead of the heuristic on fixed deals
+  and coverage, as ``meeple solve`` reports them);
+- ``strength``: the shipped ``blueprint`` and ``cfr-search`` each against two
+  ``heuristic`` players, every seat rotation, duplicate seeds, through the tournament
+  runner (shares with 95% bootstrap intervals, coverage from the ledger), and cfr-search's
+  seconds per decision on fixed positions;
+- ``ismcts``: SPRTs (``tournament.sprt``, preset gain) of ``ismcts`` with
+  ``prior=blueprint`` / ``opponents=blueprint`` against the default at equal seconds per
+  move, capped at ``--max-games``;
+- ``exact``: CFR+ on each game's first tiny configuration (NashConv after 10 and 100
+  iterations: the regression check of the exact solvers).
+
+    python scripts/bench_cfr.py                  # everything (about 40 minutes on 2 cores)
+    python scripts/bench_cfr.py --sections speed,parallel,exact
+    python scripts/bench_cfr.py --quick --data /tmp/cfr.json --out /tmp/CFR.md   # smoke run
+    python scripts/bench_cfr.py --render         # rewrite docs/CFR.md from its data
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+
+import spiel_games  # noqa: E402
+from solvers import mccfr_train  # noqa: E402
+from solvers.blueprint import shipped_blueprints  # noqa: E402
+from solvers.fastpath import transition_functions  # noqa: E402
+from solvers.identity import code_version  # noqa: E402
+from solvers.mccfr import Traversals  # noqa: E402
+from solvers.mccfr_tables import Tables, load_npz  # noqa: E402
+from solvers.registry import make_agent  # noqa: E402
+from solvers.train import ES_LEAVES, FULL_EPSILON  # noqa: E402
+from spiel_games.common.chance import sample_chance  # noqa: E402
+from tournament.sprt.gsprt import PRESETS, Bounds  # noqa: E402
+from tournament.sprt.run import SprtRequest, play_sprt  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import bench_cfr_doc as doc  # noqa: E402
+
+GAMES = ("coloretto", "rococo", "bruxelles", "staufer")
+SECTIONS = ("speed", "parallel", "blueprints", "strength", "ismcts", "exact")
+SEARCH = "cfr-search(iterations=200)"
+VARIANTS = {
+    "prior": "prior=blueprint",
+    "opponents": "opponents=blueprint",
+    "both": "prior=blueprint,opponents=blueprint",
+}
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def _strength_module():
+    spec = importlib.util.spec_from_file_location(
+        "bench_strength", ROOT / "scripts" / "bench_strength.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def game_string(name: str) -> str:
+    return f"python_{name}(players=3)"
+
+
+# ----- speed ---------------------------------------------------------------------------
+def _playout(game, apply, legal, rng) -> None:
+    state = game.new_initial_state()
+    while True:
+        p = state.current_player()
+        if p == TERMINAL:
+            return
+        if p < 0:
+            apply(state, sample_chance(state, rng))
+            continue
+        actions = legal(state, p)
+        apply(state, actions[rng.randrange(len(actions))])
+
+
+def speed(name: str, seconds: float) -> dict:
+    """Random playouts, OS and windowed ES traversals per CPU second, interleaved."""
+    game = spiel_games.load_game(game_string(name))
+    spec = spiel_games.get_spec(name)
+    apply, legal = transition_functions(game)
+    rng = random.Random(0)
+    os_trav = Traversals(game, "os", spec.abstraction_name, FULL_EPSILON, "sampled", True)
+    es_trav = Traversals(game, "es", spec.abstraction_name, es_leaves=ES_LEAVES)
+    tables = Tables()
+    for _ in range(5):  # warm-up: tables and the abstraction's caches
+        view = tables.view()
+        tables.apply(view, [os_trav.run(view, rng, [0, 1, 2] * 10).to_arrays()])
+    counts = {"playout": [0, 0.0], "os": [0, 0.0], "es": [0, 0.0]}
+    end = time.process_time() + 3 * seconds
+    while time.process_time() < end:
+        for kind in counts:
+            t = time.process_time()
+            n = 0
+            view = tables.view()
+            while time.process_time() - t < seconds / 3:
+                if kind == "playout":
+                    _playout(game, apply, legal, rng)
+                elif kind == "os":
+                    os_trav.run(view, rng, [n % 3])
+                else:
+                    es_trav.run(view, rng, [n % 3])
+                n += 1
+            counts[kind][0] += n
+            counts[kind][1] += time.process_time() - t
+    rates = {k: n / s for k, (n, s) in counts.items()}
+    return {
+        "game": game_string(name),
+        **{f"{k}_per_s": r for k, r in rates.items()},
+        "os_ratio": rates["playout"] / rates["os"],
+        "es_ratio": rates["playout"] / rates["es"],
+    }
+
+
+# ----- parallel --------------------------------------------------------------------------
+def parallel(name: str, iterations: int) -> dict:
+    from solvers.train import SolveConfig, train_spec, validate
+
+    cfg = SolveConfig(game_string(name), "mccfr-os", iterations, out="unused.npz", workers=2)
+    spec = train_spec(cfg, validate(cfg))
+    out = {"game": game_string(name), "iterations": iterations, "batch": spec.batch, "players": 3}
+    tables = {}
+    for label in ("serial", "ray"):
+        t = Tables(spec.max_keys)
+        executor = (
+            mccfr_train.SerialExecutor(spec)
+            if label == "serial"
+            else mccfr_train.RayExecutor(spec, 2, None)
+        )
+        try:
+            progress = mccfr_train.train(
+                spec, iterations, t, 0, 0, None, executor, 2, 10**12, lambda t, p: {}
+            )
+        finally:
+            executor.close()
+        out[f"{label}_seconds"] = progress.seconds
+        tables[label] = t.to_arrays()
+    out["efficiency"] = out["serial_seconds"] / (2 * out["ray_seconds"])
+    out["identical"] = all(
+        np.array_equal(tables["serial"][k], tables["ray"][k]) for k in tables["serial"]
+    )
+    return out
+
+
+# ----- blueprints ------------------------------------------------------------------------
+def blueprints(name: str) -> dict:
+    game = spiel_games.load_game(game_string(name))
+    found = []
+    for path in shipped_blueprints(game):
+        meta, arrays = load_npz(path)
+        visits = arrays["visits"]
+        found.append(
+            {
+                "file": str(path.relative_to(ROOT)),
+                "bytes": path.stat().st_size,
+                "meta": {k: v for k, v in meta.items() if k != "reports"},
+                "curve": meta.get("reports", []),
+                "keys": int(len(visits)),
+                "visits_median": float(np.median(visits)) if len(visits) else 0.0,
+                "keys_100": int((visits >= 100).sum()),
+                "share_of_visits_at_100": float(visits[visits >= 100].sum() / max(1, visits.sum())),
+            }
+        )
+    return {"game": game_string(name), "files": found}
+
+
+# ----- strength ----------------------------------------------------------------------------
+def strength(name: str, seeds: int, search_seeds: int, workers: int, executor: str) -> dict:
+    module = _strength_module()
+    gs = game_string(name)
+    out: dict = {"game": gs, "seeds": seeds, "lineups": {}}
+    for label, spec, n in (("blueprint", "blueprint", seeds), ("cfr-search", SEARCH, search_seeds)):
+        agents = {label: spec, "heuristic": "heuristic"}
+        seats = [[label, "heuristic", "heuristic"]]
+        with tempfile.TemporaryDirectory() as tmp:
+            t = time.perf_counter()
+            r = module.play(gs, agents, n, workers, executor, Path(tmp) / "run", seats)
+            ci = module.intervals(Path(tmp) / "run", r)
+            minutes = (time.perf_counter() - t) / 60
+        rows = [x for x in module.shares(r) if x[0] == label]
+        _, _, share, pairs, diff = rows[0]
+        low, high, d_low, d_high = ci[(label, "heuristic")]
+        me = next(a for a in r.agents if a.name == label)
+        out["lineups"][label] = {
+            "spec": spec,
+            "share": share,
+            "interval": [low, high],
+            "pairs": pairs,
+            "games": int(r.games[r.agents.index(me)]),
+            "score_difference": diff,
+            "difference_interval": [d_low, d_high],
+            "coverage": me.coverage,
+            "minutes": minutes,
+        }
+    game = spiel_games.load_game(gs)
+    positions = module.sample_positions(game)
+    agent = make_agent(SEARCH, game, seed=1)
+    t = time.perf_counter()
+    for s in positions:
+        agent.step(s)
+    out["search_seconds_per_decision"] = (time.perf_counter() - t) / len(positions)
+    return out
+
+
+# ----- exact -------------------------------------------------------------------------------
+def exact(name: str) -> dict:
+    from solvers import efg_cfr
+
+    config = spiel_games.get_spec(name).tiny_configs[0]
+    solver = efg_cfr.ExactCFR(efg_cfr.export_efg(pyspiel.load_game(config)), "cfr+")
+    values = {}
+    for it in range(1, 101):
+        solver.iterate()
+        if it in (10, 100):
+            values[it] = solver.nash_conv()
+    return {"game": config, "nash_conv_10": values[10], "nash_conv_100": values[100]}
+
+
+# ----- IS-MCTS with the blueprint ------------------------------------------------------------
+def ismcts(name: str, seconds: float, max_games: int, variants, workers: int, executor: str):
+    """SPRTs (preset gain) of IS-MCTS with the blueprint against the default at equal time."""
+    gs = game_string(name)
+    b = f"ismcts(time={seconds:g})"
+    tests = []
+    for variant in variants:
+        a = f"ismcts(time={seconds:g},{VARIANTS[variant]})"
+        req = SprtRequest(gs, a, b, Bounds(*PRESETS["gain"]), max_games=max_games)
+        t = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            v, _, _ = play_sprt(req, Path(tmp) / "sprt", workers, executor=executor)
+        tests.append(
+            {
+                "variant": variant,
+                "a": a,
+                "b": b,
+                "verdict": v.verdict,
+                "games": v.games,
+                "share": v.score,
+                "elo": v.elo,
+                "elo_low": v.elo_low,
+                "elo_high": v.elo_high,
+                "minutes": (time.perf_counter() - t) / 60,
+            }
+        )
+    return {"game": gs, "tests": tests}
+
+
+QUICK = [
+    "--games",
+    "coloretto",
+    "--sections",
+    "speed,blueprints,exact",
+    "--seconds",
+    "0.6",
+    "--iterations",
+    "32",
+]
+
+
+def _measure(section: str, name: str, args) -> dict:
+    print(f"{section}: {name}", file=sys.stderr, flush=True)
+    if section == "speed":
+        return speed(name, args.seconds)
+    if section == "parallel":
+        return parallel(name, args.iterations)
+    if section == "blueprints":
+        return blueprints(name)
+    if section == "strength":
+        return strength(name, args.seeds, args.search_seeds, args.workers, args.executor)
+    if section == "ismcts":
+        variants = args.variants.split(",")
+        return ismcts(
+            name, args.move_seconds, args.max_games, variants, args.workers, args.executor
+        )
+    return exact(name)
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game names")
+    ap.add_argument("--sections", default=",".join(SECTIONS))
+    ap.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per speed test")
+    ap.add_argument("--iterations", type=int, default=640, help="parallel: iterations")
+    ap.add_argument("--seeds", type=int, default=20, help="strength: blueprint deals (x3 seats)")
+    ap.add_argument("--search-seeds", type=int, default=4, help="strength: cfr-search deals")
+    ap.add_argument("--move-seconds", type=float, default=0.05, help="ismcts: seconds per move")
+    ap.add_argument("--max-games", type=int, default=24, help="ismcts: games per SPRT at most")
+    ap.add_argument("--variants", default="prior,opponents", help="ismcts: prior,opponents,both")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--executor", default="serial", choices=("ray", "serial"))
+    ap.add_argument("--render", action="store_true", help="only rewrite the document")
+    ap.add_argument("--quick", action="store_true", help="a smoke run: " + " ".join(QUICK))
+    ap.add_argument("--data", type=Path, default=doc.DATA, help="the measurements (JSON)")
+    ap.add_argument("--out", type=Path, default=doc.DOC)
+    return ap
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args((QUICK if "--quick" in argv else []) + argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    command = "python scripts/bench_cfr.py " + " ".join(argv)
+    if not args.render:
+        for section in args.sections.split(","):
+            load = os.getloadavg()[0]
+            rows = [_measure(section, name, args) for name in games]
+            record = {"command": command, "code_version": code_version(), "rows": rows}
+            record["load"] = [load, os.getloadavg()[0]]
+            doc.save_section(args.data, f"{section}-{'-'.join(games)}", record)
+    args.out.write_text(doc.render(doc.load_data(args.data)))
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

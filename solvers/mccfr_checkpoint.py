@@ -1,0 +1,199 @@
+"""The checkpoint of an MCCFR run: a directory of plain files, resumable after a crash.
+
+    manifest.json            identity of the run, the current snapshot, every report so far
+    tables-<round>.npz       the tables after that round (plain arrays, never pickle)
+    rounds-<k>.npz           the deltas merged in rounds k, k+1, ... (as they were merged)
+
+Merged rounds are written atomically (``spiel_games.common.files``) at least every
+``FLUSH_SECONDS`` (after every round on full games, where a round takes longer); every
+``SNAPSHOT_SECONDS`` and at the end a new snapshot is written, then the manifest is
+switched to it, then older files are removed. Resuming loads the snapshot and re-applies
+the rounds after it in order (``TrainSpec.merge``, the trainer's own merge), so the
+tables are exactly those of the run that wrote them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from solvers.mccfr_tables import Tables, TablesError, View, load_npz, save_npz
+from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.files import TMP_PREFIX, atomic_write_text
+
+if TYPE_CHECKING:
+    from solvers.mccfr_train import TrainSpec
+
+MANIFEST = "manifest.json"
+_ROUNDS = re.compile(r"^rounds-(\d+)\.npz$")
+_SNAPSHOT = re.compile(r"^tables-(\d+)\.npz$")
+SNAPSHOT_SECONDS = 300.0
+FLUSH_SECONDS = 1.0
+
+
+class CheckpointError(MeepleError):
+    """A checkpoint that cannot be resumed: unreadable, or written for another run."""
+
+
+class Journal:
+    """The checkpoint directory (see the module docstring)."""
+
+    def __init__(self, directory: Path, spec: TrainSpec):
+        self.dir = Path(directory)
+        self.spec = spec
+        self.identity = asdict(spec)
+        self.last_snapshot = time.monotonic()
+        self._flushed = time.monotonic()
+        self._pending: list = []
+        self.reports: list[dict] = []  # the reports of earlier runs (``load``)
+        self.earlier = (0.0, 0.0)  # training seconds and CPU seconds of earlier runs
+        self.this_run = (0.0, 0.0)  # the same of this run, set by the trainer
+
+    def _manifest(self) -> dict | None:
+        path = self.dir / MANIFEST
+        if not path.exists():
+            return None
+        try:
+            m = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise CheckpointError(
+                f"checkpoint {path} is unreadable ({one_line(e)}); delete it to start over"
+            ) from None
+        if not isinstance(m, dict) or not isinstance(m.get("identity"), dict):
+            raise CheckpointError(
+                f"checkpoint {path} has no valid meeple manifest; delete it to start over"
+            )
+        return m
+
+    def load(self) -> tuple[Tables, int, int]:
+        """(tables, iterations done, rounds done) from the checkpoint, or empty tables."""
+        m = self._manifest()
+        if m is None:
+            return Tables(self.identity["max_keys"]), 0, 0
+        old = m["identity"]
+        ignore = {"batch", "max_keys"}  # may change between runs of one request
+        # a field added since the checkpoint was written counts with its default
+        default = {f.name: f.default for f in fields(self.spec)}
+        diff = [
+            k
+            for k in self.identity
+            if k not in ignore and old.get(k, default[k]) != self.identity[k]
+        ]
+        if diff:
+            raise CheckpointError(
+                f"checkpoint {self.dir} was written for a different {', '.join(diff)}; "
+                "delete it or choose another --out"
+            )
+        self.reports = [r for r in m.get("reports", []) if isinstance(r, dict)]
+        self.earlier = (float(m.get("train_seconds", 0.0)), float(m.get("train_cpu_seconds", 0.0)))
+        try:
+            return self._replay(m)
+        except (TablesError, KeyError, IndexError, ValueError) as e:
+            raise CheckpointError(
+                f"checkpoint {self.dir} cannot be resumed ({one_line(e)}); delete it to start over"
+            ) from None
+
+    def _replay(self, m: dict) -> tuple[Tables, int, int]:
+        rounds = int(m.get("snapshot_round", 0))
+        iterations = int(m.get("snapshot_iterations", 0))
+        if m.get("snapshot"):
+            _, arrays = load_npz(self.dir / m["snapshot"])
+            tables = Tables.from_arrays(arrays, self.identity["max_keys"])
+        else:
+            tables = Tables(self.identity["max_keys"])
+        files = {int(g.group(1)): p for p in self.dir.iterdir() if (g := _ROUNDS.match(p.name))}
+        while rounds + 1 in files:
+            meta, arrays = load_npz(files[rounds + 1])
+            for r in meta["rounds"]:
+                if r["rows"] != tables.rows or r["slots"] != tables.slots:
+                    raise TablesError(f"round {r['round']} does not follow the tables")
+                view = View(tables.index, tables.slot_maps, [], [], tables.rows, tables.slots)
+                prefix = f"r{r['round']}"
+                self.spec.merge(tables, r["round"], view, _split(arrays, prefix, r["batches"]))
+                rounds = r["round"]
+                iterations = int(r["iterations"])
+        return tables, iterations, rounds
+
+    def append(self, round_no: int, iterations: int, view: View, deltas: list) -> None:
+        """Record round ``round_no``'s deltas (against ``view``); written to disk at most
+        ``FLUSH_SECONDS`` later (``flush``), so a crash loses at most that much."""
+        self._pending.append(
+            (
+                {
+                    "round": round_no,
+                    "iterations": iterations,
+                    "rows": view.rows,
+                    "slots": view.slots,
+                    "batches": len(deltas),
+                },
+                deltas,
+            )
+        )
+        if time.monotonic() - self._flushed >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        if not (self.dir / MANIFEST).exists():
+            self._write_manifest(None, 0, 0, [])
+        arrays = {
+            f"r{meta['round']}b{j}_{k}": v
+            for meta, deltas in self._pending
+            for j, d in enumerate(deltas)
+            for k, v in d.items()
+        }
+        first = self._pending[0][0]["round"]
+        rounds = [meta for meta, _ in self._pending]
+        save_npz(self.dir / f"rounds-{first}.npz", arrays, {"rounds": rounds})
+        self._pending = []
+        self._flushed = time.monotonic()
+
+    def snapshot(
+        self, tables: Tables, round_no: int, iterations: int, reports: list, force: bool = False
+    ) -> None:
+        if not force and time.monotonic() - self.last_snapshot < SNAPSHOT_SECONDS:
+            return
+        self._pending = []  # the snapshot holds them
+        self.dir.mkdir(parents=True, exist_ok=True)
+        name = f"tables-{round_no}.npz"
+        save_npz(self.dir / name, tables.to_arrays(), {"round": round_no})
+        self._write_manifest(name, round_no, iterations, reports)
+        for p in self.dir.iterdir():
+            m = _ROUNDS.match(p.name)
+            s = _SNAPSHOT.match(p.name)
+            if (
+                (m and int(m.group(1)) <= round_no)
+                or (s and p.name != name)
+                or p.name.startswith(TMP_PREFIX)
+            ):
+                p.unlink()
+        self.last_snapshot = time.monotonic()
+
+    def _write_manifest(self, snapshot, round_no: int, iterations: int, reports: list) -> None:
+        body = {
+            "identity": self.identity,
+            "snapshot": snapshot,
+            "snapshot_round": round_no,
+            "snapshot_iterations": iterations,
+            "reports": self.reports + reports,
+            "train_seconds": round(self.earlier[0] + self.this_run[0], 1),
+            "train_cpu_seconds": round(self.earlier[1] + self.this_run[1], 1),
+        }
+        atomic_write_text(self.dir / MANIFEST, json.dumps(body, indent=1, allow_nan=False))
+
+
+def _split(arrays: dict[str, np.ndarray], prefix: str, batches: int) -> list[dict]:
+    out: list[dict[str, np.ndarray]] = [{} for _ in range(batches)]
+    for name, value in arrays.items():
+        head, _, key = name.partition("_")
+        if head.startswith(prefix + "b"):
+            out[int(head[len(prefix) + 1 :])][key] = value
+    return out

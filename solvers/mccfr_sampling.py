@@ -1,0 +1,47 @@
+"""Sampling helpers shared by the MCCFR traversals, ``cfr-search`` and the blueprint agent."""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+
+from solvers.fastpath import transition_functions
+from spiel_games.common.chance import sample_chance
+
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def pick(x: float, probs: list[float]) -> int:
+    """The index that the uniform draw ``x`` selects from ``probs`` (the last one when the
+    probabilities sum to a little under ``x``)."""
+    acc = 0.0
+    for i, p in enumerate(probs):
+        acc += p
+        if x < acc:
+            return i
+    return len(probs) - 1
+
+
+def count_decisions(game, playouts: int = 20) -> int:
+    """Most real decisions (more than one legal action) one player made in random playouts
+    (the range of windowed external sampling's window start)."""
+    apply, legal_fn = transition_functions(game)
+    rng = random.Random(0)
+    most = 1
+    for _ in range(playouts):
+        state = game.new_initial_state()
+        count = [0] * game.num_players()
+        while True:
+            p = state.current_player()
+            if p == TERMINAL:
+                break
+            if p < 0:
+                apply(state, sample_chance(state, rng))
+                continue
+            legal = legal_fn(state, p)
+            if len(legal) > 1:
+                count[p] += 1
+            apply(state, legal[rng.randrange(len(legal))])
+        most = max(most, *count)
+    return most

@@ -1,0 +1,289 @@
+"""Synchronous MCCFR training in rounds, serial or on Ray, with a crash-safe checkpoint.
+
+A run is a sequence of *rounds*. In a round, ``workers`` batches of ``batch`` iterations
+each traverse against the same snapshot of the tables (``Tables.view``); their deltas are
+then merged in batch order by the one merger (this process). Batch j of round k draws
+its random numbers from a seed derived from (seed, k, j) alone, so the tables after any
+round are the same whether the batches ran here one after another (``serial``) or on Ray
+workers, and a lost batch is recomputed exactly.
+
+Ray workers are actors holding the game and a mirror of the tables' key and slot maps;
+each round they receive the rows and slots added since their last round and the
+snapshot's two arrays (positive regrets, baselines). A worker that dies is replaced and
+its batch recomputed. Ray is imported only when a run uses it (local session by default,
+a cluster with ``address``), following the tournament runner's conventions.
+
+Every merged round goes to the run's checkpoint (``solvers.mccfr_checkpoint``) before the
+next one starts, so a killed worker loses its batch (recomputed) and a killed driver the
+round in progress (one batch per worker), plus on tiny games the rounds of the last
+second.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+import spiel_games
+from solvers.mccfr import ALGORITHM, DEFAULT_MAX_KEYS, Traversals
+from solvers.mccfr_checkpoint import CheckpointError, Journal
+from solvers.mccfr_tables import Tables, View
+from spiel_games.common.errors import MeepleError, one_line
+
+__all__ = ["CheckpointError", "Journal", "RayExecutor", "SerialExecutor", "TrainSpec", "train"]
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """Everything that decides the sampled computation (the checkpoint's identity)."""
+
+    game: str
+    variant: str  # "es" or "os"
+    abstraction: str
+    abstraction_version: int
+    seed: int
+    epsilon: float = 0.6
+    weighting: str = "counterfactual"
+    baselines: bool = False
+    es_leaves: int = 0
+    batch: int = 1  # iterations per batch
+    max_keys: int = DEFAULT_MAX_KEYS
+    linear: bool = False  # Linear CFR: discount the tables by k / (k + 1) before round k
+    algorithm: int = ALGORITHM  # the traversals' version (solvers.mccfr.ALGORITHM)
+
+    def merge(self, tables: Tables, round_no: int, view: View, deltas: list) -> None:
+        """Apply round ``round_no``'s deltas (the one place both training and replay merge)."""
+        if self.linear and round_no > 1:
+            tables.discount((round_no - 1) / round_no)
+        tables.apply(view, deltas)
+
+    def traversals(self) -> Traversals:
+        game = spiel_games.load_game(self.game, any_openspiel=True)
+        return Traversals(
+            game,
+            self.variant,
+            self.abstraction,
+            self.epsilon,
+            self.weighting,
+            self.baselines,
+            self.es_leaves,
+            self.max_keys,
+        )
+
+
+def batch_rng(seed: int, round_no: int, batch: int) -> random.Random:
+    state = np.random.SeedSequence([seed, round_no, batch]).generate_state(2)
+    return random.Random(int(state[0]) << 32 | int(state[1]))
+
+
+def round_plan(done: int, total: int, workers: int, batch: int) -> list[int]:
+    """Iterations of each batch of the next round (fewer at the end of the run)."""
+    out = []
+    left = total - done
+    for _ in range(workers):
+        n = min(batch, left)
+        if n <= 0:
+            break
+        out.append(n)
+        left -= n
+    return out
+
+
+# ----- executors -------------------------------------------------------------------
+class SerialExecutor:
+    """Every batch in this process, one after another."""
+
+    def __init__(self, spec: TrainSpec):
+        self.spec = spec
+        self.trav = spec.traversals()
+        self.players = self.trav.players
+
+    def run_round(self, tables: Tables, view: View, round_no: int, plan: list[int]) -> list:
+        out = []
+        for j, n in enumerate(plan):
+            d = self.trav.run(view, batch_rng(self.spec.seed, round_no, j), self._order(n))
+            out.append(d.to_arrays())
+        return out
+
+    def _order(self, iterations: int) -> list[int]:
+        return list(range(self.players)) * iterations
+
+    def close(self) -> None:
+        pass
+
+
+class Worker:
+    """A Ray actor: the traversals of one worker and a mirror of the tables' maps."""
+
+    def __init__(self, spec: dict):
+        self.spec = TrainSpec(**spec)
+        self.trav = self.spec.traversals()
+        self.index: dict[str, int] = {}
+        self.slot_maps: list[dict[int, int]] = []
+        self.slots = 0
+
+    def run(self, new_keys, new_slots, positive, baseline, round_no: int, j: int, n: int):
+        for key in new_keys:
+            self.index[key] = len(self.slot_maps)
+            self.slot_maps.append({})
+        for row, action in new_slots:
+            self.slot_maps[row][action] = self.slots
+            self.slots += 1
+        view = View(
+            self.index,
+            self.slot_maps,
+            positive.tolist(),
+            baseline.tolist(),
+            len(self.slot_maps),
+            self.slots,
+        )
+        order = list(range(self.trav.players)) * n
+        return self.trav.run(view, batch_rng(self.spec.seed, round_no, j), order).to_arrays()
+
+
+class RayExecutor:
+    """Batches on Ray actors (a local session of ``workers`` CPUs, or a cluster)."""
+
+    def __init__(self, spec: TrainSpec, workers: int, address: str | None):
+        import ray
+
+        self.ray = ray
+        self.spec = spec
+        self.started = False
+        if not ray.is_initialized():
+            _init_ray(ray, workers, address)
+            self.started = True
+        self.remote = ray.remote(num_cpus=1, max_restarts=0)(Worker)
+        self.actors: list = [None] * workers
+        self.synced: list[tuple[int, int]] = [(0, 0)] * workers
+
+    def _actor(self, j: int):
+        if self.actors[j] is None:
+            self.actors[j] = self.remote.remote(asdict(self.spec))
+            self.synced[j] = (0, 0)
+        return self.actors[j]
+
+    def run_round(self, tables: Tables, view: View, round_no: int, plan: list[int]) -> list:
+        ray = self.ray
+        positive = ray.put(np.maximum(tables.regret, 0.0))
+        baseline = ray.put(tables.baseline.copy())
+        results: list = [None] * len(plan)
+        for _attempt in range(5):
+            pending = {}
+            for j, n in enumerate(plan):
+                if results[j] is not None:
+                    continue
+                actor = self._actor(j)
+                rows, slots = self.synced[j]
+                keys = tables.keys[rows : view.rows]
+                new_slots = list(
+                    zip(
+                        tables.slot_row[slots : view.slots].tolist(),
+                        tables.slot_action[slots : view.slots].tolist(),
+                        strict=True,
+                    )
+                )
+                ref = actor.run.remote(keys, new_slots, positive, baseline, round_no, j, n)
+                pending[j] = ref
+                self.synced[j] = (view.rows, view.slots)
+            for j, ref in pending.items():
+                try:
+                    results[j] = ray.get(ref)
+                except ray.exceptions.RayActorError:
+                    self.actors[j] = None  # replaced next attempt; its batch is recomputed
+                except ray.exceptions.RayError as e:
+                    raise MeepleError(
+                        f"a training batch failed on a Ray worker: {one_line(e)}"
+                    ) from None
+            if all(r is not None for r in results):
+                return results
+        raise MeepleError("Ray workers kept dying; the checkpoint holds every finished round")
+
+    def close(self) -> None:
+        for a in self.actors:
+            if a is not None:
+                self.ray.kill(a)
+        if self.started:
+            self.ray.shutdown()
+
+
+def _init_ray(ray, workers: int, address: str | None) -> None:
+    import logging
+
+    try:
+        if address:
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+        else:
+            ray.init(
+                num_cpus=workers,
+                include_dashboard=False,
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+            )
+    except (ConnectionError, RuntimeError, TimeoutError) as e:
+        where = f"the Ray cluster at {address}" if address else "a local Ray session"
+        raise MeepleError(f"cannot reach {where}: {one_line(e)}") from None
+
+
+# ----- the loop ------------------------------------------------------------------------
+@dataclass
+class Progress:
+    iterations: int
+    rounds: int
+    seconds: float  # this run's training time (evaluations excluded)
+    cpu_seconds: float = 0.0  # the same in this process's CPU time
+
+
+def train(
+    spec: TrainSpec,
+    iterations: int,
+    tables: Tables,
+    done: int,
+    rounds: int,
+    journal: Journal | None,
+    executor,
+    workers: int,
+    report_every: int,
+    on_report: Callable[[Tables, Progress], dict],
+    on_iteration: Callable[[int, int], None] | None = None,
+) -> Progress:
+    """Rounds until ``iterations`` are done; ``on_report(tables, progress)`` every
+    ``report_every`` iterations (and at the end) returns the figures saved with the
+    checkpoint."""
+    reports: list = []
+    seconds = cpu = 0.0
+    next_report = (done // report_every + 1) * report_every
+    progress = Progress(done, rounds, 0.0)
+    try:
+        while done < iterations:
+            plan = round_plan(done, iterations, workers, spec.batch)
+            t, c = time.perf_counter(), time.process_time()
+            view = tables.view()
+            deltas = executor.run_round(tables, view, rounds + 1, plan)
+            if journal is not None:
+                journal.append(rounds + 1, done + sum(plan), view, deltas)
+            spec.merge(tables, rounds + 1, view, deltas)
+            seconds += time.perf_counter() - t
+            cpu += time.process_time() - c
+            rounds += 1
+            done += sum(plan)
+            progress = Progress(done, rounds, seconds, cpu)
+            if on_iteration is not None:
+                on_iteration(done, iterations)
+            if done >= next_report or done >= iterations:
+                reports.append(on_report(tables, progress))
+                next_report = (done // report_every + 1) * report_every
+            if journal is not None:
+                journal.this_run = (seconds, cpu)
+                journal.snapshot(tables, rounds, done, reports)
+    except BaseException:
+        if journal is not None:
+            journal.flush()  # every merged round is kept; the snapshot is left as it was
+        raise
+    if journal is not None and rounds:
+        journal.snapshot(tables, rounds, done, reports, force=True)
+    return progress

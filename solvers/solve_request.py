@@ -1,0 +1,202 @@
+"""A ``meeple solve`` request: its configuration, validation, result and file paths.
+
+``validate(cfg)`` checks the whole request (solver, counts, game, abstraction, the output
+path, workers) before anything runs and returns a ``Plan``; ``solvers.train`` runs it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import spiel_games
+from solvers import efg_cfr
+from solvers.mccfr import DEFAULT_MAX_KEYS
+from solvers.policy_file import NO_ABSTRACTION, canonical_game_string
+from spiel_games.common.errors import MeepleError
+
+SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
+
+
+class SolveError(MeepleError):
+    """A bad solve request (one-line message)."""
+
+
+class CheckpointError(SolveError):
+    """A checkpoint that cannot be resumed: unreadable, or written for another request."""
+
+
+@dataclass
+class SolveConfig:
+    game: str
+    solver: str
+    iterations: int
+    out: str | None = None  # None: default_out(...) under runs/policies/
+    abstraction: str | None = None  # None: the game's abstraction for MCCFR, `none` for exact
+    report_every: int = 100
+    seed: int = 0
+    max_keys: int = DEFAULT_MAX_KEYS  # MCCFR table bound (keys beyond it are played uniformly)
+    workers: int = 1  # MCCFR batches per round, each on its own Ray worker when > 1
+    address: str | None = None  # a Ray cluster (None: a local session when workers > 1)
+    batch: int | None = None  # MCCFR iterations per batch (None: 1 where exact, else 32)
+    eval_deals: int | None = None  # deals of the progress figure (None: 4 on full games)
+    min_visits: int = 1  # a blueprint keeps the keys met at least this often
+    weighting: str | None = None  # MCCFR-OS: None = counterfactual where exact, else sampled
+    baselines: bool | None = None  # MCCFR-OS VR baselines: None = off where exact, else on
+    epsilon: float | None = None  # MCCFR-OS exploration: None = 0.6 where exact, else FULL_EPSILON
+    linear: bool | None = None  # Linear CFR discounting: None = off where exact, else on
+
+
+@dataclass
+class SolveResult:
+    iterations: int
+    resumed_from: int
+    reports: list[tuple[int, str, float]] = field(default_factory=list)  # headline figure
+    figures: list[dict[str, float]] = field(default_factory=list)  # every figure per report
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time training (MCCFR; Ray workers apart)
+    policy_keys: int = 0
+    untracked: int = 0  # MCCFR visits to keys beyond --max-keys
+    file_bytes: int = 0
+    out: str = ""
+
+
+def checkpoint_path(out: str | Path, solver: str = "cfr") -> Path:
+    """Exact solvers: ``<out>.ckpt.parquet``; MCCFR: the directory ``<out>.ckpt``."""
+    out = Path(out)
+    if solver.startswith("mccfr"):
+        return out.with_name(out.name + ".ckpt")
+    return out.with_name(out.name + ".ckpt.parquet")
+
+
+def default_out(game_string: str, solver: str, abstraction: str | None, seed: int) -> Path:
+    """``runs/policies/<game>-<solver>-<hash>.parquet``: one file per distinct request, so
+    a rerun resumes its own checkpoint and never meets another request's."""
+    short = game_string.split("(")[0].removeprefix("python_")
+    digest = hashlib.sha256(
+        json.dumps([game_string, solver, abstraction, seed]).encode()
+    ).hexdigest()[:8]
+    return Path("runs") / "policies" / f"{short}-{solver}-{digest}.parquet"
+
+
+def _check_out(out: Path, solver: str) -> None:
+    """Refuse an output path that cannot become a file, before the run starts."""
+    if out.is_dir():
+        raise SolveError(f"--out {out}: {out} is a directory; give a file path")
+    ckpt = checkpoint_path(out, solver)
+    if ckpt.exists() and ckpt.is_dir() != solver.startswith("mccfr"):
+        raise SolveError(f"--out {out}: {ckpt} is in the way of the checkpoint")
+    parent = out.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise SolveError(f"--out {out}: {parent} is not a directory")
+
+
+@dataclass
+class Plan:
+    """A validated request: the loaded game and everything derived from the config."""
+
+    game: Any
+    out: Path
+    abstraction: str
+    version: int
+    is_exact: bool
+
+
+def validate(cfg: SolveConfig) -> Plan:
+    """Check the whole request before anything runs; SolveError names what is wrong."""
+    if cfg.solver not in SOLVERS:
+        raise SolveError(f"unknown solver {cfg.solver!r}; valid: {', '.join(SOLVERS)}")
+    if cfg.iterations < 1:
+        raise SolveError("--iterations must be >= 1")
+    if cfg.report_every < 1:
+        raise SolveError("--report-every must be >= 1")
+    if cfg.max_keys < 1:
+        raise SolveError("--max-keys must be >= 1")
+    if cfg.seed < 0:
+        raise SolveError("--seed must be >= 0")
+    for name, value in (("--workers", cfg.workers), ("--batch", cfg.batch)):
+        if value is not None and value < 1:
+            raise SolveError(f"{name} must be >= 1")
+    if cfg.eval_deals is not None and cfg.eval_deals < 0:
+        raise SolveError("--eval-deals must be >= 0")
+    if cfg.min_visits < 1:
+        raise SolveError("--min-visits must be >= 1")
+    game = spiel_games.load_game(cfg.game, any_openspiel=True)
+    abstraction, version = _resolve_abstraction(game, cfg)
+    is_exact = cfg.solver in efg_cfr.KINDS
+    if is_exact and game.num_players() != 2:
+        raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
+    if is_exact and (cfg.workers > 1 or cfg.address):
+        raise SolveError(f"{cfg.solver} runs in one process (--workers and --address are MCCFR's)")
+    out = (
+        Path(cfg.out)
+        if cfg.out is not None
+        else default_out(str(game), cfg.solver, cfg.abstraction, cfg.seed)
+    )
+    if out.suffix == ".npz" and is_exact:
+        raise SolveError(f"--out {out}: blueprints (.npz) come from MCCFR; use a .parquet file")
+    _check_out(out, cfg.solver)
+    return Plan(game, out, abstraction, version, is_exact)
+
+
+def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:
+    name = cfg.abstraction
+    try:
+        spec = spiel_games.get_spec(game.get_type().short_name)
+    except KeyError:
+        spec = None
+    if cfg.solver in efg_cfr.KINDS:
+        if name not in (None, NO_ABSTRACTION):
+            raise SolveError(
+                f"{cfg.solver} is exact: it uses every information state (abstraction none)"
+            )
+        return NO_ABSTRACTION, 0
+    if name is None:
+        name = (
+            spec.abstraction_name
+            if spec is not None and spec.abstraction is not None
+            else NO_ABSTRACTION
+        )
+    if name == NO_ABSTRACTION:
+        return name, 0
+    if spec is None or spec.abstraction is None or name != spec.abstraction_name:
+        valid = [NO_ABSTRACTION] + (
+            [spec.abstraction_name] if spec is not None and spec.abstraction else []
+        )
+        raise SolveError(f"unknown abstraction {name!r} for this game; valid: {', '.join(valid)}")
+    return name, spec.abstraction_version
+
+
+def exploitability_computable(game) -> bool:
+    """True for 2-player games small enough for a full best response: a registered
+    game's tiny configurations, or a non-meeple OpenSpiel game (e.g. kuhn_poker)."""
+    if game.num_players() != 2:
+        return False
+    short = game.get_type().short_name
+    try:
+        spec = spiel_games.get_spec(short)
+    except KeyError:
+        return True
+    here = str(game)
+    return any(canonical_game_string(t) == here for t in spec.tiny_configs)
+
+
+def finite(value: Any) -> Any:
+    """JSON-safe metadata: a non-finite metric is stored as null, never as NaN."""
+    return value if not isinstance(value, float) or math.isfinite(value) else None
+
+
+def identity(cfg: SolveConfig, plan: Plan) -> dict:
+    return {
+        "game": str(plan.game),
+        "solver": cfg.solver,
+        "abstraction": plan.abstraction,
+        "abstraction_version": plan.version,
+        "seed": cfg.seed,
+    }

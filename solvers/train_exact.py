@@ -1,0 +1,155 @@
+"""``meeple solve`` with an exact solver (``cfr``, ``cfr+``, ``dcfr``): iterations, reports
+and the Parquet checkpoint ``<out>.ckpt.parquet`` (key, action, regret, average-strategy
+sum, with JSON metadata: the identity of the request and the iteration), written every
+``report_every`` iterations and when interrupted. Resuming replays the deterministic
+iterations and checks they reproduce the checkpoint (``efg_cfr.ExactCFR.load_rows``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from solvers import efg_cfr
+from solvers.policy_file import write_policy
+from solvers.solve_request import (
+    CheckpointError,
+    Plan,
+    SolveConfig,
+    SolveResult,
+    checkpoint_path,
+    finite,
+    identity,
+)
+from spiel_games.common.errors import one_line
+
+_CKPT_KEY = b"meeple_checkpoint"
+
+
+def _write_checkpoint(path: Path, rows, meta: dict) -> None:
+    keys, acts, regs, avgs = [], [], [], []
+    for k, a, r, s in rows:
+        keys.append(k)
+        acts.append(int(a))
+        regs.append(float(r))
+        avgs.append(float(s))
+    t = pa.table(
+        {
+            "key": pa.array(keys, pa.string()),
+            "action": pa.array(acts, pa.int64()),
+            "regret": pa.array(regs, pa.float64()),
+            "avg": pa.array(avgs, pa.float64()),
+        }
+    ).replace_schema_metadata({_CKPT_KEY: json.dumps(meta, allow_nan=False).encode()})
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        pq.write_table(t, tmp)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+_CKPT_TYPES = {
+    "key": pa.types.is_string,
+    "action": pa.types.is_integer,
+    "regret": pa.types.is_floating,
+    "avg": pa.types.is_floating,
+}
+
+
+def _read_checkpoint(path: Path) -> tuple[dict, list]:
+    """(metadata, rows) of a checkpoint; CheckpointError for anything unreadable."""
+    try:
+        t = pq.read_table(path)
+    except (OSError, pa.ArrowException) as e:
+        raise CheckpointError(
+            f"checkpoint {path} is unreadable ({one_line(e)}); delete it to start over"
+        ) from None
+    try:
+        meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
+    except (KeyError, ValueError):
+        meta = None
+    if not isinstance(meta, dict) or not isinstance(meta.get("iteration"), int):
+        raise CheckpointError(
+            f"checkpoint {path} has no valid meeple metadata; delete it to start over"
+        )
+    for name, ok in _CKPT_TYPES.items():
+        if name not in t.column_names or not ok(t.schema.field(name).type):
+            raise CheckpointError(
+                f"checkpoint {path}: column {name!r} is missing or of the wrong type; "
+                "delete it to start over"
+            )
+    rows = list(
+        zip(
+            t.column("key").to_pylist(),
+            t.column("action").to_pylist(),
+            t.column("regret").to_pylist(),
+            t.column("avg").to_pylist(),
+            strict=True,
+        )
+    )
+    return meta, rows
+
+
+def solve_exact(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> SolveResult:
+    game = plan.game
+    request = identity(cfg, plan)
+    solver = efg_cfr.ExactCFR(efg_cfr.export_efg(game), cfg.solver)
+    ckpt = checkpoint_path(plan.out, cfg.solver)
+    ckpt.parent.mkdir(parents=True, exist_ok=True)
+    start = 0
+    if ckpt.exists():
+        meta, rows = _read_checkpoint(ckpt)
+        mismatch = [k for k, v in request.items() if meta.get(k) != v]
+        if mismatch:
+            raise CheckpointError(
+                f"checkpoint {ckpt} was written for a different {', '.join(mismatch)}; "
+                "delete it or choose another --out"
+            )
+        start = meta["iteration"]
+        try:
+            solver.load_rows(rows, start)
+        except (KeyError, TypeError, IndexError) as e:
+            raise CheckpointError(
+                f"checkpoint {ckpt} cannot be resumed ({one_line(e)}); delete it to start over"
+            ) from None
+
+    def save(iteration: int) -> None:
+        _write_checkpoint(ckpt, solver.rows(), dict(request, iteration=iteration))
+
+    result = SolveResult(iterations=start, resumed_from=start, out=str(plan.out))
+
+    def report(it: int) -> None:
+        value = solver.nash_conv()
+        result.reports.append((it, "nash_conv", value))
+        result.figures.append({"nash_conv": value})
+        if on_report:
+            on_report(it, {"nash_conv": value})
+        save(it)
+
+    t0 = time.perf_counter()
+    it = start
+    try:
+        while it < cfg.iterations:
+            solver.iterate()
+            it += 1
+            if on_iteration:
+                on_iteration(it, cfg.iterations)
+            if it % cfg.report_every == 0 or it == cfg.iterations:
+                report(it)
+    except KeyboardInterrupt:
+        save(it)
+        raise
+    result.iterations = it
+    result.seconds = time.perf_counter() - t0
+    if not result.reports or result.reports[-1][0] != it:
+        report(it)
+    table = solver.policy_table()
+    result.policy_keys = len(table)
+    last = result.reports[-1]
+    meta = {**request, "iterations": it, last[1]: finite(last[2])}
+    result.file_bytes = write_policy(plan.out, table, meta)
+    return result

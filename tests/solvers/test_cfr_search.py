@@ -1,0 +1,63 @@
+"""cfr-search: a depth-limited subgame solved by CFR+ at each decision (no peeking is checked
+with the other search agents in test_solver_agents.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import spiel_games
+from solvers.registry import make_agent
+from solvers.spec import AgentSpecError
+
+ROCOCO = spiel_games.get_spec("rococo")
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("cfr-search(iterations=0)", "'iterations' of agent 'cfr-search' must be >= 1"),
+        ("cfr-search(depth=0)", "'depth'"),
+        ("cfr-search(prior=blueprint)", "heuristic or none"),
+        ("cfr-search(play=greedy)", "auto, sample or best"),
+        ("cfr-search(eval=score)", "auto, game or learned"),
+        ("cfr-search(prior_w=-1)", "'prior_w'"),
+    ],
+)
+def test_bad_parameters_are_one_line_errors(spec, message):
+    game = spiel_games.load_game("python_coloretto(players=3)")
+    with pytest.raises(AgentSpecError) as e:
+        make_agent(spec, game, seed=0)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def _first_selection(game):
+    """The first secret card selection of a Rococo game (chance: first outcomes)."""
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) == 1:
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+def test_the_root_strategy_is_a_distribution_over_the_legal_moves():
+    game = spiel_games.load_game(ROCOCO.typical_config)
+    state = _first_selection(game)
+    analysis = make_agent("cfr-search(iterations=60)", game, seed=1).analyse(state)
+    assert sorted(m.action for m in analysis.moves) == sorted(state.legal_actions())
+    assert sum(m.prob for m in analysis.moves) == pytest.approx(1.0)
+    assert analysis.budget["iterations_done"] == 60
+    tried = [m for m in analysis.moves if m.visits]
+    assert tried and all(-1.0 <= m.value <= 1.0 for m in tried)
+
+
+def test_a_secret_choice_is_sampled_from_the_mixed_strategy():
+    """With hidden information the agent samples its root strategy: over seeds, the moves
+    played follow the analysed probabilities (a pure argmax would play one move)."""
+    game = spiel_games.load_game(ROCOCO.typical_config)
+    state = _first_selection(game)
+    spec = "cfr-search(iterations=40,prior=none)"
+    probs = {m.action: m.prob for m in make_agent(spec, game, seed=3).analyse(state).moves}
+    assert max(probs.values()) < 0.9  # a mixed strategy
+    played = {make_agent(spec, game, seed=s).step(state.clone()) for s in range(12)}
+    assert len(played) > 1 and all(probs[a] > 0 for a in played)
+    best = make_agent(spec.replace(")", ",play=best)"), game, seed=3)
+    assert best.step(state.clone()) == max(probs, key=lambda a: (probs[a], -a))

@@ -1,0 +1,162 @@
+"""MCCFR training in rounds: the executor does not change the tables, a checkpoint resumes
+after a crash to the tables of an uninterrupted run, Ray workers that die are replaced."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import spiel_games
+from solvers import mccfr_checkpoint, mccfr_train
+from solvers.mccfr_tables import Tables
+from solvers.mccfr_train import Journal, SerialExecutor, TrainSpec, train
+
+TINY = spiel_games.get_spec("coloretto").tiny_configs[0]
+
+
+def _spec(**kw) -> TrainSpec:
+    base = dict(
+        game=TINY,
+        variant="os",
+        abstraction="coloretto-rows",
+        abstraction_version=spiel_games.get_spec("coloretto").abstraction_version,
+        seed=7,
+        weighting="sampled",
+        baselines=True,
+        batch=5,
+    )
+    return TrainSpec(**{**base, **kw})
+
+
+def _run(spec, iterations, executor, workers, journal=None, tables=None, done=0, rounds=0):
+    tables = tables or Tables(spec.max_keys)
+    train(
+        spec,
+        iterations,
+        tables,
+        done,
+        rounds,
+        journal,
+        executor,
+        workers,
+        report_every=10**9,
+        on_report=lambda t, p: {},
+    )
+    return tables
+
+
+def _same(a: Tables, b: Tables) -> None:
+    x, y = a.to_arrays(), b.to_arrays()
+    assert x.keys() == y.keys()
+    for name in x:
+        assert np.array_equal(x[name], y[name]), name
+
+
+def test_rounds_give_the_same_tables_as_sequential_traversals_with_one_batch():
+    """A round of one batch of one iteration is classic sequential MCCFR."""
+    from solvers.mccfr import MCCFR
+
+    spec = _spec(batch=1, weighting="counterfactual", baselines=False)
+    rounds = _run(spec, 40, SerialExecutor(spec), 1)
+    classic = MCCFR(spiel_games.load_game(TINY), "os", "coloretto-rows", weighting="counterfactual")
+    # the same random streams: round k's batch 0 seeds one iteration
+    for k in range(1, 41):
+        view = classic.tables.view()
+        rng = mccfr_train.batch_rng(spec.seed, k, 0)
+        deltas = classic.traversals.run(view, rng, [0, 1])
+        classic.tables.apply(view, [deltas.to_arrays()])
+    _same(rounds, classic.tables)
+
+
+@pytest.mark.parametrize("crash_round", [1, 4])
+def test_a_crash_in_any_round_resumes_to_the_uninterrupted_tables(
+    tmp_path, monkeypatch, crash_round
+):
+    monkeypatch.setattr(mccfr_checkpoint, "FLUSH_SECONDS", 0.0)  # a file per round (full games)
+    spec = _spec()
+    straight = _run(spec, 60, SerialExecutor(spec), 2, Journal(tmp_path / "a", spec))
+
+    class Crashing(SerialExecutor):
+        def run_round(self, tables, view, round_no, plan):
+            if round_no == crash_round:
+                raise SystemExit("killed")  # the round in progress is lost
+            return super().run_round(tables, view, round_no, plan)
+
+    with pytest.raises(SystemExit):
+        _run(spec, 60, Crashing(spec), 2, Journal(tmp_path / "b", spec))
+    tables, done, rounds = Journal(tmp_path / "b", spec).load()
+    assert (done, rounds) == (10 * (crash_round - 1), crash_round - 1)
+    resumed = _run(
+        spec, 60, SerialExecutor(spec), 2, Journal(tmp_path / "b", spec), tables, done, rounds
+    )
+    _same(resumed, straight)
+    again, done, _ = Journal(tmp_path / "b", spec).load()  # the final snapshot
+    assert done == 60
+    _same(again, straight)
+
+
+def test_a_checkpoint_of_another_run_is_refused(tmp_path):
+    spec = _spec()
+    _run(spec, 10, SerialExecutor(spec), 1, Journal(tmp_path / "c", spec))
+    with pytest.raises(mccfr_train.CheckpointError, match="different seed"):
+        Journal(tmp_path / "c", _spec(seed=8)).load()
+    tables, done, _ = Journal(tmp_path / "c", _spec(batch=3)).load()  # batch may change
+    assert done == 10 and tables.rows > 0
+
+
+@pytest.mark.ray
+def test_ray_workers_give_the_serial_tables_and_a_killed_worker_is_replaced(ray_cluster):
+    import ray
+
+    node = ray_cluster.add_node(num_cpus=1)
+    ray_cluster.wait_for_nodes()
+    try:
+        spec = _spec()
+        serial = _run(spec, 60, SerialExecutor(spec), 2)
+        executor = mccfr_train.RayExecutor(spec, 2, None)
+        killed = []
+
+        class Killing:
+            def run_round(self, tables, view, round_no, plan):
+                if round_no == 3:
+                    ray.kill(executor.actors[1])  # a worker dies between rounds
+                    killed.append(round_no)
+                return executor.run_round(tables, view, round_no, plan)
+
+            def close(self):
+                executor.close()
+
+        distributed = _run(spec, 60, Killing(), 2)
+        executor.close()
+        assert killed == [3]
+        _same(distributed, serial)
+    finally:
+        ray_cluster.remove_node(node)
+
+
+@pytest.mark.parametrize("weighting", ["sampled", "counterfactual"])
+def test_baselines_learn_only_from_the_traversers_own_decisions(weighting):
+    """A slot's baseline is a value for the player whose decision it is. Old: every sampled
+    decision recorded the traverser's return, so an opponent's slots averaged returns of
+    the other players (Die Staufer's blueprint then preferred its turquoise chests to any
+    deployment)."""
+    from solvers.mccfr import Traversals
+
+    game = spiel_games.load_game(TINY)
+    trav = Traversals(game, "os", "none", 0.3, weighting, baselines=True)
+    owner: dict[int, int] = {}
+    lookup = trav._lookup
+
+    def recording(state, p, legal):
+        r, slots, policy = lookup(state, p, legal)
+        owner.update((s, p) for s in slots)
+        return r, slots, policy
+
+    trav._lookup = recording
+    tables = Tables()
+    for player in (0, 1, 0, 1):
+        view = tables.view()
+        deltas = trav.run(view, mccfr_train.batch_rng(0, player, 0), [player] * 20)
+        assert deltas.base_slot
+        assert {owner[s] for s in deltas.base_slot} == {player}
+        tables.apply(view, [deltas.to_arrays()])

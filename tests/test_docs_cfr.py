@@ -1,0 +1,61 @@
+"""docs/CFR.md is the rendering of its data (docs/data/cfr.json, written by
+scripts/bench_cfr.py): no figure typed by hand, each verdict computed from the figures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def bench(load_script):
+    return load_script("bench_cfr")
+
+
+def test_the_document_is_the_rendering_of_its_data(bench):
+    doc = bench.doc
+    assert doc.DOC.read_text() == doc.render(doc.load_data())
+
+
+def test_every_section_was_measured_on_every_game(bench):
+    data = bench.doc.load_data()
+    for section in ("speed", "parallel", "blueprints", "strength", "ismcts", "exact"):
+        games = {r["game"] for k, v in data.items() if k.startswith(section) for r in v["rows"]}
+        assert len(games) == 4, section
+
+
+def test_a_verdict_follows_its_figures(bench):
+    doc = bench.doc
+    data = json.loads(json.dumps(doc.load_data()))
+    speed = next(v for k, v in data.items() if k.startswith("speed"))
+    for r in speed["rows"]:
+        r["os_ratio"] = 1.2
+    assert "| OS traversal <= 1.5 x a random playout (every game) |" in doc.render(data)
+    assert "1.20 | **holds** |" in doc.render(data)
+    speed["rows"][0]["os_ratio"] = 1.6
+    assert "1.20 | misses |" in doc.render(data)
+
+
+def test_the_quick_mode_writes_the_same_format(bench, tmp_path):
+    data, out = tmp_path / "cfr.json", tmp_path / "CFR.md"
+    assert bench.main(["--quick", "--data", str(data), "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text == bench.doc.render(bench.doc.load_data(data))
+    for title in ("## Against the targets", "## Traversal speed", "## The shipped blueprints"):
+        assert title in text
+    assert "python_coloretto(players=3)" in text and "## Exact CFR on tiny" in text
+
+
+def test_a_new_measurement_of_a_game_replaces_its_old_row(bench, tmp_path):
+    doc, path = bench.doc, tmp_path / "cfr.json"
+    rows = [{"game": g, "x": 1} for g in ("a", "b")]
+    doc.save_section(path, "speed-a-b", {"command": "c1", "code_version": "v", "rows": rows})
+    doc.save_section(path, "exact-a-b", {"command": "c1", "code_version": "v", "rows": rows})
+    new = [{"game": "b", "x": 2}]
+    doc.save_section(path, "speed-b", {"command": "c2", "code_version": "v", "rows": new})
+    data = doc.load_data(path)
+    assert data["speed-a-b"]["rows"] == [{"game": "a", "x": 1}]
+    assert data["speed-b"]["rows"] == new and data["exact-a-b"]["rows"] == rows
+    doc.save_section(path, "speed-a", {"command": "c3", "code_version": "v", "rows": rows[:1]})
+    assert "speed-a-b" not in doc.load_data(path)
