@@ -201,7 +201,6 @@ def test_no_import_cycles_between_subpackages(graph):
 OVER_BUDGET_FILES = {
     "tournament/config.py": "the tournament config builder, tournament side",
     "tournament/ratings/fit.py": "Elo fit and intervals, tournament side",
-    "tests/solvers/test_strength_search.py": "search strength scenarios, with the search split",
     "scripts/bench_stats.py": "the statistics benchmark's phases, to split into modules",
     "scripts/bench_strength.py": "rewritten around the pool for issue 33",
 }

@@ -8,7 +8,7 @@ selection function.
 |---|---|---|
 | `eval` | leaf evaluation | `ScoreEvaluation`, `EstimateEvaluation` (game or learned) |
 | `rollout`, `rollout_depth`, `epsilon`, `settle` | `Rollout` | policy, depth, settling heuristic |
-| `opponents`, `opp_eps` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents` |
+| `opponents`, `opp_eps`, `opp_share`, `opp_prior` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents`, `InferredOpponents` |
 | `prior` | prior | `NoPrior`, `HeuristicPrior` |
 | `widen`, `unprune` | expansion rule | `OpenAll`, `Widening`, `Unpruning` |
 | `uct_c`, `prior_w`, `qnorm` | selection rule | `UCB`, `ScaledUCB` |
@@ -34,6 +34,7 @@ from solvers.search.leaf import (
 from solvers.search.models import (
     HeuristicOpponents,
     HeuristicPrior,
+    InferredOpponents,
     NoisyOpponents,
     NoPrior,
     SearchedOpponents,
@@ -59,6 +60,8 @@ PLAIN: dict[str, object] = {
     "opponents": "search",
     "root": "ucb",
     "opp_eps": 0.0,
+    "opp_share": 0.5,
+    "opp_prior": 4.0,
     "unprune": 0.0,
     "widen": 0.0,
 }
@@ -68,7 +71,7 @@ PLAIN: dict[str, object] = {
 class Parts:
     streams: Streams
     worlds: Worlds
-    opponents: SearchedOpponents | HeuristicOpponents
+    opponents: SearchedOpponents | HeuristicOpponents | InferredOpponents
     prior: NoPrior | HeuristicPrior
     expansion: OpenAll | Widening | Unpruning
     selection: UCB
@@ -89,6 +92,7 @@ def _heuristic(game, p: Mapping[str, object]):
         "prior=heuristic": p["prior"] == "heuristic",
         "settle": p["settle"] == "on",
         "opponents=heuristic": p["opponents"] == "heuristic",
+        "opponents=infer": p["opponents"] == "infer",
     }
     if not any(wanted.values()):
         return None
@@ -128,6 +132,20 @@ def _leaf(game, p: Mapping[str, object], streams: Streams, heuristic) -> Rollout
     )
 
 
+def _opponents(game, p: Mapping[str, object], streams: Streams, heuristic):
+    """The opponent model of ``opponents`` (with ``opp_eps``, ``opp_share``, ``opp_prior``)."""
+    if p["opponents"] == "infer":
+        prior = (_number(p, "opp_share"), _number(p, "opp_prior"))
+        # the inference's own stream, drawn only under this model (the others' unchanged)
+        return InferredOpponents(game, heuristic, streams, prior, streams.py.getrandbits(63))
+    if p["opponents"] != "heuristic":
+        return SearchedOpponents()
+    opp_eps = _number(p, "opp_eps")
+    if opp_eps > 0.0:
+        return NoisyOpponents(heuristic, streams, opp_eps, transition_functions(game)[1])
+    return HeuristicOpponents(heuristic)
+
+
 def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts:
     """Every part for ``params`` (resolved: no ``auto`` left); ValueError when the game
     lacks a piece they need."""
@@ -137,14 +155,7 @@ def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts
     prior: NoPrior | HeuristicPrior = NoPrior()
     if p["prior"] == "heuristic":
         prior = HeuristicPrior(heuristic)
-    opponents: SearchedOpponents | HeuristicOpponents = SearchedOpponents()
-    opp_eps = _number(p, "opp_eps")
-    if p["opponents"] == "heuristic":
-        if opp_eps > 0.0:
-            legal = transition_functions(game)[1]
-            opponents = NoisyOpponents(heuristic, streams, opp_eps, legal)
-        else:
-            opponents = HeuristicOpponents(heuristic)
+    opponents = _opponents(game, p, streams, heuristic)
     widen, unprune = _number(p, "widen"), _number(p, "unprune")
     widening = Widening(widen) if widen > 0 else None
     expansion: OpenAll | Widening | Unpruning = widening or OpenAll()
