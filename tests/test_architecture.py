@@ -202,7 +202,6 @@ OVER_BUDGET_FILES = {
     "tournament/config.py": "the tournament config builder, tournament side",
     "tournament/ratings/fit.py": "Elo fit and intervals, tournament side",
     "scripts/bench_stats.py": "the statistics benchmark's phases, to split into modules",
-    "scripts/bench_strength.py": "rewritten around the pool for issue 33",
 }
 LONG_FUNCTIONS = {
     "solvers/train.py:solve": "solvers side",
