@@ -99,7 +99,7 @@ def scaled(spec: str, factor: int) -> str:
 def sample_positions(game, count: int = 8, seed: int = 5) -> list:
     """Decision points spread over a few random games (same for every spec measured)."""
     rng = random.Random(seed)
-    out = []
+    out: list = []
     while len(out) < count:
         s = game.new_initial_state()
         hist = []
@@ -240,7 +240,7 @@ def merge(path: Path, sections: dict[str, list[str]]) -> str:
             rf"<!-- game: {re.escape(gs)} -->.*?<!-- /game: {re.escape(gs)} -->", re.DOTALL
         )
         if pat.search(text):
-            text = pat.sub(lambda _m, b=block: b, text)
+            text = pat.sub(lambda _m: block, text)
         else:
             text = text.rstrip("\n") + "\n\n" + block + "\n"
     return text

@@ -31,8 +31,13 @@ def evaluation_or_none(game):
 
 def refuse(kind: str, game, params: dict) -> None:
     """Raise AgentSpecError when ``params`` (resolved) cannot work together on ``game``."""
-    needs_heuristic = ("settle", "on"), ("rollout", "heuristic"), ("prior", "heuristic")
-    needs_heuristic += ("opponents", "heuristic"), ("opponents", "infer")
+    needs_heuristic = (
+        ("settle", "on"),
+        ("rollout", "heuristic"),
+        ("prior", "heuristic"),
+        ("opponents", "heuristic"),
+        ("opponents", "infer"),
+    )
     for name, value in needs_heuristic:
         if params[name] == value and game_heuristic(game) is None:
             raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for {name}={value}")
