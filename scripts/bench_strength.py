@@ -239,8 +239,9 @@ def merge(path: Path, sections: dict[str, list[str]]) -> str:
         pat = re.compile(
             rf"<!-- game: {re.escape(gs)} -->.*?<!-- /game: {re.escape(gs)} -->", re.DOTALL
         )
-        if pat.search(text):
-            text = pat.sub(lambda _m: block, text)
+        found = pat.search(text)
+        if found:
+            text = text[: found.start()] + block + text[found.end() :]
         else:
             text = text.rstrip("\n") + "\n\n" + block + "\n"
     return text
