@@ -79,9 +79,12 @@ HEADER = [
     "",
     *[f"- `{POOL[a]}` and `{POOL[b]}`" for a, b in TABLES],
     "",
-    "`H` and `S` are the two fixed references: the same search modelling every other player",
-    "as the heuristic (`opponents=heuristic`, the default before issue 33) or by search",
-    "(`opponents=search`); `openspiel` is OpenSpiel's own Python IS-MCTS bot (no game",
+    "`default` models the other players with `opponents=infer` (the heuristic plays a",
+    "player's decisions inside the tree as often as its moves so far matched the heuristic's,",
+    "the rest are searched; docs/solvers.md). `H` and `S` are the two fixed references: the",
+    "same search modelling every other player as the heuristic (`opponents=heuristic`, the",
+    "default before issue 33) or by search (`opponents=search`); `openspiel` is",
+    "OpenSpiel's own Python IS-MCTS bot (no game",
     "knowledge). Win share = games the row agent finished ahead of the column agent, ties",
     "half; every table is played in every seat order on duplicate deals; intervals are 95%",
     "bootstrap intervals over the deals. Elo: the project's pairwise fit; Plackett-Luce:",
@@ -230,21 +233,21 @@ def section(gs: str, args, command: str) -> list[str]:
 
 
 def merge(path: Path, sections: dict[str, list[str]]) -> str:
-    """The file with each given game's section replaced (or appended), others kept."""
+    """The header and every game's section in ``GAMES`` order: the given sections new, the
+    others as the file at ``path`` has them (anything else there is dropped)."""
     text = path.read_text() if path.exists() else ""
-    if not text.startswith(TITLE):
-        text = "\n".join(HEADER) + "\n"
-    for gs, lines in sections.items():
-        block = "\n".join(lines)
+    blocks = []
+    for gs in GAMES.values():
+        if gs in sections:
+            blocks.append("\n".join(sections[gs]))
+            continue
         pat = re.compile(
             rf"<!-- game: {re.escape(gs)} -->.*?<!-- /game: {re.escape(gs)} -->", re.DOTALL
         )
         found = pat.search(text)
         if found:
-            text = text[: found.start()] + block + text[found.end() :]
-        else:
-            text = text.rstrip("\n") + "\n\n" + block + "\n"
-    return text
+            blocks.append(found.group(0))
+    return "\n\n".join(["\n".join(HEADER), *blocks]) + "\n"
 
 
 def _candidates(items: list[str]) -> dict[str, str]:

@@ -211,8 +211,8 @@ COMMON: tuple[Param, ...] = (
         choices=("search", "heuristic", "infer"),
         auto=Auto(
             "auto",
-            f"heuristic with {_EVALUATED} where the game has a heuristic",
-            lambda v: "heuristic" if v.evaluated_with_heuristic else "search",
+            f"infer with {_EVALUATED} where the game has a heuristic (docs/STRENGTH.md)",
+            lambda v: "infer" if v.evaluated_with_heuristic else "search",
         ),
         tunable=True,
     ),

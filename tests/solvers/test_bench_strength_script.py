@@ -188,3 +188,21 @@ def test_sprt_mode_confirms_a_clear_gap_and_not_a_reversed_one(tmp_path, module)
     assert rows[0].startswith("| strong | weak | H1 | yes |")
     assert rows[1].startswith("| weak | strong | H0 | no |")
     assert (tmp_path / "sprt-strong-weak" / "manifest.json").exists()  # an ordinary ledger
+
+
+def test_a_section_is_replaced_and_the_others_kept_under_the_current_header(tmp_path, module):
+    path = tmp_path / "s.md"
+    rococo, staufer = module.GAMES["rococo"], module.GAMES["staufer"]
+    old = ["# an old title", "", "a round-by-round log"]
+    old += [f"<!-- game: {staufer} -->", "staufer v1", f"<!-- /game: {staufer} -->"]
+    path.write_text("\n".join(old))
+    text = module.merge(
+        path, {rococo: [f"<!-- game: {rococo} -->", "rococo v1", f"<!-- /game: {rococo} -->"]}
+    )
+    assert text.startswith("\n".join(module.HEADER)) and "round-by-round log\n" not in text
+    assert text.index("rococo v1") < text.index("staufer v1")  # in GAMES order
+    path.write_text(text)
+    text = module.merge(
+        path, {staufer: [f"<!-- game: {staufer} -->", "staufer v2", f"<!-- /game: {staufer} -->"]}
+    )
+    assert "staufer v2" in text and "staufer v1" not in text and "rococo v1" in text

@@ -35,9 +35,9 @@ def test_games_without_evaluation_or_heuristic_fall_back_to_plain_search():
     assert chosen["opponents"] == "search"
 
 
-def test_auto_opponents_are_the_heuristic_with_the_game_evaluation_only():
+def test_auto_opponents_are_inferred_with_the_game_evaluation_only():
     game = pyspiel.load_game("python_bruxelles(players=3)")
-    assert resolve_auto(game, resolve("ismcts").params)["opponents"] == "heuristic"
+    assert resolve_auto(game, resolve("ismcts").params)["opponents"] == "infer"
     old = resolve_auto(game, resolve("ismcts(eval=score,prior=none)").params)
     assert old["opponents"] == "search"
 

@@ -352,7 +352,7 @@ def test_auto_rollout_depth_is_the_depth_measured_strongest_for_each_game(name, 
     ],
 )
 def test_auto_rollout_policy_is_the_policy_measured_strongest_for_each_game(name, policy):
-    """docs/STRENGTH.md, tenth round: on Coloretto the 4 moves before the evaluation are
+    """Issue 11, tenth round (docs/STRENGTH.md's git history): on Coloretto the 4 moves before the evaluation are
     the heuristic's (ahead of random moves head to head at 3 players, even at 4); the
     other games evaluate at the new leaf, where the policy only matters with an explicit
     rollout_depth, and keep random moves. The old settings keep random rollouts."""
