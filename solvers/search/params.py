@@ -238,7 +238,7 @@ COMMON: tuple[Param, ...] = (
         0.0,
         "with opponents=heuristic: each modelled opponent decision is a uniformly random "
         "legal move with this probability (robustness to players unlike the heuristic; "
-        "0.25 measured no stronger, docs/STRENGTH.md)",
+        "0.25 measured no stronger in issue 11)",
         range=(0.0, 1.0),
         tunable=True,
         tune=(0.0, 0.5),

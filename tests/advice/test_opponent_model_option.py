@@ -21,7 +21,7 @@ HISTORY = "start: pink; start: blue; start: green; start player: P1; draw; deck:
 
 def test_the_named_model_is_what_the_agent_resolves_to():
     game = pyspiel.load_game(GAME)
-    assert assumed_opponents(game, "ismcts").startswith("opponents=heuristic: ")
+    assert assumed_opponents(game, "ismcts").startswith("opponents=infer: ")
     assert assumed_opponents(game, "ismcts(eval=score,prior=none)").startswith("opponents=search")
     for model in MODELS:
         spec = with_opponents("ismcts(sims=5)", model)
@@ -36,12 +36,13 @@ def test_advise_states_the_model_and_the_option_changes_it():
     base = ["advise", COLORETTO, "-H", HISTORY, "-a", "ismcts(sims=30)"]
     plain = runner.invoke(app, base)
     assert plain.exit_code == 0, plain.output
-    assert "Opponent model (ismcts(sims=30)): opponents=heuristic: " in plain.output
-    chosen = runner.invoke(app, [*base, "--opponents", "infer", "--json"])
+    assert "Opponent model (ismcts(sims=30)): opponents=infer: " in plain.output
+    chosen = runner.invoke(app, [*base, "--opponents", "search", "--json"])
     assert chosen.exit_code == 0, chosen.output
     lines = json.loads(chosen.output)["opponent_models"]
-    assert lines == [
-        f"Opponent model (ismcts(opponents=infer,sims=30)): opponents=infer: {MODELS['infer']}"
-    ]
+    want = (
+        f"Opponent model (ismcts(opponents=search,sims=30)): opponents=search: {MODELS['search']}"
+    )
+    assert lines == [want]
     bad = runner.invoke(app, [*base, "--opponents", "crowd"])
     assert bad.exit_code == 1 and "unknown opponent model" in bad.output

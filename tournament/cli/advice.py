@@ -13,6 +13,7 @@ import typer
 from tournament.cli.common import (
     FormatOption,
     JsonFlag,
+    OpponentsOption,
     OutputFormat,
     domain_errors,
     fail,
@@ -31,16 +32,6 @@ def _player_id(text: str | None) -> int | None:
     raise fail(
         f"--player must be a player id (0, 1, ...) or a seat name (P1, P2, ...), got {text!r}", 2
     )
-
-
-OpponentsOption = Annotated[
-    str | None,
-    typer.Option(
-        "--opponents",
-        help="Opponent model the search values assume: auto, heuristic, search or infer "
-        "(learned from the moves so far); sets the agents' opponents=",
-    ),
-]
 
 
 def _opponent_line(game_string: str, spec) -> str:
