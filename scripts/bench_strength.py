@@ -147,8 +147,10 @@ def ladder_tables(top: int, factor: int = 1) -> tuple[dict, list[list[str]]]:
 
 
 def elo(share: float) -> float:
-    """The Elo difference of a share of games finished ahead (logistic, as the ratings)."""
-    share = min(max(share, 1e-3), 1 - 1e-3)
+    """The Elo difference of a share of games finished ahead (logistic, as the ratings);
+    infinite at 0 and 1."""
+    if share <= 0.0 or share >= 1.0:
+        return math.inf if share >= 1.0 else -math.inf
     return 400.0 * math.log10(share / (1.0 - share))
 
 
@@ -173,17 +175,23 @@ def ladder_lines(r, ci: dict) -> list[str]:
 
 def targets(r, ci: dict, measured: str, speeds: dict) -> list[str]:
     """The issue's targets for the measured agent, on this section's figures."""
-    rows = {(a, b): (s, d) for a, b, s, _, d in shares(r) if a == measured}
-    worst = min((rows[(measured, m)][0], m) for m in POOL if (measured, m) in rows)
-    beats = all(s >= 0.55 and d > 0 for (_, m), (s, d) in rows.items() if m in POOL)
-    h = rows.get((measured, "heuristic"), (math.nan, math.nan))[0]
+    rows = {b: (s, d) for a, b, s, _, d in shares(r) if a == measured and b in POOL}
+    misses = [f"{m} ({s:.2f}, {d:+.1f} points)" for m, (s, d) in rows.items() if s < 0.55 or d <= 0]
+    worst = min(rows, key=lambda m: rows[m][0])
+    h = rows.get("heuristic", (math.nan, math.nan))[0]
     lo = ci.get((measured, "heuristic"), (math.nan,))[0]
     sec = speeds[measured]
     return [
         "| target | holds | figure |",
         "|---|---|---|",
         f"| ahead of every pool member in >= 0.55 of games, positive point difference "
-        f"| {'yes' if beats else 'no'} | lowest share {worst[0]:.2f} against {worst[1]} |",
+        f"| {'no' if misses else 'yes'} | "
+        + (
+            f"missed against {', '.join(misses)}"
+            if misses
+            else f"lowest {worst} {rows[worst][0]:.2f}"
+        )
+        + " |",
         f"| ahead of the heuristic in >= 0.90 of games, `S` at the table "
         f"| {'yes' if h >= 0.90 else 'no'} | {h:.2f} (95% interval from {lo:.2f}) |",
         f"| at most 0.5 s per decision at sims=400 | {'yes' if sec <= 0.5 else 'no'} "
