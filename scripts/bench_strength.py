@@ -44,6 +44,7 @@ from tournament.pool import (  # noqa: F401  (intervals, orders_played: the test
     orders_played,
     play,
     shares,
+    span,
     sprt_table,
     table,
 )
@@ -166,9 +167,9 @@ def ladder_lines(r, ci: dict) -> list[str]:
         if int(a[4:]) != 2 * int(b[4:]):
             continue
         lo, hi = ci[(a, b)][:2]
+        elos = span(elo(lo), elo(hi), "+.0f") if not math.isnan(lo) else span(lo, hi, "")
         lines.append(
-            f"| {a[4:]} | {s:.2f} | {lo:.2f} .. {hi:.2f} | {elo(s):+.0f} "
-            f"| {elo(lo):+.0f} .. {elo(hi):+.0f} | {n} |"
+            f"| {a[4:]} | {s:.2f} | {span(lo, hi, '.2f')} | {elo(s):+.0f} | {elos} | {n} |"
         )
     return lines
 
@@ -179,7 +180,7 @@ def targets(r, ci: dict, measured: str, speeds: dict) -> list[str]:
     misses = [f"{m} ({s:.2f}, {d:+.1f} points)" for m, (s, d) in rows.items() if s < 0.55 or d <= 0]
     worst = min(rows, key=lambda m: rows[m][0])
     h = rows.get("heuristic", (math.nan, math.nan))[0]
-    lo = ci.get((measured, "heuristic"), (math.nan,))[0]
+    lo, hi = ci.get((measured, "heuristic"), (math.nan,) * 4)[:2]
     sec = speeds[measured]
     return [
         "| target | holds | figure |",
@@ -193,7 +194,7 @@ def targets(r, ci: dict, measured: str, speeds: dict) -> list[str]:
         )
         + " |",
         f"| ahead of the heuristic in >= 0.90 of games, `S` at the table "
-        f"| {'yes' if h >= 0.90 else 'no'} | {h:.2f} (95% interval from {lo:.2f}) |",
+        f"| {'yes' if h >= 0.90 else 'no'} | {h:.2f} (95% interval {span(lo, hi, '.2f')}) |",
         f"| at most 0.5 s per decision at sims=400 | {'yes' if sec <= 0.5 else 'no'} "
         f"| {sec:.3f} s |",
     ]

@@ -59,7 +59,9 @@ def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
     bootstrap intervals of ``shares`` over the ledger's match seeds, a seed's games (its
     duplicate set: one deal under the seatings played with it) resampled together, as the
     ratings resample. As in the ratings, a void game counts in neither, and a game without
-    scores (a failure under ``rank-last``) counts in the share but not the difference."""
+    scores (a failure under ``rank-last``) counts in the share but not the difference. A
+    pair seen on a single deal has no interval (NaN bounds): resampling one deal says
+    nothing about the next."""
     names = {x.id: x.name for x in r.agents}
     games = read_ledger(out, ["seed", "agents", "ranks", "scores"]).table.to_pylist()
     by_pair: dict = {}  # (a, b) -> seed -> ([ahead, ...], [difference, ...])
@@ -81,6 +83,9 @@ def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
     out_ci = {}
     for pair, by_seed in by_pair.items():
         seeds = sorted(by_seed)
+        if len(seeds) < 2:
+            out_ci[pair] = (math.nan,) * 4
+            continue
         boot_s, boot_d = [], []
         for _ in range(draws):
             pick = [by_seed[rng.choice(seeds)] for _ in seeds]
@@ -143,10 +148,17 @@ def table(r, ci: dict | None = None, rows: set[str] | None = None) -> list[str]:
         for a, b, s, n, d in pairs:
             s_lo, s_hi, d_lo, d_hi = ci[(a, b)]
             lines.append(
-                f"| {a} | {b} | {s:.2f} | {s_lo:.2f} .. {s_hi:.2f} | {n} | {d:+.1f} "
-                f"| {d_lo:+.1f} .. {d_hi:+.1f} |"
+                f"| {a} | {b} | {s:.2f} | {span(s_lo, s_hi, '.2f')} | {n} | {d:+.1f} "
+                f"| {span(d_lo, d_hi, '+.1f')} |"
             )
     return lines + [""] + rating_table(r)
+
+
+def span(lo: float, hi: float, fmt: str) -> str:
+    """An interval as ``lo .. hi``; ``n/a (one deal)`` when it has none."""
+    if math.isnan(lo) or math.isnan(hi):
+        return "n/a (one deal)"
+    return f"{lo:{fmt}} .. {hi:{fmt}}"
 
 
 def rating_table(r) -> list[str]:
