@@ -149,11 +149,11 @@ def advise_cmd(
         raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
         raise fail(str(e), 1) from None
-    lines = [_opponent_line(pos.game_string, s) for s in specs]
+    lines = [_opponent_line(pos.game_string, s) for s in specs if "opponents" in s.params]
     if wants_json(fmt, as_json):
         typer.echo(json.dumps({**result.to_json(), "opponent_models": lines}, indent=1))
     else:
-        typer.echo(render(result) + "\n" + "\n".join(lines))
+        typer.echo("".join(x + "\n" for x in lines) + render(result))
 
 
 def play_cmd(
@@ -328,7 +328,7 @@ def review_cmd(
     if as_json or fmt == "json":
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:
-        typer.echo(rv.render(result) + "\n" + _opponent_line(record.game, spec))
+        typer.echo(_opponent_line(record.game, spec) + "\n" + rv.render(result))
     if html_path is not None:
         typer.echo(f"wrote {html_path}", err=True)
 
