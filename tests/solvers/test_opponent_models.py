@@ -138,7 +138,7 @@ def test_a_noisy_opponent_model_replaces_that_share_of_the_heuristics_moves(opp_
         ("ismcts(opp_eps=0.2,opponents=search)", "opp_eps is an option of opponents=heuristic"),
         ("ismcts(opp_eps=0.2,opponents=infer)", "opp_eps is an option of opponents=heuristic"),
         ("ismcts(opp_share=0.9,opponents=search)", "opp_share is an option of opponents=infer"),
-        ("ismcts(opp_prior=9)", "opp_prior is an option of opponents=infer"),
+        ("ismcts(opp_prior=9,opponents=heuristic)", "opp_prior is an option of opponents=infer"),
         ("ismcts(opp_share=1.5,opponents=infer)", "in [0, 1]"),
         ("ismcts(opp_prior=-1,opponents=infer)", ">= 0"),
         ("ismcts(unprune=-0.5)", "must be >= 0 (0 = off) or -1 (auto)"),
