@@ -50,6 +50,14 @@ class _SearchAgent(Agent):
         """The searched root of this move (the engine's streams renewed first)."""
         raise NotImplementedError
 
+    def _prepare(self, state) -> SearchEngine:
+        """Before a search: the opponent model sees the real state (the inferred model
+        learns from the moves made since), then a fresh heuristic stream."""
+        eng = self.engine
+        eng.opponents.observe(state, state.current_player())
+        eng.streams.renew()
+        return eng
+
     def analyse(self, state) -> Analysis:
         root = self._root(state)
         budget = self._budget()
@@ -68,8 +76,7 @@ class MCTSAgent(_SearchAgent):
     world sampled from the mover's information state per move (it never peeks)."""
 
     def _root(self, state) -> Node:
-        eng = self.engine
-        eng.streams.renew()
+        eng = self._prepare(state)
         world = state
         if self.hidden:
             world = eng.worlds.draw(state, state.current_player())
@@ -84,8 +91,7 @@ class ISMCTSAgent(_SearchAgent):
     determinizes = True
 
     def _root(self, state) -> Node:
-        eng = self.engine
-        eng.streams.renew()
+        eng = self._prepare(state)
         root = eng.search(state, self.params["sims"], self.params["time"])
         self.last_sims = eng.sims_done
         return root
@@ -101,8 +107,7 @@ class PIMCAgent(_SearchAgent):
         return {"worlds": self.params["worlds"], "sims": self.params["sims"]}
 
     def _root(self, state) -> Node:
-        eng = self.engine
-        eng.streams.renew()
+        eng = self._prepare(state)
         worlds = self.params["worlds"]
         per_world_time = self.params["time"] / worlds if self.params["time"] > 0 else 0.0
         total = Node()

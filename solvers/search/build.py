@@ -8,7 +8,7 @@ selection function.
 |---|---|---|
 | `eval` | leaf evaluation | `ScoreEvaluation`, `EstimateEvaluation` (game or learned) |
 | `rollout`, `rollout_depth`, `epsilon`, `settle` | `Rollout` | policy, depth, settling heuristic |
-| `opponents`, `opp_eps`, `blueprint` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents`, `BlueprintOpponents` |
+| `opponents`, `opp_eps`, `opp_share`, `opp_prior`, `blueprint` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents`, `InferredOpponents`, `BlueprintOpponents` |
 | `prior`, `blueprint` | prior | `NoPrior`, `HeuristicPrior`, `BlueprintPrior` |
 | `widen`, `unprune` | expansion rule | `OpenAll`, `Widening`, `Unpruning` |
 | `uct_c`, `prior_w`, `qnorm` | selection rule | `UCB`, `ScaledUCB` |
@@ -38,6 +38,7 @@ from solvers.search.models import (
     BlueprintPrior,
     HeuristicOpponents,
     HeuristicPrior,
+    InferredOpponents,
     NoisyOpponents,
     NoPrior,
     SearchedOpponents,
@@ -63,13 +64,15 @@ PLAIN: dict[str, object] = {
     "opponents": "search",
     "root": "ucb",
     "opp_eps": 0.0,
+    "opp_share": 0.5,
+    "opp_prior": 4.0,
     "unprune": 0.0,
     "widen": 0.0,
     "blueprint": "",
 }
 
 Prior = NoPrior | HeuristicPrior | BlueprintPrior
-Opponents = SearchedOpponents | HeuristicOpponents | BlueprintOpponents
+Opponents = SearchedOpponents | HeuristicOpponents | InferredOpponents | BlueprintOpponents
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ def _heuristic(game, p: Mapping[str, object]):
         "prior=heuristic": p["prior"] == "heuristic",
         "settle": p["settle"] == "on",
         "opponents=heuristic": p["opponents"] == "heuristic",
+        "opponents=infer": p["opponents"] == "infer",
     }
     if not any(wanted.values()):
         return None

@@ -11,8 +11,13 @@ alternating, two runs of 10 pairs).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+import numpy as np
+
+from solvers.search.worlds import Worlds
 
 if TYPE_CHECKING:
     from solvers.search.tree import Streams
@@ -46,6 +51,9 @@ class SearchedOpponents:
 
     policy: Policy | None = None
 
+    def observe(self, state, me: int) -> None:
+        """The real state before a search (only the inferred model learns from it)."""
+
 
 class HeuristicOpponents:
     """The other players' decisions inside the tree are the heuristic's moves, kept as edges
@@ -58,6 +66,9 @@ class HeuristicOpponents:
     @property
     def policy(self) -> Policy | None:
         return self.heuristic
+
+    def observe(self, state, me: int) -> None:
+        pass
 
 
 class NoisyOpponents(HeuristicOpponents):
@@ -129,3 +140,93 @@ class BlueprintOpponents:
 
     def __init__(self, policy: BlueprintPolicy):
         self.policy: Policy | None = policy
+
+    def observe(self, state, me: int) -> None:
+        pass
+
+
+class InferredOpponents:
+    """A mixture of the two opponent models, its weight learned from the game so far: each
+    other player's decision inside the tree is the heuristic's move with probability
+    ``q[p]`` (an edge without statistics, as under ``HeuristicOpponents``), else it is
+    searched on that player's own returns (as under ``SearchedOpponents``).
+
+    ``q[p]`` is the posterior mean of a Beta-Bernoulli model of "player p plays the
+    heuristic's move": a prior worth ``weight`` observations with mean ``share``, updated by
+    every decision p has made so far in this game (``observe``). A decision is scored by
+    how often the heuristic, asked in ``samples`` worlds drawn from the *observer's*
+    information state at that moment, makes a move that looks to the observer exactly
+    like the move p made (the observer's information state after it), so a move the
+    observer cannot see counts as a match, and the other players' secrets are never read.
+    Against the heuristic q tends to 1 (the heuristic model, cheap and exact); against a
+    player unlike it, towards the share of its moves the heuristic would have made.
+    """
+
+    def __init__(self, game, heuristic: Policy, streams: Streams, prior: tuple, seed: int):
+        self.game = game
+        self.heuristic = heuristic
+        self.streams = streams
+        self.share, self.weight = prior
+        self.seed = seed
+        self.samples = 4
+        self.n = game.num_players()
+        self.worlds = Worlds(game, random.Random(seed))
+        self._start()
+
+    def _start(self) -> None:
+        """Forget the game so far: the prior for every player, replay from the start."""
+        self.matches = [0.0] * self.n
+        self.seen = [0.0] * self.n
+        self.q = [self.share] * self.n
+        self.worlds.sampler.rng = random.Random(self.seed)
+        self.np = np.random.default_rng(self.seed)
+        self.history: list[int] = []
+        self.replay = self.game.new_initial_state()
+        self.me = -1
+
+    @property
+    def policy(self) -> Policy | None:
+        return self.move
+
+    def move(self, state, np_rng) -> int:
+        """The heuristic's move with probability q of the player to move, else -1 (the
+        tree searches the decision)."""
+        if self.streams.py.random() < self.q[state.current_player()]:
+            return self.heuristic(state, np_rng)
+        return -1
+
+    def observe(self, state, me: int) -> None:
+        """Update q from the moves made since the last call (the whole game on a new game
+        or a new seat): the real state is replayed only to draw worlds from ``me``'s
+        information state at each decision of another player."""
+        history = state.history()
+        k = len(self.history)
+        if me != self.me or len(history) < k or history[:k] != self.history:
+            self._start()
+            self.me, k = me, 0
+        replay = self.replay
+        for a in history[k:]:
+            p = replay.current_player()
+            if p >= 0 and p != me:
+                self._score(replay, p, a)
+            replay.apply_action(a)
+        self.history = list(history)
+
+    def _score(self, state, p: int, action: int) -> None:
+        after = state.clone()
+        after.apply_action(action)
+        seen = after.information_state_string(self.me)
+        hits = valid = 0
+        for _ in range(self.samples):
+            world = self.worlds.draw(state, self.me)
+            legal = world.legal_actions()
+            if len(legal) < 2:
+                continue  # a forced move (or none in this world) says nothing
+            valid += 1
+            h = self.heuristic(world, self.np)
+            world.apply_action(h)
+            hits += world.information_state_string(self.me) == seen
+        if valid:
+            self.matches[p] += hits / valid
+            self.seen[p] += 1.0
+            self.q[p] = (self.share * self.weight + self.matches[p]) / (self.weight + self.seen[p])

@@ -10,30 +10,14 @@ import pyspiel
 
 from solvers import value_model
 from solvers.base import AgentKind, Auto, AutoValues, Param
-from solvers.blueprint import load_blueprint, shipped_for
-from solvers.policy_file import PolicyFileError
 from solvers.search.agents import ISMCTSAgent, MCTSAgent, PIMCAgent
-from solvers.search.leaf import game_evaluation, learned_evaluation
+from solvers.search.checks import evaluation_or_none as _evaluation
+from solvers.search.checks import game_heuristic, refuse
 from solvers.spec import AgentSpecError
 from spiel_games.common.registry import get_spec
 
 ROLLOUT_DEPTH = 20  # rollout_depth=auto with eval=score: random moves, then scores()
 PRIOR_W = 1.0
-
-
-def game_heuristic(game):
-    """The registered game's heuristic, or None (also for games outside the registry)."""
-    try:
-        return get_spec(game.get_type().short_name).heuristic
-    except (KeyError, ValueError):
-        return None
-
-
-def _evaluation(game):
-    try:
-        return game_evaluation(game)
-    except ValueError:
-        return None
 
 
 class GameAuto(AutoValues):
@@ -221,15 +205,17 @@ COMMON: tuple[Param, ...] = (
         "opponents",
         str,
         "auto",
-        "the other players' decisions inside the tree: search (UCB on their own returns) "
+        "the other players' decisions inside the tree: search (UCB on their own returns), "
         "heuristic (the game's heuristic plays them, so the budget goes to the mover's "
-        "own decisions) or blueprint (moves sampled from the blueprint's average strategy, "
-        "the heuristic's where it has no row; see blueprint)",
-        choices=("search", "heuristic", "blueprint"),
+        "own decisions), infer (each decision the heuristic's with the probability "
+        "inferred from the moves that player made so far in the game, else searched) or "
+        "blueprint (moves sampled from the blueprint's average strategy, the heuristic's "
+        "where it has no row; see blueprint)",
+        choices=("search", "heuristic", "infer", "blueprint"),
         auto=Auto(
             "auto",
-            f"heuristic with {_EVALUATED} where the game has a heuristic",
-            lambda v: "heuristic" if v.evaluated_with_heuristic else "search",
+            f"infer with {_EVALUATED} where the game has a heuristic (docs/STRENGTH.md)",
+            lambda v: "infer" if v.evaluated_with_heuristic else "search",
         ),
         tunable=True,
     ),
@@ -255,10 +241,29 @@ COMMON: tuple[Param, ...] = (
         0.0,
         "with opponents=heuristic: each modelled opponent decision is a uniformly random "
         "legal move with this probability (robustness to players unlike the heuristic; "
-        "0.25 measured no stronger, docs/STRENGTH.md)",
+        "0.25 measured no stronger in issue 11)",
         range=(0.0, 1.0),
         tunable=True,
         tune=(0.0, 0.5),
+    ),
+    Param(
+        "opp_share",
+        float,
+        0.5,
+        "with opponents=infer: the prior share of a player's decisions the heuristic makes",
+        range=(0.0, 1.0),
+        tunable=True,
+    ),
+    Param(
+        "opp_prior",
+        float,
+        4.0,
+        "with opponents=infer: the prior's weight, in observed decisions (large: a fixed "
+        "mixture of the two models with weight opp_share)",
+        range=(0.0, None),
+        tunable=True,
+        tune=(0.5, 64.0),
+        log=True,
     ),
     Param(
         "unprune",
@@ -305,53 +310,6 @@ def resolve_auto(game, params: dict) -> dict:
     return GameAuto(game, params).resolved()
 
 
-def _refuse(kind: str, game, params: dict) -> None:
-    """The refusals that depend on several parameters or on the game (one-line errors)."""
-    needs_heuristic = ("settle", "on"), ("rollout", "heuristic"), ("prior", "heuristic")
-    for name, value in (*needs_heuristic, ("opponents", "heuristic")):
-        if params[name] == value and game_heuristic(game) is None:
-            raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for {name}={value}")
-    if params["opp_eps"] > 0 and params["opponents"] != "heuristic":
-        raise AgentSpecError(
-            f"agent {kind!r}: opp_eps is the noise of opponents=heuristic, but the "
-            f"opponents here are {params['opponents']!r}"
-        )
-    if params["unprune"] > 0 and params["prior"] not in ("heuristic", "blueprint"):
-        raise AgentSpecError(
-            f"agent {kind!r}: unprune opens a node with the prior's move, so it "
-            f"needs prior=heuristic or blueprint (here prior={params['prior']!r})"
-        )
-    _refuse_blueprint(kind, game, params)
-    if params["eval"] in ("game", "learned") and _evaluation(game) is None:
-        raise AgentSpecError(
-            f"agent {kind!r}: this game has no evaluation for eval={params['eval']}"
-        )
-    if params["model"] and params["eval"] != "learned":
-        raise AgentSpecError(
-            f"agent {kind!r}: model is the value model of eval=learned, but eval is "
-            f"{params['eval']!r}"
-        )
-    if params["eval"] == "learned":
-        try:
-            learned_evaluation(game, params["model"])
-        except value_model.ValueModelError as e:
-            raise AgentSpecError(f"agent {kind!r}: {e}") from None
-
-
-def _refuse_blueprint(kind: str, game, params: dict) -> None:
-    uses = [n for n in ("prior", "opponents") if params[n] == "blueprint"]
-    if params["blueprint"] and not uses:
-        raise AgentSpecError(
-            f"agent {kind!r}: blueprint is the file of prior=blueprint or opponents=blueprint, "
-            "but neither is set"
-        )
-    if uses:
-        try:
-            load_blueprint(params["blueprint"] or shipped_for(game, "blueprint"), game)
-        except (PolicyFileError, AgentSpecError) as e:
-            raise AgentSpecError(f"agent {kind!r}: {e}") from None
-
-
 def _factory(cls, kind):
     def make(game, params, seed):
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
@@ -367,7 +325,7 @@ def _factory(cls, kind):
                 )
             params["root"] = "ucb"
         params = resolve_auto(game, params)
-        _refuse(kind, game, params)
+        refuse(kind, game, params)
         return cls(game, params, seed)
 
     return make

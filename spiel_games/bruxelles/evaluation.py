@@ -42,7 +42,7 @@ from spiel_games.common.registry import SearchDefaults
 _SHIELDS = {b: R.shields(b) for b in range(2, R.MAX_BOARD + 1)}
 # -----------------------------------------------------------------------------------------
 
-# The search's settings with this evaluation (docs/STRENGTH.md): eval=auto is the shipped
+# The search's settings with this evaluation (measured in issue 11): eval=auto is the shipped
 # value_model.json (ahead of the hand-set weights head to head at 400 simulations in 0.73 of
 # 60 games, +6.0 points, eleventh round); the new leaf is evaluated at once (depth 0 beat
 # depth 4); later turns in the tree follow the heuristic (unprune=1, seventh round).

@@ -40,7 +40,7 @@ class ParamDoc:
 @dataclass(frozen=True)
 class SearchDefaults:
     """A game's measured settings for the search agents' ``auto`` parameters with its
-    evaluation (``eval=game`` or ``learned``; docs/STRENGTH.md), declared beside the
+    evaluation (``eval=game`` or ``learned``; measured in issue 11), declared beside the
     evaluation module."""
 
     # what eval=auto picks: "game" (the evaluation module's hand-set estimate) or "learned"

@@ -49,7 +49,7 @@ _PAIRS_CROWN = _CROWN_CARD[R.BONUS["crown_pairs"]]
 _DRESS = tuple((d.colour, 0 if d.festive else d.prestige, d.lady) for d in R.DRESSES)
 # -----------------------------------------------------------------------------------------
 
-# The search's settings with this evaluation (docs/STRENGTH.md): the new leaf is evaluated
+# The search's settings with this evaluation (measured in issue 11): the new leaf is evaluated
 # at once (depth 0 beat depth 4 and heuristic rollouts, eighth round).
 SEARCH_DEFAULTS = SearchDefaults(eval_depth=0)
 

@@ -8,21 +8,83 @@ def module(load_script):
     return load_script("bench_strength")
 
 
-def test_three_players_sit_the_three_measured_agents(module):
-    agents, seats = module.tables(3)
-    assert seats == [["heuristic", "ismcts400", "ismcts1600"]]
-    assert agents == {
-        "heuristic": "heuristic",
-        "ismcts400": "ismcts(sims=400)",
-        "ismcts1600": "ismcts(sims=1600)",
-    }
+def test_each_measured_agent_sits_at_every_pool_table(module):
+    """Every measured agent meets every pool member, and a searcher sits at every table
+    but one (the issue's "with another searcher at the table")."""
+    agents, seats = module.tables({"default": "ismcts(sims=400)", "I": "ismcts(sims=9)"})
+    assert len(seats) == 2 * len(module.TABLES)
+    assert {a for t in seats for a in t} == set(module.POOL) | {"default", "I"}
+    for m in ("default", "I"):
+        mine = [t for t in seats if t[0] == m]
+        assert {a for t in mine for a in t[1:]} == set(module.POOL)
+        bare = [t for t in mine if not any("sims" in agents[a] for a in t[1:])]
+        assert len(bare) <= 1
+    assert ["default", "heuristic", "S"] in seats
+    assert agents["H"] == "ismcts(sims=400,opponents=heuristic)"
+    assert agents["S"] == "ismcts(sims=400,opponents=search)"
 
 
-@pytest.mark.parametrize("filler", ["heuristic", "random"])
-def test_a_fourth_seat_is_the_filler(filler, module):
-    agents, seats = module.tables(4, filler)
-    assert seats == [["heuristic", "ismcts400", "ismcts1600", filler]]
-    assert set(agents) == {"heuristic", "ismcts400", "ismcts1600"} | {filler}
+def test_the_budget_ladder_doubles_from_100_with_s_at_the_table(module):
+    agents, seats = module.ladder_tables(800)
+    assert seats == [
+        ["sims100", "sims200", "S"],
+        ["sims200", "sims400", "S"],
+        ["sims400", "sims800", "S"],
+    ]
+    assert agents["sims800"] == "ismcts(sims=800)"
+    quick, _ = module.ladder_tables(800, 50)
+    assert quick["sims100"] == "ismcts(sims=2)" and quick["S"].startswith("ismcts(sims=8,")
+
+
+def test_a_share_converts_to_the_elo_of_the_logistic_model(module):
+    assert module.elo(0.5) == 0.0
+    assert module.elo(0.64) == pytest.approx(100, abs=1)
+    assert module.elo(1.0) == float("inf") and module.elo(0.0) == float("-inf")
+
+
+def test_bad_options_are_one_line_errors(module, capsys):
+    assert module.main(["--games", "chess"]) == 1
+    assert module.main(["--candidate", "S=ismcts"]) == 1
+    assert module.main(["--seeds", "0"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(x.startswith("error: ") for x in err)
+
+
+def _report_parts(text: str, gs: str) -> list[str]:
+    """What a game's section must hold, in order (the format, never the figures)."""
+    block = text[text.index(f"<!-- game: {gs} -->") : text.index(f"<!-- /game: {gs} -->")]
+    marks = [
+        "    python scripts/bench_strength.py",
+        "| agent | spec | s per decision |",
+        "| agent | ahead of | win share | 95% interval |",
+        "| agent | Elo | 95% interval | Plackett-Luce | 95% interval | games |",
+        "| target | holds | figure |",
+    ]
+    missing = [m for m in marks if m not in block]
+    pos = [block.index(m) for m in marks if m in block]
+    return missing + (["out of order"] if pos != sorted(pos) else [])
+
+
+def test_a_quick_run_writes_every_part_of_the_report(tmp_path, module):
+    out = tmp_path / "s.md"
+    args = ["--quick", "--games", "coloretto", "--ladder", "200", "--out", str(out)]
+    assert module.main(args) == 0
+    text = out.read_text()
+    assert text.startswith("\n".join(module.HEADER))
+    assert _report_parts(text, "python_coloretto(players=3)") == []
+    assert "| budget | ahead of half the budget |" in text
+    for member in module.POOL:
+        assert f"| default | {member} |" in text
+
+
+def test_the_shipped_report_has_the_format_the_script_writes(module):
+    """docs/STRENGTH.md is the script's output: its header, and every game's section."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "STRENGTH.md").read_text()
+    assert text.startswith("\n".join(module.HEADER))
+    for gs in module.GAMES.values():
+        assert _report_parts(text, gs) == [], gs
 
 
 def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_path, module):
@@ -59,17 +121,17 @@ def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_p
     assert line.count("..") == 2
 
 
-def test_intervals_resample_whole_seeds(tmp_path, module):
+def test_a_pair_seen_on_one_deal_has_no_interval(tmp_path, module):
     """One seed's games move together: with a single seed (one table: one deal) every
-    bootstrap draw is that seed, so both intervals shrink to the point values."""
+    bootstrap draw would be that seed, an interval of width 0 that covers nothing, so
+    there is none, and the table says so."""
     agents = {"heuristic": "heuristic", "random": "random"}
     seats = [["heuristic", "random", "random"]]
     r = module.play("python_coloretto(players=3)", agents, 1, 1, "serial", tmp_path / "y", seats)
     ci = module.intervals(tmp_path / "y", r, draws=50)
-    for a, b, share, _, diff in module.shares(r):
-        s_lo, s_hi, d_lo, d_hi = ci[(a, b)]
-        assert s_lo == pytest.approx(share) == pytest.approx(s_hi)
-        assert d_lo == pytest.approx(diff, abs=1e-4) == pytest.approx(d_hi, abs=1e-4)
+    assert ci and all(all(x != x for x in bounds) for bounds in ci.values())  # NaN
+    line = next(x for x in module.table(r, ci) if x.startswith("| heuristic | random |"))
+    assert line.count("n/a (one deal)") == 2
 
 
 def test_a_game_without_scores_counts_in_the_share_not_the_difference(tmp_path, module):
@@ -126,3 +188,21 @@ def test_sprt_mode_confirms_a_clear_gap_and_not_a_reversed_one(tmp_path, module)
     assert rows[0].startswith("| strong | weak | H1 | yes |")
     assert rows[1].startswith("| weak | strong | H0 | no |")
     assert (tmp_path / "sprt-strong-weak" / "manifest.json").exists()  # an ordinary ledger
+
+
+def test_a_section_is_replaced_and_the_others_kept_under_the_current_header(tmp_path, module):
+    path = tmp_path / "s.md"
+    rococo, staufer = module.GAMES["rococo"], module.GAMES["staufer"]
+    old = ["# an old title", "", "a round-by-round log"]
+    old += [f"<!-- game: {staufer} -->", "staufer v1", f"<!-- /game: {staufer} -->"]
+    path.write_text("\n".join(old))
+    text = module.merge(
+        path, {rococo: [f"<!-- game: {rococo} -->", "rococo v1", f"<!-- /game: {rococo} -->"]}
+    )
+    assert text.startswith("\n".join(module.HEADER)) and "round-by-round log\n" not in text
+    assert text.index("rococo v1") < text.index("staufer v1")  # in GAMES order
+    path.write_text(text)
+    text = module.merge(
+        path, {staufer: [f"<!-- game: {staufer} -->", "staufer v2", f"<!-- /game: {staufer} -->"]}
+    )
+    assert "staufer v2" in text and "staufer v1" not in text and "rococo v1" in text

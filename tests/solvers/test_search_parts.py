@@ -13,6 +13,7 @@ from solvers.search.leaf import EstimateEvaluation, ScoreEvaluation
 from solvers.search.models import (
     HeuristicOpponents,
     HeuristicPrior,
+    InferredOpponents,
     NoisyOpponents,
     NoPrior,
     SearchedOpponents,
@@ -51,19 +52,23 @@ def _kinds(agent) -> dict[str, type]:
     [
         (
             "ismcts",
-            (HeuristicOpponents, HeuristicPrior, Unpruning, ScaledUCB, SequentialHalving),
+            (InferredOpponents, HeuristicPrior, Unpruning, ScaledUCB, SequentialHalving),
         ),
         (
             "ismcts(eval=score,prior=none)",
             (SearchedOpponents, NoPrior, OpenAll, UCB, UCBRoot),
         ),
         (
-            "ismcts(opp_eps=0.2,unprune=0,widen=1.5,root=ucb)",
+            "ismcts(opponents=heuristic,opp_eps=0.2,unprune=0,widen=1.5,root=ucb)",
             (NoisyOpponents, HeuristicPrior, Widening, ScaledUCB, UCBRoot),
         ),
         (
             "pimc(qnorm=off,unprune=0.5,widen=1.0)",
-            (HeuristicOpponents, HeuristicPrior, Unpruning, UCB, UCBRoot),
+            (InferredOpponents, HeuristicPrior, Unpruning, UCB, UCBRoot),
+        ),
+        (
+            "pimc(opponents=heuristic)",
+            (HeuristicOpponents, HeuristicPrior, Unpruning, ScaledUCB, UCBRoot),
         ),
     ],
 )

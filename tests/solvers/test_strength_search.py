@@ -8,7 +8,6 @@ import pytest
 
 from solvers.registry import make_agent, resolve
 from solvers.search import SearchEngine, make_engine, resolve_auto, soft_returns
-from solvers.search.models import SearchedOpponents
 from solvers.spec import AgentSpecError
 from spiel_games.common.registry import get_spec
 
@@ -48,32 +47,6 @@ def test_auto_defaults_resolve_to_the_game_evaluation_and_heuristic_prior():
     assert chosen["eval"] == "game" and chosen["prior"] == "heuristic"
 
 
-def test_games_without_evaluation_or_heuristic_fall_back_to_plain_search():
-    game = pyspiel.load_game("kuhn_poker")
-    chosen = resolve_auto(game, resolve("ismcts").params)
-    assert chosen["eval"] == "score" and chosen["prior"] == "none"
-    assert chosen["opponents"] == "search"
-
-
-def test_auto_opponents_are_the_heuristic_with_the_game_evaluation_only():
-    game = pyspiel.load_game("python_bruxelles(players=3)")
-    assert resolve_auto(game, resolve("ismcts").params)["opponents"] == "heuristic"
-    old = resolve_auto(game, resolve("ismcts(eval=score,prior=none)").params)
-    assert old["opponents"] == "search"
-
-
-def test_auto_root_is_sequential_halving_with_the_game_evaluation_only():
-    game = pyspiel.load_game("python_staufer(players=3)")
-    assert resolve_auto(game, resolve("ismcts").params)["root"] == "halving"
-    assert resolve_auto(game, resolve("ismcts(eval=score)").params)["root"] == "ucb"
-    assert resolve_auto(game, resolve("ismcts(root=ucb)").params)["root"] == "ucb"
-
-
-def test_opponents_heuristic_on_a_game_without_heuristic_is_refused():
-    with pytest.raises(AgentSpecError, match="no heuristic for opponents=heuristic"):
-        make_agent("mcts(opponents=heuristic)", pyspiel.load_game("kuhn_poker"), seed=0)
-
-
 def _first_decision(game, min_legal: int = 2):
     state = game.new_initial_state()
     while state.is_chance_node() or len(state.legal_actions()) < min_legal:
@@ -82,102 +55,6 @@ def _first_decision(game, min_legal: int = 2):
         else:
             state.apply_action(state.legal_actions()[0])
     return state
-
-
-@pytest.mark.parametrize("opponents", ["heuristic", "search"])
-def test_opponent_decisions_in_the_tree_follow_the_opponent_model(opponents):
-    """With opponents=heuristic every other player's decision inside the tree is the
-    heuristic's move (never the root player's own); with opponents=search it is never asked."""
-    game = pyspiel.load_game("python_coloretto(players=3)")
-    state = _first_decision(game)
-    root_player = state.current_player()
-    eng = make_engine(game, random.Random(1), eval="game", opponents=opponents)
-    asked = []
-    real = getattr(eng.opponents, "heuristic", None)
-
-    def model(s, rng):
-        a = real(s, rng)
-        asked.append((s.current_player(), a, s.clone()))
-        return a
-
-    if real is not None:
-        eng.opponents.heuristic = model
-    eng.search(state, sims=60)
-    if opponents == "search":
-        assert isinstance(eng.opponents, SearchedOpponents) and real is None and not asked
-        return
-    assert asked and all(p != root_player for p, _, _ in asked)
-    from spiel_games.coloretto.heuristic import heuristic_action
-
-    for _, a, s in asked:  # Coloretto's heuristic is deterministic: the very same move
-        assert a == heuristic_action(s)
-
-
-@pytest.mark.parametrize("opp_eps", [0.0, 0.4, 1.0])
-def test_a_noisy_opponent_model_replaces_that_share_of_the_heuristics_moves(opp_eps):
-    """With opp_eps the modelled opponents play a random legal move with that
-    probability: never the heuristic at 1, always at 0, in between otherwise."""
-    game = pyspiel.load_game("python_coloretto(players=3)")
-    state = _first_decision(game)
-    eng = make_engine(  # depth 0: no rollout moves, only the tree's opponent decisions
-        game,
-        random.Random(3),
-        eval="game",
-        rollout_depth=0,
-        opponents="heuristic",
-        opp_eps=opp_eps,
-    )
-    real, asked, moves = eng.opponents.heuristic, [], []
-    apply = eng._apply
-
-    def model(s, rng):
-        asked.append(1)
-        return real(s, rng)
-
-    def counting_apply(s, a):
-        if s.current_player() >= 0 and s.current_player() != eng.root_player:
-            assert a in s.legal_actions()
-            moves.append(a)
-        apply(s, a)
-
-    eng.opponents.heuristic, eng._apply = model, counting_apply
-    eng.search(state, sims=200)
-    assert moves
-    if opp_eps == 0.0:
-        assert len(asked) == len(moves)
-    elif opp_eps == 1.0:
-        assert not asked
-    else:
-        assert len(moves) > 100
-        assert 0.25 < (len(moves) - len(asked)) / len(moves) < 0.55
-
-
-@pytest.mark.parametrize(
-    "spec,message",
-    [
-        ("ismcts(eval=learnt)", "auto, score, game or learned"),
-        ("ismcts(prior=policy)", "auto, none, heuristic or blueprint"),
-        ("ismcts(epsilon=1.5)", "in [0, 1]"),
-        ("ismcts(prior_w=-1)", ">= 0"),
-        ("ismcts(opponents=random)", "auto, search, heuristic or blueprint"),
-        ("ismcts(root=greedy)", "auto, ucb or halving"),
-        ("ismcts(opp_eps=1.5)", "in [0, 1]"),
-        ("ismcts(opp_eps=-0.5)", "in [0, 1]"),
-        ("ismcts(opp_eps=0.2,opponents=search)", "opp_eps is the noise of opponents=heuristic"),
-        ("ismcts(unprune=-0.5)", "must be >= 0 (0 = off) or -1 (auto)"),
-        ("ismcts(unprune=0.1,prior=none)", "needs prior=heuristic"),
-    ],
-)
-def test_bad_new_parameters_give_one_line_errors(spec, message):
-    game = pyspiel.load_game("python_coloretto(players=3)")
-    with pytest.raises(AgentSpecError) as e:
-        make_agent(spec, game, seed=0)
-    assert message in str(e.value)
-
-
-def test_eval_game_on_a_game_without_evaluation_is_refused():
-    with pytest.raises(AgentSpecError, match="no evaluation"):
-        make_agent("mcts(eval=game)", pyspiel.load_game("kuhn_poker"), seed=0)
 
 
 @pytest.mark.parametrize(
@@ -475,7 +352,7 @@ def test_auto_rollout_depth_is_the_depth_measured_strongest_for_each_game(name, 
     ],
 )
 def test_auto_rollout_policy_is_the_policy_measured_strongest_for_each_game(name, policy):
-    """docs/STRENGTH.md, tenth round: on Coloretto the 4 moves before the evaluation are
+    """Issue 11, tenth round (docs/STRENGTH.md's git history): on Coloretto the 4 moves before the evaluation are
     the heuristic's (ahead of random moves head to head at 3 players, even at 4); the
     other games evaluate at the new leaf, where the policy only matters with an explicit
     rollout_depth, and keep random moves. The old settings keep random rollouts."""

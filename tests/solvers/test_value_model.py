@@ -263,7 +263,7 @@ def test_eval_learned_plays_a_legal_move_with_the_shipped_model():
     game, s = _first_decision(BRUX3)
     agent = make_agent("ismcts(sims=30,eval=learned)", game, seed=1)
     assert agent.step(s.clone()) in s.legal_actions()
-    assert agent.params["eval"] == "learned" and agent.params["opponents"] == "heuristic"
+    assert agent.params["eval"] == "learned" and agent.params["opponents"] == "infer"
 
 
 def test_eval_learned_reads_a_model_file_given_as_model(tmp_path):

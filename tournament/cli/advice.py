@@ -13,6 +13,7 @@ import typer
 from tournament.cli.common import (
     FormatOption,
     JsonFlag,
+    OpponentsOption,
     OutputFormat,
     domain_errors,
     fail,
@@ -31,6 +32,21 @@ def _player_id(text: str | None) -> int | None:
     raise fail(
         f"--player must be a player id (0, 1, ...) or a seat name (P1, P2, ...), got {text!r}", 2
     )
+
+
+def _opponent_line(game_string: str, spec) -> str:
+    """The line naming the opponent model an agent's values assume."""
+    import pyspiel  # deferred: fast --help
+
+    from solvers.assumptions import assumed_opponents  # deferred: fast --help
+
+    return f"Opponent model ({spec}): " + assumed_opponents(pyspiel.load_game(game_string), spec)
+
+
+def _with_opponents(spec, model: str | None):
+    from solvers.assumptions import with_opponents  # deferred: fast --help
+
+    return with_opponents(spec, model)
 
 
 def advise_cmd(
@@ -93,6 +109,7 @@ def advise_cmd(
             "--serve", help="Run the JSON-lines engine on stdin/stdout (see docs/advice.md)"
         ),
     ] = False,
+    opponents: OpponentsOption = None,
 ) -> None:
     """What to play here: the top moves with visits, mean value, 95% interval and significance."""
     from solvers.registry import resolve  # deferred: fast --help
@@ -117,7 +134,7 @@ def advise_cmd(
             pos = position_from(
                 game_string, history=history, record_path=game_file, ply=ply, player=view
             )
-            specs = [resolve(a) for a in agents]  # parsed once, here at the edge
+            specs = [_with_opponents(resolve(a), opponents) for a in agents]  # parsed once
             result = advise(
                 pos.game_string,
                 pos.state,
@@ -132,10 +149,11 @@ def advise_cmd(
         raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
         raise fail(str(e), 1) from None
+    lines = [_opponent_line(pos.game_string, s) for s in specs if "opponents" in s.params]
     if wants_json(fmt, as_json):
-        typer.echo(json.dumps(result.to_json(), indent=1))
+        typer.echo(json.dumps({**result.to_json(), "opponent_models": lines}, indent=1))
     else:
-        typer.echo(render(result))
+        typer.echo("".join(x + "\n" for x in lines) + render(result))
 
 
 def play_cmd(
@@ -186,12 +204,15 @@ def play_cmd(
             " physical table; '?' for what you cannot see); default seed, or the record's",
         ),
     ] = None,
+    opponents: OpponentsOption = None,
 ) -> None:
     """Play in the terminal against AI seats, or mirror a physical game (table mode):
     numbered moves, hint, undo, save."""
     from tournament.advice.play import PlayError, PlaySession, split_seats  # deferred: fast --help
     from tournament.advice.positions import read_record  # deferred: fast --help
+    from tournament.advice.terminal import default_hint_agent  # deferred: fast --help
 
+    hint = hint_agent or default_hint_agent()
     record = None
     with domain_errors(2):
         if load is not None:
@@ -218,7 +239,7 @@ def play_cmd(
             inp=sys.stdin,
             out=sys.stdout,
             save_path=save,
-            hint_agent=hint_agent,
+            hint_agent=hint_agent if opponents is None else _with_opponents(hint, opponents),
             record=record,
             chance=chance,
             load_path=load,
@@ -269,6 +290,7 @@ def review_cmd(
         bool, typer.Option("--list", help="List the game ids of a ledger (with seats and scores)")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
+    opponents: OpponentsOption = None,
 ) -> None:
     """Where did I go wrong? Each unforced decision's best move, value, the move played and
     its loss."""
@@ -285,10 +307,11 @@ def review_cmd(
     try:
         with domain_errors(1):
             record = rv.load_game_record(source, game_id)
+            spec = _with_opponents(agent or rv.DEFAULT_AGENT, opponents)
             with _review_progress(quiet) as on_progress:
                 result = rv.review(
                     record,
-                    agent or rv.DEFAULT_AGENT,
+                    str(spec),
                     player=view,
                     seed=seed,
                     on_progress=on_progress,
@@ -305,7 +328,7 @@ def review_cmd(
     if as_json or fmt == "json":
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:
-        typer.echo(rv.render(result))
+        typer.echo(_opponent_line(record.game, spec) + "\n" + rv.render(result))
     if html_path is not None:
         typer.echo(f"wrote {html_path}", err=True)
 

@@ -109,6 +109,14 @@ FormatOption = Annotated[
     OutputFormat, typer.Option("--format", help="Output: text or json (one JSON object)")
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Same as --format json")]
+OpponentsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--opponents",
+        help="Opponent model the search values assume: auto, heuristic, search or infer "
+        "(learned from the moves so far); sets the agents' opponents=",
+    ),
+]
 
 
 def wants_json(fmt: OutputFormat | str, as_json: bool) -> bool:

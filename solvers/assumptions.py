@@ -1,0 +1,42 @@
+"""What a search agent's values assume about the other players, in words, and the one
+switch that changes it (``opponents=``), for the advice commands.
+
+A search's move values are expected returns *against the players it models*: the same
+position is worth more against players who follow the game's heuristic than against
+players who search for themselves. Advice names the model so a player can judge whether
+it fits the table, and chooses another with ``--opponents``.
+"""
+
+from __future__ import annotations
+
+from solvers.registry import AgentSpec, resolve
+from solvers.search.params import resolve_auto
+from solvers.spec import AgentSpecError
+
+MODELS = {
+    "heuristic": "every other player plays the game's heuristic",
+    "search": "every other player is searched on its own returns (plays well for itself)",
+    "infer": "each other player plays the heuristic's move as often as its moves so far "
+    "in this game matched it, and is searched otherwise",
+}
+CHOICES = ("auto", *MODELS)
+
+
+def with_opponents(spec: str | AgentSpec, model: str | None) -> AgentSpec:
+    """``spec`` with its opponent model replaced by ``model`` (None or an agent without
+    one: unchanged); AgentSpecError for an unknown model."""
+    agent = resolve(spec)
+    if model is None or "opponents" not in agent.params:
+        return agent
+    if model not in CHOICES:
+        raise AgentSpecError(f"unknown opponent model {model!r}; choose from {', '.join(CHOICES)}")
+    return agent.with_params({"opponents": model})
+
+
+def assumed_opponents(game, spec: str | AgentSpec) -> str:
+    """One line: the opponent model ``spec`` resolves to on ``game``, and what it means."""
+    agent = resolve(spec)
+    if "opponents" not in agent.params:
+        return f"{agent.kind.name}: no opponent model (the agent does not search)"
+    model = str(resolve_auto(game, dict(agent.params))["opponents"])
+    return f"opponents={model}: {MODELS[model]}"

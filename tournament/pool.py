@@ -1,0 +1,230 @@
+"""Strength against a pool of agents: fixed tables played by the tournament runner, each
+pair's share of games finished ahead and mean score difference with 95% bootstrap
+intervals over duplicate sets, ratings (Elo and Plackett-Luce) and SPRT lines, as
+Markdown table lines (scripts/bench_strength.py writes docs/STRENGTH.md from them).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from tournament.config import build_config
+from tournament.ledger import read_ledger
+from tournament.ratings.load import ratings_from_ledgers
+from tournament.runner import run_tournament
+from tournament.seating import cyclic_orders
+from tournament.sprt.gsprt import PRESETS, Bounds
+from tournament.sprt.run import SprtRequest, play_sprt
+
+BOOT = 2000  # bootstrap draws for the intervals
+
+
+def play(
+    game_string: str,
+    agents: dict,
+    seeds: int,
+    workers: int,
+    executor: str,
+    out: Path,
+    seats: list[list[str]] | None = None,
+    seed: int = 11,
+):
+    """The round robin of ``agents`` (one per seat), or exactly the tables ``seats``;
+    ``seed`` is the master seed of the deals (the benchmark's 11; tune on others)."""
+    t = {
+        "game": game_string,
+        "seeds_per_lineup": seeds,
+        "seed": seed,
+        "schedule": "fixed" if seats else "round-robin",
+        "seating": "balanced",
+        "time_limit": 0.0,
+    }
+    if seats:
+        t["tables"] = seats
+    else:  # fewer agents than seats (the baseline at 4 players): one agent holds several
+        t["self_play"] = pyspiel.load_game(game_string).num_players() > len(agents)
+    cfg = build_config({"tournament": t, "agents": dict(agents)})
+    run_tournament(cfg, out, workers=workers, executor=executor)
+    ratings, _ = ratings_from_ledgers([out])
+    return ratings
+
+
+def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
+    """{(row, column): (share low, share high, difference low, difference high)}: 95%
+    bootstrap intervals of ``shares`` over the ledger's match seeds, a seed's games (its
+    duplicate set: one deal under the seatings played with it) resampled together, as the
+    ratings resample. As in the ratings, a void game counts in neither, and a game without
+    scores (a failure under ``rank-last``) counts in the share but not the difference. A
+    pair seen on a single deal has no interval (NaN bounds): resampling one deal says
+    nothing about the next."""
+    names = {x.id: x.name for x in r.agents}
+    games = read_ledger(out, ["seed", "agents", "ranks", "scores"]).table.to_pylist()
+    by_pair: dict = {}  # (a, b) -> seed -> ([ahead, ...], [difference, ...])
+    for g in games:
+        if g["ranks"] is None:
+            continue
+        seats = [names[i] for i in g["agents"]]
+        for i, a in enumerate(seats):
+            for j, b in enumerate(seats):
+                if a == b:
+                    continue
+                ri, rj = g["ranks"][i], g["ranks"][j]
+                aheads, diffs = by_pair.setdefault((a, b), {}).setdefault(g["seed"], ([], []))
+                aheads.append(1.0 if ri < rj else 0.5 if ri == rj else 0.0)
+                diff = g["scores"][i] - g["scores"][j]
+                if math.isfinite(diff):
+                    diffs.append(diff)
+    rng = random.Random(seed)
+    out_ci = {}
+    for pair, by_seed in by_pair.items():
+        seeds = sorted(by_seed)
+        if len(seeds) < 2:
+            out_ci[pair] = (math.nan,) * 4
+            continue
+        boot_s, boot_d = [], []
+        for _ in range(draws):
+            pick = [by_seed[rng.choice(seeds)] for _ in seeds]
+            aheads = [x for a, _ in pick for x in a]
+            diffs = [x for _, d in pick for x in d]
+            boot_s.append(sum(aheads) / len(aheads))
+            if diffs:
+                boot_d.append(sum(diffs) / len(diffs))
+        s_lo, s_hi = _quantiles(boot_s)
+        d_lo, d_hi = _quantiles(boot_d) if boot_d else (math.nan, math.nan)
+        out_ci[pair] = (s_lo, s_hi, d_lo, d_hi)
+    return out_ci
+
+
+def _quantiles(values: list[float]) -> tuple[float, float]:
+    """The 2.5% and 97.5% quantiles (linear interpolation)."""
+    lo, hi = np.quantile(values, [0.025, 0.975])
+    return float(lo), float(hi)
+
+
+def shares(r) -> list[tuple[str, str, float, int, float]]:
+    """(row, column, share of games row finished ahead of column with ties half, games,
+    row's mean score minus column's)."""
+    names = [a.name for a in r.agents]
+    out = []
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if i == j:
+                continue
+            w, lo, d = r.wins[i, j], r.wins[j, i], r.draws[i, j]
+            n = w + lo + d
+            if n:
+                out.append((a, b, (w + 0.5 * d) / n, int(n), float(r.score_diff[i, j])))
+    return out
+
+
+def _bound(x, side: str) -> str:
+    """An interval bound; None is the open side of a one-sided interval (an agent that
+    won or lost every game)."""
+    return f"{x:.0f}" if x is not None else ("-inf" if side == "low" else "+inf")
+
+
+def table(r, ci: dict | None = None, rows: set[str] | None = None) -> list[str]:
+    """The pair table (with ``ci``: 95% intervals of the share and the score difference;
+    with ``rows``: only the pairs whose row agent is one of them) and the ratings table
+    (Elo and Plackett-Luce, 95% bootstrap intervals)."""
+    pairs = [x for x in shares(r) if rows is None or x[0] in rows]
+    if ci is None:
+        lines = [
+            "| agent | ahead of | win share | pairs | score difference |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [f"| {a} | {b} | {s:.2f} | {n} | {d:+.1f} |" for a, b, s, n, d in pairs]
+    else:
+        lines = [
+            "| agent | ahead of | win share | 95% interval | pairs | score difference "
+            "| 95% interval |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for a, b, s, n, d in pairs:
+            s_lo, s_hi, d_lo, d_hi = ci[(a, b)]
+            lines.append(
+                f"| {a} | {b} | {s:.2f} | {span(s_lo, s_hi, '.2f')} | {n} | {d:+.1f} "
+                f"| {span(d_lo, d_hi, '+.1f')} |"
+            )
+    return lines + [""] + rating_table(r)
+
+
+def span(lo: float, hi: float, fmt: str) -> str:
+    """An interval as ``lo .. hi``; ``n/a (one deal)`` when it has none."""
+    if math.isnan(lo) or math.isnan(hi):
+        return "n/a (one deal)"
+    return f"{lo:{fmt}} .. {hi:{fmt}}"
+
+
+def rating_table(r) -> list[str]:
+    """Elo and Plackett-Luce (whole finishing orders) on one scale, 95% intervals."""
+    lines = [
+        "| agent | Elo | 95% interval | Plackett-Luce | 95% interval | games |",
+        "|---|---|---|---|---|---|",
+    ]
+    for x in r.as_records():
+        pl = x.get("plackett_luce")
+        pl_text = "n/a | n/a"
+        if pl is not None:
+            pl_text = (
+                f"{pl['elo']:.0f} | {_bound(pl['ci_low'], 'low')} .. "
+                f"{_bound(pl['ci_high'], 'high')}"
+            )
+        lines.append(
+            f"| {x['agent']} | {x['elo']:.0f} | {_bound(x['ci_low'], 'low')} .. "
+            f"{_bound(x['ci_high'], 'high')} | {pl_text} | {x['games']} |"
+        )
+    return lines
+
+
+def orders_played(table: list[str], seeds: int) -> str:
+    """Which seat orders ``seeds`` seeds of balanced seating play at ``table``: every one
+    equally often when the seeds are a multiple of the table's orders of play."""
+    groups = cyclic_orders(tuple(sorted(table)))
+    k = len(groups)
+    if seeds % k == 0:
+        return "every seat order"
+    played = sum(len(g) for g in groups[: min(seeds, k)])
+    total = sum(len(g) for g in groups)
+    return (
+        f"{played} of {total} seat orders, unevenly ({seeds} seeds over {k} orders of play; "
+        f"a multiple of {k} plays each equally often)"
+    )
+
+
+def sprt_table(
+    gs: str,
+    pairs,
+    specs: dict,
+    preset: str,
+    max_games: int,
+    workers: int,
+    executor: str,
+    out: Path,
+    filler: str = "ab",
+    seed: int = 0,
+) -> list[str]:
+    """One SPRT per (A, B) pair of agent names (``tournament.sprt``), as table lines;
+    ``filler``: who takes the other seats (``ab``: copies of A and B, else an agent spec)."""
+    others = "copies of A and B" if filler == "ab" else f"`{filler}`"
+    lines = [
+        f"SPRTs, preset `{preset}` (Elo bounds {PRESETS[preset][0]:g}, {PRESETS[preset][1]:g}; "
+        f"alpha = beta = 0.05; duplicate sets, master seed {seed}, the other seats {others}):",
+        "",
+        "| A | B | verdict | SPRT-confirmed | games | Elo of A over B (95%, at the stop) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for a, b in pairs:
+        bounds = Bounds(*PRESETS[preset])
+        req = SprtRequest(gs, specs[a], specs[b], bounds, filler, max_games, seed)
+        v, _, _ = play_sprt(req, out / f"sprt-{a}-{b}", workers, executor=executor)
+        lines.append(
+            f"| {a} | {b} | {v.verdict or 'not finished'} | {'yes' if v.verdict == 'H1' else 'no'} "
+            f"| {v.games} | {v.elo:+.0f} ({v.elo_low:+.0f} .. {v.elo_high:+.0f}) |"
+        )
+    return lines
