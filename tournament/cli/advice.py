@@ -96,7 +96,8 @@ def advise_cmd(
 ) -> None:
     """What to play here: the top moves with visits, mean value, 95% interval and significance."""
     from solvers.registry import resolve  # deferred: fast --help
-    from tournament.advice.advise import advise, render  # deferred: fast --help
+    from tournament.advice.advise import advise  # deferred: fast --help
+    from tournament.advice.advise_text import render  # deferred: fast --help
     from tournament.advice.positions import position_from  # deferred: fast --help
 
     if serve:
