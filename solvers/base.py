@@ -39,6 +39,9 @@ class MoveStat:
     margin: tuple[float, float, float] | None = None  # (mean, low, high), points
     first: tuple[float, float, float] | None = None  # (mean, low, high), probability
     gap: tuple[float, float, float] | None = None  # paired value difference to the best
+    # paired differences to the best listed move in points and in chance to finish first
+    margin_gap: tuple[float, float, float] | None = None
+    first_gap: tuple[float, float, float] | None = None
     prior: float | None = None  # the search's prior for the move (1: the heuristic's move)
     pv: list[str] = field(default_factory=list)  # the expected continuation
 

@@ -207,8 +207,6 @@ OVER_BUDGET_FILES = {
 }
 LONG_FUNCTIONS = {
     "solvers/train.py:solve": "solvers side",
-    "tournament/cli/advice.py:advise_cmd": "tournament side",
-    "tournament/cli/advice.py:play_cmd": "tournament side",
     "tournament/cli/solvers.py:solve": "tournament side",
     "tournament/cli/solvers.py:train": "tournament side",
     "tournament/config.py:build_config": "tournament side",

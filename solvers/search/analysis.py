@@ -98,8 +98,9 @@ def compared_analysis(
         analysis = root_analysis(state, root, engine.lo, engine.span, budget)
         analysis.choice = choice
         return analysis
-    values = {a: samples[a].unit("value") for a in listed}
-    best = max(listed, key=lambda a: (float(values[a].mean()), -a))
+    units = {u: {a: samples[a].unit(u) for a in listed} for u in ("value", "margin", "first")}
+    values = units["value"]
+    best = {u: max(listed, key=lambda a: (float(x[a].mean()), -a)) for u, x in units.items()}
     hint = _hint(engine, state)
     world = draw(state, player)
     moves = []
@@ -116,7 +117,9 @@ def compared_analysis(
                 samples=done,
                 margin=mean_interval(samples[a].unit("margin"), Z95, WIDEN),
                 first=mean_interval(samples[a].unit("first"), Z95, WIDEN),
-                gap=_gap(values[best], values[a]),
+                gap=_gap(values[best["value"]], values[a]),
+                margin_gap=_gap(units["margin"][best["margin"]], units["margin"][a]),
+                first_gap=_gap(units["first"][best["first"]], units["first"][a]),
                 prior=None if hint is None else float(a == hint),
                 pv=principal_variation(engine, world, root, a),
             )

@@ -46,7 +46,6 @@ from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
 
-
 UNITS = {
     "value": "the game's utility for the advised player (rank score in [-1, 1] unless the"
     " game string sets utility=: 1 = first of all, -1 = last of all)",
@@ -74,6 +73,8 @@ class MoveAdvice:
     margin: Triple | None = None  # (mean, low, high) in points
     first: Triple | None = None  # (mean, low, high) chance to finish first
     gap: Triple | None = None  # paired value difference to the best move
+    margin_gap: Triple | None = None  # paired points difference to the best move in points
+    first_gap: Triple | None = None  # the same in chance to finish first
     prior: float | None = None
     pv: list[str] = field(default_factory=list)
 
@@ -89,7 +90,7 @@ class MoveAdvice:
         }
         if self.samples:
             out["samples"] = self.samples
-            for name in ("margin", "first", "gap"):
+            for name in ("margin", "first", "gap", "margin_gap", "first_gap"):
                 t = getattr(self, name)
                 out[name], out[f"{name}_low"], out[f"{name}_high"] = t if t else (None,) * 3
             out["prior"] = self.prior
@@ -317,6 +318,8 @@ def _moves(analysis, agent, root, legal: dict, mover: int):
             margin=m.margin,
             first=m.first,
             gap=m.gap,
+            margin_gap=m.margin_gap,
+            first_gap=m.first_gap,
             prior=m.prior,
             pv=list(m.pv),
         )

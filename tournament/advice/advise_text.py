@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import spiel_games
+
 if TYPE_CHECKING:
     from tournament.advice.advise import Advice, AdviceSet, MoveAdvice
 
@@ -32,9 +34,19 @@ def percent(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.0f}%"
 
 
-def units_line(player: int) -> str:
+def value_unit(game_string: str) -> str:
+    """What ``value`` is in the game's utility mode (the game string's ``utility=``)."""
+    utility = str(spiel_games.load_game(game_string).get_parameters().get("utility", "rank"))
+    return {
+        "rank": "rank score in [-1, 1] (1 = first of all, -1 = last)",
+        "score": "the player's own final score (utility=score)",
+        "win": "share of the win in [0, 1] (utility=win)",
+    }.get(utility, f"the game's utility ({utility})")
+
+
+def units_line(game_string: str, player: int) -> str:
     return (
-        f"units: value = rank score for P{player + 1} in [-1, 1] (1 = first of all, -1 = last);"
+        f"units: value = P{player + 1}'s {value_unit(game_string)};"
         " points = final score minus the best other player's; first = chance to finish first;"
         " [ranges] 95%, meant to hold what a search with 8x the budget finds"
     )
@@ -75,7 +87,7 @@ def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> s
                 "agents disagree: " + "; ".join(f"{a.agent} -> {a.best}" for a in advice_set.items)
             )
     if any(a.passes for a in advice_set.items):
-        lines.append(units_line(first.player))
+        lines.append(units_line(first.game, first.player))
     return "\n".join(lines)
 
 

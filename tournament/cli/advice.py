@@ -33,73 +33,72 @@ def _player_id(text: str | None) -> int | None:
     )
 
 
+GameArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="Game string, e.g. 'python_coloretto(players=3)' (optional with --game-file or --serve)"
+    ),
+]
+HistoryOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--history",
+        "-H",
+        help="Action strings from the start, chance outcomes included, separated by ';'",
+    ),
+]
+GameFileOpt = Annotated[
+    str | None,
+    typer.Option("--game-file", "-f", help="A game record (JSON) written by `meeple play` save"),
+]
+AgentsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--agent", "-a", help="Agent spec, e.g. 'ismcts(sims=2000)'; repeat to compare agents"
+    ),
+]
+AdvisePlayerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--player",
+        "-p",
+        help="Advise from this player's information state: id 0.. or P1..; default the player to move",
+    ),
+]
+TopOpt = Annotated[int, typer.Option("--top", "-k", min=1, help="Moves to show")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same answer)")]
+TimeOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--time", "-t", min=0.0, help="Anytime search: seconds per agent (sets the agent's time=)"
+    ),
+]
+PlyOpt = Annotated[
+    int | None,
+    typer.Option("--ply", min=0, help="Use only the first N actions of the history or record"),
+]
+ServeOpt = Annotated[
+    bool,
+    typer.Option("--serve", help="Run the JSON-lines engine on stdin/stdout (see docs/advice.md)"),
+]
+
+
 def advise_cmd(
-    game_string: Annotated[
-        str | None,
-        typer.Argument(
-            help="Game string, e.g. 'python_coloretto(players=3)' (optional with --game-file or --serve)"
-        ),
-    ] = None,
-    history: Annotated[
-        str | None,
-        typer.Option(
-            "--history",
-            "-H",
-            help="Action strings from the start, chance outcomes included, separated by ';'",
-        ),
-    ] = None,
-    game_file: Annotated[
-        str | None,
-        typer.Option(
-            "--game-file", "-f", help="A game record (JSON) written by `meeple play` save"
-        ),
-    ] = None,
-    agents: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--agent", "-a", help="Agent spec, e.g. 'ismcts(sims=2000)'; repeat to compare agents"
-        ),
-    ] = None,
-    player: Annotated[
-        str | None,
-        typer.Option(
-            "--player",
-            "-p",
-            help="Advise from this player's information state: id 0.. or P1..; default the player to move",
-        ),
-    ] = None,
-    top: Annotated[int, typer.Option("--top", "-k", min=1, help="Moves to show")] = 5,
-    seed: Annotated[
-        int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same answer)")
-    ] = 0,
-    seconds: Annotated[
-        float | None,
-        typer.Option(
-            "--time",
-            "-t",
-            min=0.0,
-            help="Anytime search: seconds per agent (sets the agent's time=)",
-        ),
-    ] = None,
-    ply: Annotated[
-        int | None,
-        typer.Option("--ply", min=0, help="Use only the first N actions of the history or record"),
-    ] = None,
+    game_string: GameArg = None,
+    history: HistoryOpt = None,
+    game_file: GameFileOpt = None,
+    agents: AgentsOpt = None,
+    player: AdvisePlayerOpt = None,
+    top: TopOpt = 5,
+    seed: SeedOpt = 0,
+    seconds: TimeOpt = None,
+    ply: PlyOpt = None,
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
-    serve: Annotated[
-        bool,
-        typer.Option(
-            "--serve", help="Run the JSON-lines engine on stdin/stdout (see docs/advice.md)"
-        ),
-    ] = False,
+    serve: ServeOpt = False,
 ) -> None:
-    """What to play here: the top moves with visits, mean value, 95% interval and significance."""
-    from solvers.registry import resolve  # deferred: fast --help
-    from tournament.advice.advise import advise  # deferred: fast --help
-    from tournament.advice.advise_text import render  # deferred: fast --help
-    from tournament.advice.positions import position_from  # deferred: fast --help
-
+    """What to play here: the top moves compared on the same paired samples, each with its
+    value (rank score), points and chance to finish first, 95% ranges and significance."""
     if serve:
         from tournament.advice.serve import serve as run_engine  # deferred: fast --help
 
@@ -113,13 +112,28 @@ def advise_cmd(
         raise fail("give only one of --history and --game-file", 2)
     view = _player_id(player)
     budget = {"time": seconds} if seconds is not None else None
+    result = _advise(game_string, history, game_file, ply, view, agents, top, seed, budget)
+    if wants_json(fmt, as_json):
+        typer.echo(json.dumps(result.to_json(), indent=1))
+    else:
+        from tournament.advice.advise_text import render  # deferred: fast --help
+
+        typer.echo(render(result))
+
+
+def _advise(game_string, history, game_file, ply, view, agents, top, seed, budget):
+    """The advice asked for on the command line (domain errors: one line, exit 1)."""
+    from solvers.registry import resolve  # deferred: fast --help
+    from tournament.advice.advise import advise  # deferred: fast --help
+    from tournament.advice.positions import position_from  # deferred: fast --help
+
     try:
         with domain_errors(1):
             pos = position_from(
                 game_string, history=history, record_path=game_file, ply=ply, player=view
             )
             specs = [resolve(a) for a in agents]  # parsed once, here at the edge
-            result = advise(
+            return advise(
                 pos.game_string,
                 pos.state,
                 specs,
@@ -133,60 +147,59 @@ def advise_cmd(
         raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
         raise fail(str(e), 1) from None
-    if wants_json(fmt, as_json):
-        typer.echo(json.dumps(result.to_json(), indent=1))
-    else:
-        typer.echo(render(result))
+
+
+PlayGameArg = Annotated[
+    str | None,
+    typer.Argument(help="Game string, e.g. 'python_coloretto(players=3)' (optional with --load)"),
+]
+SeatsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--seats",
+        help="One agent spec per player, 'human' (or 'me') for you, 'table' for a person at"
+        " a physical table whose moves you type, e.g. human,ismcts(time=1),heuristic",
+    ),
+]
+PlaySeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed", "-s", min=0, help="Seed for chance and the AI seats (default 0, or the record's)"
+    ),
+]
+SaveOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--save",
+        help="Write the game record here on save, quit and at the end (an existing file"
+        " only with --force, or when it is the --load record)",
+    ),
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Let --save overwrite an existing file")]
+LoadOpt = Annotated[str | None, typer.Option("--load", help="Continue a saved game record")]
+HintAgentOpt = Annotated[
+    str | None,
+    typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(time=2))"),
+]
+ChanceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--chance",
+        help="'seed' (drawn from the seed) or 'manual' (you type what happens at a"
+        " physical table; '?' for what you cannot see); default seed, or the record's",
+    ),
+]
 
 
 def play_cmd(
-    game_string: Annotated[
-        str | None,
-        typer.Argument(
-            help="Game string, e.g. 'python_coloretto(players=3)' (optional with --load)"
-        ),
-    ] = None,
-    seats: Annotated[
-        str | None,
-        typer.Option(
-            "--seats",
-            help="One agent spec per player, 'human' (or 'me') for you, 'table' for a person at"
-            " a physical table whose moves you type, e.g. human,ismcts(time=1),heuristic",
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed",
-            "-s",
-            min=0,
-            help="Seed for chance and the AI seats (default 0, or the record's)",
-        ),
-    ] = None,
-    save: Annotated[
-        str | None,
-        typer.Option(
-            "--save",
-            help="Write the game record here on save, quit and at the end (an existing file"
-            " only with --force, or when it is the --load record)",
-        ),
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Let --save overwrite an existing file")
-    ] = False,
-    load: Annotated[str | None, typer.Option("--load", help="Continue a saved game record")] = None,
-    hint_agent: Annotated[
-        str | None,
-        typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(time=2))"),
-    ] = None,
-    chance: Annotated[
-        str | None,
-        typer.Option(
-            "--chance",
-            help="'seed' (drawn from the seed) or 'manual' (you type what happens at a"
-            " physical table; '?' for what you cannot see); default seed, or the record's",
-        ),
-    ] = None,
+    game_string: PlayGameArg = None,
+    seats: SeatsOpt = None,
+    seed: PlaySeedOpt = None,
+    save: SaveOpt = None,
+    force: ForceOpt = False,
+    load: LoadOpt = None,
+    hint_agent: HintAgentOpt = None,
+    chance: ChanceOpt = None,
 ) -> None:
     """Play in the terminal against AI seats, or mirror a physical game (table mode):
     numbered moves, hint, undo, save."""
@@ -274,6 +287,7 @@ def review_cmd(
     """Where did I go wrong? Each unforced decision's best move, value, the move played and
     its loss."""
     from tournament.advice import review as rv  # deferred: fast --help
+    from tournament.advice import review_text  # deferred: fast --help
 
     if fmt not in ("text", "json"):
         raise fail(f"--format must be text or json, got {fmt!r}", 2)
@@ -300,13 +314,13 @@ def review_cmd(
         raise fail(str(e), 1) from None
     if html_path is not None:
         try:
-            Path(html_path).write_text(rv.render_html(result))
+            Path(html_path).write_text(review_text.render_html(result))
         except OSError as e:
             raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
     if as_json or fmt == "json":
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:
-        typer.echo(rv.render(result))
+        typer.echo(review_text.render(result))
     if html_path is not None:
         typer.echo(f"wrote {html_path}", err=True)
 
