@@ -9,6 +9,7 @@ import io
 from tournament.advice.advise_text import percent, points, value_unit
 from tournament.advice.review import MARKS, Decision, Review
 
+
 def units(rv: Review) -> str:
     return (
         f"units: value = {value_unit(rv.game)}; points = final score minus the best other"
