@@ -9,8 +9,8 @@ Intervals: ``mean +- Z95 * WIDEN`` standard errors of the paired samples. The sa
 one search share its tree, so their standard error understates how far a larger search
 can move the value; ``WIDEN`` is the factor measured by scripts/bench_advice.py so that the
 interval covers the value of a search with 8 times the budget 95% of the time
-(docs/ADVICE.md). The gap to the best move is the paired difference, whose interval is
-much narrower than either value's.
+(docs/ADVICE.md), per game (``WIDEN_DEFAULT`` for games it has not measured). The gap to
+the best move is the paired difference, whose interval is much narrower than either value's.
 """
 
 from __future__ import annotations
@@ -25,7 +25,12 @@ from solvers.search.compare import compare as run_compare
 from solvers.search.compare import mean_interval, passes_for, principal_variation
 from solvers.search.tree import Node, SearchEngine
 
-WIDEN = 1.0
+WIDEN: dict[str, float] = {}
+WIDEN_DEFAULT = 1.0
+
+
+def widen_for(game) -> float:
+    return WIDEN.get(game.get_type().short_name, WIDEN_DEFAULT)
 
 
 def root_analysis(state, root: Node, lo: float, span: float, budget: dict) -> Analysis:
@@ -103,9 +108,10 @@ def compared_analysis(
     best = {u: max(listed, key=lambda a: (float(x[a].mean()), -a)) for u, x in units.items()}
     hint = _hint(engine, state)
     world = draw(state, player)
+    widen = widen_for(engine.game)
     moves = []
     for a in listed:
-        v = mean_interval(values[a], Z95, WIDEN)
+        v = mean_interval(values[a], Z95, widen)
         moves.append(
             MoveStat(
                 a,
@@ -115,8 +121,8 @@ def compared_analysis(
                 v[1],
                 v[2],
                 samples=done,
-                margin=mean_interval(samples[a].unit("margin"), Z95, WIDEN),
-                first=mean_interval(samples[a].unit("first"), Z95, WIDEN),
+                margin=mean_interval(samples[a].unit("margin"), Z95, widen),
+                first=mean_interval(samples[a].unit("first"), Z95, widen),
                 gap=_gap(values[best["value"]], values[a]),
                 margin_gap=_gap(units["margin"][best["margin"]], units["margin"][a]),
                 first_gap=_gap(units["first"][best["first"]], units["first"][a]),
