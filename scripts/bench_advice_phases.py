@@ -20,6 +20,14 @@ BIG = "ismcts(sims=6400)"  # 8x the default budget
 FIT_POSITIONS, EVAL_POSITIONS = 20, 40
 FIT_SEED, EVAL_SEED = 100, 200  # positions to fit the widening on / to measure it on
 TOP = 3
+LADDER = ["random", "noisy(eps=0.3)", "heuristic", "ismcts(sims=50)", "ismcts(sims=400)"]
+LADDER_GAME = "python_coloretto(players=2)"
+# --quick: a small Coloretto and small searches (a format check, not a measurement)
+QUICK_LADDER = ["random", "noisy(eps=0.3)", "heuristic", "ismcts(sims=10)", "ismcts(sims=40)"]
+QUICK_GAME = (
+    "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
+    "last_round_depth=0,rows=2,row_capacity=1)"
+)
 
 
 def game_positions(game_string: str, count: int, seed: int) -> list[tuple[list[int], int]]:
@@ -88,10 +96,10 @@ def calibrate_position(task) -> dict:
 
 def phase_calibration(args) -> dict:
     count = (2, 3) if args.quick else (FIT_POSITIONS, EVAL_POSITIONS)
-    small, big = ("ismcts(sims=100)", "ismcts(sims=800)") if args.quick else (DEFAULT, BIG)
+    small, big = ("ismcts(sims=30)", "ismcts(sims=240)") if args.quick else (DEFAULT, BIG)
     out = {}
     for name in args.games:
-        g = GAMES[name]
+        g = QUICK_GAME if args.quick else GAMES[name]
         tasks = []
         for which, n, seed in (("fit", count[0], FIT_SEED), ("eval", count[1], EVAL_SEED)):
             for i, (actions, _) in enumerate(game_positions(g, n, seed)):
@@ -108,4 +116,166 @@ def phase_calibration(args) -> dict:
     return out
 
 
-PHASES = {"calibration": phase_calibration}
+def play_game(game_string: str, specs: list[str], seed: int):
+    """One game between ``specs`` (seat order); (final state, actions)."""
+    import spiel_games
+    from solvers.registry import resolve
+
+    game = spiel_games.load_game(game_string)
+    agents = [resolve(s).make(game, seed * 10 + i) for i, s in enumerate(specs)]
+    for a in agents:
+        a.reset()
+    rng = random.Random(seed)
+    state, actions = game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            a = rng.choices(outcomes, probs)[0]
+        else:
+            a = agents[state.current_player()].step(state)
+        state.apply_action(a)
+        actions.append(int(a))
+    return state, actions
+
+
+def review_game(task) -> dict:
+    """Review seat ``player`` of one game at a seed: the marks, losses and wall time."""
+    from tournament.advice.positions import record_of
+    from tournament.advice.review import review
+
+    game_string, specs, game_seed, player, agent, seed = task
+    state, actions = play_game(game_string, specs, game_seed)
+    record = record_of(game_string, state, game_seed, list(specs), actions)
+    t = time.perf_counter()
+    rv = review(record, agent, player=player, seed=seed)
+    seconds = time.perf_counter() - t
+    return {
+        "seconds": seconds,
+        "marks": [d.mark for d in rv.decisions],
+        "loss_points": [d.loss_points for d in rv.decisions],
+        "loss_first": [d.loss_first for d in rv.decisions],
+        "forced": rv.forced,
+        "result": [float(x) for x in state.scores()],
+    }
+
+
+MARK_SEATS = ["noisy(eps=0.3)", "heuristic", "heuristic"]
+
+
+def phase_marks(args) -> dict:
+    """Two reviews (seeds 0 and 1) of P1 in one 3-player game per game; the first one's
+    wall time is the review time at the default agent."""
+    agent = "ismcts(sims=30)" if args.quick else DEFAULT
+    out = {}
+    for name in args.games:
+        g = QUICK_GAME if args.quick else GAMES[name]
+        tasks = [
+            (g, MARK_SEATS[:2] if args.quick else MARK_SEATS, 7, 0, agent, seed) for seed in (0, 1)
+        ]
+        with ProcessPoolExecutor(args.workers) as pool:
+            one, two = pool.map(review_game, tasks)
+        same = sum(a == b for a, b in zip(one["marks"], two["marks"], strict=True))
+        out[g] = {
+            "agent": agent,
+            "seats": MARK_SEATS,
+            "decisions": len(one["marks"]),
+            "same": same,
+            "marked": [sum(m is not None for m in r["marks"]) for r in (one, two)],
+            "seconds": [one["seconds"], two["seconds"]],
+            "workers": args.workers,
+        }
+        print(f"marks {name}: {same}/{len(one['marks'])} same", flush=True)
+    return out
+
+
+def phase_ladder(args) -> dict:
+    """A round robin of the ladder (each pair, both seat orders), Elo from its results
+    (OpenSpiel's Bradley-Terry fit), and each agent's review error rate over its games."""
+    from tournament.ratings.fit import fit_elo
+
+    per_pair = 1 if args.quick else 3  # games per seat order
+    agent = "ismcts(sims=30)" if args.quick else DEFAULT
+    ladder, game = (QUICK_LADDER, QUICK_GAME) if args.quick else (LADDER, LADDER_GAME)
+    k = len(ladder)
+    wins, draws = np.zeros((k, k), dtype=int), np.zeros((k, k), dtype=int)
+    games = []
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                games += [(i, j, 1000 + 100 * i + 10 * j + s) for s in range(per_pair)]
+    for i, j, seed in games:
+        state, _ = play_game(game, [ladder[i], ladder[j]], seed)
+        a, b = state.returns()
+        if a > b:
+            wins[i, j] += 1
+        elif b > a:
+            wins[j, i] += 1
+        else:
+            draws[i, j] += 1
+            draws[j, i] += 1
+    elo = fit_elo(wins, draws)
+    tasks = [
+        (game, [ladder[i], ladder[j]], seed, 0, agent, 0)
+        for i, j, seed in games
+        if (seed % 10) < (1 if args.quick else 2) and (i - j) % k in (1, k - 1)
+    ]
+    with ProcessPoolExecutor(args.workers) as pool:
+        reviews = list(pool.map(review_game, tasks))
+    losses: dict[int, list[float]] = {i: [] for i in range(k)}
+    for (_, specs, _, _, _, _), r in zip(tasks, reviews, strict=True):
+        losses[ladder.index(specs[0])] += [x for x in r["loss_points"] if x is not None]
+    return {
+        "game": game,
+        "agent": agent,
+        "agents": ladder,
+        "elo": [float(x) for x in elo],
+        "games": len(games),
+        "error_rate": [float(np.mean(losses[i])) if losses[i] else None for i in range(k)],
+        "decisions": [len(losses[i]) for i in range(k)],
+    }
+
+
+def phase_serve(args) -> dict:
+    """Seconds from a query to the engine's first partial answer (reportDuringSearchEvery
+    0.1), at the default agent, at the first decision of each game."""
+    import io
+    import json
+
+    from tournament.advice.advise import advise_state
+    from tournament.advice.serve import Engine
+
+    out = {}
+    agent = DEFAULT
+    for name in args.games:
+        g = GAMES[name]
+        actions, _ = game_positions(g, 1, 5)[0]
+        advise_state(g, _state(g, actions), "ismcts(sims=10)")  # the game loaded: warm
+        stamps: list[float] = []
+
+        class Out(io.StringIO):
+            def write(self, text, stamps=stamps):
+                stamps.append(time.perf_counter())
+                return super().write(text)
+
+        query = {"id": 1, "game": g, "history": actions, "agent": agent}
+        query["reportDuringSearchEvery"] = 0.1
+        sink = Out()
+        t = time.perf_counter()
+        Engine().serve(io.StringIO(json.dumps(query) + "\n"), sink)
+        lines = [json.loads(x) for x in sink.getvalue().splitlines()]
+        first = [s for s, x in zip(stamps, lines, strict=True) if x.get("isDuringSearch")]
+        out[g] = {
+            "agent": agent,
+            "first_partial": first[0] - t if first else None,
+            "answers": len(lines),
+            "total": stamps[-1] - t,
+        }
+    return out
+
+
+PHASES = {
+    "calibration": phase_calibration,
+    "marks": phase_marks,
+    "ladder": phase_ladder,
+    "serve": phase_serve,
+}

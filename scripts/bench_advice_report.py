@@ -98,4 +98,90 @@ def render(data: dict) -> str:
     ]
     if "calibration" in data:
         lines += render_calibration(data["calibration"], dict(analysis.WIDEN))
+    if "marks" in data:
+        lines += render_marks(data["marks"])
+    if "ladder" in data:
+        lines += render_ladder(data["ladder"])
+    if "serve" in data:
+        lines += render_serve(data["serve"])
+    missing = [p for p in ("calibration", "marks", "ladder", "serve") if p not in data]
+    if missing:
+        lines += ["## Not measured yet", "", ", ".join(missing), ""]
     return "\n".join(lines)
+
+
+def spearman(x: list[float], y: list[float]) -> float:
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(x, y).statistic)
+
+
+def render_marks(marks: dict) -> list[str]:
+    out = [
+        "## Marks that do not depend on the seed, and review time",
+        "",
+        "One 3-player game per game (P1 the heuristic with 30% random moves, the others the"
+        " heuristic), P1 reviewed twice with seeds 0 and 1: the share of unforced decisions"
+        " that get the same mark (no mark counts as a mark). Target: at least 0.90. The"
+        " review time is the wall time of one review at the default agent (luck included),"
+        " with the given number of worker processes sharing the machine's 2 cores with other"
+        " work; target: at most 60 s.",
+        "",
+        "| game | agent | decisions | marked (seed 0 / 1) | same mark | target |"
+        " review time (s) | target |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for game, m in marks.items():
+        k, n = m["same"], m["decisions"]
+        ok = "met" if n and k / n >= 0.90 else "**missed**"
+        secs = m["seconds"][0]
+        ok_t = "met" if secs <= 60 else "**missed**"
+        out.append(
+            f"| {game} | {m['agent']} | {n} | {m['marked'][0]} / {m['marked'][1]} |"
+            f" {_rate(k, n)} | {ok} | {secs:.0f} | {ok_t} |"
+        )
+    return [*out, ""]
+
+
+def render_ladder(lad: dict) -> list[str]:
+    rates = lad["error_rate"]
+    pairs = [(e, r) for e, r in zip(lad["elo"], rates, strict=True) if r is not None]
+    rho = spearman([e for e, _ in pairs], [-r for _, r in pairs]) if len(pairs) > 2 else None
+    out = [
+        "## The review measures playing strength",
+        "",
+        f"A round robin of {len(lad['agents'])} agents on {lad['game']} ({lad['games']} games,"
+        " each pair in both seat orders); Elo by OpenSpiel's Bradley-Terry fit (random at 0)."
+        f" Each agent's error rate is its average loss in points per unforced decision,"
+        f" reviewed by {lad['agent']} in its games against its neighbours on the ladder."
+        " Target: Spearman rank correlation between Elo and minus the error rate at least 0.9.",
+        "",
+        "| agent | Elo | decisions reviewed | error rate (points) |",
+        "|---|---|---|---|",
+    ]
+    for a, e, d, r in zip(lad["agents"], lad["elo"], lad["decisions"], rates, strict=True):
+        out.append(f"| {a} | {e:.0f} | {d} | {'-' if r is None else f'{r:.3f}'} |")
+    ok = "met" if rho is not None and rho >= 0.9 else "**missed**"
+    out += ["", f"Spearman rank correlation: {'-' if rho is None else f'{rho:.2f}'} ({ok})", ""]
+    return out
+
+
+def render_serve(serve: dict) -> list[str]:
+    out = [
+        "## The engine answers during the search",
+        "",
+        "`meeple advise --serve` with `reportDuringSearchEvery` 0.1 s at the first decision"
+        " of a game, the game already loaded: seconds from the query to the first partial"
+        " answer (target: at most 0.2 s) and to the final answer.",
+        "",
+        "| game | agent | first partial answer (s) | target | final answer (s) | answers |",
+        "|---|---|---|---|---|---|",
+    ]
+    for game, r in serve.items():
+        first = r["first_partial"]
+        ok = "met" if first is not None and first <= 0.2 else "**missed**"
+        shown = "none" if first is None else f"{first:.3f}"
+        out.append(
+            f"| {game} | {r['agent']} | {shown} | {ok} | {r['total']:.2f} | {r['answers']} |"
+        )
+    return [*out, ""]
