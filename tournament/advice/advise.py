@@ -267,7 +267,7 @@ def advise_state(
     t0 = time.perf_counter()
     if getattr(agent, "compares", False):
         ask = Compare(listed=top, include=tuple(int(a) for a in include), passes=passes)
-        analysis = agent.analyse(root.clone(), compare=ask)
+        analysis = agent.analyse(root.clone(), compare=ask)  # type: ignore[call-arg]
     else:
         analysis = agent.analyse(root.clone())
     moves, budget_used, choice, done = _moves(analysis, agent, root, legal, mover)

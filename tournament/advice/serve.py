@@ -267,8 +267,10 @@ def _budgets(specs, budget: dict | None) -> list[dict | None]:
     (the registry names the first agent's valid parameters)."""
     if not budget:
         return [None] * len(specs)
-    out = [{k: v for k, v in budget.items() if k in {p.name for p in s.kind.params}} for s in specs]
-    unused = set(budget) - set().union(*(set(b) for b in out))
+    out: list[dict | None] = [
+        {k: v for k, v in budget.items() if k in {p.name for p in s.kind.params}} for s in specs
+    ]
+    unused = set(budget) - set().union(*(set(b or {}) for b in out))
     if unused:
         with_budget(specs[0], {k: budget[k] for k in sorted(unused)})
     return out
