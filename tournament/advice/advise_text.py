@@ -78,6 +78,8 @@ def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> s
                 f"  the agent's own pick is {adv.choice} (most visited while selecting);"
                 f" compared on {adv.passes} paired passes, {adv.best} is ahead"
             )
+    if any(a.passes for a in advice_set.items):
+        lines.append(units_line(first.game, first.player))
     if len(advice_set.items) > 1:
         lines.append("")
         if advice_set.agree:
@@ -86,8 +88,6 @@ def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> s
             lines.append(
                 "agents disagree: " + "; ".join(f"{a.agent} -> {a.best}" for a in advice_set.items)
             )
-    if any(a.passes for a in advice_set.items):
-        lines.append(units_line(first.game, first.player))
     return "\n".join(lines)
 
 
