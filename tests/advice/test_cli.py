@@ -47,7 +47,7 @@ def test_advise_text_shows_the_table_and_the_verdict():
     )
     assert r.exit_code == 0, r.output
     assert "value [95%]" in r.stdout and "points [95%]" in r.stdout and "visits" in r.stdout
-    assert "units: value = rank score" in r.stdout
+    assert "units: value = P1's rank score in [-1, 1]" in r.stdout
     assert "best: place yellow in row" in r.stdout
     assert "agents agree" in r.stdout or "agents disagree" in r.stdout
 
