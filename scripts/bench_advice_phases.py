@@ -138,13 +138,22 @@ def play_game(game_string: str, specs: list[str], seed: int):
     return state, actions
 
 
+def _play_task(task) -> tuple[list[float], list[int]]:
+    state, actions = play_game(*task)
+    return [float(x) for x in state.returns()], actions
+
+
 def review_game(task) -> dict:
     """Review seat ``player`` of one game at a seed: the marks, losses and wall time."""
     from tournament.advice.positions import record_of
     from tournament.advice.review import review
 
-    game_string, specs, game_seed, player, agent, seed = task
-    state, actions = play_game(game_string, specs, game_seed)
+    game_string, specs, game_seed, player, agent, seed = task[:6]
+    if len(task) > 6:  # the game's actions, already played
+        state = _state(game_string, task[6])
+        actions = task[6]
+    else:
+        state, actions = play_game(game_string, specs, game_seed)
     record = record_of(game_string, state, game_seed, list(specs), actions)
     t = time.perf_counter()
     rv = review(record, agent, player=player, seed=seed)
@@ -203,9 +212,12 @@ def phase_ladder(args) -> dict:
         for j in range(k):
             if i != j:
                 games += [(i, j, 1000 + 100 * i + 10 * j + s) for s in range(per_pair)]
-    for i, j, seed in games:
-        state, _ = play_game(game, [ladder[i], ladder[j]], seed)
-        a, b = state.returns()
+    with ProcessPoolExecutor(args.workers) as pool:
+        played = list(
+            pool.map(_play_task, [(game, [ladder[i], ladder[j]], s) for i, j, s in games])
+        )
+    for (i, j, _), (returns, _) in zip(games, played, strict=True):
+        a, b = returns
         if a > b:
             wins[i, j] += 1
         elif b > a:
@@ -215,15 +227,15 @@ def phase_ladder(args) -> dict:
             draws[j, i] += 1
     elo = fit_elo(wins, draws)
     tasks = [
-        (game, [ladder[i], ladder[j]], seed, 0, agent, 0)
-        for i, j, seed in games
+        (game, [ladder[i], ladder[j]], seed, 0, agent, 0, actions)
+        for (i, j, seed), (_, actions) in zip(games, played, strict=True)
         if (seed % 10) < (1 if args.quick else 2) and (i - j) % k in (1, k - 1)
     ]
     with ProcessPoolExecutor(args.workers) as pool:
         reviews = list(pool.map(review_game, tasks))
     losses: dict[int, list[float]] = {i: [] for i in range(k)}
-    for (_, specs, _, _, _, _), r in zip(tasks, reviews, strict=True):
-        losses[ladder.index(specs[0])] += [x for x in r["loss_points"] if x is not None]
+    for task, r in zip(tasks, reviews, strict=True):
+        losses[ladder.index(task[1][0])] += [x for x in r["loss_points"] if x is not None]
     return {
         "game": game,
         "agent": agent,

@@ -153,7 +153,8 @@ def render_ladder(lad: dict) -> list[str]:
         f"A round robin of {len(lad['agents'])} agents on {lad['game']} ({lad['games']} games,"
         " each pair in both seat orders); Elo by OpenSpiel's Bradley-Terry fit (random at 0)."
         f" Each agent's error rate is its average loss in points per unforced decision,"
-        f" reviewed by {lad['agent']} in its games against its neighbours on the ladder."
+        f" reviewed by {lad['agent']}, in the games it played first against each of its two"
+        " neighbours on the ladder (the two ends count as neighbours; two games each)."
         " Target: Spearman rank correlation between Elo and minus the error rate at least 0.9.",
         "",
         "| agent | Elo | decisions reviewed | error rate (points) |",
