@@ -55,6 +55,11 @@ def test_every_phase_runs_in_quick_mode(bench, tmp_path):
     assert set(stored) == {"calibration", "marks", "ladder", "serve"}
     assert len(stored["ladder"]["agents"]) >= 5
     text = doc.read_text()
-    for title in ("## Honest intervals", "## Marks that", "## The review measures", "## The engine"):
+    for title in (
+        "## Honest intervals",
+        "## Marks that",
+        "## The review measures",
+        "## The engine",
+    ):
         assert title in text
     assert "Not measured yet" not in text
