@@ -18,7 +18,7 @@ GAMES = {
 DEFAULT = "ismcts(sims=800)"
 BIG = "ismcts(sims=6400)"  # 8x the default budget
 FIT_POSITIONS, EVAL_POSITIONS = 20, 40
-FIT_SEED, EVAL_SEED = 100, 200  # positions to fit the widening on / to measure it on
+FIT_SEED, EVAL_SEED = 100, 200  # positions to fit the floors on / to measure them on
 TOP = 3
 LADDER = ["random", "noisy(eps=0.3)", "heuristic", "ismcts(sims=50)", "ismcts(sims=400)"]
 LADDER_GAME = "python_coloretto(players=2)"
@@ -67,14 +67,14 @@ def _state(game_string: str, actions: list[int]):
 
 def calibrate_position(task) -> dict:
     """One position: the listed moves at the default budget with raw standard errors (the
-    widening set to 1), and their values in a search with 8x the budget (another seed)."""
+    floors set to 0), and their values in a search with 8x the budget (another seed)."""
     from solvers.base import Z95
     from solvers.search import analysis
     from tournament.advice.advise import advise_state
 
     game_string, actions, i, small, big = task
-    analysis.WIDEN.clear()  # raw intervals: the widening is fitted from these figures
-    analysis.WIDEN_DEFAULT = 1.0
+    analysis.FLOOR.clear()  # raw intervals: the floors are fitted from these figures
+    analysis.FLOOR_DEFAULT = {"value": 0.0, "margin": 0.0, "first": 0.0}
     state = _state(game_string, actions)
     a = advise_state(game_string, state, small, top=TOP, seed=i)
     ids = [m.action_id for m in a.moves]

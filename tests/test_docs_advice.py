@@ -18,14 +18,14 @@ def test_the_document_is_the_rendering_of_its_data(bench):
     assert bench.main(["render", "--check"]) == 0
 
 
-def test_the_widening_in_the_code_is_the_one_the_report_shows(bench):
+def test_the_floors_in_the_code_are_the_ones_fitted(bench):
     from solvers.search import analysis
 
     data = bench.load_data()
-    for game in data.get("calibration", {}):
+    for game, c in data.get("calibration", {}).items():
         name = game.split("(")[0]
-        assert name in analysis.WIDEN, f"{name}: calibrated, but no widening in the code"
-        assert f"| {analysis.WIDEN[name]:.2f} |" in bench.DOC.read_text()
+        assert name in analysis.FLOOR, f"{name}: calibrated, but no floors in the code"
+        assert analysis.FLOOR[name] == bench.report.fitted_floors(c["fit"])
 
 
 def test_a_verdict_follows_its_figures(bench):

@@ -5,12 +5,14 @@ sample counts). ``compared_analysis`` is what advice shows: the listed moves aft
 comparison phase (``solvers.search.compare``), each with the same paired samples, best
 first by mean value, so a listed move never shows a better value than the one above it.
 
-Intervals: ``mean +- Z95 * WIDEN`` standard errors of the paired samples. The samples of
-one search share its tree, so their standard error understates how far a larger search
-can move the value; ``WIDEN`` is the factor measured by scripts/bench_advice.py so that the
-interval covers the value of a search with 8 times the budget 95% of the time
-(docs/ADVICE.md), per game (``WIDEN_DEFAULT`` for games it has not measured). The gap to
-the best move is the paired difference, whose interval is much narrower than either value's.
+Intervals: ``mean +- Z95 * sqrt(se^2 + floor^2)``, ``se`` the standard error of the
+paired samples. The samples of one search share its tree, so their standard error
+understates how far a larger search moves the value (a deeper tree finds better
+continuations); ``floor`` is that movement's scale in each unit, measured per game by
+scripts/bench_advice.py so that the interval covers the value of a search with 8 times the
+budget 95% of the time on positions apart from those the coverage is then measured on
+(docs/ADVICE.md); ``FLOOR_DEFAULT`` for games it has not measured. The gap to the best move
+is the paired difference, whose interval is much narrower than either value's (no floor).
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ from solvers.search.compare import compare as run_compare
 from solvers.search.compare import mean_interval, passes_for, principal_variation
 from solvers.search.tree import Node, SearchEngine
 
-# fitted per game on positions apart from those the coverage is measured on (docs/ADVICE.md)
-WIDEN: dict[str, float] = {"python_coloretto": 2.6}
-WIDEN_DEFAULT = 3.0  # a game not measured: about the widest fitted
+# per game and unit (value, margin in points, first as a probability), from docs/ADVICE.md
+FLOOR: dict[str, dict[str, float]] = {
+    "python_coloretto": {"value": 0.0505, "margin": 0.555, "first": 0.0455},
+    "python_rococo": {"value": 0.125, "margin": 1.87, "first": 0.0538},
+}
+FLOOR_DEFAULT = {"value": 0.1, "margin": 2.0, "first": 0.05}  # not measured: a wide guess
 
 
-def widen_for(game) -> float:
-    return WIDEN.get(game.get_type().short_name, WIDEN_DEFAULT)
+def floor_for(game) -> dict[str, float]:
+    return FLOOR.get(game.get_type().short_name, FLOOR_DEFAULT)
 
 
 def root_analysis(state, root: Node, lo: float, span: float, budget: dict) -> Analysis:
@@ -109,10 +114,10 @@ def compared_analysis(
     best = {u: max(listed, key=lambda a: (float(x[a].mean()), -a)) for u, x in units.items()}
     hint = _hint(engine, state)
     world = draw(state, player)
-    widen = widen_for(engine.game)
+    floor = floor_for(engine.game)
     moves = []
     for a in listed:
-        v = mean_interval(values[a], Z95, widen)
+        v = mean_interval(values[a], Z95, floor["value"])
         moves.append(
             MoveStat(
                 a,
@@ -122,8 +127,8 @@ def compared_analysis(
                 v[1],
                 v[2],
                 samples=done,
-                margin=mean_interval(samples[a].unit("margin"), Z95, widen),
-                first=mean_interval(samples[a].unit("first"), Z95, widen),
+                margin=mean_interval(samples[a].unit("margin"), Z95, floor["margin"]),
+                first=mean_interval(samples[a].unit("first"), Z95, floor["first"]),
                 gap=_gap(values[best["value"]], values[a]),
                 margin_gap=_gap(units["margin"][best["margin"]], units["margin"][a]),
                 first_gap=_gap(units["first"][best["first"]], units["first"][a]),

@@ -137,10 +137,10 @@ def _weight(node: Node, depth: int = 3) -> int:
     return sum(_weight(ch, depth - 1) for ch in node.children.values())
 
 
-def mean_interval(x: np.ndarray, z: float, widen: float = 1.0) -> tuple[float, float, float]:
-    """(mean, low, high): ``mean +- z * widen`` standard errors."""
+def mean_interval(x: np.ndarray, z: float, floor: float = 0.0) -> tuple[float, float, float]:
+    """(mean, low, high): ``mean +- z * sqrt(se^2 + floor^2)``, ``se`` the standard error."""
     n = len(x)
     m = float(x.mean())
     se = float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
-    half = z * widen * se
+    half = z * math.hypot(se, floor)
     return m, m - half, m + half

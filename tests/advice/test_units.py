@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import spiel_games
+from solvers.base import Z95
 from solvers.search import analysis
 from tournament.advice.advise import advise_state
 from tournament.advice.positions import record_of
@@ -55,15 +57,17 @@ def test_intervals_are_widened_beyond_the_search_noise(monkeypatch):
     value fell far outside it (docs/ADVICE.md measures the coverage of the widened one)."""
     state, _ = _game(THREE, 3, limit=12)
     wide = advise_state(THREE, state, "ismcts(sims=200)", top=3, seed=0)
-    widen = analysis.WIDEN["python_coloretto"]
-    monkeypatch.setitem(analysis.WIDEN, "python_coloretto", 1.0)
+    floor = analysis.FLOOR["python_coloretto"]
+    assert all(f > 0 for f in floor.values())
+    monkeypatch.setitem(analysis.FLOOR, "python_coloretto", dict.fromkeys(floor, 0.0))
     raw = advise_state(THREE, state, "ismcts(sims=200)", top=3, seed=0)
-    assert widen > 1.0
     for w, r in zip(wide.moves, raw.moves, strict=True):
         assert w.value == r.value  # the same samples
-        assert w.ci_high - w.ci_low == pytest.approx(widen * (r.ci_high - r.ci_low))
-        assert w.margin[2] - w.margin[1] == pytest.approx(widen * (r.margin[2] - r.margin[1]))
-        assert w.gap == r.gap  # the paired gap is not widened
+        se = (r.ci_high - r.ci_low) / (2 * Z95)
+        assert w.ci_high - w.value == pytest.approx(Z95 * math.hypot(se, floor["value"]))
+        se = (r.margin[2] - r.margin[1]) / (2 * Z95)
+        assert w.margin[2] - w.margin[0] == pytest.approx(Z95 * math.hypot(se, floor["margin"]))
+        assert w.gap == r.gap  # the paired gap has no floor
 
 
 def test_a_review_names_its_units_in_text_and_html():
