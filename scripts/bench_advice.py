@@ -69,11 +69,15 @@ def main(argv: list[str] | None = None) -> int:
         args.doc.write_text(text)
         return 0
     t = time.perf_counter()
-    value = phases.PHASES[args.phase](args)
-    if args.phase == "calibration" or args.phase == "marks":
-        old = load_data(args.data).get(args.phase, {})
-        value = {**old, **value}  # one game's rows replace only that game's
-    save(args.data, args.phase, value)
+    if args.phase in ("calibration", "marks", "serve"):  # per game, saved as each is done
+        games = args.games
+        for game in games:
+            args.games = [game]
+            value = phases.PHASES[args.phase](args)
+            old = load_data(args.data).get(args.phase, {})
+            save(args.data, args.phase, {**old, **value})  # replaces only this game's rows
+    else:
+        save(args.data, args.phase, phases.PHASES[args.phase](args))
     print(f"{args.phase}: {math.ceil(time.perf_counter() - t)} s", file=sys.stderr)
     return 0
 

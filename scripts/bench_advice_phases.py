@@ -20,8 +20,9 @@ BIG = "ismcts(sims=6400)"  # 8x the default budget
 FIT_POSITIONS, EVAL_POSITIONS = 20, 40
 FIT_SEED, EVAL_SEED = 100, 200  # positions to fit the floors on / to measure them on
 TOP = 3
-LADDER = ["random", "noisy(eps=0.3)", "heuristic", "ismcts(sims=50)", "ismcts(sims=400)"]
+LADDER = ["random", "noisy(eps=0.3)", "heuristic", "ismcts(sims=25)", "ismcts(sims=200)"]
 LADDER_GAME = "python_coloretto(players=2)"
+LADDER_REVIEWER = "ismcts(sims=200)"  # below the default: the shared machine's time
 # --quick: a small Coloretto and small searches (a format check, not a measurement)
 QUICK_LADDER = ["random", "noisy(eps=0.3)", "heuristic", "ismcts(sims=10)", "ismcts(sims=40)"]
 QUICK_GAME = (
@@ -202,8 +203,8 @@ def phase_ladder(args) -> dict:
     (OpenSpiel's Bradley-Terry fit), and each agent's review error rate over its games."""
     from tournament.ratings.fit import fit_elo
 
-    per_pair = 1 if args.quick else 3  # games per seat order
-    agent = "ismcts(sims=30)" if args.quick else DEFAULT
+    per_pair = 1 if args.quick else 2  # games per seat order
+    agent = "ismcts(sims=30)" if args.quick else LADDER_REVIEWER
     ladder, game = (QUICK_LADDER, QUICK_GAME) if args.quick else (LADDER, LADDER_GAME)
     k = len(ladder)
     wins, draws = np.zeros((k, k), dtype=int), np.zeros((k, k), dtype=int)
