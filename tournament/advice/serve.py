@@ -37,6 +37,7 @@ from tournament.advice.positions import position_from
 from tournament.advice.serve_query import Query, QueryError, parse_query
 
 VERSION = "1.0"
+FIRST_REPORT = 0.05  # seconds of search before the first partial answer (at most the interval)
 
 
 class Running:
@@ -228,7 +229,7 @@ def _watcher(q: Query, turn, running: Running, send):
         if every is None or engine is None or not hasattr(agent, "partial"):
             return
         start = time.perf_counter()
-        last = [start]
+        last = [start - every + min(every, FIRST_REPORT)]  # the first after FIRST_REPORT s
 
         def tick() -> None:
             now = time.perf_counter()
