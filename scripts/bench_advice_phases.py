@@ -250,7 +250,8 @@ def phase_ladder(args) -> dict:
 
 def phase_serve(args) -> dict:
     """Seconds from a query to the engine's first partial answer (reportDuringSearchEvery
-    0.1), at the default agent, at the first decision of each game."""
+    0.1), at the default agent, at a decision sampled from a game of each game (the query
+    gives the history as action ids)."""
     import io
     import json
 
@@ -279,6 +280,7 @@ def phase_serve(args) -> dict:
         first = [s for s, x in zip(stamps, lines, strict=True) if x.get("isDuringSearch")]
         out[g] = {
             "agent": agent,
+            "ply": len(actions),
             "first_partial": first[0] - t if first else None,
             "answers": len(lines),
             "total": stamps[-1] - t,

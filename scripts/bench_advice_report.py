@@ -159,19 +159,22 @@ def render_serve(serve: dict) -> list[str]:
     out = [
         "## The engine answers during the search",
         "",
-        "`meeple advise --serve` with `reportDuringSearchEvery` 0.1 s at the first decision"
-        " of a game, the game already loaded: seconds from the query to the first partial"
-        " answer (target: at most 0.2 s) and to the final answer.",
+        "`meeple advise --serve` with `reportDuringSearchEvery` 0.1 s at a decision sampled"
+        " from a game of the heuristic (the history as action ids, `ply` actions long; the"
+        " game already loaded): seconds from the query to the first partial answer (target:"
+        " at most 0.2 s; replaying the history and dealing the advised player's view come"
+        " first) and to the final answer.",
         "",
-        "| game | agent | first partial answer (s) | target | final answer (s) | answers |",
-        "|---|---|---|---|---|---|",
+        "| game | ply | agent | first partial answer (s) | target | final answer (s) | answers |",
+        "|---|---|---|---|---|---|---|",
     ]
     for game, r in serve.items():
         first = r["first_partial"]
         ok = "met" if first is not None and first <= 0.2 else "**missed**"
         shown = "none" if first is None else f"{first:.3f}"
         out.append(
-            f"| {game} | {r['agent']} | {shown} | {ok} | {r['total']:.2f} | {r['answers']} |"
+            f"| {game} | {r.get('ply', '-')} | {r['agent']} | {shown} | {ok} |"
+            f" {r['total']:.2f} | {r['answers']} |"
         )
     return [*out, ""]
 

@@ -36,7 +36,7 @@ def test_a_verdict_follows_its_figures(bench):
         }
     }
     text = bench.render(data)
-    assert "| g | a | 0.100 | met |" in text and "| h | a | 0.300 | **missed** |" in text
+    assert "| g | - | a | 0.100 | met |" in text and "| h | - | a | 0.300 | **missed** |" in text
 
 
 def test_check_fails_on_a_stale_document(bench, tmp_path):
