@@ -31,6 +31,7 @@ from solvers.search.tree import Node, SearchEngine
 FLOOR: dict[str, dict[str, float]] = {
     "python_coloretto": {"value": 0.0505, "margin": 0.555, "first": 0.0455},
     "python_rococo": {"value": 0.125, "margin": 1.87, "first": 0.0538},
+    "python_staufer": {"value": 0.157, "margin": 2.46, "first": 0.0967},
 }
 FLOOR_DEFAULT = {"value": 0.1, "margin": 2.0, "first": 0.05}  # not measured: a wide guess
 
