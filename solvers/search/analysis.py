@@ -32,6 +32,7 @@ FLOOR: dict[str, dict[str, float]] = {
     "python_coloretto": {"value": 0.0505, "margin": 0.555, "first": 0.0455},
     "python_rococo": {"value": 0.125, "margin": 1.87, "first": 0.0538},
     "python_staufer": {"value": 0.157, "margin": 2.46, "first": 0.0967},
+    "python_bruxelles": {"value": 0.0548, "margin": 2.02, "first": 0.0482},
 }
 FLOOR_DEFAULT = {"value": 0.1, "margin": 2.0, "first": 0.05}  # not measured: a wide guess
 
