@@ -33,6 +33,28 @@ class MoveStat:
     ci_low: float | None = None
     ci_high: float | None = None
     prob: float | None = None  # policy probability (CFR policies)
+    # the comparison phase (search agents asked with a Compare): paired samples, and the
+    # move's value in points and in chance to finish first, each with its interval
+    samples: int = 0
+    margin: tuple[float, float, float] | None = None  # (mean, low, high), points
+    first: tuple[float, float, float] | None = None  # (mean, low, high), probability
+    gap: tuple[float, float, float] | None = None  # paired value difference to the best
+    # paired differences to the best listed move in points and in chance to finish first
+    margin_gap: tuple[float, float, float] | None = None
+    first_gap: tuple[float, float, float] | None = None
+    prior: float | None = None  # the search's prior for the move (1: the heuristic's move)
+    pv: list[str] = field(default_factory=list)  # the expected continuation
+
+
+@dataclass(frozen=True)
+class Compare:
+    """What advice asks of a search's analysis: list the ``listed`` most searched moves and
+    the moves in ``include``, and compare them on ``passes`` paired passes (None: chosen
+    from the budget)."""
+
+    listed: int = 5
+    include: tuple[int, ...] = ()
+    passes: int | None = None
 
 
 @dataclass
@@ -40,6 +62,8 @@ class Analysis:
     player: int
     moves: list[MoveStat]  # best first
     budget: dict = field(default_factory=dict)  # e.g. {"sims": 800} or {"seconds": 0.5}
+    choice: int | None = None  # the move the agent plays (its own rule), when it differs
+    passes: int = 0  # paired passes of the comparison phase (0: no comparison)
 
 
 class Agent:
@@ -58,6 +82,9 @@ class Agent:
 
     def reset(self) -> None:
         """Forget per-game memory (trees, caches) before a new game."""
+
+    # whether ``analyse`` takes ``compare=`` (the search agents' comparison phase)
+    compares: bool = False
 
     def analyse(self, state) -> Analysis | None:
         """Per-move statistics for advice, for agents that search; None otherwise."""

@@ -13,6 +13,7 @@
 | ``agents`` | the ``mcts``, ``ismcts`` and ``pimc`` agents and the move they play |
 | ``params`` | the typed parameter declaration, ``auto`` per game, the agent kinds |
 | ``analysis`` | per-move statistics with 95% intervals for advice; PIMC's merge over worlds |
+| ``compare`` | advice's comparison phase: the listed moves on the same paired passes, in three units |
 
 Why not OpenSpiel's bots: pyspiel's C++ ``MCTSBot``/``ISMCTSBot`` segfault on Python games,
 and the Python bots key nodes by information-state strings and go through the pybind bridge

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from solvers.base import Agent, Analysis
-from solvers.search.analysis import merge_into, root_analysis
+from solvers.base import Agent, Analysis, Compare
+from solvers.search.analysis import compared_analysis, merge_into, root_analysis
 from solvers.search.build import build_parts
 from solvers.search.tree import Node, SearchEngine
 from solvers.search.worlds import has_hidden_information
@@ -30,6 +30,7 @@ def best_action(root: Node, legal) -> int:
 class _SearchAgent(Agent):
     # whether each simulation starts from its own determinization (IS-MCTS)
     determinizes = False
+    compares = True
 
     def __init__(self, game, params: dict, seed: int):
         self.game = game
@@ -40,6 +41,8 @@ class _SearchAgent(Agent):
         self.last_sims = 0
         parts = build_parts(game, params, self.rng)
         self.engine = SearchEngine(game, parts, self.determinizes and self.hidden)
+        self.live = Node()  # the root being searched (for partial answers)
+        self.world = None  # the world MCTS searched this move (hidden-information games)
 
     def _budget(self) -> dict:
         if self.params.get("time", 0.0) > 0:
@@ -58,11 +61,30 @@ class _SearchAgent(Agent):
         eng.streams.renew()
         return eng
 
-    def analyse(self, state) -> Analysis:
+    def analyse(self, state, compare: Compare | None = None) -> Analysis:
+        """The searched root's statistics; with ``compare``, the listed moves compared on
+        paired passes after the search (``solvers.search.compare``)."""
         root = self._root(state)
         budget = self._budget()
         budget["sims_done"] = self.last_sims
-        return root_analysis(state, root, self.engine.lo, self.engine.span, budget)
+        if compare is None:
+            return root_analysis(state, root, self.engine.lo, self.engine.span, budget)
+        choice = best_action(root, state.legal_actions())
+        return compared_analysis(self.engine, state, root, self._draw, compare, budget, choice)
+
+    def partial(self, state) -> Analysis:
+        """The statistics of the search running now (``analyse`` from another thread)."""
+        budget = self._budget()
+        return root_analysis(state, self.live, self.engine.lo, self.engine.span, budget)
+
+    def _draw(self, state, player: int):
+        """The world of a comparison pass: a fresh one where the search draws one per
+        simulation, else the world the search ran on."""
+        if not self.hidden:
+            return state.clone()
+        if self.world is not None:
+            return self.world.clone()
+        return self.engine.worlds.draw(state, player)
 
     def step(self, state) -> int:
         legal = state.legal_actions()
@@ -79,8 +101,9 @@ class MCTSAgent(_SearchAgent):
         eng = self._prepare(state)
         world = state
         if self.hidden:
-            world = eng.worlds.draw(state, state.current_player())
-        root = eng.search(world, self.params["sims"], self.params["time"])
+            world = self.world = eng.worlds.draw(state, state.current_player())
+        self.live = Node()
+        root = eng.search(world, self.params["sims"], self.params["time"], self.live)
         self.last_sims = eng.sims_done
         return root
 
@@ -92,7 +115,8 @@ class ISMCTSAgent(_SearchAgent):
 
     def _root(self, state) -> Node:
         eng = self._prepare(state)
-        root = eng.search(state, self.params["sims"], self.params["time"])
+        self.live = Node()
+        root = eng.search(state, self.params["sims"], self.params["time"], self.live)
         self.last_sims = eng.sims_done
         return root
 
@@ -110,7 +134,7 @@ class PIMCAgent(_SearchAgent):
         eng = self._prepare(state)
         worlds = self.params["worlds"]
         per_world_time = self.params["time"] / worlds if self.params["time"] > 0 else 0.0
-        total = Node()
+        total = self.live = Node()
         sims = 0
         player = state.current_player()
         for _ in range(worlds):

@@ -55,17 +55,18 @@ class SequentialHalving:
                 passes = 1 << 62
                 slice_end = time.perf_counter() + max(0.0, t_end - time.perf_counter()) / left
             k = 0
-            while k < passes:
+            while k < passes and not engine.halted:
                 if k > 0 and slice_end is not None and time.perf_counter() >= slice_end:
                     break
                 self._pass(engine, state, root, alive)
                 done += len(alive)
                 k += 1
+                engine.tick()
             if len(alive) > 1:
                 alive = self.keep_better_half(root, alive, hint)
         # whole passes leave fewer simulations than the last round's moves: they go to
         # the winner, so the budget is spent exactly and the winner is the most visited
-        while t_end is None and done < sims:
+        while t_end is None and done < sims and not engine.halted:
             engine.simulate(root, engine.start_world(state, player), alive[0])
             done += 1
         return done

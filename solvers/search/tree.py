@@ -27,10 +27,12 @@ from spiel_games.common.chance import sample_chance
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Callable
 
     from solvers.search.build import Parts
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+TICK = 32  # simulations between two calls of ``on_tick``
 
 
 class Node:
@@ -84,6 +86,14 @@ class SearchEngine:
         self._apply, self._legal = transition_functions(game)
         self.root_player = -1
         self.sims_done = 0
+        # an advice client may stop a search (``halted``) and watch it (``on_tick(root)``,
+        # called about every TICK simulations): both are read by the budget loops only
+        self.halted = False
+        self.on_tick: Callable[[], None] | None = None
+
+    def tick(self) -> None:
+        if self.on_tick is not None:
+            self.on_tick()
 
     def search(self, state, sims: int, seconds: float = 0.0, root: Node | None = None) -> Node:
         """Run ``sims`` simulations (or ``seconds`` when > 0) from ``state``."""
@@ -99,7 +109,7 @@ class SearchEngine:
         player = self.root_player
         t_end = time.perf_counter() + seconds if seconds > 0 else None
         done = 0
-        while True:
+        while not self.halted:
             if t_end is not None:
                 if done > 0 and time.perf_counter() >= t_end:
                     break
@@ -107,11 +117,14 @@ class SearchEngine:
                 break
             self.simulate(root, self.start_world(state, player))
             done += 1
+            if not done % TICK:
+                self.tick()
         return done
 
-    def simulate(self, root: Node, state, first: int = -1) -> None:
+    def simulate(self, root: Node, state, first: int = -1) -> list[float]:
         """One simulation from ``state`` (at ``root``); ``first`` >= 0 forces the root
-        player's first decision (sequential halving's paired samples)."""
+        player's first decision (sequential halving's paired samples). Returns every
+        player's return; ``state`` is left where the simulation ended."""
         streams = self.streams
         rng = streams.py
         apply, legal_moves = self._apply, self._legal
@@ -180,6 +193,7 @@ class SearchEngine:
             apply(state, a)
             node = child
         self._backup(path, ret)
+        return ret
 
     def _forced(self, root: Node, state, a: int, path: list) -> tuple[Node, list | None]:
         """The root player's forced first move; the leaf's returns when it was new."""

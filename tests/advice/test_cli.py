@@ -46,7 +46,8 @@ def test_advise_text_shows_the_table_and_the_verdict():
         app, ["advise", THREE, "-H", OPENING, "-a", "ismcts(sims=40)", "-a", "heuristic"]
     )
     assert r.exit_code == 0, r.output
-    assert "95% CI" in r.stdout and "visits" in r.stdout
+    assert "value [95%]" in r.stdout and "points [95%]" in r.stdout and "visits" in r.stdout
+    assert "units: value = P1's rank score in [-1, 1]" in r.stdout
     assert "best: place yellow in row" in r.stdout
     assert "agents agree" in r.stdout or "agents disagree" in r.stdout
 

@@ -129,6 +129,7 @@ def test_review_skips_forced_moves_and_spends_nothing_on_them(blunder, monkeypat
     """Old: forced moves counted as decisions (16 of 52 in one Coloretto review) and got a
     full search each."""
     from tournament.advice import review as rv
+    from tournament.advice import review_text
 
     record = read_record(blunder[0])
     game = spiel_games.load_game(GAME)
@@ -152,7 +153,7 @@ def test_review_skips_forced_moves_and_spends_nothing_on_them(blunder, monkeypat
     assert result.forced == forced and min(asked) > 1
     assert len(result.decisions) == len(asked)
     assert progress[0] == (0, len(asked)) and progress[-1] == (len(asked), len(asked))
-    assert f"; {forced} forced moves skipped" in rv.render(result)
+    assert f"; {forced} forced moves skipped" in review_text.render(result)
 
 
 def test_review_has_a_default_agent(blunder):

@@ -13,28 +13,51 @@ agent seed, so an agent's answer does not depend on which other agents are
 asked with it. With a simulation budget the same seed gives the same answer;
 a time budget (``time=...``) is anytime search and varies with machine load.
 
-Significance: the best move is "significantly better" than the second when a
-two-sided z test on the difference of their mean values rejects equality at 5%,
-using the standard errors implied by each move's 95% interval
-(se = (ci_high - ci_low) / (2 z), z = ``solvers.base.Z95`` = 1.96, the one constant the
-search's intervals are built with). Search statistics of sibling moves are
-not independent samples, so read it as a guide, not as an exact p-value.
+Comparison: a search agent lists the ``top`` moves it searched most (and any move the
+caller names, e.g. the move played in a review), then compares them on the same paired
+passes (``solvers.search.compare``); the moves are shown best first by that paired mean
+value, so no listed move shows a better value than the recommendation. When the agent's
+own pick (most visited in its root selection) is not the best after the comparison,
+``choice`` names it and the text says so.
+
+Significance: the best move is "significantly better" than the second when the 95%
+interval of their *paired* difference (``gap``) excludes 0; ``z`` is that difference over
+its standard error. Agents without a comparison phase fall back to a z test on the two
+moves' intervals (se = (ci_high - ci_low) / (2 z), z = ``solvers.base.Z95``).
+
+Units (docs/advice.md): ``value`` is the game's utility for the advised player (a rank
+score in [-1, 1] by default: 1 = first of all, -1 = last of all); ``margin`` the
+expected final score minus the best other player's, in points; ``first`` the chance to
+finish first.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pyspiel
 
-from solvers.base import Z95
+from solvers.base import Z95, Compare
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
+
+UNITS = {
+    "value": "the game's utility for the advised player (rank score in [-1, 1] unless the"
+    " game string sets utility=: 1 = first of all, -1 = last of all)",
+    "margin": "points: expected final score minus the best other player's",
+    "first": "probability of finishing first (ties share it)",
+    "ci": "95% range meant to hold the value a search with 8x the budget gives"
+    " (calibration in docs/ADVICE.md)",
+    "gap": "paired value difference to the best move (same worlds and draws), 95% interval",
+}
+
+
+Triple = tuple[float, float, float]
 
 
 @dataclass
@@ -46,6 +69,14 @@ class MoveAdvice:
     ci_low: float | None = None
     ci_high: float | None = None
     prob: float | None = None
+    samples: int = 0  # paired comparison samples (0: not compared)
+    margin: Triple | None = None  # (mean, low, high) in points
+    first: Triple | None = None  # (mean, low, high) chance to finish first
+    gap: Triple | None = None  # paired value difference to the best move
+    margin_gap: Triple | None = None  # paired points difference to the best move in points
+    first_gap: Triple | None = None  # the same in chance to finish first
+    prior: float | None = None
+    pv: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         out = {
@@ -55,7 +86,15 @@ class MoveAdvice:
             "visits": self.visits,
             "ci_low": self.ci_low,
             "ci_high": self.ci_high,
+            "lcb": self.ci_low,
         }
+        if self.samples:
+            out["samples"] = self.samples
+            for name in ("margin", "first", "gap", "margin_gap", "first_gap"):
+                t = getattr(self, name)
+                out[name], out[f"{name}_low"], out[f"{name}_high"] = t if t else (None,) * 3
+            out["prior"] = self.prior
+            out["pv"] = self.pv
         if self.prob is not None:
             out["prob"] = self.prob
         return out
@@ -77,6 +116,8 @@ class Advice:
     seconds: float = 0.0
     analysed: bool = True  # False: the agent only named a move (no search statistics)
     runner_up: str | None = None  # the second move, which significance compares against
+    choice: str | None = None  # the agent's own pick, when not the best after comparison
+    passes: int = 0  # paired passes of the comparison (0: none)
 
     @property
     def best(self) -> str:
@@ -97,6 +138,9 @@ class Advice:
             "moves": [m.to_json() for m in self.moves],
             "num_legal": self.num_legal,
             "analysed": self.analysed,
+            "choice": self.choice,
+            "passes": self.passes,
+            "units": UNITS,
             "budget": self.budget,
             "seconds": round(self.seconds, 4),
         }
@@ -194,8 +238,14 @@ def advise_state(
     seed: int = 0,
     ply: int | None = None,
     budget: dict | None = None,
+    include: Sequence[int] = (),
+    passes: int | None = None,
+    on_agent: Callable | None = None,
 ) -> Advice:
-    """Advice from one agent for the decision at ``state``."""
+    """Advice from one agent for the decision at ``state``. ``include``: moves to compare
+    and list besides the ``top`` (e.g. the move played); ``passes``: paired passes of the
+    comparison (None: from the budget); ``on_agent(agent, root)`` is called before the
+    search (the engine protocol watches and stops searches through it)."""
     check_position(state)
     game = state.get_game()
     mover = state.current_player()
@@ -212,24 +262,24 @@ def advise_state(
     # the mover's options depend on cards the player cannot see, so they come from the
     # re-dealt state too (the true state's moves would leak them).
     legal = dict(legal_strings(root))
+    if on_agent is not None:
+        on_agent(agent, root)
     t0 = time.perf_counter()
-    analysis = agent.analyse(root.clone())
-    analysed = analysis is not None
-    if analysis is not None:
-        moves = _analysed_moves(analysis, legal)
-        budget_used = dict(analysis.budget)
+    if getattr(agent, "compares", False):
+        ask = Compare(listed=top, include=tuple(int(a) for a in include), passes=passes)
+        analysis = agent.analyse(root.clone(), compare=ask)  # type: ignore[call-arg]
     else:
-        a = int(agent.step(root.clone()))
-        moves = [MoveAdvice(action=root.action_to_string(mover, a), action_id=a)]
-        budget_used = {}
+        analysis = agent.analyse(root.clone())
+    moves, budget_used, choice, done = _moves(analysis, agent, root, legal, mover)
     seconds = time.perf_counter() - t0
     for m in moves:
         if m.action_id not in legal:
             raise RuntimeError(f"agent {str(spec)!r} advised an illegal action {m.action_id}")
     if not moves:
         raise RuntimeError(f"agent {str(spec)!r} returned no moves")
-    z = z_score(moves[0], moves[1]) if len(moves) > 1 else None
+    z = _z(moves)
     significant = None if z is None else bool(z > Z95)
+    shown = moves[:top] + [m for m in moves[top:] if m.action_id in include]
     return Advice(
         game=game_string,
         agent=str(spec),
@@ -237,20 +287,24 @@ def advise_state(
         player=view,
         to_move=mover,
         ply=len(state.history()) if ply is None else ply,
-        moves=moves[:top],
+        moves=shown,
         num_legal=len(legal),
         significant=significant,
         z=z,
         budget=budget_used,
         seconds=seconds,
-        analysed=analysed,
+        analysed=analysis is not None,
         runner_up=moves[1].action if len(moves) > 1 else None,
+        choice=None if choice is None or choice == moves[0].action_id else legal.get(choice),
+        passes=done,
     )
 
 
-def _analysed_moves(analysis, legal: dict[int, str]) -> list[MoveAdvice]:
-    """An analysis's moves; a policy's (moves with probabilities) lists the legal moves it
-    never plays at probability 0 (an action abstraction plays one of alike moves)."""
+def _moves(analysis, agent, root, legal: dict, mover: int):
+    """(moves, budget used, the agent's own pick, paired passes) of an analysis."""
+    if analysis is None:
+        a = int(agent.step(root.clone()))
+        return [MoveAdvice(action=root.action_to_string(mover, a), action_id=a)], {}, None, 0
     moves = [
         MoveAdvice(
             action=m.action_str or legal.get(int(m.action), str(m.action)),
@@ -260,14 +314,37 @@ def _analysed_moves(analysis, legal: dict[int, str]) -> list[MoveAdvice]:
             ci_low=_num(m.ci_low),
             ci_high=_num(m.ci_high),
             prob=_num(m.prob),
+            samples=m.samples,
+            margin=m.margin,
+            first=m.first,
+            gap=m.gap,
+            margin_gap=m.margin_gap,
+            first_gap=m.first_gap,
+            prior=m.prior,
+            pv=list(m.pv),
         )
         for m in analysis.moves
     ]
     if moves and moves[0].prob is not None:
+        # a policy lists the legal moves it never plays at probability 0 (an action
+        # abstraction plays one of alike moves)
         n, listed = moves[0].visits, {m.action_id for m in moves}
         unplayed = [(a, name) for a, name in legal.items() if a not in listed]
         moves += [MoveAdvice(name, a, visits=n, prob=0.0) for a, name in unplayed]
-    return moves
+    return moves, dict(analysis.budget), analysis.choice, analysis.passes
+
+
+def _z(moves: list[MoveAdvice]) -> float | None:
+    """The runner-up's paired gap over its standard error, else the unpaired z score."""
+    if len(moves) < 2:
+        return None
+    gap = moves[1].gap
+    if gap is None:
+        return z_score(moves[0], moves[1])
+    se = (gap[2] - gap[1]) / (2 * Z95)
+    if se == 0.0:
+        return math.inf if gap[0] > 0 else 0.0
+    return gap[0] / se
 
 
 def _count(x):
@@ -315,78 +392,6 @@ def _applicable(spec: AgentSpec, budget: dict | None) -> dict:
     return {k: v for k, v in budget.items() if k in names}
 
 
-# ----- text rendering -----------------------------------------------------------------
-def _fmt(x, width: int, digits: int = 3) -> str:
-    if x is None:
-        return "-".rjust(width)
-    if isinstance(x, float) and x.is_integer() and digits == 0:
-        return f"{int(x)}".rjust(width)
-    return f"{x:.{digits}f}".rjust(width)
-
-
-def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> str:
-    """The advice as text; ``timing`` False leaves out the wall time (in-game hints)."""
-    lines = []
-    first = advice_set.items[0]
-    view = f"P{first.player + 1}"
-    if header:
-        lines.append(
-            f"{first.game} after {first.ply} actions; P{first.to_move + 1} to move; "
-            f"advice from {view}'s information state; {first.num_legal} legal moves"
-        )
-    for i, adv in enumerate(advice_set.items):
-        if header or i:
-            lines.append("")
-        spent = ", ".join(f"{k}={v}" for k, v in adv.budget.items()) or "no search"
-        took = f"  ({adv.seconds:.2f} s)" if timing else ""
-        lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}{took}")
-        if not adv.analysed:
-            lines.append(f"  plays: {adv.best}  (no statistics from this agent here)")
-            continue
-        w = max(8, *(len(m.action) for m in adv.moves))
-        lines.append(
-            f"  {'#':>2}  {'move':<{w}} {'visits':>8} {'mean':>7}  {'95% CI':<17} {'prob':>6}"
-        )
-        for i, m in enumerate(adv.moves, start=1):
-            ci = "-" if m.ci_low is None else f"[{m.ci_low:.3f}, {m.ci_high:.3f}]"
-            lines.append(
-                f"  {i:>2}  {m.action:<{w}} {_fmt(m.visits, 8, 0)} {_fmt(m.value, 7)}  "
-                f"{ci:<17} {_fmt(m.prob, 6)}"
-            )
-        lines.append("  " + _verdict(adv))
-    if len(advice_set.items) > 1:
-        lines.append("")
-        if advice_set.agree:
-            lines.append(f"agents agree: {first.best}")
-        else:
-            lines.append(
-                "agents disagree: " + "; ".join(f"{a.agent} -> {a.best}" for a in advice_set.items)
-            )
-    return "\n".join(lines)
-
-
-def _move(adv: Advice, action: str) -> MoveAdvice | None:
-    return next((m for m in adv.moves if m.action == action), None)
-
-
-def _verdict(adv: Advice) -> str:
-    if adv.runner_up is None:
-        return f"best: {adv.best} (the only legal move)"
-    second = adv.runner_up
-    if adv.z is None:
-        first, runner = adv.moves[0].prob, _move(adv, second)
-        if first is not None and runner is not None and runner.prob is not None:
-            return (
-                f"best: {adv.best} (policy probability {first:.3f}, {second} {runner.prob:.3f};"
-                " a policy gives no interval to test)"
-            )
-        return f"best: {adv.best} (no interval to compare with {second})"
-    z = f"z = {adv.z:.2f}" if math.isfinite(adv.z) else "z = inf"
-    if adv.significant:
-        return f"best: {adv.best}, significantly better than {second} ({z}, 5% level)"
-    return f"best: {adv.best}, not significantly better than {second} ({z})"
-
-
 __all__ = [
     "CHANCE",
     "Advice",
@@ -394,7 +399,6 @@ __all__ = [
     "MoveAdvice",
     "advise",
     "advise_state",
-    "render",
     "with_budget",
     "z_score",
 ]

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from solvers.registry import AgentSpec
 from spiel_games.common.errors import one_line
-from tournament.advice.advise import advise, render
+from tournament.advice.advise import advise
+from tournament.advice.advise_text import render
 from tournament.advice.saving import RecordKeeper
 from tournament.advice.unknown import World
 

@@ -9,7 +9,7 @@ was legal there; nothing is ever guessed.
 from __future__ import annotations
 
 from spiel_games.common.engine import CHANCE
-from spiel_games.common.naming import NoMatch, match
+from spiel_games.common.naming import NoMatch, match, options
 from spiel_games.common.naming import named_options as legal_strings
 from tournament.records import HistoryError
 
@@ -32,16 +32,16 @@ def parse_action(state, item, position: int) -> int:
     """
     if state.is_terminal():
         raise HistoryError(f"history item {position} ({item!r}): the game is already over")
-    legal = legal_strings(state)
     if isinstance(item, bool) or not isinstance(item, (int, str)):
         raise HistoryError(f"history item {position}: expected an action string, got {item!r}")
     if isinstance(item, int):
-        for a, _ in legal:
-            if a == item:
-                return a
+        if item in options(state):  # an id needs no names (a long history of ids replays faster)
+            return item
+        legal = legal_strings(state)
         raise HistoryError(
             f"history item {position} (id {item}): not legal here; legal: {_list(legal)}"
         )
+    legal = legal_strings(state)
     text = item.strip()
     try:
         return match(legal, text)

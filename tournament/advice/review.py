@@ -1,13 +1,26 @@
-"""``meeple review``: a move-by-move review of one player's game, in the manner of KataGo's
-and chess engines' game review.
+"""``meeple review``: a move-by-move review of one player's game, in the manner of GNU
+Backgammon's analysis.
 
-For every decision of the reviewed player, the agent analyses the position from that
-player's information state (exactly as ``meeple advise --ply N --player P --seed S`` would)
-and reports its best move with value and 95% interval, the value of the move played, and
-the loss (best value minus played value, 0 when the played move is the agent's choice).
-The summary gives the average loss and the three biggest mistakes, each with the position
-as the player saw it. Values are the game's returns for the reviewed player (``rank``
-utility by default; play a game string with ``utility=score`` to review in points).
+For every unforced decision of the reviewed player, the agent analyses the position from
+that player's information state (exactly as ``meeple advise --ply N --player P --seed S``
+would) and compares its ``REVIEW_TOP`` most searched moves *and the move played* on the
+same paired passes (``solvers.search.compare``). The best move is the best of those by
+value, so a loss is never negative. Each decision gets:
+
+- the loss in three units, each against the best compared move in that unit: value (the
+  game's utility, a rank score in [-1, 1] by default), points (final margin over the best
+  other player) and chance to finish first;
+- a mark by the loss in points: ``doubtful``, ``bad`` or ``very bad`` at the game's
+  ``THRESHOLDS`` (docs/advice.md), given only to a move other than the recommendation and
+  only when the paired 95% interval of the loss excludes 0 (a loss the comparison cannot
+  tell from noise is not marked);
+- its accuracy, Lichess's formula on the loss in chance to finish first (percentage
+  points): ``103.1668 exp(-0.04354 loss) - 3.1669``, clipped to [0, 100].
+
+The summary gives the error rate (the average loss over unforced decisions, in points and
+in chance to finish first), the accuracy (the mean over decisions), the marks, the three
+biggest mistakes each with the position as the player saw it, and the luck of every chance
+event the player saw with a luck-adjusted result (``tournament.advice.review_luck``).
 
 The game comes from a record (``meeple play``, table mode, ``meeple replay --save``) or a
 ledger game (replayed exactly from its seed). Records with ``?`` are reviewed from the
@@ -16,23 +29,57 @@ world the record's ``me`` seat saw.
 
 from __future__ import annotations
 
-import base64
-import html
-import io
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import spiel_games
 from solvers.registry import AgentSpec, resolve
-from tournament.advice.advise import advise_state
+from tournament.advice.advise import MoveAdvice, advise_state
 from tournament.advice.items import CHANCE, HistoryError, check_player
 from tournament.advice.play import readable_observation
 from tournament.advice.positions import GameRecord, read_record, record_viewer, replay_record_world
+from tournament.advice.review_luck import LuckReport, review_luck
 from tournament.ledger import read_ledger
 from tournament.replay import replay as replay_ledger
 
 MISTAKES = 3
+REVIEW_TOP = 4  # moves compared besides the one played
+DEFAULT_AGENT = "ismcts(sims=800)"
+MARKS = ("doubtful", "bad", "very bad")
+# Loss in points from which a decision is marked doubtful, bad, very bad (per game; about
+# 1/40, 1/15 and 1/6 of a typical winning score, see docs/advice.md). Other games: DEFAULT.
+THRESHOLDS = {
+    "python_coloretto": (1.0, 3.0, 6.0),
+    "python_rococo": (2.0, 5.0, 10.0),
+    "python_bruxelles": (3.0, 7.0, 14.0),
+    "python_staufer": (2.0, 5.0, 10.0),
+}
+DEFAULT_THRESHOLDS = (1.0, 3.0, 6.0)
+
+
+def thresholds_for(game_string: str) -> tuple[float, float, float]:
+    return THRESHOLDS.get(game_string.split("(")[0].strip(), DEFAULT_THRESHOLDS)
+
+
+def mark_for(loss: float | None, low: float | None, limits: tuple[float, ...]) -> str | None:
+    """The mark of a loss in points (None: no mark); only a loss whose paired interval
+    excludes 0 is marked."""
+    if loss is None or low is None or low <= 0.0:
+        return None
+    found = None
+    for name, limit in zip(MARKS, limits, strict=True):
+        if loss >= limit:
+            found = name
+    return found
+
+
+def accuracy(loss_first: float | None) -> float | None:
+    """Lichess's move accuracy from a loss in chance to finish first (0-1)."""
+    if loss_first is None:
+        return None
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * 100 * loss_first) - 3.1669))
 
 
 @dataclass
@@ -44,23 +91,48 @@ class Decision:
     ci_low: float | None
     ci_high: float | None
     played_value: float | None
-    loss: float | None  # None when the agent gives no value for the played move
+    loss: float | None  # in value; None when the agent gives no value for the move played
     view: str = ""  # the position through the player's own view
+    best_points: float | None = None  # margin of the best move, points
+    played_points: float | None = None
+    loss_points: float | None = None
+    loss_points_low: float | None = None  # paired 95% lower bound of the loss in points
+    best_first: float | None = None  # chance to finish first after the best move
+    played_first: float | None = None
+    loss_first: float | None = None
+    mark: str | None = None
+    accuracy: float | None = None
 
     def to_json(self, view: bool = False) -> dict:
         out = {
-            "ply": self.ply,
-            "played": self.played,
-            "best": self.best,
-            "best_value": self.best_value,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "played_value": self.played_value,
-            "loss": self.loss,
+            k: getattr(self, k)
+            for k in (
+                "ply",
+                "played",
+                "best",
+                "best_value",
+                "ci_low",
+                "ci_high",
+                "played_value",
+                "loss",
+                "best_points",
+                "played_points",
+                "loss_points",
+                "loss_points_low",
+                "best_first",
+                "played_first",
+                "loss_first",
+                "mark",
+                "accuracy",
+            )
         }
         if view:
             out["view"] = self.view
         return out
+
+
+def _mean(xs: list[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
 
 
 @dataclass
@@ -71,6 +143,8 @@ class Review:
     seed: int
     decisions: list[Decision] = field(default_factory=list)
     forced: int = 0  # forced moves of the player (one legal action), skipped
+    thresholds: tuple[float, float, float] = DEFAULT_THRESHOLDS
+    luck: LuckReport | None = None
 
     @property
     def scored(self) -> list[Decision]:
@@ -78,11 +152,26 @@ class Review:
 
     @property
     def average_loss(self) -> float | None:
-        scored = self.scored
-        return sum(d.loss for d in scored) / len(scored) if scored else None  # type: ignore[misc]
+        return _mean([d.loss for d in self.scored])  # type: ignore[misc]
+
+    @property
+    def error_rate_points(self) -> float | None:
+        return _mean([d.loss_points for d in self.decisions if d.loss_points is not None])
+
+    @property
+    def error_rate_first(self) -> float | None:
+        return _mean([d.loss_first for d in self.decisions if d.loss_first is not None])
+
+    @property
+    def accuracy(self) -> float | None:
+        return _mean([d.accuracy for d in self.decisions if d.accuracy is not None])
+
+    def marks(self) -> dict[str, int]:
+        return {m: sum(d.mark == m for d in self.decisions) for m in MARKS}
 
     def mistakes(self, k: int = MISTAKES) -> list[Decision]:
-        """The ``k`` biggest losses (ties: the earlier decision first); only losses > 0."""
+        """The ``k`` biggest losses in value (ties: the earlier decision first); only
+        losses > 0."""
         ranked = sorted(
             (d for d in self.scored if d.loss and d.loss > 0),
             key=lambda d: (-d.loss, d.ply),  # type: ignore[operator]
@@ -95,12 +184,24 @@ class Review:
             "player": self.player,
             "agent": self.agent,
             "seed": self.seed,
+            "units": {
+                "value": "the game's utility (rank score in [-1, 1] by default)",
+                "points": "final score minus the best other player's",
+                "first": "chance to finish first (0-1)",
+                "accuracy": "percent, Lichess's formula on the loss in chance to finish first",
+            },
+            "thresholds": dict(zip(MARKS, self.thresholds, strict=True)),
             "decisions": [d.to_json() for d in self.decisions],
             "summary": {
                 "decisions": len(self.decisions),
                 "forced_skipped": self.forced,
                 "average_loss": self.average_loss,
+                "error_rate_points": self.error_rate_points,
+                "error_rate_first": self.error_rate_first,
+                "accuracy": self.accuracy,
+                "marks": self.marks(),
                 "mistakes": [d.to_json(view=True) for d in self.mistakes()],
+                "luck": None if self.luck is None else self.luck.to_json(),
             },
         }
 
@@ -116,9 +217,6 @@ def load_game_record(source: str, game_id: str | None) -> GameRecord:
     return read_record(source)
 
 
-DEFAULT_AGENT = "ismcts(sims=800)"
-
-
 def review(
     record: GameRecord,
     agent: str | AgentSpec = DEFAULT_AGENT,
@@ -127,11 +225,12 @@ def review(
     seed: int = 0,
     game_string: str | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    luck: bool = True,
 ) -> Review:
     """Review every unforced decision of ``player`` (default: the record's ``me``/``human``
     seat). A forced move (one legal action) is skipped: no budget is spent on it and it
     does not count. ``on_progress(done, total)`` is called before the first decision and
-    after each one."""
+    after each one. ``luck`` False leaves out the luck of the chance events."""
     game_string = game_string or record.game
     game = spiel_games.load_game(game_string)
     if player is None:
@@ -141,7 +240,13 @@ def review(
     check_player(game, player)
     spec = resolve(agent)
     world = replay_record_world(game, record, viewer=player)
-    result = Review(game=game_string, player=player, agent=str(spec), seed=seed)
+    result = Review(
+        game=game_string,
+        player=player,
+        agent=str(spec),
+        seed=seed,
+        thresholds=thresholds_for(game_string),
+    )
     todo = [
         i
         for i, s in enumerate(world.states[: len(world.actions)])
@@ -152,39 +257,67 @@ def review(
     if on_progress is not None:
         on_progress(0, len(todo))
     for done, i in enumerate(todo, start=1):
-        played = world.actions[i]
-        state = world.states[i]
-        legal = state.legal_actions()
-        adv = advise_state(
-            game_string, state, spec, player=player, top=len(legal), seed=seed, ply=i
-        )
-        best = adv.moves[0]
-        mine = next((m for m in adv.moves if m.action_id == played), None)
-        played_value = None if mine is None else mine.value
-        if played == best.action_id:
-            loss: float | None = 0.0
-        elif played_value is None or best.value is None:
-            loss = None
-        else:
-            loss = best.value - played_value
-        result.decisions.append(
-            Decision(
-                ply=i,
-                played=state.action_to_string(player, played),
-                best=best.action,
-                best_value=best.value,
-                ci_low=best.ci_low,
-                ci_high=best.ci_high,
-                played_value=played_value,
-                loss=loss,
-                view=readable_observation(state, player),
-            )
-        )
+        result.decisions.append(_decision(game_string, world, i, spec, player, seed, result))
         if on_progress is not None:
             on_progress(done, len(todo))
     if not result.decisions:
         raise HistoryError(f"P{player + 1} has no unforced decision in this game")
+    if luck:
+        result.luck = review_luck(game_string, world.actions, player)
     return result
+
+
+def _decision(game_string, world, i: int, spec, player: int, seed: int, rv: Review) -> Decision:
+    played = world.actions[i]
+    state = world.states[i]
+    adv = advise_state(
+        game_string,
+        state,
+        spec,
+        player=player,
+        top=REVIEW_TOP,
+        seed=seed,
+        ply=i,
+        include=[played],
+    )
+    best = adv.moves[0]
+    mine = next((m for m in adv.moves if m.action_id == played), None)
+    played_value = None if mine is None else mine.value
+    if played == best.action_id:
+        loss: float | None = 0.0
+    elif played_value is None or best.value is None:
+        loss = None
+    else:
+        loss = best.value - played_value
+    d = Decision(
+        ply=i,
+        played=state.action_to_string(player, played),
+        best=best.action,
+        best_value=best.value,
+        ci_low=best.ci_low,
+        ci_high=best.ci_high,
+        played_value=played_value,
+        loss=loss,
+        view=readable_observation(state, player),
+    )
+    if mine is not None and mine.margin_gap is not None and mine.first_gap is not None:
+        _units(d, best, mine, rv.thresholds)
+    return d
+
+
+def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, limits) -> None:
+    """The decision's values and losses in points and chance to finish first, its mark
+    and accuracy."""
+    assert mine.margin_gap is not None and mine.first_gap is not None
+    d.best_points = None if best.margin is None else best.margin[0]
+    d.played_points = None if mine.margin is None else mine.margin[0]
+    d.best_first = None if best.first is None else best.first[0]
+    d.played_first = None if mine.first is None else mine.first[0]
+    d.loss_points, d.loss_points_low = mine.margin_gap[0], mine.margin_gap[1]
+    d.loss_first = mine.first_gap[0]
+    if d.loss:  # a move other than the recommendation: marked by its loss in points
+        d.mark = mark_for(d.loss_points, d.loss_points_low, limits)
+    d.accuracy = accuracy(d.loss_first)
 
 
 def ledger_games(directory: str | Path) -> list[dict]:
@@ -205,120 +338,6 @@ def ledger_games(directory: str | Path) -> list[dict]:
     ]
 
 
-# ----- rendering ----------------------------------------------------------------------
-def _f(x: float | None, digits: int = 3) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
-
-
-def render(rv: Review) -> str:
-    lines = [
-        f"{rv.game}: review of P{rv.player + 1}'s {len(rv.decisions)} decisions by"
-        f" {rv.agent} (seed {rv.seed}); values for P{rv.player + 1}"
-        + (f"; {rv.forced} forced moves skipped" if rv.forced else ""),
-        "",
-    ]
-    w = max(6, *(len(d.played) for d in rv.decisions), *(len(d.best) for d in rv.decisions))
-    lines.append(
-        f"  {'ply':>4}  {'played':<{w}}  {'value':>7}  {'best':<{w}}  {'value':>7}"
-        f"  {'95% CI':<17}  {'loss':>6}"
-    )
-    for d in rv.decisions:
-        ci = "-" if d.ci_low is None else f"[{d.ci_low:.3f}, {d.ci_high:.3f}]"
-        best = "=" if d.best == d.played else d.best
-        lines.append(
-            f"  {d.ply:>4}  {d.played:<{w}}  {_f(d.played_value):>7}  {best:<{w}}"
-            f"  {_f(d.best_value):>7}  {ci:<17}  {_f(d.loss):>6}"
-        )
-    lines.append("")
-    avg = rv.average_loss
-    unscored = len(rv.decisions) - len(rv.scored)
-    lines.append(
-        f"average loss {_f(avg)} over {len(rv.scored)} decisions"
-        + (f" ({unscored} without a value for the move played)" if unscored else "")
-    )
-    mistakes = rv.mistakes()
-    if not mistakes:
-        lines.append("no mistakes: every move played was the agent's choice or as good")
-    for k, d in enumerate(mistakes, start=1):
-        lines.append("")
-        lines.append(
-            f"mistake {k}: ply {d.ply}: played {d.played} ({_f(d.played_value)}),"
-            f" best {d.best} ({_f(d.best_value)}), loss {_f(d.loss)}"
-        )
-        lines.extend("    " + line for line in d.view.splitlines())
-    return "\n".join(lines)
-
-
-def value_plot_png(rv: Review) -> bytes:
-    """The best value and the played move's value at each decision, as a PNG."""
-    import matplotlib  # third-party, loaded only for --html
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = [d.ply for d in rv.decisions]
-    fig, ax = plt.subplots(figsize=(8, 3.2), dpi=100)
-    nan = float("nan")
-    best = [nan if d.best_value is None else d.best_value for d in rv.decisions]
-    played = [nan if d.played_value is None else d.played_value for d in rv.decisions]
-    ax.plot(xs, best, marker="o", label="best move")
-    ax.plot(xs, played, marker="x", label="move played")
-    for d in rv.mistakes():
-        ax.annotate(
-            f"ply {d.ply}",
-            (d.ply, d.played_value),
-            textcoords="offset points",
-            xytext=(0, -14),
-            ha="center",
-            fontsize=8,
-            color="firebrick",
-        )
-    ax.set_xlabel("ply")
-    ax.set_ylabel(f"value for P{rv.player + 1}")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="best", fontsize=8)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return buf.getvalue()
-
-
-def render_html(rv: Review) -> str:
-    png = base64.b64encode(value_plot_png(rv)).decode("ascii")
-    e = html.escape
-    rows = "\n".join(
-        f"<tr><td>{d.ply}</td><td>{e(d.played)}</td><td>{_f(d.played_value)}</td>"
-        f"<td>{e(d.best)}</td><td>{_f(d.best_value)}</td>"
-        f"<td>{'-' if d.ci_low is None else f'[{d.ci_low:.3f}, {d.ci_high:.3f}]'}</td>"
-        f"<td>{_f(d.loss)}</td></tr>"
-        for d in rv.decisions
-    )
-    mistakes = "\n".join(
-        f"<h3>Mistake {k}: ply {d.ply}, loss {_f(d.loss)}</h3>"
-        f"<p>played <b>{e(d.played)}</b> ({_f(d.played_value)}); best <b>{e(d.best)}</b>"
-        f" ({_f(d.best_value)})</p><pre>{e(d.view)}</pre>"
-        for k, d in enumerate(rv.mistakes(), start=1)
-    )
-    title = f"Review of P{rv.player + 1}: {rv.game}"
-    return f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>{e(title)}</title>
-<style>body{{font-family:sans-serif;max-width:60em;margin:auto}}
-table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}</style></head>
-<body><h1>{e(title)}</h1>
-<p>agent {e(rv.agent)}, seed {rv.seed}; average loss {_f(rv.average_loss)} over
-{len(rv.scored)} decisions</p>
-<img alt="value over time" src="data:image/png;base64,{png}">
-<h2>Biggest mistakes</h2>
-{mistakes or "<p>none</p>"}
-<h2>Every decision</h2>
-<table><tr><th>ply</th><th>played</th><th>value</th><th>best</th><th>value</th><th>95% CI</th>
-<th>loss</th></tr>
-{rows}
-</table></body></html>
-"""
-
-
 __all__ = [
     "CHANCE",
     "DEFAULT_AGENT",
@@ -326,7 +345,5 @@ __all__ = [
     "Review",
     "ledger_games",
     "load_game_record",
-    "render",
-    "render_html",
     "review",
 ]

@@ -1,66 +1,94 @@
 """``meeple advise --serve``: a JSON-lines advice engine on stdin/stdout.
 
-In the manner of KataGo's analysis engine: one JSON object per input line, one
-JSON object per output line, answers carrying the query's ``id``. A query::
+In the manner of KataGo's analysis engine: one JSON object per input line, one JSON object
+per output line, every answer carrying the query's ``id``. Queries are answered in order
+by one worker while the engine keeps reading, so a ``terminate`` takes effect during a
+search. A query::
 
     {"id": "q1", "game": "python_coloretto(players=3)",
      "history": "start: red; start: blue; start: green; start player: P1",
-     "agent": "ismcts(sims=400)", "player": 0, "top": 3, "seed": 0,
-     "budget": {"sims": 200}}
+     "agent": "ismcts(sims=400)", "player": "P1", "top": 3, "seed": 0,
+     "budget": {"sims": 200}, "reportDuringSearchEvery": 0.1, "analyzeTurns": [4, 6]}
 
-``history`` is a ``;``-separated string or a list of action strings / action
-ids (``"?"`` for an item the advised player did not see); ``agent`` is a spec or a list of specs; ``player``, ``top``, ``seed``,
-``ply`` and ``budget`` (parameter overrides for every agent, e.g. ``{"time":
-0.2}``) are optional. A query may give ``"game_file"`` (a game record path)
-instead of ``game`` + ``history``.
-
-The answer is the ``advise --json`` object plus ``"id"``. Errors are
-``{"id": ..., "error": "one-line message"}`` (``id`` is null when the line was
-not a JSON object with an id); a bad line never stops the engine. Control
-queries: ``{"id": ..., "command": "ping"}`` answers ``{"id": ..., "pong": true}``;
-``{"id": ..., "command": "quit"}`` answers ``{"id": ..., "bye": true}`` and stops.
-Loaded games stay warm between queries (``spiel_games.load_game`` loads each once).
+Every field is documented in docs/advice.md. The answer is the ``advise --json`` object
+plus ``"id"``, ``"isDuringSearch": false`` and, with ``analyzeTurns``, ``"turnNumber"``
+(one answer per turn). With ``reportDuringSearchEvery`` (seconds) partial answers
+(``"isDuringSearch": true``, the moves' statistics so far) are sent while searching.
+Unknown fields are ignored with a warning line ``{"id", "warning", "field"}``. Errors are
+``{"id": ..., "error": "one-line message"}`` (``id`` null when the line was not a JSON
+object with an id); a bad line never stops the engine. Actions (``"action"``, or the
+older ``"command"``): ``query_version``, ``terminate`` (``terminateId``: stop that query,
+which answers with what it has and ``"terminated": true``), ``ping`` and ``quit``.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 import sys
+import threading
+import time
 from typing import IO
 
 from solvers.registry import resolve
 from spiel_games.common.errors import MeepleError, one_line
-from tournament.advice.advise import advise
+from tournament.advice.advise import AdviceSet, advise_state, with_budget
 from tournament.advice.positions import position_from
+from tournament.advice.serve_query import Query, QueryError, parse_query
 
-_KNOWN = {
-    "id",
-    "game",
-    "history",
-    "game_file",
-    "agent",
-    "player",
-    "top",
-    "seed",
-    "ply",
-    "budget",
-    "command",
-}
+VERSION = "1.0"
+FIRST_REPORT = 0.05  # seconds of search before the first partial answer (at most the interval)
 
 
-class QueryError(MeepleError):
-    """A query the engine cannot answer as written (one line, sent back as its error)."""
+class Running:
+    """A query being answered: whether it was terminated and the agent searching now."""
+
+    def __init__(self, qid):
+        self.qid = qid
+        self.terminated = False
+        self.agent = None
+
+    def stop(self) -> None:
+        self.terminated = True
+        engine = getattr(self.agent, "engine", None)
+        if engine is not None:
+            engine.halted = True
 
 
 class Engine:
     def __init__(self):
         self.answered = 0
+        self.out: IO[str] = sys.stdout
+        self.lock = threading.Lock()
+        self.pending: dict = {}  # id -> Running, for the queries not yet answered
+
+    def send(self, answer: dict) -> None:
+        with self.lock:
+            self.out.write(_dumps(answer) + "\n")
+            self.out.flush()
 
     def handle_line(self, line: str) -> tuple[dict | None, bool]:
-        """(answer, keep running). Blank lines get no answer."""
+        """(last answer, keep running), answering the whole query now (no worker thread)."""
+        jobs, keep = self.read(line)
+        answers: list[dict] = []
+        for job in jobs:
+            if isinstance(job, Query):
+                self.run(job, answers.append)
+            else:
+                answers.append(job)
+        return (answers[-1] if answers else None), keep
+
+    def read(self, line: str) -> tuple[list, bool]:
+        """(what to do in order: answers to send and queries to run, keep running)."""
+        job = self._read(line)
+        if isinstance(job, tuple):
+            answer, keep = job
+            return ([] if answer is None else [answer]), keep
+        return job, True
+
+    def _read(self, line: str) -> list | tuple[dict | None, bool]:
         if not line.strip():
             return None, True
-        qid = None
         try:
             query = json.loads(line)
         except json.JSONDecodeError as e:
@@ -73,85 +101,180 @@ class Engine:
         if qid is None:
             return {"id": None, "error": 'the query has no "id"'}, True
         try:
-            answer, keep = self.handle(query)
+            parsed = parse_query(query)
         except (MeepleError, ValueError, KeyError, TypeError) as e:
             return {"id": qid, "error": one_line(e)}, True
-        except RecursionError:
-            return {"id": qid, "error": "the query is nested too deeply"}, True
-        except Exception as e:  # an agent or game bug: report it, keep serving
-            return {"id": qid, "error": f"{type(e).__name__}: {one_line(e)}"}, True
-        answer = {"id": qid, **answer}
-        self.answered += 1
-        return answer, keep
+        warnings = [
+            {"id": qid, "warning": f"unknown field {f!r} ignored", "field": f}
+            for f in parsed.unknown
+        ]
+        acted = self.act(parsed)
+        if isinstance(acted, Query):
+            return [*warnings, acted]
+        answer, keep = acted
+        if warnings:
+            return [*warnings, answer], keep  # type: ignore[return-value]
+        return acted
 
-    def handle(self, q: dict) -> tuple[dict, bool]:
-        unknown = sorted(set(q) - _KNOWN)
-        if unknown:
-            raise QueryError(
-                f"unknown query field(s) {', '.join(unknown)}; known: {', '.join(sorted(_KNOWN))}"
-            )
-        command = q.get("command")
-        if command is not None:
-            if command == "ping":
-                return {"pong": True}, True
-            if command == "quit":
-                return {"bye": True}, False
-            raise QueryError(f"unknown command {command!r}; known: ping, quit")
-        agents = q.get("agent")
-        if isinstance(agents, str):
-            agents = [agents]
-        if (
-            not isinstance(agents, list)
-            or not agents
-            or not all(isinstance(a, str) for a in agents)
-        ):
-            raise QueryError('"agent" must be an agent spec or a list of specs')
-        game_file = q.get("game_file")
-        if game_file is not None and not isinstance(game_file, str):
-            raise QueryError('"game_file" must be a path')
-        game_string = q.get("game")
-        if game_string is not None and not isinstance(game_string, str):
-            raise QueryError('"game" must be a game string')
-        history = q.get("history")
-        if game_file is None and history is None:
-            history = ""
-        player = _player(q)
-        top = _opt_int(q, "top", 5)
-        seed = _opt_int(q, "seed", 0)
-        ply = _opt_int(q, "ply")
-        budget = q.get("budget")
-        if budget is not None and not isinstance(budget, dict):
-            raise QueryError('"budget" must be an object of agent parameters, e.g. {"sims": 200}')
+    def act(self, q: Query) -> Query | tuple[dict | None, bool]:
+        if q.action is None:
+            return q
+        if q.action == "ping":
+            return {"id": q.qid, "pong": True}, True
+        if q.action == "quit":
+            return {"id": q.qid, "bye": True}, False
+        if q.action == "query_version":
+            return {"id": q.qid, "action": "query_version", "version": VERSION}, True
+        # terminate
+        target = self.pending.get(q.terminate_id)
+        if target is not None:
+            target.stop()
+        return {"id": q.qid, "action": "terminate", "terminateId": q.terminate_id}, True
+
+    def run(self, q: Query, send) -> None:
+        """Answer one analysis query (every turn of it), sending each answer with ``send``."""
+        running = self.pending.setdefault(q.qid, Running(q.qid))
+        try:
+            for turn in q.turns:
+                send({"id": q.qid, **self.answer(q, turn, running, send)})
+                self.answered += 1
+                if running.terminated:
+                    break
+        except QueryError as e:
+            send({"id": q.qid, "error": one_line(e)})
+        except (MeepleError, ValueError, KeyError, TypeError) as e:
+            send({"id": q.qid, "error": one_line(e)})
+        except RecursionError:
+            send({"id": q.qid, "error": "the query is nested too deeply"})
+        except Exception as e:  # an agent or game bug: report it, keep serving
+            send({"id": q.qid, "error": f"{type(e).__name__}: {one_line(e)}"})
+        finally:
+            self.pending.pop(q.qid, None)
+
+    def answer(self, q: Query, turn: int | None, running: Running, send) -> dict:
         pos = position_from(
-            game_string,
-            history=history,
-            record_path=game_file,
-            ply=ply,
-            player=player,
+            q.game, history=q.history, record_path=q.game_file, ply=turn, player=q.player
         )
-        specs = [resolve(a) for a in agents]  # parsed once, here at the edge
-        result = advise(
-            pos.game_string,
-            pos.state,
-            specs,
-            player=pos.viewer,
-            top=top,
-            seed=seed,
-            ply=pos.ply,
-            budget=budget,
-        )
-        return result.to_json(), True
+        specs = [resolve(a) for a in q.agents]  # parsed once, here at the edge
+        budgets = _budgets(specs, q.budget)
+        items = []
+        for spec, budget in zip(specs, budgets, strict=True):
+            if running.terminated:
+                break
+            watch = _watcher(q, turn, running, send)
+            items.append(
+                advise_state(
+                    pos.game_string,
+                    pos.state,
+                    spec,
+                    player=pos.viewer,
+                    top=q.top,
+                    seed=q.seed,
+                    ply=pos.ply,
+                    budget=budget,
+                    on_agent=watch,
+                )
+            )
+        if not items:
+            return {"terminated": True, "isDuringSearch": False}
+        out = AdviceSet(items).to_json()
+        out["isDuringSearch"] = False
+        if turn is not None and q.analyze_turns:
+            out["turnNumber"] = turn
+        if running.terminated:
+            out["terminated"] = True
+        return out
 
     def serve(self, inp: IO[str], out: IO[str]) -> int:
-        """Answer queries until end of input or a quit command; returns queries answered."""
+        """Answer queries until end of input or a quit action (the queries read before it
+        are answered first); returns the queries answered."""
+        self.out = out
+        jobs: queue.Queue = queue.Queue()
+
+        def work():
+            while (job := jobs.get()) is not None:
+                if isinstance(job, Query):
+                    self.run(job, self.send)
+                else:
+                    self.send(job)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
         for line in inp:
-            answer, keep = self.handle_line(line)
-            if answer is not None:
-                out.write(_dumps(answer) + "\n")
-                out.flush()
-            if not keep:
+            todo, keep = self.read(line)
+            for job in todo:
+                if isinstance(job, Query):
+                    self.pending[job.qid] = Running(job.qid)
+                if isinstance(job, dict) and job.get("action") == "terminate":
+                    self.send(job)  # at once: the query it stops may be running now
+                else:
+                    jobs.put(job)
+            if not keep:  # quit: answered after the queries read before it
                 break
+        jobs.put(None)
+        worker.join()
         return self.answered
+
+
+def _watcher(q: Query, turn, running: Running, send):
+    """``on_agent`` for advise_state: remembers the agent (for terminate) and, with
+    ``reportDuringSearchEvery``, sends the search's statistics so far at that interval."""
+
+    def on_agent(agent, root) -> None:
+        running.agent = agent
+        if running.terminated and hasattr(agent, "engine"):
+            agent.engine.halted = True
+        every = q.report_every
+        engine = getattr(agent, "engine", None)
+        if every is None or engine is None or not hasattr(agent, "partial"):
+            return
+        start = time.perf_counter()
+        last = [start - every + min(every, FIRST_REPORT)]  # the first after FIRST_REPORT s
+
+        def tick() -> None:
+            now = time.perf_counter()
+            if now - last[0] < every:
+                return
+            last[0] = now
+            partial = agent.partial(root)
+            moves = [m for m in partial.moves if m.visits][: q.top]
+            moves.sort(key=lambda m: -m.visits)
+            answer = {
+                "id": q.qid,
+                "isDuringSearch": True,
+                "seconds": round(now - start, 4),
+                "moves": [
+                    {
+                        "action": m.action_str,
+                        "id": int(m.action),
+                        "visits": int(m.visits),
+                        "value": m.value,
+                        "lcb": m.ci_low,
+                    }
+                    for m in moves
+                ],
+            }
+            if turn is not None and q.analyze_turns:
+                answer["turnNumber"] = turn
+            send(answer)
+
+        engine.on_tick = tick
+
+    return on_agent
+
+
+def _budgets(specs, budget: dict | None) -> list[dict | None]:
+    """The budget overrides each agent takes; an override that no agent takes is refused
+    (the registry names the first agent's valid parameters)."""
+    if not budget:
+        return [None] * len(specs)
+    out: list[dict | None] = [
+        {k: v for k, v in budget.items() if k in {p.name for p in s.kind.params}} for s in specs
+    ]
+    unused = set(budget) - set().union(*(set(b or {}) for b in out))
+    if unused:
+        with_budget(specs[0], {k: budget[k] for k in sorted(unused)})
+    return out
 
 
 def _dumps(answer: dict) -> str:
@@ -159,28 +282,6 @@ def _dumps(answer: dict) -> str:
         return json.dumps(answer)
     except (RecursionError, ValueError, TypeError):  # an id that cannot be written back
         return json.dumps({"id": None, "error": "the query id cannot be written back as JSON"})
-
-
-def _opt_int(q: dict, key: str, default=None):
-    v = q.get(key, default)
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise QueryError(f'"{key}" must be an integer')
-    return v
-
-
-def _player(q: dict) -> int | None:
-    """``"player"``: an id (0, 1, ...) or a seat name ("P1", "P2", ...), as on the command line."""
-    v = q.get("player")
-    if isinstance(v, str):
-        t = v.strip()
-        if t[:1] in "pP" and t[1:].isdigit() and int(t[1:]) >= 1:
-            return int(t[1:]) - 1
-        raise QueryError(
-            f'"player" must be a player id (0, 1, ...) or a seat name (P1, ...), got {v!r}'
-        )
-    return _opt_int(q, "player")
 
 
 def serve(inp: IO[str] | None = None, out: IO[str] | None = None) -> int:

@@ -19,6 +19,15 @@ from tournament.cli.common import (
     fail,
     wants_json,
 )
+from tournament.cli.common import (
+    check_output_path as _check_output_path,
+)
+from tournament.cli.common import (
+    opponent_line as _opponent_line,
+)
+from tournament.cli.common import (
+    with_opponents as _with_opponents,
+)
 
 
 def _player_id(text: str | None) -> int | None:
@@ -34,88 +43,73 @@ def _player_id(text: str | None) -> int | None:
     )
 
 
-def _opponent_line(game_string: str, spec) -> str:
-    """The line naming the opponent model an agent's values assume."""
-    import pyspiel  # deferred: fast --help
-
-    from solvers.assumptions import assumed_opponents  # deferred: fast --help
-
-    return f"Opponent model ({spec}): " + assumed_opponents(pyspiel.load_game(game_string), spec)
-
-
-def _with_opponents(spec, model: str | None):
-    from solvers.assumptions import with_opponents  # deferred: fast --help
-
-    return with_opponents(spec, model)
+GameArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="Game string, e.g. 'python_coloretto(players=3)' (optional with --game-file or --serve)"
+    ),
+]
+HistoryOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--history",
+        "-H",
+        help="Action strings from the start, chance outcomes included, separated by ';'",
+    ),
+]
+GameFileOpt = Annotated[
+    str | None,
+    typer.Option("--game-file", "-f", help="A game record (JSON) written by `meeple play` save"),
+]
+AgentsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--agent", "-a", help="Agent spec, e.g. 'ismcts(sims=2000)'; repeat to compare agents"
+    ),
+]
+AdvisePlayerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--player",
+        "-p",
+        help="Advise from this player's information state: id 0.. or P1..; default the player to move",
+    ),
+]
+TopOpt = Annotated[int, typer.Option("--top", "-k", min=1, help="Moves to show")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same answer)")]
+TimeOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--time", "-t", min=0.0, help="Anytime search: seconds per agent (sets the agent's time=)"
+    ),
+]
+PlyOpt = Annotated[
+    int | None,
+    typer.Option("--ply", min=0, help="Use only the first N actions of the history or record"),
+]
+ServeOpt = Annotated[
+    bool,
+    typer.Option("--serve", help="Run the JSON-lines engine on stdin/stdout (see docs/advice.md)"),
+]
 
 
 def advise_cmd(
-    game_string: Annotated[
-        str | None,
-        typer.Argument(
-            help="Game string, e.g. 'python_coloretto(players=3)' (optional with --game-file or --serve)"
-        ),
-    ] = None,
-    history: Annotated[
-        str | None,
-        typer.Option(
-            "--history",
-            "-H",
-            help="Action strings from the start, chance outcomes included, separated by ';'",
-        ),
-    ] = None,
-    game_file: Annotated[
-        str | None,
-        typer.Option(
-            "--game-file", "-f", help="A game record (JSON) written by `meeple play` save"
-        ),
-    ] = None,
-    agents: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--agent", "-a", help="Agent spec, e.g. 'ismcts(sims=2000)'; repeat to compare agents"
-        ),
-    ] = None,
-    player: Annotated[
-        str | None,
-        typer.Option(
-            "--player",
-            "-p",
-            help="Advise from this player's information state: id 0.. or P1..; default the player to move",
-        ),
-    ] = None,
-    top: Annotated[int, typer.Option("--top", "-k", min=1, help="Moves to show")] = 5,
-    seed: Annotated[
-        int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same answer)")
-    ] = 0,
-    seconds: Annotated[
-        float | None,
-        typer.Option(
-            "--time",
-            "-t",
-            min=0.0,
-            help="Anytime search: seconds per agent (sets the agent's time=)",
-        ),
-    ] = None,
-    ply: Annotated[
-        int | None,
-        typer.Option("--ply", min=0, help="Use only the first N actions of the history or record"),
-    ] = None,
+    game_string: GameArg = None,
+    history: HistoryOpt = None,
+    game_file: GameFileOpt = None,
+    agents: AgentsOpt = None,
+    player: AdvisePlayerOpt = None,
+    top: TopOpt = 5,
+    seed: SeedOpt = 0,
+    seconds: TimeOpt = None,
+    ply: PlyOpt = None,
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
-    serve: Annotated[
-        bool,
-        typer.Option(
-            "--serve", help="Run the JSON-lines engine on stdin/stdout (see docs/advice.md)"
-        ),
-    ] = False,
+    serve: ServeOpt = False,
     opponents: OpponentsOption = None,
 ) -> None:
-    """What to play here: the top moves with visits, mean value, 95% interval and significance."""
-    from solvers.registry import resolve  # deferred: fast --help
-    from tournament.advice.advise import advise, render  # deferred: fast --help
-    from tournament.advice.positions import position_from  # deferred: fast --help
-
+    """What to play here: the top moves compared on the same paired samples, each with its
+    value (rank score), points and chance to finish first, 95% ranges and significance."""
     if serve:
         from tournament.advice.serve import serve as run_engine  # deferred: fast --help
 
@@ -129,6 +123,24 @@ def advise_cmd(
         raise fail("give only one of --history and --game-file", 2)
     view = _player_id(player)
     budget = {"time": seconds} if seconds is not None else None
+    asked = (game_string, history, game_file, ply, view)
+    result, lines = _advise(asked, agents, top, seed, budget, opponents)
+    if wants_json(fmt, as_json):
+        typer.echo(json.dumps({**result.to_json(), "opponent_models": lines}, indent=1))
+    else:
+        from tournament.advice.advise_text import render  # deferred: fast --help
+
+        typer.echo("".join(x + "\n" for x in lines) + render(result))
+
+
+def _advise(asked, agents, top, seed, budget, opponents):
+    """The advice asked for on the command line and the lines naming the opponent models
+    its values assume (domain errors: one line, exit 1)."""
+    game_string, history, game_file, ply, view = asked
+    from solvers.registry import resolve  # deferred: fast --help
+    from tournament.advice.advise import advise  # deferred: fast --help
+    from tournament.advice.positions import position_from  # deferred: fast --help
+
     try:
         with domain_errors(1):
             pos = position_from(
@@ -150,60 +162,60 @@ def advise_cmd(
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
         raise fail(str(e), 1) from None
     lines = [_opponent_line(pos.game_string, s) for s in specs if "opponents" in s.params]
-    if wants_json(fmt, as_json):
-        typer.echo(json.dumps({**result.to_json(), "opponent_models": lines}, indent=1))
-    else:
-        typer.echo("".join(x + "\n" for x in lines) + render(result))
+    return result, lines
+
+
+PlayGameArg = Annotated[
+    str | None,
+    typer.Argument(help="Game string, e.g. 'python_coloretto(players=3)' (optional with --load)"),
+]
+SeatsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--seats",
+        help="One agent spec per player, 'human' (or 'me') for you, 'table' for a person at"
+        " a physical table whose moves you type, e.g. human,ismcts(time=1),heuristic",
+    ),
+]
+PlaySeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed", "-s", min=0, help="Seed for chance and the AI seats (default 0, or the record's)"
+    ),
+]
+SaveOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--save",
+        help="Write the game record here on save, quit and at the end (an existing file"
+        " only with --force, or when it is the --load record)",
+    ),
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Let --save overwrite an existing file")]
+LoadOpt = Annotated[str | None, typer.Option("--load", help="Continue a saved game record")]
+HintAgentOpt = Annotated[
+    str | None,
+    typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(time=2))"),
+]
+ChanceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--chance",
+        help="'seed' (drawn from the seed) or 'manual' (you type what happens at a"
+        " physical table; '?' for what you cannot see); default seed, or the record's",
+    ),
+]
 
 
 def play_cmd(
-    game_string: Annotated[
-        str | None,
-        typer.Argument(
-            help="Game string, e.g. 'python_coloretto(players=3)' (optional with --load)"
-        ),
-    ] = None,
-    seats: Annotated[
-        str | None,
-        typer.Option(
-            "--seats",
-            help="One agent spec per player, 'human' (or 'me') for you, 'table' for a person at"
-            " a physical table whose moves you type, e.g. human,ismcts(time=1),heuristic",
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed",
-            "-s",
-            min=0,
-            help="Seed for chance and the AI seats (default 0, or the record's)",
-        ),
-    ] = None,
-    save: Annotated[
-        str | None,
-        typer.Option(
-            "--save",
-            help="Write the game record here on save, quit and at the end (an existing file"
-            " only with --force, or when it is the --load record)",
-        ),
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Let --save overwrite an existing file")
-    ] = False,
-    load: Annotated[str | None, typer.Option("--load", help="Continue a saved game record")] = None,
-    hint_agent: Annotated[
-        str | None,
-        typer.Option("--hint-agent", help="Agent used by `hint` (default ismcts(time=2))"),
-    ] = None,
-    chance: Annotated[
-        str | None,
-        typer.Option(
-            "--chance",
-            help="'seed' (drawn from the seed) or 'manual' (you type what happens at a"
-            " physical table; '?' for what you cannot see); default seed, or the record's",
-        ),
-    ] = None,
+    game_string: PlayGameArg = None,
+    seats: SeatsOpt = None,
+    seed: PlaySeedOpt = None,
+    save: SaveOpt = None,
+    force: ForceOpt = False,
+    load: LoadOpt = None,
+    hint_agent: HintAgentOpt = None,
+    chance: ChanceOpt = None,
     opponents: OpponentsOption = None,
 ) -> None:
     """Play in the terminal against AI seats, or mirror a physical game (table mode):
@@ -295,6 +307,7 @@ def review_cmd(
     """Where did I go wrong? Each unforced decision's best move, value, the move played and
     its loss."""
     from tournament.advice import review as rv  # deferred: fast --help
+    from tournament.advice import review_text  # deferred: fast --help
 
     if fmt not in ("text", "json"):
         raise fail(f"--format must be text or json, got {fmt!r}", 2)
@@ -322,24 +335,15 @@ def review_cmd(
         raise fail(str(e), 1) from None
     if html_path is not None:
         try:
-            Path(html_path).write_text(rv.render_html(result))
+            Path(html_path).write_text(review_text.render_html(result))
         except OSError as e:
             raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
     if as_json or fmt == "json":
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:
-        typer.echo(_opponent_line(record.game, spec) + "\n" + rv.render(result))
+        typer.echo(_opponent_line(record.game, spec) + "\n" + review_text.render(result))
     if html_path is not None:
         typer.echo(f"wrote {html_path}", err=True)
-
-
-def _check_output_path(path: str, option: str) -> None:
-    """Refuse an output path that cannot be written, before any work is done."""
-    target = Path(path)
-    if target.is_dir():
-        raise fail(f"{option} {path!r} is a directory, not a file", 2)
-    if not target.parent.is_dir():
-        raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)
 
 
 def _list_ledger_games(source: str, game_id: str | None, as_json: bool) -> None:

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -122,3 +123,28 @@ OpponentsOption = Annotated[
 def wants_json(fmt: OutputFormat | str, as_json: bool) -> bool:
     """True when ``--format json`` or its alias ``--json`` was given."""
     return as_json or str(getattr(fmt, "value", fmt)) == "json"
+
+
+def opponent_line(game_string: str, spec) -> str:
+    """The line naming the opponent model an agent's values assume."""
+    import pyspiel  # deferred: fast --help
+
+    from solvers.assumptions import assumed_opponents  # deferred: fast --help
+
+    return f"Opponent model ({spec}): " + assumed_opponents(pyspiel.load_game(game_string), spec)
+
+
+def with_opponents(spec, model: str | None):
+    """``spec`` with ``opponents=model`` when given (solvers.assumptions)."""
+    from solvers import assumptions  # deferred: fast --help
+
+    return assumptions.with_opponents(spec, model)
+
+
+def check_output_path(path: str, option: str) -> None:
+    """Refuse an output path that cannot be written, before any work is done."""
+    target = Path(path)
+    if target.is_dir():
+        raise fail(f"{option} {path!r} is a directory, not a file", 2)
+    if not target.parent.is_dir():
+        raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)

@@ -1,0 +1,204 @@
+"""docs/ADVICE.md from the figures of scripts/bench_advice.py (nothing typed by hand)."""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054
+UNITS = ("value", "margin", "first")
+
+
+def covered(row, floor: float) -> bool:
+    mean, se, big = row
+    return abs(big - mean) <= Z95 * math.hypot(se, floor) + 1e-12
+
+
+def coverage(rows: list[dict], floors: dict, units=UNITS, best_only: bool = False):
+    hits = n = 0
+    for r in rows:
+        for m in r["moves"]:
+            if best_only and m["rank"]:
+                continue
+            for u in units:
+                hits += covered(m[u], floors.get(u, 0.0))
+                n += 1
+    return hits, n
+
+
+def fitted_floors(rows: list[dict], target: float = 0.95) -> dict[str, float]:
+    """Per unit, the least floor whose coverage on ``rows`` (every listed move) reaches
+    ``target``: an interval covers when floor >= sqrt((d / z)^2 - se^2), d = big - mean."""
+    out = {}
+    for u in UNITS:
+        need = sorted(
+            math.sqrt(max(0.0, ((m[u][2] - m[u][0]) / Z95) ** 2 - m[u][1] ** 2))
+            for r in rows
+            for m in r["moves"]
+        )
+        k = max(0, math.ceil(target * len(need)) - 1)
+        out[u] = float(f"{need[k] * 1.0005:.3g}") if need else 0.0  # 3 digits, rounded up
+    return out
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rate(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k / n:.3f} [{lo:.2f}, {hi:.2f}] ({k}/{n})" if n else "-"
+
+
+def _floors(f: dict) -> str:
+    return ", ".join(f"{u} {f[u]:g}" for u in UNITS)
+
+
+def render_calibration(cal: dict, floors: dict) -> list[str]:
+    out = [
+        "## Honest intervals",
+        "",
+        "For each game, positions from games of the heuristic with 15% random moves: the"
+        " listed moves (up to 3) at the default budget, and the same moves' values in a"
+        " search with 8 times the budget (another seed). The raw interval (mean +- 1.96"
+        " standard errors of the paired samples) covers the larger search's value far less"
+        " often than 95%: the larger search's deeper tree moves the values. So the interval"
+        " is mean +- 1.96 sqrt(se^2 + floor^2), with a floor per game and unit (value, points,"
+        " chance to finish first) fitted on the *fit* positions (the least floor whose"
+        " coverage reaches 0.95 there); the coverage is then measured on the separate *eval*"
+        " positions. Target: at least 0.90. Coverage with its 95% Wilson interval"
+        " (hits/intervals); every listed move and unit counts.",
+        "",
+        "| game | budgets | positions fit / eval | raw coverage (eval) | floors fitted |"
+        " floors in code | coverage (eval) | best move only | target |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    zero = dict.fromkeys(UNITS, 0.0)
+    for game, c in cal.items():
+        fit = fitted_floors(c["fit"])
+        f = floors.get(game.split("(")[0], zero)
+        raw = coverage(c["eval"], zero)
+        k, n = coverage(c["eval"], f)
+        best = coverage(c["eval"], f, best_only=True)
+        ok = "met" if n and k / n >= 0.90 else "**missed**"
+        out.append(
+            f"| {game} | {c['small']} vs {c['big']} | {len(c['fit'])} / {len(c['eval'])} |"
+            f" {_rate(*raw)} | {_floors(fit)} | {_floors(f)} | {_rate(k, n)} | {_rate(*best)}"
+            f" | {ok} |"
+        )
+    out.append("")
+    for game, c in cal.items():
+        f = floors.get(game.split("(")[0], zero)
+        per = ", ".join(f"{u} {_rate(*coverage(c['eval'], f, units=(u,)))}" for u in UNITS)
+        out.append(f"- {game}, per unit: {per}")
+    return [*out, ""]
+
+
+def spearman(x: list[float], y: list[float]) -> float:
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(x, y).statistic)
+
+
+def render_marks(marks: dict) -> list[str]:
+    out = [
+        "## Marks that do not depend on the seed, and review time",
+        "",
+        "One 3-player game per game (P1 the heuristic with 30% random moves, the others the"
+        " heuristic), P1 reviewed twice with seeds 0 and 1: the share of unforced decisions"
+        " that get the same mark (no mark counts as a mark). Target: at least 0.90. The"
+        " review time is the wall time of one review at the default agent (luck included),"
+        " with the given number of worker processes sharing the machine's 2 cores with other"
+        " work; target: at most 60 s.",
+        "",
+        "| game | agent | decisions | marked (seed 0 / 1) | same mark | target |"
+        " review time (s) | target |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for game, m in marks.items():
+        k, n = m["same"], m["decisions"]
+        ok = "met" if n and k / n >= 0.90 else "**missed**"
+        secs = m["seconds"][0]
+        ok_t = "met" if secs <= 60 else "**missed**"
+        out.append(
+            f"| {game} | {m['agent']} | {n} | {m['marked'][0]} / {m['marked'][1]} |"
+            f" {_rate(k, n)} | {ok} | {secs:.0f} | {ok_t} |"
+        )
+    return [*out, ""]
+
+
+def render_ladder(lad: dict) -> list[str]:
+    rates = lad["error_rate"]
+    pairs = [(e, r) for e, r in zip(lad["elo"], rates, strict=True) if r is not None]
+    rho = spearman([e for e, _ in pairs], [-r for _, r in pairs]) if len(pairs) > 2 else None
+    out = [
+        "## The review measures playing strength",
+        "",
+        f"A round robin of {len(lad['agents'])} agents on {lad['game']} ({lad['games']} games,"
+        " each pair in both seat orders); Elo by OpenSpiel's Bradley-Terry fit (random at 0)."
+        f" Each agent's error rate is its average loss in points per unforced decision,"
+        f" reviewed by {lad['agent']}, in the games it played first against each of its two"
+        " neighbours on the ladder (the two ends count as neighbours; two games each)."
+        " Target: Spearman rank correlation between Elo and minus the error rate at least 0.9.",
+        "",
+        "| agent | Elo | decisions reviewed | error rate (points) |",
+        "|---|---|---|---|",
+    ]
+    for a, e, d, r in zip(lad["agents"], lad["elo"], lad["decisions"], rates, strict=True):
+        out.append(f"| {a} | {e:.0f} | {d} | {'-' if r is None else f'{r:.3f}'} |")
+    ok = "met" if rho is not None and rho >= 0.9 else "**missed**"
+    out += ["", f"Spearman rank correlation: {'-' if rho is None else f'{rho:.2f}'} ({ok})", ""]
+    return out
+
+
+def render_serve(serve: dict) -> list[str]:
+    out = [
+        "## The engine answers during the search",
+        "",
+        "`meeple advise --serve` with `reportDuringSearchEvery` 0.1 s at a decision sampled"
+        " from a game of the heuristic (the history as action ids, `ply` actions long; the"
+        " game already loaded): seconds from the query to the first partial answer (target:"
+        " at most 0.2 s; replaying the history and dealing the advised player's view come"
+        " first) and to the final answer.",
+        "",
+        "| game | ply | agent | first partial answer (s) | target | final answer (s) | answers |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for game, r in serve.items():
+        first = r["first_partial"]
+        ok = "met" if first is not None and first <= 0.2 else "**missed**"
+        shown = "none" if first is None else f"{first:.3f}"
+        out.append(
+            f"| {game} | {r.get('ply', '-')} | {r['agent']} | {shown} | {ok} |"
+            f" {r['total']:.2f} | {r['answers']} |"
+        )
+    return [*out, ""]
+
+
+def render(data: dict) -> str:
+    from solvers.search import analysis
+
+    lines = [
+        "# Advice, measured",
+        "",
+        "Written by `python scripts/bench_advice.py render` from docs/data/advice.json"
+        " (each phase: `python scripts/bench_advice.py PHASE`); docs/advice.md explains"
+        " the numbers.",
+        "",
+    ]
+    if "calibration" in data:
+        lines += render_calibration(data["calibration"], dict(analysis.FLOOR))
+    if "marks" in data:
+        lines += render_marks(data["marks"])
+    if "ladder" in data:
+        lines += render_ladder(data["ladder"])
+    if "serve" in data:
+        lines += render_serve(data["serve"])
+    missing = [p for p in ("calibration", "marks", "ladder", "serve") if p not in data]
+    if missing:
+        lines += ["## Not measured yet", "", ", ".join(missing), ""]
+    return "\n".join(lines)

@@ -1,0 +1,116 @@
+"""The advice engine's KataGo-like protocol: a conformance test per field and action."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+
+from tournament.advice.serve import VERSION, Engine
+
+THREE = "python_coloretto(players=3)"
+OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
+BASE = {"game": THREE, "history": OPENING}
+
+
+def run(*queries) -> list[dict]:
+    out = io.StringIO()
+    Engine().serve(io.StringIO("".join(json.dumps(x) + "\n" for x in queries)), out)
+    return [json.loads(x) for x in out.getvalue().splitlines()]
+
+
+def test_every_move_has_visits_units_lower_bound_prior_and_pv():
+    (a,) = run({"id": 1, **BASE, "agent": "ismcts(sims=200)", "top": 3})
+    assert a["isDuringSearch"] is False and set(a["units"]) >= {"value", "margin", "first"}
+    for m in a["moves"]:
+        assert m["visits"] > 0 and m["samples"] == a["passes"] > 0
+        assert m["lcb"] == m["ci_low"] <= m["value"] <= m["ci_high"]
+        assert m["margin_low"] <= m["margin"] <= m["margin_high"]
+        assert 0.0 <= m["first_low"] <= m["first"] <= m["first_high"] <= 1.0 + 1e-9
+        assert m["prior"] in (0.0, 1.0)
+        assert m["pv"] and m["pv"][0] == m["action"]
+    assert sum(m["prior"] for m in a["moves"]) <= 1.0
+    values = [m["value"] for m in a["moves"]]
+    assert values == sorted(values, reverse=True)
+
+
+def test_unknown_fields_are_ignored_with_a_warning():
+    warn, answer = run({"id": "w", **BASE, "agent": "heuristic", "colour": "red"})
+    assert warn == {"id": "w", "warning": "unknown field 'colour' ignored", "field": "colour"}
+    assert answer["id"] == "w" and answer["best"]
+
+
+def test_query_version_and_ping():
+    v, p = run({"id": "v", "action": "query_version"}, {"id": "p", "action": "ping"})
+    assert v == {"id": "v", "action": "query_version", "version": VERSION}
+    assert p == {"id": "p", "pong": True}
+
+
+def test_analyze_turns_answers_every_turn_of_a_game_in_one_query():
+    history = OPENING + "; place yellow in row 1; draw; deck: blue"
+    answers = run(
+        {"id": "g", "game": THREE, "history": history, "agent": "heuristic", "analyzeTurns": [6]},
+        {"id": "h", "game": THREE, "history": history, "agent": "random", "analyzeTurns": [6, 9]},
+    )
+    assert [(a["id"], a["turnNumber"], a["ply"]) for a in answers] == [
+        ("g", 6, 6),
+        ("h", 6, 6),
+        ("h", 9, 9),
+    ]
+    (bad,) = run({"id": "b", **BASE, "agent": "random", "analyzeTurns": [1, "x"]})
+    assert bad["error"].startswith('"analyzeTurns" must be a list')
+
+
+def test_report_during_search_sends_partial_answers_before_the_final_one():
+    answers = run(
+        {"id": "r", **BASE, "agent": "ismcts(sims=3000)", "reportDuringSearchEvery": 0.05}
+    )
+    partial = [a for a in answers if a["isDuringSearch"]]
+    assert partial and answers[-1]["isDuringSearch"] is False
+    assert all(a["id"] == "r" and a["moves"] and a["moves"][0]["visits"] > 0 for a in partial)
+    seen = [a["seconds"] for a in partial]
+    assert seen == sorted(seen)
+    (bad,) = run({"id": "b", **BASE, "agent": "random", "reportDuringSearchEvery": 0})
+    assert bad["error"].startswith('"reportDuringSearchEvery" must be')
+
+
+class SlowLines(io.StringIO):
+    """Input whose second line arrives only after the first query has started searching."""
+
+    def __init__(self, first: str, second: str, started: threading.Event):
+        super().__init__()
+        self.lines = [first, second]
+        self.started = started
+
+    def __iter__(self):
+        yield self.lines[0]
+        self.started.wait(30)
+        yield self.lines[1]
+
+
+def test_terminate_stops_a_running_search():
+    started = threading.Event()
+    engine = Engine()
+    query = {"id": "long", **BASE, "agent": "ismcts(sims=2000000)", "reportDuringSearchEvery": 0.01}
+    out = io.StringIO()
+    real_send = engine.send
+
+    def send(answer):
+        if answer.get("isDuringSearch"):
+            started.set()
+        real_send(answer)
+
+    engine.send = send  # type: ignore[method-assign]
+    lines = SlowLines(
+        json.dumps(query) + "\n",
+        json.dumps({"id": "t", "action": "terminate", "terminateId": "long"}) + "\n",
+        started,
+    )
+    engine.serve(lines, out)
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert {"id": "t", "action": "terminate", "terminateId": "long"} in answers
+    final = [a for a in answers if a["id"] == "long" and not a.get("isDuringSearch")]
+    assert len(final) == 1 and final[0]["terminated"] is True
+    assert final[0]["budget"]["sims_done"] < 2_000_000
+    (bad,) = run({"id": "x", "action": "terminate"})
+    assert "terminateId" in bad["error"]

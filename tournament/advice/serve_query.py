@@ -1,0 +1,132 @@
+"""The queries of the advice engine (``meeple advise --serve``): every field, checked.
+
+Field names follow KataGo's analysis engine where it has one (``reportDuringSearchEvery``,
+``analyzeTurns``, ``action``, ``terminateId``); docs/advice.md documents each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spiel_games.common.errors import MeepleError
+
+FIELDS = {
+    "id",
+    "game",
+    "history",
+    "game_file",
+    "agent",
+    "player",
+    "top",
+    "seed",
+    "ply",
+    "budget",
+    "reportDuringSearchEvery",
+    "analyzeTurns",
+    "action",
+    "command",
+    "terminateId",
+}
+ACTIONS = ("ping", "quit", "query_version", "terminate")
+
+
+class QueryError(MeepleError):
+    """A query the engine cannot answer as written (one line, sent back as its error)."""
+
+
+@dataclass
+class Query:
+    qid: object
+    action: str | None = None
+    terminate_id: object = None
+    agents: list[str] = field(default_factory=list)
+    game: str | None = None
+    history: object = None
+    game_file: str | None = None
+    player: int | None = None
+    top: int = 5
+    seed: int = 0
+    ply: int | None = None
+    budget: dict | None = None
+    report_every: float | None = None
+    analyze_turns: list[int] | None = None
+    unknown: list[str] = field(default_factory=list)
+
+    @property
+    def turns(self) -> list[int | None]:
+        return list(self.analyze_turns) if self.analyze_turns else [self.ply]
+
+
+def parse_query(q: dict) -> Query:
+    out = Query(qid=q["id"], unknown=sorted(set(q) - FIELDS))
+    action = q.get("action", q.get("command"))
+    if action is not None:
+        if action not in ACTIONS:
+            raise QueryError(f"unknown action {action!r}; known: {', '.join(ACTIONS)}")
+        out.action = action
+        if action == "terminate":
+            if "terminateId" not in q:
+                raise QueryError('"terminate" needs "terminateId", the id of the query to stop')
+            out.terminate_id = q["terminateId"]
+        return out
+    agents = q.get("agent")
+    if isinstance(agents, str):
+        agents = [agents]
+    if not isinstance(agents, list) or not agents or not all(isinstance(a, str) for a in agents):
+        raise QueryError('"agent" must be an agent spec or a list of specs')
+    out.agents = agents
+    out.game_file = q.get("game_file")
+    if out.game_file is not None and not isinstance(out.game_file, str):
+        raise QueryError('"game_file" must be a path')
+    out.game = q.get("game")
+    if out.game is not None and not isinstance(out.game, str):
+        raise QueryError('"game" must be a game string')
+    out.history = q.get("history")
+    if out.game_file is None and out.history is None:
+        out.history = ""
+    out.player = _player(q)
+    out.top = _opt_int(q, "top", 5)
+    out.seed = _opt_int(q, "seed", 0)
+    out.ply = _opt_int(q, "ply")
+    out.budget = q.get("budget")
+    if out.budget is not None and not isinstance(out.budget, dict):
+        raise QueryError('"budget" must be an object of agent parameters, e.g. {"sims": 200}')
+    every = q.get("reportDuringSearchEvery")
+    if every is not None:
+        if isinstance(every, bool) or not isinstance(every, int | float) or every <= 0:
+            raise QueryError('"reportDuringSearchEvery" must be a number of seconds > 0')
+        out.report_every = float(every)
+    turns = q.get("analyzeTurns")
+    if turns is not None:
+        if (
+            not isinstance(turns, list)
+            or not turns
+            or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in turns)
+        ):
+            raise QueryError('"analyzeTurns" must be a list of plies (integers >= 0)')
+        if out.ply is not None:
+            raise QueryError('give "ply" or "analyzeTurns", not both')
+        out.analyze_turns = turns
+    return out
+
+
+def _opt_int(q: dict, key: str, default=None):
+    v = q.get(key, default)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise QueryError(f'"{key}" must be an integer')
+    return v
+
+
+def _player(q: dict) -> int | None:
+    """``"player"``: an id (0, 1, ...) or a seat name ("P1", "P2", ...), as on the command line."""
+    v = q.get("player")
+    if isinstance(v, str):
+        t = v.strip()
+        if t[:1] in "pP" and t[1:].isdigit() and int(t[1:]) >= 1:
+            return int(t[1:]) - 1
+        raise QueryError(
+            f'"player" must be a player id (0, 1, ...) or a seat name (P1, ...), got {v!r}'
+        )
+    return _opt_int(q, "player")
