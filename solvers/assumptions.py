@@ -18,6 +18,8 @@ MODELS = {
     "search": "every other player is searched on its own returns (plays well for itself)",
     "infer": "each other player plays the heuristic's move as often as its moves so far "
     "in this game matched it, and is searched otherwise",
+    "blueprint": "every other player plays the MCCFR blueprint's mixed strategy (the "
+    "heuristic where the blueprint has no entry)",
 }
 CHOICES = ("auto", *MODELS)
 

@@ -305,3 +305,15 @@ def test_the_inference_reads_only_the_observers_information_along_the_history(sp
             assert a.q == b.q and a.seen == b.seen
             checked += a.q != [0.5] * game.num_players()
     assert checked > 0
+
+
+def test_every_opponent_model_choice_is_named_in_words():
+    """Advice names the model its values assume: every choice of `opponents` has its words
+    (opponents=blueprint had none, and advice with it raised KeyError)."""
+    from solvers.assumptions import MODELS, assumed_opponents
+    from solvers.search.params import COMMON
+
+    choices = next(p for p in COMMON if p.name == "opponents").choices
+    assert set(choices) <= set(MODELS)
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    assert "blueprint" in assumed_opponents(game, "ismcts(sims=10,opponents=blueprint)")

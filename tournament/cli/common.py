@@ -114,7 +114,7 @@ OpponentsOption = Annotated[
     str | None,
     typer.Option(
         "--opponents",
-        help="Opponent model the search values assume: auto, heuristic, search or infer "
+        help="Opponent model the search values assume: auto, heuristic, search, infer or blueprint "
         "(learned from the moves so far); sets the agents' opponents=",
     ),
 ]
