@@ -149,23 +149,29 @@ def _blueprint_policy(game, p: Mapping[str, object], sample: bool) -> BlueprintP
     return BlueprintPolicy(load_blueprint(path, game), fallback, legal, sample)
 
 
-def _models(game, p: Mapping[str, object], streams: Streams, heuristic) -> tuple[Prior, Opponents]:
-    prior: Prior = NoPrior()
+def _prior(game, p: Mapping[str, object], heuristic) -> Prior:
     if p["prior"] == "heuristic":
-        prior = HeuristicPrior(heuristic)
-    elif p["prior"] == "blueprint":
-        prior = BlueprintPrior(_blueprint_policy(game, p, sample=False))
-    opponents: Opponents = SearchedOpponents()
+        return HeuristicPrior(heuristic)
+    if p["prior"] == "blueprint":
+        return BlueprintPrior(_blueprint_policy(game, p, sample=False))
+    return NoPrior()
+
+
+def _opponents(game, p: Mapping[str, object], streams: Streams, heuristic) -> Opponents:
+    """The opponent model of ``opponents`` (with ``opp_eps``, ``opp_share``, ``opp_prior``,
+    ``blueprint``)."""
+    if p["opponents"] == "infer":
+        prior = (_number(p, "opp_share"), _number(p, "opp_prior"))
+        # the inference's own stream, drawn only under this model (the others' unchanged)
+        return InferredOpponents(game, heuristic, streams, prior, streams.py.getrandbits(63))
+    if p["opponents"] == "blueprint":
+        return BlueprintOpponents(_blueprint_policy(game, p, sample=True))
+    if p["opponents"] != "heuristic":
+        return SearchedOpponents()
     opp_eps = _number(p, "opp_eps")
-    if p["opponents"] == "heuristic":
-        if opp_eps > 0.0:
-            legal = transition_functions(game)[1]
-            opponents = NoisyOpponents(heuristic, streams, opp_eps, legal)
-        else:
-            opponents = HeuristicOpponents(heuristic)
-    elif p["opponents"] == "blueprint":
-        opponents = BlueprintOpponents(_blueprint_policy(game, p, sample=True))
-    return prior, opponents
+    if opp_eps > 0.0:
+        return NoisyOpponents(heuristic, streams, opp_eps, transition_functions(game)[1])
+    return HeuristicOpponents(heuristic)
 
 
 def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts:
@@ -174,7 +180,8 @@ def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts
     p = {**PLAIN, **params}
     streams = Streams(rng)
     heuristic = _heuristic(game, p)
-    prior, opponents = _models(game, p, streams, heuristic)
+    prior = _prior(game, p, heuristic)
+    opponents = _opponents(game, p, streams, heuristic)
     widen, unprune = _number(p, "widen"), _number(p, "unprune")
     widening = Widening(widen) if widen > 0 else None
     expansion: OpenAll | Widening | Unpruning = widening or OpenAll()

@@ -45,6 +45,7 @@ from solvers.base import Z95, Compare
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
+from tournament.advice.significance import paired_z, z_score
 
 UNITS = {
     "value": "the game's utility for the advised player (rank score in [-1, 1] unless the"
@@ -178,26 +179,6 @@ def with_budget(spec: str | AgentSpec, overrides: dict | None) -> AgentSpec:
     return resolve(spec).with_params(overrides)
 
 
-def z_score(a: MoveAdvice, b: MoveAdvice) -> float | None:
-    """z statistic of value(a) - value(b) from the moves' 95% intervals; None without them."""
-    if (
-        a.value is None
-        or b.value is None
-        or a.ci_low is None
-        or a.ci_high is None
-        or b.ci_low is None
-        or b.ci_high is None
-    ):
-        return None
-    se_a = (a.ci_high - a.ci_low) / (2 * Z95)
-    se_b = (b.ci_high - b.ci_low) / (2 * Z95)
-    se = math.hypot(se_a, se_b)
-    diff = a.value - b.value
-    if se == 0.0:
-        return math.inf if diff > 0 else (-math.inf if diff < 0 else 0.0)
-    return diff / se
-
-
 def seeds_for(seed: int) -> tuple[np.random.Generator, int]:
     """(RNG for the root resampling, seed for every agent) from one advice seed."""
     root_ss, agent_ss = np.random.SeedSequence(seed).spawn(2)
@@ -277,7 +258,7 @@ def advise_state(
             raise RuntimeError(f"agent {str(spec)!r} advised an illegal action {m.action_id}")
     if not moves:
         raise RuntimeError(f"agent {str(spec)!r} returned no moves")
-    z = _z(moves)
+    z = paired_z(moves)
     significant = None if z is None else bool(z > Z95)
     shown = moves[:top] + [m for m in moves[top:] if m.action_id in include]
     return Advice(
@@ -325,31 +306,18 @@ def _moves(analysis, agent, root, legal: dict, mover: int):
         )
         for m in analysis.moves
     ]
-    if moves and moves[0].prob is not None:
-        # a policy lists the legal moves it never plays at probability 0 (an action
-        # abstraction plays one of alike moves)
-        n, listed = moves[0].visits, {m.action_id for m in moves}
-        unplayed = [(a, name) for a, name in legal.items() if a not in listed]
-        moves += [MoveAdvice(name, a, visits=n, prob=0.0) for a, name in unplayed]
+    if moves and moves[0].prob is not None:  # a policy: unplayed legal moves at 0
+        listed = {m.action_id for m in moves}
+        moves += [
+            MoveAdvice(x, a, visits=moves[0].visits, prob=0.0)
+            for a, x in legal.items()
+            if a not in listed
+        ]
     return moves, dict(analysis.budget), analysis.choice, analysis.passes
 
 
-def _z(moves: list[MoveAdvice]) -> float | None:
-    """The runner-up's paired gap over its standard error, else the unpaired z score."""
-    if len(moves) < 2:
-        return None
-    gap = moves[1].gap
-    if gap is None:
-        return z_score(moves[0], moves[1])
-    se = (gap[2] - gap[1]) / (2 * Z95)
-    if se == 0.0:
-        return math.inf if gap[0] > 0 else 0.0
-    return gap[0] / se
-
-
 def _count(x):
-    x = _num(x)
-    return int(x) if x is not None and x.is_integer() else x
+    return int(x) if (x := _num(x)) is not None and x.is_integer() else x
 
 
 def _num(x):
