@@ -252,6 +252,40 @@ def _figure(name: str, value: float) -> str:
     return f"{shown} = {value:.6g}"
 
 
+class _ReplayProgress:
+    """The positions phase of `meeple train` (after the self-play games): a bar when live,
+    a line per update when plain."""
+
+    def __init__(self, mode: str, display) -> None:
+        self.mode, self.display = mode, display
+        self.bar: Any = None  # rich.progress.Progress, made when first needed
+        self.task: Any = None
+
+    def update(self, done: int, total: int) -> None:
+        self.display.__exit__(None, None, None)  # the games are over: close their live view
+        if self.mode == "plain":
+            typer.echo(f"positions: {done}/{total} games replayed", err=True)
+        if self.mode != "live":
+            return
+        if self.bar is None:
+            from rich.console import Console  # deferred: fast --help
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self.bar = Progress(
+                TextColumn("replaying games for positions"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=Console(stderr=True),
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("positions", total=total, completed=done)
+        self.bar.update(self.task, completed=done)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 def train(
     game: Annotated[str, typer.Argument(help="Game string, e.g. 'python_bruxelles(players=3)'")],
     games: Annotated[
@@ -313,28 +347,7 @@ def train(
     where = work_dir(cfg)
     mode = choose_mode(quiet)
     display = Display(mode, names, False)
-    progress = None
-    task = None
-
-    def on_progress(done: int, total: int) -> None:
-        nonlocal progress, task
-        display.__exit__(None, None, None)  # the games are over: close their live view
-        if mode == "live":
-            if progress is None:
-                from rich.console import Console  # deferred: fast --help
-                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-                progress = Progress(
-                    TextColumn("replaying games for positions"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    console=Console(stderr=True),
-                )
-                progress.start()
-                task = progress.add_task("positions", total=total, completed=done)
-            progress.update(task, completed=done)
-        elif mode == "plain":
-            typer.echo(f"positions: {done}/{total} games replayed", err=True)
+    replay = _ReplayProgress(mode, display)
 
     try:
         with domain_errors(FAILED), display:
@@ -345,13 +358,17 @@ def train(
                 executor=executor,
                 on_start=display.on_start,
                 on_batch=display.on_batch,
-                on_progress=on_progress,
+                on_progress=replay.update,
             )
     except KeyboardInterrupt:
         raise fail(f"interrupted; rerun the same command to resume from {where}", 130) from None
     finally:
-        if progress is not None:
-            progress.stop()
+        replay.stop()
+    _report_training(result)
+
+
+def _report_training(result) -> None:
+    """What `meeple train` made: games, positions, the held-out fit, the model file."""
     r = result.report
     failed = f", {result.failed} failed self-play game(s) left out" if result.failed else ""
     typer.echo(
