@@ -39,7 +39,8 @@ __all__ = [
 @dataclass(frozen=True)
 class GameTask:
     game_id: str
-    lineup: tuple[str, ...]  # agent names, sorted: identifies the duplicate set with seed_index
+    lineup: tuple[str, ...]  # agent names in the config's order (fixed tables: sorted); with
+    # seed_index it identifies the duplicate set
     seats: tuple[str, ...]  # agent names in seat order (a rotation of the line-up)
     rotation: int
     seed_index: int
