@@ -95,7 +95,7 @@ def mccfr_rates(quick: bool) -> list[tuple[str, str, str, float, int]]:
                 solver.iteration()
                 n += 1
             rate = n / (time.perf_counter() - t)
-            rows.append((spec.short_name, f"mccfr-{variant}", config, rate, len(solver.regret)))
+            rows.append((spec.short_name, f"mccfr-{variant}", config, rate, solver.tables.rows))
     return rows
 
 
@@ -160,14 +160,14 @@ half_keys = None
 while solver.iterations < {iterations} and time.perf_counter() - t < {seconds}:
     solver.iteration()
     if solver.iterations == {iterations} // 2:
-        half_keys = len(solver.regret)
+        half_keys = solver.tables.rows
 secs = time.perf_counter() - t
 size = write_policy({out!r}, solver.average_policy_rows(), {{
     "game": str(game), "abstraction": solver.abstraction,
     "abstraction_version": spec.abstraction_version, "iterations": solver.iterations,
     "solver": "mccfr-os"}})
 print(json.dumps({{"rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                   "base_kib": before, "keys": len(solver.regret), "half_keys": half_keys,
+                   "base_kib": before, "keys": solver.tables.rows, "half_keys": half_keys,
                    "iterations": solver.iterations, "bytes": size, "seconds": secs}}))
 """
 

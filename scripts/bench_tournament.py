@@ -162,7 +162,8 @@ def synthetic_ledger(directory: Path, games: int, rows_per_file: int, seed: int 
             },
         }
     )
-    open_for_run(directory, make_manifest(cfg, games, {}))
+    with open_for_run(directory, make_manifest(cfg, games, {})):
+        pass  # the directory, lock and manifest; the parts follow
     rng = np.random.default_rng(seed)
     ids = np.array([a.agent_id for a in cfg.agents])
     strength = np.linspace(0, 2, len(ids))
