@@ -149,63 +149,101 @@ def _fit_no_seat(groups, k: int, blocks: int):
     return model.split(res.x)[0]
 
 
+def _luck_items(d, luck) -> tuple[list, list, list]:
+    """(pairwise, margin) items (agents, result, luck, fold) and the seats' luck, per game."""
+    import numpy as np
+
+    from tournament.ledger import read_ledger
+
+    led = read_ledger(d)
+    names = {a["id"]: a["name"] for a in led.manifest["agents"]}
+    pair, margin, seat_luck = [], [], []
+    for g in led.table.to_pylist():
+        if g["game_id"] not in luck:
+            continue
+        lk, who = luck[g["game_id"]], [names[a] for a in g["agents"]]
+        ranks, scores = np.array(g["ranks"]), np.array(g["scores"], float)
+        lu, pl = np.array(lk["luck"]), np.array(lk["pairs"])
+        n, fold = len(ranks), g["seed"] % 2
+        for i in range(n):
+            others = [j for j in range(n) if j != i]
+            m = scores[i] - scores[others].mean()
+            margin.append(((who[i],), m, lu[i] - lu[others].mean(), fold))
+            for j in others:
+                res = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+                pair.append(((who[i], who[j]), res, pl[i, j], fold))
+        seat_luck.append(lu)
+    return pair, margin, seat_luck
+
+
+def _sds(items) -> dict:
+    """SDs raw / less the whole luck / less the cross-fitted share, pooled and within each
+    pairing (the result less its pairing's mean: the noise an interval on that pairing
+    pays for; differences in skill between pairings are no noise)."""
+    from collections import defaultdict
+
+    import numpy as np
+
+    from tournament.luck import cross_fitted_scale
+
+    res, lk, fold = (np.array(x, dtype=float) for x in list(zip(*items, strict=True))[1:])
+    beta = cross_fitted_scale(res, lk, fold)
+    groups = defaultdict(list)
+    for k, (who, *_rest) in enumerate(items):
+        groups[who].append(k)
+    within = res.copy()
+    for idx in groups.values():
+        within[idx] -= res[idx].mean()
+    bw = cross_fitted_scale(within, lk, fold)
+    return {
+        "pooled": [float(np.std(res)), float(np.std(res - lk)), float(np.std(res - beta * lk))],
+        "within": [
+            float(np.std(within)),
+            float(np.std(within - lk)),
+            float(np.std(within - bw * lk)),
+        ],
+        "beta": float(bw.mean()),
+    }
+
+
 def phase_luck(args) -> None:
-    """Luck of every game of the pool ledgers: SD of the per-game results raw, with the
-    whole luck subtracted, and with the cross-fitted share that ratings subtract; the mean
-    adjustment against its standard error."""
+    """Luck of every game of the pool ledgers (chance events and the decisions of the
+    known-strategy agents): SDs of the per-game results raw, less the whole luck and less
+    the cross-fitted share that ratings subtract; the mean adjustment against its
+    standard error."""
     import math
 
     import numpy as np
 
-    from tournament.ledger import read_ledger
-    from tournament.luck import cross_fitted_scale
     from tournament.luck_ledger import ledger_luck
 
     rows = []
     for name in args.games:
         d = ledger_dir(args.runs, name)
         t = time.perf_counter()
-        luck = ledger_luck(d)
+        chance = ledger_luck(d, known=False, seeds=args.seeds) if args.chance_only else {}
+        luck = ledger_luck(d, seeds=args.seeds)  # second: the cache keeps what ratings use
         seconds = time.perf_counter() - t
-        games = [r for r in read_ledger(d).table.to_pylist() if r["game_id"] in luck]
-        pair, margin, seat_luck = [], [], []  # (result, luck, fold)
-        for g in games:
-            lk = luck[g["game_id"]]
-            ranks, scores = np.array(g["ranks"]), np.array(g["scores"], float)
-            lu, pl = np.array(lk["luck"]), np.array(lk["pairs"])
-            n, fold = len(ranks), g["seed"] % 2
-            for i in range(n):
-                others = [j for j in range(n) if j != i]
-                margin.append((scores[i] - scores[others].mean(), lu[i] - lu[others].mean(), fold))
-                for j in others:
-                    if j > i:
-                        res = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
-                        pair.append((res, pl[i, j], fold))
-            seat_luck.append(lu)
-        sds = {}
-        for key, items in (("pairwise", pair), ("margin", margin)):
-            res, lk, fold = (np.array(x) for x in zip(*items, strict=True))
-            beta = cross_fitted_scale(res, lk, fold)
-            sds[key] = [float(np.std(res)), float(np.std(res - lk)), float(np.std(res - beta * lk))]
-            sds[key + "_beta"] = float(beta.mean())
+        pair, margin, seat_luck = _luck_items(d, luck)
         seat = np.array(seat_luck)
         z_seat = seat.mean(axis=0) / (seat.std(axis=0) / math.sqrt(len(seat)))
-        adj = np.array([p[1] for p in pair])
-        rows.append(
-            {
-                "game": GAMES[name],
-                "games": len(games),
-                "seconds": round(seconds),
-                "sd_pairwise": sds["pairwise"],
-                "sd_margin": sds["margin"],
-                "beta_pairwise": sds["pairwise_beta"],
-                "beta_margin": sds["margin_beta"],
-                "mean_pair_adjustment": float(adj.mean()),
-                "se_pair_adjustment": float(adj.std() / math.sqrt(len(adj))),
-                "mean_luck_by_seat": [float(x) for x in seat.mean(axis=0)],
-                "z_luck_by_seat": [float(x) for x in z_seat],
-            }
-        )
+        adj = np.array([p[2] for p in pair])
+        row = {
+            "game": GAMES[name],
+            "games": len(seat_luck),
+            "seconds": round(seconds),
+            "seeds": args.seeds,
+            "decisions_per_game": float(np.mean([g["decisions"] for g in luck.values()])),
+            "pairwise": _sds(pair),
+            "margin": _sds(margin),
+            "mean_pair_adjustment": float(adj.mean()),
+            "se_pair_adjustment": float(adj.std() / math.sqrt(len(adj))),
+            "mean_luck_by_seat": [float(x) for x in seat.mean(axis=0)],
+            "z_luck_by_seat": [float(x) for x in z_seat],
+        }
+        if chance:
+            row["pairwise_chance_only"] = _sds(_luck_items(d, chance)[0])
+        rows.append(row)
         progress(f"luck {name}: {rows[-1]}")
     save("luck", rows)
 
@@ -344,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=Path, default=Path("runs/stats"), help="ledger directory")
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
     ap.add_argument("--check", action="store_true", help="render: compare only")
+    ap.add_argument(
+        "--chance-only", action="store_true", help="luck: also measure chance events alone"
+    )
+    ap.add_argument("--seeds", type=int, help="luck: only the first duplicate sets per line-up")
     args = ap.parse_args(argv)
     args.games = [g for g in args.games.split(",") if g]
     return PHASES[args.phase](args) or 0

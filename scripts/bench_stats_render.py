@@ -121,45 +121,61 @@ def render_pl(rows: list[dict]) -> list[str]:
     return out
 
 
+def _sets(r: dict) -> str:
+    return f" (the first {r['seeds']} duplicate sets per line-up)" if r.get("seeds") else ""
+
+
+def _pct(x: float, base: float) -> str:
+    return f"{x:.3f} ({x / base - 1:+.0%})"
+
+
 def render_luck(rows: list[dict]) -> list[str]:
     out = [
         "## Luck adjustment",
         "",
-        "Command: `python scripts/bench_stats.py luck` (replays every game of the pool "
-        "ledgers; `meeple ratings --luck-adjusted` uses the same numbers). Per-game result: "
-        "a pairwise result (1 ahead, 1/2 tie, 0 behind; what Elo rates) and a score margin "
-        "(a player's score minus the mean of the others'). Standard deviations: raw, with the "
-        "whole luck subtracted, and with the share beta that ratings subtract (the control "
-        "variate's coefficient, fitted on the other half of the duplicate sets). Mean "
-        "adjustment: the mean pairwise luck over every pair of every game, with its standard "
-        "error; z: the largest |mean / standard error| of the seats' score luck.",
+        "Command: `python scripts/bench_stats.py luck --chance-only` (measures every game of "
+        "the pool ledgers; `meeple ratings --luck-adjusted` uses the same numbers). Luck: each "
+        "chance event's, and each unforced decision's of the agents whose strategy is known "
+        "(`random`, `noisy`, `heuristic`: AIVAT's action terms), valued by the game's "
+        "evaluation after the heuristic plays to the next chance event. Per-game result: a "
+        "pairwise result (1 ahead, 1/2 tie, 0 behind; what Elo rates) and a score margin (a "
+        "player's score minus the mean of the others'). SD within pairings: each result less "
+        "the mean of its pairing (agent A against agent B), the noise an interval on a "
+        "pairing pays for (differences in skill between pairings are not noise; the pooled "
+        "SD mixes them in). Raw, less the whole luck, and less the share beta that ratings "
+        "subtract (the control variate's coefficient, fitted on the other half of the "
+        "duplicate sets); chance only: the same with no decision terms. Mean adjustment: the "
+        "mean pairwise luck over every pair of every game, with its standard error; z: the "
+        "largest |mean / standard error| of the seats' score luck.",
         "",
-        "| game | games | SD pairwise raw | whole luck | beta | beta x luck | SD margin raw "
-        "| whole luck | beta | beta x luck | mean adjustment | z (seats) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| game | games | decisions with a term, per game | SD pairwise pooled | within "
+        "pairings | chance only, beta x luck | whole luck | beta | beta x luck | SD margin "
+        "within | beta x luck | mean adjustment | z (seats) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     ok_sd, ok_mean = True, True
     for r in rows:
-        pr, pa, pb = r["sd_pairwise"]
-        mr, ma, mb = r["sd_margin"]
-        ok_sd &= min(pa, pb) <= 0.7 * pr
+        p, m = r["pairwise"], r["margin"]
+        raw, whole, share = p["within"]
+        chance = r.get("pairwise_chance_only", {}).get("within")
+        ok_sd &= share <= 0.7 * raw
         ok_mean &= abs(r["mean_pair_adjustment"]) <= 2 * r["se_pair_adjustment"]
         z = max(abs(x) for x in r["z_luck_by_seat"])
         out.append(
-            f"| `{r['game']}` | {r['games']} | {pr:.3f} | {pa:.3f} ({pa / pr - 1:+.0%}) "
-            f"| {r['beta_pairwise']:.2f} | {pb:.3f} ({pb / pr - 1:+.0%}) | {mr:.2f} "
-            f"| {ma:.2f} ({ma / mr - 1:+.0%}) | {r['beta_margin']:.2f} "
-            f"| {mb:.2f} ({mb / mr - 1:+.0%}) "
+            f"| `{r['game']}` | {r['games']}{_sets(r)} | {r['decisions_per_game']:.0f} "
+            f"| {p['pooled'][0]:.3f} | {raw:.3f} | {_pct(chance[2], raw) if chance else 'n/a'} "
+            f"| {_pct(whole, raw)} | {p['beta']:.2f} | {_pct(share, raw)} "
+            f"| {m['within'][0]:.2f} | {m['within'][2]:.2f} ({m['within'][2] / m['within'][0] - 1:+.0%}) "
             f"| {r['mean_pair_adjustment']:+.4f} ± {r['se_pair_adjustment']:.4f} | {z:.2f} |"
         )
     out += [
         "",
-        f"- Target, SD of the per-game result at least 30% lower on every game: {_met(ok_sd)}.",
+        "- Target, SD of the per-game result (within pairings) at least 30% lower on every "
+        f"game: {_met(ok_sd)}.",
         f"- Target, mean adjustment within two standard errors of zero: {_met(ok_mean)}.",
-        "- Why: the chance events of these games mostly turn up cards on a display or a "
-        "deck, which the evaluations do not read; their luck shows only through the "
-        "heuristic's next moves, a weak and noisy proxy. The adjustment is exact for a value "
-        "function that reads them (the dice test in tests/tournament/test_luck.py).",
+        "- What limits it: the evaluations price a card turned up on a display or a deck only "
+        "through the heuristic's next moves, and the search agent's own choices (`ismcts8`) "
+        "carry no term, its strategy having no closed form.",
         "",
     ]
     return out

@@ -7,7 +7,9 @@ final score minus the sum of its luck. The adjustment is unbiased whatever ``V``
 each event's luck has expectation zero given everything before it (the outcome is drawn
 with exactly those probabilities), so the adjusted score has the raw score's expectation
 (GNU Backgammon's luck-adjusted result, the chance terms of poker's AIVAT). How much it
-removes depends on ``V``.
+removes depends on ``V``. A decision of an agent whose strategy is known (``random``,
+``noisy``, ``heuristic``) is luck in the same sense and gets the same term, its
+expectation taken over the strategy (AIVAT's action terms; ``tournament.luck_policies``).
 
 ``V`` here:
 
@@ -146,10 +148,26 @@ class GameLuck:
     pair_luck: np.ndarray  # [i, j]: luck in i's chance of finishing ahead of j
     events: int  # chance events measured (the opening counts as one)
     opening_luck: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    decisions: int = 0  # unforced decisions of known-policy seats measured
 
 
-def game_luck(ev: Evaluator, actions: list[int], start: Opening) -> GameLuck:
-    """The luck of every chance event of one game, replayed from its moves."""
+def _expected(ev: Evaluator, state, weighted: list[tuple[int, float]], played: int):
+    """(V, W) after the move or outcome played, and their expectation over ``weighted``."""
+    cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for a, _ in [*weighted, (played, 0.0)]:
+        if a not in cache:
+            child = state.clone()
+            child.apply_action(a)
+            cache[a] = ev.values(child)
+    v = sum(p * cache[a][0] for a, p in weighted)
+    w = sum(p * cache[a][1] for a, p in weighted)
+    return cache[played], (v, w)
+
+
+def game_luck(ev: Evaluator, actions: list[int], start: Opening, baselines=None) -> GameLuck:
+    """The luck of every chance event of one game, replayed from its moves; with
+    ``baselines`` (per seat, ``tournament.luck_policies``), also the luck of the decisions
+    of the seats whose strategy is known (None: no term for that seat)."""
     state = ev.game.new_initial_state()
     i = 0
     while state.is_chance_node():
@@ -158,27 +176,28 @@ def game_luck(ev: Evaluator, actions: list[int], start: Opening) -> GameLuck:
     v, w = ev.values(state)
     luck, pair = v - start.v, w - start.w
     opening_luck = luck.copy()
-    events = 1
+    events, decisions = 1, 0
+    rng = np.random.default_rng(0)  # the baselines' draws: independent of the moves played
     for a in actions[i:]:
+        weighted = None
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            vals, wins, now = [], [], None
-            for o, _ in outcomes:
-                child = state.clone()
-                child.apply_action(o)
-                cv, cw = ev.values(child)
-                vals.append(cv)
-                wins.append(cw)
-                if o == a:
-                    now = (cv, cw)
-            if now is None:
+            weighted = [(int(o), float(p)) for o, p in state.chance_outcomes()]
+            if all(o != a for o, _ in weighted):
                 raise LuckError(f"chance outcome {a} is not among the outcomes")
-            luck += now[0] - probs @ np.array(vals)
-            pair += now[1] - np.tensordot(probs, np.array(wins), axes=1)
             events += 1
+        elif (
+            baselines
+            and baselines[state.current_player()] is not None
+            and len(state.legal_actions()) > 1
+        ):
+            weighted = baselines[state.current_player()](state, rng)
+            decisions += 1
+        if weighted and any(x != a for x, _ in weighted):
+            now, mean = _expected(ev, state, weighted, a)
+            luck += now[0] - mean[0]
+            pair += now[1] - mean[1]
         state.apply_action(a)
-    return GameLuck(luck, pair, events, opening_luck)
+    return GameLuck(luck, pair, events, opening_luck, decisions)
 
 
 def cross_fitted_scale(results, lucks, folds) -> np.ndarray:

@@ -7,6 +7,9 @@ measures its chance events. A replay costs what the game cost to play, so the re
 are kept in ``DIR/.luck.json`` (hidden: the ledger ignores it), keyed by game id and by
 the evaluator, with the opening's expectation they were measured against (a later,
 more precise expectation shifts them without a replay); a rerun replays only new games.
+The moves of every replayed game are kept in ``DIR/.moves.json``, so that luck measured
+another way (another evaluator, known-policy terms) replays nothing; a cached move list is
+used only when its digest equals the ledger's, so it is the game played whoever wrote it.
 Failed games (crash, timeout, illegal
 move) and void games carry no luck: their result is not the game's.
 """
@@ -20,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tournament.batch import BatchSpec, play_one
+from tournament.batch import BatchSpec, actions_hash, play_one
 from tournament.ledger import read_ledger
 from tournament.luck import (
     LUCK_VERSION,
@@ -32,9 +35,11 @@ from tournament.luck import (
     game_luck,
     opening,
 )
+from tournament.luck_policies import KNOWN_VERSION, baseline_for
 from tournament.schedule import GameTask
 
 CACHE = ".luck.json"
+MOVES = ".moves.json"
 
 
 def _batch_spec(manifest: dict, game: str) -> BatchSpec:
@@ -98,27 +103,64 @@ def _read_cache(data: dict, key: dict, ev: Evaluator, start: Opening) -> dict:
     }
 
 
-def _write_cache(path: Path, key: dict, start: Opening, games: dict) -> None:
+def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    base = {"samples": start.samples, "v": start.v.tolist(), "w": start.w.tolist()}
     try:
-        tmp.write_text(json.dumps({"key": key, "opening": base, "games": games}))
+        tmp.write_text(json.dumps(data))
         tmp.replace(path)
-    except OSError:  # a read-only ledger: luck is measured again next time
+    except OSError:  # a read-only ledger: measured again next time
         tmp.unlink(missing_ok=True)
 
 
-def ledger_luck(directory, lookahead: bool = True, progress: bool = True) -> dict[str, dict]:
-    """game id -> {"luck": per seat, "pairs": [i][j], "events": n} for every rated game
-    that finished normally."""
+def _write_cache(path: Path, key: dict, start: Opening, games: dict) -> None:
+    base = {"samples": start.samples, "v": start.v.tolist(), "w": start.w.tolist()}
+    _write_json(path, {"key": key, "opening": base, "games": games})
+
+
+def _moves(d: Path, spec: BatchSpec, names: dict, row: dict, moves: dict) -> list[int]:
+    """The game's moves: cached when their digest is the ledger's, else replayed."""
+    cached = moves.get(row["game_id"])
+    if cached is not None and actions_hash(cached) == row["actions_hash"]:
+        return cached
+    seats = tuple(names[i] for i in row["agents"])
+    task = GameTask(
+        row["game_id"], tuple(sorted(seats)), seats, row["rotation"], row["seed_index"], row["seed"]
+    )
+    played = play_one(spec, task, keep_actions=True)
+    if played["actions_hash"] != row["actions_hash"]:
+        raise LuckError(
+            f"{d}: game {row['game_id']} replays differently from the ledger "
+            "(agent or game code changed); luck cannot be measured"
+        )
+    moves[row["game_id"]] = played["actions"]
+    return played["actions"]
+
+
+def ledger_luck(
+    directory,
+    lookahead: bool = True,
+    progress: bool = True,
+    known: bool = True,
+    seeds: int | None = None,
+) -> dict[str, dict]:
+    """game id -> {"luck": per seat, "pairs": [i][j], "events": n, "decisions": m} for every
+    rated game that finished normally (``seeds``: only the first duplicate sets of each
+    line-up). ``known``: also the decision terms of the seats whose strategy is known
+    (``tournament.luck_policies``)."""
     d = Path(directory)
     led = read_ledger(d)
-    rows = [r for r in led.table.to_pylist() if r["ranks"] is not None and not r["failure"]]
+    rows = [
+        r
+        for r in led.table.to_pylist()
+        if r["ranks"] is not None
+        and not r["failure"]
+        and (seeds is None or r["seed_index"] < seeds)
+    ]
     if not rows:
         return {}
     game = rows[0]["game"]
     ev = evaluator_for(game, lookahead)
-    key = _key(ev)
+    key = {**_key(ev), **({"known_policies": KNOWN_VERSION} if known else {})}
     cache_path = d / CACHE
     data = _load(cache_path)
     start = _start(data, key, ev)
@@ -127,29 +169,20 @@ def ledger_luck(directory, lookahead: bool = True, progress: bool = True) -> dic
     if todo:
         spec = _batch_spec(led.manifest, game)
         names = {a["id"]: a["name"] for a in led.manifest["agents"]}
+        specs = {a["id"]: a["spec"] for a in led.manifest["agents"]}
+        moves = _load(d / MOVES)
         for n, row in enumerate(todo, 1):
-            seats = tuple(names[i] for i in row["agents"])
-            task = GameTask(
-                row["game_id"],
-                tuple(sorted(seats)),
-                seats,
-                row["rotation"],
-                row["seed_index"],
-                row["seed"],
-            )
-            played = play_one(spec, task, keep_actions=True)
-            if played["actions_hash"] != row["actions_hash"]:
-                raise LuckError(
-                    f"{d}: game {row['game_id']} replays differently from the ledger "
-                    "(agent or game code changed); luck cannot be measured"
-                )
-            g = game_luck(ev, played["actions"], start)
+            actions = _moves(d, spec, names, row, moves)
+            seats = [baseline_for(specs[i], game) if known else None for i in row["agents"]]
+            g = game_luck(ev, actions, start, seats)
             done[row["game_id"]] = {
                 "luck": [round(float(x), 6) for x in g.luck],
                 "pairs": np.round(g.pair_luck, 6).tolist(),
                 "events": g.events,
+                "decisions": g.decisions,
             }
             if progress and (n % 200 == 0 or n == len(todo)):
-                print(f"luck: {n}/{len(todo)} games of {d} replayed", file=sys.stderr)
+                print(f"luck: {n}/{len(todo)} games of {d} measured", file=sys.stderr)
+        _write_json(d / MOVES, moves)
     _write_cache(cache_path, key, start, done)
     return {r["game_id"]: done[r["game_id"]] for r in rows}

@@ -131,25 +131,19 @@ def test_fractional_fit_equals_openspiel_on_whole_results():
     np.testing.assert_allclose(a - a.mean(), b - b.mean(), atol=0.05)
 
 
-def test_ratings_luck_adjusted_replays_once_and_rates(tmp_path, make_raw, write_toml, monkeypatch):
-    runner = CliRunner()
+def _coloretto_ledger(tmp_path, make_raw, write_toml):
     raw = make_raw(game="python_coloretto(players=3)", seeds_per_lineup=2)
     raw["agents"] = {"random": "random", "greedy": "heuristic", "noisy": "noisy(eps=0.5)"}
     out = tmp_path / "led"
-    r = runner.invoke(
-        app,
-        [
-            "tournament",
-            "run",
-            str(write_toml(raw)),
-            "--out",
-            str(out),
-            "-q",
-            "--executor",
-            "serial",
-        ],
-    )
+    args = ["tournament", "run", str(write_toml(raw)), "--out", str(out), "-q"]
+    r = CliRunner().invoke(app, [*args, "--executor", "serial"])
     assert r.exit_code == 0, r.output
+    return out
+
+
+def test_ratings_luck_adjusted_replays_once_and_rates(tmp_path, make_raw, write_toml, monkeypatch):
+    runner = CliRunner()
+    out = _coloretto_ledger(tmp_path, make_raw, write_toml)
     args = ["ratings", str(out), "--luck-adjusted", "--bootstrap", "10"]
     first = runner.invoke(app, [*args, "--format", "json"])
     assert first.exit_code == 0, first.output
@@ -211,3 +205,158 @@ def test_a_new_opening_expectation_shifts_the_cached_luck_without_a_replay(
     np.testing.assert_allclose(
         np.array(second[gid]["luck"]), np.array(first[gid]["luck"]) + old.v - new.v, atol=1e-5
     )
+
+
+class PickState(DiceState):
+    """The dice game, but player 0 first picks a bonus of 1, 2 or 3 points (a decision):
+    a known strategy's pick is luck exactly as a roll is."""
+
+    def __init__(self):
+        super().__init__()
+        self.bonus = 0
+
+    def clone(self):
+        s = PickState()
+        s.cards, s.dice, s.started = list(self.cards), [list(d) for d in self.dice], self.started
+        s.bonus = self.bonus
+        return s
+
+    def is_chance_node(self):
+        return self.bonus > 0 and super().is_chance_node()
+
+    def legal_actions(self):
+        return [1, 2, 3] if self.bonus == 0 else [0]
+
+    def apply_action(self, a):
+        if self.bonus == 0:
+            self.bonus = a
+        else:
+            super().apply_action(a)
+
+    def scores(self):
+        a, b = super().scores()
+        return [a + self.bonus, b]
+
+
+def test_a_known_strategys_decision_is_luck_like_a_roll():
+    """AIVAT's decision terms: a uniformly random pick of the bonus is measured exactly as a
+    roll is (value played minus its expectation), so the adjusted score stays the
+    expectation; without the terms the pick's noise stays in the result."""
+    from tournament.luck_policies import uniform
+
+    def exact_pick(s):
+        base = exact(s) if s.cards else [14.0, 14.0]
+        return [base[0] + (s.bonus or 2.0), base[1]]
+
+    class PickGame:
+        def new_initial_state(self):
+            return PickState()
+
+    ev = Evaluator(PickGame(), exact_pick, lambda s: 3.0, None, "exact pick value")
+    start = opening(ev, samples=10)
+    start.v = np.array([16.0, 14.0])  # the exact expectation before the pick
+    for pick in (1, 2, 3):
+        actions = [pick, 2, 6, 0, 1, 5, 6, 6, 3, 4]
+        with_terms = game_luck(ev, actions, start, [uniform, None])
+        without = game_luck(ev, actions, start)
+        score0 = pick + 2 + 10
+        assert score0 - with_terms.luck[0] == pytest.approx(16.0)
+        assert score0 - without.luck[0] == pytest.approx(16.0 + pick - 2)
+        assert with_terms.decisions == 1 and without.decisions == 0
+
+
+def test_baselines_of_known_strategies_only():
+    from spiel_games.common.chance import sample_chance
+    from tournament.luck_policies import SAMPLES, baseline_for
+
+    game = "python_bruxelles(players=3)"
+    import spiel_games
+    from spiel_games.common.registry import get_spec
+
+    s = spiel_games.load_game(game).new_initial_state()
+    rng = np.random.default_rng(0)
+    while s.is_chance_node() or len(s.legal_actions()) <= SAMPLES:
+        s.apply_action(sample_chance(s, rng) if s.is_chance_node() else s.legal_actions()[0])
+    for spec in ("ismcts(sims=8)", "mcts", "cfr-search"):
+        assert baseline_for(spec, game) is None
+    rand = baseline_for("random", game)(s, rng)  # type: ignore[misc]
+    assert len(rand) == SAMPLES and sum(w for _, w in rand) == pytest.approx(1.0)
+    assert all(a in s.legal_actions() for a, _ in rand)
+    noisy = baseline_for("noisy(eps=0.3)", game)(s, np.random.default_rng(5))  # type: ignore[misc]
+    assert noisy[0][1] == pytest.approx(0.7) and sum(w for _, w in noisy) == pytest.approx(1.0)
+    h = get_spec(game).heuristic(s, np.random.default_rng(5))  # type: ignore[misc]
+    assert noisy[0][0] == h
+    assert baseline_for("heuristic", game)(s, rng)[0][1] == 1.0  # type: ignore[misc]
+
+
+def test_known_strategy_terms_keep_the_luck_unbiased_and_cut_the_noise():
+    """Three-player Coloretto, random against two noisy heuristics: with the decision terms
+    every seat's mean luck is still zero within three standard errors, and the adjusted
+    margin of the random seat varies less than with chance luck alone."""
+    from spiel_games.common.chance import sample_chance
+    from spiel_games.common.registry import get_spec
+    from tournament.luck import evaluator_for
+    from tournament.luck_policies import baseline_for
+
+    game = "python_coloretto(players=3)"
+    ev = evaluator_for(game)
+    start = opening(ev, samples=300)
+    heuristic = get_spec(game).heuristic
+    specs = ["random", "noisy(eps=0.5)", "noisy(eps=0.5)"]
+    seats = [baseline_for(x, game) for x in specs]
+    rng = np.random.default_rng(3)
+    with_terms, chance_only, margins = [], [], []
+    for _ in range(30):
+        s = ev.game.new_initial_state()  # type: ignore[attr-defined]
+        actions = []
+        while not s.is_terminal():
+            if s.is_chance_node():
+                a = sample_chance(s, rng)
+            elif s.current_player() == 0 or rng.random() < 0.5:
+                a = int(rng.choice(s.legal_actions()))
+            else:
+                a = int(heuristic(s, rng))  # type: ignore[misc]
+            actions.append(a)
+            s.apply_action(a)
+        sc = np.array(s.scores(), dtype=float)
+        margins.append(sc - sc.mean())
+        with_terms.append(game_luck(ev, actions, start, seats).luck)
+        chance_only.append(game_luck(ev, actions, start).luck)
+    lucks, chance, m = np.array(with_terms), np.array(chance_only), np.array(margins)
+    se = lucks.std(axis=0) / math.sqrt(len(lucks)) + start.v_se
+    assert (np.abs(lucks.mean(axis=0)) <= 3 * se).all()
+
+    def centred(x):
+        return x - x.mean(axis=1, keepdims=True)
+
+    assert np.std(m[:, 0] - centred(lucks)[:, 0]) < np.std(m[:, 0] - centred(chance)[:, 0])
+
+
+def test_luck_measured_again_reads_the_cached_moves_and_checks_their_digest(
+    tmp_path, make_raw, write_toml, monkeypatch
+):
+    """Luck measured another way (here: without the known-strategy terms) replays nothing:
+    the moves kept in DIR/.moves.json serve, but only moves whose digest is the ledger's."""
+    import tournament.luck_ledger as ll
+
+    out = _coloretto_ledger(tmp_path, make_raw, write_toml)
+    first = ll.ledger_luck(out, progress=False)
+    assert any(g["decisions"] > 0 for g in first.values())  # random and noisy seats
+    moves = json.loads((out / ".moves.json").read_text())
+    assert set(moves) == set(first)
+    monkeypatch.setattr(ll, "play_one", lambda *a, **k: pytest.fail("replayed"))
+    chance_only = ll.ledger_luck(out, progress=False, known=False)
+    assert all(g["decisions"] == 0 for g in chance_only.values())
+    assert any(chance_only[k]["luck"] != first[k]["luck"] for k in first)
+    # a move list that is not the game played is replayed, not trusted
+    gid = sorted(moves)[0]
+    moves[gid] = moves[gid][:-1] + [moves[gid][-1] + 1]
+    (out / ".moves.json").write_text(json.dumps(moves))
+    (out / ".luck.json").unlink()
+    replayed = []
+    monkeypatch.undo()
+    real = ll.play_one
+    monkeypatch.setattr(ll, "play_one", lambda *a, **k: replayed.append(1) or real(*a, **k))
+    again = ll.ledger_luck(out, progress=False)
+    assert replayed == [1]
+    assert again == first

@@ -206,7 +206,7 @@ def run(
 
 
 # files the project itself keeps beside a ledger's batches: not worth a note
-SIDECARS = (".sprt.json", ".luck.json")
+SIDECARS = (".sprt.json", ".luck.json", ".moves.json")
 
 
 def _ratings(
@@ -264,8 +264,9 @@ def ratings(
         bool,
         typer.Option(
             "--luck-adjusted",
-            help="Elo on pairwise results less each chance event's luck (replays every game "
-            "once; cached in DIR/.luck.json)",
+            help="Elo on pairwise results less the luck of chance events and of known-strategy "
+            "agents' random moves (replays every game "
+            "once; cached in DIR/.luck.json and .moves.json)",
         ),
     ] = False,
 ) -> None:
