@@ -148,3 +148,22 @@ def check_output_path(path: str, option: str) -> None:
         raise fail(f"{option} {path!r} is a directory, not a file", 2)
     if not target.parent.is_dir():
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)
+
+
+# ----- Ray options, the same on every command that runs games or batches on Ray -----------
+EXECUTOR_HELP = (
+    "auto (serial while Ray would not pay off, see docs/tournaments.md), ray, or serial "
+    "(in-process)"
+)
+WorkersOption = Annotated[
+    int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
+]
+AddressOption = Annotated[
+    str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
+]
+ExecutorOption = Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)]
+
+
+def check_executor(executor: str) -> None:
+    if executor not in ("auto", "ray", "serial"):
+        raise fail(f"--executor must be auto, ray or serial, got {executor!r}", USAGE)

@@ -10,9 +10,13 @@ import typer
 from tournament.cli.common import (
     FAILED,
     USAGE,
+    AddressOption,
+    ExecutorOption,
     FormatOption,
     JsonFlag,
     OutputFormat,
+    WorkersOption,
+    check_executor,
     domain_errors,
     fail,
     wants_json,
@@ -310,15 +314,9 @@ def train(
             "runs/train/<game>-<hash of the request>"
         ),
     ] = None,
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
-    ] = 2,
-    address: Annotated[
-        str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
-    ] = None,
-    executor: Annotated[
-        str, typer.Option("--executor", help="auto (Ray once it pays), ray or serial")
-    ] = "auto",
+    workers: WorkersOption = 2,
+    address: AddressOption = None,
+    executor: ExecutorOption = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress")] = False,
 ) -> None:
     """Fit a value model (eval=learned) to self-play games; reruns resume.
@@ -336,8 +334,7 @@ def train(
     )
     from tournament.training import train as run  # deferred: fast --help
 
-    if executor not in ("auto", "ray", "serial"):
-        raise fail(f"--executor must be auto, ray or serial, got {executor!r}", USAGE)
+    check_executor(executor)
     cfg = TrainConfig(
         game=game, games=games, agent=agent, seed=seed, every=every, work=work, out=out
     )

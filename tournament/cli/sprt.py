@@ -14,8 +14,17 @@ from typing import Annotated, Any
 
 import typer
 
-from tournament.cli.common import FormatOption, JsonFlag, OutputFormat, domain_errors, fail
-from tournament.cli.tournament import EXECUTOR_HELP, _check_executor
+from tournament.cli.common import (
+    AddressOption,
+    ExecutorOption,
+    FormatOption,
+    JsonFlag,
+    OutputFormat,
+    WorkersOption,
+    check_executor,
+    domain_errors,
+    fail,
+)
 
 PRESET_HELP = (
     "gain (elo0 0, elo1 20: is A stronger?) or nonreg (elo0 -20, elo1 5: is A no weaker?); "
@@ -173,13 +182,9 @@ def sprt(
         Path | None,
         typer.Option("--out", "-o", help="Ledger directory; default runs/sprt-<run id>"),
     ] = None,
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
-    ] = 2,
-    address: Annotated[
-        str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
-    ] = None,
-    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "auto",
+    workers: WorkersOption = 2,
+    address: AddressOption = None,
+    executor: ExecutorOption = "auto",
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live LLR")] = False,
@@ -192,7 +197,7 @@ def sprt(
     from tournament.cli.progress import choose_mode  # deferred: fast --help
     from tournament.sprt.run import play_sprt, sprt_config  # deferred: fast --help
 
-    _check_executor(executor)
+    check_executor(executor)
     req = _request(
         game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, elo_model, filler, max_games, seed
     )

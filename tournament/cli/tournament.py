@@ -13,7 +13,14 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.common import domain_errors, fail
+from tournament.cli.common import (
+    AddressOption,
+    ExecutorOption,
+    WorkersOption,
+    check_executor,
+    domain_errors,
+    fail,
+)
 from tournament.keys import TOURNAMENT_KEYS, option_help
 
 tournament_app = typer.Typer(
@@ -22,12 +29,6 @@ tournament_app = typer.Typer(
 
 REPO_ROOT = Path(__file__).resolve().parents[2]  # tournament/cli/ -> the checkout
 DEMO_CONFIG = REPO_ROOT / "configs" / "tournaments" / "demo.toml"
-
-
-EXECUTOR_HELP = (
-    "auto (serial while Ray would not pay off, see docs/tournaments.md), ray, or serial "
-    "(in-process)"
-)
 
 
 def _resolve(path: Path | None, raw: dict | None, sets: list[str], options: dict):
@@ -53,11 +54,6 @@ def _resolve(path: Path | None, raw: dict | None, sets: list[str], options: dict
             if value is not None:
                 overrides[f"tournament.{name}"] = value
         return build_config(data, overrides)
-
-
-def _check_executor(executor: str) -> None:
-    if executor not in ("auto", "ray", "serial"):
-        raise fail(f"--executor must be auto, ray or serial, got {executor!r}", 2)
 
 
 def _run(
@@ -139,13 +135,9 @@ def run(
         Path | None,
         typer.Option("--out", "-o", help="Ledger directory; default runs/<config>-<run id>"),
     ] = None,
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
-    ] = 2,
-    address: Annotated[
-        str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
-    ] = None,
-    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "auto",
+    workers: WorkersOption = 2,
+    address: AddressOption = None,
+    executor: ExecutorOption = "auto",
     game: Annotated[str | None, typer.Option(help=option_help("game"))] = None,
     seeds_per_lineup: Annotated[
         int | None, typer.Option(help=option_help("seeds_per_lineup"))
@@ -177,7 +169,7 @@ def run(
     batch (games done/total, games/s, ETA, top 3 of the interim standings)."""
     from tournament.config import num_games  # deferred: fast --help
 
-    _check_executor(executor)
+    check_executor(executor)
     cfg = _resolve(
         config,
         None,
@@ -312,10 +304,8 @@ def demo(
         Path | None,
         typer.Option("--out", "-o", help="Ledger directory; default runs/demo-<run id>"),
     ] = None,
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
-    ] = 2,
-    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "auto",
+    workers: WorkersOption = 2,
+    executor: ExecutorOption = "auto",
     config: Annotated[Path, typer.Option("--config", help="Demo tournament file")] = DEMO_CONFIG,
     html: Annotated[
         Path | None, typer.Option("--html", help="HTML report; default <out>-report.html")
@@ -327,7 +317,7 @@ def demo(
     from solvers.spec import parse_spec  # deferred: fast --help
     from tournament.config import load_toml, num_games  # deferred: fast --help
 
-    _check_executor(executor)
+    check_executor(executor)
     with domain_errors(2):
         raw = load_toml(config)
     agents = dict(raw.get("agents", {}))
