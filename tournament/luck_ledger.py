@@ -4,7 +4,8 @@ Ledgers hold no move lists (a digest only), so each game is replayed exactly as 
 replay` does (the agents are rebuilt from the manifest and replay from the recorded seed;
 the digest proves the replay is the game played), then ``tournament.luck.game_luck``
 measures its chance events. A replay costs what the game cost to play, so the results
-are kept in ``DIR/.luck.json`` (hidden: the ledger ignores it), keyed by game id and by
+are kept in ``DIR/.luck.json`` (hidden: the ledger ignores it; written every ``SAVE_EVERY``
+games, so an interrupted measurement keeps its work), keyed by game id and by
 the evaluator, with the opening's expectation they were measured against (a later,
 more precise expectation shifts them without a replay); a rerun replays only new games.
 The moves of every replayed game are kept in ``DIR/.moves.json``, so that luck measured
@@ -40,6 +41,7 @@ from tournament.schedule import GameTask
 
 CACHE = ".luck.json"
 MOVES = ".moves.json"
+SAVE_EVERY = 100  # games measured between two writes of the caches
 
 
 def _batch_spec(manifest: dict, game: str) -> BatchSpec:
@@ -181,8 +183,10 @@ def ledger_luck(
                 "events": g.events,
                 "decisions": g.decisions,
             }
-            if progress and (n % 200 == 0 or n == len(todo)):
-                print(f"luck: {n}/{len(todo)} games of {d} measured", file=sys.stderr)
-        _write_json(d / MOVES, moves)
+            if n % SAVE_EVERY == 0 or n == len(todo):  # an interrupted run keeps its work
+                _write_json(d / MOVES, moves)
+                _write_cache(cache_path, key, start, done)
+                if progress:
+                    print(f"luck: {n}/{len(todo)} games of {d} measured", file=sys.stderr)
     _write_cache(cache_path, key, start, done)
     return {r["game_id"]: done[r["game_id"]] for r in rows}

@@ -360,3 +360,30 @@ def test_luck_measured_again_reads_the_cached_moves_and_checks_their_digest(
     again = ll.ledger_luck(out, progress=False)
     assert replayed == [1]
     assert again == first
+
+
+def test_an_interrupted_measurement_keeps_the_games_it_measured(
+    tmp_path, make_raw, write_toml, monkeypatch
+):
+    import tournament.luck_ledger as ll
+
+    out = _coloretto_ledger(tmp_path, make_raw, write_toml)
+    monkeypatch.setattr(ll, "SAVE_EVERY", 2)
+    real, calls = ll.game_luck, []
+
+    def failing(*a, **k):
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(ll, "game_luck", failing)
+    with pytest.raises(KeyboardInterrupt):
+        ll.ledger_luck(out, progress=False)
+    kept = json.loads((out / ".luck.json").read_text())["games"]
+    assert len(kept) == 4 and len(json.loads((out / ".moves.json").read_text())) == 4
+    monkeypatch.setattr(ll, "game_luck", real)
+    measured = []
+    monkeypatch.setattr(ll, "game_luck", lambda *a, **k: measured.append(1) or real(*a, **k))
+    full = ll.ledger_luck(out, progress=False)
+    assert len(measured) == len(full) - 4
