@@ -35,6 +35,10 @@ import sys
 import time
 from pathlib import Path
 
+# MEEPLE_BENCH_SMOKE=1: every measurement at a token size, to check the script still runs
+# against the current code (tests/test_bench_smoke.py); the figures mean nothing then.
+SMOKE = os.environ.get("MEEPLE_BENCH_SMOKE") == "1"
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = "hearts"
 _T0 = time.perf_counter()
@@ -115,8 +119,8 @@ def game_rows(quick: bool) -> tuple[list[dict], dict]:
 
     import spiel_games
 
-    rounds = 3 if quick else 5
-    secs = 0.6 if quick else 2.0
+    rounds = 1 if SMOKE else 3 if quick else 5
+    secs = 0.05 if SMOKE else 0.6 if quick else 2.0
     ref = pyspiel.load_game(REFERENCE)
     ref_clone = clone_us(ref, 200 if quick else 1000)
     rows = []

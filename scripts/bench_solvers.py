@@ -21,11 +21,16 @@ assertions.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+# MEEPLE_BENCH_SMOKE=1: every measurement at a token size, to check the script still runs
+# against the current code (tests/test_bench_smoke.py); the figures mean nothing then.
+SMOKE = os.environ.get("MEEPLE_BENCH_SMOKE") == "1"
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -55,7 +60,7 @@ def ismcts_rates(quick: bool) -> list[tuple[str, str, float, float]]:
     import spiel_games
     from solvers.registry import make_agent
 
-    seconds = 1.0 if quick else 4.0
+    seconds = 0.05 if SMOKE else 1.0 if quick else 4.0
     rows = []
     for spec in spiel_games.all_specs():
         config = _four_player_config(spec)
@@ -80,7 +85,7 @@ def mccfr_rates(quick: bool) -> list[tuple[str, str, str, float, int]]:
     import spiel_games
     from solvers.mccfr import MCCFR
 
-    budget = 2.0 if quick else 10.0
+    budget = 0.05 if SMOKE else 2.0 if quick else 10.0
     rows = []
     for spec in spiel_games.all_specs():
         for variant, config, abstraction in (
@@ -107,8 +112,8 @@ def cfr_plus_times(quick: bool) -> list[tuple[str, str, int, float, dict, int, f
     import spiel_games
     from solvers import efg_cfr
 
-    cap = 200 if quick else 2000
-    per_kind = 3 if quick else 10
+    cap = 3 if SMOKE else 200 if quick else 2000
+    per_kind = 1 if SMOKE else 3 if quick else 10
     rows = []
     for spec in spiel_games.all_specs():
         config = spec.tiny_configs[0]
@@ -150,7 +155,7 @@ import json, resource, sys, time
 sys.path.insert(0, {root!r})
 import pyspiel, spiel_games
 from solvers.mccfr import MCCFR
-from solvers.policy_file import write_policy
+from solvers.policy_file import table_rows, write_policy
 spec = spiel_games.get_spec({config!r})
 game = pyspiel.load_game({config!r})
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -162,7 +167,7 @@ while solver.iterations < {iterations} and time.perf_counter() - t < {seconds}:
     if solver.iterations == {iterations} // 2:
         half_keys = solver.tables.rows
 secs = time.perf_counter() - t
-size = write_policy({out!r}, solver.average_policy_rows(), {{
+size = write_policy({out!r}, table_rows(solver.average_policy_table()), {{
     "game": str(game), "abstraction": solver.abstraction,
     "abstraction_version": spec.abstraction_version, "iterations": solver.iterations,
     "solver": "mccfr-os"}})
@@ -175,7 +180,7 @@ print(json.dumps({{"rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 def mccfr_memory(quick: bool) -> list[tuple[str, str, dict]]:
     import spiel_games
 
-    iterations, seconds = (20, 20) if quick else (400, 120)
+    iterations, seconds = (2, 5) if SMOKE else (20, 20) if quick else (400, 120)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for spec in spiel_games.all_specs():

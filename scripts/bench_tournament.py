@@ -22,6 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
+# MEEPLE_BENCH_SMOKE=1: every measurement at a token size, to check the script still runs
+# against the current code (tests/test_bench_smoke.py); the figures mean nothing then.
+SMOKE = os.environ.get("MEEPLE_BENCH_SMOKE") == "1"
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -84,7 +88,7 @@ def throughput_section(quick: bool) -> str:
     rates are noisy); plus contention-robust figures from the games' own recorded times."""
     # A few thousand games: a tournament has a fixed start-up cost (~0.3 s) that a
     # small workload would report as per-game overhead.
-    seeds, reps = (100, 1) if quick else (1500, 1)
+    seeds, reps = (4, 1) if SMOKE else (100, 1) if quick else (1500, 1)
     cfg = _config(seeds)
     tmp = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
     runs: dict[str, list[dict]] = {"serial": [], "ray1": [], "ray2": []}
@@ -213,7 +217,7 @@ def rating_section(quick: bool) -> str:
     from tournament.ratings.load import ratings_from_ledgers
     from tournament.schedule import auto_batch_size
 
-    sizes = [10**5] if quick else [10**5, 10**6]
+    sizes = [10**3] if SMOKE else [10**5] if quick else [10**5, 10**6]
     rows = []
     for games in sizes:
         tmp = Path(tempfile.mkdtemp(prefix="bench-ratings-"))

@@ -187,6 +187,7 @@ def game_luck(ev: Evaluator, actions: list[int], start: Opening, baselines=None)
             events += 1
         elif (
             baselines
+            and state.current_player() >= 0  # a simultaneous node is no one seat's move
             and baselines[state.current_player()] is not None
             and len(state.legal_actions()) > 1
         ):
