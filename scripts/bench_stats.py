@@ -172,8 +172,19 @@ def _luck_items(d, luck) -> tuple[list, list, list]:
             for j in others:
                 res = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
                 pair.append(((who[i], who[j]), res, pl[i, j], fold))
-        seat_luck.append(lu)
+        ordered = [pl[i, j] for i in range(n) for j in range(i + 1, n)]  # by seat
+        seat_luck.append((g["seed"], lu, float(np.mean(ordered))))
     return pair, margin, seat_luck
+
+
+def _by_set(values, sets) -> tuple:
+    """Mean and standard error of per-game values, the error over duplicate sets (the
+    games of one set share their deal, so they are not independent)."""
+    import numpy as np
+
+    values, sets = np.asarray(values, dtype=float), np.asarray(sets)
+    means = np.array([values[sets == k].mean(axis=0) for k in np.unique(sets)])
+    return values.mean(axis=0), means.std(axis=0) / np.sqrt(len(means))
 
 
 def _sds(items) -> dict:
@@ -211,7 +222,6 @@ def phase_luck(args) -> None:
     known-strategy agents): SDs of the per-game results raw, less the whole luck and less
     the cross-fitted share that ratings subtract; the mean adjustment against its
     standard error."""
-    import math
 
     import numpy as np
 
@@ -222,24 +232,25 @@ def phase_luck(args) -> None:
         d = ledger_dir(args.runs, name)
         t = time.perf_counter()
         chance = ledger_luck(d, known=False, seeds=args.seeds) if args.chance_only else {}
-        luck = ledger_luck(d, seeds=args.seeds)  # second: the cache keeps what ratings use
+        luck = ledger_luck(d, seeds=args.seeds, measure=not args.measured_only)  # last: kept
         seconds = time.perf_counter() - t
         pair, margin, seat_luck = _luck_items(d, luck)
-        seat = np.array(seat_luck)
-        z_seat = seat.mean(axis=0) / (seat.std(axis=0) / math.sqrt(len(seat)))
-        adj = np.array([p[2] for p in pair])
+        sets = [x[0] for x in seat_luck]
+        seat_mean, seat_se = _by_set([x[1] for x in seat_luck], sets)
+        adj_mean, adj_se = _by_set([x[2] for x in seat_luck], sets)
         row = {
             "game": GAMES[name],
             "games": len(seat_luck),
             "seconds": round(seconds),
             "seeds": args.seeds,
+            "measured_only": args.measured_only,
             "decisions_per_game": float(np.mean([g["decisions"] for g in luck.values()])),
             "pairwise": _sds(pair),
             "margin": _sds(margin),
-            "mean_pair_adjustment": float(adj.mean()),
-            "se_pair_adjustment": float(adj.std() / math.sqrt(len(adj))),
-            "mean_luck_by_seat": [float(x) for x in seat.mean(axis=0)],
-            "z_luck_by_seat": [float(x) for x in z_seat],
+            "mean_pair_adjustment": float(adj_mean),
+            "se_pair_adjustment": float(adj_se),
+            "mean_luck_by_seat": [float(x) for x in seat_mean],
+            "z_luck_by_seat": [float(x) for x in seat_mean / seat_se],
         }
         if chance:
             row["pairwise_chance_only"] = _sds(_luck_items(d, chance)[0])
@@ -386,6 +397,9 @@ def main(argv: list[str] | None = None) -> int:
         "--chance-only", action="store_true", help="luck: also measure chance events alone"
     )
     ap.add_argument("--seeds", type=int, help="luck: only the first duplicate sets per line-up")
+    ap.add_argument(
+        "--measured-only", action="store_true", help="luck: only the games already measured"
+    )
     args = ap.parse_args(argv)
     args.games = [g for g in args.games.split(",") if g]
     return PHASES[args.phase](args) or 0

@@ -122,7 +122,8 @@ def render_pl(rows: list[dict]) -> list[str]:
 
 
 def _sets(r: dict) -> str:
-    return f" (the first {r['seeds']} duplicate sets per line-up)" if r.get("seeds") else ""
+    out = f" of the first {r['seeds']} duplicate sets per line-up" if r.get("seeds") else ""
+    return out + (", those measured when the run was cut short" if r.get("measured_only") else "")
 
 
 def _pct(x: float, base: float) -> str:

@@ -144,11 +144,12 @@ def ledger_luck(
     progress: bool = True,
     known: bool = True,
     seeds: int | None = None,
+    measure: bool = True,
 ) -> dict[str, dict]:
     """game id -> {"luck": per seat, "pairs": [i][j], "events": n, "decisions": m} for every
     rated game that finished normally (``seeds``: only the first duplicate sets of each
     line-up). ``known``: also the decision terms of the seats whose strategy is known
-    (``tournament.luck_policies``)."""
+    (``tournament.luck_policies``). ``measure=False``: only the games already measured."""
     d = Path(directory)
     led = read_ledger(d)
     rows = [
@@ -167,7 +168,7 @@ def ledger_luck(
     data = _load(cache_path)
     start = _start(data, key, ev)
     done = _read_cache(data, key, ev, start)
-    todo = [r for r in rows if r["game_id"] not in done]
+    todo = [r for r in rows if r["game_id"] not in done] if measure else []
     if todo:
         spec = _batch_spec(led.manifest, game)
         names = {a["id"]: a["name"] for a in led.manifest["agents"]}
@@ -189,4 +190,4 @@ def ledger_luck(
                 if progress:
                     print(f"luck: {n}/{len(todo)} games of {d} measured", file=sys.stderr)
     _write_cache(cache_path, key, start, done)
-    return {r["game_id"]: done[r["game_id"]] for r in rows}
+    return {r["game_id"]: done[r["game_id"]] for r in rows if r["game_id"] in done}
