@@ -1,0 +1,118 @@
+"""The statistics benchmark's luck phase: the luck of every game of the pool ledgers and
+the standard deviations of the results before and after (docs/TOURNAMENTS-STATS.md)."""
+
+from __future__ import annotations
+
+import time
+
+from bench_stats_common import GAMES, ledger_dir, progress, save
+
+
+def _luck_items(d, luck) -> tuple[list, list, list]:
+    """(pairwise, margin) items (agents, result, luck, fold) and the seats' luck, per game."""
+    import numpy as np
+
+    from tournament.ledger import read_ledger
+
+    led = read_ledger(d)
+    names = {a["id"]: a["name"] for a in led.manifest["agents"]}
+    pair, margin, seat_luck = [], [], []
+    for g in led.table.to_pylist():
+        if g["game_id"] not in luck:
+            continue
+        lk, who = luck[g["game_id"]], [names[a] for a in g["agents"]]
+        ranks, scores = np.array(g["ranks"]), np.array(g["scores"], float)
+        lu, pl = np.array(lk["luck"]), np.array(lk["pairs"])
+        n, fold = len(ranks), g["seed"] % 2
+        for i in range(n):
+            others = [j for j in range(n) if j != i]
+            m = scores[i] - scores[others].mean()
+            margin.append(((who[i],), m, lu[i] - lu[others].mean(), fold))
+            for j in others:
+                res = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+                pair.append(((who[i], who[j]), res, pl[i, j], fold))
+        ordered = [pl[i, j] for i in range(n) for j in range(i + 1, n)]  # by seat
+        seat_luck.append((g["seed"], lu, float(np.mean(ordered))))
+    return pair, margin, seat_luck
+
+
+def _by_set(values, sets) -> tuple:
+    """Mean and standard error of per-game values, the error over duplicate sets (the
+    games of one set share their deal, so they are not independent)."""
+    import numpy as np
+
+    values, sets = np.asarray(values, dtype=float), np.asarray(sets)
+    means = np.array([values[sets == k].mean(axis=0) for k in np.unique(sets)])
+    return values.mean(axis=0), means.std(axis=0) / np.sqrt(len(means))
+
+
+def _sds(items) -> dict:
+    """SDs raw / less the whole luck / less the cross-fitted share, pooled and within each
+    pairing (the result less its pairing's mean: the noise an interval on that pairing
+    pays for; differences in skill between pairings are no noise)."""
+    from collections import defaultdict
+
+    import numpy as np
+
+    from tournament.luck import cross_fitted_scale
+
+    res, lk, fold = (np.array(x, dtype=float) for x in list(zip(*items, strict=True))[1:])
+    beta = cross_fitted_scale(res, lk, fold)
+    groups = defaultdict(list)
+    for k, (who, *_rest) in enumerate(items):
+        groups[who].append(k)
+    within = res.copy()
+    for idx in groups.values():
+        within[idx] -= res[idx].mean()
+    bw = cross_fitted_scale(within, lk, fold)
+    return {
+        "pooled": [float(np.std(res)), float(np.std(res - lk)), float(np.std(res - beta * lk))],
+        "within": [
+            float(np.std(within)),
+            float(np.std(within - lk)),
+            float(np.std(within - bw * lk)),
+        ],
+        "beta": float(bw.mean()),
+    }
+
+
+def phase_luck(args) -> None:
+    """Luck of every game of the pool ledgers (chance events and the decisions of the
+    known-strategy agents): SDs of the per-game results raw, less the whole luck and less
+    the cross-fitted share that ratings subtract; the mean adjustment against its
+    standard error."""
+
+    import numpy as np
+
+    from tournament.luck_ledger import ledger_luck
+
+    rows = []
+    for name in args.games:
+        d = ledger_dir(args.runs, name)
+        t = time.perf_counter()
+        chance = ledger_luck(d, known=False, seeds=args.seeds) if args.chance_only else {}
+        luck = ledger_luck(d, seeds=args.seeds, measure=not args.measured_only)  # last: kept
+        seconds = time.perf_counter() - t
+        pair, margin, seat_luck = _luck_items(d, luck)
+        sets = [x[0] for x in seat_luck]
+        seat_mean, seat_se = _by_set([x[1] for x in seat_luck], sets)
+        adj_mean, adj_se = _by_set([x[2] for x in seat_luck], sets)
+        row = {
+            "game": GAMES[name],
+            "games": len(seat_luck),
+            "seconds": round(seconds),
+            "seeds": args.seeds,
+            "measured_only": args.measured_only,
+            "decisions_per_game": float(np.mean([g["decisions"] for g in luck.values()])),
+            "pairwise": _sds(pair),
+            "margin": _sds(margin),
+            "mean_pair_adjustment": float(adj_mean),
+            "se_pair_adjustment": float(adj_se),
+            "mean_luck_by_seat": [float(x) for x in seat_mean],
+            "z_luck_by_seat": [float(x) for x in seat_mean / seat_se],
+        }
+        if chance:
+            row["pairwise_chance_only"] = _sds(_luck_items(d, chance)[0])
+        rows.append(row)
+        progress(f"luck {name}: {rows[-1]}")
+    save("luck", rows)
