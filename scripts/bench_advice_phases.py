@@ -154,8 +154,12 @@ def _play_task(task) -> tuple[list[float], list[int]]:
     return [float(x) for x in state.returns()], actions
 
 
-def review_game(task) -> dict:
-    """Review seat ``player`` of one game at a seed: the marks, losses and wall time."""
+def review_game(task, workers: int = 1) -> dict:
+    """Review seat ``player`` of one game at a seed: the marks, losses, wall and CPU time
+    (this process and its worker processes) and the machine's load average around it."""
+    import os
+    import resource
+
     from tournament.advice.positions import record_of
     from tournament.advice.review import review
 
@@ -166,13 +170,22 @@ def review_game(task) -> dict:
     else:
         state, actions = play_game(game_string, specs, game_seed)
     record = record_of(game_string, state, game_seed, list(specs), actions)
-    t = time.perf_counter()
-    rv = review(record, agent, player=player, seed=seed)
-    seconds = time.perf_counter() - t
+
+    def cpu() -> float:
+        me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    load, c, t = os.getloadavg()[0], cpu(), time.perf_counter()
+    rv = review(record, agent, player=player, seed=seed, workers=workers)
+    seconds, cpu_seconds = time.perf_counter() - t, cpu() - c
     return {
         "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
+        "load": [load, os.getloadavg()[0]],
+        "workers": workers,
         "marks": [d.mark for d in rv.decisions],
         "loss_points": [d.loss_points for d in rv.decisions],
+        "loss_points_low": [d.loss_points_low for d in rv.decisions],
         "loss_first": [d.loss_first for d in rv.decisions],
         "forced": rv.forced,
         "result": [float(x) for x in state.scores()],
@@ -183,17 +196,15 @@ MARK_SEATS = ["noisy(eps=0.3)", "heuristic", "heuristic"]
 
 
 def phase_marks(args) -> dict:
-    """Two reviews (seeds 0 and 1) of P1 in one 3-player game per game; the first one's
-    wall time is the review time at the default agent."""
+    """Two reviews (seeds 0 and 1) of P1 in one 3-player game per game, one after the
+    other, each with ``--workers`` processes analysing its decisions; the first one's wall
+    time is the review time at the default agent."""
     agent = "ismcts(sims=30)" if args.quick else DEFAULT
     out = {}
     for name in args.games:
         g = QUICK_GAME if args.quick else GAMES[name]
-        tasks = [
-            (g, MARK_SEATS[:2] if args.quick else MARK_SEATS, 7, 0, agent, seed) for seed in (0, 1)
-        ]
-        with ProcessPoolExecutor(args.workers) as pool:
-            one, two = pool.map(review_game, tasks)
+        seats = MARK_SEATS[:2] if args.quick else MARK_SEATS
+        one, two = (review_game((g, seats, 7, 0, agent, s), args.workers) for s in (0, 1))
         same = sum(a == b for a, b in zip(one["marks"], two["marks"], strict=True))
         out[g] = {
             "agent": agent,
@@ -202,7 +213,10 @@ def phase_marks(args) -> dict:
             "same": same,
             "marked": [sum(m is not None for m in r["marks"]) for r in (one, two)],
             "seconds": [one["seconds"], two["seconds"]],
+            "cpu_seconds": [one["cpu_seconds"], two["cpu_seconds"]],
+            "load": [one["load"], two["load"]],
             "workers": args.workers,
+            "reviews": [one, two],
         }
         print(f"marks {name}: {same}/{len(one['marks'])} same", flush=True)
     return out

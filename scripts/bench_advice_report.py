@@ -8,9 +8,23 @@ Z95 = 1.959963984540054
 UNITS = ("value", "margin", "first")
 
 
+BOOT = 200  # resamples of the fit positions
+BOOT_LEVEL = 0.9  # the floor is this upper quantile of the resampled 95% floors
+BOOT_SEED = 29
+
+
+def _parts(row) -> tuple[float, float, float, float]:
+    """(mean, se, reference, reference se) of one unit's row; rows measured before the
+    reference's standard error was recorded have none (0)."""
+    mean, se, big = row[:3]
+    return mean, se, big, row[3] if len(row) > 3 else 0.0
+
+
 def covered(row, floor: float) -> bool:
-    mean, se, big = row
-    return abs(big - mean) <= Z95 * math.hypot(se, floor) + 1e-12
+    """Whether the range mean +- Z95 sqrt(se^2 + floor^2) holds the larger search's value,
+    that value's own sampling noise (its standard error) allowed for."""
+    mean, se, big, big_se = _parts(row)
+    return abs(big - mean) <= Z95 * math.sqrt(se * se + floor * floor + big_se * big_se) + 1e-12
 
 
 def coverage(rows: list[dict], floors: dict, units=UNITS, best_only: bool = False):
@@ -25,18 +39,32 @@ def coverage(rows: list[dict], floors: dict, units=UNITS, best_only: bool = Fals
     return hits, n
 
 
+def _needed(m: dict, u: str) -> float:
+    """The least floor with which this interval covers: sqrt((d / z)^2 - se^2 - ref se^2)."""
+    mean, se, big, big_se = _parts(m[u])
+    return math.sqrt(max(0.0, ((big - mean) / Z95) ** 2 - se * se - big_se * big_se))
+
+
+def _floor_95(rows: list[dict], u: str, target: float) -> float:
+    need = sorted(_needed(m, u) for r in rows for m in r["moves"])
+    return need[max(0, math.ceil(target * len(need)) - 1)] if need else 0.0
+
+
 def fitted_floors(rows: list[dict], target: float = 0.95) -> dict[str, float]:
-    """Per unit, the least floor whose coverage on ``rows`` (every listed move) reaches
-    ``target``: an interval covers when floor >= sqrt((d / z)^2 - se^2), d = big - mean."""
+    """Per unit, the floor for the code: the least floor whose coverage on ``rows`` (every
+    listed move) reaches ``target``, made robust to the few fit positions. The moves of one
+    position miss together, so a 95% point from 20 positions rests on two or three of them
+    and is often too low; the floor is the BOOT_LEVEL upper quantile of that 95% floor over
+    BOOT resamples of the positions (a fixed seed: the same rows give the same floors)."""
+    import numpy as np
+
+    rng = np.random.default_rng(BOOT_SEED)
+    picks = [rng.integers(0, len(rows), len(rows)) for _ in range(BOOT)] if rows else []
     out = {}
     for u in UNITS:
-        need = sorted(
-            math.sqrt(max(0.0, ((m[u][2] - m[u][0]) / Z95) ** 2 - m[u][1] ** 2))
-            for r in rows
-            for m in r["moves"]
-        )
-        k = max(0, math.ceil(target * len(need)) - 1)
-        out[u] = float(f"{need[k] * 1.0005:.3g}") if need else 0.0  # 3 digits, rounded up
+        boot = sorted(_floor_95([rows[i] for i in pick], u, target) for pick in picks)
+        k = max(0, math.ceil(BOOT_LEVEL * len(boot)) - 1)
+        out[u] = float(f"{boot[k] * 1.0005:.3g}") if boot else 0.0  # 3 digits, rounded up
     return out
 
 
@@ -58,6 +86,11 @@ def _floors(f: dict) -> str:
     return ", ".join(f"{u} {f[u]:g}" for u in UNITS)
 
 
+def _ref_se(c: dict) -> str:
+    rows = [m["value"] for r in c["eval"] for m in r["moves"]]
+    return "recorded" if rows and all(len(x) > 3 for x in rows) else "not recorded"
+
+
 def render_calibration(cal: dict, floors: dict) -> list[str]:
     out = [
         "## Honest intervals",
@@ -68,14 +101,20 @@ def render_calibration(cal: dict, floors: dict) -> list[str]:
         " standard errors of the paired samples) covers the larger search's value far less"
         " often than 95%: the larger search's deeper tree moves the values. So the interval"
         " is mean +- 1.96 sqrt(se^2 + floor^2), with a floor per game and unit (value, points,"
-        " chance to finish first) fitted on the *fit* positions (the least floor whose"
-        " coverage reaches 0.95 there); the coverage is then measured on the separate *eval*"
-        " positions. Target: at least 0.90. Coverage with its 95% Wilson interval"
-        " (hits/intervals); every listed move and unit counts.",
+        " chance to finish first) fitted on the *fit* positions only: the least floor whose"
+        " coverage reaches 0.95 there, taken at its 90% upper bound over"
+        f" {BOOT} resamples of the fit positions (the moves of one position miss together, so"
+        " the plain 95% point of a few positions is often too low). The coverage is then"
+        " measured on the separate *eval* positions (other games, other seeds). The larger"
+        " search's value has its own sampling noise: an interval counts as covering when"
+        " |reference - mean| <= 1.96 sqrt(se^2 + floor^2 + reference se^2) (column"
+        " *reference se*: whether that standard error was recorded; when it was not, it"
+        " counts as 0, which only lowers the coverage). Target: at least 0.90. Coverage with"
+        " its 95% Wilson interval (hits/intervals); every listed move and unit counts.",
         "",
-        "| game | budgets | positions fit / eval | raw coverage (eval) | floors fitted |"
-        " floors in code | coverage (eval) | best move only | target |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| game | budgets | positions fit / eval | reference se | raw coverage (eval) |"
+        " floors fitted | floors in code | coverage (eval) | best move only | target |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     zero = dict.fromkeys(UNITS, 0.0)
     for game, c in cal.items():
@@ -87,7 +126,7 @@ def render_calibration(cal: dict, floors: dict) -> list[str]:
         ok = "met" if n and k / n >= 0.90 else "**missed**"
         out.append(
             f"| {game} | {c['small']} vs {c['big']} | {len(c['fit'])} / {len(c['eval'])} |"
-            f" {_rate(*raw)} | {_floors(fit)} | {_floors(f)} | {_rate(k, n)} | {_rate(*best)}"
+            f" {_ref_se(c)} | {_rate(*raw)} | {_floors(fit)} | {_floors(f)} | {_rate(k, n)} | {_rate(*best)}"
             f" | {ok} |"
         )
     out.append("")
@@ -110,23 +149,29 @@ def render_marks(marks: dict) -> list[str]:
         "",
         "One 3-player game per game (P1 the heuristic with 30% random moves, the others the"
         " heuristic), P1 reviewed twice with seeds 0 and 1: the share of unforced decisions"
-        " that get the same mark (no mark counts as a mark). Target: at least 0.90. The"
-        " review time is the wall time of one review at the default agent (luck included),"
-        " with the given number of worker processes sharing the machine's 2 cores with other"
-        " work; target: at most 60 s.",
+        " that get the same mark (no mark counts as a mark; a mark is the highest threshold"
+        " the lower bound of the loss's paired 95% interval reaches, docs/advice.md). Target:"
+        " at least 0.90. The review time is the wall time of the first review at the default"
+        " agent (luck included) with `--workers` processes analysing its decisions; CPU time"
+        " is that of the review and its workers together (about the wall time of one worker"
+        " on an idle core). Load: the machine's 1-minute load average at the start and the"
+        " end of the review (2 cores, shared with other work). Target: at most 60 s.",
         "",
         "| game | agent | decisions | marked (seed 0 / 1) | same mark | target |"
-        " review time (s) | target |",
-        "|---|---|---|---|---|---|---|---|",
+        " workers | review time (s) | CPU time (s) | load | target |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for game, m in marks.items():
         k, n = m["same"], m["decisions"]
         ok = "met" if n and k / n >= 0.90 else "**missed**"
         secs = m["seconds"][0]
         ok_t = "met" if secs <= 60 else "**missed**"
+        cpu = f"{m['cpu_seconds'][0]:.0f}" if "cpu_seconds" in m else "-"
+        load = "-" if "load" not in m else " to ".join(f"{x:.1f}" for x in m["load"][0])
         out.append(
             f"| {game} | {m['agent']} | {n} | {m['marked'][0]} / {m['marked'][1]} |"
-            f" {_rate(k, n)} | {ok} | {secs:.0f} | {ok_t} |"
+            f" {_rate(k, n)} | {ok} | {m.get('workers', 1)} | {secs:.0f} | {cpu} | {load} |"
+            f" {ok_t} |"
         )
     return [*out, ""]
 

@@ -12,8 +12,10 @@ value, so a loss is never negative. Each decision gets:
   other player) and chance to finish first;
 - a mark by the loss in points: ``doubtful``, ``bad`` or ``very bad`` at the game's
   ``THRESHOLDS`` (docs/advice.md), given only to a move other than the recommendation and
-  only when the paired 95% interval of the loss excludes 0 (a loss the comparison cannot
-  tell from noise is not marked);
+  read from the *lower bound* of the loss's paired 95% interval: a move is marked bad only
+  when the comparison is sure (97.5%, one-sided) that it loses at least the "bad" threshold.
+  A loss the comparison cannot tell from noise is not marked, and a loss near a threshold
+  gets the lower mark, so the mark does not turn on the review's seed;
 - its accuracy, Lichess's formula on the loss in chance to finish first (percentage
   points): ``103.1668 exp(-0.04354 loss) - 3.1669``, clipped to [0, 100].
 
@@ -30,7 +32,8 @@ world the record's ``me`` seat saw.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,13 +67,14 @@ def thresholds_for(game_string: str) -> tuple[float, float, float]:
 
 
 def mark_for(loss: float | None, low: float | None, limits: tuple[float, ...]) -> str | None:
-    """The mark of a loss in points (None: no mark); only a loss whose paired interval
-    excludes 0 is marked."""
+    """The mark of a loss in points (None: no mark): the highest threshold the lower bound
+    ``low`` of the loss's paired 95% interval reaches (a loss whose interval holds 0 is
+    never marked)."""
     if loss is None or low is None or low <= 0.0:
         return None
     found = None
     for name, limit in zip(MARKS, limits, strict=True):
-        if loss >= limit:
+        if low >= limit:
             found = name
     return found
 
@@ -226,11 +230,16 @@ def review(
     game_string: str | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     luck: bool = True,
+    workers: int = 1,
 ) -> Review:
     """Review every unforced decision of ``player`` (default: the record's ``me``/``human``
     seat). A forced move (one legal action) is skipped: no budget is spent on it and it
     does not count. ``on_progress(done, total)`` is called before the first decision and
-    after each one. ``luck`` False leaves out the luck of the chance events."""
+    after each one. ``luck`` False leaves out the luck of the chance events. ``workers``
+    processes analyse the decisions side by side; each decision is seeded on its own, so
+    the review is the same for any number of workers."""
+    if workers < 1:
+        raise HistoryError("workers must be at least 1")
     game_string = game_string or record.game
     game = spiel_games.load_game(game_string)
     if player is None:
@@ -256,8 +265,9 @@ def review(
     todo = [i for i in todo if len(world.states[i].legal_actions()) > 1]
     if on_progress is not None:
         on_progress(0, len(todo))
-    for done, i in enumerate(todo, start=1):
-        result.decisions.append(_decision(game_string, world, i, spec, player, seed, result))
+    tasks = [(game_string, world.actions[: i + 1], str(spec), player, seed) for i in todo]
+    for done, d in enumerate(_run(tasks, workers, world), start=1):
+        result.decisions.append(d)
         if on_progress is not None:
             on_progress(done, len(todo))
     if not result.decisions:
@@ -267,9 +277,32 @@ def review(
     return result
 
 
-def _decision(game_string, world, i: int, spec, player: int, seed: int, rv: Review) -> Decision:
-    played = world.actions[i]
-    state = world.states[i]
+def _run(tasks: list, workers: int, world) -> Iterator[Decision]:
+    """The decisions of ``tasks`` in order, analysed by ``workers`` processes (1: here, on
+    the states already replayed)."""
+    if workers == 1 or len(tasks) < 2:
+        for t in tasks:
+            yield _decision(*t, state=world.states[len(t[1]) - 1])
+        return
+    with ProcessPoolExecutor(min(workers, len(tasks))) as pool:
+        yield from pool.map(_decision_task, tasks)
+
+
+def _decision_task(task) -> Decision:
+    """One decision in a worker process: the position replayed from the world's actions."""
+    game_string, actions = task[0], task[1]
+    state = spiel_games.load_game(game_string).new_initial_state()
+    for a in actions[:-1]:
+        state.apply_action(a)
+    return _decision(*task, state=state)
+
+
+def _decision(
+    game_string: str, actions: list[int], spec: str, player: int, seed: int, *, state
+) -> Decision:
+    """The decision whose move played is ``actions[-1]``, at ``state`` (the position before
+    it)."""
+    i, played = len(actions) - 1, actions[-1]
     adv = advise_state(
         game_string,
         state,
@@ -301,7 +334,7 @@ def _decision(game_string, world, i: int, spec, player: int, seed: int, rv: Revi
         view=readable_observation(state, player),
     )
     if mine is not None and mine.margin_gap is not None and mine.first_gap is not None:
-        _units(d, best, mine, rv.thresholds)
+        _units(d, best, mine, thresholds_for(game_string))
     return d
 
 
