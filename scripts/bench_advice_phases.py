@@ -312,7 +312,41 @@ def phase_serve(args) -> dict:
     return out
 
 
+NOISE_GAMES = (8, 9)  # development games: never 7, the game the marks are measured on
+
+
+def phase_noise(args) -> dict:
+    """Per game, two reviews (seeds 0 and 1) of P1 in development games: each decision's
+    loss in points and its paired lower bound, to fit how far a loss moves between seeds
+    beyond its paired standard error (review.LOSS_FLOOR)."""
+    from tournament.advice import review
+
+    review.LOSS_FLOOR.clear()  # the paired lower bounds: the floors are fitted from these
+    agent = "ismcts(sims=30)" if args.quick else DEFAULT
+    out = {}
+    for name in args.games:
+        g = QUICK_GAME if args.quick else GAMES[name]
+        seats = MARK_SEATS[:2] if args.quick else MARK_SEATS
+        rows = []
+        for game_seed in NOISE_GAMES[:1] if args.quick else NOISE_GAMES:
+            one, two = (review_game((g, seats, game_seed, 0, agent, s)) for s in (0, 1))
+            rows.append(noise_rows(game_seed, one, two))
+        out[g] = {"agent": agent, "games": rows}
+        print(f"noise {name}: {sum(len(r['loss']) for r in rows)} decisions", flush=True)
+    return out
+
+
+def noise_rows(game_seed: int, one: dict, two: dict) -> dict:
+    """The losses in points and their paired lower bounds of two reviews of one game."""
+    return {
+        "game_seed": game_seed,
+        "loss": [one["loss_points"], two["loss_points"]],
+        "low": [one["loss_points_low"], two["loss_points_low"]],
+    }
+
+
 PHASES = {
+    "noise": phase_noise,
     "calibration": phase_calibration,
     "marks": phase_marks,
     "ladder": phase_ladder,

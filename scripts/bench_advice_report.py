@@ -143,6 +143,46 @@ def spearman(x: list[float], y: list[float]) -> float:
     return float(spearmanr(x, y).statistic)
 
 
+def loss_floor(noise: dict) -> float:
+    """How far a loss in points moves between two reviews with different seeds beyond its
+    paired standard error: f with var(loss_a - loss_b) = se_a^2 + se_b^2 + 2 f^2, the moment
+    estimate over the decisions where either review finds a loss (3 digits, rounded up)."""
+    total = n = 0.0
+    for g in noise["games"]:
+        (la, lb), (wa, wb) = g["loss"], g["low"]
+        for a, b, lo_a, lo_b in zip(la, lb, wa, wb, strict=True):
+            if a is None or b is None or lo_a is None or lo_b is None or not (a or b):
+                continue
+            se_a, se_b = (a - lo_a) / Z95, (b - lo_b) / Z95
+            total += (a - b) ** 2 - se_a * se_a - se_b * se_b
+            n += 1
+    f = math.sqrt(max(0.0, total / (2 * n))) if n else 0.0
+    return float(f"{f * 1.0005:.3g}")
+
+
+def render_noise(noise: dict, floors: dict) -> list[str]:
+    out = [
+        "## How far a loss moves between reviews",
+        "",
+        "Development games (game seeds 8 and 9, never the game the marks are measured on"
+        " below), P1 reviewed twice with seeds 0 and 1 at the default agent: the loss in"
+        " points of each decision moves between the two reviews more than its paired standard"
+        " error says (the searched trees differ). The floor f solves var(loss_a - loss_b) ="
+        " se_a^2 + se_b^2 + 2 f^2 over the decisions where either review finds a loss; a mark"
+        " reads the lower end loss - 1.96 sqrt(se^2 + f^2) (docs/advice.md).",
+        "",
+        "| game | agent | games | decisions | floor fitted (points) | floor in code |",
+        "|---|---|---|---|---|---|",
+    ]
+    for game, c in noise.items():
+        n = sum(len(g["loss"][0]) for g in c["games"])
+        code = floors.get(game.split("(")[0], 0.0)
+        out.append(
+            f"| {game} | {c['agent']} | {len(c['games'])} | {n} | {loss_floor(c):g} | {code:g} |"
+        )
+    return [*out, ""]
+
+
 def render_marks(marks: dict) -> list[str]:
     out = [
         "## Marks that do not depend on the seed, and review time",
@@ -237,13 +277,17 @@ def render(data: dict) -> str:
     ]
     if "calibration" in data:
         lines += render_calibration(data["calibration"], dict(analysis.FLOOR))
+    if "noise" in data:
+        from tournament.advice.review import LOSS_FLOOR
+
+        lines += render_noise(data["noise"], dict(LOSS_FLOOR))
     if "marks" in data:
         lines += render_marks(data["marks"])
     if "ladder" in data:
         lines += render_ladder(data["ladder"])
     if "serve" in data:
         lines += render_serve(data["serve"])
-    missing = [p for p in ("calibration", "marks", "ladder", "serve") if p not in data]
+    missing = [p for p in ("calibration", "noise", "marks", "ladder", "serve") if p not in data]
     if missing:
         lines += ["## Not measured yet", "", ", ".join(missing), ""]
     return "\n".join(lines)

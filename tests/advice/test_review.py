@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pyarrow.parquet as pq
@@ -227,3 +228,16 @@ def test_a_mark_is_the_one_the_losss_lower_bound_reaches():
     assert mark_for(12.0, 5.0, limits) == "bad"
     assert mark_for(12.0, 10.0, limits) == "very bad"
     assert mark_for(3.0, -0.1, limits) is None and mark_for(None, None, limits) is None
+
+
+def test_a_losss_lower_bound_includes_how_far_losses_move_between_seeds():
+    """Old: the mark read the paired interval alone, which two reviews with different seeds
+    overshoot (the searched trees differ), so marks flipped with the seed."""
+    from solvers.base import Z95
+    from tournament.advice.review import LOSS_FLOOR, loss_low, mark_for
+
+    assert loss_low((5.0, 4.0, 6.0), 0.0) == pytest.approx(4.0)
+    low = loss_low((5.0, 4.0, 6.0), 1.0)
+    assert low == pytest.approx(5.0 - Z95 * math.hypot(1.0 / Z95, 1.0))
+    assert mark_for(5.0, low, (2.0, 5.0, 10.0)) == "doubtful"
+    assert all(f > 0 for f in LOSS_FLOOR.values())

@@ -12,10 +12,12 @@ value, so a loss is never negative. Each decision gets:
   other player) and chance to finish first;
 - a mark by the loss in points: ``doubtful``, ``bad`` or ``very bad`` at the game's
   ``THRESHOLDS`` (docs/advice.md), given only to a move other than the recommendation and
-  read from the *lower bound* of the loss's paired 95% interval: a move is marked bad only
-  when the comparison is sure (97.5%, one-sided) that it loses at least the "bad" threshold.
-  A loss the comparison cannot tell from noise is not marked, and a loss near a threshold
-  gets the lower mark, so the mark does not turn on the review's seed;
+  read from the *lower end* of the loss's 95% range, ``loss - Z95 sqrt(se^2 + floor^2)``
+  (``se`` from the paired comparison, ``floor`` the game's ``LOSS_FLOOR``: how much more a
+  loss moves between reviews with different seeds). A move is marked bad only when the
+  review is sure (97.5%, one-sided) that it loses at least the "bad" threshold; a loss the
+  comparison cannot tell from noise is not marked, and a loss near a threshold gets the
+  lower mark, so the mark does not turn on the review's seed;
 - its accuracy, Lichess's formula on the loss in chance to finish first (percentage
   points): ``103.1668 exp(-0.04354 loss) - 3.1669``, clipped to [0, 100].
 
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import spiel_games
+from solvers.base import Z95
 from solvers.registry import AgentSpec, resolve
 from tournament.advice.advise import MoveAdvice, advise_state
 from tournament.advice.items import CHANCE, HistoryError, check_player
@@ -60,10 +63,24 @@ THRESHOLDS = {
     "python_staufer": (2.0, 5.0, 10.0),
 }
 DEFAULT_THRESHOLDS = (1.0, 3.0, 6.0)
+# How far a loss in points moves between two reviews with different seeds beyond what its
+# paired standard error says (the searched trees differ), per game: the standard deviation
+# fitted by `python scripts/bench_advice.py noise` on development games (never the game
+# docs/ADVICE.md measures the marks on). The mark's lower bound includes it. Other games: 0.
+LOSS_FLOOR = {
+    "python_staufer": 0.614,
+}
 
 
 def thresholds_for(game_string: str) -> tuple[float, float, float]:
     return THRESHOLDS.get(game_string.split("(")[0].strip(), DEFAULT_THRESHOLDS)
+
+
+def loss_low(gap: tuple[float, float, float], floor: float) -> float:
+    """The lower end of a loss's 95% range: mean - Z95 sqrt(se^2 + floor^2), ``se`` from the
+    paired interval ``gap`` (mean, low, high)."""
+    se = (gap[0] - gap[1]) / Z95
+    return gap[0] - Z95 * math.hypot(se, floor)
 
 
 def mark_for(loss: float | None, low: float | None, limits: tuple[float, ...]) -> str | None:
@@ -100,7 +117,7 @@ class Decision:
     best_points: float | None = None  # margin of the best move, points
     played_points: float | None = None
     loss_points: float | None = None
-    loss_points_low: float | None = None  # paired 95% lower bound of the loss in points
+    loss_points_low: float | None = None  # 95% lower bound of the loss in points (marks)
     best_first: float | None = None  # chance to finish first after the best move
     played_first: float | None = None
     loss_first: float | None = None
@@ -334,11 +351,11 @@ def _decision(
         view=readable_observation(state, player),
     )
     if mine is not None and mine.margin_gap is not None and mine.first_gap is not None:
-        _units(d, best, mine, thresholds_for(game_string))
+        _units(d, best, mine, game_string)
     return d
 
 
-def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, limits) -> None:
+def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, game_string: str) -> None:
     """The decision's values and losses in points and chance to finish first, its mark
     and accuracy."""
     assert mine.margin_gap is not None and mine.first_gap is not None
@@ -346,10 +363,11 @@ def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, limits) -> None:
     d.played_points = None if mine.margin is None else mine.margin[0]
     d.best_first = None if best.first is None else best.first[0]
     d.played_first = None if mine.first is None else mine.first[0]
-    d.loss_points, d.loss_points_low = mine.margin_gap[0], mine.margin_gap[1]
+    floor = LOSS_FLOOR.get(game_string.split("(")[0].strip(), 0.0)
+    d.loss_points, d.loss_points_low = mine.margin_gap[0], loss_low(mine.margin_gap, floor)
     d.loss_first = mine.first_gap[0]
     if d.loss:  # a move other than the recommendation: marked by its loss in points
-        d.mark = mark_for(d.loss_points, d.loss_points_low, limits)
+        d.mark = mark_for(d.loss_points, d.loss_points_low, thresholds_for(game_string))
     d.accuracy = accuracy(d.loss_first)
 
 
