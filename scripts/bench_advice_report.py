@@ -190,28 +190,36 @@ def render_marks(marks: dict) -> list[str]:
         "One 3-player game per game (P1 the heuristic with 30% random moves, the others the"
         " heuristic), P1 reviewed twice with seeds 0 and 1: the share of unforced decisions"
         " that get the same mark (no mark counts as a mark; a mark is the highest threshold"
-        " the lower bound of the loss's paired 95% interval reaches, docs/advice.md). Target:"
-        " at least 0.90. The review time is the wall time of the first review at the default"
-        " agent (luck included) with `--workers` processes analysing its decisions; CPU time"
-        " is that of the review and its workers together (about the wall time of one worker"
-        " on an idle core). Load: the machine's 1-minute load average at the start and the"
-        " end of the review (2 cores, shared with other work). Target: at most 60 s.",
+        " the lower end of the loss's 95% range reaches, that range including the game's loss"
+        " floor above; docs/advice.md). Target: at least 0.90. The review time is the wall"
+        " time of the first review at the default agent (luck included) with `--workers`"
+        " processes analysing its decisions; CPU time is that of the review and its workers"
+        " together. Load: the machine's 1-minute load average at the start and the end of the"
+        " review (2 cores, shared with other work: a load above 2 stretches the wall time)."
+        " Target: at most 60 s of wall time. *CPU / workers* is what the wall time would be"
+        " on an otherwise idle machine if the workers shared the work perfectly (an estimate,"
+        " not a measurement; its verdict is marked as such).",
         "",
         "| game | agent | decisions | marked (seed 0 / 1) | same mark | target |"
-        " workers | review time (s) | CPU time (s) | load | target |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        " workers | review time (s) | CPU time (s) | load | target | CPU / workers (s) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for game, m in marks.items():
         k, n = m["same"], m["decisions"]
         ok = "met" if n and k / n >= 0.90 else "**missed**"
         secs = m["seconds"][0]
         ok_t = "met" if secs <= 60 else "**missed**"
-        cpu = f"{m['cpu_seconds'][0]:.0f}" if "cpu_seconds" in m else "-"
+        workers = m.get("workers", 1)
+        cpu, idle = "-", "-"
+        if "cpu_seconds" in m:
+            cpu = f"{m['cpu_seconds'][0]:.0f}"
+            est = m["cpu_seconds"][0] / workers
+            idle = f"{est:.0f} ({'met' if est <= 60 else 'missed'}, estimate)"
         load = "-" if "load" not in m else " to ".join(f"{x:.1f}" for x in m["load"][0])
         out.append(
             f"| {game} | {m['agent']} | {n} | {m['marked'][0]} / {m['marked'][1]} |"
-            f" {_rate(k, n)} | {ok} | {m.get('workers', 1)} | {secs:.0f} | {cpu} | {load} |"
-            f" {ok_t} |"
+            f" {_rate(k, n)} | {ok} | {workers} | {secs:.0f} | {cpu} | {load} | {ok_t} |"
+            f" {idle} |"
         )
     return [*out, ""]
 
