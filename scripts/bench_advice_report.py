@@ -130,6 +130,15 @@ def render_calibration(cal: dict, floors: dict) -> list[str]:
             f" | {ok} |"
         )
     out.append("")
+    stale = [game for game, c in cal.items() if _ref_se(c) == "not recorded"]
+    if stale:
+        out += [
+            f"Not measured again yet: {', '.join(stale)}. These rows were measured before the"
+            " default opponent model became opponents=infer, on eval positions that the choice"
+            " of the floor-fitting rule (the resampling) has seen, so their coverage is not an"
+            " independent test; the rows with a recorded reference se are.",
+            "",
+        ]
     for game, c in cal.items():
         f = floors.get(game.split("(")[0], zero)
         per = ", ".join(f"{u} {_rate(*coverage(c['eval'], f, units=(u,)))}" for u in UNITS)
