@@ -264,6 +264,7 @@ def phase_ladder(args) -> dict:
     return {
         "game": game,
         "agent": agent,
+        "opponents_infer": True,  # measured with opponents=infer the default (issue 33)
         "agents": ladder,
         "elo": [float(x) for x in elo],
         "games": len(games),

@@ -254,6 +254,12 @@ def render_ladder(lad: dict) -> list[str]:
         out.append(f"| {a} | {e:.0f} | {d} | {'-' if r is None else f'{r:.3f}'} |")
     ok = "met" if rho is not None and rho >= 0.9 else "**missed**"
     out += ["", f"Spearman rank correlation: {'-' if rho is None else f'{rho:.2f}'} ({ok})", ""]
+    if not lad.get("opponents_infer"):
+        out += [
+            "Not measured again yet: measured before the default opponent model became"
+            " opponents=infer (issue 33).",
+            "",
+        ]
     return out
 
 
