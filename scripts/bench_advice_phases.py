@@ -279,6 +279,7 @@ def phase_serve(args) -> dict:
     gives the history as action ids)."""
     import io
     import json
+    import os
 
     from tournament.advice.advise import advise_state
     from tournament.advice.serve import Engine
@@ -299,6 +300,7 @@ def phase_serve(args) -> dict:
         query = {"id": 1, "game": g, "history": actions, "agent": agent}
         query["reportDuringSearchEvery"] = 0.1
         sink = Out()
+        load = os.getloadavg()[0]
         t = time.perf_counter()
         Engine().serve(io.StringIO(json.dumps(query) + "\n"), sink)
         lines = [json.loads(x) for x in sink.getvalue().splitlines()]
@@ -309,6 +311,7 @@ def phase_serve(args) -> dict:
             "first_partial": first[0] - t if first else None,
             "answers": len(lines),
             "total": stamps[-1] - t,
+            "load": load,
         }
     return out
 

@@ -271,18 +271,21 @@ def render_serve(serve: dict) -> list[str]:
         " from a game of the heuristic (the history as action ids, `ply` actions long; the"
         " game already loaded): seconds from the query to the first partial answer (target:"
         " at most 0.2 s; replaying the history and dealing the advised player's view come"
-        " first) and to the final answer.",
+        " first) and to the final answer. Load: the machine's 1-minute load average when the"
+        " query was sent (2 cores; above 2, other work shares them).",
         "",
-        "| game | ply | agent | first partial answer (s) | target | final answer (s) | answers |",
-        "|---|---|---|---|---|---|---|",
+        "| game | ply | agent | first partial answer (s) | target | final answer (s) | answers |"
+        " load |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for game, r in serve.items():
         first = r["first_partial"]
         ok = "met" if first is not None and first <= 0.2 else "**missed**"
         shown = "none" if first is None else f"{first:.3f}"
+        load = f"{r['load']:.1f}" if "load" in r else "-"
         out.append(
             f"| {game} | {r.get('ply', '-')} | {r['agent']} | {shown} | {ok} |"
-            f" {r['total']:.2f} | {r['answers']} |"
+            f" {r['total']:.2f} | {r['answers']} | {load} |"
         )
     return [*out, ""]
 
