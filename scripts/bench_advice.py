@@ -4,6 +4,7 @@ Each phase stores its raw figures in docs/data/advice.json (tracked); ``render``
 file into the Markdown and tests/test_docs_advice.py checks the Markdown is exactly that
 rendering, so no figure in it is typed by hand.
 
+    python scripts/bench_advice.py noise         # how far a loss moves between seeds (fit)
     python scripts/bench_advice.py calibration   # intervals vs a search with 8x the budget
     python scripts/bench_advice.py marks         # two reviews, two seeds; review time
     python scripts/bench_advice.py ladder        # review error rate vs Elo over 5 agents
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         args.doc.write_text(text)
         return 0
     t = time.perf_counter()
-    if args.phase in ("calibration", "marks", "serve"):  # per game, saved as each is done
+    if args.phase in ("noise", "calibration", "marks", "serve"):  # per game, saved as done
         games = args.games
         for game in games:
             args.games = [game]

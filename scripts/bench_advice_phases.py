@@ -18,7 +18,9 @@ GAMES = {
 DEFAULT = "ismcts(sims=800)"
 BIG = "ismcts(sims=6400)"  # 8x the default budget
 FIT_POSITIONS, EVAL_POSITIONS = 20, 40
-FIT_SEED, EVAL_SEED = 100, 200  # positions to fit the floors on / to measure them on
+# positions to fit the floors on / to measure them on (300: positions no earlier run or
+# choice of the fitting rule has seen; 200 were the eval positions before issue 33)
+FIT_SEED, EVAL_SEED = 100, 300
 TOP = 3
 LADDER = ["random", "noisy(eps=0.3)", "heuristic", "ismcts(sims=25)", "ismcts(sims=200)"]
 LADDER_GAME = "python_coloretto(players=2)"
@@ -68,7 +70,8 @@ def _state(game_string: str, actions: list[int]):
 
 def calibrate_position(task) -> dict:
     """One position: the listed moves at the default budget with raw standard errors (the
-    floors set to 0), and their values in a search with 8x the budget (another seed)."""
+    floors set to 0), and their values in a search with 8x the budget (another seed) with
+    that search's own raw standard error: per unit [mean, se, big, big se]."""
     from solvers.base import Z95
     from solvers.search import analysis
     from tournament.advice.advise import advise_state
@@ -86,13 +89,20 @@ def calibrate_position(task) -> dict:
         o = found[m.action_id]
         row = {"rank": rank}
         for unit, mine, theirs in (
-            ("value", (m.value, m.ci_low, m.ci_high), (o.value,)),
+            ("value", (m.value, m.ci_low, m.ci_high), (o.value, o.ci_low, o.ci_high)),
             ("margin", m.margin, o.margin),
             ("first", m.first, o.first),
         ):
-            row[unit] = [mine[0], (mine[2] - mine[1]) / (2 * Z95), theirs[0]]
+            se, big_se = ((t[2] - t[1]) / (2 * Z95) for t in (mine, theirs))
+            row[unit] = [mine[0], se, theirs[0], big_se]
         moves.append(row)
-    return {"ply": len(actions), "moves": moves, "seconds": a.seconds, "big_seconds": b.seconds}
+    return {
+        "ply": len(actions),
+        "moves": moves,
+        "passes": [a.passes, b.passes],
+        "seconds": a.seconds,
+        "big_seconds": b.seconds,
+    }
 
 
 def phase_calibration(args) -> dict:
@@ -144,8 +154,12 @@ def _play_task(task) -> tuple[list[float], list[int]]:
     return [float(x) for x in state.returns()], actions
 
 
-def review_game(task) -> dict:
-    """Review seat ``player`` of one game at a seed: the marks, losses and wall time."""
+def review_game(task, workers: int = 1) -> dict:
+    """Review seat ``player`` of one game at a seed: the marks, losses, wall and CPU time
+    (this process and its worker processes) and the machine's load average around it."""
+    import os
+    import resource
+
     from tournament.advice.positions import record_of
     from tournament.advice.review import review
 
@@ -156,13 +170,22 @@ def review_game(task) -> dict:
     else:
         state, actions = play_game(game_string, specs, game_seed)
     record = record_of(game_string, state, game_seed, list(specs), actions)
-    t = time.perf_counter()
-    rv = review(record, agent, player=player, seed=seed)
-    seconds = time.perf_counter() - t
+
+    def cpu() -> float:
+        me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    load, c, t = os.getloadavg()[0], cpu(), time.perf_counter()
+    rv = review(record, agent, player=player, seed=seed, workers=workers)
+    seconds, cpu_seconds = time.perf_counter() - t, cpu() - c
     return {
         "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
+        "load": [load, os.getloadavg()[0]],
+        "workers": workers,
         "marks": [d.mark for d in rv.decisions],
         "loss_points": [d.loss_points for d in rv.decisions],
+        "loss_points_low": [d.loss_points_low for d in rv.decisions],
         "loss_first": [d.loss_first for d in rv.decisions],
         "forced": rv.forced,
         "result": [float(x) for x in state.scores()],
@@ -173,17 +196,15 @@ MARK_SEATS = ["noisy(eps=0.3)", "heuristic", "heuristic"]
 
 
 def phase_marks(args) -> dict:
-    """Two reviews (seeds 0 and 1) of P1 in one 3-player game per game; the first one's
-    wall time is the review time at the default agent."""
+    """Two reviews (seeds 0 and 1) of P1 in one 3-player game per game, one after the
+    other, each with ``--workers`` processes analysing its decisions; the first one's wall
+    time is the review time at the default agent."""
     agent = "ismcts(sims=30)" if args.quick else DEFAULT
     out = {}
     for name in args.games:
         g = QUICK_GAME if args.quick else GAMES[name]
-        tasks = [
-            (g, MARK_SEATS[:2] if args.quick else MARK_SEATS, 7, 0, agent, seed) for seed in (0, 1)
-        ]
-        with ProcessPoolExecutor(args.workers) as pool:
-            one, two = pool.map(review_game, tasks)
+        seats = MARK_SEATS[:2] if args.quick else MARK_SEATS
+        one, two = (review_game((g, seats, 7, 0, agent, s), args.workers) for s in (0, 1))
         same = sum(a == b for a, b in zip(one["marks"], two["marks"], strict=True))
         out[g] = {
             "agent": agent,
@@ -192,7 +213,10 @@ def phase_marks(args) -> dict:
             "same": same,
             "marked": [sum(m is not None for m in r["marks"]) for r in (one, two)],
             "seconds": [one["seconds"], two["seconds"]],
+            "cpu_seconds": [one["cpu_seconds"], two["cpu_seconds"]],
+            "load": [one["load"], two["load"]],
             "workers": args.workers,
+            "reviews": [one, two],
         }
         print(f"marks {name}: {same}/{len(one['marks'])} same", flush=True)
     return out
@@ -240,6 +264,7 @@ def phase_ladder(args) -> dict:
     return {
         "game": game,
         "agent": agent,
+        "opponents_infer": True,  # measured with opponents=infer the default (issue 33)
         "agents": ladder,
         "elo": [float(x) for x in elo],
         "games": len(games),
@@ -254,6 +279,7 @@ def phase_serve(args) -> dict:
     gives the history as action ids)."""
     import io
     import json
+    import os
 
     from tournament.advice.advise import advise_state
     from tournament.advice.serve import Engine
@@ -274,6 +300,7 @@ def phase_serve(args) -> dict:
         query = {"id": 1, "game": g, "history": actions, "agent": agent}
         query["reportDuringSearchEvery"] = 0.1
         sink = Out()
+        load = os.getloadavg()[0]
         t = time.perf_counter()
         Engine().serve(io.StringIO(json.dumps(query) + "\n"), sink)
         lines = [json.loads(x) for x in sink.getvalue().splitlines()]
@@ -284,11 +311,46 @@ def phase_serve(args) -> dict:
             "first_partial": first[0] - t if first else None,
             "answers": len(lines),
             "total": stamps[-1] - t,
+            "load": load,
         }
     return out
 
 
+NOISE_GAMES = (8, 9)  # development games: never 7, the game the marks are measured on
+
+
+def phase_noise(args) -> dict:
+    """Per game, two reviews (seeds 0 and 1) of P1 in development games: each decision's
+    loss in points and its paired lower bound, to fit how far a loss moves between seeds
+    beyond its paired standard error (review.LOSS_FLOOR)."""
+    from tournament.advice import review
+
+    review.LOSS_FLOOR.clear()  # the paired lower bounds: the floors are fitted from these
+    agent = "ismcts(sims=30)" if args.quick else DEFAULT
+    out = {}
+    for name in args.games:
+        g = QUICK_GAME if args.quick else GAMES[name]
+        seats = MARK_SEATS[:2] if args.quick else MARK_SEATS
+        rows = []
+        for game_seed in NOISE_GAMES[:1] if args.quick else NOISE_GAMES:
+            one, two = (review_game((g, seats, game_seed, 0, agent, s)) for s in (0, 1))
+            rows.append(noise_rows(game_seed, one, two))
+        out[g] = {"agent": agent, "games": rows}
+        print(f"noise {name}: {sum(len(r['loss']) for r in rows)} decisions", flush=True)
+    return out
+
+
+def noise_rows(game_seed: int, one: dict, two: dict) -> dict:
+    """The losses in points and their paired lower bounds of two reviews of one game."""
+    return {
+        "game_seed": game_seed,
+        "loss": [one["loss_points"], two["loss_points"]],
+        "low": [one["loss_points_low"], two["loss_points_low"]],
+    }
+
+
 PHASES = {
+    "noise": phase_noise,
     "calibration": phase_calibration,
     "marks": phase_marks,
     "ladder": phase_ladder,

@@ -28,6 +28,14 @@ def test_the_floors_in_the_code_are_the_ones_fitted(bench):
         assert analysis.FLOOR[name] == bench.report.fitted_floors(c["fit"])
 
 
+def test_the_loss_floors_in_the_code_are_the_ones_fitted(bench):
+    from tournament.advice.review import LOSS_FLOOR
+
+    data = bench.load_data()
+    for game, c in data.get("noise", {}).items():
+        assert LOSS_FLOOR.get(game.split("(")[0], 0.0) == bench.report.loss_floor(c)
+
+
 def test_a_verdict_follows_its_figures(bench):
     data = {
         "serve": {
@@ -48,15 +56,16 @@ def test_check_fails_on_a_stale_document(bench, tmp_path):
 
 def test_every_phase_runs_in_quick_mode(bench, tmp_path):
     data, doc = tmp_path / "advice.json", tmp_path / "ADVICE.md"
-    for phase in ("calibration", "marks", "ladder", "serve"):
+    for phase in ("noise", "calibration", "marks", "ladder", "serve"):
         assert bench.main([phase, "--quick", "--games", "coloretto", "--data", str(data)]) == 0
     assert bench.main(["render", "--data", str(data), "--doc", str(doc)]) == 0
     stored = json.loads(data.read_text())
-    assert set(stored) == {"calibration", "marks", "ladder", "serve"}
+    assert set(stored) == {"noise", "calibration", "marks", "ladder", "serve"}
     assert len(stored["ladder"]["agents"]) >= 5
     text = doc.read_text()
     for title in (
         "## Honest intervals",
+        "## How far a loss moves",
         "## Marks that",
         "## The review measures",
         "## The engine",

@@ -29,10 +29,10 @@ from solvers.search.tree import Node, SearchEngine
 
 # per game and unit (value, margin in points, first as a probability), from docs/ADVICE.md
 FLOOR: dict[str, dict[str, float]] = {
-    "python_coloretto": {"value": 0.0505, "margin": 0.555, "first": 0.0455},
-    "python_rococo": {"value": 0.125, "margin": 1.87, "first": 0.0538},
-    "python_staufer": {"value": 0.157, "margin": 2.46, "first": 0.0967},
-    "python_bruxelles": {"value": 0.0548, "margin": 2.02, "first": 0.0482},
+    "python_coloretto": {"value": 0.162, "margin": 0.912, "first": 0.119},
+    "python_rococo": {"value": 0.0664, "margin": 1.36, "first": 0.0494},
+    "python_staufer": {"value": 0.134, "margin": 2.62, "first": 0.0608},
+    "python_bruxelles": {"value": 0.0631, "margin": 3.37, "first": 0.0539},
 }
 FLOOR_DEFAULT = {"value": 0.1, "margin": 2.0, "first": 0.05}  # not measured: a wide guess
 

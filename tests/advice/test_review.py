@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pyarrow.parquet as pq
@@ -204,3 +205,39 @@ def test_list_prints_the_game_ids_of_a_ledger(tmp_path):
     assert {g["game_id"] for g in json.loads(r.output)} == ids
     r = runner.invoke(app, ["review", str(tmp_path / "t.toml"), "--list"])
     assert r.exit_code == 2 and "needs a ledger directory" in r.output
+
+
+def test_workers_analyse_decisions_side_by_side_with_the_same_review(blunder):
+    """Old: no --workers (a 3-player Bruxelles review took 91 s on one core)."""
+    one = runner.invoke(app, ["review", str(blunder[0]), "-a", AGENT, "--json", "-q"])
+    two = runner.invoke(app, ["review", str(blunder[0]), "-a", AGENT, "--json", "-q", "-w", "2"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert json.loads(one.output) == json.loads(two.output)
+    bad = runner.invoke(app, ["review", str(blunder[0]), "-a", AGENT, "-w", "0"])
+    assert bad.exit_code == 2
+
+
+def test_a_mark_is_the_one_the_losss_lower_bound_reaches():
+    """Old: marked by the loss itself once its interval excluded 0, so a loss of 5.1 [0.3,
+    9.9] was "bad" under one seed and "doubtful" at 4.9 under another."""
+    from tournament.advice.review import mark_for
+
+    limits = (2.0, 5.0, 10.0)
+    assert mark_for(5.1, 0.3, limits) is None  # sure it loses something, not 2 points
+    assert mark_for(5.1, 2.5, limits) == "doubtful"
+    assert mark_for(12.0, 5.0, limits) == "bad"
+    assert mark_for(12.0, 10.0, limits) == "very bad"
+    assert mark_for(3.0, -0.1, limits) is None and mark_for(None, None, limits) is None
+
+
+def test_a_losss_lower_bound_includes_how_far_losses_move_between_seeds():
+    """Old: the mark read the paired interval alone, which two reviews with different seeds
+    overshoot (the searched trees differ), so marks flipped with the seed."""
+    from solvers.base import Z95
+    from tournament.advice.review import LOSS_FLOOR, loss_low, mark_for
+
+    assert loss_low((5.0, 4.0, 6.0), 0.0) == pytest.approx(4.0)
+    low = loss_low((5.0, 4.0, 6.0), 1.0)
+    assert low == pytest.approx(5.0 - Z95 * math.hypot(1.0 / Z95, 1.0))
+    assert mark_for(5.0, low, (2.0, 5.0, 10.0)) == "doubtful"
+    assert all(f > 0 for f in LOSS_FLOOR.values())

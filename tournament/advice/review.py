@@ -12,8 +12,12 @@ value, so a loss is never negative. Each decision gets:
   other player) and chance to finish first;
 - a mark by the loss in points: ``doubtful``, ``bad`` or ``very bad`` at the game's
   ``THRESHOLDS`` (docs/advice.md), given only to a move other than the recommendation and
-  only when the paired 95% interval of the loss excludes 0 (a loss the comparison cannot
-  tell from noise is not marked);
+  read from the *lower end* of the loss's 95% range, ``loss - Z95 sqrt(se^2 + floor^2)``
+  (``se`` from the paired comparison, ``floor`` the game's ``LOSS_FLOOR``: how much more a
+  loss moves between reviews with different seeds). A move is marked bad only when the
+  review is sure (97.5%, one-sided) that it loses at least the "bad" threshold; a loss the
+  comparison cannot tell from noise is not marked, and a loss near a threshold gets the
+  lower mark, so the mark does not turn on the review's seed;
 - its accuracy, Lichess's formula on the loss in chance to finish first (percentage
   points): ``103.1668 exp(-0.04354 loss) - 3.1669``, clipped to [0, 100].
 
@@ -30,11 +34,13 @@ world the record's ``me`` seat saw.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import spiel_games
+from solvers.base import Z95
 from solvers.registry import AgentSpec, resolve
 from tournament.advice.advise import MoveAdvice, advise_state
 from tournament.advice.items import CHANCE, HistoryError, check_player
@@ -57,20 +63,33 @@ THRESHOLDS = {
     "python_staufer": (2.0, 5.0, 10.0),
 }
 DEFAULT_THRESHOLDS = (1.0, 3.0, 6.0)
+# How far a loss in points moves between two reviews with different seeds beyond what its
+# paired standard error says (the searched trees differ), per game: the standard deviation
+# fitted by `python scripts/bench_advice.py noise` on development games (never the game
+# docs/ADVICE.md measures the marks on). The mark's lower bound includes it. Other games: 0.
+LOSS_FLOOR = {"python_rococo": 0.381, "python_staufer": 0.614}
 
 
 def thresholds_for(game_string: str) -> tuple[float, float, float]:
     return THRESHOLDS.get(game_string.split("(")[0].strip(), DEFAULT_THRESHOLDS)
 
 
+def loss_low(gap: tuple[float, float, float], floor: float) -> float:
+    """The lower end of a loss's 95% range: mean - Z95 sqrt(se^2 + floor^2), ``se`` from the
+    paired interval ``gap`` (mean, low, high)."""
+    se = (gap[0] - gap[1]) / Z95
+    return gap[0] - Z95 * math.hypot(se, floor)
+
+
 def mark_for(loss: float | None, low: float | None, limits: tuple[float, ...]) -> str | None:
-    """The mark of a loss in points (None: no mark); only a loss whose paired interval
-    excludes 0 is marked."""
+    """The mark of a loss in points (None: no mark): the highest threshold the lower bound
+    ``low`` of the loss's paired 95% interval reaches (a loss whose interval holds 0 is
+    never marked)."""
     if loss is None or low is None or low <= 0.0:
         return None
     found = None
     for name, limit in zip(MARKS, limits, strict=True):
-        if loss >= limit:
+        if low >= limit:
             found = name
     return found
 
@@ -96,7 +115,7 @@ class Decision:
     best_points: float | None = None  # margin of the best move, points
     played_points: float | None = None
     loss_points: float | None = None
-    loss_points_low: float | None = None  # paired 95% lower bound of the loss in points
+    loss_points_low: float | None = None  # 95% lower bound of the loss in points (marks)
     best_first: float | None = None  # chance to finish first after the best move
     played_first: float | None = None
     loss_first: float | None = None
@@ -226,11 +245,16 @@ def review(
     game_string: str | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     luck: bool = True,
+    workers: int = 1,
 ) -> Review:
     """Review every unforced decision of ``player`` (default: the record's ``me``/``human``
     seat). A forced move (one legal action) is skipped: no budget is spent on it and it
     does not count. ``on_progress(done, total)`` is called before the first decision and
-    after each one. ``luck`` False leaves out the luck of the chance events."""
+    after each one. ``luck`` False leaves out the luck of the chance events. ``workers``
+    processes analyse the decisions side by side; each decision is seeded on its own, so
+    the review is the same for any number of workers."""
+    if workers < 1:
+        raise HistoryError("workers must be at least 1")
     game_string = game_string or record.game
     game = spiel_games.load_game(game_string)
     if player is None:
@@ -256,8 +280,9 @@ def review(
     todo = [i for i in todo if len(world.states[i].legal_actions()) > 1]
     if on_progress is not None:
         on_progress(0, len(todo))
-    for done, i in enumerate(todo, start=1):
-        result.decisions.append(_decision(game_string, world, i, spec, player, seed, result))
+    tasks = [(game_string, world.actions[: i + 1], str(spec), player, seed) for i in todo]
+    for done, d in enumerate(_run(tasks, workers, world), start=1):
+        result.decisions.append(d)
         if on_progress is not None:
             on_progress(done, len(todo))
     if not result.decisions:
@@ -267,9 +292,32 @@ def review(
     return result
 
 
-def _decision(game_string, world, i: int, spec, player: int, seed: int, rv: Review) -> Decision:
-    played = world.actions[i]
-    state = world.states[i]
+def _run(tasks: list, workers: int, world) -> Iterator[Decision]:
+    """The decisions of ``tasks`` in order, analysed by ``workers`` processes (1: here, on
+    the states already replayed)."""
+    if workers == 1 or len(tasks) < 2:
+        for t in tasks:
+            yield _decision(*t, state=world.states[len(t[1]) - 1])
+        return
+    with ProcessPoolExecutor(min(workers, len(tasks))) as pool:
+        yield from pool.map(_decision_task, tasks)
+
+
+def _decision_task(task) -> Decision:
+    """One decision in a worker process: the position replayed from the world's actions."""
+    game_string, actions = task[0], task[1]
+    state = spiel_games.load_game(game_string).new_initial_state()
+    for a in actions[:-1]:
+        state.apply_action(a)
+    return _decision(*task, state=state)
+
+
+def _decision(
+    game_string: str, actions: list[int], spec: str, player: int, seed: int, *, state
+) -> Decision:
+    """The decision whose move played is ``actions[-1]``, at ``state`` (the position before
+    it)."""
+    i, played = len(actions) - 1, actions[-1]
     adv = advise_state(
         game_string,
         state,
@@ -301,11 +349,11 @@ def _decision(game_string, world, i: int, spec, player: int, seed: int, rv: Revi
         view=readable_observation(state, player),
     )
     if mine is not None and mine.margin_gap is not None and mine.first_gap is not None:
-        _units(d, best, mine, rv.thresholds)
+        _units(d, best, mine, game_string)
     return d
 
 
-def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, limits) -> None:
+def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, game_string: str) -> None:
     """The decision's values and losses in points and chance to finish first, its mark
     and accuracy."""
     assert mine.margin_gap is not None and mine.first_gap is not None
@@ -313,10 +361,11 @@ def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, limits) -> None:
     d.played_points = None if mine.margin is None else mine.margin[0]
     d.best_first = None if best.first is None else best.first[0]
     d.played_first = None if mine.first is None else mine.first[0]
-    d.loss_points, d.loss_points_low = mine.margin_gap[0], mine.margin_gap[1]
+    floor = LOSS_FLOOR.get(game_string.split("(")[0].strip(), 0.0)
+    d.loss_points, d.loss_points_low = mine.margin_gap[0], loss_low(mine.margin_gap, floor)
     d.loss_first = mine.first_gap[0]
     if d.loss:  # a move other than the recommendation: marked by its loss in points
-        d.mark = mark_for(d.loss_points, d.loss_points_low, limits)
+        d.mark = mark_for(d.loss_points, d.loss_points_low, thresholds_for(game_string))
     d.accuracy = accuracy(d.loss_first)
 
 

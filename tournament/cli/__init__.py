@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli import advice, games, solvers, sprt
+from tournament.cli import advice, games, review, solvers, sprt
 from tournament.cli import tournament as tournament_commands
 from tournament.cli.common import CONTEXT_SETTINGS, MeepleGroup
 
@@ -67,6 +67,7 @@ solvers.register(app)
 tournament_commands.register(app)
 sprt.register(app)
 advice.register(app)
+review.register(app)
 
 
 def main() -> None:

@@ -1,11 +1,10 @@
-"""`meeple advise` (move advice, and the JSON-lines engine) and `meeple play` (terminal play)."""
+"""`meeple advise` (move advice, and the JSON-lines engine) and `meeple play` (terminal play);
+`meeple review` lives in tournament.cli.review."""
 
 from __future__ import annotations
 
 import json
 import sys
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -18,9 +17,6 @@ from tournament.cli.common import (
     domain_errors,
     fail,
     wants_json,
-)
-from tournament.cli.common import (
-    check_output_path as _check_output_path,
 )
 from tournament.cli.common import (
     opponent_line as _opponent_line,
@@ -264,134 +260,7 @@ def play_cmd(
         raise typer.Exit(1)
 
 
-def review_cmd(
-    source: Annotated[
-        str, typer.Argument(help="A game record (JSON), or a tournament ledger directory")
-    ],
-    game_id: Annotated[
-        str | None, typer.Argument(help="The game to review (with a ledger)")
-    ] = None,
-    agent: Annotated[
-        str | None,
-        typer.Option(
-            "--agent",
-            "-a",
-            help="The reviewing agent, e.g. 'ismcts(sims=2000)' (default ismcts(sims=800))",
-        ),
-    ] = None,
-    player: Annotated[
-        str | None,
-        typer.Option(
-            "--player",
-            "-p",
-            help="The player to review: id 0.. or P1..; default the record's 'me'/'human' seat",
-        ),
-    ] = None,
-    seed: Annotated[
-        int, typer.Option("--seed", "-s", min=0, help="Seed (same seed, same review)")
-    ] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
-    fmt: Annotated[
-        str, typer.Option("--format", help="text or json (json is the same as --json)")
-    ] = "text",
-    html_path: Annotated[
-        str | None,
-        typer.Option("--html", help="Also write an HTML review with a value-over-time plot"),
-    ] = None,
-    list_games: Annotated[
-        bool, typer.Option("--list", help="List the game ids of a ledger (with seats and scores)")
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
-    opponents: OpponentsOption = None,
-) -> None:
-    """Where did I go wrong? Each unforced decision's best move, value, the move played and
-    its loss."""
-    from tournament.advice import review as rv  # deferred: fast --help
-    from tournament.advice import review_text  # deferred: fast --help
-
-    if fmt not in ("text", "json"):
-        raise fail(f"--format must be text or json, got {fmt!r}", 2)
-    if list_games:
-        _list_ledger_games(source, game_id, as_json or fmt == "json")
-        return
-    view = _player_id(player)
-    if html_path is not None:
-        _check_output_path(html_path, "--html")
-    try:
-        with domain_errors(1):
-            record = rv.load_game_record(source, game_id)
-            spec = _with_opponents(agent or rv.DEFAULT_AGENT, opponents)
-            with _review_progress(quiet) as on_progress:
-                result = rv.review(
-                    record,
-                    str(spec),
-                    player=view,
-                    seed=seed,
-                    on_progress=on_progress,
-                )
-    except typer.Exit:
-        raise
-    except (ValueError, RuntimeError) as e:
-        raise fail(str(e), 1) from None
-    if html_path is not None:
-        try:
-            Path(html_path).write_text(review_text.render_html(result))
-        except OSError as e:
-            raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
-    if as_json or fmt == "json":
-        typer.echo(json.dumps(result.to_json(), indent=1))
-    else:
-        typer.echo(_opponent_line(record.game, spec) + "\n" + review_text.render(result))
-    if html_path is not None:
-        typer.echo(f"wrote {html_path}", err=True)
-
-
-def _list_ledger_games(source: str, game_id: str | None, as_json: bool) -> None:
-    from tournament.advice import review as rv  # deferred: fast --help
-
-    if game_id is not None:
-        raise fail("--list takes a ledger directory and no GAME_ID", 2)
-    if not Path(source).is_dir():
-        raise fail(f"--list needs a ledger directory; {source!r} is not one", 2)
-    with domain_errors(1):
-        games = rv.ledger_games(source)
-    if as_json:
-        typer.echo(json.dumps(games, indent=1))
-        return
-    for g in games:
-        scores = ", ".join(f"{x:g}" for x in g["scores"])
-        seats = ", ".join(f"P{p + 1}={name}" for p, name in enumerate(g["seats"]))
-        tail = f"  ({g['failure']})" if g["failure"] else ""
-        typer.echo(f"{g['game_id']}  {seats}  scores {scores}{tail}")
-
-
-@contextmanager
-def _review_progress(quiet: bool):
-    """A progress bar on stderr while the review runs (a terminal only, and not --quiet)."""
-    if quiet or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress(
-        "reviewing",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("review", total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
-
-
 def register(app: typer.Typer) -> None:
-    """Add `meeple advise`, `meeple play` and `meeple review` to the root app."""
+    """Add `meeple advise` and `meeple play` to the root app."""
     app.command("advise")(advise_cmd)
     app.command("play")(play_cmd)
-    app.command("review")(review_cmd)
