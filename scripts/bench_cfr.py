@@ -143,31 +143,58 @@ def speed(name: str, seconds: float) -> dict:
 
 
 # ----- parallel --------------------------------------------------------------------------
-def parallel(name: str, iterations: int) -> dict:
+def _train_more(spec, executor, tables, state: list[int], iterations: int) -> float:
+    """Continue a run by ``iterations``; its wall seconds of training (state: done, rounds)."""
+    done, rounds = state
+    progress = mccfr_train.train(
+        spec, done + iterations, tables, done, rounds, None, executor, 2, 10**12, lambda t, p: {}
+    )
+    state[:] = [progress.iterations, progress.rounds]
+    return progress.seconds
+
+
+def parallel(name: str, iterations: int, repeats: int = 3, batch: int | None = None) -> dict:
+    """Serial and 2-worker Ray training of the same rounds, timed validly: both runs are
+    warmed up first (one untimed round each: the actors' start-up, imports, the first
+    keys), then ``repeats`` timed segments of ``iterations`` each alternate between the
+    two (serial, Ray, serial, Ray, ...), so load changes hit both sides alike."""
     from solvers.train import SolveConfig, train_spec, validate
 
-    cfg = SolveConfig(game_string(name), "mccfr-os", iterations, out="unused.npz", workers=2)
+    cfg = SolveConfig(
+        game_string(name), "mccfr-os", iterations, out="unused.npz", workers=2, batch=batch
+    )
     spec = train_spec(cfg, validate(cfg))
-    out = {"game": game_string(name), "iterations": iterations, "batch": spec.batch, "players": 3}
-    tables = {}
-    for label in ("serial", "ray"):
-        t = Tables(spec.max_keys)
-        executor = (
-            mccfr_train.SerialExecutor(spec)
-            if label == "serial"
-            else mccfr_train.RayExecutor(spec, 2, None)
-        )
-        try:
-            progress = mccfr_train.train(
-                spec, iterations, t, 0, 0, None, executor, 2, 10**12, lambda t, p: {}
-            )
-        finally:
+    out = {"game": game_string(name), "iterations": iterations, "batch": spec.batch}
+    out |= {"players": 3, "repeats": repeats, "warm_up_iterations": 2 * spec.batch}
+    runs = {
+        "serial": mccfr_train.SerialExecutor(spec),
+        "ray": mccfr_train.RayExecutor(spec, 2, None),
+    }
+    tables = {label: Tables(spec.max_keys) for label in runs}
+    states = {label: [0, 0] for label in runs}
+    seconds: dict[str, list[float]] = {label: [] for label in runs}
+    load = [os.getloadavg()[0]]
+    try:
+        for label, executor in runs.items():  # the untimed warm-up round
+            _train_more(spec, executor, tables[label], states[label], 2 * spec.batch)
+        for _ in range(repeats):
+            for label, executor in runs.items():
+                seconds[label].append(
+                    _train_more(spec, executor, tables[label], states[label], iterations)
+                )
+            load.append(os.getloadavg()[0])
+    finally:
+        for executor in runs.values():
             executor.close()
-        out[f"{label}_seconds"] = progress.seconds
-        tables[label] = t.to_arrays()
-    out["efficiency"] = out["serial_seconds"] / (2 * out["ray_seconds"])
+    serial, ray = sum(seconds["serial"]), sum(seconds["ray"])
+    out |= {"serial_seconds": serial, "ray_seconds": ray, "load": [min(load), max(load)]}
+    out["segments"] = [[s, r] for s, r in zip(seconds["serial"], seconds["ray"], strict=True)]
+    ratios = [s / (2 * r) for s, r in out["segments"]]
+    out["efficiency"] = serial / (2 * ray)
+    out["efficiency_range"] = [min(ratios), max(ratios)]
+    arrays = {label: t.to_arrays() for label, t in tables.items()}
     out["identical"] = all(
-        np.array_equal(tables["serial"][k], tables["ray"][k]) for k in tables["serial"]
+        np.array_equal(arrays["serial"][k], arrays["ray"][k]) for k in arrays["serial"]
     )
     return out
 
@@ -292,7 +319,7 @@ def _measure(section: str, name: str, args) -> dict:
     if section == "speed":
         return speed(name, args.seconds)
     if section == "parallel":
-        return parallel(name, args.iterations)
+        return parallel(name, args.iterations, args.repeats, args.batch)
     if section == "blueprints":
         return blueprints(name)
     if section == "strength":
@@ -311,6 +338,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--sections", default=",".join(SECTIONS))
     ap.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per speed test")
     ap.add_argument("--iterations", type=int, default=640, help="parallel: iterations")
+    ap.add_argument("--repeats", type=int, default=3, help="parallel: timed segments per side")
+    ap.add_argument("--batch", type=int, default=None, help="parallel: iterations per batch")
     ap.add_argument("--seeds", type=int, default=20, help="strength: blueprint deals (x3 seats)")
     ap.add_argument("--search-seeds", type=int, default=4, help="strength: cfr-search deals")
     ap.add_argument("--move-seconds", type=float, default=0.05, help="ismcts: seconds per move")
