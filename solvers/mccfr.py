@@ -121,6 +121,14 @@ class Traversals:
         if 0 <= r < view.rows:
             m = view.slot_maps[r]
             slots = [m.get(a, -1) for a in legal]
+            if -1 not in slots:  # the common case: a known row and known slots
+                d.visit_row.append(r)
+                positive = view.positive
+                pos = [positive[s] for s in slots]  # the snapshot's slots all predate it
+                total = sum(pos)
+                if total > 0:
+                    return r, slots, [x / total for x in pos]
+                return r, slots, [1.0 / n] * n
         else:
             r = self._local_rows.get(key, -1)
             if r < 0:
@@ -131,14 +139,13 @@ class Traversals:
                 d.new_rows.append(key)
             slots = [-1] * n
         d.visit_row.append(r)
-        if -1 in slots:
-            for j, a in enumerate(legal):
-                if slots[j] < 0:
-                    s = self._local_slots.get((r, a))
-                    if s is None:
-                        s = self._local_slots[(r, a)] = view.slots + len(self._local_slots)
-                        d.new_slots.append((r, a))
-                    slots[j] = s
+        for j, a in enumerate(legal):
+            if slots[j] < 0:
+                s = self._local_slots.get((r, a))
+                if s is None:
+                    s = self._local_slots[(r, a)] = view.slots + len(self._local_slots)
+                    d.new_slots.append((r, a))
+                slots[j] = s
         positive = view.positive
         known = view.slots
         pos = [positive[s] if s < known else 0.0 for s in slots]
