@@ -205,22 +205,29 @@ def _speed_lines(rows) -> list[str]:
 
 def _parallel_lines(rows) -> list[str]:
     out = [
-        "The same MCCFR-OS rounds serially and on two Ray workers (wall seconds of training: "
-        "the Ray session's start excluded, the workers' own start-up, an import of the "
-        "project and the game per actor in the first round, included; a traversal = one "
-        "player's sampled trajectory, three per iteration at 3 players). Efficiency = serial "
-        "seconds / (2 x Ray seconds). Wall-clock figures: read them with the machine's load.",
+        "The same MCCFR-OS rounds serially and on two Ray workers, timed validly: both runs "
+        "first train one untimed round (the Ray actors' start-up, their imports and the first "
+        "keys), then timed segments of `iterations` alternate (serial, Ray, serial, Ray, ...) "
+        "so that changes of the machine's load hit both sides. Wall seconds of training, "
+        "summed over the segments; a traversal = one player's sampled trajectory, three per "
+        "iteration at 3 players. Efficiency = serial seconds / (2 x Ray seconds), with the "
+        "lowest and highest over the segments; load = the machine's 1-minute load average "
+        "(2 cores) between segments, lowest and highest.",
         "",
-        "| game | iterations | batch | serial s | traversals/s serial | Ray s | "
-        "traversals/s 2 workers | efficiency | identical tables |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| game | iterations x segments | batch | serial s | traversals/s serial | Ray s | "
+        "traversals/s 2 workers | efficiency (range) | load | identical tables |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        n = r["iterations"] * r.get("players", 3)
+        k = r.get("repeats", 1)
+        n = r["iterations"] * r.get("players", 3) * k
+        low, high = r.get("efficiency_range", [r["efficiency"]] * 2)
+        load = "-".join(f"{x:.1f}" for x in r["load"]) if "load" in r else "n/a"
         out.append(
-            f"| {r['game']} | {r['iterations']} | {r['batch']} | {r['serial_seconds']:.1f} | "
-            f"{n / r['serial_seconds']:.0f} | {r['ray_seconds']:.1f} | "
-            f"{n / r['ray_seconds']:.0f} | {r['efficiency']:.2f} | "
+            f"| {r['game']} | {r['iterations']} x {k} | {r['batch']} | "
+            f"{r['serial_seconds']:.1f} | {n / r['serial_seconds']:.0f} | "
+            f"{r['ray_seconds']:.1f} | {n / r['ray_seconds']:.0f} | "
+            f"{r['efficiency']:.2f} ({low:.2f}-{high:.2f}) | {load} | "
             f"{'yes' if r['identical'] else 'NO'} |"
         )
     return out
