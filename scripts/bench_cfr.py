@@ -143,14 +143,17 @@ def speed(name: str, seconds: float) -> dict:
 
 
 # ----- parallel --------------------------------------------------------------------------
-def _train_more(spec, executor, tables, state: list[int], iterations: int) -> float:
-    """Continue a run by ``iterations``; its wall seconds of training (state: done, rounds)."""
+def _train_more(spec, executor, tables, state: list[int], iterations: int) -> tuple[float, float]:
+    """Continue a run by ``iterations``: (wall seconds of training, CPU seconds of this
+    process and the Ray workers). ``state``: iterations done, rounds."""
     done, rounds = state
+    workers = getattr(executor, "worker_cpu_seconds", lambda: 0.0)
+    cpu = time.process_time() + workers()
     progress = mccfr_train.train(
         spec, done + iterations, tables, done, rounds, None, executor, 2, 10**12, lambda t, p: {}
     )
     state[:] = [progress.iterations, progress.rounds]
-    return progress.seconds
+    return progress.seconds, time.process_time() + workers() - cpu
 
 
 def parallel(name: str, iterations: int, repeats: int = 3, batch: int | None = None) -> dict:
@@ -173,15 +176,16 @@ def parallel(name: str, iterations: int, repeats: int = 3, batch: int | None = N
     tables = {label: Tables(spec.max_keys) for label in runs}
     states = {label: [0, 0] for label in runs}
     seconds: dict[str, list[float]] = {label: [] for label in runs}
+    cpu = {label: 0.0 for label in runs}
     load = [os.getloadavg()[0]]
     try:
         for label, executor in runs.items():  # the untimed warm-up round
             _train_more(spec, executor, tables[label], states[label], 2 * spec.batch)
         for _ in range(repeats):
             for label, executor in runs.items():
-                seconds[label].append(
-                    _train_more(spec, executor, tables[label], states[label], iterations)
-                )
+                wall, used = _train_more(spec, executor, tables[label], states[label], iterations)
+                seconds[label].append(wall)
+                cpu[label] += used
             load.append(os.getloadavg()[0])
     finally:
         for executor in runs.values():
@@ -191,6 +195,9 @@ def parallel(name: str, iterations: int, repeats: int = 3, batch: int | None = N
     out["segments"] = [[s, r] for s, r in zip(seconds["serial"], seconds["ray"], strict=True)]
     ratios = [s / (2 * r) for s, r in out["segments"]]
     out["efficiency"] = serial / (2 * ray)
+    # the work distribution adds, whatever the load: serial CPU / (driver + workers' CPU)
+    out["cpu_seconds"] = cpu
+    out["cpu_efficiency"] = cpu["serial"] / cpu["ray"]
     out["efficiency_range"] = [min(ratios), max(ratios)]
     arrays = {label: t.to_arrays() for label, t in tables.items()}
     out["identical"] = all(
@@ -222,11 +229,13 @@ def blueprints(name: str) -> dict:
 
 
 # ----- strength ----------------------------------------------------------------------------
-def strength(name: str, seeds: int, search_seeds: int, workers: int, executor: str) -> dict:
+def strength(
+    name: str, seeds: int, search_seeds: int, workers: int, executor: str, search: str = SEARCH
+) -> dict:
     module = _strength_module()
     gs = game_string(name)
     out: dict = {"game": gs, "seeds": seeds, "lineups": {}}
-    for label, spec, n in (("blueprint", "blueprint", seeds), ("cfr-search", SEARCH, search_seeds)):
+    for label, spec, n in (("blueprint", "blueprint", seeds), ("cfr-search", search, search_seeds)):
         agents = {label: spec, "heuristic": "heuristic"}
         seats = [[label, "heuristic", "heuristic"]]
         with tempfile.TemporaryDirectory() as tmp:
@@ -251,11 +260,13 @@ def strength(name: str, seeds: int, search_seeds: int, workers: int, executor: s
         }
     game = spiel_games.load_game(gs)
     positions = module.sample_positions(game)
-    agent = make_agent(SEARCH, game, seed=1)
-    t = time.perf_counter()
+    agent = make_agent(search, game, seed=1)
+    t, c = time.perf_counter(), time.process_time()
     for s in positions:
         agent.step(s)
     out["search_seconds_per_decision"] = (time.perf_counter() - t) / len(positions)
+    # the agent runs in this one thread: its CPU time is its time on an idle core
+    out["search_cpu_seconds_per_decision"] = (time.process_time() - c) / len(positions)
     return out
 
 
@@ -323,7 +334,9 @@ def _measure(section: str, name: str, args) -> dict:
     if section == "blueprints":
         return blueprints(name)
     if section == "strength":
-        return strength(name, args.seeds, args.search_seeds, args.workers, args.executor)
+        return strength(
+            name, args.seeds, args.search_seeds, args.workers, args.executor, args.search
+        )
     if section == "ismcts":
         variants = args.variants.split(",")
         return ismcts(
@@ -341,7 +354,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--repeats", type=int, default=3, help="parallel: timed segments per side")
     ap.add_argument("--batch", type=int, default=None, help="parallel: iterations per batch")
     ap.add_argument("--seeds", type=int, default=20, help="strength: blueprint deals (x3 seats)")
-    ap.add_argument("--search-seeds", type=int, default=4, help="strength: cfr-search deals")
+    ap.add_argument("--search-seeds", type=int, default=10, help="strength: cfr-search deals")
+    ap.add_argument("--search", default=SEARCH, help="strength: the cfr-search agent measured")
     ap.add_argument("--move-seconds", type=float, default=0.05, help="ismcts: seconds per move")
     ap.add_argument("--max-games", type=int, default=24, help="ismcts: games per SPRT at most")
     ap.add_argument("--variants", default="prior,opponents", help="ismcts: prior,opponents,both")
