@@ -79,7 +79,8 @@ def _best_seat(s, p: int, pos: int, bonus: int, scored) -> float | None:
     chest_base = t.chest + pos * t.K
     royal = v[t.privs + p * P.PK + R.ROYAL_FAVOUR] > 0
     discount = 1 + v[GIFT] + (1 if v[t.privs + p * P.PK + R.HERALD] else 0)
-    region = parts = None
+    region = 0.0
+    parts = None
     best = None
     for k, (value, noble_only) in enumerate(t.cfg.seats[s.region_at[pos]]):
         if v[base + k] >= 0:
