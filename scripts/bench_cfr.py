@@ -9,17 +9,20 @@ rewrites the document):
   sampling) per CPU second, in interleaved slices of one process after a warm-up (the
   process's CPU clock, so other jobs on the machine cost neither side); target: an OS
   traversal costs <= 1.5 x a playout;
-- ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers: wall
-  seconds (the Ray session's start excluded, the actors' start-up included), traversals
-  per second, parallel efficiency = serial / (2 x Ray), and whether the tables are
-  identical (they must be);
+- ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers, both
+  warmed up by one untimed round (actors' start-up, imports, first keys), then timed in
+  alternating segments (serial, Ray, serial, ...): wall seconds, traversals per second,
+  parallel efficiency = serial / (2 x Ray) with its range over the segments, the CPU
+  efficiency (serial CPU / driver + workers' CPU: the work distribution adds, whatever
+  the load), the machine's load, and whether the tables are identical (they must be);
 - ``blueprints``: the shipped blueprints: training (iterations, CPU time), keys, visits
   per key, and the learning curve (share of finishes ahead of the heuristic on fixed deals
   and coverage, as ``meeple solve`` reports them);
 - ``strength``: the shipped ``blueprint`` and ``cfr-search`` each against two
   ``heuristic`` players, every seat rotation, duplicate seeds, through the tournament
   runner (shares with 95% bootstrap intervals, coverage from the ledger), and cfr-search's
-  seconds per decision on fixed positions;
+  seconds per decision on fixed positions (wall and CPU: the agent is one thread, so its
+  CPU time is its time on an idle core);
 - ``ismcts``: SPRTs (``tournament.sprt``, preset gain) of ``ismcts`` with
   ``prior=blueprint`` / ``opponents=blueprint`` against the default at equal seconds per
   move, capped at ``--max-games``;
