@@ -216,7 +216,10 @@ def _parallel_lines(rows) -> list[str]:
         "lowest and highest over the segments; load = the machine's 1-minute load average "
         "(2 cores) between segments, lowest and highest. CPU efficiency = the serial run's CPU "
         "seconds / the Ray run's (driver plus workers): the work distribution adds, which the "
-        "load does not change (wall efficiency reaches it on an idle machine at best).",
+        "load does not change (wall efficiency reaches it on an idle machine at best). Under "
+        "load the wall figure measures the other jobs: the Ray workers are started from the "
+        "benchmark's session and share its CPU share with it (Linux schedules sessions "
+        "fairly), so two busy workers get no more CPU than one serial process.",
         "",
         "| game | iterations x segments | batch | serial s | traversals/s serial | Ray s | "
         "traversals/s 2 workers | efficiency (range) | CPU efficiency | load | identical tables |",
