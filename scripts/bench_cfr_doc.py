@@ -74,6 +74,15 @@ def _train_minutes(data: dict, game: str) -> str:
     return "training time unknown" if cpu == float("inf") else f"{cpu / 60:.0f} CPU min training"
 
 
+def _search_seconds(row: dict) -> tuple[float, str]:
+    """cfr-search's seconds per decision and their unit: CPU seconds where measured (the
+    agent is one thread: its time on an idle core; wall seconds on a loaded machine
+    measure the other jobs too)."""
+    if "search_cpu_seconds_per_decision" in row:
+        return row["search_cpu_seconds_per_decision"], "CPU s"
+    return row["search_seconds_per_decision"], "s"
+
+
 def targets(data: dict) -> list[str]:
     sp = _rows(data, "speed")
     par = _rows(data, "parallel")
@@ -83,14 +92,7 @@ def targets(data: dict) -> list[str]:
     cov = [r["lineups"]["blueprint"]["coverage"] for r in st]
     bp = [r["lineups"]["blueprint"]["share"] for r in st]
     cs = [r["lineups"]["cfr-search"]["share"] for r in st]
-    # CPU seconds where measured (the agent is one thread: its time on an idle core; wall
-    # seconds on a loaded machine measure the other jobs too)
-    secs = [
-        (r["search_cpu_seconds_per_decision"], "CPU s")
-        if "search_cpu_seconds_per_decision" in r
-        else (r["search_seconds_per_decision"], "s")
-        for r in st
-    ]
+    secs = [_search_seconds(r) for r in st]
     lines = ["| target | measured | status |", "|---|---|---|"]
 
     def row(text, measured, ok):
