@@ -9,17 +9,20 @@ rewrites the document):
   sampling) per CPU second, in interleaved slices of one process after a warm-up (the
   process's CPU clock, so other jobs on the machine cost neither side); target: an OS
   traversal costs <= 1.5 x a playout;
-- ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers: wall
-  seconds (the Ray session's start excluded, the actors' start-up included), traversals
-  per second, parallel efficiency = serial / (2 x Ray), and whether the tables are
-  identical (they must be);
+- ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers, both
+  warmed up by one untimed round (actors' start-up, imports, first keys), then timed in
+  alternating segments (serial, Ray, serial, ...): wall seconds, traversals per second,
+  parallel efficiency = serial / (2 x Ray) with its range over the segments, the CPU
+  efficiency (serial CPU / driver + workers' CPU: the work distribution adds, whatever
+  the load), the machine's load, and whether the tables are identical (they must be);
 - ``blueprints``: the shipped blueprints: training (iterations, CPU time), keys, visits
   per key, and the learning curve (share of finishes ahead of the heuristic on fixed deals
   and coverage, as ``meeple solve`` reports them);
 - ``strength``: the shipped ``blueprint`` and ``cfr-search`` each against two
   ``heuristic`` players, every seat rotation, duplicate seeds, through the tournament
   runner (shares with 95% bootstrap intervals, coverage from the ledger), and cfr-search's
-  seconds per decision on fixed positions;
+  seconds per decision on fixed positions (wall and CPU: the agent is one thread, so its
+  CPU time is its time on an idle core);
 - ``ismcts``: SPRTs (``tournament.sprt``, preset gain) of ``ismcts`` with
   ``prior=blueprint`` / ``opponents=blueprint`` against the default at equal seconds per
   move, capped at ``--max-games``;
@@ -68,7 +71,10 @@ import bench_cfr_doc as doc  # noqa: E402
 
 GAMES = ("coloretto", "rococo", "bruxelles", "staufer")
 SECTIONS = ("speed", "parallel", "blueprints", "strength", "ismcts", "exact")
-SEARCH = "cfr-search(iterations=200)"
+# tuned on other deals (master seed 101, 30 games each): playing the root's most likely
+# move beat sampling its mixed strategy (Coloretto 0.61 vs 0.54, Rococo 0.72 vs 0.67 on the
+# benchmark's deals before); 600 iterations no better (0.60)
+SEARCH = "cfr-search(iterations=200,play=best)"
 VARIANTS = {
     "prior": "prior=blueprint",
     "opponents": "opponents=blueprint",
@@ -143,31 +149,65 @@ def speed(name: str, seconds: float) -> dict:
 
 
 # ----- parallel --------------------------------------------------------------------------
-def parallel(name: str, iterations: int) -> dict:
+def _train_more(spec, executor, tables, state: list[int], iterations: int) -> tuple[float, float]:
+    """Continue a run by ``iterations``: (wall seconds of training, CPU seconds of this
+    process and the Ray workers). ``state``: iterations done, rounds."""
+    done, rounds = state
+    workers = getattr(executor, "worker_cpu_seconds", lambda: 0.0)
+    cpu = time.process_time() + workers()
+    progress = mccfr_train.train(
+        spec, done + iterations, tables, done, rounds, None, executor, 2, 10**12, lambda t, p: {}
+    )
+    state[:] = [progress.iterations, progress.rounds]
+    return progress.seconds, time.process_time() + workers() - cpu
+
+
+def parallel(name: str, iterations: int, repeats: int = 3, batch: int | None = None) -> dict:
+    """Serial and 2-worker Ray training of the same rounds, timed validly: both runs are
+    warmed up first (one untimed round each: the actors' start-up, imports, the first
+    keys), then ``repeats`` timed segments of ``iterations`` each alternate between the
+    two (serial, Ray, serial, Ray, ...), so load changes hit both sides alike."""
     from solvers.train import SolveConfig, train_spec, validate
 
-    cfg = SolveConfig(game_string(name), "mccfr-os", iterations, out="unused.npz", workers=2)
+    cfg = SolveConfig(
+        game_string(name), "mccfr-os", iterations, out="unused.npz", workers=2, batch=batch
+    )
     spec = train_spec(cfg, validate(cfg))
-    out = {"game": game_string(name), "iterations": iterations, "batch": spec.batch, "players": 3}
-    tables = {}
-    for label in ("serial", "ray"):
-        t = Tables(spec.max_keys)
-        executor = (
-            mccfr_train.SerialExecutor(spec)
-            if label == "serial"
-            else mccfr_train.RayExecutor(spec, 2, None)
-        )
-        try:
-            progress = mccfr_train.train(
-                spec, iterations, t, 0, 0, None, executor, 2, 10**12, lambda t, p: {}
-            )
-        finally:
+    out = {"game": game_string(name), "iterations": iterations, "batch": spec.batch}
+    out |= {"players": 3, "repeats": repeats, "warm_up_iterations": 2 * spec.batch}
+    runs = {
+        "serial": mccfr_train.SerialExecutor(spec),
+        "ray": mccfr_train.RayExecutor(spec, 2, None),
+    }
+    tables = {label: Tables(spec.max_keys) for label in runs}
+    states = {label: [0, 0] for label in runs}
+    seconds: dict[str, list[float]] = {label: [] for label in runs}
+    cpu = {label: 0.0 for label in runs}
+    load = [os.getloadavg()[0]]
+    try:
+        for label, executor in runs.items():  # the untimed warm-up round
+            _train_more(spec, executor, tables[label], states[label], 2 * spec.batch)
+        for _ in range(repeats):
+            for label, executor in runs.items():
+                wall, used = _train_more(spec, executor, tables[label], states[label], iterations)
+                seconds[label].append(wall)
+                cpu[label] += used
+            load.append(os.getloadavg()[0])
+    finally:
+        for executor in runs.values():
             executor.close()
-        out[f"{label}_seconds"] = progress.seconds
-        tables[label] = t.to_arrays()
-    out["efficiency"] = out["serial_seconds"] / (2 * out["ray_seconds"])
+    serial, ray = sum(seconds["serial"]), sum(seconds["ray"])
+    out |= {"serial_seconds": serial, "ray_seconds": ray, "load": [min(load), max(load)]}
+    out["segments"] = [[s, r] for s, r in zip(seconds["serial"], seconds["ray"], strict=True)]
+    ratios = [s / (2 * r) for s, r in out["segments"]]
+    out["efficiency"] = serial / (2 * ray)
+    # the work distribution adds, whatever the load: serial CPU / (driver + workers' CPU)
+    out["cpu_seconds"] = cpu
+    out["cpu_efficiency"] = cpu["serial"] / cpu["ray"]
+    out["efficiency_range"] = [min(ratios), max(ratios)]
+    arrays = {label: t.to_arrays() for label, t in tables.items()}
     out["identical"] = all(
-        np.array_equal(tables["serial"][k], tables["ray"][k]) for k in tables["serial"]
+        np.array_equal(arrays["serial"][k], arrays["ray"][k]) for k in arrays["serial"]
     )
     return out
 
@@ -195,11 +235,13 @@ def blueprints(name: str) -> dict:
 
 
 # ----- strength ----------------------------------------------------------------------------
-def strength(name: str, seeds: int, search_seeds: int, workers: int, executor: str) -> dict:
+def strength(
+    name: str, seeds: int, search_seeds: int, workers: int, executor: str, search: str = SEARCH
+) -> dict:
     module = _strength_module()
     gs = game_string(name)
     out: dict = {"game": gs, "seeds": seeds, "lineups": {}}
-    for label, spec, n in (("blueprint", "blueprint", seeds), ("cfr-search", SEARCH, search_seeds)):
+    for label, spec, n in (("blueprint", "blueprint", seeds), ("cfr-search", search, search_seeds)):
         agents = {label: spec, "heuristic": "heuristic"}
         seats = [[label, "heuristic", "heuristic"]]
         with tempfile.TemporaryDirectory() as tmp:
@@ -224,11 +266,13 @@ def strength(name: str, seeds: int, search_seeds: int, workers: int, executor: s
         }
     game = spiel_games.load_game(gs)
     positions = module.sample_positions(game)
-    agent = make_agent(SEARCH, game, seed=1)
-    t = time.perf_counter()
+    agent = make_agent(search, game, seed=1)
+    t, c = time.perf_counter(), time.process_time()
     for s in positions:
         agent.step(s)
     out["search_seconds_per_decision"] = (time.perf_counter() - t) / len(positions)
+    # the agent runs in this one thread: its CPU time is its time on an idle core
+    out["search_cpu_seconds_per_decision"] = (time.process_time() - c) / len(positions)
     return out
 
 
@@ -292,11 +336,13 @@ def _measure(section: str, name: str, args) -> dict:
     if section == "speed":
         return speed(name, args.seconds)
     if section == "parallel":
-        return parallel(name, args.iterations)
+        return parallel(name, args.iterations, args.repeats, args.batch)
     if section == "blueprints":
         return blueprints(name)
     if section == "strength":
-        return strength(name, args.seeds, args.search_seeds, args.workers, args.executor)
+        return strength(
+            name, args.seeds, args.search_seeds, args.workers, args.executor, args.search
+        )
     if section == "ismcts":
         variants = args.variants.split(",")
         return ismcts(
@@ -311,8 +357,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--sections", default=",".join(SECTIONS))
     ap.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per speed test")
     ap.add_argument("--iterations", type=int, default=640, help="parallel: iterations")
+    ap.add_argument("--repeats", type=int, default=3, help="parallel: timed segments per side")
+    ap.add_argument("--batch", type=int, default=None, help="parallel: iterations per batch")
     ap.add_argument("--seeds", type=int, default=20, help="strength: blueprint deals (x3 seats)")
-    ap.add_argument("--search-seeds", type=int, default=4, help="strength: cfr-search deals")
+    ap.add_argument("--search-seeds", type=int, default=10, help="strength: cfr-search deals")
+    ap.add_argument("--search", default=SEARCH, help="strength: the cfr-search agent measured")
     ap.add_argument("--move-seconds", type=float, default=0.05, help="ismcts: seconds per move")
     ap.add_argument("--max-games", type=int, default=24, help="ismcts: games per SPRT at most")
     ap.add_argument("--variants", default="prior,opponents", help="ismcts: prior,opponents,both")

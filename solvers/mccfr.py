@@ -121,6 +121,14 @@ class Traversals:
         if 0 <= r < view.rows:
             m = view.slot_maps[r]
             slots = [m.get(a, -1) for a in legal]
+            if -1 not in slots:  # the common case: a known row and known slots
+                d.visit_row.append(r)
+                positive = view.positive
+                pos = [positive[s] for s in slots]  # the snapshot's slots all predate it
+                total = sum(pos)
+                if total > 0:
+                    return r, slots, [x / total for x in pos]
+                return r, slots, [1.0 / n] * n
         else:
             r = self._local_rows.get(key, -1)
             if r < 0:
@@ -131,14 +139,13 @@ class Traversals:
                 d.new_rows.append(key)
             slots = [-1] * n
         d.visit_row.append(r)
-        if -1 in slots:
-            for j, a in enumerate(legal):
-                if slots[j] < 0:
-                    s = self._local_slots.get((r, a))
-                    if s is None:
-                        s = self._local_slots[(r, a)] = view.slots + len(self._local_slots)
-                        d.new_slots.append((r, a))
-                    slots[j] = s
+        for j, a in enumerate(legal):
+            if slots[j] < 0:
+                s = self._local_slots.get((r, a))
+                if s is None:
+                    s = self._local_slots[(r, a)] = view.slots + len(self._local_slots)
+                    d.new_slots.append((r, a))
+                slots[j] = s
         positive = view.positive
         known = view.slots
         pos = [positive[s] if s < known else 0.0 for s in slots]
@@ -156,9 +163,13 @@ class Traversals:
         return [base[s] if s < known else 0.0 for s in slots]
 
     def _choices(self, state, p: int, legal) -> tuple[list[int], list[int]]:
-        """(actions, their labels) of a decision, one action per label (solvers.policy_file)."""
+        """(actions, their labels) of a decision, one action per label (the first in legal
+        order, as ``solvers.policy_file.choices``)."""
         if len(legal) > 1 and self.labels is not None:
-            return choices(self.labels, state, p, legal)
+            labels = self.labels(state, p, legal)
+            if len(set(labels)) == len(labels):
+                return legal, labels
+            return choices(lambda *_: labels, state, p, legal)
         return legal, legal
 
     def _pick(self, probs: list[float]) -> int:
@@ -176,10 +187,12 @@ class Traversals:
     # ----- outcome sampling ----------------------------------------------------------
     def _os(self, state, traverser: int) -> None:
         apply, legal_fn, rng = self._apply, self._legal, self.rng
+        lookup, choices_of, random_ = self._lookup, self._choices, rng.random
         eps = self.epsilon
         players = self.players
+        counterfactual = self.counterfactual
         reach = [1.0] * players
-        sample_reach = 1.0
+        sample_reach = w = 1.0
         path = []  # (player, row, slot, n, sampled index, policy, its sampling prob, weight)
         while True:
             p = state.current_player()
@@ -188,28 +201,30 @@ class Traversals:
                     break
                 apply(state, sample_chance(state, rng))
                 continue
-            legal, labels = self._choices(state, p, legal_fn(state, p))
+            legal, labels = choices_of(state, p, legal_fn(state, p))
             n = len(legal)
             if n == 1:  # a forced move (or one abstract action): no decision, no row
                 apply(state, legal[0])
                 continue
-            r, slots, policy = self._lookup(state, p, labels)
+            r, slots, policy = lookup(state, p, labels)
             if p == traverser:
                 sample = [eps / n + (1 - eps) * q for q in policy]
-                w = 1.0
-                for other in range(players):
-                    if other != p:
-                        w *= reach[other]
+                if counterfactual:
+                    w = 1.0
+                    for other in range(players):
+                        if other != p:
+                            w *= reach[other]
             else:
                 sample = policy
                 w = reach[p]
-            i = self._pick(sample)
+            i = pick(random_(), sample)
             path.append((p, r, slots, n, i, policy, sample[i], w, sample_reach))
-            reach[p] *= policy[i]
-            sample_reach *= sample[i]
+            if counterfactual:
+                reach[p] *= policy[i]
+                sample_reach *= sample[i]
             apply(state, legal[i])
         utility = state.returns()[traverser]
-        if not self.counterfactual:
+        if not counterfactual:
             self._os_sampled(path, traverser, utility)
         elif self.baselines:
             self._os_backup(path, traverser, utility)

@@ -144,6 +144,10 @@ class Worker:
         order = list(range(self.trav.players)) * n
         return self.trav.run(view, batch_rng(self.spec.seed, round_no, j), order).to_arrays()
 
+    def cpu_seconds(self) -> float:
+        """This worker process's CPU time (benchmarks: the work the distribution adds)."""
+        return time.process_time()
+
 
 class RayExecutor:
     """Batches on Ray actors (a local session of ``workers`` CPUs, or a cluster)."""
@@ -202,6 +206,11 @@ class RayExecutor:
             if all(r is not None for r in results):
                 return results
         raise MeepleError("Ray workers kept dying; the checkpoint holds every finished round")
+
+    def worker_cpu_seconds(self) -> float:
+        """The live workers' CPU time, summed (benchmarks)."""
+        live = [a for a in self.actors if a is not None]
+        return sum(self.ray.get([a.cpu_seconds.remote() for a in live]))
 
     def close(self) -> None:
         for a in self.actors:

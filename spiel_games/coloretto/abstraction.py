@@ -26,13 +26,14 @@ context key and action labels above.
 
 from __future__ import annotations
 
-from spiel_games.coloretto.scoring import score_with
+from spiel_games.coloretto.scoring import best_score
 from spiel_games.coloretto.state import PLACE
 
 NAME = "coloretto-rows"
 VERSION = 3
 
 _CACHES: dict[int, dict] = {}
+_SCORES: dict[int, dict] = {}  # per config: (sorted colour counts, +2, jokers) -> score
 _BUCKET = (1, 2, 2, 3, 3)  # gain 0..4 -> bucket; < 0 -> 0, >= 5 -> 4
 
 
@@ -43,10 +44,26 @@ def _cache(cfg) -> dict:
     return cache
 
 
+def _score_counts(cfg, counts: list[int]) -> int:
+    """``score_with(cfg, counts, ())``: the score depends on the colour counts only as a
+    multiset (every colour has the same table), so it is cached per sorted counts, a far
+    smaller set than the collections met in play."""
+    colours = cfg.colours
+    key = (*sorted(counts[:colours]), counts[cfg.plus2_type], counts[cfg.joker_type])
+    scores = _SCORES.setdefault(id(cfg), {})
+    g = scores.get(key)
+    if g is None:
+        if len(scores) > 200_000:
+            scores.clear()
+        g = best_score(key[:colours], key[colours], key[colours + 1], cfg.table, cfg.positive)[0]
+        scores[key] = g
+    return g
+
+
 def _score(cfg, cache: dict, col: tuple[int, ...]) -> int:
     g = cache.get(col)
     if g is None:
-        g = cache[col] = score_with(cfg, col, ())
+        g = cache[col] = _score_counts(cfg, list(col))
     return g
 
 
@@ -57,7 +74,11 @@ def _gain(cfg, cache: dict, col: tuple[int, ...], cards: tuple[int, ...]) -> int
     if g is None:
         if len(cache) > 500_000:
             cache.clear()
-        g = cache[(col, cards)] = score_with(cfg, col, cards) - _score(cfg, cache, col)
+        counts = list(col)
+        joker = cfg.joker_type
+        for t in cards:
+            counts[joker if t >= joker else t] += 1
+        g = cache[(col, cards)] = _score_counts(cfg, counts) - _score(cfg, cache, col)
     return g
 
 

@@ -107,16 +107,18 @@ def action_labels(state, player: int, legal) -> list[int]:
     cache: dict = {}
     decoded = [lay.decode(a) for a in legal]
     values = [_value(c, player, block, arg, cache) for block, arg in decoded]
+    top: dict[str, list[float]] = {}  # per block, its distinct values (best first)
+    for (block, _), v in zip(decoded, values, strict=True):
+        if v is not None:
+            top.setdefault(block, []).append(v)
+    for block, vs in top.items():
+        top[block] = sorted(set(vs), reverse=True)[:2]
     out = []
     for (block, arg), v in zip(decoded, values, strict=True):
         base = 100 * _BLOCK[block]
         if v is None:
             out.append(base + min(arg, 99))
             continue
-        better = {
-            x
-            for (b, _), x in zip(decoded, values, strict=True)
-            if b == block and x is not None and x > v
-        }
-        out.append(base + min(len(better), 2))
+        # the distinct better values of the block, at most 2 counted
+        out.append(base + sum(1 for x in top[block] if x > v))
     return out

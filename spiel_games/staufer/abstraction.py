@@ -33,6 +33,7 @@ from spiel_games.staufer import rules as R
 from spiel_games.staufer import scoring as S
 from spiel_games.staufer.heuristic import P
 from spiel_games.staufer.state import (
+    GIFT,
     KING,
     NOBLE,
     PEND_POS,
@@ -63,16 +64,44 @@ def abstract_key(state, player: int) -> str:
 
 
 def _best_seat(s, p: int, pos: int, bonus: int, scored) -> float | None:
-    """The heuristic's value of the best seat I can pay for at pos (None: none)."""
-    region = parts = None
+    """The heuristic's value of the best seat I can pay for at pos (None: none): the seats
+    of ``deploy.open_seats`` valued by ``heuristic._seat_value``, inlined (the labels'
+    hot path)."""
+    v = s.v
+    t = s.t
+    e = v[t.court + p * 2] + bonus
+    nb = v[t.court + p * 2 + 1]
+    have = e + nb
+    travel = P.travel_cost(s, p, pos)
+    if have < travel + 1:  # not even the cheapest seat
+        return None
+    base = t.seat + pos * t.K
+    chest_base = t.chest + pos * t.K
+    royal = v[t.privs + p * P.PK + R.ROYAL_FAVOUR] > 0
+    discount = 1 + v[GIFT] + (1 if v[t.privs + p * P.PK + R.HERALD] else 0)
+    region = 0.0
+    parts = None
     best = None
-    for k, value, noble_only, cost in P.open_seats(s, p, pos, bonus):
-        if region is None:
+    for k, (value, noble_only) in enumerate(t.cfg.seats[s.region_at[pos]]):
+        if v[base + k] >= 0:
+            continue
+        pay = value - discount
+        cost = travel + 1 + (pay if pay > 0 else 0)
+        if have < cost or not (nb >= 1 or (e >= 1 and (not noble_only or royal))):
+            continue
+        if parts is None:
             region = H._region_value(s, p, pos, scored)
             parts = H._job_parts(s, p, pos, H._mine_here(s, p, pos))
-        v = H._seat_value(s, pos, k, value, noble_only, cost, region, parts)
-        if best is None or v > best:
-            best = v
+        chest = v[chest_base + k]
+        x = (
+            region
+            + (H._CHEST_VALUE[chest] if chest >= 0 else 0.0)
+            + H._job_bonus(parts, k, value, noble_only)
+            - 0.8 * cost
+            - 0.3 * k
+        )
+        if best is None or x > best:
+            best = x
     return best
 
 
@@ -100,7 +129,12 @@ def action_labels(state, player: int, legal) -> list[int]:
             elif A.SUPPLY0 <= a < A.DEPLOY0:
                 e, nb = t.cfg.supply[a]
                 base = t.supc + a * R.CHEST_KINDS
-                chests = sum(H._CHEST_VALUE[x] * v[base + x] for x in range(R.CHEST_KINDS))
+                chests = sum(
+                    [
+                        w * n
+                        for w, n in zip(H._CHEST_VALUE, v[base : base + R.CHEST_KINDS], strict=True)
+                    ]
+                )
                 supply[a] = e + 1.5 * nb + chests
         rank = dict(zip(deploy, _ranks(list(deploy.values())), strict=True))
         rank.update(zip(supply, _ranks(list(supply.values())), strict=True))

@@ -67,3 +67,25 @@ def test_keys_and_labels_ignore_other_players_secrets(spec):
                 )
                 checked += 1
     assert checked > 0
+
+
+def test_coloretto_gains_equal_the_scoring_rule():
+    """The abstraction caches scores per sorted colour counts (every colour has the same
+    table); its gains must equal ``score_with``'s on any collection and cards, including
+    jokers and +2 cards, and for another scoring table."""
+    from spiel_games.coloretto import abstraction as ab
+    from spiel_games.coloretto.scoring import score_with
+
+    rng = random.Random(1)
+    for config in (
+        "python_coloretto(players=3)",
+        "python_coloretto(players=4,scoring=alternative)",
+    ):
+        cfg = spiel_games.load_game(config).new_initial_state()._s.cfg
+        cache = ab._cache(cfg)
+        size = cfg.joker_type + 1
+        for _ in range(3000):
+            col = tuple(rng.randrange(8 if i < cfg.colours else 4) for i in range(size))
+            cards = tuple(rng.randrange(size + 1) for _ in range(rng.randrange(4)))
+            want = score_with(cfg, col, cards) - score_with(cfg, col, ())
+            assert ab._gain(cfg, cache, col, cards) == want, (config, col, cards)
