@@ -40,6 +40,7 @@ import pyspiel
 import spiel_games  # noqa: F401  (registers the games)
 from solvers.registry import make_agent
 from tournament.pool import (  # noqa: F401  (intervals, orders_played: the tests read them)
+    POOL,
     intervals,
     orders_played,
     play,
@@ -57,14 +58,6 @@ GAMES = {
 }
 DEFAULT_SEEDS = 4  # deals per table: 5 tables x 4 deals x 3 rotations = 60 games
 MEASURED = {"default": "ismcts(sims=400)"}
-POOL = {
-    "random": "random",
-    "heuristic": "heuristic",
-    "noisy": "noisy(eps=0.3)",
-    "H": "ismcts(sims=400,opponents=heuristic)",
-    "S": "ismcts(sims=400,opponents=search)",
-    "openspiel": "openspiel-ismcts(sims=100)",
-}
 # the two pool members beside the measured agent at each table
 TABLES = (("heuristic", "S"), ("noisy", "S"), ("random", "H"), ("openspiel", "H"), ("H", "S"))
 SPRT_AGAINST = ("H", "S")
