@@ -17,6 +17,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -65,7 +66,7 @@ class Space:
     base: dict  # the parameters the agent spec names
     dims: list[ntbea.Dimension]
     start: ntbea.Point
-    game: object = field(repr=False, default=None)
+    game: Any = field(repr=False, default=None)
     _valid: dict = field(default_factory=dict, repr=False)
 
     def values(self, point: ntbea.Point) -> dict[str, object]:
@@ -149,7 +150,9 @@ def play_one(game_string: str, candidate: str, seat: int, opponents: list[str], 
     else:
         ranks = ranks_from(res.returns, res.scores)
     mine = ranks[seat]
-    ahead = [1.0 if mine < r else 0.5 if mine == r else 0.0 for p, r in enumerate(ranks) if p != seat]
+    ahead = [
+        1.0 if mine < r else 0.5 if mine == r else 0.0 for p, r in enumerate(ranks) if p != seat
+    ]
     return sum(ahead) / len(ahead), ranks
 
 
@@ -173,7 +176,8 @@ class Evaluator:
         self.pool = ProcessPoolExecutor(workers) if workers > 1 else None
 
     def __call__(self, batch: list[tuple[ntbea.Point, int]]) -> list[float]:
-        todo, jobs = [], []
+        todo: list = []
+        jobs: list[Any] = []
         for point, index in batch:
             seed, seat, opponents = lineup(self.req, index, self.players)
             row = self.log.get(index)

@@ -87,7 +87,9 @@ def confirm(s: dict, out: Path, max_games: int, filler: str, seed: int, workers,
     if max_games < 1:
         return {**c, "verdict": "not run", "adopted": False, "why": "--confirm 0"}
     bounds = Bounds(*PRESETS[CONFIRM_PRESET])
-    req = SprtRequest(s["game"], s["recommended"]["spec"], s["agent"], bounds, filler, max_games, seed)
+    req = SprtRequest(
+        s["game"], s["recommended"]["spec"], s["agent"], bounds, filler, max_games, seed
+    )
     v, _, _ = play_sprt(req, out / "confirm", workers, executor=executor)
     return {
         **c,

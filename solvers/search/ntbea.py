@@ -50,14 +50,11 @@ def dimension(p: Param, levels: int, include: object = None) -> Dimension:
     ``include`` (the value in use, so the starting point is in the space) when in range."""
     if p.choices:
         return Dimension(p.name, tuple(p.choices))
-    lo, hi = (float(x) for x in p.domain())
+    lo, hi = (float(x) for x in p.domain())  # type: ignore[arg-type]  # numbers, not choices
     if levels < 2:
         raise ValueError(f"a numeric dimension needs at least 2 levels, got {levels}")
     steps = [i / (levels - 1) for i in range(levels)]
-    if p.log:
-        grid = [lo * (hi / lo) ** t for t in steps]
-    else:
-        grid = [lo + (hi - lo) * t for t in steps]
+    grid = [lo * (hi / lo) ** t if p.log else lo + (hi - lo) * t for t in steps]
     values: list[float] = [_round(x) for x in grid]
     if include is not None and isinstance(include, int | float) and lo <= include <= hi:
         values.append(float(include))

@@ -45,7 +45,7 @@ def test_ntbea_finds_the_optimum_of_a_noisy_function_far_more_often_than_random_
         rng, f = random.Random(seed), noisy(seed)
         pts = [tuple(rng.randrange(5) for _ in OPT) for _ in range(400)]
         scores = f([(p, i) for i, p in enumerate(pts)])
-        random_found += max(zip(scores, pts))[1] == OPT
+        random_found += max(zip(scores, pts, strict=True))[1] == OPT
     assert found >= 6 and near >= 9, (found, near)
     assert random_found <= 1
     # the start is far away (distance 12): the search moved towards the optimum
