@@ -11,12 +11,17 @@ difference, each with a 95% bootstrap interval over deals; ratings over everyone
 (Elo and Plackett-Luce, 95% intervals); the issue's targets checked on those figures;
 with ``--sprt``, sequential tests of the default against both fixed references (a third
 seat held by the heuristic); with ``--ladder N``, the gain per doubling of simulations
-from 100 to N, each budget against twice its budget with ``S`` at the table.
+from 100 to N, each budget against twice its budget with ``S`` at the table; with
+``--tune N``, ``meeple tune`` of the default (NTBEA over ``TUNE_PARAMS``, N games against
+the pool on the tuning's own seeds) and, with ``--tune-confirm M``, the SPRT of its
+recommendation against the default that decides adoption (``--tune-dir`` keeps the logs:
+a rerun replays them).
 
     python scripts/bench_strength.py                          # every game, Ray, 2 workers
     python scripts/bench_strength.py --games rococo --seeds 4 --executor serial
     python scripts/bench_strength.py --games coloretto --sprt --ladder 1600
     python scripts/bench_strength.py --candidate I=ismcts(sims=400,opponents=infer)
+    python scripts/bench_strength.py --games rococo --tune 200 --tune-confirm 600
     python scripts/bench_strength.py --quick --games coloretto --out /tmp/x.md  # format smoke run
 
 ``--quick`` divides every simulation budget by 50 and plays one deal per table, serially:
@@ -49,6 +54,8 @@ from tournament.pool import (  # noqa: F401  (intervals, orders_played: the test
     sprt_table,
     table,
 )
+from tournament.tune import TuneRequest, tune
+from tournament.tune_report import confirm, markdown, summary
 
 GAMES = {
     "coloretto": "python_coloretto(players=3)",
@@ -62,7 +69,18 @@ MEASURED = {"default": "ismcts(sims=400)"}
 TABLES = (("heuristic", "S"), ("noisy", "S"), ("random", "H"), ("openspiel", "H"), ("H", "S"))
 SPRT_AGAINST = ("H", "S")
 SPRT_SEED = 33  # not the tables' 11
-QUICK = 50  # --quick divides every simulation budget by this
+QUICK = 50  # --quick divides every simulation budget by this (never the tuning's)
+TUNE_AGENT = MEASURED["default"]
+TUNE_PARAMS = (
+    "uct_c",
+    "prior_w",
+    "unprune",
+    "rollout_depth",
+    "opponents",
+    "opp_share",
+    "opp_prior",
+)
+TUNE_OPPONENTS = tuple(POOL[m] for m in ("heuristic", "noisy", "H", "S"))
 TITLE = "# Playing strength of the search agents"
 HEADER = [
     TITLE,
@@ -193,6 +211,24 @@ def targets(r, ci: dict, measured: str, speeds: dict) -> list[str]:
     ]
 
 
+def tuning(gs: str, args, tmp: Path) -> list[str]:
+    """``meeple tune`` of the default on this game (its log in ``--tune-dir`` when given:
+    rerunning replays it) and its confirming SPRT, as Markdown lines."""
+    req = TuneRequest(gs, TUNE_AGENT, TUNE_PARAMS, args.tune, TUNE_OPPONENTS)
+    out = Path(args.tune_dir or tmp) / f"tune-{gs.split('(')[0]}"
+    s = summary(tune(req, out, args.workers), out)
+    s["confirmation"] = confirm(
+        s, out, args.tune_confirm, "heuristic", req.seed + 1, args.workers, args.executor
+    )
+    cmd = (
+        f"meeple tune '{gs}' --params {','.join(TUNE_PARAMS)} --budget {args.tune} "
+        f"--confirm {args.tune_confirm} --workers {args.workers}"
+    )
+    return ["", "Tuning (never scaled by `--quick`), as run by:", "", f"    {cmd}", ""] + markdown(
+        s
+    )
+
+
 def section(gs: str, args, command: str) -> list[str]:
     t_all = time.perf_counter()
     factor = QUICK if args.quick else 1
@@ -230,6 +266,8 @@ def section(gs: str, args, command: str) -> list[str]:
             lr = play(gs, ladder, args.seeds, args.workers, args.executor, Path(tmp) / "l", lseats)
             lines += ["", f"Budget ladder (`S` in the third seat), {args.seeds} deals a table:"]
             lines += [""] + ladder_lines(lr, intervals(Path(tmp) / "l", lr))
+        if args.tune:
+            lines += tuning(gs, args, Path(tmp))
     total = (time.perf_counter() - t_all) / 60
     return lines + ["", f"Whole section: {total:.0f} min.", "", f"<!-- /game: {gs} -->"]
 
@@ -272,6 +310,9 @@ def main(argv=None) -> int:
     ap.add_argument("--sprt-preset", default="gain", choices=("gain", "nonreg"))
     ap.add_argument("--sprt-max-games", type=int, default=600, help="games per SPRT at most")
     ap.add_argument("--ladder", type=int, default=0, help="budget ladder from 100 to this")
+    ap.add_argument("--tune", type=int, default=0, help="meeple tune games per game (0: none)")
+    ap.add_argument("--tune-confirm", type=int, default=0, help="games of its SPRT at most")
+    ap.add_argument("--tune-dir", default="", help="keep (and resume) the tuning logs here")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--executor", default="ray", choices=("ray", "serial"))
     ap.add_argument("--out", default="docs/STRENGTH.md")
@@ -281,8 +322,8 @@ def main(argv=None) -> int:
     try:
         if bad:
             raise ValueError(f"unknown game {bad[0]!r}; choose from {', '.join(GAMES)}")
-        if args.seeds < 1 or args.workers < 1 or args.ladder < 0:
-            raise ValueError("--seeds and --workers must be >= 1, --ladder >= 0")
+        if args.seeds < 1 or args.workers < 1 or min(args.ladder, args.tune, args.tune_confirm) < 0:
+            raise ValueError("--seeds and --workers must be >= 1, --ladder and --tune* >= 0")
         args.candidates = _candidates(args.candidate)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)

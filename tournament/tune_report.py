@@ -155,3 +155,55 @@ def text(s: dict) -> str:
         lines.append(f"  {c['command']}")
     lines.append(f"log: {s['log']} (rerun the same command to resume)")
     return "\n".join(lines)
+
+
+def _md_share(x: dict) -> str:
+    if x["share"] is None:
+        return "- | -"
+    ci = f"{x['ci'][0]:.2f} .. {x['ci'][1]:.2f}" if x["ci"] else "n/a (one game)"
+    return f"{x['share']:.2f} | {ci}"
+
+
+def markdown(s: dict) -> list[str]:
+    """The report as Markdown lines (scripts/bench_strength.py's tuning section)."""
+    lines = [
+        f"{s['method']} over {len(s['marginals'])} parameters of `{s['agent']}`: {s['games']} "
+        f"games against opponents drawn from the pool, {s['iterations']} iterations, "
+        f"{s['points_evaluated']} settings evaluated, master seed {s['seed']}, k = {s['k']:g}. "
+        "Fitness: the share of the opponents at the table finished ahead of, ties half; "
+        "95% normal intervals.",
+        "",
+        "| | setting | model estimate | own games | share | 95% interval |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in ("recommended", "start"):
+        x = s[name]
+        lines.append(
+            f"| {name} | `{x['spec']}` | {x['estimate']:.2f} | {x['games']} | {_md_share(x)} |"
+        )
+    lines += [
+        "",
+        "Marginal effects (NTBEA's 1-tuple statistics: every game played with the value; "
+        "`*` the default's value):",
+        "",
+        "| parameter | value | games | share | 95% interval |",
+        "|---|---|---|---|---|",
+    ]
+    for m in s["marginals"]:
+        for r in m["rows"]:
+            star = "*" if r["value"] == m["default"] else ""
+            lines.append(
+                f"| {m['parameter']} | {_value(r['value'])}{star} | {r['games']} | {_md_share(r)} |"
+            )
+    c = s["confirmation"]
+    lines.append("")
+    if c["verdict"] in ("none", "not run"):
+        lines.append(f"Confirmation: {c['verdict']} ({c['why']}); not adopted. `{c['command']}`")
+    else:
+        lines.append(
+            f"Confirmation (`{c['command']}`): {c['verdict']} after {c['games_played']} games, "
+            f"Elo of the recommendation over the default {c['elo']:+.0f} "
+            f"({c['elo_ci'][0]:+.0f} .. {c['elo_ci'][1]:+.0f}); "
+            f"{'adopted' if c['adopted'] else 'not adopted'} ({c['why']})."
+        )
+    return lines
