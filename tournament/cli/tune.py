@@ -42,6 +42,14 @@ def _request(game, agent, params, budget, opponents, levels, repeats, k, neighbo
                        neighbours=neighbours, seed=seed, **extra)  # fmt: skip
 
 
+def _progress(budget: int):
+    def on_game(row: dict) -> None:
+        line = f"game {row['index'] + 1}/{budget}: fitness {row['fitness']:.2f}"
+        print(line, file=sys.stderr, flush=True)
+
+    return on_game
+
+
 def _default_out(req) -> Path:
     from dataclasses import asdict  # deferred: fast --help
 
@@ -107,21 +115,13 @@ def tune(
                    neighbours, seed)  # fmt: skip
     out = out if out is not None else _default_out(req)
 
-    def on_game(row: dict) -> None:
-        if not quiet:
-            print(
-                f"game {row['index'] + 1}/{req.budget}: fitness {row['fitness']:.2f}",
-                file=sys.stderr,
-                flush=True,
-            )
-
     with domain_errors(2):
         from tournament.tune import prepare  # deferred: fast --help
 
         prepare(req, out)  # bad input: nothing is written
     try:
         with domain_errors(1):
-            tuned = run_tune(req, out, workers, on_game)
+            tuned = run_tune(req, out, workers, None if quiet else _progress(req.budget))
             s = summary(tuned, out)
             s["confirmation"] = run_confirm(
                 s, out, confirm, confirm_filler, seed + 1, min(workers, 2), executor
