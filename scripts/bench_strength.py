@@ -12,6 +12,8 @@ difference, each with a 95% bootstrap interval over deals; ratings over everyone
 with ``--sprt``, sequential tests of the default against both fixed references (a third
 seat held by the heuristic); with ``--ladder N``, the gain per doubling of simulations
 from 100 to N, each budget against twice its budget with ``S`` at the table; with
+``--equal-time T``, the default, ``H`` and ``S`` at one table with T seconds per decision
+each (``time=`` budgets, not reproducible move for move); with
 ``--tune N``, ``meeple tune`` of the default (NTBEA over ``TUNE_PARAMS``, N games against
 the pool on the tuning's own seeds) and, with ``--tune-confirm M``, the SPRT of its
 recommendation against the default that decides adoption (``--tune-dir`` keeps the logs:
@@ -211,6 +213,23 @@ def targets(r, ci: dict, measured: str, speeds: dict) -> list[str]:
     ]
 
 
+def timed(spec: str, seconds: float) -> str:
+    """``spec`` with its simulation budget replaced by ``seconds`` per decision."""
+    return re.sub(r"sims=\d+", f"time={seconds:g}", spec)
+
+
+def equal_time(gs: str, args, tmp: Path) -> list[str]:
+    """The default, ``H`` and ``S`` at one table, each given the same seconds per
+    decision, every seat order, ``--seeds`` deals (master seed 11)."""
+    agents = {k: timed(v, args.equal_time) for k, v in (("default", MEASURED["default"]),
+              ("H", POOL["H"]), ("S", POOL["S"]))}  # fmt: skip
+    seats = [["default", "H", "S"]]
+    r = play(gs, agents, args.seeds, args.workers, args.executor, tmp / "t", seats)
+    lines = ["", f"Equal time ({args.equal_time:g} s per decision each), {args.seeds} deals, "
+             f"{orders_played(seats[0], args.seeds)}:", ""]  # fmt: skip
+    return lines + table(r, intervals(tmp / "t", r), rows={"default"})
+
+
 def tuning(gs: str, args, tmp: Path) -> list[str]:
     """``meeple tune`` of the default on this game (its log in ``--tune-dir`` when given:
     rerunning replays it) and its confirming SPRT, as Markdown lines."""
@@ -266,6 +285,8 @@ def section(gs: str, args, command: str) -> list[str]:
             lr = play(gs, ladder, args.seeds, args.workers, args.executor, Path(tmp) / "l", lseats)
             lines += ["", f"Budget ladder (`S` in the third seat), {args.seeds} deals a table:"]
             lines += [""] + ladder_lines(lr, intervals(Path(tmp) / "l", lr))
+        if args.equal_time:
+            lines += equal_time(gs, args, Path(tmp))
         if args.tune:
             lines += tuning(gs, args, Path(tmp))
     total = (time.perf_counter() - t_all) / 60
@@ -310,6 +331,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sprt-preset", default="gain", choices=("gain", "nonreg"))
     ap.add_argument("--sprt-max-games", type=int, default=600, help="games per SPRT at most")
     ap.add_argument("--ladder", type=int, default=0, help="budget ladder from 100 to this")
+    ap.add_argument("--equal-time", type=float, default=0.0, help="default, H, S at s/decision")
     ap.add_argument("--tune", type=int, default=0, help="meeple tune games per game (0: none)")
     ap.add_argument("--tune-confirm", type=int, default=0, help="games of its SPRT at most")
     ap.add_argument("--tune-dir", default="", help="keep (and resume) the tuning logs here")
@@ -324,6 +346,8 @@ def main(argv=None) -> int:
             raise ValueError(f"unknown game {bad[0]!r}; choose from {', '.join(GAMES)}")
         if args.seeds < 1 or args.workers < 1 or min(args.ladder, args.tune, args.tune_confirm) < 0:
             raise ValueError("--seeds and --workers must be >= 1, --ladder and --tune* >= 0")
+        if args.equal_time < 0:
+            raise ValueError("--equal-time must be >= 0 seconds")
         args.candidates = _candidates(args.candidate)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
