@@ -13,7 +13,8 @@ with ``--sprt``, sequential tests of the default against both fixed references (
 seat held by the heuristic); with ``--ladder N``, the gain per doubling of simulations
 from 100 to N, each budget against twice its budget with ``S`` at the table; with
 ``--equal-time T``, the default, ``H`` and ``S`` at one table with T seconds per decision
-each (``time=`` budgets, not reproducible move for move); with
+each (``time=`` budgets, not reproducible move for move; ``--equal-time-seeds`` deals,
+kept under ``--quick``); with
 ``--tune N``, ``meeple tune`` of the default (NTBEA over ``TUNE_PARAMS``, N games against
 the pool on the tuning's own seeds) and, with ``--tune-confirm M``, the SPRT of its
 recommendation against the default that decides adoption (``--tune-dir`` keeps the logs:
@@ -26,7 +27,8 @@ a rerun replays them).
     python scripts/bench_strength.py --games rococo --tune 200 --tune-confirm 600
     python scripts/bench_strength.py --quick --games coloretto --out /tmp/x.md  # format smoke run
 
-``--quick`` divides every simulation budget by 50 and plays one deal per table, serially:
+``--quick`` divides every simulation budget by 50 and plays one deal per table, serially
+(unless ``--executor`` says otherwise):
 a check that every part of the report is produced, not a measurement. Each game's section
 of the output file is replaced on its own (the others are kept) and names its command.
 """
@@ -224,9 +226,10 @@ def equal_time(gs: str, args, tmp: Path) -> list[str]:
     agents = {k: timed(v, args.equal_time) for k, v in (("default", MEASURED["default"]),
               ("H", POOL["H"]), ("S", POOL["S"]))}  # fmt: skip
     seats = [["default", "H", "S"]]
-    r = play(gs, agents, args.seeds, args.workers, args.executor, tmp / "t", seats)
-    lines = ["", f"Equal time ({args.equal_time:g} s per decision each), {args.seeds} deals, "
-             f"{orders_played(seats[0], args.seeds)}:", ""]  # fmt: skip
+    n = args.equal_time_seeds or args.seeds
+    r = play(gs, agents, n, args.workers, args.executor, tmp / "t", seats)
+    lines = ["", f"Equal time ({args.equal_time:g} s per decision each), {n} deals, "
+             f"{orders_played(seats[0], n)}:", ""]  # fmt: skip
     return lines + table(r, intervals(tmp / "t", r), rows={"default"})
 
 
@@ -326,17 +329,20 @@ def main(argv=None) -> int:
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game names")
     ap.add_argument("--seeds", type=int, default=DEFAULT_SEEDS, help="deals per table")
     ap.add_argument("--candidate", action="append", default=[], help="NAME=SPEC, also measured")
-    ap.add_argument("--quick", action="store_true", help="budgets / 50, 1 deal, serial: format")
+    ap.add_argument("--quick", action="store_true", help="budgets / 50, 1 deal: a format check")
     ap.add_argument("--sprt", action="store_true", help="SPRTs of the default against H and S")
     ap.add_argument("--sprt-preset", default="gain", choices=("gain", "nonreg"))
     ap.add_argument("--sprt-max-games", type=int, default=600, help="games per SPRT at most")
     ap.add_argument("--ladder", type=int, default=0, help="budget ladder from 100 to this")
     ap.add_argument("--equal-time", type=float, default=0.0, help="default, H, S at s/decision")
+    ap.add_argument("--equal-time-seeds", type=int, default=0, help="its deals (0: --seeds)")
     ap.add_argument("--tune", type=int, default=0, help="meeple tune games per game (0: none)")
     ap.add_argument("--tune-confirm", type=int, default=0, help="games of its SPRT at most")
     ap.add_argument("--tune-dir", default="", help="keep (and resume) the tuning logs here")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--executor", default="ray", choices=("ray", "serial"))
+    ap.add_argument(
+        "--executor", default=None, choices=("ray", "serial"), help="ray (--quick: serial)"
+    )
     ap.add_argument("--out", default="docs/STRENGTH.md")
     args = ap.parse_args(argv)
     names = [g.strip() for g in args.games.split(",") if g.strip()]
@@ -346,14 +352,15 @@ def main(argv=None) -> int:
             raise ValueError(f"unknown game {bad[0]!r}; choose from {', '.join(GAMES)}")
         if args.seeds < 1 or args.workers < 1 or min(args.ladder, args.tune, args.tune_confirm) < 0:
             raise ValueError("--seeds and --workers must be >= 1, --ladder and --tune* >= 0")
-        if args.equal_time < 0:
-            raise ValueError("--equal-time must be >= 0 seconds")
+        if args.equal_time < 0 or args.equal_time_seeds < 0:
+            raise ValueError("--equal-time must be >= 0 seconds, --equal-time-seeds >= 0")
         args.candidates = _candidates(args.candidate)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.quick:
-        args.seeds, args.executor = 1, "serial"
+        args.seeds = 1
+    args.executor = args.executor or ("serial" if args.quick else "ray")
     command = "python scripts/bench_strength.py " + " ".join(sys.argv[1:] if argv is None else argv)
     out = Path(args.out)
     t0 = time.perf_counter()
