@@ -107,6 +107,14 @@ HEADER = [
     "whole finishing orders with a seat term, on the same scale (`meeple ratings`). Seconds",
     "per decision: 8 fixed positions per game, on a shared 2-core machine. The",
     "round-by-round log of issue 11's tuning is in this file's git history.",
+    "",
+    "A section's command says what it is: `--quick` sections divide every simulation",
+    "budget by 50 and play one deal per table (a format check, not a measurement; their",
+    "equal-time and tuning parts are not scaled). `--equal-time` seats the default, `H` and",
+    "`S` at one table with the same seconds per decision. `--tune` runs `meeple tune`",
+    "(NTBEA over the default's search parameters against the pool, on the tuning's own",
+    "seeds, never the tables' 11 or the SPRTs' 33; docs/solvers.md) and its confirming",
+    "SPRT: a tuned setting becomes the default only when that SPRT accepts H1.",
 ]
 
 
