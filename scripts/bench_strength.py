@@ -11,15 +11,24 @@ difference, each with a 95% bootstrap interval over deals; ratings over everyone
 (Elo and Plackett-Luce, 95% intervals); the issue's targets checked on those figures;
 with ``--sprt``, sequential tests of the default against both fixed references (a third
 seat held by the heuristic); with ``--ladder N``, the gain per doubling of simulations
-from 100 to N, each budget against twice its budget with ``S`` at the table.
+from 100 to N, each budget against twice its budget with ``S`` at the table; with
+``--equal-time T``, the default, ``H`` and ``S`` at one table with T seconds per decision
+each (``time=`` budgets, not reproducible move for move; ``--equal-time-seeds`` deals,
+kept under ``--quick``); with
+``--tune N``, ``meeple tune`` of the default (NTBEA over ``TUNE_PARAMS``, N games against
+the pool on the tuning's own seeds) and, with ``--tune-confirm M``, the SPRT of its
+recommendation against the default that decides adoption (``--tune-dir`` keeps the logs:
+a rerun replays them).
 
     python scripts/bench_strength.py                          # every game, Ray, 2 workers
     python scripts/bench_strength.py --games rococo --seeds 4 --executor serial
     python scripts/bench_strength.py --games coloretto --sprt --ladder 1600
     python scripts/bench_strength.py --candidate I=ismcts(sims=400,opponents=infer)
+    python scripts/bench_strength.py --games rococo --tune 200 --tune-confirm 600
     python scripts/bench_strength.py --quick --games coloretto --out /tmp/x.md  # format smoke run
 
-``--quick`` divides every simulation budget by 50 and plays one deal per table, serially:
+``--quick`` divides every simulation budget by 50 and plays one deal per table, serially
+(unless ``--executor`` says otherwise):
 a check that every part of the report is produced, not a measurement. Each game's section
 of the output file is replaced on its own (the others are kept) and names its command.
 """
@@ -40,6 +49,7 @@ import pyspiel
 import spiel_games  # noqa: F401  (registers the games)
 from solvers.registry import make_agent
 from tournament.pool import (  # noqa: F401  (intervals, orders_played: the tests read them)
+    POOL,
     intervals,
     orders_played,
     play,
@@ -48,6 +58,8 @@ from tournament.pool import (  # noqa: F401  (intervals, orders_played: the test
     sprt_table,
     table,
 )
+from tournament.tune import TuneRequest, tune
+from tournament.tune_report import confirm, markdown, summary
 
 GAMES = {
     "coloretto": "python_coloretto(players=3)",
@@ -57,19 +69,22 @@ GAMES = {
 }
 DEFAULT_SEEDS = 4  # deals per table: 5 tables x 4 deals x 3 rotations = 60 games
 MEASURED = {"default": "ismcts(sims=400)"}
-POOL = {
-    "random": "random",
-    "heuristic": "heuristic",
-    "noisy": "noisy(eps=0.3)",
-    "H": "ismcts(sims=400,opponents=heuristic)",
-    "S": "ismcts(sims=400,opponents=search)",
-    "openspiel": "openspiel-ismcts(sims=100)",
-}
 # the two pool members beside the measured agent at each table
 TABLES = (("heuristic", "S"), ("noisy", "S"), ("random", "H"), ("openspiel", "H"), ("H", "S"))
 SPRT_AGAINST = ("H", "S")
 SPRT_SEED = 33  # not the tables' 11
-QUICK = 50  # --quick divides every simulation budget by this
+QUICK = 50  # --quick divides every simulation budget by this (never the tuning's)
+TUNE_AGENT = MEASURED["default"]
+TUNE_PARAMS = (
+    "uct_c",
+    "prior_w",
+    "unprune",
+    "rollout_depth",
+    "opponents",
+    "opp_share",
+    "opp_prior",
+)
+TUNE_OPPONENTS = tuple(POOL[m] for m in ("heuristic", "noisy", "H", "S"))
 TITLE = "# Playing strength of the search agents"
 HEADER = [
     TITLE,
@@ -92,6 +107,14 @@ HEADER = [
     "whole finishing orders with a seat term, on the same scale (`meeple ratings`). Seconds",
     "per decision: 8 fixed positions per game, on a shared 2-core machine. The",
     "round-by-round log of issue 11's tuning is in this file's git history.",
+    "",
+    "A section's command says what it is: `--quick` sections divide every simulation",
+    "budget by 50 and play one deal per table (a format check, not a measurement; their",
+    "equal-time and tuning parts are not scaled). `--equal-time` seats the default, `H` and",
+    "`S` at one table with the same seconds per decision. `--tune` runs `meeple tune`",
+    "(NTBEA over the default's search parameters against the pool, on the tuning's own",
+    "seeds, never the tables' 11 or the SPRTs' 33; docs/solvers.md) and its confirming",
+    "SPRT: a tuned setting becomes the default only when that SPRT accepts H1.",
 ]
 
 
@@ -200,6 +223,42 @@ def targets(r, ci: dict, measured: str, speeds: dict) -> list[str]:
     ]
 
 
+def timed(spec: str, seconds: float) -> str:
+    """``spec`` with its simulation budget replaced by ``seconds`` per decision."""
+    return re.sub(r"sims=\d+", f"time={seconds:g}", spec)
+
+
+def equal_time(gs: str, args, tmp: Path) -> list[str]:
+    """The default, ``H`` and ``S`` at one table, each given the same seconds per
+    decision, every seat order, ``--seeds`` deals (master seed 11)."""
+    agents = {k: timed(v, args.equal_time) for k, v in (("default", MEASURED["default"]),
+              ("H", POOL["H"]), ("S", POOL["S"]))}  # fmt: skip
+    seats = [["default", "H", "S"]]
+    n = args.equal_time_seeds or args.seeds
+    r = play(gs, agents, n, args.workers, args.executor, tmp / "t", seats)
+    lines = ["", f"Equal time ({args.equal_time:g} s per decision each), {n} deals, "
+             f"{orders_played(seats[0], n)}:", ""]  # fmt: skip
+    return lines + table(r, intervals(tmp / "t", r), rows={"default"})
+
+
+def tuning(gs: str, args, tmp: Path) -> list[str]:
+    """``meeple tune`` of the default on this game (its log in ``--tune-dir`` when given:
+    rerunning replays it) and its confirming SPRT, as Markdown lines."""
+    req = TuneRequest(gs, TUNE_AGENT, TUNE_PARAMS, args.tune, TUNE_OPPONENTS)
+    out = Path(args.tune_dir or tmp) / f"tune-{gs.split('(')[0]}"
+    s = summary(tune(req, out, args.workers), out)
+    s["confirmation"] = confirm(
+        s, out, args.tune_confirm, "heuristic", req.seed + 1, args.workers, args.executor
+    )
+    cmd = (
+        f"meeple tune '{gs}' --params {','.join(TUNE_PARAMS)} --budget {args.tune} "
+        f"--confirm {args.tune_confirm} --workers {args.workers}"
+    )
+    return ["", "Tuning (never scaled by `--quick`), as run by:", "", f"    {cmd}", ""] + markdown(
+        s
+    )
+
+
 def section(gs: str, args, command: str) -> list[str]:
     t_all = time.perf_counter()
     factor = QUICK if args.quick else 1
@@ -237,6 +296,10 @@ def section(gs: str, args, command: str) -> list[str]:
             lr = play(gs, ladder, args.seeds, args.workers, args.executor, Path(tmp) / "l", lseats)
             lines += ["", f"Budget ladder (`S` in the third seat), {args.seeds} deals a table:"]
             lines += [""] + ladder_lines(lr, intervals(Path(tmp) / "l", lr))
+        if args.equal_time:
+            lines += equal_time(gs, args, Path(tmp))
+        if args.tune:
+            lines += tuning(gs, args, Path(tmp))
     total = (time.perf_counter() - t_all) / 60
     return lines + ["", f"Whole section: {total:.0f} min.", "", f"<!-- /game: {gs} -->"]
 
@@ -274,13 +337,20 @@ def main(argv=None) -> int:
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game names")
     ap.add_argument("--seeds", type=int, default=DEFAULT_SEEDS, help="deals per table")
     ap.add_argument("--candidate", action="append", default=[], help="NAME=SPEC, also measured")
-    ap.add_argument("--quick", action="store_true", help="budgets / 50, 1 deal, serial: format")
+    ap.add_argument("--quick", action="store_true", help="budgets / 50, 1 deal: a format check")
     ap.add_argument("--sprt", action="store_true", help="SPRTs of the default against H and S")
     ap.add_argument("--sprt-preset", default="gain", choices=("gain", "nonreg"))
     ap.add_argument("--sprt-max-games", type=int, default=600, help="games per SPRT at most")
     ap.add_argument("--ladder", type=int, default=0, help="budget ladder from 100 to this")
+    ap.add_argument("--equal-time", type=float, default=0.0, help="default, H, S at s/decision")
+    ap.add_argument("--equal-time-seeds", type=int, default=0, help="its deals (0: --seeds)")
+    ap.add_argument("--tune", type=int, default=0, help="meeple tune games per game (0: none)")
+    ap.add_argument("--tune-confirm", type=int, default=0, help="games of its SPRT at most")
+    ap.add_argument("--tune-dir", default="", help="keep (and resume) the tuning logs here")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--executor", default="ray", choices=("ray", "serial"))
+    ap.add_argument(
+        "--executor", default=None, choices=("ray", "serial"), help="ray (--quick: serial)"
+    )
     ap.add_argument("--out", default="docs/STRENGTH.md")
     args = ap.parse_args(argv)
     names = [g.strip() for g in args.games.split(",") if g.strip()]
@@ -288,14 +358,17 @@ def main(argv=None) -> int:
     try:
         if bad:
             raise ValueError(f"unknown game {bad[0]!r}; choose from {', '.join(GAMES)}")
-        if args.seeds < 1 or args.workers < 1 or args.ladder < 0:
-            raise ValueError("--seeds and --workers must be >= 1, --ladder >= 0")
+        if args.seeds < 1 or args.workers < 1 or min(args.ladder, args.tune, args.tune_confirm) < 0:
+            raise ValueError("--seeds and --workers must be >= 1, --ladder and --tune* >= 0")
+        if args.equal_time < 0 or args.equal_time_seeds < 0:
+            raise ValueError("--equal-time must be >= 0 seconds, --equal-time-seeds >= 0")
         args.candidates = _candidates(args.candidate)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.quick:
-        args.seeds, args.executor = 1, "serial"
+        args.seeds = 1
+    args.executor = args.executor or ("serial" if args.quick else "ray")
     command = "python scripts/bench_strength.py " + " ".join(sys.argv[1:] if argv is None else argv)
     out = Path(args.out)
     t0 = time.perf_counter()

@@ -22,6 +22,15 @@ from tournament.sprt.gsprt import PRESETS, Bounds
 from tournament.sprt.run import SprtRequest, play_sprt
 
 BOOT = 2000  # bootstrap draws for the intervals
+# the pool every measured agent meets (docs/STRENGTH.md); H and S are the fixed references
+POOL = {
+    "random": "random",
+    "heuristic": "heuristic",
+    "noisy": "noisy(eps=0.3)",
+    "H": "ismcts(sims=400,opponents=heuristic)",
+    "S": "ismcts(sims=400,opponents=search)",
+    "openspiel": "openspiel-ismcts(sims=100)",
+}
 
 
 def play(

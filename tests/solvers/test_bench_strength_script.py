@@ -46,8 +46,10 @@ def test_bad_options_are_one_line_errors(module, capsys):
     assert module.main(["--games", "chess"]) == 1
     assert module.main(["--candidate", "S=ismcts"]) == 1
     assert module.main(["--seeds", "0"]) == 1
+    assert module.main(["--equal-time", "-1"]) == 1
+    assert module.main(["--tune", "-1"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 3 and all(x.startswith("error: ") for x in err)
+    assert len(err) == 5 and all(x.startswith("error: ") for x in err)
 
 
 def _report_parts(text: str, gs: str) -> list[str]:
@@ -65,11 +67,24 @@ def _report_parts(text: str, gs: str) -> list[str]:
     return missing + (["out of order"] if pos != sorted(pos) else [])
 
 
-def test_a_quick_run_writes_every_part_of_the_report(tmp_path, module):
+def test_a_quick_run_writes_every_part_of_the_report(tmp_path, module, monkeypatch):
+    # the tuning is never scaled by --quick: a cheap agent and pool for the format check
+    monkeypatch.setattr(module, "TUNE_AGENT", "ismcts(sims=5)")
+    monkeypatch.setattr(module, "TUNE_PARAMS", ("uct_c", "opponents"))
+    monkeypatch.setattr(module, "TUNE_OPPONENTS", ("heuristic", "random"))
     out = tmp_path / "s.md"
     args = ["--quick", "--games", "coloretto", "--ladder", "200", "--out", str(out)]
+    args += ["--tune", "4", "--tune-confirm", "6", "--tune-dir", str(tmp_path / "t")]
+    args += ["--equal-time", "0.01"]
     assert module.main(args) == 0
     text = out.read_text()
+    assert "meeple tune 'python_coloretto(players=3)' --params uct_c,opponents --budget 4" in text
+    assert "| recommended | `ismcts(" in text and "| start | `ismcts(" in text
+    assert "| uct_c | 1.4* |" in text and "| opponents | infer* |" in text
+    assert "Confirmation" in text
+    assert "Equal time (0.01 s per decision each), 1 deals" in text
+    assert "| default | S | " in text.split("Equal time")[1]
+    assert (tmp_path / "t" / "tune-python_coloretto" / "evaluations.jsonl").exists()
     assert text.startswith("\n".join(module.HEADER))
     assert _report_parts(text, "python_coloretto(players=3)") == []
     assert "| budget | ahead of half the budget |" in text

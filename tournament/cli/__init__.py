@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli import advice, games, review, solvers, sprt
+from tournament.cli import advice, games, review, solvers, sprt, tune
 from tournament.cli import tournament as tournament_commands
 from tournament.cli.common import CONTEXT_SETTINGS, MeepleGroup
 
@@ -66,6 +66,7 @@ games.register(app)
 solvers.register(app)
 tournament_commands.register(app)
 sprt.register(app)
+tune.register(app)
 advice.register(app)
 review.register(app)
 

@@ -1,0 +1,124 @@
+"""`meeple tune` (tournament.tune, tournament.tune_report, tournament.cli.tune): one-line
+errors on bad input with nothing written, games on the tuning's own seeds against the
+pool, a run that resumes from its log exactly, and the report's parts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament.cli import app
+from tournament.tune import BENCH_SEEDS, LOG, TuneRequest, lineup, prepare, space
+
+runner = CliRunner()
+GAME = "python_coloretto(players=3)"
+TINY = [
+    "tune", GAME, "--agent", "ismcts(sims=5)", "--params", "uct_c,opp_share", "--levels",
+    "3", "--budget", "4", "--opponent", "heuristic", "--opponent", "noisy(eps=0.3)", "-q",
+]  # fmt: skip
+
+
+def _run(args, tmp_path):
+    return runner.invoke(app, [*args, "--out", str(tmp_path / "t")])
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--params", "sims"], "cannot tune 'sims'"),
+        (["--params", "nonsense"], "cannot tune 'nonsense'"),
+        (["--params", "uct_c,uct_c"], "twice"),
+        (["--budget", "0"], "--budget"),
+        (["--levels", "1"], "--levels"),
+        (["--seed", "11"], "benchmark seed"),
+        (["--seed", "32"], "benchmark seed"),  # its confirmation would run on 33
+        (["--agent", "ismcts(sims=0)"], "sims"),
+        (["--agent", "ismcts(opp_eps=0.2)"], "opp_eps"),
+        (["--opponent", "nobody"], "unknown agent kind"),
+        (["--confirm", "-1"], "--confirm"),
+        (["--executor", "warp"], "--executor"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, says):
+    res = _run(TINY + args, tmp_path)
+    assert res.exit_code == 2, res.output
+    err = res.stderr.strip()
+    assert err.startswith("error: ") and "\n" not in err and says in err, err
+    assert not (tmp_path / "t").exists()
+
+
+def test_an_unknown_game_is_refused(tmp_path):
+    res = _run(["tune", "python_nothing", "-q"], tmp_path)
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1
+
+
+def test_a_directory_holding_another_run_is_refused_and_kept(tmp_path):
+    assert _run(TINY, tmp_path).exit_code == 0
+    before = (tmp_path / "t" / LOG).read_text()
+    res = _run([*TINY, "--seed", "7"], tmp_path)
+    assert res.exit_code == 2 and "different tuning run" in res.stderr
+    assert (tmp_path / "t" / LOG).read_text() == before
+    (tmp_path / "u").mkdir()
+    (tmp_path / "u" / "x").write_text("mine")
+    res = runner.invoke(app, [*TINY, "--out", str(tmp_path / "u")])
+    assert res.exit_code == 2 and (tmp_path / "u" / "x").read_text() == "mine"
+
+
+def test_a_run_resumes_from_its_log_and_extends_with_a_larger_budget(tmp_path):
+    full = _run([*TINY, "--json"], tmp_path)
+    assert full.exit_code == 0, full.output
+    whole = json.loads(full.stdout)
+    assert whole["games"] == 4 and whole["played_now"] == 4
+    # an interrupted run: only its first game is in the log
+    shutil.copytree(tmp_path / "t", tmp_path / "cut")
+    lines = (tmp_path / "cut" / LOG).read_text().splitlines()
+    (tmp_path / "cut" / LOG).write_text(lines[0] + "\n")
+    again = json.loads(runner.invoke(app, [*TINY, "--json", "--out", str(tmp_path / "cut")]).stdout)
+    assert again["played_now"] == 3
+    assert again["recommended"] == whole["recommended"]
+    assert again["marginals"] == whole["marginals"]
+    assert (tmp_path / "cut" / LOG).read_text() == (tmp_path / "t" / LOG).read_text()
+    more = json.loads(_run([*TINY, "--json", "--budget", "6"], tmp_path).stdout)
+    assert more["games"] == 6 and more["played_now"] == 2
+
+
+def test_evaluations_play_the_pool_on_the_tunings_own_seeds(tmp_path):
+    req = TuneRequest(GAME, "ismcts(sims=5)", ("uct_c",), budget=6, levels=3,
+                      opponents=("heuristic", "noisy(eps=0.3)", "random"))  # fmt: skip
+    sp = prepare(req, tmp_path / "t")
+    assert sp.dims[0].name == "uct_c" and sp.dims[0].values[sp.start[0]] == 1.4
+    seen = [lineup(req, i, 3) for i in range(6)]
+    assert [s[1] for s in seen] == [0, 1, 2, 0, 1, 2]  # the candidate's seat turns
+    assert all(len(set(o)) == 2 and set(o) <= set(req.opponents) for _, _, o in seen)
+    assert len({s[0] for s in seen}) == 6
+    other = TuneRequest(GAME, "ismcts(sims=5)", ("uct_c",), seed=7)
+    assert {lineup(other, i, 3)[0] for i in range(6)}.isdisjoint({s[0] for s in seen})
+    assert req.seed not in BENCH_SEEDS
+
+
+def test_the_start_is_the_agent_with_its_auto_values_resolved():
+    req = TuneRequest(GAME, "ismcts(sims=5)", ("unprune", "opponents", "rollout_depth"))
+    sp = space(req)
+    start = sp.values(sp.start)
+    # Coloretto's measured choices (auto: -1 and -2 in the spec)
+    assert start == {"unprune": 0.0, "opponents": "infer", "rollout_depth": 4}
+    assert "sims=5" in sp.spec(sp.start) and "opponents=infer" in sp.spec(sp.start)
+    # a value the agent refuses on this game (opp_eps needs opponents=heuristic) is invalid
+    eps = space(TuneRequest(GAME, "ismcts(sims=5)", ("opp_eps", "opponents")))
+    bad = tuple(
+        next(i for i, v in enumerate(d.values) if v == want)
+        for d, want in zip(eps.dims, (0.5, "infer"), strict=True)
+    )
+    assert not eps.valid(bad)
+
+
+def test_the_text_report_names_the_recommendation_marginals_and_confirmation(tmp_path):
+    res = _run([*TINY, "--confirm", "2"], tmp_path)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "recommended: ismcts(" in out and "marginal effects" in out
+    assert "uct_c: 0.05:" in out and "1.4*:" in out
+    assert "confirmation: " in out and "meeple sprt" in out

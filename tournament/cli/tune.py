@@ -1,0 +1,138 @@
+"""`meeple tune`: NTBEA over an agent's tunable parameters against the pool, the marginal
+effect of each value, and an SPRT that decides whether the recommendation is adopted.
+
+Thin command: the options become one ``TuneRequest``; ``tournament.tune`` runs (or resumes)
+the search into ``--out`` and ``tournament.tune_report`` confirms and prints it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tournament.cli.common import FormatOption, JsonFlag, OutputFormat, domain_errors, fail
+from tournament.cli.tournament import EXECUTOR_HELP, _check_executor
+
+PARAMS_HELP = (
+    "Comma-separated parameters to tune (see `meeple solvers show ismcts`, tunable ones); "
+    "default: uct_c,prior_w,unprune,rollout_depth,opp_share,opp_prior"
+)
+
+
+def _params(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(x.strip() for x in text.split(",") if x.strip())
+
+
+def _request(game, agent, params, budget, opponents, levels, repeats, k, neighbours, seed):
+    from tournament.tune import TuneRequest  # deferred: fast --help
+
+    extra: dict = {}
+    if params is not None:
+        extra["params"] = params
+    if opponents:
+        extra["opponents"] = tuple(opponents)
+    return TuneRequest(game, agent, budget=budget, levels=levels, repeats=repeats, k=k,
+                       neighbours=neighbours, seed=seed, **extra)  # fmt: skip
+
+
+def _progress(budget: int):
+    def on_game(row: dict) -> None:
+        line = f"game {row['index'] + 1}/{budget}: fitness {row['fitness']:.2f}"
+        print(line, file=sys.stderr, flush=True)
+
+    return on_game
+
+
+def _default_out(req) -> Path:
+    from dataclasses import asdict  # deferred: fast --help
+
+    key = hashlib.sha256(json.dumps(asdict(req), sort_keys=True).encode()).hexdigest()
+    return Path("runs") / f"tune-{key[:8]}"
+
+
+def tune(
+    game: Annotated[str, typer.Argument(help="Game string, e.g. python_coloretto(players=3)")],
+    agent: Annotated[
+        str, typer.Option("--agent", help="The agent whose parameters are tuned")
+    ] = "ismcts(sims=400)",
+    params: Annotated[str | None, typer.Option("--params", help=PARAMS_HELP)] = None,
+    budget: Annotated[int, typer.Option("--budget", help="Games to play while tuning")] = 200,
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--opponent",
+            help="An opponent spec (repeatable); default: heuristic, noisy(eps=0.3) and the "
+            "references H and S of docs/STRENGTH.md",
+        ),
+    ] = None,
+    levels: Annotated[int, typer.Option(help="Values tried per numeric parameter")] = 5,
+    repeats: Annotated[int, typer.Option(help="Games per NTBEA iteration (in parallel)")] = 2,
+    k: Annotated[float, typer.Option("--k", help="UCB exploration weight")] = 1.0,
+    neighbours: Annotated[int, typer.Option(help="Mutations looked at per iteration")] = 50,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Tuning master seed")] = 2033,
+    confirm: Annotated[
+        int,
+        typer.Option(
+            "--confirm",
+            help="Most games of the confirming SPRT (recommended vs --agent; adopted on H1); "
+            "0: print its command only",
+        ),
+    ] = 0,
+    confirm_filler: Annotated[
+        str, typer.Option("--confirm-filler", help="Who fills the SPRT's other seats")
+    ] = "heuristic",
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Run directory (resumable); default runs/tune-<hash>"),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes")] = 1,
+    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "auto",
+    fmt: FormatOption = OutputFormat.text,
+    as_json: JsonFlag = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per game")] = False,
+) -> None:
+    """Tune an agent's search parameters for one game by NTBEA against the pool.
+
+    Each evaluation is one game of the candidate setting against opponents drawn from the
+    pool, on the tuning's own seeds (never the benchmark's). Prints the recommended
+    setting, the marginal effect of each value, and the confirming SPRT (docs/STRENGTH.md,
+    "Tuning")."""
+    from tournament.tune import tune as run_tune  # deferred: fast --help
+    from tournament.tune_report import confirm as run_confirm  # deferred: fast --help
+    from tournament.tune_report import summary, text  # deferred: fast --help
+
+    _check_executor(executor)
+    if confirm < 0:
+        raise fail(f"--confirm must be >= 0, got {confirm}", 2)
+    req = _request(game, agent, _params(params), budget, opponent, levels, repeats, k,
+                   neighbours, seed)  # fmt: skip
+    out = out if out is not None else _default_out(req)
+
+    with domain_errors(2):
+        from tournament.tune import prepare  # deferred: fast --help
+
+        prepare(req, out)  # bad input: nothing is written
+    try:
+        with domain_errors(1):
+            tuned = run_tune(req, out, workers, None if quiet else _progress(req.budget))
+            s = summary(tuned, out)
+            s["confirmation"] = run_confirm(
+                s, out, confirm, confirm_filler, seed + 1, min(workers, 2), executor
+            )
+    except KeyboardInterrupt:
+        raise fail(f"interrupted; finished games are in {out}: rerun to resume", 130) from None
+    if as_json or fmt == OutputFormat.json:
+        sys.stdout.write(json.dumps(s, indent=2) + "\n")
+    else:
+        typer.echo(text(s))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tune")(tune)

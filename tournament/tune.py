@@ -1,0 +1,255 @@
+"""`meeple tune`: NTBEA (solvers.search.ntbea) over an agent's tunable parameters, each
+evaluation one game against the pool.
+
+An evaluation seats the candidate with ``players - 1`` opponents drawn from the tuning
+pool (``TUNE_POOL``: the heuristic, a noisy heuristic and both fixed search references of
+docs/STRENGTH.md), the candidate's seat turning with the evaluation index, on a deal of the
+tuning's own master seed (never the benchmark's: ``BENCH_SEEDS``). Its fitness is the share
+of the opponents the candidate finished ahead of, ties half. Every evaluation is appended
+to ``evaluations.jsonl`` in the run's directory; rerunning the same request replays them
+(NTBEA is deterministic given its seed and the fitness values) and plays only the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import spiel_games
+from solvers.registry import resolve
+from solvers.search import ntbea
+from solvers.search.params import KINDS as SEARCH_KINDS
+from solvers.search.params import resolve_auto
+from solvers.spec import AgentSpecError, format_spec, parse_spec
+from spiel_games.common.errors import MeepleError
+from tournament.batch import ranks_from
+from tournament.match import play_match, seed_streams
+from tournament.pool import POOL
+
+TUNE_POOL = ("heuristic", "noisy", "H", "S")
+DEFAULT_PARAMS = ("uct_c", "prior_w", "unprune", "rollout_depth", "opp_share", "opp_prior")
+BENCH_SEEDS = (11, 33)  # scripts/bench_strength.py's tables and SPRTs: never tuned on
+DEFAULT_SEED = 2033
+LOG, REQUEST = "evaluations.jsonl", "tune.json"
+
+
+class TuneError(MeepleError):
+    """Bad tuning request (one line)."""
+
+
+@dataclass(frozen=True)
+class TuneRequest:
+    game: str
+    agent: str = "ismcts(sims=400)"
+    params: tuple[str, ...] = DEFAULT_PARAMS
+    budget: int = 200  # games
+    opponents: tuple[str, ...] = tuple(POOL[m] for m in TUNE_POOL)
+    levels: int = 5
+    repeats: int = 2  # games per NTBEA iteration (played in parallel)
+    k: float = 1.0
+    neighbours: int = 50
+    seed: int = DEFAULT_SEED
+
+
+@dataclass
+class Space:
+    """The request resolved for its game: the dimensions, the start (the agent as given,
+    its ``auto`` values resolved) and how a point becomes a spec."""
+
+    kind: str
+    base: dict  # the parameters the agent spec names
+    dims: list[ntbea.Dimension]
+    start: ntbea.Point
+    game: Any = field(repr=False, default=None)
+    _valid: dict = field(default_factory=dict, repr=False)
+
+    def values(self, point: ntbea.Point) -> dict[str, object]:
+        return {d.name: d.values[i] for d, i in zip(self.dims, point, strict=True)}
+
+    def spec(self, point: ntbea.Point) -> str:
+        return format_spec(self.kind, {**self.base, **self.values(point)})
+
+    def valid(self, point: ntbea.Point) -> bool:
+        """Whether the agent accepts the point on this game (some values need others)."""
+        if point not in self._valid:
+            try:
+                resolve(self.spec(point)).check(self.game)
+                self._valid[point] = True
+            except AgentSpecError:
+                self._valid[point] = False
+        return self._valid[point]
+
+
+def space(req: TuneRequest) -> Space:
+    """Check the request and build its space (TuneError: one line)."""
+    if req.budget < 1 or req.repeats < 1 or req.neighbours < 1 or req.levels < 2:
+        raise TuneError("--budget, --repeats and --neighbours must be >= 1, --levels >= 2")
+    if {req.seed, req.seed + 1} & set(BENCH_SEEDS):
+        raise TuneError(
+            f"--seed {req.seed} or its confirmation seed {req.seed + 1} is a benchmark seed "
+            f"({', '.join(map(str, BENCH_SEEDS))}): tune on others"
+        )
+    if not req.params:
+        raise TuneError("--params names no parameter")
+    if len(set(req.params)) != len(req.params):
+        raise TuneError(f"--params names a parameter twice: {','.join(req.params)}")
+    game = spiel_games.load_game(req.game)
+    agent = resolve(req.agent)
+    agent.check(game)
+    for spec in req.opponents:
+        resolve(spec).check(game)
+    kind = agent.kind
+    tunable = {p.name: p for p in kind.tunable()}
+    values = dict(agent.params)
+    if kind in SEARCH_KINDS:
+        values = resolve_auto(game, values)
+    dims, start = [], []
+    for name in req.params:
+        if name not in tunable:
+            raise TuneError(
+                f"agent {kind.name!r} cannot tune {name!r}; tunable: {', '.join(tunable)}"
+            )
+        d = ntbea.dimension(tunable[name], req.levels, include=values[name])
+        if values[name] not in d.values:
+            raise TuneError(f"{name}={values[name]!r} of {req.agent} is outside its domain")
+        dims.append(d)
+        start.append(d.values.index(values[name]))
+    _, base = parse_spec(req.agent)
+    return Space(kind.name, base, dims, tuple(start), game)
+
+
+def lineup(req: TuneRequest, index: int, players: int) -> tuple[int, int, list[str]]:
+    """(match seed, the candidate's seat, the opponents' specs in seat order) of
+    evaluation ``index``: all drawn from the tuning's master seed alone."""
+    rng = random.Random(f"tune-{req.seed}-{index}")
+    pool = list(req.opponents)
+    if len(pool) >= players - 1:
+        opponents = rng.sample(pool, players - 1)
+    else:
+        opponents = [rng.choice(pool) for _ in range(players - 1)]
+    seed = int(np.random.SeedSequence([req.seed, index]).generate_state(1)[0])
+    return seed, index % players, opponents
+
+
+def play_one(game_string: str, candidate: str, seat: int, opponents: list[str], seed: int):
+    """One game; (fitness of the candidate, ranks by seat)."""
+    game = spiel_games.load_game(game_string)
+    specs = list(opponents)
+    specs.insert(seat, candidate)
+    _, seat_seeds = seed_streams(seed, len(specs))
+    agents = [resolve(s).make(game, x) for s, x in zip(specs, seat_seeds, strict=True)]
+    res = play_match(game, agents, seed)
+    if res.failure:
+        ranks = [len(specs) if p == res.failed_seat else 1 for p in range(len(specs))]
+    else:
+        ranks = ranks_from(res.returns, res.scores)
+    mine = ranks[seat]
+    ahead = [
+        1.0 if mine < r else 0.5 if mine == r else 0.0 for p, r in enumerate(ranks) if p != seat
+    ]
+    return sum(ahead) / len(ahead), ranks
+
+
+class Evaluator:
+    """NTBEA's ``evaluate``: evaluations found in the log are replayed, the rest played
+    (in parallel over ``workers`` processes) and appended to the log."""
+
+    def __init__(self, req: TuneRequest, sp: Space, out: Path, workers: int, on_game=None):
+        self.req, self.sp, self.out, self.workers = req, sp, out, workers
+        self.players = sp.game.num_players()
+        self.on_game = on_game
+        self.log: dict[int, dict] = {}
+        self.played = 0
+        self.rows: list[dict] = []
+        path = out / LOG
+        if path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    self.log[row["index"]] = row
+        self.pool = ProcessPoolExecutor(workers) if workers > 1 else None
+
+    def __call__(self, batch: list[tuple[ntbea.Point, int]]) -> list[float]:
+        todo: list = []
+        jobs: list[Any] = []
+        for point, index in batch:
+            seed, seat, opponents = lineup(self.req, index, self.players)
+            row = self.log.get(index)
+            if row is not None and row["point"] != self.sp.values(point):
+                raise TuneError(f"{self.out / LOG} disagrees with this run at evaluation {index}")
+            if row is None:
+                args = (self.req.game, self.sp.spec(point), seat, opponents, seed)
+                todo.append((index, point, seed, seat, opponents))
+                jobs.append(self.pool.submit(play_one, *args) if self.pool else args)
+        for (index, point, seed, seat, opponents), job in zip(todo, jobs, strict=True):
+            fitness, ranks = job.result() if self.pool else play_one(*job)
+            row = {
+                "index": index,
+                "point": self.sp.values(point),
+                "seed": seed,
+                "seat": seat,
+                "opponents": opponents,
+                "ranks": ranks,
+                "fitness": fitness,
+            }
+            with (self.out / LOG).open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            self.log[index] = row
+            self.played += 1
+            if self.on_game is not None:
+                self.on_game(row)
+        got = [self.log[index] for _, index in batch]
+        self.rows += got
+        return [r["fitness"] for r in got]
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+def prepare(req: TuneRequest, out: Path) -> Space:
+    """Check the request and its run directory (TuneError: one line); write the request
+    there. ``out`` is new, or holds this very request (then the run resumes)."""
+    sp = space(req)
+    if not sp.valid(sp.start):
+        raise TuneError(f"{req.agent} is refused on {req.game}")
+    path = out / REQUEST
+    mine = json.loads(json.dumps(asdict(req)))
+    if path.exists():  # the same run, perhaps with another budget: it goes on from the log
+        theirs = json.loads(path.read_text())
+        if {**theirs, "budget": 0} != {**mine, "budget": 0}:
+            raise TuneError(f"{out} holds a different tuning run; choose another --out")
+        path.write_text(json.dumps(mine, indent=2) + "\n")
+        return sp
+    if out.exists() and any(out.iterdir()):
+        raise TuneError(f"{out} is not empty and holds no tuning run; choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(mine, indent=2) + "\n")
+    return sp
+
+
+@dataclass
+class Tuned:
+    req: TuneRequest
+    space: Space
+    result: ntbea.NtbeaResult
+    played: int  # games played now (the rest replayed from the log)
+
+
+def tune(req: TuneRequest, out: Path, workers: int = 1, on_game=None) -> Tuned:
+    """Run (or resume) the tuning into ``out``."""
+    sp = prepare(req, out)
+    iterations = max(1, req.budget // req.repeats)
+    settings = ntbea.Settings(iterations, req.repeats, req.k, req.neighbours, req.seed)
+    ev = Evaluator(req, sp, out, workers, on_game)
+    try:
+        result = ntbea.run(sp.dims, sp.start, ev, settings, valid=sp.valid)
+    finally:
+        ev.close()
+    return Tuned(req, sp, result, ev.played)
