@@ -15,11 +15,18 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.common import FormatOption, JsonFlag, OutputFormat, domain_errors, fail
-from tournament.cli.tournament import EXECUTOR_HELP, _check_executor
+from tournament.cli.common import (
+    ExecutorOption,
+    FormatOption,
+    JsonFlag,
+    OutputFormat,
+    check_executor,
+    domain_errors,
+    fail,
+)
 
 PARAMS_HELP = (
-    "Comma-separated parameters to tune (see `meeple solvers show ismcts`, tunable ones); "
+    "Comma-separated parameters to tune (see `meeple agents`: the tunable ones); "
     "default: uct_c,prior_w,unprune,rollout_depth,opp_share,opp_prior"
 )
 
@@ -93,7 +100,7 @@ def tune(
         typer.Option("--out", "-o", help="Run directory (resumable); default runs/tune-<hash>"),
     ] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes")] = 1,
-    executor: Annotated[str, typer.Option("--executor", help=EXECUTOR_HELP)] = "auto",
+    executor: ExecutorOption = "auto",
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per game")] = False,
@@ -108,7 +115,7 @@ def tune(
     from tournament.tune_report import confirm as run_confirm  # deferred: fast --help
     from tournament.tune_report import summary, text  # deferred: fast --help
 
-    _check_executor(executor)
+    check_executor(executor)
     if confirm < 0:
         raise fail(f"--confirm must be >= 0, got {confirm}", 2)
     req = _request(game, agent, _params(params), budget, opponent, levels, repeats, k,
