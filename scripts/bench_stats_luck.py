@@ -43,7 +43,7 @@ def _by_set(values, sets) -> tuple:
 
     values, sets = np.asarray(values, dtype=float), np.asarray(sets)
     means = np.array([values[sets == k].mean(axis=0) for k in np.unique(sets)])
-    return values.mean(axis=0), means.std(axis=0) / np.sqrt(len(means))
+    return means.mean(axis=0), means.std(axis=0, ddof=1) / np.sqrt(len(means))
 
 
 def _sds(items) -> dict:
@@ -61,16 +61,21 @@ def _sds(items) -> dict:
     groups = defaultdict(list)
     for k, (who, *_rest) in enumerate(items):
         groups[who].append(k)
-    within = res.copy()
-    for idx in groups.values():
-        within[idx] -= res[idx].mean()
-    bw = cross_fitted_scale(within, lk, fold)
+
+    def centred(x):
+        out = x.copy()
+        for idx in groups.values():
+            out[idx] -= x[idx].mean()
+        return out
+
+    within, lk_within = centred(res), centred(lk)  # the adjusted result, centred alike
+    bw = cross_fitted_scale(within, lk_within, fold)
     return {
         "pooled": [float(np.std(res)), float(np.std(res - lk)), float(np.std(res - beta * lk))],
         "within": [
             float(np.std(within)),
-            float(np.std(within - lk)),
-            float(np.std(within - bw * lk)),
+            float(np.std(within - lk_within)),
+            float(np.std(within - bw * lk_within)),
         ],
         "beta": float(bw.mean()),
     }
@@ -90,9 +95,17 @@ def phase_luck(args) -> None:
     for name in args.games:
         d = ledger_dir(args.runs, name)
         t = time.perf_counter()
-        chance = ledger_luck(d, known=False, seeds=args.seeds) if args.chance_only else {}
-        luck = ledger_luck(d, seeds=args.seeds, measure=not args.measured_only)  # last: kept
+        measure = not args.measured_only
+        chance = (
+            ledger_luck(d, known=False, seeds=args.seeds, measure=measure)
+            if args.chance_only
+            else {}
+        )
+        luck = ledger_luck(d, seeds=args.seeds, measure=measure)  # last: the cache keeps it
         seconds = time.perf_counter() - t
+        if not luck:
+            progress(f"luck {name}: no games measured; nothing to report")
+            continue
         pair, margin, seat_luck = _luck_items(d, luck)
         sets = [x[0] for x in seat_luck]
         seat_mean, seat_se = _by_set([x[1] for x in seat_luck], sets)

@@ -134,7 +134,8 @@ def render_luck(rows: list[dict]) -> list[str]:
     out = [
         "## Luck adjustment",
         "",
-        "Command: `python scripts/bench_stats.py luck [--seeds K] [--chance-only]` (measures "
+        "Command: `python scripts/bench_stats.py luck [--seeds K] [--chance-only] "
+        "[--measured-only]` (measures "
         "the games of the pool ledgers, or of their first K duplicate sets per line-up; "
         "`meeple ratings --luck-adjusted` uses the same numbers). Luck: each "
         "chance event's, and each unforced decision's of the agents whose strategy is known "
@@ -144,16 +145,17 @@ def render_luck(rows: list[dict]) -> list[str]:
         "player's score minus the mean of the others'). SD within pairings: each result less "
         "the mean of its pairing (agent A against agent B), the noise an interval on a "
         "pairing pays for (differences in skill between pairings are not noise; the pooled "
-        "SD mixes them in). Raw, less the whole luck, and less the share beta that ratings "
-        "subtract (the control variate's coefficient, fitted on the other half of the "
-        "duplicate sets); chance only (with `--chance-only`): the same with no decision terms. Mean "
+        "SD mixes them in; the margin is centred on each agent's mean). Raw, less the whole "
+        "luck, and less a share beta of it (the control variate's coefficient on the centred "
+        "results, fitted on the other half of the duplicate sets, as ratings fit theirs on "
+        "their own results); each centred alike. Chance only (with `--chance-only`): the same with no decision terms. Mean "
         "adjustment: the mean pairwise luck over the seat-ordered pairs of every game, with "
         "its standard error over duplicate sets (the games of a set share their deal); z: "
         "the largest |mean / standard error| of the seats' score luck.",
         "",
-        "| game | games | decisions with a term, per game | SD pairwise pooled | within "
+        "| game | games | known-strategy decisions measured, per game | SD pairwise pooled | within "
         "pairings | chance only, beta x luck | whole luck | beta | beta x luck | SD margin "
-        "within | beta x luck | mean adjustment | z (seats) |",
+        "within agents | beta x luck | mean adjustment | z (seats) |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     ok_sd, ok_mean = True, True

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_every_benchmark_section_runs_at_a_token_size(tmp_path):
     out = tmp_path / "BENCHMARKS.md"
     env = {**os.environ, "MEEPLE_BENCH_SMOKE": "1", "PYTHONPATH": str(ROOT)}
+    env["RAY_ADDRESS"] = "local"  # its own session, not the cluster the Ray tests share
     proc = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "bench.py"), "--quick", "--out", str(out)],
         cwd=tmp_path,

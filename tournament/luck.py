@@ -54,6 +54,7 @@ from tournament.batch import ranks_from
 OPENING_SAMPLES = 40_000  # its standard error is a bias shared by every game: keep it small
 LOOKAHEAD_STEPS = 500  # decisions the heuristic plays at most before V is read
 LUCK_VERSION = 1
+BASELINE_SALT = 0x1BCE  # keeps the baselines' streams apart from every agent's
 
 
 class LuckError(MeepleError):
@@ -164,10 +165,14 @@ def _expected(ev: Evaluator, state, weighted: list[tuple[int, float]], played: i
     return cache[played], (v, w)
 
 
-def game_luck(ev: Evaluator, actions: list[int], start: Opening, baselines=None) -> GameLuck:
+def game_luck(
+    ev: Evaluator, actions: list[int], start: Opening, baselines=None, seed: int = 0
+) -> GameLuck:
     """The luck of every chance event of one game, replayed from its moves; with
     ``baselines`` (per seat, ``tournament.luck_policies``), also the luck of the decisions
-    of the seats whose strategy is known (None: no term for that seat)."""
+    of the seats whose strategy is known (None: no term for that seat). ``seed``: the
+    baselines' draws; give every game its own (the same draws in every game would make the
+    estimated expectations err the same way in every game, which does not average out)."""
     state = ev.game.new_initial_state()
     i = 0
     while state.is_chance_node():
@@ -177,7 +182,7 @@ def game_luck(ev: Evaluator, actions: list[int], start: Opening, baselines=None)
     luck, pair = v - start.v, w - start.w
     opening_luck = luck.copy()
     events, decisions = 1, 0
-    rng = np.random.default_rng(0)  # the baselines' draws: independent of the moves played
+    rng = np.random.default_rng([BASELINE_SALT, seed])  # independent of the moves played
     for a in actions[i:]:
         weighted = None
         if state.is_chance_node():

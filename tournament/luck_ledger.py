@@ -17,6 +17,7 @@ move) and void games carry no luck: their result is not the game's.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -119,10 +120,19 @@ def _write_cache(path: Path, key: dict, start: Opening, games: dict) -> None:
     _write_json(path, {"key": key, "opening": base, "games": games})
 
 
+def _seed(game_id: str) -> int:
+    """The baselines' seed of one game: its own, stable across runs."""
+    return int(hashlib.sha256(game_id.encode()).hexdigest()[:15], 16)
+
+
 def _moves(d: Path, spec: BatchSpec, names: dict, row: dict, moves: dict) -> list[int]:
     """The game's moves: cached when their digest is the ledger's, else replayed."""
     cached = moves.get(row["game_id"])
-    if cached is not None and actions_hash(cached) == row["actions_hash"]:
+    if (
+        isinstance(cached, list)
+        and all(type(x) is int and 0 <= x < 2**31 for x in cached)
+        and actions_hash(cached) == row["actions_hash"]
+    ):
         return cached
     seats = tuple(names[i] for i in row["agents"])
     task = GameTask(
@@ -174,20 +184,23 @@ def ledger_luck(
         names = {a["id"]: a["name"] for a in led.manifest["agents"]}
         specs = {a["id"]: a["spec"] for a in led.manifest["agents"]}
         moves = _load(d / MOVES)
-        for n, row in enumerate(todo, 1):
-            actions = _moves(d, spec, names, row, moves)
-            seats = [baseline_for(specs[i], game) if known else None for i in row["agents"]]
-            g = game_luck(ev, actions, start, seats)
-            done[row["game_id"]] = {
-                "luck": [round(float(x), 6) for x in g.luck],
-                "pairs": np.round(g.pair_luck, 6).tolist(),
-                "events": g.events,
-                "decisions": g.decisions,
-            }
-            if n % SAVE_EVERY == 0 or n == len(todo):  # an interrupted run keeps its work
-                _write_json(d / MOVES, moves)
-                _write_cache(cache_path, key, start, done)
-                if progress:
+        try:
+            for n, row in enumerate(todo, 1):
+                actions = _moves(d, spec, names, row, moves)
+                seats = [baseline_for(specs[i], game) if known else None for i in row["agents"]]
+                g = game_luck(ev, actions, start, seats, _seed(row["game_id"]))
+                done[row["game_id"]] = {
+                    "luck": [round(float(x), 6) for x in g.luck],
+                    "pairs": np.round(g.pair_luck, 6).tolist(),
+                    "events": g.events,
+                    "decisions": g.decisions,
+                }
+                if n % SAVE_EVERY == 0:  # a killed run keeps most of its work
+                    _write_json(d / MOVES, moves)
+                    _write_cache(cache_path, key, start, done)
+                if progress and (n % SAVE_EVERY == 0 or n == len(todo)):
                     print(f"luck: {n}/{len(todo)} games of {d} measured", file=sys.stderr)
-    _write_cache(cache_path, key, start, done)
+        finally:  # an interrupted or failed run keeps what it measured
+            _write_json(d / MOVES, moves)
+            _write_cache(cache_path, key, start, done)
     return {r["game_id"]: done[r["game_id"]] for r in rows if r["game_id"] in done}

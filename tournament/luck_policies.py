@@ -23,7 +23,7 @@ from solvers.baselines import NOISY
 from solvers.spec import parse_spec
 from spiel_games.common.registry import get_spec
 
-KNOWN_VERSION = 1  # part of the luck cache key: a change here measures luck again
+KNOWN_VERSION = 2  # part of the luck cache key: a change here measures luck again
 SAMPLES = 4  # uniform moves drawn to estimate the mean over the legal moves
 
 # (state, rng) -> [(action, weight)], weights summing to 1: an unbiased estimate of E_pi

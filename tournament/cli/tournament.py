@@ -256,8 +256,8 @@ def ratings(
         bool,
         typer.Option(
             "--luck-adjusted",
-            help="Elo on pairwise results less the luck of chance events and of known-strategy "
-            "agents' random moves (replays every game "
+            help="Elo on pairwise results less the luck of chance events and of the decisions "
+            "of known-strategy agents (replays every game "
             "once; cached in DIR/.luck.json and .moves.json)",
         ),
     ] = False,

@@ -100,7 +100,7 @@ def adjust(
     r.plackett_luce = None
     r.luck = (
         f"Elo on pairwise results less {beta:.2f} of each game's luck (chance events and "
-        "known-strategy agents' random moves; the share "
+        "known-strategy agents' decisions; the share "
         f"fitted on the other half of the duplicate sets; {measured} of {games} rated games "
         "measured, failed games raw); crosstable, seats and alpharank on raw results"
     )
