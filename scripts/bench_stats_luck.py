@@ -7,9 +7,11 @@ import time
 
 from bench_stats_common import GAMES, ledger_dir, progress, save
 
+BOOTSTRAP = 200  # resamples of the duplicate sets for the SD ratios' intervals
+
 
 def _luck_items(d, luck) -> tuple[list, list, list]:
-    """(pairwise, margin) items (agents, result, luck, fold) and the seats' luck, per game."""
+    """(pairwise, margin) items (agents, result, luck, duplicate set) and the seats' luck."""
     import numpy as np
 
     from tournament.ledger import read_ledger
@@ -23,7 +25,7 @@ def _luck_items(d, luck) -> tuple[list, list, list]:
         lk, who = luck[g["game_id"]], [names[a] for a in g["agents"]]
         ranks, scores = np.array(g["ranks"]), np.array(g["scores"], float)
         lu, pl = np.array(lk["luck"]), np.array(lk["pairs"])
-        n, fold = len(ranks), g["seed"] % 2
+        n, fold = len(ranks), g["seed"]  # the duplicate set (its deal's seed)
         for i in range(n):
             others = [j for j in range(n) if j != i]
             m = scores[i] - scores[others].mean()
@@ -56,7 +58,9 @@ def _sds(items) -> dict:
 
     from tournament.luck import cross_fitted_scale
 
-    res, lk, fold = (np.array(x, dtype=float) for x in list(zip(*items, strict=True))[1:])
+    _who, res, lk, sets = (np.array(x) for x in zip(*items, strict=True))
+    res, lk = res.astype(float), lk.astype(float)
+    fold = np.array([int(k) % 2 for k in sets])  # seeds are 64-bit: no float round trip
     beta = cross_fitted_scale(res, lk, fold)
     groups = defaultdict(list)
     for k, (who, *_rest) in enumerate(items):
@@ -78,7 +82,23 @@ def _sds(items) -> dict:
             float(np.std(within - bw * lk_within)),
         ],
         "beta": float(bw.mean()),
+        "within_ratio_ci": _ratio_ci(within, bw * lk_within, sets),
     }
+
+
+def _ratio_ci(within, luck, sets, draws: int = BOOTSTRAP) -> list[float]:
+    """95% interval of SD(adjusted) / SD(raw) within pairings, by a bootstrap over
+    duplicate sets (results and luck resampled together, so the ratio is paired)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    uniq = np.unique(sets)
+    index = {k: np.flatnonzero(sets == k) for k in uniq}
+    ratios = []
+    for _ in range(draws):
+        idx = np.concatenate([index[k] for k in rng.choice(uniq, size=len(uniq))])
+        ratios.append(np.std(within[idx] - luck[idx]) / np.std(within[idx]))
+    return [float(x) for x in np.quantile(ratios, [0.025, 0.975])]
 
 
 def phase_luck(args) -> None:

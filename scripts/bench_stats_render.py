@@ -126,6 +126,11 @@ def _sets(r: dict) -> str:
     return out + (", those measured when the run was cut short" if r.get("measured_only") else "")
 
 
+def _ci(p: dict) -> str:
+    lo, hi = p.get("within_ratio_ci") or (None, None)
+    return "" if lo is None else f" [{lo - 1:+.0%}, {hi - 1:+.0%}]"
+
+
 def _vs(x: float, base: float) -> str:
     return f"{x:.3f} ({x / base - 1:+.0%})"
 
@@ -148,7 +153,8 @@ def render_luck(rows: list[dict]) -> list[str]:
         "SD mixes them in; the margin is centred on each agent's mean). Raw, less the whole "
         "luck, and less a share beta of it (the control variate's coefficient on the centred "
         "results, fitted on the other half of the duplicate sets, as ratings fit theirs on "
-        "their own results); each centred alike. Chance only (with `--chance-only`): the same with no decision terms. Mean "
+        "their own results); each centred alike; in brackets the 95% interval of the change, "
+        "by a bootstrap over duplicate sets. Chance only (with `--chance-only`): the same with no decision terms. Mean "
         "adjustment: the mean pairwise luck over the seat-ordered pairs of every game, with "
         "its standard error over duplicate sets (the games of a set share their deal); z: "
         "the largest |mean / standard error| of the seats' score luck.",
@@ -170,7 +176,7 @@ def render_luck(rows: list[dict]) -> list[str]:
         out.append(
             f"| `{r['game']}` | {r['games']}{_sets(r)} | {r['decisions_per_game']:.0f} "
             f"| {p['pooled'][0]:.3f} | {raw:.3f} | {_vs(chance[2], raw) if chance else 'n/a'} "
-            f"| {_vs(whole, raw)} | {p['beta']:.2f} | {_vs(share, raw)} "
+            f"| {_vs(whole, raw)} | {p['beta']:.2f} | {_vs(share, raw)}{_ci(p)} "
             f"| {m['within'][0]:.2f} | {m['within'][2]:.2f} ({m['within'][2] / m['within'][0] - 1:+.0%}) "
             f"| {r['mean_pair_adjustment']:+.4f} ± {r['se_pair_adjustment']:.4f} | {z:.2f} |"
         )

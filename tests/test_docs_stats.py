@@ -53,3 +53,18 @@ def test_check_fails_on_a_stale_document(stats, tmp_path, monkeypatch):
     monkeypatch.setattr(stats, "DOC", doc)
     assert stats.main(["render", "--check"]) == 1
     assert doc.read_text() == "stale\n"  # --check never writes
+
+
+def test_the_sd_ratio_interval_covers_a_known_reduction(load_script):
+    """Luck that is half of each result, by duplicate set: the bootstrap interval of
+    SD(result - luck) / SD(result) covers the true ratio; no luck gives exactly 1."""
+    import numpy as np
+
+    luck_phase = load_script("bench_stats_luck")
+    rng = np.random.default_rng(1)
+    sets = np.repeat(np.arange(300), 3)
+    luck = rng.normal(size=900)
+    result = luck + rng.normal(size=900)  # SD sqrt(2); less the luck: 1
+    lo, hi = luck_phase._ratio_ci(result, luck, sets)
+    assert lo < 1 / np.sqrt(2) < hi and hi - lo < 0.15
+    assert luck_phase._ratio_ci(result, np.zeros(900), sets) == [1.0, 1.0]
