@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-Z95 = 1.959963984540054
+from solvers.base import Z95  # the one 95% normal quantile the project shares
+
 UNITS = ("value", "margin", "first")
 
 

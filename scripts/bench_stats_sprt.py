@@ -5,19 +5,8 @@ from __future__ import annotations
 
 import time
 
+from bench_advice_report import wilson  # 95% Wilson interval of a proportion
 from bench_stats_common import GAMES, progress, save
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a proportion k / n."""
-    import math
-
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def simulated_runs(probs, values, bounds, runs: int, seed: int) -> list[dict]:
