@@ -336,7 +336,7 @@ def phase_noise(args) -> dict:
             one, two = (review_game((g, seats, game_seed, 0, agent, s)) for s in (0, 1))
             rows.append(noise_rows(game_seed, one, two))
         out[g] = {"agent": agent, "games": rows}
-        print(f"noise {name}: {sum(len(r['loss']) for r in rows)} decisions", flush=True)
+        print(f"noise {name}: {sum(len(r['loss'][0]) for r in rows)} decisions", flush=True)
     return out
 
 

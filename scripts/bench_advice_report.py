@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from scipy.stats import binomtest
+
 from solvers.base import Z95  # the one 95% normal quantile the project shares
 
 UNITS = ("value", "margin", "first")
@@ -69,13 +71,12 @@ def fitted_floors(rows: list[dict], target: float = 0.95) -> dict[str, float]:
     return out
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of k successes in n trials (scipy's)."""
     if n == 0:
         return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
 def _rate(k: int, n: int) -> str:
