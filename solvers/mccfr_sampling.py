@@ -23,6 +23,16 @@ def pick(x: float, probs: list[float]) -> int:
     return len(probs) - 1
 
 
+def first_per_label(legal, labels) -> tuple[list[int], list[int]]:
+    """(actions, labels): one action per distinct label, the first in legal order (what
+    ``solvers.policy_file.choices`` gives for these labels)."""
+    first: dict[int, int] = {}
+    for a, label in zip(legal, labels, strict=True):
+        if label not in first:
+            first[label] = a
+    return list(first.values()), list(first)
+
+
 def count_decisions(game, playouts: int = 20) -> int:
     """Most real decisions (more than one legal action) one player made in random playouts
     (the range of windowed external sampling's window start)."""
