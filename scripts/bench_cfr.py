@@ -8,7 +8,9 @@ rewrites the document):
   sampling with the full-game settings of ``meeple solve``, and windowed external
   sampling) per CPU second, in interleaved slices of one process after a warm-up (the
   process's CPU clock, so other jobs on the machine cost neither side); target: an OS
-  traversal costs <= 1.5 x a playout;
+  traversal costs <= 1.5 x a playout; and random playouts that also compute the
+  abstraction's keys and labels at every decision (the part of an OS traversal's cost
+  that is the abstraction's);
 - ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers, both
   warmed up by one untimed round (actors' start-up, imports, first keys), then timed in
   alternating segments (serial, Ray, serial, ...): wall seconds, traversals per second,
@@ -38,6 +40,7 @@ rewrites the document):
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import os
 import random
@@ -110,8 +113,28 @@ def _playout(game, apply, legal, rng) -> None:
         apply(state, actions[rng.randrange(len(actions))])
 
 
+def _abstracted_playout(game, apply, legal, trav, rng) -> None:
+    """A random playout that also computes, at every decision, what an OS traversal
+    computes from the abstraction: the labels of the legal actions and, where more than
+    one abstract action is left, the key (the traversal's tables and sampling left out)."""
+    state = game.new_initial_state()
+    while True:
+        p = state.current_player()
+        if p == TERMINAL:
+            return
+        if p < 0:
+            apply(state, sample_chance(state, rng))
+            continue
+        actions, _ = trav._choices(state, p, legal(state, p))
+        if len(actions) > 1:
+            trav.key(state, p)
+        apply(state, actions[rng.randrange(len(actions))])
+
+
 def speed(name: str, seconds: float) -> dict:
-    """Random playouts, OS and windowed ES traversals per CPU second, interleaved."""
+    """Random playouts (plain, and with the abstraction's keys and labels), OS and windowed
+    ES traversals per CPU second, interleaved. The cyclic garbage collector is paused in
+    every slice, as the traversals pause it during a batch (``Traversals.run``)."""
     game = spiel_games.load_game(game_string(name))
     spec = spiel_games.get_spec(name)
     apply, legal = transition_functions(game)
@@ -122,16 +145,21 @@ def speed(name: str, seconds: float) -> dict:
     for _ in range(5):  # warm-up: tables and the abstraction's caches
         view = tables.view()
         tables.apply(view, [os_trav.run(view, rng, [0, 1, 2] * 10).to_arrays()])
-    counts = {"playout": [0, 0.0], "os": [0, 0.0], "es": [0, 0.0]}
+    kinds = ("playout", "abstraction", "os", "es")
+    counts = {k: [0, 0.0] for k in kinds}
     end = time.process_time() + 3 * seconds
+    collecting = gc.isenabled()
     while time.process_time() < end:
-        for kind in counts:
+        for kind in kinds:
+            gc.disable()
             t = time.process_time()
             n = 0
             view = tables.view()
             while time.process_time() - t < seconds / 3:
                 if kind == "playout":
                     _playout(game, apply, legal, rng)
+                elif kind == "abstraction":
+                    _abstracted_playout(game, apply, legal, os_trav, rng)
                 elif kind == "os":
                     os_trav.run(view, rng, [n % 3])
                 else:
@@ -139,12 +167,15 @@ def speed(name: str, seconds: float) -> dict:
                 n += 1
             counts[kind][0] += n
             counts[kind][1] += time.process_time() - t
+            if collecting:
+                gc.enable()
     rates = {k: n / s for k, (n, s) in counts.items()}
     return {
         "game": game_string(name),
         **{f"{k}_per_s": r for k, r in rates.items()},
         "os_ratio": rates["playout"] / rates["os"],
         "es_ratio": rates["playout"] / rates["es"],
+        "abstraction_ratio": rates["playout"] / rates["abstraction"],
     }
 
 
