@@ -100,9 +100,11 @@ def targets(data: dict) -> list[str]:
 
     ratios = ", ".join(f"{_short(r['game'])} {r['os_ratio']:.2f}" for r in sp)
     if sp and all("abstraction_ratio" in r for r in sp):
-        ratios += " (a playout with the abstraction's keys and labels alone: " + ", ".join(
-            f"{r['abstraction_ratio']:.2f}" for r in sp
-        ) + ")"
+        ratios += (
+            " (a playout with the abstraction's keys and labels alone: "
+            + ", ".join(f"{r['abstraction_ratio']:.2f}" for r in sp)
+            + ")"
+        )
     row(
         "OS traversal <= 1.5 x a random playout (every game)",
         ratios or "n/a",

@@ -39,15 +39,14 @@ after every traversal (the classic sequential algorithm), the trainer
 
 from __future__ import annotations
 
-import gc
 import random
 
 import pyspiel
 
 from solvers.fastpath import transition_functions
-from solvers.mccfr_sampling import count_decisions, first_per_label, pick
+from solvers.mccfr_sampling import collector_paused, count_decisions, first_per_label, pick
 from solvers.mccfr_tables import Deltas, Tables, View, average_policy_table
-from solvers.policy_file import NO_ABSTRACTION, key_function, label_function
+from solvers.policy_file import key_function, label_function
 from spiel_games.common.chance import sample_chance
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -94,19 +93,10 @@ class Traversals:
 
     # ----- one batch ---------------------------------------------------------------
     def run(self, view: View, rng: random.Random, players: list[int]) -> Deltas:
-        """Traverse once for each entry of ``players`` (the traverser), against ``view``.
-
-        The cyclic garbage collector is paused for the batch: traversals build lists and
-        tuples that reference counting frees, while the collector's passes walk every
-        long-lived object (the tables' maps); measured in one process, pausing it makes an
-        OS traversal about a tenth cheaper (Coloretto, Rococo)."""
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        """Traverse once for each entry of ``players`` (the traverser), against ``view``,
+        with the cyclic garbage collector paused (``mccfr_sampling.collector_paused``)."""
+        with collector_paused():
             return self._run(view, rng, players)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _run(self, view: View, rng: random.Random, players: list[int]) -> Deltas:
         self.view = view
@@ -186,9 +176,6 @@ class Traversals:
                 return legal, labels
             return first_per_label(legal, labels)
         return legal, legal
-
-    def _pick(self, probs: list[float]) -> int:
-        return pick(self.rng.random(), probs)
 
     def _add_regret(self, slots: list[int], values: list[float]) -> None:
         self.d.regret_slot.extend(slots)
@@ -344,12 +331,12 @@ class Traversals:
             if p != traverser:
                 if r >= 0:
                     self._add_avg(slots, policy, 1.0)
-                apply(state, legal[self._pick(policy)])
+                apply(state, legal[pick(self.rng.random(), policy)])
                 continue
             child_budget = budget
             if leaves > 0:
                 if depth < start or budget == 0 or 0 < budget < n:
-                    apply(state, legal[self._pick(policy)])
+                    apply(state, legal[pick(self.rng.random(), policy)])
                     depth += 1
                     budget = 0 if budget >= 0 else -1
                     continue
@@ -406,13 +393,3 @@ class MCCFR:
 
     def average_policy_table(self) -> dict[str, dict[int, float]]:
         return average_policy_table(self.tables)
-
-
-__all__ = [
-    "MCCFR",
-    "NO_ABSTRACTION",
-    "Traversals",
-    "average_policy_table",
-    "count_decisions",
-    "pick",
-]
