@@ -8,7 +8,9 @@ rewrites the document):
   sampling with the full-game settings of ``meeple solve``, and windowed external
   sampling) per CPU second, in interleaved slices of one process after a warm-up (the
   process's CPU clock, so other jobs on the machine cost neither side); target: an OS
-  traversal costs <= 1.5 x a playout;
+  traversal costs <= 1.5 x a playout; and random playouts that also compute the
+  abstraction's keys and labels at every decision (the part of an OS traversal's cost
+  that is the abstraction's);
 - ``parallel``: the same MCCFR-OS rounds run serially and on two Ray workers, both
   warmed up by one untimed round (actors' start-up, imports, first keys), then timed in
   alternating segments (serial, Ray, serial, ...): wall seconds, traversals per second,
@@ -40,7 +42,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import random
 import sys
 import tempfile
 import time
@@ -56,18 +57,15 @@ import pyspiel  # noqa: E402
 import spiel_games  # noqa: E402
 from solvers import mccfr_train  # noqa: E402
 from solvers.blueprint import shipped_blueprints  # noqa: E402
-from solvers.fastpath import transition_functions  # noqa: E402
 from solvers.identity import code_version  # noqa: E402
-from solvers.mccfr import Traversals  # noqa: E402
 from solvers.mccfr_tables import Tables, load_npz  # noqa: E402
 from solvers.registry import make_agent  # noqa: E402
-from solvers.train import ES_LEAVES, FULL_EPSILON  # noqa: E402
-from spiel_games.common.chance import sample_chance  # noqa: E402
 from tournament.sprt.gsprt import PRESETS, Bounds  # noqa: E402
 from tournament.sprt.run import SprtRequest, play_sprt  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import bench_cfr_doc as doc  # noqa: E402
+from bench_cfr_speed import game_string, speed  # noqa: E402
 
 GAMES = ("coloretto", "rococo", "bruxelles", "staufer")
 SECTIONS = ("speed", "parallel", "blueprints", "strength", "ismcts", "exact")
@@ -80,7 +78,6 @@ VARIANTS = {
     "opponents": "opponents=blueprint",
     "both": "prior=blueprint,opponents=blueprint",
 }
-TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _strength_module():
@@ -90,62 +87,6 @@ def _strength_module():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def game_string(name: str) -> str:
-    return f"python_{name}(players=3)"
-
-
-# ----- speed ---------------------------------------------------------------------------
-def _playout(game, apply, legal, rng) -> None:
-    state = game.new_initial_state()
-    while True:
-        p = state.current_player()
-        if p == TERMINAL:
-            return
-        if p < 0:
-            apply(state, sample_chance(state, rng))
-            continue
-        actions = legal(state, p)
-        apply(state, actions[rng.randrange(len(actions))])
-
-
-def speed(name: str, seconds: float) -> dict:
-    """Random playouts, OS and windowed ES traversals per CPU second, interleaved."""
-    game = spiel_games.load_game(game_string(name))
-    spec = spiel_games.get_spec(name)
-    apply, legal = transition_functions(game)
-    rng = random.Random(0)
-    os_trav = Traversals(game, "os", spec.abstraction_name, FULL_EPSILON, "sampled", True)
-    es_trav = Traversals(game, "es", spec.abstraction_name, es_leaves=ES_LEAVES)
-    tables = Tables()
-    for _ in range(5):  # warm-up: tables and the abstraction's caches
-        view = tables.view()
-        tables.apply(view, [os_trav.run(view, rng, [0, 1, 2] * 10).to_arrays()])
-    counts = {"playout": [0, 0.0], "os": [0, 0.0], "es": [0, 0.0]}
-    end = time.process_time() + 3 * seconds
-    while time.process_time() < end:
-        for kind in counts:
-            t = time.process_time()
-            n = 0
-            view = tables.view()
-            while time.process_time() - t < seconds / 3:
-                if kind == "playout":
-                    _playout(game, apply, legal, rng)
-                elif kind == "os":
-                    os_trav.run(view, rng, [n % 3])
-                else:
-                    es_trav.run(view, rng, [n % 3])
-                n += 1
-            counts[kind][0] += n
-            counts[kind][1] += time.process_time() - t
-    rates = {k: n / s for k, (n, s) in counts.items()}
-    return {
-        "game": game_string(name),
-        **{f"{k}_per_s": r for k, r in rates.items()},
-        "os_ratio": rates["playout"] / rates["os"],
-        "es_ratio": rates["playout"] / rates["es"],
-    }
 
 
 # ----- parallel --------------------------------------------------------------------------

@@ -38,7 +38,7 @@ import pyspiel
 
 from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
-from solvers.mccfr import pick
+from solvers.mccfr_sampling import pick
 from solvers.mccfr_tables import (
     Tables,
     TablesError,

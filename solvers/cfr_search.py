@@ -34,7 +34,7 @@ import pyspiel
 from solvers import value_model
 from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
-from solvers.mccfr import pick
+from solvers.mccfr_sampling import pick
 from solvers.search import game_evaluation, learned_evaluation, soft_returns, world_sampler
 from solvers.spec import AgentSpecError
 from spiel_games.common.chance import UniformSampler, sample_chance

@@ -44,9 +44,9 @@ import random
 import pyspiel
 
 from solvers.fastpath import transition_functions
-from solvers.mccfr_sampling import count_decisions, pick
+from solvers.mccfr_sampling import collector_paused, count_decisions, first_per_label, pick
 from solvers.mccfr_tables import Deltas, Tables, View, average_policy_table
-from solvers.policy_file import NO_ABSTRACTION, choices, key_function, label_function
+from solvers.policy_file import key_function, label_function
 from spiel_games.common.chance import sample_chance
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -93,7 +93,12 @@ class Traversals:
 
     # ----- one batch ---------------------------------------------------------------
     def run(self, view: View, rng: random.Random, players: list[int]) -> Deltas:
-        """Traverse once for each entry of ``players`` (the traverser), against ``view``."""
+        """Traverse once for each entry of ``players`` (the traverser), against ``view``,
+        with the cyclic garbage collector paused (``mccfr_sampling.collector_paused``)."""
+        with collector_paused():
+            return self._run(view, rng, players)
+
+    def _run(self, view: View, rng: random.Random, players: list[int]) -> Deltas:
         self.view = view
         self.rng = rng
         self.d = Deltas()
@@ -169,11 +174,8 @@ class Traversals:
             labels = self.labels(state, p, legal)
             if len(set(labels)) == len(labels):
                 return legal, labels
-            return choices(lambda *_: labels, state, p, legal)
+            return first_per_label(legal, labels)
         return legal, legal
-
-    def _pick(self, probs: list[float]) -> int:
-        return pick(self.rng.random(), probs)
 
     def _add_regret(self, slots: list[int], values: list[float]) -> None:
         self.d.regret_slot.extend(slots)
@@ -187,7 +189,7 @@ class Traversals:
     # ----- outcome sampling ----------------------------------------------------------
     def _os(self, state, traverser: int) -> None:
         apply, legal_fn, rng = self._apply, self._legal, self.rng
-        lookup, choices_of, random_ = self._lookup, self._choices, rng.random
+        lookup, labels_fn, random_ = self._lookup, self.labels, rng.random
         eps = self.epsilon
         players = self.players
         counterfactual = self.counterfactual
@@ -201,7 +203,11 @@ class Traversals:
                     break
                 apply(state, sample_chance(state, rng))
                 continue
-            legal, labels = choices_of(state, p, legal_fn(state, p))
+            legal = labels = legal_fn(state, p)
+            if len(legal) > 1 and labels_fn is not None:  # self._choices, inlined
+                labels = labels_fn(state, p, legal)
+                if len(set(labels)) < len(labels):
+                    legal, labels = first_per_label(legal, labels)
             n = len(legal)
             if n == 1:  # a forced move (or one abstract action): no decision, no row
                 apply(state, legal[0])
@@ -277,11 +283,13 @@ class Traversals:
         are the traverser's own (a slot's value for the player whose decision it is)."""
         d = self.d
         baselines = self.baselines
+        avg_slot, avg = d.avg_slot, d.avg
         for p, r, slots, _, i, policy, xi, _, _ in path:
             if r < 0:
                 continue
-            if p != traverser:
-                self._add_avg(slots, policy, 1.0)
+            if p != traverser:  # the strategy played, weight 1
+                avg_slot.extend(slots)
+                avg.extend(policy)
                 continue
             if baselines:
                 d.base_slot.append(slots[i])
@@ -323,12 +331,12 @@ class Traversals:
             if p != traverser:
                 if r >= 0:
                     self._add_avg(slots, policy, 1.0)
-                apply(state, legal[self._pick(policy)])
+                apply(state, legal[pick(self.rng.random(), policy)])
                 continue
             child_budget = budget
             if leaves > 0:
                 if depth < start or budget == 0 or 0 < budget < n:
-                    apply(state, legal[self._pick(policy)])
+                    apply(state, legal[pick(self.rng.random(), policy)])
                     depth += 1
                     budget = 0 if budget >= 0 else -1
                     continue
@@ -385,13 +393,3 @@ class MCCFR:
 
     def average_policy_table(self) -> dict[str, dict[int, float]]:
         return average_policy_table(self.tables)
-
-
-__all__ = [
-    "MCCFR",
-    "NO_ABSTRACTION",
-    "Traversals",
-    "average_policy_table",
-    "count_decisions",
-    "pick",
-]

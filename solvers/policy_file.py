@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 
 from solvers.base import Agent, Analysis, MoveStat
 from solvers.identity import code_version
+from solvers.mccfr_sampling import first_per_label
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.registry import get_spec, load_game
 
@@ -228,11 +229,7 @@ def choices(labels_fn, state, player: int, legal) -> tuple[list[int], list[int]]
     order (every action, labelled by its id, without an action abstraction)."""
     if labels_fn is None:
         return legal, legal
-    first: dict[int, int] = {}
-    for a, label in zip(legal, labels_fn(state, player, legal), strict=True):
-        if label not in first:
-            first[label] = a
-    return list(first.values()), list(first)
+    return first_per_label(legal, labels_fn(state, player, legal))
 
 
 class PolicyAgent(Agent):

@@ -86,28 +86,46 @@ def _bucket(g: int) -> int:
     return 0 if g < 0 else 4 if g >= 5 else _BUCKET[g]
 
 
-def abstract_key(state, player: int) -> str:
-    s = state._s
-    cfg = s.cfg
-    cache = _cache(cfg)
-    coll = s.coll
-    deck = s.deck_size
+_STANDING: dict[int, dict] = {}  # per config: (player, collections) -> key part
+
+
+def _memo(memos: dict[int, dict], cfg) -> dict:
+    memo = memos.get(id(cfg))
+    if memo is None:
+        memo = memos[id(cfg)] = {}
+    elif len(memo) > 500_000:
+        memo.clear()
+    return memo
+
+
+def _standing(cfg, cache: dict, coll, player: int) -> tuple[str, str]:
+    """My score minus the best opponent's in buckets, then the colours I hold."""
     me = _score(cfg, cache, coll[player])
     best = max(_score(cfg, cache, coll[p]) for p in range(cfg.players) if p != player)
     diff = me - best
     standing = "b" if diff <= -5 else "a" if diff >= 5 else "e"
-    waiting = cfg.players - bin(s.done).count("1")
-    free = sum(
-        cap - len(row)
-        for r, (cap, row) in enumerate(zip(cfg.capacities, s.rows, strict=True))
-        if not (s.taken >> r) & 1
-    )
-    stage = 0 if deck < 5 else 1 if deck < 15 else 2 if deck < 30 else 3
     colours = sum(1 for k in coll[player][: cfg.colours] if k)
-    key = (
-        f"{s.phase}{stage}{int(s.last_round)}{standing}{waiting}f{min(free, 6)}"
-        f"c{min(max(colours, 2), 4)}"
-    )
+    return standing, f"c{min(max(colours, 2), 4)}"
+
+
+def abstract_key(state, player: int) -> str:
+    s = state._s
+    cfg = s.cfg
+    coll = s.coll
+    memo = _memo(_STANDING, cfg)
+    parts = memo.get((player, coll))
+    cache = _cache(cfg)
+    if parts is None:
+        parts = memo[(player, coll)] = _standing(cfg, cache, coll, player)
+    deck = s.deck_size
+    waiting = cfg.players - s.done.bit_count()
+    free = 0
+    taken = s.taken
+    for r, (cap, row) in enumerate(zip(cfg.capacities, s.rows, strict=True)):
+        if not (taken >> r) & 1:
+            free += cap - len(row)
+    stage = 0 if deck < 5 else 1 if deck < 15 else 2 if deck < 30 else 3
+    key = f"{s.phase}{stage}{int(s.last_round)}{parts[0]}{waiting}f{min(free, 6)}{parts[1]}"
     if s.phase == PLACE:
         g = _gain(cfg, cache, coll[player], (s.pending,))
         key += "n" if g < 0 else "0" if g < 2 else "2"
@@ -115,26 +133,44 @@ def abstract_key(state, player: int) -> str:
 
 
 def action_labels(state, player: int, legal) -> list[int]:
+    """The labels of the module docstring; a row's cards are sorted once and its gains read
+    from the cache directly (``_gain`` on a miss): the traversals' hot path."""
     s = state._s
     cfg = s.cfg
     lay = s.layout
+    take0, place0, assign0 = lay.take0, lay.place0, lay.assign0
     cache = _cache(cfg)
+    get = cache.get
     mine = s.coll[player]
-    others = [s.coll[p] for p in range(cfg.players) if p != player and not (s.done >> p) & 1]
+    done = s.done
+    others = [c for p, c in enumerate(s.coll) if p != player and not (done >> p) & 1]
+    rows = s.rows
     out = []
     for a in legal:
         if a == 0:
             out.append(0)
             continue
-        if a < lay.place0:
-            row = s.rows[a - lay.take0]
-            cards, base, length = row, 100, len(row)
-        elif a < lay.assign0:
-            row = s.rows[a - lay.place0]
-            cards, base, length = row + (s.pending,), 200, len(row)
+        if a < place0:
+            cards = rows[a - take0]
+            base = 100 + len(cards)
+        elif a < assign0:
+            row = rows[a - place0]
+            cards, base = row + (s.pending,), 200 + len(row)
         else:
-            out.append(300 + _bucket(_gain(cfg, cache, mine, (a - lay.assign0,))))
+            out.append(300 + _bucket(_gain(cfg, cache, mine, (a - assign0,))))
             continue
-        op = max((_gain(cfg, cache, c, cards) for c in others), default=0)
-        out.append(base + 20 * _bucket(_gain(cfg, cache, mine, cards)) + 10 * (op >= 3) + length)
+        if len(cards) > 1:
+            cards = tuple(sorted(cards))
+        threat = 0  # the best remaining opponent would gain 3 or more
+        for c in others:
+            g = get((c, cards))
+            if g is None:
+                g = _gain(cfg, cache, c, cards)
+            if g >= 3:
+                threat = 10
+                break
+        g = get((mine, cards))
+        if g is None:
+            g = _gain(cfg, cache, mine, cards)
+        out.append(base + threat + 20 * (0 if g < 0 else 4 if g >= 5 else _BUCKET[g]))
     return out

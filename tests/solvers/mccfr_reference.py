@@ -14,7 +14,7 @@ import random
 import pyspiel
 
 from solvers.fastpath import transition_functions
-from solvers.mccfr import count_decisions
+from solvers.mccfr_sampling import count_decisions
 from solvers.policy_file import key_function
 from spiel_games.common.chance import sample_chance
 
