@@ -198,7 +198,7 @@ def run(
 
 
 # files the project itself keeps beside a ledger's batches: not worth a note
-SIDECARS = (".sprt.json", ".luck.json", ".moves.json")
+SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
 
 
 def _ratings(
