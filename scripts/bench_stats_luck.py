@@ -116,6 +116,20 @@ def _ratio_ci(within, luck, sets, draws: int = BOOTSTRAP) -> list[float]:
     return [float(x) for x in np.quantile(ratios, [0.025, 0.975])]
 
 
+def _section(value: str) -> str:
+    return "luck" if value == "lookahead" else f"luck_{value}"
+
+
+def _cost_of(game: str, args) -> dict:
+    """The measuring run's times of a game's row (same value function and games)."""
+    from bench_stats_common import load_data
+
+    for r in load_data().get(_section(args.value), []):
+        if r["game"] == game and r.get("seeds") == args.seeds and not r.get("measured_only"):
+            return {k: r[k] for k in ("seconds", "cpu_seconds") if k in r}
+    return {}
+
+
 def phase_luck(args) -> None:
     """Luck of every game of the pool ledgers (chance events and the decisions of the
     known-strategy agents): SDs of the per-game results raw, less the whole luck and less
@@ -138,6 +152,9 @@ def phase_luck(args) -> None:
         chance = ledger_luck(d, known=False, **how) if args.chance_only else {}
         luck = ledger_luck(d, **how)
         seconds, cpu = time.perf_counter() - t, time.process_time() - cpu0
+        base = {}  # the default value function on the same games, for comparison
+        if args.value != "lookahead" and luck:
+            base = ledger_luck(d, **{**how, "value": "lookahead", "measure": True})
         if not luck:
             progress(f"luck {name}: no games measured; nothing to report")
             continue
@@ -163,7 +180,12 @@ def phase_luck(args) -> None:
         }
         if chance:
             row["pairwise_chance_only"] = _sds(_luck_items(d, chance)[0])
+        if base:
+            same = {k: base[k] for k in luck if k in base}
+            row["pairwise_lookahead"] = _sds(_luck_items(d, same)[0])
+        if args.measured_only:  # nothing measured now: the cost is the measuring run's
+            row.update(_cost_of(GAMES[name], args))
         rows.append(row)
         progress(f"luck {name}: {rows[-1]}")
     if not args.quick:
-        save("luck" if args.value == "lookahead" else f"luck_{args.value}", rows)
+        save(_section(args.value), rows)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from bench_stats_render_luck import render_ceiling, render_rollouts
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -266,6 +268,11 @@ def render(data: dict, pool: list[str]) -> str:
         lines += render_pl(data["pl"])
     if data.get("luck"):
         lines += render_luck(data["luck"])
+    if data.get("luck_ceiling"):
+        measured = {r["game"]: r for r in data.get("luck", [])}
+        lines += render_ceiling(data["luck_ceiling"], measured)
+    if data.get("luck_rollouts"):
+        lines += render_rollouts(data["luck_rollouts"])
     if data.get("adaptive"):
         lines += render_adaptive(data["adaptive"])
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -53,7 +53,7 @@ from tournament.batch import ranks_from
 
 OPENING_SAMPLES = 40_000  # its standard error is a bias shared by every game: keep it small
 LOOKAHEAD_STEPS = 500  # decisions the heuristic plays at most before V is read
-LUCK_VERSION = 2
+LUCK_VERSION = 3
 BASELINE_SALT = 0x1BCE  # keeps the baselines' streams apart from every agent's
 
 
@@ -195,20 +195,26 @@ def _drawn(weighted: list[tuple[int, float]], m: int | None, rng) -> list[tuple[
     return [(weighted[k][0], 1.0 / m) for k in picks]
 
 
-def game_luck(ev, actions: list[int], start: Opening, baselines=None, seed: int = 0) -> GameLuck:
+def game_luck(
+    ev, actions: list[int], start: Opening, baselines=None, seed: int = 0, opening_ev=None
+) -> GameLuck:
     """The luck of every chance event of one game, replayed from its moves; with
     ``baselines`` (per seat, ``tournament.luck_policies``), also the luck of the decisions
     of the seats whose strategy is known (None: no term for that seat). ``seed``: the
     baselines' draws; give every game its own (the same draws in every game would make the
     estimated expectations err the same way in every game, which does not average out),
-    the value function's seeds and the outcomes drawn where ``ev.max_outcomes`` caps them."""
+    the value function's seeds and the outcomes drawn where ``ev.max_outcomes`` caps them.
+    ``opening_ev``: the value function ``start`` was measured with, when not ``ev`` (the
+    opening's luck compares values of one function: rollouts by the seats' strategies
+    value the game's later events, the opening keeps the one its expectation was taken
+    with; each event's term is unbiased whatever function values it)."""
     state = ev.game.new_initial_state()
     i = 0
     while state.is_chance_node():
         state.apply_action(actions[i])
         i += 1
     draws = np.random.default_rng([BASELINE_SALT, seed, 1])  # V's seeds, drawn outcomes
-    v, w = ev.values(state, seed=int(draws.integers(2**62)))
+    v, w = (opening_ev or ev).values(state, seed=int(draws.integers(2**62)))
     luck, pair = v - start.v, w - start.w
     opening_luck = luck.copy()
     events, decisions = 1, 0

@@ -216,7 +216,7 @@ def _measure(d: Path, manifest: dict, todo: list, how: tuple, done: dict, progre
             seat_specs = [specs[i] for i in row["agents"]]
             seats = [baseline_for(s, game) if known else None for s in seat_specs]
             row_ev = ev.for_seats(seat_specs) if hasattr(ev, "for_seats") else ev
-            g = game_luck(row_ev, actions, start, seats, _seed(row["game_id"]))
+            g = game_luck(row_ev, actions, start, seats, _seed(row["game_id"]), opening_ev=ev)
             done[row["game_id"]] = {
                 "luck": [round(float(x), 6) for x in g.luck],
                 "pairs": np.round(g.pair_luck, 6).tolist(),

@@ -28,7 +28,7 @@ from tournament.luck import LuckError, terminal_values
 
 ROLLOUTS = 4  # plays to the end per state valued
 MAX_OUTCOMES = 4  # outcomes drawn to estimate a chance event's expectation, when more
-OPENING_SAMPLES = 2_000  # openings drawn for the opening's expectation
+OPENING_SAMPLES = 1_000  # openings drawn for the opening's expectation
 ROLLOUT_SALT = 0x5011
 
 Policy = Callable[[Any, np.random.Generator], int]
@@ -95,6 +95,7 @@ def rollout_evaluator(game_string: str, rollouts: int = ROLLOUTS) -> RolloutEval
     if spec.heuristic is None:
         raise LuckError(f"{spec.short_name} has no heuristic to roll out with")
     name = f"{spec.short_name} rollouts by the seats' known strategies, {rollouts} per state"
+    game = spiel_games.load_game(game_string)
     return RolloutEvaluator(
-        spiel_games.load_game(game_string), spec.heuristic, name, None, rollouts
+        game, spec.heuristic, name, None, rollouts, MAX_OUTCOMES, opening_samples=OPENING_SAMPLES
     )

@@ -121,7 +121,7 @@ def test_a_writer_that_read_before_another_wrote_keeps_both(tmp_path):
     assert set(luck_cache.entry(data, key)["games"]) == {"d"}
 
 
-def test_rollout_luck_is_unbiased_and_exact_given_its_seeds():
+def test_rollout_luck_is_unbiased_on_random_play():
     """Rollout values (one rollout per state, four outcomes drawn per event) on random
     play of Coloretto: each seat's mean luck after the opening is zero within three
     standard errors, and not identically zero."""
@@ -148,3 +148,47 @@ def test_rollout_luck_is_unbiased_and_exact_given_its_seeds():
     lucks = np.array(lucks)
     se = lucks.std(axis=0) / math.sqrt(len(lucks))
     assert (np.abs(lucks.mean(axis=0)) <= 3 * se).all() and lucks.std() > 0
+
+
+def test_ratings_rate_on_luck_valued_by_rollouts_when_asked(ledger, monkeypatch):
+    from typer.testing import CliRunner
+
+    import tournament.luck_rollouts as lr
+    from tournament.cli import app
+
+    monkeypatch.setattr(lr, "OPENING_SAMPLES", 20)
+    args = ["ratings", str(ledger), "--luck-adjusted", "--bootstrap", "5", "--format", "md"]
+    r = CliRunner().invoke(app, [*args, "--luck-value", "rollouts"])
+    assert r.exit_code == 0, r.output
+    assert "valued by rollouts" in r.stdout
+    key = luck_cache.load(ledger / luck_cache.CACHE)["entries"][0]["key"]
+    assert "rollouts" in key["evaluator"]
+    bad = CliRunner().invoke(app, [*args, "--luck-value", "dice"])
+    assert bad.exit_code == 2 and "--luck-value must be one of" in bad.output
+
+
+def test_the_openings_luck_compares_values_of_one_function():
+    """Rollouts by the seats' strategies value a game's events; the opening's luck is
+    taken with the function its expectation was measured with. Mixing them (a random
+    seat's rollouts against an expectation under the heuristic) is biased."""
+    from dataclasses import replace
+
+    from spiel_games.common.chance import sample_chance
+    from tournament.luck import game_luck, opening
+    from tournament.luck_rollouts import rollout_evaluator
+
+    ev = replace(rollout_evaluator("python_coloretto(players=3)", rollouts=1), opening_samples=80)
+    start = opening(ev)
+    seated = ev.for_seats(["random", "heuristic", "heuristic"])
+    rng = np.random.default_rng(5)
+    right, mixed = [], []
+    for k in range(60):
+        s, deal = ev.game.new_initial_state(), []
+        while s.is_chance_node():
+            deal.append(sample_chance(s, rng))
+            s.apply_action(deal[-1])
+        right.append(game_luck(seated, deal, start, seed=k, opening_ev=ev).opening_luck)
+        mixed.append(game_luck(seated, deal, start, seed=k).opening_luck)
+    for lucks, unbiased in ((np.array(right), True), (np.array(mixed), False)):
+        se = lucks.std(axis=0) / math.sqrt(len(lucks)) + start.v_se
+        assert (np.abs(lucks.mean(axis=0)) <= 3 * se).all() == unbiased
