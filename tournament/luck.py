@@ -47,18 +47,14 @@ from scipy.special import ndtr
 import spiel_games
 from solvers import value_model
 from spiel_games.common.chance import sample_chance
-from spiel_games.common.errors import MeepleError
 from spiel_games.common.registry import get_spec
-from tournament.batch import ranks_from
+from tournament.luck_rollouts import rollout_evaluator
+from tournament.luck_values import LuckError, terminal_values
 
 OPENING_SAMPLES = 40_000  # its standard error is a bias shared by every game: keep it small
 LOOKAHEAD_STEPS = 500  # decisions the heuristic plays at most before V is read
 LUCK_VERSION = 3
 BASELINE_SALT = 0x1BCE  # keeps the baselines' streams apart from every agent's
-
-
-class LuckError(MeepleError):
-    """Luck cannot be measured as asked (one line)."""
 
 
 @dataclass
@@ -96,14 +92,6 @@ class Evaluator:
         return v, ndtr((v[:, None] - v[None, :]) / sd)
 
 
-def terminal_values(state) -> tuple[np.ndarray, np.ndarray]:
-    """(final scores, W) at the end of a game: W_ij is 1, 1/2 or 0 as i finished ahead."""
-    scores = [float(x) for x in state.scores()]
-    ranks = np.array(ranks_from(list(state.returns()), scores))
-    w = np.where(ranks[:, None] < ranks[None, :], 1.0, 0.0)
-    return np.array(scores), w + 0.5 * (ranks[:, None] == ranks[None, :])
-
-
 VALUES = ("lookahead", "evaluation", "rollouts")  # what ``evaluator_for`` builds
 
 
@@ -114,8 +102,6 @@ def evaluator_for(game_string: str, value: str = "lookahead"):
     if value not in VALUES:
         raise LuckError(f"unknown luck value {value!r}; choose from {', '.join(VALUES)}")
     if value == "rollouts":
-        from tournament.luck_rollouts import rollout_evaluator
-
         return rollout_evaluator(game_string)
     game = spiel_games.load_game(game_string)
     spec = get_spec(game_string)

@@ -24,7 +24,7 @@ from solvers.baselines import NOISY
 from solvers.spec import parse_spec
 from spiel_games.common.chance import sample_chance
 from spiel_games.common.registry import get_spec
-from tournament.luck import LuckError, terminal_values
+from tournament.luck_values import LuckError, terminal_values
 
 ROLLOUTS = 4  # plays to the end per state valued
 MAX_OUTCOMES = 4  # outcomes drawn to estimate a chance event's expectation, when more
