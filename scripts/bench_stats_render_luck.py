@@ -35,7 +35,8 @@ def render_ceiling(rows: list[dict], measured: dict[str, dict]) -> list[str]:
         "what a decision does through later draws, so a value function that sees those "
         "draws coming can do somewhat better (measured chance-only terms can pass it); it is "
         "an estimate of the reachable, not a proof. Same chance outcomes: the share of the "
-        "replays' chance outcomes equal to the ledger game's, position by position.",
+        "replays' chance outcomes equal to the ledger game's, position by position. Measured: "
+        "the luck table's change (beta x luck; on its own games) for comparison.",
         "",
         "| game | games x replays | replay = ledger | same chance outcomes | SD within "
         "pairings | least SD change, chance terms | measured | least SD change, chance and "

@@ -11,7 +11,8 @@ removes depends on ``V``. A decision of an agent whose strategy is known (``rand
 ``noisy``, ``heuristic``) is luck in the same sense and gets the same term, its
 expectation taken over the strategy (AIVAT's action terms; ``tournament.luck_policies``).
 
-``V`` here:
+``V`` here (``evaluator_for``; rollouts by the seats' known strategies are the other
+choice, ``tournament.luck_rollouts``):
 
 - ``V_i(s)``, each player's expected final score, is the game's evaluation
   (``GameSpec.evaluation.estimate``; the learned value model where ``eval=auto`` uses it).
