@@ -98,5 +98,23 @@ def render_rollouts(rows: list[dict]) -> list[str]:
             f"| {r['mean_pair_adjustment']:+.4f} ± {r['se_pair_adjustment']:.4f} "
             f"| {cpu} |"
         )
-    out.append("")
+    worse = [
+        r
+        for r in rows
+        if r.get("pairwise_lookahead") and _share(r["pairwise"]) >= _share(r["pairwise_lookahead"])
+    ]
+    out += [
+        "",
+        f"- Rollouts remove no more than the default on {len(worse)} of {len(rows)} games "
+        "measured. The luck of one event valued by a few plays to the end is mostly rollout "
+        "noise (the whole luck's SD is several times the result's), so the fitted beta keeps "
+        "little of it; that noise falls only as one over the square root of the plays, "
+        "at a cost linear in them. `meeple ratings --luck-adjusted` keeps the default "
+        "(`--luck-value lookahead`).",
+        "",
+    ]
     return out
+
+
+def _share(p: dict) -> float:
+    return p["within"][2] / p["within"][0]

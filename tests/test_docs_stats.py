@@ -24,6 +24,8 @@ def test_every_measurement_is_in_the_data(stats):
     assert {r["game"] for r in data["pl"]} == set(stats.GAMES.values())
     assert {r["game"] for r in data["luck"]} == set(stats.GAMES.values())
     assert all(r["games"] >= 300 for r in data["luck"])  # the verdict says when < 2,000
+    assert {r["game"] for r in data["luck_ceiling"]} == set(stats.GAMES.values())
+    assert all(r["replayed_games"] == r["games"] for r in data["luck_ceiling"])
     assert len(data["adaptive"]) >= 2 and all(len(r["agents"]) >= 6 for r in data["adaptive"])
     aa = [r for r in data["sprt_sim"]["rows"] if r["elo"] == data["sprt_sim"]["bounds"][0]]
     assert all(r["runs"] >= 200 for r in aa) and len(data["sprt_real"]["aa"]["rows"]) >= 20
