@@ -90,7 +90,8 @@ class RolloutEvaluator:
         return np.mean([v for v, _ in ends], axis=0), np.mean([w for _, w in ends], axis=0)
 
 
-def rollout_evaluator(game_string: str, rollouts: int = ROLLOUTS) -> RolloutEvaluator:
+def rollout_evaluator(game_string: str, rollouts: int | None = None) -> RolloutEvaluator:
+    rollouts = rollouts or ROLLOUTS
     spec = get_spec(game_string)
     if spec.heuristic is None:
         raise LuckError(f"{spec.short_name} has no heuristic to roll out with")

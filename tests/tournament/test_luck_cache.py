@@ -157,12 +157,13 @@ def test_ratings_rate_on_luck_valued_by_rollouts_when_asked(ledger, monkeypatch)
     from tournament.cli import app
 
     monkeypatch.setattr(lr, "OPENING_SAMPLES", 20)
+    monkeypatch.setattr(lr, "ROLLOUTS", 1)  # what is tested is the option, not the values
     args = ["ratings", str(ledger), "--luck-adjusted", "--bootstrap", "5", "--format", "md"]
     r = CliRunner().invoke(app, [*args, "--luck-value", "rollouts"])
     assert r.exit_code == 0, r.output
     assert "valued by rollouts" in r.stdout
     key = luck_cache.load(ledger / luck_cache.CACHE)["entries"][0]["key"]
-    assert "rollouts" in key["evaluator"]
+    assert "rollouts" in key["evaluator"] and "1 per state" in key["evaluator"]
     bad = CliRunner().invoke(app, [*args, "--luck-value", "dice"])
     assert bad.exit_code == 2 and "--luck-value must be one of" in bad.output
 
