@@ -9,13 +9,14 @@ checks the Markdown is exactly that rendering, so no figure in it is typed by ha
     python scripts/bench_stats.py sprt-real          # A/A and A/B on real games
     python scripts/bench_stats.py pl                 # Plackett-Luce vs Bradley-Terry
     python scripts/bench_stats.py luck               # luck adjustment
+    python scripts/bench_stats.py luck-ceiling       # what any luck adjustment can remove
     python scripts/bench_stats.py adaptive           # adaptive schedule vs round robin
     python scripts/bench_stats.py render             # data file -> docs/TOURNAMENTS-STATS.md
     python scripts/bench_stats.py render --check     # exit 1 when the Markdown differs
 
 Ledgers go to ``--runs`` (default runs/stats) and are reused when rerun (they resume).
 Agents are cheap on purpose (the machine is shared): random, the heuristic with 60%, 30%
-and 10% random moves, the heuristic, and IS-MCTS at 8 simulations.
+and 10% random moves, the heuristic, and IS-MCTS at 8 simulations (its opponent model pinned).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ if str(ROOT / "scripts") not in sys.path:  # its report module, also when loaded
     sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_stats_render  # noqa: E402
+from bench_stats_ceiling import phase_luck_ceiling  # noqa: E402
 from bench_stats_common import (  # noqa: E402
     DATA,
     DOC,
@@ -274,6 +276,7 @@ PHASES = {
     "sprt-real": phase_sprt_real,
     "pl": phase_pl,
     "luck": phase_luck,
+    "luck-ceiling": phase_luck_ceiling,
     "adaptive": phase_adaptive,
 }
 
@@ -290,6 +293,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, help="luck: only the first duplicate sets per line-up")
     ap.add_argument(
         "--measured-only", action="store_true", help="luck: only the games already measured"
+    )
+    ap.add_argument(
+        "--value",
+        choices=("lookahead", "evaluation", "rollouts"),
+        default="lookahead",
+        help="luck: the value function",
+    )
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="luck, luck-ceiling: a token run on small ledgers it plays, nothing saved",
     )
     args = ap.parse_args(argv)
     args.games = [g for g in args.games.split(",") if g]

@@ -22,7 +22,9 @@ POOL = {
     "noisy30": "noisy(eps=0.3)",
     "noisy10": "noisy(eps=0.1)",
     "heuristic": "heuristic",
-    "ismcts8": "ismcts(sims=8)",
+    # opponents pinned: the default became opponents=infer after the pool ledgers were
+    # played, and "ismcts(sims=8)" would now name another agent
+    "ismcts8": "ismcts(sims=8,opponents=heuristic)",
 }
 POOL_SEEDS = 34  # 20 line-ups x 3 rotations x 34 seeds = 2,040 games per game
 

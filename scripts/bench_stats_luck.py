@@ -5,9 +5,24 @@ from __future__ import annotations
 
 import time
 
-from bench_stats_common import GAMES, ledger_dir, progress, save
+from bench_stats_common import GAMES, POOL, ledger_dir, progress, save
 
 BOOTSTRAP = 200  # resamples of the duplicate sets for the SD ratios' intervals
+QUICK_AGENTS = ("random", "heuristic", "ismcts8")  # one line-up: a known and a searching seat
+QUICK_OPENINGS = 100  # openings drawn for the opening's expectation in a --quick run
+
+
+def quick_ledgers(args) -> None:
+    """--quick: a two-seed round robin of one line-up per game under ``args.runs/quick``,
+    measured instead of the pool ledgers (a token run: the figures mean nothing)."""
+    from tournament.config import build_config
+    from tournament.runner import run_tournament
+
+    args.runs = args.runs / "quick"
+    for name in args.games:
+        t = {"game": GAMES[name], "seeds_per_lineup": 2, "seed": 30, "seating": "balanced"}
+        cfg = build_config({"tournament": t, "agents": {a: POOL[a] for a in QUICK_AGENTS}})
+        run_tournament(cfg, ledger_dir(args.runs, name), workers=1, executor="serial")
 
 
 def _luck_items(d, luck) -> tuple[list, list, list]:
@@ -101,6 +116,20 @@ def _ratio_ci(within, luck, sets, draws: int = BOOTSTRAP) -> list[float]:
     return [float(x) for x in np.quantile(ratios, [0.025, 0.975])]
 
 
+def _section(value: str) -> str:
+    return "luck" if value == "lookahead" else f"luck_{value}"
+
+
+def _cost_of(game: str, args) -> dict:
+    """The measuring run's times of a game's row (same value function and games)."""
+    from bench_stats_common import load_data
+
+    for r in load_data().get(_section(args.value), []):
+        if r["game"] == game and r.get("seeds") == args.seeds and not r.get("measured_only"):
+            return {k: r[k] for k in ("seconds", "cpu_seconds") if k in r}
+    return {}
+
+
 def phase_luck(args) -> None:
     """Luck of every game of the pool ledgers (chance events and the decisions of the
     known-strategy agents): SDs of the per-game results raw, less the whole luck and less
@@ -111,18 +140,21 @@ def phase_luck(args) -> None:
 
     from tournament.luck_ledger import ledger_luck
 
+    if args.quick:
+        quick_ledgers(args)
     rows = []
     for name in args.games:
         d = ledger_dir(args.runs, name)
-        t = time.perf_counter()
-        measure = not args.measured_only
-        chance = (
-            ledger_luck(d, known=False, seeds=args.seeds, measure=measure)
-            if args.chance_only
-            else {}
-        )
-        luck = ledger_luck(d, seeds=args.seeds, measure=measure)  # last: the cache keeps it
-        seconds = time.perf_counter() - t
+        t, cpu0 = time.perf_counter(), time.process_time()
+        how = {"value": args.value, "seeds": args.seeds, "measure": not args.measured_only}
+        if args.quick:
+            how["opening_samples"] = QUICK_OPENINGS
+        chance = ledger_luck(d, known=False, **how) if args.chance_only else {}
+        luck = ledger_luck(d, **how)
+        seconds, cpu = time.perf_counter() - t, time.process_time() - cpu0
+        base = {}  # the default value function on the same games, for comparison
+        if args.value != "lookahead" and luck:
+            base = ledger_luck(d, **{**how, "value": "lookahead", "measure": True})
         if not luck:
             progress(f"luck {name}: no games measured; nothing to report")
             continue
@@ -134,6 +166,8 @@ def phase_luck(args) -> None:
             "game": GAMES[name],
             "games": len(seat_luck),
             "seconds": round(seconds),
+            "cpu_seconds": round(cpu),
+            "value": args.value,
             "seeds": args.seeds,
             "measured_only": args.measured_only,
             "decisions_per_game": float(np.mean([g["decisions"] for g in luck.values()])),
@@ -146,6 +180,12 @@ def phase_luck(args) -> None:
         }
         if chance:
             row["pairwise_chance_only"] = _sds(_luck_items(d, chance)[0])
+        if base:
+            same = {k: base[k] for k in luck if k in base}
+            row["pairwise_lookahead"] = _sds(_luck_items(d, same)[0])
+        if args.measured_only:  # nothing measured now: the cost is the measuring run's
+            row.update(_cost_of(GAMES[name], args))
         rows.append(row)
         progress(f"luck {name}: {rows[-1]}")
-    save("luck", rows)
+    if not args.quick:
+        save(_section(args.value), rows)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from bench_stats_render_luck import render_ceiling, render_rollouts
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -140,8 +142,9 @@ def render_luck(rows: list[dict]) -> list[str]:
         "## Luck adjustment",
         "",
         "Command: `python scripts/bench_stats.py luck [--seeds K] [--chance-only] "
-        "[--measured-only]` (measures "
+        "[--measured-only] [--value lookahead|evaluation|rollouts] [--quick]` (measures "
         "the games of the pool ledgers, or of their first K duplicate sets per line-up; "
+        "`--quick`: a token run on a small ledger it plays, saving nothing; "
         "`meeple ratings --luck-adjusted` uses the same numbers). Luck: each "
         "chance event's, and each unforced decision's of the agents whose strategy is known "
         "(`random`, `noisy`, `heuristic`: AIVAT's action terms), valued by the game's "
@@ -194,7 +197,9 @@ def render_luck(rows: list[dict]) -> list[str]:
         ),
         "- What limits it: the evaluations price a card turned up on a display or a deck only "
         "through the heuristic's next moves, and the search agent's own choices (`ismcts8`) "
-        "carry no term, its strategy having no closed form.",
+        "carry no term, its strategy having no closed form. How much a perfect value "
+        "function could remove with the same terms: [the ceiling](#luck-adjustment-the-ceiling)"
+        "; a value function by rollouts: [rollout values](#luck-adjustment-rollout-values).",
         "",
     ]
     return out
@@ -266,6 +271,11 @@ def render(data: dict, pool: list[str]) -> str:
         lines += render_pl(data["pl"])
     if data.get("luck"):
         lines += render_luck(data["luck"])
+    if data.get("luck_ceiling"):
+        measured = {r["game"]: r for r in data.get("luck", [])}
+        lines += render_ceiling(data["luck_ceiling"], measured)
+    if data.get("luck_rollouts"):
+        lines += render_rollouts(data["luck_rollouts"])
     if data.get("adaptive"):
         lines += render_adaptive(data["adaptive"])
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -24,6 +24,8 @@ def test_every_measurement_is_in_the_data(stats):
     assert {r["game"] for r in data["pl"]} == set(stats.GAMES.values())
     assert {r["game"] for r in data["luck"]} == set(stats.GAMES.values())
     assert all(r["games"] >= 300 for r in data["luck"])  # the verdict says when < 2,000
+    assert {r["game"] for r in data["luck_ceiling"]} == set(stats.GAMES.values())
+    assert all(r["replayed_games"] == r["games"] for r in data["luck_ceiling"])
     assert len(data["adaptive"]) >= 2 and all(len(r["agents"]) >= 6 for r in data["adaptive"])
     aa = [r for r in data["sprt_sim"]["rows"] if r["elo"] == data["sprt_sim"]["bounds"][0]]
     assert all(r["runs"] >= 200 for r in aa) and len(data["sprt_real"]["aa"]["rows"]) >= 20
@@ -68,3 +70,25 @@ def test_the_sd_ratio_interval_covers_a_known_reduction(load_script):
     lo, hi = luck_phase._ratio_ci(result, luck, sets)
     assert lo < 1 / np.sqrt(2) < hi and hi - lo < 0.15
     assert luck_phase._ratio_ci(result, np.zeros(900), sets) == [1.0, 1.0]
+
+
+def test_the_pool_search_agent_is_pinned_to_the_ledgers_opponent_model(stats):
+    """The pool ledgers were played by IS-MCTS with the heuristic opponent model; the
+    default became opponents=infer since, so the pool spec names its model."""
+    import spiel_games
+    from solvers.assumptions import assumed_opponents
+
+    for game in stats.GAMES.values():
+        said = assumed_opponents(spiel_games.load_game(game), stats.POOL["ismcts8"])
+        assert said.startswith("opponents=heuristic")
+
+
+@pytest.mark.parametrize("phase", ["luck", "luck-ceiling"])
+def test_the_luck_phases_run_quick_and_save_nothing(stats, tmp_path, capsys, phase):
+    before = stats.DATA.read_text()
+    args = [phase, "--quick", "--runs", str(tmp_path), "--games", "coloretto", "--seeds", "2"]
+    assert stats.main(args) == 0
+    err = capsys.readouterr().err
+    assert ("luck coloretto:" if phase == "luck" else "luck ceiling coloretto:") in err
+    assert "'replayed_games': 6," in err or phase == "luck"  # the ledger replays exactly
+    assert stats.DATA.read_text() == before

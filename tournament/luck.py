@@ -11,7 +11,8 @@ removes depends on ``V``. A decision of an agent whose strategy is known (``rand
 ``noisy``, ``heuristic``) is luck in the same sense and gets the same term, its
 expectation taken over the strategy (AIVAT's action terms; ``tournament.luck_policies``).
 
-``V`` here:
+``V`` here (``evaluator_for``; rollouts by the seats' known strategies are the other
+choice, ``tournament.luck_rollouts``):
 
 - ``V_i(s)``, each player's expected final score, is the game's evaluation
   (``GameSpec.evaluation.estimate``; the learned value model where ``eval=auto`` uses it).
@@ -47,18 +48,14 @@ from scipy.special import ndtr
 import spiel_games
 from solvers import value_model
 from spiel_games.common.chance import sample_chance
-from spiel_games.common.errors import MeepleError
 from spiel_games.common.registry import get_spec
-from tournament.batch import ranks_from
+from tournament.luck_rollouts import rollout_evaluator
+from tournament.luck_values import LuckError, terminal_values
 
 OPENING_SAMPLES = 40_000  # its standard error is a bias shared by every game: keep it small
 LOOKAHEAD_STEPS = 500  # decisions the heuristic plays at most before V is read
-LUCK_VERSION = 1
+LUCK_VERSION = 3
 BASELINE_SALT = 0x1BCE  # keeps the baselines' streams apart from every agent's
-
-
-class LuckError(MeepleError):
-    """Luck cannot be measured as asked (one line)."""
 
 
 @dataclass
@@ -70,6 +67,8 @@ class Evaluator:
     spread: Callable[[Any], float]
     heuristic: Callable[[Any, Any], Any] | None  # plays every seat before V is read
     name: str
+    opening_samples: int = OPENING_SAMPLES
+    max_outcomes: int | None = None  # every chance outcome is valued
 
     def settle(self, state):
         """The state after the heuristic has played up to the next chance event."""
@@ -83,22 +82,28 @@ class Evaluator:
             s.apply_action(int(self.heuristic(s, rng)))
         return s
 
-    def values(self, state) -> tuple[np.ndarray, np.ndarray]:
-        """(V per player, W per ordered pair) at ``state``."""
+    def values(self, state, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """(V per player, W per ordered pair) at ``state`` (``seed``: unused, V is a
+        function of the state)."""
         s = self.settle(state)
         if s.is_terminal():
-            scores = [float(x) for x in s.scores()]
-            ranks = np.array(ranks_from(list(s.returns()), scores))
-            v = np.array(scores)
-            w = np.where(ranks[:, None] < ranks[None, :], 1.0, 0.0)
-            w = w + 0.5 * (ranks[:, None] == ranks[None, :])
-            return v, w
+            return terminal_values(s)
         v = np.asarray(self.estimate(s), dtype=float)
         sd = max(float(self.spread(s)), 1e-6)
         return v, ndtr((v[:, None] - v[None, :]) / sd)
 
 
-def evaluator_for(game_string: str, lookahead: bool = True) -> Evaluator:
+VALUES = ("lookahead", "evaluation", "rollouts")  # what ``evaluator_for`` builds
+
+
+def evaluator_for(game_string: str, value: str = "lookahead"):
+    """The value function luck is measured with (``VALUES``): the game's evaluation read
+    after the heuristic plays to the next chance event, the evaluation as it stands, or
+    rollouts by the seats' known strategies (``tournament.luck_rollouts``)."""
+    if value not in VALUES:
+        raise LuckError(f"unknown luck value {value!r}; choose from {', '.join(VALUES)}")
+    if value == "rollouts":
+        return rollout_evaluator(game_string)
     game = spiel_games.load_game(game_string)
     spec = get_spec(game_string)
     ev = spec.evaluation
@@ -108,7 +113,7 @@ def evaluator_for(game_string: str, lookahead: bool = True) -> Evaluator:
     if spec.search_defaults.eval_auto == "learned" and value_model.shipped_path(ev).exists():
         model = value_model.model_for(spec.short_name, ev)
         source, est, spread = "learned value model", model.estimate, model.spread
-    heuristic = spec.heuristic if lookahead else None
+    heuristic = spec.heuristic if value == "lookahead" else None
     how = ", read after the heuristic plays to the next chance event" if heuristic else ""
     return Evaluator(game, est, spread, heuristic, f"{spec.short_name} {source}{how}")
 
@@ -130,11 +135,12 @@ def first_decision(state, rng):
     return s
 
 
-def opening(ev: Evaluator, samples: int = OPENING_SAMPLES, seed: int = 20) -> Opening:
+def opening(ev, samples: int | None = None, seed: int = 20) -> Opening:
+    samples = samples or ev.opening_samples
     rng = np.random.default_rng(seed)
     vs, ws = [], []
-    for _ in range(samples):
-        v, w = ev.values(first_decision(ev.game.new_initial_state(), rng))
+    for k in range(samples):
+        v, w = ev.values(first_decision(ev.game.new_initial_state(), rng), seed=k)
         vs.append(v)
         ws.append(w)
     v_arr = np.array(vs)
@@ -152,33 +158,50 @@ class GameLuck:
     decisions: int = 0  # unforced decisions of known-policy seats measured
 
 
-def _expected(ev: Evaluator, state, weighted: list[tuple[int, float]], played: int):
-    """(V, W) after the move or outcome played, and their expectation over ``weighted``."""
+def _expected(ev, state, weighted: list[tuple[int, float]], played: int, seed: int):
+    """(V, W) after the move or outcome played, and their expectation over ``weighted``;
+    every child valued with the same ``seed`` (common random numbers)."""
     cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for a, _ in [*weighted, (played, 0.0)]:
         if a not in cache:
             child = state.clone()
             child.apply_action(a)
-            cache[a] = ev.values(child)
+            cache[a] = ev.values(child, seed=seed)
     v = sum(p * cache[a][0] for a, p in weighted)
     w = sum(p * cache[a][1] for a, p in weighted)
     return cache[played], (v, w)
 
 
+def _drawn(weighted: list[tuple[int, float]], m: int | None, rng) -> list[tuple[int, float]]:
+    """``m`` outcomes drawn by their probabilities, at weight 1/m each (an unbiased estimate
+    of the expectation, drawn apart from the outcome played), or all of them."""
+    if m is None or len(weighted) <= m:
+        return weighted
+    p = np.array([q for _, q in weighted])
+    picks = rng.choice(len(weighted), size=m, p=p / p.sum())
+    return [(weighted[k][0], 1.0 / m) for k in picks]
+
+
 def game_luck(
-    ev: Evaluator, actions: list[int], start: Opening, baselines=None, seed: int = 0
+    ev, actions: list[int], start: Opening, baselines=None, seed: int = 0, opening_ev=None
 ) -> GameLuck:
     """The luck of every chance event of one game, replayed from its moves; with
     ``baselines`` (per seat, ``tournament.luck_policies``), also the luck of the decisions
     of the seats whose strategy is known (None: no term for that seat). ``seed``: the
     baselines' draws; give every game its own (the same draws in every game would make the
-    estimated expectations err the same way in every game, which does not average out)."""
+    estimated expectations err the same way in every game, which does not average out),
+    the value function's seeds and the outcomes drawn where ``ev.max_outcomes`` caps them.
+    ``opening_ev``: the value function ``start`` was measured with, when not ``ev`` (the
+    opening's luck compares values of one function: rollouts by the seats' strategies
+    value the game's later events, the opening keeps the one its expectation was taken
+    with; each event's term is unbiased whatever function values it)."""
     state = ev.game.new_initial_state()
     i = 0
     while state.is_chance_node():
         state.apply_action(actions[i])
         i += 1
-    v, w = ev.values(state)
+    draws = np.random.default_rng([BASELINE_SALT, seed, 1])  # V's seeds, drawn outcomes
+    v, w = (opening_ev or ev).values(state, seed=int(draws.integers(2**62)))
     luck, pair = v - start.v, w - start.w
     opening_luck = luck.copy()
     events, decisions = 1, 0
@@ -189,6 +212,7 @@ def game_luck(
             weighted = [(int(o), float(p)) for o, p in state.chance_outcomes()]
             if all(o != a for o, _ in weighted):
                 raise LuckError(f"chance outcome {a} is not among the outcomes")
+            weighted = _drawn(weighted, ev.max_outcomes, draws)
             events += 1
         elif (
             baselines
@@ -199,7 +223,7 @@ def game_luck(
             weighted = baselines[state.current_player()](state, rng)
             decisions += 1
         if weighted and any(x != a for x, _ in weighted):
-            now, mean = _expected(ev, state, weighted, a)
+            now, mean = _expected(ev, state, weighted, a, int(draws.integers(2**62)))
             luck += now[0] - mean[0]
             pair += now[1] - mean[1]
         state.apply_action(a)

@@ -191,14 +191,10 @@ def test_a_new_opening_expectation_shifts_the_cached_luck_without_a_replay(
     raw = make_raw(game="python_rococo(players=3)", seeds_per_lineup=1)
     raw["agents"] = {"random": "random", "greedy": "heuristic", "noisy": "noisy(eps=0.5)"}
     run_tournament(build_config(raw), tmp_path / "l", executor="serial")
-    monkeypatch.setattr(ll, "OPENING_SAMPLES", 300)
-    monkeypatch.setattr(ll, "opening", lambda ev: opening(ev, 300))
-    first = ll.ledger_luck(tmp_path / "l", progress=False)
+    first = ll.ledger_luck(tmp_path / "l", progress=False, opening_samples=300)
     old = opening(ll.evaluator_for("python_rococo(players=3)"), 300)
-    monkeypatch.setattr(ll, "OPENING_SAMPLES", 200)
-    monkeypatch.setattr(ll, "opening", lambda ev, samples=200: opening(ev, 200))
     monkeypatch.setattr(ll, "play_one", lambda *a, **k: pytest.fail("replayed"))
-    second = ll.ledger_luck(tmp_path / "l", progress=False)
+    second = ll.ledger_luck(tmp_path / "l", progress=False, opening_samples=200)
     new = opening(ll.evaluator_for("python_rococo(players=3)"), 200)
     assert np.abs(old.v - new.v).max() > 1e-3  # the two expectations differ
     gid = next(iter(first))
@@ -342,7 +338,7 @@ def test_luck_measured_again_reads_the_cached_moves_and_checks_their_digest(
     out = _coloretto_ledger(tmp_path, make_raw, write_toml)
     first = ll.ledger_luck(out, progress=False)
     assert any(g["decisions"] > 0 for g in first.values())  # random and noisy seats
-    moves = json.loads((out / ".moves.json").read_text())
+    moves = json.loads((out / ".moves.json").read_text())["games"]
     assert set(moves) == set(first)
     monkeypatch.setattr(ll, "play_one", lambda *a, **k: pytest.fail("replayed"))
     chance_only = ll.ledger_luck(out, progress=False, known=False)
@@ -350,8 +346,9 @@ def test_luck_measured_again_reads_the_cached_moves_and_checks_their_digest(
     assert any(chance_only[k]["luck"] != first[k]["luck"] for k in first)
     # a move list that is not the game played is replayed, not trusted
     gid = sorted(moves)[0]
-    moves[gid] = moves[gid][:-1] + [moves[gid][-1] + 1]
-    (out / ".moves.json").write_text(json.dumps(moves))
+    played = moves[gid]["actions"]
+    moves[gid]["actions"] = played[:-1] + [played[-1] + 1]
+    (out / ".moves.json").write_text(json.dumps({"format": 2, "games": moves}))
     (out / ".luck.json").unlink()
     replayed = []
     monkeypatch.undo()
@@ -380,9 +377,9 @@ def test_an_interrupted_measurement_keeps_the_games_it_measured(
     monkeypatch.setattr(ll, "game_luck", failing)
     with pytest.raises(KeyboardInterrupt):
         ll.ledger_luck(out, progress=False)
-    kept = json.loads((out / ".luck.json").read_text())["games"]
+    kept = json.loads((out / ".luck.json").read_text())["entries"][0]["games"]
     assert len(kept) == 4  # the fifth game's moves were replayed, and are kept too
-    assert len(json.loads((out / ".moves.json").read_text())) == 5
+    assert len(json.loads((out / ".moves.json").read_text())["games"]) == 5
     monkeypatch.setattr(ll, "game_luck", real)
     measured = []
     monkeypatch.setattr(ll, "game_luck", lambda *a, **k: measured.append(1) or real(*a, **k))

@@ -198,18 +198,28 @@ def run(
 
 
 # files the project itself keeps beside a ledger's batches: not worth a note
-SIDECARS = (".sprt.json", ".luck.json", ".moves.json")
+SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
 
 
 def _ratings(
-    dirs: list[Path], anchor: str | None, bootstrap: int, seed: int = 0, luck: bool = False
+    dirs: list[Path],
+    anchor: str | None,
+    bootstrap: int,
+    seed: int = 0,
+    luck: bool = False,
+    luck_value: str = "lookahead",
 ):
     from tournament.ratings.fit import parse_anchor  # deferred: fast --help
     from tournament.ratings.load import ratings_from_ledgers  # deferred: fast --help
 
     with domain_errors(1):
         r, extra = ratings_from_ledgers(
-            dirs, bootstrap=bootstrap, anchor=parse_anchor(anchor), seed=seed, luck_adjusted=luck
+            dirs,
+            bootstrap=bootstrap,
+            anchor=parse_anchor(anchor),
+            seed=seed,
+            luck_adjusted=luck,
+            luck_value=luck_value,
         )
     ignored = [p for p in extra.get("ignored", []) if Path(p).name not in SIDECARS]
     if ignored:
@@ -261,6 +271,15 @@ def ratings(
             "once; cached in DIR/.luck.json and .moves.json)",
         ),
     ] = False,
+    luck_value: Annotated[
+        str,
+        typer.Option(
+            "--luck-value",
+            help="The value function luck is measured with: lookahead (the game's evaluation "
+            "after the heuristic plays to the next chance event), evaluation, or rollouts "
+            "(plays to the end by the seats' known strategies; some 30x the cost)",
+        ),
+    ] = "lookahead",
 ) -> None:
     """Joint Bradley–Terry Elo (pyspiel.elo) with bootstrap CIs, Plackett–Luce on finishing
     orders with a seat term, crosstable, seats, α-Rank."""
@@ -271,7 +290,11 @@ def ratings(
         raise fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
     if seed < 0:
         raise fail(f"--seed must be >= 0, got {seed}", 2)
-    r, extra = _ratings(dirs, anchor, bootstrap, seed, luck_adjusted)
+    from tournament.luck import VALUES  # deferred: fast --help
+
+    if luck_value not in VALUES:
+        raise fail(f"--luck-value must be one of {', '.join(VALUES)}, got {luck_value!r}", 2)
+    r, extra = _ratings(dirs, anchor, bootstrap, seed, luck_adjusted, luck_value)
     _emit(r, extra, fmt, html)
 
 

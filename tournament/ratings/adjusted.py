@@ -72,9 +72,17 @@ def _cells(groups, k: int, luck: dict) -> tuple[csc_matrix, float]:
 
 
 def adjust(
-    r: Ratings, groups, luck: dict, bootstrap: int, anchor, seed: int = 0, confidence=0.95
+    r: Ratings,
+    groups,
+    luck: dict,
+    bootstrap: int,
+    anchor,
+    seed: int = 0,
+    confidence=0.95,
+    luck_value: str = "lookahead",
 ) -> None:
-    """Replace ``r``'s Elo and intervals by the fit on luck-adjusted results."""
+    """Replace ``r``'s Elo and intervals by the fit on luck-adjusted results
+    (``luck_value``: the value function the luck was measured with, named in the report)."""
     k = len(r.agents)
     m, beta = _cells(groups, k, luck)
     index, value, _ = _anchor(r.agents, anchor)
@@ -100,7 +108,7 @@ def adjust(
     r.plackett_luce = None
     r.luck = (
         f"Elo on pairwise results less {beta:.2f} of each game's luck (chance events and "
-        "known-strategy agents' decisions; the share "
+        f"known-strategy agents' decisions, valued by {luck_value}; the share "
         f"fitted on the other half of the duplicate sets; {measured} of {games} rated games "
         "measured, failed games raw); crosstable, seats and alpharank on raw results"
     )

@@ -137,9 +137,11 @@ def ratings_from_ledgers(
     anchor: tuple[str, float] | None = None,
     seed: int = 0,
     luck_adjusted: bool = False,
+    luck_value: str = "lookahead",
 ) -> tuple[Ratings, dict]:
     """Rate the ledgers jointly; ``luck_adjusted``: Elo on luck-adjusted pairwise results
-    (each game replayed once, see tournament.luck_ledger)."""
+    (each game replayed once, see tournament.luck_ledger), luck valued by ``luck_value``
+    (``tournament.luck.VALUES``)."""
     agents, groups, void, extra = load_games(directories)
     if not groups:
         raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
@@ -155,6 +157,8 @@ def ratings_from_ledgers(
     if luck_adjusted:
         luck: dict = {}
         for d in directories:
-            luck.update(ledger_luck(d))
-        adjust(r, groups, luck, bootstrap=bootstrap, anchor=anchor, seed=seed)
+            luck.update(ledger_luck(d, value=luck_value))
+        adjust(
+            r, groups, luck, bootstrap=bootstrap, anchor=anchor, seed=seed, luck_value=luck_value
+        )
     return r, extra
