@@ -141,6 +141,7 @@ class Fitted:
 
     weights: np.ndarray
     network: value_mlp.Network | None = None
+    epochs: int = 0  # the network's training epochs kept (0: it adds nothing)
 
     def predict(self, p: Positions) -> np.ndarray:
         pred = design(p) @ self.weights
@@ -160,7 +161,8 @@ def fit_kind(p: Positions, kind: str, seed: int = 0) -> Fitted:
     if kind == "linear":
         return Fitted(w)
     resid = p.y - design(p) @ w
-    return Fitted(w, value_mlp.fit(network_inputs(p), resid, p.pos, p.game, seed=seed))
+    network, epochs = value_mlp.fit(network_inputs(p), resid, p.pos, p.game, seed=seed)
+    return Fitted(w, network, epochs)
 
 
 def holdout_split(p: Positions, holdout: float) -> tuple[Positions, Positions] | None:
@@ -210,6 +212,8 @@ def fit(
         report["r2_hand"] = round(r2(test.hand, test), 4)
         report["r2_points"] = round(r2(test.x[:, 0], test), 4)
     fitted = fit_kind(p, kind)
+    if kind == "mlp":
+        report["network_epochs"] = fitted.epochs
     pred = fitted.predict(p)
     report["r2_train"] = round(r2(pred, p), 4)
     a, b = fit_spread(pred, p)

@@ -24,11 +24,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-HIDDEN = 32  # hidden units
-STEPS = 600  # Adam steps at most
-LEARNING_RATE = 0.01
-L2 = 1e-4  # on the weights (not the biases), relative to the loss of a unit target
-CHECK_EVERY = 10  # steps between two readings of the validation loss
+HIDDEN = 16  # hidden units
+EPOCHS = 20  # passes over the training rows at most ...
+MIN_STEPS = 1500  # ... or more, as a small data set needs, for at least this many Adam steps
+BATCH = 1024  # rows per Adam step (whole positions)
+LEARNING_RATE = 0.003
+L2 = 1e-3  # on the weights (not the biases), relative to the loss of a unit target
 VALIDATION = 0.1  # share of the training games that stops the fit
 
 
@@ -143,19 +144,40 @@ def _groups(pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return inverse, counts
 
 
+def _batches(inverse: np.ndarray, counts: np.ndarray, size: int, rng) -> list[np.ndarray]:
+    """Row indices of minibatches of whole positions (about ``size`` rows each)."""
+    order = np.argsort(inverse, kind="stable")  # rows grouped by position
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    perm = rng.permutation(len(counts))
+    out = []
+    per = max(1, size // max(1, int(counts.mean())))
+    for k in range(0, len(perm), per):
+        b = perm[k : k + per]
+        c = counts[b]
+        offsets = np.repeat(starts[b] - np.concatenate([[0], np.cumsum(c)[:-1]]), c)
+        out.append(order[offsets + np.arange(int(c.sum()))])
+    return out
+
+
+def _loss(z, y, params, inverse, counts) -> float:
+    w1, b1, out = params
+    return float(np.mean((y - _centre(np.tanh(z @ w1 + b1) @ out, inverse, counts)) ** 2))
+
+
 def fit(
     z: np.ndarray,
     target: np.ndarray,
     pos: np.ndarray,
     game: np.ndarray,
     hidden: int = HIDDEN,
-    steps: int = STEPS,
+    epochs: int = EPOCHS,
     seed: int = 0,
-) -> Network:
+) -> tuple[Network, int]:
     """The network that best explains ``target`` (per row) within positions ``pos``.
 
     ``z``: raw inputs (``inputs``); the last ``VALIDATION`` share of ``game``'s games
-    (when there are 10 or more) decides the step the fit stops at."""
+    (when there are 10 or more) decides the epoch the fit stops at (none: the network
+    adds nothing), and the number of epochs it kept."""
     rng = np.random.default_rng(seed)
     mean = z.mean(axis=0)
     scale = z.std(axis=0)
@@ -164,38 +186,40 @@ def fit(
     games = np.unique(game)
     val_games = games[len(games) - int(len(games) * VALIDATION) :] if len(games) >= 10 else []
     val = np.isin(game, val_games)
-    tr = ~val
-    inv_t, cnt_t = _groups(pos[tr])
-    y_t = _centre(target[tr], inv_t, cnt_t)
+    inv_t, cnt_t = _groups(pos[~val])
+    y_t = _centre(target[~val], inv_t, cnt_t)
     unit = float(np.sqrt(np.mean(y_t**2))) or 1.0  # the fit sees a target of unit size
-    y_t = y_t / unit
-    z_t = zs[tr]
-    if val.any():
-        inv_v, cnt_v = _groups(pos[val])
-        y_v = _centre(target[val], inv_v, cnt_v) / unit
+    y_t, z_t = y_t / unit, zs[~val]
     w1 = rng.normal(scale=1.0 / math.sqrt(z.shape[1]), size=(z.shape[1], hidden))
     b1 = np.zeros(hidden)
     out = np.zeros(hidden)
     params = [w1, b1, out]
     adam = _Adam(params, LEARNING_RATE)
-    best = (math.inf, [p.copy() for p in params])
-    n = len(y_t)
-    for step in range(steps + 1):
-        if val.any() and step % CHECK_EVERY == 0:
-            pv = np.tanh(zs[val] @ w1 + b1) @ out
-            loss = float(np.mean((y_v - _centre(pv, inv_v, cnt_v)) ** 2))
+    if val.any():
+        inv_v, cnt_v = _groups(pos[val])
+        y_v = _centre(target[val], inv_v, cnt_v) / unit
+        best = (_loss(zs[val], y_v, params, inv_v, cnt_v), [p.copy() for p in params])
+    kept = 0
+    per_epoch = max(1, math.ceil(len(y_t) / BATCH))
+    epochs = max(epochs, math.ceil(MIN_STEPS / per_epoch))
+    for epoch in range(epochs):
+        for rows in _batches(inv_t, cnt_t, BATCH, rng):
+            zb, yb = z_t[rows], y_t[rows]
+            _, inv_b, cnt_b = np.unique(inv_t[rows], return_inverse=True, return_counts=True)
+            h = np.tanh(zb @ w1 + b1)
+            r = yb - _centre(h @ out, inv_b, cnt_b)  # centred residual
+            g_row = -2.0 * r / len(rows)  # d loss / d output (the centring is a projection)
+            g_pre = np.outer(g_row, out) * (1.0 - h * h)
+            adam.step(
+                [zb.T @ g_pre + 2 * L2 * w1, g_pre.sum(axis=0), h.T @ g_row + 2 * L2 * out]
+            )
+        if val.any():
+            loss = _loss(zs[val], y_v, params, inv_v, cnt_v)
             if loss < best[0]:
                 best = (loss, [p.copy() for p in params])
-        if step == steps:
-            break
-        h = np.tanh(z_t @ w1 + b1)
-        r = y_t - _centre(h @ out, inv_t, cnt_t)  # centred residual
-        g_out_row = -2.0 * r / n  # d loss / d output (the centring is a projection)
-        g_out = h.T @ g_out_row + 2 * L2 * out
-        g_pre = np.outer(g_out_row, out) * (1.0 - h * h)
-        g_w1 = z_t.T @ g_pre + 2 * L2 * w1
-        g_b1 = g_pre.sum(axis=0)
-        adam.step([g_w1, g_b1, g_out])
+                kept = epoch + 1
     if val.any():
         w1, b1, out = best[1]
-    return Network(mean, scale, w1, b1, out * unit)
+    else:
+        kept = epochs
+    return Network(mean, scale, w1, b1, out * unit), kept

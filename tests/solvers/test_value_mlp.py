@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -36,6 +37,12 @@ def _nonlinear(games: int = 60, per_game: int = 20, n: int = 3, seed: int = 0):
     return vf.Positions(x, stage, y, pos, game, hand=x[:, 0])
 
 
+@pytest.fixture(scope="module")
+def small():
+    """A network model of 10 synthetic games (fitted once for the file tests)."""
+    return vf.fit("toy", ("a", "b"), _nonlinear(games=10), kind="mlp", trained={"agent": "x"})[0]
+
+
 def test_the_network_recovers_a_non_linear_target_the_linear_model_misses():
     model, report = vf.fit("toy", ("a", "b"), _nonlinear(), kind="mlp")
     assert model.kind == "mlp" and report["kind"] == "mlp"
@@ -52,8 +59,8 @@ def test_on_a_linear_target_the_network_keeps_the_linear_fit():
     assert report["r2_heldout"] == pytest.approx(report["r2_linear"], abs=0.02)
 
 
-def test_a_saved_network_model_round_trips_and_estimates_the_same(tmp_path):
-    model, _ = vf.fit("toy", ("a", "b"), _nonlinear(games=10), kind="mlp", trained={"agent": "x"})
+def test_a_saved_network_model_round_trips_and_estimates_the_same(tmp_path, small):
+    model = small
     back = vm.load(model.save(tmp_path / "m.json"))
     assert back == model and back.network == model.network and back.kind == "mlp"
     data = json.loads((tmp_path / "m.json").read_text())
@@ -80,8 +87,8 @@ def test_a_version_1_file_is_still_read_as_linear(tmp_path):
     assert back == model and back.kind == "linear"
 
 
-def test_a_network_model_fitted_on_other_features_is_refused():
-    model, _ = vf.fit("python_bruxelles", ("a", "b"), _nonlinear(games=10), kind="mlp")
+def test_a_network_model_fitted_on_other_features_is_refused(small):
+    model = dataclasses.replace(small, game="python_bruxelles")
     with pytest.raises(vm.ValueModelError, match="refit it with meeple train"):
         model.bind(BE)
 
@@ -97,9 +104,8 @@ def test_a_network_model_fitted_on_other_features_is_refused():
         (lambda d: d.update(format_version=3), "reads 1 and 2"),
     ],
 )
-def test_a_bad_network_file_is_one_line_error(change, message):
-    model, _ = vf.fit("toy", ("a", "b"), _nonlinear(games=10), kind="mlp")
-    data = json.loads(model.to_json())
+def test_a_bad_network_file_is_one_line_error(change, message, small):
+    data = json.loads(small.to_json())
     change(data)
     with pytest.raises(vm.ValueModelError, match=message) as e:
         vm.parse(json.dumps(data), "m.json")
