@@ -70,7 +70,7 @@ def _columns(p: Positions) -> tuple[np.ndarray, ...]:
     return (p.x, p.stage, p.y, p.pos, p.game, p.hand)
 
 
-def _centred(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
+def centred(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
     """Each row minus the mean of its position's rows (``pos`` ids need not be sorted)."""
     _, inverse, counts = np.unique(pos, return_inverse=True, return_counts=True)
     if values.ndim == 1:
@@ -90,16 +90,16 @@ def design(p: Positions) -> np.ndarray:
 
 def r2(pred: np.ndarray, p: Positions) -> float:
     """Share of the variance of score differences within a position that ``pred`` explains."""
-    y = _centred(p.y, p.pos)
-    resid = y - _centred(pred, p.pos)
+    y = centred(p.y, p.pos)
+    resid = y - centred(pred, p.pos)
     sst = float(y @ y)
     return 1.0 - float(resid @ resid) / sst if sst > 0 else float("nan")
 
 
 def fit_weights(p: Positions, ridge: float = RIDGE) -> np.ndarray:
     """Least squares (lightly ridged) on centred rows: weights of ``design``'s terms."""
-    x = _centred(design(p), p.pos)
-    y = _centred(p.y, p.pos)
+    x = centred(design(p), p.pos)
+    y = centred(p.y, p.pos)
     gram = x.T @ x
     lam = ridge * float(np.trace(gram)) / max(1, gram.shape[0])
     return np.linalg.solve(gram + lam * np.eye(gram.shape[0]), x.T @ y)
@@ -111,7 +111,7 @@ def fit_spread(pred: np.ndarray, p: Positions) -> tuple[float, float]:
     Within a position of n players, the mean squared pairwise residual difference is
     2n/(n-1) times the mean squared centred residual; it is measured in ``STAGE_BINS``
     bins of the stage and fitted with a line weighted by the bin sizes."""
-    resid = _centred(p.y, p.pos) - _centred(pred, p.pos)
+    resid = centred(p.y, p.pos) - centred(pred, p.pos)
     _, inverse, counts = np.unique(p.pos, return_inverse=True, return_counts=True)
     n = counts[inverse].astype(float)
     pair_sq = resid**2 * 2.0 * n / np.maximum(n - 1.0, 1.0)

@@ -210,9 +210,7 @@ def fit(
             r = yb - _centre(h @ out, inv_b, cnt_b)  # centred residual
             g_row = -2.0 * r / len(rows)  # d loss / d output (the centring is a projection)
             g_pre = np.outer(g_row, out) * (1.0 - h * h)
-            adam.step(
-                [zb.T @ g_pre + 2 * L2 * w1, g_pre.sum(axis=0), h.T @ g_row + 2 * L2 * out]
-            )
+            adam.step([zb.T @ g_pre + 2 * L2 * w1, g_pre.sum(axis=0), h.T @ g_row + 2 * L2 * out])
         if val.any():
             loss = _loss(zs[val], y_v, params, inv_v, cnt_v)
             if loss < best[0]:
