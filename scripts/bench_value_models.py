@@ -28,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import spiel_games  # noqa: E402
 from solvers import value_fit  # noqa: E402
 from solvers.identity import code_version  # noqa: E402
 from tournament.positions import (  # noqa: E402
@@ -83,15 +84,40 @@ def _ledger_manifest(work: Path) -> dict:
         raise TrainError(f"{work}: no self-play ledger manifest ({e})") from None
 
 
-def measure(run: str, draws: int) -> dict:
-    """One game's record: what was measured on which games, and the figures."""
+def save_model(run: str, out_dir: Path) -> Path:
+    """The mlp model fitted on every game of ``run`` (held-out figures in its ``trained``),
+    written as ``<game>-mlp.json`` in ``out_dir``."""
     work, *pool = run.split(":")
     manifest = _ledger_manifest(Path(work))
+    name = spiel_games.load_game(manifest["game"]).get_type().short_name
+    p, features = _positions(work, pool)
+    trained = {
+        "command": "python scripts/bench_value_models.py --run " + run + " --save DIR",
+        "game_string": manifest["game"],
+        "agent": manifest["agents"][0]["canonical"],
+        "pooled_agents": [_ledger_manifest(Path(d))["agents"][0]["canonical"] for d in pool],
+        "code": code_version(manifest["game"]),
+        "ledger_run_id": manifest["run_id"],
+    }
+    model, _ = value_fit.fit(name, features, p, 0.2, trained, kind="mlp")
+    return model.save(out_dir / f"{name.removeprefix('python_')}-mlp.json")
+
+
+def _positions(work: str, pool: list[str]) -> tuple[value_fit.Positions, tuple[str, ...]]:
     pos_dir = Path(work) / "positions"
     own = load_positions(pos_dir, done_positions(pos_dir))
     features = tuple(json.loads((pos_dir / "manifest.json").read_text())["features"])
     pooled = pooled_positions(tuple(pool), features)
-    p = own if pooled is None else value_fit.concat([pooled, own])
+    return (own if pooled is None else value_fit.concat([pooled, own])), features
+
+
+def measure(run: str, draws: int) -> dict:
+    """One game's record: what was measured on which games, and the figures."""
+    work, *pool = run.split(":")
+    manifest = _ledger_manifest(Path(work))
+    p, _ = _positions(work, pool)
+    own_games = np.unique(p.game[p.game >= 0])
+    pooled_games = np.unique(p.game[p.game < 0])
     split = value_fit.holdout_split(p, 0.2)
     if split is None:
         raise TrainError(f"{work}: too few games to hold any out")
@@ -102,14 +128,14 @@ def measure(run: str, draws: int) -> dict:
         fitted = value_fit.fit_kind(train, kind)
         sums[kind] = per_game_sums(fitted.predict(test), test)
         epochs = fitted.epochs
-    pool_agents = [_ledger_manifest(Path(d))["agents"][0]["canonical"] for d in pool]
+    pool_agents = [_ledger_manifest(Path(d))["agents"][0]["spec"] for d in pool]
     return {
         "game": manifest["game"],
-        "agent": manifest["agents"][0]["canonical"],
-        "games": int(len(np.unique(own.game))),
+        "agent": manifest["agents"][0]["spec"],
+        "games": int(len(own_games)),
         "heldout_games": int(len(np.unique(test.game))),
         "heldout_positions": int(len(np.unique(test.pos))),
-        "pooled_games": int(len(np.unique(pooled.game))) if pooled is not None else 0,
+        "pooled_games": int(len(pooled_games)),
         "pooled_agents": pool_agents,
         "network_epochs": epochs,
         "code_version": code_version(manifest["game"]),
@@ -172,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--doc", type=Path, default=DOC)
     ap.add_argument("--render", action="store_true", help="only render the stored figures")
+    ap.add_argument("--save", type=Path, help="also write each run's mlp model here")
     args = ap.parse_args(argv)
     if args.bootstrap < 100:
         print("error: --bootstrap must be at least 100", file=sys.stderr)
@@ -181,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         for run in [] if args.render else args.run:
             record = measure(run, args.bootstrap)
             data[record["game"].split("(")[0].removeprefix("python_")] = record
+            if args.save:
+                print(f"wrote {save_model(run, args.save)}")
     except (TrainError, OSError, KeyError) as e:
         print(f"error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 1

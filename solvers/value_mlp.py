@@ -43,6 +43,11 @@ class Network:
     b1: np.ndarray  # (H,)
     out: np.ndarray  # (H,)
 
+    def __post_init__(self) -> None:
+        # the standardisation folded into the first layer: one product and one sum per call
+        self._w = self.w1 / self.scale[:, None]
+        self._b = self.b1 - (self.mean / self.scale) @ self.w1
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, Network):
             return NotImplemented
@@ -51,13 +56,16 @@ class Network:
     def arrays(self) -> tuple[np.ndarray, ...]:
         return (self.mean, self.scale, self.w1, self.b1, self.out)
 
+    def adds(self) -> bool:
+        """Whether the network adds anything (early stopping before any epoch: it does not)."""
+        return bool(np.any(self.out != 0))
+
     def hidden(self) -> int:
         return int(self.b1.shape[0])
 
     def __call__(self, z: np.ndarray) -> np.ndarray:
         """The network's output for rows of raw inputs (``inputs``)."""
-        h = np.tanh(((z - self.mean) / self.scale) @ self.w1 + self.b1)
-        return h @ self.out
+        return np.tanh(z @ self._w + self._b) @ self.out
 
     def to_dict(self) -> dict:
         return {
@@ -184,7 +192,8 @@ def fit(
     scale = np.where(scale > 1e-9, scale, 1.0)
     zs = (z - mean) / scale
     games = np.unique(game)
-    val_games = games[len(games) - int(len(games) * VALIDATION) :] if len(games) >= 10 else []
+    held = int(len(games) * VALIDATION) if len(games) >= 10 else 0
+    val_games = games[len(games) - held :] if held else games[:0]
     val = np.isin(game, val_games)
     inv_t, cnt_t = _groups(pos[~val])
     y_t = _centre(target[~val], inv_t, cnt_t)

@@ -117,7 +117,8 @@ class BoundModel:
         self._stage = evaluation.stage
         self._flat = model.flat
         self._staged = model.staged
-        self._network = model.network
+        net = model.network
+        self._network = net if net is not None and net.adds() else None  # a zero one: skip
 
     def estimate(self, state) -> list[float]:
         """Each player's expected final score (the final scores once the game is over)."""
