@@ -149,11 +149,13 @@ def _report_training(result) -> None:
     """What `meeple train` made: games, positions, the held-out fit, the model file."""
     r = result.report
     failed = f", {result.failed} failed self-play game(s) left out" if result.failed else ""
+    pooled = r.get("pooled_games", 0)
     typer.echo(
-        f"{result.games} self-play games, {result.positions} positions{failed} (work: {result.work})"
+        f"{result.games - pooled} self-play games, {result.positions} positions{failed} "
+        f"(work: {result.work})"
     )
-    if "pooled_games" in r:
-        typer.echo(f"{r['pooled_games']} games of earlier runs also train (--pool)")
+    if pooled:
+        typer.echo(f"{pooled} games of earlier runs also train (--pool), positions counted above")
     if "r2_heldout" in r:
         linear = f", linear {r['r2_linear']:.3f}" if "r2_linear" in r else ""
         typer.echo(
