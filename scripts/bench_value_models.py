@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 import spiel_games  # noqa: E402
 from solvers import value_fit  # noqa: E402
 from solvers.identity import code_version  # noqa: E402
+from solvers.registry import resolve  # noqa: E402
 from tournament.positions import (  # noqa: E402
     TrainError,
     done_positions,
@@ -75,6 +76,15 @@ def bootstrap(sums: dict[str, tuple], draws: int, seed: int = 0) -> dict:
 def _triple(point: float, samples: np.ndarray) -> list[float]:
     lo, hi = np.percentile(samples, [2.5, 97.5])
     return [round(float(point), 4), round(float(lo), 4), round(float(hi), 4)]
+
+
+def short_spec(canonical: str) -> str:
+    """An agent's canonical spec with only the parameters that differ from its kind's defaults
+    (all of them when none differs)."""
+    kind, _, rest = canonical.partition("(")
+    defaults = set(resolve(kind).canonical.partition("(")[2].rstrip(")").split(","))
+    given = [kv for kv in rest.rstrip(")").split(",") if kv and kv not in defaults]
+    return f"{kind}({','.join(given)})" if given else canonical
 
 
 def _ledger_manifest(work: Path) -> dict:
@@ -128,16 +138,17 @@ def measure(run: str, draws: int) -> dict:
         fitted = value_fit.fit_kind(train, kind)
         sums[kind] = per_game_sums(fitted.predict(test), test)
         epochs = fitted.epochs
-    pool_agents = [_ledger_manifest(Path(d))["agents"][0]["spec"] for d in pool]
+    pool_agents = [short_spec(_ledger_manifest(Path(d))["agents"][0]["canonical"]) for d in pool]
     return {
         "game": manifest["game"],
-        "agent": manifest["agents"][0]["spec"],
+        "agent": short_spec(manifest["agents"][0]["canonical"]),
         "games": int(len(own_games)),
         "heldout_games": int(len(np.unique(test.game))),
         "heldout_positions": int(len(np.unique(test.pos))),
         "pooled_games": int(len(pooled_games)),
         "pooled_agents": pool_agents,
         "network_epochs": epochs,
+        "command": f"python scripts/bench_value_models.py --run {run} --bootstrap {draws}",
         "code_version": code_version(manifest["game"]),
         "load": round(os.getloadavg()[0], 1),
         "r2": bootstrap(sums, draws),
@@ -181,6 +192,14 @@ def render(data: dict) -> str:
         + ", ".join(f"{k} {data[k]['network_epochs']}" for k in sorted(data))
         + "."
     )
+    lines.append("")
+    lines.append(
+        "Measured by (each game's work directories from `meeple train` runs; machine load,"
+    )
+    lines.append("1-minute average on 2 cores, at the end of the measurement):")
+    lines.append("")
+    for k in sorted(data):
+        lines.append(f"    {data[k]['command']}  # load {data[k]['load']}")
     lines.append(END)
     return "\n".join(lines)
 
