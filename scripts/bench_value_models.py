@@ -3,7 +3,7 @@
     python scripts/bench_value_models.py --run WORK[:POOL...] [--run ...] [--bootstrap 2000]
 
 Each ``--run`` names the work directory of a ``meeple train`` run (the search's own
-self-play games: their positions, replayed) and, after colons, earlier runs whose positions
+self-play games: their positions, replayed; runs of other seeds joined by ``+``) and, after colons, earlier runs whose positions
 also train (e.g. noisy-heuristic games), as ``meeple train --pool`` does. The last fifth of
 the run's own games are held out (whole games, never positions of a game the fit saw); the
 linear and the mlp model are fitted on the rest (pooled games included) and every model is
@@ -98,7 +98,7 @@ def save_model(run: str, out_dir: Path) -> Path:
     """The mlp model fitted on every game of ``run`` (held-out figures in its ``trained``),
     written as ``<game>-mlp.json`` in ``out_dir``."""
     work, *pool = run.split(":")
-    manifest = _ledger_manifest(Path(work))
+    manifest = _ledger_manifest(Path(work.split("+")[0]))
     name = spiel_games.load_game(manifest["game"]).get_type().short_name
     p, features = _positions(work, pool)
     trained = {
@@ -114,9 +114,19 @@ def save_model(run: str, out_dir: Path) -> Path:
 
 
 def _positions(work: str, pool: list[str]) -> tuple[value_fit.Positions, tuple[str, ...]]:
-    pos_dir = Path(work) / "positions"
-    own = load_positions(pos_dir, done_positions(pos_dir))
-    features = tuple(json.loads((pos_dir / "manifest.json").read_text())["features"])
+    """The positions of ``work`` (several runs of the same agent joined by ``+``, their
+    games numbered one run after the other: the held-out share is the last games of the
+    last run) and of the pooled runs (numbered below 0)."""
+    runs = []
+    for w in work.split("+"):
+        pos_dir = Path(w) / "positions"
+        p = load_positions(pos_dir, done_positions(pos_dir))
+        if runs:
+            p.game = p.game + int(runs[-1].game.max()) + 1
+        runs.append(p)
+    own = value_fit.concat(runs)
+    first = Path(work.split("+")[0]) / "positions" / "manifest.json"
+    features = tuple(json.loads(first.read_text())["features"])
     pooled = pooled_positions(tuple(pool), features)
     return (own if pooled is None else value_fit.concat([pooled, own])), features
 
@@ -124,7 +134,7 @@ def _positions(work: str, pool: list[str]) -> tuple[value_fit.Positions, tuple[s
 def measure(run: str, draws: int) -> dict:
     """One game's record: what was measured on which games, and the figures."""
     work, *pool = run.split(":")
-    manifest = _ledger_manifest(Path(work))
+    manifest = _ledger_manifest(Path(work.split("+")[0]))
     p, _ = _positions(work, pool)
     own_games = np.unique(p.game[p.game >= 0])
     pooled_games = np.unique(p.game[p.game < 0])

@@ -15,10 +15,13 @@
    ``<work>/positions/part-*.parquet``, a chunk of games per file written atomically, so an
    interrupted extraction also resumes. (The ledger stores no moves: replaying a search
    agent's games costs as much as playing them; the noisy heuristic replays in milliseconds.)
-3. **Fit.** ``solvers.value_fit.fit``: the held-out R^2 (the last 20% of games, by seed
-   index) of the model fitted without them, next to the hand-set evaluation's and the points'
-   alone on the same positions; then the model fitted on every game, written as JSON to
-   ``out`` (default ``runs/models/<game>-<8 hex of the file>.json``).
+3. **Fit.** ``solvers.value_fit.fit`` of the requested ``kind`` (``linear``, or ``mlp``:
+   linear plus a small network): the held-out R^2 (the last 20% of games, by seed index) of
+   the model fitted without them, next to the hand-set evaluation's and the points' alone on
+   the same positions (and the linear model's, for ``mlp``); then the model fitted on every
+   game, written as JSON to ``out`` (default ``runs/models/<game>-<8 hex of the file>.json``).
+   ``pool`` adds the stored positions of earlier runs' work directories (e.g. noisy-heuristic
+   games beside the search's own): they train, and are never held out.
 
 The work directory defaults to ``runs/train/<game>-<8 hex of the request>``; the same
 request (game string, agent, games, seed, every) under the same code version finds the same
