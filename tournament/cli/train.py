@@ -17,6 +17,17 @@ from tournament.cli.common import (
     fail,
 )
 
+KindOption = Annotated[
+    str, typer.Option(help="Value model kind: linear, or mlp (linear plus a small network)")
+]
+PoolOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="An earlier run's work directory whose positions also train (repeatable; never "
+        "held out)"
+    ),
+]
+
 
 class _ReplayProgress:
     """The positions phase of `meeple train` (after the self-play games): a bar when live,
@@ -76,16 +87,8 @@ def train(
             "runs/train/<game>-<hash of the request>"
         ),
     ] = None,
-    kind: Annotated[
-        str, typer.Option(help="Value model kind: linear, or mlp (linear plus a small network)")
-    ] = "linear",
-    pool: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="An earlier run's work directory whose positions also train (repeatable; "
-            "never held out)"
-        ),
-    ] = None,
+    kind: KindOption = "linear",
+    pool: PoolOption = None,
     workers: WorkersOption = 2,
     address: AddressOption = None,
     executor: ExecutorOption = "auto",
@@ -109,15 +112,7 @@ def train(
 
     check_executor(executor)
     cfg = TrainConfig(
-        game=game,
-        games=games,
-        agent=agent,
-        seed=seed,
-        every=every,
-        work=work,
-        out=out,
-        kind=kind,
-        pool=tuple(pool or ()),
+        game, games, agent, seed, every, work=work, out=out, kind=kind, pool=tuple(pool or ())
     )
     with domain_errors(USAGE):  # the whole request, before anything runs
         validate(cfg)
