@@ -15,10 +15,13 @@
    ``<work>/positions/part-*.parquet``, a chunk of games per file written atomically, so an
    interrupted extraction also resumes. (The ledger stores no moves: replaying a search
    agent's games costs as much as playing them; the noisy heuristic replays in milliseconds.)
-3. **Fit.** ``solvers.value_model.fit``: the held-out R^2 (the last 20% of games, by seed
-   index) of the model fitted without them, next to the hand-set evaluation's and the points'
-   alone on the same positions; then the model fitted on every game, written as JSON to
-   ``out`` (default ``runs/models/<game>-<8 hex of the file>.json``).
+3. **Fit.** ``solvers.value_fit.fit`` of the requested ``kind`` (``linear``, or ``mlp``:
+   linear plus a small network): the held-out R^2 (the last 20% of games, by seed index) of
+   the model fitted without them, next to the hand-set evaluation's and the points' alone on
+   the same positions (and the linear model's, for ``mlp``); then the model fitted on every
+   game, written as JSON to ``out`` (default ``runs/models/<game>-<8 hex of the file>.json``).
+   ``pool`` adds the stored positions of earlier runs' work directories (e.g. noisy-heuristic
+   games beside the search's own): they train, and are never held out.
 
 The work directory defaults to ``runs/train/<game>-<8 hex of the request>``; the same
 request (game string, agent, games, seed, every) under the same code version finds the same
@@ -35,12 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 import spiel_games
-from solvers import value_model
+from solvers import value_fit, value_model
 from solvers.identity import code_version
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
@@ -50,6 +49,14 @@ from spiel_games.common.registry import get_spec
 from tournament.batch import play_one, resolve_agents
 from tournament.config import build_config
 from tournament.ledger import read_ledger
+from tournament.positions import (
+    SCHEMA,
+    TrainError,
+    done_positions,
+    load_positions,
+    pooled_positions,
+    write_part,
+)
 from tournament.runner import batch_spec, run_tournament
 from tournament.schedule import schedule
 
@@ -57,22 +64,6 @@ DEFAULT_AGENT = "noisy(eps=0.1)"
 DEFAULT_GAMES = 300
 DEFAULT_EVERY = 2
 CHUNK = 50  # games per positions file
-_SCHEMA = pa.schema(
-    [
-        ("game_id", pa.string()),
-        ("seed_index", pa.int64()),
-        ("step", pa.int32()),
-        ("player", pa.int8()),
-        ("stage", pa.float64()),
-        ("features", pa.list_(pa.float64())),
-        ("hand", pa.float64()),
-        ("final", pa.float64()),
-    ]
-)
-
-
-class TrainError(MeepleError):
-    """A bad training request, or work files that cannot be used (one line)."""
 
 
 @dataclass
@@ -85,6 +76,8 @@ class TrainConfig:
     holdout: float = 0.2
     work: str | None = None  # None: runs/train/<game>-<hash of the request>
     out: str | None = None  # None: runs/models/<game>-<hash of the model file>.json
+    kind: str = "linear"  # the value model's kind (solvers.value_model.KINDS)
+    pool: tuple[str, ...] = ()  # earlier work directories whose positions also train
     # filled by validate()
     game_string: str = field(default="", init=False)
     short_name: str = field(default="", init=False)
@@ -95,7 +88,7 @@ class TrainConfig:
 class TrainResult:
     model_path: Path
     work: Path
-    games: int  # games the model was fitted on
+    games: int  # games the model was fitted on (pooled ones included)
     failed: int  # self-play games that ended in a failure (left out)
     positions: int
     report: dict
@@ -132,6 +125,11 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     cfg.game_string = str(game)
     cfg.short_name = name
     cfg.agent_canonical = spec.canonical
+    if cfg.kind not in value_model.KINDS:
+        raise TrainError(f"--kind must be one of {', '.join(value_model.KINDS)}, got {cfg.kind}")
+    for d in cfg.pool:
+        if not (Path(d) / "positions" / "manifest.json").exists():
+            raise TrainError(f"--pool {d}: no positions of an earlier meeple train run there")
     if cfg.out is not None and Path(cfg.out).suffix != ".json":
         raise TrainError(f"--out must name a .json file, got {cfg.out}")
     return cfg
@@ -177,34 +175,6 @@ def tournament_config(cfg: TrainConfig):
             "agents": {"self": cfg.agent_canonical},
         }
     )
-
-
-_PART = "part-[0-9][0-9][0-9][0-9][0-9].parquet"
-
-
-def _parts(pos_dir: Path) -> list[Path]:
-    return sorted(pos_dir.glob(_PART))
-
-
-def _done_positions(pos_dir: Path) -> set[str]:
-    done: set[str] = set()
-    for p in _parts(pos_dir):
-        try:
-            t = pq.read_table(p, columns=["game_id"])
-        except (OSError, pa.ArrowException) as e:
-            raise TrainError(f"{p}: unreadable positions file ({one_line(e)}); delete it") from None
-        done.update(t.column("game_id").unique().to_pylist())
-    return done
-
-
-def _write_part(pos_dir: Path, rows: dict[str, list]) -> None:
-    """A new part file, numbered after the highest existing one (never over one)."""
-    numbers = [int(p.stem.split("-")[1]) for p in _parts(pos_dir)]
-    k = max(numbers, default=-1) + 1
-    path = pos_dir / f"part-{k:05d}.parquet"
-    tmp = pos_dir / f".tmp-{path.name}"
-    pq.write_table(pa.table(rows, schema=_SCHEMA), tmp)
-    tmp.replace(path)
 
 
 def _positions_manifest(cfg: TrainConfig, tcfg) -> dict:
@@ -253,7 +223,7 @@ def extract_positions(
     rows = table.select(["game_id", "failure", "actions_hash", "seed_index"]).to_pylist()
     failed = sum(1 for r in rows if r["failure"])
     good = sorted((r for r in rows if not r["failure"]), key=lambda r: r["seed_index"])
-    done = _done_positions(pos_dir)
+    done = done_positions(pos_dir)
     todo = [r for r in good if r["game_id"] not in done]
     if on_progress:
         on_progress(len(good) - len(todo), len(good))
@@ -264,7 +234,7 @@ def extract_positions(
     tasks = {t.game_id: t for t in schedule(tcfg)}
     game = spiel_games.load_game(cfg.game_string)
     evaluation = get_spec(cfg.short_name).evaluation
-    buf: dict[str, list] = {k: [] for k in _SCHEMA.names}
+    buf: dict[str, list] = {k: [] for k in SCHEMA.names}
     in_buf = 0
     for i, r in enumerate(todo):
         task = tasks.get(r["game_id"])
@@ -278,7 +248,7 @@ def extract_positions(
                 f"game {r['game_id']} replays differently from the ledger (the code changed "
                 f"since it was played): delete {ledger_dir.parent} and train again"
             )
-        cols = value_model.game_positions(game, played["actions"], evaluation, cfg.every)
+        cols = value_fit.game_positions(game, played["actions"], evaluation, cfg.every)
         m = len(cols["step"])
         buf["game_id"] += [r["game_id"]] * m
         buf["seed_index"] += [r["seed_index"]] * m
@@ -286,56 +256,12 @@ def extract_positions(
             buf[k] += cols[k]
         in_buf += 1
         if in_buf == CHUNK or i == len(todo) - 1:
-            _write_part(pos_dir, buf)
-            buf = {k: [] for k in _SCHEMA.names}
+            write_part(pos_dir, buf)
+            buf = {k: [] for k in SCHEMA.names}
             in_buf = 0
             if on_progress:
                 on_progress(len(good) - len(todo) + i + 1, len(good))
     return {r["game_id"] for r in good}, failed
-
-
-def load_positions(pos_dir: Path, game_ids: set[str]) -> value_model.Positions:
-    """The stored rows of ``game_ids`` as arrays (games numbered by seed index)."""
-    parts = _parts(pos_dir)
-    if not parts:
-        raise TrainError(f"{pos_dir}: no positions")
-    tables = []
-    for p in parts:
-        try:
-            tables.append(pq.read_table(p, schema=_SCHEMA))
-        except (OSError, pa.ArrowException) as e:
-            raise TrainError(f"{p}: unreadable positions file ({one_line(e)}); delete it") from None
-    t = pa.concat_tables(tables)
-    ids = t.column("game_id").to_numpy(zero_copy_only=False)
-    keep = np.isin(ids, np.array(sorted(game_ids), dtype=object))
-    t = t.filter(pa.array(keep))
-    # one order whatever the part files' order (a rebuilt part comes last): the same fit
-    t = t.sort_by([("seed_index", "ascending"), ("step", "ascending"), ("player", "ascending")])
-    found = set(t.column("game_id").unique().to_pylist())
-    if found != game_ids:
-        raise TrainError(
-            f"{pos_dir}: positions of {len(game_ids - found)} game(s) are missing: rerun the "
-            "same command to replay them"
-        )
-    seed_index = t.column("seed_index").to_numpy()
-    step = t.column("step").to_numpy().astype(np.int64)
-    feats = t.column("features").to_pylist()
-    if not feats:
-        raise TrainError(f"{pos_dir}: no positions of this request's games")
-    width = {len(f) for f in feats}
-    if len(width) != 1:
-        raise TrainError(f"{pos_dir}: positions with different feature counts; delete it")
-    x = np.array(feats, dtype=float)
-    # one id per (game, step): rows of one position share it
-    pos = seed_index * (int(step.max()) + 1) + step
-    return value_model.Positions(
-        x=x,
-        stage=t.column("stage").to_numpy(),
-        y=t.column("final").to_numpy(),
-        pos=pos,
-        game=seed_index,
-        hand=t.column("hand").to_numpy(),
-    )
 
 
 def default_out(cfg: TrainConfig, text: str) -> Path:
@@ -371,10 +297,16 @@ def train(
     ids, failed = extract_positions(cfg, tcfg, ledger_dir, pos_dir, on_progress)
     positions = load_positions(pos_dir, ids)  # the manifest vouches for the feature names
     names = tuple(get_spec(cfg.short_name).evaluation.FEATURES)
+    pooled = pooled_positions(cfg.pool, names)
+    if pooled is not None:
+        positions = value_fit.concat([pooled, positions])
+    options = "".join(f" --pool {d}" for d in cfg.pool)
+    if cfg.kind != "linear":
+        options += f" --kind {cfg.kind}"
     trained = {
         "command": (
             f"meeple train '{cfg.game_string}' --games {cfg.games} --agent "
-            f"'{cfg.agent_canonical}' --every {cfg.every} --seed {cfg.seed}"
+            f"'{cfg.agent_canonical}' --every {cfg.every} --seed {cfg.seed}{options}"
         ),
         "game_string": cfg.game_string,
         "agent": cfg.agent_canonical,
@@ -384,7 +316,9 @@ def train(
         "ledger_run_id": tcfg.run_id,
     }
     try:
-        model, report = value_model.fit(cfg.short_name, names, positions, cfg.holdout, trained)
+        model, report = value_fit.fit(
+            cfg.short_name, names, positions, cfg.holdout, trained, cfg.kind
+        )
     except value_model.ValueModelError as e:
         raise TrainError(one_line(e)) from None
     text = model.to_json()

@@ -11,6 +11,7 @@ import pytest
 
 import spiel_games  # noqa: F401  (registers the games)
 from solvers import identity
+from solvers import value_fit as vf
 from solvers import value_model as vm
 from solvers.registry import make_agent
 from solvers.spec import AgentSpecError
@@ -32,11 +33,11 @@ def _synthetic(games: int = 40, per_game: int = 20, n: int = 3, noise: float = 0
     game = np.repeat(np.arange(games), per_game * n)
     y = 2.0 * x[:, 0] + 3.0 * x[:, 1] * stage + rng.normal(scale=noise, size=rows)
     y += np.repeat(rng.normal(size=games * per_game) * 10.0, n)  # shared by a position: cancels
-    return vm.Positions(x, stage, y, pos, game, hand=x[:, 0])
+    return vf.Positions(x, stage, y, pos, game, hand=x[:, 0])
 
 
 def test_fit_recovers_stage_dependent_weights_and_reports_held_out_r2():
-    model, report = vm.fit("toy", ("a", "b"), _synthetic())
+    model, report = vf.fit("toy", ("a", "b"), _synthetic())
     assert model.flat == pytest.approx((2.0, 0.0), abs=0.1)
     assert model.staged == pytest.approx((0.0, 3.0), abs=0.15)
     assert report["r2_heldout"] > 0.9 > report["r2_hand"]  # the hand model misses f1
@@ -48,23 +49,23 @@ def test_fit_recovers_stage_dependent_weights_and_reports_held_out_r2():
 def test_fit_refuses_a_single_game():
     p = _synthetic(games=1)
     with pytest.raises(vm.ValueModelError, match="too few games"):
-        vm.fit("toy", ("a", "b"), p)
+        vf.fit("toy", ("a", "b"), p)
 
 
 @pytest.mark.parametrize(("games", "holdout"), [(2, 0.2), (3, 0.2), (4, 0.5), (5, 0.05), (6, 0.0)])
 def test_fit_with_few_games_or_a_small_holdout_fits_without_a_held_out_reading(games, holdout):
-    model, report = vm.fit("toy", ("a", "b"), _synthetic(games=games), holdout=holdout)
+    model, report = vf.fit("toy", ("a", "b"), _synthetic(games=games), holdout=holdout)
     assert "r2_heldout" not in report and report["games"] == games
     assert model.spread_a > 0
 
 
 def test_a_perfect_fit_still_writes_a_model_that_loads(tmp_path):
-    model, _ = vm.fit("toy", ("a", "b"), _synthetic(noise=0.0))
+    model, _ = vf.fit("toy", ("a", "b"), _synthetic(noise=0.0))
     assert vm.load(model.save(tmp_path / "m.json")) == model
 
 
 def test_json_round_trip_keeps_every_weight(tmp_path):
-    model, _ = vm.fit("toy", ("a", "b"), _synthetic(), trained={"agent": "noisy(eps=0.1)"})
+    model, _ = vf.fit("toy", ("a", "b"), _synthetic(), trained={"agent": "noisy(eps=0.1)"})
     path = model.save(tmp_path / "m.json")
     back = vm.load(path)
     assert back == model
@@ -100,7 +101,7 @@ def test_a_bad_model_file_is_one_line_error(tmp_path, text, message):
     ],
 )
 def test_a_model_file_with_wrongly_typed_fields_is_one_line_error(change):
-    model, _ = vm.fit("toy", ("a", "b"), _synthetic())
+    model, _ = vf.fit("toy", ("a", "b"), _synthetic())
     data = json.loads(model.to_json())
     data.update(change)
     text = (
@@ -124,7 +125,7 @@ def test_a_binary_file_given_as_model_is_one_line_error(tmp_path):
 
 
 def test_a_model_whose_spread_reaches_zero_or_has_nan_weights_is_refused(tmp_path):
-    model, _ = vm.fit("toy", ("a", "b"), _synthetic())
+    model, _ = vf.fit("toy", ("a", "b"), _synthetic())
     data = json.loads(model.to_json())
     data["spread"] = {"a": 1.0, "b": -1.0}
     with pytest.raises(vm.ValueModelError, match="spread"):
@@ -136,7 +137,7 @@ def test_a_model_whose_spread_reaches_zero_or_has_nan_weights_is_refused(tmp_pat
 
 
 def test_a_model_fitted_on_other_features_is_refused():
-    model, _ = vm.fit("python_bruxelles", ("a", "b"), _synthetic())
+    model, _ = vf.fit("python_bruxelles", ("a", "b"), _synthetic())
     with pytest.raises(vm.ValueModelError, match="refit it with meeple train"):
         model.bind(BE)
 
@@ -159,7 +160,7 @@ def _random_game(game_string: str, seed: int):
 
 def test_game_positions_give_one_row_per_player_with_the_final_scores():
     game, actions, end = _random_game(BRUX3, 1)
-    cols = vm.game_positions(game, actions, BE, every=5)
+    cols = vf.game_positions(game, actions, BE, every=5)
     n = game.num_players()
     assert len(cols["step"]) % n == 0 and len(cols["step"]) > 10 * n
     assert cols["player"][:n] == list(range(n))
@@ -167,14 +168,14 @@ def test_game_positions_give_one_row_per_player_with_the_final_scores():
     assert all(cols["final"][i] == finals[cols["player"][i]] for i in range(len(cols["final"])))
     assert all(len(f) == len(BE.FEATURES) for f in cols["features"])
     assert cols["stage"][0] > cols["stage"][-1]
-    every1 = vm.game_positions(game, actions, BE, every=1)
+    every1 = vf.game_positions(game, actions, BE, every=1)
     assert len(every1["step"]) > 4 * len(cols["step"])
 
 
 def test_game_positions_refuse_an_unfinished_move_list():
     game, actions, _ = _random_game(BRUX3, 2)
     with pytest.raises(vm.ValueModelError, match="does not reach the end"):
-        vm.game_positions(game, actions[:-3], BE)
+        vf.game_positions(game, actions[:-3], BE)
 
 
 def test_every_shipped_model_matches_its_games_features():

@@ -122,6 +122,8 @@ def test_the_default_work_directory_is_named_for_the_request(tmp_path):
         ({"agent": "heuristic(depth=2)"}, "--agent"),
         ({"agent": "nosuch"}, "--agent"),
         ({"holdout": 0.9}, "held-out"),
+        ({"kind": "forest"}, "--kind must be one of linear, mlp"),
+        ({"pool": ("no-such-dir",)}, "--pool no-such-dir: no positions"),
     ],
 )
 def test_bad_requests_are_refused_before_anything_runs(tmp_path, kw, message):
@@ -159,6 +161,48 @@ def test_train_command_reports_held_out_r2_and_how_to_use_the_model(tmp_path):
     assert r.exit_code == 0, r.output
     assert "held-out R^2" in r.output and f"model={out}" in r.output
     assert json.loads(out.read_text())["format"] == vm.FORMAT
+
+
+def test_kind_mlp_with_a_pooled_run_trains_on_both_and_holds_out_only_its_own(tmp_path):
+    """A second request (another seed) pools the first run's positions: the pooled games
+    train, never held out; the network model is written and searched with."""
+    first = train(_cfg(tmp_path, games=5), executor="serial")
+    cfg = TrainConfig(
+        GAME,
+        games=6,
+        every=3,
+        seed=1,
+        work=str(tmp_path / "w2"),
+        out=str(tmp_path / "m2.json"),
+        kind="mlp",
+        pool=(str(first.work),),
+    )
+    result = train(cfg, executor="serial")
+    r = result.report
+    assert r["pooled_games"] == 5 and r["games"] == 11 and r["heldout_games"] == 1
+    assert {"r2_linear", "network_epochs"} <= set(r) and result.model.kind == "mlp"
+    assert (
+        "--pool" in result.model.trained["command"]
+        and "--kind mlp" in result.model.trained["command"]
+    )
+    game = pyspiel.load_game(GAME)
+    agent = make_agent(f"ismcts(sims=10,eval=learned,model={result.model_path})", game, seed=0)
+    s = game.new_initial_state()
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    assert agent.step(s.clone()) in s.legal_actions()
+
+
+def test_a_pooled_run_of_other_features_is_refused(tmp_path):
+    first = train(_cfg(tmp_path, games=5), executor="serial")
+    manifest = first.work / "positions" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["features"] = ["score_now"]
+    manifest.write_text(json.dumps(data))
+    cfg = _cfg(tmp_path, games=5, seed=1, pool=(str(first.work),))
+    cfg.work = str(tmp_path / "w2")
+    with pytest.raises(TrainError, match="other features"):
+        train(cfg, executor="serial")
 
 
 def test_self_play_fixed_tables_need_self_play_true(make_raw):

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli import advice, games, review, solvers, sprt, tune
+from tournament.cli import advice, games, review, solvers, sprt, train, tune
 from tournament.cli import tournament as tournament_commands
 from tournament.cli.common import CONTEXT_SETTINGS, MeepleGroup
 
@@ -64,6 +64,7 @@ def root(
 
 games.register(app)
 solvers.register(app)
+train.register(app)
 tournament_commands.register(app)
 sprt.register(app)
 tune.register(app)
