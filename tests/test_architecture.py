@@ -19,6 +19,8 @@ each in a temporary tree.
 from __future__ import annotations
 
 import importlib.util
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -229,3 +231,15 @@ def test_game_exports_its_phase_table_through_the_engine(game):
     spec = next(s for s in all_specs() if s.short_name == f"python_{game}")
     state = pyspiel.load_game(spec.typical_config).new_initial_state()
     assert isinstance(state, EngineState) and isinstance(type(state).table, PhaseTable)
+
+
+def test_the_repository_tracks_no_symbolic_link():
+    """A tracked link (a worktree's .venv once) replaces whatever stands at its path on
+    every checkout: it deleted a virtual environment and broke a clean clone's setup."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    listed = subprocess.run(
+        ["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    links = [line.split("\t", 1)[1] for line in listed if line.startswith("120000 ")]
+    assert links == []
