@@ -34,7 +34,7 @@ WorkersOpt = Annotated[
         "--workers",
         "-w",
         min=1,
-        help="Processes analysing decisions side by side (the review is the same for any)",
+        help="Processes analysing decisions side by side (the review is the same for any number)",
     ),
 ]
 
@@ -71,7 +71,7 @@ def review_cmd(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
     opponents: OpponentsOption = None,
-    workers: WorkersOpt = 1,
+    workers: WorkersOpt = 2,
 ) -> None:
     """Where did I go wrong? Each unforced decision's best move, value, the move played and
     its loss."""
