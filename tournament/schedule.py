@@ -73,9 +73,12 @@ def _h(*parts) -> bytes:
 
 
 def game_seed(cfg: TournamentConfig, lineup: tuple[str, ...], seed_index: int) -> int:
-    """Chance seed of one duplicate set: independent across line-ups, shared by its rotations."""
-    ids = [cfg.agent(n).agent_id for n in lineup]
-    return int.from_bytes(_h(cfg.seed, *ids, seed_index)[:8], "big") >> 1
+    """Chance seed of one duplicate set: independent across line-ups, shared by its rotations.
+    It depends on the agents' canonical specs, not on their ids (which carry the code
+    version): the same configuration deals the same cards under any version of the code, so
+    runs before and after a change meet the same deals."""
+    specs = [cfg.agent(n).canonical for n in lineup]
+    return int.from_bytes(_h(cfg.seed, *specs, seed_index)[:8], "big") >> 1
 
 
 def game_id(config_hash: str, seats: tuple[str, ...], rotation: int, seed: int) -> str:
