@@ -17,7 +17,6 @@ speed-up that changes nothing leaves every digest as it was.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import random
@@ -25,10 +24,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "scripts"):  # the packages, and behaviour_digests beside this
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 import numpy as np  # noqa: E402
+from behaviour_digests import digest_cli  # noqa: E402
 
 import spiel_games  # noqa: E402
 from solvers.mccfr import MCCFR  # noqa: E402
@@ -92,20 +93,7 @@ def digest(kind: str, game_string: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = ap.parse_args(argv)
-    found = {case_key(*c): digest(*c) for c in cases()}
-    if not args.check:
-        OUT.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {len(found)} digests to {OUT}")
-        return 0
-    recorded = json.loads(OUT.read_text())
-    bad = [k for k in found if recorded.get(k) != found[k]]
-    for k in bad:
-        print(f"changed: {k}")
-    print(f"{len(found) - len(bad)} of {len(found)} digests unchanged")
-    return 1 if bad else 0
+    return digest_cli(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

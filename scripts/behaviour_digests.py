@@ -60,21 +60,29 @@ def digest(game_string: str, agent: str, seed: int) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def digest_cli(module, argv: list[str] | None = None) -> int:
+    """The command line of a digest script ``module`` (its ``cases``, ``case_key``,
+    ``digest``, ``OUT`` and docstring): write every case's digest, or with ``--check``
+    compare them with the recorded ones (exit 1 when one changed)."""
+    ap = argparse.ArgumentParser(description=module.__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare instead of writing")
     args = ap.parse_args(argv)
-    found = {case_key(*c): digest(*c) for c in cases()}
+    found = {module.case_key(*c): module.digest(*c) for c in module.cases()}
+    out = module.OUT
     if not args.check:
-        OUT.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {len(found)} digests to {OUT}")
+        out.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {len(found)} digests to {out}")
         return 0
-    recorded = json.loads(OUT.read_text())
+    recorded = json.loads(out.read_text())
     bad = [k for k in found if recorded.get(k) != found[k]]
     for k in bad:
         print(f"changed: {k}")
     print(f"{len(found) - len(bad)} of {len(found)} digests unchanged")
     return 1 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return digest_cli(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

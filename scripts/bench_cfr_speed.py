@@ -23,7 +23,8 @@ def game_string(name: str) -> str:
     return f"python_{name}(players=3)"
 
 
-def _playout(game, apply, legal, rng) -> None:
+def _playout(game, apply, choices, rng) -> None:
+    """A random playout; ``choices(state, player)`` gives the actions to pick from."""
     state = game.new_initial_state()
     while True:
         p = state.current_player()
@@ -32,26 +33,23 @@ def _playout(game, apply, legal, rng) -> None:
         if p < 0:
             apply(state, sample_chance(state, rng))
             continue
-        actions = legal(state, p)
+        actions = choices(state, p)
         apply(state, actions[rng.randrange(len(actions))])
 
 
-def _abstracted_playout(game, apply, legal, trav, rng) -> None:
-    """A random playout that also computes, at every decision, what an OS traversal
-    computes from the abstraction: the labels of the legal actions and, where more than
-    one abstract action is left, the key (the traversal's tables and sampling left out)."""
-    state = game.new_initial_state()
-    while True:
-        p = state.current_player()
-        if p == TERMINAL:
-            return
-        if p < 0:
-            apply(state, sample_chance(state, rng))
-            continue
+def _abstracted(legal, trav):
+    """The choices of a random playout that also computes, at every decision, what an OS
+    traversal computes from the abstraction: the labels of the legal actions and, where
+    more than one abstract action is left, the key (the traversal's tables and sampling
+    left out)."""
+
+    def choices(state, p):
         actions, _ = trav._choices(state, p, legal(state, p))
         if len(actions) > 1:
             trav.key(state, p)
-        apply(state, actions[rng.randrange(len(actions))])
+        return actions
+
+    return choices
 
 
 def speed(name: str, seconds: float) -> dict:
@@ -82,7 +80,7 @@ def speed(name: str, seconds: float) -> dict:
                 if kind == "playout":
                     _playout(game, apply, legal, rng)
                 elif kind == "abstraction":
-                    _abstracted_playout(game, apply, legal, os_trav, rng)
+                    _playout(game, apply, _abstracted(legal, os_trav), rng)
                 elif kind == "os":
                     os_trav.run(view, rng, [n % 3])
                 else:
