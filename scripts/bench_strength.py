@@ -10,7 +10,8 @@ head-to-head share of games finished ahead of each member, ties half, and the me
 difference, each with a 95% bootstrap interval over deals; ratings over everyone who sat
 (Elo and Plackett-Luce, 95% intervals); the issue's targets checked on those figures;
 with ``--sprt``, sequential tests of the default against both fixed references (a third
-seat held by the heuristic); with ``--ladder N``, the gain per doubling of simulations
+seat held by the heuristic; ``--sprt-against``, ``--sprt-filler``, ``--sprt-seed`` and
+``--sprt-elo`` change that, and ``--sprt-dir`` keeps their ledgers: a rerun resumes them); with ``--ladder N``, the gain per doubling of simulations
 from 100 to N, each budget against twice its budget with ``S`` at the table; with
 ``--equal-time T``, the default, ``H`` and ``S`` at one table with T seconds per decision
 each (``time=`` budgets, not reproducible move for move; ``--equal-time-seeds`` deals,
@@ -55,6 +56,7 @@ from tournament.pool import (  # noqa: F401  (intervals, orders_played: the test
     play,
     shares,
     span,
+    sprt_options,
     sprt_table,
     table,
 )
@@ -281,15 +283,16 @@ def section(gs: str, args, command: str) -> list[str]:
         if args.sprt:
             lines += [""] + sprt_table(
                 gs,
-                [("default", m) for m in SPRT_AGAINST],
+                [("default", m) for m in args.sprt_against],
                 agents,
                 args.sprt_preset,
                 args.sprt_max_games,
                 args.workers,
                 args.executor,
-                Path(tmp),
-                filler="heuristic",
-                seed=SPRT_SEED,
+                Path(args.sprt_dir) / gs.split("(")[0] if args.sprt_dir else Path(tmp),
+                filler=args.sprt_filler,
+                seed=args.sprt_seed,
+                elo=args.sprt_elo,
             )
         if args.ladder:
             ladder, lseats = ladder_tables(args.ladder, factor)
@@ -341,6 +344,11 @@ def main(argv=None) -> int:
     ap.add_argument("--sprt", action="store_true", help="SPRTs of the default against H and S")
     ap.add_argument("--sprt-preset", default="gain", choices=("gain", "nonreg"))
     ap.add_argument("--sprt-max-games", type=int, default=600, help="games per SPRT at most")
+    ap.add_argument("--sprt-elo", default="", help="E0,E1: Elo bounds instead of the preset's")
+    ap.add_argument("--sprt-against", default=",".join(SPRT_AGAINST), help="pool members")
+    ap.add_argument("--sprt-seed", type=int, default=SPRT_SEED, help="the SPRTs' master seed")
+    ap.add_argument("--sprt-filler", default="heuristic", help="the third seat: ab or a spec")
+    ap.add_argument("--sprt-dir", default="", help="keep (and resume) the SPRT ledgers here")
     ap.add_argument("--ladder", type=int, default=0, help="budget ladder from 100 to this")
     ap.add_argument("--equal-time", type=float, default=0.0, help="default, H, S at s/decision")
     ap.add_argument("--equal-time-seeds", type=int, default=0, help="its deals (0: --seeds)")
@@ -363,6 +371,7 @@ def main(argv=None) -> int:
         if args.equal_time < 0 or args.equal_time_seeds < 0:
             raise ValueError("--equal-time must be >= 0 seconds, --equal-time-seeds >= 0")
         args.candidates = _candidates(args.candidate)
+        args.sprt_against, args.sprt_elo = sprt_options(args.sprt_against, args.sprt_elo)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

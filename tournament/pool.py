@@ -206,6 +206,23 @@ def orders_played(table: list[str], seeds: int) -> str:
     )
 
 
+def sprt_options(against: str, elo: str) -> tuple[list[str], tuple[float, float] | None]:
+    """The pool members a benchmark's SPRTs meet (``--sprt-against``) and their Elo
+    bounds (``--sprt-elo E0,E1``; None: the preset's), or a one-line ValueError."""
+    names = [a.strip() for a in against.split(",") if a.strip()]
+    if not names or any(a not in POOL for a in names):
+        raise ValueError(f"--sprt-against takes pool members: {', '.join(POOL)}")
+    if not elo:
+        return names, None
+    try:
+        e0, e1 = (float(x) for x in elo.split(","))
+    except ValueError:
+        raise ValueError(f"--sprt-elo takes E0,E1, e.g. 0,35, not {elo!r}") from None
+    if not e0 < e1:
+        raise ValueError("--sprt-elo needs E0 < E1")
+    return names, (e0, e1)
+
+
 def sprt_table(
     gs: str,
     pairs,
@@ -217,19 +234,24 @@ def sprt_table(
     out: Path,
     filler: str = "ab",
     seed: int = 0,
+    elo: tuple[float, float] | None = None,
 ) -> list[str]:
     """One SPRT per (A, B) pair of agent names (``tournament.sprt``), as table lines;
-    ``filler``: who takes the other seats (``ab``: copies of A and B, else an agent spec)."""
+    ``filler``: who takes the other seats (``ab``: copies of A and B, else an agent spec);
+    ``elo``: the Elo bounds, instead of the preset's. An SPRT whose ledger is already in
+    ``out`` resumes from it (a finished one only reports)."""
     others = "copies of A and B" if filler == "ab" else f"`{filler}`"
+    e0, e1 = elo or PRESETS[preset]
+    named = f"preset `{preset}` (" if elo is None else "("
     lines = [
-        f"SPRTs, preset `{preset}` (Elo bounds {PRESETS[preset][0]:g}, {PRESETS[preset][1]:g}; "
+        f"SPRTs, {named}Elo bounds {e0:g}, {e1:g}; "
         f"alpha = beta = 0.05; duplicate sets, master seed {seed}, the other seats {others}):",
         "",
         "| A | B | verdict | SPRT-confirmed | games | Elo of A over B (95%, at the stop) |",
         "|---|---|---|---|---|---|",
     ]
     for a, b in pairs:
-        bounds = Bounds(*PRESETS[preset])
+        bounds = Bounds(e0, e1)
         req = SprtRequest(gs, specs[a], specs[b], bounds, filler, max_games, seed)
         v, _, _ = play_sprt(req, out / f"sprt-{a}-{b}", workers, executor=executor)
         lines.append(

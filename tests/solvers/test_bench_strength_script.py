@@ -48,8 +48,11 @@ def test_bad_options_are_one_line_errors(module, capsys):
     assert module.main(["--seeds", "0"]) == 1
     assert module.main(["--equal-time", "-1"]) == 1
     assert module.main(["--tune", "-1"]) == 1
+    assert module.main(["--sprt-against", "H,nobody"]) == 1
+    assert module.main(["--sprt-elo", "35"]) == 1
+    assert module.main(["--sprt-elo", "35,0"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 5 and all(x.startswith("error: ") for x in err)
+    assert len(err) == 8 and all(x.startswith("error: ") for x in err)
 
 
 def _report_parts(text: str, gs: str) -> list[str]:
@@ -203,6 +206,25 @@ def test_sprt_mode_confirms_a_clear_gap_and_not_a_reversed_one(tmp_path, module)
     assert rows[0].startswith("| strong | weak | H1 | yes |")
     assert rows[1].startswith("| weak | strong | H0 | no |")
     assert (tmp_path / "sprt-strong-weak" / "manifest.json").exists()  # an ordinary ledger
+
+
+def test_a_kept_sprt_ledger_resumes_with_its_own_bounds_and_reports_alike(tmp_path, module):
+    """--sprt-dir keeps the ledgers and --sprt-elo sets the bounds: a second run finds the
+    finished SPRT in its ledger and reports the same line without playing a game more."""
+    specs = {"strong": "heuristic", "weak": "random"}
+
+    def run():
+        return module.sprt_table(
+            "python_coloretto(players=2)", (("strong", "weak"),), specs, "gain", 400, 1,
+            "serial", tmp_path, seed=5, elo=(0.0, 60.0),
+        )  # fmt: skip
+
+    first = run()
+    parts = sorted((tmp_path / "sprt-strong-weak").glob("part-*.parquet"))
+    assert first[0].startswith("SPRTs, (Elo bounds 0, 60; ") and "master seed 5" in first[0]
+    assert first[-1].startswith("| strong | weak | H1 | yes |")
+    assert run() == first
+    assert sorted((tmp_path / "sprt-strong-weak").glob("part-*.parquet")) == parts
 
 
 def test_a_section_is_replaced_and_the_others_kept_under_the_current_header(tmp_path, module):
