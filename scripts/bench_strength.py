@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import re
 import sys
 import tempfile
@@ -48,14 +47,15 @@ from pathlib import Path
 import pyspiel
 
 import spiel_games  # noqa: F401  (registers the games)
-from solvers.registry import make_agent
 from tournament.pool import (  # noqa: F401  (intervals, orders_played: the tests read them)
     POOL,
     intervals,
     orders_played,
     play,
+    sample_positions,
     shares,
     span,
+    speed,
     sprt_options,
     sprt_table,
     table,
@@ -117,40 +117,14 @@ HEADER = [
     "(NTBEA over the default's search parameters against the pool, on the tuning's own",
     "seeds, never the tables' 11 or the SPRTs' 33; docs/solvers.md) and its confirming",
     "SPRT: a tuned setting becomes the default only when that SPRT accepts H1.",
+    "`--sprt-only` writes a game's sequential tests on their own, after its section, with",
+    "their command (line-up, seed and bounds stated): runs apart from the pool tables.",
 ]
 
 
 def scaled(spec: str, factor: int) -> str:
     """``spec`` with every simulation budget divided by ``factor`` (at least 1)."""
     return re.sub(r"sims=(\d+)", lambda m: f"sims={max(1, int(m.group(1)) // factor)}", spec)
-
-
-def sample_positions(game, count: int = 8, seed: int = 5) -> list:
-    """Decision points spread over a few random games (same for every spec measured)."""
-    rng = random.Random(seed)
-    out: list = []
-    while len(out) < count:
-        s = game.new_initial_state()
-        hist = []
-        while not s.is_terminal():
-            if s.is_chance_node():
-                acts, probs = zip(*s.chance_outcomes(), strict=True)
-                s.apply_action(rng.choices(acts, probs)[0])
-                continue
-            if len(s.legal_actions()) > 1:
-                hist.append(s.clone())
-            s.apply_action(rng.choice(s.legal_actions()))
-        out += [hist[int(len(hist) * f)] for f in (0.1, 0.4, 0.7, 0.9)]
-    return out[:count]
-
-
-def speed(game, spec: str, positions) -> float:
-    """Seconds per decision of ``spec`` over ``positions``."""
-    agent = make_agent(spec, game, seed=1)
-    t = time.perf_counter()
-    for s in positions:
-        agent.step(s)
-    return (time.perf_counter() - t) / len(positions)
 
 
 def tables(measured: dict[str, str], factor: int = 1) -> tuple[dict, list[list[str]]]:
@@ -307,22 +281,35 @@ def section(gs: str, args, command: str) -> list[str]:
     return lines + ["", f"Whole section: {total:.0f} min.", "", f"<!-- /game: {gs} -->"]
 
 
-def merge(path: Path, sections: dict[str, list[str]]) -> str:
-    """The header and every game's section in ``GAMES`` order: the given sections new, the
-    others as the file at ``path`` has them (anything else there is dropped)."""
+def merge(path: Path, sections: dict[str, list[str]], tag: str = "game") -> str:
+    """The header and every game's blocks in ``GAMES`` order (its section, then its
+    ``--sprt-only`` block): the given ``tag`` blocks new, the others as the file at
+    ``path`` has them (anything else there is dropped)."""
     text = path.read_text() if path.exists() else ""
     blocks = []
     for gs in GAMES.values():
-        if gs in sections:
-            blocks.append("\n".join(sections[gs]))
-            continue
-        pat = re.compile(
-            rf"<!-- game: {re.escape(gs)} -->.*?<!-- /game: {re.escape(gs)} -->", re.DOTALL
-        )
-        found = pat.search(text)
-        if found:
-            blocks.append(found.group(0))
+        for kind in ("game", "sprt"):
+            if kind == tag and gs in sections:
+                blocks.append("\n".join(sections[gs]))
+                continue
+            g = re.escape(gs)
+            found = re.search(rf"<!-- {kind}: {g} -->.*?<!-- /{kind}: {g} -->", text, re.DOTALL)
+            if found:
+                blocks.append(found.group(0))
     return "\n\n".join(["\n".join(HEADER), *blocks]) + "\n"
+
+
+def sprt_section(gs: str, args, command: str) -> list[str]:
+    """``--sprt-only``: the game's SPRTs of the default, without the pool tables."""
+    agents = {**MEASURED, **POOL}
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(args.sprt_dir) / gs.split("(")[0] if args.sprt_dir else Path(tmp)
+        pairs = [("default", m) for m in args.sprt_against]
+        rows = sprt_table(gs, pairs, agents, args.sprt_preset, args.sprt_max_games,
+                          args.workers, args.executor, where, filler=args.sprt_filler,
+                          seed=args.sprt_seed, elo=args.sprt_elo)  # fmt: skip
+    head = [f"<!-- sprt: {gs} -->", f"### Sequential tests, {gs}", "", "Command:", ""]
+    return head + [f"    {command}", "", *rows, "", f"<!-- /sprt: {gs} -->"]
 
 
 def _candidates(items: list[str]) -> dict[str, str]:
@@ -349,6 +336,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sprt-seed", type=int, default=SPRT_SEED, help="the SPRTs' master seed")
     ap.add_argument("--sprt-filler", default="heuristic", help="the third seat: ab or a spec")
     ap.add_argument("--sprt-dir", default="", help="keep (and resume) the SPRT ledgers here")
+    ap.add_argument("--sprt-only", action="store_true", help="only the SPRTs, in their block")
     ap.add_argument("--ladder", type=int, default=0, help="budget ladder from 100 to this")
     ap.add_argument("--equal-time", type=float, default=0.0, help="default, H, S at s/decision")
     ap.add_argument("--equal-time-seeds", type=int, default=0, help="its deals (0: --seeds)")
@@ -383,7 +371,11 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     for name in names:
         gs = GAMES[name]
-        out.write_text(merge(out, {gs: section(gs, args, command.strip())}))
+        if args.sprt_only:
+            block = sprt_section(gs, args, command.strip())
+            out.write_text(merge(out, {gs: block}, tag="sprt"))
+        else:
+            out.write_text(merge(out, {gs: section(gs, args, command.strip())}))
         print(f"{gs}: done ({(time.perf_counter() - t0) / 60:.0f} min)", file=sys.stderr)
     return 0
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from pathlib import Path
 
 import numpy as np
 import pyspiel
 
+from solvers.registry import make_agent
 from tournament.config import build_config
 from tournament.ledger import read_ledger
 from tournament.ratings.load import ratings_from_ledgers
@@ -31,6 +33,34 @@ POOL = {
     "S": "ismcts(sims=400,opponents=search)",
     "openspiel": "openspiel-ismcts(sims=100)",
 }
+
+
+def sample_positions(game, count: int = 8, seed: int = 5) -> list:
+    """Decision points spread over a few random games (same for every spec measured)."""
+    rng = random.Random(seed)
+    out: list = []
+    while len(out) < count:
+        s = game.new_initial_state()
+        hist = []
+        while not s.is_terminal():
+            if s.is_chance_node():
+                acts, probs = zip(*s.chance_outcomes(), strict=True)
+                s.apply_action(rng.choices(acts, probs)[0])
+                continue
+            if len(s.legal_actions()) > 1:
+                hist.append(s.clone())
+            s.apply_action(rng.choice(s.legal_actions()))
+        out += [hist[int(len(hist) * f)] for f in (0.1, 0.4, 0.7, 0.9)]
+    return out[:count]
+
+
+def speed(game, spec: str, positions) -> float:
+    """Seconds per decision of ``spec`` over ``positions``."""
+    agent = make_agent(spec, game, seed=1)
+    t = time.perf_counter()
+    for s in positions:
+        agent.step(s)
+    return (time.perf_counter() - t) / len(positions)
 
 
 def play(

@@ -227,6 +227,27 @@ def test_a_kept_sprt_ledger_resumes_with_its_own_bounds_and_reports_alike(tmp_pa
     assert sorted((tmp_path / "sprt-strong-weak").glob("part-*.parquet")) == parts
 
 
+def test_sprt_only_writes_its_own_block_after_the_section_and_keeps_it(tmp_path, module):
+    """--sprt-only plays only the SPRTs and writes them in a block of their own, after the
+    game's section, which stays; a later full section leaves the block in place."""
+    from unittest import mock
+
+    out = tmp_path / "s.md"
+    gs = module.GAMES["coloretto"]
+    out.write_text("\n".join([f"<!-- game: {gs} -->", "section v1", f"<!-- /game: {gs} -->"]))
+    rows = ["SPRTs, ...", "", "| A | B |", "|---|---|", "| default | H | H0 | no | 6 | -5 |"]
+    with mock.patch.object(module, "sprt_table", return_value=rows) as st:
+        argv = ["--games", "coloretto", "--sprt-only", "--sprt-against", "H"]
+        assert module.main([*argv, "--sprt-seed", "7", "--out", str(out)]) == 0
+    assert st.call_args.args[1] == [("default", "H")] and st.call_args.kwargs["seed"] == 7
+    text = out.read_text()
+    assert text.index("section v1") < text.index(f"<!-- sprt: {gs} -->")
+    assert "--sprt-only --sprt-against H --sprt-seed 7" in text and rows[-1] in text
+    new = [f"<!-- game: {gs} -->", "section v2", f"<!-- /game: {gs} -->"]
+    text = module.merge(out, {gs: new})
+    assert "section v2" in text and "section v1" not in text and rows[-1] in text
+
+
 def test_a_section_is_replaced_and_the_others_kept_under_the_current_header(tmp_path, module):
     path = tmp_path / "s.md"
     rococo, staufer = module.GAMES["rococo"], module.GAMES["staufer"]
