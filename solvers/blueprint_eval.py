@@ -6,11 +6,15 @@ plays every seat in turn against the game's
 heuristic in the others. ``ahead`` is the share of (blueprint, heuristic) pairs of a game
 in which the blueprint finished ahead (by returns, then raw score; ties count half);
 ``coverage`` the share of the blueprint's decisions played from its table. Training is
-never tuned on these deals: they only show where a run stands.
+never tuned on these deals: they only show where a run stands, and with few deals
+loosely: ``ahead_low`` .. ``ahead_high`` is a 95% Wilson interval over the games (each
+game's share of its pairs counted as one trial; a share varies no more than a win or a
+loss of the same mean, so the interval is if anything wide).
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 import pyspiel
@@ -33,8 +37,19 @@ def _play(game, agents, seed: int) -> tuple[list[float], list[float]]:
     return list(state.returns()), [float(x) for x in scores]
 
 
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share over ``n`` trials (the share may be fractional)."""
+    if n <= 0:
+        return float("nan"), float("nan")
+    d = 1 + z * z / n
+    mid = (share + z * z / (2 * n)) / d
+    half = z / d * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
 def evaluate(game, blueprint: Blueprint, deals: int, seed: int = 0) -> dict[str, float]:
-    """{"ahead": share, "coverage": share, "games": n} over ``deals`` x every seat."""
+    """{"ahead", "ahead_low", "ahead_high", "coverage", "games"} over ``deals`` x every
+    seat."""
     n = game.num_players()
     # as the blueprint agent plays by default: its most likely action where nothing is hidden
     sample = game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
@@ -55,8 +70,12 @@ def evaluate(game, blueprint: Blueprint, deals: int, seed: int = 0) -> dict[str,
                     pairs += 1
             decisions += bp.decisions
             from_table += bp.from_table
+    share = ahead / pairs if pairs else float("nan")
+    low, high = wilson(share, deals * n) if pairs else (share, share)
     return {
-        "ahead": ahead / pairs if pairs else float("nan"),
+        "ahead": share,
+        "ahead_low": low,
+        "ahead_high": high,
         "coverage": from_table / decisions if decisions else float("nan"),
         "games": float(deals * n),
     }

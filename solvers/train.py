@@ -121,7 +121,8 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> Solve
         if deals and t.rows:
             bp = from_arrays(game, blueprint_arrays(t, cfg.min_visits), _meta(plan, spec, 0))
             ev = evaluate(game, bp, deals)
-            figures["ahead"], figures["coverage"] = ev["ahead"], ev["coverage"]
+            for k in ("ahead", "ahead_low", "ahead_high", "coverage"):
+                figures[k] = ev[k]
         figures["keys"] = float(t.rows)
         figures["visits_per_key"] = float(t.visits.sum()) / max(1, t.rows)
         figures["avg_regret"] = positive_regret_mean(t, progress.iterations)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from typer.testing import CliRunner
 
 from solvers.mccfr_tables import load_npz
@@ -70,6 +73,9 @@ def test_solve_reports_the_blueprints_figures_on_full_games(tmp_path):
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
     assert first.startswith("iteration 2: ahead of heuristic ")  # one round: one report
+    # three games (one deal, every seat): the figure comes with its wide interval
+    assert re.search(r"ahead of heuristic \d\.\d\d \(95% \d\.\d\d-\d\.\d\d\), coverage", first)
+    assert re.search(r"ahead of heuristic \S+ \(95% ", result.output.splitlines()[-1])
     assert "coverage 0." in first and " keys, " in first and "visits/key" in first
     meta = load_npz(out)[0]
     assert meta["abstraction"] == "coloretto-rows" and meta["kind"] == "meeple-blueprint"
@@ -179,3 +185,20 @@ def test_bad_workers_and_an_unreachable_cluster_are_one_line_errors(tmp_path):
         app, ["solve", "kuhn_poker", "--solver", "cfr", "--workers", "2", "--quiet"]
     )
     assert exact.exit_code == 2 and "--workers and --address are MCCFR's" in exact.stderr
+
+
+def test_the_progress_figures_interval_is_wilsons_and_narrows_with_games():
+    """Few deals give a wide interval (0.73 of 12 games spans about half the range); the
+    bounds match the Wilson score interval and stay in [0, 1]."""
+    from solvers.blueprint_eval import wilson
+
+    low, high = wilson(0.73, 12)
+    assert low < 0.5 < 0.73 < high  # 12 games cannot tell 0.73 from parity
+    assert (round(low, 3), round(high, 3)) == (0.449, 0.9)
+    from scipy.stats import binomtest
+
+    ci = binomtest(73, 100).proportion_ci(confidence_level=0.95, method="wilson")
+    assert wilson(0.73, 100) == pytest.approx((ci.low, ci.high), abs=1e-5)
+    low2, high2 = wilson(0.73, 1200)
+    assert 0.70 < low2 < 0.73 < high2 < 0.76
+    assert wilson(1.0, 3)[1] == 1.0 and wilson(0.0, 3)[0] == 0.0

@@ -170,7 +170,7 @@ def solve(
     typer.echo(
         f"wrote {cfg.out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
         f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run); "
-        f"{_figure(last[1], last[2])}"
+        f"{_figure(last[1], last[2])}{_interval(result.figures[-1]) if last[1] == 'ahead' else ''}"
     )
 
 
@@ -205,7 +205,10 @@ class _SolveProgress:
             self.bar.update(self.task, completed=it)
 
     def on_report(self, it: int, figures: dict[str, float]) -> None:
-        line = f"iteration {it}: " + ", ".join(_figure(k, v) for k, v in figures.items())
+        shown = {k: v for k, v in figures.items() if k not in ("ahead_low", "ahead_high")}
+        line = f"iteration {it}: " + ", ".join(
+            _figure(k, v) + (_interval(figures) if k == "ahead" else "") for k, v in shown.items()
+        )
         if self.bar is not None and self.task is not None:
             name, value = next(iter(figures.items()))
             self.bar.update(self.task, metric=f"{name} {value:.4g}")
@@ -237,6 +240,12 @@ _FIGURES = {
     "visits_per_key": "visits/key",
     "avg_regret": "average regret",
 }
+
+
+def _interval(figures: dict[str, float]) -> str:
+    """The progress figure's 95% interval, when the report has one (few deals: wide)."""
+    low, high = figures.get("ahead_low"), figures.get("ahead_high")
+    return "" if low is None or high is None else f" (95% {low:.2f}-{high:.2f})"
 
 
 def _figure(name: str, value: float) -> str:
