@@ -8,7 +8,8 @@ depth-limited solving, as in Modicum, at this machine's scale):
   state, so the agent cannot peek;
 - from each world the game is played for ``depth`` further decisions (positions with more
   than one legal move, whoever makes them); chance is sampled with its own
-  probabilities; then the game's evaluation (``GameSpec.evaluation``, or the learned value
+  probabilities; then the game's heuristic plays ``rollout`` more decisions (0: none),
+  and the game's evaluation (``GameSpec.evaluation``, or the learned value
   model where the game uses it) turns the position into expected returns
   (``solvers.search.soft_returns``), as IS-MCTS does at its cut-off;
 - information sets: p's root decision is ONE information set across every world (so the
@@ -69,9 +70,18 @@ class SubgameSolver:
     """External-sampling CFR+ over a depth-limited subgame of sampled worlds."""
 
     def __init__(
-        self, game, rng: random.Random, depth: int, evaluation, prior=None, prior_w=0.0, branches=1
+        self,
+        game,
+        rng: random.Random,
+        depth: int,
+        evaluation,
+        prior=None,
+        prior_w=0.0,
+        branches=1,
+        rollout=(0, None),
     ):
         self.game = game
+        self.rollout, self.heuristic = rollout  # heuristic decisions after the depth limit
         self.rng = rng
         self.depth = depth
         self.branches = branches
@@ -120,6 +130,14 @@ class SubgameSolver:
         return self.infos[ROOT]
 
     def _value(self, state) -> list[float]:
+        steps = self.rollout
+        while steps > 0 and not state.is_terminal():
+            p = state.current_player()
+            if p < 0:
+                self.apply(state, sample_chance(state, self.rng))
+                continue
+            self.apply(state, int(self.heuristic(state, self.np_rng)))
+            steps -= 1
         if state.is_terminal():
             return list(state.returns())
         est = self.est
@@ -188,11 +206,11 @@ class CFRSearchAgent(Agent):
             game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION
         )
         self.evaluation = evaluation
-        self.prior = (
-            get_spec(game.get_type().short_name).heuristic
-            if params["prior"] == "heuristic"
-            else None
-        )
+        heuristic = get_spec(game.get_type().short_name).heuristic
+        self.prior = heuristic if params["prior"] == "heuristic" else None
+        if params["rollout"] > 0 and heuristic is None:
+            raise AgentSpecError("parameter 'rollout' of agent 'cfr-search' needs a heuristic")
+        self.rollout = (params["rollout"], heuristic)
         # play the root's average strategy (a mixed strategy), or its most likely move
         mode = params["play"]
         self.sample = mode == "sample" or (mode == "auto" and self.hidden)
@@ -211,6 +229,7 @@ class CFRSearchAgent(Agent):
             self.prior,
             self.params["prior_w"],
             self.params["branches"],
+            self.rollout,
         )
         info = solver.solve(worlds, legal, self.params["iterations"], self.params["time"])
         self.last_iterations = solver.iterations
@@ -291,6 +310,13 @@ CFR_SEARCH = AgentKind(
             range=(1, None),
         ),
         Param("depth", int, 6, "decisions below the root before the evaluation", range=(1, None)),
+        Param(
+            "rollout",
+            int,
+            0,
+            "decisions the game's heuristic plays after the depth limit, before the evaluation",
+            range=(0, None),
+        ),
         Param(
             "branches",
             int,

@@ -21,6 +21,7 @@ ROCOCO = spiel_games.get_spec("rococo")
         ("cfr-search(play=greedy)", "auto, sample or best"),
         ("cfr-search(eval=score)", "auto, game or learned"),
         ("cfr-search(prior_w=-1)", "'prior_w'"),
+        ("cfr-search(rollout=-1)", "'rollout'"),
     ],
 )
 def test_bad_parameters_are_one_line_errors(spec, message):
@@ -61,3 +62,43 @@ def test_a_secret_choice_is_sampled_from_the_mixed_strategy():
     assert len(played) > 1 and all(probs[a] > 0 for a in played)
     best = make_agent(spec.replace(")", ",play=best)"), game, seed=3)
     assert best.step(state.clone()) == max(probs, key=lambda a: (probs[a], -a))
+
+
+def test_the_heuristic_plays_rollout_decisions_before_the_evaluation():
+    """rollout=k: at the depth limit the game's heuristic makes k more decisions (chance
+    sampled between them) and the evaluation reads the position they reach."""
+    import random
+
+    from solvers.cfr_search import SubgameSolver
+    from solvers.search import game_evaluation
+
+    game = spiel_games.load_game("python_coloretto(players=3)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    heuristic = spiel_games.get_spec("coloretto").heuristic
+    seen: list[str] = []
+
+    def counted(s, rng):
+        seen.append(str(s))
+        return heuristic(s, rng)
+
+    est = game_evaluation(game)
+    read: list[str] = []
+
+    class Spy:
+        def estimate(self, s):
+            read.append(str(s))
+            return est.estimate(s)
+
+        def spread(self, s):
+            return est.spread(s)
+
+    solver = SubgameSolver(game, random.Random(0), 1, Spy(), rollout=(3, counted))
+    solver._value(state.clone())
+    assert len(set(seen)) == 3 and seen[0] == str(state)  # three decisions from the limit
+    assert len(read) == 1 and read[0] not in seen  # read after the third
+    unrolled = SubgameSolver(game, random.Random(0), 1, Spy())
+    read.clear()
+    unrolled._value(state.clone())
+    assert read == [str(state)] and len(seen) == 3  # none without rollout
