@@ -11,7 +11,9 @@ difference, each with a 95% bootstrap interval over deals; ratings over everyone
 (Elo and Plackett-Luce, 95% intervals); the issue's targets checked on those figures;
 with ``--sprt``, sequential tests of the default against both fixed references (a third
 seat held by the heuristic; ``--sprt-against``, ``--sprt-filler``, ``--sprt-seed`` and
-``--sprt-elo`` change that, and ``--sprt-dir`` keeps their ledgers: a rerun resumes them); with ``--ladder N``, the gain per doubling of simulations
+``--sprt-elo`` change that, and ``--sprt-dir`` keeps their ledgers: a rerun resumes them;
+``--sprt-only`` writes them in a block of their own, and ``--sprt-read`` reports the
+ledgers in ``--sprt-dir`` as they stand, played by whichever code version); with ``--ladder N``, the gain per doubling of simulations
 from 100 to N, each budget against twice its budget with ``S`` at the table; with
 ``--equal-time T``, the default, ``H`` and ``S`` at one table with T seconds per decision
 each (``time=`` budgets, not reproducible move for move; ``--equal-time-seeds`` deals,
@@ -60,6 +62,7 @@ from tournament.pool import (  # noqa: F401  (intervals, orders_played: the test
     sprt_table,
     table,
 )
+from tournament.sprt.gsprt import SprtError
 from tournament.tune import TuneRequest, tune
 from tournament.tune_report import confirm, markdown, summary
 
@@ -307,7 +310,7 @@ def sprt_section(gs: str, args, command: str) -> list[str]:
         pairs = [("default", m) for m in args.sprt_against]
         rows = sprt_table(gs, pairs, agents, args.sprt_preset, args.sprt_max_games,
                           args.workers, args.executor, where, filler=args.sprt_filler,
-                          seed=args.sprt_seed, elo=args.sprt_elo)  # fmt: skip
+                          seed=args.sprt_seed, elo=args.sprt_elo, read=args.sprt_read)  # fmt: skip
     head = [f"<!-- sprt: {gs} -->", f"### Sequential tests, {gs}", "", "Command:", ""]
     return head + [f"    {command}", "", *rows, "", f"<!-- /sprt: {gs} -->"]
 
@@ -337,6 +340,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sprt-filler", default="heuristic", help="the third seat: ab or a spec")
     ap.add_argument("--sprt-dir", default="", help="keep (and resume) the SPRT ledgers here")
     ap.add_argument("--sprt-only", action="store_true", help="only the SPRTs, in their block")
+    ap.add_argument("--sprt-read", action="store_true", help="--sprt-only: report, never play")
     ap.add_argument("--ladder", type=int, default=0, help="budget ladder from 100 to this")
     ap.add_argument("--equal-time", type=float, default=0.0, help="default, H, S at s/decision")
     ap.add_argument("--equal-time-seeds", type=int, default=0, help="its deals (0: --seeds)")
@@ -360,6 +364,8 @@ def main(argv=None) -> int:
             raise ValueError("--equal-time must be >= 0 seconds, --equal-time-seeds >= 0")
         args.candidates = _candidates(args.candidate)
         args.sprt_against, args.sprt_elo = sprt_options(args.sprt_against, args.sprt_elo)
+        if args.sprt_read and not (args.sprt_only and args.sprt_dir):
+            raise ValueError("--sprt-read reports the ledgers in --sprt-dir, with --sprt-only")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -372,7 +378,11 @@ def main(argv=None) -> int:
     for name in names:
         gs = GAMES[name]
         if args.sprt_only:
-            block = sprt_section(gs, args, command.strip())
+            try:
+                block = sprt_section(gs, args, command.strip())
+            except (ValueError, SprtError) as e:  # a ledger that is not the test asked for
+                print(f"error: {e}", file=sys.stderr)
+                return 1
             out.write_text(merge(out, {gs: block}, tag="sprt"))
         else:
             out.write_text(merge(out, {gs: section(gs, args, command.strip())}))

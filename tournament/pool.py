@@ -6,6 +6,7 @@ Markdown table lines (scripts/bench_strength.py writes docs/STRENGTH.md from the
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -14,14 +15,15 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
+import spiel_games
 from solvers.registry import make_agent
 from tournament.config import build_config
-from tournament.ledger import read_ledger
+from tournament.ledger import read_ledger, read_manifest
 from tournament.ratings.load import ratings_from_ledgers
 from tournament.runner import run_tournament
 from tournament.seating import cyclic_orders
 from tournament.sprt.gsprt import PRESETS, Bounds
-from tournament.sprt.run import SprtRequest, play_sprt
+from tournament.sprt.run import SIDECAR, SprtRequest, play_sprt, read_sprt
 
 BOOT = 2000  # bootstrap draws for the intervals
 # the pool every measured agent meets (docs/STRENGTH.md); H and S are the fixed references
@@ -265,11 +267,13 @@ def sprt_table(
     filler: str = "ab",
     seed: int = 0,
     elo: tuple[float, float] | None = None,
+    read: bool = False,
 ) -> list[str]:
     """One SPRT per (A, B) pair of agent names (``tournament.sprt``), as table lines;
     ``filler``: who takes the other seats (``ab``: copies of A and B, else an agent spec);
     ``elo``: the Elo bounds, instead of the preset's. An SPRT whose ledger is already in
-    ``out`` resumes from it (a finished one only reports)."""
+    ``out`` resumes from it (a finished one only reports); ``read``: nothing is played,
+    each ledger is reported as it stands, under the code version that played it."""
     others = "copies of A and B" if filler == "ab" else f"`{filler}`"
     e0, e1 = elo or PRESETS[preset]
     named = f"preset `{preset}` (" if elo is None else "("
@@ -277,15 +281,39 @@ def sprt_table(
         f"SPRTs, {named}Elo bounds {e0:g}, {e1:g}; "
         f"alpha = beta = 0.05; duplicate sets, master seed {seed}, the other seats {others}):",
         "",
-        "| A | B | verdict | SPRT-confirmed | games | Elo of A over B (95%, at the stop) |",
-        "|---|---|---|---|---|---|",
+        "| A | B | verdict | SPRT-confirmed | games | Elo of A over B (95%, at the stop) "
+        "| played by code |",
+        "|---|---|---|---|---|---|---|",
     ]
     for a, b in pairs:
-        bounds = Bounds(e0, e1)
-        req = SprtRequest(gs, specs[a], specs[b], bounds, filler, max_games, seed)
-        v, _, _ = play_sprt(req, out / f"sprt-{a}-{b}", workers, executor=executor)
+        req = SprtRequest(gs, specs[a], specs[b], Bounds(e0, e1), filler, max_games, seed)
+        where = out / f"sprt-{a}-{b}"
+        if read:
+            v, manifest = read_sprt(where)
+            _same_test(manifest, req, where)
+        else:
+            v, _, _ = play_sprt(req, where, workers, executor=executor)
+            manifest = read_manifest(where)
         lines.append(
             f"| {a} | {b} | {v.verdict or 'not finished'} | {'yes' if v.verdict == 'H1' else 'no'} "
-            f"| {v.games} | {v.elo:+.0f} ({v.elo_low:+.0f} .. {v.elo_high:+.0f}) |"
+            f"| {v.games} | {v.elo:+.0f} ({v.elo_low:+.0f} .. {v.elo_high:+.0f}) "
+            f"| {manifest['code_version']} |"
         )
     return lines
+
+
+def _same_test(manifest: dict, req: SprtRequest, where: Path) -> None:
+    """A ledger read as it stands must be the test the table's heading names."""
+    t = manifest["config"]["tournament"]
+    agents = manifest["config"]["agents"]
+    named = {"A": req.spec_a, "B": req.spec_b}
+    if req.filler != "ab":
+        named["filler"] = req.filler
+    side = json.loads((where / SIDECAR).read_text())["bounds"]
+    if (
+        agents != named
+        or t["seed"] != req.seed
+        or (side["elo0"], side["elo1"]) != (req.bounds.elo0, req.bounds.elo1)
+        or spiel_games.load_game(req.game).get_type().short_name not in t["game"]
+    ):
+        raise ValueError(f"{where} holds another test than the one asked for")

@@ -51,8 +51,9 @@ def test_bad_options_are_one_line_errors(module, capsys):
     assert module.main(["--sprt-against", "H,nobody"]) == 1
     assert module.main(["--sprt-elo", "35"]) == 1
     assert module.main(["--sprt-elo", "35,0"]) == 1
+    assert module.main(["--sprt-read", "--sprt-only"]) == 1  # no --sprt-dir to read
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 8 and all(x.startswith("error: ") for x in err)
+    assert len(err) == 9 and all(x.startswith("error: ") for x in err)
 
 
 def _report_parts(text: str, gs: str) -> list[str]:
@@ -225,6 +226,34 @@ def test_a_kept_sprt_ledger_resumes_with_its_own_bounds_and_reports_alike(tmp_pa
     assert first[-1].startswith("| strong | weak | H1 | yes |")
     assert run() == first
     assert sorted((tmp_path / "sprt-strong-weak").glob("part-*.parquet")) == parts
+
+
+def test_sprt_read_reports_a_ledger_as_it_stands_and_refuses_another_test(tmp_path, module):
+    """--sprt-read never plays: a finished ledger is reported with the code version that
+    played it (even when today's code would give its agents other ids), and a ledger of
+    another test (other seed) is a one-line error, not a wrong row."""
+    import json
+
+    specs = {"strong": "heuristic", "weak": "random"}
+    args = ("python_coloretto(players=2)", (("strong", "weak"),), specs, "gain", 400, 1, "serial")
+    played = module.sprt_table(*args, tmp_path, seed=5, elo=(0.0, 60.0))
+    where = tmp_path / "sprt-strong-weak"
+    manifest = json.loads((where / "manifest.json").read_text())
+    for a in manifest["agents"]:  # as if another code version had played
+        a["id"] = "old-" + a["id"]
+    for part in where.glob("part-*.parquet"):
+        import pyarrow.parquet as pq
+
+        t = pq.read_table(part)
+        ids = [["old-" + x for x in row] for row in t.column("agents").to_pylist()]
+        pq.write_table(t.set_column(t.schema.get_field_index("agents"), "agents", [ids]), part)
+    manifest["code_version"] = "0ld"
+    (where / "manifest.json").write_text(json.dumps(manifest))
+    read = module.sprt_table(*args, tmp_path, seed=5, elo=(0.0, 60.0), read=True)
+    assert read[-1].rsplit("|", 2)[0] == played[-1].rsplit("|", 2)[0]  # same verdict and Elo
+    assert read[-1].endswith("| 0ld |") and read[-1].startswith("| strong | weak | H1 | yes |")
+    with pytest.raises(ValueError, match="another test"):
+        module.sprt_table(*args, tmp_path, seed=6, elo=(0.0, 60.0), read=True)
 
 
 def test_sprt_only_writes_its_own_block_after_the_section_and_keeps_it(tmp_path, module):

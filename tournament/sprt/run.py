@@ -28,6 +28,7 @@ import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from tournament.config import TournamentConfig, build_config
+from tournament.ledger import read_ledger, read_manifest
 from tournament.runner import RunSummary, run_tournament
 from tournament.schedule import GameTask, schedule
 from tournament.sprt.estimate import Outcome, stopped_estimate
@@ -348,3 +349,31 @@ def play_sprt(
                 out.rmdir()
         raise
     return state.result(), summary, state
+
+
+class _Recorded:
+    """The parts of a tournament config an SprtState reads, as a ledger recorded them (the
+    agents' ids of the code that played, which a config built today would not have)."""
+
+    def __init__(self, manifest: dict):
+        self.seeds_per_lineup = int(manifest["config"]["tournament"]["seeds_per_lineup"])
+        self._ids = {a["name"]: a["id"] for a in manifest["agents"]}
+
+    def agent(self, name: str):
+        return type("Recorded", (), {"agent_id": self._ids[name]})
+
+
+def read_sprt(directory: Path) -> tuple[Verdict, dict]:
+    """Where the test in ``directory`` stands, read from its ledger without playing (and
+    under any code version: the ledger's own agent ids); also its manifest."""
+    directory = Path(directory)
+    try:
+        manifest = read_manifest(directory)
+        side = json.loads((directory / SIDECAR).read_text())["bounds"]
+    except (OSError, ValueError, KeyError) as e:
+        raise SprtError(f"{directory}: not a finished or running SPRT ledger ({e})") from None
+    t = manifest["config"]["tournament"]
+    games_per_set = sum(_orders(list(x)) for x in t["tables"])
+    state = SprtState(_Recorded(manifest), Bounds(**side), games_per_set)  # type: ignore[arg-type]
+    state.add(read_ledger(directory, ["agents", "ranks", "seed_index"]).table.to_pylist())
+    return state.result(), manifest
