@@ -23,6 +23,7 @@ import json
 import math
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import spiel_games
 from solvers.registry import resolve
@@ -359,8 +360,8 @@ class _Recorded:
         self.seeds_per_lineup = int(manifest["config"]["tournament"]["seeds_per_lineup"])
         self._ids = {a["name"]: a["id"] for a in manifest["agents"]}
 
-    def agent(self, name: str):
-        return type("Recorded", (), {"agent_id": self._ids[name]})
+    def agent(self, name: str) -> SimpleNamespace:
+        return SimpleNamespace(agent_id=self._ids[name])
 
 
 def read_sprt(directory: Path) -> tuple[Verdict, dict]:
