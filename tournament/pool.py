@@ -276,10 +276,12 @@ def sprt_table(
     each ledger is reported as it stands, under the code version that played it."""
     others = "copies of A and B" if filler == "ab" else f"`{filler}`"
     e0, e1 = elo or PRESETS[preset]
-    named = f"preset `{preset}` (" if elo is None else "("
+    named = f"SPRTs, preset `{preset}` (" if elo is None else "SPRTs ("
+    how = "; read from their ledgers as they stand" if read else ""
     lines = [
-        f"SPRTs, {named}Elo bounds {e0:g}, {e1:g}; "
-        f"alpha = beta = 0.05; duplicate sets, master seed {seed}, the other seats {others}):",
+        f"{named}Elo bounds {e0:g}, {e1:g}; alpha = beta = 0.05; duplicate sets, master seed "
+        f"{seed}, the other seats {others}{how}; `played by code`: the code version of the "
+        "ledger's games):",
         "",
         "| A | B | verdict | SPRT-confirmed | games | Elo of A over B (95%, at the stop) "
         "| played by code |",

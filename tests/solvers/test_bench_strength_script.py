@@ -222,7 +222,7 @@ def test_a_kept_sprt_ledger_resumes_with_its_own_bounds_and_reports_alike(tmp_pa
 
     first = run()
     parts = sorted((tmp_path / "sprt-strong-weak").glob("part-*.parquet"))
-    assert first[0].startswith("SPRTs, (Elo bounds 0, 60; ") and "master seed 5" in first[0]
+    assert first[0].startswith("SPRTs (Elo bounds 0, 60; ") and "master seed 5" in first[0]
     assert first[-1].startswith("| strong | weak | H1 | yes |")
     assert run() == first
     assert sorted((tmp_path / "sprt-strong-weak").glob("part-*.parquet")) == parts
