@@ -78,10 +78,11 @@ class SubgameSolver:
         prior=None,
         prior_w=0.0,
         branches=1,
-        rollout=(0, None),
+        rollout=0,
+        heuristic=None,
     ):
         self.game = game
-        self.rollout, self.heuristic = rollout  # heuristic decisions after the depth limit
+        self.rollout, self.heuristic = rollout, heuristic  # its decisions past the depth limit
         self.rng = rng
         self.depth = depth
         self.branches = branches
@@ -210,7 +211,7 @@ class CFRSearchAgent(Agent):
         self.prior = heuristic if params["prior"] == "heuristic" else None
         if params["rollout"] > 0 and heuristic is None:
             raise AgentSpecError("parameter 'rollout' of agent 'cfr-search' needs a heuristic")
-        self.rollout = (params["rollout"], heuristic)
+        self.heuristic = heuristic
         # play the root's average strategy (a mixed strategy), or its most likely move
         mode = params["play"]
         self.sample = mode == "sample" or (mode == "auto" and self.hidden)
@@ -229,7 +230,8 @@ class CFRSearchAgent(Agent):
             self.prior,
             self.params["prior_w"],
             self.params["branches"],
-            self.rollout,
+            self.params["rollout"],
+            self.heuristic,
         )
         info = solver.solve(worlds, legal, self.params["iterations"], self.params["time"])
         self.last_iterations = solver.iterations

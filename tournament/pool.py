@@ -316,6 +316,6 @@ def _same_test(manifest: dict, req: SprtRequest, where: Path) -> None:
         agents != named
         or t["seed"] != req.seed
         or (side["elo0"], side["elo1"]) != (req.bounds.elo0, req.bounds.elo1)
-        or spiel_games.load_game(req.game).get_type().short_name not in t["game"]
+        or str(spiel_games.load_game(req.game)) != t["game"]  # the config's game string
     ):
         raise ValueError(f"{where} holds another test than the one asked for")

@@ -254,6 +254,9 @@ def test_sprt_read_reports_a_ledger_as_it_stands_and_refuses_another_test(tmp_pa
     assert read[-1].endswith("| 0ld |") and read[-1].startswith("| strong | weak | H1 | yes |")
     with pytest.raises(ValueError, match="another test"):
         module.sprt_table(*args, tmp_path, seed=6, elo=(0.0, 60.0), read=True)
+    other_game = ("python_coloretto(players=3)", *args[1:])  # same name, other configuration
+    with pytest.raises(ValueError, match="another test"):
+        module.sprt_table(*other_game, tmp_path, seed=5, elo=(0.0, 60.0), read=True)
 
 
 def test_sprt_only_writes_its_own_block_after_the_section_and_keeps_it(tmp_path, module):

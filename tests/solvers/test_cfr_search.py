@@ -94,7 +94,7 @@ def test_the_heuristic_plays_rollout_decisions_before_the_evaluation():
         def spread(self, s):
             return est.spread(s)
 
-    solver = SubgameSolver(game, random.Random(0), 1, Spy(), rollout=(3, counted))
+    solver = SubgameSolver(game, random.Random(0), 1, Spy(), rollout=3, heuristic=counted)
     solver._value(state.clone())
     assert len(set(seen)) == 3 and seen[0] == str(state)  # three decisions from the limit
     assert len(read) == 1 and read[0] not in seen  # read after the third
