@@ -2,9 +2,15 @@
 
 ``code_version(game)`` hashes the installed package version and the source an agent's
 behaviour depends on: ``solvers/``, ``spiel_games/common/`` and the package of ``game``
-(its rules, heuristic, abstraction, shipped value model and blueprints). It is part of every agent id, so an agent whose
-code changed never inherits an old rating, while edits to other games leave it alone.
-Policy files record the same code version for the game they were trained on.
+(its rules, heuristic, abstraction, shipped value model and blueprints). Policy files
+record it for the game they were trained on, and a ledger for the code that played it.
+
+``code_version(game, module)`` narrows ``solvers/`` to the modules that ``module`` (an agent
+kind's factory) reaches by its imports, read from the source (imports inside functions
+count), so an edit to ``cfr_search.py`` leaves the ids of ``ismcts`` agents, and the SPRT
+and tournament ledgers that hold them, resumable, while an edit to anything the search
+imports does not. ``kind_version(game, kind)`` is that version for an agent kind; it is
+part of every agent id, so an agent whose code changed never inherits an old rating.
 
 The packages are found by path (``solvers/`` and ``spiel_games/`` sit side by side), so
 this module imports no other solver and no game module. It lives in ``solvers`` because
@@ -13,6 +19,7 @@ policy files (solvers) and agent ids (tournament) both need it.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 from importlib.metadata import PackageNotFoundError, version
@@ -44,20 +51,89 @@ def game_package(game) -> Path | None:
     return _GAMES / parts[1]
 
 
-def code_version(game=None) -> str:
+def kind_version(game, kind) -> str:
+    """The code version of one agent kind's behaviour on ``game``: see the module doc.
+    A kind defined outside ``solvers/`` (e.g. by a test) hashes the whole package."""
+    return code_version(game, getattr(kind.factory, "__module__", None))
+
+
+def code_version(game=None, module: str | None = None) -> str:
     """16 hex digits; ``game`` (a game or game string) narrows the hash to its package,
-    None hashes every game."""
+    None hashes every game; ``module`` (a dotted ``solvers`` module) narrows ``solvers/`` to
+    the files it imports, directly or not."""
+    solvers = solvers_closure(module) if module else None
+    if not solvers:
+        solvers = (_SOLVERS,)
     if game is None:
-        return _hash((_SOLVERS, _GAMES))
+        return _hash((*solvers, _GAMES))
     package = game_package(game)
-    roots = (_SOLVERS, _GAMES / "common") + ((package,) if package is not None else ())
-    return _hash(roots)
+    return _hash((*solvers, _GAMES / "common") + ((package,) if package is not None else ()))
+
+
+@functools.cache
+def solvers_closure(module: str) -> tuple[Path, ...]:
+    """The ``solvers`` source files ``module`` reaches by imports (itself, the packages'
+    ``__init__`` files on the way, and what they import), sorted; () outside ``solvers``."""
+    seen: set[Path] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        for path in _files_of(name):
+            if path in seen:
+                continue
+            seen.add(path)
+            todo.extend(_imports(path, _package_of(path)))
+    return tuple(sorted(seen))
+
+
+def _files_of(name: str) -> list[Path]:
+    """The files importing ``name`` runs inside solvers/: each package's __init__ on the
+    way and the module itself; [] for anything outside solvers/."""
+    parts = name.split(".")
+    if parts[0] != "solvers":
+        return []
+    files, here = [], _ROOT
+    for i, part in enumerate(parts):
+        here = here / part
+        if (here / "__init__.py").is_file():
+            files.append(here / "__init__.py")
+        elif i == len(parts) - 1 and here.with_suffix(".py").is_file():
+            files.append(here.with_suffix(".py"))
+        else:
+            break
+    return files
+
+
+def _package_of(path: Path) -> str:
+    rel = path.relative_to(_ROOT).with_suffix("").parts
+    return ".".join(rel[:-1])
+
+
+def _imports(path: Path, package: str) -> list[str]:
+    """Every module an import statement in ``path`` names, including ``from pkg import
+    module`` (both ``pkg`` and ``pkg.module`` are listed; the one that is no file drops)."""
+    out: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            out.append(base)
+            out.extend(f"{base}.{alias.name}" for alias in node.names)
+    return out
 
 
 @functools.cache
 def _hash(roots: tuple[Path, ...]) -> str:
     h = hashlib.sha256(package_version().encode())
     for root in roots:
+        if root.is_file():
+            h.update(f"{root.relative_to(_ROOT)}".encode())
+            h.update(root.read_bytes())
+            continue
         files = [
             *root.rglob("*.py"),
             *root.rglob("*.toml"),

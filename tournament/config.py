@@ -175,12 +175,12 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
     schedule, spl = checked["schedule"], checked["seeds_per_lineup"]
     code = code_version(loaded)
     agents = [
-        agent_entry("agents." + name, name, spec, code, loaded)
+        agent_entry("agents." + name, name, spec, loaded)
         for name, spec in data.get("agents", {}).items()
     ]
     ladder = data.get("ladder", {})
     if schedule == "ladder":
-        agents += ladder_agents(ladder, code, loaded)
+        agents += ladder_agents(ladder, loaded)
     elif ladder:
         raise ConfigError('[ladder] is only used with tournament.schedule = "ladder"')
     names = check_agent_names(agents)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import spiel_games
-from solvers.identity import agent_id
+from solvers.identity import agent_id, kind_version
 from solvers.registry import AgentSpec, resolve
 from solvers.spec import AgentSpecError, format_spec, parse_spec
 from spiel_games.common.errors import ConfigError, GameStringError
@@ -189,9 +189,7 @@ def check_game(game: str):
         raise ConfigError(f"tournament.game: {e}") from None
 
 
-def agent_entry(
-    key: str, name: str, spec, code: str, game, budget: float | None = None
-) -> AgentEntry:
+def agent_entry(key: str, name: str, spec, game, budget: float | None = None) -> AgentEntry:
     """One validated agent: its spec parsed, then built once for ``game`` (ranges, choices,
     policy files), so a bad agent stops the run before anything is written."""
     if not isinstance(spec, str):
@@ -202,10 +200,11 @@ def agent_entry(
     except AgentSpecError as e:
         raise ConfigError(f"{key}: {e}") from None
     canonical = resolved.canonical
+    code = kind_version(game, resolved.kind)  # the code its kind's behaviour imports
     return AgentEntry(name, spec, canonical, agent_id(canonical, code), budget, resolved)
 
 
-def ladder_agents(ladder: dict, code: str, game) -> list[AgentEntry]:
+def ladder_agents(ladder: dict, game) -> list[AgentEntry]:
     for key, value in ladder.items():
         if key not in LADDER_KEYS:
             raise ConfigError(f"unknown key ladder.{key}; valid keys: {', '.join(LADDER_KEYS)}")
@@ -227,5 +226,5 @@ def ladder_agents(ladder: dict, code: str, game) -> list[AgentEntry]:
     out = []
     for v in values:
         spec = format_spec(kind, {**params, ladder["param"]: v})
-        out.append(agent_entry("ladder.agent", f"{kind}@{v}", spec, code, game, budget=float(v)))
+        out.append(agent_entry("ladder.agent", f"{kind}@{v}", spec, game, budget=float(v)))
     return out

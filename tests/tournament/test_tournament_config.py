@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import tournament.config as config_module
+import tournament.config_checks as config_checks
 from tournament.config import ConfigError, build_config, parse_override
 from tournament.schedule import schedule
 
@@ -82,9 +82,9 @@ def test_agent_ids_hash_the_canonical_spec(make_raw):
 def test_deals_do_not_depend_on_the_code_version(make_raw, monkeypatch):
     """The agents' ids carry the code version; the deals must not, or every code change
     would deal other cards to the same configuration (and rewrite every documented run)."""
-    monkeypatch.setattr(config_module, "code_version", lambda game=None: "version-a")
+    monkeypatch.setattr(config_checks, "kind_version", lambda game, kind: "version-a")
     a = build_config(make_raw())
-    monkeypatch.setattr(config_module, "code_version", lambda game=None: "version-b")
+    monkeypatch.setattr(config_checks, "kind_version", lambda game, kind: "version-b")
     b = build_config(make_raw())
     assert a.agent("random").agent_id != b.agent("random").agent_id
     assert [t.seed for t in schedule(a)] == [t.seed for t in schedule(b)]
