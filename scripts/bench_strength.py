@@ -14,7 +14,10 @@ seat held by the heuristic; ``--sprt-against``, ``--sprt-filler``, ``--sprt-seed
 ``--sprt-elo`` change that, and ``--sprt-dir`` keeps their ledgers: a rerun resumes them;
 ``--sprt-only`` writes them in a block of their own, and ``--sprt-read`` reports the
 ledgers in ``--sprt-dir`` as they stand, played by whichever code version); with ``--ladder N``, the gain per doubling of simulations
-from 100 to N, each budget against twice its budget with ``S`` at the table; with
+from 100 to N, each budget against twice its budget with ``S`` at the table
+(``tournament.budget_ladder``; ``--ladder-only`` writes it in a block of its own with
+seconds per decision per budget, ``--ladder-dir`` keeps its ledger, resumed by a rerun, and
+``--ladder-read`` reports that ledger as it stands; ``--ladder-seeds`` deals); with
 ``--equal-time T``, the default, ``H`` and ``S`` at one table with T seconds per decision
 each (``time=`` budgets, not reproducible move for move; ``--equal-time-seeds`` deals,
 kept under ``--quick``); with
@@ -49,6 +52,7 @@ from pathlib import Path
 import pyspiel
 
 import spiel_games  # noqa: F401  (registers the games)
+from tournament.budget_ladder import ladder_block, ladder_tables, scaled
 from tournament.pool import (  # noqa: F401  (intervals, orders_played: the tests read them)
     POOL,
     intervals,
@@ -122,12 +126,9 @@ HEADER = [
     "SPRT: a tuned setting becomes the default only when that SPRT accepts H1.",
     "`--sprt-only` writes a game's sequential tests on their own, after its section, with",
     "their command (line-up, seed and bounds stated): runs apart from the pool tables.",
+    "`--ladder-only` does the same for the budget ladder: the default at 100, 200, ..",
+    "simulations, each budget against twice itself with `S` in the third seat.",
 ]
-
-
-def scaled(spec: str, factor: int) -> str:
-    """``spec`` with every simulation budget divided by ``factor`` (at least 1)."""
-    return re.sub(r"sims=(\d+)", lambda m: f"sims={max(1, int(m.group(1)) // factor)}", spec)
 
 
 def tables(measured: dict[str, str], factor: int = 1) -> tuple[dict, list[list[str]]]:
@@ -135,45 +136,6 @@ def tables(measured: dict[str, str], factor: int = 1) -> tuple[dict, list[list[s
     measured agent at each of the pool's tables."""
     agents = {**{k: scaled(v, factor) for k, v in POOL.items()}, **measured}
     return agents, [[m, a, b] for m in measured for a, b in TABLES]
-
-
-def ladder_tables(top: int, factor: int = 1) -> tuple[dict, list[list[str]]]:
-    """Budgets 100, 200, .. ``top``: each against twice itself, ``S`` in the third seat."""
-    budgets = []
-    n = 100
-    while n <= top:
-        budgets.append(n)
-        n *= 2
-    agents = {f"sims{n}": scaled(f"ismcts(sims={n})", factor) for n in budgets}
-    agents["S"] = scaled(POOL["S"], factor)
-    return agents, [[f"sims{a}", f"sims{2 * a}", "S"] for a in budgets[:-1]]
-
-
-def elo(share: float) -> float:
-    """The Elo difference of a share of games finished ahead (logistic, as the ratings);
-    infinite at 0 and 1."""
-    if share <= 0.0 or share >= 1.0:
-        return math.inf if share >= 1.0 else -math.inf
-    return 400.0 * math.log10(share / (1.0 - share))
-
-
-def ladder_lines(r, ci: dict) -> list[str]:
-    lines = [
-        "| budget | ahead of half the budget | 95% interval | Elo per doubling | 95% interval "
-        "| pairs |",
-        "|---|---|---|---|---|---|",
-    ]
-    for a, b, s, n, _ in shares(r):
-        if not (a.startswith("sims") and b.startswith("sims")):
-            continue
-        if int(a[4:]) != 2 * int(b[4:]):
-            continue
-        lo, hi = ci[(a, b)][:2]
-        elos = span(elo(lo), elo(hi), "+.0f") if not math.isnan(lo) else span(lo, hi, "")
-        lines.append(
-            f"| {a[4:]} | {s:.2f} | {span(lo, hi, '.2f')} | {elo(s):+.0f} | {elos} | {n} |"
-        )
-    return lines
 
 
 def targets(r, ci: dict, measured: str, speeds: dict) -> list[str]:
@@ -272,10 +234,8 @@ def section(gs: str, args, command: str) -> list[str]:
                 elo=args.sprt_elo,
             )
         if args.ladder:
-            ladder, lseats = ladder_tables(args.ladder, factor)
-            lr = play(gs, ladder, args.seeds, args.workers, args.executor, Path(tmp) / "l", lseats)
-            lines += ["", f"Budget ladder (`S` in the third seat), {args.seeds} deals a table:"]
-            lines += [""] + ladder_lines(lr, intervals(Path(tmp) / "l", lr))
+            run = (args.workers, args.executor, Path(tmp) / "l")
+            lines += [""] + ladder_block(gs, args.ladder, args.ladder_seeds, run, factor)
         if args.equal_time:
             lines += equal_time(gs, args, Path(tmp))
         if args.tune:
@@ -291,7 +251,7 @@ def merge(path: Path, sections: dict[str, list[str]], tag: str = "game") -> str:
     text = path.read_text() if path.exists() else ""
     blocks = []
     for gs in GAMES.values():
-        for kind in ("game", "sprt"):
+        for kind in ("game", "sprt", "ladder"):
             if kind == tag and gs in sections:
                 blocks.append("\n".join(sections[gs]))
                 continue
@@ -313,6 +273,25 @@ def sprt_section(gs: str, args, command: str) -> list[str]:
                           seed=args.sprt_seed, elo=args.sprt_elo, read=args.sprt_read)  # fmt: skip
     head = [f"<!-- sprt: {gs} -->", f"### Sequential tests, {gs}", "", "Command:", ""]
     return head + [f"    {command}", "", *rows, "", f"<!-- /sprt: {gs} -->"]
+
+
+def ladder_section(gs: str, args, command: str) -> list[str]:
+    """``--ladder-only``: the game's budget ladder in a block of its own (its ledger kept
+    and resumed in ``--ladder-dir``; ``--ladder-read`` reports it as it stands)."""
+    factor = QUICK if args.quick else 1
+    game = pyspiel.load_game(gs)
+    pos = sample_positions(game)
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(args.ladder_dir or tmp) / f"ladder-{gs.split('(')[0]}"
+        run = (args.workers, args.executor, where)
+        speeds = None
+        if not args.ladder_read:
+            agents, _ = ladder_tables(args.ladder, factor)
+            speeds = {k: speed(game, v, pos) for k, v in agents.items() if k != "S"}
+        rows = ladder_block(gs, args.ladder, args.ladder_seeds, run, factor,
+                            read=args.ladder_read, speeds=speeds)  # fmt: skip
+    head = [f"<!-- ladder: {gs} -->", f"### Budget ladder, {gs}", "", "Command:", ""]
+    return head + [f"    {command}", "", *rows, "", f"<!-- /ladder: {gs} -->"]
 
 
 def _candidates(items: list[str]) -> dict[str, str]:
@@ -342,6 +321,10 @@ def main(argv=None) -> int:
     ap.add_argument("--sprt-only", action="store_true", help="only the SPRTs, in their block")
     ap.add_argument("--sprt-read", action="store_true", help="--sprt-only: report, never play")
     ap.add_argument("--ladder", type=int, default=0, help="budget ladder from 100 to this")
+    ap.add_argument("--ladder-seeds", type=int, default=0, help="its deals (0: --seeds)")
+    ap.add_argument("--ladder-only", action="store_true", help="only the ladder, in its block")
+    ap.add_argument("--ladder-dir", default="", help="keep (and resume) the ladder's ledger")
+    ap.add_argument("--ladder-read", action="store_true", help="--ladder-only: report, never play")
     ap.add_argument("--equal-time", type=float, default=0.0, help="default, H, S at s/decision")
     ap.add_argument("--equal-time-seeds", type=int, default=0, help="its deals (0: --seeds)")
     ap.add_argument("--tune", type=int, default=0, help="meeple tune games per game (0: none)")
@@ -366,24 +349,32 @@ def main(argv=None) -> int:
         args.sprt_against, args.sprt_elo = sprt_options(args.sprt_against, args.sprt_elo)
         if args.sprt_read and not (args.sprt_only and args.sprt_dir):
             raise ValueError("--sprt-read reports the ledgers in --sprt-dir, with --sprt-only")
+        if args.ladder_only and (args.ladder < 200 or args.sprt_only):
+            raise ValueError("--ladder-only needs --ladder N (N >= 200), not --sprt-only")
+        if args.ladder_read and not (args.ladder_only and args.ladder_dir):
+            raise ValueError("--ladder-read reports the ledger in --ladder-dir, with --ladder-only")
+        if args.ladder_seeds < 0:
+            raise ValueError("--ladder-seeds must be >= 0")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.quick:
         args.seeds = 1
+    args.ladder_seeds = args.ladder_seeds or args.seeds
     args.executor = args.executor or ("serial" if args.quick else "ray")
     command = "python scripts/bench_strength.py " + " ".join(sys.argv[1:] if argv is None else argv)
     out = Path(args.out)
     t0 = time.perf_counter()
     for name in names:
         gs = GAMES[name]
-        if args.sprt_only:
+        if args.sprt_only or args.ladder_only:
+            tag, write = ("sprt", sprt_section) if args.sprt_only else ("ladder", ladder_section)
             try:
-                block = sprt_section(gs, args, command.strip())
+                block = write(gs, args, command.strip())
             except (ValueError, SprtError) as e:  # a ledger that is not the test asked for
                 print(f"error: {e}", file=sys.stderr)
                 return 1
-            out.write_text(merge(out, {gs: block}, tag="sprt"))
+            out.write_text(merge(out, {gs: block}, tag=tag))
         else:
             out.write_text(merge(out, {gs: section(gs, args, command.strip())}))
         print(f"{gs}: done ({(time.perf_counter() - t0) / 60:.0f} min)", file=sys.stderr)

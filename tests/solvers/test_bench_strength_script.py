@@ -24,22 +24,26 @@ def test_each_measured_agent_sits_at_every_pool_table(module):
     assert agents["S"] == "ismcts(sims=400,opponents=search)"
 
 
-def test_the_budget_ladder_doubles_from_100_with_s_at_the_table(module):
-    agents, seats = module.ladder_tables(800)
+def test_the_budget_ladder_doubles_from_100_with_s_at_the_table():
+    from tournament.budget_ladder import ladder_tables
+
+    agents, seats = ladder_tables(800)
     assert seats == [
         ["sims100", "sims200", "S"],
         ["sims200", "sims400", "S"],
         ["sims400", "sims800", "S"],
     ]
     assert agents["sims800"] == "ismcts(sims=800)"
-    quick, _ = module.ladder_tables(800, 50)
+    quick, _ = ladder_tables(800, 50)
     assert quick["sims100"] == "ismcts(sims=2)" and quick["S"].startswith("ismcts(sims=8,")
 
 
-def test_a_share_converts_to_the_elo_of_the_logistic_model(module):
-    assert module.elo(0.5) == 0.0
-    assert module.elo(0.64) == pytest.approx(100, abs=1)
-    assert module.elo(1.0) == float("inf") and module.elo(0.0) == float("-inf")
+def test_a_share_converts_to_the_elo_of_the_logistic_model():
+    from tournament.budget_ladder import elo
+
+    assert elo(0.5) == 0.0
+    assert elo(0.64) == pytest.approx(100, abs=1)
+    assert elo(1.0) == float("inf") and elo(0.0) == float("-inf")
 
 
 def test_bad_options_are_one_line_errors(module, capsys):
@@ -52,8 +56,11 @@ def test_bad_options_are_one_line_errors(module, capsys):
     assert module.main(["--sprt-elo", "35"]) == 1
     assert module.main(["--sprt-elo", "35,0"]) == 1
     assert module.main(["--sprt-read", "--sprt-only"]) == 1  # no --sprt-dir to read
+    assert module.main(["--ladder-only"]) == 1  # no --ladder N
+    assert module.main(["--ladder-only", "--ladder", "800", "--ladder-read"]) == 1  # no dir
+    assert module.main(["--ladder-seeds", "-1"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 9 and all(x.startswith("error: ") for x in err)
+    assert len(err) == 12 and all(x.startswith("error: ") for x in err)
 
 
 def _report_parts(text: str, gs: str) -> list[str]:
@@ -91,7 +98,7 @@ def test_a_quick_run_writes_every_part_of_the_report(tmp_path, module, monkeypat
     assert (tmp_path / "t" / "tune-python_coloretto" / "evaluations.jsonl").exists()
     assert text.startswith("\n".join(module.HEADER))
     assert _report_parts(text, "python_coloretto(players=3)") == []
-    assert "| budget | ahead of half the budget |" in text
+    assert "| budget | s per decision | ahead of half the budget |" in text
     for member in module.POOL:
         assert f"| default | {member} |" in text
 
@@ -296,3 +303,30 @@ def test_a_section_is_replaced_and_the_others_kept_under_the_current_header(tmp_
         path, {staufer: [f"<!-- game: {staufer} -->", "staufer v2", f"<!-- /game: {staufer} -->"]}
     )
     assert "staufer v2" in text and "staufer v1" not in text and "rococo v1" in text
+
+
+def test_ladder_only_plays_a_kept_ladder_reads_it_back_and_refuses_another(tmp_path, module):
+    """--ladder-only writes the ladder in its own block after the game's section (which
+    stays); --ladder-dir keeps its ledger: a rerun resumes it (plays nothing new) and
+    --ladder-read reports it as it stands; a ledger of another ladder is a one-line error."""
+    out = tmp_path / "s.md"
+    gs = module.GAMES["coloretto"]
+    out.write_text("\n".join([f"<!-- game: {gs} -->", "section v1", f"<!-- /game: {gs} -->"]))
+    keep = tmp_path / "ladders"
+    argv = ["--quick", "--games", "coloretto", "--ladder-only", "--ladder", "200"]
+    argv += ["--ladder-dir", str(keep), "--out", str(out)]
+    assert module.main(argv) == 0
+    text = out.read_text()
+    block = text[text.index(f"<!-- ladder: {gs} -->") :]
+    assert text.index("section v1") < text.index(f"<!-- ladder: {gs} -->")
+    assert "| budget | s per decision | ahead of half the budget |" in block
+    assert "| 200 | " in block and "| sims200 | " in block and "| S | " in block
+    where = keep / "ladder-python_coloretto"
+    parts = sorted(where.glob("part-*.parquet"))
+    assert parts and module.main(argv) == 0  # resumed: finished, nothing new played
+    assert sorted(where.glob("part-*.parquet")) == parts
+    assert module.main([*argv, "--ladder-read"]) == 0
+    read = out.read_text()
+    assert "read from its ledger as it stands: 3 of 3 games played" in read
+    assert "| 200 | n/a | " in read  # nothing timed when only reading
+    assert module.main([*argv, "--ladder-read", "--ladder", "400"]) == 1  # another ladder
