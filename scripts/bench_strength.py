@@ -33,7 +33,7 @@ a rerun replays them).
     python scripts/bench_strength.py --games rococo --tune 200 --tune-confirm 600
     python scripts/bench_strength.py --quick --games coloretto --out /tmp/x.md  # format smoke run
 
-``--quick`` divides every simulation budget by 50 and plays one deal per table, serially
+``--quick`` divides every search budget (simulations, CFR iterations) by 50 and plays one deal per table, serially
 (unless ``--executor`` says otherwise):
 a check that every part of the report is produced, not a measurement. Each game's section
 of the output file is replaced on its own (the others are kept) and names its command.
@@ -76,10 +76,18 @@ GAMES = {
     "bruxelles": "python_bruxelles(players=3)",
     "staufer": "python_staufer(players=3)",
 }
-DEFAULT_SEEDS = 4  # deals per table: 5 tables x 4 deals x 3 rotations = 60 games
+DEFAULT_SEEDS = 4  # deals per table: 7 tables x 4 deals x 3 rotations = 84 games
 MEASURED = {"default": "ismcts(sims=400)"}
 # the two pool members beside the measured agent at each table
-TABLES = (("heuristic", "S"), ("noisy", "S"), ("random", "H"), ("openspiel", "H"), ("H", "S"))
+TABLES = (
+    ("heuristic", "S"),
+    ("noisy", "S"),
+    ("random", "H"),
+    ("openspiel", "H"),
+    ("H", "S"),
+    ("blueprint", "H"),
+    ("cfr", "S"),
+)
 SPRT_AGAINST = ("H", "S")
 SPRT_SEED = 33  # not the tables' 11
 QUICK = 50  # --quick divides every simulation budget by this (never the tuning's)
@@ -109,17 +117,18 @@ HEADER = [
     "the rest are searched; docs/solvers.md). `H` and `S` are the two fixed references: the",
     "same search modelling every other player as the heuristic (`opponents=heuristic`, the",
     "default before issue 33) or by search (`opponents=search`); `openspiel` is",
-    "OpenSpiel's own Python IS-MCTS bot (no game",
-    "knowledge). Win share = games the row agent finished ahead of the column agent, ties",
-    "half; every table is played in every seat order on duplicate deals; intervals are 95%",
+    "OpenSpiel's own Python IS-MCTS bot (no game knowledge); `blueprint` plays the game's",
+    "shipped MCCFR blueprint and `cfr` solves a depth-limited subgame by CFR+ at every",
+    "decision (the CFR agents, docs/CFR.md). Win share = games the row agent finished",
+    "ahead of the column agent, ties half; every table is played in every seat order on duplicate deals; intervals are 95%",
     "bootstrap intervals over the deals. Elo: the project's pairwise fit; Plackett-Luce:",
     "whole finishing orders with a seat term, on the same scale (`meeple ratings`). Seconds",
     "per decision: 8 fixed positions per game, on a shared 2-core machine. The",
     "round-by-round log of issue 11's tuning is in this file's git history.",
     "",
-    "A section's command says what it is: `--quick` sections divide every simulation",
-    "budget by 50 and play one deal per table (a format check, not a measurement; their",
-    "equal-time and tuning parts are not scaled). `--equal-time` seats the default, `H` and",
+    "A section's command says what it is: `--quick` sections divide every search budget",
+    "(simulations, CFR iterations) by 50 and play one deal per table (a format check, not",
+    "a measurement; their equal-time and tuning parts are not scaled). `--equal-time` seats the default, `H` and",
     "`S` at one table with the same seconds per decision. `--tune` runs `meeple tune`",
     "(NTBEA over the default's search parameters against the pool, on the tuning's own",
     "seeds, never the tables' 11 or the SPRTs' 33; docs/solvers.md) and its confirming",
@@ -206,7 +215,10 @@ def section(gs: str, args, command: str) -> list[str]:
     measured = {k: scaled(v, factor) for k, v in {**MEASURED, **args.candidates}.items()}
     game = pyspiel.load_game(gs)
     pos = sample_positions(game)
-    searchers = {k: scaled(v, factor) for k, v in {**measured, **POOL}.items() if "sims" in v}
+    timed_ = {**measured, **POOL}
+    searchers = {
+        k: scaled(v, factor) for k, v in timed_.items() if re.search(r"sims=|iterations=", v)
+    }
     speeds = {k: speed(game, v, pos) for k, v in searchers.items()}
     lines = [f"<!-- game: {gs} -->", f"## {gs}", "", "Command:", "", f"    {command}", ""]
     lines += ["| agent | spec | s per decision |", "|---|---|---|"]

@@ -36,8 +36,13 @@ SEED = 11  # the benchmark's tables' master seed
 
 
 def scaled(spec: str, factor: int) -> str:
-    """``spec`` with every simulation budget divided by ``factor`` (at least 1)."""
-    return re.sub(r"sims=(\d+)", lambda m: f"sims={max(1, int(m.group(1)) // factor)}", spec)
+    """``spec`` with every search budget (``sims=``, CFR ``iterations=``) divided by
+    ``factor`` (at least 1)."""
+    return re.sub(
+        r"(sims|iterations)=(\d+)",
+        lambda m: f"{m.group(1)}={max(1, int(m.group(2)) // factor)}",
+        spec,
+    )
 
 
 def budgets(top: int) -> list[int]:

@@ -34,6 +34,10 @@ POOL = {
     "H": "ismcts(sims=400,opponents=heuristic)",
     "S": "ismcts(sims=400,opponents=search)",
     "openspiel": "openspiel-ismcts(sims=100)",
+    # the CFR agents (docs/CFR.md): the game's shipped MCCFR blueprint, and CFR+ solving a
+    # depth-limited subgame at every decision
+    "blueprint": "blueprint",
+    "cfr": "cfr-search(iterations=200,play=best)",
 }
 
 
