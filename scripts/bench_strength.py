@@ -54,6 +54,7 @@ import pyspiel
 import spiel_games  # noqa: F401  (registers the games)
 from tournament.budget_ladder import ladder_block, ladder_tables, scaled
 from tournament.pool import (  # noqa: F401  (intervals, orders_played: the tests read them)
+    DEFAULT,
     POOL,
     intervals,
     orders_played,
@@ -77,7 +78,7 @@ GAMES = {
     "staufer": "python_staufer(players=3)",
 }
 DEFAULT_SEEDS = 4  # deals per table: 7 tables x 4 deals x 3 rotations = 84 games
-MEASURED = {"default": "ismcts(sims=400)"}
+MEASURED = {"default": DEFAULT}
 # the two pool members beside the measured agent at each table
 TABLES = (
     ("heuristic", "S"),
@@ -246,7 +247,8 @@ def section(gs: str, args, command: str) -> list[str]:
                 elo=args.sprt_elo,
             )
         if args.ladder:
-            run = (args.workers, args.executor, Path(tmp) / "l")
+            where = Path(args.ladder_dir or tmp) / f"ladder-{gs.split('(')[0]}"
+            run = (args.workers, args.executor, where)
             lines += [""] + ladder_block(gs, args.ladder, args.ladder_seeds, run, factor)
         if args.equal_time:
             lines += equal_time(gs, args, Path(tmp))

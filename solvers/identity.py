@@ -7,9 +7,11 @@ record it for the game they were trained on, and a ledger for the code that play
 
 ``code_version(game, module)`` narrows ``solvers/`` to the modules that ``module`` (an agent
 kind's factory) reaches by its imports, read from the source (imports inside functions
-count), so an edit to ``cfr_search.py`` leaves the ids of ``ismcts`` agents, and the SPRT
-and tournament ledgers that hold them, resumable, while an edit to anything the search
-imports does not. ``kind_version(game, kind)`` is that version for an agent kind; it is
+count), plus ``solvers/registry.py`` itself (every agent is resolved and built there), so
+an edit to ``cfr_search.py`` leaves the ids of ``ismcts`` agents, and the SPRT and
+tournament ledgers that hold them, resumable, while an edit to anything the search imports
+does not. Only source files count in a kind's version: ``solvers/`` holds no data files
+(the games' packages hold the value models and blueprints, hashed whole). ``kind_version(game, kind)`` is that version for an agent kind; it is
 part of every agent id, so an agent whose code changed never inherits an old rating.
 
 The packages are found by path (``solvers/`` and ``spiel_games/`` sit side by side), so
@@ -29,6 +31,7 @@ import spiel_games
 
 _ROOT = Path(__file__).resolve().parent.parent
 _SOLVERS = _ROOT / "solvers"
+_REGISTRY = _SOLVERS / "registry.py"
 _GAMES = Path(str(spiel_games.__file__)).resolve().parent
 
 
@@ -64,6 +67,8 @@ def code_version(game=None, module: str | None = None) -> str:
     solvers = solvers_closure(module) if module else None
     if not solvers:
         solvers = (_SOLVERS,)
+    elif _REGISTRY not in solvers:  # every agent is resolved and built there (the file only)
+        solvers = tuple(sorted((*solvers, _REGISTRY)))
     if game is None:
         return _hash((*solvers, _GAMES))
     package = game_package(game)
@@ -99,7 +104,7 @@ def _files_of(name: str) -> list[Path]:
             files.append(here / "__init__.py")
         elif i == len(parts) - 1 and here.with_suffix(".py").is_file():
             files.append(here.with_suffix(".py"))
-        else:
+        elif not here.is_dir():  # a folder without __init__.py is a namespace package
             break
     return files
 

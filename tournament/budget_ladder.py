@@ -21,6 +21,7 @@ from pathlib import Path
 import spiel_games
 from tournament.ledger import read_ledger, read_manifest
 from tournament.pool import (
+    DEFAULT,
     POOL,
     intervals,
     orders_played,
@@ -31,7 +32,6 @@ from tournament.pool import (
 )
 from tournament.ratings.load import ratings_from_ledgers
 
-BASE = "ismcts(sims=400)"  # the default; its sims= is what the ladder varies
 SEED = 11  # the benchmark's tables' master seed
 
 
@@ -39,7 +39,7 @@ def scaled(spec: str, factor: int) -> str:
     """``spec`` with every search budget (``sims=``, CFR ``iterations=``) divided by
     ``factor`` (at least 1)."""
     return re.sub(
-        r"(sims|iterations)=(\d+)",
+        r"\b(sims|iterations)=(\d+)",
         lambda m: f"{m.group(1)}={max(1, int(m.group(2)) // factor)}",
         spec,
     )
@@ -55,9 +55,12 @@ def budgets(top: int) -> list[int]:
 
 
 def ladder_tables(top: int, factor: int = 1) -> tuple[dict, list[list[str]]]:
-    """Budgets 100, 200, .. ``top``: each against twice itself, ``S`` in the third seat."""
+    """Budgets 100, 200, .. ``top`` of the default (``tournament.pool.DEFAULT``): each
+    against twice itself, ``S`` in the third seat."""
     steps = budgets(top)
-    agents = {f"sims{n}": scaled(BASE.replace("sims=400", f"sims={n}"), factor) for n in steps}
+    agents = {
+        f"sims{n}": scaled(re.sub(r"\bsims=\d+", f"sims={n}", DEFAULT), factor) for n in steps
+    }
     agents["S"] = scaled(POOL["S"], factor)
     return agents, [[f"sims{a}", f"sims{2 * a}", "S"] for a in steps[:-1]]
 
@@ -70,43 +73,51 @@ def elo(share: float) -> float:
     return 400.0 * math.log10(share / (1.0 - share))
 
 
-def ladder_lines(r, ci: dict, speeds: dict[str, float] | None = None) -> list[str]:
-    """One row per rung: the doubled budget ahead of its half (share, Elo, intervals)."""
+def ladder_lines(
+    r, ci: dict, rungs: list[int], speeds: dict[str, float] | None = None
+) -> list[str]:
+    """One row per rung (each budget of ``rungs`` past the first): the doubled budget ahead
+    of its half (share, Elo, intervals); a rung without games yet says so."""
     speeds = speeds or {}
     lines = [
         "| budget | s per decision | ahead of half the budget | 95% interval "
         "| Elo per doubling | 95% interval | pairs |",
         "|---|---|---|---|---|---|---|",
     ]
-    for a, b, s, n, _ in shares(r):
-        if not (a.startswith("sims") and b.startswith("sims")):
+    found = {(a, b): (s, n) for a, b, s, n, _ in shares(r)}
+    for top in rungs[1:]:
+        a, b = f"sims{top}", f"sims{top // 2}"
+        sec = f"{speeds[a]:.2f}" if a in speeds else "n/a"
+        if (a, b) not in found:
+            lines.append(f"| {top} | {sec} | not played yet | | | | 0 |")
             continue
-        if int(a[4:]) != 2 * int(b[4:]):
-            continue
+        s, n = found[(a, b)]
         lo, hi = ci[(a, b)][:2]
         elos = span(elo(lo), elo(hi), "+.0f") if not math.isnan(lo) else span(lo, hi, "")
-        sec = f"{speeds[a]:.2f}" if a in speeds else "n/a"
         lines.append(
-            f"| {a[4:]} | {sec} | {s:.2f} | {span(lo, hi, '.2f')} | {elo(s):+.0f} | {elos} | {n} |"
+            f"| {top} | {sec} | {s:.2f} | {span(lo, hi, '.2f')} | {elo(s):+.0f} | {elos} | {n} |"
         )
     return lines
 
 
 def check_ladder(out: Path, game_string: str, agents: dict, seeds: int) -> int:
     """The ledger in ``out`` must be this ladder (game, agents, deals, seed); returns its
-    games played so far. A one-line ValueError otherwise."""
+    games played so far (failed games included). A one-line ValueError naming the first
+    difference otherwise."""
     try:
         m = read_manifest(out)
     except Exception as e:  # LedgerError: no ledger there, or not one
         raise ValueError(str(e)) from None
     t = m["config"]["tournament"]
-    if (
-        m["config"]["agents"] != agents
-        or t["seeds_per_lineup"] != seeds
-        or t["seed"] != SEED
-        or t["game"] != str(spiel_games.load_game(game_string))  # the full game string
-    ):
-        raise ValueError(f"{out} holds another ladder than the one asked for")
+    checks = (
+        ("its budgets or agents (--ladder N, --quick)", m["config"]["agents"] == agents),
+        (f"its deals, {t['seeds_per_lineup']} (--ladder-seeds)", t["seeds_per_lineup"] == seeds),
+        (f"its master seed, {t['seed']}", t["seed"] == SEED),
+        ("its game", t["game"] == str(spiel_games.load_game(game_string))),
+    )
+    differs = [what for what, same in checks if not same]
+    if differs:
+        raise ValueError(f"{out} holds another ladder than the one asked for: {differs[0]}")
     return read_ledger(out, ["seed"]).table.num_rows
 
 
@@ -133,7 +144,8 @@ def ladder_block(
         r = play(game_string, agents, seeds, workers, executor, out, seats, seed=SEED)
         state = ""
     head = (
-        f"Budget ladder of `{BASE}` (`S` in the third seat), {state}{seeds} deals a table, "
+        f"Budget ladder of `{DEFAULT}` (`S` in the third seat), {state}{seeds} deals a table, "
         f"{orders_played(seats[0], seeds)}, master seed {SEED}:"
     )
-    return [head, "", *ladder_lines(r, intervals(out, r), speeds), "", *rating_table(r)]
+    lines = ladder_lines(r, intervals(out, r), budgets(top), speeds)
+    return [head, "", *lines, "", *rating_table(r)]

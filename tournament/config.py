@@ -98,7 +98,7 @@ class TournamentConfig:
     top: int = 3
     min_seeds: int = 2
     # Resolved while validating, not part of the identity: the game's player count and the
-    # code version in every agent id (so a run loads its game and hashes its code once).
+    # code version of the game and all solvers (the manifest's; agent ids hash their kind's).
     num_players: int = field(default=0, compare=False)
     code_version: str = field(default="", compare=False)
 

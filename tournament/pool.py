@@ -26,6 +26,7 @@ from tournament.sprt.gsprt import PRESETS, Bounds
 from tournament.sprt.run import SIDECAR, SprtRequest, play_sprt, read_sprt
 
 BOOT = 2000  # bootstrap draws for the intervals
+DEFAULT = "ismcts(sims=400)"  # the default search, the agent the benchmark measures
 # the pool every measured agent meets (docs/STRENGTH.md); H and S are the fixed references
 POOL = {
     "random": "random",

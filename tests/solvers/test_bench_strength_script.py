@@ -305,7 +305,9 @@ def test_a_section_is_replaced_and_the_others_kept_under_the_current_header(tmp_
     assert "staufer v2" in text and "staufer v1" not in text and "rococo v1" in text
 
 
-def test_ladder_only_plays_a_kept_ladder_reads_it_back_and_refuses_another(tmp_path, module):
+def test_ladder_only_plays_a_kept_ladder_reads_it_back_and_refuses_another(
+    tmp_path, module, capsys
+):
     """--ladder-only writes the ladder in its own block after the game's section (which
     stays); --ladder-dir keeps its ledger: a rerun resumes it (plays nothing new) and
     --ladder-read reports it as it stands; a ledger of another ladder is a one-line error."""
@@ -330,3 +332,18 @@ def test_ladder_only_plays_a_kept_ladder_reads_it_back_and_refuses_another(tmp_p
     assert "read from its ledger as it stands: 3 of 3 games played" in read
     assert "| 200 | n/a | " in read  # nothing timed when only reading
     assert module.main([*argv, "--ladder-read", "--ladder", "400"]) == 1  # another ladder
+    assert module.main([*argv, "--ladder-read", "--ladder-seeds", "2"]) == 1
+    assert "another ladder than the one asked for: its deals, 1" in capsys.readouterr().err
+
+
+def test_a_rung_without_games_yet_says_so(tmp_path):
+    """A ladder read while its top rung has no game shows that rung as not played."""
+    from tournament.budget_ladder import ladder_lines, ladder_tables
+    from tournament.pool import intervals, play
+
+    agents, seats = ladder_tables(200, 50)
+    out = tmp_path / "l"
+    r = play("python_coloretto(players=3)", agents, 1, 1, "serial", out, seats)
+    lines = ladder_lines(r, intervals(out, r), [100, 200, 400], {"sims400": 0.5})
+    assert lines[2].startswith("| 200 | n/a | ") and lines[2].endswith("| 3 |")
+    assert lines[3] == "| 400 | 0.50 | not played yet | | | | 0 |"
