@@ -138,8 +138,11 @@ def ladder_block(
     if read:
         played = check_ladder(out, game_string, agents, seeds)
         r, _ = ratings_from_ledgers([out])
-        scheduled = read_manifest(out)["num_games"]
-        state = f"read from its ledger as it stands: {played} of {scheduled} games played; "
+        m = read_manifest(out)
+        state = (
+            f"read from its ledger as it stands: {played} of {m['num_games']} games played "
+            f"by code {m['code_version']}; "
+        )
     else:
         r = play(game_string, agents, seeds, workers, executor, out, seats, seed=SEED)
         state = ""

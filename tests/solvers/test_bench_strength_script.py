@@ -329,7 +329,7 @@ def test_ladder_only_plays_a_kept_ladder_reads_it_back_and_refuses_another(
     assert sorted(where.glob("part-*.parquet")) == parts
     assert module.main([*argv, "--ladder-read"]) == 0
     read = out.read_text()
-    assert "read from its ledger as it stands: 3 of 3 games played" in read
+    assert "read from its ledger as it stands: 3 of 3 games played by code " in read
     assert "| 200 | n/a | " in read  # nothing timed when only reading
     assert module.main([*argv, "--ladder-read", "--ladder", "400"]) == 1  # another ladder
     assert module.main([*argv, "--ladder-read", "--ladder-seeds", "2"]) == 1
