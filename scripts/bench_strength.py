@@ -298,10 +298,8 @@ def ladder_section(gs: str, args, command: str) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(args.ladder_dir or tmp) / f"ladder-{gs.split('(')[0]}"
         run = (args.workers, args.executor, where)
-        speeds = None
-        if not args.ladder_read:
-            agents, _ = ladder_tables(args.ladder, factor)
-            speeds = {k: speed(game, v, pos) for k, v in agents.items() if k != "S"}
+        agents, _ = ladder_tables(args.ladder, factor)  # timed now, also when reading
+        speeds = {k: speed(game, v, pos) for k, v in agents.items() if k != "S"}
         rows = ladder_block(gs, args.ladder, args.ladder_seeds, run, factor,
                             read=args.ladder_read, speeds=speeds)  # fmt: skip
     head = [f"<!-- ladder: {gs} -->", f"### Budget ladder, {gs}", "", "Command:", ""]

@@ -1,5 +1,7 @@
 """scripts/bench_strength.py: the tables it plays, and a fixed table through the runner."""
 
+import math
+
 import pytest
 
 
@@ -330,7 +332,7 @@ def test_ladder_only_plays_a_kept_ladder_reads_it_back_and_refuses_another(
     assert module.main([*argv, "--ladder-read"]) == 0
     read = out.read_text()
     assert "read from its ledger as it stands: 3 of 3 games played by code " in read
-    assert "| 200 | n/a | " in read  # nothing timed when only reading
+    assert "| every rung | | " in read
     assert module.main([*argv, "--ladder-read", "--ladder", "400"]) == 1  # another ladder
     assert module.main([*argv, "--ladder-read", "--ladder-seeds", "2"]) == 1
     assert "another ladder than the one asked for: its deals, 1" in capsys.readouterr().err
@@ -338,8 +340,8 @@ def test_ladder_only_plays_a_kept_ladder_reads_it_back_and_refuses_another(
 
 def test_a_rung_without_games_yet_says_so(tmp_path):
     """A ladder read while its top rung has no game shows that rung as not played."""
-    from tournament.budget_ladder import ladder_lines, ladder_tables
-    from tournament.pool import intervals, play
+    from tournament.budget_ladder import ladder_lines, ladder_tables, pooled_doubling
+    from tournament.pool import intervals, play, shares
 
     agents, seats = ladder_tables(200, 50)
     out = tmp_path / "l"
@@ -347,3 +349,17 @@ def test_a_rung_without_games_yet_says_so(tmp_path):
     lines = ladder_lines(r, intervals(out, r), [100, 200, 400], {"sims400": 0.5})
     assert lines[2].startswith("| 200 | n/a | ") and lines[2].endswith("| 3 |")
     assert lines[3] == "| 400 | 0.50 | not played yet | | | | 0 |"
+    share, lo, _, n = pooled_doubling(out, r)  # one rung: its share; one deal: no interval
+    assert n == 3 and share == next(x[2] for x in shares(r) if x[:2] == ("sims200", "sims100"))
+    assert math.isnan(lo)
+
+
+def test_the_pooled_doubling_resamples_deals_across_rungs(tmp_path):
+    from tournament.budget_ladder import ladder_tables, pooled_doubling
+    from tournament.pool import play
+
+    agents, seats = ladder_tables(400, 50)
+    out = tmp_path / "l"
+    r = play("python_coloretto(players=3)", agents, 2, 1, "serial", out, seats)
+    share, lo, hi, n = pooled_doubling(out, r)
+    assert n == 12 and 0.0 <= lo <= share <= hi <= 1.0
