@@ -13,8 +13,9 @@ with ``--sprt``, sequential tests of the default against both fixed references (
 seat held by the heuristic; ``--sprt-against``, ``--sprt-filler``, ``--sprt-seed`` and
 ``--sprt-elo`` change that, and ``--sprt-dir`` keeps their ledgers: a rerun resumes them;
 ``--sprt-only`` writes them in a block of their own, and ``--sprt-read`` reports the
-ledgers in ``--sprt-dir`` as they stand, played by whichever code version); with ``--ladder N``, the gain per doubling of simulations
-from 100 to N, each budget against twice its budget with ``S`` at the table
+ledgers in ``--sprt-dir`` as they stand, played by whichever code version); with
+``--ladder N``, the gain per doubling of simulations from 100 to N, each budget against
+twice its budget with ``S`` at the table
 (``tournament.budget_ladder``; ``--ladder-only`` writes it in a block of its own with
 seconds per decision per budget, ``--ladder-dir`` keeps its ledger, resumed by a rerun, and
 ``--ladder-read`` reports that ledger as it stands; ``--ladder-seeds`` deals); with
@@ -33,8 +34,8 @@ a rerun replays them).
     python scripts/bench_strength.py --games rococo --tune 200 --tune-confirm 600
     python scripts/bench_strength.py --quick --games coloretto --out /tmp/x.md  # format smoke run
 
-``--quick`` divides every search budget (simulations, CFR iterations) by 50 and plays one deal per table, serially
-(unless ``--executor`` says otherwise):
+``--quick`` divides every search budget (simulations, CFR iterations) by 50 and plays one
+deal per table, serially (unless ``--executor`` says otherwise):
 a check that every part of the report is produced, not a measurement. Each game's section
 of the output file is replaced on its own (the others are kept) and names its command.
 """
@@ -91,7 +92,7 @@ TABLES = (
 )
 SPRT_AGAINST = ("H", "S")
 SPRT_SEED = 33  # not the tables' 11
-QUICK = 50  # --quick divides every simulation budget by this (never the tuning's)
+QUICK = 50  # --quick divides every search budget by this (never the tuning's)
 TUNE_AGENT = MEASURED["default"]
 TUNE_PARAMS = (
     "uct_c",
@@ -121,16 +122,18 @@ HEADER = [
     "OpenSpiel's own Python IS-MCTS bot (no game knowledge); `blueprint` plays the game's",
     "shipped MCCFR blueprint and `cfr` solves a depth-limited subgame by CFR+ at every",
     "decision (the CFR agents, docs/CFR.md). Win share = games the row agent finished",
-    "ahead of the column agent, ties half; every table is played in every seat order on duplicate deals; intervals are 95%",
-    "bootstrap intervals over the deals. Elo: the project's pairwise fit; Plackett-Luce:",
+    "ahead of the column agent, ties half; every table is played in every seat order on",
+    "duplicate deals; intervals are 95% bootstrap intervals over the deals. Elo: the",
+    "project's pairwise fit; Plackett-Luce:",
     "whole finishing orders with a seat term, on the same scale (`meeple ratings`). Seconds",
     "per decision: 8 fixed positions per game, on a shared 2-core machine. The",
     "round-by-round log of issue 11's tuning is in this file's git history.",
     "",
     "A section's command says what it is: `--quick` sections divide every search budget",
     "(simulations, CFR iterations) by 50 and play one deal per table (a format check, not",
-    "a measurement; their equal-time and tuning parts are not scaled). `--equal-time` seats the default, `H` and",
-    "`S` at one table with the same seconds per decision. `--tune` runs `meeple tune`",
+    "a measurement; their equal-time and tuning parts are not scaled). `--equal-time` seats",
+    "the default, `H` and `S` at one table with the same seconds per decision. `--tune`",
+    "runs `meeple tune`",
     "(NTBEA over the default's search parameters against the pool, on the tuning's own",
     "seeds, never the tables' 11 or the SPRTs' 33; docs/solvers.md) and its confirming",
     "SPRT: a tuned setting becomes the default only when that SPRT accepts H1.",
@@ -216,10 +219,8 @@ def section(gs: str, args, command: str) -> list[str]:
     measured = {k: scaled(v, factor) for k, v in {**MEASURED, **args.candidates}.items()}
     game = pyspiel.load_game(gs)
     pos = sample_positions(game)
-    timed_ = {**measured, **POOL}
-    searchers = {
-        k: scaled(v, factor) for k, v in timed_.items() if re.search(r"sims=|iterations=", v)
-    }
+    budgeted = {**measured, **POOL}.items()  # searchers and cfr-search: worth timing
+    searchers = {k: scaled(v, factor) for k, v in budgeted if re.search(r"sims=|iterations=", v)}
     speeds = {k: speed(game, v, pos) for k, v in searchers.items()}
     lines = [f"<!-- game: {gs} -->", f"## {gs}", "", "Command:", "", f"    {command}", ""]
     lines += ["| agent | spec | s per decision |", "|---|---|---|"]

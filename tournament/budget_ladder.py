@@ -28,7 +28,9 @@ from tournament.pool import (
     POOL,
     intervals,
     orders_played,
+    pair_outcomes,
     play,
+    quantiles,
     rating_table,
     shares,
     span,
@@ -106,20 +108,13 @@ def ladder_lines(
 def pooled_doubling(out: Path, r, draws: int = BOOT, seed: int = 0) -> tuple[float, ...]:
     """(share, low, high, pairs): every rung's games pooled, the share of pairs in which the
     doubled budget finished ahead of its half (ties half), with a 95% bootstrap interval
-    over deals (a deal's games at every rung resampled together). One figure for "what a
-    doubling buys" over the whole ladder, far steadier than any one rung's."""
-    names = {x.id: x.name for x in r.agents}
+    over deals (a deal's games at every rung resampled together, as ``intervals`` does
+    for one pair). One figure for "what a doubling buys", far steadier than any rung's."""
     by_seed: dict[int, list[float]] = {}
-    for g in read_ledger(out, ["seed", "agents", "ranks"]).table.to_pylist():
-        if g["ranks"] is None:
-            continue
-        seats = [names[i] for i in g["agents"]]
-        for i, a in enumerate(seats):
-            for j, b in enumerate(seats):
-                if a.startswith("sims") and b.startswith("sims") and int(a[4:]) == 2 * int(b[4:]):
-                    ri, rj = g["ranks"][i], g["ranks"][j]
-                    ahead = 1.0 if ri < rj else 0.5 if ri == rj else 0.0
-                    by_seed.setdefault(g["seed"], []).append(ahead)
+    for (a, b), seeds in pair_outcomes(out, r).items():
+        if a.startswith("sims") and b.startswith("sims") and int(a[4:]) == 2 * int(b[4:]):
+            for k, (aheads, _) in seeds.items():
+                by_seed.setdefault(k, []).extend(aheads)
     seeds = sorted(by_seed)
     every = [x for k in seeds for x in by_seed[k]]
     if not every:
@@ -132,8 +127,7 @@ def pooled_doubling(out: Path, r, draws: int = BOOT, seed: int = 0) -> tuple[flo
     for _ in range(draws):
         pick = [x for _ in seeds for x in by_seed[rng.choice(seeds)]]
         boot.append(sum(pick) / len(pick))
-    boot.sort()
-    return share, boot[int(0.025 * draws)], boot[int(0.975 * draws) - 1], len(every)
+    return (share, *quantiles(boot), len(every))
 
 
 def check_ladder(out: Path, game_string: str, agents: dict, seeds: int) -> int:

@@ -108,23 +108,7 @@ def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
     scores (a failure under ``rank-last``) counts in the share but not the difference. A
     pair seen on a single deal has no interval (NaN bounds): resampling one deal says
     nothing about the next."""
-    names = {x.id: x.name for x in r.agents}
-    games = read_ledger(out, ["seed", "agents", "ranks", "scores"]).table.to_pylist()
-    by_pair: dict = {}  # (a, b) -> seed -> ([ahead, ...], [difference, ...])
-    for g in games:
-        if g["ranks"] is None:
-            continue
-        seats = [names[i] for i in g["agents"]]
-        for i, a in enumerate(seats):
-            for j, b in enumerate(seats):
-                if a == b:
-                    continue
-                ri, rj = g["ranks"][i], g["ranks"][j]
-                aheads, diffs = by_pair.setdefault((a, b), {}).setdefault(g["seed"], ([], []))
-                aheads.append(1.0 if ri < rj else 0.5 if ri == rj else 0.0)
-                diff = g["scores"][i] - g["scores"][j]
-                if math.isfinite(diff):
-                    diffs.append(diff)
+    by_pair = pair_outcomes(out, r)
     rng = random.Random(seed)
     out_ci = {}
     for pair, by_seed in by_pair.items():
@@ -140,13 +124,37 @@ def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
             boot_s.append(sum(aheads) / len(aheads))
             if diffs:
                 boot_d.append(sum(diffs) / len(diffs))
-        s_lo, s_hi = _quantiles(boot_s)
-        d_lo, d_hi = _quantiles(boot_d) if boot_d else (math.nan, math.nan)
+        s_lo, s_hi = quantiles(boot_s)
+        d_lo, d_hi = quantiles(boot_d) if boot_d else (math.nan, math.nan)
         out_ci[pair] = (s_lo, s_hi, d_lo, d_hi)
     return out_ci
 
 
-def _quantiles(values: list[float]) -> tuple[float, float]:
+def pair_outcomes(out: Path, r) -> dict:
+    """{(row, column): {match seed: ([ahead, ...], [score difference, ...])}} from the
+    ledger in ``out`` (ahead: 1, tie 1/2, behind 0; void games skipped, a failure's
+    missing difference left out)."""
+    names = {x.id: x.name for x in r.agents}
+    games = read_ledger(out, ["seed", "agents", "ranks", "scores"]).table.to_pylist()
+    by_pair: dict = {}
+    for g in games:
+        if g["ranks"] is None:
+            continue
+        seats = [names[i] for i in g["agents"]]
+        for i, a in enumerate(seats):
+            for j, b in enumerate(seats):
+                if a == b:
+                    continue
+                ri, rj = g["ranks"][i], g["ranks"][j]
+                aheads, diffs = by_pair.setdefault((a, b), {}).setdefault(g["seed"], ([], []))
+                aheads.append(1.0 if ri < rj else 0.5 if ri == rj else 0.0)
+                diff = g["scores"][i] - g["scores"][j]
+                if math.isfinite(diff):
+                    diffs.append(diff)
+    return by_pair
+
+
+def quantiles(values: list[float]) -> tuple[float, float]:
     """The 2.5% and 97.5% quantiles (linear interpolation)."""
     lo, hi = np.quantile(values, [0.025, 0.975])
     return float(lo), float(hi)
