@@ -7,7 +7,7 @@ seat order (balanced seating: each deal is played in every rotation of one order
 the orders of play taking turns over the deals), on duplicate deals from master seed 11,
 through the project's tournament runner. Reported per game: seconds per decision; the
 head-to-head share of games finished ahead of each member, ties half, and the mean score
-difference, each with a 95% bootstrap interval over deals; ratings over everyone who sat
+difference, each with a 95% interval over deals (``deal_intervals``); ratings over all who sat
 (Elo and Plackett-Luce, 95% intervals); the issue's targets checked on those figures;
 with ``--sprt``, sequential tests of the default against both fixed references (a third
 seat held by the heuristic; ``--sprt-against``, ``--sprt-filler``, ``--sprt-seed`` and
@@ -123,8 +123,10 @@ HEADER = [
     "shipped MCCFR blueprint and `cfr` solves a depth-limited subgame by CFR+ at every",
     "decision (the CFR agents, docs/CFR.md). Win share = games the row agent finished",
     "ahead of the column agent, ties half; every table is played in every seat order on",
-    "duplicate deals; intervals are 95% bootstrap intervals over the deals. Elo: the",
-    "project's pairwise fit; Plackett-Luce:",
+    "duplicate deals; intervals are 95% bootstrap intervals over the deals (on fewer",
+    "than 5 deals, where a bootstrap covers too little, widened to the Wilson interval",
+    "counting each deal as one game and the t interval over the deals' mean differences;",
+    "tournament.pool.deal_intervals). Elo: the project's pairwise fit; Plackett-Luce:",
     "whole finishing orders with a seat term, on the same scale (`meeple ratings`). Seconds",
     "per decision: 8 fixed positions per game, on a shared 2-core machine. The",
     "round-by-round log of issue 11's tuning is in this file's git history.",

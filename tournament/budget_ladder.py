@@ -180,7 +180,8 @@ def ladder_block(
         f"Budget ladder of `{DEFAULT}` (`S` in the third seat), {state}{seeds} deals a table, "
         f"{orders_played(seats[0], seeds)}, master seed {SEED}. Seconds per decision: 8 fixed "
         "positions, timed when the block was written. A rung's interval rests on its few "
-        "deals (all alike, it collapses to a point); `every rung` pools the doublings:"
+        "deals (on fewer than 5 it is widened to the Wilson interval counting each deal as "
+        "one game); `every rung` pools the doublings:"
     )
     lines = ladder_lines(r, intervals(out, r), budgets(top), speeds)
     share, lo, hi, n = pooled_doubling(out, r)

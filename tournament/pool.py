@@ -14,8 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+from scipy.stats import t as t_dist
 
 import spiel_games
+from solvers.blueprint_eval import wilson
 from solvers.registry import make_agent
 from tournament.config import build_config
 from tournament.ledger import read_ledger, read_manifest
@@ -107,27 +109,48 @@ def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
     ratings resample. As in the ratings, a void game counts in neither, and a game without
     scores (a failure under ``rank-last``) counts in the share but not the difference. A
     pair seen on a single deal has no interval (NaN bounds): resampling one deal says
-    nothing about the next."""
-    by_pair = pair_outcomes(out, r)
+    nothing about the next. On fewer than ``FEW_DEALS`` deals the intervals are widened
+    (``deal_intervals``)."""
     rng = random.Random(seed)
-    out_ci = {}
-    for pair, by_seed in by_pair.items():
-        seeds = sorted(by_seed)
-        if len(seeds) < 2:
-            out_ci[pair] = (math.nan,) * 4
-            continue
-        boot_s, boot_d = [], []
-        for _ in range(draws):
-            pick = [by_seed[rng.choice(seeds)] for _ in seeds]
-            aheads = [x for a, _ in pick for x in a]
-            diffs = [x for _, d in pick for x in d]
-            boot_s.append(sum(aheads) / len(aheads))
-            if diffs:
-                boot_d.append(sum(diffs) / len(diffs))
-        s_lo, s_hi = quantiles(boot_s)
-        d_lo, d_hi = quantiles(boot_d) if boot_d else (math.nan, math.nan)
-        out_ci[pair] = (s_lo, s_hi, d_lo, d_hi)
-    return out_ci
+    return {
+        pair: deal_intervals(by_seed, rng, draws) for pair, by_seed in pair_outcomes(out, r).items()
+    }
+
+
+FEW_DEALS = 5  # below this many deals a percentile bootstrap over deals covers too little
+
+
+def deal_intervals(by_seed: dict, rng: random.Random, draws: int = BOOT) -> tuple:
+    """(share low, share high, difference low, difference high) of one pair from its
+    outcomes per deal (``pair_outcomes``): the percentile bootstrap over deals; on fewer
+    than ``FEW_DEALS`` deals, where every draw repeats the same two or three deals (all
+    alike, the interval is a point), the share's interval is widened to contain the
+    Wilson interval counting each deal as one trial (a deal's share lies in [0, 1], so its
+    variance is at most p(1 - p), a Bernoulli's) and the difference's the Student t
+    interval over the deals' mean differences. NaN bounds: a single deal."""
+    seeds = sorted(by_seed)
+    if len(seeds) < 2:
+        return (math.nan,) * 4
+    boot_s, boot_d = [], []
+    for _ in range(draws):
+        pick = [by_seed[rng.choice(seeds)] for _ in seeds]
+        aheads = [x for a, _ in pick for x in a]
+        diffs = [x for _, d in pick for x in d]
+        boot_s.append(sum(aheads) / len(aheads))
+        if diffs:
+            boot_d.append(sum(diffs) / len(diffs))
+    s_lo, s_hi = quantiles(boot_s)
+    d_lo, d_hi = quantiles(boot_d) if boot_d else (math.nan, math.nan)
+    if len(seeds) >= FEW_DEALS:
+        return s_lo, s_hi, d_lo, d_hi
+    aheads = [x for s in seeds for x in by_seed[s][0]]
+    w_lo, w_hi = wilson(sum(aheads) / len(aheads), len(seeds))
+    means = [float(np.mean(by_seed[s][1])) for s in seeds if by_seed[s][1]]
+    if len(means) >= 2:
+        half = float(t_dist.ppf(0.975, len(means) - 1) * np.std(means, ddof=1))
+        mid, half = float(np.mean(means)), half / math.sqrt(len(means))
+        d_lo, d_hi = min(d_lo, mid - half), max(d_hi, mid + half)
+    return min(s_lo, w_lo), max(s_hi, w_hi), d_lo, d_hi
 
 
 def pair_outcomes(out: Path, r) -> dict:

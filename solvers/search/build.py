@@ -8,7 +8,7 @@ selection function.
 |---|---|---|
 | `eval` | leaf evaluation | `ScoreEvaluation`, `EstimateEvaluation` (game or learned) |
 | `rollout`, `rollout_depth`, `epsilon`, `settle` | `Rollout` | policy, depth, settling heuristic |
-| `opponents`, `opp_eps`, `opp_share`, `opp_prior`, `blueprint` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents`, `InferredOpponents`, `BlueprintOpponents` |
+| `opponents`, `opp_eps`, `opp_share`, `opp_prior`, `opp_fit`, `blueprint` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents`, `InferredOpponents`, `BlueprintOpponents` |
 | `prior`, `blueprint` | prior | `NoPrior`, `HeuristicPrior`, `BlueprintPrior` |
 | `widen`, `unprune` | expansion rule | `OpenAll`, `Widening`, `Unpruning` |
 | `uct_c`, `prior_w`, `qnorm` | selection rule | `UCB`, `ScaledUCB` |
@@ -66,6 +66,7 @@ PLAIN: dict[str, object] = {
     "opp_eps": 0.0,
     "opp_share": 0.5,
     "opp_prior": 4.0,
+    "opp_fit": "match",
     "unprune": 0.0,
     "widen": 0.0,
     "blueprint": "",
@@ -159,11 +160,12 @@ def _prior(game, p: Mapping[str, object], heuristic) -> Prior:
 
 def _opponents(game, p: Mapping[str, object], streams: Streams, heuristic) -> Opponents:
     """The opponent model of ``opponents`` (with ``opp_eps``, ``opp_share``, ``opp_prior``,
-    ``blueprint``)."""
+    ``opp_fit``, ``blueprint``)."""
     if p["opponents"] == "infer":
         prior = (_number(p, "opp_share"), _number(p, "opp_prior"))
         # the inference's own stream, drawn only under this model (the others' unchanged)
-        return InferredOpponents(game, heuristic, streams, prior, streams.py.getrandbits(63))
+        seed = streams.py.getrandbits(63)
+        return InferredOpponents(game, heuristic, streams, prior, seed, str(p["opp_fit"]))
     if p["opponents"] == "blueprint":
         return BlueprintOpponents(_blueprint_policy(game, p, sample=True))
     if p["opponents"] != "heuristic":

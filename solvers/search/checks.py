@@ -12,8 +12,12 @@ from spiel_games.common.registry import get_spec
 
 # the opponent-model parameters that only one value of ``opponents`` reads, and their
 # defaults (a non-default value under another model is refused)
-OPPONENT_OPTIONS = {"opp_eps": ("heuristic", 0.0), "opp_share": ("infer", 0.5)}
-OPPONENT_OPTIONS["opp_prior"] = ("infer", 4.0)
+OPPONENT_OPTIONS: dict[str, tuple[str, object]] = {
+    "opp_eps": ("heuristic", 0.0),
+    "opp_share": ("infer", 0.5),
+    "opp_prior": ("infer", 4.0),
+    "opp_fit": ("infer", "match"),
+}
 
 
 def game_heuristic(game):

@@ -162,11 +162,14 @@ class InferredOpponents:
     player unlike it, towards the share of its moves the heuristic would have made.
     """
 
-    def __init__(self, game, heuristic: Policy, streams: Streams, prior: tuple, seed: int):
+    def __init__(
+        self, game, heuristic: Policy, streams: Streams, prior: tuple, seed: int, fit="match"
+    ):
         self.game = game
         self.heuristic = heuristic
         self.streams = streams
         self.share, self.weight = prior
+        self.fit = MixtureFit(self.share, self.weight) if fit == "mixture" else None
         self.seed = seed
         self.samples = 4
         self.n = game.num_players()
@@ -178,6 +181,7 @@ class InferredOpponents:
         self.matches = [0.0] * self.n
         self.seen = [0.0] * self.n
         self.q = [self.share] * self.n
+        self.loglik = [np.zeros(GRID.size) for _ in range(self.n)]
         self.worlds.sampler.rng = random.Random(self.seed)
         self.np = np.random.default_rng(self.seed)
         self.history: list[int] = []
@@ -217,16 +221,61 @@ class InferredOpponents:
         after.apply_action(action)
         seen = after.information_state_string(self.me)
         hits = valid = 0
+        spread = 0.0
         for _ in range(self.samples):
             world = self.worlds.draw(state, self.me)
             legal = world.legal_actions()
             if len(legal) < 2:
                 continue  # a forced move (or none in this world) says nothing
+            if self.fit is not None and not valid and _hidden_choice(world, legal, self.me):
+                return  # every move looks alike to the observer: no evidence either way
             valid += 1
+            spread += 1.0 / len(legal)
             h = self.heuristic(world, self.np)
             world.apply_action(h)
             hits += world.information_state_string(self.me) == seen
-        if valid:
-            self.matches[p] += hits / valid
-            self.seen[p] += 1.0
-            self.q[p] = (self.share * self.weight + self.matches[p]) / (self.weight + self.seen[p])
+        if not valid:
+            return
+        self.seen[p] += 1.0
+        if self.fit is not None:
+            self.q[p] = self.fit.update(self.loglik[p], hits, valid, spread / valid)
+            return
+        self.matches[p] += hits / valid
+        self.q[p] = (self.share * self.weight + self.matches[p]) / (self.weight + self.seen[p])
+
+
+GRID = np.linspace(0.0125, 0.9875, 40)  # the mixture weights the posterior is kept on
+
+
+def _hidden_choice(world, legal: list[int], me: int) -> bool:
+    """Whether two of the mover's moves look the same to ``me`` (then, as a rule of the
+    game's observations, none of its moves can be told apart: a secret choice)."""
+    a, b = world.clone(), world.clone()
+    a.apply_action(legal[0])
+    b.apply_action(legal[-1])
+    return a.information_state_string(me) == b.information_state_string(me)
+
+
+class MixtureFit:
+    """``opp_fit=mixture``: each decision of a player is the heuristic's with probability q,
+    else a uniformly random legal move; q's posterior (a Beta prior worth ``weight``
+    decisions with mean ``share``, times the likelihood of every decision seen) is kept on
+    ``GRID`` and its mean returned. A decision's likelihood under the heuristic is the
+    share of sampled worlds in which the heuristic's move looks like the move made
+    (smoothed, so that four misses are strong but not certain evidence); under the
+    alternative, one over the number of legal moves. Unlike ``match`` (the posterior of
+    the share of matching moves), a player who is the heuristic drives q towards 1 even
+    where the heuristic's move depends on what the observer cannot see, and a player who
+    matches the heuristic no more often than a random player drives it towards 0."""
+
+    def __init__(self, share: float, weight: float):
+        self.prior = (share * weight - 1.0) * np.log(GRID) + (
+            (1.0 - share) * weight - 1.0
+        ) * np.log1p(-GRID)
+
+    def update(self, loglik: np.ndarray, hits: int, valid: int, uniform: float) -> float:
+        heur = (hits + 0.5) / (valid + 1.0)
+        loglik += np.log(GRID * heur + (1.0 - GRID) * uniform)
+        post = self.prior + loglik
+        w = np.exp(post - post.max())
+        return float((w * GRID).sum() / w.sum())

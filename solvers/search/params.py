@@ -266,6 +266,17 @@ COMMON: tuple[Param, ...] = (
         log=True,
     ),
     Param(
+        "opp_fit",
+        str,
+        "match",
+        "with opponents=infer: how a player's decisions move q: match (q is the posterior "
+        "share of their moves that match the heuristic's) or mixture (q is the posterior "
+        "weight of the heuristic in a mixture with a uniformly random player, so a player "
+        "who is the heuristic tends to 1 even where its moves depend on hidden cards)",
+        choices=("match", "mixture"),
+        tunable=True,
+    ),
+    Param(
         "unprune",
         float,
         -1.0,

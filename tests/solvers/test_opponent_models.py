@@ -140,6 +140,8 @@ def test_a_noisy_opponent_model_replaces_that_share_of_the_heuristics_moves(opp_
         ("ismcts(opp_share=0.9,opponents=search)", "opp_share is an option of opponents=infer"),
         ("ismcts(opp_prior=9,opponents=heuristic)", "opp_prior is an option of opponents=infer"),
         ("ismcts(opp_share=1.5,opponents=infer)", "in [0, 1]"),
+        ("ismcts(opp_fit=mixture,opponents=heuristic)", "opp_fit is an option of opponents=infer"),
+        ("ismcts(opp_fit=share,opponents=infer)", "match or mixture"),
         ("ismcts(opp_prior=-1,opponents=infer)", ">= 0"),
         ("ismcts(unprune=-0.5)", "must be >= 0 (0 = off) or -1 (auto)"),
         ("ismcts(unprune=0.1,prior=none)", "needs prior=heuristic"),
@@ -157,17 +159,18 @@ def test_eval_game_on_a_game_without_evaluation_is_refused():
         make_agent("mcts(eval=game)", pyspiel.load_game("kuhn_poker"), seed=0)
 
 
-def _model(game, share: float = 0.5, weight: float = 4.0, seed: int = 0) -> InferredOpponents:
+def _model(game, share=0.5, weight=4.0, seed=0, fit="match") -> InferredOpponents:
     heuristic = get_spec(game.get_type().short_name).heuristic
-    return InferredOpponents(game, heuristic, Streams(random.Random(seed)), (share, weight), seed)
+    streams = Streams(random.Random(seed))
+    return InferredOpponents(game, heuristic, streams, (share, weight), seed, fit)
 
 
-def _observed_game(game, policies, seed: int) -> InferredOpponents:
+def _observed_game(game, policies, seed: int, fit: str = "match") -> InferredOpponents:
     """Seat 0 (the observer, playing the heuristic) watches a whole game of ``policies``
     (one per other seat: the heuristic's move with that probability, else a uniformly
     random legal move), updating its model at each of its own decisions."""
     heuristic = get_spec(game.get_type().short_name).heuristic
-    model = _model(game, seed=seed)
+    model = _model(game, seed=seed, fit=fit)
     rng, np_rng = random.Random(seed), np.random.default_rng(seed)
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -197,6 +200,50 @@ def test_inference_moves_towards_the_true_policy_of_synthetic_opponents(game_str
     mixed = _observed_game(game, (0.8, 0.3), seed=2)
     assert mixed.q[2] + 0.2 < mixed.q[1] < pure.q[1], mixed.q
     assert pure.q[2] < mixed.q[2]
+
+
+@pytest.mark.parametrize("game_string", ["python_rococo(players=3)", "python_staufer(players=3)"])
+def test_the_mixture_fit_tells_the_heuristic_from_a_random_player_more_sharply(game_string):
+    """opp_fit=mixture on the same games as opp_fit=match: the player who is the heuristic
+    ends nearer 1 (its moves that depend on cards the observer cannot see no longer count
+    as plain misses), the gap to the uniformly random player is wider, and two mixtures
+    keep the order of their true shares."""
+    game = pyspiel.load_game(game_string)
+    match = _observed_game(game, (1.0, 0.0), seed=1)
+    pure = _observed_game(game, (1.0, 0.0), seed=1, fit="mixture")
+    assert pure.q[1] > max(0.9, match.q[1]) and pure.q[2] < 0.3, (pure.q, match.q)
+    assert pure.q[1] - pure.q[2] > match.q[1] - match.q[2]
+    mixed = _observed_game(game, (0.8, 0.3), seed=2, fit="mixture")
+    assert pure.q[2] + 0.2 < mixed.q[2] + 0.2 < mixed.q[1] < pure.q[1], mixed.q
+
+
+def test_the_mixture_posterior_follows_the_evidence_from_its_prior():
+    """No decision seen: the prior's mean; decisions the heuristic explains far better than a
+    random player raise q, decisions it never makes among few moves lower it, and a
+    secret choice that
+    the observer cannot tell apart is no evidence (q and the count stay)."""
+    from solvers.search.models import GRID, MixtureFit
+
+    fit = MixtureFit(0.7, 4.0)
+    ll = np.zeros(GRID.size)
+    assert abs(fit.update(ll.copy(), 2, 4, 0.5) - 0.7) < 0.05  # as likely under both
+    up = [fit.update(ll, 4, 4, 0.1) for _ in range(10)]
+    assert 0.7 < up[0] < up[-1] and up[-1] > 0.85
+    down = np.zeros(GRID.size)
+    low = [fit.update(down, 0, 4, 0.34) for _ in range(10)]  # among three moves
+    assert low == sorted(low, reverse=True) and low[-1] < 0.35
+    game = pyspiel.load_game("python_rococo(players=3)")
+    model = _model(game, fit="mixture")
+    state = _first_decision(game)
+    me = (state.current_player() + 1) % 3
+    legal = state.legal_actions()
+    after = [state.clone() for _ in legal[:2]]
+    for s, a in zip(after, legal[:2], strict=True):
+        s.apply_action(a)
+    hidden = after[0].information_state_string(me) == after[1].information_state_string(me)
+    model.me = me
+    model._score(state, state.current_player(), legal[0])
+    assert (model.seen[state.current_player()] == 0.0) == hidden
 
 
 def test_inference_starts_again_on_a_new_game_and_is_reproducible():
@@ -250,6 +297,7 @@ HIDDEN = [s for s in all_specs() if s.perturb_secret is not None]
         "ismcts(sims=8,rollout_depth=6,opponents=infer)",
         "mcts(sims=8,rollout_depth=6,opponents=infer)",
         "pimc(worlds=2,sims=4,rollout_depth=6,opponents=infer,opp_prior=1)",
+        "ismcts(sims=8,rollout_depth=6,opponents=infer,opp_fit=mixture,opp_prior=1)",
     ],
 )
 def test_inferred_opponents_never_peek_at_other_players_secrets(spec, agent):
@@ -299,10 +347,11 @@ def test_the_inference_reads_only_the_observers_information_along_the_history(sp
             other = _redealt(game, state, me, i)
             if other is None:
                 continue
-            a, b = _model(game, weight=1.0), _model(game, weight=1.0)
-            a.observe(state, me)
-            b.observe(other, me)
-            assert a.q == b.q and a.seen == b.seen
+            for fit in ("match", "mixture"):
+                a, b = _model(game, weight=1.0, fit=fit), _model(game, weight=1.0, fit=fit)
+                a.observe(state, me)
+                b.observe(other, me)
+                assert a.q == b.q and a.seen == b.seen
             checked += a.q != [0.5] * game.num_players()
     assert checked > 0
 
