@@ -14,7 +14,6 @@ loss of the same mean, so the interval is if anything wide).
 
 from __future__ import annotations
 
-import math
 import random
 
 import pyspiel
@@ -22,6 +21,7 @@ import pyspiel
 from solvers.base import Agent
 from solvers.baselines import HeuristicAgent
 from solvers.blueprint import Blueprint, BlueprintAgent
+from solvers.intervals import wilson
 from spiel_games.common.chance import sample_chance
 
 
@@ -35,16 +35,6 @@ def _play(game, agents, seed: int) -> tuple[list[float], list[float]]:
             state.apply_action(agents[state.current_player()].step(state))
     scores = state.scores() if callable(getattr(state, "scores", None)) else state.returns()
     return list(state.returns()), [float(x) for x in scores]
-
-
-def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a share over ``n`` trials (the share may be fractional)."""
-    if n <= 0:
-        return float("nan"), float("nan")
-    d = 1 + z * z / n
-    mid = (share + z * z / (2 * n)) / d
-    half = z / d * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def evaluate(game, blueprint: Blueprint, deals: int, seed: int = 0) -> dict[str, float]:

@@ -17,7 +17,7 @@ import pyspiel
 from scipy.stats import t as t_dist
 
 import spiel_games
-from solvers.blueprint_eval import wilson
+from solvers.intervals import wilson
 from solvers.registry import make_agent
 from tournament.config import build_config
 from tournament.ledger import read_ledger, read_manifest

@@ -1,5 +1,6 @@
 """What `meeple tune` reports: the recommended setting, the marginal effect of every value
-of every tuned parameter (NTBEA's 1-tuple statistics, with 95% normal intervals), and the
+of every tuned parameter (NTBEA's 1-tuple statistics, with 95% intervals: normal, widened
+to Wilson's), and the
 confirmation run (an SPRT of the recommendation against the agent as given) that decides
 whether the recommendation is adopted.
 """
@@ -171,7 +172,7 @@ def markdown(s: dict) -> list[str]:
         f"games against opponents drawn from the pool, {s['iterations']} iterations, "
         f"{s['points_evaluated']} settings evaluated, master seed {s['seed']}, k = {s['k']:g}. "
         "Fitness: the share of the opponents at the table finished ahead of, ties half; "
-        "95% normal intervals.",
+        "95% normal intervals widened to contain Wilson's over the games.",
         "",
         "| | setting | model estimate | own games | share | 95% interval |",
         "|---|---|---|---|---|---|",

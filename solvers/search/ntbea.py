@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from solvers.base import Param
+from solvers.intervals import wilson
 
 EPS = 0.5  # the exploration term's pseudo-count
 Point = tuple[int, ...]  # one value index per dimension
@@ -81,12 +82,15 @@ class Stats:
 
     def interval(self, z: float = 1.959963984540054) -> tuple[float, float] | None:
         """The mean's normal interval (``z`` standard errors), clipped to the fitness's
-        [0, 1]; None below two samples."""
+        [0, 1] and widened to contain the Wilson interval over the ``n`` games (a fitness
+        in [0, 1] with mean p has variance at most p(1 - p)), so that a few games that
+        all scored alike do not give an interval of width 0; None below two samples."""
         if self.n < 2:
             return None
         var = max(0.0, (self.squares - self.total**2 / self.n) / (self.n - 1))
         half = z * math.sqrt(var / self.n)
-        return max(0.0, self.mean - half), min(1.0, self.mean + half)
+        w_lo, w_hi = wilson(min(1.0, max(0.0, self.mean)), self.n, z)
+        return max(0.0, min(w_lo, self.mean - half)), min(1.0, max(w_hi, self.mean + half))
 
 
 @dataclass

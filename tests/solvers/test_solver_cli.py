@@ -190,7 +190,7 @@ def test_bad_workers_and_an_unreachable_cluster_are_one_line_errors(tmp_path):
 def test_the_progress_figures_interval_is_wilsons_and_narrows_with_games():
     """Few deals give a wide interval (0.73 of 12 games spans about half the range); the
     bounds match the Wilson score interval and stay in [0, 1]."""
-    from solvers.blueprint_eval import wilson
+    from solvers.intervals import wilson
 
     low, high = wilson(0.73, 12)
     assert low < 0.5 < 0.73 < high  # 12 games cannot tell 0.73 from parity
