@@ -9,6 +9,7 @@ selection function.
 | `eval` | leaf evaluation | `ScoreEvaluation`, `EstimateEvaluation` (game or learned) |
 | `rollout`, `rollout_depth`, `epsilon`, `settle` | `Rollout` | policy, depth, settling heuristic |
 | `opponents`, `opp_eps`, `opp_share`, `opp_prior`, `opp_fit`, `blueprint` | opponent model | `SearchedOpponents`, `HeuristicOpponents`, `NoisyOpponents`, `InferredOpponents`, `BlueprintOpponents` |
+| `opp_until` | searched opponents' warm-up | `Warmup` |
 | `prior`, `blueprint` | prior | `NoPrior`, `HeuristicPrior`, `BlueprintPrior` |
 | `widen`, `unprune` | expansion rule | `OpenAll`, `Widening`, `Unpruning` |
 | `uct_c`, `prior_w`, `qnorm` | selection rule | `UCB`, `ScaledUCB` |
@@ -42,6 +43,7 @@ from solvers.search.models import (
     NoisyOpponents,
     NoPrior,
     SearchedOpponents,
+    Warmup,
 )
 from solvers.search.selection import UCB, ScaledUCB
 from solvers.search.tree import SearchEngine, Streams, UCBRoot
@@ -67,6 +69,7 @@ PLAIN: dict[str, object] = {
     "opp_share": 0.5,
     "opp_prior": 4.0,
     "opp_fit": "match",
+    "opp_until": 0.0,
     "unprune": 0.0,
     "widen": 0.0,
     "blueprint": "",
@@ -86,6 +89,7 @@ class Parts:
     selection: UCB
     leaf: Rollout
     root: UCBRoot | SequentialHalving
+    warmup: Warmup | None = None
 
 
 def _number(p: Mapping[str, object], name: str) -> float:
@@ -102,6 +106,7 @@ def _heuristic(game, p: Mapping[str, object]):
         "settle": p["settle"] == "on",
         "opponents=heuristic": p["opponents"] == "heuristic",
         "opponents=infer": p["opponents"] == "infer",
+        "opp_until": _number(p, "opp_until") > 0,
     }
     if not any(wanted.values()):
         return None
@@ -199,7 +204,10 @@ def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts
     if p["root"] == "halving":
         root = SequentialHalving(prior, prior_w, widen)
     leaf = _leaf(game, p, streams, heuristic)
-    return Parts(streams, Worlds(game, rng), opponents, prior, expansion, selection, leaf, root)
+    until = _number(p, "opp_until")
+    warmup = Warmup(heuristic, until) if until > 0 else None
+    worlds = Worlds(game, rng)
+    return Parts(streams, worlds, opponents, prior, expansion, selection, leaf, root, warmup)
 
 
 def make_engine(game, rng: random.Random, determinize: bool = False, **params) -> SearchEngine:

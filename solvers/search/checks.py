@@ -44,6 +44,8 @@ def refuse(kind: str, game, params: dict) -> None:
         ("opponents", "heuristic"),
         ("opponents", "infer"),
     )
+    if params["opp_until"] > 0 and game_heuristic(game) is None:
+        raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for opp_until")
     for name, value in needs_heuristic:
         if params[name] == value and game_heuristic(game) is None:
             raise AgentSpecError(f"agent {kind!r}: this game has no heuristic for {name}={value}")
@@ -53,6 +55,11 @@ def refuse(kind: str, game, params: dict) -> None:
                 f"agent {kind!r}: {name} is an option of opponents={model}, but the "
                 f"opponents here are {params['opponents']!r}"
             )
+    if params["opp_until"] > 0 and params["opponents"] not in ("search", "infer"):
+        raise AgentSpecError(
+            f"agent {kind!r}: opp_until warms up searched opponent decisions, so it needs "
+            f"opponents=search or infer (here opponents={params['opponents']!r})"
+        )
     if params["unprune"] > 0 and params["prior"] not in ("heuristic", "blueprint"):
         raise AgentSpecError(
             f"agent {kind!r}: unprune opens a node with the prior's move, so it "

@@ -145,6 +145,24 @@ class BlueprintOpponents:
         pass
 
 
+class Warmup:
+    """``opp_until``: a searched opponent decision is the heuristic's move in the simulated
+    world (an edge without statistics) until its node has been reached ``T = share * sims``
+    times (counted in ``Node.visits``), then it is searched like any other. Without it a
+    searched opponent node that is reached a few times tries its moves in turn, so deep in
+    the tree the other players play almost at random; with it they play like the heuristic
+    holding that world's cards where the search has too few samples to do better, and are
+    searched where it has them (near the root)."""
+
+    def __init__(self, heuristic: Policy, share: float):
+        self.heuristic = heuristic
+        self.share = share
+
+    def start(self, sims: int) -> int:
+        """T for a search of ``sims`` simulations."""
+        return max(1, round(self.share * sims))
+
+
 class InferredOpponents:
     """A mixture of the two opponent models, its weight learned from the game so far: each
     other player's decision inside the tree is the heuristic's move with probability

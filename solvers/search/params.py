@@ -277,6 +277,20 @@ COMMON: tuple[Param, ...] = (
         tunable=True,
     ),
     Param(
+        "opp_until",
+        float,
+        0.0,
+        "with opponents=search or infer: a searched opponent decision is the heuristic's "
+        "move in the simulated world (an edge without statistics) until its node has been "
+        "reached opp_until*sims times, and searched from then on, so thinly visited "
+        "opponent nodes play like the heuristic with that world's cards instead of trying "
+        "every move in turn",
+        range=(0.0, 1.0),
+        special=((0.0, "off: searched from the first visit"),),
+        tunable=True,
+        tune=(0.0, 0.5),
+    ),
+    Param(
         "unprune",
         float,
         -1.0,

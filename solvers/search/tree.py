@@ -84,6 +84,8 @@ class SearchEngine:
         self.start_world = parts.worlds.draw if determinize else _copy
         self.lo, self.span = parts.leaf.lo, parts.leaf.span
         self._apply, self._legal = transition_functions(game)
+        self.warmup = parts.warmup
+        self.warm_until = 0  # T of opp_until in the current search (0: off)
         self.root_player = -1
         self.sims_done = 0
         # an advice client may stop a search (``halted``) and watch it (``on_tick(root)``,
@@ -100,6 +102,8 @@ class SearchEngine:
         root = root or Node()
         self.root_player = state.current_player()
         self.expansion.start(sims)  # with a time budget `sims` still sets the scale
+        if self.warmup is not None:
+            self.warm_until = self.warmup.start(sims)
         self.sims_done = self.root_policy.run(self, state, root, sims, seconds)
         return root
 
@@ -130,6 +134,7 @@ class SearchEngine:
         apply, legal_moves = self._apply, self._legal
         opponent, prior = self.opponents.policy, self.prior.policy
         opens, select = self.expansion.opens, self.selection.select
+        until = self.warm_until
         me = self.root_player
         path: list[tuple[Node, int]] = []
         node, ret = root, None
@@ -144,8 +149,12 @@ class SearchEngine:
             a = -1
             if p < 0:
                 a = sample_chance(state, rng)
-            elif opponent is not None and p != me:
-                a = opponent(state, streams.np)
+            elif p != me:
+                if opponent is not None:
+                    a = opponent(state, streams.np)
+                if a < 0 and node.visits < until:  # a searched decision, still warming up
+                    node.visits += 1
+                    a = self.warmup.heuristic(state, streams.np)  # type: ignore[union-attr]
             if a >= 0:
                 apply(state, a)
                 child = node.children.get(a)

@@ -298,6 +298,8 @@ HIDDEN = [s for s in all_specs() if s.perturb_secret is not None]
         "mcts(sims=8,rollout_depth=6,opponents=infer)",
         "pimc(worlds=2,sims=4,rollout_depth=6,opponents=infer,opp_prior=1)",
         "ismcts(sims=8,rollout_depth=6,opponents=infer,opp_fit=mixture,opp_prior=1)",
+        "ismcts(sims=12,rollout_depth=6,opponents=infer,opp_until=0.2)",
+        "ismcts(sims=12,rollout_depth=6,opponents=search,opp_until=0.2)",
     ],
 )
 def test_inferred_opponents_never_peek_at_other_players_secrets(spec, agent):
