@@ -67,6 +67,7 @@ from tournament.pool import (  # noqa: F401  (intervals, orders_played: the test
     sprt_options,
     sprt_table,
     table,
+    widened,
 )
 from tournament.sprt.gsprt import SprtError
 from tournament.tune import TuneRequest, tune
@@ -123,13 +124,12 @@ HEADER = [
     "shipped MCCFR blueprint and `cfr` solves a depth-limited subgame by CFR+ at every",
     "decision (the CFR agents, docs/CFR.md). Win share = games the row agent finished",
     "ahead of the column agent, ties half; every table is played in every seat order on",
-    "duplicate deals; intervals are 95% bootstrap intervals over the deals (on fewer",
-    "than 5 deals, where a bootstrap covers too little, widened to the Wilson interval",
-    "counting each deal as one game and the t interval over the deals' mean differences;",
-    "tournament.pool.deal_intervals). Elo: the project's pairwise fit; Plackett-Luce:",
+    "duplicate deals; intervals are 95% bootstrap intervals over the deals, `widened` in a",
+    "table on fewer than 5 deals (where a bootstrap covers too little) to contain the Wilson",
+    "interval counting each deal as one game and the t interval over the deals' mean",
+    "differences (tournament.pool.deal_intervals). Elo: the project's pairwise fit; Plackett-Luce:",
     "whole finishing orders with a seat term, on the same scale (`meeple ratings`). Seconds",
-    "per decision: 8 fixed positions per game, on a shared 2-core machine. The",
-    "round-by-round log of issue 11's tuning is in this file's git history.",
+    "per decision: 8 fixed positions per game, on a shared 2-core machine.",
     "",
     "A section's command says what it is: `--quick` sections divide every search budget",
     "(simulations, CFR iterations) by 50 and play one deal per table (a format check, not",
@@ -193,7 +193,7 @@ def equal_time(gs: str, args, tmp: Path) -> list[str]:
     n = args.equal_time_seeds or args.seeds
     r = play(gs, agents, n, args.workers, args.executor, tmp / "t", seats)
     lines = ["", f"Equal time ({args.equal_time:g} s per decision each), {n} deals, "
-             f"{orders_played(seats[0], n)}:", ""]  # fmt: skip
+             f"{orders_played(seats[0], n)}{widened(n)}:", ""]  # fmt: skip
     return lines + table(r, intervals(tmp / "t", r), rows={"default"})
 
 
@@ -231,8 +231,8 @@ def section(gs: str, args, command: str) -> list[str]:
         agents, seats = tables(measured, factor)
         run = Path(tmp) / "pool"
         r = play(gs, agents, args.seeds, args.workers, args.executor, run, seats)
-        ci = intervals(run, r)
-        lines += ["", f"Pool tables, {orders_played(seats[0], args.seeds)}:", ""]
+        ci, n = intervals(run, r), args.seeds
+        lines += ["", f"Pool tables, {orders_played(seats[0], n)}{widened(n)}:", ""]
         lines += table(r, ci, rows=set(measured))
         lines += ["", "Targets (`default`):", ""] + targets(r, ci, "default", speeds)
         if args.sprt:

@@ -120,6 +120,11 @@ def intervals(out: Path, r, draws: int = BOOT, seed: int = 0) -> dict:
 FEW_DEALS = 5  # below this many deals a percentile bootstrap over deals covers too little
 
 
+def widened(deals: int) -> str:
+    """What a table's heading adds when its intervals rest on fewer than FEW_DEALS deals."""
+    return f" (intervals on fewer than {FEW_DEALS} deals widened)" if deals < FEW_DEALS else ""
+
+
 def deal_intervals(by_seed: dict, rng: random.Random, draws: int = BOOT) -> tuple:
     """(share low, share high, difference low, difference high) of one pair from its
     outcomes per deal (``pair_outcomes``): the percentile bootstrap over deals; on fewer
