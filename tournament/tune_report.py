@@ -1,8 +1,7 @@
 """What `meeple tune` reports: the recommended setting, the marginal effect of every value
-of every tuned parameter (NTBEA's 1-tuple statistics, with 95% intervals: normal, widened
-to Wilson's), and the
-confirmation run (an SPRT of the recommendation against the agent as given) that decides
-whether the recommendation is adopted.
+of every tuned parameter (NTBEA's 1-tuple statistics, with 95% normal intervals widened to
+contain Wilson's), and the confirmation run (an SPRT of the recommendation against the
+agent as given) that decides whether the recommendation is adopted.
 """
 
 from __future__ import annotations

@@ -248,7 +248,8 @@ class InferredOpponents:
             if self.fit is not None and not valid and _hidden_choice(world, legal, self.me):
                 return  # every move looks alike to the observer: no evidence either way
             valid += 1
-            spread += 1.0 / len(legal)
+            if self.fit is not None:
+                spread += 1.0 / len(legal)
             h = self.heuristic(world, self.np)
             world.apply_action(h)
             hits += world.information_state_string(self.me) == seen
