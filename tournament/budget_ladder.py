@@ -9,7 +9,8 @@ stopped, and ``read`` reports a ledger as it stands (the games played so far).
 
 Reported: seconds per decision at each budget, each rung's share of games the doubled
 budget finished ahead (ties half) with a 95% bootstrap interval over deals, that share as
-Elo per doubling (logistic, as the ratings), the same pooled over every rung, and the
+Elo per doubling (logistic, as the ratings), the same pooled over every rung (intervals
+widened on fewer than 5 deals, as ``tournament.pool.deal_intervals`` does), and the
 ratings of every budget on one scale.
 """
 
@@ -26,11 +27,11 @@ from tournament.pool import (
     BOOT,
     DEFAULT,
     POOL,
+    deal_intervals,
     intervals,
     orders_played,
     pair_outcomes,
     play,
-    quantiles,
     rating_table,
     shares,
     span,
@@ -107,27 +108,20 @@ def ladder_lines(
 
 def pooled_doubling(out: Path, r, draws: int = BOOT, seed: int = 0) -> tuple[float, ...]:
     """(share, low, high, pairs): every rung's games pooled, the share of pairs in which the
-    doubled budget finished ahead of its half (ties half), with a 95% bootstrap interval
-    over deals (a deal's games at every rung resampled together, as ``intervals`` does
-    for one pair). One figure for "what a doubling buys", far steadier than any rung's."""
-    by_seed: dict[int, list[float]] = {}
+    doubled budget finished ahead of its half (ties half), with a 95% interval over deals
+    (each rung's deal one block, since every table is dealt its own; bootstrapped and, on
+    fewer than ``FEW_DEALS`` deals in all, widened as ``intervals`` does for one pair). One
+    figure for "what a doubling buys", far steadier than any rung's."""
+    by_seed: dict[int, tuple[list[float], list[float]]] = {}
     for (a, b), seeds in pair_outcomes(out, r).items():
         if a.startswith("sims") and b.startswith("sims") and int(a[4:]) == 2 * int(b[4:]):
             for k, (aheads, _) in seeds.items():
-                by_seed.setdefault(k, []).extend(aheads)
-    seeds = sorted(by_seed)
-    every = [x for k in seeds for x in by_seed[k]]
+                by_seed.setdefault(k, ([], []))[0].extend(aheads)
+    every = [x for aheads, _ in by_seed.values() for x in aheads]
     if not every:
         return (math.nan,) * 3 + (0,)
-    share = sum(every) / len(every)
-    if len(seeds) < 2:
-        return share, math.nan, math.nan, len(every)
-    rng = random.Random(seed)
-    boot = []
-    for _ in range(draws):
-        pick = [x for _ in seeds for x in by_seed[rng.choice(seeds)]]
-        boot.append(sum(pick) / len(pick))
-    return (share, *quantiles(boot), len(every))
+    lo, hi = deal_intervals(by_seed, random.Random(seed), draws)[:2]
+    return sum(every) / len(every), lo, hi, len(every)
 
 
 def check_ladder(out: Path, game_string: str, agents: dict, seeds: int) -> int:
@@ -179,9 +173,9 @@ def ladder_block(
     head = (
         f"Budget ladder of `{DEFAULT}` (`S` in the third seat), {state}{seeds} deals a table, "
         f"{orders_played(seats[0], seeds)}, master seed {SEED}. Seconds per decision: 8 fixed "
-        "positions, timed when the block was written. A rung's interval rests on its few "
-        "deals (on fewer than 5 it is widened to the Wilson interval counting each deal as "
-        "one game); `every rung` pools the doublings:"
+        "positions, timed when the block was written. Intervals rest on the few deals (on "
+        "fewer than 5 they are widened to the Wilson interval counting each deal as one "
+        "game); `every rung` pools the doublings:"
     )
     lines = ladder_lines(r, intervals(out, r), budgets(top), speeds)
     share, lo, hi, n = pooled_doubling(out, r)
