@@ -18,6 +18,7 @@ from scipy.sparse import csc_matrix
 
 from tournament.luck import cross_fitted_scale
 from tournament.ratings.fit import PRIOR_DRAW, Ratings, _anchor
+from tournament.ratings.pairs import block_bounds
 
 TOL = 1e-10
 
@@ -99,8 +100,7 @@ def adjust(
         for _ in range(bootstrap):
             mult = np.bincount(rng.integers(blocks, size=blocks), minlength=blocks)
             draws.append(anchored(fit_fractional((m @ mult.astype(float)).reshape(k, k))))
-        q = (1.0 - confidence) / 2.0
-        lo, hi = np.quantile(draws, q, axis=0), np.quantile(draws, 1.0 - q, axis=0)
+        lo, hi = block_bounds(draws, elo, blocks, confidence)
     measured = sum(1 for g in groups for gid in (g.ids if g.ids is not None else []) if gid in luck)
     games = sum(len(g.agents) for g in groups)
     r.elo, r.ci_low, r.ci_high = elo, np.minimum(lo, elo), np.maximum(hi, elo)

@@ -30,10 +30,12 @@ import numpy as np
 from spiel_games.common.errors import MeepleError
 from tournament.ratings.pairs import (
     PairRecords,
+    block_bounds,
     block_weights,
     pairwise,
     score_diffs,
     seat_table,
+    small_sample_factor,
 )
 from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
 
@@ -234,6 +236,9 @@ def alpha_rank(wins: np.ndarray, draws: np.ndarray) -> np.ndarray | None:
     return np.asarray(pi, dtype=float)
 
 
+FEW_SETS = 5  # below this many duplicate sets the report says the intervals are stretched
+
+
 def rate(
     agents: list[AgentInfo],
     groups: list[Games],
@@ -302,8 +307,9 @@ def rate(
 
 
 def _bootstrap_bounds(rec, anchored, elo, bootstrap: int, seed: int, confidence: float):
-    """Quantiles of the anchored fit over block-bootstrap replicates (``elo`` itself when
-    there is a single duplicate set or no bootstrap)."""
+    """Quantiles of the anchored fit over block-bootstrap replicates, stretched on few
+    duplicate sets (``block_bounds``); ``elo`` itself when there is a single duplicate set
+    or no bootstrap."""
     if bootstrap <= 0 or rec.num_blocks <= 1:
         return elo.copy(), elo.copy()
     rng = np.random.default_rng(seed)
@@ -314,8 +320,7 @@ def _bootstrap_bounds(rec, anchored, elo, bootstrap: int, seed: int, confidence:
         weights = block_weights(rng, rec.num_blocks, n)
         for i, (w, d) in enumerate(rec.matrices_many(weights)):
             samples[start + i] = anchored(fit_elo(w, d))
-    q = (1.0 - confidence) / 2.0
-    return np.quantile(samples, q, axis=0), np.quantile(samples, 1.0 - q, axis=0)
+    return block_bounds(samples, elo, rec.num_blocks, confidence)
 
 
 def _game_counts(groups: list[Games], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -340,6 +345,12 @@ def _warnings(comps: list[list[str]], num_blocks: int, bootstrap: int) -> list[s
         )
     if num_blocks <= 1 and bootstrap > 0:
         out.append("a single duplicate set: no bootstrap confidence intervals")
+    elif bootstrap > 0 and num_blocks < FEW_SETS:
+        out.append(
+            f"intervals rest on {num_blocks} duplicate sets: stretched "
+            f"{small_sample_factor(num_blocks):.1f}x for so few (small_sample_factor); "
+            "play more sets for narrower ones"
+        )
     return out
 
 

@@ -8,9 +8,12 @@ two seats of one agent are no result). :class:`PairRecords` keeps them as a spar
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
+from scipy.stats import norm
+from scipy.stats import t as t_dist
 
 if TYPE_CHECKING:
     from tournament.ratings.fit import Games
@@ -81,6 +84,35 @@ def block_weights(rng: np.random.Generator, num_blocks: int, n: int) -> np.ndarr
     for i in range(n):
         weights[:, i] = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
     return weights
+
+
+def small_sample_factor(num_blocks: int, confidence: float = 0.95) -> float:
+    """How much wider than its percentile bootstrap a rating interval over ``num_blocks``
+    duplicate sets is drawn: sqrt(n / (n - 1)) for the bootstrap's variance, which is the
+    sample variance with divisor n, times the Student t quantile over the normal one for an
+    interval whose spread is itself estimated from n sets. 9.2 at 2 sets, 2.7 at 3, 1.9 at
+    4, 1.4 at 6, 1.2 at 10, 1.06 at 30: it matters only where the plain bootstrap covers
+    far less than it claims (measured on synthetic 3-player tables, 95% claimed: 0.46, 0.69,
+    0.78 and 0.85 at 2, 3, 4 and 6 sets)."""
+    if num_blocks < 2:
+        return 1.0
+    q = 1.0 - (1.0 - confidence) / 2.0
+    ratio = float(t_dist.ppf(q, num_blocks - 1) / norm.ppf(q))
+    return math.sqrt(num_blocks / (num_blocks - 1)) * ratio
+
+
+def block_bounds(draws, centre, num_blocks: int, confidence: float = 0.95):
+    """(low, high): the percentile bounds of bootstrap ``draws`` (replicates x values) over
+    ``num_blocks`` duplicate sets, their distances from ``centre`` (the fit on all games)
+    stretched by ``small_sample_factor``; each bound on its side of the centre."""
+    q = (1.0 - confidence) / 2.0
+    lo, hi = np.quantile(draws, q, axis=0), np.quantile(draws, 1.0 - q, axis=0)
+    f = small_sample_factor(num_blocks, confidence)
+    centre = np.asarray(centre, dtype=float)
+    with np.errstate(invalid="ignore"):  # an infinite bound stays infinite
+        low = centre - np.maximum(centre - lo, 0.0) * f
+        high = centre + np.maximum(hi - centre, 0.0) * f
+    return low, high
 
 
 def score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:

@@ -29,6 +29,8 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.sparse import csc_matrix
 
+from tournament.ratings.pairs import block_bounds
+
 ELO = 400.0 / math.log(10.0)  # natural-log strength to Elo
 PRIOR = 0.01  # virtual wins each way between every pair (OpenSpiel's smoothing_factor)
 
@@ -148,10 +150,9 @@ def fit_plackett_luce(
             e, s = _scaled(model, model.fit([p.weights(mult) for p in pats], x), anchored)
             draws.append(e)
             seat_draws.append([row["elo"] for row in s])
-        q = (1.0 - confidence) / 2.0
-        lo, hi = np.quantile(draws, q, axis=0), np.quantile(draws, 1.0 - q, axis=0)
-        seat_lo = list(np.quantile(seat_draws, q, axis=0))
-        seat_hi = list(np.quantile(seat_draws, 1.0 - q, axis=0))
+        lo, hi = block_bounds(draws, elo, num_blocks, confidence)
+        s_lo, s_hi = block_bounds(seat_draws, seat_lo, num_blocks, confidence)
+        seat_lo, seat_hi = list(s_lo), list(s_hi)
     for row, a, b in zip(seats, seat_lo, seat_hi, strict=True):
         row["ci_low"], row["ci_high"] = min(float(a), row["elo"]), max(float(b), row["elo"])
     loglik = -model(x, full)[0] - _prior_only(model, x)
