@@ -66,6 +66,11 @@ def _auto_unprune(v: GameAuto) -> float:
     return v.defaults.unprune if v.defaults is not None and use else 0.0
 
 
+def _auto_until(v: GameAuto) -> float:
+    use = v["opponents"] in ("search", "infer") and v.evaluated_with_heuristic
+    return v.defaults.opp_until if v.defaults is not None and use else 0.0
+
+
 _EVALUATED = "eval=game|learned"
 
 COMMON: tuple[Param, ...] = (
@@ -279,7 +284,7 @@ COMMON: tuple[Param, ...] = (
     Param(
         "opp_until",
         float,
-        0.0,
+        -1.0,
         "with opponents=search or infer: a searched opponent decision is the heuristic's "
         "move in the simulated world (an edge without statistics) until its node has been "
         "reached opp_until*sims times, and searched from then on, so thinly visited "
@@ -287,6 +292,11 @@ COMMON: tuple[Param, ...] = (
         "every move in turn",
         range=(0.0, 1.0),
         special=((0.0, "off: searched from the first visit"),),
+        auto=Auto(
+            -1.0,
+            f"the game's measured value with {_EVALUATED} and opponents=search|infer",
+            _auto_until,
+        ),
         tunable=True,
         tune=(0.0, 0.5),
     ),

@@ -53,6 +53,9 @@ class SearchDefaults:
     # unprune=auto with the heuristic prior: a node below the root gains one move per
     # unprune * sims visits; 0 = off
     unprune: float = 0.0
+    # opp_until=auto with opponents=search|infer: searched opponent decisions play the
+    # heuristic's move until their node is reached opp_until * sims times; 0 = off
+    opp_until: float = 0.0
 
     def __post_init__(self):
         if self.eval_auto not in ("game", "learned"):
@@ -61,6 +64,8 @@ class SearchDefaults:
             raise ValueError(f"eval_rollout must be random or heuristic, got {self.eval_rollout!r}")
         if self.eval_depth < 0 or self.unprune < 0:
             raise ValueError("eval_depth and unprune must be >= 0")
+        if not 0.0 <= self.opp_until <= 1.0:
+            raise ValueError(f"opp_until must be in [0, 1], got {self.opp_until}")
 
 
 @dataclass(frozen=True)

@@ -103,3 +103,41 @@ def test_bad_warm_ups_give_one_line_errors(spec, message):
 def test_a_warm_up_needs_the_games_heuristic():
     with pytest.raises(AgentSpecError, match="no heuristic for opp_until"):
         make_agent("ismcts(opponents=search,opp_until=0.1)", pyspiel.load_game("kuhn_poker"))
+
+
+def test_auto_warm_up_is_the_games_measured_value_with_searched_opponents(monkeypatch):
+    """opp_until=auto (the default) takes the game's measured ``SearchDefaults.opp_until``
+    where opponents are searched or inferred and the search is evaluated with the
+    heuristic; 0 under opponents=heuristic (so the default never meets the refusal) and
+    on a game without a heuristic; an explicit value overrides it."""
+    import dataclasses
+
+    from solvers.registry import resolve
+    from solvers.search import params as search_params
+    from solvers.search import resolve_auto
+    from spiel_games.common.registry import get_spec
+
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    spec = get_spec("python_coloretto")
+    moved = dataclasses.replace(spec.search_defaults, opp_until=0.3)
+    spec = dataclasses.replace(spec, search_defaults=moved)
+    monkeypatch.setattr(search_params, "get_spec", lambda name: spec)
+    for text, want in (
+        ("ismcts", 0.3),
+        ("ismcts(opponents=search)", 0.3),
+        ("ismcts(opponents=heuristic)", 0.0),
+        ("ismcts(eval=score,prior=none,opponents=search)", 0.0),
+        ("ismcts(opp_until=0.1)", 0.1),
+        ("ismcts(opp_until=0)", 0.0),
+    ):
+        assert resolve_auto(game, resolve(text).params)["opp_until"] == want, text
+    make_agent("ismcts(sims=10,opponents=heuristic)", game, seed=0)  # auto: no refusal
+    kuhn = resolve_auto(pyspiel.load_game("kuhn_poker"), resolve("ismcts").params)
+    assert kuhn["opp_until"] == 0.0
+
+
+def test_search_defaults_refuse_a_warm_up_out_of_range():
+    from spiel_games.common.registry import SearchDefaults
+
+    with pytest.raises(ValueError, match="opp_until"):
+        SearchDefaults(opp_until=1.5)
