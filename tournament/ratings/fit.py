@@ -29,6 +29,7 @@ import numpy as np
 
 from spiel_games.common.errors import MeepleError
 from tournament.ratings.pairs import (
+    Games,
     PairRecords,
     block_bounds,
     block_weights,
@@ -55,17 +56,6 @@ class AgentInfo:
     budget: float | None = None
     coverage: float | None = None  # mean share of decisions played from its table (ledger)
     coverage_games: int = 0
-
-
-@dataclass
-class Games:
-    """Rated games of one player count, as arrays (G games, N seats)."""
-
-    agents: np.ndarray  # (G, N) int agent index by seat
-    ranks: np.ndarray  # (G, N) int, 1 = best
-    scores: np.ndarray  # (G, N) float, NaN on failures
-    blocks: np.ndarray  # (G,) int duplicate-set index
-    ids: np.ndarray | None = None  # (G,) game ids, when read from ledgers
 
 
 @dataclass

@@ -9,14 +9,22 @@ two seats of one agent are no result). :class:`PairRecords` keeps them as a spar
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import norm
 from scipy.stats import t as t_dist
 
-if TYPE_CHECKING:
-    from tournament.ratings.fit import Games
+
+@dataclass
+class Games:
+    """Rated games of one player count, as arrays (G games, N seats)."""
+
+    agents: np.ndarray  # (G, N) int agent index by seat
+    ranks: np.ndarray  # (G, N) int, 1 = best
+    scores: np.ndarray  # (G, N) float, NaN on failures
+    blocks: np.ndarray  # (G,) int duplicate-set index
+    ids: np.ndarray | None = None  # (G,) game ids, when read from ledgers
 
 
 def pairwise(games: Games, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
