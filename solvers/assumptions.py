@@ -40,5 +40,12 @@ def assumed_opponents(game, spec: str | AgentSpec) -> str:
     agent = resolve(spec)
     if "opponents" not in agent.params:
         return f"{agent.kind.name}: no opponent model (the agent does not search)"
-    model = str(resolve_auto(game, dict(agent.params))["opponents"])
-    return f"opponents={model}: {MODELS[model]}"
+    chosen = resolve_auto(game, dict(agent.params))
+    model = str(chosen["opponents"])
+    until = float(chosen.get("opp_until", 0.0))
+    if until <= 0.0:
+        return f"opponents={model}: {MODELS[model]}"
+    return (
+        f"opponents={model}, opp_until={until:g}: {MODELS[model]}; a searched decision is "
+        f"the heuristic's move until the search has reached it {until:g} x sims times"
+    )

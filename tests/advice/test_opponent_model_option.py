@@ -28,6 +28,13 @@ def test_the_named_model_is_what_the_agent_resolves_to():
         assert spec.params["opponents"] == model
         assert assumed_opponents(game, spec) == f"opponents={model}: {MODELS[model]}"
     assert "no opponent model" in assumed_opponents(game, with_opponents("heuristic", "search"))
+    rococo = pyspiel.load_game("python_rococo(players=3)")  # its measured warm-up is named
+    assert assumed_opponents(rococo, "ismcts").startswith(
+        f"opponents=infer, opp_until=0.05: {MODELS['infer']}; a searched decision is the "
+        "heuristic's move until the search has reached it 0.05 x sims times"
+    )
+    off = assumed_opponents(rococo, "ismcts(opp_until=0)")
+    assert off == f"opponents=infer: {MODELS['infer']}"
     with pytest.raises(AgentSpecError, match="unknown opponent model 'crowd'"):
         with_opponents("ismcts", "crowd")
 

@@ -141,3 +141,16 @@ def test_search_defaults_refuse_a_warm_up_out_of_range():
 
     with pytest.raises(ValueError, match="opp_until"):
         SearchDefaults(opp_until=1.5)
+
+
+def test_each_games_measured_warm_up_is_what_the_default_plays():
+    """The default (opponents=auto: infer) takes each game's SearchDefaults.opp_until."""
+    from solvers.registry import resolve
+    from solvers.search import resolve_auto
+    from spiel_games.common.registry import get_spec
+
+    for name in ("coloretto", "rococo", "bruxelles", "staufer"):
+        game = pyspiel.load_game(f"python_{name}(players=3)")
+        chosen = resolve_auto(game, resolve("ismcts").params)
+        assert chosen["opp_until"] == get_spec(f"python_{name}").search_defaults.opp_until
+    assert get_spec("python_rococo").search_defaults.opp_until == 0.05  # issue 33's SPRT
