@@ -175,7 +175,8 @@ def ladder_block(
         f"{orders_played(seats[0], seeds)}, master seed {SEED}. Seconds per decision: 8 fixed "
         "positions, timed when the block was written. Intervals rest on the few deals (on "
         "fewer than 5 they are widened to the Wilson interval counting each deal as one "
-        "game); `every rung` pools the doublings:"
+        "game; the ratings' bounds are stretched instead, docs/tournaments.md); `every rung` "
+        "pools the doublings:"
     )
     lines = ladder_lines(r, intervals(out, r), budgets(top), speeds)
     share, lo, hi, n = pooled_doubling(out, r)

@@ -152,9 +152,8 @@ def test_a_fixed_table_with_the_heuristic_in_two_seats_is_played_and_rated(tmp_p
 
 
 def test_a_pair_seen_on_one_deal_has_no_interval(tmp_path, module):
-    """One seed's games move together: with a single seed (one table: one deal) every
-    bootstrap draw would be that seed, an interval of width 0 that covers nothing, so
-    there is none, and the table says so."""
+    """One deal: every bootstrap draw would be that deal (a point that covers nothing),
+    so there is no interval, and the table says so."""
     agents = {"heuristic": "heuristic", "random": "random"}
     seats = [["heuristic", "random", "random"]]
     r = module.play("python_coloretto(players=3)", agents, 1, 1, "serial", tmp_path / "y", seats)
@@ -360,14 +359,15 @@ def test_the_pooled_doubling_resamples_deals_across_rungs(tmp_path):
     """Two rungs of two deals (each table its own: four), widened to contain Wilson's."""
     from solvers.intervals import wilson
     from tournament.budget_ladder import ladder_tables, pooled_doubling
-    from tournament.pool import play
+    from tournament.pool import pair_outcomes, play
 
-    agents, seats = ladder_tables(400, 50)
-    out = tmp_path / "l"
+    (agents, seats), out = ladder_tables(400, 50), tmp_path / "l"
     r = play("python_coloretto(players=3)", agents, 2, 1, "serial", out, seats)
     share, lo, hi, n = pooled_doubling(out, r)
-    w_lo, w_hi = wilson(share, 4)
-    assert n == 12 and 0.0 <= lo <= w_lo + 1e-12 <= share <= w_hi - 1e-12 <= hi <= 1.0
+    deals = {k for pair, by in pair_outcomes(out, r).items() if pair[1] != "S" for k in by}
+    w_lo, w_hi = wilson(share, len(deals))
+    assert len(deals) == 4 and n == 12
+    assert lo <= w_lo + 1e-12 <= share <= w_hi - 1e-12 <= hi
 
 
 @pytest.mark.parametrize("deals", [2, 3, 4])

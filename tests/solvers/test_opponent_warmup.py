@@ -154,3 +154,6 @@ def test_each_games_measured_warm_up_is_what_the_default_plays():
         chosen = resolve_auto(game, resolve("ismcts").params)
         assert chosen["opp_until"] == get_spec(f"python_{name}").search_defaults.opp_until
     assert get_spec("python_rococo").search_defaults.opp_until == 0.05  # issue 33's SPRT
+    rococo = pyspiel.load_game("python_rococo(players=3)")
+    for text, want in (("ismcts(opponents=search)", 0.05), ("ismcts(opponents=heuristic)", 0.0)):
+        assert resolve_auto(rococo, resolve(text).params)["opp_until"] == want, text

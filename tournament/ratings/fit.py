@@ -124,7 +124,9 @@ def _coverage_record(agent: AgentInfo) -> dict:
 
 def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
     """(Elo, bootstrap replicates (B, k)), each centred on its mean: the pairwise fit on
-    ``groups`` and on ``bootstrap`` resamples of their duplicate sets."""
+    ``groups`` and on ``bootstrap`` resamples of their duplicate sets, each replicate's
+    distance from the fit stretched by ``small_sample_factor`` as the report's intervals
+    are (so a decision taken on few sets is no surer than those intervals)."""
     parts = [pairwise(g, k) for g in groups]
     blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
     num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=1))
@@ -132,7 +134,8 @@ def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
     elo = fit_elo(*rec.matrices())
     weights = block_weights(np.random.default_rng(seed), num_blocks, bootstrap)
     samples = np.array([fit_elo(wi, d) for wi, d in rec.matrices_many(weights)])
-    return elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
+    elo, samples = elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
+    return elo, elo + (samples - elo) * small_sample_factor(num_blocks)
 
 
 def _elo_options():
@@ -289,7 +292,7 @@ def rate(
         blocks=num_blocks,
         void_games=void_games,
         components=comps,
-        warnings=_warnings(comps, num_blocks, bootstrap),
+        warnings=_warnings(comps, num_blocks, bootstrap, confidence),
         prior=prior_text(),
         one_sided=sided,
         plackett_luce=pl,
@@ -325,7 +328,9 @@ def _game_counts(groups: list[Games], k: int) -> tuple[np.ndarray, np.ndarray]:
         return games_per, score_sum / score_n
 
 
-def _warnings(comps: list[list[str]], num_blocks: int, bootstrap: int) -> list[str]:
+def _warnings(
+    comps: list[list[str]], num_blocks: int, bootstrap: int, confidence: float = 0.95
+) -> list[str]:
     out = []
     if len(comps) > 1:
         out.append(
@@ -338,7 +343,7 @@ def _warnings(comps: list[list[str]], num_blocks: int, bootstrap: int) -> list[s
     elif bootstrap > 0 and num_blocks < FEW_SETS:
         out.append(
             f"intervals rest on {num_blocks} duplicate sets: stretched "
-            f"{small_sample_factor(num_blocks):.1f}x for so few (small_sample_factor); "
+            f"{small_sample_factor(num_blocks, confidence):.1f}x for so few (small_sample_factor); "
             "play more sets for narrower ones"
         )
     return out
