@@ -69,13 +69,22 @@ from bench_cfr_speed import game_string, speed  # noqa: E402
 
 GAMES = ("coloretto", "rococo", "bruxelles", "staufer")
 SECTIONS = ("speed", "parallel", "blueprints", "strength", "ismcts", "exact")
-# tuned on other deals (master seed 101, 30 games each): playing the root's most likely
-# move beat sampling its mixed strategy (Coloretto 0.61 vs 0.54, Rococo 0.72 vs 0.67 on the
-# benchmark's deals before); 600 iterations no better (0.60)
-# On Coloretto, heuristic rollouts after the depth limit (`--search
-# "cfr-search(iterations=200,play=best,rollout=30)"`, chosen on master seed 77: 0.75 of 120
-# pairs against 0.62 without) raise the benchmark's figure from 0.53 to 0.65 (docs/CFR.md).
+# The cfr-search agent measured per game (`--search` overrides it for every game). Tuned on
+# other deals than the benchmark's (master seed 11): playing the root's most likely move
+# beat sampling its mixed strategy (master seed 101: Coloretto 0.61 vs 0.54, Rococo 0.72 vs
+# 0.67); on Coloretto, heuristic rollouts after the depth limit helped (seed 77: 0.75 of
+# 120 pairs against 0.62 without) and the shallowest subgame plays best: depth 1, 2, 3, 6
+# won 0.92, 0.81, 0.75, 0.64 of 120 pairs on master seed 4242 (0.86 at depth 1 on seed
+# 5151); 600 iterations instead of 200 no better (0.66).
 SEARCH = "cfr-search(iterations=200,play=best)"
+SEARCHES = {"coloretto": "cfr-search(iterations=200,play=best,rollout=30,depth=1)"}
+
+
+def search_spec(name: str, override: str = "") -> str:
+    """The cfr-search agent the strength section measures on game ``name``."""
+    return override or SEARCHES.get(name, SEARCH)
+
+
 VARIANTS = {
     "prior": "prior=blueprint",
     "opponents": "opponents=blueprint",
@@ -180,9 +189,10 @@ def blueprints(name: str) -> dict:
 
 # ----- strength ----------------------------------------------------------------------------
 def strength(
-    name: str, seeds: int, search_seeds: int, workers: int, executor: str, search: str = SEARCH
+    name: str, seeds: int, search_seeds: int, workers: int, executor: str, search: str = ""
 ) -> dict:
     module = _strength_module()
+    search = search_spec(name, search)
     gs = game_string(name)
     out: dict = {"game": gs, "seeds": seeds, "lineups": {}}
     for label, spec, n in (("blueprint", "blueprint", seeds), ("cfr-search", search, search_seeds)):
@@ -303,9 +313,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--iterations", type=int, default=640, help="parallel: iterations")
     ap.add_argument("--repeats", type=int, default=3, help="parallel: timed segments per side")
     ap.add_argument("--batch", type=int, default=None, help="parallel: iterations per batch")
-    ap.add_argument("--seeds", type=int, default=20, help="strength: blueprint deals (x3 seats)")
-    ap.add_argument("--search-seeds", type=int, default=10, help="strength: cfr-search deals")
-    ap.add_argument("--search", default=SEARCH, help="strength: the cfr-search agent measured")
+    ap.add_argument("--seeds", type=int, default=100, help="strength: blueprint deals (x3 seats)")
+    ap.add_argument("--search-seeds", type=int, default=20, help="strength: cfr-search deals")
+    ap.add_argument(
+        "--search", default="", help="strength: the cfr-search agent measured (default: per game)"
+    )
     ap.add_argument("--move-seconds", type=float, default=0.05, help="ismcts: seconds per move")
     ap.add_argument("--max-games", type=int, default=24, help="ismcts: games per SPRT at most")
     ap.add_argument("--variants", default="prior,opponents", help="ismcts: prior,opponents,both")

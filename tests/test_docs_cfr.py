@@ -63,3 +63,17 @@ def test_a_new_measurement_of_a_game_replaces_its_old_row(bench, tmp_path):
     assert data["speed-b"]["rows"] == new and data["exact-a-b"]["rows"] == rows
     doc.save_section(path, "speed-a", {"command": "c3", "code_version": "v", "rows": rows[:1]})
     assert "speed-a-b" not in doc.load_data(path)
+
+
+def test_the_strength_section_measures_each_games_own_cfr_search(bench):
+    """Coloretto's cfr-search is its tuned one (a one-decision subgame with heuristic
+    rollouts); the other games keep the common spec; --search overrides every game."""
+    from solvers.registry import make_agent
+    from spiel_games import load_game
+
+    coloretto = bench.search_spec("coloretto")
+    assert "depth=1" in coloretto and "rollout=30" in coloretto
+    assert bench.search_spec("rococo") == bench.SEARCH != coloretto
+    assert bench.search_spec("coloretto", "cfr-search(iterations=5)") == "cfr-search(iterations=5)"
+    for name in bench.GAMES:  # each one a valid agent of its game
+        make_agent(bench.search_spec(name), load_game(bench.game_string(name)), seed=0)
