@@ -30,7 +30,7 @@ from solvers.search.tree import Node, SearchEngine
 # per game and unit (value, margin in points, first as a probability), from docs/ADVICE.md
 FLOOR: dict[str, dict[str, float]] = {
     "python_coloretto": {"value": 0.132, "margin": 0.998, "first": 0.101},
-    "python_rococo": {"value": 0.0664, "margin": 1.36, "first": 0.0494},
+    "python_rococo": {"value": 0.116, "margin": 3.08, "first": 0.0631},
     "python_staufer": {"value": 0.134, "margin": 2.62, "first": 0.0608},
     "python_bruxelles": {"value": 0.0631, "margin": 3.37, "first": 0.0539},
 }
