@@ -73,13 +73,10 @@ SECTIONS = ("speed", "parallel", "blueprints", "strength", "ismcts", "exact")
 # other deals than the benchmark's (master seed 11): playing the root's most likely move
 # beat sampling its mixed strategy (master seed 101: Coloretto 0.61 vs 0.54, Rococo 0.72 vs
 # 0.67); on Coloretto, heuristic rollouts after the depth limit helped (seed 77: 0.75 of
-# 120 pairs against 0.62 without) and the shallowest subgame plays best: depth 1, 2, 3, 6
-# won 0.92, 0.81, 0.75, 0.64 of 120 pairs on master seed 4242 (0.86 at depth 1 on seed
+# 120 pairs against 0.62 without) and the shallowest subgame plays best against the
+# heuristic (docs/solvers.md for a line-up with a searcher): depth 1, 2, 3, 6 won 0.92, 0.81, 0.75, 0.64 of 120 pairs on master seed 4242 (0.86 at depth 1 on seed
 # 5151); 600 iterations instead of 200 no better (0.66).
 SEARCH = "cfr-search(iterations=200,play=best)"
-# The blueprint plays a 3-player game in milliseconds: 500 deals (3,000 pairs) by default,
-# where 100 deals left its share uncertain by about +-0.05 (on Die Staufer, five master
-# seeds of 100 deals gave 0.55 to 0.65).
 SEARCHES = {"coloretto": "cfr-search(iterations=200,play=best,rollout=30,depth=1)"}
 
 
@@ -316,6 +313,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--iterations", type=int, default=640, help="parallel: iterations")
     ap.add_argument("--repeats", type=int, default=3, help="parallel: timed segments per side")
     ap.add_argument("--batch", type=int, default=None, help="parallel: iterations per batch")
+    # The blueprint plays a 3-player game in milliseconds: 500 deals (3,000 pairs) by default,
+    # where 100 deals left its share uncertain by about +-0.05 (on Die Staufer, five master
+    # seeds of 100 deals gave 0.55 to 0.65).
     ap.add_argument("--seeds", type=int, default=500, help="strength: blueprint deals (x3 seats)")
     ap.add_argument("--search-seeds", type=int, default=20, help="strength: cfr-search deals")
     ap.add_argument(
