@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 from behaviour_digests import digest_cli  # noqa: E402
 
 import spiel_games  # noqa: E402
-from solvers.mccfr import MCCFR  # noqa: E402
+from solvers.mccfr_sequential import MCCFR  # noqa: E402
 from spiel_games.common.registry import all_specs  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "abstraction_digests.json"

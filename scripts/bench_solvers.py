@@ -83,7 +83,7 @@ def mccfr_rates(quick: bool) -> list[tuple[str, str, str, float, int]]:
     import pyspiel
 
     import spiel_games
-    from solvers.mccfr import MCCFR
+    from solvers.mccfr_sequential import MCCFR
 
     budget = 0.05 if SMOKE else 2.0 if quick else 10.0
     rows = []
@@ -154,7 +154,7 @@ _MEMORY_CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 import pyspiel, spiel_games
-from solvers.mccfr import MCCFR
+from solvers.mccfr_sequential import MCCFR
 from solvers.policy_file import table_rows, write_policy
 spec = spiel_games.get_spec({config!r})
 game = pyspiel.load_game({config!r})

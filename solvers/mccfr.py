@@ -32,6 +32,12 @@ traversal per player):
   plus the importance-weighted difference, which keeps the estimate unbiased and cuts
   its variance where the baseline is good.
 
+With ``model_share`` p > 0 a traversal is a *restricted Nash response* (Johanson,
+Zinkevich and Bowling 2007): each player other than the traverser plays the game's
+heuristic for the whole traversal with probability p (its decisions then add nothing to
+the tables), its learned strategy otherwise. The traverser learns a reply to that mixture,
+which exploits the heuristic as far as p lets it; p = 0 is plain self-play.
+
 Traversals read a snapshot (``View``) and return ``Deltas``; ``MCCFR`` applies them
 after every traversal (the classic sequential algorithm), the trainer
 (``solvers.mccfr_train``) after every round of batches.
@@ -40,14 +46,23 @@ after every traversal (the classic sequential algorithm), the trainer
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+import numpy as np
 import pyspiel
 
 from solvers.fastpath import transition_functions
-from solvers.mccfr_sampling import collector_paused, count_decisions, first_per_label, pick
-from solvers.mccfr_tables import Deltas, Tables, View, average_policy_table
+from solvers.mccfr_sampling import (
+    collector_paused,
+    count_decisions,
+    first_per_label,
+    model_seats,
+    pick,
+)
+from solvers.mccfr_tables import Deltas, View
 from solvers.policy_file import key_function, label_function
 from spiel_games.common.chance import sample_chance
+from spiel_games.common.registry import get_spec
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 # Measured peak of a run: about 1 KB per row on full games, so the bound keeps a run near
@@ -58,6 +73,10 @@ DEFAULT_MAX_KEYS = 2_000_000
 # traverser's own decisions only.
 ALGORITHM = 2
 WEIGHTINGS = ("counterfactual", "sampled")
+
+
+def _no_model(state, rng) -> int:
+    raise AssertionError("no seat plays an opponent model when model_share is 0")
 
 
 class Traversals:
@@ -73,6 +92,7 @@ class Traversals:
         baselines: bool = False,
         es_leaves: int = 0,
         max_rows: int = DEFAULT_MAX_KEYS,
+        model_share: float = 0.0,
     ):
         if variant not in ("es", "os"):
             raise ValueError(f"MCCFR variant must be es or os, got {variant!r}")
@@ -89,6 +109,9 @@ class Traversals:
         self.es_leaves = es_leaves
         self.decisions = count_decisions(game) if variant == "es" and es_leaves > 0 else 0
         self.max_rows = max_rows
+        self.model_share = model_share  # restricted Nash response: the heuristic's share
+        spec = get_spec(game.get_type().short_name) if model_share > 0 else None
+        self.model: Callable[..., int] = spec.heuristic if spec and spec.heuristic else _no_model
         self._apply, self._legal = transition_functions(game)
 
     # ----- one batch ---------------------------------------------------------------
@@ -105,6 +128,10 @@ class Traversals:
         self._local_rows: dict[str, int] = {}
         self._local_slots: dict[tuple[int, int], int] = {}
         for player in players:
+            self._model = model_seats(rng, self.players, player, self.model_share)
+            self._model_rng = (
+                np.random.default_rng(rng.getrandbits(32)) if any(self._model) else None
+            )
             state = self.game.new_initial_state()
             if self.variant == "es":
                 start = rng.randrange(self.decisions) if self.es_leaves > 0 else 0
@@ -193,6 +220,7 @@ class Traversals:
         eps = self.epsilon
         players = self.players
         counterfactual = self.counterfactual
+        model, model_rng = self._model, self._model_rng
         reach = [1.0] * players
         sample_reach = w = 1.0
         path = []  # (player, row, slot, n, sampled index, policy, its sampling prob, weight)
@@ -202,6 +230,9 @@ class Traversals:
                 if p == TERMINAL:
                     break
                 apply(state, sample_chance(state, rng))
+                continue
+            if model[p]:  # the heuristic plays this seat (nothing learned)
+                apply(state, int(self.model(state, model_rng)))
                 continue
             legal = labels = legal_fn(state, p)
             if len(legal) > 1 and labels_fn is not None:  # self._choices, inlined
@@ -322,6 +353,9 @@ class Traversals:
                     return state.returns()[traverser]
                 apply(state, sample_chance(state, self.rng))
                 continue
+            if self._model[p]:  # the heuristic plays this seat (nothing learned)
+                apply(state, int(self.model(state, self._model_rng)))
+                continue
             legal, labels = self._choices(state, p, legal_fn(state, p))
             n = len(legal)
             if n == 1:  # a forced move (or one abstract action): no decision, no row
@@ -350,46 +384,3 @@ class Traversals:
             if r >= 0:
                 self._add_regret(slots, [x - v for x in values])
             return v
-
-
-class MCCFR:
-    """Sequential MCCFR: every traversal's deltas are applied before the next traversal."""
-
-    def __init__(
-        self,
-        game,
-        variant: str,
-        abstraction: str,
-        seed: int = 0,
-        epsilon: float = 0.6,
-        es_leaves: int = 0,
-        max_keys: int = DEFAULT_MAX_KEYS,
-        weighting: str = "counterfactual",
-        baselines: bool = False,
-    ):
-        self.game = game
-        self.variant = variant
-        self.abstraction = abstraction
-        self.traversals = Traversals(
-            game, variant, abstraction, epsilon, weighting, baselines, es_leaves, max_keys
-        )
-        self.key = self.traversals.key
-        self.players = game.num_players()
-        self.rng = random.Random(seed)
-        self.tables = Tables(max_rows=max_keys)
-        self.iterations = 0
-
-    @property
-    def untracked(self) -> int:
-        return self.tables.untracked
-
-    def iteration(self) -> None:
-        """One iteration: one traversal per player (alternating updates)."""
-        for player in range(self.players):
-            view = self.tables.view()
-            deltas = self.traversals.run(view, self.rng, [player])
-            self.tables.apply(view, [deltas.to_arrays()])
-        self.iterations += 1
-
-    def average_policy_table(self) -> dict[str, dict[int, float]]:
-        return average_policy_table(self.tables)

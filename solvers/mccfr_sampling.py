@@ -51,6 +51,15 @@ def first_per_label(legal, labels) -> tuple[list[int], list[int]]:
     return list(first.values()), list(first)
 
 
+def model_seats(rng: random.Random, players: int, traverser: int, share: float) -> list[bool]:
+    """The seats that play the opponent model for a whole traversal: each other seat with
+    probability ``share`` (a restricted Nash response, Johanson, Zinkevich and Bowling
+    2007). No draw at all when ``share`` is 0, so plain self-play samples as before."""
+    if share <= 0.0:
+        return [False] * players
+    return [q != traverser and rng.random() < share for q in range(players)]
+
+
 def count_decisions(game, playouts: int = 20) -> int:
     """Most real decisions (more than one legal action) one player made in random playouts
     (the range of windowed external sampling's window start)."""

@@ -54,6 +54,7 @@ class TrainSpec:
     max_keys: int = DEFAULT_MAX_KEYS
     linear: bool = False  # Linear CFR: discount the tables by k / (k + 1) before round k
     algorithm: int = ALGORITHM  # the traversals' version (solvers.mccfr.ALGORITHM)
+    model_share: float = 0.0  # restricted Nash response: the heuristic's share per other seat
 
     def merge(self, tables: Tables, round_no: int, view: View, deltas: list) -> None:
         """Apply round ``round_no``'s deltas (the one place both training and replay merge)."""
@@ -72,6 +73,7 @@ class TrainSpec:
             self.baselines,
             self.es_leaves,
             self.max_keys,
+            self.model_share,
         )
 
 

@@ -49,6 +49,7 @@ class SolveConfig:
     baselines: bool | None = None  # MCCFR-OS VR baselines: None = off where exact, else on
     epsilon: float | None = None  # MCCFR-OS exploration: None = 0.6 where exact, else FULL_EPSILON
     linear: bool | None = None  # Linear CFR discounting: None = off where exact, else on
+    rnr: float = 0.0  # restricted Nash response: each other seat plays the heuristic w.p. rnr
 
 
 @dataclass
@@ -73,13 +74,14 @@ def checkpoint_path(out: str | Path, solver: str = "cfr") -> Path:
     return out.with_name(out.name + ".ckpt.parquet")
 
 
-def default_out(game_string: str, solver: str, abstraction: str | None, seed: int) -> Path:
+def default_out(
+    game_string: str, solver: str, abstraction: str | None, seed: int, rnr: float = 0.0
+) -> Path:
     """``runs/policies/<game>-<solver>-<hash>.parquet``: one file per distinct request, so
     a rerun resumes its own checkpoint and never meets another request's."""
     short = game_string.split("(")[0].removeprefix("python_")
-    digest = hashlib.sha256(
-        json.dumps([game_string, solver, abstraction, seed]).encode()
-    ).hexdigest()[:8]
+    request = [game_string, solver, abstraction, seed] + ([rnr] if rnr else [])
+    digest = hashlib.sha256(json.dumps(request).encode()).hexdigest()[:8]
     return Path("runs") / "policies" / f"{short}-{solver}-{digest}.parquet"
 
 
@@ -127,9 +129,13 @@ def validate(cfg: SolveConfig) -> Plan:
         raise SolveError("--eval-deals must be >= 0")
     if cfg.min_visits < 1:
         raise SolveError("--min-visits must be >= 1")
+    if not 0.0 <= cfg.rnr < 1.0:  # at 1 no seat plays the learned strategy: no average
+        raise SolveError(f"--rnr must be in [0, 1), got {cfg.rnr}")
     game = spiel_games.load_game(cfg.game, any_openspiel=True)
     abstraction, version = _resolve_abstraction(game, cfg)
     is_exact = cfg.solver in efg_cfr.KINDS
+    if cfg.rnr > 0 and (is_exact or not _has_heuristic(game)):
+        raise SolveError("--rnr needs MCCFR (mccfr-es, mccfr-os) on a game with a heuristic")
     if is_exact and game.num_players() != 2:
         raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
     if is_exact and (cfg.workers > 1 or cfg.address):
@@ -137,12 +143,19 @@ def validate(cfg: SolveConfig) -> Plan:
     out = (
         Path(cfg.out)
         if cfg.out is not None
-        else default_out(str(game), cfg.solver, cfg.abstraction, cfg.seed)
+        else default_out(str(game), cfg.solver, cfg.abstraction, cfg.seed, cfg.rnr)
     )
     if out.suffix == ".npz" and is_exact:
         raise SolveError(f"--out {out}: blueprints (.npz) come from MCCFR; use a .parquet file")
     _check_out(out, cfg.solver)
     return Plan(game, out, abstraction, version, is_exact)
+
+
+def _has_heuristic(game) -> bool:
+    try:
+        return spiel_games.get_spec(game.get_type().short_name).heuristic is not None
+    except KeyError:
+        return False
 
 
 def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:

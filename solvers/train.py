@@ -100,6 +100,7 @@ def train_spec(cfg: SolveConfig, plan: Plan) -> mccfr_train.TrainSpec:
         batch=cfg.batch or (1 if exact else FULL_BATCH),
         max_keys=cfg.max_keys,
         linear=not exact if cfg.linear is None else cfg.linear,
+        model_share=cfg.rnr,
     )
 
 
@@ -190,6 +191,7 @@ def _meta(plan: Plan, spec: mccfr_train.TrainSpec, iterations: int) -> dict:
         "epsilon": spec.epsilon,
         "linear": spec.linear,
         "algorithm": spec.algorithm,
+        "rnr": spec.model_share,
     }
 
 

@@ -54,7 +54,7 @@ def _same(a: Tables, b: Tables) -> None:
 
 def test_rounds_give_the_same_tables_as_sequential_traversals_with_one_batch():
     """A round of one batch of one iteration is classic sequential MCCFR."""
-    from solvers.mccfr import MCCFR
+    from solvers.mccfr_sequential import MCCFR
 
     spec = _spec(batch=1, weighting="counterfactual", baselines=False)
     rounds = _run(spec, 40, SerialExecutor(spec), 1)

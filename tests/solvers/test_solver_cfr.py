@@ -8,7 +8,7 @@ import pytest
 import spiel_games
 from solvers import efg_cfr
 from solvers.cfr import average_policy_table, make_exact_solver, tabular_pyspiel_policy
-from solvers.mccfr import MCCFR
+from solvers.mccfr_sequential import MCCFR
 from solvers.train import SolveConfig, SolveError, checkpoint_path, solve
 from tests.solvers.mccfr_reference import DictMCCFR
 

@@ -109,6 +109,13 @@ _EvalDeals = Annotated[
         "against the heuristic; 0 = none (default 4)",
     ),
 ]
+_Rnr = Annotated[
+    float,
+    typer.Option(
+        help="MCCFR: restricted Nash response; in each traversal every other seat plays the "
+        "game's heuristic with this probability, the learned strategy otherwise (0 = self-play)",
+    ),
+]
 _MinVisits = Annotated[
     int, typer.Option(min=1, help="A blueprint (.npz) keeps the keys met at least this often")
 ]
@@ -128,6 +135,7 @@ def solve(
     batch: _Batch = None,
     eval_deals: _EvalDeals = None,
     min_visits: _MinVisits = 1,
+    rnr: _Rnr = 0.0,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume.
@@ -151,6 +159,7 @@ def solve(
         batch=batch,
         eval_deals=eval_deals,
         min_visits=min_visits,
+        rnr=rnr,
     )
     with domain_errors(USAGE):  # the whole request, before anything runs
         plan = validate(cfg)
