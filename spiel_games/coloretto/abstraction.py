@@ -1,4 +1,4 @@
-"""Information and action abstraction for MCCFR on Coloretto (name "coloretto-rows", version 3).
+"""Information and action abstraction for MCCFR on Coloretto (name "coloretto-rows", version 5).
 
 Coarse on purpose: the keys met in play must recur often enough for sampled regrets to
 settle (the blueprint's tables, ``solvers/mccfr_tables.py``). The *key* holds the
@@ -14,23 +14,30 @@ that would add the same to my score and to my opponents' are one choice:
 - labels: ``draw`` 0; take a row: 100 + 20 x my gain bucket + 10 x (the best remaining
   opponent would gain 3 or more) + the row's length; place the card in a row: 200 +
   the same for the row with the card in it + the row's length before; give a joker a
-  colour: 300 + my gain bucket. Gain buckets: < 0, 0, 1-2, 3-4, >= 5.
+  colour: 300 + my gain bucket. Gain buckets: < 0, 0, 1-2, 3-4, >= 5. The heuristic's
+  own move adds 1000 to its label, so a strategy can follow the heuristic by default and
+  learn where to leave it (a feature of the action: the heuristic reads the whole
+  position, finer than the key).
 
 Gains are cached per (collection, cards) pair, so a key costs a few dictionary lookups
 once the game's common collections have been seen.
 
 Version history: 1 = gains clipped to [-9, 12] (tables kept growing); 2 = seven gain
 buckets for me and the opponent per row in the key, standings in buckets of 5; 3 = the
-context key and action labels above.
+context key and action labels above, without the heuristic's mark; 4 (not shipped) = my
+gain exact in [-2, 6] and the opponents' in three buckets: no stronger (0.526 against the
+heuristic after 100,000 iterations, version 3 0.530, on the same 500 deals); 5 = version 3
+with the heuristic's move marked.
 """
 
 from __future__ import annotations
 
+from spiel_games.coloretto.heuristic import heuristic_action
 from spiel_games.coloretto.scoring import best_score
 from spiel_games.coloretto.state import PLACE
 
 NAME = "coloretto-rows"
-VERSION = 3
+VERSION = 5
 
 _CACHES: dict[int, dict] = {}
 _SCORES: dict[int, dict] = {}  # per config: (sorted colour counts, +2, jokers) -> score
@@ -173,4 +180,5 @@ def action_labels(state, player: int, legal) -> list[int]:
         if g is None:
             g = _gain(cfg, cache, mine, cards)
         out.append(base + threat + 20 * (0 if g < 0 else 4 if g >= 5 else _BUCKET[g]))
+    out[legal.index(heuristic_action(state))] += 1000
     return out
