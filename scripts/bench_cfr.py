@@ -21,8 +21,9 @@ rewrites the document):
   per key, and the learning curve (share of finishes ahead of the heuristic on fixed deals
   and coverage, as ``meeple solve`` reports them);
 - ``strength``: the shipped ``blueprint`` and ``cfr-search`` each against two
-  ``heuristic`` players, every seat rotation, duplicate seeds, through the tournament
-  runner (shares with 95% bootstrap intervals, coverage from the ledger), and cfr-search's
+  ``heuristic`` players, and the blueprint against two ``noisy(eps=0.3)`` players (an
+  opponent no blueprint was trained against), every seat rotation, duplicate seeds,
+  through the tournament runner (shares with 95% bootstrap intervals, coverage from the ledger), and cfr-search's
   seconds per decision on fixed positions (wall and CPU: the agent is one thread, so its
   CPU time is its time on an idle core);
 - ``ismcts``: SPRTs (``tournament.sprt``, preset gain) of ``ismcts`` with
@@ -68,6 +69,7 @@ import bench_cfr_doc as doc  # noqa: E402
 from bench_cfr_speed import game_string, speed  # noqa: E402
 
 GAMES = ("coloretto", "rococo", "bruxelles", "staufer")
+NOISY = "noisy(eps=0.3)"  # the heuristic with random moves: no blueprint trained against it
 SECTIONS = ("speed", "parallel", "blueprints", "strength", "ismcts", "exact")
 # The cfr-search agent measured per game (`--search` overrides it for every game). Tuned on
 # other deals than the benchmark's (master seed 11): playing the root's most likely move
@@ -195,9 +197,14 @@ def strength(
     search = search_spec(name, search)
     gs = game_string(name)
     out: dict = {"game": gs, "seeds": seeds, "lineups": {}}
-    for label, spec, n in (("blueprint", "blueprint", seeds), ("cfr-search", search, search_seeds)):
-        agents = {label: spec, "heuristic": "heuristic"}
-        seats = [[label, "heuristic", "heuristic"]]
+    lineups = (
+        ("blueprint", "blueprint", "heuristic", seeds),
+        ("blueprint-noisy", "blueprint", NOISY, seeds),
+        ("cfr-search", search, "heuristic", search_seeds),
+    )
+    for label, spec, against, n in lineups:
+        agents = {label: spec, "opponent": against}
+        seats = [[label, "opponent", "opponent"]]
         with tempfile.TemporaryDirectory() as tmp:
             t = time.perf_counter()
             r = module.play(gs, agents, n, workers, executor, Path(tmp) / "run", seats)
@@ -205,10 +212,11 @@ def strength(
             minutes = (time.perf_counter() - t) / 60
         rows = [x for x in module.shares(r) if x[0] == label]
         _, _, share, pairs, diff = rows[0]
-        low, high, d_low, d_high = ci[(label, "heuristic")]
+        low, high, d_low, d_high = ci[(label, "opponent")]
         me = next(a for a in r.agents if a.name == label)
         out["lineups"][label] = {
             "spec": spec,
+            "opponent": against,
             "share": share,
             "interval": [low, high],
             "pairs": pairs,

@@ -299,21 +299,24 @@ def _blueprint_lines(rows) -> list[str]:
 
 def _strength_lines(rows) -> list[str]:
     out = [
-        "Each agent in one seat, `heuristic` in the other two, every seat rotation on each "
+        "Each agent in one seat, two copies of the opponent in the other two (`heuristic`; "
+        "for the blueprint also `noisy(eps=0.3)`, the heuristic playing a random move 30% of "
+        "the time, which no blueprint was trained against), every seat rotation on each "
         "deal (duplicate seeds), played by the tournament runner. Share = pairs (agent, "
-        "heuristic) in which the agent finished ahead, ties half; 95% bootstrap intervals "
+        "opponent) in which the agent finished ahead, ties half; 95% bootstrap intervals "
         "over the deals. Coverage: the blueprint's decisions played from its table (ledger).",
         "",
-        "| game | agent | ahead of heuristic | 95% interval | pairs | score difference | "
-        "95% interval | coverage | minutes |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| game | agent | opponent | ahead of opponent | 95% interval | pairs | "
+        "score difference | 95% interval | coverage | minutes |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         for x in r["lineups"].values():
             lo, hi = x["interval"]
             dlo, dhi = x["difference_interval"]
             out.append(
-                f"| {r['game']} | `{x['spec']}` | {x['share']:.2f} | {lo:.2f} .. {hi:.2f} | "
+                f"| {r['game']} | `{x['spec']}` | `{x.get('opponent', 'heuristic')}` | "
+                f"{x['share']:.2f} | {lo:.2f} .. {hi:.2f} | "
                 f"{x['pairs']} | {x['score_difference']:+.1f} | {dlo:+.1f} .. {dhi:+.1f} | "
                 f"{_pct(x['coverage'])} | {x['minutes']:.0f} |"
             )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pyspiel
 
 import spiel_games
@@ -30,7 +32,7 @@ def test_labels_separate_rows_of_different_value():
     p = a.current_player()
     legal = a.legal_actions()
     labels = dict(zip(legal, action_labels(a, p, legal), strict=True))
-    take = {a.action_to_string(p, x): labels[x] for x in legal}
+    take = {a.action_to_string(p, x): labels[x] % 1000 for x in legal}  # without the mark
     mine = 4 if p == 0 else None  # +5 for P1 itself
     assert take["draw"] == 0
     assert take["take row 1"] != take["take row 2"]
@@ -38,6 +40,27 @@ def test_labels_separate_rows_of_different_value():
     assert take["take row 1"] % 10 == 2 and take["take row 2"] % 10 == 1  # row lengths
     if mine is not None:
         assert (take["take row 1"] - 100) // 20 == mine
+
+
+def test_labels_mark_the_heuristics_move_and_only_it():
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    rng = random.Random(4)
+    marked = 0
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            p = state.current_player()
+            legal = state.legal_actions(p)
+            labels = action_labels(state, p, legal)
+            mine = SPEC.heuristic(state, None)
+            assert [x for x, lab in zip(legal, labels, strict=True) if lab >= 1000] == [mine]
+            assert all(lab < 1000 for x, lab in zip(legal, labels, strict=True) if x != mine)
+            marked += len(legal) > 1
+            state.apply_action(rng.choice(legal))
+    assert marked > 100
 
 
 def test_gain_buckets_are_ordered_and_cover_all_integers():
