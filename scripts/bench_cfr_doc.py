@@ -265,9 +265,13 @@ def _parallel_lines(rows) -> list[str]:
 
 def _blueprint_lines(rows) -> list[str]:
     out = [
-        "| file | iterations | training CPU min | keys | median visits per key | keys with >= 100 "
-        "visits (share of all visits) | MB |",
-        "|---|---|---|---|---|---|---|",
+        "Abstraction: the abstraction and version the file was trained with (refused under "
+        "another). RNR: the restricted Nash response's share (`meeple solve --rnr`; each other "
+        "seat played the heuristic in that share of the traversals; 0 = self-play).",
+        "",
+        "| file | abstraction | RNR | iterations | training CPU min | keys | median visits per "
+        "key | keys with >= 100 visits (share of all visits) | MB |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     curves = []
     for r in rows:
@@ -275,7 +279,8 @@ def _blueprint_lines(rows) -> list[str]:
             m = f["meta"]
             cpu = m.get("train_cpu_seconds") or 0.0
             out.append(
-                f"| {f['file']} | {m['iterations']} | {cpu / 60:.0f} | {f['keys']} | "
+                f"| {f['file']} | {m['abstraction']} v{m['abstraction_version']} | "
+                f"{m.get('rnr', 0.0):g} | {m['iterations']} | {cpu / 60:.0f} | {f['keys']} | "
                 f"{f['visits_median']:.0f} | {f['keys_100']} ({f['share_of_visits_at_100']:.3f}) "
                 f"| {f['bytes'] / 1e6:.1f} |"
             )
