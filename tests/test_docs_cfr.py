@@ -28,8 +28,8 @@ def test_every_section_was_measured_on_every_game(bench):
 def test_a_verdict_follows_its_figures(bench):
     doc = bench.doc
     data = json.loads(json.dumps(doc.load_data()))
-    speed = next(v for k, v in data.items() if k.startswith("speed"))
-    for r in speed["rows"]:
+    rows = [r for k, v in data.items() if k.startswith("speed") for r in v["rows"]]  # every part
+    for r in rows:
         r["os_ratio"] = 1.2
 
     def os_row() -> str:
@@ -37,7 +37,7 @@ def test_a_verdict_follows_its_figures(bench):
         return next(x for x in doc.render(data).splitlines() if x.startswith(title))
 
     assert "staufer 1.20" in os_row() and os_row().endswith("| **holds** |")
-    speed["rows"][0]["os_ratio"] = 1.6
+    rows[0]["os_ratio"] = 1.6
     assert os_row().endswith("| misses |")
 
 
