@@ -111,6 +111,8 @@ class Traversals:
         self.max_rows = max_rows
         self.model_share = model_share  # restricted Nash response: the heuristic's share
         spec = get_spec(game.get_type().short_name) if model_share > 0 else None
+        if spec is not None and spec.heuristic is None:
+            raise ValueError(f"model_share needs a game with a heuristic, not {game}")
         self.model: Callable[..., int] = spec.heuristic if spec and spec.heuristic else _no_model
         self._apply, self._legal = transition_functions(game)
 

@@ -180,5 +180,6 @@ def action_labels(state, player: int, legal) -> list[int]:
         if g is None:
             g = _gain(cfg, cache, mine, cards)
         out.append(base + threat + 20 * (0 if g < 0 else 4 if g >= 5 else _BUCKET[g]))
-    out[legal.index(heuristic_action(state))] += 1000
+    if player == s.cur:  # the heuristic plays the player to move (labels are the mover's)
+        out[legal.index(heuristic_action(state))] += 1000
     return out

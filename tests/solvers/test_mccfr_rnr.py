@@ -4,15 +4,16 @@ learned strategy exploits the heuristic more than self-play's."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
-import pyspiel
 import pytest
 from typer.testing import CliRunner
 
 import spiel_games
 from solvers.mccfr import Traversals
+from solvers.mccfr_checkpoint import CheckpointError
 from solvers.mccfr_sampling import model_seats
 from solvers.mccfr_tables import Tables, load_npz
 from solvers.mccfr_train import Journal, SerialExecutor, TrainSpec, train
@@ -34,13 +35,14 @@ def test_model_seats_never_seat_the_traverser_and_draw_nothing_at_share_zero():
     assert all(s == [True, False, True] for s in (model_seats(rng, 3, 1, 1.0) for _ in range(50)))
 
 
-def _traversals(share: float) -> Traversals:
+def _traversals(share: float, variant: str = "os") -> Traversals:
     game = spiel_games.load_game(TINY)
-    return Traversals(game, "os", SPEC.abstraction_name, 0.3, "sampled", True, model_share=share)
+    return Traversals(game, variant, SPEC.abstraction_name, 0.3, "sampled", True, model_share=share)
 
 
-def test_model_seats_play_the_heuristic_and_add_nothing_to_the_average():
-    t = _traversals(1.0)  # every other seat plays the model in every traversal
+@pytest.mark.parametrize("variant", ["os", "es"])
+def test_model_seats_play_the_heuristic_and_add_nothing_to_the_average(variant):
+    t = _traversals(1.0, variant)  # every other seat plays the model in every traversal
     calls = []
     heuristic = t.model
 
@@ -52,7 +54,7 @@ def test_model_seats_play_the_heuristic_and_add_nothing_to_the_average():
     d = t.run(Tables().view(), random.Random(5), [0, 0, 0, 0])
     assert calls and set(calls) == {1}  # the traverser (0) never plays the model
     assert d.avg_slot == [] and d.regret_slot  # the traverser learned, the model did not
-    plain = _traversals(0.0).run(Tables().view(), random.Random(5), [0, 0, 0, 0])
+    plain = _traversals(0.0, variant).run(Tables().view(), random.Random(5), [0, 0, 0, 0])
     assert plain.avg_slot  # in self-play the other seat's strategy is averaged
 
 
@@ -132,10 +134,21 @@ def test_a_restricted_response_exploits_the_heuristic_more_than_self_play():
 
 def test_the_share_is_part_of_the_checkpoints_identity(tmp_path):
     _train(_spec(0.5), 16, Journal(tmp_path / "c", _spec(0.5)))
-    with pytest.raises(Exception, match="model_share"):
+    with pytest.raises(CheckpointError, match="model_share"):
         Journal(tmp_path / "c", _spec(0.0)).load()
     tables, done, _ = Journal(tmp_path / "c", _spec(0.5)).load()
     assert done == 16 and tables.rows > 0
+
+
+def test_a_checkpoint_written_before_the_share_existed_resumes_as_self_play(tmp_path):
+    _train(_spec(0.0), 16, Journal(tmp_path / "c", _spec(0.0)))
+    manifest = tmp_path / "c" / "manifest.json"
+    m = json.loads(manifest.read_text())
+    del m["identity"]["model_share"]  # as older versions wrote it
+    manifest.write_text(json.dumps(m))
+    assert Journal(tmp_path / "c", _spec(0.0)).load()[1] == 16
+    with pytest.raises(CheckpointError, match="model_share"):
+        Journal(tmp_path / "c", _spec(0.5)).load()
 
 
 def test_solve_rnr_writes_its_share_into_the_blueprint_and_refuses_bad_requests(tmp_path):
@@ -146,10 +159,12 @@ def test_solve_rnr_writes_its_share_into_the_blueprint_and_refuses_bad_requests(
     ok = runner.invoke(app, [*args, "--rnr", "0.5"])
     assert ok.exit_code == 0, ok.output
     assert load_npz(out)[0]["rnr"] == 0.5
-    for bad, extra in (("1", []), ("-0.1", []), ("0.5", ["--solver", "cfr"])):
-        res = runner.invoke(app, [*args[:-1], str(tmp_path / "x.npz"), "--rnr", bad, *extra])
+    for bad, extra in (("1", []), ("-0.1", []), ("abc", []), ("0.5", ["--solver", "cfr"])):
+        target = tmp_path / "x.npz"
+        res = runner.invoke(app, [*args[:-1], str(target), "--rnr", bad, *extra])
         assert res.exit_code == 2, (bad, res.output)
-        assert "--rnr" in res.output and len(res.output.strip().splitlines()) == 1
+        assert "rnr" in res.output and len(res.output.strip().splitlines()) == 1, res.output
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["r.npz", "r.npz.ckpt"]  # nothing new
     kuhn = runner.invoke(app, ["solve", "kuhn_poker", "--rnr", "0.5", "--out", str(tmp_path / "k")])
     assert kuhn.exit_code == 2 and "heuristic" in kuhn.output
-    assert pyspiel.load_game("kuhn_poker").num_players() == 2
+    assert not (tmp_path / "k").exists()

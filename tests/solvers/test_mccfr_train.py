@@ -52,13 +52,20 @@ def _same(a: Tables, b: Tables) -> None:
         assert np.array_equal(x[name], y[name]), name
 
 
-def test_rounds_give_the_same_tables_as_sequential_traversals_with_one_batch():
+@pytest.mark.parametrize("share", [0.0, 0.5])  # restricted Nash responses sample alike
+def test_rounds_give_the_same_tables_as_sequential_traversals_with_one_batch(share):
     """A round of one batch of one iteration is classic sequential MCCFR."""
     from solvers.mccfr_sequential import MCCFR
 
-    spec = _spec(batch=1, weighting="counterfactual", baselines=False)
+    spec = _spec(batch=1, weighting="counterfactual", baselines=False, model_share=share)
     rounds = _run(spec, 40, SerialExecutor(spec), 1)
-    classic = MCCFR(spiel_games.load_game(TINY), "os", "coloretto-rows", weighting="counterfactual")
+    classic = MCCFR(
+        spiel_games.load_game(TINY),
+        "os",
+        "coloretto-rows",
+        weighting="counterfactual",
+        model_share=share,
+    )
     # the same random streams: round k's batch 0 seeds one iteration
     for k in range(1, 41):
         view = classic.tables.view()
