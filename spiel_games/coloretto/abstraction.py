@@ -20,7 +20,9 @@ that would add the same to my score and to my opponents' are one choice:
   position, finer than the key).
 
 Gains are cached per (collection, cards) pair, so a key costs a few dictionary lookups
-once the game's common collections have been seen.
+once the game's common collections have been seen; the heuristic's move is found from the
+same cached gains (``_heuristic_pick``) rather than by calling the heuristic, which scores
+every row again.
 
 Version history: 1 = gains clipped to [-9, 12] (tables kept growing); 2 = seven gain
 buckets for me and the opponent per row in the key, standings in buckets of 5; 3 = the
@@ -32,9 +34,8 @@ with the heuristic's move marked.
 
 from __future__ import annotations
 
-from spiel_games.coloretto.heuristic import heuristic_action
 from spiel_games.coloretto.scoring import best_score
-from spiel_games.coloretto.state import PLACE
+from spiel_games.coloretto.state import PLACE, PLAY
 
 NAME = "coloretto-rows"
 VERSION = 5
@@ -139,6 +140,25 @@ def abstract_key(state, player: int) -> str:
     return key
 
 
+def _heuristic_pick(s, legal, values: list[float]) -> int:
+    """The index in ``legal`` of the move ``heuristic_action`` plays, from the values it
+    compares (my gain for a take or a joker's colour, its placement value for a card),
+    which the labels have just read from the gain cache: the same move, without its own
+    scoring passes (checked against the heuristic itself in the tests and the digests)."""
+    if s.phase == PLAY and legal[0] == 0:  # draw or take a row
+        if len(legal) == 1:
+            return 0
+        best = max(range(1, len(legal)), key=lambda j: (values[j], -legal[j]))
+        free = sum(
+            cap - len(row)
+            for r, (cap, row) in enumerate(zip(s.cfg.capacities, s.rows, strict=True))
+            if not (s.taken >> r) & 1
+        )
+        threshold = 2 + free // 2 - (1 if s.last_round else 0)
+        return best if values[best] >= threshold else 0
+    return max(range(len(legal)), key=lambda j: (values[j], -legal[j]))
+
+
 def action_labels(state, player: int, legal) -> list[int]:
     """The labels of the module docstring; a row's cards are sorted once and its gains read
     from the cache directly (``_gain`` on a miss): the traversals' hot path."""
@@ -153,9 +173,12 @@ def action_labels(state, player: int, legal) -> list[int]:
     others = [c for p, c in enumerate(s.coll) if p != player and not (done >> p) & 1]
     rows = s.rows
     out = []
+    values: list[float] = []  # what the heuristic compares, per action
+    solo = _gain(cfg, cache, mine, (s.pending,)) if s.phase == PLACE else 0
     for a in legal:
         if a == 0:
             out.append(0)
+            values.append(0.0)
             continue
         if a < place0:
             cards = rows[a - take0]
@@ -164,22 +187,27 @@ def action_labels(state, player: int, legal) -> list[int]:
             row = rows[a - place0]
             cards, base = row + (s.pending,), 200 + len(row)
         else:
-            out.append(300 + _bucket(_gain(cfg, cache, mine, (a - assign0,))))
+            colour_gain = _gain(cfg, cache, mine, (a - assign0,))
+            out.append(300 + _bucket(colour_gain))
+            values.append(colour_gain)
             continue
         if len(cards) > 1:
             cards = tuple(sorted(cards))
-        threat = 0  # the best remaining opponent would gain 3 or more
-        for c in others:
+        theirs = 0  # the best remaining opponent's gain (0 with nobody left)
+        for j, c in enumerate(others):
             g = get((c, cards))
             if g is None:
                 g = _gain(cfg, cache, c, cards)
-            if g >= 3:
-                threat = 10
-                break
+            theirs = g if j == 0 or g > theirs else theirs
         g = get((mine, cards))
         if g is None:
             g = _gain(cfg, cache, mine, cards)
+        threat = 10 if theirs >= 3 else 0
         out.append(base + threat + 20 * (0 if g < 0 else 4 if g >= 5 else _BUCKET[g]))
+        if a >= place0:  # the heuristic's placement value
+            values.append(g - 0.5 * theirs if solo > 0 else -theirs + 0.25 * g)
+        else:
+            values.append(g)
     if player == s.cur:  # the heuristic plays the player to move (labels are the mover's)
-        out[legal.index(heuristic_action(state))] += 1000
+        out[_heuristic_pick(s, legal, values)] += 1000
     return out
