@@ -34,6 +34,7 @@ with the heuristic's move marked.
 
 from __future__ import annotations
 
+from spiel_games.coloretto.heuristic import place_value, take_threshold
 from spiel_games.coloretto.scoring import best_score
 from spiel_games.coloretto.state import PLACE, PLAY
 
@@ -149,13 +150,7 @@ def _heuristic_pick(s, legal, values: list[float]) -> int:
         if len(legal) == 1:
             return 0
         best = max(range(1, len(legal)), key=lambda j: (values[j], -legal[j]))
-        free = sum(
-            cap - len(row)
-            for r, (cap, row) in enumerate(zip(s.cfg.capacities, s.rows, strict=True))
-            if not (s.taken >> r) & 1
-        )
-        threshold = 2 + free // 2 - (1 if s.last_round else 0)
-        return best if values[best] >= threshold else 0
+        return best if values[best] >= take_threshold(s) else 0
     return max(range(len(legal)), key=lambda j: (values[j], -legal[j]))
 
 
@@ -205,7 +200,7 @@ def action_labels(state, player: int, legal) -> list[int]:
         threat = 10 if theirs >= 3 else 0
         out.append(base + threat + 20 * (0 if g < 0 else 4 if g >= 5 else _BUCKET[g]))
         if a >= place0:  # the heuristic's placement value
-            values.append(g - 0.5 * theirs if solo > 0 else -theirs + 0.25 * g)
+            values.append(place_value(g, theirs, solo))
         else:
             values.append(g)
     if player == s.cur:  # the heuristic plays the player to move (labels are the mover's)

@@ -19,6 +19,27 @@ def row_gain(cfg, col, row) -> int:
     return score_with(cfg, col, row) - score_with(cfg, col, ())
 
 
+def take_threshold(s) -> int:
+    """The gain at which the heuristic takes its best row instead of drawing. Waiting is
+    worth roughly one good card per two free places, and less once the last round has
+    begun (no later rounds to make up for it)."""
+    free = sum(
+        cap - len(row)
+        for r, (cap, row) in enumerate(zip(s.cfg.capacities, s.rows, strict=True))
+        if not (s.taken >> r) & 1
+    )
+    return 2 + free // 2 - (1 if s.last_round else 0)
+
+
+def place_value(mine_gain: int, theirs: int, solo_gain: int) -> float:
+    """How the heuristic values placing the drawn card in a row: what the row would add to
+    me against what it would add to the best remaining opponent (``theirs``), weighed by
+    whether the card alone is good for me (``solo_gain``)."""
+    if solo_gain > 0:
+        return mine_gain - 0.5 * theirs
+    return -theirs + 0.25 * mine_gain
+
+
 def heuristic_action(state, rng=None) -> int:
     s = state._s
     cfg = s.cfg
@@ -36,13 +57,7 @@ def heuristic_action(state, rng=None) -> int:
         best = max(takes, key=lambda a: (gains[a], -a))
         if DRAW not in legal:
             return best
-        free = sum(
-            cfg.capacities[r] - len(row) for r, row in enumerate(s.rows) if not (s.taken >> r) & 1
-        )
-        # Waiting is worth roughly one good card per two free places, and less
-        # once the last round has begun (no later rounds to make up for it).
-        threshold = 2 + free // 2 - (1 if s.last_round else 0)
-        return best if gains[best] >= threshold else DRAW
+        return best if gains[best] >= take_threshold(s) else DRAW
     if s.phase == Phase.PLACE:
         others = [p for p in range(cfg.players) if p != me and not (s.done >> p) & 1]
         card = s.pending
@@ -52,9 +67,7 @@ def heuristic_action(state, rng=None) -> int:
             row = s.rows[a - lay.place0] + (card,)
             mine_gain = row_gain(cfg, mine, row)
             theirs = max((row_gain(cfg, s.coll[p], row) for p in others), default=0)
-            if solo_gain > 0:
-                return mine_gain - 0.5 * theirs
-            return -theirs + 0.25 * mine_gain
+            return place_value(mine_gain, theirs, solo_gain)
 
         return max(legal, key=lambda a: (value(a), -a))
     if s.phase == Phase.ASSIGN:

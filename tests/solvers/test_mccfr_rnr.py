@@ -17,6 +17,7 @@ from solvers.mccfr_checkpoint import CheckpointError
 from solvers.mccfr_sampling import model_seats
 from solvers.mccfr_tables import Tables, load_npz
 from solvers.mccfr_train import Journal, SerialExecutor, TrainSpec, train
+from solvers.policy_file import choices
 from tournament.cli import app
 
 SPEC = spiel_games.get_spec("coloretto")
@@ -82,8 +83,6 @@ def _train(spec: TrainSpec, iterations: int, journal=None) -> Tables:
 def _value_against_heuristic(tables: Tables, game, learner: int) -> float:
     """The exact expected return of ``learner`` playing the tables' average strategy against
     the heuristic, over the whole (tiny) game tree."""
-    t = Traversals(game, "os", SPEC.abstraction_name)
-    t.view, t.d = tables.view(), None
     avg = tables.average()
 
     def value(state) -> float:
@@ -101,7 +100,7 @@ def _value_against_heuristic(tables: Tables, game, learner: int) -> float:
             child = state.clone()
             child.apply_action(int(SPEC.heuristic(state, np.random.default_rng(0))))
             return value(child)
-        legal, labels = t._choices(state, p, state.legal_actions(p))
+        legal, labels = choices(SPEC.abstraction_labels, state, p, state.legal_actions(p))
         if len(legal) == 1:
             child = state.clone()
             child.apply_action(legal[0])
