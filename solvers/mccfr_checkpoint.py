@@ -28,7 +28,7 @@ from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.files import TMP_PREFIX, atomic_write_text
 
 if TYPE_CHECKING:
-    from solvers.mccfr_train import TrainSpec
+    from solvers.mccfr_spec import TrainSpec
 
 MANIFEST = "manifest.json"
 _ROUNDS = re.compile(r"^rounds-(\d+)\.npz$")

@@ -30,10 +30,10 @@ from a resampled world).
 
 from solvers.search.agents import ISMCTSAgent, MCTSAgent, PIMCAgent, best_action
 from solvers.search.analysis import merge_into, root_analysis
-from solvers.search.build import PLAIN, Parts, build_parts, make_engine
+from solvers.search.build import PLAIN, build_parts, make_engine
 from solvers.search.leaf import game_evaluation, learned_evaluation, soft_returns
 from solvers.search.params import COMMON, KINDS, resolve_auto
-from solvers.search.tree import Node, SearchEngine
+from solvers.search.tree import Node, Parts, SearchEngine
 from solvers.search.worlds import has_hidden_information, world_sampler
 
 __all__ = [

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from solvers.blueprint import load_blueprint, shipped_for
 from solvers.fastpath import transition_functions
@@ -46,7 +45,7 @@ from solvers.search.models import (
     Warmup,
 )
 from solvers.search.selection import UCB, ScaledUCB
-from solvers.search.tree import SearchEngine, Streams, UCBRoot
+from solvers.search.tree import Parts, SearchEngine, Streams, UCBRoot
 from solvers.search.worlds import Worlds
 from spiel_games.common.registry import get_spec
 
@@ -77,19 +76,6 @@ PLAIN: dict[str, object] = {
 
 Prior = NoPrior | HeuristicPrior | BlueprintPrior
 Opponents = SearchedOpponents | HeuristicOpponents | InferredOpponents | BlueprintOpponents
-
-
-@dataclass(frozen=True)
-class Parts:
-    streams: Streams
-    worlds: Worlds
-    opponents: Opponents
-    prior: Prior
-    expansion: OpenAll | Widening | Unpruning
-    selection: UCB
-    leaf: Rollout
-    root: UCBRoot | SequentialHalving
-    warmup: Warmup | None = None
 
 
 def _number(p: Mapping[str, object], name: str) -> float:

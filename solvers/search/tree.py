@@ -17,7 +17,9 @@ leaf evaluation, root selection) are objects chosen once from the agent's parame
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import pyspiel
@@ -27,9 +29,6 @@ from spiel_games.common.chance import sample_chance
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable
-
-    from solvers.search.build import Parts
 
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 TICK = 32  # simulations between two calls of ``on_tick``
@@ -64,6 +63,76 @@ class Streams:
     def renew(self) -> None:
         """A fresh heuristic stream for the next move, drawn from the agent's stream."""
         self.np = np.random.default_rng(self.py.getrandbits(63))
+
+
+Policy = Callable[..., int]  # (state, numpy stream) -> action
+
+
+class Modelled(Protocol):
+    """The prior or the opponent model: a policy for the player to move, or None."""
+
+    @property
+    def policy(self) -> Policy | None: ...
+
+
+class Opponents(Modelled, Protocol):
+    def observe(self, state, me: int) -> None:
+        """Before a search: the real state (an inferred model learns from the moves since)."""
+
+
+class Expansion(Protocol):
+    def start(self, sims: int) -> None: ...
+
+    def opens(self, node: Node, legal, untried, at_root: bool) -> bool: ...
+
+
+class Selection(Protocol):
+    select: Callable[[dict[int, Node], list[int], int], tuple[Node, int]]
+
+
+class Leaf(Protocol):
+    """A new leaf's returns; ``lo`` and ``span``: the utility bounds returns are normalised by."""
+
+    @property
+    def lo(self) -> float: ...
+
+    @property
+    def span(self) -> float: ...
+
+    @property
+    def evaluation(self) -> object: ...  # what values the leaves (solvers.search.leaf)
+
+    def value(self, state, mover: int = -1) -> list[float]: ...
+
+
+class RootPolicy(Protocol):
+    def run(self, engine: SearchEngine, state, root: Node, sims: int, seconds: float) -> int: ...
+
+
+class WorldDraw(Protocol):
+    def draw(self, state, player: int): ...
+
+
+class Warmup(Protocol):
+    heuristic: Policy
+
+    def start(self, sims: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The pieces of one search, as the tree loop reads them (``solvers.search.build``
+    chooses and assembles them from the agent's parameters)."""
+
+    streams: Streams
+    worlds: WorldDraw
+    opponents: Opponents
+    prior: Modelled
+    expansion: Expansion
+    selection: Selection
+    leaf: Leaf
+    root: RootPolicy
+    warmup: Warmup | None = None
 
 
 class SearchEngine:

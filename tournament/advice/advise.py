@@ -45,7 +45,7 @@ from solvers.base import Z95, Compare
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
-from tournament.advice.significance import paired_z, z_score
+from tournament.advice.moves import MoveAdvice, paired_z, z_score
 
 UNITS = {
     "value": "the game's utility for the advised player (rank score in [-1, 1] unless the"
@@ -56,49 +56,6 @@ UNITS = {
     " (calibration in docs/ADVICE.md)",
     "gap": "paired value difference to the best move (same worlds and draws), 95% interval",
 }
-
-
-Triple = tuple[float, float, float]
-
-
-@dataclass
-class MoveAdvice:
-    action: str
-    action_id: int
-    value: float | None = None
-    visits: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    prob: float | None = None
-    samples: int = 0  # paired comparison samples (0: not compared)
-    margin: Triple | None = None  # (mean, low, high) in points
-    first: Triple | None = None  # (mean, low, high) chance to finish first
-    gap: Triple | None = None  # paired value difference to the best move
-    margin_gap: Triple | None = None  # paired points difference to the best move in points
-    first_gap: Triple | None = None  # the same in chance to finish first
-    prior: float | None = None
-    pv: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        out = {
-            "action": self.action,
-            "id": self.action_id,
-            "value": self.value,
-            "visits": self.visits,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "lcb": self.ci_low,
-        }
-        if self.samples:
-            out["samples"] = self.samples
-            for name in ("margin", "first", "gap", "margin_gap", "first_gap"):
-                t = getattr(self, name)
-                out[name], out[f"{name}_low"], out[f"{name}_high"] = t if t else (None,) * 3
-            out["prior"] = self.prior
-            out["pv"] = self.pv
-        if self.prob is not None:
-            out["prob"] = self.prob
-        return out
 
 
 @dataclass

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 import spiel_games
 
 if TYPE_CHECKING:
-    from tournament.advice.advise import Advice, AdviceSet, MoveAdvice
+    from tournament.advice.advise import Advice, AdviceSet
+    from tournament.advice.moves import MoveAdvice
 
 
 def _fmt(x, width: int, digits: int = 3) -> str:

@@ -42,8 +42,9 @@ from pathlib import Path
 import spiel_games
 from solvers.base import Z95
 from solvers.registry import AgentSpec, resolve
-from tournament.advice.advise import MoveAdvice, advise_state
+from tournament.advice.advise import advise_state
 from tournament.advice.items import CHANCE, HistoryError, check_player
+from tournament.advice.moves import MoveAdvice
 from tournament.advice.play import readable_observation
 from tournament.advice.positions import GameRecord, read_record, record_viewer, replay_record_world
 from tournament.advice.review_luck import LuckReport, review_luck
