@@ -28,7 +28,8 @@ rewrites the document):
   CPU time is its time on an idle core);
 - ``ismcts``: SPRTs (``tournament.sprt``, preset gain) of ``ismcts`` with
   ``prior=blueprint`` / ``opponents=blueprint`` against the default at equal seconds per
-  move, capped at ``--max-games``;
+  move, capped at ``--max-games``; with ``--sprt-dir`` their ledgers are kept there (one
+  per game and variant) and a rerun resumes them, so a long test survives a killed run;
 - ``exact``: CFR+ on each game's first tiny configuration (NashConv after 10 and 100
   iterations: the regression check of the exact solvers).
 
@@ -253,8 +254,18 @@ def exact(name: str) -> dict:
 
 
 # ----- IS-MCTS with the blueprint ------------------------------------------------------------
-def ismcts(name: str, seconds: float, max_games: int, variants, workers: int, executor: str):
-    """SPRTs (preset gain) of IS-MCTS with the blueprint against the default at equal time."""
+def ismcts(
+    name: str,
+    seconds: float,
+    max_games: int,
+    variants,
+    workers: int,
+    executor: str,
+    sprt_dir: Path | None = None,
+):
+    """SPRTs (preset gain) of IS-MCTS with the blueprint against the default at equal time;
+    their ledgers under ``sprt_dir/<game>/<variant>`` (resumed when there), else thrown
+    away. ``minutes``: this run's time (a resumed test's earlier games not counted)."""
     gs = game_string(name)
     b = f"ismcts(time={seconds:g})"
     tests = []
@@ -263,7 +274,8 @@ def ismcts(name: str, seconds: float, max_games: int, variants, workers: int, ex
         req = SprtRequest(gs, a, b, Bounds(*PRESETS["gain"]), max_games=max_games)
         t = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
-            v, _, _ = play_sprt(req, Path(tmp) / "sprt", workers, executor=executor)
+            where = sprt_dir / name / variant if sprt_dir else Path(tmp) / "sprt"
+            v, _, _ = play_sprt(req, where, workers, executor=executor)
         tests.append(
             {
                 "variant": variant,
@@ -308,7 +320,13 @@ def _measure(section: str, name: str, args) -> dict:
     if section == "ismcts":
         variants = args.variants.split(",")
         return ismcts(
-            name, args.move_seconds, args.max_games, variants, args.workers, args.executor
+            name,
+            args.move_seconds,
+            args.max_games,
+            variants,
+            args.workers,
+            args.executor,
+            args.sprt_dir,
         )
     return exact(name)
 
@@ -332,6 +350,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--move-seconds", type=float, default=0.05, help="ismcts: seconds per move")
     ap.add_argument("--max-games", type=int, default=24, help="ismcts: games per SPRT at most")
     ap.add_argument("--variants", default="prior,opponents", help="ismcts: prior,opponents,both")
+    ap.add_argument(
+        "--sprt-dir", type=Path, default=None, help="ismcts: keep (and resume) the ledgers here"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--executor", default="serial", choices=("ray", "serial"))
     ap.add_argument("--render", action="store_true", help="only rewrite the document")

@@ -4,6 +4,7 @@ scripts/bench_cfr.py): no figure typed by hand, each verdict computed from the f
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -77,3 +78,29 @@ def test_the_strength_section_measures_each_games_own_cfr_search(bench):
     assert bench.search_spec("coloretto", "cfr-search(iterations=5)") == "cfr-search(iterations=5)"
     for name in bench.GAMES:  # each one a valid agent of its game
         make_agent(bench.search_spec(name), load_game(bench.game_string(name)), seed=0)
+
+
+def test_the_ismcts_sprts_keep_their_ledgers_where_asked(bench, tmp_path, monkeypatch):
+    """--sprt-dir: one ledger per game and variant, the same directory on a rerun (so
+    the SPRT resumes); without it a throw-away directory."""
+    seen = []
+
+    def fake_play(req, where, workers, executor):
+        seen.append((req.spec_a, where))
+        v = SimpleNamespace(
+            verdict="inconclusive", games=2, score=0.5, elo=0.0, elo_low=-1.0, elo_high=1.0
+        )
+        return v, None, None
+
+    monkeypatch.setattr(bench, "play_sprt", fake_play)
+    args = ("coloretto", 0.01, 2, ["prior", "opponents"], 1, "serial")
+    bench.ismcts(*args, sprt_dir=tmp_path)
+    bench.ismcts(*args, sprt_dir=tmp_path)
+    assert [w for _, w in seen] == [
+        tmp_path / "coloretto" / "prior",
+        tmp_path / "coloretto" / "opponents",
+    ] * 2
+    assert "prior=blueprint" in seen[0][0] and "opponents=blueprint" in seen[1][0]
+    seen.clear()
+    bench.ismcts(*args)
+    assert all(not str(w).startswith(str(tmp_path)) for _, w in seen)
