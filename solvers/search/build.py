@@ -123,13 +123,19 @@ def _leaf(game, p: Mapping[str, object], streams: Streams, heuristic) -> Rollout
         transition_functions(game),
         evaluation,
         depth,
-        policy=heuristic if p["rollout"] == "heuristic" else None,
+        policy=_rollout_policy(game, p, heuristic),
         epsilon=_number(p, "epsilon"),
         # at the cut-off the heuristic finishes the turn of the player who made the last
         # tree move (its sub-choices)
         settle=heuristic if p["settle"] == "on" else None,
         bounds=(lo, span),
     )
+
+
+def _rollout_policy(game, p: Mapping[str, object], heuristic):
+    if p["rollout"] == "blueprint":
+        return _blueprint_policy(game, p, sample=True)
+    return heuristic if p["rollout"] == "heuristic" else None
 
 
 def _blueprint_policy(game, p: Mapping[str, object], sample: bool) -> BlueprintPolicy:

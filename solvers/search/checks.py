@@ -83,11 +83,11 @@ def refuse(kind: str, game, params: dict) -> None:
 
 
 def _refuse_blueprint(kind: str, game, params: dict) -> None:
-    uses = [n for n in ("prior", "opponents") if params[n] == "blueprint"]
+    uses = [n for n in ("prior", "opponents", "rollout") if params[n] == "blueprint"]
     if params["blueprint"] and not uses:
         raise AgentSpecError(
-            f"agent {kind!r}: blueprint is the file of prior=blueprint or opponents=blueprint, "
-            "but neither is set"
+            f"agent {kind!r}: blueprint is the file of prior=, opponents= or rollout=blueprint, "
+            "but none is set"
         )
     if uses:
         try:

@@ -97,8 +97,9 @@ COMMON: tuple[Param, ...] = (
         "rollout",
         str,
         "auto",
-        "rollout policy: random, or heuristic (the game's baseline; slower per simulation)",
-        choices=("random", "heuristic"),
+        "rollout policy: random, heuristic (the game's baseline; slower per simulation), or "
+        "blueprint (moves sampled from the blueprint's strategy)",
+        choices=("random", "heuristic", "blueprint"),
         auto=Auto(
             "auto", f"the game's measured policy with {_EVALUATED}, else random", _auto_rollout
         ),
@@ -332,7 +333,7 @@ COMMON: tuple[Param, ...] = (
         "blueprint",
         str,
         "",
-        "blueprint file (.npz, `meeple solve`) for prior=blueprint or opponents=blueprint; "
+        "blueprint file (.npz, `meeple solve`) for prior=, opponents= or rollout=blueprint; "
         "empty: the one the game ships for this game string",
     ),
 )

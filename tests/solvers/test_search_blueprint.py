@@ -1,6 +1,7 @@
 """IS-MCTS with a blueprint: ``prior=blueprint`` (its most likely move opened first, with
-the progressive bias) and ``opponents=blueprint`` (the other players' moves sampled from
-its average strategy); declared through the typed Param choices, never peeking."""
+the progressive bias), ``opponents=blueprint`` (the other players' moves sampled from its
+average strategy) and ``rollout=blueprint`` (every rollout move sampled from it); declared
+through the typed Param choices, never peeking."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ SHIPPED = {
     for path in shipped_blueprints(spiel_games.load_game(spec.typical_config))
     if path.name == "blueprint_3p.npz"
 }
-BOTH = "ismcts(sims=8,rollout_depth=6,prior=blueprint,opponents=blueprint)"
+ALL = "ismcts(sims=8,rollout_depth=6,prior=blueprint,opponents=blueprint,rollout=blueprint)"
 
 
 def _game(short_name: str):
@@ -35,18 +36,24 @@ def _game(short_name: str):
 
 def test_the_choices_are_declared_and_build_the_blueprint_parts():
     params = {p.name: p for p in ISMCTS.params}
-    assert "blueprint" in params["prior"].choices and "blueprint" in params["opponents"].choices
+    for name in ("prior", "opponents", "rollout"):
+        assert "blueprint" in params[name].choices, name
     game = _game("python_coloretto")
-    agent = make_agent(BOTH, game, seed=0)
+    agent = make_agent(ALL, game, seed=0)
     assert isinstance(agent.engine.prior, BlueprintPrior)
     assert isinstance(agent.engine.opponents, BlueprintOpponents)
     assert agent.engine.prior.policy.blueprint is load_blueprint(SHIPPED["python_coloretto"], game)
     assert agent.engine.opponents.policy.sample and not agent.engine.prior.policy.sample
+    rollout = agent.engine.leaf.policy
+    assert isinstance(rollout, BlueprintPolicy) and rollout.sample
+    assert rollout.blueprint is load_blueprint(SHIPPED["python_coloretto"], game)
+    plain = make_agent("ismcts(sims=8,rollout=blueprint)", game, seed=0).engine
+    assert isinstance(plain.leaf.policy, BlueprintPolicy)  # needs neither prior nor opponents
 
 
 def test_bad_blueprint_options_are_one_line_errors(tmp_path):
     game = _game("python_coloretto")
-    with pytest.raises(AgentSpecError, match="neither is set"):
+    with pytest.raises(AgentSpecError, match="none is set"):
         make_agent(f"ismcts(blueprint={SHIPPED['python_coloretto']})", game, seed=0)
     with pytest.raises(AgentSpecError, match="blueprint=FILE"):  # no 4-player blueprint shipped
         make_agent(
@@ -74,8 +81,8 @@ def test_ismcts_with_the_blueprint_never_peeks(name):
                 changed = None if other == me else spec.perturb_secret(state, other, rng)
                 if changed is None or checked >= 4:
                     continue
-                a = make_agent(BOTH, game, seed=3).analyse(state)
-                b = make_agent(BOTH, game, seed=3).analyse(changed)
+                a = make_agent(ALL, game, seed=3).analyse(state)
+                b = make_agent(ALL, game, seed=3).analyse(changed)
                 assert _stats(a) == _stats(b)
                 checked += 1
     assert checked > 0
@@ -95,7 +102,7 @@ def test_the_opponent_model_samples_the_blueprints_policy():
     game = _game("python_coloretto")
     bp = load_blueprint(SHIPPED["python_coloretto"], game)
     state, (acts, probs) = _covered_position(game, bp, random.Random(5))
-    model = make_agent(BOTH, game, seed=0).engine.opponents.policy
+    model = make_agent(ALL, game, seed=0).engine.opponents.policy
     np_rng = np.random.default_rng(1)
     n = 4000
     counts = dict.fromkeys(acts, 0)
