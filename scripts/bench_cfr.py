@@ -27,7 +27,8 @@ rewrites the document):
   seconds per decision on fixed positions (wall and CPU: the agent is one thread, so its
   CPU time is its time on an idle core);
 - ``ismcts``: SPRTs (``tournament.sprt``, preset gain) of ``ismcts`` with
-  ``prior=blueprint`` / ``opponents=blueprint`` against the default at equal seconds per
+  ``prior=blueprint`` / ``opponents=blueprint`` (``--variants``; also ``both`` and
+  ``rollout=blueprint``) against the default at equal seconds per
   move, capped at ``--max-games``; with ``--sprt-dir`` their ledgers are kept there (one
   per game and variant) and a rerun resumes them, so a long test survives a killed run;
 - ``exact``: CFR+ on each game's first tiny configuration (NashConv after 10 and 100
@@ -92,6 +93,7 @@ VARIANTS = {
     "prior": "prior=blueprint",
     "opponents": "opponents=blueprint",
     "both": "prior=blueprint,opponents=blueprint",
+    "rollout": "rollout=blueprint",
 }
 
 
@@ -349,7 +351,9 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--move-seconds", type=float, default=0.05, help="ismcts: seconds per move")
     ap.add_argument("--max-games", type=int, default=24, help="ismcts: games per SPRT at most")
-    ap.add_argument("--variants", default="prior,opponents", help="ismcts: prior,opponents,both")
+    ap.add_argument(
+        "--variants", default="prior,opponents", help="ismcts: of prior,opponents,both,rollout"
+    )
     ap.add_argument(
         "--sprt-dir", type=Path, default=None, help="ismcts: keep (and resume) the ledgers here"
     )

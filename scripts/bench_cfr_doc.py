@@ -141,7 +141,7 @@ def targets(data: dict) -> list[str]:
     )
     verdicts = [t for r in ism for t in r["tests"]]
     row(
-        "IS-MCTS with the blueprint (prior or opponents) not weaker than the default at equal "
+        "IS-MCTS with the blueprint (prior, opponents or rollouts) not weaker than the default at equal "
         "time on any game, stronger (>= 0.55, SPRT or >= 200 games) on at least one",
         ", ".join(
             f"{_short(r['game'])} {t['variant']} {t['share']:.2f} ({t['verdict'] or 'open'}, "
