@@ -45,7 +45,7 @@ def test_every_registered_kind_has_a_tiny_budget_here():
         ),
         ("mcts(sims=fast)", "must be int"),
         ("mcts(sims=800", "malformed"),
-        ("ismcts(rollout=greedy)", "random or heuristic"),
+        ("ismcts(rollout=greedy)", "random, heuristic or blueprint"),
         ("pimc(worlds=0)", ">= 1"),
     ],
 )
