@@ -63,6 +63,7 @@ from solvers.blueprint import shipped_blueprints  # noqa: E402
 from solvers.identity import code_version  # noqa: E402
 from solvers.mccfr_tables import Tables, load_npz  # noqa: E402
 from solvers.registry import make_agent  # noqa: E402
+from spiel_games.common.errors import MeepleError, one_line  # noqa: E402
 from tournament.sprt.gsprt import PRESETS, Bounds  # noqa: E402
 from tournament.sprt.run import SprtRequest, play_sprt  # noqa: E402
 
@@ -266,17 +267,23 @@ def ismcts(
     sprt_dir: Path | None = None,
 ):
     """SPRTs (preset gain) of IS-MCTS with the blueprint against the default at equal time;
-    their ledgers under ``sprt_dir/<game>/<variant>`` (resumed when there), else thrown
-    away. ``minutes``: this run's time (a resumed test's earlier games not counted)."""
+    their ledgers under ``sprt_dir/<game>/<variant>-<seconds>s-<max_games>g`` (resumed when
+    there), else thrown away. ``minutes``: this run's time (a resumed test's earlier games
+    not counted). The ``rollout`` variant is left out on a game whose default search plays
+    no rollout moves (``rollout_depth`` 0: the two agents would be the same)."""
     gs = game_string(name)
     b = f"ismcts(time={seconds:g})"
     tests = []
     for variant in variants:
+        if variant == "rollout" and not _plays_rollouts(gs, b):
+            print(f"ismcts: {name}: no rollout moves by default, rollout left out", file=sys.stderr)
+            continue
         a = f"ismcts(time={seconds:g},{VARIANTS[variant]})"
         req = SprtRequest(gs, a, b, Bounds(*PRESETS["gain"]), max_games=max_games)
         t = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
-            where = sprt_dir / name / variant if sprt_dir else Path(tmp) / "sprt"
+            leaf = f"{variant}-{seconds:g}s-{max_games}g"
+            where = sprt_dir / name / leaf if sprt_dir else Path(tmp) / "sprt"
             v, _, _ = play_sprt(req, where, workers, executor=executor)
         tests.append(
             {
@@ -295,16 +302,14 @@ def ismcts(
     return {"game": gs, "tests": tests}
 
 
-QUICK = [
-    "--games",
-    "coloretto",
-    "--sections",
-    "speed,blueprints,exact",
-    "--seconds",
-    "0.6",
-    "--iterations",
-    "32",
-]
+def _plays_rollouts(gs: str, spec: str) -> bool:
+    """Whether ``spec`` plays any rollout move on game ``gs`` (its resolved depth)."""
+    agent = make_agent(spec, spiel_games.load_game(gs), seed=0)
+    return int(agent.params["rollout_depth"]) != 0
+
+
+QUICK = ["--games", "coloretto", "--sections", "speed,blueprints,exact"]
+QUICK += ["--seconds", "0.6", "--iterations", "32"]
 
 
 def _measure(section: str, name: str, args) -> dict:
@@ -374,7 +379,11 @@ def main(argv=None) -> int:
     if not args.render:
         for section in args.sections.split(","):
             load = os.getloadavg()[0]
-            rows = [_measure(section, name, args) for name in games]
+            try:
+                rows = [_measure(section, name, args) for name in games]
+            except MeepleError as e:  # e.g. a --sprt-dir ledger of another test
+                print(f"bench_cfr.py: {one_line(e)}", file=sys.stderr)
+                return 2
             record = {"command": command, "code_version": code_version(), "rows": rows}
             record["load"] = [load, os.getloadavg()[0]]
             doc.save_section(args.data, f"{section}-{'-'.join(games)}", record)

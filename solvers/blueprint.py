@@ -172,8 +172,12 @@ def _built(path: str, size: int, mtime: int, game_string: str) -> Blueprint:
 
 
 def shipped_blueprints(game) -> list[Path]:
-    """The blueprint files a game package ships (``blueprint_<n>p.npz``)."""
-    spec = get_spec(game.get_type().short_name)
+    """The blueprint files a game package ships (``blueprint_<n>p.npz``); none for a game
+    outside the registry (e.g. OpenSpiel's own kuhn_poker)."""
+    try:
+        spec = get_spec(game.get_type().short_name)
+    except KeyError:
+        return []
     if spec.abstraction is None:
         return []
     package = Path(spec.abstraction.__code__.co_filename).parent

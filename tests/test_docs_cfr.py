@@ -81,8 +81,9 @@ def test_the_strength_section_measures_each_games_own_cfr_search(bench):
 
 
 def test_the_ismcts_sprts_keep_their_ledgers_where_asked(bench, tmp_path, monkeypatch):
-    """--sprt-dir: one ledger per game and variant, the same directory on a rerun (so
-    the SPRT resumes); without it a throw-away directory."""
+    """--sprt-dir: one ledger per game, variant, seconds and cap, the same directory on a
+    rerun (so the SPRT resumes); without it a throw-away directory. The rollout variant is
+    left out where the default plays no rollout moves (the two agents would be one)."""
     seen = []
 
     def fake_play(req, where, workers, executor):
@@ -96,11 +97,30 @@ def test_the_ismcts_sprts_keep_their_ledgers_where_asked(bench, tmp_path, monkey
     args = ("coloretto", 0.01, 2, ["prior", "opponents"], 1, "serial")
     bench.ismcts(*args, sprt_dir=tmp_path)
     bench.ismcts(*args, sprt_dir=tmp_path)
-    assert [w for _, w in seen] == [
-        tmp_path / "coloretto" / "prior",
-        tmp_path / "coloretto" / "opponents",
-    ] * 2
+    where = [tmp_path / "coloretto" / f"{v}-0.01s-2g" for v in ("prior", "opponents")]
+    assert [w for _, w in seen] == where * 2
     assert "prior=blueprint" in seen[0][0] and "opponents=blueprint" in seen[1][0]
     seen.clear()
     bench.ismcts(*args)
     assert all(not str(w).startswith(str(tmp_path)) for _, w in seen)
+    seen.clear()
+    out = bench.ismcts("rococo", 0.01, 2, ["rollout", "prior"], 1, "serial")
+    assert [t["variant"] for t in out["tests"]] == ["prior"]
+    out = bench.ismcts("coloretto", 0.01, 2, ["rollout"], 1, "serial")
+    assert [t["variant"] for t in out["tests"]] == ["rollout"]
+    assert "rollout=blueprint" in seen[-1][0]
+
+
+def test_a_ledger_of_another_test_is_a_one_line_error(bench, tmp_path, monkeypatch, capsys):
+    from tournament.sprt.gsprt import SprtError
+
+    def refuse(*a, **k):
+        raise SprtError("holds an SPRT with max_games 400, now 200\nmore")
+
+    monkeypatch.setattr(bench, "play_sprt", refuse)
+    argv = ["--sections", "ismcts", "--games", "coloretto", "--variants", "prior"]
+    argv += ["--data", str(tmp_path / "d.json"), "--out", str(tmp_path / "o.md")]
+    assert bench.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == "bench_cfr.py: holds an SPRT with max_games 400, now 200"
+    assert not (tmp_path / "d.json").exists() and not (tmp_path / "o.md").exists()

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 
 from solvers.blueprint import load_blueprint, shipped_for
 from solvers.fastpath import transition_functions
+from solvers.search.checks import game_heuristic
 from solvers.search.expansion import OpenAll, Unpruning, Widening
 from solvers.search.halving import SequentialHalving
 from solvers.search.leaf import (
@@ -142,7 +143,7 @@ def _blueprint_policy(game, p: Mapping[str, object], sample: bool) -> BlueprintP
     """The blueprint of ``p['blueprint']`` (empty: the one the game ships for this game
     string) as a policy, the game's heuristic (when it has one) where it has no row."""
     path = str(p["blueprint"]) or shipped_for(game, "blueprint")
-    fallback = get_spec(game.get_type().short_name).heuristic
+    fallback = game_heuristic(game)
     legal = transition_functions(game)[1]
     return BlueprintPolicy(load_blueprint(path, game), fallback, legal, sample)
 

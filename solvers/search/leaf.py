@@ -73,7 +73,7 @@ class Rollout:
         self.apply, self.legal = transitions
         self.evaluation = evaluation
         self.depth = depth
-        self.policy = policy  # the heuristic, or None for uniformly random moves
+        self.policy = policy  # the heuristic or a blueprint's, None: uniformly random moves
         self.epsilon = epsilon
         self.settle = settle
         self.lo, self.span = bounds

@@ -109,7 +109,7 @@ COMMON: tuple[Param, ...] = (
         "epsilon",
         float,
         0.0,
-        "heuristic rollouts play a uniformly random legal move with this probability",
+        "heuristic or blueprint rollouts play a uniformly random legal move with this probability",
         range=(0.0, 1.0),
         tunable=True,
     ),

@@ -68,29 +68,29 @@ class Streams:
 Policy = Callable[..., int]  # (state, numpy stream) -> action
 
 
-class Modelled(Protocol):
+class ModelPart(Protocol):
     """The prior or the opponent model: a policy for the player to move, or None."""
 
     @property
     def policy(self) -> Policy | None: ...
 
 
-class Opponents(Modelled, Protocol):
+class OpponentsPart(ModelPart, Protocol):
     def observe(self, state, me: int) -> None:
         """Before a search: the real state (an inferred model learns from the moves since)."""
 
 
-class Expansion(Protocol):
+class ExpansionPart(Protocol):
     def start(self, sims: int) -> None: ...
 
     def opens(self, node: Node, legal, untried, at_root: bool) -> bool: ...
 
 
-class Selection(Protocol):
+class SelectionPart(Protocol):
     select: Callable[[dict[int, Node], list[int], int], tuple[Node, int]]
 
 
-class Leaf(Protocol):
+class LeafPart(Protocol):
     """A new leaf's returns; ``lo`` and ``span``: the utility bounds returns are normalised by."""
 
     @property
@@ -105,15 +105,15 @@ class Leaf(Protocol):
     def value(self, state, mover: int = -1) -> list[float]: ...
 
 
-class RootPolicy(Protocol):
+class RootPart(Protocol):
     def run(self, engine: SearchEngine, state, root: Node, sims: int, seconds: float) -> int: ...
 
 
-class WorldDraw(Protocol):
+class WorldsPart(Protocol):
     def draw(self, state, player: int): ...
 
 
-class Warmup(Protocol):
+class WarmupPart(Protocol):
     heuristic: Policy
 
     def start(self, sims: int) -> int: ...
@@ -125,14 +125,14 @@ class Parts:
     chooses and assembles them from the agent's parameters)."""
 
     streams: Streams
-    worlds: WorldDraw
-    opponents: Opponents
-    prior: Modelled
-    expansion: Expansion
-    selection: Selection
-    leaf: Leaf
-    root: RootPolicy
-    warmup: Warmup | None = None
+    worlds: WorldsPart
+    opponents: OpponentsPart
+    prior: ModelPart
+    expansion: ExpansionPart
+    selection: SelectionPart
+    leaf: LeafPart
+    root: RootPart
+    warmup: WarmupPart | None = None
 
 
 class SearchEngine:

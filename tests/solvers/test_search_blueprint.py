@@ -63,6 +63,10 @@ def test_bad_blueprint_options_are_one_line_errors(tmp_path):
         make_agent(f"ismcts(opponents=blueprint,blueprint={tmp_path / 'x.npz'})", game, seed=0)
     with pytest.raises(AgentSpecError, match="opponents"):
         make_agent("ismcts(opponents=oracle)", game, seed=0)
+    kuhn = spiel_games.load_game("kuhn_poker", any_openspiel=True)  # outside the registry
+    for spec in ("ismcts(rollout=blueprint)", "ismcts(prior=blueprint)"):
+        with pytest.raises(AgentSpecError, match="no shipped blueprint for kuhn_poker"):
+            make_agent(spec, kuhn, seed=0)  # was a KeyError traceback
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
