@@ -291,6 +291,21 @@ def test_ratings_negative_seed_and_non_utf8_config_are_one_line_errors(
     assert len(r.output.strip().splitlines()) == 1
 
 
+def test_a_manifest_that_cannot_be_read_is_one_line(tmp_path, make_raw):
+    """Was: a manifest.json that is a directory (or unreadable) was an IsADirectoryError
+    traceback from ratings, replay and review."""
+    out = tmp_path / "o"
+    run_tournament(build_config(make_raw(seeds_per_lineup=1)), out, executor="serial")
+    (out / "manifest.json").unlink()
+    (out / "manifest.json").mkdir()
+    with pytest.raises(LedgerError, match="unreadable manifest"):
+        read_ledger(out)
+    for argv in (["ratings", out], ["replay", out, "0" * 16], ["review", out, "--list"]):
+        r = _invoke(*argv)
+        assert r.exit_code == 1 and r.output.startswith("error: "), r.output
+        assert r.output.count("\n") == 1 and "unreadable manifest" in r.output
+
+
 # ----- Ray: a worker's agent error arrives as the project's one line ---------------------
 
 
