@@ -85,6 +85,17 @@ def test_other_bounds_on_the_same_ledger_are_refused(tmp_path):
         play_sprt(other, tmp_path / "x", executor="serial")
 
 
+def test_a_sidecar_that_is_not_an_object_is_refused_in_one_line(tmp_path):
+    """Was: a `.sprt.json` holding a JSON list ended in an AttributeError traceback."""
+    req = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=4)
+    play_sprt(req, tmp_path / "x", executor="serial")
+    (tmp_path / "x" / SIDECAR).write_text("[1]")
+    args = ["sprt", GAME2, "heuristic", "random", "--elo1", "100", "--max-games", "4"]
+    r = runner.invoke(app, [*args, "--out", str(tmp_path / "x"), "--executor", "serial"])
+    assert r.exit_code == 1 and r.output.count("\n") == 1, r.output
+    assert r.output.startswith("error: ") and SIDECAR in r.output
+
+
 def test_a_and_b_must_differ(tmp_path):
     req = SprtRequest(GAME2, "heuristic", "heuristic", Bounds(0.0, 5.0))
     with pytest.raises(SprtError, match="same agent"):

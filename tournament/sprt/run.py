@@ -294,6 +294,8 @@ def check_sidecar(directory: Path, req: SprtRequest) -> bool:
         old = json.loads(path.read_text())
     except (OSError, ValueError) as e:
         raise SprtError(f"{path}: unreadable ({e})") from None
+    if not isinstance(old, dict):
+        raise SprtError(f"{path}: not an SPRT's bounds (a JSON object); use another --out")
     new = req.sidecar()
     if old != new:
         for key in ("bounds", "max_games"):
