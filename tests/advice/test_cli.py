@@ -138,6 +138,18 @@ def test_play_setup_errors():
     assert r.exit_code == 2 and "cannot read game record" in r.stderr
 
 
+def test_review_html_never_replaces_the_record_it_reviews(tmp_path):
+    """Was: `review GAME.json --html GAME.json` wrote the report over the saved game."""
+    path = tmp_path / "g.json"
+    r = runner.invoke(
+        app, ["play", TINY, "--seats", "human,random", "--save", str(path)], input="1\nquit\n"
+    )
+    before = path.read_text()
+    r = runner.invoke(app, ["review", str(path), "--html", str(path), "-a", "random", "-q"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "not an HTML report" in r.stderr
+    assert path.read_text() == before
+
+
 def test_a_binary_file_given_as_a_record_is_one_line(tmp_path):
     """Old: `play --load` of a non-UTF-8 file ended in a UnicodeDecodeError traceback."""
     path = tmp_path / "photo.json"
