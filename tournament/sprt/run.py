@@ -346,9 +346,9 @@ def play_sprt(
             source=source,
         )
     except BaseException:
-        if not had_sidecar and not any(out.glob("part-*.parquet")):
+        if out.is_dir() and not had_sidecar and not any(out.glob("part-*.parquet")):
             (out / SIDECAR).unlink(missing_ok=True)
-            if out.is_dir() and not any(out.iterdir()):
+            if not any(out.iterdir()):
                 out.rmdir()
         raise
     return state.result(), summary, state
