@@ -92,6 +92,11 @@ def _check_out(out: Path, solver: str) -> None:
     ckpt = checkpoint_path(out, solver)
     if ckpt.exists() and ckpt.is_dir() != solver.startswith("mccfr"):
         raise SolveError(f"--out {out}: {ckpt} is in the way of the checkpoint")
+    if out.exists() and not ckpt.exists():  # not a run to resume: never overwritten
+        raise SolveError(
+            f"--out {out} exists and no checkpoint of a {solver} run ({ckpt.name}) is beside "
+            "it; choose another --out, or delete the file"
+        )
     parent = out.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent

@@ -3,6 +3,7 @@ problem one :class:`ConfigError` line naming the key."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import spiel_games
@@ -84,8 +85,8 @@ def checked_tournament(t: dict) -> tuple:
         "batch_size": get(t, "batch_size"),
     }
     for key, least in (("seeds_per_lineup", 1), ("time_limit", 0), ("seed", 0), ("batch_size", 0)):
-        if out[key] < least:
-            raise ConfigError(f"tournament.{key} must be >= {least}, got {out[key]}")
+        if not least <= out[key] < math.inf:  # NaN and inf too
+            raise ConfigError(f"tournament.{key} must be >= {least} and finite, got {out[key]}")
     return loaded, out
 
 

@@ -120,6 +120,8 @@ def read_manifest(directory: Path) -> dict:
         m = json.loads(path.read_text())
     except FileNotFoundError:
         raise LedgerError(f"{directory}: no {MANIFEST}; not a meeple ledger") from None
+    except OSError as e:  # a directory, or a file this user may not read
+        raise LedgerError(f"{path}: unreadable manifest ({e.strerror or e})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise LedgerError(f"{path}: unreadable manifest ({e})") from None
     if (

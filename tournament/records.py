@@ -169,6 +169,10 @@ def read_record(path: str | Path) -> GameRecord:
         text = Path(path).read_text()
     except OSError as e:
         raise HistoryError(f"cannot read game record {str(path)!r}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise HistoryError(
+            f"game record {str(path)!r} is not UTF-8 text (byte {e.start}); not a game record"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:

@@ -132,7 +132,18 @@ def validate(cfg: TrainConfig) -> TrainConfig:
             raise TrainError(f"--pool {d}: no positions of an earlier meeple train run there")
     if cfg.out is not None and Path(cfg.out).suffix != ".json":
         raise TrainError(f"--out must name a .json file, got {cfg.out}")
+    if cfg.out is not None and Path(cfg.out).exists() and not _is_model(Path(cfg.out)):
+        raise TrainError(f"--out {cfg.out} exists and is not a value model; choose another --out")
     return cfg
+
+
+def _is_model(path: Path) -> bool:
+    """Whether ``path`` holds a value model (of any version): a file --out may replace."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == value_model.FORMAT
 
 
 def request_hash(cfg: TrainConfig) -> str:

@@ -13,6 +13,7 @@ to ``evaluations.jsonl`` in the run's directory; rerunning the same request repl
 from __future__ import annotations
 
 import json
+import math
 import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -27,7 +28,7 @@ from solvers.search import ntbea
 from solvers.search.params import KINDS as SEARCH_KINDS
 from solvers.search.params import resolve_auto
 from solvers.spec import AgentSpecError, format_spec, parse_spec
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.errors import MeepleError, one_line
 from tournament.batch import ranks_from
 from tournament.match import play_match, seed_streams
 from tournament.pool import POOL
@@ -90,6 +91,8 @@ def space(req: TuneRequest) -> Space:
     """Check the request and build its space (TuneError: one line)."""
     if req.budget < 1 or req.repeats < 1 or req.neighbours < 1 or req.levels < 2:
         raise TuneError("--budget, --repeats and --neighbours must be >= 1, --levels >= 2")
+    if not (math.isfinite(req.k) and req.k >= 0):
+        raise TuneError(f"--k must be a finite number >= 0, got {req.k}")
     if {req.seed, req.seed + 1} & set(BENCH_SEEDS):
         raise TuneError(
             f"--seed {req.seed} or its confirmation seed {req.seed + 1} is a benchmark seed "
@@ -164,15 +167,9 @@ class Evaluator:
         self.req, self.sp, self.out, self.workers = req, sp, out, workers
         self.players = sp.game.num_players()
         self.on_game = on_game
-        self.log: dict[int, dict] = {}
+        self.log: dict[int, dict] = read_log(out / LOG)
         self.played = 0
         self.rows: list[dict] = []
-        path = out / LOG
-        if path.exists():
-            for line in path.read_text().splitlines():
-                if line.strip():
-                    row = json.loads(line)
-                    self.log[row["index"]] = row
         self.pool = ProcessPoolExecutor(workers) if workers > 1 else None
 
     def __call__(self, batch: list[tuple[ntbea.Point, int]]) -> list[float]:
@@ -213,6 +210,23 @@ class Evaluator:
             self.pool.shutdown()
 
 
+def read_log(path: Path) -> dict[int, dict]:
+    """The evaluations logged so far, by index; a line that is not one is refused."""
+    log: dict[int, dict] = {}
+    if not path.exists():
+        return log
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if line.strip():
+            try:
+                row = json.loads(line)
+            except ValueError as e:
+                raise TuneError(f"{path}: line {n} is not JSON ({one_line(e)})") from None
+            if not isinstance(row, dict) or not isinstance(row.get("index"), int):
+                raise TuneError(f"{path}: line {n} is not an evaluation")
+            log[row["index"]] = row
+    return log
+
+
 def prepare(req: TuneRequest, out: Path) -> Space:
     """Check the request and its run directory (TuneError: one line); write the request
     there. ``out`` is new, or holds this very request (then the run resumes)."""
@@ -221,15 +235,23 @@ def prepare(req: TuneRequest, out: Path) -> Space:
         raise TuneError(f"{req.agent} is refused on {req.game}")
     path = out / REQUEST
     mine = json.loads(json.dumps(asdict(req)))
+    if out.exists() and not out.is_dir():
+        raise TuneError(f"--out {out} exists and is not a directory")
     if path.exists():  # the same run, perhaps with another budget: it goes on from the log
-        theirs = json.loads(path.read_text())
-        if {**theirs, "budget": 0} != {**mine, "budget": 0}:
+        try:
+            theirs = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise TuneError(f"{path}: unreadable ({one_line(e)}); choose another --out") from None
+        if not isinstance(theirs, dict) or {**theirs, "budget": 0} != {**mine, "budget": 0}:
             raise TuneError(f"{out} holds a different tuning run; choose another --out")
         path.write_text(json.dumps(mine, indent=2) + "\n")
         return sp
     if out.exists() and any(out.iterdir()):
         raise TuneError(f"{out} is not empty and holds no tuning run; choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TuneError(f"--out {out}: cannot create the directory ({e.strerror or e})") from None
     path.write_text(json.dumps(mine, indent=2) + "\n")
     return sp
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from solvers.registry import resolve
+from solvers.spec import AgentSpecError
 from tournament.sprt.gsprt import PRESETS, Bounds
 from tournament.sprt.run import SprtRequest, play_sprt
 from tournament.tune import Tuned
@@ -76,6 +78,15 @@ def confirm_command(s: dict, max_games: int, filler: str, seed: int) -> str:
     argv = ["meeple", "sprt", s["game"], s["recommended"]["spec"], s["agent"]]
     argv += ["--filler", filler, "--seed", str(seed), "--max-games", str(max_games)]
     return " ".join(shlex.quote(a) for a in argv)
+
+
+def check_filler(filler: str) -> None:
+    """Refuse a --confirm-filler that is no agent spec before the tuning plays a game."""
+    if filler != "ab":
+        try:
+            resolve(filler)
+        except AgentSpecError as e:
+            raise AgentSpecError(f"--confirm-filler: {e}") from None
 
 
 def confirm(s: dict, out: Path, max_games: int, filler: str, seed: int, workers, executor) -> dict:

@@ -138,6 +138,28 @@ def test_play_setup_errors():
     assert r.exit_code == 2 and "cannot read game record" in r.stderr
 
 
+def test_review_html_never_replaces_the_record_it_reviews(tmp_path):
+    """Was: `review GAME.json --html GAME.json` wrote the report over the saved game."""
+    path = tmp_path / "g.json"
+    r = runner.invoke(
+        app, ["play", TINY, "--seats", "human,random", "--save", str(path)], input="1\nquit\n"
+    )
+    before = path.read_text()
+    r = runner.invoke(app, ["review", str(path), "--html", str(path), "-a", "random", "-q"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "not an HTML report" in r.stderr
+    assert path.read_text() == before
+
+
+def test_a_binary_file_given_as_a_record_is_one_line(tmp_path):
+    """Old: `play --load` of a non-UTF-8 file ended in a UnicodeDecodeError traceback."""
+    path = tmp_path / "photo.json"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    for argv in (["play", "--load", str(path)], ["review", str(path)]):
+        r = runner.invoke(app, argv)
+        assert r.exit_code in (1, 2) and r.stderr.count("\n") == 1, r.stderr
+        assert "not UTF-8" in r.stderr and "Traceback" not in r.output
+
+
 def test_advise_with_a_trained_policy_and_a_search(tmp_path):
     policy = tmp_path / "tiny.parquet"
     r = runner.invoke(

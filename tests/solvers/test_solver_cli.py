@@ -114,6 +114,23 @@ def test_out_an_existing_directory_is_refused_before_the_run_without_litter(tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["existing"]
 
 
+def test_an_existing_file_that_is_no_run_of_this_solver_is_never_overwritten(tmp_path):
+    """Old: `--out` a saved game, or a policy of another solver, was silently replaced by
+    the new policy (only a checkpoint of this solver beside it means a run to resume)."""
+    game = tmp_path / "game.json"
+    game.write_text('{"format": "meeple-game-record"}')
+    r = _solve("--out", str(game))
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "exists" in r.stderr
+    assert game.read_text() == '{"format": "meeple-game-record"}'
+    out = tmp_path / "p.parquet"
+    assert _solve("--out", str(out)).exit_code == 0
+    before = out.read_bytes()
+    r = runner.invoke(app, ["solve", TINY, "--solver", "cfr", "--iterations", "2", "-o", str(out)])
+    assert r.exit_code == 2 and "no checkpoint of a cfr run" in r.stderr
+    assert out.read_bytes() == before
+    assert _solve("--out", str(out), "--iterations", "8").exit_code == 0  # resumes
+
+
 def test_a_corrupt_checkpoint_is_one_line_with_status_1(tmp_path):
     """Old: a pyarrow traceback ('Parquet magic bytes not found')."""
     out = tmp_path / "p.parquet"

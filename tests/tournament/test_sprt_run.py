@@ -85,6 +85,26 @@ def test_other_bounds_on_the_same_ledger_are_refused(tmp_path):
         play_sprt(other, tmp_path / "x", executor="serial")
 
 
+def test_a_sidecar_that_is_not_an_object_is_refused_in_one_line(tmp_path):
+    """Was: a `.sprt.json` holding a JSON list ended in an AttributeError traceback."""
+    req = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=4)
+    play_sprt(req, tmp_path / "x", executor="serial")
+    (tmp_path / "x" / SIDECAR).write_text("[1]")
+    args = ["sprt", GAME2, "heuristic", "random", "--elo1", "100", "--max-games", "4"]
+    r = runner.invoke(app, [*args, "--out", str(tmp_path / "x"), "--executor", "serial"])
+    assert r.exit_code == 1 and r.output.count("\n") == 1, r.output
+    assert r.output.startswith("error: ") and SIDECAR in r.output
+
+
+def test_an_out_that_is_a_file_is_one_line_and_kept(tmp_path):
+    """Was: the cleanup after the refusal raised NotADirectoryError (a traceback)."""
+    mine = tmp_path / "game.json"
+    mine.write_text("mine")
+    r = runner.invoke(app, ["sprt", GAME2, "heuristic", "random", "--out", str(mine), "-q"])
+    assert r.exit_code == 1 and r.output.count("\n") == 1 and "not a directory" in r.output
+    assert mine.read_text() == "mine"
+
+
 def test_a_and_b_must_differ(tmp_path):
     req = SprtRequest(GAME2, "heuristic", "heuristic", Bounds(0.0, 5.0))
     with pytest.raises(SprtError, match="same agent"):
@@ -115,6 +135,8 @@ def test_cli_json_ends_with_the_verdict(tmp_path):
         (["--filler", "nosuch"], "unknown agent kind"),
         (["--preset", "gain", "--elo-model", "normalized"], "--preset bounds are logistic"),
         (["--elo-model", "bayes"], "--elo-model must be one of"),
+        (["--elo1", "inf"], "must be in [-2000, 2000]"),  # was: a traceback after games
+        (["--elo0", "-1e6", "--elo1", "1e6"], "must be in [-2000, 2000]"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(tmp_path, extra, message):

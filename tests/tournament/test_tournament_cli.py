@@ -214,6 +214,31 @@ def test_html_inside_a_ledger_keeps_the_ledger_usable(ledger):
     assert "ignored files that are not ledger files: report.html" in again.stderr
 
 
+def test_outputs_never_replace_a_saved_game_or_a_ledger_file(ledger, tmp_path):
+    """Was: `ratings --html` wrote over any file (the ledger's own manifest.json, a saved
+    game) and a directory or an unmakeable path was a traceback; `replay --save` silently
+    replaced an existing game record."""
+    import pyarrow.parquet as pq
+
+    saved = tmp_path / "mine.json"
+    saved.write_text('{"format": "meeple-game-record"}')
+    manifest = (ledger / "manifest.json").read_text()
+    for target in (ledger / "manifest.json", saved, tmp_path, "/proc/no/such.html"):
+        r = _invoke("ratings", ledger, "--html", target, "--bootstrap", "2")
+        assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+        assert r.output.startswith("error: --html")
+    assert (ledger / "manifest.json").read_text() == manifest
+    report = tmp_path / "report.html"
+    for _ in range(2):  # an earlier report is replaced
+        assert _invoke("ratings", ledger, "--html", report, "--bootstrap", "2").exit_code == 0
+    gid = pq.read_table(sorted(ledger.glob("part-*"))[0]).column("game_id")[0].as_py()
+    r = _invoke("replay", ledger, gid, "--save", saved)
+    assert r.exit_code == 2 and "--force" in r.output and r.output.count("\n") == 1
+    assert saved.read_text() == '{"format": "meeple-game-record"}'
+    assert _invoke("replay", ledger, gid, "--save", saved, "--force").exit_code == 0
+    assert saved.read_text() != '{"format": "meeple-game-record"}'
+
+
 def test_replay_save_writes_a_record_that_advise_reads(ledger, tmp_path):
     import pyarrow.parquet as pq
 

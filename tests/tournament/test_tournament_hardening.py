@@ -291,6 +291,28 @@ def test_ratings_negative_seed_and_non_utf8_config_are_one_line_errors(
     assert len(r.output.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_a_time_limit_that_is_not_a_finite_number_is_refused(tmp_path, make_raw, write_toml, value):
+    """Was: --time-limit nan was accepted (no move could ever time out; NaN in the manifest)."""
+    r = _invoke("tournament", "run", write_toml(make_raw()), "--dry-run", "--time-limit", value)
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "time_limit" in r.output
+
+
+def test_a_manifest_that_cannot_be_read_is_one_line(tmp_path, make_raw):
+    """Was: a manifest.json that is a directory (or unreadable) was an IsADirectoryError
+    traceback from ratings, replay and review."""
+    out = tmp_path / "o"
+    run_tournament(build_config(make_raw(seeds_per_lineup=1)), out, executor="serial")
+    (out / "manifest.json").unlink()
+    (out / "manifest.json").mkdir()
+    with pytest.raises(LedgerError, match="unreadable manifest"):
+        read_ledger(out)
+    for argv in (["ratings", out], ["replay", out, "0" * 16], ["review", out, "--list"]):
+        r = _invoke(*argv)
+        assert r.exit_code == 1 and r.output.startswith("error: "), r.output
+        assert r.output.count("\n") == 1 and "unreadable manifest" in r.output
+
+
 # ----- Ray: a worker's agent error arrives as the project's one line ---------------------
 
 

@@ -121,6 +121,9 @@ def test_anchor_option_and_mean_default():
     assert parse_anchor("random") == ("random", 0.0)
     with pytest.raises(RatingsError, match="AGENT=ELO"):
         parse_anchor("=1500")
+    for text in ("a0=nan", "a0=inf"):  # was: accepted, every rating shown as '-'
+        with pytest.raises(RatingsError, match="AGENT=ELO"):
+            parse_anchor(text)
 
 
 def test_mean_anchor_gives_narrower_intervals_than_a_weak_reference():

@@ -140,6 +140,17 @@ def test_a_bad_game_or_output_name_is_one_line_exit_2(tmp_path):
     assert not (tmp_path / "w").exists()
 
 
+def test_an_out_that_holds_no_value_model_is_never_overwritten(tmp_path):
+    """Was: `--out game.json` naming a saved game (any JSON file) was replaced by the model
+    after the run; only an earlier model may be replaced."""
+    saved = tmp_path / "game.json"
+    saved.write_text('{"format": "meeple-game-record"}')
+    r = runner.invoke(app, ["train", GAME, "--work", str(tmp_path / "w"), "--out", str(saved)])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "not a value model" in r.output
+    assert saved.read_text() == '{"format": "meeple-game-record"}'
+    assert not (tmp_path / "w").exists()
+
+
 def _train_cli(work, out):
     """`meeple train` on the tests' small request (serial, quiet)."""
     argv = ["train", GAME, "--games", "6", "--every", "3", "--work", str(work), "--out", str(out)]

@@ -40,6 +40,10 @@ def _run(args, tmp_path):
         (["--opponent", "nobody"], "unknown agent kind"),
         (["--confirm", "-1"], "--confirm"),
         (["--executor", "warp"], "--executor"),
+        (["--k", "nan"], "--k"),  # was: tuned with NaN UCB values
+        (["--k", "-1"], "--k"),
+        (["--confirm", "50", "--confirm-filler", "nobody"], "--confirm-filler"),  # was:
+        # refused only by the confirming SPRT, after the whole tuning budget was played
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, says):
@@ -65,6 +69,33 @@ def test_a_directory_holding_another_run_is_refused_and_kept(tmp_path):
     (tmp_path / "u" / "x").write_text("mine")
     res = runner.invoke(app, [*TINY, "--out", str(tmp_path / "u")])
     assert res.exit_code == 2 and (tmp_path / "u" / "x").read_text() == "mine"
+
+
+def test_an_out_that_is_a_file_or_cannot_be_made_is_one_line(tmp_path):
+    """Was: NotADirectoryError / FileNotFoundError tracebacks."""
+    (tmp_path / "f").write_text("mine")
+    for out in (tmp_path / "f", tmp_path / "f" / "sub"):
+        res = runner.invoke(app, [*TINY, "--out", str(out)])
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+        assert res.stderr.startswith("error: --out ")
+    assert (tmp_path / "f").read_text() == "mine"
+
+
+def test_a_corrupt_request_or_log_is_one_line_and_kept(tmp_path):
+    """Was: JSONDecodeError / TypeError tracebacks on a damaged tune.json or a log line
+    cut short (a crash mid-write)."""
+    assert _run(TINY, tmp_path).exit_code == 0
+    log = tmp_path / "t" / LOG
+    cut = log.read_text()[:-30]
+    log.write_text(cut)
+    res = _run(TINY, tmp_path)
+    assert res.exit_code == 1 and res.stderr.count("\n") == 1, res.output
+    assert "line 4 is not JSON" in res.stderr and log.read_text() == cut
+    for text in ("[1]", "{"):
+        (tmp_path / "t" / "tune.json").write_text(text)
+        res = _run(TINY, tmp_path)
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+        assert (tmp_path / "t" / "tune.json").read_text() == text
 
 
 def test_a_run_resumes_from_its_log_and_extends_with_a_larger_budget(tmp_path):

@@ -141,13 +141,26 @@ def with_opponents(spec, model: str | None):
     return assumptions.with_opponents(spec, model)
 
 
-def check_output_path(path: str, option: str) -> None:
-    """Refuse an output path that cannot be written, before any work is done."""
+def check_output_path(path: str, option: str, *, report: bool = False) -> None:
+    """Refuse an output path that cannot be written, before any work is done; a
+    ``report`` (HTML) replaces only an earlier HTML report, never another file (a saved
+    game, a ledger's manifest)."""
     target = Path(path)
     if target.is_dir():
         raise fail(f"{option} {path!r} is a directory, not a file", 2)
     if not target.parent.is_dir():
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)
+    if report and target.exists() and not _is_html(target):
+        raise fail(f"{option} {path!r} exists and is not an HTML report; choose another path", 2)
+
+
+def _is_html(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64).lstrip().lower()
+    except OSError:
+        return False
+    return head.startswith((b"<!doctype html", b"<html"))
 
 
 # ----- Ray options, the same on every command that runs games or batches on Ray -----------

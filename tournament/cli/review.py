@@ -85,7 +85,7 @@ def review_cmd(
         return
     view = _player_id(player)
     if html_path is not None:
-        check_output_path(html_path, "--html")
+        check_output_path(html_path, "--html", report=True)
     try:
         with domain_errors(1):
             record = rv.load_game_record(source, game_id)

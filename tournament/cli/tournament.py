@@ -18,6 +18,7 @@ from tournament.cli.common import (
     ExecutorOption,
     WorkersOption,
     check_executor,
+    check_output_path,
     domain_errors,
     fail,
 )
@@ -237,9 +238,21 @@ def _emit(r, extra: dict, fmt: str, html: Path | None) -> None:
     else:
         sys.stdout.write(report.render(r, fmt).rstrip("\n") + "\n")
     if html is not None:
-        html.parent.mkdir(parents=True, exist_ok=True)
-        html.write_text(report.to_html(r, context=extra))
+        try:
+            html.write_text(report.to_html(r, context=extra))
+        except OSError as e:
+            raise fail(f"cannot write {str(html)!r}: {e.strerror or e}") from None
         typer.echo(f"HTML report: {html}", err=fmt != "table")
+
+
+def _check_html(html: Path) -> None:
+    """Before any work: the report's directory is made, and the path must be new or an
+    earlier HTML report (never a saved game or a ledger's file)."""
+    try:
+        html.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise fail(f"--html {str(html)!r}: cannot make its directory ({e.strerror})", 2) from None
+    check_output_path(str(html), "--html", report=True)
 
 
 def ratings(
@@ -294,6 +307,8 @@ def ratings(
 
     if luck_value not in VALUES:
         raise fail(f"--luck-value must be one of {', '.join(VALUES)}, got {luck_value!r}", 2)
+    if html is not None:
+        _check_html(html)
     r, extra = _ratings(dirs, anchor, bootstrap, seed, luck_adjusted, luck_value)
     _emit(r, extra, fmt, html)
 
@@ -305,9 +320,15 @@ def replay(
         Path | None,
         typer.Option("--save", help="Also write the game record (JSON) for advise --game-file"),
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --save overwrite a file")] = False,
 ) -> None:
     """Replay one recorded game exactly, move by move."""
     from tournament.replay import replay as do_replay  # deferred: fast --help
+
+    if save is not None:
+        check_output_path(str(save), "--save")
+        if save.exists() and not force:
+            raise fail(f"--save {str(save)!r} exists; pass --force to overwrite it", 2)
 
     with domain_errors(1):
         rep = do_replay(ledger, game_id)
@@ -354,14 +375,16 @@ def demo(
     raw = {**raw, "agents": agents}
     cfg = _resolve(None, raw, [], {})
     out = out or _default_out("demo", cfg)
+    # beside the ledger, not in it: a ledger directory holds only ledger files
+    html = html or out.with_name(out.name + "-report.html")
+    _check_html(html)
     typer.echo(
         f"demo: {num_games(cfg)} games of {cfg.game} between "
         + ", ".join(a.name for a in cfg.agents)
     )
     _run(cfg, out, workers, None, executor, quiet=False)
     r, extra = _ratings([out], None, bootstrap)
-    # beside the ledger, not in it: a ledger directory holds only ledger files
-    _emit(r, extra, "table", html or out.with_name(out.name + "-report.html"))
+    _emit(r, extra, "table", html)
 
 
 def register(app: typer.Typer) -> None:

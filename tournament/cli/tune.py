@@ -124,7 +124,9 @@ def tune(
 
     with domain_errors(2):
         from tournament.tune import prepare  # deferred: fast --help
+        from tournament.tune_report import check_filler  # deferred: fast --help
 
+        check_filler(confirm_filler)
         prepare(req, out)  # bad input: nothing is written
     try:
         with domain_errors(1):

@@ -376,7 +376,7 @@ def parse_anchor(text: str | None) -> tuple[str, float] | None:
     if not sep:
         return text.strip(), 0.0
     try:
-        if not name:
+        if not name or not math.isfinite(float(value)):
             raise ValueError
         return name, float(value)
     except ValueError:

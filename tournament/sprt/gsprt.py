@@ -52,6 +52,9 @@ class SprtError(MeepleError):
     """An SPRT that cannot be run as asked (one line)."""
 
 
+MAX_ELO = 2000  # a bound's score stays inside (0, 1): 1e-5 from either end at the limit
+
+
 def elo_to_score(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
@@ -74,6 +77,11 @@ class Bounds:
     def __post_init__(self) -> None:
         if self.model not in MODELS:
             raise SprtError(f"--elo-model must be one of {', '.join(MODELS)}, got {self.model!r}")
+        if not all(abs(x) <= MAX_ELO for x in (self.elo0, self.elo1)):  # NaN too
+            raise SprtError(
+                f"--elo0 and --elo1 must be in [-{MAX_ELO}, {MAX_ELO}], got {self.elo0:g} and "
+                f"{self.elo1:g}"
+            )
         if not self.elo0 < self.elo1:
             raise SprtError(f"--elo0 must be below --elo1, got {self.elo0:g} and {self.elo1:g}")
         for name, x in (("alpha", self.alpha), ("beta", self.beta)):

@@ -294,6 +294,8 @@ def check_sidecar(directory: Path, req: SprtRequest) -> bool:
         old = json.loads(path.read_text())
     except (OSError, ValueError) as e:
         raise SprtError(f"{path}: unreadable ({e})") from None
+    if not isinstance(old, dict):
+        raise SprtError(f"{path}: not an SPRT's bounds (a JSON object); use another --out")
     new = req.sidecar()
     if old != new:
         for key in ("bounds", "max_games"):
@@ -344,9 +346,9 @@ def play_sprt(
             source=source,
         )
     except BaseException:
-        if not had_sidecar and not any(out.glob("part-*.parquet")):
+        if out.is_dir() and not had_sidecar and not any(out.glob("part-*.parquet")):
             (out / SIDECAR).unlink(missing_ok=True)
-            if out.is_dir() and not any(out.iterdir()):
+            if not any(out.iterdir()):
                 out.rmdir()
         raise
     return state.result(), summary, state
