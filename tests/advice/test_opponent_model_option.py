@@ -52,4 +52,4 @@ def test_advise_states_the_model_and_the_option_changes_it():
     )
     assert lines == [want]
     bad = runner.invoke(app, [*base, "--opponents", "crowd"])
-    assert bad.exit_code == 1 and "unknown opponent model" in bad.output
+    assert bad.exit_code == 2 and "unknown opponent model" in bad.output  # usage: nothing ran

@@ -67,6 +67,24 @@ def test_a_bad_option_value_is_one_line_with_status_2():
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: invalid value for '--games'")
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["advise", "nope", "-H", "", "-a", "heuristic"],
+        ["advise", "python_coloretto(players=3)", "-H", "", "-a", "nokind"],
+        ["review", "no-such-record.json", "--agent", "nokind"],
+        ["play", "nope", "--seats", "human,heuristic"],
+    ],
+    ids=["advise-game", "advise-agent", "review-agent", "play-game"],
+)
+def test_an_unknown_game_or_agent_is_status_2_on_the_advice_commands(args):
+    """Old: advise and review answered an unknown game or agent kind with 1 (the status
+    of a request that ran and failed) while every other command answered 2."""
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: unknown ")
+
+
 def test_an_unknown_command_is_one_line_with_status_2():
     r = runner.invoke(app, ["simulate"])
     assert r.exit_code == 2

@@ -131,18 +131,22 @@ def advise_cmd(
 
 def _advise(asked, agents, top, seed, budget, opponents):
     """The advice asked for on the command line and the lines naming the opponent models
-    its values assume (domain errors: one line, exit 1)."""
+    its values assume (one line: exit 2 for an unknown game or agent, 1 when it fails)."""
     game_string, history, game_file, ply, view = asked
+    import spiel_games  # deferred: fast --help
     from solvers.registry import resolve  # deferred: fast --help
     from tournament.advice.advise import advise  # deferred: fast --help
     from tournament.advice.positions import position_from  # deferred: fast --help
 
+    with domain_errors(2):  # an unknown game or agent on the command line: nothing ran
+        if game_string:
+            spiel_games.load_game(game_string)
+        specs = [_with_opponents(resolve(a), opponents) for a in agents]  # parsed once
     try:
         with domain_errors(1):
             pos = position_from(
                 game_string, history=history, record_path=game_file, ply=ply, player=view
             )
-            specs = [_with_opponents(resolve(a), opponents) for a in agents]  # parsed once
             result = advise(
                 pos.game_string,
                 pos.state,

@@ -86,10 +86,11 @@ def review_cmd(
     view = _player_id(player)
     if html_path is not None:
         check_output_path(html_path, "--html", report=True)
+    with domain_errors(2):  # an unknown agent or opponent model: nothing ran
+        spec = with_opponents(agent or rv.DEFAULT_AGENT, opponents)
     try:
         with domain_errors(1):
             record = rv.load_game_record(source, game_id)
-            spec = with_opponents(agent or rv.DEFAULT_AGENT, opponents)
             with _review_progress(quiet) as on_progress:
                 result = rv.review(
                     record,
