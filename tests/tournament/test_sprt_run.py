@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from tournament.cli import app
 from tournament.ledger import read_ledger
 from tournament.sprt.gsprt import Bounds, SprtError, walk
-from tournament.sprt.run import SIDECAR, SprtRequest, play_sprt, set_score, tables
+from tournament.sprt.run import SIDECAR, SprtRequest, play_sprt, read_sprt, set_score, tables
 
 GAME2 = "python_coloretto(players=2)"
 GAME3 = "python_coloretto(players=3)"
@@ -94,6 +94,18 @@ def test_a_sidecar_that_is_not_an_object_is_refused_in_one_line(tmp_path):
     r = runner.invoke(app, [*args, "--out", str(tmp_path / "x"), "--executor", "serial"])
     assert r.exit_code == 1 and r.output.count("\n") == 1, r.output
     assert r.output.startswith("error: ") and SIDECAR in r.output
+
+
+@pytest.mark.parametrize("text", ["[1]", '{"bounds": [0, 35]}', '{"bounds": 3}'])
+def test_reading_a_ledger_with_a_foreign_sidecar_is_an_sprt_error(tmp_path, text):
+    """Was: read_sprt (bench_strength's --sprt-read) let a TypeError through when the
+    sidecar held a list or its bounds were not an object."""
+    req = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=4)
+    play_sprt(req, tmp_path / "x", executor="serial")
+    assert read_sprt(tmp_path / "x")[0].games == 4
+    (tmp_path / "x" / SIDECAR).write_text(text)
+    with pytest.raises(SprtError, match="not a finished or running SPRT ledger"):
+        read_sprt(tmp_path / "x")
 
 
 def test_an_out_that_is_a_file_is_one_line_and_kept(tmp_path):

@@ -373,7 +373,9 @@ def read_sprt(directory: Path) -> tuple[Verdict, dict]:
     try:
         manifest = read_manifest(directory)
         side = json.loads((directory / SIDECAR).read_text())["bounds"]
-    except (OSError, ValueError, KeyError) as e:
+        if not isinstance(side, dict):
+            raise ValueError("its bounds are not an object")
+    except (OSError, ValueError, KeyError, TypeError) as e:
         raise SprtError(f"{directory}: not a finished or running SPRT ledger ({e})") from None
     t = manifest["config"]["tournament"]
     games_per_set = sum(_orders(list(x)) for x in t["tables"])
