@@ -179,3 +179,19 @@ def test_unsaved_counts_typed_entries_after_the_last_save():
     assert keeper.unsaved() == 1
     del items[1:], typed[1:]  # undo back past the save: the save holds more, nothing new
     assert keeper.unsaved() == 0
+
+
+def test_save_takes_one_file_name_quoted_when_it_has_spaces(tmp_path, recovery_dir, monkeypatch):
+    """Was: `save a b c` wrote a file literally named 'a b c' (the words joined) and
+    `save ""` one named '""' (quotes kept)."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    spaced = here / "my game.json"
+    s, out = session("1\nsave a b c\nsave \"\"\nsave 'my game.json'\nsave 'open\nquit\n")
+    result = s.run()
+    text = out.getvalue()
+    assert "save takes one file name" in text and "save needs a file name" in text
+    assert "No closing quotation" in text
+    assert sorted(p.name for p in here.iterdir()) == ["my game.json"]
+    assert read_record(spaced).action_ids() == result.actions

@@ -3,6 +3,7 @@ help and quit. ``SessionCommands`` is the part of ``PlaySession`` that runs them
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, Any
 
 from solvers.registry import AgentSpec
@@ -54,18 +55,29 @@ class SessionCommands:
             self._hint(p)
             return "handled"
         if cmd == "save":
-            words = rest.split()
-            force = "--force" in words
-            words = [w for w in words if w != "--force"]
-            path = " ".join(words) or self.files.default_path()
-            if not path:
-                self.say("save needs a file name (or start with --save FILE)")
-            else:
-                self.files.save(path, force=force)
+            self._save(rest)
             return "handled"
         if cmd == "undo":
             return "again" if self._undo(p) else "handled"
         return None
+
+    def _save(self, rest: str) -> None:
+        """``save [FILE] [--force]``: one file name, quoted when it has spaces."""
+        try:
+            words = shlex.split(rest)
+        except ValueError as e:  # an unclosed quote
+            self.say(f"save: {e}; quote a file name with spaces, e.g. save 'my game.json'")
+            return
+        force = "--force" in words
+        words = [w for w in words if w != "--force"]
+        if len(words) > 1:
+            self.say("save takes one file name; quote a name with spaces, e.g. save 'my game.json'")
+            return
+        path = (words[0] if words else "") or self.files.default_path()
+        if not path:
+            self.say("save needs a file name (or start with --save FILE)")
+        else:
+            self.files.save(path, force=force)
 
     def _hint(self, p: int) -> None:
         s = self.state
