@@ -151,6 +151,7 @@ def resolve(spec: str | AgentSpec) -> AgentSpec:
                 f"unknown parameter {key!r} for agent {name!r}; valid parameters: {valid}"
             ) from None
         params[key] = _coerce(name, p, value)
+    kind.check(params)  # ranges and choices need no game: refused while parsing
     return AgentSpec(kind, params, spec)
 
 
