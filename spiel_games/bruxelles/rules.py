@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 
-from spiel_games.bruxelles.actions import BID0, CHANCE_TOKEN
 from spiel_games.common.params import ParamDoc, defaults
 from spiel_games.common.rules_data import load_rules
 from spiel_games.common.utility import ConfigError, check_mode
@@ -86,7 +85,7 @@ STOCK_SHIELDS: dict[int, tuple[tuple[tuple[int, int], tuple[int, int]], ...]] = 
     n: tuple((tuple(a), tuple(b)) for a, b in RULES[f"stock.shields_{n}p"]) for n in range(2, 6)
 }
 
-MAX_BID = CHANCE_TOKEN - BID0  # bid ids end below the log tokens; generous (most_money ~310)
+MAX_BID = 800  # generous (most_money ~310); bid ids must end below actions.CHANCE_TOKEN
 
 # The one parameter table: name, default, meaning (spiel_games.common.params).
 PARAMS = (
