@@ -11,6 +11,7 @@ declaration.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,12 @@ from solvers.spec import AgentSpecError
 # z of a two-sided 95% normal interval (NormalDist().inv_cdf(0.975)): a MoveStat's
 # interval is its value +- Z95 standard errors, and advice reads the errors back with it.
 Z95 = 1.959963984540054
+
+# Upper bounds of the budget parameters (sims, iterations, worlds, rollouts; time): generous,
+# hours to days of search per move, but finite, so a typo is refused instead of a search that
+# never ends. Every float parameter must also be finite (inf and nan are refused).
+MAX_COUNT = 10**9
+MAX_SECONDS = 86_400.0  # a day per move
 
 
 @dataclass
@@ -111,7 +118,9 @@ class Auto:
 
 
 def _num(x: object) -> str:
-    return f"{x:g}" if isinstance(x, int | float) else repr(x)
+    if isinstance(x, int) and not isinstance(x, bool):
+        return str(x)
+    return f"{x:g}" if isinstance(x, float) else repr(x)
 
 
 def _either(options: list[str]) -> str:
@@ -172,6 +181,9 @@ class Param:
         """Why ``value`` is refused, or "" when it is accepted."""
         if self.auto is not None and value == self.auto.value:
             return ""
+        if self.type is float and isinstance(value, float) and not math.isfinite(value):
+            allowed = self.allowed()
+            return f"must be a finite number{f' ({allowed})' if allowed else ''}, got {value!r}"
         if self.choices:
             ok = value in self.choices
         elif self.range is not None:

@@ -33,7 +33,7 @@ import numpy as np
 import pyspiel
 
 from solvers import value_model
-from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
+from solvers.base import MAX_COUNT, MAX_SECONDS, Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
 from solvers.mccfr_sampling import pick
 from solvers.search import game_evaluation, learned_evaluation, soft_returns, world_sampler
@@ -294,14 +294,14 @@ CFR_SEARCH = AgentKind(
             int,
             400,
             "CFR iterations per decision (one world, one traverser)",
-            range=(1, None),
+            range=(1, MAX_COUNT),
         ),
         Param(
             "time",
             float,
             0.0,
             "seconds per decision; when > 0 it replaces iterations",
-            range=(0.0, None),
+            range=(0.0, MAX_SECONDS),
             special=((0.0, "the iterations budget"),),
         ),
         Param(
@@ -309,7 +309,7 @@ CFR_SEARCH = AgentKind(
             int,
             16,
             "worlds drawn from the information state per decision",
-            range=(1, None),
+            range=(1, MAX_COUNT),
         ),
         Param("depth", int, 6, "decisions below the root before the evaluation", range=(1, None)),
         Param(

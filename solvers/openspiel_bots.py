@@ -25,7 +25,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from solvers.base import Agent, AgentKind, Param
+from solvers.base import MAX_COUNT, Agent, AgentKind, Param
 from solvers.spec import AgentSpecError
 
 
@@ -83,7 +83,7 @@ OPENSPIEL_ISMCTS = AgentKind(
     summary="OpenSpiel's own Python IS-MCTS bot (random rollouts, no game knowledge): an outside"
     " reference",
     params=(
-        Param("sims", int, 100, "simulations per decision", range=(1, None)),
+        Param("sims", int, 100, "simulations per decision", range=(1, MAX_COUNT)),
         Param(
             "uct_c",
             float,
@@ -93,7 +93,7 @@ OPENSPIEL_ISMCTS = AgentKind(
             tune=(0.05, 5.0),
             log=True,
         ),
-        Param("rollouts", int, 1, "random rollouts per leaf evaluation", range=(1, None)),
+        Param("rollouts", int, 1, "random rollouts per leaf evaluation", range=(1, MAX_COUNT)),
     ),
     factory=lambda game, params, seed: OpenSpielISMCTSAgent(game, params, seed),
 )

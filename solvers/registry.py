@@ -151,6 +151,7 @@ def resolve(spec: str | AgentSpec) -> AgentSpec:
                 f"unknown parameter {key!r} for agent {name!r}; valid parameters: {valid}"
             ) from None
         params[key] = _coerce(name, p, value)
+    kind.check(params)  # ranges and choices need no game: refused while parsing
     return AgentSpec(kind, params, spec)
 
 
@@ -160,7 +161,12 @@ def _coerce(kind: str, p: Param, value):
             return value
     elif p.type is float:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            try:
+                return float(value)
+            except OverflowError:  # an int too large for a float: refused as inf would be
+                raise AgentSpecError(
+                    f"parameter {p.name!r} of agent {kind!r} must be a finite number, got {value!r}"
+                ) from None
     elif p.type is int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value

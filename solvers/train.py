@@ -72,13 +72,16 @@ def solve(
     cfg: SolveConfig,
     on_iteration: Callable[[int, int], None] | None = None,
     on_report: Reporter | None = None,
+    on_resume: Callable[[int], None] | None = None,
 ) -> SolveResult:
-    """Run the request; ``on_report(iteration, figures)`` after every report."""
+    """Run the request; ``on_report(iteration, figures)`` after every report,
+    ``on_resume(iterations)`` once a checkpoint has been accepted and loaded (never for a
+    checkpoint that is refused)."""
     plan = validate(cfg)
     if plan.is_exact:
-        return solve_exact(cfg, plan, on_iteration, on_report)
+        return solve_exact(cfg, plan, on_iteration, on_report, on_resume)
     try:
-        return _solve_mccfr(cfg, plan, on_iteration, on_report)
+        return _solve_mccfr(cfg, plan, on_iteration, on_report, on_resume)
     except mccfr_train.CheckpointError as e:
         raise CheckpointError(str(e)) from None
 
@@ -104,11 +107,13 @@ def train_spec(cfg: SolveConfig, plan: Plan) -> mccfr_train.TrainSpec:
     )
 
 
-def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> SolveResult:
+def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resume) -> SolveResult:
     game = plan.game
     spec = train_spec(cfg, plan)
     journal = mccfr_train.Journal(checkpoint_path(plan.out, cfg.solver), spec)
     tables, done, rounds = journal.load()
+    if done and on_resume:
+        on_resume(done)
     result = SolveResult(iterations=done, resumed_from=done, out=str(plan.out))
     exact = exploitability_computable(game)
     deals = cfg.eval_deals if cfg.eval_deals is not None else (0 if exact else EVAL_DEALS)

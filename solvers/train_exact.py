@@ -94,7 +94,9 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
     return meta, rows
 
 
-def solve_exact(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> SolveResult:
+def solve_exact(
+    cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resume=None
+) -> SolveResult:
     game = plan.game
     request = identity(cfg, plan)
     solver = efg_cfr.ExactCFR(efg_cfr.export_efg(game), cfg.solver)
@@ -116,6 +118,8 @@ def solve_exact(cfg: SolveConfig, plan: Plan, on_iteration, on_report) -> SolveR
             raise CheckpointError(
                 f"checkpoint {ckpt} cannot be resumed ({one_line(e)}); delete it to start over"
             ) from None
+        if on_resume:
+            on_resume(start)
 
     def save(iteration: int) -> None:
         _write_checkpoint(ckpt, solver.rows(), dict(request, iteration=iteration))

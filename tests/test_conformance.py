@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pyspiel
 import pytest
 
@@ -112,6 +114,28 @@ def test_spec_metadata_is_complete(spec):
     for p in spec.params:
         assert p.name in defaults, f"documented parameter {p.name} is not a game parameter"
         assert p.meaning
+
+
+# Parameters that only count with an option on (Rococo's Jewelry Box) are tried with it on.
+_OPTIONS_ON = {"python_rococo": "jewelry=true,"}
+
+
+def _int_params(spec):
+    return [p.name for p in spec.params if type(p.default) is int]
+
+
+@pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
+@pytest.mark.parametrize("value", [-2, -7, 100_000])
+def test_integer_parameters_refuse_values_outside_their_range(spec, value):
+    """Below every default sentinel (-1 or 0) and far above any plausible game, each integer
+    parameter is refused in one line naming it, never read as its default or played."""
+    for name in _int_params(spec):
+        game = f"{spec.short_name}({_OPTIONS_ON.get(spec.short_name, '')}{name}={value})"
+        with pytest.raises(ValueError) as err:
+            pyspiel.load_game(game)
+        text = str(err.value)
+        assert name in text and "\n" not in text.strip(), (game, text)
+        assert re.search(r"\d+-\d+", text), f"{game}: the error names no range: {text}"
 
 
 # ----- hidden information (issue 13): private events, resampled worlds, the end -----------

@@ -157,13 +157,16 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
     this exact config; yields True when this run created the ledger.
 
     The lock comes first: two runs started together on a fresh directory cannot both write
-    a manifest (the second is refused before it writes anything)."""
+    a manifest (the second is refused before it writes anything). A directory refused as
+    not this run's ledger is left as it was: the lock file and the directory are removed
+    again when this call created them."""
     d = Path(directory)
     if d.exists() and not d.is_dir():
         raise LedgerError(f"{d} exists and is not a directory")
+    made_dir = not d.exists()
     try:
         d.mkdir(parents=True, exist_ok=True)
-        fd = os.open(d / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        fd, made_lock = _open_lock(d / LOCK)
     except OSError as e:
         raise LedgerError(f"{d}: cannot create the ledger ({e.strerror or e})") from None
     try:
@@ -179,9 +182,26 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
             same = False
         if not same:  # the run that held it removed the ledger it had just created
             raise LedgerError(f"{d} was removed by another run while this one waited; rerun")
-        yield _check_or_write_manifest(d, manifest)
+        try:
+            created = _check_or_write_manifest(d, manifest)
+        except LedgerError:  # refused: take back what this call added (still locked)
+            if made_lock:
+                (d / LOCK).unlink(missing_ok=True)
+            if made_dir:
+                with contextlib.suppress(OSError):
+                    d.rmdir()
+            raise
+        yield created
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _open_lock(path: Path) -> tuple[int, bool]:
+    """The lock file's descriptor, and whether this call created the file (atomically)."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
+    except FileExistsError:
+        return os.open(path, os.O_RDWR), False
 
 
 def discard_new(directory: Path) -> None:

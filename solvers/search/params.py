@@ -9,7 +9,7 @@ from __future__ import annotations
 import pyspiel
 
 from solvers import value_model
-from solvers.base import AgentKind, Auto, AutoValues, Param
+from solvers.base import MAX_COUNT, MAX_SECONDS, AgentKind, Auto, AutoValues, Param
 from solvers.search.agents import ISMCTSAgent, MCTSAgent, PIMCAgent
 from solvers.search.checks import evaluation_or_none as _evaluation
 from solvers.search.checks import game_heuristic, refuse
@@ -80,7 +80,7 @@ COMMON: tuple[Param, ...] = (
         0.0,
         "seconds per move; when > 0 it replaces the simulation budget "
         "(then moves are no longer exactly reproducible)",
-        range=(0.0, None),
+        range=(0.0, MAX_SECONDS),
         special=((0.0, "the sims budget"),),
     ),
     Param(
@@ -371,22 +371,22 @@ MCTS = AgentKind(
     name="mcts",
     summary="UCT with sampled chance nodes and multi-player returns, for games without "
     "private information (on hidden-information games: one sampled world per move)",
-    params=(Param("sims", int, 800, "simulations per move", range=(1, None)), *COMMON),
+    params=(Param("sims", int, 800, "simulations per move", range=(1, MAX_COUNT)), *COMMON),
     factory=_factory(MCTSAgent, "mcts"),
 )
 ISMCTS = AgentKind(
     name="ismcts",
     summary="single-observer information-set MCTS: each simulation starts from a world "
     "resampled from the mover's information state (plain UCT on perfect-information games)",
-    params=(Param("sims", int, 2000, "simulations per move", range=(1, None)), *COMMON),
+    params=(Param("sims", int, 2000, "simulations per move", range=(1, MAX_COUNT)), *COMMON),
     factory=_factory(ISMCTSAgent, "ismcts"),
 )
 PIMC = AgentKind(
     name="pimc",
     summary="perfect-information Monte Carlo: sample worlds, run UCT in each, vote by visits",
     params=(
-        Param("worlds", int, 16, "determinizations sampled per move", range=(1, None)),
-        Param("sims", int, 200, "simulations per world", range=(1, None)),
+        Param("worlds", int, 16, "determinizations sampled per move", range=(1, MAX_COUNT)),
+        Param("sims", int, 200, "simulations per world", range=(1, MAX_COUNT)),
         *COMMON,
     ),
     factory=_factory(PIMCAgent, "pimc"),

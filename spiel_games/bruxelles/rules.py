@@ -85,6 +85,8 @@ STOCK_SHIELDS: dict[int, tuple[tuple[tuple[int, int], tuple[int, int]], ...]] = 
     n: tuple((tuple(a), tuple(b)) for a, b in RULES[f"stock.shields_{n}p"]) for n in range(2, 6)
 }
 
+MAX_BID = 800  # generous (most_money ~310); bid ids must end below actions.CHANCE_TOKEN
+
 # The one parameter table: name, default, meaning (spiel_games.common.params).
 PARAMS = (
     ParamDoc("players", 4, "number of players, 2-5 (2 uses the neutral-assistant rules)"),
@@ -92,8 +94,8 @@ PARAMS = (
     ParamDoc(
         "max_bid",
         RULES["bids.max_bid_default"],
-        "highest bid under one assistant; 0 = no cap (rulebook), a cap keeps tiny "
-        "configurations small",
+        f"highest bid under one assistant, 1-{MAX_BID}; 0 = no cap (rulebook), a cap keeps "
+        "tiny configurations small",
     ),
     ParamDoc(
         "board",
@@ -226,16 +228,20 @@ def make_config(params: dict) -> Config:
     if not 1 <= rounds <= RULES["game.rounds"]:
         raise ConfigError(f"rounds must be 1-{RULES['game.rounds']}, got {rounds}")
     max_bid = int(p["max_bid"])
-    if max_bid < 0:
-        raise ConfigError(f"max_bid must be 0 (no cap) or a positive cap, got {max_bid}")
+    if not 0 <= max_bid <= MAX_BID:
+        raise ConfigError(f"max_bid must be 0 (no cap) or 1-{MAX_BID}, got {max_bid}")
     board = int(p["board"])
     if not 2 <= board <= MAX_BOARD:
         raise ConfigError(f"board must be 2-{MAX_BOARD}, got {board}")
-    assistants, court = int(p["assistants"]), int(p["courthouse"])
-    if assistants < 1 or court < 0 or assistants + court > RULES["assistants.per_player"]:
+    total = RULES["assistants.per_player"]
+    court = int(p["courthouse"])
+    if not 0 <= court <= total - 1:
+        raise ConfigError(f"courthouse must be 0-{total - 1}, got {court}")
+    assistants = int(p["assistants"])
+    if not 1 <= assistants <= total - court:
         raise ConfigError(
-            f"need assistants >= 1, courthouse >= 0 and at most {RULES['assistants.per_player']} "
-            f"in all; got {assistants} + {court}"
+            f"assistants must be 1-{total - court} with courthouse={court} "
+            f"({total} assistants in all), got {assistants}"
         )
     if p["setup"] not in ("random", "fixed"):
         raise ConfigError(f"setup must be 'random' or 'fixed', got {p['setup']!r}")

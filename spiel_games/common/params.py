@@ -11,7 +11,15 @@ from collections.abc import Iterable
 from spiel_games.common.errors import ConfigError
 from spiel_games.common.registry import ParamDoc
 
-__all__ = ["ParamDoc", "defaults", "flag", "int_param", "int_param_in", "markdown_table"]
+__all__ = [
+    "ParamDoc",
+    "defaults",
+    "flag",
+    "int_param",
+    "int_param_in",
+    "int_param_or",
+    "markdown_table",
+]
 
 
 def defaults(params: Iterable[ParamDoc]) -> dict[str, object]:
@@ -43,6 +51,15 @@ def int_param_in(p: dict, key: str, lo: int, hi: int, what: str = "") -> int:
     v = int_param(p, key)
     if not lo <= v <= hi:
         raise ConfigError(f"{what or key} must be {lo}-{hi}, got {v}")
+    return v
+
+
+def int_param_or(p: dict, key: str, sentinel: int, means: str, lo: int, hi: int) -> int:
+    """Parameter ``key`` as an int that is either ``sentinel`` (which ``means`` a default,
+    e.g. "by the rules") or in [lo, hi]; anything else is a ConfigError naming both."""
+    v = int_param(p, key)
+    if v != sentinel and not lo <= v <= hi:
+        raise ConfigError(f"{key} must be {sentinel} ({means}) or {lo}-{hi}, got {v}")
     return v
 
 

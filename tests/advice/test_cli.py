@@ -84,6 +84,15 @@ def test_advise_errors_are_one_line_with_exit_code_1():
     assert r.exit_code == 2 and "--agent" in r.stderr
 
 
+@pytest.mark.parametrize("agent", ["ismcts(uct_c=inf)", "ismcts(time=nan)", "ismcts(epsilon=2)"])
+def test_an_agent_parameter_out_of_range_is_a_wrong_command_line(agent):
+    """Old: inf/nan were accepted (the search never ended); a range error came only once
+    the position was built, with exit 1 (or after a chance-node error)."""
+    r = runner.invoke(app, ["advise", THREE, "-H", "start: pink", "-a", agent])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr.startswith("error: parameter ") and "of agent 'ismcts' must be" in r.stderr
+
+
 def test_advise_serve_reads_stdin():
     lines = (
         "garbage\n"

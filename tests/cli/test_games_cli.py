@@ -76,3 +76,15 @@ def test_malformed_game_string_is_a_one_line_error_with_status_2():
     result = runner.invoke(app, ["games", "simulate", "python_coloretto(players=", "--games", "1"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_out_of_range_parameter_is_refused_not_replaced_by_its_default():
+    """jokers=-7 was read as the -1 'by edition' sentinel and the game ran with 3 jokers."""
+    for game in ("python_coloretto(jokers=-7)", "python_coloretto(cards_per_color=100000)"):
+        result = runner.invoke(app, ["games", "simulate", game, "--games", "1"])
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+        assert ("jokers must be -1 (by edition) or 0-" in lines[0]) or (
+            "cards_per_color must be 1-" in lines[0]
+        )

@@ -11,6 +11,7 @@ import pyspiel
 import pytest
 
 import spiel_games  # noqa: F401
+from spiel_games.bruxelles import actions
 from spiel_games.bruxelles import rules as R
 from spiel_games.bruxelles.scenario import each, game, legal_strings, play, put, start
 
@@ -315,3 +316,11 @@ def test_no_secondary_action_on_your_own_building():
     put(state, "bld", 7, 0)
     play(state, "place r2c3", "bid 1", "skip")
     assert state.holdings(0)["works"][R.BLACK] == 0
+
+
+def test_the_largest_max_bid_fits_below_the_move_log_tokens():
+    """max_bid is 0 (no cap) or 1-MAX_BID; every bid id stays below the chance tokens."""
+    assert actions.num_actions(R.MAX_BID) <= actions.CHANCE_TOKEN
+    assert pyspiel.load_game(f"python_bruxelles(players=2,max_bid={R.MAX_BID})")
+    with pytest.raises(ValueError, match=f"max_bid must be 0 \\(no cap\\) or 1-{R.MAX_BID}, got"):
+        pyspiel.load_game(f"python_bruxelles(max_bid={R.MAX_BID + 1})")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pyspiel
 import pytest
 
@@ -347,6 +349,26 @@ def test_illegal_actions_raise_and_are_never_repaired():
 def test_bad_parameters_are_rejected(bad):
     with pytest.raises((ValueError, pyspiel.SpielError)):
         pyspiel.load_game(bad)
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        # Negative values other than the -1 sentinel were silently read as "by the rules".
+        ("jokers=-7", "jokers must be -1 (by edition) or 0-10, got -7"),
+        ("last_round_depth=-5", "last_round_depth must be -1 (by edition) or 0-"),
+        ("start_cards=-2", "start_cards must be -1 (by the rules) or 0-1, got -2"),
+        # Huge values built a game that ran until a timeout.
+        ("cards_per_color=100000", "cards_per_color must be 1-20, got 100000"),
+        ("jokers=1000", "jokers must be -1 (by edition) or 0-10, got 1000"),
+        ("plus2=1000", "plus2 must be 0-20, got 1000"),
+        ("rows=1000", "rows must be 0 (by the rules) or 4-10, got 1000"),
+        ("row_capacity=1000", "row_capacity must be 0 (3 per row) or 1-10, got 1000"),
+    ],
+)
+def test_out_of_range_parameters_name_the_parameter_and_its_range(bad, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        pyspiel.load_game(f"python_coloretto(players=4,{bad})")
 
 
 # ----- public inspection ----------------------------------------------------------------

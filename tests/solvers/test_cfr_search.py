@@ -15,7 +15,10 @@ ROCOCO = spiel_games.get_spec("rococo")
 @pytest.mark.parametrize(
     "spec,message",
     [
-        ("cfr-search(iterations=0)", "'iterations' of agent 'cfr-search' must be >= 1"),
+        (
+            "cfr-search(iterations=0)",
+            "'iterations' of agent 'cfr-search' must be in [1, 1000000000]",
+        ),
         ("cfr-search(depth=0)", "'depth'"),
         ("cfr-search(prior=blueprint)", "heuristic or none"),
         ("cfr-search(play=greedy)", "auto, sample or best"),

@@ -41,6 +41,13 @@ MODE = Param(
         (MODE, "medium", "must be auto, fast or slow, got 'medium'"),
         (Param("n", int, 1, "count", range=(1, None)), 0, "must be >= 1, got 0"),
         (Param("c", float, 1.0, "cap", range=(None, 2.0)), 3.0, "must be <= 2, got 3.0"),
+        (SHARE, float("nan"), "must be a finite number (in [0, 1] (0 = off)), got nan"),
+        (
+            Param("t", float, 0.0, "secs", range=(0.0, None)),
+            float("inf"),
+            "must be a finite number (>= 0), got inf",
+        ),
+        (Param("c", float, 1.0, "free"), float("-inf"), "must be a finite number, got -inf"),
     ],
 )
 def test_a_value_outside_the_declaration_is_refused_with_what_it_accepts(param, value, message):
@@ -74,12 +81,34 @@ def test_the_registry_refuses_out_of_range_values_of_every_kind_in_one_line():
     for spec, message in (
         ("noisy(eps=1.5)", "parameter 'eps' of agent 'noisy' must be in [0, 1], got 1.5"),
         ("ismcts(rollout_depth=-3)", ">= 0, -1 (to the end) or -2 (auto), got -3"),
-        ("pimc(worlds=0)", "parameter 'worlds' of agent 'pimc' must be >= 1, got 0"),
+        ("pimc(worlds=0)", "parameter 'worlds' of agent 'pimc' must be in [1, 1000000000], got 0"),
         ("mcts(widen=-1.0)", "must be >= 0 (0 = off), got -1.0"),
     ):
         with pytest.raises(AgentSpecError) as e:
             make_agent(spec, game, seed=0)
         assert message in str(e.value)
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e999", "1" + "0" * 400])
+def test_every_float_parameter_of_every_kind_refuses_a_non_finite_number(value):
+    """inf/nan (and an int too large for a float) passed the ranges: time=inf searched
+    forever, uct_c=inf never exploited."""
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    floats = [(k.name, p.name) for k in all_kinds() for p in k.params if p.type is float]
+    assert ("ismcts", "time") in floats and ("openspiel-ismcts", "uct_c") in floats
+    for kind, name in floats:
+        with pytest.raises(AgentSpecError, match=f"'{name}' of agent '{kind}' must be a finite"):
+            make_agent(f"{kind}({name}={value})", game, seed=0)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["mcts(sims=100000000000000000000000)", "pimc(worlds=2000000000)", "ismcts(time=100000)"],
+)
+def test_budgets_have_a_finite_upper_bound(spec):
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    with pytest.raises(AgentSpecError, match=r"must be in \[\d+, \d+\]"):
+        make_agent(spec, game, seed=0)
 
 
 def test_auto_rules_read_each_other_in_any_order():

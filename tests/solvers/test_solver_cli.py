@@ -169,6 +169,15 @@ def test_a_checkpoint_for_another_request_is_refused_with_status_1(tmp_path):
     assert _solve("--out", out).exit_code == 0
     r = _solve("--out", out, "--seed", "3")
     assert r.exit_code == 1 and "different seed" in r.stderr
+    # Old: "resuming from checkpoint ..." was printed first, then the checkpoint refused.
+    assert "resuming" not in r.output
+    exact = str(tmp_path / "e.parquet")
+    cfr = ["--solver", "cfr", "--out", exact]
+    assert runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "2"]).exit_code == 0
+    r = runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "4", "--seed", "3"])
+    assert r.exit_code == 1 and "different seed" in r.stderr and "resuming" not in r.output
+    r = runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "4", "--quiet"])
+    assert r.exit_code == 0 and "resuming from checkpoint" in r.stdout and "iteration 2" in r.stdout
 
 
 def test_max_keys_zero_is_refused(tmp_path):

@@ -164,6 +164,20 @@ def test_a_different_config_on_an_existing_ledger_is_refused(tmp_path, make_raw,
         run_tournament(other, out, executor="serial")
 
 
+def test_a_refused_directory_is_left_exactly_as_it_was(tmp_path, small_config):
+    """Old: a non-empty directory that is not a ledger was refused but kept a new .lock."""
+    out = tmp_path / "notes"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(LedgerError, match="refusing to mix"):
+        run_tournament(small_config, out, executor="serial")
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+    (out / ".lock").write_text("")  # a lock file that was there stays there
+    with pytest.raises(LedgerError, match="refusing to mix"):
+        run_tournament(small_config, out, executor="serial")
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "notes.txt"]
+
+
 def test_unfinished_temporary_files_are_removed_and_replayed(tmp_path, small_config):
     out = tmp_path / "a"
     run_tournament(small_config, out, executor="serial")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -170,9 +171,7 @@ def solve(
             check_address(address)
     cfg.out = str(plan.out)
     ckpt = checkpoint_path(plan.out, solver)
-    if ckpt.exists():
-        typer.echo(f"resuming from checkpoint {ckpt}")
-    result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet))
+    result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt))
     last = result.reports[-1]
     if result.untracked:
         typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
@@ -186,8 +185,9 @@ def solve(
 class _SolveProgress:
     """The progress bar (none with --quiet) and the report lines of `meeple solve`."""
 
-    def __init__(self, solver: str, quiet: bool):
+    def __init__(self, solver: str, quiet: bool, ckpt: Path):
         self.solver = solver
+        self.ckpt = ckpt
         self.task: Any = None  # rich's TaskID once the bar shows
         self.bar: Any = None
         if not quiet:
@@ -207,11 +207,25 @@ class _SolveProgress:
                 TimeRemainingColumn(),
             )
 
+    @property
+    def callbacks(self) -> tuple:
+        return self.on_iteration, self.on_report, self.on_resume
+
     def on_iteration(self, it: int, total: int) -> None:
         if self.bar is not None:
             if self.task is None:
                 self.task = self.bar.add_task(self.solver, total=total, completed=it, metric="")
             self.bar.update(self.task, completed=it)
+
+    def on_resume(self, it: int) -> None:
+        """Said only once the checkpoint is accepted: a refused one resumes nothing."""
+        self._say(f"resuming from checkpoint {self.ckpt} at iteration {it}")
+
+    def _say(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.console.print(line)
+        else:
+            typer.echo(line)
 
     def on_report(self, it: int, figures: dict[str, float]) -> None:
         shown = {k: v for k, v in figures.items() if k not in ("ahead_low", "ahead_high")}
@@ -234,8 +248,8 @@ def _run_solve(cfg, ckpt, progress: _SolveProgress):
         with domain_errors(FAILED):
             if progress.bar is not None:
                 with progress.bar:
-                    return run(cfg, progress.on_iteration, progress.on_report)
-            return run(cfg, progress.on_iteration, progress.on_report)
+                    return run(cfg, *progress.callbacks)
+            return run(cfg, *progress.callbacks)
     except KeyboardInterrupt:
         raise fail(
             f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130

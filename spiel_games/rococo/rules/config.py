@@ -48,6 +48,17 @@ from spiel_games.rococo.rules import (
 )
 
 _SPEC = "needs jewelry=true"
+# Generous but finite (the rulebook gives 15 Livre): a typo is refused, not played.
+MAX_START_MONEY = 100
+_DECO_KINDS = (
+    (FIREWORKS, "fireworks"),
+    (MUSICIAN, "musician"),
+    (STATUE, "statue"),
+    (FOUNTAIN_UP, "fountain_upper"),
+    (FOUNTAIN_LOW, "fountain_lower"),
+)
+# The most spaces of one decoration kind on either board side (the Musician's 5).
+MAX_DECORATIONS = max(len(c) for _, k in _DECO_KINDS for c in RULES[f"board.{k}_cost"].values())
 PARAMS = (
     ParamDoc(
         "players", 4, "number of players, 2-5 (2-3 use the small board side, 4-5 the large one)"
@@ -59,7 +70,11 @@ PARAMS = (
         RULES["game.base_deck"],
         "starting cards as letters: M Master, J Journeyman, a/b the two Apprentices",
     ),
-    ParamDoc("start_money", RULES["game.start_money"], "Livre each player starts with"),
+    ParamDoc(
+        "start_money",
+        RULES["game.start_money"],
+        f"Livre each player starts with, 0-{MAX_START_MONEY}",
+    ),
     ParamDoc(
         "display", RULES["actions.display_size"], "employee cards revealed for hire each round, 0-4"
     ),
@@ -69,7 +84,11 @@ PARAMS = (
     ParamDoc("windows", 0, "workshop windows; 0 = the board side's, else the rightmost N"),
     ParamDoc("warehouse", 0, "tiles per warehouse segment; 0 = by board side (3 or 4)"),
     ParamDoc("guests", 0, "guest spaces per hall; 0 = by board side (4 or 6)"),
-    ParamDoc("decorations", 0, "at most N spaces of each decoration kind; 0 = the full board"),
+    ParamDoc(
+        "decorations",
+        0,
+        f"at most N spaces of each decoration kind, 1-{MAX_DECORATIONS}; 0 = the full board",
+    ),
     ParamDoc("dresses", 0, "dress tiles in the bag; 0 = all, else N spread over the colours"),
     ParamDoc("tiles", 0, "resource tiles; 0 = all, else N spread over the tile types"),
     ParamDoc("festivity", False, "add the 4 Festivity Dresses (cannot be sold, one-time prestige)"),
@@ -248,17 +267,9 @@ def _board(p: dict, side: str) -> dict:
     seg = int_param_in(p, "warehouse", 0, side_seg, "warehouse (tiles per segment)")
     halls = RULES["board.guests"][side]
     gph = int_param_in(p, "guests", 0, len(halls[0]), "guests (per hall)") or len(halls[0])
-    dec_limit = int_param(p, "decorations")
-    if dec_limit < 0:
-        raise ConfigError("decorations must be >= 0 (0 = the full board)")
+    dec_limit = int_param_in(p, "decorations", 0, MAX_DECORATIONS)
     decos: list[Deco] = []
-    for kind, key in (
-        (FIREWORKS, "fireworks"),
-        (MUSICIAN, "musician"),
-        (STATUE, "statue"),
-        (FOUNTAIN_UP, "fountain_upper"),
-        (FOUNTAIN_LOW, "fountain_lower"),
-    ):
+    for kind, key in _DECO_KINDS:
         cost = RULES[f"board.{key}_cost"][side]
         prestige = RULES[f"board.{key}_prestige"][side]
         k = len(cost) if dec_limit == 0 else min(dec_limit, len(cost))
@@ -305,9 +316,7 @@ def make_config(params: dict) -> Config:
         raise ConfigError(f"Rococo takes 2-5 players, got {n}")
     side = "small" if n <= 3 else "large"
     hand = int_param_in(p, "hand_size", 1, RULES["game.hand_size"])
-    money = int_param(p, "start_money")
-    if money < 0:
-        raise ConfigError("start_money must be >= 0")
+    money = int_param_in(p, "start_money", 0, MAX_START_MONEY)
     festivity = flag(p["festivity"], "festivity")
     fancy = flag(p["fancy"], "fancy")
     tile_counts, dress_counts = _components(p, festivity, fancy)
