@@ -212,7 +212,7 @@ def test_without_private_works_the_kept_work_is_face_up():
         ("players=6", "2-5 players"),
         ("max_bid=-1", "max_bid must be 0"),
         ("board=6", "board must be 2-5"),
-        ("assistants=6", "at most 7 in all"),
+        ("assistants=6", r"assistants must be 1-5 with courthouse=2 \(7 assistants in all\)"),
         ("setup=weird", "setup must be"),
         ("rounds=7", "rounds must be 1-5"),
     ],
