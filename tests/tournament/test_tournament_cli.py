@@ -116,6 +116,9 @@ def test_ratings_errors(ledger, tmp_path):
     assert r.exit_code == 2 and "--format" in r.output
     r = _invoke("ratings", tmp_path / "nothing")
     assert r.exit_code == 1 and "no such ledger" in r.output
+    # Was accepted: a hundred million resamples ran for hours before printing anything.
+    r = _invoke("ratings", ledger, "--bootstrap", "100000000")
+    assert r.exit_code == 2 and "--bootstrap" in r.output and r.output.count("\n") == 1
 
 
 def test_html_report_is_self_contained(ledger, tmp_path):

@@ -265,7 +265,9 @@ def ratings(
     ] = None,
     bootstrap: Annotated[
         int,
-        typer.Option("--bootstrap", min=0, help="Bootstrap resamples of duplicate sets for CIs"),
+        typer.Option(
+            "--bootstrap", min=0, max=100_000, help="Bootstrap resamples of duplicate sets for CIs"
+        ),
     ] = 200,
     fmt: Annotated[
         str, typer.Option("--format", help="table (or text), md, csv or json")
@@ -354,7 +356,9 @@ def demo(
     html: Annotated[
         Path | None, typer.Option("--html", help="HTML report; default <out>-report.html")
     ] = None,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, help="Bootstrap resamples")] = 200,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", min=0, max=100_000, help="Bootstrap resamples")
+    ] = 200,
 ) -> None:
     """A small Coloretto tournament (baselines and small search agents): Elo table + HTML report."""
     from solvers.registry import KINDS  # deferred: fast --help
