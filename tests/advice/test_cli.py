@@ -138,6 +138,17 @@ def test_play_save_then_advise_and_load(tmp_path):
     assert f"loaded {len(rec['actions'])} actions" in r.stdout and "ranking:" in r.stdout
 
 
+def test_advise_time_out_of_range_is_a_usage_error_before_the_position():
+    """Was: `--time inf` reached the search (exit 1, after the position was built) while
+    `-a 'ismcts(time=inf)'` was exit 2."""
+    for bad in ("inf", "100000"):
+        r = runner.invoke(
+            app, ["advise", THREE, "-H", "start: pink", "-a", "ismcts(sims=5)", "-t", bad]
+        )
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+        assert "parameter 'time'" in r.stderr
+
+
 def test_play_setup_errors():
     r = runner.invoke(app, ["play", TINY, "--seats", "human"])
     assert r.exit_code == 2 and "has 2 players but 1 seats" in r.stderr

@@ -109,11 +109,12 @@ def test_reading_a_ledger_with_a_foreign_sidecar_is_an_sprt_error(tmp_path, text
 
 
 def test_an_out_that_is_a_file_is_one_line_and_kept(tmp_path):
-    """Was: the cleanup after the refusal raised NotADirectoryError (a traceback)."""
+    """Was: the cleanup after the refusal raised NotADirectoryError (a traceback), then
+    exit 1 where tune, solve and train answer the same mistake with 2."""
     mine = tmp_path / "game.json"
     mine.write_text("mine")
     r = runner.invoke(app, ["sprt", GAME2, "heuristic", "random", "--out", str(mine), "-q"])
-    assert r.exit_code == 1 and r.output.count("\n") == 1 and "not a directory" in r.output
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "not a directory" in r.output
     assert mine.read_text() == "mine"
 
 

@@ -242,6 +242,19 @@ def test_outputs_never_replace_a_saved_game_or_a_ledger_file(ledger, tmp_path):
     assert saved.read_text() != '{"format": "meeple-game-record"}'
 
 
+def test_html_may_replace_an_empty_file_and_a_failed_command_leaves_no_directory(ledger, tmp_path):
+    """Was: an empty file (``--html "$(mktemp --suffix .html)"``) was refused as not a
+    report, and `ratings NOSUCH --html new/r.html` left `new/` behind."""
+    empty = tmp_path / "empty.html"
+    empty.write_text("")
+    r = _invoke("ratings", ledger, "--html", empty, "--bootstrap", "2")
+    assert r.exit_code == 0, r.output
+    assert empty.read_text().lstrip().lower().startswith("<!doctype html")
+    r = _invoke("ratings", tmp_path / "nosuch", "--html", tmp_path / "new" / "a" / "r.html")
+    assert r.exit_code == 1 and "no such ledger" in r.output
+    assert not (tmp_path / "new").exists()
+
+
 def test_replay_save_writes_a_record_that_advise_reads(ledger, tmp_path):
     import pyarrow.parquet as pq
 

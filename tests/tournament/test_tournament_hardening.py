@@ -328,3 +328,15 @@ def test_agent_error_on_a_ray_worker_is_one_clean_line(ray_cluster, tmp_path, ma
     assert text.startswith("policy file not found") and "\x1b" not in text
     assert "RayTaskError" not in text and "\n" not in text
     assert not (tmp_path / "o").exists()
+
+
+def test_an_out_that_is_a_file_is_a_usage_error_and_the_file_kept(tmp_path, make_raw, write_toml):
+    """Was: exit 1 (the ledger's refusal, after the config was resolved and Ray maybe
+    started) where tune, solve and train answer the same mistake with 2."""
+    mine = tmp_path / "game.json"
+    mine.write_text("mine")
+    r = CliRunner().invoke(
+        app, ["tournament", "run", str(write_toml(make_raw(), "a.toml")), "--out", str(mine)]
+    )
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "not a directory" in r.output
+    assert mine.read_text() == "mine"

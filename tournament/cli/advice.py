@@ -142,6 +142,8 @@ def _advise(asked, agents, top, seed, budget, opponents):
         if game_string:
             spiel_games.load_game(game_string)
         specs = [_with_opponents(resolve(a), opponents) for a in agents]  # parsed once
+        for s in specs:  # --time out of an agent's range: refused here, not mid-advice
+            s.with_params(budget)
     try:
         with domain_errors(1):
             pos = position_from(

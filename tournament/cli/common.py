@@ -150,17 +150,34 @@ def check_output_path(path: str, option: str, *, report: bool = False) -> None:
         raise fail(f"{option} {path!r} is a directory, not a file", 2)
     if not target.parent.is_dir():
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)
-    if report and target.exists() and not _is_html(target):
-        raise fail(f"{option} {path!r} exists and is not an HTML report; choose another path", 2)
+    if report:
+        check_report_target(target, option)
 
 
-def _is_html(path: Path) -> bool:
+def check_ledger_out(out: Path) -> None:
+    """An ``--out`` ledger directory that is an existing file (a saved game, a report) is
+    a wrong command line: refused before anything runs, the file kept."""
+    if out.exists() and not out.is_dir():
+        raise fail(f"--out {str(out)!r} exists and is not a directory (a ledger directory)", 2)
+
+
+def check_report_target(target: Path, option: str) -> None:
+    """An existing ``target`` may be replaced only by a report: an earlier HTML report or
+    an empty file (``--html "$(mktemp --suffix .html)"``), never a saved game or a
+    ledger's manifest."""
+    if target.exists() and not _is_report(target):
+        raise fail(
+            f"{option} {str(target)!r} exists and is not an HTML report; choose another path", 2
+        )
+
+
+def _is_report(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
             head = f.read(64).lstrip().lower()
     except OSError:
         return False
-    return head.startswith((b"<!doctype html", b"<html"))
+    return not head or head.startswith((b"<!doctype html", b"<html"))
 
 
 # ----- Ray options, the same on every command that runs games or batches on Ray -----------

@@ -22,6 +22,7 @@ from tournament.cli.common import (
     OutputFormat,
     WorkersOption,
     check_executor,
+    check_ledger_out,
     domain_errors,
     fail,
 )
@@ -207,6 +208,7 @@ def sprt(
         with domain_errors(2):
             cfg, _ = sprt_config(req, load_game(game).num_players())
         out = Path("runs") / f"sprt-{cfg.run_id[:8]}"
+    check_ledger_out(out)
     json_out = as_json or fmt == OutputFormat.json
     progress = SprtProgress(choose_mode(quiet), req.bounds)
     try:

@@ -8,6 +8,7 @@ on stderr and a non-zero exit code; nothing has run when a config error is repor
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Annotated
 
@@ -18,6 +19,7 @@ from tournament.cli.common import (
     ExecutorOption,
     WorkersOption,
     check_executor,
+    check_ledger_out,
     check_output_path,
     domain_errors,
     fail,
@@ -188,6 +190,7 @@ def run(
         },
     )
     out = out or _default_out(config.stem, cfg)
+    check_ledger_out(out)
     if dry_run:  # counted, not scheduled: instant for any size
         most = "at most " if cfg.schedule == "adaptive" else ""
         typer.echo(
@@ -245,14 +248,31 @@ def _emit(r, extra: dict, fmt: str, html: Path | None) -> None:
         typer.echo(f"HTML report: {html}", err=fmt != "table")
 
 
-def _check_html(html: Path) -> None:
-    """Before any work: the report's directory is made, and the path must be new or an
-    earlier HTML report (never a saved game or a ledger's file)."""
+@contextmanager
+def _report_path(html: Path | None):
+    """Before any work: the report's missing directories are made (a one-line usage error
+    when they cannot be) and an existing file there must be a report
+    (``check_report_target``). When the command fails after that, the directories it made
+    are removed again (when still empty): a failed command leaves nothing behind."""
+    if html is None:
+        yield
+        return
+    missing = [d for d in html.parents if not d.exists()]
+    made: list[Path] = []
     try:
-        html.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise fail(f"--html {str(html)!r}: cannot make its directory ({e.strerror})", 2) from None
-    check_output_path(str(html), "--html", report=True)
+        try:
+            for d in reversed(missing):
+                d.mkdir()
+                made.append(d)
+        except OSError as e:
+            raise fail(f"--html {str(html)!r}: cannot make {str(d)!r} ({e.strerror})", 2) from None
+        check_output_path(str(html), "--html", report=True)
+        yield
+    except BaseException:
+        for d in reversed(made):
+            with suppress(OSError):
+                d.rmdir()
+        raise
 
 
 def ratings(
@@ -309,10 +329,9 @@ def ratings(
 
     if luck_value not in VALUES:
         raise fail(f"--luck-value must be one of {', '.join(VALUES)}, got {luck_value!r}", 2)
-    if html is not None:
-        _check_html(html)
-    r, extra = _ratings(dirs, anchor, bootstrap, seed, luck_adjusted, luck_value)
-    _emit(r, extra, fmt, html)
+    with _report_path(html):
+        r, extra = _ratings(dirs, anchor, bootstrap, seed, luck_adjusted, luck_value)
+        _emit(r, extra, fmt, html)
 
 
 def replay(
@@ -381,14 +400,14 @@ def demo(
     out = out or _default_out("demo", cfg)
     # beside the ledger, not in it: a ledger directory holds only ledger files
     html = html or out.with_name(out.name + "-report.html")
-    _check_html(html)
-    typer.echo(
-        f"demo: {num_games(cfg)} games of {cfg.game} between "
-        + ", ".join(a.name for a in cfg.agents)
-    )
-    _run(cfg, out, workers, None, executor, quiet=False)
-    r, extra = _ratings([out], None, bootstrap)
-    _emit(r, extra, "table", html)
+    with _report_path(html):
+        typer.echo(
+            f"demo: {num_games(cfg)} games of {cfg.game} between "
+            + ", ".join(a.name for a in cfg.agents)
+        )
+        _run(cfg, out, workers, None, executor, quiet=False)
+        r, extra = _ratings([out], None, bootstrap)
+        _emit(r, extra, "table", html)
 
 
 def register(app: typer.Typer) -> None:
