@@ -43,8 +43,15 @@ def _run(args, tmp_path):
         (["--k", "nan"], "--k"),  # was: tuned with NaN UCB values
         (["--k", "-1"], "--k"),
         (["--confirm", "50", "--confirm-filler", "nobody"], "--confirm-filler"),  # was:
-        # refused only by the confirming SPRT, after the whole tuning budget was played
-    ],
+        # refused only by the confirming SPRT, after the whole tuning budget was played;
+        # so were fillers refused only on the game, and the tuned agent itself:
+        (
+            ["--confirm", "4", "--confirm-filler", "policy(path=/nonexistent.parquet)"],
+            "--confirm-filler: policy(path=/nonexistent.parquet): policy file not found",
+        ),
+        (["--confirm", "4", "--confirm-filler", "ismcts(sims=5,opp_eps=0.2)"], "opp_eps"),
+        (["--confirm-filler", "ismcts(sims=5)"], "--confirm-filler is the --agent itself"),
+    ],  # fmt: skip
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, says):
     res = _run(TINY + args, tmp_path)
