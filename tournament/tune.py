@@ -167,7 +167,7 @@ class Evaluator:
         self.req, self.sp, self.out, self.workers = req, sp, out, workers
         self.players = sp.game.num_players()
         self.on_game = on_game
-        self.log: dict[int, dict] = read_log(out / LOG)
+        self.log: dict[int, dict] = read_log(out / LOG)[0]
         self.played = 0
         self.rows: list[dict] = []
         self.pool = ProcessPoolExecutor(workers) if workers > 1 else None
@@ -210,26 +210,59 @@ class Evaluator:
             self.pool.shutdown()
 
 
-def read_log(path: Path) -> dict[int, dict]:
-    """The evaluations logged so far, by index; a line that is not one is refused."""
+def read_log(path: Path) -> tuple[dict[int, dict], int | None]:
+    """The evaluations logged so far, by index, and the length to cut the file to when its
+    last line is unfinished (what a crash mid-append leaves: that line is dropped, its game
+    played again), else None. A finished line that is no evaluation is refused."""
     log: dict[int, dict] = {}
     if not path.exists():
-        return log
-    for n, line in enumerate(path.read_text().splitlines(), 1):
+        return log, None
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise TuneError(f"{path}: unreadable ({e.strerror or e})") from None
+    end = data.rfind(b"\n") + 1
+    for n, line in enumerate(data[:end].split(b"\n")[:-1], 1):
         if line.strip():
             try:
                 row = json.loads(line)
             except ValueError as e:
                 raise TuneError(f"{path}: line {n} is not JSON ({one_line(e)})") from None
-            if not isinstance(row, dict) or not isinstance(row.get("index"), int):
+            if not _is_row(row):
                 raise TuneError(f"{path}: line {n} is not an evaluation")
             log[row["index"]] = row
-    return log
+    return log, (end if end < len(data) else None)
+
+
+def _is_row(row) -> bool:
+    def number(x) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool)
+
+    return (
+        isinstance(row, dict)
+        and isinstance(row.get("index"), int)
+        and row["index"] >= 0
+        and isinstance(row.get("point"), dict)
+        and number(row.get("fitness"))
+    )
+
+
+def check_log(req: TuneRequest, sp: Space, out: Path) -> int | None:
+    """Read the run's log (TuneError: one line, nothing written): every evaluation must be
+    one of this request's (its deal, seat and opponents). The length to cut it to, or None."""
+    log, cut = read_log(out / LOG)
+    players = sp.game.num_players()
+    for index, row in sorted(log.items()):
+        seed, seat, opponents = lineup(req, index, players)
+        if [row.get("seed"), row.get("seat"), row.get("opponents")] != [seed, seat, opponents]:
+            raise TuneError(f"{out / LOG}: evaluation {index} is not one of this run's games")
+    return cut
 
 
 def prepare(req: TuneRequest, out: Path) -> Space:
-    """Check the request and its run directory (TuneError: one line); write the request
-    there. ``out`` is new, or holds this very request (then the run resumes)."""
+    """Check the request and its run directory (TuneError: one line, nothing written);
+    write the request there. ``out`` is new, or holds this very request (then the run
+    resumes: its log is checked first, and an unfinished last line cut off)."""
     sp = space(req)
     if not sp.valid(sp.start):
         raise TuneError(f"{req.agent} is refused on {req.game}")
@@ -244,6 +277,10 @@ def prepare(req: TuneRequest, out: Path) -> Space:
             raise TuneError(f"{path}: unreadable ({one_line(e)}); choose another --out") from None
         if not isinstance(theirs, dict) or {**theirs, "budget": 0} != {**mine, "budget": 0}:
             raise TuneError(f"{out} holds a different tuning run; choose another --out")
+        cut = check_log(req, sp, out)
+        if cut is not None:
+            with (out / LOG).open("r+b") as f:
+                f.truncate(cut)
         path.write_text(json.dumps(mine, indent=2) + "\n")
         return sp
     if out.exists() and any(out.iterdir()):

@@ -9,11 +9,12 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from tournament.sprt.gsprt import PRESETS, Bounds
 from tournament.sprt.run import SprtRequest, play_sprt
-from tournament.tune import Tuned
+from tournament.tune import Tuned, TuneError
 
 CONFIRM_PRESET = "gain"  # Elo 0 against 20: is the recommendation stronger?
 DEFAULT_CONFIRM = 600  # the printed command's --max-games when --confirm is 0
@@ -80,13 +81,22 @@ def confirm_command(s: dict, max_games: int, filler: str, seed: int) -> str:
     return " ".join(shlex.quote(a) for a in argv)
 
 
-def check_filler(filler: str) -> None:
-    """Refuse a --confirm-filler that is no agent spec before the tuning plays a game."""
-    if filler != "ab":
-        try:
-            resolve(filler)
-        except AgentSpecError as e:
-            raise AgentSpecError(f"--confirm-filler: {e}") from None
+def check_filler(filler: str, game: str, agent: str) -> None:
+    """Refuse a --confirm-filler the confirming SPRT would refuse, before the tuning plays a
+    game: no agent spec, one refused on ``game`` (a missing policy file, a value that needs
+    another), or the tuned agent itself (its SPRT is against that agent)."""
+    if filler == "ab":
+        return
+    try:
+        spec = resolve(filler)
+        spec.check(spiel_games.load_game(game))
+    except AgentSpecError as e:
+        raise AgentSpecError(f"--confirm-filler: {e}") from None
+    if spec.canonical == resolve(agent).canonical:
+        raise TuneError(
+            "--confirm-filler is the --agent itself; use --confirm-filler ab for copies of "
+            "the recommendation and the agent"
+        )
 
 
 def confirm(s: dict, out: Path, max_games: int, filler: str, seed: int, workers, executor) -> dict:

@@ -43,8 +43,15 @@ def _run(args, tmp_path):
         (["--k", "nan"], "--k"),  # was: tuned with NaN UCB values
         (["--k", "-1"], "--k"),
         (["--confirm", "50", "--confirm-filler", "nobody"], "--confirm-filler"),  # was:
-        # refused only by the confirming SPRT, after the whole tuning budget was played
-    ],
+        # refused only by the confirming SPRT, after the whole tuning budget was played;
+        # so were fillers refused only on the game, and the tuned agent itself:
+        (
+            ["--confirm", "4", "--confirm-filler", "policy(path=/nonexistent.parquet)"],
+            "--confirm-filler: policy(path=/nonexistent.parquet): policy file not found",
+        ),
+        (["--confirm", "4", "--confirm-filler", "ismcts(sims=5,opp_eps=0.2)"], "opp_eps"),
+        (["--confirm-filler", "ismcts(sims=5)"], "--confirm-filler is the --agent itself"),
+    ],  # fmt: skip
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, says):
     res = _run(TINY + args, tmp_path)
@@ -81,21 +88,41 @@ def test_an_out_that_is_a_file_or_cannot_be_made_is_one_line(tmp_path):
     assert (tmp_path / "f").read_text() == "mine"
 
 
-def test_a_corrupt_request_or_log_is_one_line_and_kept(tmp_path):
-    """Was: JSONDecodeError / TypeError tracebacks on a damaged tune.json or a log line
-    cut short (a crash mid-write)."""
+def test_a_corrupt_request_or_log_is_one_line_exit_2_and_kept(tmp_path):
+    """Was: JSONDecodeError / TypeError tracebacks on a damaged tune.json; then a damaged
+    log line refused with exit 1 after tune.json had been rewritten (the new budget)."""
     assert _run(TINY, tmp_path).exit_code == 0
-    log = tmp_path / "t" / LOG
-    cut = log.read_text()[:-30]
-    log.write_text(cut)
-    res = _run(TINY, tmp_path)
-    assert res.exit_code == 1 and res.stderr.count("\n") == 1, res.output
-    assert "line 4 is not JSON" in res.stderr and log.read_text() == cut
+    log, request = tmp_path / "t" / LOG, tmp_path / "t" / "tune.json"
+    lines = log.read_text().splitlines(keepends=True)
+    before = request.read_text()
+    for bad, says in (
+        ("{not json\n", "line 2 is not JSON"),
+        ('{"index": 1}\n', "line 2 is not an evaluation"),
+        (json.dumps({**json.loads(lines[1]), "seed": 1}) + "\n", "evaluation 1 is not one"),
+    ):  # the last: another deal than this run's
+        damaged = "".join([lines[0], bad, *lines[2:]])
+        log.write_text(damaged)
+        res = _run([*TINY, "--budget", "6"], tmp_path)
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+        assert says in res.stderr, res.stderr
+        assert log.read_text() == damaged and request.read_text() == before
     for text in ("[1]", "{"):
-        (tmp_path / "t" / "tune.json").write_text(text)
+        request.write_text(text)
         res = _run(TINY, tmp_path)
         assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
-        assert (tmp_path / "t" / "tune.json").read_text() == text
+        assert request.read_text() == text
+
+
+def test_a_last_line_cut_short_by_a_crash_is_played_again(tmp_path):
+    """Was: "line 4 is not JSON", exit 1, on every rerun: the run could never resume."""
+    assert _run(TINY, tmp_path).exit_code == 0
+    log = tmp_path / "t" / LOG
+    whole = log.read_text()
+    log.write_text(whole[:-30])  # a crash while the fourth game was being appended
+    res = _run([*TINY, "--json"], tmp_path)
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["played_now"] == 1
+    assert log.read_text() == whole
 
 
 def test_a_run_resumes_from_its_log_and_extends_with_a_larger_budget(tmp_path):

@@ -126,7 +126,7 @@ def tune(
         from tournament.tune import prepare  # deferred: fast --help
         from tournament.tune_report import check_filler  # deferred: fast --help
 
-        check_filler(confirm_filler)
+        check_filler(confirm_filler, req.game, req.agent)
         prepare(req, out)  # bad input: nothing is written
     try:
         with domain_errors(1):
