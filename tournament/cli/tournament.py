@@ -7,8 +7,6 @@ on stderr and a non-zero exit code; nothing has run when a config error is repor
 
 from __future__ import annotations
 
-import sys
-from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Annotated
 
@@ -24,6 +22,7 @@ from tournament.cli.common import (
     domain_errors,
     fail,
 )
+from tournament.cli.reports import emit, rate, report_path
 from tournament.keys import TOURNAMENT_KEYS, option_help
 
 tournament_app = typer.Typer(
@@ -201,80 +200,6 @@ def run(
     _run(cfg, out, workers, address, executor, quiet, verbose)
 
 
-# files the project itself keeps beside a ledger's batches: not worth a note
-SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
-
-
-def _ratings(
-    dirs: list[Path],
-    anchor: str | None,
-    bootstrap: int,
-    seed: int = 0,
-    luck: bool = False,
-    luck_value: str = "lookahead",
-):
-    from tournament.ratings.fit import parse_anchor  # deferred: fast --help
-    from tournament.ratings.load import ratings_from_ledgers  # deferred: fast --help
-
-    with domain_errors(1):
-        r, extra = ratings_from_ledgers(
-            dirs,
-            bootstrap=bootstrap,
-            anchor=parse_anchor(anchor),
-            seed=seed,
-            luck_adjusted=luck,
-            luck_value=luck_value,
-        )
-    ignored = [p for p in extra.get("ignored", []) if Path(p).name not in SIDECARS]
-    if ignored:
-        names = ", ".join(Path(p).name for p in ignored[:3])
-        more = f" and {len(ignored) - 3} more" if len(ignored) > 3 else ""
-        typer.echo(f"note: ignored files that are not ledger files: {names}{more}", err=True)
-    return r, extra
-
-
-def _emit(r, extra: dict, fmt: str, html: Path | None) -> None:
-    from tournament.ratings import report  # deferred: fast --help
-
-    if fmt == "table":
-        report.print_table(r)
-    else:
-        sys.stdout.write(report.render(r, fmt).rstrip("\n") + "\n")
-    if html is not None:
-        try:
-            html.write_text(report.to_html(r, context=extra))
-        except OSError as e:
-            raise fail(f"cannot write {str(html)!r}: {e.strerror or e}") from None
-        typer.echo(f"HTML report: {html}", err=fmt != "table")
-
-
-@contextmanager
-def _report_path(html: Path | None):
-    """Before any work: the report's missing directories are made (a one-line usage error
-    when they cannot be) and an existing file there must be a report
-    (``check_report_target``). When the command fails after that, the directories it made
-    are removed again (when still empty): a failed command leaves nothing behind."""
-    if html is None:
-        yield
-        return
-    missing = [d for d in html.parents if not d.exists()]
-    made: list[Path] = []
-    try:
-        try:
-            for d in reversed(missing):
-                d.mkdir()
-                made.append(d)
-        except OSError as e:
-            raise fail(f"--html {str(html)!r}: cannot make {str(d)!r} ({e.strerror})", 2) from None
-        check_output_path(str(html), "--html", report=True)
-        yield
-    except BaseException:
-        for d in reversed(made):
-            with suppress(OSError):
-                d.rmdir()
-        raise
-
-
 def ratings(
     dirs: Annotated[
         list[Path], typer.Argument(help="One or more ledger directories, rated jointly")
@@ -329,9 +254,9 @@ def ratings(
 
     if luck_value not in VALUES:
         raise fail(f"--luck-value must be one of {', '.join(VALUES)}, got {luck_value!r}", 2)
-    with _report_path(html):
-        r, extra = _ratings(dirs, anchor, bootstrap, seed, luck_adjusted, luck_value)
-        _emit(r, extra, fmt, html)
+    with report_path(html):
+        r, extra = rate(dirs, anchor, bootstrap, seed, luck_adjusted, luck_value)
+        emit(r, extra, fmt, html)
 
 
 def replay(
@@ -400,14 +325,14 @@ def demo(
     out = out or _default_out("demo", cfg)
     # beside the ledger, not in it: a ledger directory holds only ledger files
     html = html or out.with_name(out.name + "-report.html")
-    with _report_path(html):
+    with report_path(html):
         typer.echo(
             f"demo: {num_games(cfg)} games of {cfg.game} between "
             + ", ".join(a.name for a in cfg.agents)
         )
         _run(cfg, out, workers, None, executor, quiet=False)
-        r, extra = _ratings([out], None, bootstrap)
-        _emit(r, extra, "table", html)
+        r, extra = rate([out], None, bootstrap)
+        emit(r, extra, "table", html)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,86 @@
+"""The ratings report shared by `meeple ratings` and `meeple demo`: ledgers rated with a
+note on foreign files, the table or format on stdout, and the HTML report's path checked
+before any work (``report_path``) and written last (``emit``)."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+import typer
+
+from tournament.cli.common import check_output_path, domain_errors, fail
+
+# files the project itself keeps beside a ledger's batches: not worth a note
+SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
+
+
+def rate(
+    dirs: list[Path],
+    anchor: str | None,
+    bootstrap: int,
+    seed: int = 0,
+    luck: bool = False,
+    luck_value: str = "lookahead",
+):
+    from tournament.ratings.fit import parse_anchor  # deferred: fast --help
+    from tournament.ratings.load import ratings_from_ledgers  # deferred: fast --help
+
+    with domain_errors(1):
+        r, extra = ratings_from_ledgers(
+            dirs,
+            bootstrap=bootstrap,
+            anchor=parse_anchor(anchor),
+            seed=seed,
+            luck_adjusted=luck,
+            luck_value=luck_value,
+        )
+    ignored = [p for p in extra.get("ignored", []) if Path(p).name not in SIDECARS]
+    if ignored:
+        names = ", ".join(Path(p).name for p in ignored[:3])
+        more = f" and {len(ignored) - 3} more" if len(ignored) > 3 else ""
+        typer.echo(f"note: ignored files that are not ledger files: {names}{more}", err=True)
+    return r, extra
+
+
+def emit(r, extra: dict, fmt: str, html: Path | None) -> None:
+    from tournament.ratings import report  # deferred: fast --help
+
+    if fmt == "table":
+        report.print_table(r)
+    else:
+        sys.stdout.write(report.render(r, fmt).rstrip("\n") + "\n")
+    if html is not None:
+        try:
+            html.write_text(report.to_html(r, context=extra))
+        except OSError as e:
+            raise fail(f"cannot write {str(html)!r}: {e.strerror or e}") from None
+        typer.echo(f"HTML report: {html}", err=fmt != "table")
+
+
+@contextmanager
+def report_path(html: Path | None):
+    """Before any work: the report's missing directories are made (a one-line usage error
+    when they cannot be) and an existing file there must be a report
+    (``check_report_target``). When the command fails after that, the directories it made
+    are removed again (when still empty): a failed command leaves nothing behind."""
+    if html is None:
+        yield
+        return
+    missing = [d for d in html.parents if not d.exists()]
+    made: list[Path] = []
+    try:
+        try:
+            for d in reversed(missing):
+                d.mkdir()
+                made.append(d)
+        except OSError as e:
+            raise fail(f"--html {str(html)!r}: cannot make {str(d)!r} ({e.strerror})", 2) from None
+        check_output_path(str(html), "--html", report=True)
+        yield
+    except BaseException:
+        for d in reversed(made):
+            with suppress(OSError):
+                d.rmdir()
+        raise
