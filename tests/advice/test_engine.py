@@ -113,3 +113,52 @@ def test_player_may_be_a_seat_name():
     assert by_name == by_id and by_name["player"] == 0
     (bad,) = run(q(id="b", player="P0", **base))
     assert bad["error"].startswith('"player" must be a player id')
+
+
+def test_ids_and_terminate_ids_may_be_lists_or_objects():
+    """Old: a list id (any JSON value, as documented) crashed the engine with a traceback
+    (TypeError: unhashable type: 'list') when it ran or was named by terminateId."""
+    answers = run(
+        q(id=[1], game=THREE, history=OPENING, agent="random"),
+        q(id=2, action="terminate", terminateId={"x": [1]}),
+        q(id=3, action="ping"),
+    )
+    assert sorted(json.dumps(a["id"]) for a in answers) == ["2", "3", "[1]"]
+    assert all("error" not in a for a in answers)
+
+
+def test_warnings_before_an_action_are_lines_of_their_own():
+    """Old: an action with an unknown field was answered by one JSON array line."""
+    warn, pong = run(q(id=1, action="ping", colour="red"))
+    assert warn == {"id": 1, "warning": "unknown field 'colour' ignored", "field": "colour"}
+    assert pong == {"id": 1, "pong": True}
+
+
+def test_numbers_json_cannot_carry_are_refused_and_never_echoed():
+    """Old: NaN, Infinity and 1e400 were read as floats (an id NaN came back as the invalid
+    JSON `NaN`), and an integer of 5000 digits crashed the engine with a ValueError."""
+    answers = run(
+        '{"id": NaN, "action": "ping"}',
+        '{"id": 1e400, "action": "ping"}',
+        '{"id": 1, "action": "ping", "x": -Infinity}',
+        '{"id": 2, "top": ' + "9" * 5000 + "}",
+        q(id=3, action="ping"),
+    )
+    assert [a["id"] for a in answers] == [None, None, None, None, 3]
+    assert all(a["error"].startswith("malformed JSON") for a in answers[:4])
+
+
+def test_budget_values_cannot_rewrite_the_agent_spec():
+    """Old: {"sims": "5,time=3"} was written into the spec as is: ismcts(sims=5,time=3)."""
+    base = {"game": THREE, "history": OPENING, "agent": "ismcts(sims=5)"}
+    answers = run(
+        q(id=1, budget={"sims": "5,time=3"}, **base),
+        q(id=2, budget={"sims=3,time": 1}, **base),
+        q(id=3, budget={"sims": [1]}, **base),
+        q(id=4, budget={"opponents": "heuristic", "sims": 4}, **base),
+        q(id=5, seed=-5, **base),
+    )
+    assert [a["id"] for a in answers] == [1, 2, 3, 4, 5]
+    assert all(a["error"].startswith('"budget"') for a in answers[:3])
+    assert answers[3]["agent"] == "ismcts(opponents=heuristic,sims=4)"
+    assert answers[4]["error"] == '"seed" must be an integer >= 0'

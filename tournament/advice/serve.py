@@ -24,6 +24,7 @@ which answers with what it has and ``"terminated": true``), ``ping`` and ``quit`
 from __future__ import annotations
 
 import json
+import math
 import queue
 import sys
 import threading
@@ -80,43 +81,36 @@ class Engine:
 
     def read(self, line: str) -> tuple[list, bool]:
         """(what to do in order: answers to send and queries to run, keep running)."""
-        job = self._read(line)
-        if isinstance(job, tuple):
-            answer, keep = job
-            return ([] if answer is None else [answer]), keep
-        return job, True
-
-    def _read(self, line: str) -> list | tuple[dict | None, bool]:
         if not line.strip():
-            return None, True
+            return [], True
         try:
-            query = json.loads(line)
+            query = json.loads(line, parse_constant=_not_finite, parse_float=_finite)
         except json.JSONDecodeError as e:
-            return {"id": None, "error": f"malformed JSON: {e.msg} at column {e.colno}"}, True
+            return [{"id": None, "error": f"malformed JSON: {e.msg} at column {e.colno}"}], True
+        except ValueError as e:  # NaN, Infinity, 1e400, an integer of over 4300 digits
+            return [{"id": None, "error": f"malformed JSON: {one_line(e)}"}], True
         except RecursionError:
-            return {"id": None, "error": "malformed JSON: nested too deeply"}, True
+            return [{"id": None, "error": "malformed JSON: nested too deeply"}], True
         if not isinstance(query, dict):
-            return {"id": None, "error": "a query must be a JSON object"}, True
+            return [{"id": None, "error": "a query must be a JSON object"}], True
         qid = query.get("id")
         if qid is None:
-            return {"id": None, "error": 'the query has no "id"'}, True
+            return [{"id": None, "error": 'the query has no "id"'}], True
         try:
             parsed = parse_query(query)
         except (MeepleError, ValueError, KeyError, TypeError) as e:
-            return {"id": qid, "error": one_line(e)}, True
-        warnings = [
+            return [{"id": qid, "error": one_line(e)}], True
+        warnings: list = [
             {"id": qid, "warning": f"unknown field {f!r} ignored", "field": f}
             for f in parsed.unknown
         ]
         acted = self.act(parsed)
         if isinstance(acted, Query):
-            return [*warnings, acted]
+            return [*warnings, acted], True
         answer, keep = acted
-        if warnings:
-            return [*warnings, answer], keep  # type: ignore[return-value]
-        return acted
+        return [*warnings, answer], keep
 
-    def act(self, q: Query) -> Query | tuple[dict | None, bool]:
+    def act(self, q: Query) -> Query | tuple[dict, bool]:
         if q.action is None:
             return q
         if q.action == "ping":
@@ -126,14 +120,14 @@ class Engine:
         if q.action == "query_version":
             return {"id": q.qid, "action": "query_version", "version": VERSION}, True
         # terminate
-        target = self.pending.get(q.terminate_id)
+        target = self.pending.get(_key(q.terminate_id))
         if target is not None:
             target.stop()
         return {"id": q.qid, "action": "terminate", "terminateId": q.terminate_id}, True
 
     def run(self, q: Query, send) -> None:
         """Answer one analysis query (every turn of it), sending each answer with ``send``."""
-        running = self.pending.setdefault(q.qid, Running(q.qid))
+        running = self.pending.setdefault(_key(q.qid), Running(q.qid))
         try:
             for turn in q.turns:
                 send({"id": q.qid, **self.answer(q, turn, running, send)})
@@ -149,7 +143,7 @@ class Engine:
         except Exception as e:  # an agent or game bug: report it, keep serving
             send({"id": q.qid, "error": f"{type(e).__name__}: {one_line(e)}"})
         finally:
-            self.pending.pop(q.qid, None)
+            self.pending.pop(_key(q.qid), None)
 
     def answer(self, q: Query, turn: int | None, running: Running, send) -> dict:
         pos = position_from(
@@ -204,7 +198,7 @@ class Engine:
             todo, keep = self.read(line)
             for job in todo:
                 if isinstance(job, Query):
-                    self.pending[job.qid] = Running(job.qid)
+                    self.pending[_key(job.qid)] = Running(job.qid)
                 if isinstance(job, dict) and job.get("action") == "terminate":
                     self.send(job)  # at once: the query it stops may be running now
                 else:
@@ -275,6 +269,26 @@ def _budgets(specs, budget: dict | None) -> list[dict | None]:
     if unused:
         with_budget(specs[0], {k: budget[k] for k in sorted(unused)})
     return out
+
+
+class NotFinite(ValueError):
+    """A number JSON cannot carry: NaN, Infinity, or one too large for a float (1e400)."""
+
+
+def _not_finite(text: str) -> float:
+    raise NotFinite(f"{text} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    x = float(text)
+    if not math.isfinite(x):
+        raise NotFinite(f"the number {text[:20]} is out of range")
+    return x
+
+
+def _key(qid) -> str:
+    """A query id as a dict key: ids are any JSON value, lists and objects included."""
+    return json.dumps(qid, sort_keys=True)
 
 
 def _dumps(answer: dict) -> str:

@@ -28,6 +28,7 @@ FIELDS = {
     "terminateId",
 }
 ACTIONS = ("ping", "quit", "query_version", "terminate")
+SPEC_SYNTAX = set(",()[]='\"\n\r")  # what would change an agent spec's meaning
 
 
 class QueryError(MeepleError):
@@ -87,10 +88,10 @@ def parse_query(q: dict) -> Query:
     out.player = _player(q)
     out.top = _opt_int(q, "top", 5)
     out.seed = _opt_int(q, "seed", 0)
+    if out.seed < 0:
+        raise QueryError('"seed" must be an integer >= 0')
     out.ply = _opt_int(q, "ply")
-    out.budget = q.get("budget")
-    if out.budget is not None and not isinstance(out.budget, dict):
-        raise QueryError('"budget" must be an object of agent parameters, e.g. {"sims": 200}')
+    out.budget = _budget(q)
     every = q.get("reportDuringSearchEvery")
     if every is not None:
         if isinstance(every, bool) or not isinstance(every, int | float) or every <= 0:
@@ -108,6 +109,24 @@ def parse_query(q: dict) -> Query:
             raise QueryError('give "ply" or "analyzeTurns", not both')
         out.analyze_turns = turns
     return out
+
+
+def _budget(q: dict) -> dict | None:
+    """``"budget"``: parameter names to numbers or plain words, never spec text such as
+    ``"5,time=3"`` (written into the spec as is, it would set another parameter)."""
+    budget = q.get("budget")
+    if budget is None:
+        return None
+    if not isinstance(budget, dict):
+        raise QueryError('"budget" must be an object of agent parameters, e.g. {"sims": 200}')
+    for k, v in budget.items():
+        if not k.isidentifier():
+            raise QueryError(f'"budget": {k!r} is not a parameter name')
+        if not isinstance(v, int | float | str):
+            raise QueryError(f'"budget": {k!r} must be a number or a word, got {v!r}')
+        if isinstance(v, str) and (not v.strip() or any(c in v for c in SPEC_SYNTAX)):
+            raise QueryError(f'"budget": {k!r} must be a number or a word, got {v!r}')
+    return budget
 
 
 def _opt_int(q: dict, key: str, default=None):
