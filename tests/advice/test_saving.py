@@ -195,3 +195,20 @@ def test_save_takes_one_file_name_quoted_when_it_has_spaces(tmp_path, recovery_d
     assert "No closing quotation" in text
     assert sorted(p.name for p in here.iterdir()) == ["my game.json"]
     assert read_record(spaced).action_ids() == result.actions
+
+
+def test_a_save_name_the_system_refuses_is_a_message_not_a_crash(tmp_path, recovery_dir):
+    """Was: `save a<NUL>b` (ValueError) and a 300-character name (OSError from the
+    exists() check) ended the session with a traceback, losing the moves; a directory
+    was called 'not this game's record', to be overwritten with --force."""
+    long_name = tmp_path / ("x" * 300 + ".json")
+    s, out = session(f"1\nsave a\0b.json\nsave {long_name}\nsave {tmp_path}\n1\nquit\n")
+    result = s.run()
+    text = out.getvalue()
+    assert "cannot save to 'a\\x00b.json': embedded null byte" in text
+    assert "File name too long" in text
+    assert f"cannot save to {str(tmp_path)!r}: it is a directory" in text
+    (path,) = recovery_dir.glob("*.json")  # the moves were kept
+    assert read_record(path).action_ids() == result.actions and len(result.items) > 2
+    with pytest.raises(SaveRefused, match="File name too long"):  # was: a traceback
+        check_save_path(str(long_name))

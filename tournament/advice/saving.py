@@ -38,11 +38,15 @@ def check_save_path(path: str, *, load_path: str | None = None, force: bool = Fa
     """Refuse a ``--save`` path before the game starts: a directory, a missing directory,
     or an existing record that is not the one being continued (without ``--force``)."""
     target = Path(path)
+    try:
+        exists = target.exists()
+    except (OSError, ValueError) as e:  # a name too long, or with a NUL byte
+        raise SaveRefused(f"--save {path!r}: {getattr(e, 'strerror', None) or e}") from None
     if target.is_dir():
         raise SaveRefused(f"--save {path!r} is a directory, not a file")
     if not target.parent.is_dir():
         raise SaveRefused(f"--save {path!r}: the directory {str(target.parent)!r} does not exist")
-    if target.exists() and not force and not _same(path, load_path):
+    if exists and not force and not _same(path, load_path):
         raise SaveRefused(
             f"--save {path!r} exists; continue it with --load {path!r}, or pass --force to"
             " overwrite it"
@@ -101,17 +105,20 @@ class RecordKeeper:
         """Write the record to ``path``; refuse to overwrite a file the session does not
         own unless ``force``. True when written."""
         target = Path(path)
-        if target.exists() and target.resolve() not in self.owned and not force:
-            self.say(
-                f"{path!r} exists and is not this game's record: 'save {path} --force'"
-                " overwrites it"
-            )
-            return False
         record, items, _ = self.snapshot()
         try:
+            if target.is_dir():
+                self.say(f"cannot save to {path!r}: it is a directory; give a file name")
+                return False
+            if target.exists() and target.resolve() not in self.owned and not force:
+                self.say(
+                    f"{path!r} exists and is not this game's record: 'save {path} --force'"
+                    " overwrites it"
+                )
+                return False
             atomic_write_text(target, record.dumps())
-        except OSError as e:
-            self.say(f"cannot save to {path!r}: {e.strerror or e}")
+        except (OSError, ValueError) as e:  # a name too long, or with a NUL byte
+            self.say(f"cannot save to {path!r}: {getattr(e, 'strerror', None) or e}")
             return False
         self.owned.add(target.resolve())
         self.saved.append(path)
