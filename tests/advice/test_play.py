@@ -77,6 +77,18 @@ def test_invalid_input_reprompts_and_loses_nothing():
     assert "no move number 99" in text
 
 
+def test_commands_with_arguments_and_huge_numbers_reprompt():
+    """Was: `undo 3` undid one decision and `quit now` quit, the argument silently dropped;
+    a move number of 5000 digits got Python's int() limit message."""
+    clean, _ = play("1\n" * 60)
+    noisy, text = play("1\nundo 3\nquit now\nhint me\n" + "9" * 5000 + "\n" + "1\n" * 60)
+    assert noisy.actions == clean.actions and noisy.finished
+    assert "undo takes no arguments: type just 'undo'" in text
+    assert "quit takes no arguments" in text and "hint takes no arguments" in text
+    assert "no move number 999999999999999999...: choose 1-" in text
+    assert "undone" not in text and "4300" not in text
+
+
 def test_ambiguous_prefix_lists_the_candidates():
     legal = [(3, "place red in row 1"), (4, "place red in row 2"), (0, "draw")]
     with pytest.raises(ValueError, match="ambiguous: place red in row 1, place red in row 2"):

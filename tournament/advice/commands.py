@@ -42,6 +42,9 @@ class SessionCommands:
         ``show``, which does at the user's own decisions)."""
         word, _, rest = text.partition(" ")
         cmd = word.lower()
+        if cmd in COMMANDS and cmd != "save" and rest.strip():
+            self.say(f"{cmd} takes no arguments: type just '{cmd}'")
+            return "handled"
         if cmd == "quit":
             return "stop"
         if cmd == "help":

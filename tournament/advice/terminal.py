@@ -120,10 +120,11 @@ def choose(legal: list[tuple[int, str]], text: str) -> int:
     the one it uniquely begins)."""
     t = text.strip()
     if re.fullmatch(r"\d+", t):
-        k = int(t)
+        k = int(t) if len(t) <= 18 else 0  # int() refuses over 4300 digits
         if 1 <= k <= len(legal):
             return legal[k - 1][0]
-        raise ValueError(f"no move number {k}: choose 1-{len(legal)}, a move name, or 'help'")
+        shown = t if len(t) <= 18 else t[:18] + "..."
+        raise ValueError(f"no move number {shown}: choose 1-{len(legal)}, a move name, or 'help'")
     try:
         return match(legal, t)
     except NoMatch as e:
