@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import spiel_games
 from tournament.advice.serve import Engine
@@ -162,3 +163,29 @@ def test_budget_values_cannot_rewrite_the_agent_spec():
     assert all(a["error"].startswith('"budget"') for a in answers[:3])
     assert answers[3]["agent"] == "ismcts(opponents=heuristic,sims=4)"
     assert answers[4]["error"] == '"seed" must be an integer >= 0'
+
+
+class ClosedPipe(io.StringIO):
+    """Output whose reader has gone away (``meeple advise --serve | head -1``)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_goes_away_stops_the_engine_quietly():
+    """Was: the worker thread died with a BrokenPipeError traceback and the engine kept
+    reading its input, answering nothing."""
+    engine = Engine()
+    read: list[str] = []
+
+    def lines():
+        for i in range(5):
+            read.append(q(id=i, action="ping"))
+            yield read[-1] + "\n"
+            for _ in range(50):  # the next line comes once the first answer failed
+                if engine.closed:
+                    break
+                time.sleep(0.01)
+
+    assert engine.serve(lines(), ClosedPipe()) == 0  # type: ignore[arg-type]
+    assert engine.closed and len(read) == 2  # stopped after the line read as it failed

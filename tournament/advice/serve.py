@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import queue
 import sys
 import threading
@@ -62,11 +63,17 @@ class Engine:
         self.out: IO[str] = sys.stdout
         self.lock = threading.Lock()
         self.pending: dict = {}  # id -> Running, for the queries not yet answered
+        self.closed = False  # the output's reader went away
 
     def send(self, answer: dict) -> None:
         with self.lock:
-            self.out.write(_dumps(answer) + "\n")
-            self.out.flush()
+            if self.closed:
+                return
+            try:
+                self.out.write(_dumps(answer) + "\n")
+                self.out.flush()
+            except BrokenPipeError:  # the reader went away: nobody to answer, stop
+                self.closed = True
 
     def handle_line(self, line: str) -> tuple[dict | None, bool]:
         """(last answer, keep running), answering the whole query now (no worker thread)."""
@@ -203,7 +210,7 @@ class Engine:
                     self.send(job)  # at once: the query it stops may be running now
                 else:
                     jobs.put(job)
-            if not keep:  # quit: answered after the queries read before it
+            if not keep or self.closed:  # quit: answered after the queries read before it
                 break
         jobs.put(None)
         worker.join()
@@ -299,4 +306,8 @@ def _dumps(answer: dict) -> str:
 
 
 def serve(inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
-    return Engine().serve(inp or sys.stdin, out or sys.stdout)
+    engine = Engine()
+    answered = engine.serve(inp or sys.stdin, out or sys.stdout)
+    if engine.closed and out is None:  # no "Exception ignored ... BrokenPipeError" at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return answered
