@@ -125,7 +125,7 @@ def test_undo_returns_to_the_previous_decision():
 
 def test_undo_before_any_decision_is_refused():
     result, text = play("undo\nquit\n")
-    assert "nothing to undo" in text and not result.finished
+    assert "nothing to undo: you have no previous decision" in text and not result.finished
 
 
 def test_save_then_load_continues_the_game(tmp_path):

@@ -121,7 +121,7 @@ class SessionCommands:
         previous decision. False if there is none."""
         if self.table_mode:
             target = max((i for i, t in enumerate(self.typed) if t), default=None)
-            what = "your previous entry"
+            what = "entry"
         else:
             states = self.world.states
             target = max(
@@ -132,11 +132,12 @@ class SessionCommands:
                 ),
                 default=None,
             )
-            what = "your previous decision"
+            what = "decision"
         if target is None:
-            self.say(f"nothing to undo: there is no {what}")
+            self.say(f"nothing to undo: you have no previous {what}")
             return False
         undone = len(self.items) - target
         self._truncate(target)
-        self.say(f"undone: back {undone} actions to {what}")
+        plural = "" if undone == 1 else "s"
+        self.say(f"undone: back {undone} action{plural} to your previous {what}")
         return True
