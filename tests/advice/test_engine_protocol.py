@@ -70,8 +70,9 @@ def test_report_during_search_sends_partial_answers_before_the_final_one():
     assert all(a["id"] == "r" and a["moves"] and a["moves"][0]["visits"] > 0 for a in partial)
     seen = [a["seconds"] for a in partial]
     assert seen == sorted(seen)
-    (bad,) = run({"id": "b", **BASE, "agent": "random", "reportDuringSearchEvery": 0})
-    assert bad["error"].startswith('"reportDuringSearchEvery" must be')
+    for every in (0, 1e-300):  # 1e-300 was accepted: a partial answer on every search tick
+        (bad,) = run({"id": "b", **BASE, "agent": "random", "reportDuringSearchEvery": every})
+        assert bad["error"] == '"reportDuringSearchEvery" must be a number of seconds >= 0.01'
 
 
 class SlowLines(io.StringIO):

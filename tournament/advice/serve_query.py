@@ -30,6 +30,8 @@ FIELDS = {
 ACTIONS = ("ping", "quit", "query_version", "terminate")
 SPEC_SYNTAX = set(",()[]='\"\n\r")  # what would change an agent spec's meaning
 
+MIN_EVERY = 0.01  # partial answers at most 100 a second: smaller floods the pipe
+
 
 class QueryError(MeepleError):
     """A query the engine cannot answer as written (one line, sent back as its error)."""
@@ -94,8 +96,10 @@ def parse_query(q: dict) -> Query:
     out.budget = _budget(q)
     every = q.get("reportDuringSearchEvery")
     if every is not None:
-        if isinstance(every, bool) or not isinstance(every, int | float) or every <= 0:
-            raise QueryError('"reportDuringSearchEvery" must be a number of seconds > 0')
+        if isinstance(every, bool) or not isinstance(every, int | float) or every < MIN_EVERY:
+            raise QueryError(
+                f'"reportDuringSearchEvery" must be a number of seconds >= {MIN_EVERY}'
+            )
         out.report_every = float(every)
     turns = q.get("analyzeTurns")
     if turns is not None:
