@@ -115,3 +115,34 @@ def test_terminate_stops_a_running_search():
     assert final[0]["budget"]["sims_done"] < 2_000_000
     (bad,) = run({"id": "x", "action": "terminate"})
     assert "terminateId" in bad["error"]
+
+
+def test_terminate_stops_every_query_of_a_reused_id():
+    """Was: two queries with one id shared one entry: the first to finish removed it, so a
+    terminate for the second found nothing and it searched to the end of its budget."""
+    started = threading.Event()
+    engine = Engine()
+    query = {"id": "same", **BASE, "agent": "ismcts(sims=2000000)", "reportDuringSearchEvery": 0.01}
+    real_send = engine.send
+
+    def send(answer):
+        if answer.get("isDuringSearch"):
+            started.set()
+        real_send(answer)
+
+    class Lines(io.StringIO):
+        def __iter__(self):
+            yield json.dumps(query) + "\n"
+            yield json.dumps(query) + "\n"
+            started.wait(30)
+            yield json.dumps({"id": "t", "action": "terminate", "terminateId": "same"}) + "\n"
+
+    engine.send = send  # type: ignore[method-assign]
+    out = io.StringIO()
+    engine.serve(Lines(), out)
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    final = [a for a in answers if a["id"] == "same" and not a.get("isDuringSearch")]
+    assert len(final) == 2 and all(a["terminated"] is True for a in final)
+    assert final[0]["budget"]["sims_done"] < 2_000_000  # stopped mid-search
+    assert "moves" not in final[1]  # stopped before it began
+    assert engine.pending == {}

@@ -62,7 +62,10 @@ class Engine:
         self.answered = 0
         self.out: IO[str] = sys.stdout
         self.lock = threading.Lock()
-        self.pending: dict = {}  # id -> Running, for the queries not yet answered
+        # id -> [Running], the queries not yet answered in the order read (one id may be
+        # reused: terminate stops every query of that id)
+        self.pending: dict[str, list[Running]] = {}
+        self.pending_lock = threading.Lock()
         self.closed = False  # the output's reader went away
 
     def send(self, answer: dict) -> None:
@@ -127,14 +130,15 @@ class Engine:
         if q.action == "query_version":
             return {"id": q.qid, "action": "query_version", "version": VERSION}, True
         # terminate
-        target = self.pending.get(_key(q.terminate_id))
-        if target is not None:
+        with self.pending_lock:
+            targets = list(self.pending.get(_key(q.terminate_id), ()))
+        for target in targets:
             target.stop()
         return {"id": q.qid, "action": "terminate", "terminateId": q.terminate_id}, True
 
     def run(self, q: Query, send) -> None:
         """Answer one analysis query (every turn of it), sending each answer with ``send``."""
-        running = self.pending.setdefault(_key(q.qid), Running(q.qid))
+        running = self._running(q)
         try:
             for turn in q.turns:
                 send({"id": q.qid, **self.answer(q, turn, running, send)})
@@ -150,7 +154,28 @@ class Engine:
         except Exception as e:  # an agent or game bug: report it, keep serving
             send({"id": q.qid, "error": f"{type(e).__name__}: {one_line(e)}"})
         finally:
-            self.pending.pop(_key(q.qid), None)
+            self._answered(running)
+
+    def _queued(self, q: Query) -> None:
+        with self.pending_lock:
+            self.pending.setdefault(_key(q.qid), []).append(Running(q.qid))
+
+    def _running(self, q: Query) -> Running:
+        """The entry of ``q``: the oldest of its id (queries run in the order read)."""
+        with self.pending_lock:
+            entries = self.pending.setdefault(_key(q.qid), [])
+            if not entries:  # answered at once (handle_line): not queued
+                entries.append(Running(q.qid))
+            return entries[0]
+
+    def _answered(self, running: Running) -> None:
+        with self.pending_lock:
+            key = _key(running.qid)
+            entries = self.pending.get(key, [])
+            if running in entries:
+                entries.remove(running)
+            if not entries:
+                self.pending.pop(key, None)
 
     def answer(self, q: Query, turn: int | None, running: Running, send) -> dict:
         pos = position_from(
@@ -205,7 +230,7 @@ class Engine:
             todo, keep = self.read(line)
             for job in todo:
                 if isinstance(job, Query):
-                    self.pending[_key(job.qid)] = Running(job.qid)
+                    self._queued(job)
                 if isinstance(job, dict) and job.get("action") == "terminate":
                     self.send(job)  # at once: the query it stops may be running now
                 else:
