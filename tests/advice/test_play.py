@@ -89,6 +89,14 @@ def test_commands_with_arguments_and_huge_numbers_reprompt():
     assert "undone" not in text and "4300" not in text
 
 
+def test_only_ascii_digits_are_move_numbers():
+    """Was: Arabic-Indic and full-width digits ("١", "１") were read as move 1."""
+    clean, _ = play("1\n" * 60)
+    noisy, text = play("\u0661\n\uff11\n" + "1\n" * 60)
+    assert noisy.actions == clean.actions
+    assert "'\u0661' is not a legal move" in text and "'\uff11' is not a legal move" in text
+
+
 def test_ambiguous_prefix_lists_the_candidates():
     legal = [(3, "place red in row 1"), (4, "place red in row 2"), (0, "draw")]
     with pytest.raises(ValueError, match="ambiguous: place red in row 1, place red in row 2"):

@@ -119,7 +119,7 @@ def choose(legal: list[tuple[int, str]], text: str) -> int:
     every game (spiel_games.common.naming.match: exact, then up to case and spacing, then
     the one it uniquely begins)."""
     t = text.strip()
-    if re.fullmatch(r"\d+", t):
+    if re.fullmatch(r"[0-9]+", t):  # ASCII digits: int() also reads "١" and "１"
         k = int(t) if len(t) <= 18 else 0  # int() refuses over 4300 digits
         if 1 <= k <= len(legal):
             return legal[k - 1][0]
