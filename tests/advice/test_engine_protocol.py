@@ -146,3 +146,18 @@ def test_terminate_stops_every_query_of_a_reused_id():
     assert final[0]["budget"]["sims_done"] < 2_000_000  # stopped mid-search
     assert "moves" not in final[1]  # stopped before it began
     assert engine.pending == {}
+
+
+def test_a_failing_turn_answers_its_error_and_the_next_turns_go_on():
+    """Was: the first turn that failed ended the query; later turns got no answer. An
+    unknown agent is still one error for the whole query, not one per turn."""
+    answers = run({"id": "a", **BASE, "agent": "random", "analyzeTurns": [4, 2, 99, 6]})
+    assert [(a.get("turnNumber"), "error" in a) for a in answers] == [
+        (4, False),
+        (2, True),  # a chance node: no move to advise
+        (99, True),  # past the history
+        (6, False),
+    ]
+    assert answers[1]["error"].startswith("the position is a chance node")
+    (bad,) = run({"id": "b", **BASE, "agent": "nokind", "analyzeTurns": [5, 6]})
+    assert bad["error"].startswith("unknown agent kind 'nokind'") and "turnNumber" not in bad

@@ -36,7 +36,7 @@ from solvers.registry import resolve
 from spiel_games.common.errors import MeepleError, one_line
 from tournament.advice.advise import AdviceSet, advise_state, with_budget
 from tournament.advice.positions import position_from
-from tournament.advice.serve_query import Query, QueryError, parse_query
+from tournament.advice.serve_query import Query, parse_query
 
 VERSION = "1.0"
 FIRST_REPORT = 0.05  # seconds of search before the first partial answer (at most the interval)
@@ -58,7 +58,7 @@ class Running:
 
 
 class Engine:
-    def __init__(self):
+    def __init__(self) -> None:
         self.answered = 0
         self.out: IO[str] = sys.stdout
         self.lock = threading.Lock()
@@ -137,22 +137,25 @@ class Engine:
         return {"id": q.qid, "action": "terminate", "terminateId": q.terminate_id}, True
 
     def run(self, q: Query, send) -> None:
-        """Answer one analysis query (every turn of it), sending each answer with ``send``."""
+        """Answer one analysis query, sending each answer with ``send``. Its agents are
+        checked once (an error there is the query's one answer); with ``analyzeTurns`` a
+        turn that fails answers its error with its ``turnNumber`` and the next turns go on."""
         running = self._running(q)
         try:
+            agents = _fails(lambda: _agents(q))
+            if isinstance(agents, str):
+                send({"id": q.qid, "error": agents})
+                return
             for turn in q.turns:
-                send({"id": q.qid, **self.answer(q, turn, running, send)})
-                self.answered += 1
+                answer = _fails(lambda t=turn: self.answer(q, t, running, send, agents))
+                if isinstance(answer, str):
+                    where = {"turnNumber": turn} if q.analyze_turns else {}
+                    send({"id": q.qid, **where, "error": answer})
+                else:
+                    send({"id": q.qid, **answer})
+                    self.answered += 1
                 if running.terminated:
                     break
-        except QueryError as e:
-            send({"id": q.qid, "error": one_line(e)})
-        except (MeepleError, ValueError, KeyError, TypeError) as e:
-            send({"id": q.qid, "error": one_line(e)})
-        except RecursionError:
-            send({"id": q.qid, "error": "the query is nested too deeply"})
-        except Exception as e:  # an agent or game bug: report it, keep serving
-            send({"id": q.qid, "error": f"{type(e).__name__}: {one_line(e)}"})
         finally:
             self._answered(running)
 
@@ -177,12 +180,11 @@ class Engine:
             if not entries:
                 self.pending.pop(key, None)
 
-    def answer(self, q: Query, turn: int | None, running: Running, send) -> dict:
+    def answer(self, q: Query, turn: int | None, running: Running, send, agents) -> dict:
         pos = position_from(
             q.game, history=q.history, record_path=q.game_file, ply=turn, player=q.player
         )
-        specs = [resolve(a) for a in q.agents]  # parsed once, here at the edge
-        budgets = _budgets(specs, q.budget)
+        specs, budgets = agents
         items = []
         for spec, budget in zip(specs, budgets, strict=True):
             if running.terminated:
@@ -287,6 +289,24 @@ def _watcher(q: Query, turn, running: Running, send):
         engine.on_tick = tick
 
     return on_agent
+
+
+def _agents(q: Query) -> tuple[list, list[dict | None]]:
+    """The query's agents, parsed once here at the edge, and the budget each takes."""
+    specs = [resolve(a) for a in q.agents]
+    return specs, _budgets(specs, q.budget)
+
+
+def _fails(work):
+    """``work()``, or its error as one line (an agent or game bug too: the engine goes on)."""
+    try:
+        return work()
+    except (MeepleError, ValueError, KeyError, TypeError) as e:
+        return one_line(e)
+    except RecursionError:
+        return "the query is nested too deeply"
+    except Exception as e:  # an agent or game bug: report it, keep serving
+        return f"{type(e).__name__}: {one_line(e)}"
 
 
 def _budgets(specs, budget: dict | None) -> list[dict | None]:
