@@ -22,7 +22,14 @@ class GameStringError(MeepleError):
     """A game string that does not load (``spiel_games.load_game``)."""
 
 
+MAX_LINE = 2000  # an error echoing a 3 MB input stays a readable line
+
+
 def one_line(error: BaseException) -> str:
-    """The first line of an error's message (its type name when the message is empty)."""
+    """The first line of an error's message (its type name when the message is empty), cut
+    at ``MAX_LINE`` characters (saying how many more there were)."""
     text = str(error.args[0] if isinstance(error, KeyError) and error.args else error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+    line = text.splitlines()[0] if text else type(error).__name__
+    if len(line) > MAX_LINE:
+        line = f"{line[:MAX_LINE]}... ({len(line) - MAX_LINE} characters more)"
+    return line

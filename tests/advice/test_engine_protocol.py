@@ -161,3 +161,9 @@ def test_a_failing_turn_answers_its_error_and_the_next_turns_go_on():
     assert answers[1]["error"].startswith("the position is a chance node")
     (bad,) = run({"id": "b", **BASE, "agent": "nokind", "analyzeTurns": [5, 6]})
     assert bad["error"].startswith("unknown agent kind 'nokind'") and "turnNumber" not in bad
+
+
+def test_an_error_echoing_a_huge_input_stays_a_readable_line():
+    """Was: a 3 MB game string came back whole inside its error line."""
+    (bad,) = run({"id": "h", "game": "x" * 3_000_000, "agent": "random"})
+    assert len(bad["error"]) < 2100 and bad["error"].endswith("characters more)")
