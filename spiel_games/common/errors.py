@@ -23,13 +23,16 @@ class GameStringError(MeepleError):
 
 
 MAX_LINE = 2000  # an error echoing a 3 MB input stays a readable line
+_HEAD = 1000  # kept from the start of a longer line; the rest from its end (the reason)
 
 
 def one_line(error: BaseException) -> str:
-    """The first line of an error's message (its type name when the message is empty), cut
-    at ``MAX_LINE`` characters (saying how many more there were)."""
+    """The first line of an error's message (its type name when the message is empty); a
+    line over ``MAX_LINE`` characters keeps its start and its end (where the reason
+    usually follows an echoed input) and says how many characters were cut between."""
     text = str(error.args[0] if isinstance(error, KeyError) and error.args else error).strip()
     line = text.splitlines()[0] if text else type(error).__name__
     if len(line) > MAX_LINE:
-        line = f"{line[:MAX_LINE]}... ({len(line) - MAX_LINE} characters more)"
+        tail = MAX_LINE - _HEAD
+        line = f"{line[:_HEAD]} ... ({len(line) - MAX_LINE} characters cut) ... {line[-tail:]}"
     return line

@@ -182,10 +182,28 @@ def test_a_reader_that_goes_away_stops_the_engine_quietly():
         for i in range(5):
             read.append(q(id=i, action="ping"))
             yield read[-1] + "\n"
-            for _ in range(50):  # the next line comes once the first answer failed
+            for _ in range(1000):  # the next line comes once the first answer failed
                 if engine.closed:
                     break
                 time.sleep(0.01)
 
     assert engine.serve(lines(), ClosedPipe()) == 0  # type: ignore[arg-type]
     assert engine.closed and len(read) == 2  # stopped after the line read as it failed
+
+
+def test_queries_read_after_the_reader_went_away_are_not_searched():
+    """Was: the worker ran every queued query to its full budget for nobody."""
+    engine = Engine()
+    ran: list = []
+    engine.run = lambda job, send: ran.append(job.qid)  # type: ignore[method-assign]
+
+    def lines():
+        yield q(id=1, action="ping") + "\n"
+        for _ in range(1000):  # the query arrives once the ping's answer failed
+            if engine.closed:
+                break
+            time.sleep(0.01)
+        yield q(id=2, game=THREE, history=OPENING, agent="ismcts(sims=200000)") + "\n"
+
+    engine.serve(lines(), ClosedPipe())  # type: ignore[arg-type]
+    assert engine.closed and ran == []

@@ -166,4 +166,38 @@ def test_a_failing_turn_answers_its_error_and_the_next_turns_go_on():
 def test_an_error_echoing_a_huge_input_stays_a_readable_line():
     """Was: a 3 MB game string came back whole inside its error line."""
     (bad,) = run({"id": "h", "game": "x" * 3_000_000, "agent": "random"})
-    assert len(bad["error"]) < 2100 and bad["error"].endswith("characters more)")
+    assert len(bad["error"]) < 2100 and "characters cut" in bad["error"]
+    # the reason after a long echoed input survives the cut
+    items = ", ".join(["start: blue"] * 300)  # one item: commas where ';' was meant
+    (long,) = run({"id": "l", "game": THREE, "history": items, "agent": "random"})
+    assert len(long["error"]) < 2100 and "characters cut" in long["error"]
+    assert "is not a legal action" in long["error"].split("characters cut")[1]
+
+
+def test_budget_values_and_a_null_seed_are_checked_once_per_query():
+    """Was: a bad budget value came back once per turn of analyzeTurns, and `"seed": null`
+    (accepted before) was a Python comparison error."""
+    (bad,) = run({"id": 1, **BASE, "agent": "ismcts(sims=5)", "budget": {"sims": -3},
+                  "analyzeTurns": [4, 6]})  # fmt: skip
+    assert "turnNumber" not in bad and "sims" in bad["error"]
+    (ok,) = run({"id": 2, **BASE, "agent": "random", "seed": None})
+    assert "error" not in ok and ok["seed"] == 0
+
+
+def test_a_terminate_line_sends_its_warnings_before_its_answer():
+    """Was: the answer went out at once and its warning later, through the worker."""
+    answers = run({"id": "T", "action": "terminate", "terminateId": "A", "extra": 1})
+    assert [("warning" in a, a.get("action")) for a in answers] == [
+        (True, None),
+        (False, "terminate"),
+    ]
+
+
+def test_an_id_too_deeply_nested_to_write_back_still_has_a_key():
+    """Was: json.dumps raised RecursionError in the engine's bookkeeping and killed it."""
+    from tournament.advice.serve import _key
+
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert _key(deep).startswith("id ") and _key([1]) == "[1]"

@@ -38,10 +38,12 @@ def check_save_path(path: str, *, load_path: str | None = None, force: bool = Fa
     """Refuse a ``--save`` path before the game starts: a directory, a missing directory,
     or an existing record that is not the one being continued (without ``--force``)."""
     target = Path(path)
+    if "\0" in path:  # Path.exists() says False for it rather than raising
+        raise SaveRefused(f"--save {path!r}: a file name cannot hold a NUL byte")
     try:
         exists = target.exists()
-    except (OSError, ValueError) as e:  # a name too long, or with a NUL byte
-        raise SaveRefused(f"--save {path!r}: {getattr(e, 'strerror', None) or e}") from None
+    except OSError as e:  # a name too long
+        raise SaveRefused(f"--save {path!r}: {e.strerror or e}") from None
     if target.is_dir():
         raise SaveRefused(f"--save {path!r} is a directory, not a file")
     if not target.parent.is_dir():

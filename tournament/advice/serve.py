@@ -77,6 +77,7 @@ class Engine:
                 self.out.flush()
             except BrokenPipeError:  # the reader went away: nobody to answer, stop
                 self.closed = True
+                self._stop_all()  # what is searching or queued would answer nobody
 
     def handle_line(self, line: str) -> tuple[dict | None, bool]:
         """(last answer, keep running), answering the whole query now (no worker thread)."""
@@ -140,8 +141,9 @@ class Engine:
         """Answer one analysis query, sending each answer with ``send``. Its agents are
         checked once (an error there is the query's one answer); with ``analyzeTurns`` a
         turn that fails answers its error with its ``turnNumber`` and the next turns go on."""
-        running = self._running(q)
+        running = None
         try:
+            running = self._running(q)
             agents = _fails(lambda: _agents(q))
             if isinstance(agents, str):
                 send({"id": q.qid, "error": agents})
@@ -157,7 +159,14 @@ class Engine:
                 if running.terminated:
                     break
         finally:
-            self._answered(running)
+            if running is not None:
+                self._answered(running)
+
+    def _stop_all(self) -> None:
+        with self.pending_lock:
+            entries = [r for rs in self.pending.values() for r in rs]
+        for r in entries:
+            r.stop()
 
     def _queued(self, q: Query) -> None:
         with self.pending_lock:
@@ -184,9 +193,8 @@ class Engine:
         pos = position_from(
             q.game, history=q.history, record_path=q.game_file, ply=turn, player=q.player
         )
-        specs, budgets = agents
         items = []
-        for spec, budget in zip(specs, budgets, strict=True):
+        for spec in agents:
             if running.terminated:
                 break
             watch = _watcher(q, turn, running, send)
@@ -199,7 +207,7 @@ class Engine:
                     top=q.top,
                     seed=q.seed,
                     ply=pos.ply,
-                    budget=budget,
+                    budget=None,  # applied when the agents were parsed (_agents)
                     on_agent=watch,
                 )
             )
@@ -222,7 +230,8 @@ class Engine:
         def work():
             while (job := jobs.get()) is not None:
                 if isinstance(job, Query):
-                    self.run(job, self.send)
+                    if not self.closed:  # else it would search for nobody
+                        self.run(job, self.send)
                 else:
                     self.send(job)
 
@@ -230,11 +239,12 @@ class Engine:
         worker.start()
         for line in inp:
             todo, keep = self.read(line)
+            now = any(isinstance(j, dict) and j.get("action") == "terminate" for j in todo)
             for job in todo:
                 if isinstance(job, Query):
                     self._queued(job)
-                if isinstance(job, dict) and job.get("action") == "terminate":
-                    self.send(job)  # at once: the query it stops may be running now
+                if now:  # at once, its warnings first: the query it stops may be running now
+                    self.send(job)
                 else:
                     jobs.put(job)
             if not keep or self.closed:  # quit: answered after the queries read before it
@@ -291,10 +301,12 @@ def _watcher(q: Query, turn, running: Running, send):
     return on_agent
 
 
-def _agents(q: Query) -> tuple[list, list[dict | None]]:
-    """The query's agents, parsed once here at the edge, and the budget each takes."""
+def _agents(q: Query) -> list:
+    """The query's agents, parsed once here at the edge, with the budget each takes
+    applied and checked (its values too: one error for the whole query)."""
     specs = [resolve(a) for a in q.agents]
-    return specs, _budgets(specs, q.budget)
+    budgets = _budgets(specs, q.budget)
+    return [with_budget(s, b) for s, b in zip(specs, budgets, strict=True)]
 
 
 def _fails(work):
@@ -339,8 +351,12 @@ def _finite(text: str) -> float:
 
 
 def _key(qid) -> str:
-    """A query id as a dict key: ids are any JSON value, lists and objects included."""
-    return json.dumps(qid, sort_keys=True)
+    """A query id as a dict key: ids are any JSON value, lists and objects included (one
+    nested too deeply to write back is keyed by its identity)."""
+    try:
+        return json.dumps(qid, sort_keys=True)
+    except (RecursionError, ValueError, TypeError):
+        return f"id {id(qid)}"
 
 
 def _dumps(answer: dict) -> str:

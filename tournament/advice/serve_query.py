@@ -134,9 +134,9 @@ def _budget(q: dict) -> dict | None:
 
 
 def _opt_int(q: dict, key: str, default=None):
-    v = q.get(key, default)
-    if v is None:
-        return None
+    v = q.get(key)
+    if v is None:  # absent or null: the default
+        return default
     if isinstance(v, bool) or not isinstance(v, int):
         raise QueryError(f'"{key}" must be an integer')
     return v
