@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from solvers import baselines, blueprint, cfr_search, openspiel_bots, policy_file, search
 from solvers.base import Agent, AgentKind, Param
-from solvers.spec import AgentSpecError, format_spec, parse_spec
+from solvers.spec import AgentSpecError, format_spec, is_single_value, parse_spec
 from spiel_games.common.errors import MeepleError, one_line
 
 __all__ = [
@@ -105,6 +105,9 @@ class AgentSpec:
         """This spec with some parameters replaced (e.g. {"time": 0.5}), validated."""
         if not overrides:
             return self
+        for key, value in overrides.items():
+            if not is_single_value(value):
+                raise AgentSpecError(f"parameter {key!r}: {value!r} is not a single value")
         name, raw = parse_spec(self.text)
         return resolve(format_spec(name, {**raw, **overrides}))
 

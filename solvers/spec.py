@@ -91,3 +91,14 @@ def format_spec(kind: str, params: dict[str, object]) -> str:
     if not params:
         return kind
     return f"{kind}(" + ",".join(f"{k}={params[k]}" for k in sorted(params)) + ")"
+
+
+def is_single_value(value: object) -> bool:
+    """Whether ``value`` written into a spec stays one parameter's value: not text such as
+    ``"5,time=3"`` that would set another parameter, or ``"a)"`` that breaks the spec."""
+    if isinstance(value, str) and (not value.strip() or not value.isprintable()):
+        return False  # empty, or a newline or control character inside the spec text
+    try:
+        return list(parse_spec(format_spec("x", {"k": value}))[1]) == ["k"]
+    except AgentSpecError:
+        return False

@@ -266,3 +266,16 @@ def test_progressive_widening_bounds_the_children_of_the_root():
     narrow = make_agent("ismcts(sims=100,rollout_depth=2,widen=1.0)", game, seed=0).analyse(state)
     assert sum(1 for m in wide.moves if m.visits) == min(n_legal, 100)
     assert 2 <= sum(1 for m in narrow.moves if m.visits) <= 10
+
+
+def test_an_override_that_is_not_a_single_value_is_refused():
+    """Was: with_params wrote the value into the spec text as is, so an override of
+    "5,time=3" also set time=3 (every caller: advise --time, the engine's budget, tune)."""
+    from solvers.registry import resolve
+    from solvers.spec import AgentSpecError
+
+    spec = resolve("ismcts(sims=5)")
+    for bad in ("5,time=3", "", "5\n"):
+        with pytest.raises(AgentSpecError, match="is not a single value"):
+            spec.with_params({"sims": bad})
+    assert spec.with_params({"sims": 7}).text == "ismcts(sims=7)"

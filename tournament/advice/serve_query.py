@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solvers.spec import is_single_value
 from spiel_games.common.errors import MeepleError
 
 FIELDS = {
@@ -28,7 +29,6 @@ FIELDS = {
     "terminateId",
 }
 ACTIONS = ("ping", "quit", "query_version", "terminate")
-SPEC_SYNTAX = set(",()[]='\"\n\r")  # what would change an agent spec's meaning
 
 MIN_EVERY = 0.01  # partial answers at most 100 a second: smaller floods the pipe
 
@@ -128,7 +128,7 @@ def _budget(q: dict) -> dict | None:
             raise QueryError(f'"budget": {k!r} is not a parameter name')
         if not isinstance(v, int | float | str):
             raise QueryError(f'"budget": {k!r} must be a number or a word, got {v!r}')
-        if isinstance(v, str) and (not v.strip() or any(c in v for c in SPEC_SYNTAX)):
+        if not is_single_value(v):
             raise QueryError(f'"budget": {k!r} must be a number or a word, got {v!r}')
     return budget
 
