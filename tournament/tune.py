@@ -25,7 +25,7 @@ import numpy as np
 import spiel_games
 from solvers.registry import resolve
 from solvers.search import ntbea
-from solvers.search.params import KINDS as SEARCH_KINDS
+from solvers.search.kinds import KINDS as SEARCH_KINDS
 from solvers.search.params import resolve_auto
 from solvers.spec import AgentSpecError, format_spec, parse_spec
 from spiel_games.common.errors import MeepleError, one_line

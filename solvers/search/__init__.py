@@ -11,7 +11,8 @@
 | ``halving`` | root selection by sequential halving over paired samples |
 | ``build`` | the parts chosen once from an agent's parameters (the one place options are read) |
 | ``agents`` | the ``mcts``, ``ismcts`` and ``pimc`` agents and the move they play |
-| ``params`` | the typed parameter declaration, ``auto`` per game, the agent kinds |
+| ``params`` | the typed parameter declaration and ``auto`` per game |
+| ``kinds`` | the agent kinds ``mcts``, ``ismcts``, ``pimc`` and their factory |
 | ``analysis`` | per-move statistics with 95% intervals for advice; PIMC's merge over worlds |
 | ``compare`` | advice's comparison phase: the listed moves on the same paired passes, in three units |
 
@@ -31,8 +32,9 @@ from a resampled world).
 from solvers.search.agents import ISMCTSAgent, MCTSAgent, PIMCAgent, best_action
 from solvers.search.analysis import merge_into, root_analysis
 from solvers.search.build import PLAIN, build_parts, make_engine
+from solvers.search.kinds import KINDS
 from solvers.search.leaf import game_evaluation, learned_evaluation, soft_returns
-from solvers.search.params import COMMON, KINDS, resolve_auto
+from solvers.search.params import COMMON, resolve_auto
 from solvers.search.tree import Node, Parts, SearchEngine
 from solvers.search.worlds import has_hidden_information, world_sampler
 

@@ -72,6 +72,7 @@ PLAIN: dict[str, object] = {
     "opp_until": 0.0,
     "unprune": 0.0,
     "widen": 0.0,
+    "tree_depth": 0,
     "blueprint": "",
 }
 
@@ -200,7 +201,8 @@ def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts
     until = _number(p, "opp_until")
     warmup = Warmup(heuristic, until) if until > 0 else None
     worlds = Worlds(game, rng)
-    return Parts(streams, worlds, opponents, prior, expansion, selection, leaf, root, warmup)
+    depth = int(_number(p, "tree_depth"))
+    return Parts(streams, worlds, opponents, prior, expansion, selection, leaf, root, warmup, depth)
 
 
 def make_engine(game, rng: random.Random, determinize: bool = False, **params) -> SearchEngine:

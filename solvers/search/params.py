@@ -6,14 +6,10 @@ live in ``make``.
 
 from __future__ import annotations
 
-import pyspiel
-
 from solvers import value_model
-from solvers.base import MAX_COUNT, MAX_SECONDS, AgentKind, Auto, AutoValues, Param
-from solvers.search.agents import ISMCTSAgent, MCTSAgent, PIMCAgent
+from solvers.base import MAX_COUNT, MAX_SECONDS, Auto, AutoValues, Param
 from solvers.search.checks import evaluation_or_none as _evaluation
-from solvers.search.checks import game_heuristic, refuse
-from solvers.spec import AgentSpecError
+from solvers.search.checks import game_heuristic
 from spiel_games.common.registry import get_spec
 
 ROLLOUT_DEPTH = 20  # rollout_depth=auto with eval=score: random moves, then scores()
@@ -319,6 +315,16 @@ COMMON: tuple[Param, ...] = (
         tune=(0.0, 1.0),
     ),
     Param(
+        "tree_depth",
+        int,
+        0,
+        "searched decisions on a simulation's path below the root before its position "
+        "is evaluated (the root's move counts one); later simulations through that node "
+        "evaluate it again in other sampled worlds",
+        range=(0, MAX_COUNT),
+        special=((0, "no limit"),),
+    ),
+    Param(
         "widen",
         float,
         0.0,
@@ -344,51 +350,3 @@ def resolve_auto(game, params: dict) -> dict:
     (docs/STRENGTH.md) where the game provides the pieces, the plain ones otherwise.
     ``eval=learned`` takes the same settings as ``eval=game`` (both estimate final scores)."""
     return GameAuto(game, params).resolved()
-
-
-def _factory(cls, kind):
-    def make(game, params, seed):
-        if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-            raise AgentSpecError(f"agent {kind!r} needs a sequential game")
-        params = dict(params)
-        if kind == "pimc":
-            # PIMC votes with the visits summed over its worlds; halving's visits say how
-            # long a move survived, not that it won, so its worlds keep the UCB root
-            if params["root"] == "halving":
-                raise AgentSpecError(
-                    "agent 'pimc' votes by visits over its worlds: root=halving is for "
-                    "mcts and ismcts"
-                )
-            params["root"] = "ucb"
-        params = resolve_auto(game, params)
-        refuse(kind, game, params)
-        return cls(game, params, seed)
-
-    return make
-
-
-MCTS = AgentKind(
-    name="mcts",
-    summary="UCT with sampled chance nodes and multi-player returns, for games without "
-    "private information (on hidden-information games: one sampled world per move)",
-    params=(Param("sims", int, 800, "simulations per move", range=(1, MAX_COUNT)), *COMMON),
-    factory=_factory(MCTSAgent, "mcts"),
-)
-ISMCTS = AgentKind(
-    name="ismcts",
-    summary="single-observer information-set MCTS: each simulation starts from a world "
-    "resampled from the mover's information state (plain UCT on perfect-information games)",
-    params=(Param("sims", int, 2000, "simulations per move", range=(1, MAX_COUNT)), *COMMON),
-    factory=_factory(ISMCTSAgent, "ismcts"),
-)
-PIMC = AgentKind(
-    name="pimc",
-    summary="perfect-information Monte Carlo: sample worlds, run UCT in each, vote by visits",
-    params=(
-        Param("worlds", int, 16, "determinizations sampled per move", range=(1, MAX_COUNT)),
-        Param("sims", int, 200, "simulations per world", range=(1, MAX_COUNT)),
-        *COMMON,
-    ),
-    factory=_factory(PIMCAgent, "pimc"),
-)
-KINDS = (MCTS, ISMCTS, PIMC)

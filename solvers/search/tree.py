@@ -133,6 +133,7 @@ class Parts:
     leaf: LeafPart
     root: RootPart
     warmup: WarmupPart | None = None
+    depth: int = 0  # searched decisions on a path before its position is evaluated; 0: no cap
 
 
 class SearchEngine:
@@ -154,6 +155,7 @@ class SearchEngine:
         self.lo, self.span = parts.leaf.lo, parts.leaf.span
         self._apply, self._legal = transition_functions(game)
         self.warmup = parts.warmup
+        self.depth_cap = parts.depth
         self.warm_until = 0  # T of opp_until in the current search (0: off)
         self.root_player = -1
         self.sims_done = 0
@@ -195,15 +197,15 @@ class SearchEngine:
         return done
 
     def simulate(self, root: Node, state, first: int = -1) -> list[float]:
-        """One simulation from ``state`` (at ``root``); ``first`` >= 0 forces the root
-        player's first decision (sequential halving's paired samples). Returns every
-        player's return; ``state`` is left where the simulation ended."""
+        """One simulation from ``state`` (at ``root``); ``first`` >= 0 forces the root player's
+        first move (halving's paired samples). Returns every player's return."""
         streams = self.streams
         rng = streams.py
         apply, legal_moves = self._apply, self._legal
         opponent, prior = self.opponents.policy, self.prior.policy
         opens, select = self.expansion.opens, self.selection.select
         until = self.warm_until
+        cap = self.depth_cap or -1
         me = self.root_player
         path: list[tuple[Node, int]] = []
         node, ret = root, None
@@ -231,6 +233,9 @@ class SearchEngine:
                     child = node.children[a] = Node()
                 node = child
                 continue
+            if len(path) == cap:  # the tree_depth limit: evaluate this position
+                ret = self.leaf.value(state, path[-1][1])
+                break
             legal = legal_moves(state, p)
             children = node.children
             if len(legal) == 1:
@@ -261,8 +266,7 @@ class SearchEngine:
                     ret = self.leaf.value(state, p)
                     break
                 if len(untried) == len(legal) - 1 and hint in children and hint in legal:
-                    # the heuristic's move is the only one open (progressive unpruning
-                    # keeps most nodes so): selection would pick it with the same counts
+                    # only the prior's move is open (as unpruning keeps nodes): UCB's pick
                     a, child = hint, children[hint]
                     child.avail += 1
                 else:

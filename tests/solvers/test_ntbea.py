@@ -9,7 +9,7 @@ import pytest
 
 from solvers.base import Param
 from solvers.search import ntbea
-from solvers.search.params import ISMCTS
+from solvers.search.kinds import ISMCTS
 
 OPT = (3, 1, 4, 0, 2)
 DIMS = [ntbea.Dimension(f"x{i}", tuple(range(5))) for i in range(5)]

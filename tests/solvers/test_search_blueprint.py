@@ -14,8 +14,8 @@ import spiel_games
 from solvers.blueprint import load_blueprint, shipped_blueprints
 from solvers.mccfr_tables import load_npz
 from solvers.registry import make_agent
+from solvers.search.kinds import ISMCTS
 from solvers.search.models import BlueprintOpponents, BlueprintPolicy, BlueprintPrior
-from solvers.search.params import ISMCTS
 from solvers.spec import AgentSpecError
 from spiel_games.common.registry import get_spec
 from tests.solvers.test_solver_agents import _random_positions, _stats

@@ -41,7 +41,7 @@ def test_every_registered_kind_has_a_tiny_budget_here():
         ),
         (
             "mcts(simz=3)",
-            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, model, prior, prior_w, qnorm, settle, opponents, root, opp_eps, opp_share, opp_prior, opp_fit, opp_until, unprune, widen, blueprint",
+            "valid parameters: sims, time, uct_c, rollout, epsilon, rollout_depth, eval, model, prior, prior_w, qnorm, settle, opponents, root, opp_eps, opp_share, opp_prior, opp_fit, opp_until, unprune, tree_depth, widen, blueprint",
         ),
         ("mcts(sims=fast)", "must be int"),
         ("mcts(sims=800", "malformed"),

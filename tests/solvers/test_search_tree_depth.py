@@ -1,0 +1,64 @@
+"""The depth limit of the tree (``tree_depth``): a simulation's path holds at most that
+many searched decisions, and the position there is evaluated."""
+
+import random
+
+import pyspiel
+import pytest
+
+from solvers.registry import resolve
+from solvers.search import make_engine
+from solvers.spec import AgentSpecError
+from tests.solvers.test_search_unprune import _decision
+
+GAME = "python_bruxelles(players=3)"
+
+
+def _paths(depth: int, sims: int = 300, **extra):
+    """The length of every simulation's path, and the root, of one search at this limit."""
+    game = pyspiel.load_game(GAME)
+    state = _decision(game)
+    settings = dict(eval="game", rollout_depth=0, prior="heuristic", qnorm="on")
+    settings.update(extra)
+    eng = make_engine(game, random.Random(2), determinize=True, tree_depth=depth, **settings)
+    lengths = []
+    backup = eng._backup
+
+    def record(path, ret):
+        lengths.append(len(path))
+        backup(path, ret)
+
+    eng._backup = record
+    root = eng.search(state, sims=sims)
+    return lengths, root
+
+
+@pytest.mark.parametrize("depth", [1, 3, 6])
+def test_tree_depth_caps_every_path_at_that_many_searched_decisions(depth):
+    lengths, _ = _paths(depth, unprune=1.0, opponents="heuristic", root="halving")
+    assert len(lengths) == 300
+    assert max(lengths) == depth
+
+
+def test_without_a_limit_paths_grow_past_it():
+    lengths, _ = _paths(0, unprune=1.0, opponents="heuristic", root="halving")
+    assert max(lengths) > 6
+
+
+def test_at_the_limit_the_capped_node_is_evaluated_again_in_other_worlds():
+    # depth 1: every simulation ends below a root move, so each root move's visits are
+    # all evaluations of its position in different sampled worlds, and none opens deeper
+    _, root = _paths(1, sims=200, opponents="search")
+    assert sum(ch.n for ch in root.children.values()) == 200
+    for child in root.children.values():
+        assert all(grand.n == 0 for grand in child.children.values())
+
+
+def test_the_searched_opponents_decisions_count_toward_the_limit():
+    lengths, root = _paths(2, sims=200, opponents="search")
+    assert max(lengths) == 2
+
+
+def test_tree_depth_is_refused_below_zero():
+    with pytest.raises(AgentSpecError, match="tree_depth"):
+        resolve("ismcts(tree_depth=-1)")
