@@ -67,6 +67,10 @@ def _auto_until(v: GameAuto) -> float:
     return v.defaults.opp_until if v.defaults is not None and use else 0.0
 
 
+def _auto_tree_depth(v: GameAuto) -> int:
+    return v.defaults.tree_depth if v.defaults is not None and v.evaluated else 0
+
+
 _EVALUATED = "eval=game|learned"
 
 COMMON: tuple[Param, ...] = (
@@ -317,12 +321,13 @@ COMMON: tuple[Param, ...] = (
     Param(
         "tree_depth",
         int,
-        0,
+        -1,
         "searched decisions on a simulation's path below the root before its position "
         "is evaluated (the root's move counts one); later simulations through that node "
         "evaluate it again in other sampled worlds",
         range=(0, MAX_COUNT),
         special=((0, "no limit"),),
+        auto=Auto(-1, f"the game's measured value with {_EVALUATED}", _auto_tree_depth),
     ),
     Param(
         "widen",

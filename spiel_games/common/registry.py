@@ -56,14 +56,17 @@ class SearchDefaults:
     # opp_until=auto with opponents=search|infer: searched opponent decisions play the
     # heuristic's move until their node is reached opp_until * sims times; 0 = off
     opp_until: float = 0.0
+    # tree_depth=auto: searched decisions on a path below the root before its position is
+    # evaluated; 0 = no limit
+    tree_depth: int = 0
 
     def __post_init__(self):
         if self.eval_auto not in ("game", "learned"):
             raise ValueError(f"eval_auto must be game or learned, got {self.eval_auto!r}")
         if self.eval_rollout not in ("random", "heuristic"):
             raise ValueError(f"eval_rollout must be random or heuristic, got {self.eval_rollout!r}")
-        if self.eval_depth < 0 or self.unprune < 0:
-            raise ValueError("eval_depth and unprune must be >= 0")
+        if self.eval_depth < 0 or self.unprune < 0 or self.tree_depth < 0:
+            raise ValueError("eval_depth, unprune and tree_depth must be >= 0")
         if not 0.0 <= self.opp_until <= 1.0:
             raise ValueError(f"opp_until must be in [0, 1], got {self.opp_until}")
 

@@ -7,8 +7,9 @@ import pyspiel
 import pytest
 
 from solvers.registry import resolve
-from solvers.search import make_engine
+from solvers.search import make_engine, resolve_auto
 from solvers.spec import AgentSpecError
+from spiel_games.common.registry import SearchDefaults, get_spec
 from tests.solvers.test_search_unprune import _decision
 
 GAME = "python_bruxelles(players=3)"
@@ -61,4 +62,26 @@ def test_the_searched_opponents_decisions_count_toward_the_limit():
 
 def test_tree_depth_is_refused_below_zero():
     with pytest.raises(AgentSpecError, match="tree_depth"):
-        resolve("ismcts(tree_depth=-1)")
+        resolve("ismcts(tree_depth=-2)")
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "python_coloretto(players=3)",
+        "python_rococo(players=3)",
+        "python_bruxelles(players=3)",
+        "python_staufer(players=3)",
+    ],
+)
+def test_tree_depth_auto_is_the_games_measured_value_with_an_evaluation(game_string):
+    game = pyspiel.load_game(game_string)
+    measured = get_spec(game.get_type().short_name).search_defaults.tree_depth
+    assert resolve_auto(game, dict(resolve("ismcts").params))["tree_depth"] == measured
+    plain = dict(resolve("ismcts(eval=score)").params)
+    assert resolve_auto(game, plain)["tree_depth"] == 0
+
+
+def test_a_negative_measured_tree_depth_is_refused():
+    with pytest.raises(ValueError, match="tree_depth"):
+        SearchDefaults(tree_depth=-1)
