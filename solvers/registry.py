@@ -98,6 +98,15 @@ class AgentSpec:
         """Every parameter spelled out, sorted: stable for hashing agent ids."""
         return format_spec(self.kind.name, dict(self.params))
 
+    @property
+    def deal_key(self) -> str:
+        """The parameters that differ from their declared defaults, sorted: what a
+        tournament's deals hash, so adding a parameter (with a default that keeps the old
+        behaviour) leaves every configuration's deals as they were."""
+        defaults = {p.name: p.default for p in self.kind.params}
+        changed = {k: v for k, v in self.params.items() if defaults.get(k, object()) != v}
+        return format_spec(self.kind.name, changed)
+
     def __str__(self) -> str:
         return self.text
 

@@ -74,11 +74,15 @@ def _h(*parts) -> bytes:
 
 def game_seed(cfg: TournamentConfig, lineup: tuple[str, ...], seed_index: int) -> int:
     """Chance seed of one duplicate set: independent across line-ups, shared by its rotations.
-    It depends on the agents' canonical specs, not on their ids (which carry the code
-    version): the same configuration deals the same cards under any version of the code, so
-    runs before and after a change meet the same deals."""
-    specs = [cfg.agent(n).canonical for n in lineup]
+    It depends on the agents' parameters that differ from their defaults (``deal_key``), not
+    on their ids (which carry the code version) nor on parameters a later version adds: the
+    same configuration deals the same cards before and after a code change."""
+    specs = [_deal_key(cfg.agent(n)) for n in lineup]
     return int.from_bytes(_h(cfg.seed, *specs, seed_index)[:8], "big") >> 1
+
+
+def _deal_key(entry) -> str:
+    return entry.resolved.deal_key if entry.resolved is not None else entry.canonical
 
 
 def game_id(config_hash: str, seats: tuple[str, ...], rotation: int, seed: int) -> str:

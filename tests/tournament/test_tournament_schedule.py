@@ -374,3 +374,22 @@ def test_an_unknown_seating_name_is_refused_by_the_seat_order_functions():
 
     with pytest.raises(ValueError, match="unknown seating 'shuffled'"):
         seatings(("a", "b", "c"), "shuffled")
+
+
+def test_a_parameter_added_with_its_default_keeps_every_deal(pool4, monkeypatch):
+    # the deals hash the parameters set away from their defaults, so a later version that
+    # adds a parameter (its default the old behaviour) deals the same cards to the same
+    # configuration; the canonical spec, which spells every parameter, changes
+    from dataclasses import replace
+
+    from solvers import registry
+    from solvers.base import Param
+
+    old = _cfg(agents=pool4)
+    extra = Param("added_later", int, 0, "a parameter a later version adds")
+    ismcts = registry.KINDS["ismcts"]
+    grown = replace(ismcts, params=(*ismcts.params, extra))
+    monkeypatch.setitem(registry.KINDS, "ismcts", grown)
+    new = _cfg(agents=pool4)
+    assert new.agent("ismcts").canonical != old.agent("ismcts").canonical
+    assert [t.seed for t in schedule(new)] == [t.seed for t in schedule(old)]
