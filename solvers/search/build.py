@@ -201,8 +201,10 @@ def build_parts(game, params: Mapping[str, object], rng: random.Random) -> Parts
     until = _number(p, "opp_until")
     warmup = Warmup(heuristic, until) if until > 0 else None
     worlds = Worlds(game, rng)
-    depth = int(_number(p, "tree_depth"))
-    return Parts(streams, worlds, opponents, prior, expansion, selection, leaf, root, warmup, depth)
+    tree_depth = int(_number(p, "tree_depth"))
+    return Parts(
+        streams, worlds, opponents, prior, expansion, selection, leaf, root, warmup, tree_depth
+    )
 
 
 def make_engine(game, rng: random.Random, determinize: bool = False, **params) -> SearchEngine:

@@ -133,7 +133,7 @@ class Parts:
     leaf: LeafPart
     root: RootPart
     warmup: WarmupPart | None = None
-    depth: int = 0  # searched decisions on a path before its position is evaluated; 0: no cap
+    tree_depth: int = 0  # searched decisions on a path before its position is evaluated; 0: none
 
 
 class SearchEngine:
@@ -155,7 +155,7 @@ class SearchEngine:
         self.lo, self.span = parts.leaf.lo, parts.leaf.span
         self._apply, self._legal = transition_functions(game)
         self.warmup = parts.warmup
-        self.depth_cap = parts.depth
+        self.tree_depth = parts.tree_depth
         self.warm_until = 0  # T of opp_until in the current search (0: off)
         self.root_player = -1
         self.sims_done = 0
@@ -205,7 +205,7 @@ class SearchEngine:
         opponent, prior = self.opponents.policy, self.prior.policy
         opens, select = self.expansion.opens, self.selection.select
         until = self.warm_until
-        cap = self.depth_cap or -1
+        cap = self.tree_depth or -1
         me = self.root_player
         path: list[tuple[Node, int]] = []
         node, ret = root, None

@@ -6,10 +6,11 @@ import random
 import pyspiel
 import pytest
 
+import spiel_games
 from solvers.registry import resolve
 from solvers.search import make_engine, resolve_auto
 from solvers.spec import AgentSpecError
-from spiel_games.common.registry import SearchDefaults, get_spec
+from spiel_games.common.registry import SearchDefaults
 from tests.solvers.test_search_unprune import _decision
 
 GAME = "python_bruxelles(players=3)"
@@ -65,18 +66,10 @@ def test_tree_depth_is_refused_below_zero():
         resolve("ismcts(tree_depth=-2)")
 
 
-@pytest.mark.parametrize(
-    "game_string",
-    [
-        "python_coloretto(players=3)",
-        "python_rococo(players=3)",
-        "python_bruxelles(players=3)",
-        "python_staufer(players=3)",
-    ],
-)
-def test_tree_depth_auto_is_the_games_measured_value_with_an_evaluation(game_string):
-    game = pyspiel.load_game(game_string)
-    measured = get_spec(game.get_type().short_name).search_defaults.tree_depth
+@pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
+def test_tree_depth_auto_is_the_games_measured_value_with_an_evaluation(spec):
+    game = pyspiel.load_game(f"{spec.short_name}(players=3)")
+    measured = spec.search_defaults.tree_depth
     assert resolve_auto(game, dict(resolve("ismcts").params))["tree_depth"] == measured
     plain = dict(resolve("ismcts(eval=score)").params)
     assert resolve_auto(game, plain)["tree_depth"] == 0
