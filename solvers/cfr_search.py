@@ -284,6 +284,19 @@ def _make(game, params: dict, seed: int) -> Agent:
     return CFRSearchAgent(game, params, seed, _evaluation(game, params["eval"]))
 
 
+# Upper bounds of the subgame's shape. A traversal's leaves multiply by the legal moves (up
+# to about 30 on Rococo and Bruxelles 1893) at each of the traverser's first ``branches``
+# decisions, and each leaf walks up to ``depth`` + ``rollout`` decisions, so one iteration
+# costs about moves**branches * (depth + rollout) steps (a large branches with a large
+# depth would be plain external sampling, an iteration that never ends). With all three at
+# these bounds an iteration took up to about 1 CPU second on Bruxelles 1893, the slowest
+# game (under 0.1 s on Rococo and Coloretto), so the default 400 iterations stay within
+# minutes on one core and a ``time`` budget, checked between iterations, is overrun by
+# about a second at most.
+MAX_DEPTH = 20
+MAX_ROLLOUT = 40
+MAX_BRANCHES = 3
+
 CFR_SEARCH = AgentKind(
     name="cfr-search",
     summary="online CFR: a depth-limited subgame over worlds sampled from the player's "
@@ -311,21 +324,30 @@ CFR_SEARCH = AgentKind(
             "worlds drawn from the information state per decision",
             range=(1, MAX_COUNT),
         ),
-        Param("depth", int, 6, "decisions below the root before the evaluation", range=(1, None)),
+        Param(
+            "depth",
+            int,
+            6,
+            "decisions below the root before the evaluation (bounded: every leaf of a "
+            "traversal walks them)",
+            range=(1, MAX_DEPTH),
+        ),
         Param(
             "rollout",
             int,
             0,
-            "decisions the game's heuristic plays after the depth limit, before the evaluation",
-            range=(0, None),
+            "decisions the game's heuristic plays after the depth limit, before the evaluation "
+            "(bounded: every leaf of a traversal plays them)",
+            range=(0, MAX_ROLLOUT),
         ),
         Param(
             "branches",
             int,
             1,
             "a traversal tries every action at the traverser's first N decisions and follows "
-            "its strategy after them (large N: plain external sampling)",
-            range=(1, None),
+            "its strategy after them (bounded: each one multiplies a traversal's leaves by "
+            "the legal moves there, up to about 30)",
+            range=(1, MAX_BRANCHES),
         ),
         Param(
             "eval",

@@ -25,6 +25,10 @@ ROCOCO = spiel_games.get_spec("rococo")
         ("cfr-search(eval=score)", "auto, game or learned"),
         ("cfr-search(prior_w=-1)", "'prior_w'"),
         ("cfr-search(rollout=-1)", "'rollout'"),
+        ("cfr-search(depth=21)", "'depth' of agent 'cfr-search' must be in [1, 20], got 21"),
+        ("cfr-search(rollout=41)", "'rollout' of agent 'cfr-search' must be in [0, 40], got 41"),
+        ("cfr-search(branches=4)", "'branches' of agent 'cfr-search' must be in [1, 3], got 4"),
+        ("cfr-search(branches=1000,depth=1000)", "must be in [1, 20], got 1000"),
     ],
 )
 def test_bad_parameters_are_one_line_errors(spec, message):
@@ -32,6 +36,13 @@ def test_bad_parameters_are_one_line_errors(spec, message):
     with pytest.raises(AgentSpecError) as e:
         make_agent(spec, game, seed=0)
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_subgame_shape_is_accepted_up_to_its_bounds():
+    """depth, rollout and branches had no upper bound: branches=1000 with a large depth was
+    plain external sampling, one iteration that never ended. The bounds are accepted."""
+    game = spiel_games.load_game("python_coloretto(players=3)")
+    make_agent("cfr-search(depth=20,rollout=40,branches=3)", game, seed=0)
 
 
 def _first_selection(game):
