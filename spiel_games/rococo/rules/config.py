@@ -48,8 +48,9 @@ from spiel_games.rococo.rules import (
 )
 
 _SPEC = "needs jewelry=true"
-# Generous but finite (the rulebook gives 15 Livre): a typo is refused, not played.
+# Generous but finite (the rulebook gives 15 Livre and 5 cards): a typo is refused, not played.
 MAX_START_MONEY = 100
+MAX_BASE_DECK = 20
 _DECO_KINDS = (
     (FIREWORKS, "fireworks"),
     (MUSICIAN, "musician"),
@@ -68,7 +69,7 @@ PARAMS = (
     ParamDoc(
         "base_deck",
         RULES["game.base_deck"],
-        "starting cards as letters: M Master, J Journeyman, a/b the two Apprentices",
+        f"starting cards as 1-{MAX_BASE_DECK} letters: M Master, J Journeyman, a/b the Apprentices",
     ),
     ParamDoc(
         "start_money",
@@ -242,6 +243,8 @@ def _round_robin_subset(counts: list[int], groups: list[list[int]], limit: int) 
 
 def _base_deck(p: dict, hand: int) -> tuple[int, ...]:
     letters = str(p["base_deck"])
+    if len(letters) > MAX_BASE_DECK:  # before the letters: the error does not echo them
+        raise ConfigError(f"base_deck has {len(letters)} cards, more than {MAX_BASE_DECK}")
     if not letters or any(ch not in BASE_LETTERS for ch in letters):
         raise ConfigError(f"base_deck must be letters from {BASE_LETTERS!r}, got {letters!r}")
     if "M" not in letters:
