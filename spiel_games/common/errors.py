@@ -24,15 +24,23 @@ class GameStringError(MeepleError):
 
 MAX_LINE = 2000  # an error echoing a 3 MB input stays a readable line
 _HEAD = 1000  # kept from the start of a longer line; the rest from its end (the reason)
+_MARK = 40  # room for the " ... (N characters cut) ... " between them
 
 
-def one_line(error: BaseException) -> str:
-    """The first line of an error's message (its type name when the message is empty); a
-    line over ``MAX_LINE`` characters keeps its start and its end (where the reason
-    usually follows an echoed input) and says how many characters were cut between."""
-    text = str(error.args[0] if isinstance(error, KeyError) and error.args else error).strip()
-    line = text.splitlines()[0] if text else type(error).__name__
+def one_line(error: BaseException | str) -> str:
+    """The first line of an error's message, or of a message (its type name, or "error"
+    for a message, when it is empty); a line over ``MAX_LINE`` characters keeps its start
+    and its end (where the reason usually follows an echoed input) and says how many
+    characters were cut between, in at most ``MAX_LINE`` characters (so a cut line is
+    left as it is by a second cut)."""
+    if isinstance(error, str):
+        text, empty = error.strip(), "error"
+    else:
+        text = str(error.args[0] if isinstance(error, KeyError) and error.args else error).strip()
+        empty = type(error).__name__
+    line = text.splitlines()[0] if text else empty
     if len(line) > MAX_LINE:
-        tail = MAX_LINE - _HEAD
-        line = f"{line[:_HEAD]} ... ({len(line) - MAX_LINE} characters cut) ... {line[-tail:]}"
+        tail = MAX_LINE - _MARK - _HEAD
+        cut = len(line) - _HEAD - tail
+        line = f"{line[:_HEAD]} ... ({cut} characters cut) ... {line[-tail:]}"
     return line

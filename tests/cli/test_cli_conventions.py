@@ -151,3 +151,18 @@ def test_simulate_refuses_a_negative_seed_in_one_line():
     assert r.exit_code == 2
     assert r.stderr.count("\n") == 1 and "'--seed'" in r.stderr
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["games", "show", "x" * 5000], ["play", "x" * 5000, "--seats", "human,heuristic"]],
+    ids=["fail", "domain-error"],
+)
+def test_an_error_echoing_a_huge_input_is_cut_once_and_keeps_its_reason(args):
+    """Was: fail() printed a message's whole first line (`meeple games show` with a 5,000
+    character name echoed all of it); only domain errors went through one_line's cut."""
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    line = r.stderr.rstrip("\n")
+    assert line.startswith("error: unknown game 'xxx") and len(line) <= len("error: ") + 2000
+    assert line.count("characters cut") == 1 and line.endswith("python_staufer")

@@ -37,9 +37,11 @@ FAILED = 1  # exit code: the command ran and failed
 
 
 def fail(message: str, code: int = FAILED) -> typer.Exit:
-    """Print a one-line error on stderr and return the Exit to raise."""
-    first = str(message).strip().splitlines()[0] if str(message).strip() else "error"
-    print(f"error: {first}", file=sys.stderr)
+    """Print a one-line error on stderr (its first line, cut as ``one_line`` cuts a long
+    one) and return the Exit to raise."""
+    from spiel_games.common.errors import one_line  # deferred: fast --help
+
+    print(f"error: {one_line(str(message))}", file=sys.stderr)
     return typer.Exit(code)
 
 
