@@ -38,6 +38,7 @@ DEFAULT_PARAMS = ("uct_c", "prior_w", "unprune", "rollout_depth", "opp_share", "
 BENCH_SEEDS = (11, 33)  # scripts/bench_strength.py's tables and SPRTs: never tuned on
 DEFAULT_SEED = 2033
 LOG, REQUEST = "evaluations.jsonl", "tune.json"
+CONFIRM = "confirm"  # the confirming SPRT's run directory (tournament.tune_report)
 
 
 class TuneError(MeepleError):
@@ -249,14 +250,69 @@ def _is_row(row) -> bool:
 
 def check_log(req: TuneRequest, sp: Space, out: Path) -> int | None:
     """Read the run's log (TuneError: one line, nothing written): every evaluation must be
-    one of this request's (its deal, seat and opponents). The length to cut it to, or None."""
+    one of this request's (its deal, seat and opponents) and of the setting that replaying
+    the log proposes at its index. The length to cut it to, or None."""
     log, cut = read_log(out / LOG)
     players = sp.game.num_players()
     for index, row in sorted(log.items()):
         seed, seat, opponents = lineup(req, index, players)
         if [row.get("seed"), row.get("seat"), row.get("opponents")] != [seed, seat, opponents]:
             raise TuneError(f"{out / LOG}: evaluation {index} is not one of this run's games")
+    _check_replay(req, sp, log, out / LOG)
     return cut
+
+
+class _Unlogged(Exception):
+    """The replay reached an evaluation the log does not hold (its index)."""
+
+
+def _check_replay(req: TuneRequest, sp: Space, log: dict[int, dict], path: Path) -> None:
+    """Replay the log through NTBEA before any game is played, as the run will: each
+    logged evaluation must be of the setting the replay proposes at its index, and none
+    may follow one that is missing (the run appends them in order)."""
+
+    def replay(batch: list[tuple[ntbea.Point, int]]) -> list[float]:
+        for point, index in batch:
+            row = log.get(index)
+            if row is None:
+                raise _Unlogged(index)
+            if row["point"] != sp.values(point):
+                raise TuneError(
+                    f"{path}: evaluation {index} played {_setting(row['point'])}, but "
+                    f"replaying the log gives {_setting(sp.values(point))} there; "
+                    "it is not this run's log"
+                )
+        return [log[index]["fitness"] for _, index in batch]
+
+    if not log:
+        return
+    try:
+        ntbea.run(sp.dims, sp.start, replay, settings(req), valid=sp.valid)
+    except _Unlogged as e:
+        missing = e.args[0]
+        later = [i for i in log if i > missing]
+        if later:
+            raise TuneError(
+                f"{path}: evaluation {min(later)} is logged but evaluation {missing} before "
+                "it is not; it is not this run's log"
+            ) from None
+
+
+def _setting(values: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in values.items())
+
+
+def strays(out: Path) -> list[str]:
+    """The names in the run directory that ``meeple tune`` did not write (ignored)."""
+    if not out.is_dir():
+        return []
+    return sorted(p.name for p in out.iterdir() if p.name not in (REQUEST, LOG, CONFIRM))
+
+
+def settings(req: TuneRequest) -> ntbea.Settings:
+    """NTBEA's settings for the request (its budget in iterations of ``repeats`` games)."""
+    iterations = max(1, req.budget // req.repeats)
+    return ntbea.Settings(iterations, req.repeats, req.k, req.neighbours, req.seed)
 
 
 def prepare(req: TuneRequest, out: Path) -> Space:
@@ -304,11 +360,9 @@ class Tuned:
 def tune(req: TuneRequest, out: Path, workers: int = 1, on_game=None) -> Tuned:
     """Run (or resume) the tuning into ``out``."""
     sp = prepare(req, out)
-    iterations = max(1, req.budget // req.repeats)
-    settings = ntbea.Settings(iterations, req.repeats, req.k, req.neighbours, req.seed)
     ev = Evaluator(req, sp, out, workers, on_game)
     try:
-        result = ntbea.run(sp.dims, sp.start, ev, settings, valid=sp.valid)
+        result = ntbea.run(sp.dims, sp.start, ev, settings(req), valid=sp.valid)
     finally:
         ev.close()
     return Tuned(req, sp, result, ev.played)

@@ -14,7 +14,7 @@ from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from tournament.sprt.gsprt import PRESETS, Bounds
 from tournament.sprt.run import SprtRequest, play_sprt
-from tournament.tune import Tuned, TuneError
+from tournament.tune import CONFIRM, Tuned, TuneError
 
 CONFIRM_PRESET = "gain"  # Elo 0 against 20: is the recommendation stronger?
 DEFAULT_CONFIRM = 600  # the printed command's --max-games when --confirm is 0
@@ -111,7 +111,7 @@ def confirm(s: dict, out: Path, max_games: int, filler: str, seed: int, workers,
     req = SprtRequest(
         s["game"], s["recommended"]["spec"], s["agent"], bounds, filler, max_games, seed
     )
-    v, _, _ = play_sprt(req, out / "confirm", workers, executor=executor)
+    v, _, _ = play_sprt(req, out / CONFIRM, workers, executor=executor)
     return {
         **c,
         "verdict": v.verdict or "not finished",

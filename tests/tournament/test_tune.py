@@ -180,3 +180,39 @@ def test_the_text_report_names_the_recommendation_marginals_and_confirmation(tmp
     assert "recommended: ismcts(" in out and "marginal effects" in out
     assert "uct_c: 0.05:" in out and "1.4*:" in out
     assert "confirmation: " in out and "meeple sprt" in out
+
+
+def test_a_file_the_run_did_not_write_is_named_in_a_warning_and_kept(tmp_path):
+    """Was: a stray file in the run directory (say a log copied in under another name,
+    which is never read) was ignored without a word."""
+    assert _run(TINY, tmp_path).exit_code == 0
+    (tmp_path / "t" / "evaluations-old.jsonl").write_text("mine")
+    res = _run(TINY, tmp_path)
+    assert res.exit_code == 0, res.output
+    warnings = [line for line in res.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 1, res.stderr  # the run's own files are not named
+    assert warnings[0].endswith("did not write (ignored): 'evaluations-old.jsonl'")
+    assert (tmp_path / "t" / "evaluations-old.jsonl").read_text() == "mine"
+
+
+def test_a_log_the_replay_disagrees_with_is_refused_before_any_game(tmp_path):
+    """Was: a logged setting other than the one replaying the log proposes at its index
+    was found only by the replay, after tune.json had been rewritten (the new budget),
+    with exit 1; a log missing a game before others played that game first."""
+    assert _run(TINY, tmp_path).exit_code == 0
+    log, request = tmp_path / "t" / LOG, tmp_path / "t" / "tune.json"
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert rows[0]["point"] != rows[2]["point"]  # the search moved after the first iteration
+    before = request.read_text()
+    swapped = [{**rows[0], "point": rows[2]["point"]}, *rows[1:]]
+    gap = [rows[0], *rows[2:]]
+    for damaged, says in (
+        (swapped, "evaluation 0 played "),
+        (gap, "evaluation 2 is logged but evaluation 1 before it is not"),
+    ):
+        text = "".join(json.dumps(r) + "\n" for r in damaged)
+        log.write_text(text)
+        res = _run([*TINY, "--budget", "6"], tmp_path)
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+        assert says in res.stderr and "game 1/6" not in res.stderr, res.stderr
+        assert log.read_text() == text and request.read_text() == before

@@ -64,6 +64,19 @@ def _default_out(req) -> Path:
     return Path("runs") / f"tune-{key[:8]}"
 
 
+def _warn_strays(out: Path) -> None:
+    """One line on stderr naming the files in the run directory the command did not write
+    (they are ignored, not read: a log copied in under another name is not resumed)."""
+    from tournament.tune import strays  # deferred: fast --help
+
+    names = strays(out)
+    if names:
+        shown = ", ".join(repr(n) for n in names[:3])
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        line = f"warning: {out} holds what meeple tune did not write (ignored): {shown}{more}"
+        typer.echo(line, err=True)
+
+
 def tune(
     game: Annotated[str, typer.Argument(help="Game string, e.g. python_coloretto(players=3)")],
     agent: Annotated[
@@ -128,6 +141,7 @@ def tune(
 
         check_filler(confirm_filler, req.game, req.agent)
         prepare(req, out)  # bad input: nothing is written
+    _warn_strays(out)
     try:
         with domain_errors(1):
             tuned = run_tune(req, out, workers, None if quiet else _progress(req.budget))
