@@ -85,10 +85,8 @@ def default_out(
     return Path("runs") / "policies" / f"{short}-{solver}-{digest}.parquet"
 
 
-def _check_out(out: Path, solver: str, given: bool) -> None:
-    """Refuse an output path that cannot become a file, before the run starts. A ``given``
-    path's directory must exist (as for ``meeple play --save``: a typo does not make a
-    directory tree); the default one's (``runs/policies/``) is made as needed."""
+def _check_out(out: Path, solver: str) -> None:
+    """Refuse an output path that cannot become a file, before the run starts."""
     if out.is_dir():
         raise SolveError(f"--out {out}: {out} is a directory; give a file path")
     ckpt = checkpoint_path(out, solver)
@@ -99,9 +97,6 @@ def _check_out(out: Path, solver: str, given: bool) -> None:
             f"--out {out} exists and no checkpoint of a {solver} run ({ckpt.name}) is beside "
             "it; choose another --out, or delete the file"
         )
-    if given and not out.parent.is_dir():
-        where = "does not exist" if not out.parent.exists() else "is not a directory"
-        raise SolveError(f"--out {str(out)!r}: the directory {str(out.parent)!r} {where}")
     parent = out.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
@@ -157,7 +152,7 @@ def validate(cfg: SolveConfig) -> Plan:
     )
     if out.suffix == ".npz" and is_exact:
         raise SolveError(f"--out {out}: blueprints (.npz) come from MCCFR; use a .parquet file")
-    _check_out(out, cfg.solver, given=cfg.out is not None)
+    _check_out(out, cfg.solver)
     return Plan(game, out, abstraction, version, is_exact)
 
 

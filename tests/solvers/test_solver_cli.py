@@ -114,19 +114,6 @@ def test_out_an_existing_directory_is_refused_before_the_run_without_litter(tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["existing"]
 
 
-def test_an_out_in_a_missing_directory_is_refused_before_the_run_without_litter(tmp_path):
-    """Old: `--out runs/polciies/p.parquet` (a typo) silently made the directory tree, where
-    `meeple play --save`, `review --html` and `replay --save` refuse a missing directory."""
-    r = _solve("--out", str(tmp_path / "typo" / "deeper" / "p.parquet"))
-    assert r.exit_code == 2 and r.stderr.count("\n") == 1
-    assert f"the directory {str(tmp_path / 'typo' / 'deeper')!r} does not exist" in r.stderr
-    assert "iteration" not in r.stdout and list(tmp_path.iterdir()) == []
-    (tmp_path / "file").write_text("kept")
-    r = _solve("--out", str(tmp_path / "file" / "p.parquet"))
-    assert r.exit_code == 2 and "is not a directory" in r.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
-
-
 def test_an_existing_file_that_is_no_run_of_this_solver_is_never_overwritten(tmp_path):
     """Old: `--out` a saved game, or a policy of another solver, was silently replaced by
     the new policy (only a checkpoint of this solver beside it means a run to resume)."""

@@ -75,8 +75,8 @@ _Out = Annotated[
     typer.Option(
         "--out",
         "-o",
-        help="File to write, in an existing directory: FILE.npz a blueprint (MCCFR), else a "
-        "Parquet policy file; default runs/policies/<game>-<solver>-<hash>.parquet (made)",
+        help="File to write: FILE.npz a blueprint (MCCFR), else a Parquet policy file; "
+        "default runs/policies/<game>-<solver>-<hash>.parquet",
     ),
 ]
 _Abstraction = Annotated[
@@ -169,13 +169,14 @@ def solve(
 
         with domain_errors(FAILED):  # an unreachable cluster fails now, not in ray.init
             check_address(address)
-    ckpt = checkpoint_path(plan.out, solver)  # cfg.out stays as given: run() validates again
-    result = _run_solve(cfg, plan.out, _SolveProgress(solver, quiet, ckpt))
+    cfg.out = str(plan.out)
+    ckpt = checkpoint_path(plan.out, solver)
+    result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt))
     last = result.reports[-1]
     if result.untracked:
         typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
     typer.echo(
-        f"wrote {plan.out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
+        f"wrote {cfg.out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
         f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run); "
         f"{_figure(last[1], last[2])}{_interval(result.figures[-1]) if last[1] == 'ahead' else ''}"
     )
@@ -239,7 +240,7 @@ class _SolveProgress:
             typer.echo(line)
 
 
-def _run_solve(cfg, out: Path, progress: _SolveProgress):
+def _run_solve(cfg, ckpt, progress: _SolveProgress):
     """Train (domain errors and interruptions as one-line failures; the checkpoint stays)."""
     from solvers.train import solve as run  # deferred: fast --help
 
@@ -251,11 +252,10 @@ def _run_solve(cfg, out: Path, progress: _SolveProgress):
             return run(cfg, *progress.callbacks)
     except KeyboardInterrupt:
         raise fail(
-            f"interrupted: checkpoint saved to {progress.ckpt}; rerun the same command to resume",
-            130,
+            f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130
         ) from None
     except OSError as e:  # e.g. the disk filled up while writing the policy
-        raise fail(f"cannot write {out}: {e.strerror or e}", FAILED) from None
+        raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
 
 
 _FIGURES = {
