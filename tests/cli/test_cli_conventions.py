@@ -166,3 +166,21 @@ def test_an_error_echoing_a_huge_input_is_cut_once_and_keeps_its_reason(args):
     line = r.stderr.rstrip("\n")
     assert line.startswith("error: unknown game 'xxx") and len(line) <= len("error: ") + 2000
     assert line.count("characters cut") == 1 and line.endswith("python_staufer")
+
+
+@pytest.mark.parametrize("args", [["--" + "x" * 5000], ["x" * 5000], ["agents", "--" + "q" * 5000]])
+def test_a_usage_error_echoing_a_huge_input_is_cut_to_one_readable_line(args):
+    """Was: click's usage errors (an unknown option or command) bypassed the cut, so a
+    5,000-character option name made a 5,000-character line."""
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    line = r.stderr.rstrip("\n")
+    assert line.startswith("error: no such ") and len(line) <= len("error: ") + 2000
+    assert line.count("characters cut") == 1 and line.endswith("-h')")
+
+
+def test_the_cli_line_limit_is_the_error_module_s():
+    from spiel_games.common.errors import MAX_LINE
+    from tournament.cli.common import MAX_LINE as CLI_MAX_LINE
+
+    assert CLI_MAX_LINE == MAX_LINE

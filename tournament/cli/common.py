@@ -34,15 +34,25 @@ CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 USAGE = 2  # exit code: the command line is wrong, nothing ran
 FAILED = 1  # exit code: the command ran and failed
+MAX_LINE = 2000  # spiel_games.common.errors.MAX_LINE, which this module must not import
 
 
 def fail(message: str, code: int = FAILED) -> typer.Exit:
     """Print a one-line error on stderr (its first line, cut as ``one_line`` cuts a long
     one) and return the Exit to raise."""
+    print(f"error: {_cut(str(message))}", file=sys.stderr)
+    return typer.Exit(code)
+
+
+def _cut(message: str) -> str:
+    """The message's first line, cut by ``one_line`` when long. The cutter is imported
+    only then: importing spiel_games loads pyspiel, which a usage error must not wait for."""
+    lines = message.strip().splitlines()
+    if lines and len(lines[0]) <= MAX_LINE:
+        return lines[0]
     from spiel_games.common.errors import one_line  # deferred: fast --help
 
-    print(f"error: {one_line(str(message))}", file=sys.stderr)
-    return typer.Exit(code)
+    return one_line(message)
 
 
 def _usage_line(e: typer.TyperException) -> str:
@@ -79,7 +89,7 @@ class MeepleGroup(TyperGroup):
             if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
                 print(ctx.get_help(), file=sys.stderr)  # `meeple games`: the group's help
             else:
-                print(f"error: {_usage_line(e)}", file=sys.stderr)
+                print(f"error: {_cut(_usage_line(e))}", file=sys.stderr)
             sys.exit(e.exit_code)
         except typer.Abort:
             print("error: aborted", file=sys.stderr)
