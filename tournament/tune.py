@@ -12,6 +12,8 @@ to ``evaluations.jsonl`` in the run's directory; rerunning the same request repl
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import math
 import random
@@ -179,8 +181,8 @@ class Evaluator:
         for point, index in batch:
             seed, seat, opponents = lineup(self.req, index, self.players)
             row = self.log.get(index)
-            if row is not None and row["point"] != self.sp.values(point):
-                raise TuneError(f"{self.out / LOG} disagrees with this run at evaluation {index}")
+            # check_log refused a log of another setting before the run
+            assert row is None or row["point"] == self.sp.values(point), index
             if row is None:
                 args = (self.req.game, self.sp.spec(point), seat, opponents, seed)
                 todo.append((index, point, seed, seat, opponents))
@@ -258,24 +260,31 @@ def check_log(req: TuneRequest, sp: Space, out: Path) -> int | None:
         seed, seat, opponents = lineup(req, index, players)
         if [row.get("seed"), row.get("seat"), row.get("opponents")] != [seed, seat, opponents]:
             raise TuneError(f"{out / LOG}: evaluation {index} is not one of this run's games")
+    missing = next(i for i in range(len(log) + 1) if i not in log)
+    if missing < len(log):  # the run appends its games in order: a gap is another file's
+        later = min(i for i in log if i > missing)
+        raise TuneError(
+            f"{out / LOG}: evaluation {later} is logged but evaluation {missing} before it "
+            "is not; it is not this run's log"
+        )
     _check_replay(req, sp, log, out / LOG)
     return cut
 
 
-class _Unlogged(Exception):
-    """The replay reached an evaluation the log does not hold (its index)."""
+class _EndOfLog(Exception):
+    """The replay reached the first evaluation the log does not hold."""
 
 
 def _check_replay(req: TuneRequest, sp: Space, log: dict[int, dict], path: Path) -> None:
     """Replay the log through NTBEA before any game is played, as the run will: each
-    logged evaluation must be of the setting the replay proposes at its index, and none
-    may follow one that is missing (the run appends them in order)."""
+    logged evaluation (``log`` holds 0..n-1) must be of the setting the replay proposes
+    at its index."""
 
     def replay(batch: list[tuple[ntbea.Point, int]]) -> list[float]:
         for point, index in batch:
             row = log.get(index)
             if row is None:
-                raise _Unlogged(index)
+                raise _EndOfLog
             if row["point"] != sp.values(point):
                 raise TuneError(
                     f"{path}: evaluation {index} played {_setting(row['point'])}, but "
@@ -286,16 +295,11 @@ def _check_replay(req: TuneRequest, sp: Space, log: dict[int, dict], path: Path)
 
     if not log:
         return
-    try:
-        ntbea.run(sp.dims, sp.start, replay, settings(req), valid=sp.valid)
-    except _Unlogged as e:
-        missing = e.args[0]
-        later = [i for i in log if i > missing]
-        if later:
-            raise TuneError(
-                f"{path}: evaluation {min(later)} is logged but evaluation {missing} before "
-                "it is not; it is not this run's log"
-            ) from None
+    # with a larger budget than the log's, the replay goes on to the log's end; with a
+    # smaller one, the games past its end are not the run's (and are not read either)
+    big = dataclasses.replace(req, budget=max(req.budget, len(log)))
+    with contextlib.suppress(_EndOfLog):
+        ntbea.run(sp.dims, sp.start, replay, settings(big), valid=sp.valid)
 
 
 def _setting(values: dict) -> str:
@@ -357,9 +361,13 @@ class Tuned:
     played: int  # games played now (the rest replayed from the log)
 
 
-def tune(req: TuneRequest, out: Path, workers: int = 1, on_game=None) -> Tuned:
-    """Run (or resume) the tuning into ``out``."""
-    sp = prepare(req, out)
+def tune(
+    req: TuneRequest, out: Path, workers: int = 1, on_game=None, sp: Space | None = None
+) -> Tuned:
+    """Run (or resume) the tuning into ``out``; ``sp``: what ``prepare`` returned for this
+    request and directory, when the caller has already called it (the log is then not
+    checked a second time)."""
+    sp = sp or prepare(req, out)
     ev = Evaluator(req, sp, out, workers, on_game)
     try:
         result = ntbea.run(sp.dims, sp.start, ev, settings(req), valid=sp.valid)

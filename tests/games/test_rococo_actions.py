@@ -340,6 +340,8 @@ def test_invalid_parameters_raise_a_clear_error(params):
 
 def test_base_deck_is_refused_past_20_cards_in_one_line_naming_the_limit():
     pyspiel.load_game(f"python_rococo(base_deck={'M' * 20})").new_initial_state()
+    with pytest.raises(Exception, match="base_deck has 21 cards, more than 20"):
+        pyspiel.load_game(f"python_rococo(base_deck={'M' * 21})")
     with pytest.raises(Exception, match="base_deck has 100000 cards, more than 20") as e:
         pyspiel.load_game(f"python_rococo(base_deck={'MJab' * 25_000})")
     assert "\n" not in str(e.value) and "MJab" not in str(e.value)

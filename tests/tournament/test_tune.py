@@ -187,6 +187,7 @@ def test_a_file_the_run_did_not_write_is_named_in_a_warning_and_kept(tmp_path):
     which is never read) was ignored without a word."""
     assert _run(TINY, tmp_path).exit_code == 0
     (tmp_path / "t" / "evaluations-old.jsonl").write_text("mine")
+    (tmp_path / "t" / "confirm").mkdir()  # the confirming SPRT's: the run's own
     res = _run(TINY, tmp_path)
     assert res.exit_code == 0, res.output
     warnings = [line for line in res.stderr.splitlines() if line.startswith("warning: ")]
@@ -206,13 +207,32 @@ def test_a_log_the_replay_disagrees_with_is_refused_before_any_game(tmp_path):
     before = request.read_text()
     swapped = [{**rows[0], "point": rows[2]["point"]}, *rows[1:]]
     gap = [rows[0], *rows[2:]]
-    for damaged, says in (
-        (swapped, "evaluation 0 played "),
-        (gap, "evaluation 2 is logged but evaluation 1 before it is not"),
+    late = [*rows[:3], {**rows[3], "point": rows[0]["point"]}]
+    assert rows[3]["point"] != rows[0]["point"]
+    for damaged, budget, says in (
+        (swapped, "6", "evaluation 0 played "),
+        (gap, "6", "evaluation 2 is logged but evaluation 1 before it is not"),
+        # a budget that stops before the damage still finds it: the whole log is checked
+        (gap, "1", "evaluation 2 is logged but evaluation 1 before it is not"),
+        (late, "2", "evaluation 3 played "),
     ):
         text = "".join(json.dumps(r) + "\n" for r in damaged)
         log.write_text(text)
-        res = _run([*TINY, "--budget", "6"], tmp_path)
+        res = _run([*TINY, "--budget", budget], tmp_path)
         assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
-        assert says in res.stderr and "game 1/6" not in res.stderr, res.stderr
+        assert says in res.stderr, res.stderr
         assert log.read_text() == text and request.read_text() == before
+
+
+def test_a_resumed_log_is_checked_once(tmp_path, monkeypatch):
+    """Was: the command's prepare() and tune()'s own each replayed the whole log, doubling
+    the wait before a long run resumed."""
+    import tournament.tune as tune_module
+
+    assert _run(TINY, tmp_path).exit_code == 0
+    calls = []
+    real = tune_module.check_log
+    monkeypatch.setattr(tune_module, "check_log", lambda *a: calls.append(1) or real(*a))
+    res = _run(TINY, tmp_path)
+    assert res.exit_code == 0, res.output
+    assert len(calls) == 1

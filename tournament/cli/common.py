@@ -48,7 +48,9 @@ def _cut(message: str) -> str:
     """The message's first line, cut by ``one_line`` when long. The cutter is imported
     only then: importing spiel_games loads pyspiel, which a usage error must not wait for."""
     lines = message.strip().splitlines()
-    if lines and len(lines[0]) <= MAX_LINE:
+    if not lines:
+        return "error"
+    if len(lines[0]) <= MAX_LINE:
         return lines[0]
     from spiel_games.common.errors import one_line  # deferred: fast --help
 

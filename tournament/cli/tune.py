@@ -135,16 +135,20 @@ def tune(
                    neighbours, seed)  # fmt: skip
     out = out if out is not None else _default_out(req)
 
-    with domain_errors(2):
-        from tournament.tune import prepare  # deferred: fast --help
-        from tournament.tune_report import check_filler  # deferred: fast --help
+    try:
+        with domain_errors(2):
+            from tournament.tune import prepare  # deferred: fast --help
+            from tournament.tune_report import check_filler  # deferred: fast --help
 
-        check_filler(confirm_filler, req.game, req.agent)
-        prepare(req, out)  # bad input: nothing is written
+            check_filler(confirm_filler, req.game, req.agent)
+            sp = prepare(req, out)  # bad input: nothing is written (a resumed log checked)
+    except KeyboardInterrupt:
+        raise fail("interrupted before any game was played", 130) from None
     _warn_strays(out)
     try:
         with domain_errors(1):
-            tuned = run_tune(req, out, workers, None if quiet else _progress(req.budget))
+            progress = None if quiet else _progress(req.budget)
+            tuned = run_tune(req, out, workers, progress, sp)
             s = summary(tuned, out)
             s["confirmation"] = run_confirm(
                 s, out, confirm, confirm_filler, seed + 1, min(workers, 2), executor
