@@ -77,6 +77,22 @@ def _warn_strays(out: Path) -> None:
         typer.echo(line, err=True)
 
 
+def _prepare(req, out: Path, confirm_filler: str):
+    """Check the request and the run directory (bad input: exit 2, nothing written; a
+    resumed log is checked whole) and warn about strays there; the search space."""
+    try:
+        with domain_errors(2):
+            from tournament.tune import prepare  # deferred: fast --help
+            from tournament.tune_report import check_filler  # deferred: fast --help
+
+            check_filler(confirm_filler, req.game, req.agent)
+            sp = prepare(req, out)
+    except KeyboardInterrupt:
+        raise fail("interrupted before any game was played", 130) from None
+    _warn_strays(out)
+    return sp
+
+
 def tune(
     game: Annotated[str, typer.Argument(help="Game string, e.g. python_coloretto(players=3)")],
     agent: Annotated[
@@ -135,16 +151,7 @@ def tune(
                    neighbours, seed)  # fmt: skip
     out = out if out is not None else _default_out(req)
 
-    try:
-        with domain_errors(2):
-            from tournament.tune import prepare  # deferred: fast --help
-            from tournament.tune_report import check_filler  # deferred: fast --help
-
-            check_filler(confirm_filler, req.game, req.agent)
-            sp = prepare(req, out)  # bad input: nothing is written (a resumed log checked)
-    except KeyboardInterrupt:
-        raise fail("interrupted before any game was played", 130) from None
-    _warn_strays(out)
+    sp = _prepare(req, out, confirm_filler)
     try:
         with domain_errors(1):
             progress = None if quiet else _progress(req.budget)
