@@ -236,3 +236,22 @@ def test_a_resumed_log_is_checked_once(tmp_path, monkeypatch):
     res = _run(TINY, tmp_path)
     assert res.exit_code == 0, res.output
     assert len(calls) == 1
+
+
+def test_ctrl_c_while_the_log_is_checked_says_so_and_keeps_the_run(tmp_path, monkeypatch):
+    """Ctrl-C during the up-front replay of a long log: one line saying no game was played,
+    exit 130, the log and the request untouched."""
+    import tournament.tune as tune_module
+
+    assert _run(TINY, tmp_path).exit_code == 0
+    log, request = tmp_path / "t" / LOG, tmp_path / "t" / "tune.json"
+    before = (log.read_text(), request.read_text())
+
+    def interrupted(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tune_module, "check_log", interrupted)
+    res = _run([*TINY, "--budget", "8"], tmp_path)
+    assert res.exit_code == 130 and res.stderr.count("\n") == 1, res.output
+    assert "interrupted before any game was played" in res.stderr
+    assert (log.read_text(), request.read_text()) == before
