@@ -202,6 +202,7 @@ def synthetic_ledger(directory: Path, games: int, rows_per_file: int, seed: int 
                 "detail": pa.array([""] * n),
                 "actions_hash": pa.array(rng.integers(-(2**62), 2**62, n)),
                 "coverage": pa.nulls(n, pa.list_(pa.float32())),
+                "moves": pa.nulls(n, pa.list_(pa.int32())),
             }
         ).cast(SCHEMA)
         pq.write_table(

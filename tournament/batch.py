@@ -27,6 +27,7 @@ class BatchSpec:
     agents: dict[str, tuple[str, str]]  # name -> (spec, agent id)
     failure_policy: str
     time_limit: float
+    record_moves: bool = False  # the ledger row keeps the move list (``moves``)
 
 
 def resolve_agents(spec: BatchSpec) -> dict[str, AgentSpec]:
@@ -38,6 +39,15 @@ def actions_hash(actions: list[int]) -> int:
     """A signed 64-bit digest of the move list: replays check they reproduce it exactly."""
     blob = np.asarray(actions, dtype="<i4").tobytes()
     return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "little", signed=True)
+
+
+def stored_moves(row: dict) -> list[int] | None:
+    """The move list a ledger row recorded (``tournament.record_moves``), or None when it
+    holds none or one whose digest is not the row's (then the game must be replayed)."""
+    moves = row.get("moves")
+    if moves is None or actions_hash(moves) != row["actions_hash"]:
+        return None
+    return list(moves)
 
 
 def ranks_from(returns: list[float], scores: list[float]) -> list[int]:
@@ -99,6 +109,7 @@ def play_one(
         "detail": r.detail,
         "actions_hash": actions_hash(r.actions),
         "coverage": coverage(agents),
+        "moves": list(r.actions) if spec.record_moves else None,
     }
     if keep_actions:
         row["actions"] = list(r.actions)

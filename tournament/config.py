@@ -15,6 +15,7 @@
     failure_policy = "rank-last" # or "void": what an agent crash/timeout/illegal move means
     time_limit = 5.0             # seconds per move; 0 = none
     batch_size = 0               # games per task; 0 = chosen from the workload
+    record_moves = false         # store each game's move list (replays then read it)
 
     [agents]
     random = "random"
@@ -93,6 +94,7 @@ class TournamentConfig:
     failure_policy: str = "rank-last"
     time_limit: float = 0.0
     batch_size: int = 0
+    record_moves: bool = False  # not part of the identity: which games, not what is kept
     ladder: dict = field(default_factory=dict)
     confidence: float = 0.95  # adaptive only (ADAPTIVE_KEYS)
     top: int = 3
@@ -109,7 +111,8 @@ class TournamentConfig:
         raise KeyError(name)
 
     def identity(self) -> dict:
-        """Everything that decides which games are played and how; batch_size is excluded
+        """Everything that decides which games are played and how; batch_size and
+        record_moves are excluded
         (and tables where unset, seating where it is the default rotations, so the ledgers
         written before these keys existed keep their hash)."""
         out = {
@@ -192,6 +195,7 @@ def build_config(raw: dict, overrides: dict[str, object] | None = None) -> Tourn
             get(t, "tables"), schedule, names, loaded.num_players(), get(t, "self_play")
         ),
         self_play=get(t, "self_play"),
+        record_moves=get(t, "record_moves"),
         ladder=dict(ladder),
         **checked,
         **adaptive_keys(t, schedule, spl),
@@ -252,11 +256,12 @@ def num_orders(lineup: tuple[str, ...]) -> int:
 def config_to_toml_dict(cfg: TournamentConfig) -> dict:
     """The validated config in the TOML layout (what manifest.json records)."""
     # every key but batch_size (not part of the identity), focus and tables only when set,
-    # seating only when not the default
+    # seating only when not the default, record_moves only when on
     t = {
         k.name: getattr(cfg, k.name)
         for k in TOURNAMENT_KEYS
         if k.name != "batch_size"
+        and (k.name != "record_moves" or cfg.record_moves)
         and (k.name != "focus" or cfg.focus)
         and (k.name != "tables" or cfg.tables)
         and (k.name != "seating" or cfg.seating != "rotations")

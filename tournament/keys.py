@@ -67,6 +67,15 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
     Key("time_limit", float, 0.0, "seconds per move; 0 = none"),
     Key("batch_size", int, 0, "games per task; 0 = chosen from the workload"),
     Key(
+        "record_moves",
+        bool,
+        False,
+        "store every game's move list in the ledger (about 1 byte a move; `meeple train`, "
+        "`meeple replay` and the luck measurement then read it instead of replaying the "
+        "agents, which costs as much as playing)",
+        False,
+    ),
+    Key(
         "confidence",
         float,
         0.95,

@@ -35,9 +35,12 @@ from spiel_games.common.errors import MeepleError
 from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes
 from tournament.config import TournamentConfig, config_to_toml_dict
 
-LEDGER_VERSION = 2
-# Version 1 ledgers (without ``coverage``) are still read: their games get null coverage.
-READABLE_VERSIONS = (1, 2)
+LEDGER_VERSION = 3
+# Older ledgers are still read: version 1 (without ``coverage``) and version 2 (without
+# ``moves``) batches get nulls in the columns they lack. A resumed older ledger gets version
+# 3 batches beside its own (a batch's columns say what it holds, not the manifest).
+READABLE_VERSIONS = (1, 2, 3)
+_ADDED = ("coverage", "moves")  # columns added since version 1, in order
 
 SCHEMA = pa.schema(
     [
@@ -66,6 +69,9 @@ SCHEMA = pa.schema(
         # per seat: share of the agent's decisions played from a table (blueprint, policy);
         # null for agents without one, the whole list null when no seat has one (version 2)
         pa.field("coverage", pa.list_(pa.float32()), nullable=True),
+        # the move list (chance outcomes included), or null when the run did not record it
+        # (tournament.record_moves; version 3)
+        pa.field("moves", pa.list_(pa.int32()), nullable=True),
     ],
     metadata={b"meeple.ledger_version": str(LEDGER_VERSION).encode()},
 )
@@ -279,8 +285,8 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
         raise LedgerError(
             f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"
         ) from None
-    old = names == SCHEMA.names[:-1]  # a version 1 batch: no coverage column
-    if names != SCHEMA.names and not old:
+    missing = SCHEMA.names[len(names) :]  # version 1 or 2: the columns added since
+    if names != SCHEMA.names[: len(names)] or len(missing) > len(_ADDED):
         raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it")
     expected = int(p.stem.rsplit("-", 1)[1])
     if rows != expected:
@@ -292,8 +298,9 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
     )
     try:
         t = pf.read(columns=[c for c in cols if c in names], use_threads=False)
-        if old and "coverage" in cols:
-            t = t.append_column("coverage", pa.nulls(t.num_rows, SCHEMA.field("coverage").type))
+        for name in missing:
+            if name in cols:
+                t = t.append_column(name, pa.nulls(t.num_rows, SCHEMA.field(name).type))
     except Exception as e:
         raise LedgerError(
             f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"

@@ -30,7 +30,7 @@ import numpy as np
 import spiel_games
 from solvers.identity import code_version
 from tournament import luck_cache
-from tournament.batch import BatchSpec, actions_hash, play_one
+from tournament.batch import BatchSpec, actions_hash, play_one, stored_moves
 from tournament.ledger import read_ledger
 from tournament.luck import (
     LUCK_VERSION,
@@ -125,7 +125,10 @@ def _moves(d: Path, spec: BatchSpec, names: dict, row: dict, moves: dict, code: 
     """The game's moves: cached when their digest is the ledger's and they were kept under
     the current code; else replayed. A game that replays differently under the current
     code (an agent changed) keeps its cached moves only when they still play legally to
-    the ledger's scores."""
+    the ledger's scores. A ledger that recorded its moves is read, never replayed."""
+    stored = stored_moves(row)
+    if stored is not None:
+        return stored
     cached = moves.get(row["game_id"])
     actions = cached.get("actions") if isinstance(cached, dict) else None
     if not (

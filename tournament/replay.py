@@ -1,8 +1,10 @@
 """Replay one game of a ledger exactly, move by move, from its recorded seed.
 
-Agents are deterministic given their seed, and every seed derives from the game's recorded
-match seed, so replaying needs no stored moves; the recorded digest of the move list
-(``actions_hash``) proves the replay is the game that was played.
+A ledger that recorded its moves (``tournament.record_moves``) is read as it stands.
+Otherwise the agents play the game again: they are deterministic given their seed, and
+every seed derives from the game's recorded match seed, so replaying needs no stored moves;
+the recorded digest of the move list (``actions_hash``) proves the replay is the game that
+was played.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 import pyarrow.compute as pc
 
 import spiel_games
-from tournament.batch import BatchSpec, play_one
+from tournament.batch import BatchSpec, play_one, stored_moves
 from tournament.ledger import LedgerError, read_ledger
 from tournament.records import GameRecord, record_of
 from tournament.schedule import GameTask
@@ -33,6 +35,11 @@ class Replay:
         return record_of(
             self.row["game"], self.state, self.row["seed"], self.seat_specs, self.actions
         )
+
+
+def _as_played(row: dict, moves: list[int]) -> dict:
+    """The ledger row of a game that recorded its moves, as ``play_one`` returns a replay."""
+    return {**row, "actions": moves}
 
 
 def find_row(directory: str | Path, game_id: str) -> tuple[dict, dict]:
@@ -58,7 +65,8 @@ def replay(directory: str | Path, game_id: str) -> Replay:
     task = GameTask(
         row["game_id"], tuple(sorted(seats)), seats, row["rotation"], row["seed_index"], row["seed"]
     )
-    played = play_one(spec, task, keep_actions=True)
+    stored = stored_moves(row)
+    played = play_one(spec, task, keep_actions=True) if stored is None else _as_played(row, stored)
     game = spiel_games.load_game(row["game"])
     state = game.new_initial_state()
     lines = [

@@ -103,6 +103,7 @@ def batch_spec(cfg: TournamentConfig) -> BatchSpec:
         agents={a.name: (a.spec, a.agent_id) for a in cfg.agents},
         failure_policy=cfg.failure_policy,
         time_limit=cfg.time_limit,
+        record_moves=cfg.record_moves,
     )
 
 

@@ -8,13 +8,15 @@
    (serially, or on Ray once that pays, or on a cluster) into a ledger under
    ``<work>/games``. It is the runner's crash-safe, resumable ledger: rerunning the same
    command plays only the missing games.
-2. **Positions.** Every game is replayed from its seed (agents are deterministic given
-   their seed; the replayed move list must have the ledger's digest) and every ``every``-th
-   decision position gives one row per player: the evaluation module's features, the
+2. **Positions.** Every game's move list is read from the ledger (the self-play tournament
+   records its moves, ``tournament.record_moves``; a ledger written before it did is
+   replayed from its seeds instead: agents are deterministic given their seed, and the
+   replayed move list must have the ledger's digest) and every ``every``-th decision
+   position gives one row per player: the evaluation module's features, the
    stage, the hand-set estimate and the player's final score. Rows go to
    ``<work>/positions/part-*.parquet``, a chunk of games per file written atomically, so an
-   interrupted extraction also resumes. (The ledger stores no moves: replaying a search
-   agent's games costs as much as playing them; the noisy heuristic replays in milliseconds.)
+   interrupted extraction also resumes. (Replaying a search agent's games costs as much as
+   playing them, on one core; reading the recorded moves takes milliseconds a game.)
 3. **Fit.** ``solvers.value_fit.fit`` of the requested ``kind`` (``linear``, or ``mlp``:
    linear plus a small network): the held-out R^2 (the last 20% of games, by seed index) of
    the model fitted without them, next to the hand-set evaluation's and the points' alone on
@@ -46,7 +48,7 @@ from solvers.spec import AgentSpecError
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.files import atomic_write_text
 from spiel_games.common.registry import get_spec
-from tournament.batch import play_one, resolve_agents
+from tournament.batch import play_one, resolve_agents, stored_moves
 from tournament.config import build_config
 from tournament.ledger import read_ledger
 from tournament.positions import (
@@ -182,6 +184,7 @@ def tournament_config(cfg: TrainConfig):
                 "seeds_per_lineup": cfg.games,
                 "seed": cfg.seed,
                 "time_limit": 0.0,
+                "record_moves": True,
             },
             "agents": {"self": cfg.agent_canonical},
         }
@@ -231,7 +234,7 @@ def extract_positions(
     for stale in pos_dir.glob(".tmp-*"):
         stale.unlink()
     table = read_ledger(ledger_dir).table
-    rows = table.select(["game_id", "failure", "actions_hash", "seed_index"]).to_pylist()
+    rows = table.select(["game_id", "failure", "actions_hash", "seed_index", "moves"]).to_pylist()
     failed = sum(1 for r in rows if r["failure"])
     good = sorted((r for r in rows if not r["failure"]), key=lambda r: r["seed_index"])
     done = done_positions(pos_dir)
@@ -253,13 +256,16 @@ def extract_positions(
             raise TrainError(
                 f"game {r['game_id']} of {ledger_dir} is not in this request's schedule"
             )
-        played = play_one(spec, task, keep_actions=True, agent_specs=agents)
-        if played["actions_hash"] != r["actions_hash"]:
-            raise TrainError(
-                f"game {r['game_id']} replays differently from the ledger (the code changed "
-                f"since it was played): delete {ledger_dir.parent} and train again"
-            )
-        cols = value_fit.game_positions(game, played["actions"], evaluation, cfg.every)
+        actions = stored_moves(r)
+        if actions is None:  # a ledger that did not record its moves: the agents replay it
+            played = play_one(spec, task, keep_actions=True, agent_specs=agents)
+            if played["actions_hash"] != r["actions_hash"]:
+                raise TrainError(
+                    f"game {r['game_id']} replays differently from the ledger (the code "
+                    f"changed since it was played): delete {ledger_dir.parent} and train again"
+                )
+            actions = played["actions"]
+        cols = value_fit.game_positions(game, actions, evaluation, cfg.every)
         m = len(cols["step"])
         buf["game_id"] += [r["game_id"]] * m
         buf["seed_index"] += [r["seed_index"]] * m

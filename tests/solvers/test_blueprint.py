@@ -174,11 +174,12 @@ def test_a_version_1_ledger_is_still_read_with_null_coverage(tmp_path):
     d = tmp_path / "v1"
     run_tournament(build_config(raw), d, executor="serial")
     for part in d.glob("part-*.parquet"):  # rewrite as version 1 wrote them
-        pq.write_table(pq.read_table(part).drop_columns(["coverage"]), part)
+        pq.write_table(pq.read_table(part).drop_columns(["coverage", "moves"]), part)
     manifest = json.loads((d / "manifest.json").read_text())
     (d / "manifest.json").write_text(json.dumps({**manifest, "ledger_version": 1}))
     table = read_ledger(d).table
     assert table.num_rows == 4 and table.column("coverage").null_count == 4
+    assert table.column("moves").null_count == 4
     assert table.schema.field("coverage").type == pa.list_(pa.float32())
 
 
