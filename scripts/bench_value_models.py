@@ -13,6 +13,12 @@ each model's gain over the hand-set evaluation (paired: the same resampled games
 
 The figures go to docs/data/value-models.json (one record per game) and are rendered into
 docs/solvers.md between the ``value-models`` markers; ``--render`` only renders.
+
+``--against-shipped`` instead prints, for each run, the held-out R^2 of the model the game
+ships (``spiel_games/<game>/value_model.json``), of the linear model refitted on the run's
+other games, of the hand-set evaluation and of the points alone, each with its gain over the
+shipped model (paired bootstrap); it writes nothing. It answers "do the positions these
+games reach call for another model than the shipped one?"
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import spiel_games  # noqa: E402
-from solvers import value_fit  # noqa: E402
+from solvers import value_fit, value_model  # noqa: E402
 from solvers.identity import code_version  # noqa: E402
 from solvers.registry import resolve  # noqa: E402
 from tournament.positions import (  # noqa: E402
@@ -214,6 +220,45 @@ def render(data: dict) -> str:
     return "\n".join(lines)
 
 
+def against_shipped(run: str, draws: int) -> list[str]:
+    """Lines comparing the shipped model with a refit on ``run``'s held-out games."""
+    work, *pool = run.split(":")
+    manifest = _ledger_manifest(Path(work.split("+")[0]))
+    name = manifest["game"].split("(")[0]
+    path = value_model.shipped_path(spiel_games.get_spec(name).evaluation)
+    if not path.exists():
+        raise TrainError(f"{name}: the game ships no value model")
+    shipped = value_model.load(path)
+    p, features = _positions(work, pool)
+    if tuple(features) != shipped.features:
+        raise TrainError(f"{work}: positions have other features than {path}")
+    split = value_fit.holdout_split(p, 0.2)
+    if split is None:
+        raise TrainError(f"{work}: too few games to hold any out")
+    train, test = split
+    as_fitted = value_fit.Fitted(np.array(shipped.weights), shipped.network)
+    sums = {
+        "shipped": per_game_sums(as_fitted.predict(test), test),
+        "refit": per_game_sums(value_fit.fit_kind(train, "linear").predict(test), test),
+        "hand": per_game_sums(test.hand, test),
+        "points": per_game_sums(test.x[:, 0], test),
+    }
+    sst = sums["shipped"][1]
+    idx = np.random.default_rng(0).integers(0, len(sst), size=(draws, len(sst)))
+    boot = {m: 1.0 - sse[idx].sum(axis=1) / sst[idx].sum(axis=1) for m, (sse, _) in sums.items()}
+    point = {m: 1.0 - sse.sum() / sst.sum() for m, (sse, _) in sums.items()}
+    lines = [
+        f"{name}: {len(np.unique(train.game))} games train the refit, "
+        f"{len(sst)} held out ({len(np.unique(test.pos))} positions); shipped: {path.name} "
+        f"({shipped.trained.get('agent', '?')}, {shipped.trained.get('games', '?')} games)"
+    ]
+    for m in sums:
+        r2 = _triple(point[m], boot[m])
+        gain = _triple(point[m] - point["shipped"], boot[m] - boot["shipped"])
+        lines.append(f"  {m:8s} R^2 {_fmt(r2)}  minus shipped {_fmt(gain, True)}")
+    return lines
+
+
 def write_doc(data: dict, doc: Path = DOC) -> None:
     text = doc.read_text()
     i, j = text.index(START), text.index(END) + len(END)
@@ -228,12 +273,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=DOC)
     ap.add_argument("--render", action="store_true", help="only render the stored figures")
     ap.add_argument("--save", type=Path, help="also write each run's mlp model here")
+    ap.add_argument(
+        "--against-shipped", action="store_true", help="print shipped vs refit; write nothing"
+    )
     args = ap.parse_args(argv)
     if args.bootstrap < 100:
         print("error: --bootstrap must be at least 100", file=sys.stderr)
         return 1
     data = json.loads(args.data.read_text()) if args.data.exists() else {}
     try:
+        if args.against_shipped:
+            for run in args.run:
+                print("\n".join(against_shipped(run, args.bootstrap)))
+            return 0
         for run in [] if args.render else args.run:
             record = measure(run, args.bootstrap)
             data[record["game"].split("(")[0].removeprefix("python_")] = record

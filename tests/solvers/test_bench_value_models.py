@@ -61,3 +61,38 @@ def test_bad_options_are_one_line_errors(bench, capsys, tmp_path):
     assert bench.main(["--run", str(tmp_path / "none"), "--data", str(tmp_path / "d.json")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(x.startswith("error: ") for x in err)
+
+
+def test_against_shipped_scores_the_shipped_model_on_the_held_out_games(bench, tmp_path, capsys):
+    from solvers import value_fit, value_model
+    from spiel_games.bruxelles import evaluation
+    from tournament.training import TrainConfig, train
+
+    train(TrainConfig("python_bruxelles(players=3)", games=6, every=4, work=str(tmp_path / "w"),
+                      out=str(tmp_path / "m.json")), executor="serial")  # fmt: skip
+    data = tmp_path / "d.json"
+    assert bench.main(["--run", str(tmp_path / "w"), "--against-shipped", "--bootstrap", "200",
+                       "--data", str(data)]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert not data.exists()  # writes nothing
+    assert "5 games train the refit, 1 held out" in lines[0]
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert set(rows) == {"shipped", "refit", "hand", "points"}
+    p, _ = bench._positions(str(tmp_path / "w"), [])
+    _, test = value_fit.holdout_split(p, 0.2)
+    shipped = value_model.load(value_model.shipped_path(evaluation))
+    expected = value_fit.r2(value_fit.design(test) @ np.array(shipped.weights), test)
+    assert float(rows["shipped"].split()[2]) == pytest.approx(expected, abs=6e-4)
+    assert "minus shipped +0.000" in rows["shipped"]
+    points = value_fit.r2(test.x[:, 0], test)
+    assert float(rows["points"].split()[2]) == pytest.approx(points, abs=6e-4)
+
+
+def test_against_shipped_needs_a_game_that_ships_a_model(bench, tmp_path, capsys):
+    from tournament.training import TrainConfig, train
+
+    train(TrainConfig("python_coloretto(players=3)", games=5, every=4, work=str(tmp_path / "w"),
+                      out=str(tmp_path / "m.json")), executor="serial")  # fmt: skip
+    assert bench.main(["--run", str(tmp_path / "w"), "--against-shipped"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: python_coloretto: the game ships no value model"]
