@@ -41,13 +41,35 @@ def actions_hash(actions: list[int]) -> int:
     return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "little", signed=True)
 
 
-def stored_moves(row: dict) -> list[int] | None:
+def stored_moves(row: dict, game) -> list[int] | None:
     """The move list a ledger row recorded (``tournament.record_moves``), or None when it
-    holds none or one whose digest is not the row's (then the game must be replayed)."""
+    holds none, or one whose digest is not the row's, or one that does not play as recorded
+    under the current rules of ``game`` (then the game must be replayed)."""
     moves = row.get("moves")
     if moves is None or actions_hash(moves) != row["actions_hash"]:
         return None
-    return list(moves)
+    moves = list(moves)
+    return moves if plays_as_recorded(game, moves, row) else None
+
+
+def plays_as_recorded(game, actions: list[int], row: dict) -> bool:
+    """The moves are legal under the current rules and, for a game that did not fail, end
+    it with the ledger's scores (a failed game's list stops at the failing move)."""
+    state = game.new_initial_state()
+    for a in actions:
+        if state.is_terminal():
+            return False
+        if state.is_chance_node():
+            legal = [o for o, _ in state.chance_outcomes()]
+        else:
+            legal = state.legal_actions()
+        if a not in legal:
+            return False
+        state.apply_action(a)
+    if row["failure"]:
+        return True
+    scores = getattr(state, "scores", state.returns)()
+    return state.is_terminal() and [float(x) for x in scores] == list(row["scores"])
 
 
 def ranks_from(returns: list[float], scores: list[float]) -> list[int]:

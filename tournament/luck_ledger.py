@@ -30,7 +30,7 @@ import numpy as np
 import spiel_games
 from solvers.identity import code_version
 from tournament import luck_cache
-from tournament.batch import BatchSpec, actions_hash, play_one, stored_moves
+from tournament.batch import BatchSpec, actions_hash, play_one, plays_as_recorded, stored_moves
 from tournament.ledger import read_ledger
 from tournament.luck import (
     LUCK_VERSION,
@@ -102,31 +102,12 @@ def _seed(game_id: str) -> int:
     return int(hashlib.sha256(game_id.encode()).hexdigest()[:15], 16)
 
 
-def _plays_to_the_end(game, actions: list[int], row: dict) -> bool:
-    """The moves are legal under the current rules and end the game with the ledger's
-    scores: what luck needs of a move list whose digest is the ledger's."""
-    state = game.new_initial_state()
-    for a in actions:
-        if state.is_terminal():
-            return False
-        legal = (
-            [o for o, _ in state.chance_outcomes()]
-            if state.is_chance_node()
-            else state.legal_actions()
-        )
-        if a not in legal:
-            return False
-        state.apply_action(a)
-    scores = getattr(state, "scores", state.returns)()
-    return state.is_terminal() and [float(x) for x in scores] == list(row["scores"])
-
-
 def _moves(d: Path, spec: BatchSpec, names: dict, row: dict, moves: dict, code: str):
     """The game's moves: cached when their digest is the ledger's and they were kept under
     the current code; else replayed. A game that replays differently under the current
     code (an agent changed) keeps its cached moves only when they still play legally to
     the ledger's scores. A ledger that recorded its moves is read, never replayed."""
-    stored = stored_moves(row)
+    stored = stored_moves(row, spiel_games.load_game(spec.game))
     if stored is not None:
         return stored
     cached = moves.get(row["game_id"])
@@ -146,7 +127,7 @@ def _moves(d: Path, spec: BatchSpec, names: dict, row: dict, moves: dict, code: 
     played = play_one(spec, task, keep_actions=True)
     if played["actions_hash"] == row["actions_hash"]:
         actions = played["actions"]
-    elif actions is None or not _plays_to_the_end(spiel_games.load_game(spec.game), actions, row):
+    elif actions is None or not plays_as_recorded(spiel_games.load_game(spec.game), actions, row):
         raise LuckError(
             f"{d}: game {row['game_id']} replays differently from the ledger "
             "(agent or game code changed); luck cannot be measured"

@@ -1,7 +1,8 @@
 """Replay one game of a ledger exactly, move by move, from its recorded seed.
 
-A ledger that recorded its moves (``tournament.record_moves``) is read as it stands.
-Otherwise the agents play the game again: they are deterministic given their seed, and
+A ledger that recorded its moves (``tournament.record_moves``) is read as it stands, when
+the moves still play to the recorded result under the current rules. Otherwise the agents
+play the game again: they are deterministic given their seed, and
 every seed derives from the game's recorded match seed, so replaying needs no stored moves;
 the recorded digest of the move list (``actions_hash``) proves the replay is the game that
 was played.
@@ -65,9 +66,9 @@ def replay(directory: str | Path, game_id: str) -> Replay:
     task = GameTask(
         row["game_id"], tuple(sorted(seats)), seats, row["rotation"], row["seed_index"], row["seed"]
     )
-    stored = stored_moves(row)
-    played = play_one(spec, task, keep_actions=True) if stored is None else _as_played(row, stored)
     game = spiel_games.load_game(row["game"])
+    stored = stored_moves(row, game)
+    played = play_one(spec, task, keep_actions=True) if stored is None else _as_played(row, stored)
     state = game.new_initial_state()
     lines = [
         f"game {row['game_id']}  {row['game']}",

@@ -45,6 +45,7 @@ from tournament.batch import BatchSpec, play_batch
 from tournament.cluster import CONNECT_TIMEOUT, RunnerError, check_address
 from tournament.config import TournamentConfig
 from tournament.ledger import (
+    SCHEMA,
     discard_new,
     make_manifest,
     open_for_run,
@@ -236,7 +237,7 @@ def _run_source(
     still expects against Ray's start-up, as for a fixed schedule."""
     t0 = time.perf_counter()
     notes = remove_unfinished(directory)
-    ledger = read_ledger(directory)
+    ledger = read_ledger(directory, [c for c in SCHEMA.names if c != "moves"])
     done = set(ledger.game_ids)
     rows = ledger.table.to_pylist()
     spec = batch_spec(cfg)

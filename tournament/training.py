@@ -234,7 +234,8 @@ def extract_positions(
     for stale in pos_dir.glob(".tmp-*"):
         stale.unlink()
     table = read_ledger(ledger_dir).table
-    rows = table.select(["game_id", "failure", "actions_hash", "seed_index", "moves"]).to_pylist()
+    wanted = ["game_id", "failure", "actions_hash", "seed_index", "moves", "scores"]
+    rows = table.select(wanted).to_pylist()
     failed = sum(1 for r in rows if r["failure"])
     good = sorted((r for r in rows if not r["failure"]), key=lambda r: r["seed_index"])
     done = done_positions(pos_dir)
@@ -256,7 +257,7 @@ def extract_positions(
             raise TrainError(
                 f"game {r['game_id']} of {ledger_dir} is not in this request's schedule"
             )
-        actions = stored_moves(r)
+        actions = stored_moves(r, game)
         if actions is None:  # a ledger that did not record its moves: the agents replay it
             played = play_one(spec, task, keep_actions=True, agent_specs=agents)
             if played["actions_hash"] != r["actions_hash"]:

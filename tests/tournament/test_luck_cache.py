@@ -72,15 +72,16 @@ def test_a_changed_agent_keeps_cached_moves_that_still_play_to_the_ledger(ledger
 
 
 def test_cached_moves_that_break_the_current_rules_are_refused(ledger):
+    from tournament.batch import plays_as_recorded
     from tournament.ledger import read_ledger
 
     row = read_ledger(ledger).table.to_pylist()[0]
     _luck(ledger)
     moves = json.loads((ledger / ".moves.json").read_text())["games"][row["game_id"]]["actions"]
     game = ll.spiel_games.load_game(row["game"])
-    assert ll._plays_to_the_end(game, moves, row)
-    assert not ll._plays_to_the_end(game, moves[:-1], row)  # not the end of the game
-    assert not ll._plays_to_the_end(game, moves, {**row, "scores": [0.0, 0.0, -1.0]})
+    assert plays_as_recorded(game, moves, row)
+    assert not plays_as_recorded(game, moves[:-1], row)  # not the end of the game
+    assert not plays_as_recorded(game, moves, {**row, "scores": [0.0, 0.0, -1.0]})
 
 
 def _writer(directory, tag: str, n: int) -> None:

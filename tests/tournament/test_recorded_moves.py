@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import json
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import spiel_games
 import tournament.luck_ledger as luck_ledger
 import tournament.replay as replay_module
 from tournament import training
-from tournament.batch import actions_hash, stored_moves
+from tournament.batch import actions_hash, plays_as_recorded, stored_moves
 from tournament.config import build_config, config_to_toml_dict
-from tournament.ledger import read_ledger
+from tournament.ledger import LedgerError, read_ledger
 from tournament.replay import replay
-from tournament.runner import run_tournament
+from tournament.runner import batch_spec, run_tournament
 from tournament.training import TrainConfig, train
 
 
@@ -77,11 +79,73 @@ def test_a_recorded_game_replays_from_its_moves_without_the_agents(tmp_path, mak
     assert str(by_moves.state) == str(by_agents.state)
 
 
-def test_moves_whose_digest_is_not_the_rows_are_not_used():
-    row = {"moves": [3, 1, 2], "actions_hash": actions_hash([3, 1, 2])}
-    assert stored_moves(row) == [3, 1, 2]
-    assert stored_moves({**row, "moves": [3, 1, 4]}) is None
-    assert stored_moves({**row, "moves": None}) is None
+def test_moves_that_do_not_play_as_recorded_are_not_used(tmp_path, make_raw):
+    """The digest proves the moves are the ledger's; the rules may have changed since: moves
+    that are illegal now, or end the game with other scores, are replayed by the agents."""
+    run_tournament(build_config(make_raw(record_moves=True)), tmp_path / "l", executor="serial")
+    row = read_ledger(tmp_path / "l").table.to_pylist()[0]
+    game = spiel_games.load_game(row["game"])
+    moves = row["moves"]
+    assert stored_moves(row, game) == moves
+    assert stored_moves({**row, "moves": moves[:-1]}, game) is None  # digest differs
+    other = {**row, "scores": [s + 1 for s in row["scores"]]}
+    assert stored_moves(other, game) is None and not plays_as_recorded(game, moves, other)
+    assert not plays_as_recorded(game, moves[:-1], row)  # the game is not over
+    assert plays_as_recorded(game, moves[:-1], {**row, "failure": "crash"})  # stops early
+    assert not plays_as_recorded(game, [*moves[:-1], 10**6], {**row, "failure": "crash"})
+    assert stored_moves({**row, "moves": None}, game) is None
+
+
+def test_a_replay_whose_recorded_result_the_rules_no_longer_give_is_played_again(
+    tmp_path, make_raw, monkeypatch
+):
+    d = tmp_path / "l"
+    run_tournament(build_config(make_raw(record_moves=True)), d, executor="serial")
+    part = next(d.glob("part-*.parquet"))
+    t = pq.read_table(part)
+    rows = t.to_pylist()
+    rows[0]["scores"] = [s + 1 for s in rows[0]["scores"]]  # as if scoring had changed
+    pq.write_table(pa.Table.from_pylist(rows, schema=t.schema), part)
+    calls = []
+    real = replay_module.play_one
+    monkeypatch.setattr(replay_module, "play_one", lambda *a, **k: calls.append(1) or real(*a, **k))
+    r = replay(d, rows[0]["game_id"])
+    assert calls == [1] and r.matches  # the agents played it: their scores are printed
+    assert r.lines[-3] != "scores: " + ", ".join(
+        f"P{p + 1} {x:g}" for p, x in enumerate(rows[0]["scores"])
+    )
+    replay(d, rows[1]["game_id"])
+    assert calls == [1]  # an untouched game is read from its moves
+
+
+def test_a_file_with_fewer_columns_than_version_1_is_refused(tmp_path, make_raw):
+    d = tmp_path / "l"
+    run_tournament(build_config(make_raw()), d, executor="serial")
+    for part in d.glob("part-*.parquet"):
+        pq.write_table(
+            pq.read_table(part).drop_columns(["actions_hash", "coverage", "moves"]), part
+        )
+    for columns in (None, ["game_id", "agents", "ranks"]):
+        with pytest.raises(LedgerError, match="schema differs"):
+            read_ledger(d, columns)
+
+
+def test_an_old_ledger_resumed_with_recording_holds_both_kinds_of_batch(tmp_path, make_raw):
+    d = tmp_path / "l"
+    run_tournament(build_config(make_raw()), d, executor="serial")
+    parts = sorted(d.glob("part-*.parquet"))
+    parts[0].unlink()  # games still to play
+    for part in parts[1:]:  # the rest as version 2 wrote them
+        pq.write_table(pq.read_table(part).drop_columns(["moves"]), part)
+    manifest = json.loads((d / "manifest.json").read_text())
+    (d / "manifest.json").write_text(json.dumps({**manifest, "ledger_version": 2}))
+    summary = run_tournament(build_config(make_raw(record_moves=True)), d, executor="serial")
+    assert summary.played > 0
+    table = read_ledger(d).table
+    recorded = table.num_rows - table.column("moves").null_count
+    assert recorded == summary.played and table.column("moves").null_count > 0
+    for row in table.to_pylist():
+        assert replay(d, row["game_id"]).matches
 
 
 def test_training_reads_the_self_play_moves_instead_of_replaying(tmp_path, monkeypatch):
@@ -105,7 +169,10 @@ def test_training_reads_the_self_play_moves_instead_of_replaying(tmp_path, monke
     assert again.model == first.model and again.positions == first.positions
 
 
-def test_the_luck_measurement_reads_recorded_moves(monkeypatch):
-    row = {"game_id": "g", "moves": [5, 7], "actions_hash": actions_hash([5, 7])}
+def test_the_luck_measurement_reads_recorded_moves(tmp_path, make_raw, monkeypatch):
+    cfg = build_config(make_raw(record_moves=True))
+    run_tournament(cfg, tmp_path / "l", executor="serial")
+    row = read_ledger(tmp_path / "l").table.to_pylist()[0]
     monkeypatch.setattr(luck_ledger, "play_one", _no_replay)
-    assert luck_ledger._moves(None, None, {}, row, {}, "code") == [5, 7]
+    spec = batch_spec(cfg)
+    assert luck_ledger._moves(tmp_path, spec, {}, row, {}, "code") == row["moves"]

@@ -27,7 +27,7 @@ biggest mistakes each with the position as the player saw it, and the luck of ev
 event the player saw with a luck-adjusted result (``tournament.advice.review_luck``).
 
 The game comes from a record (``meeple play``, table mode, ``meeple replay --save``) or a
-ledger game (replayed exactly from its seed). Records with ``?`` are reviewed from the
+ledger game (its recorded moves, or replayed exactly from its seed). Records with ``?`` are reviewed from the
 world the record's ``me`` seat saw.
 """
 
@@ -373,7 +373,7 @@ def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, game_string: str) ->
 def ledger_games(directory: str | Path) -> list[dict]:
     """One row per game of a ledger: its id, seats (agent names in seat order), scores and
     ranks, in the ledger's order (for ``meeple review LEDGER --list``)."""
-    ledger = read_ledger(directory)
+    ledger = read_ledger(directory, ["game_id", "agents", "scores", "ranks", "failure"])
     names = {a["id"]: a["name"] for a in ledger.manifest["agents"]}
     rows = ledger.table.select(["game_id", "agents", "scores", "ranks", "failure"]).to_pylist()
     return [
