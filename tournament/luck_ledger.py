@@ -106,7 +106,8 @@ def _moves(d: Path, spec: BatchSpec, names: dict, row: dict, moves: dict, code: 
     """The game's moves: cached when their digest is the ledger's and they were kept under
     the current code; else replayed. A game that replays differently under the current
     code (an agent changed) keeps its cached moves only when they still play legally to
-    the ledger's scores. A ledger that recorded its moves is read, never replayed."""
+    the ledger's scores. Moves the ledger recorded are read instead, when they still play
+    as recorded under the current rules (``stored_moves``)."""
     stored = stored_moves(row, spiel_games.load_game(spec.game))
     if stored is not None:
         return stored
