@@ -363,5 +363,23 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
     return Ledger(d, manifest, table, files, ignored)
 
 
+def read_game(directory: str | Path, game_id: str) -> tuple[dict, dict]:
+    """(the row of one game, the manifest): every file is checked as ``read_ledger`` checks
+    it, but only the game ids are read from all of them and the whole row from the one
+    file that holds the game, so a ledger's recorded moves are not loaded to find one."""
+    ledger = read_ledger(directory, ["game_id"])
+    ids = ledger.table.column("game_id").to_pylist()
+    if game_id not in ids:
+        raise LedgerError(f"no game {game_id!r} in {directory}")
+    at = ids.index(game_id)
+    for p in ledger.files:  # read_ledger concatenates the files in this order
+        rows = int(p.stem.rsplit("-", 1)[1])
+        if at < rows:
+            t = _read_part(p, ledger.manifest["run_id"])
+            return t.slice(at, 1).to_pylist()[0], ledger.manifest
+        at -= rows
+    raise AssertionError("unreachable: the game ids came from these files")
+
+
 def ledger_bytes(directory: str | Path) -> int:
     return sum(p.stat().st_size for p in Path(directory).iterdir() if _PART.match(p.name))

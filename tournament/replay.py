@@ -13,11 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow.compute as pc
-
 import spiel_games
 from tournament.batch import BatchSpec, play_one, stored_moves
-from tournament.ledger import LedgerError, read_ledger
+from tournament.ledger import read_game
 from tournament.records import GameRecord, record_of
 from tournament.schedule import GameTask
 
@@ -44,11 +42,7 @@ def _as_played(row: dict, moves: list[int]) -> dict:
 
 
 def find_row(directory: str | Path, game_id: str) -> tuple[dict, dict]:
-    ledger = read_ledger(directory)
-    t = ledger.table.filter(pc.equal(ledger.table.column("game_id"), game_id))
-    if t.num_rows == 0:
-        raise LedgerError(f"no game {game_id!r} in {directory}")
-    return t.to_pylist()[0], ledger.manifest
+    return read_game(directory, game_id)
 
 
 def replay(directory: str | Path, game_id: str) -> Replay:

@@ -176,3 +176,32 @@ def test_the_luck_measurement_reads_recorded_moves(tmp_path, make_raw, monkeypat
     monkeypatch.setattr(luck_ledger, "play_one", _no_replay)
     spec = batch_spec(cfg)
     assert luck_ledger._moves(tmp_path, spec, {}, row, {}, "code") == row["moves"]
+
+
+def test_finding_one_game_reads_the_moves_of_its_own_file_only(tmp_path, make_raw, monkeypatch):
+    """``read_game`` (meeple replay, review LEDGER ID) returns the row a full read gives, for
+    every game, and loads the whole row (the moves with it) from one file, not the ledger."""
+    import tournament.ledger as ledger_module
+
+    d = tmp_path / "l"
+    run_tournament(build_config(make_raw(record_moves=True)), d, executor="serial")
+    assert len(list(d.glob("part-*.parquet"))) > 1  # else one file is the whole ledger
+    full = {r["game_id"]: r for r in read_ledger(d).table.to_pylist()}
+    real = ledger_module._read_part
+    whole = []
+
+    def spy(p, run_id, columns=None):
+        if columns is None or "moves" in columns:
+            whole.append(p)
+        return real(p, run_id, columns)
+
+    monkeypatch.setattr(ledger_module, "_read_part", spy)
+    for game_id, row in full.items():
+        whole.clear()
+        assert ledger_module.read_game(d, game_id) == (
+            row,
+            json.loads((d / "manifest.json").read_text()),
+        )
+        assert len(whole) == 1
+    with pytest.raises(LedgerError, match="no game"):
+        ledger_module.read_game(d, "0" * 16)
