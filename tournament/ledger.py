@@ -288,6 +288,12 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
     missing = SCHEMA.names[len(names) :]  # version 1 or 2: the columns added since
     if names != SCHEMA.names[: len(names)] or len(missing) > len(_ADDED):
         raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it")
+    try:  # every column's type, also of the columns this read leaves out (no data read)
+        pf.schema_arrow.empty_table().cast(pa.schema([SCHEMA.field(c) for c in names]))
+    except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        raise LedgerError(
+            f"{p}: schema differs from the ledger schema; refusing to use it"
+        ) from None
     expected = int(p.stem.rsplit("-", 1)[1])
     if rows != expected:
         raise LedgerError(f"{p}: {rows} rows, the name says {expected}; refusing to use it")
@@ -365,13 +371,13 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
 
 def read_game(directory: str | Path, game_id: str) -> tuple[dict, dict]:
     """(the row of one game, the manifest): every file is checked as ``read_ledger`` checks
-    it, but only the game ids are read from all of them and the whole row from the one
-    file that holds the game, so a ledger's recorded moves are not loaded to find one."""
+    it (names, types, rows, run), but only the game ids are read from all of them and the
+    whole row from the one file that holds the game, so a ledger's recorded moves are not
+    loaded to find one."""
     ledger = read_ledger(directory, ["game_id"])
-    ids = ledger.table.column("game_id").to_pylist()
-    if game_id not in ids:
+    at = pc.index(ledger.table.column("game_id"), game_id).as_py()
+    if at < 0:
         raise LedgerError(f"no game {game_id!r} in {directory}")
-    at = ids.index(game_id)
     for p in ledger.files:  # read_ledger concatenates the files in this order
         rows = int(p.stem.rsplit("-", 1)[1])
         if at < rows:

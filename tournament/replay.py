@@ -41,12 +41,8 @@ def _as_played(row: dict, moves: list[int]) -> dict:
     return {**row, "actions": moves}
 
 
-def find_row(directory: str | Path, game_id: str) -> tuple[dict, dict]:
-    return read_game(directory, game_id)
-
-
 def replay(directory: str | Path, game_id: str) -> Replay:
-    row, manifest = find_row(directory, game_id)
+    row, manifest = read_game(directory, game_id)
     by_id = {a["id"]: a for a in manifest["agents"]}
     seats = tuple(by_id[i]["name"] for i in row["agents"])
     policy = manifest["config"]["tournament"]

@@ -15,7 +15,7 @@ import tournament.replay as replay_module
 from tournament import training
 from tournament.batch import actions_hash, plays_as_recorded, stored_moves
 from tournament.config import build_config, config_to_toml_dict
-from tournament.ledger import LedgerError, read_ledger
+from tournament.ledger import LedgerError, read_game, read_ledger
 from tournament.replay import replay
 from tournament.runner import batch_spec, run_tournament
 from tournament.training import TrainConfig, train
@@ -205,3 +205,20 @@ def test_finding_one_game_reads_the_moves_of_its_own_file_only(tmp_path, make_ra
         assert len(whole) == 1
     with pytest.raises(LedgerError, match="no game"):
         ledger_module.read_game(d, "0" * 16)
+
+
+def test_finding_one_game_refuses_a_ledger_with_a_column_of_another_type(tmp_path, make_raw):
+    """Only the game ids are read from the other files, but every column's type is checked,
+    as a full read checks it: a file whose moves are text is refused, not passed over."""
+    d = tmp_path / "l"
+    run_tournament(build_config(make_raw(record_moves=True)), d, executor="serial")
+    parts = sorted(d.glob("part-*.parquet"))
+    t = pq.read_table(parts[-1])
+    k = t.schema.get_field_index("moves")
+    text = pa.array([None if m is None else str(m) for m in t.column("moves").to_pylist()])
+    pq.write_table(t.set_column(k, "moves", text), parts[-1])
+    first = pq.read_table(parts[0]).column("game_id")[0].as_py()
+    with pytest.raises(LedgerError, match="schema differs"):
+        read_ledger(d)
+    with pytest.raises(LedgerError, match="schema differs"):
+        read_game(d, first)
