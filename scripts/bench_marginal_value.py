@@ -1,28 +1,36 @@
-"""What one more unit of a resource is worth, measured by paired playouts, beside what the
-game's value models say it is worth.
+"""What one more unit of a resource is worth, measured by paired playouts, beside the price
+the game's evaluations put on it.
 
     python scripts/bench_marginal_value.py [--game bruxelles] [--resource money] [--games 120]
         [--playouts 16] [--delta 3] [--seed 1000]
 
-Positions come from games of the heuristic with a random move 10% of the time (the games the
-shipped value models were fitted on); at a share of the decision points where a change of
-the resource is well defined (Bruxelles 1893: the start of a player's main action, so no
-payment is pending), each player in turn is given ``delta`` more units and, where it has
-them, ``delta`` fewer. Both the changed and the unchanged position are played to the end by
-the heuristic with the same random streams (chance draws and the heuristic's tie-breaks),
-``playouts`` times; the marginal value is the mean change of the player's final score
-minus each other player's, per unit. That is a causal value (what the unit does to the
-result when the heuristic plays on), where a fitted weight is a conditional correlation:
-a player with money in hand is often one who has not yet built, so the fit gives money
-little weight even though a franc more, all else equal, is worth far more.
+Positions come from games of the heuristic with a random move 10% of the time (games like
+those the shipped value models were fitted on); at a share of the decision points where a
+change of the resource is well defined (Bruxelles 1893: the start of a player's main
+action, so no payment is pending), each player in turn is given ``delta`` more units and,
+where it has them, ``delta`` fewer. The unchanged position is played to the end by the
+heuristic ``playouts`` times, and every changed one as often with the same random streams
+(chance draws and the heuristic's tie-breaks); the measured value of a change is the mean
+change of the player's final score minus each other player's, per unit: what the unit does
+to the result when the heuristic plays on. An evaluation's price for the same change is the
+change of its estimate of that margin, per unit, through every feature the unit moves (on
+Bruxelles money counts in the points a player would score now, for the endgame row and the
+figures it pays for, as well as in its own ``money`` feature, whose fitted weight alone is
+shown beside: a conditional correlation, low where money in hand goes with what has not
+been built).
 
-Printed: per round, the positions measured, the mean value per unit with a 95% t interval
-over the games (the positions of one game are not independent), and the weight the shipped
-value model and the hand-set evaluation give the unit at that round's mean stage; then the
-line a + b x stage fitted to the measurements (stage: the evaluation's share of the game
+Printed: per round, the measurements, the games, the mean value per unit with a 95% t
+interval over the games (the measurements of one game are not independent), the shipped
+value model's and the hand-set evaluation's mean price on the same measurements, and the
+shipped model's weight of the resource's own feature at the round's mean stage; then the
+line a + b x stage fitted to the measured values (stage: the evaluation's share of the game
 still to play). With ``--write`` the figures also go to docs/data/marginal-value.json and
 are rendered into docs/solvers.md between the ``marginal-value`` markers; ``--render`` only
-renders.
+renders. ``--write-model FILE`` (from the stored figures, measuring nothing) writes the
+shipped value model with the resource's own weight (a + b x stage) refitted so that the
+model's price matches the measured value round by round (its price less its own weight,
+plus the new weight, fitted by least squares over the rounds): a model for
+``ismcts(model=FILE)`` experiments, every other weight unchanged.
 """
 
 from __future__ import annotations
@@ -84,18 +92,49 @@ def _playout(state, heuristic, seed: int) -> list[float]:
     return [float(x) for x in state.scores()]
 
 
-def _value(state, heuristic, res: Resource, p: int, units: int, seeds: list[int]) -> float:
-    """Mean change per unit of p's score minus each other player's, over paired playouts."""
-    n = state.num_players()
-    total = 0.0
-    for seed in seeds:
-        base = _playout(state.clone(), heuristic, seed)
-        changed = state.clone()
-        res.add(changed._s, p, units)
-        alt = _playout(changed, heuristic, seed)
-        gain = [(alt[p] - alt[q]) - (base[p] - base[q]) for q in range(n) if q != p]
-        total += sum(gain) / len(gain) / units
-    return total / len(seeds)
+def _margin_change(before: list[float], after: list[float], p: int, units: int) -> float:
+    """The change of p's score minus each other player's (averaged over them), per unit."""
+    n = len(before)
+    gain = [(after[p] - after[q]) - (before[p] - before[q]) for q in range(n) if q != p]
+    return sum(gain) / len(gain) / units
+
+
+class Position:
+    """One measured position: its paired playouts' unchanged results (played once, shared
+    by every change measured there) and the evaluations' estimates of it."""
+
+    def __init__(self, state, heuristic, prices: dict[str, Callable], seeds: list[int]):
+        self.state, self.heuristic, self.prices, self.seeds = state, heuristic, prices, seeds
+        self.base = [_playout(state.clone(), heuristic, seed) for seed in seeds]
+        self.estimates = {name: f(state) for name, f in prices.items()}
+
+    def change(self, res: Resource, p: int, units: int) -> dict[str, float]:
+        """The measured value per unit (``value``) and each evaluation's price per unit:
+        the change of its estimate of p's margin, through every feature the unit moves."""
+        changed = self.state.clone()
+        res.add(changed.own_core(), p, units)  # own_core: a private core, nothing cached
+        out = {
+            name: _margin_change(self.estimates[name], f(changed), p, units)
+            for name, f in self.prices.items()
+        }
+        values = [
+            _margin_change(base, _playout(changed.clone(), self.heuristic, seed), p, units)
+            for base, seed in zip(self.base, self.seeds, strict=True)
+        ]
+        out["value"] = sum(values) / len(values)
+        return out
+
+
+def evaluation_prices(game_name: str) -> dict[str, Callable]:
+    """The estimates whose prices are compared: the shipped value model's (where the game
+    ships one) and the hand-set evaluation's."""
+    from solvers import value_model
+
+    evaluation = spiel_games.get_spec(game_name).evaluation
+    prices = {"hand": evaluation.estimate}
+    if value_model.shipped_path(evaluation).exists():
+        prices["shipped"] = value_model.model_for(f"python_{game_name}", evaluation).estimate
+    return prices
 
 
 def measure(
@@ -108,10 +147,12 @@ def measure(
     share: float = 0.12,
     eps: float = 0.1,
 ) -> list[dict]:
-    """One row per (position, player, +/-delta): game, round, stage, held, delta, value."""
+    """One row per (position, player, +/-delta): game, round, stage, held, delta, the
+    measured value and the evaluations' prices, per unit."""
     res = RESOURCES[(game_name, resource)]()
     spec = spiel_games.get_spec(game_name)
     evaluation = spec.evaluation
+    prices = evaluation_prices(game_name)
     game = spiel_games.load_game(f"python_{game_name}(players=3)")
     rows = []
     for g in range(games):
@@ -126,6 +167,7 @@ def measure(
             ply += 1
             if res.ready(state._s) and rng.random() < share:
                 seeds = [(seed + g) * 100_003 + ply * 101 + r for r in range(playouts)]
+                here = Position(state, spec.heuristic, prices, seeds)
                 for p in range(state.num_players()):
                     held = res.held(state._s, p)
                     for units in (delta, -delta):
@@ -138,7 +180,7 @@ def measure(
                                 "stage": float(evaluation.stage(state)),
                                 "held": held,
                                 "delta": units,
-                                "value": _value(state, spec.heuristic, res, p, units, seeds),
+                                **here.change(res, p, units),
                             }
                         )
             legal = state.legal_actions()
@@ -150,7 +192,7 @@ def measure(
 
 
 def t_interval(values: list[float]) -> tuple[float, float, float]:
-    """Mean and its 95% t interval (normal quantile beyond 30 values)."""
+    """Mean and its 95% t interval."""
     n = len(values)
     mean = float(np.mean(values))
     if n < 2:
@@ -161,19 +203,10 @@ def t_interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def model_weight(game_name: str, feature: str, stage: float) -> tuple[float, float]:
-    """(the shipped value model's weight of the feature at this stage, the hand-set one)."""
-    spec = spiel_games.get_spec(game_name)
-    evaluation = spec.evaluation
-    hand = float(evaluation.WEIGHTS[evaluation.FEATURES.index(feature)])
-    path = Path(evaluation.__file__).with_name("value_model.json")
-    weights = json.loads(path.read_text())["weights"]
-    return weights["flat"][feature] + weights["times_stage"][feature] * stage, hand
-
-
-def summary(game_name: str, feature: str, rows: list[dict]) -> list[dict]:
-    """Per round: positions, the mean value per unit over per-game means, its interval, and
-    the models' weights at the round's mean stage."""
+def summary(rows: list[dict]) -> list[dict]:
+    """Per round: the measurements, the games, the mean value per unit over the per-game
+    means with its interval, and each evaluation's mean price per unit on the same
+    measurements."""
     out = []
     for rnd in sorted({r["round"] for r in rows}):
         mine = [r for r in rows if r["round"] == rnd]
@@ -181,22 +214,57 @@ def summary(game_name: str, feature: str, rows: list[dict]) -> list[dict]:
         for r in mine:
             by_game.setdefault(r["game"], []).append(r["value"])
         mean, low, high = t_interval([float(np.mean(v)) for v in by_game.values()])
-        stage = float(np.mean([r["stage"] for r in mine]))
-        shipped, hand = model_weight(game_name, feature, stage)
-        out.append(
-            {
-                "round": rnd,
-                "rows": len(mine),
-                "games": len(by_game),
-                "stage": stage,
-                "value": mean,
-                "low": low,
-                "high": high,
-                "shipped": shipped,
-                "hand": hand,
-            }
-        )
+        rec = {
+            "round": rnd,
+            "rows": len(mine),
+            "games": len(by_game),
+            "stage": float(np.mean([r["stage"] for r in mine])),
+            "value": mean,
+            "low": low,
+            "high": high,
+        }
+        for name in ("shipped", "hand"):
+            if name in mine[0]:
+                rec[name] = float(np.mean([r[name] for r in mine]))
+        out.append(rec)
     return out
+
+
+def feature_weight(game_name: str, feature: str, stage: float) -> float | None:
+    """The shipped value model's weight of one feature at this stage (None: no model)."""
+    from solvers import value_model
+
+    evaluation = spiel_games.get_spec(game_name).evaluation
+    if not value_model.shipped_path(evaluation).exists():
+        return None
+    model = value_model.load_cached(value_model.shipped_path(evaluation))
+    k = model.features.index(feature)
+    return float(model.flat[k] + model.staged[k] * stage)
+
+
+def priced_model(game_name: str, feature: str, rounds: list[dict]) -> dict:
+    """The shipped model's JSON with ``feature``'s weight set so that its price per round
+    (what the other features already count for the unit, plus the new weight) fits the
+    measured values."""
+    from solvers import value_model
+
+    evaluation = spiel_games.get_spec(game_name).evaluation
+    path = value_model.shipped_path(evaluation)
+    if not path.exists():
+        raise SystemExit(f"error: {game_name} ships no value model to reprice")
+    need = [
+        {"stage": r["stage"], "value": r["value"] - (r["shipped"] - r["weight"])} for r in rounds
+    ]
+    a, b = fit_line(need)
+    model = json.loads(path.read_text())
+    model["weights"]["flat"][feature] = a
+    model["weights"]["times_stage"][feature] = b
+    model["trained"] = {
+        **model["trained"],
+        "repriced": f"{feature} weight {a:+.3f} {b:+.3f} x stage so that the model's price "
+        "fits scripts/bench_marginal_value.py's measured value",
+    }
+    return model
 
 
 def fit_line(rows: list[dict]) -> tuple[float, float]:
@@ -223,7 +291,10 @@ def record(args, rows: list[dict]) -> dict:
         "games": args.games,
         "playouts": args.playouts,
         "delta": args.delta,
-        "rounds": summary(args.game, res.feature, rows),
+        "rounds": [
+            {**r, "weight": feature_weight(args.game, res.feature, r["stage"])}
+            for r in summary(rows)
+        ],
         "fit": [a, b],
     }
 
@@ -238,17 +309,22 @@ def render_one(rec: dict) -> list[str]:
         "minus each other player's.",
         "",
         "| round | stage | measurements | games | value per unit | 95% interval "
-        "| shipped model | hand-set |",
-        "|---|---|---|---|---|---|---|---|",
+        "| shipped model's price | hand-set price | shipped weight of the feature |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for s in rec["rounds"]:
+        weight = "n/a" if s["weight"] is None else f"{s['weight']:+.2f}"
         lines.append(
             f"| {s['round']} | {s['stage']:.2f} | {s['rows']} | {s['games']} | "
             f"{s['value']:+.2f} | {s['low']:+.2f} .. {s['high']:+.2f} | "
-            f"{s['shipped']:+.2f} | {s['hand']:+.2f} |"
+            f"{_price(s, 'shipped')} | {_price(s, 'hand')} | {weight} |"
         )
     a, b = rec["fit"]
     return [*lines, "", f"Fitted line: {a:+.2f} {b:+.2f} x stage points a unit."]
+
+
+def _price(rec: dict, name: str) -> str:
+    return f"{rec[name]:+.2f}" if name in rec else "n/a"
 
 
 def render(data: dict) -> str:
@@ -260,6 +336,8 @@ def render(data: dict) -> str:
 
 def write_doc(data: dict) -> None:
     text = DOC.read_text()
+    if START not in text or END not in text:
+        raise SystemExit(f"error: {DOC} has no {START} ... {END} block to write into")
     start, end = text.index(START), text.index(END) + len(END)
     DOC.write_text(text[:start] + render(data) + text[end:])
 
@@ -274,6 +352,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--write", action="store_true", help="store and render into the docs")
     ap.add_argument("--render", action="store_true", help="only render the stored figures")
+    ap.add_argument("--write-model", metavar="FILE", help="write the repriced value model")
     return ap
 
 
@@ -286,6 +365,16 @@ def main(argv=None) -> int:
         known = ", ".join(f"{g} {r}" for g, r in RESOURCES)
         print(f"error: no measurement for {args.game} {args.resource} (known: {known})")
         return 2
+    if args.write_model:
+        key = f"{args.game}:{args.resource}"
+        stored = json.loads(DATA.read_text()) if DATA.exists() else {}
+        if key not in stored:
+            print(f"error: no stored measurement of {key}: run with --write first")
+            return 2
+        feature = RESOURCES[(args.game, args.resource)]().feature
+        model = priced_model(args.game, feature, stored[key]["rounds"])
+        Path(args.write_model).write_text(json.dumps(model, indent=1) + "\n")
+        return 0
     if args.games < 1 or args.playouts < 1 or args.delta < 1:
         print("error: --games, --playouts and --delta must be at least 1")
         return 2
