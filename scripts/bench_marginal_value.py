@@ -76,8 +76,19 @@ def _bruxelles_money() -> Resource:
     return Resource("money", lambda s: s.phase == Phase.MAIN, lambda s, p: s.money[p], add)
 
 
+def _rococo_money() -> Resource:
+    from spiel_games.rococo.state import Phase
+
+    def add(s, p: int, units: int) -> None:
+        s.money = tuple(m + units if q == p else m for q, m in enumerate(s.money))
+
+    # PLAY: a player's turn begins with the choice of the card to play (nothing to pay yet)
+    return Resource("livre", lambda s: s.phase == Phase.PLAY, lambda s, p: s.money[p], add)
+
+
 RESOURCES: dict[tuple[str, str], Callable[[], Resource]] = {
     ("bruxelles", "money"): _bruxelles_money,
+    ("rococo", "money"): _rococo_money,
 }
 
 
@@ -250,8 +261,6 @@ def priced_model(game_name: str, feature: str, rounds: list[dict]) -> dict:
 
     evaluation = spiel_games.get_spec(game_name).evaluation
     path = value_model.shipped_path(evaluation)
-    if not path.exists():
-        raise SystemExit(f"error: {game_name} ships no value model to reprice")
     need = [
         {"stage": r["stage"], "value": r["value"] - (r["shipped"] - r["weight"])} for r in rounds
     ]
@@ -366,6 +375,12 @@ def main(argv=None) -> int:
         print(f"error: no measurement for {args.game} {args.resource} (known: {known})")
         return 2
     if args.write_model:
+        from solvers import value_model
+
+        evaluation = spiel_games.get_spec(args.game).evaluation
+        if not value_model.shipped_path(evaluation).exists():
+            print(f"error: {args.game} ships no value model to reprice")
+            return 2
         key = f"{args.game}:{args.resource}"
         stored = json.loads(DATA.read_text()) if DATA.exists() else {}
         if key not in stored:

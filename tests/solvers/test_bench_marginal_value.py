@@ -83,6 +83,32 @@ def test_a_price_counts_every_feature_the_unit_moves(bench):
     assert max(prices) > 0
 
 
+@pytest.mark.parametrize("game_name", ["bruxelles", "rococo"])
+def test_every_resource_changes_in_the_clone_only(bench, game_name):
+    res = bench.RESOURCES[(game_name, "money")]()
+    game = spiel_games.load_game(f"python_{game_name}(players=3)")
+    spec = spiel_games.get_spec(game_name)
+    state, rng, hrng = game.new_initial_state(), random.Random(5), np.random.default_rng(5)
+    while state.is_chance_node() or not res.ready(state._s):
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(int(spec.heuristic(state, hrng)))
+    held = [res.held(state._s, p) for p in range(3)]
+    changed = state.clone()
+    res.add(changed.own_core(), 1, 3)
+    assert [res.held(changed._s, p) for p in range(3)] == [held[0], held[1] + 3, held[2]]
+    assert [res.held(state._s, p) for p in range(3)] == held
+
+
+def test_measurements_change_by_the_delta_never_below_zero_and_repeat(bench):
+    rows = bench.measure("bruxelles", "money", games=1, playouts=1, share=0.3)
+    assert rows and {r["delta"] for r in rows} == {3, -3}
+    assert all(r["held"] + r["delta"] >= 0 for r in rows)
+    assert {"value", "hand", "shipped"} <= set(rows[0])
+    assert rows == bench.measure("bruxelles", "money", games=1, playouts=1, share=0.3)
+
+
 def test_the_summary_averages_games_not_positions(bench):
     rows = [
         {"game": 0, "round": 1, "stage": 0.8, "value": 1.0},
@@ -105,6 +131,10 @@ def test_an_unknown_resource_is_a_one_line_error(bench, capsys):
     assert bench.main(["--game", "coloretto", "--resource", "money"]) == 2
     out = capsys.readouterr().out.strip()
     assert out.startswith("error: no measurement for coloretto money") and "\n" not in out
+    assert bench.main(["--game", "staufer", "--write-model", "x.json"]) == 2
+    assert capsys.readouterr().out.startswith("error: no measurement for staufer money")
+    assert bench.main(["--game", "rococo", "--write-model", "x.json"]) == 2
+    assert capsys.readouterr().out.strip() == "error: rococo ships no value model to reprice"
 
 
 def test_the_document_is_the_rendering_of_its_data(bench):
