@@ -14,23 +14,20 @@ heuristic ``playouts`` times, and every changed one as often with the same rando
 change of the player's final score minus each other player's, per unit: what the unit does
 to the result when the heuristic plays on. An evaluation's price for the same change is the
 change of its estimate of that margin, per unit, through every feature the unit moves (on
-Bruxelles money counts in the points a player would score now, for the endgame row and the
-figures it pays for, as well as in its own ``money`` feature, whose fitted weight alone is
-shown beside: a conditional correlation, low where money in hand goes with what has not
-been built).
+Bruxelles money also counts in the points a player would score now); the shipped model's
+fitted weight of the resource's own feature is shown beside (docs/solvers.md, "What a
+unit of a resource is worth").
 
-Printed: per round, the measurements, the games, the mean value per unit with a 95% t
-interval over the games (the measurements of one game are not independent), the shipped
-value model's and the hand-set evaluation's mean price on the same measurements, and the
-shipped model's weight of the resource's own feature at the round's mean stage; then the
-line a + b x stage fitted to the measured values (stage: the evaluation's share of the game
-still to play). With ``--write`` the figures also go to docs/data/marginal-value.json and
+Printed per round: the mean value per unit with a 95% t interval over the games (the
+measurements of one game are not independent), the evaluations' mean prices, the weight
+at the round's mean stage; then the line a + b x stage fitted to the measured values. With ``--write`` the figures also go to docs/data/marginal-value.json and
 are rendered into docs/solvers.md between the ``marginal-value`` markers; ``--render`` only
 renders. ``--write-model FILE`` (from the stored figures, measuring nothing) writes the
 shipped value model with the resource's own weight (a + b x stage) refitted so that the
 model's price matches the measured value round by round (its price less its own weight,
 plus the new weight, fitted by least squares over the rounds): a model for
-``ismcts(model=FILE)`` experiments, every other weight unchanged.
+``ismcts(model=FILE)`` experiments, every other weight unchanged (the stored prices are
+those of the model shipped when they were measured: measure again after it changes).
 """
 
 from __future__ import annotations
@@ -287,13 +284,10 @@ def record(args, rows: list[dict]) -> dict:
     """What the document shows of one measurement: the command, the rounds, the line."""
     res = RESOURCES[(args.game, args.resource)]()
     a, b = fit_line(rows)
-    command = (
-        f"python scripts/bench_marginal_value.py --game {args.game} --resource "
-        f"{args.resource} --games {args.games} --playouts {args.playouts} --delta "
-        f"{args.delta} --seed {args.seed}"
-    )
+    flags = ("game", "resource", "games", "playouts", "delta", "seed")
+    command = " ".join(f"--{k} {getattr(args, k)}" for k in flags)
     return {
-        "command": command,
+        "command": f"python scripts/bench_marginal_value.py {command}",
         "game": args.game,
         "resource": args.resource,
         "measurements": len(rows),
@@ -322,18 +316,16 @@ def render_one(rec: dict) -> list[str]:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for s in rec["rounds"]:
-        weight = "n/a" if s["weight"] is None else f"{s['weight']:+.2f}"
+        shown = [f"{s[k]:+.2f}" if s.get(k) is not None else "n/a" for k in _PRICES]
         lines.append(
             f"| {s['round']} | {s['stage']:.2f} | {s['rows']} | {s['games']} | "
-            f"{s['value']:+.2f} | {s['low']:+.2f} .. {s['high']:+.2f} | "
-            f"{_price(s, 'shipped')} | {_price(s, 'hand')} | {weight} |"
+            f"{s['value']:+.2f} | {s['low']:+.2f} .. {s['high']:+.2f} | {' | '.join(shown)} |"
         )
     a, b = rec["fit"]
     return [*lines, "", f"Fitted line: {a:+.2f} {b:+.2f} x stage points a unit."]
 
 
-def _price(rec: dict, name: str) -> str:
-    return f"{rec[name]:+.2f}" if name in rec else "n/a"
+_PRICES = ("shipped", "hand", "weight")  # the table's last three columns
 
 
 def render(data: dict) -> str:

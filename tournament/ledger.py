@@ -275,6 +275,21 @@ def write_batch(directory: Path, rows: list[dict]) -> Path:
     return path
 
 
+def _castable(stored: pa.DataType, wanted: pa.DataType) -> bool:
+    """Whether a column stored as ``stored`` reads as ``wanted`` (checked from the types
+    alone, element types of lists included, which a cast of an empty column skips)."""
+    if pa.types.is_null(stored):
+        return True
+    if pa.types.is_list(wanted) or pa.types.is_large_list(wanted):
+        is_list = pa.types.is_list(stored) or pa.types.is_large_list(stored)
+        return is_list and _castable(stored.value_type, wanted.value_type)
+    try:
+        pa.nulls(1, stored).cast(wanted)
+    except (ValueError, TypeError, NotImplementedError, pa.ArrowException):
+        return False
+    return True
+
+
 def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Table:
     """Read one batch file and check it: schema, row count (in its name) and run id."""
     try:
@@ -288,12 +303,9 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
     missing = SCHEMA.names[len(names) :]  # version 1 or 2: the columns added since
     if names != SCHEMA.names[: len(names)] or len(missing) > len(_ADDED):
         raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it")
-    try:  # every column's type, also of the columns this read leaves out (no data read)
-        pf.schema_arrow.empty_table().cast(pa.schema([SCHEMA.field(c) for c in names]))
-    except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise LedgerError(
-            f"{p}: schema differs from the ledger schema; refusing to use it"
-        ) from None
+    stored = pf.schema_arrow  # every column's type, also of those this read leaves out
+    if not all(_castable(stored.field(c).type, SCHEMA.field(c).type) for c in names):
+        raise LedgerError(f"{p}: schema differs from the ledger schema; refusing to use it")
     expected = int(p.stem.rsplit("-", 1)[1])
     if rows != expected:
         raise LedgerError(f"{p}: {rows} rows, the name says {expected}; refusing to use it")
@@ -313,7 +325,7 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
         ) from None
     try:
         t = t.cast(pa.schema([SCHEMA.field(c) for c in cols]))
-    except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError):
+    except (ValueError, pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
         raise LedgerError(
             f"{p}: schema differs from the ledger schema; refusing to use it"
         ) from None

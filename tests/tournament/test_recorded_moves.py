@@ -207,16 +207,26 @@ def test_finding_one_game_reads_the_moves_of_its_own_file_only(tmp_path, make_ra
         ledger_module.read_game(d, "0" * 16)
 
 
-def test_finding_one_game_refuses_a_ledger_with_a_column_of_another_type(tmp_path, make_raw):
-    """Only the game ids are read from the other files, but every column's type is checked,
-    as a full read checks it: a file whose moves are text is refused, not passed over."""
+@pytest.mark.parametrize(
+    ("column", "retype"),
+    [
+        ("moves", lambda m: None if m is None else str(m)),  # text, not a list of ints
+        ("agents", lambda row: [{"id": a} for a in row]),  # a list of structs, not of text
+    ],
+)
+def test_a_file_with_a_column_of_another_type_is_refused_by_every_reader(
+    tmp_path, make_raw, column, retype
+):
+    """Only the game ids are read from the other files by read_game, but every column's
+    type is checked, element types of lists included (a cast of an empty column skips
+    them), as a full read checks it: the ledger is refused in one LedgerError line."""
     d = tmp_path / "l"
     run_tournament(build_config(make_raw(record_moves=True)), d, executor="serial")
     parts = sorted(d.glob("part-*.parquet"))
     t = pq.read_table(parts[-1])
-    k = t.schema.get_field_index("moves")
-    text = pa.array([None if m is None else str(m) for m in t.column("moves").to_pylist()])
-    pq.write_table(t.set_column(k, "moves", text), parts[-1])
+    k = t.schema.get_field_index(column)
+    values = pa.array([retype(v) for v in t.column(column).to_pylist()])
+    pq.write_table(t.set_column(k, column, values), parts[-1])
     first = pq.read_table(parts[0]).column("game_id")[0].as_py()
     with pytest.raises(LedgerError, match="schema differs"):
         read_ledger(d)
