@@ -284,10 +284,9 @@ def _castable(stored: pa.DataType, wanted: pa.DataType) -> bool:
         is_list = pa.types.is_list(stored) or pa.types.is_large_list(stored)
         return is_list and _castable(stored.value_type, wanted.value_type)
     try:
-        pa.nulls(1, stored).cast(wanted)
+        return pa.nulls(1, stored).cast(wanted) is not None
     except (ValueError, TypeError, NotImplementedError, pa.ArrowException):
         return False
-    return True
 
 
 def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Table:
@@ -382,17 +381,15 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
 
 
 def read_game(directory: str | Path, game_id: str) -> tuple[dict, dict]:
-    """(the row of one game, the manifest): every file is checked as ``read_ledger`` checks
-    it (names, types, rows, run), but only the game ids are read from all of them and the
-    whole row from the one file that holds the game, so a ledger's recorded moves are not
-    loaded to find one."""
+    """(the row of one game, the manifest): every file checked as ``read_ledger`` checks it
+    (names, types, rows, run), only the game ids read from all and the whole row from the
+    one file that holds the game (a ledger's recorded moves are not loaded to find one)."""
     ledger = read_ledger(directory, ["game_id"])
     at = pc.index(ledger.table.column("game_id"), game_id).as_py()
     if at < 0:
         raise LedgerError(f"no game {game_id!r} in {directory}")
     for p in ledger.files:  # read_ledger concatenates the files in this order
-        rows = int(p.stem.rsplit("-", 1)[1])
-        if at < rows:
+        if at < (rows := int(p.stem.rsplit("-", 1)[1])):
             t = _read_part(p, ledger.manifest["run_id"])
             return t.slice(at, 1).to_pylist()[0], ledger.manifest
         at -= rows
