@@ -20,9 +20,9 @@ unit of a resource is worth").
 
 Printed per round: the mean value per unit with a 95% t interval over the games (the
 measurements of one game are not independent), the evaluations' mean prices, the weight
-at the round's mean stage; then the line a + b x stage fitted to the measured values. With ``--write`` the figures also go to docs/data/marginal-value.json and
-are rendered into docs/solvers.md between the ``marginal-value`` markers; ``--render`` only
-renders. ``--write-model FILE`` (from the stored figures, measuring nothing) writes the
+at the round's mean stage; then the line a + b x stage fitted to the measured values.
+With ``--write`` the figures also go to docs/data/marginal-value.json and are rendered
+into docs/solvers.md between the ``marginal-value`` markers; ``--render`` only renders. ``--write-model FILE`` (from the stored figures, measuring nothing) writes the
 shipped value model with the resource's own weight (a + b x stage) refitted so that the
 model's price matches the measured value round by round (its price less its own weight,
 plus the new weight, fitted by least squares over the rounds): a model for
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections.abc import Callable
@@ -90,6 +89,9 @@ RESOURCES: dict[tuple[str, str], Callable[[], Resource]] = {
 
 
 def _playout(state, heuristic, seed: int) -> list[float]:
+    """Final scores of the heuristic playing ``state`` out. Chance and the heuristic draw
+    from separate streams (``tournament.luck_rollouts`` shares one), so a pair's chance
+    draws stay the same where the change alters the heuristic's tie-break draws."""
     chance = random.Random(seed)
     rng = np.random.default_rng(seed)
     while not state.is_terminal():
@@ -200,15 +202,14 @@ def measure(
 
 
 def t_interval(values: list[float]) -> tuple[float, float, float]:
-    """Mean and its 95% t interval."""
-    n = len(values)
-    mean = float(np.mean(values))
-    if n < 2:
-        return mean, float("nan"), float("nan")
+    """Mean and its 95% t interval (nan bounds with fewer than 2 values)."""
+    if len(values) < 2:
+        return float(np.mean(values)), float("nan"), float("nan")
     from scipy import stats
 
-    half = float(stats.t.ppf(0.975, n - 1)) * float(np.std(values, ddof=1)) / math.sqrt(n)
-    return mean, mean - half, mean + half
+    from solvers.search.compare import mean_interval
+
+    return mean_interval(np.array(values), float(stats.t.ppf(0.975, len(values) - 1)))
 
 
 def summary(rows: list[dict]) -> list[dict]:
@@ -242,10 +243,10 @@ def feature_weight(game_name: str, feature: str, stage: float) -> float | None:
     """The shipped value model's weight of one feature at this stage (None: no model)."""
     from solvers import value_model
 
-    evaluation = spiel_games.get_spec(game_name).evaluation
-    if not value_model.shipped_path(evaluation).exists():
+    path = value_model.shipped_path(spiel_games.get_spec(game_name).evaluation)
+    if not path.exists():
         return None
-    model = value_model.load_cached(value_model.shipped_path(evaluation))
+    model = value_model.load_cached(path)
     k = model.features.index(feature)
     return float(model.flat[k] + model.staged[k] * stage)
 
@@ -256,8 +257,7 @@ def priced_model(game_name: str, feature: str, rounds: list[dict]) -> dict:
     measured values."""
     from solvers import value_model
 
-    evaluation = spiel_games.get_spec(game_name).evaluation
-    path = value_model.shipped_path(evaluation)
+    path = value_model.shipped_path(spiel_games.get_spec(game_name).evaluation)
     need = [
         {"stage": r["stage"], "value": r["value"] - (r["shipped"] - r["weight"])} for r in rounds
     ]

@@ -16,10 +16,12 @@ def bench(load_script):
     return load_script("bench_marginal_value")
 
 
-def _main_action_state(res):
-    game = spiel_games.load_game("python_bruxelles(players=3)")
-    spec = spiel_games.get_spec("bruxelles")
-    state, rng, hrng = game.new_initial_state(), random.Random(3), np.random.default_rng(3)
+def _main_action_state(res, game_name: str = "bruxelles", seed: int = 3):
+    """The first position of a heuristic game where the resource can be changed."""
+    game = spiel_games.load_game(f"python_{game_name}(players=3)")
+    spec = spiel_games.get_spec(game_name)
+    state, rng = game.new_initial_state(), random.Random(seed)
+    hrng = np.random.default_rng(seed)
     while state.is_chance_node() or not res.ready(state._s):
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
@@ -86,14 +88,7 @@ def test_a_price_counts_every_feature_the_unit_moves(bench):
 @pytest.mark.parametrize("game_name", ["bruxelles", "rococo"])
 def test_every_resource_changes_in_the_clone_only(bench, game_name):
     res = bench.RESOURCES[(game_name, "money")]()
-    game = spiel_games.load_game(f"python_{game_name}(players=3)")
-    spec = spiel_games.get_spec(game_name)
-    state, rng, hrng = game.new_initial_state(), random.Random(5), np.random.default_rng(5)
-    while state.is_chance_node() or not res.ready(state._s):
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(int(spec.heuristic(state, hrng)))
+    state, _ = _main_action_state(res, game_name, seed=5)
     held = [res.held(state._s, p) for p in range(3)]
     changed = state.clone()
     res.add(changed.own_core(), 1, 3)
