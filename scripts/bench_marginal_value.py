@@ -22,10 +22,10 @@ Printed per round: the mean value per unit with a 95% t interval over the games 
 measurements of one game are not independent), the evaluations' mean prices, the weight
 at the round's mean stage; then the line a + b x stage fitted to the measured values.
 With ``--write`` the figures also go to docs/data/marginal-value.json and are rendered
-into docs/solvers.md between the ``marginal-value`` markers; ``--render`` only renders. ``--write-model FILE`` (from the stored figures, measuring nothing) writes the
-shipped value model with the resource's own weight (a + b x stage) refitted so that the
-model's price matches the measured value round by round (its price less its own weight,
-plus the new weight, fitted by least squares over the rounds): a model for
+into docs/solvers.md between the ``marginal-value`` markers; ``--render`` only renders.
+``--write-model FILE`` (from the stored figures, measuring nothing) writes the shipped
+value model with the resource's own weight (a + b x stage) refitted so that its price
+matches the measured value round by round (least squares over the rounds): a model for
 ``ismcts(model=FILE)`` experiments, every other weight unchanged (the stored prices are
 those of the model shipped when they were measured: measure again after it changes).
 """

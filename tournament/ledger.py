@@ -276,15 +276,15 @@ def write_batch(directory: Path, rows: list[dict]) -> Path:
 
 
 def _castable(stored: pa.DataType, wanted: pa.DataType) -> bool:
-    """Whether a column stored as ``stored`` reads as ``wanted`` (checked from the types
-    alone, element types of lists included, which a cast of an empty column skips)."""
-    if pa.types.is_null(stored):
-        return True
-    if pa.types.is_list(wanted) or pa.types.is_large_list(wanted):
-        is_list = pa.types.is_list(stored) or pa.types.is_large_list(stored)
-        return is_list and _castable(stored.value_type, wanted.value_type)
+    """Whether a column stored as ``stored`` reads as ``wanted``, from the types alone
+    (list elements too); text for anything else is refused, its cast failing on some values."""
+    t = pa.types
+    if t.is_list(wanted) or t.is_large_list(wanted):
+        is_list = t.is_list(stored) or t.is_large_list(stored)
+        return t.is_null(stored) or is_list and _castable(stored.value_type, wanted.value_type)
+    text = [t.is_string(x.value_type if t.is_dictionary(x) else x) for x in (stored, wanted)]
     try:
-        return pa.nulls(1, stored).cast(wanted) is not None
+        return text != [True, False] and pa.nulls(1, stored).cast(wanted) is not None
     except (ValueError, TypeError, NotImplementedError, pa.ArrowException):
         return False
 

@@ -212,6 +212,7 @@ def test_finding_one_game_reads_the_moves_of_its_own_file_only(tmp_path, make_ra
     [
         ("moves", lambda m: None if m is None else str(m)),  # text, not a list of ints
         ("agents", lambda row: [{"id": a} for a in row]),  # a list of structs, not of text
+        ("seed", lambda s: f"deal {s}"),  # text where the ledger holds numbers
     ],
 )
 def test_a_file_with_a_column_of_another_type_is_refused_by_every_reader(
