@@ -26,12 +26,12 @@ CHOICES = ("auto", *MODELS)
 
 def with_opponents(spec: str | AgentSpec, model: str | None) -> AgentSpec:
     """``spec`` with its opponent model replaced by ``model`` (None or an agent without
-    one: unchanged); AgentSpecError for an unknown model."""
+    one: unchanged); AgentSpecError for an unknown model, whatever the agent."""
     agent = resolve(spec)
+    if model is not None and model not in CHOICES:
+        raise AgentSpecError(f"unknown opponent model {model!r}; choose from {', '.join(CHOICES)}")
     if model is None or "opponents" not in agent.params:
         return agent
-    if model not in CHOICES:
-        raise AgentSpecError(f"unknown opponent model {model!r}; choose from {', '.join(CHOICES)}")
     return agent.with_params({"opponents": model})
 
 

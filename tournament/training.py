@@ -134,18 +134,57 @@ def validate(cfg: TrainConfig) -> TrainConfig:
             raise TrainError(f"--pool {d}: no positions of an earlier meeple train run there")
     if cfg.out is not None and Path(cfg.out).suffix != ".json":
         raise TrainError(f"--out must name a .json file, got {cfg.out}")
-    if cfg.out is not None and Path(cfg.out).exists() and not _is_model(Path(cfg.out)):
-        raise TrainError(f"--out {cfg.out} exists and is not a value model; choose another --out")
+    if cfg.out is not None and Path(cfg.out).exists():
+        _check_out(cfg, Path(cfg.out))
+    _check_work(work_dir(cfg))
     return cfg
 
 
-def _is_model(path: Path) -> bool:
-    """Whether ``path`` holds a value model (of any version): a file --out may replace."""
+def train_command(cfg: TrainConfig) -> str:
+    """The command that trains this model (stored in it: what made it, and whether a rerun
+    may replace it)."""
+    options = "".join(f" --pool {d}" for d in cfg.pool)
+    if cfg.kind != "linear":
+        options += f" --kind {cfg.kind}"
+    return (
+        f"meeple train '{cfg.game_string}' --games {cfg.games} --agent "
+        f"'{cfg.agent_canonical}' --every {cfg.every} --seed {cfg.seed}{options}"
+    )
+
+
+def _check_out(cfg: TrainConfig, path: Path) -> None:
+    """An existing --out is replaced only by a rerun of the command that trained it (never
+    another run's model, another game's, or a file that is no value model)."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("format") == value_model.FORMAT
+        data = None
+    if not isinstance(data, dict) or data.get("format") != value_model.FORMAT:
+        raise TrainError(f"--out {path} exists and is not a value model; choose another --out")
+    trained = data.get("trained")
+    made_by = trained.get("command") if isinstance(trained, dict) else None
+    if made_by != train_command(cfg):
+        raise TrainError(
+            f"--out {path} holds the value model of another run ({made_by or 'command unknown'});"
+            " choose another --out, or remove that file"
+        )
+
+
+WORK_PARTS = ("games", "positions")  # what a work directory holds: the ledger, the positions
+
+
+def _check_work(path: Path) -> None:
+    """The work directory is new, empty or an earlier run's: never a ledger or a folder of
+    other files, into which self-play would mix its own."""
+    if path.exists() and not path.is_dir():
+        raise TrainError(f"--work {path} is a file, not a work directory; choose another --work")
+    if path.is_dir():
+        other = sorted(p.name for p in path.iterdir() if p.name not in WORK_PARTS)
+        if other:
+            raise TrainError(
+                f"--work {path} holds files of its own ({', '.join(other[:3])}): not a meeple"
+                " train work directory; choose another --work"
+            )
 
 
 def request_hash(cfg: TrainConfig) -> str:
@@ -318,14 +357,8 @@ def train(
     pooled = pooled_positions(cfg.pool, names)
     if pooled is not None:
         positions = value_fit.concat([pooled, positions])
-    options = "".join(f" --pool {d}" for d in cfg.pool)
-    if cfg.kind != "linear":
-        options += f" --kind {cfg.kind}"
     trained = {
-        "command": (
-            f"meeple train '{cfg.game_string}' --games {cfg.games} --agent "
-            f"'{cfg.agent_canonical}' --every {cfg.every} --seed {cfg.seed}{options}"
-        ),
+        "command": train_command(cfg),
         "game_string": cfg.game_string,
         "agent": cfg.agent_canonical,
         "seed": cfg.seed,

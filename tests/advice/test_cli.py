@@ -149,13 +149,18 @@ def test_advise_time_out_of_range_is_a_usage_error_before_the_position():
         assert "parameter 'time'" in r.stderr
 
 
-def test_play_setup_errors():
+def test_play_setup_errors(tmp_path):
     r = runner.invoke(app, ["play", TINY, "--seats", "human"])
     assert r.exit_code == 2 and "has 2 players but 1 seats" in r.stderr
     r = runner.invoke(app, ["play", TINY])
     assert r.exit_code == 2 and "--seats" in r.stderr
     r = runner.invoke(app, ["play", "--load", "/nonexistent/file.json"])
-    assert r.exit_code == 2 and "cannot read game record" in r.stderr
+    assert r.exit_code == 1 and "cannot read game record" in r.stderr  # as advise, review
+    bad = tmp_path / "torn.json"  # was: exit 2 here, 1 from advise and review
+    bad.write_text('{"format": "meeple-game-record", "version": 1, "game": ')
+    for argv in (["play", "--load", bad], ["advise", "--game-file", bad, "-a", "random"]):
+        r = runner.invoke(app, [str(x) for x in argv])
+        assert r.exit_code == 1 and "is not valid JSON" in r.stderr, r.stderr
 
 
 def test_review_html_never_replaces_the_record_it_reviews(tmp_path):
@@ -166,8 +171,22 @@ def test_review_html_never_replaces_the_record_it_reviews(tmp_path):
     )
     before = path.read_text()
     r = runner.invoke(app, ["review", str(path), "--html", str(path), "-a", "random", "-q"])
-    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "not an HTML report" in r.stderr
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert "not a meeple HTML report" in r.stderr
     assert path.read_text() == before
+    page = tmp_path / "page.html"  # was replaced: any file starting like HTML passed
+    page.write_text("<!DOCTYPE html>\n<html><body>mine</body></html>")
+    r = runner.invoke(app, ["review", str(path), "--html", str(page), "-a", "random", "-q"])
+    assert r.exit_code == 2 and "not a meeple HTML report" in r.stderr
+    assert page.read_text() == "<!DOCTYPE html>\n<html><body>mine</body></html>"
+    r = runner.invoke(
+        app, ["review", str(path), "--html", str(tmp_path / "r.html"), "-a", "random", "-q"]
+    )
+    assert r.exit_code == 0, r.stderr
+    r = runner.invoke(
+        app, ["review", str(path), "--html", str(tmp_path / "r.html"), "-a", "random", "-q"]
+    )
+    assert r.exit_code == 0, r.stderr  # an earlier review is replaced
 
 
 def test_a_binary_file_given_as_a_record_is_one_line(tmp_path):

@@ -37,6 +37,9 @@ def test_the_named_model_is_what_the_agent_resolves_to():
     assert off == f"opponents=infer: {MODELS['infer']}"
     with pytest.raises(AgentSpecError, match="unknown opponent model 'crowd'"):
         with_opponents("ismcts", "crowd")
+    for plain in ("random", "heuristic"):  # was: accepted, the agent having no model to set
+        with pytest.raises(AgentSpecError, match="unknown opponent model 'bogus'"):
+            with_opponents(plain, "bogus")
 
 
 def test_advise_states_the_model_and_the_option_changes_it():
@@ -53,3 +56,7 @@ def test_advise_states_the_model_and_the_option_changes_it():
     assert lines == [want]
     bad = runner.invoke(app, [*base, "--opponents", "crowd"])
     assert bad.exit_code == 2 and "unknown opponent model" in bad.output  # usage: nothing ran
+    bad = runner.invoke(
+        app, ["advise", COLORETTO, "-H", HISTORY, "-a", "random", "--opponents", "x"]
+    )
+    assert bad.exit_code == 2 and "unknown opponent model 'x'" in bad.output

@@ -212,3 +212,66 @@ def test_a_save_name_the_system_refuses_is_a_message_not_a_crash(tmp_path, recov
     assert read_record(path).action_ids() == result.actions and len(result.items) > 2
     with pytest.raises(SaveRefused, match="File name too long"):  # was: a traceback
         check_save_path(str(long_name))
+
+
+@pytest.mark.parametrize("signame", ["SIGHUP", "SIGTERM"])
+def test_a_hang_up_or_termination_keeps_the_moves(tmp_path, signame):
+    """Was: closing the terminal (SIGHUP) or a kill (SIGTERM) ended `meeple play` at once,
+    the moves typed since the last save written nowhere, even with --save."""
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    sig = getattr(signal, signame)
+    env = {**os.environ, "MEEPLE_RECOVERY_DIR": str(tmp_path / "recovery")}
+    path = tmp_path / "game.json"
+    cmd = [sys.executable, "-m", "tournament.cli", "play", TINY, "--seats", "human,heuristic"]
+    proc = subprocess.Popen(
+        [*cmd, "--save", str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    proc.stdin.write("1\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 120
+    while not any(line.startswith("P1") for line in lines) and time.monotonic() < deadline:
+        time.sleep(0.1)  # the typed move is logged: the session runs, the move unsaved
+    assert not path.exists()
+    proc.send_signal(sig)
+    proc.wait(timeout=60)
+    reader.join(timeout=10)
+    assert proc.returncode == 128 + sig, "".join(lines)
+    assert "interrupted: the game is saved" in "".join(lines)
+    assert len(read_record(path).action_ids()) >= 2  # the opening draw and the move typed
+
+
+def test_a_save_that_fails_warns_on_stderr_and_exits_non_zero(tmp_path, recovery_dir, monkeypatch):
+    """Was: a --save that could not be written printed its warning among the moves on
+    stdout and exited 0, the moves in a recovery file a script would never look for."""
+    path = tmp_path / "game.json"
+    replace = os.replace
+
+    def full_disk(src, dst):  # the --save file's disk is full, the recovery folder's not
+        if os.fspath(dst) == str(path):
+            raise OSError(28, "No space left on device")
+        replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    r = CliRunner().invoke(
+        app, ["play", TINY, "--seats", "human,heuristic", "--save", str(path)], input="1\nquit\n"
+    )
+    assert r.exit_code == 1
+    assert "No space left on device" in r.stderr and "kept in" in r.stderr
+    assert "No space left on device" not in r.stdout
+    monkeypatch.undo()
+    (kept,) = recovery_dir.glob("*.json")
+    assert len(read_record(kept).action_ids()) >= 2 and not path.exists()

@@ -252,3 +252,53 @@ def readable_observation_first_line(session) -> str:
     from tournament.advice.play import readable_observation
 
     return readable_observation(session.world.states[len(session.items)], 0).splitlines()[0]
+
+
+def test_a_table_record_continues_only_as_it_was_entered(tmp_path):
+    """A record with '?' entries loaded with other seats (every seat human, or another
+    'me') would show cards the session made up and save a record nothing can load; one
+    whose chance was typed cannot continue with seeded chance. All refused, the file kept."""
+    spec = spiel_games.get_spec("python_rococo")
+    config = spec.tiny_configs[0]
+    table = Table(spiel_games.load_game(config), seed=5)
+    path = tmp_path / "table.json"
+    first = _session(table, config, io.StringIO())
+    table.plan = [(lambda s: "?" in s.items and len(s.items) >= 6, f"save {path}"), (ANY, "quit")]
+    first.run()
+    saved = path.read_bytes()
+    record = read_record(path)
+    assert "?" in record.items() and record.chance == "manual"
+    n = len(record.seats)
+    refused = [
+        (["human"] * n, "seed", "continue it with --chance manual"),
+        (["human"] * n, "manual", "needs exactly one 'me' seat"),
+        (["table", "me"] + ["table"] * (n - 2), "manual", "P1 could not see"),
+        (list(record.seats), "seed", "continue it with --chance manual"),
+    ]
+    for seats, chance, reason in refused:
+        with pytest.raises(PlayError, match=reason):
+            PlaySession(
+                config,
+                seats,
+                0,
+                inp=io.StringIO(""),
+                out=io.StringIO(),
+                hint_agent=HINT,
+                record=record,
+                chance=chance,
+                save_path=str(path),
+                load_path=str(path),
+            )
+    assert path.read_bytes() == saved
+    again = PlaySession(
+        config,
+        list(record.seats),
+        0,
+        inp=io.StringIO(""),
+        out=io.StringIO(),
+        hint_agent=HINT,
+        record=record,
+        chance="manual",
+        load_path=str(path),
+    )
+    assert again.items == record.items()

@@ -112,6 +112,9 @@ def test_ratings_json_csv_md_table(ledger):
 def test_ratings_errors(ledger, tmp_path):
     r = _invoke("ratings", ledger, "--anchor", "nobody=3")
     assert r.exit_code == 1 and "nobody" in r.output
+    for bad in ("greedy=abc", "greedy=nan", "=5"):  # was exit 1: a wrong command line is 2
+        r = _invoke("ratings", ledger, "--anchor", bad)
+        assert r.exit_code == 2 and "--anchor must be AGENT or AGENT=ELO" in r.output
     r = _invoke("ratings", ledger, "--format", "xml")
     assert r.exit_code == 2 and "--format" in r.output
     r = _invoke("ratings", tmp_path / "nothing")
@@ -225,12 +228,15 @@ def test_outputs_never_replace_a_saved_game_or_a_ledger_file(ledger, tmp_path):
 
     saved = tmp_path / "mine.json"
     saved.write_text('{"format": "meeple-game-record"}')
+    page = tmp_path / "mine.html"  # was replaced: the check read only "<!doctype html"
+    page.write_text("<!doctype html><html><body>my notes</body></html>")
     manifest = (ledger / "manifest.json").read_text()
-    for target in (ledger / "manifest.json", saved, tmp_path, "/proc/no/such.html"):
+    for target in (ledger / "manifest.json", saved, page, tmp_path, "/proc/no/such.html"):
         r = _invoke("ratings", ledger, "--html", target, "--bootstrap", "2")
         assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
         assert r.output.startswith("error: --html")
     assert (ledger / "manifest.json").read_text() == manifest
+    assert page.read_text() == "<!doctype html><html><body>my notes</body></html>"
     report = tmp_path / "report.html"
     for _ in range(2):  # an earlier report is replaced
         assert _invoke("ratings", ledger, "--html", report, "--bootstrap", "2").exit_code == 0
@@ -278,3 +284,20 @@ def test_demo_default_config_is_the_checkouts():
     looked for tournament/configs/tournaments/demo.toml and stopped at once."""
     assert DEMO_CONFIG.is_file()
     assert DEMO_CONFIG.parent.parent.parent == Path(__file__).resolve().parents[2]
+
+
+def test_an_html_report_into_a_directory_it_cannot_write_is_refused_first(
+    ledger, tmp_path, monkeypatch
+):
+    """Was: `ratings --html ro/x.html` on a read-only disk failed only after the whole fit."""
+    import os
+
+    from tournament.cli import common
+
+    real = os.access
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    monkeypatch.setattr(common.os, "access", lambda p, mode: real(p, mode) and Path(p) != ro)
+    r = _invoke("ratings", ledger, "--html", ro / "x.html", "--bootstrap", "2")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "is not writable" in r.output
+    assert not list(ro.iterdir())

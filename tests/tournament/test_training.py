@@ -88,8 +88,9 @@ def test_a_rerun_resumes_and_an_interrupted_extraction_replays_only_missing_game
 def test_positions_of_another_request_are_refused_not_mixed(tmp_path):
     train(_cfg(tmp_path), executor="serial")
     with pytest.raises(TrainError, match="every"):
+        other = TrainConfig(GAME, games=6, every=2, out=str(tmp_path / "m2.json"))
         extract_positions(
-            validate(_cfg(tmp_path, every=2)),
+            validate(other),
             tournament_config(validate(_cfg(tmp_path))),
             tmp_path / "work" / "games",
             tmp_path / "work" / "positions",
@@ -149,6 +150,40 @@ def test_an_out_that_holds_no_value_model_is_never_overwritten(tmp_path):
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "not a value model" in r.output
     assert saved.read_text() == '{"format": "meeple-game-record"}'
     assert not (tmp_path / "w").exists()
+
+
+def test_an_out_holding_another_runs_model_is_never_overwritten(tmp_path):
+    """Was: `--out MODEL.json` replaced any value model, another game's included; only a
+    rerun of the command that trained it may."""
+    first = train(_cfg(tmp_path), executor="serial")
+    before = first.model_path.read_text()
+    for argv in (["--games", "7"], ["--seed", "1"]):
+        r = runner.invoke(app, ["train", GAME, "--out", str(first.model_path), *argv])
+        assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+        assert "holds the value model of another run (meeple train" in r.output
+    r = runner.invoke(app, ["train", "python_coloretto(players=4)", "--out", str(first.model_path)])
+    assert r.exit_code == 2 and "of another run" in r.output
+    assert first.model_path.read_text() == before
+    assert _train_cli(tmp_path / "work", first.model_path).exit_code == 0  # the same command
+
+
+def test_a_work_directory_of_other_files_is_refused_before_anything_runs(tmp_path):
+    """Was: `--work` wrote games/ and positions/ into any folder: a tournament ledger (which
+    then no command could read) or a folder of the user's own files."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "notes.txt").write_text("mine")
+    ledger = tmp_path / "ledger"
+    ledger.mkdir()
+    (ledger / "manifest.json").write_text("{}")
+    afile = tmp_path / "afile"
+    afile.write_text("mine")
+    for work, reason in ((notes, "notes.txt"), (ledger, "manifest.json"), (afile, "is a file")):
+        argv = ["train", GAME, "--work", str(work), "--out", str(tmp_path / "m.json")]
+        r = runner.invoke(app, argv)
+        assert r.exit_code == 2 and r.output.count("\n") == 1 and reason in r.output, r.output
+    assert sorted(p.name for p in notes.iterdir()) == ["notes.txt"]
+    assert sorted(p.name for p in ledger.iterdir()) == ["manifest.json"]
 
 
 def _train_cli(work, out):
@@ -211,7 +246,7 @@ def test_a_pooled_run_of_other_features_is_refused(tmp_path):
     data["features"] = ["score_now"]
     manifest.write_text(json.dumps(data))
     cfg = _cfg(tmp_path, games=5, seed=1, pool=(str(first.work),))
-    cfg.work = str(tmp_path / "w2")
+    cfg.work, cfg.out = str(tmp_path / "w2"), str(tmp_path / "m2.json")
     with pytest.raises(TrainError, match="other features"):
         train(cfg, executor="serial")
 

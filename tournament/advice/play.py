@@ -58,7 +58,7 @@ from tournament.advice.positions import (
     replay_record_world,
 )
 from tournament.advice.saving import RecordKeeper
-from tournament.advice.table import TableEntries
+from tournament.advice.table import TableEntries, check_resumable
 from tournament.advice.terminal import (
     PlayError,
     choose,
@@ -97,8 +97,10 @@ class PlayResult:
     returns: list[float] | None = None
     saved: list[str] = field(default_factory=list)
     error: str = ""  # why an AI seat stopped the game, if one did
-    interrupted: bool = False  # stopped by Ctrl-C
+    interrupted: bool = False  # stopped by Ctrl-C, or a hang-up or termination signal
+    signal: int = 0  # the signal that stopped it (0: Ctrl-C or none)
     lost: bool = False  # unsaved moves could not be written anywhere
+    kept: str = ""  # at the stop: saved, recovered (--save failed or none), clean, lost
     items: list = field(default_factory=list)  # table mode: the entries ("?" where unseen)
 
 
@@ -118,6 +120,7 @@ class PlaySession(SessionCommands, TableEntries):
         load_path: str | None = None,
         force: bool = False,
         recovery: Path | None = None,
+        err: IO[str] | None = None,
     ):
         if seed < 0:
             raise PlayError("the seed must be non-negative")
@@ -141,7 +144,7 @@ class PlaySession(SessionCommands, TableEntries):
             )
         self.me: int = min(self.humans) if self.table_mode else -1  # -1: not table mode
         self.seed = seed
-        self.inp, self.out = inp, out
+        self.inp, self.out, self.err = inp, out, err
         self.hint_agent = resolve(hint_agent or default_hint_agent())
         _, seat_seeds = seed_streams(seed, n)
         self.agents = {}
@@ -153,6 +156,7 @@ class PlaySession(SessionCommands, TableEntries):
         self.items: list = []  # history items: action ids, or "?" (table mode)
         self.typed: list[bool] = []  # per item: entered at a prompt (undo steps back to these)
         if record is not None:
+            check_resumable(record, chance, self.table_mode, self.me)
             try:
                 self.world = replay_record_world(
                     self.game, record, viewer=self.me if self.table_mode else None
@@ -168,6 +172,7 @@ class PlaySession(SessionCommands, TableEntries):
             load_path=load_path,
             force=force,
             recovery=recovery,
+            warn=self.warn,
         )
 
     @property
@@ -179,9 +184,16 @@ class PlaySession(SessionCommands, TableEntries):
         return list(self.world.actions)
 
     # ----- output helpers -------------------------------------------------------------
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+    def say(self, text: str = "", stream: IO[str] | None = None) -> None:
+        try:
+            (stream or self.out).write(text + "\n")
+            (stream or self.out).flush()
+        except OSError:  # the terminal is gone (a hang-up): the game is still kept
+            pass
+
+    def warn(self, text: str) -> None:
+        """A failure to save or keep the game: on ``err`` (stderr at a terminal)."""
+        self.say(text, self.err)
 
     def _perfect(self) -> bool:
         return self.game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
@@ -209,7 +221,7 @@ class PlaySession(SessionCommands, TableEntries):
         """Play until the end, a quit or end of input; Ctrl-C saves (with --save) and stops."""
         try:
             return self._run()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:  # Ctrl-C, or a hang-up (terminal.stop_signals)
             self.say("")
             kept = self.files.keep()
             self.say(
@@ -220,7 +232,9 @@ class PlaySession(SessionCommands, TableEntries):
                     "lost": "interrupted: the game could NOT be saved",
                 }[kept]
             )
-            return self._result(False, interrupted=True, kept=kept)
+            return self._result(
+                False, interrupted=True, kept=kept, signal=getattr(stop, "signum", 0)
+            )
 
     def _result(self, finished: bool, kept: str | None = None, **kw) -> PlayResult:
         if kept is None:
@@ -231,6 +245,7 @@ class PlaySession(SessionCommands, TableEntries):
             saved=self.files.saved,
             items=list(self.items),
             lost=kept == "lost",
+            kept=kept,
             **kw,
         )
 

@@ -8,6 +8,7 @@ import io
 
 from tournament.advice.advise_text import percent, points, value_unit
 from tournament.advice.review import MARKS, Decision, Review
+from tournament.html_report import MARK
 
 
 def units(rv: Review) -> str:
@@ -157,7 +158,7 @@ def render_html(rv: Review) -> str:
     summary = "".join(f"<li>{e(line)}</li>" for line in summary_lines(rv))
     title = f"Review of P{rv.player + 1}: {rv.game}"
     return f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>{e(title)}</title>
+<html><head><meta charset="utf-8">{MARK}<title>{e(title)}</title>
 <style>body{{font-family:sans-serif;max-width:70em;margin:auto}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}</style></head>
 <body><h1>{e(title)}</h1>

@@ -76,11 +76,13 @@ class RecordKeeper:
         load_path: str | None = None,
         force: bool = False,
         recovery: Path | None = None,
+        warn: Callable[[str], None] | None = None,
     ):
         if save_path is not None:
             check_save_path(save_path, load_path=load_path, force=force)
         self.snapshot = snapshot
         self.say = say
+        self.warn = warn or say  # failures: stderr at a terminal (``PlaySession.warn``)
         self.save_path = save_path
         self.load_path = load_path
         self.recovery = recovery
@@ -110,17 +112,17 @@ class RecordKeeper:
         record, items, _ = self.snapshot()
         try:
             if target.is_dir():
-                self.say(f"cannot save to {path!r}: it is a directory; give a file name")
+                self.warn(f"cannot save to {path!r}: it is a directory; give a file name")
                 return False
             if target.exists() and target.resolve() not in self.owned and not force:
-                self.say(
+                self.warn(
                     f"{path!r} exists and is not this game's record: 'save {path} --force'"
                     " overwrites it"
                 )
                 return False
             atomic_write_text(target, record.dumps())
         except (OSError, ValueError) as e:  # a name too long, or with a NUL byte
-            self.say(f"cannot save to {path!r}: {getattr(e, 'strerror', None) or e}")
+            self.warn(f"cannot save to {path!r}: {getattr(e, 'strerror', None) or e}")
             return False
         self.owned.add(target.resolve())
         self.saved.append(path)
@@ -141,10 +143,10 @@ class RecordKeeper:
         try:
             path = self._recovery_file(record)
         except OSError as e:
-            self.say(f"warning: {n} unsaved actions could NOT be kept: {e.strerror or e}")
+            self.warn(f"warning: {n} unsaved actions could NOT be kept: {e.strerror or e}")
             return "lost"
         self.saved.append(str(path))
-        self.say(
+        (self.warn if self.save_path else self.say)(  # a failed --save is a failure
             f"warning: the game was not saved ({n} of your entries since the last save);"
             f" it is kept in {path} (continue with: meeple play --load {path})"
         )

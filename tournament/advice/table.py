@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tournament.advice.positions import CHANCE, HistoryError
-from tournament.advice.terminal import choose, readable_observation
+from tournament.advice.terminal import PlayError, choose, readable_observation
 from tournament.advice.unknown import (
     UNKNOWN,
     World,
@@ -24,6 +24,27 @@ from tournament.advice.unknown import (
     options,
     possible_options,
 )
+
+
+def check_resumable(record, chance: str, table_mode: bool, me: int) -> None:
+    """A table-mode record continues only as it was entered: chance outcomes typed by hand
+    stay typed (a seed cannot draw the outcomes that follow ones nobody saw), and moves
+    entered as ``?`` stay unseen by the same one ``me`` seat (any other seating would show
+    cards the session made up, and save a record that no command can load)."""
+    if record.chance == "manual" and chance != "manual":
+        raise PlayError(
+            "this record's chance outcomes were entered at a table; continue it with"
+            " --chance manual"
+        )
+    if not any(is_unknown(a["action"]) for a in record.actions):
+        return
+    seats = [i for i, s in enumerate(record.seats) if s.strip().lower() in ("me", "human")]
+    who = f"P{seats[0] + 1}" if len(seats) == 1 else "its 'me' seat"
+    if not table_mode or (len(seats) == 1 and me != seats[0]):
+        raise PlayError(
+            f"this record holds moves {who} could not see ('?'); continue it in table mode"
+            f" with {who} as the one 'me' seat (as its seats say: {','.join(record.seats)})"
+        )
 
 
 class TableEntries:

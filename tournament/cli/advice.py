@@ -224,13 +224,18 @@ def play_cmd(
     numbered moves, hint, undo, save."""
     from tournament.advice.play import PlayError, PlaySession, split_seats  # deferred: fast --help
     from tournament.advice.positions import read_record  # deferred: fast --help
-    from tournament.advice.terminal import default_hint_agent  # deferred: fast --help
+    from tournament.advice.terminal import (  # deferred: fast --help
+        default_hint_agent,
+        stop_signals,
+    )
 
     hint = hint_agent or default_hint_agent()
     record = None
-    with domain_errors(2):
-        if load is not None:
+    if load is not None:
+        with domain_errors(1):  # a missing or corrupt record: as advise and review say it
             record = read_record(load)
+    with domain_errors(2):
+        if record is not None:
             if game_string and game_string != record.game:
                 raise PlayError(f"the record is for {record.game!r}, not {game_string!r}")
             game_string = record.game
@@ -258,12 +263,14 @@ def play_cmd(
             chance=chance,
             load_path=load,
             force=force,
+            err=sys.stderr,
         )
-    result = session.run()
+    with stop_signals():
+        result = session.run()
     if result.interrupted:
-        raise typer.Exit(130)
-    if result.error or result.lost:
-        raise typer.Exit(1)
+        raise typer.Exit(128 + result.signal if result.signal else 130)
+    if result.error or result.lost or (save and result.kept == "recovered"):
+        raise typer.Exit(1)  # a --save that failed exits non-zero, the moves recovered
 
 
 def register(app: typer.Typer) -> None:

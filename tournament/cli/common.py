@@ -19,6 +19,7 @@ pyspiel or Ray.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -164,6 +165,8 @@ def check_output_path(path: str, option: str, *, report: bool = False) -> None:
         raise fail(f"{option} {path!r} is a directory, not a file", 2)
     if not target.parent.is_dir():
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)
+    if not os.access(target.parent, os.W_OK):  # a read-only disk: say so before the work
+        raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} is not writable", 2)
     if report:
         check_report_target(target, option)
 
@@ -176,22 +179,16 @@ def check_ledger_out(out: Path) -> None:
 
 
 def check_report_target(target: Path, option: str) -> None:
-    """An existing ``target`` may be replaced only by a report: an earlier HTML report or
-    an empty file (``--html "$(mktemp --suffix .html)"``), never a saved game or a
-    ledger's manifest."""
-    if target.exists() and not _is_report(target):
+    """An existing ``target`` may be replaced only by a report: an earlier HTML report
+    meeple wrote (``tournament.html_report.MARK``) or an empty file (``--html "$(mktemp
+    --suffix .html)"``), never a saved game, a ledger's manifest or another HTML page."""
+    from tournament.html_report import is_report
+
+    if target.exists() and not is_report(target):
         raise fail(
-            f"{option} {str(target)!r} exists and is not an HTML report; choose another path", 2
+            f"{option} {str(target)!r} exists and is not a meeple HTML report; choose another path",
+            2,
         )
-
-
-def _is_report(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            head = f.read(64).lstrip().lower()
-    except OSError:
-        return False
-    return not head or head.startswith((b"<!doctype html", b"<html"))
 
 
 # ----- Ray options, the same on every command that runs games or batches on Ray -----------

@@ -27,11 +27,13 @@ def rate(
     from tournament.ratings.fit import parse_anchor  # deferred: fast --help
     from tournament.ratings.load import ratings_from_ledgers  # deferred: fast --help
 
+    with domain_errors(2):  # a malformed --anchor is a wrong command line: nothing read
+        anchored = parse_anchor(anchor)
     with domain_errors(1):
         r, extra = ratings_from_ledgers(
             dirs,
             bootstrap=bootstrap,
-            anchor=parse_anchor(anchor),
+            anchor=anchored,
             seed=seed,
             luck_adjusted=luck,
             luck_value=luck_value,

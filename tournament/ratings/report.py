@@ -14,6 +14,7 @@ import io
 import json
 import math
 
+from tournament.html_report import MARK
 from tournament.ratings.fit import Ratings
 from tournament.ratings.plots import plot_crosstable, plot_elo, plot_ladder
 
@@ -311,7 +312,7 @@ def to_html(r: Ratings, title: str = "meeple-arena ratings", context: dict | Non
         "text-align:right}th{background:#f0f0f0}img{max-width:100%}"
     )
     return (
-        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'>{MARK}"
         f"<title>{html.escape(title)}</title><style>{style}</style></head><body>"
         + "\n".join(sections)
         + "</body></html>\n"
