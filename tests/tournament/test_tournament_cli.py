@@ -301,3 +301,22 @@ def test_an_html_report_into_a_directory_it_cannot_write_is_refused_first(
     r = _invoke("ratings", ledger, "--html", ro / "x.html", "--bootstrap", "2")
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "is not writable" in r.output
     assert not list(ro.iterdir())
+
+
+def test_a_report_that_cannot_be_finished_leaves_the_earlier_one_whole(
+    ledger, tmp_path, monkeypatch
+):
+    """Was: the page was written in place, so a full disk mid-write left a torn report."""
+    import os
+
+    report = tmp_path / "r.html"
+    assert _invoke("ratings", ledger, "--html", report, "--bootstrap", "2").exit_code == 0
+    before = report.read_text()
+
+    def full_disk(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    r = _invoke("ratings", ledger, "--html", report, "--bootstrap", "2", "--seed", "1")
+    assert r.exit_code == 1 and "No space left on device" in r.output
+    assert report.read_text() == before

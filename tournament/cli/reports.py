@@ -54,8 +54,10 @@ def emit(r, extra: dict, fmt: str, html: Path | None) -> None:
     else:
         sys.stdout.write(report.render(r, fmt).rstrip("\n") + "\n")
     if html is not None:
+        from spiel_games.common.files import atomic_write_text  # deferred: fast --help
+
         try:
-            html.write_text(report.to_html(r, context=extra))
+            atomic_write_text(html, report.to_html(r, context=extra))  # never a torn page
         except OSError as e:
             raise fail(f"cannot write {str(html)!r}: {e.strerror or e}") from None
         typer.echo(f"HTML report: {html}", err=fmt != "table")

@@ -105,8 +105,10 @@ def review_cmd(
     except (ValueError, RuntimeError) as e:
         raise fail(str(e), 1) from None
     if html_path is not None:
+        from spiel_games.common.files import atomic_write_text  # deferred: fast --help
+
         try:
-            Path(html_path).write_text(review_text.render_html(result))
+            atomic_write_text(html_path, review_text.render_html(result))  # never a torn page
         except OSError as e:
             raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
     if as_json or fmt == "json":
