@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,7 +138,20 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     if cfg.out is not None and Path(cfg.out).exists():
         _check_out(cfg, Path(cfg.out))
     _check_work(work_dir(cfg))
+    for option, path in (("--out", cfg.out), ("--work", work_dir(cfg))):
+        if path is not None:
+            _check_writable(option, Path(path))
     return cfg
+
+
+def _check_writable(option: str, path: Path) -> None:
+    """The nearest existing folder on ``path``'s way can be written to: a read-only disk is
+    said before the self-play, not after it."""
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise TrainError(f"{option} {path}: cannot write in {parent}")
 
 
 def train_command(cfg: TrainConfig) -> str:
@@ -376,6 +390,6 @@ def train(
     out = Path(cfg.out) if cfg.out else default_out(cfg, text)
     try:
         model.save(out)
-    except OSError as e:
-        raise TrainError(f"cannot write {out}: {one_line(e)}") from None
+    except OSError as e:  # the reason, not the name of the temporary file it wrote first
+        raise TrainError(f"cannot write {out}: {e.strerror or one_line(e)}") from None
     return TrainResult(out, work, report["games"], failed, report["positions"], report, model)

@@ -4,6 +4,7 @@ bad requests fail in one line before anything is written."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pyspiel
@@ -269,3 +270,31 @@ def test_train_plays_its_self_play_games_on_ray(ray_cluster, tmp_path):
         executor="serial",
     )
     assert serial.model == result.model  # the same seeds give the same games and model
+
+
+def test_an_output_it_cannot_write_is_said_before_the_self_play(tmp_path, monkeypatch):
+    """Was: `--out ro/m.json` on a read-only disk failed after every game was played, and
+    the message named the temporary file (`.tmp-m.json.9561`), not the reason."""
+    import os
+
+    real = os.access
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    monkeypatch.setattr(training.os, "access", lambda p, m: real(p, m) and Path(p) != ro)
+    r = runner.invoke(
+        app, ["train", GAME, "--work", str(tmp_path / "w"), "--out", str(ro / "m.json")]
+    )
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and f"cannot write in {ro}" in r.output
+    assert not (tmp_path / "w").exists()
+    monkeypatch.undo()
+    replace = os.replace
+
+    def full_disk(src, dst):
+        if str(dst).endswith("m.json"):
+            raise OSError(28, "No space left on device", str(src))
+        replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    with pytest.raises(TrainError) as e:
+        train(_cfg(tmp_path), executor="serial")
+    assert str(e.value) == f"cannot write {tmp_path / 'm.json'}: No space left on device"
