@@ -241,3 +241,10 @@ def test_a_losss_lower_bound_includes_how_far_losses_move_between_seeds():
     assert low == pytest.approx(5.0 - Z95 * math.hypot(1.0 / Z95, 1.0))
     assert mark_for(5.0, low, (2.0, 5.0, 10.0)) == "doubtful"
     assert all(f > 0 for f in LOSS_FLOOR.values())
+
+
+def test_a_folder_that_is_no_ledger_is_called_that(tmp_path):
+    """Was: an empty folder was called a ledger ("give the GAME_ID"), with or without one."""
+    for argv in ([str(tmp_path)], [str(tmp_path), "some-game-id"]):
+        r = runner.invoke(app, ["review", *argv, "-a", "random"])
+        assert r.exit_code == 1 and "is a directory, not a meeple ledger" in r.stderr, r.stderr

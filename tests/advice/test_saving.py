@@ -275,3 +275,10 @@ def test_a_save_that_fails_warns_on_stderr_and_exits_non_zero(tmp_path, recovery
     monkeypatch.undo()
     (kept,) = recovery_dir.glob("*.json")
     assert len(read_record(kept).action_ids()) >= 2 and not path.exists()
+
+
+def test_an_empty_save_name_says_so():
+    """Was: `--save ''` was called a directory (Path('') is the working directory)."""
+    for name in ("", "  "):
+        with pytest.raises(SaveRefused, match="--save needs a file name"):
+            check_save_path(name)

@@ -21,10 +21,9 @@ value, so a loss is never negative. Each decision gets:
 - its accuracy, Lichess's formula on the loss in chance to finish first (percentage
   points): ``103.1668 exp(-0.04354 loss) - 3.1669``, clipped to [0, 100].
 
-The summary gives the error rate (the average loss over unforced decisions, in points and
-in chance to finish first), the accuracy (the mean over decisions), the marks, the three
-biggest mistakes each with the position as the player saw it, and the luck of every chance
-event the player saw with a luck-adjusted result (``tournament.advice.review_luck``).
+The summary: the error rate (mean loss per unforced decision, in points and in chance to finish
+first), the mean accuracy, the marks, the three biggest mistakes with the position as seen, and
+each seen chance event's luck, with a luck-adjusted result (``tournament.advice.review_luck``).
 
 The game comes from a record (``meeple play``, table mode, ``meeple replay --save``) or a
 ledger game (its recorded moves, or replayed exactly from its seed). Records with ``?`` are reviewed from the
@@ -229,6 +228,8 @@ class Review:
 def load_game_record(source: str, game_id: str | None) -> GameRecord:
     """A record file, or game ``game_id`` of the ledger directory ``source``."""
     if Path(source).is_dir():
+        if not (Path(source) / "manifest.json").exists():
+            raise HistoryError(f"{source} is a directory, not a meeple ledger")
         if not game_id:
             raise HistoryError(f"{source} is a ledger: give the GAME_ID to review")
         return replay_ledger(source, game_id).record()

@@ -38,6 +38,8 @@ def check_save_path(path: str, *, load_path: str | None = None, force: bool = Fa
     """Refuse a ``--save`` path before the game starts: a directory, a missing directory,
     or an existing record that is not the one being continued (without ``--force``)."""
     target = Path(path)
+    if not path.strip():  # Path("") is the working directory: "is a directory" misled
+        raise SaveRefused("--save needs a file name")
     if "\0" in path:  # Path.exists() says False for it rather than raising
         raise SaveRefused(f"--save {path!r}: a file name cannot hold a NUL byte")
     try:
