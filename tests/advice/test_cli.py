@@ -237,3 +237,17 @@ def test_a_damaged_blueprint_is_one_line_in_advise_serve_and_play(tmp_path, dama
         r = runner.invoke(app, ["play", THREE, "--seats", f"human,heuristic,blueprint(path={bad})"])
         assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
         assert "truncated, corrupt" in r.stderr
+
+
+def test_a_device_as_the_game_record_is_refused_by_advise_review_and_play():
+    """Was: read to its end (`--game-file /dev/zero` until memory ran out; /dev/null, read
+    here, came out as 'not valid JSON'). Play's setup errors are exit 2, as for a missing
+    record."""
+    for args, code in (
+        (["advise", "--game-file", "/dev/null", "-a", "random"], 1),
+        (["review", "/dev/null", "-a", "random", "-q"], 1),
+        (["play", "--load", "/dev/null"], 2),
+    ):
+        r = runner.invoke(app, args)
+        assert r.exit_code == code and r.stderr.count("\n") == 1, (args, r.output)
+        assert r.stderr == "error: game record '/dev/null' is a character device, not a file\n"
