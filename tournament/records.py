@@ -186,8 +186,9 @@ def read_record(path: str | Path) -> GameRecord:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
+        why = e.msg.removesuffix(" at")  # json's "Invalid control character at" (position)
         raise HistoryError(
-            f"game record {str(path)!r} is not valid JSON: {e.msg} at line {e.lineno}"
+            f"game record {str(path)!r} is not valid JSON: {why} at line {e.lineno}"
         ) from None
     except RecursionError:
         raise HistoryError(f"game record {str(path)!r} is nested too deeply") from None

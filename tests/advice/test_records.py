@@ -184,3 +184,14 @@ def test_only_a_regular_file_of_at_most_the_cap_is_read(tmp_path, monkeypatch):
     monkeypatch.setattr(records, "MAX_RECORD_BYTES", 100)
     with pytest.raises(R.HistoryError, match="is over 100 bytes, the most a game record may be"):
         R.read_record(path)
+
+
+def test_a_json_error_in_a_record_says_at_once(tmp_path):
+    """Was: "is not valid JSON: Invalid control character at at line 1"."""
+    path = tmp_path / "r.json"
+    path.write_text('{"format": "x\x01"}')
+    with pytest.raises(R.HistoryError) as e:
+        R.read_record(path)
+    assert str(e.value) == (
+        f"game record {str(path)!r} is not valid JSON: Invalid control character at line 1"
+    )
