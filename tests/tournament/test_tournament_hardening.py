@@ -335,6 +335,14 @@ def test_a_manifest_that_cannot_be_read_is_one_line(tmp_path, make_raw):
         assert r.output.count("\n") == 1 and "unreadable manifest" in r.output
 
 
+def test_a_manifest_that_is_not_an_object_says_what_it_holds(tmp_path):
+    """Was: only 'not a meeple ledger manifest (version 3)' for `[1, 2, 3]`."""
+    for text, what in (("[1, 2, 3]", "an array"), ('"x"', "a string"), ("7", "a number")):
+        (tmp_path / "manifest.json").write_text(text)
+        with pytest.raises(LedgerError, match=f"manifest \\(version 3\\): {what}, not an object$"):
+            read_ledger(tmp_path)
+
+
 # ----- Ray: a worker's agent error arrives as the project's one line ---------------------
 
 
