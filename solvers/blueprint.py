@@ -159,7 +159,7 @@ def _read(path: str, size: int, mtime: int) -> tuple[dict, dict[str, np.ndarray]
     try:
         meta, arrays = load_npz(path)
     except TablesError as e:
-        raise PolicyFileError(f"cannot read blueprint {path}: {e}") from None
+        raise PolicyFileError(f"blueprint {e}") from None  # e names the file
     if meta.get("kind") != KIND:
         raise PolicyFileError(f"{path} is not a meeple blueprint (kind {meta.get('kind')!r})")
     return meta, arrays

@@ -31,6 +31,7 @@ so policy files and the ``policy`` agent see no difference.
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 
 import pyspiel
@@ -40,6 +41,46 @@ from solvers.cfr import average_policy_table
 
 KINDS = ("cfr", "cfr+", "dcfr")
 DEFAULT_MAX_NODES = 1_000_000
+_PROBES = 8  # random paths of ``surely_too_large``
+_MARGIN = 10**6  # their mean estimate must be this many times ``max_nodes``
+
+
+class TreeTooLarge(ValueError):
+    """The game tree has more nodes than the export allows: not a tiny configuration."""
+
+    def __init__(self, max_nodes: int):
+        self.max_nodes = max_nodes
+        super().__init__(f"game tree exceeds {max_nodes:,} nodes: not a tiny configuration")
+
+
+def surely_too_large(game, max_nodes: int = DEFAULT_MAX_NODES) -> bool:
+    """True when the game tree certainly has more than ``max_nodes`` nodes, from a few
+    random paths (milliseconds, where ``export_efg`` would walk ``max_nodes`` nodes first).
+
+    Knuth's estimator: along a path choosing uniformly among each node's children (chance
+    outcomes too), 1 + b0 + b0*b1 + ... is an unbiased estimate of the node count N, and so
+    is the mean of ``_PROBES`` paths; by Markov's inequality the mean reaches
+    ``_MARGIN * N`` with probability at most 1/_MARGIN. A full game estimates around 1e60.
+    A tree over the bound that is not refused here is still refused by ``export_efg``."""
+    rng = random.Random(0)
+    limit = max_nodes * _MARGIN * _PROBES  # a sum over it: the mean is over max_nodes * _MARGIN
+    total = 0  # the sum of the paths' estimates
+    for _ in range(_PROBES):
+        state, width = game.new_initial_state(), 1
+        total += 1
+        while total <= limit and not state.is_terminal():
+            if state.is_chance_node():
+                children = [a for a, _ in state.chance_outcomes()]
+            else:
+                children = state.legal_actions()
+            if not children:
+                break
+            width *= len(children)
+            total += width
+            state.apply_action(rng.choice(children))
+        if total > limit:
+            return True
+    return False
 
 
 def _escape(name: str) -> str:
@@ -112,7 +153,7 @@ def export_efg(game, max_nodes: int = DEFAULT_MAX_NODES, key_fn=None) -> EFGExpo
         state = stack.pop()
         nodes += 1
         if nodes > max_nodes:
-            raise ValueError(f"game tree exceeds {max_nodes} nodes: not a tiny configuration")
+            raise TreeTooLarge(max_nodes)
         if state.is_terminal():
             terminals += 1
             pay = " ".join(repr(float(x)) for x in state.returns())

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -333,11 +335,7 @@ def save_npz(path: str | Path, arrays: dict[str, np.ndarray], meta: dict) -> int
 
 def load_npz(path: str | Path) -> tuple[dict, dict[str, np.ndarray]]:
     """(manifest, arrays) of a file written by ``save_npz``; TablesError if unreadable."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError, EOFError) as e:
-        raise TablesError(f"{path} is unreadable ({type(e).__name__})") from None
+    arrays = _read_arrays(path)
     raw = arrays.pop("meta", None)
     try:
         meta = json.loads(raw.tobytes()) if raw is not None else None
@@ -346,3 +344,26 @@ def load_npz(path: str | Path) -> tuple[dict, dict[str, np.ndarray]]:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise TablesError(f"{path} has no meeple manifest (format {FORMAT})")
     return meta, arrays
+
+
+def _read_arrays(path: str | Path) -> dict[str, np.ndarray]:
+    """Every array of an .npz file; TablesError, naming the file, for a missing, truncated
+    or corrupt one (a cut-off zip, a damaged member) or one that is not an .npz at all."""
+    try:
+        z = np.load(path, allow_pickle=False)
+        if isinstance(z, np.ndarray):
+            raise TablesError(f"{path} is a single .npy array, not an .npz file")
+        with z:
+            arrays = {k: z[k] for k in z.files}
+    except TablesError:
+        raise
+    except OSError as e:
+        raise TablesError(f"{path} is unreadable ({e.strerror or e})") from None
+    except (ValueError, EOFError, NotImplementedError, zipfile.BadZipFile, zlib.error) as e:
+        why = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if "pickled" in why:  # np.load's word for a file that is neither .npz nor .npy
+            why = "not a zip archive"
+        raise TablesError(f"{path} is truncated, corrupt or not an .npz file ({why})") from None
+    if not all(isinstance(a, np.ndarray) for a in arrays.values()):
+        raise TablesError(f"{path} holds a member that is not a numpy array")
+    return arrays

@@ -30,6 +30,25 @@ class CheckpointError(SolveError):
     """A checkpoint that cannot be resumed: unreadable, or written for another request."""
 
 
+class NotTinyError(SolveError):
+    """A request for the whole game tree (exact CFR, or nash_conv reports) on a game
+    whose tree is over the export's bound: a wrong request, though found only by walking
+    the tree when ``validate``'s quick estimate could not tell."""
+
+    @classmethod
+    def of(cls, cfg: SolveConfig, game, nodes: int = efg_cfr.DEFAULT_MAX_NODES) -> NotTinyError:
+        if cfg.solver in efg_cfr.KINDS:
+            return cls(
+                f"{cfg.solver} is exact: it needs a game tree of at most {nodes:,} nodes and "
+                f"{cfg.game} has more; use a tiny configuration (meeple games show "
+                f"{game.get_type().short_name}) or --solver mccfr-os"
+            )
+        return cls(  # MCCFR on a 2-player OpenSpiel game outside the registry
+            f"{cfg.solver} on {cfg.game} reports nash_conv over the whole game tree, which "
+            f"must have at most {nodes:,} nodes; this one has more"
+        )
+
+
 @dataclass
 class SolveConfig:
     game: str
@@ -153,6 +172,8 @@ def validate(cfg: SolveConfig) -> Plan:
     if out.suffix == ".npz" and is_exact:
         raise SolveError(f"--out {out}: blueprints (.npz) come from MCCFR; use a .parquet file")
     _check_out(out, cfg.solver)
+    if (is_exact or exploitability_computable(game)) and efg_cfr.surely_too_large(game):
+        raise NotTinyError.of(cfg, game)
     return Plan(game, out, abstraction, version, is_exact)
 
 

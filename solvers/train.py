@@ -33,6 +33,7 @@ from solvers.policy_file import table_rows, write_policy
 from solvers.solve_request import (
     SOLVERS,
     CheckpointError,
+    NotTinyError,
     Plan,
     SolveConfig,
     SolveError,
@@ -48,6 +49,7 @@ from solvers.train_exact import solve_exact
 __all__ = [
     "SOLVERS",
     "CheckpointError",
+    "NotTinyError",
     "SolveConfig",
     "SolveError",
     "SolveResult",
@@ -78,12 +80,14 @@ def solve(
     ``on_resume(iterations)`` once a checkpoint has been accepted and loaded (never for a
     checkpoint that is refused)."""
     plan = validate(cfg)
-    if plan.is_exact:
-        return solve_exact(cfg, plan, on_iteration, on_report, on_resume)
     try:
+        if plan.is_exact:
+            return solve_exact(cfg, plan, on_iteration, on_report, on_resume)
         return _solve_mccfr(cfg, plan, on_iteration, on_report, on_resume)
     except mccfr_train.CheckpointError as e:
         raise CheckpointError(str(e)) from None
+    except efg_cfr.TreeTooLarge as e:  # over the bound, though validate's estimate was not
+        raise NotTinyError.of(cfg, plan.game, e.max_nodes) from None
 
 
 def train_spec(cfg: SolveConfig, plan: Plan) -> mccfr_train.TrainSpec:

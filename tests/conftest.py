@@ -60,3 +60,32 @@ def _load_script(name: str):
 def load_script():
     """load_script(NAME): scripts/NAME.py imported as a module (the scripts are no package)."""
     return _load_script
+
+
+def _damaged_npz(path):
+    """Two damaged copies of the .npz at ``path``, beside it: ``.cut.npz`` (the file cut
+    off halfway, its zip directory lost) and ``.bad.npz`` (the zip intact but its largest
+    member's deflate stream overwritten, which zlib refuses)."""
+    import struct
+    import zipfile
+    from pathlib import Path
+
+    path = Path(path)
+    data = path.read_bytes()
+    cut = path.with_suffix(".cut.npz")
+    cut.write_bytes(data[: len(data) // 2])
+    with zipfile.ZipFile(path) as z:
+        info = max(z.infolist(), key=lambda i: i.compress_size)
+    assert info.compress_type == zipfile.ZIP_DEFLATED and info.compress_size >= 8
+    h = info.header_offset
+    name_len, extra_len = struct.unpack("<HH", data[h + 26 : h + 30])
+    start = h + 30 + name_len + extra_len
+    bad = path.with_suffix(".bad.npz")
+    bad.write_bytes(data[:start] + b"\xff" * 8 + data[start + 8 :])  # reserved block type
+    return cut, bad
+
+
+@pytest.fixture
+def damaged_npz():
+    """damaged_npz(PATH): (truncated copy, copy with a corrupted member) of an .npz file."""
+    return _damaged_npz

@@ -148,7 +148,14 @@ class TournamentConfig:
 def load_toml(path: str | Path) -> dict:
     p = Path(path)
     if not p.is_file():
-        raise ConfigError(f"config file {str(p)!r} does not exist")
+        what = (
+            "is a directory, not a TOML file"
+            if p.is_dir()
+            else "is not a regular file"
+            if p.exists()
+            else "does not exist"
+        )
+        raise ConfigError(f"config file {str(p)!r} {what}")
     try:
         return tomllib.loads(p.read_bytes().decode("utf-8"))
     except UnicodeDecodeError as e:

@@ -41,6 +41,7 @@ LEDGER_VERSION = 3
 # 3 batches beside its own (a batch's columns say what it holds, not the manifest).
 READABLE_VERSIONS = (1, 2, 3)
 _ADDED = ("coverage", "moves")  # columns added since version 1, in order
+_JSON_KINDS = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
 
 SCHEMA = pa.schema(
     [
@@ -130,12 +131,9 @@ def read_manifest(directory: Path) -> dict:
         raise LedgerError(f"{path}: unreadable manifest ({e.strerror or e})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise LedgerError(f"{path}: unreadable manifest ({e})") from None
-    if (
-        not isinstance(m, dict)
-        or m.get("ledger_version") not in READABLE_VERSIONS
-        or "run_id" not in m
-    ):
-        raise LedgerError(f"{path}: not a meeple ledger manifest (version {LEDGER_VERSION})")
+    what = "" if isinstance(m, dict) else f": {_JSON_KINDS.get(type(m), 'a number')}, not an object"
+    if what or m.get("ledger_version") not in READABLE_VERSIONS or "run_id" not in m:
+        raise LedgerError(f"{path}: not a meeple ledger manifest (version {LEDGER_VERSION}){what}")
     return m
 
 

@@ -29,6 +29,8 @@ neither imports the other for it.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +42,14 @@ from tournament.match import final_scores
 FORMAT = "meeple-game-record"
 VERSION = 1
 UNKNOWN = "?"  # an entry the recording player could not see
+MAX_RECORD_BYTES = 64 * 2**20  # records are a few kB; read no further than this
+_NOT_REGULAR = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 class HistoryError(MeepleError):
@@ -165,23 +175,50 @@ def parse_record(data: dict) -> GameRecord:
 
 
 def read_record(path: str | Path) -> GameRecord:
+    """The game record in the file ``path`` (HistoryError, one line, for anything else)."""
+    data = _read_bytes(path)
     try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise HistoryError(f"cannot read game record {str(path)!r}: {e.strerror or e}") from None
+        text = data.decode()
     except UnicodeDecodeError as e:
         raise HistoryError(
             f"game record {str(path)!r} is not UTF-8 text (byte {e.start}); not a game record"
         ) from None
     try:
-        data = json.loads(text)
+        obj = json.loads(text)
     except json.JSONDecodeError as e:
+        why = e.msg.removesuffix(" at")  # json's "Invalid control character at" (position)
         raise HistoryError(
-            f"game record {str(path)!r} is not valid JSON: {e.msg} at line {e.lineno}"
+            f"game record {str(path)!r} is not valid JSON: {why} at line {e.lineno}"
         ) from None
     except RecursionError:
         raise HistoryError(f"game record {str(path)!r} is nested too deeply") from None
-    return parse_record(data)
+    return parse_record(obj)
+
+
+def _read_bytes(path: str | Path) -> bytes:
+    """At most MAX_RECORD_BYTES of a regular file: a device (/dev/zero), a pipe (opened
+    without waiting for a writer) or an over-large file is refused before it is read."""
+    where = f"game record {str(path)!r}"
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        raise HistoryError(f"cannot read {where}: {e.strerror or e}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((what for test, what in _NOT_REGULAR if test(mode)), "a special file")
+            raise HistoryError(f"{where} is {kind}, not a file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise HistoryError(f"cannot read {where}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_RECORD_BYTES:
+        mib, rest = divmod(MAX_RECORD_BYTES, 2**20)
+        cap = f"{MAX_RECORD_BYTES:,} bytes" if rest else f"{mib} MiB"
+        raise HistoryError(f"{where} is over {cap}, the most a game record may be")
+    return data
 
 
 def record_viewer(record: GameRecord) -> int | None:

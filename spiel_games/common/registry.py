@@ -158,6 +158,7 @@ def load_game(game_string: str, any_openspiel: bool = False):
     pyspiel prints "OpenSpiel exception: ..." on the C++ stderr before raising;
     that line is suppressed here so command-line tools show one message only.
     """
+    _refuse_repeated_parameters(game_string)
     try:
         get_spec(game_string)
     except KeyError as e:
@@ -168,6 +169,27 @@ def load_game(game_string: str, any_openspiel: bool = False):
                 message = f"unknown game {name!r}; meeple games: {', '.join(sorted(_REGISTRY))}"
             raise GameStringError(message) from None
     return _load(game_string)
+
+
+def _refuse_repeated_parameters(game_string: str) -> None:
+    """GameStringError for a parameter given twice in one parameter list (nested game
+    strings have their own lists): OpenSpiel would keep the last value without a word."""
+    seen: list[set[str]] = []  # the keys of each open parameter list
+    start: int | None = None  # where the key being read began
+    for i, ch in enumerate(game_string):
+        if ch in "(,":
+            if ch == "(":
+                seen.append(set())
+            start = i + 1
+        elif ch == ")":
+            seen = seen[:-1]
+            start = None
+        elif ch == "=" and seen and start is not None:
+            key = game_string[start:i].strip()
+            if key in seen[-1]:
+                raise GameStringError(f"game parameter {key!r} given twice in {game_string!r}")
+            seen[-1].add(key)
+            start = None
 
 
 @functools.lru_cache(maxsize=64)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+import spiel_games
 from tournament.cli import app
 
 runner = CliRunner()
@@ -231,3 +234,39 @@ def test_advise_with_a_trained_policy_and_a_search(tmp_path):
     assert all(m["value"] is None and m["visits"] == 200 for m in pol["moves"])
     assert all("prob" not in m for m in search["moves"])
     assert obj["agree"] == (pol["best"] == search["best"])
+
+
+def test_a_damaged_blueprint_is_one_line_in_advise_serve_and_play(tmp_path, damaged_npz):
+    """Was: a traceback (zipfile.BadZipFile, zlib.error) from advise and play, and
+    "BadZipFile: File is not a zip file" (no file named) from the engine. Exit codes as for
+    a blueprint that is missing: 1 from advise, 2 from play's seat setup."""
+    shipped = Path(spiel_games.__file__).parent / "coloretto" / "blueprint_3p.npz"
+    copy = tmp_path / "bp.npz"
+    shutil.copyfile(shipped, copy)
+    for bad in damaged_npz(copy):
+        for agent in (f"blueprint(path={bad})", f"ismcts(sims=5,prior=blueprint,blueprint={bad})"):
+            r = runner.invoke(app, ["advise", THREE, "-H", OPENING, "-a", agent])
+            assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+            assert f"blueprint {bad} is truncated, corrupt or not an .npz file" in r.stderr
+        query = {"id": 7, "game": THREE, "history": OPENING, "agent": f"blueprint(path={bad})"}
+        r = runner.invoke(app, ["advise", "--serve"], input=json.dumps(query) + "\n")
+        answer = json.loads(r.stdout)
+        assert r.exit_code == 0 and answer["id"] == 7, r.output
+        assert answer["error"].startswith(f"blueprint {bad} is truncated, corrupt")
+        r = runner.invoke(app, ["play", THREE, "--seats", f"human,heuristic,blueprint(path={bad})"])
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+        assert "truncated, corrupt" in r.stderr
+
+
+def test_a_device_as_the_game_record_is_refused_by_advise_review_and_play():
+    """Was: read to its end (`--game-file /dev/zero` until memory ran out; /dev/null, read
+    here, came out as 'not valid JSON'). Play's setup errors are exit 2, as for a missing
+    record."""
+    for args, code in (
+        (["advise", "--game-file", "/dev/null", "-a", "random"], 1),
+        (["review", "/dev/null", "-a", "random", "-q"], 1),
+        (["play", "--load", "/dev/null"], 2),
+    ):
+        r = runner.invoke(app, args)
+        assert r.exit_code == code and r.stderr.count("\n") == 1, (args, r.output)
+        assert r.stderr == "error: game record '/dev/null' is a character device, not a file\n"

@@ -207,3 +207,13 @@ def test_queries_read_after_the_reader_went_away_are_not_searched():
 
     engine.serve(lines(), ClosedPipe())  # type: ignore[arg-type]
     assert engine.closed and ran == []
+
+
+def test_a_json_error_message_says_at_once():
+    """Was: "malformed JSON: Invalid control character at at column 10" (json's message
+    ends in "at", meant to be followed by its own position)."""
+    answers = run('{"id": "x\x01"}', '{"id": "x\\q"}')
+    assert [a["error"] for a in answers] == [
+        "malformed JSON: Invalid control character at column 10",
+        "malformed JSON: Invalid \\escape at column 10",
+    ]

@@ -151,3 +151,47 @@ def test_every_game_round_trips_through_the_history_format(config):
     assert len(text.split("; ")) == len(state.history())
     replayed, actions = R.replay_history(game, text)
     assert actions == state.history() and replayed.is_terminal()
+
+
+def test_only_a_regular_file_of_at_most_the_cap_is_read(tmp_path, monkeypatch):
+    """Was: read to the end whatever it was given: `--game-file /dev/zero` until memory
+    ran out, a FIFO blocked until a writer came. /dev/null stands in for /dev/zero (was
+    'not valid JSON'); the cap is lowered to test a file over it without writing 64 MiB."""
+    import os
+    import threading
+
+    from tournament import records
+
+    with pytest.raises(R.HistoryError, match=r"^game record '/dev/null' is a character device"):
+        R.read_record("/dev/null")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    errors: list[Exception] = []
+
+    def read() -> None:
+        try:
+            R.read_record(fifo)
+        except R.HistoryError as e:
+            errors.append(e)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(10)
+    assert not reader.is_alive(), "read_record waited for a writer on a FIFO"
+    assert len(errors) == 1 and "is a pipe (FIFO), not a file" in str(errors[0])
+    path = tmp_path / "r.json"
+    path.write_text(" " * 101)
+    monkeypatch.setattr(records, "MAX_RECORD_BYTES", 100)
+    with pytest.raises(R.HistoryError, match="is over 100 bytes, the most a game record may be"):
+        R.read_record(path)
+
+
+def test_a_json_error_in_a_record_says_at_once(tmp_path):
+    """Was: "is not valid JSON: Invalid control character at at line 1"."""
+    path = tmp_path / "r.json"
+    path.write_text('{"format": "x\x01"}')
+    with pytest.raises(R.HistoryError) as e:
+        R.read_record(path)
+    assert str(e.value) == (
+        f"game record {str(path)!r} is not valid JSON: Invalid control character at line 1"
+    )

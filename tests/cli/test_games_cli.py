@@ -88,3 +88,22 @@ def test_out_of_range_parameter_is_refused_not_replaced_by_its_default():
         assert ("jokers must be -1 (by edition) or 0-" in lines[0]) or (
             "cards_per_color must be 1-" in lines[0]
         )
+
+
+def test_a_repeated_game_parameter_is_refused_as_a_repeated_agent_parameter_is():
+    """Was: python_coloretto(players=3,players=4) ran with 4 players (OpenSpiel keeps the
+    last value), while ismcts(sims=3,sims=4) was refused."""
+    for game, key in (
+        ("python_coloretto(players=3,players=4)", "players"),
+        ("python_coloretto(players=3, jokers=0, players=3)", "players"),
+        ("turn_based_simultaneous_game(game=goofspiel(num_cards=3,num_cards=4))", "num_cards"),
+    ):
+        for argv in (
+            ["games", "simulate", game, "--games", "1"],
+            ["advise", game, "-H", "x", "-a", "random"],
+        ):
+            result = runner.invoke(app, argv)
+            assert result.exit_code == 2, (argv, result.output)
+            assert result.stderr == f"error: game parameter {key!r} given twice in {game!r}\n"
+    ok = "turn_based_simultaneous_game(game=goofspiel(num_cards=3,players=2))"  # nested: apart
+    assert spiel_games.load_game(ok, any_openspiel=True).num_players() == 2

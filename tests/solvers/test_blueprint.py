@@ -12,7 +12,7 @@ import pytest
 
 import spiel_games
 from solvers.blueprint import load_blueprint, save_blueprint, shipped_blueprints
-from solvers.mccfr_tables import load_npz
+from solvers.mccfr_tables import TablesError, load_npz, save_npz
 from solvers.policy_file import PolicyFileError
 from solvers.registry import make_agent
 from solvers.spec import AgentSpecError
@@ -205,3 +205,27 @@ def test_shipped_blueprints_load_and_play_for_their_game(path):
     assert agent.blueprint is bp
     result = play_match(game, [agent] + [make_agent("heuristic", game, s) for s in (1, 2)], 0)
     assert result.failure == "" and agent.coverage() is not None
+
+
+def test_a_truncated_or_corrupted_npz_is_a_one_line_error(tmp_path, damaged_npz):
+    """Was: a cut-off file raised zipfile.BadZipFile and a damaged member zlib.error, past
+    load_npz's except clause: a traceback from every command that reads a blueprint."""
+    path = tmp_path / "t.npz"
+    save_npz(path, {"x": np.arange(5000, dtype=np.int64) % 7}, {"kind": "test"})
+    assert load_npz(path)[0]["kind"] == "test"
+    for damaged in damaged_npz(path):
+        with pytest.raises(TablesError, match="truncated, corrupt or not an .npz file") as e:
+            load_npz(damaged)
+        assert str(e.value).startswith(str(damaged)) and "\n" not in str(e.value)
+    np.save(tmp_path / "a.npy", np.arange(3))
+    with pytest.raises(TablesError, match="single .npy array"):  # was a TypeError
+        load_npz(tmp_path / "a.npy")
+
+
+def test_a_damaged_blueprint_is_a_policy_file_error(tiny_blueprint, damaged_npz):
+    game = spiel_games.load_game(TINY)
+    for damaged in damaged_npz(tiny_blueprint):
+        with pytest.raises(PolicyFileError, match=f"blueprint {damaged} is truncated, corrupt"):
+            make_agent(f"blueprint(path={damaged})", game, seed=0)
+        with pytest.raises(AgentSpecError, match="truncated, corrupt"):
+            make_agent(f"ismcts(sims=5,prior=blueprint,blueprint={damaged})", game, seed=0)

@@ -167,3 +167,32 @@ def test_baselines_learn_only_from_the_traversers_own_decisions(weighting):
         assert deltas.base_slot
         assert {owner[s] for s in deltas.base_slot} == {player}
         tables.apply(view, [deltas.to_arrays()])
+
+
+def test_a_damaged_checkpoint_file_is_refused_in_one_line(tmp_path, monkeypatch, damaged_npz):
+    """Was: a truncated rounds or tables file raised zipfile.BadZipFile (a damaged member
+    zlib.error) out of Journal.load, a traceback from `meeple solve` resuming it."""
+    monkeypatch.setattr(mccfr_checkpoint, "FLUSH_SECONDS", 0.0)
+    spec = _spec()
+
+    class Crashing(SerialExecutor):
+        def run_round(self, tables, view, round_no, plan):
+            if round_no == 3:
+                raise SystemExit("killed")
+            return super().run_round(tables, view, round_no, plan)
+
+    _run(spec, 20, SerialExecutor(spec), 1, Journal(tmp_path / "done", spec))  # a snapshot
+    with pytest.raises(SystemExit):
+        _run(spec, 60, Crashing(spec), 1, Journal(tmp_path / "cut", spec))  # rounds files
+    files = sorted(tmp_path.glob("*/*.npz"))
+    assert {f.name.split("-")[0] for f in files} == {"tables", "rounds"}, files
+    for kept in files:
+        saved = kept.read_bytes()
+        for bad in damaged_npz(kept):
+            kept.write_bytes(bad.read_bytes())
+            bad.unlink()
+            with pytest.raises(mccfr_train.CheckpointError, match="cannot be resumed") as e:
+                Journal(kept.parent, spec).load()
+            assert f"{kept} is truncated, corrupt" in str(e.value) and "\n" not in str(e.value)
+        kept.write_bytes(saved)
+        Journal(kept.parent, spec).load()  # whole again

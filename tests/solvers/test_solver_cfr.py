@@ -233,3 +233,18 @@ def test_exact_checkpoint_that_does_not_replay_is_refused(tmp_path):
     pq.write_table(t.replace_schema_metadata(pq.read_table(ckpt).schema.metadata), ckpt)
     with pytest.raises(ValueError, match="does not reproduce"):
         solve(SolveConfig("kuhn_poker", "cfr", 8, str(out), report_every=4))
+
+
+def test_the_quick_size_estimate_refuses_full_games_and_never_a_tiny_one():
+    """``validate`` refuses exact CFR on a tree certainly over the export's bound from a
+    few random paths; every configuration the export accepts must pass it."""
+    small = ["kuhn_poker", "leduc_poker", "tic_tac_toe"]
+    for name in small + [c for s in spiel_games.all_specs() for c in s.tiny_configs]:
+        assert not efg_cfr.surely_too_large(spiel_games.load_game(name, any_openspiel=True))
+    for spec in spiel_games.all_specs():
+        game = spiel_games.load_game(f"{spec.short_name}(players=2)")
+        assert efg_cfr.surely_too_large(game), spec.short_name
+    leduc = pyspiel.load_game("leduc_poker")  # 9,457 nodes: over 1,000 but not a million times
+    assert not efg_cfr.surely_too_large(leduc, max_nodes=1000)  # left to the export's walk
+    with pytest.raises(efg_cfr.TreeTooLarge, match="exceeds 1,000 nodes"):
+        efg_cfr.export_efg(leduc, max_nodes=1000)

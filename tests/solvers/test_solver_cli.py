@@ -228,3 +228,40 @@ def test_the_progress_figures_interval_is_wilsons_and_narrows_with_games():
     low2, high2 = wilson(0.73, 1200)
     assert 0.70 < low2 < 0.73 < high2 < 0.76
     assert wilson(1.0, 3)[1] == 1.0 and wilson(0.0, 3)[0] == 0.0
+
+
+@pytest.mark.parametrize("solver", ["cfr", "cfr+", "dcfr"])
+def test_exact_cfr_on_a_full_game_is_refused_at_once(tmp_path, solver):
+    """Was: about 16 s of walking the tree, then a traceback ending "ValueError: game
+    tree exceeds 1000000 nodes". Now a usage error (exit 2) before anything runs."""
+    out = tmp_path / "p.parquet"
+    r = runner.invoke(
+        app, ["solve", "python_coloretto(players=2)", "--solver", solver, "-o", str(out)]
+    )
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr.startswith(f"error: {solver} is exact: it needs a game tree of at most ")
+    assert "python_coloretto(players=2) has more" in r.stderr and "meeple games show" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_mccfr_on_a_large_openspiel_game_is_refused_at_once(tmp_path):
+    """Was: the same traceback: MCCFR reports nash_conv on a 2-player OpenSpiel game
+    outside the registry, and exported connect_four's tree for it."""
+    out = tmp_path / "p.parquet"
+    r = runner.invoke(app, ["solve", "connect_four", "--solver", "mccfr-os", "-o", str(out)])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert "mccfr-os on connect_four reports nash_conv over the whole game tree" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_tree_found_too_large_only_by_the_export_is_exit_2_too(tmp_path, monkeypatch):
+    """The quick estimate refuses only trees certainly over the bound; one it lets through
+    that the export's walk then finds over it is the same one-line usage error."""
+    import functools
+
+    from solvers import efg_cfr
+
+    monkeypatch.setattr(efg_cfr, "export_efg", functools.partial(efg_cfr.export_efg, max_nodes=9))
+    r = runner.invoke(app, ["solve", TINY, "--solver", "cfr", "-o", str(tmp_path / "p.parquet")])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert "at most 9 nodes" in r.stderr

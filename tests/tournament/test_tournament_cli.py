@@ -52,6 +52,16 @@ def test_bad_agent_spec_and_bad_override(tmp_path, make_raw, write_toml):
     assert not (tmp_path / "o").exists()
 
 
+def test_a_config_path_that_is_not_a_file_says_what_it_is(tmp_path):
+    """Was: `config file 'adir' does not exist` for a directory (and for /dev/null)."""
+    for path, what in (
+        (tmp_path, "is a directory, not a TOML file"),
+        ("/dev/null", "is not a regular file"),
+    ):
+        r = _invoke("tournament", "run", path)
+        assert r.exit_code == 2 and r.output == f"error: config file {str(path)!r} {what}\n"
+
+
 @pytest.fixture
 def ledger(tmp_path, make_raw, write_toml):
     out = tmp_path / "ledger"

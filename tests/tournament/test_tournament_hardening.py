@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -73,6 +74,27 @@ def test_bad_agent_values_fail_the_dry_run_before_anything_is_written(
         assert r.output.startswith("error: agents.bad: ") and words in r.output
         assert len(r.output.strip().splitlines()) == 1
         assert not out.exists()
+
+
+def test_a_damaged_blueprint_fails_validation_in_one_line(
+    tmp_path, make_raw, write_toml, damaged_npz
+):
+    """Was: a traceback (zipfile.BadZipFile or zlib.error) from `tournament run` and `sprt`;
+    now refused as a missing or unreadable blueprint is (exit 2), nothing written."""
+    copy = tmp_path / "bp.npz"
+    copy.write_bytes(
+        (Path(spiel_games.__file__).parent / "coloretto/blueprint_3p.npz").read_bytes()
+    )
+    for bad in damaged_npz(copy):
+        spec = f"blueprint(path={bad})"
+        path = write_toml(make_raw(agents={"random": "random", "bp": spec}))
+        r = _invoke("tournament", "run", path, "--out", tmp_path / "o", "--executor", "serial")
+        assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+        assert r.output.startswith("error: agents.bp: ") and "truncated, corrupt" in r.output
+        r = _invoke("sprt", GAME2, spec, "random", "--out", tmp_path / "s", "-q")
+        assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+        assert "truncated, corrupt" in r.output
+        assert not (tmp_path / "o").exists() and not (tmp_path / "s").exists()
 
 
 def test_policy_file_for_another_game_or_not_a_policy_fails_validation(tmp_path, make_raw):
@@ -311,6 +333,14 @@ def test_a_manifest_that_cannot_be_read_is_one_line(tmp_path, make_raw):
         r = _invoke(*argv)
         assert r.exit_code == 1 and r.output.startswith("error: "), r.output
         assert r.output.count("\n") == 1 and "unreadable manifest" in r.output
+
+
+def test_a_manifest_that_is_not_an_object_says_what_it_holds(tmp_path):
+    """Was: only 'not a meeple ledger manifest (version 3)' for `[1, 2, 3]`."""
+    for text, what in (("[1, 2, 3]", "an array"), ('"x"', "a string"), ("7", "a number")):
+        (tmp_path / "manifest.json").write_text(text)
+        with pytest.raises(LedgerError, match=f"manifest \\(version 3\\): {what}, not an object$"):
+            read_ledger(tmp_path)
 
 
 # ----- Ray: a worker's agent error arrives as the project's one line ---------------------

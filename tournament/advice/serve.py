@@ -97,7 +97,8 @@ class Engine:
         try:
             query = json.loads(line, parse_constant=_not_finite, parse_float=_finite)
         except json.JSONDecodeError as e:
-            return [{"id": None, "error": f"malformed JSON: {e.msg} at column {e.colno}"}], True
+            why = e.msg.removesuffix(" at")  # json's "Invalid control character at" (position)
+            return [{"id": None, "error": f"malformed JSON: {why} at column {e.colno}"}], True
         except ValueError as e:  # NaN, Infinity, 1e400, an integer of over 4300 digits
             return [{"id": None, "error": f"malformed JSON: {one_line(e)}"}], True
         except RecursionError:

@@ -241,15 +241,20 @@ class _SolveProgress:
 
 
 def _run_solve(cfg, ckpt, progress: _SolveProgress):
-    """Train (domain errors and interruptions as one-line failures; the checkpoint stays)."""
+    """Train (domain errors and interruptions as one-line failures; the checkpoint stays;
+    a tree over the exact solvers' bound, found only by walking it, exit 2 as in validate)."""
+    from solvers.train import NotTinyError  # deferred: fast --help
     from solvers.train import solve as run  # deferred: fast --help
 
     try:
         with domain_errors(FAILED):
-            if progress.bar is not None:
-                with progress.bar:
-                    return run(cfg, *progress.callbacks)
-            return run(cfg, *progress.callbacks)
+            try:
+                if progress.bar is not None:
+                    with progress.bar:
+                        return run(cfg, *progress.callbacks)
+                return run(cfg, *progress.callbacks)
+            except NotTinyError as e:  # the whole tree asked of a larger game: a wrong request
+                raise fail(str(e), USAGE) from None
     except KeyboardInterrupt:
         raise fail(
             f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130
