@@ -77,7 +77,9 @@ class Journal:
         if m is None:
             return Tables(self.identity["max_keys"]), 0, 0
         old = m["identity"]
-        ignore = {"batch", "max_keys"}  # may change between runs of one request
+        # --max-keys may grow between runs of one request (a table that filled up); batch
+        # and workers shape every round's samples, so another value is another computation
+        ignore = {"max_keys"}
         # a field added since the checkpoint was written counts with its default
         default = {f.name: f.default for f in fields(self.spec)}
         diff = [
@@ -118,11 +120,15 @@ class Journal:
                 self.spec.merge(tables, r["round"], view, _split(arrays, prefix, r["batches"]))
                 rounds = r["round"]
                 iterations = int(r["iterations"])
+                if isinstance(r.get("report"), dict):  # made after the snapshot
+                    self.reports.append(r["report"])
+                if isinstance(r.get("seconds"), list) and len(r["seconds"]) == 2:
+                    self.earlier = (float(r["seconds"][0]), float(r["seconds"][1]))
         return tables, iterations, rounds
 
     def append(self, round_no: int, iterations: int, view: View, deltas: list) -> None:
-        """Record round ``round_no``'s deltas (against ``view``); written to disk at most
-        ``FLUSH_SECONDS`` later (``flush``), so a crash loses at most that much."""
+        """Record round ``round_no``'s deltas (against ``view``); ``settle`` writes them to
+        disk at most ``FLUSH_SECONDS`` later, so a crash loses at most that much."""
         self._pending.append(
             (
                 {
@@ -135,8 +141,21 @@ class Journal:
                 deltas,
             )
         )
+
+    def settle(self, tables: Tables, round_no: int, iterations: int, reports: list, made) -> None:
+        """After round ``round_no`` (``made``: its report, if it made one): the report and the
+        training seconds so far go with the round's deltas, so a crash before the next
+        snapshot keeps them too; the rounds are written, and a snapshot taken, when due."""
+        if self._pending:
+            meta = self._pending[-1][0]
+            if made is not None:
+                meta["report"] = made
+            meta["seconds"] = [
+                round(a + b, 3) for a, b in zip(self.earlier, self.this_run, strict=True)
+            ]
         if time.monotonic() - self._flushed >= FLUSH_SECONDS:
             self.flush()
+        self.snapshot(tables, round_no, iterations, reports)
 
     def flush(self) -> None:
         if not self._pending:

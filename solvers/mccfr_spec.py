@@ -28,6 +28,7 @@ class TrainSpec:
     baselines: bool = False
     es_leaves: int = 0
     batch: int = 1  # iterations per batch
+    workers: int = 1  # batches per round, merged together (each on its own Ray worker)
     max_keys: int = DEFAULT_MAX_KEYS
     linear: bool = False  # Linear CFR: discount the tables by k / (k + 1) before round k
     algorithm: int = ALGORITHM  # the traversals' version (solvers.mccfr.ALGORITHM)

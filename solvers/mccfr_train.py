@@ -244,12 +244,14 @@ def train(
             progress = Progress(done, rounds, seconds, cpu)
             if on_iteration is not None:
                 on_iteration(done, iterations)
+            made = None
             if done >= next_report or done >= iterations:
-                reports.append(on_report(tables, progress))
+                made = on_report(tables, progress)
+                reports.append(made)
                 next_report = (done // report_every + 1) * report_every
             if journal is not None:
                 journal.this_run = (seconds, cpu)
-                journal.snapshot(tables, rounds, done, reports)
+                journal.settle(tables, rounds, done, reports, made)
     except BaseException:
         if journal is not None:
             journal.flush()  # every merged round is kept; the snapshot is left as it was

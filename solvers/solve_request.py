@@ -61,7 +61,7 @@ class SolveConfig:
     max_keys: int = DEFAULT_MAX_KEYS  # MCCFR table bound (keys beyond it are played uniformly)
     workers: int = 1  # MCCFR batches per round, each on its own Ray worker when > 1
     address: str | None = None  # a Ray cluster (None: a local session when workers > 1)
-    batch: int | None = None  # MCCFR iterations per batch (None: 1 where exact, else 32)
+    batch: int | None = None  # MCCFR iterations per batch (None: 1 where exact, else 64)
     eval_deals: int | None = None  # deals of the progress figure (None: 4 on full games)
     min_visits: int = 1  # a blueprint keeps the keys met at least this often
     weighting: str | None = None  # MCCFR-OS: None = counterfactual where exact, else sampled
@@ -94,12 +94,20 @@ def checkpoint_path(out: str | Path, solver: str = "cfr") -> Path:
 
 
 def default_out(
-    game_string: str, solver: str, abstraction: str | None, seed: int, rnr: float = 0.0
+    game_string: str,
+    solver: str,
+    abstraction: str | None,
+    seed: int,
+    rnr: float = 0.0,
+    sampling: tuple[int, int | None] = (1, None),
 ) -> Path:
     """``runs/policies/<game>-<solver>-<hash>.parquet``: one file per distinct request, so
-    a rerun resumes its own checkpoint and never meets another request's."""
+    a rerun resumes its own checkpoint and never meets another request's. ``sampling``:
+    (--workers, --batch), which shape the samples; named in the hash only when not the
+    defaults (1, None), so the default request keeps its file."""
     short = game_string.split("(")[0].removeprefix("python_")
-    request = [game_string, solver, abstraction, seed] + ([rnr] if rnr else [])
+    request: list[object] = [game_string, solver, abstraction, seed] + ([rnr] if rnr else [])
+    request += [list(sampling)] if sampling != (1, None) else []
     digest = hashlib.sha256(json.dumps(request).encode()).hexdigest()[:8]
     return Path("runs") / "policies" / f"{short}-{solver}-{digest}.parquet"
 
@@ -167,7 +175,9 @@ def validate(cfg: SolveConfig) -> Plan:
     out = (
         Path(cfg.out)
         if cfg.out is not None
-        else default_out(str(game), cfg.solver, cfg.abstraction, cfg.seed, cfg.rnr)
+        else default_out(
+            str(game), cfg.solver, cfg.abstraction, cfg.seed, cfg.rnr, (cfg.workers, cfg.batch)
+        )
     )
     if out.suffix == ".npz" and is_exact:
         raise SolveError(f"--out {out}: blueprints (.npz) come from MCCFR; use a .parquet file")

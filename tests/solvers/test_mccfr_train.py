@@ -107,8 +107,46 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path):
     _run(spec, 10, SerialExecutor(spec), 1, Journal(tmp_path / "c", spec))
     with pytest.raises(mccfr_train.CheckpointError, match="different seed"):
         Journal(tmp_path / "c", _spec(seed=8)).load()
-    tables, done, _ = Journal(tmp_path / "c", _spec(batch=3)).load()  # batch may change
+    # was accepted: another batch or worker count shapes other rounds, and the resumed
+    # tables matched neither an uninterrupted run of the old request nor of the new one
+    for other, name in ((_spec(batch=3), "batch"), (_spec(workers=2), "workers")):
+        with pytest.raises(mccfr_train.CheckpointError, match=f"different {name}"):
+            Journal(tmp_path / "c", other).load()
+    tables, done, _ = Journal(tmp_path / "c", _spec(max_keys=10**6)).load()  # may grow
     assert done == 10 and tables.rows > 0
+
+
+def test_reports_and_seconds_survive_a_crash_between_snapshots(tmp_path, monkeypatch):
+    """Was: the reports and training seconds were saved only with a snapshot (every few
+    minutes), so a run killed after its reports resumed without them: the blueprint's
+    learning curve and time lost the first run's."""
+    monkeypatch.setattr(mccfr_checkpoint, "FLUSH_SECONDS", 0.0)
+    spec = _spec()
+
+    class Crashing(SerialExecutor):
+        def run_round(self, tables, view, round_no, plan):
+            if round_no == 5:
+                raise SystemExit("killed")
+            return super().run_round(tables, view, round_no, plan)
+
+    journal = Journal(tmp_path / "d", spec)
+    with pytest.raises(SystemExit):
+        train(
+            spec,
+            60,
+            Tables(spec.max_keys),
+            0,
+            0,
+            journal,
+            Crashing(spec),
+            1,
+            report_every=10,
+            on_report=lambda t, p: {"iteration": p.iterations},
+        )
+    resumed = Journal(tmp_path / "d", spec)
+    _, done, _ = resumed.load()
+    assert done == 20 and [r["iteration"] for r in resumed.reports] == [10, 20]
+    assert resumed.earlier[0] > 0.0 and resumed.earlier[1] > 0.0
 
 
 @pytest.mark.ray
