@@ -24,6 +24,7 @@ plays the first legal action of the label it samples.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from solvers.base import Agent, Analysis, MoveStat
 from solvers.identity import code_version
 from solvers.mccfr_sampling import first_per_label
 from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.files import TMP_PREFIX
 from spiel_games.common.registry import get_spec, load_game
 
 FORMAT = 1
@@ -85,7 +87,7 @@ def write_policy(path: str | Path, table, meta: dict) -> int:
     schema = _SCHEMA.with_metadata({META_KEY: json.dumps(meta, allow_nan=False).encode()})
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}")  # one per writer
     try:
         _write_rows(tmp, schema, rows)
         tmp.replace(path)

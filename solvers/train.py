@@ -45,6 +45,7 @@ from solvers.solve_request import (
     validate,
 )
 from solvers.train_exact import solve_exact
+from spiel_games.common.files import run_lock
 
 __all__ = [
     "SOLVERS",
@@ -81,9 +82,10 @@ def solve(
     checkpoint that is refused)."""
     plan = validate(cfg)
     try:
-        if plan.is_exact:
+        if plan.is_exact:  # seconds long: a second copy only redoes them (no lock)
             return solve_exact(cfg, plan, on_iteration, on_report, on_resume)
-        return _solve_mccfr(cfg, plan, on_iteration, on_report, on_resume)
+        with run_lock(checkpoint_path(plan.out, cfg.solver), CheckpointError):
+            return _solve_mccfr(cfg, plan, on_iteration, on_report, on_resume)
     except mccfr_train.CheckpointError as e:
         raise CheckpointError(str(e)) from None
     except efg_cfr.TreeTooLarge as e:  # over the bound, though validate's estimate was not
@@ -105,6 +107,7 @@ def train_spec(cfg: SolveConfig, plan: Plan) -> mccfr_train.TrainSpec:
         # plain external sampling where exploitability is computable, windowed elsewhere
         es_leaves=0 if exact or cfg.solver == "mccfr-os" else ES_LEAVES,
         batch=cfg.batch or (1 if exact else FULL_BATCH),
+        workers=cfg.workers,
         max_keys=cfg.max_keys,
         linear=not exact if cfg.linear is None else cfg.linear,
         model_share=cfg.rnr,

@@ -31,6 +31,7 @@ from solvers.search.kinds import KINDS as SEARCH_KINDS
 from solvers.search.params import resolve_auto
 from solvers.spec import AgentSpecError, format_spec, parse_spec
 from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.files import LOCK
 from tournament.batch import ranks_from
 from tournament.match import play_match, seed_streams
 from tournament.pool import POOL
@@ -40,7 +41,10 @@ DEFAULT_PARAMS = ("uct_c", "prior_w", "unprune", "rollout_depth", "opp_share", "
 BENCH_SEEDS = (11, 33)  # scripts/bench_strength.py's tables and SPRTs: never tuned on
 DEFAULT_SEED = 2033
 LOG, REQUEST = "evaluations.jsonl", "tune.json"
-CONFIRM = "confirm"  # the confirming SPRT's run directory (tournament.tune_report)
+# the confirming SPRTs' run directories: CONFIRM-<hash of the SPRT> (tournament.tune_report),
+# one per recommendation, filler and cap, so a larger budget that changes the recommendation
+# confirms the new one beside the old one's record
+CONFIRM = "confirm"
 
 
 class TuneError(MeepleError):
@@ -310,7 +314,8 @@ def strays(out: Path) -> list[str]:
     """The names in the run directory that ``meeple tune`` did not write (ignored)."""
     if not out.is_dir():
         return []
-    return sorted(p.name for p in out.iterdir() if p.name not in (REQUEST, LOG, CONFIRM))
+    own = (REQUEST, LOG, CONFIRM, LOCK)
+    return sorted(p.name for p in out.iterdir() if not p.name.startswith(own))
 
 
 def settings(req: TuneRequest) -> ntbea.Settings:
@@ -343,7 +348,7 @@ def prepare(req: TuneRequest, out: Path) -> Space:
                 f.truncate(cut)
         path.write_text(json.dumps(mine, indent=2) + "\n")
         return sp
-    if out.exists() and any(out.iterdir()):
+    if out.exists() and any(p.name != LOCK for p in out.iterdir()):  # the run's own lock
         raise TuneError(f"{out} is not empty and holds no tuning run; choose another --out")
     try:
         out.mkdir(parents=True, exist_ok=True)

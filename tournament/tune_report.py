@@ -6,6 +6,8 @@ agent as given) that decides whether the recommendation is adopted.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shlex
 from pathlib import Path
 
@@ -111,7 +113,9 @@ def confirm(s: dict, out: Path, max_games: int, filler: str, seed: int, workers,
     req = SprtRequest(
         s["game"], s["recommended"]["spec"], s["agent"], bounds, filler, max_games, seed
     )
-    v, _, _ = play_sprt(req, out / CONFIRM, workers, executor=executor)
+    sprt = json.dumps([req.spec_a, req.spec_b, req.filler, max_games, seed, CONFIRM_PRESET])
+    where = out / f"{CONFIRM}-{hashlib.sha256(sprt.encode()).hexdigest()[:8]}"
+    v, _, _ = play_sprt(req, where, workers, executor=executor)
     return {
         **c,
         "verdict": v.verdict or "not finished",

@@ -140,7 +140,7 @@ def test_a_corrupt_checkpoint_is_one_line_with_status_1(tmp_path):
     assert r.exit_code == 1
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: checkpoint") and "delete it" in lines[0]
-    assert not out.exists() and not (tmp_path / "p.parquet.tmp").exists()
+    assert not out.exists() and not list(tmp_path.glob(".tmp-*"))
 
 
 def test_a_checkpoint_with_list_metadata_is_one_line(tmp_path):
@@ -265,3 +265,28 @@ def test_a_tree_found_too_large_only_by_the_export_is_exit_2_too(tmp_path, monke
     r = runner.invoke(app, ["solve", TINY, "--solver", "cfr", "-o", str(tmp_path / "p.parquet")])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
     assert "at most 9 nodes" in r.stderr
+
+
+def test_the_default_output_names_a_worker_or_batch_count_apart():
+    """Was: `--workers 2` (or another `--batch`) hashed to the default request's file and
+    resumed its checkpoint, mixing two sampled computations into one blueprint."""
+    from solvers.solve_request import default_out
+
+    game, solver = "python_coloretto(players=3)", "mccfr-os"
+    plain = default_out(game, solver, None, 0)
+    assert plain == default_out(game, solver, None, 0, 0.0, (1, None))  # names kept
+    others = {default_out(game, solver, None, 0, 0.0, s) for s in ((2, None), (1, 16), (2, 16))}
+    assert len(others) == 3 and plain not in others
+
+
+def test_a_second_solve_on_the_same_checkpoint_is_refused_while_the_first_runs(tmp_path):
+    """Was: two copies of one MCCFR request both trained fully into one checkpoint."""
+    from solvers.solve_request import CheckpointError
+    from spiel_games.common.files import run_lock
+
+    out = tmp_path / "p.parquet"
+    with run_lock(tmp_path / "p.parquet.ckpt", CheckpointError):  # the first run, going
+        r = _solve("--out", str(out))
+    assert r.exit_code == 1 and "is being written by another run" in r.stderr
+    assert not out.exists()
+    assert _solve("--out", str(out)).exit_code == 0  # once it is done

@@ -187,7 +187,7 @@ def test_a_file_the_run_did_not_write_is_named_in_a_warning_and_kept(tmp_path):
     which is never read) was ignored without a word."""
     assert _run(TINY, tmp_path).exit_code == 0
     (tmp_path / "t" / "evaluations-old.jsonl").write_text("mine")
-    (tmp_path / "t" / "confirm").mkdir()  # the confirming SPRT's: the run's own
+    (tmp_path / "t" / "confirm-0123abcd").mkdir()  # a confirming SPRT's: the run's own
     res = _run(TINY, tmp_path)
     assert res.exit_code == 0, res.output
     warnings = [line for line in res.stderr.splitlines() if line.startswith("warning: ")]
@@ -255,3 +255,37 @@ def test_ctrl_c_while_the_log_is_checked_says_so_and_keeps_the_run(tmp_path, mon
     assert res.exit_code == 130 and res.stderr.count("\n") == 1, res.output
     assert "interrupted before any game was played" in res.stderr
     assert (log.read_text(), request.read_text()) == before
+
+
+def test_a_new_recommendation_is_confirmed_beside_the_earlier_one(tmp_path):
+    """Was: one `confirm/` SPRT per run directory, so once a larger --budget changed the
+    recommendation every rerun failed ('holds another tournament') after playing its new
+    tuning games, until the user deleted `confirm/` by hand."""
+    from tournament.tune_report import confirm
+
+    game = "python_coloretto(players=3)"
+    start = {"values": {"uct_c": 1.4}, "spec": "ismcts(sims=4,uct_c=1.4)"}
+    verdicts = []
+    for c in (0.5, 2.0):
+        rec = {"values": {"uct_c": c}, "spec": f"ismcts(sims=4,uct_c={c})"}
+        s = {"game": game, "agent": start["spec"], "start": start, "recommended": rec}
+        verdicts.append(confirm(s, tmp_path, 6, "heuristic", 5, 1, "serial"))
+    assert all(v["games_played"] > 0 for v in verdicts)
+    assert len(list(tmp_path.glob("confirm-*"))) == 2
+    again = confirm(s, tmp_path, 6, "heuristic", 5, 1, "serial")  # a rerun resumes its own
+    assert again["games_played"] == verdicts[-1]["games_played"]
+
+
+def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path):
+    """Was: two copies of one command both played every game into one log (duplicates in
+    evaluations.jsonl), and one could cut the other's unfinished last line."""
+    from spiel_games.common.files import run_lock
+    from tournament.tune import TuneError
+
+    assert _run(TINY, tmp_path).exit_code == 0
+    log = (tmp_path / "t" / LOG).read_bytes()
+    with run_lock(tmp_path / "t", TuneError):  # the first run, still going
+        res = _run(TINY, tmp_path)
+    assert res.exit_code == 1 and "is being written by another run" in res.stderr
+    assert (tmp_path / "t" / LOG).read_bytes() == log
+    assert _run(TINY, tmp_path).exit_code == 0  # once it is done

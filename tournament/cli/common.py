@@ -30,6 +30,8 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from tournament.html_report import is_report
+
 # `-h` as well as `--help`; click passes this to every sub-command's context.
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
@@ -182,8 +184,6 @@ def check_report_target(target: Path, option: str) -> None:
     """An existing ``target`` may be replaced only by a report: an earlier HTML report
     meeple wrote (``tournament.html_report.MARK``) or an empty file (``--html "$(mktemp
     --suffix .html)"``), never a saved game, a ledger's manifest or another HTML page."""
-    from tournament.html_report import is_report
-
     if target.exists() and not is_report(target):
         raise fail(
             f"{option} {str(target)!r} exists and is not a meeple HTML report; choose another path",

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -75,6 +77,24 @@ def _warn_strays(out: Path) -> None:
         more = f" and {len(names) - 3} more" if len(names) > 3 else ""
         line = f"warning: {out} holds what meeple tune did not write (ignored): {shown}{more}"
         typer.echo(line, err=True)
+
+
+@contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    """``out`` held by this run (spiel_games.common.files.run_lock): a second run on it is
+    refused (exit 1); a file there, or a directory that cannot be made, is a bad --out (2)."""
+    from spiel_games.common.files import run_lock  # deferred: fast --help
+    from tournament.tune import TuneError  # deferred: fast --help
+
+    if out.exists() and not out.is_dir():
+        raise fail(f"--out {out} exists and is not a directory", 2)
+    with ExitStack() as held:
+        try:
+            with domain_errors(1):
+                held.enter_context(run_lock(out, TuneError))
+        except OSError as e:
+            raise fail(f"--out {out}: cannot make it ({e.strerror or e})", 2) from None
+        yield
 
 
 def _prepare(req, out: Path, confirm_filler: str):
@@ -151,17 +171,18 @@ def tune(
                    neighbours, seed)  # fmt: skip
     out = out if out is not None else _default_out(req)
 
-    sp = _prepare(req, out, confirm_filler)
-    try:
-        with domain_errors(1):
-            progress = None if quiet else _progress(req.budget)
-            tuned = run_tune(req, out, workers, progress, sp)
-            s = summary(tuned, out)
-            s["confirmation"] = run_confirm(
-                s, out, confirm, confirm_filler, seed + 1, min(workers, 2), executor
-            )
-    except KeyboardInterrupt:
-        raise fail(f"interrupted; finished games are in {out}: rerun to resume", 130) from None
+    with _locked(out):  # another run on --out: refused before it reads the log
+        sp = _prepare(req, out, confirm_filler)
+        try:
+            with domain_errors(1):
+                progress = None if quiet else _progress(req.budget)
+                tuned = run_tune(req, out, workers, progress, sp)
+                s = summary(tuned, out)
+                s["confirmation"] = run_confirm(
+                    s, out, confirm, confirm_filler, seed + 1, min(workers, 2), executor
+                )
+        except KeyboardInterrupt:
+            raise fail(f"interrupted; finished games are in {out}: rerun to resume", 130) from None
     if as_json or fmt == OutputFormat.json:
         sys.stdout.write(json.dumps(s, indent=2) + "\n")
     else:
