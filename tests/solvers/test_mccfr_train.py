@@ -52,6 +52,19 @@ def _same(a: Tables, b: Tables) -> None:
         assert np.array_equal(x[name], y[name]), name
 
 
+class Crashing(SerialExecutor):
+    """A serial executor killed at the start of round ``at`` (that round is lost)."""
+
+    def __init__(self, spec, at: int):
+        super().__init__(spec)
+        self.at = at
+
+    def run_round(self, tables, view, round_no, plan):
+        if round_no == self.at:
+            raise SystemExit("killed")
+        return super().run_round(tables, view, round_no, plan)
+
+
 @pytest.mark.parametrize("share", [0.0, 0.5])  # restricted Nash responses sample alike
 def test_rounds_give_the_same_tables_as_sequential_traversals_with_one_batch(share):
     """A round of one batch of one iteration is classic sequential MCCFR."""
@@ -83,14 +96,8 @@ def test_a_crash_in_any_round_resumes_to_the_uninterrupted_tables(
     spec = _spec()
     straight = _run(spec, 60, SerialExecutor(spec), 2, Journal(tmp_path / "a", spec))
 
-    class Crashing(SerialExecutor):
-        def run_round(self, tables, view, round_no, plan):
-            if round_no == crash_round:
-                raise SystemExit("killed")  # the round in progress is lost
-            return super().run_round(tables, view, round_no, plan)
-
     with pytest.raises(SystemExit):
-        _run(spec, 60, Crashing(spec), 2, Journal(tmp_path / "b", spec))
+        _run(spec, 60, Crashing(spec, crash_round), 2, Journal(tmp_path / "b", spec))
     tables, done, rounds = Journal(tmp_path / "b", spec).load()
     assert (done, rounds) == (10 * (crash_round - 1), crash_round - 1)
     resumed = _run(
@@ -123,12 +130,6 @@ def test_reports_and_seconds_survive_a_crash_between_snapshots(tmp_path, monkeyp
     monkeypatch.setattr(mccfr_checkpoint, "FLUSH_SECONDS", 0.0)
     spec = _spec()
 
-    class Crashing(SerialExecutor):
-        def run_round(self, tables, view, round_no, plan):
-            if round_no == 5:
-                raise SystemExit("killed")
-            return super().run_round(tables, view, round_no, plan)
-
     journal = Journal(tmp_path / "d", spec)
     with pytest.raises(SystemExit):
         train(
@@ -138,7 +139,7 @@ def test_reports_and_seconds_survive_a_crash_between_snapshots(tmp_path, monkeyp
             0,
             0,
             journal,
-            Crashing(spec),
+            Crashing(spec, 5),
             1,
             report_every=10,
             on_report=lambda t, p: {"iteration": p.iterations},
@@ -213,15 +214,9 @@ def test_a_damaged_checkpoint_file_is_refused_in_one_line(tmp_path, monkeypatch,
     monkeypatch.setattr(mccfr_checkpoint, "FLUSH_SECONDS", 0.0)
     spec = _spec()
 
-    class Crashing(SerialExecutor):
-        def run_round(self, tables, view, round_no, plan):
-            if round_no == 3:
-                raise SystemExit("killed")
-            return super().run_round(tables, view, round_no, plan)
-
     _run(spec, 20, SerialExecutor(spec), 1, Journal(tmp_path / "done", spec))  # a snapshot
     with pytest.raises(SystemExit):
-        _run(spec, 60, Crashing(spec), 1, Journal(tmp_path / "cut", spec))  # rounds files
+        _run(spec, 60, Crashing(spec, 3), 1, Journal(tmp_path / "cut", spec))  # rounds files
     files = sorted(tmp_path.glob("*/*.npz"))
     assert {f.name.split("-")[0] for f in files} == {"tables", "rounds"}, files
     for kept in files:
