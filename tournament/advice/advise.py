@@ -25,7 +25,7 @@ interval of their *paired* difference (``gap``) excludes 0; ``z`` is that differ
 its standard error. Agents without a comparison phase fall back to a z test on the two
 moves' intervals (se = (ci_high - ci_low) / (2 z), z = ``solvers.base.Z95``).
 
-Units (docs/advice.md): ``value`` is the game's utility for the advised player (a rank
+Units (docs/advice.md): ``value`` is the game's utility for the player to move (a rank
 score in [-1, 1] by default: 1 = first of all, -1 = last of all); ``margin`` the
 expected final score minus the best other player's, in points; ``first`` the chance to
 finish first.
@@ -33,6 +33,7 @@ finish first.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -48,7 +49,7 @@ from tournament.advice.items import CHANCE, HistoryError, check_player, legal_st
 from tournament.advice.moves import MoveAdvice, paired_z, z_score
 
 UNITS = {
-    "value": "the game's utility for the advised player (rank score in [-1, 1] unless the"
+    "value": "the game's utility for the player to move (rank score in [-1, 1] unless the"
     " game string sets utility=: 1 = first of all, -1 = last of all)",
     "margin": "points: expected final score minus the best other player's",
     "first": "probability of finishing first (ties share it)",
@@ -92,7 +93,8 @@ class Advice:
             "best": self.best,
             "significant": self.significant,
             "runner_up": self.runner_up,
-            "z": None if self.z is None else round(self.z, 4),
+            # null also when every pass gave the same gap (z infinite: JSON has no Infinity)
+            "z": None if self.z is None or not math.isfinite(self.z) else round(self.z, 4),
             "moves": [m.to_json() for m in self.moves],
             "num_legal": self.num_legal,
             "analysed": self.analysed,
@@ -215,8 +217,9 @@ def advise_state(
             raise RuntimeError(f"agent {str(spec)!r} advised an illegal action {m.action_id}")
     if not moves:
         raise RuntimeError(f"agent {str(spec)!r} returned no moves")
-    z = paired_z(moves)
+    z = paired_z(moves)  # from the intervals as measured; those shown stay in range:
     significant = None if z is None else bool(z > Z95)
+    moves = _in_range(moves, root.get_game())
     shown = moves[:top] + [m for m in moves[top:] if m.action_id in include]
     return Advice(
         game=game_string,
@@ -273,6 +276,27 @@ def _moves(analysis, agent, root, legal: dict, mover: int):
     return moves, dict(analysis.budget), analysis.choice, analysis.passes
 
 
+def _in_range(moves: list[MoveAdvice], game) -> list[MoveAdvice]:
+    """Each interval cut to what its quantity can be: a value to the game's utility range,
+    a chance to finish first to [0, 1] (a normal interval near a bound runs past it)."""
+    lo, hi = game.min_utility(), game.max_utility()
+
+    def cut(x, a, b):
+        return None if x is None else min(max(x, a), b)
+
+    out = []
+    for m in moves:
+        first = m.first
+        if first is not None:
+            first = (first[0], cut(first[1], 0.0, 1.0), cut(first[2], 0.0, 1.0))
+        out.append(
+            dataclasses.replace(
+                m, ci_low=cut(m.ci_low, lo, hi), ci_high=cut(m.ci_high, lo, hi), first=first
+            )
+        )
+    return out
+
+
 def _count(x):
     return int(x) if (x := _num(x)) is not None and x.is_integer() else x
 
@@ -295,13 +319,7 @@ def advise(
     if not agents:
         raise HistoryError("give at least one --agent")
     specs = [resolve(a) for a in agents]
-    per_agent = [_applicable(spec, budget) for spec in specs]
-    if budget:
-        used = set().union(*(set(b) for b in per_agent))
-        unused = sorted(set(budget) - used)
-        if unused:
-            # Let the registry name the valid parameters of the (first) agent.
-            with_budget(specs[0], {k: budget[k] for k in unused})
+    per_agent = budgets_for(specs, budget)
     return AdviceSet(
         [
             advise_state(game_string, state, spec, budget=b, **kw)
@@ -310,11 +328,20 @@ def advise(
     )
 
 
-def _applicable(spec: AgentSpec, budget: dict | None) -> dict:
+def budgets_for(specs: Sequence[AgentSpec], budget: dict | None) -> list[dict]:
+    """The overrides each agent takes (those of its parameters; ``{"time": 0.5}`` leaves
+    ``heuristic`` as it is), each checked on its agent (values in range); an override that
+    no agent takes is an error naming the first agent's valid parameters. The one check of
+    `advise --time` and the JSON engine's ``budget``."""
     if not budget:
-        return {}
-    names = {p.name for p in spec.kind.params}
-    return {k: v for k, v in budget.items() if k in names}
+        return [{} for _ in specs]
+    out = [{k: v for k, v in budget.items() if k in {p.name for p in s.kind.params}} for s in specs]
+    unused = sorted(set(budget) - set().union(*(set(b) for b in out)))
+    if unused:
+        with_budget(specs[0], {k: budget[k] for k in unused})
+    for spec, b in zip(specs, out, strict=True):
+        with_budget(spec, b)
+    return out
 
 
 __all__ = [
@@ -323,6 +350,7 @@ __all__ = [
     "AdviceSet",
     "MoveAdvice",
     "advise",
+    "budgets_for",
     "advise_state",
     "with_budget",
     "z_score",

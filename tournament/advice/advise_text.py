@@ -40,7 +40,7 @@ def value_unit(game_string: str) -> str:
     utility = str(spiel_games.load_game(game_string).get_parameters().get("utility", "rank"))
     return {
         "rank": "rank score in [-1, 1] (1 = first of all, -1 = last)",
-        "score": "the player's own final score (utility=score)",
+        "score": "own final score (utility=score)",
         "win": "share of the win in [0, 1] (utility=win)",
     }.get(utility, f"the game's utility ({utility})")
 
@@ -80,7 +80,7 @@ def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> s
                 f" compared on {adv.passes} paired passes, {adv.best} is ahead"
             )
     if any(a.passes for a in advice_set.items):
-        lines.append(units_line(first.game, first.player))
+        lines.append(units_line(first.game, first.to_move))  # values are the mover's
     if len(advice_set.items) > 1:
         lines.append("")
         if advice_set.agree:
@@ -142,6 +142,8 @@ def _move(adv: Advice, action: str) -> MoveAdvice | None:
 
 
 def _verdict(adv: Advice) -> str:
+    if adv.runner_up is None and adv.num_legal > 1:  # --top 1: nothing else shown
+        return f"best: {adv.best} (of {adv.num_legal} legal moves; no other compared at --top 1)"
     if adv.runner_up is None:
         return f"best: {adv.best} (the only legal move)"
     second = adv.runner_up
@@ -153,7 +155,7 @@ def _verdict(adv: Advice) -> str:
                 " a policy gives no interval to test)"
             )
         return f"best: {adv.best} (no interval to compare with {second})"
-    z = f"z = {adv.z:.2f}" if math.isfinite(adv.z) else "z = inf"
+    z = f"z = {adv.z:.2f}" if math.isfinite(adv.z) else "every pass gave the same gap"
     how = "paired, " if adv.passes else ""
     if adv.significant:
         return f"best: {adv.best}, significantly better than {second} ({how}{z}, 5% level)"

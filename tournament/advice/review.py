@@ -95,10 +95,10 @@ def mark_for(loss: float | None, low: float | None, limits: tuple[float, ...]) -
 
 
 def accuracy(loss_first: float | None) -> float | None:
-    """Lichess's move accuracy from a loss in chance to finish first (0-1)."""
-    if loss_first is None:
-        return None
-    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * 100 * loss_first) - 3.1669))
+    """Lichess's move accuracy from a loss in chance to finish first (0-1); none is 100."""
+    if loss_first is None or loss_first <= 0:
+        return None if loss_first is None else 100.0
+    return max(0.0, 103.1668 * math.exp(-0.04354 * 100 * loss_first) - 3.1669)
 
 
 @dataclass

@@ -55,6 +55,7 @@ class LuckReport:
     result_points: float = 0.0  # final score minus the best other player's
     result_first: float = 0.0  # 1 when first alone, 1/k when k players share first place
     evaluator: str = ""
+    finished: bool = True  # False: the record stops before the end, the result is so far
 
     @property
     def points(self) -> float:
@@ -71,6 +72,7 @@ class LuckReport:
             "total_first": self.first,
             "result_points": self.result_points,
             "result_first": self.result_first,
+            "finished": self.finished,
             "adjusted_points": self.result_points - self.points,
             "adjusted_first": self.result_first - self.first,
             "evaluator": self.evaluator,
@@ -132,7 +134,8 @@ def review_luck(game_string: str, actions: list[int], me: int) -> LuckReport | N
     top = max(scores)
     report.result_points = scores[me] - max(x for j, x in enumerate(scores) if j != me)
     report.result_first = 1.0 / scores.count(top) if scores[me] == top else 0.0
-    if state.is_terminal():
+    report.finished = state.is_terminal()
+    if report.finished:
         report.result_points, report.result_first = units(ev, state, me)
     return report
 

@@ -41,7 +41,9 @@ def summary_lines(rv: Review) -> list[str]:
     if luck is not None:
         out.append(
             f"luck: {points(luck.points)} points, {100 * luck.first:+.0f}% chance to finish first"
-            f" over {len(luck.events)} chance events seen; result {points(luck.result_points)}"
+            f" over {len(luck.events)} chance events seen;"
+            f" {'result' if luck.finished else 'the game is not over: result so far'}"
+            f" {points(luck.result_points)}"
             f" points ({percent(luck.result_first)} first), luck-adjusted"
             f" {points(luck.result_points - luck.points)} points"
             f" ({100 * (luck.result_first - luck.first):.0f}% first)"

@@ -34,7 +34,7 @@ from typing import IO
 
 from solvers.registry import resolve
 from spiel_games.common.errors import MeepleError, one_line
-from tournament.advice.advise import AdviceSet, advise_state, with_budget
+from tournament.advice.advise import AdviceSet, advise_state, budgets_for, with_budget
 from tournament.advice.positions import position_from
 from tournament.advice.serve_query import Query, parse_query
 
@@ -306,7 +306,7 @@ def _agents(q: Query) -> list:
     """The query's agents, parsed once here at the edge, with the budget each takes
     applied and checked (its values too: one error for the whole query)."""
     specs = [resolve(a) for a in q.agents]
-    budgets = _budgets(specs, q.budget)
+    budgets = budgets_for(specs, q.budget)
     return [with_budget(s, b) for s, b in zip(specs, budgets, strict=True)]
 
 
@@ -320,20 +320,6 @@ def _fails(work):
         return "the query is nested too deeply"
     except Exception as e:  # an agent or game bug: report it, keep serving
         return f"{type(e).__name__}: {one_line(e)}"
-
-
-def _budgets(specs, budget: dict | None) -> list[dict | None]:
-    """The budget overrides each agent takes; an override that no agent takes is refused
-    (the registry names the first agent's valid parameters)."""
-    if not budget:
-        return [None] * len(specs)
-    out: list[dict | None] = [
-        {k: v for k, v in budget.items() if k in {p.name for p in s.kind.params}} for s in specs
-    ]
-    unused = set(budget) - set().union(*(set(b or {}) for b in out))
-    if unused:
-        with_budget(specs[0], {k: budget[k] for k in sorted(unused)})
-    return out
 
 
 class NotFinite(ValueError):

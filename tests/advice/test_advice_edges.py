@@ -1,0 +1,94 @@
+"""Advice at the edges a review found: numbers JSON cannot carry, budgets for mixed agents,
+`--top 1`, values named for the right player, intervals past their bounds, an unfinished
+game's luck, a perfect move's accuracy."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from tournament.advice.advise import Advice, _in_range
+from tournament.advice.advise_text import _verdict, value_unit
+from tournament.advice.moves import MoveAdvice
+from tournament.advice.review import accuracy
+from tournament.cli import app
+
+COLORETTO = "python_coloretto(players=3)"
+HISTORY = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
+runner = CliRunner()
+
+
+def _advice(z, runner_up="b", num_legal=2, passes=8) -> Advice:
+    moves = [MoveAdvice("a", 0, value=0.2), MoveAdvice("b", 1, value=0.1)]
+    return Advice(COLORETTO, "x", 0, 0, 0, 6, moves, num_legal, True, z, runner_up=runner_up,
+                  passes=passes)  # fmt: skip
+
+
+def test_a_gap_without_spread_is_null_in_json_and_said_in_words():
+    """Was: `"z": Infinity` (not JSON) and 'z = inf' when every paired pass gave one gap."""
+    adv = _advice(float("inf"))
+    assert json.loads(json.dumps(adv.to_json(), allow_nan=False))["z"] is None
+    assert "every pass gave the same gap" in _verdict(adv)
+
+
+def test_top_one_does_not_call_the_move_the_only_legal_one():
+    """Was: 'best: X (the only legal move)' at --top 1 with 2 legal moves."""
+    assert "the only legal move" not in _verdict(_advice(None, runner_up=None, num_legal=2))
+    assert "of 2 legal moves" in _verdict(_advice(None, runner_up=None, num_legal=2))
+    assert "the only legal move" in _verdict(_advice(None, runner_up=None, num_legal=1))
+
+
+def test_time_applies_to_the_agents_that_take_it():
+    """Was: `--time` beside `heuristic` (no time parameter) was refused, exit 2."""
+    base = ["advise", COLORETTO, "-H", HISTORY, "--time", "0.05"]
+    r = runner.invoke(app, [*base, "-a", "ismcts(sims=20)", "-a", "heuristic"])
+    assert r.exit_code == 0, r.stderr
+    r = runner.invoke(app, [*base, "-a", "heuristic"])  # no agent takes it: still refused
+    assert r.exit_code == 2 and "time" in r.stderr
+
+
+def test_values_are_named_for_the_player_to_move_from_any_view():
+    """Was: `--player P2` at P1's move labelled P1's values 'P2's rank score'."""
+    r = runner.invoke(app, ["advise", COLORETTO, "-H", HISTORY, "-a", "ismcts(sims=40)",
+                            "--player", "P2"])  # fmt: skip
+    assert r.exit_code == 0, r.stderr
+    assert "value = P1's rank score" in r.stdout and "P2's rank score" not in r.stdout
+    assert value_unit("python_coloretto(players=3,utility=score)").startswith("own final score")
+
+
+def test_intervals_stay_within_what_they_measure():
+    """Was: a certain loss shown as -1.000 [-1.259, -0.741] and 100% [88%, 112%] first."""
+    import pyspiel
+
+    game = pyspiel.load_game(COLORETTO)
+    m = MoveAdvice("a", 0, value=-1.0, ci_low=-1.26, ci_high=-0.74, first=(1.0, 0.88, 1.12))
+    (cut,) = _in_range([m], game)
+    assert (cut.ci_low, cut.ci_high) == (game.min_utility(), -0.74)
+    assert cut.first == (1.0, 0.88, 1.0)
+
+
+def test_a_perfect_move_is_accurate_to_100():
+    """Was: 99.9999 (the formula's constants) where the docs say 100%."""
+    assert accuracy(0.0) == 100.0 and accuracy(None) is None and 0 < accuracy(0.1) < 100
+
+
+def test_the_luck_of_an_unfinished_game_says_the_game_is_not_over():
+    """Was: a record cut before the end reported its 'result' as if final."""
+    import random
+
+    import pyspiel
+
+    from tournament.advice.review_luck import review_luck
+
+    state, rng, actions = pyspiel.load_game(COLORETTO).new_initial_state(), random.Random(1), []
+    for _ in range(30):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            a = rng.choices(outcomes, probs)[0]
+        else:
+            a = rng.choice(state.legal_actions())
+        state.apply_action(a)
+        actions.append(int(a))
+    report = review_luck(COLORETTO, actions, 0)
+    assert report is not None and not report.finished and report.to_json()["finished"] is False
