@@ -79,16 +79,13 @@ def test_the_luck_of_an_unfinished_game_says_the_game_is_not_over():
 
     import pyspiel
 
+    from spiel_games.common.chance import sample_chance
     from tournament.advice.review_luck import review_luck
 
     state, rng, actions = pyspiel.load_game(COLORETTO).new_initial_state(), random.Random(1), []
-    for _ in range(30):
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            a = rng.choices(outcomes, probs)[0]
-        else:
-            a = rng.choice(state.legal_actions())
-        state.apply_action(a)
-        actions.append(int(a))
+    for _ in range(30):  # 30 actions of a random game: far from its end
+        chance = state.is_chance_node()
+        actions.append(sample_chance(state, rng) if chance else rng.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
     report = review_luck(COLORETTO, actions, 0)
     assert report is not None and not report.finished and report.to_json()["finished"] is False
