@@ -248,3 +248,22 @@ def test_a_folder_that_is_no_ledger_is_called_that(tmp_path):
     for argv in ([str(tmp_path)], [str(tmp_path), "some-game-id"]):
         r = runner.invoke(app, ["review", *argv, "-a", "random"])
         assert r.exit_code == 1 and "is a directory, not a meeple ledger" in r.stderr, r.stderr
+
+
+def test_a_count_of_one_is_singular_in_the_review_text():
+    """'1 decisions', '1 unforced decisions', '1 forced moves', '1 chance events'."""
+    from tournament.advice.review import Decision, Review
+    from tournament.advice.review_luck import LuckEvent, LuckReport
+    from tournament.advice.review_text import render
+
+    d = Decision(7, "draw", "draw", 0.5, 0.4, 0.6, 0.5, 0.0, loss_points=0.0, loss_first=0.0)
+    one = Review(GAME, 0, AGENT, 0, [d], forced=1, luck=LuckReport([LuckEvent(3, "x", 1, 0)]))
+    text = render(one)
+    assert f"review of P1's 1 decision by {AGENT}" in text and "; 1 forced move skipped" in text
+    assert "(1 unforced decision);" in text and "over 1 chance event seen;" in text
+    two = Review(
+        GAME, 0, AGENT, 0, [d, d], forced=2, luck=LuckReport([LuckEvent(3, "x", 1, 0)] * 2)
+    )
+    text = render(two)
+    assert "2 decisions by" in text and "2 forced moves skipped" in text
+    assert "(2 unforced decisions)" in text and "over 2 chance events seen" in text
