@@ -267,3 +267,12 @@ def test_a_count_of_one_is_singular_in_the_review_text():
     text = render(two)
     assert "2 decisions by" in text and "2 forced moves skipped" in text
     assert "(2 unforced decisions)" in text and "over 2 chance events seen" in text
+
+
+def test_a_player_the_game_does_not_have_is_a_wrong_command_line(blunder):
+    """`review --player 5` on a smaller game exited 1; as a wrong command line it is one
+    line naming the range, exit 2 (as advise --player now)."""
+    for player in ("5", "P3"):  # a 2-player game
+        r = runner.invoke(app, ["review", str(blunder[0]), "-p", player, "-a", AGENT])
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+        assert "is out of range: this game has P1-P2 (ids 0-1)" in r.stderr
