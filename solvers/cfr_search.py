@@ -156,8 +156,8 @@ class SubgameSolver:
                 apply(state, sample_chance(state, self.rng))
                 continue
             legal = legal_fn(state, p)
-            if len(legal) == 1:
-                apply(state, legal[0])
+            if len(legal) == 1 and depth > 0:  # the root (depth 0) is a decision: advice
+                apply(state, legal[0])  # reads its statistics even for its one legal move
                 continue
             if depth >= self.depth:
                 return self._value(state)[traverser]

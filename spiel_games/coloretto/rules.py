@@ -216,9 +216,14 @@ def make_config(params: dict) -> Config:
         immediate_jokers=timing == "immediate",
         utility=check_mode(p["utility"]),
     )
-    if not 0 <= depth < cfg.deck_size_after_setup():
+    left = cfg.deck_size_after_setup()
+    if left <= 0:
         raise ConfigError(
-            f"last_round_depth must be -1 (by edition) or 0-{cfg.deck_size_after_setup() - 1} "
-            f"for this deck, got {depth}"
+            f"this deck is too small for any last_round_depth: its {sum(cfg.initial_deck())} "
+            f"cards are all dealt at setup ({n} players x {start} start card{'' if start == 1 else 's'})"
+        )
+    if not 0 <= depth < left:
+        raise ConfigError(
+            f"last_round_depth must be -1 (by edition) or 0-{left - 1} for this deck, got {depth}"
         )
     return cfg

@@ -270,3 +270,12 @@ def test_a_device_as_the_game_record_is_refused_by_advise_review_and_play():
         r = runner.invoke(app, args)
         assert r.exit_code == code and r.stderr.count("\n") == 1, (args, r.output)
         assert r.stderr == "error: game record '/dev/null' is a character device, not a file\n"
+
+
+def test_a_count_of_one_is_singular_in_the_advice_header():
+    """'1 legal moves' at a forced move."""
+    forced = "start: pink; start: blue; start: green; start player: P1"  # P1 must draw
+    r = runner.invoke(app, ["advise", THREE, "-H", forced, "-a", "ismcts(sims=10)"])
+    assert r.exit_code == 0, r.output
+    assert "after 4 actions; P1 to move;" in r.stdout
+    assert "; 1 legal move\n" in r.stdout, r.stdout

@@ -248,3 +248,31 @@ def test_a_folder_that_is_no_ledger_is_called_that(tmp_path):
     for argv in ([str(tmp_path)], [str(tmp_path), "some-game-id"]):
         r = runner.invoke(app, ["review", *argv, "-a", "random"])
         assert r.exit_code == 1 and "is a directory, not a meeple ledger" in r.stderr, r.stderr
+
+
+def test_a_count_of_one_is_singular_in_the_review_text():
+    """'1 decisions', '1 unforced decisions', '1 forced moves', '1 chance events'."""
+    from tournament.advice.review import Decision, Review
+    from tournament.advice.review_luck import LuckEvent, LuckReport
+    from tournament.advice.review_text import render
+
+    d = Decision(7, "draw", "draw", 0.5, 0.4, 0.6, 0.5, 0.0, loss_points=0.0, loss_first=0.0)
+    one = Review(GAME, 0, AGENT, 0, [d], forced=1, luck=LuckReport([LuckEvent(3, "x", 1, 0)]))
+    text = render(one)
+    assert f"review of P1's 1 decision by {AGENT}" in text and "; 1 forced move skipped" in text
+    assert "(1 unforced decision);" in text and "over 1 chance event seen;" in text
+    two = Review(
+        GAME, 0, AGENT, 0, [d, d], forced=2, luck=LuckReport([LuckEvent(3, "x", 1, 0)] * 2)
+    )
+    text = render(two)
+    assert "2 decisions by" in text and "2 forced moves skipped" in text
+    assert "(2 unforced decisions)" in text and "over 2 chance events seen" in text
+
+
+def test_a_player_the_game_does_not_have_is_a_wrong_command_line(blunder):
+    """`review --player 5` on a smaller game exited 1; as a wrong command line it is one
+    line naming the range, exit 2 (as advise --player now)."""
+    for player in ("5", "P3"):  # a 2-player game
+        r = runner.invoke(app, ["review", str(blunder[0]), "-p", player, "-a", AGENT])
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+        assert "is out of range: this game has P1-P2 (ids 0-1)" in r.stderr

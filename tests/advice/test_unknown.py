@@ -183,12 +183,12 @@ def test_serve_survives_a_deeply_nested_line():
 
 
 def test_player_out_of_range_is_named_as_written():
-    """Issue 14: `--player P9` said "player 8"."""
+    """Issue 14: `--player P9` said "player 8". A wrong command line: exit 2 (was 1)."""
     result = runner.invoke(
         app,
         ["advise", "python_coloretto(players=3)", "-H", "start: pink", "-a", "random", "-p", "P9"],
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "error: player P9 (id 8) is out of range: this game has P1-P3 (ids 0-2)" in result.output
 
 

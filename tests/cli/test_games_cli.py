@@ -90,6 +90,23 @@ def test_out_of_range_parameter_is_refused_not_replaced_by_its_default():
         )
 
 
+def test_a_deck_dealt_out_at_setup_is_too_small_for_any_last_round_depth():
+    """The range of last_round_depth was printed as "0--1" when no card is left after setup."""
+    tiny = (
+        "python_coloretto(players=2,colors=2,cards_per_color=1,start_cards=1,plus2=0,jokers=0,"
+        "positive_colors=1,rows=2,row_capacity=1{})"
+    )
+    for depth in ("", ",last_round_depth=0"):
+        result = runner.invoke(app, ["games", "simulate", tiny.format(depth), "--games", "1"])
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and "0--1" not in lines[0], result.output
+        assert lines[0].endswith(
+            ": this deck is too small for any last_round_depth: its 2 cards are all dealt at"
+            " setup (2 players x 1 start card)"
+        ), result.output
+
+
 def test_a_repeated_game_parameter_is_refused_as_a_repeated_agent_parameter_is():
     """Was: python_coloretto(players=3,players=4) ran with 4 players (OpenSpiel keeps the
     last value), while ismcts(sims=3,sims=4) was refused."""

@@ -116,3 +116,36 @@ def test_the_heuristic_plays_rollout_decisions_before_the_evaluation():
     read.clear()
     unrolled._value(state.clone())
     assert read == [str(state)] and len(seen) == 3  # none without rollout
+
+
+def _forced_move(game):
+    """The first decision of a random game where the mover has one legal move."""
+    import random
+
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        elif len(state.legal_actions()) == 1:
+            return state
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no forced move in a game")
+
+
+@pytest.mark.parametrize("spec", spiel_games.all_specs(), ids=lambda s: s.short_name)
+def test_a_forced_move_is_advised_with_probability_one(spec):
+    """The root's one legal move was played through as no decision, so the walk recorded
+    another decision's values as the root's (IndexError on every game). It is advised, as by
+    the other agents: the only move, probability 1, with its sampled value; step plays it."""
+    game = spiel_games.load_game(spec.typical_config)
+    state = _forced_move(game)
+    (only,) = state.legal_actions()
+    agent = make_agent("cfr-search(iterations=30)", game, seed=0)
+    analysis = agent.analyse(state.clone())
+    assert [(m.action, m.prob) for m in analysis.moves] == [(only, 1.0)]
+    assert analysis.moves[0].visits > 0 and -1.0 <= analysis.moves[0].value <= 1.0
+    assert analysis.budget["iterations_done"] == 30
+    assert agent.step(state.clone()) == only

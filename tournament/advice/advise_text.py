@@ -35,6 +35,11 @@ def percent(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.0f}%"
 
 
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, in the plural unless ``n`` is 1 ("1 legal move", "3 legal moves")."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def value_unit(game_string: str) -> str:
     """What ``value`` is in the game's utility mode (the game string's ``utility=``)."""
     utility = str(spiel_games.load_game(game_string).get_parameters().get("utility", "rank"))
@@ -60,8 +65,8 @@ def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> s
     view = f"P{first.player + 1}"
     if header:
         lines.append(
-            f"{first.game} after {first.ply} actions; P{first.to_move + 1} to move; "
-            f"advice from {view}'s information state; {first.num_legal} legal moves"
+            f"{first.game} after {count(first.ply, 'action')}; P{first.to_move + 1} to move; "
+            f"advice from {view}'s information state; {count(first.num_legal, 'legal move')}"
         )
     for i, adv in enumerate(advice_set.items):
         if header or i:

@@ -16,6 +16,7 @@ from tournament.records import HistoryError
 __all__ = [
     "CHANCE",
     "HistoryError",
+    "PlayerRangeError",
     "check_player",
     "legal_strings",
     "parse_action",
@@ -78,10 +79,14 @@ def split_history(history) -> list:
     )
 
 
+class PlayerRangeError(HistoryError):
+    """A player id outside the game (on a command line: a wrong command line, exit 2)."""
+
+
 def check_player(game, player: int | None) -> None:
     """Refuse a player id outside the game, naming it as the user wrote it (P1 = id 0)."""
     n = game.num_players()
     if player is not None and not 0 <= player < n:
-        raise HistoryError(
+        raise PlayerRangeError(
             f"player P{player + 1} (id {player}) is out of range: this game has P1-P{n} (ids 0-{n - 1})"
         )

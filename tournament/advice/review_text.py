@@ -6,7 +6,7 @@ import base64
 import html
 import io
 
-from tournament.advice.advise_text import percent, points, value_unit
+from tournament.advice.advise_text import count, percent, points, value_unit
 from tournament.advice.review import MARKS, Decision, Review
 from tournament.html_report import MARK
 
@@ -33,7 +33,8 @@ def summary_lines(rv: Review) -> list[str]:
     out = [
         f"error rate: {_loss(rv.error_rate_points)} points and"
         f" {percent(rv.error_rate_first)} chance to finish first lost per decision"
-        f" ({len(rv.decisions)} unforced decisions); average loss {_f(rv.average_loss)} in value",
+        f" ({count(len(rv.decisions), 'unforced decision')});"
+        f" average loss {_f(rv.average_loss)} in value",
         f"accuracy: {_f(rv.accuracy, 1)}%",
         "marks: " + ", ".join(f"{marks[m]} {m}" for m in MARKS) + f" (points lost: {limits})",
     ]
@@ -41,11 +42,10 @@ def summary_lines(rv: Review) -> list[str]:
     if luck is not None:
         out.append(
             f"luck: {points(luck.points)} points, {100 * luck.first:+.0f}% chance to finish first"
-            f" over {len(luck.events)} chance events seen;"
+            f" over {count(len(luck.events), 'chance event')} seen;"
             f" {'result' if luck.finished else 'the game is not over: result so far'}"
-            f" {points(luck.result_points)}"
-            f" points ({percent(luck.result_first)} first), luck-adjusted"
-            f" {points(luck.result_points - luck.points)} points"
+            f" {points(luck.result_points)} points ({percent(luck.result_first)} first),"
+            f" luck-adjusted {points(luck.result_points - luck.points)} points"
             f" ({100 * (luck.result_first - luck.first):.0f}% first)"
         )
     return out
@@ -53,9 +53,9 @@ def summary_lines(rv: Review) -> list[str]:
 
 def render(rv: Review) -> str:
     lines = [
-        f"{rv.game}: review of P{rv.player + 1}'s {len(rv.decisions)} decisions by"
+        f"{rv.game}: review of P{rv.player + 1}'s {count(len(rv.decisions), 'decision')} by"
         f" {rv.agent} (seed {rv.seed}); values for P{rv.player + 1}"
-        + (f"; {rv.forced} forced moves skipped" if rv.forced else ""),
+        + (f"; {count(rv.forced, 'forced move')} skipped" if rv.forced else ""),
         "",
     ]
     w = max(6, *(len(d.played) for d in rv.decisions), *(len(d.best) for d in rv.decisions))

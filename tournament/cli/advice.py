@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -37,6 +39,18 @@ def _player_id(text: str | None) -> int | None:
     raise fail(
         f"--player must be a player id (0, 1, ...) or a seat name (P1, P2, ...), got {text!r}", 2
     )
+
+
+@contextmanager
+def player_in_range() -> Iterator[None]:
+    """``--player`` outside the game (known once the game string or record is read) is a
+    wrong command line: one line, exit 2 (advise and review)."""
+    from tournament.advice.items import PlayerRangeError  # deferred: fast --help
+
+    try:
+        yield
+    except PlayerRangeError as e:
+        raise fail(str(e), 2) from None
 
 
 GameArg = Annotated[
@@ -144,7 +158,7 @@ def _advise(asked, agents, top, seed, budget, opponents):
         specs = [_with_opponents(resolve(a), opponents) for a in agents]  # parsed once
         budgets_for(specs, budget)  # --time out of range or for no agent: refused here
     try:
-        with domain_errors(1):
+        with domain_errors(1), player_in_range():
             pos = position_from(
                 game_string, history=history, record_path=game_file, ply=ply, player=view
             )

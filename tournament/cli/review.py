@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.advice import _player_id
+from tournament.cli.advice import _player_id, player_in_range
 from tournament.cli.common import (
     OpponentsOption,
     check_output_path,
@@ -89,7 +89,7 @@ def review_cmd(
     with domain_errors(2):  # an unknown agent or opponent model: nothing ran
         spec = with_opponents(agent or rv.DEFAULT_AGENT, opponents)
     try:
-        with domain_errors(1):
+        with domain_errors(1), player_in_range():
             record = rv.load_game_record(source, game_id)
             with _review_progress(quiet) as on_progress:
                 result = rv.review(
