@@ -282,3 +282,12 @@ def test_an_empty_save_name_says_so():
     for name in ("", "  "):
         with pytest.raises(SaveRefused, match="--save needs a file name"):
             check_save_path(name)
+
+
+def test_one_action_is_singular_in_the_session_messages(tmp_path):
+    """Was: 'saved 1 actions', 'loaded 1 actions'."""
+    path = tmp_path / "one.json"
+    said: list[str] = []
+    record = PlaySession(TINY, SEATS, 3, inp=io.StringIO(""), out=io.StringIO()).record()
+    keeper = RecordKeeper(lambda: (record, [5], [True]), said.append)
+    assert keeper.save(str(path)) and said == [f"saved 1 action to {path}"]

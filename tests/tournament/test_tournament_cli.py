@@ -330,3 +330,20 @@ def test_a_report_that_cannot_be_finished_leaves_the_earlier_one_whole(
     r = _invoke("ratings", ledger, "--html", report, "--bootstrap", "2", "--seed", "1")
     assert r.exit_code == 1 and "No space left on device" in r.output
     assert report.read_text() == before
+
+
+def test_an_interrupt_before_any_batch_does_not_name_a_removed_ledger(
+    tmp_path, make_raw, write_toml, monkeypatch
+):
+    """Was: 'finished batches are in OUT' after a Ctrl-C that had removed OUT (no batch
+    had finished, so the run took back the ledger it created)."""
+    from tournament import runner
+
+    def stopped(cfg, out, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_tournament", stopped)
+    out = tmp_path / "never"
+    r = _invoke("tournament", "run", write_toml(make_raw()), "--out", out, "--quiet")
+    assert r.exit_code == 130 and "no batch had finished" in r.output
+    assert "finished batches are in" not in r.output

@@ -48,6 +48,7 @@ import pyspiel
 import spiel_games
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.errors import one_line
+from tournament.advice.advise_text import count
 from tournament.advice.commands import SessionCommands
 from tournament.advice.positions import (
     CHANCE,
@@ -228,7 +229,7 @@ class PlaySession(SessionCommands, TableEntries):
                 {
                     "saved": "interrupted: the game is saved",
                     "recovered": "interrupted: the game is kept in a recovery file",
-                    "clean": f"interrupted after {len(self.items)} actions (nothing unsaved)",
+                    "clean": f"interrupted after {count(len(self.items), 'action')} (nothing unsaved)",
                     "lost": "interrupted: the game could NOT be saved",
                 }[kept]
             )
@@ -257,7 +258,7 @@ class PlaySession(SessionCommands, TableEntries):
         mode = "  chance: entered by you" if self.chance == "manual" else f"  seed {self.seed}"
         self.say(f"{self.game_string}{mode}  seats: {names}")
         if self.items:
-            self.say(f"loaded {len(self.items)} actions")
+            self.say(f"loaded {count(len(self.items), 'action')}")
         while not self.state.is_terminal():
             s = self.state
             if self.table_mode and not s.is_chance_node() and s.current_player() in self.table:

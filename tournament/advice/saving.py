@@ -16,6 +16,7 @@ from pathlib import Path
 
 from spiel_games.common.errors import MeepleError
 from spiel_games.common.files import atomic_write_text
+from tournament.advice.advise_text import count
 from tournament.advice.positions import GameRecord
 
 RECOVERY_ENV = "MEEPLE_RECOVERY_DIR"
@@ -129,7 +130,7 @@ class RecordKeeper:
         self.owned.add(target.resolve())
         self.saved.append(path)
         self.clean = list(items)
-        self.say(f"saved {len(items)} actions to {path}")
+        self.say(f"saved {count(len(items), 'action')} to {path}")
         return True
 
     def keep(self) -> str:

@@ -92,18 +92,15 @@ def _run(
                 source=source,
             )
     except KeyboardInterrupt:
-        raise fail(
-            f"interrupted; finished batches are in {out}: rerun the same command to resume", 130
-        ) from None
+        kept = f"finished batches are in {out}" if out.exists() else "no batch had finished"
+        raise fail(f"interrupted; {kept}: rerun the same command to resume", 130) from None
     except typer.Exit:  # a domain error, already reported in one line
         raise
     except Exception as e:  # a bug or a system failure: the ledger keeps what finished
         text = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        raise fail(
-            f"tournament stopped ({type(e).__name__}: {text}); "
-            f"finished batches are in {out}: rerun to resume",
-            1,
-        ) from None
+        kept = f"finished batches are in {out}" if out.exists() else "no batch had finished"
+        why = f"tournament stopped ({type(e).__name__}: {text})"
+        raise fail(f"{why}; {kept}: rerun to resume", 1) from None
     for note in summary.notes:
         typer.echo(f"note: {note}", err=True)
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
