@@ -76,8 +76,8 @@ def test_several_agents_report_agreement(opening):
     bests = [a["best"] for a in obj["agents"]]
     assert obj["agree"] == (len(set(bests)) == 1)
     assert obj["best"] == {a["agent"]: a["best"] for a in obj["agents"]}
-    same = advise(gs, state, [ISMCTS, ISMCTS], seed=1)
-    assert same.agree is True
+    with pytest.raises(HistoryError, match="given twice"):  # one key per agent in `best`
+        advise(gs, state, [ISMCTS, ISMCTS], seed=1)
 
 
 def test_agent_without_analysis_reports_its_move(opening):

@@ -89,3 +89,10 @@ def test_the_luck_of_an_unfinished_game_says_the_game_is_not_over():
         state.apply_action(actions[-1])
     report = review_luck(COLORETTO, actions, 0)
     assert report is not None and not report.finished and report.to_json()["finished"] is False
+
+
+def test_an_agent_given_twice_is_refused():
+    """Was: both advised, and the JSON's `best` listed them under one key."""
+    r = runner.invoke(app, ["advise", COLORETTO, "-H", HISTORY, "-a", "heuristic",
+                            "-a", "heuristic"])  # fmt: skip
+    assert r.exit_code == 2 and "agent 'heuristic' is given twice" in r.stderr

@@ -319,6 +319,7 @@ def advise(
     if not agents:
         raise HistoryError("give at least one --agent")
     specs = [resolve(a) for a in agents]
+    check_distinct(specs)
     per_agent = budgets_for(specs, budget)
     return AdviceSet(
         [
@@ -326,6 +327,14 @@ def advise(
             for spec, b in zip(specs, per_agent, strict=True)
         ]
     )
+
+
+def check_distinct(specs: Sequence[AgentSpec]) -> None:
+    """One agent given twice is refused (its advice would be listed under one key)."""
+    names = [str(s) for s in specs]
+    twice = next((x for x in names if names.count(x) > 1), None)
+    if twice is not None:
+        raise HistoryError(f"agent {twice!r} is given twice; give each agent once")
 
 
 def budgets_for(specs: Sequence[AgentSpec], budget: dict | None) -> list[dict]:
@@ -351,6 +360,7 @@ __all__ = [
     "MoveAdvice",
     "advise",
     "budgets_for",
+    "check_distinct",
     "advise_state",
     "with_budget",
     "z_score",

@@ -80,7 +80,8 @@ def split_history(history) -> list:
 
 
 class PlayerRangeError(HistoryError):
-    """A player id outside the game (on a command line: a wrong command line, exit 2)."""
+    """A player id outside the game, or none where one is needed (on a command line: a
+    wrong command line, exit 2)."""
 
 
 def check_player(game, player: int | None) -> None:

@@ -42,7 +42,7 @@ import spiel_games
 from solvers.base import Z95
 from solvers.registry import AgentSpec, resolve
 from tournament.advice.advise import advise_state
-from tournament.advice.items import CHANCE, HistoryError, check_player
+from tournament.advice.items import CHANCE, HistoryError, PlayerRangeError, check_player
 from tournament.advice.moves import MoveAdvice
 from tournament.advice.play import readable_observation
 from tournament.advice.positions import GameRecord, read_record, record_viewer, replay_record_world
@@ -262,7 +262,7 @@ def review(
     if player is None:
         player = record_viewer(record)
         if player is None:
-            raise HistoryError("give --player: the record has no single 'me' or 'human' seat")
+            raise PlayerRangeError("give --player: the record has no single 'me' or 'human' seat")
     check_player(game, player)
     spec = resolve(agent)
     world = replay_record_world(game, record, viewer=player)

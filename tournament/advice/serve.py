@@ -34,7 +34,13 @@ from typing import IO
 
 from solvers.registry import resolve
 from spiel_games.common.errors import MeepleError, one_line
-from tournament.advice.advise import AdviceSet, advise_state, budgets_for, with_budget
+from tournament.advice.advise import (
+    AdviceSet,
+    advise_state,
+    budgets_for,
+    check_distinct,
+    with_budget,
+)
 from tournament.advice.positions import position_from
 from tournament.advice.serve_query import Query, parse_query
 
@@ -306,6 +312,7 @@ def _agents(q: Query) -> list:
     """The query's agents, parsed once here at the edge, with the budget each takes
     applied and checked (its values too: one error for the whole query)."""
     specs = [resolve(a) for a in q.agents]
+    check_distinct(specs)
     budgets = budgets_for(specs, q.budget)
     return [with_budget(s, b) for s, b in zip(specs, budgets, strict=True)]
 

@@ -149,13 +149,18 @@ def _advise(asked, agents, top, seed, budget, opponents):
     game_string, history, game_file, ply, view = asked
     import spiel_games  # deferred: fast --help
     from solvers.registry import resolve  # deferred: fast --help
-    from tournament.advice.advise import advise, budgets_for  # deferred: fast --help
+    from tournament.advice.advise import (  # deferred: fast --help
+        advise,
+        budgets_for,
+        check_distinct,
+    )
     from tournament.advice.positions import position_from  # deferred: fast --help
 
     with domain_errors(2):  # an unknown game or agent on the command line: nothing ran
         if game_string:
             spiel_games.load_game(game_string)
         specs = [_with_opponents(resolve(a), opponents) for a in agents]  # parsed once
+        check_distinct(specs)
         budgets_for(specs, budget)  # --time out of range or for no agent: refused here
     try:
         with domain_errors(1), player_in_range():
