@@ -110,6 +110,10 @@ class Worker:
         return time.process_time()
 
 
+WAIT_SECONDS = 10.0  # between checks of the cluster's CPUs while a batch runs
+WAIT_CHECKS = 6  # checks short of CPUs in a row before the run gives up (a minute)
+
+
 class RayExecutor:
     """Batches on Ray actors (a local session of ``workers`` CPUs, or a cluster)."""
 
@@ -122,9 +126,36 @@ class RayExecutor:
         if not ray.is_initialized():
             _init_ray(ray, workers, address)
             self.started = True
+        self.workers = workers
+        cpus = self.cpus()
+        if cpus < workers:  # the actors could never all be placed: the run would wait forever
+            self.close()
+            raise MeepleError(
+                f"--workers {workers} needs {workers} CPUs (one per worker); the Ray cluster "
+                f"has {cpus:g}"
+            )
         self.remote = ray.remote(num_cpus=1, max_restarts=0)(Worker)
         self.actors: list = [None] * workers
         self.synced: list[tuple[int, int]] = [(0, 0)] * workers
+
+    def cpus(self) -> float:
+        return float(self.ray.cluster_resources().get("CPU", 0.0))
+
+    def _await(self, ref, patience: int = WAIT_CHECKS):
+        """The batch's result; MeepleError when the cluster has had fewer CPUs than workers
+        for ``patience`` checks in a row (a node lost: a replaced worker cannot be placed,
+        and the run would wait forever). The checkpoint keeps every finished round."""
+        short = 0
+        while True:
+            ready, _ = self.ray.wait([ref], timeout=WAIT_SECONDS)
+            if ready:
+                return self.ray.get(ref)
+            short = short + 1 if self.cpus() < self.workers else 0
+            if short >= patience:
+                raise MeepleError(
+                    f"the Ray cluster has {self.cpus():g} CPUs for {self.workers} workers (a"
+                    " node was lost?); rerun once it has them again: the checkpoint resumes"
+                )
 
     def _actor(self, j: int):
         if self.actors[j] is None:
@@ -157,7 +188,7 @@ class RayExecutor:
                 self.synced[j] = (view.rows, view.slots)
             for j, ref in pending.items():
                 try:
-                    results[j] = ray.get(ref)
+                    results[j] = self._await(ref)
                 except ray.exceptions.RayActorError:
                     self.actors[j] = None  # replaced next attempt; its batch is recomputed
                 except ray.exceptions.RayError as e:
@@ -174,7 +205,7 @@ class RayExecutor:
         return sum(self.ray.get([a.cpu_seconds.remote() for a in live]))
 
     def close(self) -> None:
-        for a in self.actors:
+        for a in getattr(self, "actors", []):
             if a is not None:
                 self.ray.kill(a)
         if self.started:
@@ -189,12 +220,13 @@ def _init_ray(ray, workers: int, address: str | None) -> None:
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         else:
             ray.init(
+                address="local",  # a session of its own, even beside a running cluster
                 num_cpus=workers,
                 include_dashboard=False,
                 logging_level=logging.ERROR,
                 log_to_driver=False,
             )
-    except (ConnectionError, RuntimeError, TimeoutError) as e:
+    except (ConnectionError, RuntimeError, TimeoutError, ValueError) as e:
         where = f"the Ray cluster at {address}" if address else "a local Ray session"
         raise MeepleError(f"cannot reach {where}: {one_line(e)}") from None
 

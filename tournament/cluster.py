@@ -57,6 +57,12 @@ def _probe_gcs(hostport: str, address: str, timeout: float) -> None:
     except (TypeError, AttributeError):  # Ray's private client changed: leave it to ray.init
         return
     except Exception as e:
+        if "InvalidAuthToken" in str(e):  # it answered, and wants the cluster's token
+            raise RunnerError(
+                f"the Ray cluster at {address} refused this client's token: it runs with token"
+                " authentication (Ray's default for `ray start`); set RAY_AUTH_MODE=token here,"
+                " with the cluster's token (~/.ray/auth_token or RAY_AUTH_TOKEN)"
+            ) from None
         raise RunnerError(
             f"cannot reach the Ray cluster at {address}: no Ray answer ({one_line(e)})"
         ) from None

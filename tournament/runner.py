@@ -330,6 +330,7 @@ def _ray_session(workers: int, address: str | None) -> Iterator[tuple[object, ob
                 )
             else:
                 ray.init(
+                    address="local",  # a session of its own, even beside a running cluster
                     num_cpus=workers,
                     include_dashboard=False,
                     runtime_env=hook,

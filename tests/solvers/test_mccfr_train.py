@@ -229,3 +229,52 @@ def test_a_damaged_checkpoint_file_is_refused_in_one_line(tmp_path, monkeypatch,
             assert f"{kept} is truncated, corrupt" in str(e.value) and "\n" not in str(e.value)
         kept.write_bytes(saved)
         Journal(kept.parent, spec).load()  # whole again
+
+
+class _Ray:
+    """What RayExecutor reads of ray, for a cluster of ``cpus`` CPUs whose batches never
+    finish (a replaced worker that cannot be placed)."""
+
+    class exceptions:  # noqa: N801 - ray's own module name
+        RayActorError = RuntimeError
+        RayError = Exception
+
+    def __init__(self, cpus: float):
+        self.cpus, self.inits = cpus, []
+
+    def is_initialized(self):
+        return False
+
+    def init(self, **kw):
+        self.inits.append(kw)
+
+    def cluster_resources(self):
+        return {"CPU": self.cpus}
+
+    def wait(self, refs, timeout=None):
+        return [], refs
+
+    def shutdown(self):
+        pass
+
+
+def test_too_few_cpus_for_the_workers_is_one_line_not_a_wait_forever(monkeypatch):
+    """Was: `--workers 3` on a 2-CPU cluster, or a node lost mid-run, waited forever for an
+    actor Ray could never place; and the local session joined a cluster already running on
+    the machine (ray.init without an address attaches to it, then refuses num_cpus)."""
+    import sys
+
+    from spiel_games.common.errors import MeepleError
+
+    fake = _Ray(2.0)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    with pytest.raises(
+        MeepleError, match=r"--workers 3 needs 3 CPUs \(one per worker\); the Ray cluster has 2"
+    ):
+        mccfr_train.RayExecutor(_spec(), 3, None)
+    assert fake.inits[0]["address"] == "local"  # a session of its own
+    fake.cpus = 1.0  # a node lost while a batch runs
+    ex = mccfr_train.RayExecutor.__new__(mccfr_train.RayExecutor)
+    ex.ray, ex.workers = fake, 2
+    with pytest.raises(MeepleError, match="has 1 CPUs for 2 workers"):
+        ex._await(object(), patience=2)

@@ -100,7 +100,7 @@ _Workers = Annotated[
 _Address = Annotated[str | None, typer.Option("--address", help="MCCFR: a Ray cluster address")]
 _Batch = Annotated[
     int | None,
-    typer.Option(min=1, help="MCCFR iterations per batch (default 1 on tiny games, else 32)"),
+    typer.Option(min=1, help="MCCFR iterations per batch (default 1 on tiny games, else 64)"),
 ]
 _EvalDeals = Annotated[
     int | None,
