@@ -174,6 +174,10 @@ def test_unreachable_address_is_one_line_and_writes_nothing(tmp_path, make_raw, 
     assert r.exit_code == 1 and "127.0.0.1:9" in r.output and not out.exists()
     r = _invoke("tournament", "run", path, "--out", out, "--address", "no-port")
     assert r.exit_code == 1 and "HOST:PORT" in r.output and not out.exists()
+    # was exit 2 from sprt (its setup errors), 1 from tournament run and solve
+    game = "python_coloretto(players=3)"
+    r = _invoke("sprt", game, "random", "heuristic", "--out", out, "--address", "127.0.0.1:9")
+    assert r.exit_code == 1 and "cannot reach the Ray cluster" in r.output and not out.exists()
 
 
 def test_address_that_never_answers_times_out(tmp_path, small_config):

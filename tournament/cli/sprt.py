@@ -209,6 +209,11 @@ def sprt(
             cfg, _ = sprt_config(req, load_game(game).num_players())
         out = Path("runs") / f"sprt-{cfg.run_id[:8]}"
     check_ledger_out(out)
+    if address:
+        from tournament.cluster import check_address  # deferred: fast --help
+
+        with domain_errors(1):  # unreachable: a failure, as in tournament run and solve
+            check_address(address)
     json_out = as_json or fmt == OutputFormat.json
     progress = SprtProgress(choose_mode(quiet), req.bounds)
     try:
