@@ -115,7 +115,7 @@ def _train_more(spec, executor, tables, state: list[int], iterations: int) -> tu
     workers = getattr(executor, "worker_cpu_seconds", lambda: 0.0)
     cpu = time.process_time() + workers()
     progress = mccfr_train.train(
-        spec, done + iterations, tables, done, rounds, None, executor, 2, 10**12, lambda t, p: {}
+        spec, done + iterations, tables, done, rounds, None, executor, 10**12, lambda t, p: {}
     )
     state[:] = [progress.iterations, progress.rounds]
     return progress.seconds, time.process_time() + workers() - cpu
@@ -136,7 +136,7 @@ def parallel(name: str, iterations: int, repeats: int = 3, batch: int | None = N
     out |= {"players": 3, "repeats": repeats, "warm_up_iterations": 2 * spec.batch}
     runs = {
         "serial": mccfr_train.SerialExecutor(spec),
-        "ray": mccfr_train.RayExecutor(spec, 2, None),
+        "ray": mccfr_train.RayExecutor(spec),  # spec.workers = 2
     }
     tables = {label: Tables(spec.max_keys) for label in runs}
     states = {label: [0, 0] for label in runs}

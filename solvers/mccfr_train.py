@@ -115,18 +115,21 @@ WAIT_CHECKS = 6  # checks short of CPUs in a row before the run gives up (a minu
 
 
 class RayExecutor:
-    """Batches on Ray actors (a local session of ``workers`` CPUs, or a cluster)."""
+    """Batches on Ray actors, one per worker of ``spec.workers`` (a local session of that
+    many CPUs, or a cluster at ``address``)."""
 
-    def __init__(self, spec: TrainSpec, workers: int, address: str | None):
+    def __init__(self, spec: TrainSpec, address: str | None = None):
         import ray
 
         self.ray = ray
         self.spec = spec
+        self.workers = workers = spec.workers
+        self.actors: list = [None] * workers
+        self.synced: list[tuple[int, int]] = [(0, 0)] * workers
         self.started = False
         if not ray.is_initialized():
             _init_ray(ray, workers, address)
             self.started = True
-        self.workers = workers
         cpus = self.cpus()
         if cpus < workers:  # the actors could never all be placed: the run would wait forever
             self.close()
@@ -135,8 +138,6 @@ class RayExecutor:
                 f"has {cpus:g}"
             )
         self.remote = ray.remote(num_cpus=1, max_restarts=0)(Worker)
-        self.actors: list = [None] * workers
-        self.synced: list[tuple[int, int]] = [(0, 0)] * workers
 
     def cpus(self) -> float:
         return float(self.ray.cluster_resources().get("CPU", 0.0))
@@ -205,7 +206,7 @@ class RayExecutor:
         return sum(self.ray.get([a.cpu_seconds.remote() for a in live]))
 
     def close(self) -> None:
-        for a in getattr(self, "actors", []):
+        for a in self.actors:
             if a is not None:
                 self.ray.kill(a)
         if self.started:
@@ -248,7 +249,6 @@ def train(
     rounds: int,
     journal: Journal | None,
     executor,
-    workers: int,
     report_every: int,
     on_report: Callable[[Tables, Progress], dict],
     on_iteration: Callable[[int, int], None] | None = None,
@@ -262,7 +262,7 @@ def train(
     progress = Progress(done, rounds, 0.0)
     try:
         while done < iterations:
-            plan = round_plan(done, iterations, workers, spec.batch)
+            plan = round_plan(done, iterations, spec.workers, spec.batch)
             t, c = time.perf_counter(), time.process_time()
             view = tables.view()
             deltas = executor.run_round(tables, view, rounds + 1, plan)

@@ -18,6 +18,7 @@ from solvers import efg_cfr
 from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string
 from spiel_games.common.errors import MeepleError
+from spiel_games.common.files import existing_parent
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
 
@@ -124,9 +125,7 @@ def _check_out(out: Path, solver: str) -> None:
             f"--out {out} exists and no checkpoint of a {solver} run ({ckpt.name}) is beside "
             "it; choose another --out, or delete the file"
         )
-    parent = out.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
+    parent = existing_parent(out)
     if not parent.is_dir():
         raise SolveError(f"--out {out}: {parent} is not a directory")
 

@@ -156,7 +156,6 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
             rounds,
             journal,
             executor,
-            cfg.workers,
             cfg.report_every,
             report,
             on_iteration,
@@ -209,5 +208,5 @@ def _meta(plan: Plan, spec: mccfr_train.TrainSpec, iterations: int) -> dict:
 
 def _executor(spec: mccfr_train.TrainSpec, cfg: SolveConfig):
     if cfg.workers > 1 or cfg.address:
-        return mccfr_train.RayExecutor(spec, cfg.workers, cfg.address)
+        return mccfr_train.RayExecutor(spec, cfg.address)
     return mccfr_train.SerialExecutor(spec)

@@ -186,9 +186,8 @@ def read_record(path: str | Path) -> GameRecord:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
-        why = e.msg.removesuffix(" at")  # json's "Invalid control character at" (position)
         raise HistoryError(
-            f"game record {str(path)!r} is not valid JSON: {why} at line {e.lineno}"
+            f"game record {str(path)!r} is not valid JSON: {json_reason(e)} at line {e.lineno}"
         ) from None
     except RecursionError:
         raise HistoryError(f"game record {str(path)!r} is nested too deeply") from None
@@ -215,10 +214,19 @@ def _read_bytes(path: str | Path) -> bytes:
     finally:
         os.close(fd)
     if len(data) > MAX_RECORD_BYTES:
-        mib, rest = divmod(MAX_RECORD_BYTES, 2**20)
-        cap = f"{MAX_RECORD_BYTES:,} bytes" if rest else f"{mib} MiB"
+        cap = (
+            f"{MAX_RECORD_BYTES >> 20} MiB"
+            if MAX_RECORD_BYTES % 2**20 == 0
+            else f"{MAX_RECORD_BYTES:,} bytes"
+        )
         raise HistoryError(f"{where} is over {cap}, the most a game record may be")
     return data
+
+
+def json_reason(e: json.JSONDecodeError) -> str:
+    """The reason of a JSON error, without json's dangling "at" of some messages ("Invalid
+    control character at"): the caller says where."""
+    return e.msg.removesuffix(" at")
 
 
 def record_viewer(record: GameRecord) -> int | None:

@@ -47,7 +47,7 @@ from solvers.identity import code_version
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import MeepleError, one_line
-from spiel_games.common.files import atomic_write_text
+from spiel_games.common.files import atomic_write_text, existing_parent
 from spiel_games.common.registry import get_spec
 from tournament.batch import play_one, resolve_agents, stored_moves
 from tournament.config import build_config
@@ -147,9 +147,7 @@ def validate(cfg: TrainConfig) -> TrainConfig:
 def _check_writable(option: str, path: Path) -> None:
     """The nearest existing folder on ``path``'s way can be written to: a read-only disk is
     said before the self-play, not after it."""
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
+    parent = existing_parent(path)
     if not parent.is_dir() or not os.access(parent, os.W_OK):
         raise TrainError(f"{option} {path}: cannot write in {parent}")
 

@@ -6,8 +6,6 @@ agent as given) that decides whether the recommendation is adopted.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import shlex
 from pathlib import Path
 
@@ -15,7 +13,7 @@ import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from tournament.sprt.gsprt import PRESETS, Bounds
-from tournament.sprt.run import SprtRequest, play_sprt
+from tournament.sprt.run import SprtRequest, play_sprt, sprt_config
 from tournament.tune import CONFIRM, Tuned, TuneError
 
 CONFIRM_PRESET = "gain"  # Elo 0 against 20: is the recommendation stronger?
@@ -113,8 +111,8 @@ def confirm(s: dict, out: Path, max_games: int, filler: str, seed: int, workers,
     req = SprtRequest(
         s["game"], s["recommended"]["spec"], s["agent"], bounds, filler, max_games, seed
     )
-    sprt = json.dumps([req.spec_a, req.spec_b, req.filler, max_games, seed, CONFIRM_PRESET])
-    where = out / f"{CONFIRM}-{hashlib.sha256(sprt.encode()).hexdigest()[:8]}"
+    players = spiel_games.load_game(req.game).num_players()  # its ledger's own run id:
+    where = out / f"{CONFIRM}-{sprt_config(req, players)[0].run_id[:8]}"  # as `meeple sprt`'s
     v, _, _ = play_sprt(req, where, workers, executor=executor)
     return {
         **c,

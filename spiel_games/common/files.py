@@ -44,6 +44,15 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode())
 
 
+def existing_parent(path: str | Path) -> Path:
+    """The nearest folder on ``path``'s way that exists (where writing ``path`` would make
+    its missing directories): the place to check before a long run writes there."""
+    parent = Path(path).parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    return parent
+
+
 @contextlib.contextmanager
 def run_lock(directory: str | Path, error: type[Exception]) -> Iterator[None]:
     """Hold an exclusive lock on ``directory`` (made when missing) for the block: a second

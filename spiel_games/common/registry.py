@@ -171,6 +171,7 @@ def load_game(game_string: str, any_openspiel: bool = False):
     return _load(game_string)
 
 
+@functools.lru_cache(maxsize=256)  # once per string, as _load (a refusal is not cached)
 def _refuse_repeated_parameters(game_string: str) -> None:
     """GameStringError for a parameter given twice in one parameter list (nested game
     strings have their own lists): OpenSpiel would keep the last value without a word."""

@@ -76,7 +76,7 @@ def _spec(share: float) -> TrainSpec:
 
 def _train(spec: TrainSpec, iterations: int, journal=None) -> Tables:
     tables = Tables(spec.max_keys)
-    train(spec, iterations, tables, 0, 0, journal, SerialExecutor(spec), 1, 10**9, lambda t, p: {})
+    train(spec, iterations, tables, 0, 0, journal, SerialExecutor(spec), 10**9, lambda t, p: {})
     return tables
 
 

@@ -28,7 +28,7 @@ def _spec(**kw) -> TrainSpec:
     return TrainSpec(**{**base, **kw})
 
 
-def _run(spec, iterations, executor, workers, journal=None, tables=None, done=0, rounds=0):
+def _run(spec, iterations, executor, journal=None, tables=None, done=0, rounds=0):
     tables = tables or Tables(spec.max_keys)
     train(
         spec,
@@ -38,7 +38,6 @@ def _run(spec, iterations, executor, workers, journal=None, tables=None, done=0,
         rounds,
         journal,
         executor,
-        workers,
         report_every=10**9,
         on_report=lambda t, p: {},
     )
@@ -71,7 +70,7 @@ def test_rounds_give_the_same_tables_as_sequential_traversals_with_one_batch(sha
     from solvers.mccfr_sequential import MCCFR
 
     spec = _spec(batch=1, weighting="counterfactual", baselines=False, model_share=share)
-    rounds = _run(spec, 40, SerialExecutor(spec), 1)
+    rounds = _run(spec, 40, SerialExecutor(spec))
     classic = MCCFR(
         spiel_games.load_game(TINY),
         "os",
@@ -93,15 +92,15 @@ def test_a_crash_in_any_round_resumes_to_the_uninterrupted_tables(
     tmp_path, monkeypatch, crash_round
 ):
     monkeypatch.setattr(mccfr_checkpoint, "FLUSH_SECONDS", 0.0)  # a file per round (full games)
-    spec = _spec()
-    straight = _run(spec, 60, SerialExecutor(spec), 2, Journal(tmp_path / "a", spec))
+    spec = _spec(workers=2)
+    straight = _run(spec, 60, SerialExecutor(spec), Journal(tmp_path / "a", spec))
 
     with pytest.raises(SystemExit):
-        _run(spec, 60, Crashing(spec, crash_round), 2, Journal(tmp_path / "b", spec))
+        _run(spec, 60, Crashing(spec, crash_round), Journal(tmp_path / "b", spec))
     tables, done, rounds = Journal(tmp_path / "b", spec).load()
     assert (done, rounds) == (10 * (crash_round - 1), crash_round - 1)
     resumed = _run(
-        spec, 60, SerialExecutor(spec), 2, Journal(tmp_path / "b", spec), tables, done, rounds
+        spec, 60, SerialExecutor(spec), Journal(tmp_path / "b", spec), tables, done, rounds
     )
     _same(resumed, straight)
     again, done, _ = Journal(tmp_path / "b", spec).load()  # the final snapshot
@@ -111,7 +110,7 @@ def test_a_crash_in_any_round_resumes_to_the_uninterrupted_tables(
 
 def test_a_checkpoint_of_another_run_is_refused(tmp_path):
     spec = _spec()
-    _run(spec, 10, SerialExecutor(spec), 1, Journal(tmp_path / "c", spec))
+    _run(spec, 10, SerialExecutor(spec), Journal(tmp_path / "c", spec))
     with pytest.raises(mccfr_train.CheckpointError, match="different seed"):
         Journal(tmp_path / "c", _spec(seed=8)).load()
     # was accepted: another batch or worker count shapes other rounds, and the resumed
@@ -140,7 +139,6 @@ def test_reports_and_seconds_survive_a_crash_between_snapshots(tmp_path, monkeyp
             0,
             journal,
             Crashing(spec, 5),
-            1,
             report_every=10,
             on_report=lambda t, p: {"iteration": p.iterations},
         )
@@ -157,9 +155,9 @@ def test_ray_workers_give_the_serial_tables_and_a_killed_worker_is_replaced(ray_
     node = ray_cluster.add_node(num_cpus=1)
     ray_cluster.wait_for_nodes()
     try:
-        spec = _spec()
-        serial = _run(spec, 60, SerialExecutor(spec), 2)
-        executor = mccfr_train.RayExecutor(spec, 2, None)
+        spec = _spec(workers=2)
+        serial = _run(spec, 60, SerialExecutor(spec))
+        executor = mccfr_train.RayExecutor(spec)  # spec.workers = 2
         killed = []
 
         class Killing:
@@ -172,7 +170,7 @@ def test_ray_workers_give_the_serial_tables_and_a_killed_worker_is_replaced(ray_
             def close(self):
                 executor.close()
 
-        distributed = _run(spec, 60, Killing(), 2)
+        distributed = _run(spec, 60, Killing())
         executor.close()
         assert killed == [3]
         _same(distributed, serial)
@@ -214,9 +212,9 @@ def test_a_damaged_checkpoint_file_is_refused_in_one_line(tmp_path, monkeypatch,
     monkeypatch.setattr(mccfr_checkpoint, "FLUSH_SECONDS", 0.0)
     spec = _spec()
 
-    _run(spec, 20, SerialExecutor(spec), 1, Journal(tmp_path / "done", spec))  # a snapshot
+    _run(spec, 20, SerialExecutor(spec), Journal(tmp_path / "done", spec))  # a snapshot
     with pytest.raises(SystemExit):
-        _run(spec, 60, Crashing(spec, 3), 1, Journal(tmp_path / "cut", spec))  # rounds files
+        _run(spec, 60, Crashing(spec, 3), Journal(tmp_path / "cut", spec))  # rounds files
     files = sorted(tmp_path.glob("*/*.npz"))
     assert {f.name.split("-")[0] for f in files} == {"tables", "rounds"}, files
     for kept in files:
@@ -271,7 +269,7 @@ def test_too_few_cpus_for_the_workers_is_one_line_not_a_wait_forever(monkeypatch
     with pytest.raises(
         MeepleError, match=r"--workers 3 needs 3 CPUs \(one per worker\); the Ray cluster has 2"
     ):
-        mccfr_train.RayExecutor(_spec(), 3, None)
+        mccfr_train.RayExecutor(_spec(workers=3))
     assert fake.inits[0]["address"] == "local"  # a session of its own
     fake.cpus = 1.0  # a node lost while a batch runs
     ex = mccfr_train.RayExecutor.__new__(mccfr_train.RayExecutor)

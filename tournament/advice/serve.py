@@ -43,6 +43,7 @@ from tournament.advice.advise import (
 )
 from tournament.advice.positions import position_from
 from tournament.advice.serve_query import Query, parse_query
+from tournament.records import json_reason
 
 VERSION = "1.0"
 FIRST_REPORT = 0.05  # seconds of search before the first partial answer (at most the interval)
@@ -103,7 +104,7 @@ class Engine:
         try:
             query = json.loads(line, parse_constant=_not_finite, parse_float=_finite)
         except json.JSONDecodeError as e:
-            why = e.msg.removesuffix(" at")  # json's "Invalid control character at" (position)
+            why = json_reason(e)
             return [{"id": None, "error": f"malformed JSON: {why} at column {e.colno}"}], True
         except ValueError as e:  # NaN, Infinity, 1e400, an integer of over 4300 digits
             return [{"id": None, "error": f"malformed JSON: {one_line(e)}"}], True

@@ -24,6 +24,7 @@ from tournament.advice.unknown import (
     options,
     possible_options,
 )
+from tournament.records import record_viewer
 
 
 def check_resumable(record, chance: str, table_mode: bool, me: int) -> None:
@@ -38,9 +39,9 @@ def check_resumable(record, chance: str, table_mode: bool, me: int) -> None:
         )
     if not any(is_unknown(a["action"]) for a in record.actions):
         return
-    seats = [i for i, s in enumerate(record.seats) if s.strip().lower() in ("me", "human")]
-    who = f"P{seats[0] + 1}" if len(seats) == 1 else "its 'me' seat"
-    if not table_mode or (len(seats) == 1 and me != seats[0]):
+    viewer = record_viewer(record)
+    who = "its 'me' seat" if viewer is None else f"P{viewer + 1}"
+    if not table_mode or viewer not in (None, me):
         raise PlayError(
             f"this record holds moves {who} could not see ('?'); continue it in table mode"
             f" with {who} as the one 'me' seat (as its seats say: {','.join(record.seats)})"
