@@ -120,8 +120,12 @@ def test_ratings_json_csv_md_table(ledger):
 
 
 def test_ratings_errors(ledger, tmp_path):
+    # Was exit 1 after reading the ledger: an agent it does not have is a wrong command
+    # line, one line naming the agents it has.
     r = _invoke("ratings", ledger, "--anchor", "nobody=3")
-    assert r.exit_code == 1 and "nobody" in r.output
+    assert r.exit_code == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r.output
+    assert "--anchor: no agent named 'nobody'; agents: " in r.stderr
+    assert "greedy" in r.stderr and "random" in r.stderr
     for bad in ("greedy=abc", "greedy=nan", "=5"):  # was exit 1: a wrong command line is 2
         r = _invoke("ratings", ledger, "--anchor", bad)
         assert r.exit_code == 2 and "--anchor must be AGENT or AGENT=ELO" in r.output
