@@ -228,7 +228,8 @@ def test_replay_reproduces_a_recorded_game_exactly(tmp_path, small_config):
 
 
 def test_a_ledger_being_written_is_refused_to_a_second_run(tmp_path, small_config):
-    from tournament.ledger import make_manifest, open_for_run
+    from tournament.ledger import make_manifest
+    from tournament.ledger_open import open_for_run
 
     out = tmp_path / "a"
 
