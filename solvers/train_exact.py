@@ -17,6 +17,7 @@ from solvers import efg_cfr
 from solvers.policy_file import write_policy
 from solvers.solve_request import (
     CheckpointError,
+    ForeignCheckpointError,
     Plan,
     SolveConfig,
     SolveResult,
@@ -107,7 +108,7 @@ def solve_exact(
         meta, rows = _read_checkpoint(ckpt)
         mismatch = [k for k, v in request.items() if meta.get(k) != v]
         if mismatch:
-            raise CheckpointError(
+            raise ForeignCheckpointError(
                 f"checkpoint {ckpt} was written for a different {', '.join(mismatch)}; "
                 "delete it or choose another --out"
             )

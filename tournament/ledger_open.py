@@ -15,8 +15,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from spiel_games.common.errors import ForeignOutputError
 from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes
 from tournament.ledger import _PART, LOCK, MANIFEST, LedgerError, read_manifest
+
+
+class ForeignLedgerError(LedgerError, ForeignOutputError):
+    """The directory holds another tournament, or files that are no ledger: not this
+    run's (a wrong ``--out``, exit 2), refused before anything is written."""
 
 
 def _check_or_write_manifest(d: Path, manifest: dict) -> bool:
@@ -26,11 +32,13 @@ def _check_or_write_manifest(d: Path, manifest: dict) -> bool:
     if path.exists():
         old = read_manifest(d)
         if old["config_hash"] != manifest["config_hash"]:
-            raise LedgerError(f"{d} holds another tournament: {_why_different(old, manifest)}")
+            raise ForeignLedgerError(
+                f"{d} holds another tournament: {_why_different(old, manifest)}"
+            )
         return False
     others = [p.name for p in d.iterdir() if not p.name.startswith(".")]
     if others:
-        raise LedgerError(
+        raise ForeignLedgerError(
             f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix"
         )
     atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
@@ -48,7 +56,7 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
     again when this call created them."""
     d = Path(directory)
     if d.exists() and not d.is_dir():
-        raise LedgerError(f"{d} exists and is not a directory")
+        raise ForeignLedgerError(f"{d} exists and is not a directory")
     made_dir = not d.exists()
     try:
         d.mkdir(parents=True, exist_ok=True)

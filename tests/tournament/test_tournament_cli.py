@@ -95,7 +95,10 @@ def test_rerun_plays_nothing_and_other_config_is_refused(ledger, make_raw, write
         "serial",
         "--quiet",
     )
-    assert r.exit_code == 1 and "seeds_per_lineup was 6, now 7" in r.output
+    # Was exit 1: an --out holding another run is a wrong command line (2), as in solve,
+    # sprt and tune; the fix is another --out.
+    assert r.exit_code == 2 and "seeds_per_lineup was 6, now 7" in r.output
+    assert r.stderr.count("\n") == 1 and r.stdout == ""
 
 
 def test_ratings_json_csv_md_table(ledger):
