@@ -83,7 +83,7 @@ def solve(
     checkpoint that is refused)."""
     plan = validate(cfg)
     try:
-        if plan.is_exact:  # seconds long: a second copy only redoes them (no lock)
+        if plan.is_exact:  # locks its checkpoint file (file_lock)
             return solve_exact(cfg, plan, on_iteration, on_report, on_resume)
         with run_lock(checkpoint_path(plan.out, cfg.solver), CheckpointError):
             return _solve_mccfr(cfg, plan, on_iteration, on_report, on_resume)

@@ -292,3 +292,27 @@ def test_a_second_solve_on_the_same_checkpoint_is_refused_while_the_first_runs(t
     assert r.exit_code == 1 and "is being written by another run" in r.stderr
     assert not out.exists()
     assert _solve("--out", str(out)).exit_code == 0  # once it is done
+
+
+def test_a_second_exact_solve_on_the_same_out_is_refused_while_the_first_runs(tmp_path):
+    """Was: exact solvers took no lock. Two copies on one --out both wrote the checkpoint
+    through one temporary file, and one read a checkpoint the other was replacing (a
+    traceback). A run holds FILE.ckpt.parquet.lock (here held by hand, as a first run
+    would): a second one is refused in one line, exit 1, as MCCFR's."""
+    import fcntl
+    import os
+
+    out = tmp_path / "e.parquet"
+    cfr = ["solve", "kuhn_poker", "--solver", "cfr", "--iterations", "4", "--out", str(out)]
+    fd = os.open(tmp_path / "e.parquet.ckpt.parquet.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # the first run, going
+        r = runner.invoke(app, [*cfr, "--quiet"])
+    finally:
+        os.close(fd)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert "e.parquet.ckpt.parquet is being written by another run" in r.stderr
+    assert not out.exists() and not (tmp_path / "e.parquet.ckpt.parquet").exists()
+    (tmp_path / "e.parquet.ckpt.parquet.lock").unlink()
+    assert runner.invoke(app, [*cfr, "--quiet"]).exit_code == 0  # once it is done
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.parquet", "e.parquet.ckpt.parquet"]
