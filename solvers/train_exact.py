@@ -125,7 +125,7 @@ def _resume(solver: efg_cfr.ExactCFR, ckpt: Path, request: dict, on_resume) -> i
     start = meta["iteration"]
     try:
         solver.load_rows(rows, start)
-    except (KeyError, TypeError, IndexError) as e:
+    except (KeyError, TypeError, IndexError, ValueError) as e:  # ValueError: not reproduced
         raise CheckpointError(
             f"checkpoint {ckpt} cannot be resumed ({one_line(e)}); delete it to start over"
         ) from None

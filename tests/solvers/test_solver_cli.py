@@ -316,3 +316,23 @@ def test_a_second_exact_solve_on_the_same_out_is_refused_while_the_first_runs(tm
     (tmp_path / "e.parquet.ckpt.parquet.lock").unlink()
     assert runner.invoke(app, [*cfr, "--quiet"]).exit_code == 0  # once it is done
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e.parquet", "e.parquet.ckpt.parquet"]
+
+
+def test_an_exact_checkpoint_the_replay_does_not_reproduce_is_one_line(tmp_path):
+    """Was a traceback (the ValueError of ExactCFR.load_rows): a checkpoint whose values
+    the replayed iterations do not give is refused in one line, exit 1 (a damaged file)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "e.parquet"
+    cfr = ["solve", "kuhn_poker", "--solver", "cfr", "--out", str(out), "--quiet"]
+    assert runner.invoke(app, [*cfr, "--iterations", "4"]).exit_code == 0
+    ckpt = tmp_path / "e.parquet.ckpt.parquet"
+    t = pq.read_table(ckpt)
+    avg = t.column("avg").to_pylist()
+    avg[0] = 1.0 - avg[0] if abs(avg[0] - 0.5) > 1e-6 else 0.9
+    t = t.set_column(t.schema.get_field_index("avg"), "avg", pa.array(avg, pa.float64()))
+    pq.write_table(t, ckpt)  # the metadata kept
+    r = runner.invoke(app, [*cfr, "--iterations", "8"])
+    assert r.exit_code == 1 and r.stderr.startswith("error: ") and r.stderr.count("\n") == 1
+    assert "does not reproduce" in r.stderr and "delete it to start over" in r.stderr
