@@ -61,8 +61,8 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
     try:
         d.mkdir(parents=True, exist_ok=True)
         fd, made_lock = _open_lock(d / LOCK)
-    except OSError as e:
-        raise LedgerError(f"{d}: cannot create the ledger ({e.strerror or e})") from None
+    except OSError as e:  # a read-only disk, a directory of another user
+        raise LedgerError(_cannot(d, made_dir, e)) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -88,6 +88,14 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
         yield created
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _cannot(d: Path, made_dir: bool, e: OSError) -> str:
+    """Why the ledger ``d`` cannot be opened for a run: "create" only when it was not
+    there; the OS's reason, and the file it concerns when that is not ``d``."""
+    what = "create" if made_dir else "write"
+    where = f": {e.filename}" if e.filename and Path(e.filename) != d else ""
+    return f"{d}: cannot {what} the ledger ({e.strerror or e}{where})"
 
 
 def _open_lock(path: Path) -> tuple[int, bool]:

@@ -339,6 +339,32 @@ def test_a_report_that_cannot_be_finished_leaves_the_earlier_one_whole(
     assert report.read_text() == before
 
 
+def test_a_ledger_on_a_read_only_disk_cannot_be_written_not_created(
+    ledger, make_raw, write_toml, monkeypatch
+):
+    """Was 'cannot create the ledger' for a ledger that exists: it cannot be written (the
+    path and the OS's reason), exit 1, and it is left as it was."""
+    import errno
+    import os
+
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in ledger.iterdir())
+    real = os.open
+
+    def read_only(path, flags, *args, **kwargs):
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        return real(path, flags, *args, **kwargs)
+
+    config = write_toml(make_raw(), "same.toml")
+    monkeypatch.setattr(os, "open", read_only)
+    r = _invoke("tournament", "run", config, "--out", ledger, "--executor", "serial", "--quiet")
+    monkeypatch.undo()
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert f"{ledger}: cannot write the ledger (Read-only file system: {ledger}/.lock)" in r.stderr
+    assert "create" not in r.stderr
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in ledger.iterdir()) == before
+
+
 def test_an_interrupt_before_any_batch_does_not_name_a_removed_ledger(
     tmp_path, make_raw, write_toml, monkeypatch
 ):
