@@ -147,7 +147,8 @@ def synthetic_ledger(directory: Path, games: int, rows_per_file: int, seed: int 
     import pyarrow.parquet as pq
 
     from tournament.config import build_config
-    from tournament.ledger import SCHEMA, make_manifest, open_for_run
+    from tournament.ledger import SCHEMA, make_manifest
+    from tournament.ledger_open import open_for_run
 
     cfg = build_config(
         {

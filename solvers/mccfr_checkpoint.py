@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from solvers.mccfr_tables import Tables, TablesError, View, load_npz, save_npz
-from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.errors import ForeignOutputError, MeepleError, one_line
 from spiel_games.common.files import TMP_PREFIX, atomic_write_text
 
 if TYPE_CHECKING:
@@ -39,6 +39,10 @@ FLUSH_SECONDS = 1.0
 
 class CheckpointError(MeepleError):
     """A checkpoint that cannot be resumed: unreadable, or written for another run."""
+
+
+class ForeignCheckpointError(CheckpointError, ForeignOutputError):
+    """A checkpoint written for another request (exit 2), refused before any round."""
 
 
 class Journal:
@@ -88,7 +92,7 @@ class Journal:
             if k not in ignore and old.get(k, default[k]) != self.identity[k]
         ]
         if diff:
-            raise CheckpointError(
+            raise ForeignCheckpointError(
                 f"checkpoint {self.dir} was written for a different {', '.join(diff)}; "
                 "delete it or choose another --out"
             )

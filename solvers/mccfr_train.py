@@ -28,12 +28,20 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from solvers.mccfr_checkpoint import CheckpointError, Journal
+from solvers.mccfr_checkpoint import CheckpointError, ForeignCheckpointError, Journal
 from solvers.mccfr_spec import TrainSpec
 from solvers.mccfr_tables import Tables, View
 from spiel_games.common.errors import MeepleError, one_line
 
-__all__ = ["CheckpointError", "Journal", "RayExecutor", "SerialExecutor", "TrainSpec", "train"]
+__all__ = [
+    "CheckpointError",
+    "ForeignCheckpointError",
+    "Journal",
+    "RayExecutor",
+    "SerialExecutor",
+    "TrainSpec",
+    "train",
+]
 
 
 def batch_rng(seed: int, round_no: int, batch: int) -> random.Random:

@@ -17,7 +17,7 @@ import spiel_games
 from solvers import efg_cfr
 from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.errors import ForeignOutputError, MeepleError
 from spiel_games.common.files import existing_parent
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
@@ -29,6 +29,11 @@ class SolveError(MeepleError):
 
 class CheckpointError(SolveError):
     """A checkpoint that cannot be resumed: unreadable, or written for another request."""
+
+
+class ForeignCheckpointError(CheckpointError, ForeignOutputError):
+    """A checkpoint written for another request (game, solver, seed...): not this run's
+    (a wrong --out, exit 2), refused before any iteration."""
 
 
 class NotTinyError(SolveError):

@@ -33,6 +33,7 @@ from solvers.policy_file import table_rows, write_policy
 from solvers.solve_request import (
     SOLVERS,
     CheckpointError,
+    ForeignCheckpointError,
     NotTinyError,
     Plan,
     SolveConfig,
@@ -82,10 +83,12 @@ def solve(
     checkpoint that is refused)."""
     plan = validate(cfg)
     try:
-        if plan.is_exact:  # seconds long: a second copy only redoes them (no lock)
+        if plan.is_exact:  # locks its checkpoint file (file_lock)
             return solve_exact(cfg, plan, on_iteration, on_report, on_resume)
         with run_lock(checkpoint_path(plan.out, cfg.solver), CheckpointError):
             return _solve_mccfr(cfg, plan, on_iteration, on_report, on_resume)
+    except mccfr_train.ForeignCheckpointError as e:
+        raise ForeignCheckpointError(str(e)) from None
     except mccfr_train.CheckpointError as e:
         raise CheckpointError(str(e)) from None
     except efg_cfr.TreeTooLarge as e:  # over the bound, though validate's estimate was not

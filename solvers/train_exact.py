@@ -2,7 +2,9 @@
 and the Parquet checkpoint ``<out>.ckpt.parquet`` (key, action, regret, average-strategy
 sum, with JSON metadata: the identity of the request and the iteration), written every
 ``report_every`` iterations and when interrupted. Resuming replays the deterministic
-iterations and checks they reproduce the checkpoint (``efg_cfr.ExactCFR.load_rows``)."""
+iterations and checks they reproduce the checkpoint (``efg_cfr.ExactCFR.load_rows``). A
+run holds ``<out>.ckpt.parquet.lock`` (``file_lock``) from before it reads the checkpoint
+until the policy is written: a second run on the same ``--out`` is refused at once."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from solvers import efg_cfr
 from solvers.policy_file import write_policy
 from solvers.solve_request import (
     CheckpointError,
+    ForeignCheckpointError,
     Plan,
     SolveConfig,
     SolveResult,
@@ -25,6 +28,7 @@ from solvers.solve_request import (
     identity,
 )
 from spiel_games.common.errors import one_line
+from spiel_games.common.files import file_lock
 
 _CKPT_KEY = b"meeple_checkpoint"
 
@@ -97,29 +101,44 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
 def solve_exact(
     cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resume=None
 ) -> SolveResult:
-    game = plan.game
-    request = identity(cfg, plan)
-    solver = efg_cfr.ExactCFR(efg_cfr.export_efg(game), cfg.solver)
+    solver = efg_cfr.ExactCFR(efg_cfr.export_efg(plan.game), cfg.solver)
     ckpt = checkpoint_path(plan.out, cfg.solver)
     ckpt.parent.mkdir(parents=True, exist_ok=True)
-    start = 0
-    if ckpt.exists():
-        meta, rows = _read_checkpoint(ckpt)
-        mismatch = [k for k, v in request.items() if meta.get(k) != v]
-        if mismatch:
-            raise CheckpointError(
-                f"checkpoint {ckpt} was written for a different {', '.join(mismatch)}; "
-                "delete it or choose another --out"
-            )
-        start = meta["iteration"]
-        try:
-            solver.load_rows(rows, start)
-        except (KeyError, TypeError, IndexError) as e:
-            raise CheckpointError(
-                f"checkpoint {ckpt} cannot be resumed ({one_line(e)}); delete it to start over"
-            ) from None
-        if on_resume:
-            on_resume(start)
+    # one run at a time from the checkpoint's reading to the policy's writing (a second
+    # copy read a checkpoint the first was replacing, and both wrote its temporary file)
+    with file_lock(ckpt, CheckpointError):
+        return _solve_locked(cfg, plan, solver, ckpt, on_iteration, on_report, on_resume)
+
+
+def _resume(solver: efg_cfr.ExactCFR, ckpt: Path, request: dict, on_resume) -> int:
+    """The iterations done by the checkpoint ``ckpt`` (0 without one), loaded into
+    ``solver`` once checked: written for this ``request`` and reproduced by the replay."""
+    if not ckpt.exists():
+        return 0
+    meta, rows = _read_checkpoint(ckpt)
+    mismatch = [k for k, v in request.items() if meta.get(k) != v]
+    if mismatch:
+        raise ForeignCheckpointError(
+            f"checkpoint {ckpt} was written for a different {', '.join(mismatch)}; "
+            "delete it or choose another --out"
+        )
+    start = meta["iteration"]
+    try:
+        solver.load_rows(rows, start)
+    except (KeyError, TypeError, IndexError, ValueError) as e:  # ValueError: not reproduced
+        raise CheckpointError(
+            f"checkpoint {ckpt} cannot be resumed ({one_line(e)}); delete it to start over"
+        ) from None
+    if on_resume:
+        on_resume(start)
+    return start
+
+
+def _solve_locked(
+    cfg: SolveConfig, plan: Plan, solver, ckpt: Path, on_iteration, on_report, on_resume
+) -> SolveResult:
+    request = identity(cfg, plan)
+    start = _resume(solver, ckpt, request, on_resume)
 
     def save(iteration: int) -> None:
         _write_checkpoint(ckpt, solver.rows(), dict(request, iteration=iteration))

@@ -44,15 +44,8 @@ from spiel_games.common.errors import MeepleError, one_line
 from tournament.batch import BatchSpec, play_batch
 from tournament.cluster import CONNECT_TIMEOUT, RunnerError, check_address
 from tournament.config import TournamentConfig
-from tournament.ledger import (
-    SCHEMA,
-    discard_new,
-    make_manifest,
-    open_for_run,
-    read_ledger,
-    remove_unfinished,
-    write_batch,
-)
+from tournament.ledger import SCHEMA, make_manifest, read_ledger, write_batch
+from tournament.ledger_open import discard_new, open_for_run, remove_unfinished
 from tournament.schedule import GameTask, auto_batch_size, batches, schedule
 
 EXECUTORS = ("auto", "ray", "serial")

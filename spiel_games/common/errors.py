@@ -22,6 +22,14 @@ class GameStringError(MeepleError):
     """A game string that does not load (``spiel_games.load_game``)."""
 
 
+class ForeignOutputError(MeepleError):
+    """A run's output (``--out``, the checkpoint beside it) holds something that is not
+    this request's run: another request's ledger, checkpoint or log, or other files. Found
+    before any work, and mended only by another command line (another ``--out``), so the
+    command line turns it into exit status 2 (a wrong command line) whatever the command;
+    a damaged run of this very request (a corrupt file) is exit 1."""
+
+
 MAX_LINE = 2000  # an error echoing a 3 MB input stays a readable line
 _HEAD = 1000  # kept from the start of a longer line; the rest from its end (the reason)
 _MARK = 40  # room for the " ... (N characters cut) ... " between them

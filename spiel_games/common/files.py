@@ -5,7 +5,7 @@ records, ledger parts and manifests, value models, training manifests. The new c
 goes to a temporary file in the same directory (named ``TMP_PREFIX + name + .pid``, so
 readers of a directory can skip leftovers), is flushed to disk, then renamed over the
 target; the rename is made durable by syncing the directory. ``run_lock`` keeps two runs
-from writing one output directory at once.
+from writing one output directory at once, ``file_lock`` one output file.
 """
 
 from __future__ import annotations
@@ -67,10 +67,7 @@ def run_lock(directory: str | Path, error: type[Exception]) -> Iterator[None]:
     d.mkdir(parents=True, exist_ok=True)
     fd = os.open(d / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise error(f"{d} is being written by another run; wait for it or stop it") from None
+        _take(fd, d, error)
         try:
             yield
         finally:
@@ -80,3 +77,38 @@ def run_lock(directory: str | Path, error: type[Exception]) -> Iterator[None]:
                     d.rmdir()
     finally:
         os.close(fd)
+
+
+@contextlib.contextmanager
+def file_lock(path: str | Path, error: type[Exception]) -> Iterator[None]:
+    """``run_lock`` for a run whose output is one file, not a directory (an exact ``meeple
+    solve``'s checkpoint): an exclusive lock on the file ``path`` + ``.lock`` beside it
+    (its directory must exist), refused at once with ``error`` while another run holds it.
+    The lock file is removed when the block ends; a run that opened it just before and
+    locks it just after is refused too (its file is no longer the one at that path), so
+    two runs never hold it at once."""
+    path = Path(path)
+    lock = path.with_name(path.name + LOCK)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        _take(fd, path, error)
+        try:
+            same = os.fstat(fd).st_ino == os.stat(lock).st_ino
+        except FileNotFoundError:
+            same = False
+        if not same:  # the run that held it has just ended and removed it
+            raise error(f"{path} was being written by another run that has just ended; rerun")
+        try:
+            yield
+        finally:
+            lock.unlink(missing_ok=True)
+    finally:
+        os.close(fd)
+
+
+def _take(fd: int, what: Path, error: type[Exception]) -> None:
+    """Lock the open lock file ``fd`` of ``what`` or raise ``error`` at once."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise error(f"{what} is being written by another run; wait for it or stop it") from None

@@ -276,3 +276,24 @@ def test_a_player_the_game_does_not_have_is_a_wrong_command_line(blunder):
         r = runner.invoke(app, ["review", str(blunder[0]), "-p", player, "-a", AGENT])
         assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
         assert "is out of range: this game has P1-P2 (ids 0-1)" in r.stderr
+
+
+def test_the_luck_adjusted_chance_to_finish_first_stays_a_chance():
+    """A player who won (1) despite bad luck (-4% first) had a luck-adjusted chance of
+    104%, shown as such; the text, the page and the JSON's ``adjusted_first`` clip it to
+    0-100%, and ``adjusted_first_unbiased`` keeps the raw estimate."""
+    from tournament.advice.review import Decision, Review
+    from tournament.advice.review_luck import LuckEvent, LuckReport
+    from tournament.advice.review_text import render_html, summary_lines
+
+    d = Decision(7, "draw", "draw", 0.5, 0.4, 0.6, 0.5, 0.0, loss_points=0.0, loss_first=0.0)
+    for result, luck, shown, unbiased in ((1.0, -0.04, 1.0, 1.04), (0.0, 0.07, 0.0, -0.07)):
+        report = LuckReport([LuckEvent(3, "x", 0.0, luck)], result_first=result)
+        rv = Review(GAME, 0, AGENT, 0, [d], luck=report)
+        line = summary_lines(rv)[-1]
+        assert f"luck-adjusted +0.0 points ({100 * shown:.0f}% first)" in line, line
+        assert "104%" not in line and "-7%" not in line
+        assert line in render_html(rv)
+        j = rv.to_json()["summary"]["luck"]
+        assert j["adjusted_first"] == shown
+        assert j["adjusted_first_unbiased"] == pytest.approx(unbiased)

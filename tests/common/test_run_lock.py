@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from spiel_games.common.files import LOCK, run_lock
+from spiel_games.common.files import LOCK, file_lock, run_lock
 
 
 class Refused(Exception):
@@ -33,3 +33,36 @@ def test_a_directory_with_work_in_it_is_kept_and_a_file_is_refused(tmp_path):
     with pytest.raises(Refused, match="exists and is not a directory"), run_lock(f, Refused):
         pass
     assert f.read_text() == "mine"
+
+
+def test_a_file_lock_refuses_a_second_holder_and_leaves_no_lock_file(tmp_path):
+    out = tmp_path / "p.ckpt.parquet"
+    with file_lock(out, Refused):
+        assert (tmp_path / ("p.ckpt.parquet" + LOCK)).exists()
+        with (
+            pytest.raises(Refused, match="is being written by another run"),
+            file_lock(out, Refused),
+        ):
+            pass
+        out.write_text("work")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.ckpt.parquet"]
+    with file_lock(out, Refused):  # free again
+        pass
+
+
+def test_a_file_lock_whose_file_was_removed_while_waiting_is_refused(tmp_path, monkeypatch):
+    """A run that opened the lock file just before its holder ended (and removed it) must
+    not hold that file's lock beside a third run holding the new one."""
+    import os
+
+    out = tmp_path / "p.ckpt.parquet"
+    real = os.open
+
+    def open_then_lose_it(path, *args):
+        fd = real(path, *args)
+        os.unlink(path)  # the holder ends between this run's open and its lock
+        return fd
+
+    monkeypatch.setattr(os, "open", open_then_lose_it)
+    with pytest.raises(Refused, match="has just ended; rerun"), file_lock(out, Refused):
+        pass

@@ -164,18 +164,20 @@ def test_a_corrupt_round_file_is_one_line_with_status_1(tmp_path):
     assert "cannot be resumed" in r.stderr and "delete it" in r.stderr
 
 
-def test_a_checkpoint_for_another_request_is_refused_with_status_1(tmp_path):
+def test_a_checkpoint_for_another_request_is_refused_with_status_2(tmp_path):
+    """Was exit 1: a checkpoint of another request beside --out is found before any
+    iteration and mended by another --out, a wrong command line (2) as in sprt and tune."""
     out = str(tmp_path / "p.parquet")
     assert _solve("--out", out).exit_code == 0
     r = _solve("--out", out, "--seed", "3")
-    assert r.exit_code == 1 and "different seed" in r.stderr
+    assert r.exit_code == 2 and "different seed" in r.stderr and r.stderr.count("\n") == 1
     # Old: "resuming from checkpoint ..." was printed first, then the checkpoint refused.
     assert "resuming" not in r.output
     exact = str(tmp_path / "e.parquet")
     cfr = ["--solver", "cfr", "--out", exact]
     assert runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "2"]).exit_code == 0
     r = runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "4", "--seed", "3"])
-    assert r.exit_code == 1 and "different seed" in r.stderr and "resuming" not in r.output
+    assert r.exit_code == 2 and "different seed" in r.stderr and "resuming" not in r.output
     r = runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "4", "--quiet"])
     assert r.exit_code == 0 and "resuming from checkpoint" in r.stdout and "iteration 2" in r.stdout
 
@@ -290,3 +292,47 @@ def test_a_second_solve_on_the_same_checkpoint_is_refused_while_the_first_runs(t
     assert r.exit_code == 1 and "is being written by another run" in r.stderr
     assert not out.exists()
     assert _solve("--out", str(out)).exit_code == 0  # once it is done
+
+
+def test_a_second_exact_solve_on_the_same_out_is_refused_while_the_first_runs(tmp_path):
+    """Was: exact solvers took no lock. Two copies on one --out both wrote the checkpoint
+    through one temporary file, and one read a checkpoint the other was replacing (a
+    traceback). A run holds FILE.ckpt.parquet.lock (here held by hand, as a first run
+    would): a second one is refused in one line, exit 1, as MCCFR's."""
+    import fcntl
+    import os
+
+    out = tmp_path / "e.parquet"
+    cfr = ["solve", "kuhn_poker", "--solver", "cfr", "--iterations", "4", "--out", str(out)]
+    fd = os.open(tmp_path / "e.parquet.ckpt.parquet.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # the first run, going
+        r = runner.invoke(app, [*cfr, "--quiet"])
+    finally:
+        os.close(fd)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert "e.parquet.ckpt.parquet is being written by another run" in r.stderr
+    assert not out.exists() and not (tmp_path / "e.parquet.ckpt.parquet").exists()
+    (tmp_path / "e.parquet.ckpt.parquet.lock").unlink()
+    assert runner.invoke(app, [*cfr, "--quiet"]).exit_code == 0  # once it is done
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.parquet", "e.parquet.ckpt.parquet"]
+
+
+def test_an_exact_checkpoint_the_replay_does_not_reproduce_is_one_line(tmp_path):
+    """Was a traceback (the ValueError of ExactCFR.load_rows): a checkpoint whose values
+    the replayed iterations do not give is refused in one line, exit 1 (a damaged file)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "e.parquet"
+    cfr = ["solve", "kuhn_poker", "--solver", "cfr", "--out", str(out), "--quiet"]
+    assert runner.invoke(app, [*cfr, "--iterations", "4"]).exit_code == 0
+    ckpt = tmp_path / "e.parquet.ckpt.parquet"
+    t = pq.read_table(ckpt)
+    avg = t.column("avg").to_pylist()
+    avg[0] = 1.0 - avg[0] if abs(avg[0] - 0.5) > 1e-6 else 0.9
+    t = t.set_column(t.schema.get_field_index("avg"), "avg", pa.array(avg, pa.float64()))
+    pq.write_table(t, ckpt)  # the metadata kept
+    r = runner.invoke(app, [*cfr, "--iterations", "8"])
+    assert r.exit_code == 1 and r.stderr.startswith("error: ") and r.stderr.count("\n") == 1
+    assert "does not reproduce" in r.stderr and "delete it to start over" in r.stderr

@@ -85,6 +85,24 @@ def test_other_bounds_on_the_same_ledger_are_refused(tmp_path):
         play_sprt(other, tmp_path / "x", executor="serial")
 
 
+def test_an_out_holding_another_test_is_a_wrong_command_line(tmp_path):
+    """Was exit 1: another test's ledger at --out (other bounds, or other agents) is found
+    before any game and mended by another --out: exit 2, as solve and tune."""
+    out = tmp_path / "x"
+    args = ["sprt", GAME2, "heuristic", "random", "--max-games", "4", "--executor", "serial"]
+    assert runner.invoke(app, [*args, "--elo1", "100", "--out", str(out), "-q"]).exit_code == 0
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir())
+    other_bounds = [*args, "--elo1", "50", "--out", str(out), "-q"]
+    other_agent = ["sprt", GAME2, "heuristic", "noisy(eps=0.5)", *args[4:], "--elo1", "100"]
+    for argv, says in (
+        (other_bounds, "holds an SPRT with bounds"),
+        ([*other_agent, "--out", str(out), "-q"], "holds another tournament"),
+    ):
+        r = runner.invoke(app, argv)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.output
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
+
+
 def test_a_sidecar_that_is_not_an_object_is_refused_in_one_line(tmp_path):
     """Was: a `.sprt.json` holding a JSON list ended in an AttributeError traceback."""
     req = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=4)

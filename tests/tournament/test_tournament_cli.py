@@ -95,7 +95,10 @@ def test_rerun_plays_nothing_and_other_config_is_refused(ledger, make_raw, write
         "serial",
         "--quiet",
     )
-    assert r.exit_code == 1 and "seeds_per_lineup was 6, now 7" in r.output
+    # Was exit 1: an --out holding another run is a wrong command line (2), as in solve,
+    # sprt and tune; the fix is another --out.
+    assert r.exit_code == 2 and "seeds_per_lineup was 6, now 7" in r.output
+    assert r.stderr.count("\n") == 1 and r.stdout == ""
 
 
 def test_ratings_json_csv_md_table(ledger):
@@ -120,8 +123,12 @@ def test_ratings_json_csv_md_table(ledger):
 
 
 def test_ratings_errors(ledger, tmp_path):
+    # Was exit 1 after reading the ledger: an agent it does not have is a wrong command
+    # line, one line naming the agents it has.
     r = _invoke("ratings", ledger, "--anchor", "nobody=3")
-    assert r.exit_code == 1 and "nobody" in r.output
+    assert r.exit_code == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r.output
+    assert "--anchor: no agent named 'nobody'; agents: " in r.stderr
+    assert "greedy" in r.stderr and "random" in r.stderr
     for bad in ("greedy=abc", "greedy=nan", "=5"):  # was exit 1: a wrong command line is 2
         r = _invoke("ratings", ledger, "--anchor", bad)
         assert r.exit_code == 2 and "--anchor must be AGENT or AGENT=ELO" in r.output
@@ -330,6 +337,32 @@ def test_a_report_that_cannot_be_finished_leaves_the_earlier_one_whole(
     r = _invoke("ratings", ledger, "--html", report, "--bootstrap", "2", "--seed", "1")
     assert r.exit_code == 1 and "No space left on device" in r.output
     assert report.read_text() == before
+
+
+def test_a_ledger_on_a_read_only_disk_cannot_be_written_not_created(
+    ledger, make_raw, write_toml, monkeypatch
+):
+    """Was 'cannot create the ledger' for a ledger that exists: it cannot be written (the
+    path and the OS's reason), exit 1, and it is left as it was."""
+    import errno
+    import os
+
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in ledger.iterdir())
+    real = os.open
+
+    def read_only(path, flags, *args, **kwargs):
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        return real(path, flags, *args, **kwargs)
+
+    config = write_toml(make_raw(), "same.toml")
+    monkeypatch.setattr(os, "open", read_only)
+    r = _invoke("tournament", "run", config, "--out", ledger, "--executor", "serial", "--quiet")
+    monkeypatch.undo()
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert f"{ledger}: cannot write the ledger (Read-only file system: {ledger}/.lock)" in r.stderr
+    assert "create" not in r.stderr
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in ledger.iterdir()) == before
 
 
 def test_an_interrupt_before_any_batch_does_not_name_a_removed_ledger(

@@ -228,7 +228,8 @@ def test_replay_reproduces_a_recorded_game_exactly(tmp_path, small_config):
 
 
 def test_a_ledger_being_written_is_refused_to_a_second_run(tmp_path, small_config):
-    from tournament.ledger import make_manifest, open_for_run
+    from tournament.ledger import make_manifest
+    from tournament.ledger_open import open_for_run
 
     out = tmp_path / "a"
 
@@ -241,3 +242,26 @@ def test_a_ledger_being_written_is_refused_to_a_second_run(tmp_path, small_confi
     with open_for_run(out, make_manifest(small_config, 0, {})) as created:  # released
         assert not created
     assert read_ledger(out).table.num_rows == len(schedule(small_config))
+
+
+def test_a_ledger_that_cannot_be_made_says_so(tmp_path, small_config, monkeypatch):
+    """A new ledger directory that cannot be made is named as not created (an existing
+    one that cannot be written: tests/tournament/test_tournament_cli.py)."""
+    import errno
+    import os
+
+    from tournament.ledger import make_manifest
+    from tournament.ledger_open import open_for_run
+
+    def read_only(path, *args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+
+    monkeypatch.setattr(os, "mkdir", read_only)
+    out = tmp_path / "new"
+    with (
+        pytest.raises(
+            LedgerError, match=r"new: cannot create the ledger \(Read-only file system\)$"
+        ),
+        open_for_run(out, make_manifest(small_config, 0, {})),
+    ):
+        pass

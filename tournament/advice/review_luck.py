@@ -16,7 +16,10 @@ expectation is the mean over ``OPENING_SAMPLES`` openings drawn with a fixed see
 event counts when the player saw it: its outcomes leave the player different information
 states (a card dealt face down to someone else does not count). Each event's luck has
 expectation 0, so the luck-adjusted result (the result minus the luck) keeps the result's
-expectation. Simplification: the evaluation reads the whole position, other players'
+expectation. In chance to finish first that unbiased estimate can leave [0, 1] (a player
+who won despite bad luck: 1 - (-0.04) = 1.04); what is shown as a chance
+(``adjusted_first``, the text and the page) is it clipped to [0, 1], and the JSON keeps the
+raw estimate as ``adjusted_first_unbiased``. Simplification: the evaluation reads the whole position, other players'
 hidden cards included (it is applied after the game, as GNU Backgammon's is).
 """
 
@@ -65,6 +68,22 @@ class LuckReport:
     def first(self) -> float:
         return sum(e.first for e in self.events)
 
+    @property
+    def adjusted_points(self) -> float:
+        return self.result_points - self.points
+
+    @property
+    def adjusted_first_unbiased(self) -> float:
+        """The result minus the luck in chance to finish first: unbiased, and so not
+        bounded: it can be below 0 or above 1."""
+        return self.result_first - self.first
+
+    @property
+    def adjusted_first(self) -> float:
+        """The luck-adjusted chance to finish first as a chance: the unbiased estimate
+        clipped to [0, 1]."""
+        return min(1.0, max(0.0, self.adjusted_first_unbiased))
+
     def to_json(self) -> dict:
         return {
             "events": [e.to_json() for e in self.events],
@@ -73,8 +92,9 @@ class LuckReport:
             "result_points": self.result_points,
             "result_first": self.result_first,
             "finished": self.finished,
-            "adjusted_points": self.result_points - self.points,
-            "adjusted_first": self.result_first - self.first,
+            "adjusted_points": self.adjusted_points,
+            "adjusted_first": self.adjusted_first,
+            "adjusted_first_unbiased": self.adjusted_first_unbiased,
             "evaluator": self.evaluator,
         }
 

@@ -45,8 +45,8 @@ def summary_lines(rv: Review) -> list[str]:
             f" over {count(len(luck.events), 'chance event')} seen;"
             f" {'result' if luck.finished else 'the game is not over: result so far'}"
             f" {points(luck.result_points)} points ({percent(luck.result_first)} first),"
-            f" luck-adjusted {points(luck.result_points - luck.points)} points"
-            f" ({100 * (luck.result_first - luck.first):.0f}% first)"
+            f" luck-adjusted {points(luck.adjusted_points)} points"
+            f" ({percent(luck.adjusted_first)} first)"
         )
     return out
 

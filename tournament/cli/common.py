@@ -4,10 +4,12 @@ Exit codes, the same for every command:
 
 - 0: success;
 - 2: the command line is wrong: an unknown option or command, a missing argument, an
-  option value out of range, an unknown game, agent kind or solver, a bad config. Nothing
-  has run;
-- 1: the request was well formed but failed while working: a corrupt or foreign file, a
-  position that does not exist, an agent that fails;
+  option value out of range, an unknown game, agent kind or solver, a bad config, an
+  ``--out`` that holds another run or other files (``ForeignOutputError``, found before
+  any work, whatever ``domain_errors``' code). Nothing has run;
+- 1: the request was well formed but failed while working: a corrupt file (a corrupt or
+  foreign record, ledger part or checkpoint), a position that does not exist, an agent
+  that fails, a lock held by another run;
 - 130: interrupted (Ctrl-C).
 
 Every error is one line on stderr: ``error: <what>``. typer/click's own usage errors
@@ -106,14 +108,19 @@ class MeepleGroup(TyperGroup):
 @contextmanager
 def domain_errors(code: int = FAILED) -> Iterator[None]:
     """Turn any MeepleError raised inside into ``error: <one line>`` and exit ``code``
-    (2 for bad input that stopped anything from running, 1 for a failure while working)."""
+    (2 for bad input that stopped anything from running, 1 for a failure while working);
+    an ``--out`` holding another run (ForeignOutputError) is always 2."""
     # importing spiel_games registers every game (pyspiel): deferred: fast --help
-    from spiel_games.common.errors import MeepleError, one_line  # deferred: fast --help
+    from spiel_games.common.errors import (  # deferred: fast --help
+        ForeignOutputError,
+        MeepleError,
+        one_line,
+    )
 
     try:
         yield
     except MeepleError as e:
-        raise fail(one_line(e), code) from None
+        raise fail(one_line(e), USAGE if isinstance(e, ForeignOutputError) else code) from None
 
 
 class OutputFormat(StrEnum):

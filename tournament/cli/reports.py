@@ -24,20 +24,23 @@ def rate(
     luck: bool = False,
     luck_value: str = "lookahead",
 ):
-    from tournament.ratings.fit import parse_anchor  # deferred: fast --help
+    from tournament.ratings.fit import AnchorError, parse_anchor  # deferred: fast --help
     from tournament.ratings.load import ratings_from_ledgers  # deferred: fast --help
 
     with domain_errors(2):  # a malformed --anchor is a wrong command line: nothing read
         anchored = parse_anchor(anchor)
     with domain_errors(1):
-        r, extra = ratings_from_ledgers(
-            dirs,
-            bootstrap=bootstrap,
-            anchor=anchored,
-            seed=seed,
-            luck_adjusted=luck,
-            luck_value=luck_value,
-        )
+        try:
+            r, extra = ratings_from_ledgers(
+                dirs,
+                bootstrap=bootstrap,
+                anchor=anchored,
+                seed=seed,
+                luck_adjusted=luck,
+                luck_value=luck_value,
+            )
+        except AnchorError as e:  # an agent the ledgers do not have: a wrong command line
+            raise fail(str(e), 2) from None
     ignored = [p for p in extra.get("ignored", []) if Path(p).name not in SIDECARS]
     if ignored:
         names = ", ".join(Path(p).name for p in ignored[:3])

@@ -48,6 +48,11 @@ class RatingsError(MeepleError):
     """Ratings cannot be computed as asked (one line for the user)."""
 
 
+class AnchorError(RatingsError):
+    """``--anchor`` names no agent of the ledgers: a wrong command line (exit 2), found
+    once the ledgers are read, before anything is fitted."""
+
+
 @dataclass
 class AgentInfo:
     id: str
@@ -363,7 +368,7 @@ def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):
     if anchor is not None:
         name, value = anchor
         if name not in names:
-            raise RatingsError(f"--anchor: no agent named {name!r}; agents: {', '.join(names)}")
+            raise AnchorError(f"--anchor: no agent named {name!r}; agents: {', '.join(names)}")
         return names.index(name), float(value), f"{name} = {value:g}"
     return None, 0.0, "mean rating = 0"
 

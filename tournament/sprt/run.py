@@ -28,6 +28,7 @@ from types import SimpleNamespace
 import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
+from spiel_games.common.errors import ForeignOutputError
 from tournament.config import TournamentConfig, build_config
 from tournament.ledger import read_ledger, read_manifest
 from tournament.runner import RunSummary, run_tournament
@@ -38,6 +39,10 @@ from tournament.sprt.gsprt import Bounds, SprtError, Step, Tally, step
 SIDECAR = ".sprt.json"  # the test's bounds, beside the ledger's manifest
 DEFAULT_MAX_GAMES = 20_000
 A, B, FILLER = "A", "B", "filler"
+
+
+class ForeignSprtError(SprtError, ForeignOutputError):
+    """The ledger holds a test with other bounds or another --max-games (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -300,7 +305,7 @@ def check_sidecar(directory: Path, req: SprtRequest) -> bool:
     if old != new:
         for key in ("bounds", "max_games"):
             if old.get(key) != new[key]:
-                raise SprtError(
+                raise ForeignSprtError(
                     f"{directory} holds an SPRT with {key} {old.get(key)}, now {new[key]}; "
                     "use another --out"
                 )

@@ -1,0 +1,143 @@
+"""Opening a ledger for a run (``tournament.runner``): the directory's lock, then its
+manifest written or checked against this run's; a ledger this run made and wrote no game
+to removed again, and the temporary files of unfinished batches cleared.
+
+Reading and the file format are in ``tournament.ledger``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from spiel_games.common.errors import ForeignOutputError
+from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes
+from tournament.ledger import _PART, LOCK, MANIFEST, LedgerError, read_manifest
+
+
+class ForeignLedgerError(LedgerError, ForeignOutputError):
+    """The directory holds another tournament, or files that are no ledger: not this
+    run's (a wrong ``--out``, exit 2), refused before anything is written."""
+
+
+def _check_or_write_manifest(d: Path, manifest: dict) -> bool:
+    """Write DIR's manifest, or check the existing one is this exact config (call under the
+    lock); True when this call created it."""
+    path = d / MANIFEST
+    if path.exists():
+        old = read_manifest(d)
+        if old["config_hash"] != manifest["config_hash"]:
+            raise ForeignLedgerError(
+                f"{d} holds another tournament: {_why_different(old, manifest)}"
+            )
+        return False
+    others = [p.name for p in d.iterdir() if not p.name.startswith(".")]
+    if others:
+        raise ForeignLedgerError(
+            f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix"
+        )
+    atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
+    return True
+
+
+@contextmanager
+def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
+    """Lock DIR (creating it), then create its manifest or check the existing one belongs to
+    this exact config; yields True when this run created the ledger.
+
+    The lock comes first: two runs started together on a fresh directory cannot both write
+    a manifest (the second is refused before it writes anything). A directory refused as
+    not this run's ledger is left as it was: the lock file and the directory are removed
+    again when this call created them."""
+    d = Path(directory)
+    if d.exists() and not d.is_dir():
+        raise ForeignLedgerError(f"{d} exists and is not a directory")
+    made_dir = not d.exists()
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        fd, made_lock = _open_lock(d / LOCK)
+    except OSError as e:  # a read-only disk, a directory of another user
+        raise LedgerError(_cannot(d, made_dir, e)) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise LedgerError(
+                f"{d} is being written by another run; wait for it or stop it"
+            ) from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(d / LOCK).st_ino
+        except FileNotFoundError:
+            same = False
+        if not same:  # the run that held it removed the ledger it had just created
+            raise LedgerError(f"{d} was removed by another run while this one waited; rerun")
+        try:
+            created = _check_or_write_manifest(d, manifest)
+        except LedgerError:  # refused: take back what this call added (still locked)
+            if made_lock:
+                (d / LOCK).unlink(missing_ok=True)
+            if made_dir:
+                with contextlib.suppress(OSError):
+                    d.rmdir()
+            raise
+        yield created
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _cannot(d: Path, made_dir: bool, e: OSError) -> str:
+    """Why the ledger ``d`` cannot be opened for a run: "create" only when it was not
+    there; the OS's reason, and the file it concerns when that is not ``d``."""
+    what = "create" if made_dir else "write"
+    where = f": {e.filename}" if e.filename and Path(e.filename) != d else ""
+    return f"{d}: cannot {what} the ledger ({e.strerror or e}{where})"
+
+
+def _open_lock(path: Path) -> tuple[int, bool]:
+    """The lock file's descriptor, and whether this call created the file (atomically)."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
+    except FileExistsError:
+        return os.open(path, os.O_RDWR), False
+
+
+def discard_new(directory: Path) -> None:
+    """Remove a ledger this run created and wrote no game to (call while holding the lock),
+    so the corrected config can start afresh in the same directory."""
+    d = Path(directory)
+    if any(_PART.match(p.name) for p in d.iterdir()):
+        return
+    for name in (MANIFEST, LOCK):
+        (d / name).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        d.rmdir()  # only when nothing else is in it
+
+
+def remove_unfinished(directory: Path) -> list[str]:
+    """Delete temporary files of batches that never finished writing (call under the lock
+    of ``open_for_run``)."""
+    notes = []
+    for p in Path(directory).iterdir():
+        if p.name.startswith(TMP_PREFIX):
+            p.unlink()  # its games are not in the ledger, so they are played again
+            notes.append(f"removed unfinished temporary file {p.name}")
+    return notes
+
+
+def _why_different(old: dict, new: dict) -> str:
+    oc, nc = old.get("config", {}), new.get("config", {})
+    for section in sorted(set(oc) | set(nc)):
+        a, b = oc.get(section, {}), nc.get(section, {})
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                return f"{section}.{key} was {a.get(key)!r}, now {b.get(key)!r}"
+    old_ids = {a["name"]: a["id"] for a in old.get("agents", [])}
+    for a in new.get("agents", []):
+        if old_ids.get(a["name"]) != a["id"]:
+            return f"agent {a['name']!r} changed id ({old_ids.get(a['name'])} -> {a['id']}: spec or code changed)"
+    return f"config hash {old['config_hash'][:12]} differs from {new['config_hash'][:12]}"
