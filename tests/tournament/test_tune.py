@@ -289,3 +289,24 @@ def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path):
     assert res.exit_code == 1 and "is being written by another run" in res.stderr
     assert (tmp_path / "t" / LOG).read_bytes() == log
     assert _run(TINY, tmp_path).exit_code == 0  # once it is done
+
+
+def test_an_existing_out_that_cannot_be_written_says_so(tmp_path, monkeypatch):
+    """Was: 'cannot make it' for a directory that exists (a read-only disk)."""
+    import errno
+    import os
+
+    out = tmp_path / "ro"
+    out.mkdir()
+    real_open = os.open
+
+    def read_only(path, *args, **kwargs):
+        if str(path).startswith(str(out)):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", read_only)
+    res = runner.invoke(app, [*TINY, "--out", str(out)])
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+    assert "cannot write it (Read-only file system)" in res.stderr
+    assert list(out.iterdir()) == []

@@ -82,7 +82,8 @@ def _warn_strays(out: Path) -> None:
 @contextmanager
 def _locked(out: Path) -> Iterator[None]:
     """``out`` held by this run (spiel_games.common.files.run_lock): a second run on it is
-    refused (exit 1); a file there, or a directory that cannot be made, is a bad --out (2)."""
+    refused (exit 1); a file there, or a directory that cannot be made or written, is a bad
+    --out (2)."""
     from spiel_games.common.files import run_lock  # deferred: fast --help
     from tournament.tune import TuneError  # deferred: fast --help
 
@@ -93,7 +94,8 @@ def _locked(out: Path) -> Iterator[None]:
             with domain_errors(1):
                 held.enter_context(run_lock(out, TuneError))
         except OSError as e:
-            raise fail(f"--out {out}: cannot make it ({e.strerror or e})", 2) from None
+            verb = "cannot write it" if out.is_dir() else "cannot make it"
+            raise fail(f"--out {out}: {verb} ({e.strerror or e})", 2) from None
         yield
 
 
