@@ -8,8 +8,10 @@ Executors:
   ``workers=1`` it stays serial; with a cluster ``address`` it uses Ray.
 - ``ray``: a local Ray session with ``workers`` CPUs, or a running cluster via ``address`` /
   ``RAY_ADDRESS``. Each task plays a batch of whole games. A lost worker or node makes Ray
-  retry the batch, which replays the same seeds and so returns the same rows. Workers run at
-  normal priority and die with the raylet (so with this driver, for a local session).
+  retry the batch, which replays the same seeds and so returns the same rows. A lost head
+  stops the run in one line some 35 s later (``cluster.HeadWatch``; Ray's core would end
+  the process at 60 s). Workers run at normal priority and die with the raylet (so with
+  this driver, for a local session).
 - ``serial``: everything in this process.
 
 A cluster address is checked (a TCP connection with a timeout) before anything is written,
@@ -42,7 +44,7 @@ from typing import Protocol
 
 from spiel_games.common.errors import MeepleError, one_line
 from tournament.batch import BatchSpec, play_batch
-from tournament.cluster import CONNECT_TIMEOUT, RunnerError, check_address
+from tournament.cluster import CONNECT_TIMEOUT, HeadWatch, RunnerError, check_address
 from tournament.config import TournamentConfig
 from tournament.ledger import SCHEMA, make_manifest, read_ledger, write_batch
 from tournament.ledger_open import discard_new, open_for_run, remove_unfinished
@@ -359,6 +361,7 @@ def _ray_stream(
 ) -> Iterator[list[dict]]:
     """Play on Ray what ``take(room)`` hands out (``room``: tasks that may start now), one
     finished batch at a time, until it hands out nothing and nothing runs."""
+    watch = HeadWatch(address or "auto")
     with _ray_session(workers, address) as (ray, remote, limit):
         spec_ref = ray.put(spec)  # type: ignore[attr-defined]
         in_flight: list = []
@@ -367,9 +370,9 @@ def _ray_stream(
                 in_flight.append(remote.remote(spec_ref, chunk))  # type: ignore[attr-defined]
             if not in_flight:
                 return
-            ready, in_flight = ray.wait(in_flight, num_returns=1)  # type: ignore[attr-defined]
+            ready, in_flight = watch.wait(ray, in_flight)
             try:
-                rows = ray.get(ready[0])  # type: ignore[attr-defined]
+                rows = ray.get(ready)  # type: ignore[attr-defined]
             except ray.exceptions.RayError as e:  # type: ignore[attr-defined]
                 raise _ray_error(e) from None
             yield rows

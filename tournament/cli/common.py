@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 from typer.core import TyperGroup
@@ -121,6 +121,67 @@ def domain_errors(code: int = FAILED) -> Iterator[None]:
         yield
     except MeepleError as e:
         raise fail(one_line(e), USAGE if isinstance(e, ForeignOutputError) else code) from None
+
+
+@contextmanager
+def own_stdout() -> Iterator[TextIO]:
+    """Stdout for the command's result alone while Ray may run; yields the stream to write
+    the result to (where stdout was).
+
+    Ray prints on the driver's stdout, --quiet or not: a lost node's last raylet log lines
+    (some 20, from one of Ray's threads through ``sys.stdout``; ``log_to_driver=False``
+    does not stop them), and native code (Ray's C++ core, a game's) may write to file
+    descriptor 1. Inside, both go to stderr: fd 1 points at fd 2 and ``sys.stdout`` is
+    ``sys.stderr``, whenever Ray's threads write and for any child process started
+    meanwhile, so a JSON result stays one parseable object. Both are restored on the way
+    out, after ending a Ray session begun inside and left open (whose shutdown prints
+    again what Ray held back). Where ``sys.stdout`` is not fd 1 (a test's captured
+    stream), the result goes to that stream."""
+    real = sys.stdout
+    real.flush()
+    saved: int | None = None
+    out: TextIO = real
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:  # fd 1 or 2 is closed: no reader to keep apart
+        if saved is not None:
+            os.close(saved)
+        saved = None
+    if saved is not None and _on_fd(real, 1):
+        out = open(  # noqa: SIM115 - closed in the finally below, the fd kept open
+            saved, "w", buffering=1, encoding=real.encoding, errors=real.errors, closefd=False
+        )
+    ray_before = _ray_on()
+    sys.stdout = sys.stderr
+    try:
+        yield out
+    finally:
+        try:
+            if not ray_before and _ray_on():  # the runner ends its own; this is for others
+                sys.modules["ray"].shutdown()  # Ray's last prints: still to stderr
+        finally:
+            sys.stdout = real
+            if out is not real:
+                out.close()  # flushes the result; the saved descriptor stays open
+            real.flush()  # what went to the old stream meanwhile: to stderr, too
+            sys.stderr.flush()
+            if saved is not None:
+                os.dup2(saved, 1)
+                os.close(saved)
+
+
+def _ray_on() -> bool:
+    """Whether this process has a Ray session (Ray is never imported here for it)."""
+    ray = sys.modules.get("ray")
+    return ray is not None and bool(getattr(ray, "is_initialized", lambda: False)())
+
+
+def _on_fd(stream: TextIO, fd: int) -> bool:
+    try:
+        return stream.fileno() == fd
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return False
 
 
 class OutputFormat(StrEnum):

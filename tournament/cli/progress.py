@@ -103,13 +103,14 @@ def game_line(number: int, total: int, row: dict, names: dict[str, str]) -> str:
 class Display:
     """Progress of one run, driven by the runner's ``on_start`` / ``on_batch`` hooks."""
 
-    def __init__(self, mode: str, names: dict[str, str], verbose: bool = False, err=None):
+    def __init__(self, mode: str, names: dict[str, str], verbose: bool = False, err=None, out=None):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
         self.mode = mode
         self.names = names
         self.verbose = verbose
         self.err = err  # plain lines go here (stderr when None)
+        self.out = out  # verbose lines go here (stdout when None) unless the live view shows
         self.standings = Standings(names)
         self.live: Live | None = None
         self.total = 0
@@ -176,7 +177,8 @@ class Display:
             self.done += 1
             self.played += 1
             if self.verbose:  # stdout; under the live view rich prints it above the bar
-                print(game_line(self.done, self.total, row, self.names), flush=True)
+                to = sys.stdout if self.live is not None or self.out is None else self.out
+                print(game_line(self.done, self.total, row, self.names), file=to, flush=True)
         if self.live is not None:
             self.progress.advance(self.task, len(rows))
             self.live.update(self._render())

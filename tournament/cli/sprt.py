@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 
 from tournament.cli.common import (
+    FAILED,
     AddressOption,
     ExecutorOption,
     FormatOption,
@@ -25,6 +26,7 @@ from tournament.cli.common import (
     check_ledger_out,
     domain_errors,
     fail,
+    own_stdout,
 )
 
 PRESET_HELP = (
@@ -102,7 +104,7 @@ def _request(game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, model, fille
         return SprtRequest(game, spec_a, spec_b, bounds, filler, max_games, seed)
 
 
-def _report(req, v, out: Path, played: int, as_json: bool) -> None:
+def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> None:
     b = req.bounds
     if as_json:
         obj = {
@@ -132,7 +134,7 @@ def _report(req, v, out: Path, played: int, as_json: bool) -> None:
             "played_now": played,
             "ledger": str(out),
         }
-        sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+        stdout.write(json.dumps(obj, indent=2) + "\n")
         return
     filler = "copies of A and B" if req.filler == "ab" else req.filler
     unit = "Elo" if b.model == "logistic" else "normalized Elo"
@@ -152,7 +154,7 @@ def _report(req, v, out: Path, played: int, as_json: bool) -> None:
     if v.void_sets:
         lines.append(f"{v.void_sets} set(s) without a rated game skipped")
     lines.append(f"ledger: {out} (meeple ratings {out})")
-    typer.echo("\n".join(lines))
+    typer.echo("\n".join(lines), file=stdout)
 
 
 def sprt(
@@ -196,7 +198,7 @@ def sprt(
     LLR (generalized SPRT on the set scores) is shown as it moves, and the test resumes
     from its ledger when rerun (see docs/tournaments.md, "SPRT")."""
     from tournament.cli.progress import choose_mode  # deferred: fast --help
-    from tournament.sprt.run import play_sprt, sprt_config  # deferred: fast --help
+    from tournament.sprt.run import sprt_config  # deferred: fast --help
 
     check_executor(executor)
     req = _request(
@@ -214,18 +216,32 @@ def sprt(
 
         with domain_errors(1):  # unreachable: a failure, as in tournament run and solve
             check_address(address)
-    json_out = as_json or fmt == OutputFormat.json
     progress = SprtProgress(choose_mode(quiet), req.bounds)
+    with own_stdout() as stdout:  # Ray's own prints go to stderr, the result to stdout
+        v, played = _play(req, out, workers, address, executor, progress)
+        _report(req, v, out, played, as_json or fmt == OutputFormat.json, stdout)
+
+
+def _play(req, out: Path, workers: int, address, executor: str, progress: SprtProgress):
+    """Play (or resume) the test: its verdict and the games played now. A bad request is
+    exit 2 while nothing has been played; a lost cluster or a failed worker is exit 1."""
+    from spiel_games.common.errors import one_line  # deferred: fast --help
+    from tournament.cluster import RunnerError  # deferred: fast --help
+    from tournament.sprt.run import play_sprt  # deferred: fast --help
+
     try:
         with domain_errors(2 if not out.exists() else 1):
-            v, summary, _ = play_sprt(
-                req, out, workers, address, executor, on_step=progress.on_step
-            )
+            try:
+                v, summary, _ = play_sprt(
+                    req, out, workers, address, executor, on_step=progress.on_step
+                )
+            except RunnerError as e:  # the cluster or a worker failed, not the command line
+                raise fail(one_line(e), FAILED) from None
     except KeyboardInterrupt:
         raise fail(f"interrupted; finished sets are in {out}: rerun to resume", 130) from None
     finally:
         progress.close()
-    _report(req, v, out, summary.played, json_out)
+    return v, summary.played
 
 
 def register(app: typer.Typer) -> None:

@@ -21,6 +21,7 @@ from tournament.cli.common import (
     check_output_path,
     domain_errors,
     fail,
+    own_stdout,
 )
 from tournament.cli.reports import emit, rate, report_path
 from tournament.keys import TOURNAMENT_KEYS, option_help
@@ -67,7 +68,41 @@ def _run(
     quiet: bool,
     verbose: bool = False,
 ):
+    """Play the run with its progress; the summary line on stdout. Ray's own prints (a lost
+    node's last log lines) go to stderr meanwhile (``own_stdout``)."""
     from tournament.cli.progress import Display, choose_mode  # deferred: fast --help
+
+    mode, names = choose_mode(quiet), {a.agent_id: a.name for a in cfg.agents}
+    with own_stdout() as stdout:
+        display = Display(mode, names, verbose, out=stdout)
+        summary, source = _play(cfg, out, workers, address, executor, display)
+        for note in summary.notes:
+            typer.echo(f"note: {note}", err=True)
+        fails = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
+        typer.echo(
+            f"{summary.played} game(s) played, {summary.already_done} already in the ledger, "
+            f"{summary.scheduled} scheduled; failures: {fails}; {summary.seconds:.1f} s; "
+            f"ledger: {out}",
+            file=stdout,
+        )
+    if summary.played:
+        typer.echo(f"executor: {summary.executor}", err=True)
+    if source is not None and source.decision is not None:
+        d = source.decision
+        state = f"stopped: {d.reason}" if d.done else "not finished: rerun to go on"
+        least = min((p[2] for p in d.pairs), default=1.0)
+        typer.echo(
+            f"adaptive: {source.rounds} round(s), {state}; order {' > '.join(d.order)}; "
+            f"least confident deciding pair {least:.3f}",
+            err=True,
+        )
+    typer.echo(f"ratings: meeple ratings {out}", err=True)
+    return summary
+
+
+def _play(cfg, out: Path, workers: int, address: str | None, executor: str, display):
+    """run_tournament with the display; every failure is one line (the ledger keeps what
+    finished). Returns the summary and the adaptive source (None for a fixed schedule)."""
     from tournament.runner import run_tournament  # deferred: fast --help (imports ray lazily)
     from tournament.schedule import schedule  # deferred: fast --help
 
@@ -77,7 +112,6 @@ def _run(
         from tournament.adaptive import AdaptiveSource  # deferred: fast --help
 
         source = AdaptiveSource(cfg, tasks)
-    display = Display(choose_mode(quiet), {a.agent_id: a.name for a in cfg.agents}, verbose)
     try:
         with domain_errors(1), display:
             summary = run_tournament(
@@ -101,26 +135,7 @@ def _run(
         kept = f"finished batches are in {out}" if out.exists() else "no batch had finished"
         why = f"tournament stopped ({type(e).__name__}: {text})"
         raise fail(f"{why}; {kept}: rerun to resume", 1) from None
-    for note in summary.notes:
-        typer.echo(f"note: {note}", err=True)
-    fails = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
-    typer.echo(
-        f"{summary.played} game(s) played, {summary.already_done} already in the ledger, "
-        f"{summary.scheduled} scheduled; failures: {fails}; {summary.seconds:.1f} s; ledger: {out}"
-    )
-    if summary.played:
-        typer.echo(f"executor: {summary.executor}", err=True)
-    if source is not None and source.decision is not None:
-        d = source.decision
-        state = f"stopped: {d.reason}" if d.done else "not finished: rerun to go on"
-        least = min((p[2] for p in d.pairs), default=1.0)
-        typer.echo(
-            f"adaptive: {source.rounds} round(s), {state}; order {' > '.join(d.order)}; "
-            f"least confident deciding pair {least:.3f}",
-            err=True,
-        )
-    typer.echo(f"ratings: meeple ratings {out}", err=True)
-    return summary
+    return summary, source
 
 
 def _default_out(stem: str, cfg) -> Path:

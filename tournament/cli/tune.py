@@ -25,6 +25,7 @@ from tournament.cli.common import (
     check_executor,
     domain_errors,
     fail,
+    own_stdout,
 )
 
 PARAMS_HELP = (
@@ -173,7 +174,8 @@ def tune(
                    neighbours, seed)  # fmt: skip
     out = out if out is not None else _default_out(req)
 
-    with _locked(out):  # another run on --out: refused before it reads the log
+    # the confirming SPRT may run on Ray: its prints go to stderr, the result to stdout
+    with _locked(out), own_stdout() as stdout:  # another run on --out: refused at once
         sp = _prepare(req, out, confirm_filler)
         try:
             with domain_errors(1):
@@ -185,10 +187,10 @@ def tune(
                 )
         except KeyboardInterrupt:
             raise fail(f"interrupted; finished games are in {out}: rerun to resume", 130) from None
-    if as_json or fmt == OutputFormat.json:
-        sys.stdout.write(json.dumps(s, indent=2) + "\n")
-    else:
-        typer.echo(text(s))
+        if as_json or fmt == OutputFormat.json:
+            stdout.write(json.dumps(s, indent=2) + "\n")
+        else:
+            typer.echo(text(s), file=stdout)
 
 
 def register(app: typer.Typer) -> None:

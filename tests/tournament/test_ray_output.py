@@ -1,0 +1,238 @@
+"""What Ray does to a run's output and ending, without starting Ray: its prints stay off
+stdout (a lost node's raylet log lines broke `--format json`), and a cluster head lost
+mid-run stops the run with one meeple line before Ray's core ends the process."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament import cluster, runner
+from tournament.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME2 = "python_coloretto(players=2)"
+cli = CliRunner()
+
+# What Ray does on the driver while it runs: one of its threads prints a lost node's
+# raylet log lines through sys.stdout, and native code may write to file descriptor 1.
+RAY_NOISE = """
+import os, sys, threading
+
+def ray_noise():
+    def write():
+        os.write(1, b"[state-dump] written to fd 1\\n")
+        print("(raylet) Raylet is terminated. Termination is unexpected.", flush=True)
+    t = threading.Thread(target=write)
+    t.start()
+    t.join()
+"""
+
+
+def _python(code: str, *args: str) -> subprocess.CompletedProcess:
+    """``code`` after RAY_NOISE in a fresh interpreter, this checkout first on its path,
+    its stdout and stderr real file descriptors (pipes)."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    return subprocess.run(
+        [sys.executable, "-c", RAY_NOISE + textwrap.dedent(code), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": path},
+        timeout=300,
+    )
+
+
+def test_own_stdout_keeps_fd_1_for_the_result():
+    r = _python(
+        """
+        import json
+        from tournament.cli.common import own_stdout
+
+        print("before", flush=True)
+        with own_stdout() as out:
+            ray_noise()
+            out.write(json.dumps({"verdict": "H1"}) + "\\n")
+        print("after")
+        """
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == 'before\n{"verdict": "H1"}\nafter\n'
+    assert "written to fd 1" in r.stderr and "Raylet is terminated" in r.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_sprt_stdout_is_the_result_alone_while_ray_prints(tmp_path, fmt):
+    """Was: after a Ray node died mid-test, the raylet's last log lines (some 20) came
+    first on stdout, and `meeple sprt --format json` printed no JSON. Ray is played by a
+    play_sprt that first writes as Ray does (a thread: sys.stdout and fd 1)."""
+    r = _python(
+        f"""
+        import tournament.sprt.run as run
+        from tournament.cli import main
+
+        real = run.play_sprt
+
+        def noisy(*args, **kw):
+            ray_noise()
+            return real(*args, **kw)
+
+        run.play_sprt = noisy
+        sys.argv = ["meeple", "sprt", "{GAME2}", "heuristic", "random", "--elo1", "100",
+                    "--max-games", "200", "--executor", "serial", "-q", "--out", sys.argv[1],
+                    "--format", "{fmt}"]
+        main()
+        """,
+        str(tmp_path / "sprt"),
+    )
+    assert r.returncode == 0, r.stderr
+    if fmt == "json":
+        assert json.loads(r.stdout)["verdict"] == "H1"
+    else:
+        assert r.stdout.startswith(f"SPRT {GAME2}") and "verdict: H1 accepted" in r.stdout
+        assert "Raylet" not in r.stdout and "state-dump" not in r.stdout
+    assert "written to fd 1" in r.stderr and "Raylet is terminated" in r.stderr
+
+
+def test_tournament_run_stdout_is_its_own_while_ray_prints(
+    tmp_path, make_raw, write_toml, monkeypatch
+):
+    """Ray's prints through sys.stdout go to stderr; the summary line and the --verbose
+    game lines stay on stdout."""
+    real = runner.run_tournament
+
+    def noisy(*args, **kw):
+        print("(raylet) Raylet is terminated. Termination is unexpected.")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(runner, "run_tournament", noisy)
+    path = write_toml(make_raw())
+    r = cli.invoke(app, ["tournament", "run", str(path), "--out", str(tmp_path / "t"), "-v"])
+    assert r.exit_code == 0, r.output
+    assert "Raylet" not in r.stdout and "Raylet is terminated" in r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("Finished game 1 of ") and "game(s) played" in lines[-1]
+
+
+# ----- a lost head ------------------------------------------------------------------------
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed on leaving: connections to it are refused
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_head_watch_stops_after_its_patience_and_forgives_a_head_that_answers():
+    gone = ("127.0.0.1", _closed_port())
+    with socket.socket() as head:
+        head.bind(("127.0.0.1", 0))
+        head.listen()
+        port = head.getsockname()[1]
+        clock = Clock()
+        watch = cluster.HeadWatch(f"127.0.0.1:{port}", "kept", patience=20.0, clock=clock)
+        watch.check()
+        assert watch.silent_since is None
+        watch.head, clock.now = gone, 5.0  # silent from here
+        watch.check()
+        assert watch.silent_since == 5.0
+        watch.head, clock.now = ("127.0.0.1", port), 10.0  # answers again: forgiven
+        watch.check()
+        assert watch.silent_since is None
+    watch.head, clock.now = gone, 15.0
+    watch.check()
+    clock.now = 17.0  # asked at most every HEAD_CHECK_SECONDS: not asked
+    watch.check()
+    clock.now = 30.0
+    watch.check()  # silent for 15 s
+    clock.now = 35.0
+    with pytest.raises(cluster.ClusterLost) as e:
+        watch.check()
+    assert str(e.value) == (
+        f"lost the Ray cluster at 127.0.0.1:{port}: its head has not answered for 20 s; kept"
+    )
+    never = cluster.HeadWatch("auto", "kept", patience=0.0, clock=clock)
+    never.check()  # nothing to ask: never raises
+
+
+class FakeRay:
+    """Ray as the runner uses it, with tasks that never finish and a head that is gone."""
+
+    def __init__(self, initialized: bool):
+        self.initialized = initialized
+        self.calls: list[str] = []
+
+    def is_initialized(self):
+        return self.initialized
+
+    def init(self, **kw):
+        self.calls.append("init")
+
+    def shutdown(self):
+        self.calls.append("shutdown")
+
+    def remote(self, **kw):
+        return lambda f: type("Remote", (), {"remote": staticmethod(lambda *a: object())})
+
+    def cluster_resources(self):
+        return {"CPU": 2.0}
+
+    def put(self, x):
+        return x
+
+    def wait(self, refs, num_returns=1, timeout=None):
+        if timeout is None:
+            raise AssertionError("a wait without a timeout never notices a lost head")
+        return [], refs
+
+
+@pytest.mark.parametrize("started_here", [True, False])
+def test_a_lost_head_stops_the_run_in_one_line(monkeypatch, started_here):
+    """Was: the runner waited on Ray without a timeout; once the head was gone Ray's core
+    ended the process after 60 s (std::_Exit(1)) with two lines of its own and no meeple
+    line. A session started here is shut down (some 5 s with the head gone) before the
+    line; one that was running before is left."""
+    ray = FakeRay(initialized=not started_here)
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    monkeypatch.setattr(cluster, "HEAD_CHECK_SECONDS", 0.0, raising=False)
+    monkeypatch.setattr(cluster, "HEAD_PATIENCE", 0.0, raising=False)
+    address = f"127.0.0.1:{_closed_port()}"
+    stream = runner._ray_results(None, [["a set"]], 2, address)  # type: ignore[arg-type, list-item]
+    with pytest.raises(cluster.RunnerError) as e:
+        next(stream)
+    assert type(e.value).__name__ == "ClusterLost"
+    assert str(e.value).startswith(f"lost the Ray cluster at {address}: its head has not")
+    assert str(e.value).endswith(
+        "the ledger keeps every finished game: run the same command again to resume"
+    )
+    assert ray.calls == (["init", "shutdown"] if started_here else [])
+
+
+def test_sprt_on_a_lost_cluster_is_exit_1_on_a_new_ledger(tmp_path, monkeypatch):
+    """Was exit 2 (a wrong command line) when the cluster was lost before the test's first
+    finished set: sprt took every error of a run on a new ledger for a setup error."""
+    import tournament.sprt.run as run
+
+    def lost(*args, **kw):
+        raise cluster.RunnerError("lost the Ray cluster at 127.0.0.1:1: its head has ...")
+
+    monkeypatch.setattr(run, "play_sprt", lost)
+    r = cli.invoke(app, ["sprt", GAME2, "heuristic", "random", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 1, r.output
+    assert r.stderr == "error: lost the Ray cluster at 127.0.0.1:1: its head has ...\n"
+    assert r.stdout == ""
