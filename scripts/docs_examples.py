@@ -151,20 +151,31 @@ def filtered(text: str) -> str:
 
 
 class _EchoingStdin:
-    """stdin that writes each line it hands out to stdout, as a terminal would show it."""
+    """stdin that writes each line it hands out to stdout, as a terminal would show it;
+    its ``buffer`` (the bytes, which the JSON engine reads) echoes the same way."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream, binary: bool = False) -> None:
         self._stream = stream
+        self._binary = binary
 
-    def readline(self, *args) -> str:
+    @property
+    def buffer(self) -> _EchoingStdin:
+        return _EchoingStdin(self._stream.buffer, binary=True)
+
+    def readline(self, *args):
         line = self._stream.readline(*args)
-        sys.stdout.write(line)
+        if self._binary:  # after what the text layer holds, in order
+            sys.stdout.flush()
+            sys.stdout.buffer.write(line)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(line)
         return line
 
     def __iter__(self):
         return self
 
-    def __next__(self) -> str:
+    def __next__(self):
         line = self.readline()
         if not line:
             raise StopIteration

@@ -97,6 +97,13 @@ class Agent:
         """Per-move statistics for advice, for agents that search; None otherwise."""
         return None
 
+    def halt(self) -> bool:
+        """Ask the search running now (from another thread: the advice engine's
+        ``terminate``) to stop soon and answer from what it has searched. True when this
+        agent stops so; False when it cannot (an agent that does not search answers at
+        once anyway)."""
+        return False
+
     def coverage(self) -> float | None:
         """For agents that play from a table (blueprint, policy file): the share of this
         game's decisions played from it (the rest went to a fallback); None otherwise.

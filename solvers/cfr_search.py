@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -105,6 +106,7 @@ class SubgameSolver:
         self.root_values: list[float] = []
         self.root_counts: list[int] = []
         self.iterations = 0
+        self.halted: Callable[[], bool] = lambda: False  # the agent's halt (another thread)
 
     def _new_info(self, state, legal: list[int]) -> _Info:
         info = _Info(list(legal))
@@ -115,6 +117,8 @@ class SubgameSolver:
         return info
 
     def solve(self, worlds: list, root_actions: list[int], iterations: int, seconds: float):
+        """Iterate until the budget is spent, or ``halted()`` (checked between iterations,
+        after the first) says stop."""
         self.infos[ROOT] = self._new_info(worlds[0].clone(), list(root_actions))
         self.root_values = [0.0] * len(root_actions)
         self.root_counts = [0] * len(root_actions)
@@ -122,7 +126,9 @@ class SubgameSolver:
         while True:
             if end is None and self.iterations >= iterations:
                 break
-            if end is not None and time.perf_counter() >= end and self.iterations > 0:
+            if self.iterations > 0 and (
+                (end is not None and time.perf_counter() >= end) or self.halted()
+            ):
                 break
             world = worlds[self.rng.randrange(len(worlds))].clone()
             traverser = self.iterations % self.players
@@ -216,6 +222,11 @@ class CFRSearchAgent(Agent):
         mode = params["play"]
         self.sample = mode == "sample" or (mode == "auto" and self.hidden)
         self.last_iterations = 0
+        self.halted = False  # set by halt (another thread): the solve stops early
+
+    def halt(self) -> bool:
+        self.halted = True
+        return True
 
     def _solve(self, state) -> tuple[list[int], list[float], SubgameSolver]:
         p = state.current_player()
@@ -233,6 +244,7 @@ class CFRSearchAgent(Agent):
             self.params["rollout"],
             self.heuristic,
         )
+        solver.halted = lambda: self.halted
         info = solver.solve(worlds, legal, self.params["iterations"], self.params["time"])
         self.last_iterations = solver.iterations
         return legal, info.average(), solver

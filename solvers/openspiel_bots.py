@@ -15,11 +15,17 @@ default sampler is an unseeded C++ stream, so games would not replay), and its n
 random state is seeded the same way. Every call goes through the pybind bridge, so it is
 several times slower per simulation than the project's own search (docs/STRENGTH.md gives
 its seconds per decision).
+
+The advice engine can stop a search (``halt``, its ``terminate``): the bots are OpenSpiel's
+classes with one check added before each simulation (the method their loop calls once per
+simulation), which, once the root has been visited, ends the search with the move the bot
+would pick from its tree as it stands. Without a halt they run exactly as OpenSpiel's.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -27,6 +33,33 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from solvers.base import MAX_COUNT, Agent, AgentKind, Param
 from solvers.spec import AgentSpecError
+
+
+class _Halted(Exception):
+    """A halted search's end (OpenSpiel's loops have no other exit), with its move."""
+
+    def __init__(self, action: int):
+        super().__init__(action)
+        self.action = int(action)
+
+
+class _ISMCTSBot(ismcts.ISMCTSBot):
+    halted: Callable[[], bool] = staticmethod(lambda: False)
+
+    def sample_root_state(self, state):  # once per simulation, before it
+        if self.halted() and self._root_node.total_visits > 0:
+            actions, probs = zip(*self.get_final_policy(state, self._root_node), strict=True)
+            raise _Halted(self._random_state.choice(actions, p=probs))  # as step() picks
+        return super().sample_root_state(state)
+
+
+class _MCTSBot(mcts.MCTSBot):
+    halted: Callable[[], bool] = staticmethod(lambda: False)
+
+    def _apply_tree_policy(self, root, state):  # once per simulation, before it
+        if self.halted() and any(child.explore_count for child in root.children):
+            raise _Halted(root.best_child().action)  # as step() picks
+        return super()._apply_tree_policy(root, state)
 
 
 class OpenSpielISMCTSAgent(Agent):
@@ -40,6 +73,7 @@ class OpenSpielISMCTSAgent(Agent):
         self.game = game
         self.params = dict(params)
         self.seed = seed
+        self.halted = False  # set by halt (another thread): the search ends early
         self.reset()
 
     def reset(self) -> None:
@@ -49,7 +83,7 @@ class OpenSpielISMCTSAgent(Agent):
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=p["rollouts"], random_state=np_state)
         info = self.game.get_type().information
         if info == pyspiel.GameType.Information.PERFECT_INFORMATION:
-            self.bot = mcts.MCTSBot(
+            self.bot = _MCTSBot(
                 self.game,
                 p["uct_c"],
                 p["sims"],
@@ -57,8 +91,9 @@ class OpenSpielISMCTSAgent(Agent):
                 solve=False,
                 random_state=np_state,
             )
+            self.bot.halted = lambda: self.halted
             return
-        self.bot = ismcts.ISMCTSBot(
+        self.bot = _ISMCTSBot(
             self.game,
             evaluator,
             uct_c=p["uct_c"],
@@ -73,9 +108,17 @@ class OpenSpielISMCTSAgent(Agent):
         self.bot.set_resampler(
             lambda state, player: state.resample_from_infostate(player, sampler.random)
         )
+        self.bot.halted = lambda: self.halted
+
+    def halt(self) -> bool:
+        self.halted = True
+        return True
 
     def step(self, state) -> int:
-        return int(self.bot.step(state))
+        try:
+            return int(self.bot.step(state))
+        except _Halted as stop:
+            return stop.action
 
 
 OPENSPIEL_ISMCTS = AgentKind(

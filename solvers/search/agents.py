@@ -72,6 +72,10 @@ class _SearchAgent(Agent):
         choice = best_action(root, state.legal_actions())
         return compared_analysis(self.engine, state, root, self._draw, compare, budget, choice)
 
+    def halt(self) -> bool:
+        self.engine.halted = True  # read by the budget loops and the comparison passes
+        return True
+
     def partial(self, state) -> Analysis:
         """The statistics of the search running now (``analyse`` from another thread)."""
         budget = self._budget()

@@ -143,8 +143,10 @@ def compared_analysis(
 
 
 def _gap(best: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
+    """The paired difference: exactly 0 for the best move itself, and for a move that
+    gave the best's samples on two passes or more; no interval (NaN) from one pass."""
     d = best - other
-    if not d.any():
+    if other is best or (len(d) > 1 and not d.any()):
         return 0.0, 0.0, 0.0
     return mean_interval(d, Z95)
 

@@ -138,9 +138,13 @@ def _weight(node: Node, depth: int = 3) -> int:
 
 
 def mean_interval(x: np.ndarray, z: float, floor: float = 0.0) -> tuple[float, float, float]:
-    """(mean, low, high): ``mean +- z * sqrt(se^2 + floor^2)``, ``se`` the standard error."""
+    """(mean, low, high): ``mean +- z * sqrt(se^2 + floor^2)``, ``se`` the standard error.
+    Fewer than two samples have no standard error: the bounds are then NaN, "no interval"
+    (advice shows them as null; an infinite half-width would reach JSON as Infinity)."""
     n = len(x)
     m = float(x.mean())
-    se = float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    if n < 2:
+        return m, math.nan, math.nan
+    se = float(x.std(ddof=1)) / math.sqrt(n)
     half = z * math.hypot(se, floor)
     return m, m - half, m + half

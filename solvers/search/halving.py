@@ -62,6 +62,8 @@ class SequentialHalving:
                 done += len(alive)
                 k += 1
                 engine.tick()
+            if engine.halted:  # stopped (advice's terminate): a round may hold no pass
+                break
             if len(alive) > 1:
                 alive = self.keep_better_half(root, alive, hint)
         # whole passes leave fewer simulations than the last round's moves: they go to

@@ -158,6 +158,9 @@ def load_game(game_string: str, any_openspiel: bool = False):
     pyspiel prints "OpenSpiel exception: ..." on the C++ stderr before raising;
     that line is suppressed here so command-line tools show one message only.
     """
+    name = game_string.split("(")[0]
+    if name != name.strip():  # pyspiel refuses it too, with a list of games cut off here
+        raise GameStringError(f"cannot load {game_string!r}: spaces around the game's name")
     _refuse_repeated_parameters(game_string)
     try:
         get_spec(game_string)

@@ -8,9 +8,9 @@ import json
 
 from typer.testing import CliRunner
 
-from tournament.advice.advise import Advice, _in_range
+from tournament.advice.advise import Advice
 from tournament.advice.advise_text import _verdict, value_unit
-from tournament.advice.moves import MoveAdvice
+from tournament.advice.moves import MoveAdvice, in_range
 from tournament.advice.review import accuracy
 from tournament.cli import app
 
@@ -63,7 +63,7 @@ def test_intervals_stay_within_what_they_measure():
 
     game = pyspiel.load_game(COLORETTO)
     m = MoveAdvice("a", 0, value=-1.0, ci_low=-1.26, ci_high=-0.74, first=(1.0, 0.88, 1.12))
-    (cut,) = _in_range([m], game)
+    (cut,) = in_range([m], game)
     assert (cut.ci_low, cut.ci_high) == (game.min_utility(), -0.74)
     assert cut.first == (1.0, 0.88, 1.0)
 

@@ -217,3 +217,30 @@ def test_a_json_error_message_says_at_once():
         "malformed JSON: Invalid control character at column 10",
         "malformed JSON: Invalid \\escape at column 10",
     ]
+
+
+def test_messages_name_the_query_fields_and_every_line_is_answered(tmp_path):
+    """Was: "id": null was refused as having no id (the docs said any JSON value: now they
+    say null is not an id); history with game_file named the command line's
+    --history/--game-file; a line of non-JSON whitespace (NBSP, U+3000) had no answer, so a
+    client waiting for one hung; a query that failed lost its unknown-field warnings;
+    "player": -1 was "player P0 (id -1)"; a game string with a space before it listed no
+    games ("Available games are:" and nothing)."""
+    record = tmp_path / "g.json"
+    record.write_text("{}")
+    answers = run(
+        q(id=None, action="ping"),
+        q(id=1, game=THREE, history=OPENING, game_file=str(record), agent="random"),
+        "\u00a0\u3000",
+        q(id=2, game=THREE, agent="random", top="x", colour="red"),
+        q(id=3, game=THREE, history=OPENING, agent="random", player=-1),
+        q(id=4, game=" " + THREE, agent="random"),
+    )
+    assert answers[0] == {"id": None, "error": 'the query "id" is null, which no query may use'}
+    assert answers[1] == {"id": 1, "error": 'give "history" or "game_file", not both'}
+    assert answers[2]["id"] is None and answers[2]["error"].startswith("malformed JSON")
+    assert answers[3] == {"id": 2, "warning": "unknown field 'colour' ignored", "field": "colour"}
+    assert answers[4] == {"id": 2, "error": '"top" must be an integer'}
+    assert answers[5]["error"].startswith("player id -1 is out of range: this game has P1-P3")
+    assert answers[6]["error"].endswith("spaces around the game's name")
+    assert len(answers) == 7

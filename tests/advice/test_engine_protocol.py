@@ -195,9 +195,54 @@ def test_a_terminate_line_sends_its_warnings_before_its_answer():
 
 def test_an_id_too_deeply_nested_to_write_back_still_has_a_key():
     """Was: json.dumps raised RecursionError in the engine's bookkeeping and killed it."""
-    from tournament.advice.serve import _key
+    from tournament.advice.serve_io import key as _key
 
     deep: list = []
     for _ in range(100_000):
         deep = [deep]
     assert _key(deep).startswith("id ") and _key([1]) == "[1]"
+
+
+def test_partial_answers_name_their_agent_and_keep_lcb_in_the_utility_range():
+    """Was: a partial answer's lcb was the raw interval (-1.95 on Staufer, where the value
+    is a rank score in [-1, 1]; the final answer cuts it), and in a query of several agents
+    nothing said whose search a partial answer came from (``seconds`` restarts per agent)."""
+    import time
+    from types import SimpleNamespace
+
+    import spiel_games
+    from solvers.base import Analysis, MoveStat
+    from tournament.advice.serve_partial import Running, watcher
+    from tournament.advice.serve_query import parse_query
+
+    sent: list[dict] = []
+    query = parse_query({"id": "p", **BASE, "agent": "x", "reportDuringSearchEvery": 0.01})
+    on_agent = watcher(query, None, Running("p"), sent.append, "ismcts(sims=9)")
+
+    class Searching:
+        engine = SimpleNamespace(on_tick=None)
+
+        def halt(self) -> bool:
+            return True
+
+        def partial(self, root) -> Analysis:
+            return Analysis(0, [MoveStat(4, "place yellow in row 1", 1, 0.2, -1.8, 2.2)])
+
+    agent = Searching()
+    on_agent(agent, spiel_games.load_game(THREE).new_initial_state())
+    time.sleep(0.02)
+    agent.engine.on_tick()
+    (partial,) = sent
+    assert partial["agent"] == "ismcts(sims=9)" and partial["moves"][0]["lcb"] == -1.0
+    agents = ["ismcts(sims=3000)", "pimc(sims=3000)"]
+    answers = run({"id": "r", **BASE, "agent": agents, "reportDuringSearchEvery": 0.01})
+    named = {a["agent"] for a in answers if a["isDuringSearch"]}
+    assert named <= set(agents) and agents[0] in named
+
+
+def test_the_answer_names_the_opponent_models_as_advise_json_does():
+    """Was: the engine's answer, documented as the `--format json` object, lacked the
+    `opponent_models` that `meeple advise --format json` prints."""
+    (a,) = run({"id": 1, **BASE, "agent": ["ismcts(sims=30)", "heuristic"]})
+    (line,) = a["opponent_models"]
+    assert line.startswith("Opponent model (ismcts(sims=30)): opponents=")

@@ -149,3 +149,17 @@ def test_a_forced_move_is_advised_with_probability_one(spec):
     assert analysis.moves[0].visits > 0 and -1.0 <= analysis.moves[0].value <= 1.0
     assert analysis.budget["iterations_done"] == 30
     assert agent.step(state.clone()) == only
+
+
+def test_a_halt_ends_the_solve_after_its_next_iteration():
+    """Was: cfr-search could not be stopped (the advice engine's terminate only reached the
+    search agents' engine), so a terminated query ran its full budget."""
+    game = spiel_games.load_game(ROCOCO.tiny_configs[0])
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    agent = make_agent("cfr-search(iterations=1000000)", game, 0)
+    assert agent.halt() is True  # before the solve: it stops after its first iteration
+    analysis = agent.analyse(state.clone())
+    assert analysis.budget["iterations_done"] == 1
+    assert make_agent("heuristic", game, 0).halt() is False  # nothing to stop

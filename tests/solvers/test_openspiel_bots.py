@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
@@ -39,7 +40,7 @@ def test_perfect_information_games_run_openspiels_mcts():
 
     game = spiel_games.load_game("python_coloretto(players=3)")
     agent = make_agent("openspiel-ismcts(sims=5)", game, 0)
-    assert type(agent.bot) is mcts.MCTSBot
+    assert isinstance(agent.bot, mcts.MCTSBot)  # its class, with a halt check added
 
 
 @pytest.mark.parametrize("text", ["openspiel-ismcts(sims=0)", "openspiel-ismcts(uct_c=0)"])
@@ -82,3 +83,19 @@ def test_it_never_peeks_at_other_players_secrets(spec):
             assert a == b
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("config", ["python_coloretto(players=3)", "python_rococo"])
+def test_a_halt_ends_the_search_with_the_move_of_the_tree_so_far(config):
+    """Was: OpenSpiel's bots ran every simulation asked for (a terminate reached only the
+    project's own search): openspiel-ismcts(sims=200000) blocked the advice engine for
+    minutes. Coloretto runs OpenSpiel's MCTSBot, Rococo its ISMCTSBot."""
+    game = spiel_games.load_game(config)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    agent = make_agent("openspiel-ismcts(sims=1000000)", game, 0)
+    assert agent.halt() is True  # before the search: it stops once the root has a visit
+    timer = threading.Timer(60, pytest.fail)  # (a search that ignored the halt)
+    assert agent.step(state.clone()) in state.legal_actions()
+    timer.cancel()

@@ -33,7 +33,6 @@ finish first.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -42,11 +41,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
+from solvers.assumptions import assumed_opponents
 from solvers.base import Z95, Compare
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
-from tournament.advice.moves import MoveAdvice, paired_z, z_score
+from tournament.advice.moves import MoveAdvice, in_range, moves_of, paired_z, z_score
 
 UNITS = {
     "value": "the game's utility for the player to move (rank score in [-1, 1] unless the"
@@ -56,6 +56,15 @@ UNITS = {
     "ci": "95% range meant to hold the value a search with 8x the budget gives"
     " (calibration in docs/ADVICE.md)",
     "gap": "paired value difference to the best move (same worlds and draws), 95% interval",
+}
+# A search stopped (the engine's terminate) before its comparison phase: its intervals are
+# the root statistics' own, without the calibrated allowance, so they say so.
+UNITS_UNCOMPARED = {
+    **UNITS,
+    "ci": "search noise only: 95% interval of the root statistics (mean +- 1.96 standard"
+    " errors; +-half the utility range for a move searched once), not the calibrated range:"
+    " the search was stopped before its comparison phase, and a search with 8x the budget"
+    " can move the value well outside it",
 }
 
 
@@ -77,6 +86,12 @@ class Advice:
     runner_up: str | None = None  # the second move, which significance compares against
     choice: str | None = None  # the agent's own pick, when not the best after comparison
     passes: int = 0  # paired passes of the comparison (0: none)
+    terminated: bool = False  # the engine's terminate stopped this search early
+
+    @property
+    def units(self) -> dict:
+        stopped = not self.passes and any(m.ci_low is not None for m in self.moves)
+        return UNITS_UNCOMPARED if stopped else UNITS
 
     @property
     def best(self) -> str:
@@ -100,35 +115,40 @@ class Advice:
             "analysed": self.analysed,
             "choice": self.choice,
             "passes": self.passes,
-            "units": UNITS,
+            "units": self.units,
             "budget": self.budget,
             "seconds": round(self.seconds, 4),
-        }
+        } | ({"terminated": True} if self.terminated else {})
 
 
 @dataclass
 class AdviceSet:
-    """Advice from several agents on one position."""
+    """Advice from several agents on one position; ``skipped``: the agents asked for but
+    not run (a terminate came first), after those in ``items``."""
 
     items: list[Advice]
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def agree(self) -> bool:
         return len({a.best for a in self.items}) == 1
 
     def to_json(self) -> dict:
-        if len(self.items) == 1:
+        """One agent's object; for several agents asked (whatever ran), the set's."""
+        if len(self.items) + len(self.skipped) == 1:
             return self.items[0].to_json()
         first = self.items[0]
+        not_run = [{"agent": a, "skipped": True} for a in self.skipped]
         return {
             "game": first.game,
             "seed": first.seed,
             "player": first.player,
             "to_move": first.to_move,
             "ply": first.ply,
-            "agree": self.agree,
-            "best": {a.agent: a.best for a in self.items},
-            "agents": [a.to_json() for a in self.items],
+            # null when fewer than two agents gave advice (the others stopped by terminate)
+            "agree": self.agree if len(self.items) > 1 else None,
+            "best": {a.agent: a.best for a in self.items} | {a: None for a in self.skipped},
+            "agents": [a.to_json() for a in self.items] + not_run,
         }
 
 
@@ -210,7 +230,7 @@ def advise_state(
         analysis = agent.analyse(root.clone(), compare=ask)  # type: ignore[call-arg]
     else:
         analysis = agent.analyse(root.clone())
-    moves, budget_used, choice, done = _moves(analysis, agent, root, legal, mover)
+    moves, budget_used, choice, done = moves_of(analysis, agent, root, legal, mover)
     seconds = time.perf_counter() - t0
     for m in moves:
         if m.action_id not in legal:
@@ -219,7 +239,7 @@ def advise_state(
         raise RuntimeError(f"agent {str(spec)!r} returned no moves")
     z = paired_z(moves)  # from the intervals as measured; those shown stay in range:
     significant = None if z is None else bool(z > Z95)
-    moves = _in_range(moves, root.get_game())
+    moves = in_range(moves, root.get_game())
     shown = moves[:top] + [m for m in moves[top:] if m.action_id in include]
     return Advice(
         game=game_string,
@@ -241,73 +261,6 @@ def advise_state(
     )
 
 
-def _moves(analysis, agent, root, legal: dict, mover: int):
-    """(moves, budget used, the agent's own pick, paired passes) of an analysis."""
-    if analysis is None:
-        a = int(agent.step(root.clone()))
-        return [MoveAdvice(action=root.action_to_string(mover, a), action_id=a)], {}, None, 0
-    moves = [
-        MoveAdvice(
-            action=m.action_str or legal.get(int(m.action), str(m.action)),
-            action_id=int(m.action),
-            value=_num(m.value),
-            visits=_count(m.visits),
-            ci_low=_num(m.ci_low),
-            ci_high=_num(m.ci_high),
-            prob=_num(m.prob),
-            samples=m.samples,
-            margin=m.margin,
-            first=m.first,
-            gap=m.gap,
-            margin_gap=m.margin_gap,
-            first_gap=m.first_gap,
-            prior=m.prior,
-            pv=list(m.pv),
-        )
-        for m in analysis.moves
-    ]
-    if moves and moves[0].prob is not None:  # a policy: unplayed legal moves at 0
-        listed = {m.action_id for m in moves}
-        moves += [
-            MoveAdvice(x, a, visits=moves[0].visits, prob=0.0)
-            for a, x in legal.items()
-            if a not in listed
-        ]
-    return moves, dict(analysis.budget), analysis.choice, analysis.passes
-
-
-def _in_range(moves: list[MoveAdvice], game) -> list[MoveAdvice]:
-    """Each interval cut to what its quantity can be: a value to the game's utility range,
-    a chance to finish first to [0, 1] (a normal interval near a bound runs past it)."""
-    lo, hi = game.min_utility(), game.max_utility()
-
-    def cut(x, a, b):
-        return None if x is None else min(max(x, a), b)
-
-    out = []
-    for m in moves:
-        first = m.first
-        if first is not None:
-            first = (first[0], cut(first[1], 0.0, 1.0), cut(first[2], 0.0, 1.0))
-        out.append(
-            dataclasses.replace(
-                m, ci_low=cut(m.ci_low, lo, hi), ci_high=cut(m.ci_high, lo, hi), first=first
-            )
-        )
-    return out
-
-
-def _count(x):
-    return int(x) if (x := _num(x)) is not None and x.is_integer() else x
-
-
-def _num(x):
-    if x is None:
-        return None
-    x = float(x)
-    return None if math.isnan(x) else x
-
-
 def advise(
     game_string: str, state, agents: Sequence[str | AgentSpec], budget: dict | None = None, **kw
 ) -> AdviceSet:
@@ -327,6 +280,16 @@ def advise(
             for spec, b in zip(specs, per_agent, strict=True)
         ]
     )
+
+
+def opponent_models(game, specs: Sequence[AgentSpec]) -> list[str]:
+    """The lines naming the opponent model each searching agent's values assume: what
+    `meeple advise` prints first, and ``opponent_models`` in its JSON and the engine's."""
+    return [
+        f"Opponent model ({s}): " + assumed_opponents(game, s)
+        for s in specs
+        if "opponents" in s.params
+    ]
 
 
 def check_distinct(specs: Sequence[AgentSpec]) -> None:
@@ -361,6 +324,7 @@ __all__ = [
     "advise",
     "budgets_for",
     "check_distinct",
+    "opponent_models",
     "advise_state",
     "with_budget",
     "z_score",

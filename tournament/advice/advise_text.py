@@ -109,16 +109,27 @@ def _plain(adv: Advice) -> list[str]:
     return out
 
 
+NO_RANGE = "[no range: one sample]"  # an interval needs two samples at least
+
+
 def _range(t, show) -> str:
-    return "-" if t is None else f"{show(t[0])} [{show(t[1])}, {show(t[2])}]"
+    if t is None:
+        return "-"
+    if t[1] is None or t[2] is None:
+        return f"{show(t[0])} {NO_RANGE}"
+    return f"{show(t[0])} [{show(t[1])}, {show(t[2])}]"
+
+
+def _three(x: float) -> str:
+    return f"{x:.3f}"
 
 
 def _compared(adv: Advice) -> list[str]:
     w = max(8, *(len(m.action) for m in adv.moves))
     rows = []
     for i, m in enumerate(adv.moves, start=1):
-        ci = "-" if m.ci_low is None else f"{m.value:.3f} [{m.ci_low:.3f}, {m.ci_high:.3f}]"
-        behind = "best" if i == 1 else _range(m.gap, lambda x: f"{x:.3f}")
+        ci = _range(None if m.value is None else (m.value, m.ci_low, m.ci_high), _three)
+        behind = "best" if i == 1 else _range(m.gap, _three)
         rows.append(
             (
                 f"{i:>2}",
@@ -159,6 +170,8 @@ def _verdict(adv: Advice) -> str:
                 f"best: {adv.best} (policy probability {first:.3f}, {second} {runner.prob:.3f};"
                 " a policy gives no interval to test)"
             )
+        if adv.passes:
+            return f"best: {adv.best} (one paired pass: no interval to compare with {second})"
         return f"best: {adv.best} (no interval to compare with {second})"
     z = f"z = {adv.z:.2f}" if math.isfinite(adv.z) else "every pass gave the same gap"
     how = "paired, " if adv.passes else ""

@@ -88,6 +88,7 @@ def check_player(game, player: int | None) -> None:
     """Refuse a player id outside the game, naming it as the user wrote it (P1 = id 0)."""
     n = game.num_players()
     if player is not None and not 0 <= player < n:
+        who = f"P{player + 1} (id {player})" if player >= 0 else f"id {player}"  # no "P0"
         raise PlayerRangeError(
-            f"player P{player + 1} (id {player}) is out of range: this game has P1-P{n} (ids 0-{n - 1})"
+            f"player {who} is out of range: this game has P1-P{n} (ids 0-{n - 1})"
         )

@@ -4,12 +4,14 @@ gap on shared samples. Units: ``tournament.advice.advise.UNITS``."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
 from solvers.base import Z95
 
-Triple = tuple[float, float, float]
+# (mean, low, high); the bounds are None where there is no interval (one paired pass)
+Triple = tuple[float, float | None, float | None]
 
 
 @dataclass
@@ -79,7 +81,88 @@ def paired_z(moves: list[MoveAdvice]) -> float | None:
     gap = moves[1].gap
     if gap is None:
         return z_score(moves[0], moves[1])
+    if gap[1] is None or gap[2] is None:  # one paired pass: no interval, no test
+        return None
     se = (gap[2] - gap[1]) / (2 * Z95)
     if se == 0.0:
         return math.inf if gap[0] > 0 else 0.0
     return gap[0] / se
+
+
+def moves_of(analysis, agent, root, legal: dict, mover: int):
+    """(moves, budget used, the agent's own pick, paired passes) of an analysis."""
+    if analysis is None:
+        a = int(agent.step(root.clone()))
+        return [MoveAdvice(action=root.action_to_string(mover, a), action_id=a)], {}, None, 0
+    moves = [
+        MoveAdvice(
+            action=m.action_str or legal.get(int(m.action), str(m.action)),
+            action_id=int(m.action),
+            value=_num(m.value),
+            visits=_count(m.visits),
+            ci_low=_num(m.ci_low),
+            ci_high=_num(m.ci_high),
+            prob=_num(m.prob),
+            samples=m.samples,
+            margin=_triple(m.margin),
+            first=_triple(m.first),
+            gap=_triple(m.gap),
+            margin_gap=_triple(m.margin_gap),
+            first_gap=_triple(m.first_gap),
+            prior=m.prior,
+            pv=list(m.pv),
+        )
+        for m in analysis.moves
+    ]
+    if moves and moves[0].prob is not None:  # a policy: unplayed legal moves at 0
+        listed = {m.action_id for m in moves}
+        moves += [
+            MoveAdvice(x, a, visits=moves[0].visits, prob=0.0)
+            for a, x in legal.items()
+            if a not in listed
+        ]
+    return moves, dict(analysis.budget), analysis.choice, analysis.passes
+
+
+def in_range(moves: list[MoveAdvice], game) -> list[MoveAdvice]:
+    """Each interval cut to what its quantity can be: a value to the game's utility range,
+    a chance to finish first to [0, 1] (a normal interval near a bound runs past it)."""
+    lo, hi = game.min_utility(), game.max_utility()
+    cut = clip
+    out = []
+    for m in moves:
+        first = m.first
+        if first is not None:
+            first = (first[0], cut(first[1], 0.0, 1.0), cut(first[2], 0.0, 1.0))
+        out.append(
+            dataclasses.replace(
+                m, ci_low=cut(m.ci_low, lo, hi), ci_high=cut(m.ci_high, lo, hi), first=first
+            )
+        )
+    return out
+
+
+def clip(x: float | None, lo: float, hi: float) -> float | None:
+    """``x`` cut to [lo, hi] (None stays None)."""
+    return None if x is None else min(max(x, lo), hi)
+
+
+def _count(x):
+    return int(x) if (x := _num(x)) is not None and x.is_integer() else x
+
+
+def _num(x):
+    """A statistic as a float; NaN (not measured: a move never visited, a bound of an
+    interval from one sample) as None, which JSON writes as null."""
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def _triple(t) -> Triple | None:
+    """(mean, low, high) with the bounds None where there is no interval."""
+    if t is None:
+        return None
+    mean, low, high = t
+    return float(mean), _num(low), _num(high)

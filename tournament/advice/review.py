@@ -43,7 +43,7 @@ from solvers.base import Z95
 from solvers.registry import AgentSpec, resolve
 from tournament.advice.advise import advise_state
 from tournament.advice.items import CHANCE, HistoryError, PlayerRangeError, check_player
-from tournament.advice.moves import MoveAdvice
+from tournament.advice.moves import MoveAdvice, Triple
 from tournament.advice.play import readable_observation
 from tournament.advice.positions import GameRecord, read_record, record_viewer, replay_record_world
 from tournament.advice.review_luck import LuckReport, review_luck
@@ -74,10 +74,10 @@ def thresholds_for(game_string: str) -> tuple[float, float, float]:
     return THRESHOLDS.get(game_string.split("(")[0].strip(), DEFAULT_THRESHOLDS)
 
 
-def loss_low(gap: tuple[float, float, float], floor: float) -> float:
+def loss_low(gap: Triple, floor: float) -> float:
     """The lower end of a loss's 95% range: mean - Z95 sqrt(se^2 + floor^2), ``se`` from the
-    paired interval ``gap`` (mean, low, high)."""
-    se = (gap[0] - gap[1]) / Z95
+    paired interval ``gap`` (mean, low, high; no interval: -inf, never marked)."""
+    se = (gap[0] - (-math.inf if gap[1] is None else gap[1])) / Z95
     return gap[0] - Z95 * math.hypot(se, floor)
 
 

@@ -60,8 +60,13 @@ class Query:
         return list(self.analyze_turns) if self.analyze_turns else [self.ply]
 
 
+def unknown_fields(q: dict) -> list[str]:
+    """The fields of ``q`` the engine does not know (each is ignored with a warning)."""
+    return sorted(set(q) - FIELDS)
+
+
 def parse_query(q: dict) -> Query:
-    out = Query(qid=q["id"], unknown=sorted(set(q) - FIELDS))
+    out = Query(qid=q["id"], unknown=unknown_fields(q))
     action = q.get("action", q.get("command"))
     if action is not None:
         if action not in ACTIONS:
@@ -85,6 +90,8 @@ def parse_query(q: dict) -> Query:
     if out.game is not None and not isinstance(out.game, str):
         raise QueryError('"game" must be a game string')
     out.history = q.get("history")
+    if out.game_file is not None and out.history is not None:
+        raise QueryError('give "history" or "game_file", not both')
     if out.game_file is None and out.history is None:
         out.history = ""
     out.player = _player(q)

@@ -21,9 +21,6 @@ from tournament.cli.common import (
     wants_json,
 )
 from tournament.cli.common import (
-    opponent_line as _opponent_line,
-)
-from tournament.cli.common import (
     with_opponents as _with_opponents,
 )
 
@@ -121,9 +118,19 @@ def advise_cmd(
     """What to play here: the top moves compared on the same paired samples, each with its
     value (rank score), points and chance to finish first, 95% ranges and significance."""
     if serve:
+        given = {"GAME": game_string, "--history": history, "--game-file": game_file,
+                 "--agent": agents, "--player": player, "--time": seconds, "--ply": ply,
+                 "--opponents": opponents, "--top": top if top != 5 else None,
+                 "--seed": seed or None, "--format": fmt if fmt != OutputFormat.text else None,
+                 "--json": as_json or None}  # fmt: skip
+        ignored = [k for k, v in given.items() if v not in (None, [])]
+        if ignored:  # each query gives these: on the command line they would do nothing
+            raise fail(f"--serve reads its queries on stdin: drop {', '.join(ignored)}", 2)
         from tournament.advice.serve import serve as run_engine  # deferred: fast --help
 
-        run_engine(sys.stdin, sys.stdout)
+        failed = run_engine()  # stdin and stdout as UTF-8 bytes, whatever the locale
+        if failed:
+            raise fail(failed, 1)
         return
     if not agents:
         raise fail("give at least one --agent, e.g. --agent 'ismcts(sims=2000)'", 2)
@@ -136,7 +143,13 @@ def advise_cmd(
     asked = (game_string, history, game_file, ply, view)
     result, lines = _advise(asked, agents, top, seed, budget, opponents)
     if wants_json(fmt, as_json):
-        typer.echo(json.dumps({**result.to_json(), "opponent_models": lines}, indent=1))
+        try:  # advice writes "not measured" as null: a NaN or Infinity here is a bug
+            text = json.dumps(
+                {**result.to_json(), "opponent_models": lines}, indent=1, allow_nan=False
+            )
+        except ValueError as e:
+            raise fail(f"the advice cannot be written as JSON: {e}", 1) from None
+        typer.echo(text)
     else:
         from tournament.advice.advise_text import render  # deferred: fast --help
 
@@ -153,6 +166,7 @@ def _advise(asked, agents, top, seed, budget, opponents):
         advise,
         budgets_for,
         check_distinct,
+        opponent_models,
     )
     from tournament.advice.positions import position_from  # deferred: fast --help
 
@@ -181,8 +195,7 @@ def _advise(asked, agents, top, seed, budget, opponents):
         raise
     except (ValueError, RuntimeError) as e:  # an agent that fails here: one line too
         raise fail(str(e), 1) from None
-    lines = [_opponent_line(pos.game_string, s) for s in specs if "opponents" in s.params]
-    return result, lines
+    return result, opponent_models(pos.game, specs)
 
 
 PlayGameArg = Annotated[
