@@ -1,4 +1,4 @@
-"""Advice a player can trust, measured (issue 29): writes docs/ADVICE.md.
+"""Advice a player can trust, measured (issue 29): writes docs/ADVICE-MEASURED.md.
 
 Each phase stores its raw figures in docs/data/advice.json (tracked); ``render`` turns that
 file into the Markdown and tests/test_docs_advice.py checks the Markdown is exactly that
@@ -9,7 +9,7 @@ rendering, so no figure in it is typed by hand.
     python scripts/bench_advice.py marks         # two reviews, two seeds; review time
     python scripts/bench_advice.py ladder        # review error rate vs Elo over 5 agents
     python scripts/bench_advice.py serve         # time to the engine's first partial answer
-    python scripts/bench_advice.py render        # data file -> docs/ADVICE.md
+    python scripts/bench_advice.py render        # data file -> docs/ADVICE-MEASURED.md
     python scripts/bench_advice.py render --check
 
 ``--quick`` runs every phase on a few positions and games into ``--data`` (a test checks the
@@ -34,7 +34,7 @@ import bench_advice_phases as phases  # noqa: E402  (scripts/bench_advice_phases
 import bench_advice_report as report  # noqa: E402  (scripts/bench_advice_report.py)
 
 DATA = ROOT / "docs" / "data" / "advice.json"
-DOC = ROOT / "docs" / "ADVICE.md"
+DOC = ROOT / "docs" / "ADVICE-MEASURED.md"
 
 
 def load_data(path: Path = DATA) -> dict:

@@ -1,5 +1,5 @@
 """The measurements of scripts/bench_advice.py, one function per phase (raw figures only;
-bench_advice_report.py turns them into docs/ADVICE.md)."""
+bench_advice_report.py turns them into docs/ADVICE-MEASURED.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""docs/ADVICE.md from the figures of scripts/bench_advice.py (nothing typed by hand)."""
+"""docs/ADVICE-MEASURED.md from the figures of scripts/bench_advice.py (nothing typed by hand)."""
 
 from __future__ import annotations
 

@@ -243,3 +243,17 @@ def test_the_repository_tracks_no_symbolic_link():
     ).stdout.splitlines()
     links = [line.split("\t", 1)[1] for line in listed if line.startswith("120000 ")]
     assert links == []
+
+
+def test_no_two_files_differ_only_by_case():
+    """A clone on a case-insensitive disk (macOS, Windows defaults) keeps one of two such
+    files (docs/advice.md and docs/ADVICE.md once stood side by side)."""
+    root = Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    seen: dict[str, str] = {}
+    clashes = [(seen[f.lower()], f) for f in files if seen.setdefault(f.lower(), f) != f]
+    assert clashes == []

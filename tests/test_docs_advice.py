@@ -1,4 +1,4 @@
-"""docs/ADVICE.md is the rendering of its data file (issue 29): no figure in it is typed by
+"""docs/ADVICE-MEASURED.md is the rendering of its data file (issue 29): no figure in it is typed by
 hand, every target's verdict is computed from the figures, and every phase runs (--quick)."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_check_fails_on_a_stale_document(bench, tmp_path):
 
 
 def test_every_phase_runs_in_quick_mode(bench, tmp_path):
-    data, doc = tmp_path / "advice.json", tmp_path / "ADVICE.md"
+    data, doc = tmp_path / "advice.json", tmp_path / "ADVICE-MEASURED.md"
     for phase in ("noise", "calibration", "marks", "ladder", "serve"):
         assert bench.main([phase, "--quick", "--games", "coloretto", "--data", str(data)]) == 0
     assert bench.main(["render", "--data", str(data), "--doc", str(doc)]) == 0

@@ -11,7 +11,7 @@ understates how far a larger search moves the value (a deeper tree finds better
 continuations); ``floor`` is that movement's scale in each unit, measured per game by
 scripts/bench_advice.py so that the interval covers the value of a search with 8 times the
 budget 95% of the time on positions apart from those the coverage is then measured on
-(docs/ADVICE.md); ``FLOOR_DEFAULT`` for games it has not measured. The gap to the best move
+(docs/ADVICE-MEASURED.md); ``FLOOR_DEFAULT`` for games it has not measured. The gap to the best move
 is the paired difference, whose interval is much narrower than either value's (no floor).
 """
 
@@ -27,7 +27,7 @@ from solvers.search.compare import compare as run_compare
 from solvers.search.compare import mean_interval, passes_for, principal_variation
 from solvers.search.tree import Node, SearchEngine
 
-# per game and unit (value, margin in points, first as a probability), from docs/ADVICE.md
+# per game and unit (value, margin in points, first as a probability), from docs/ADVICE-MEASURED.md
 FLOOR: dict[str, dict[str, float]] = {
     "python_coloretto": {"value": 0.132, "margin": 0.998, "first": 0.101},
     "python_rococo": {"value": 0.116, "margin": 3.08, "first": 0.0631},

@@ -54,7 +54,7 @@ def test_advice_json_names_the_units_and_gives_each_move_in_each():
 
 def test_intervals_are_widened_beyond_the_search_noise(monkeypatch):
     """Old: the 95% interval was the search's standard error only, and a larger search's
-    value fell far outside it (docs/ADVICE.md measures the coverage of the widened one)."""
+    value fell far outside it (docs/ADVICE-MEASURED.md measures the coverage of the widened one)."""
     state, _ = _game(THREE, 3, limit=12)
     wide = advise_state(THREE, state, "ismcts(sims=200)", top=3, seed=0)
     floor = analysis.FLOOR["python_coloretto"]

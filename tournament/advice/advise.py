@@ -54,7 +54,7 @@ UNITS = {
     "margin": "points: expected final score minus the best other player's",
     "first": "probability of finishing first (ties share it)",
     "ci": "95% range meant to hold the value a search with 8x the budget gives"
-    " (calibration in docs/ADVICE.md)",
+    " (calibration in docs/ADVICE-MEASURED.md)",
     "gap": "paired value difference to the best move (same worlds and draws), 95% interval",
 }
 # A search stopped (the engine's terminate) before its comparison phase: its intervals are
