@@ -279,3 +279,20 @@ def test_a_count_of_one_is_singular_in_the_advice_header():
     assert r.exit_code == 0, r.output
     assert "after 4 actions; P1 to move;" in r.stdout
     assert "; 1 legal move\n" in r.stdout, r.stdout
+
+
+def test_a_principal_variation_pasted_back_into_the_history_replays():
+    """Was: 'history item 9 ('chance: deck: blue') is not a legal action for chance'. An
+    advice line writes a chance outcome as 'chance: <outcome>'; a history takes it as is."""
+    args = ["advise", THREE, "-H", OPENING, "-a", "ismcts(sims=200)", "--seed", "3", "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    pv = max((m["pv"] for m in json.loads(first.stdout)["moves"]), key=len)
+    assert any(item.startswith("chance: ") for item in pv), pv
+    last = max(k for k, item in enumerate(pv) if item.startswith("chance: "))
+    pv = pv[: last + 1]  # up to a decision after the outcome
+    pasted = "; ".join([OPENING, *pv])
+    bare = "; ".join([OPENING, *(item.removeprefix("chance: ") for item in pv)])
+    after = [runner.invoke(app, [*args[:3], h, "-a", "random", "--json"]) for h in (pasted, bare)]
+    assert [r.exit_code for r in after] == [0, 0], after[0].output
+    assert json.loads(after[0].stdout)["ply"] == json.loads(after[1].stdout)["ply"]

@@ -43,7 +43,7 @@ def parse_action(state, item, position: int) -> int:
             f"history item {position} (id {item}): not legal here; legal: {_list(legal)}"
         )
     legal = legal_strings(state)
-    text = item.strip()
+    text = _unprefixed(state, legal, item.strip())
     try:
         return match(legal, text)
     except NoMatch as e:
@@ -57,6 +57,19 @@ def parse_action(state, item, position: int) -> int:
             f"history item {position} ({text!r}) is not a legal action for {who}; "
             f"legal: {_list(legal)}"
         ) from None
+
+
+PV_CHANCE = "chance:"  # how an advice line (pv) marks a chance outcome
+
+
+def _unprefixed(state, legal: list[tuple[int, str]], text: str) -> str:
+    """A chance outcome as an advice line writes it (``chance: deck: blue``) is the outcome
+    itself, so a line pasted back into a history replays; no game's outcome reads so."""
+    if not state.is_chance_node() or not text.lower().startswith(PV_CHANCE):
+        return text
+    if any(s.lower().startswith(PV_CHANCE) for _, s in legal):
+        return text
+    return text[len(PV_CHANCE) :].strip()
 
 
 def _list(legal: list[tuple[int, str]], limit: int = 40) -> str:
