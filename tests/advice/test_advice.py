@@ -124,8 +124,10 @@ def test_terminal_position_is_an_error():
     game = load_game(TINY)
     r = play_match(game, [RandomAgent(0), RandomAgent(1)], seed=0)
     state, _ = replay_history(game, r.actions)
-    with pytest.raises(HistoryError, match="^the position is terminal"):
+    with pytest.raises(HistoryError, match="^the position is terminal") as e:
         advise(TINY, state, [ISMCTS])
+    # the way forward: an earlier ply (was: no hint, a finished record was a dead end)
+    assert f"after {len(r.actions)} actions" in str(e.value) and "--ply N" in str(e.value)
 
 
 def test_significance_from_intervals():

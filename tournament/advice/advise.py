@@ -166,7 +166,11 @@ def seeds_for(seed: int) -> tuple[np.random.Generator, int]:
 
 def check_position(state) -> None:
     if state.is_terminal():
-        raise HistoryError("the position is terminal: there is no move to advise")
+        raise HistoryError(
+            f"the position is terminal (the game ended after {len(state.history())} actions): "
+            'there is no move to advise; give an earlier ply (--ply N, "ply" in a JSON '
+            "query), or review the whole game with meeple review"
+        )
     if state.is_chance_node():
         raise HistoryError("the position is a chance node: give the chance outcome in the history")
 
