@@ -164,7 +164,12 @@ def run(
     time_limit: Annotated[float | None, typer.Option(help=option_help("time_limit"))] = None,
     batch_size: Annotated[int | None, typer.Option(help=option_help("batch_size"))] = None,
     set_: Annotated[
-        list[str] | None, typer.Option("--set", help="Any key: --set agents.mcts='mcts(sims=50)'")
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="Any key, the value in TOML or a bare word: --set agents.mcts='mcts(sims=50)', "
+            "--set 'ladder.values=[10,30]'",
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Validate and print the schedule size only")
