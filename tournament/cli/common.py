@@ -12,6 +12,11 @@ Exit codes, the same for every command:
   that fails, a lock held by another run;
 - 130: interrupted (Ctrl-C).
 
+A reader of stdout that goes away (``meeple ratings DIR | head -1``) ends the command
+quietly with 0, as ``advise --serve`` stops (:meth:`MeepleGroup.invoke`): nothing on
+stderr, the files the command writes (an HTML report, a saved game) written before its
+result is printed. A broken pipe that is not stdout's is an error (exit 1).
+
 Every error is one line on stderr: ``error: <what>``. typer/click's own usage errors
 (boxed, several lines) are turned into that line by :class:`MeepleGroup`, the class of
 the root ``meeple`` group. Commands import their work lazily (inside the command, each
@@ -21,6 +26,7 @@ pyspiel or Ray.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -104,6 +110,42 @@ class MeepleGroup(TyperGroup):
         # non-standalone click returns the code of a typer.Exit, or the command's value
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    def invoke(self, ctx: Any) -> Any:
+        """The command, its output flushed; stdout's reader gone is a quiet exit 0 (typer
+        would exit 1 without a word, for any broken pipe)."""
+        try:
+            rv = super().invoke(ctx)
+            if sys.stdout is not None:  # None: started with fd 1 closed
+                sys.stdout.flush()  # the rest of the result: a closed reader is found here
+            return rv
+        except BrokenPipeError:
+            if not stdout_closed():
+                raise fail("a pipe closed while writing (broken pipe)", FAILED) from None
+            # the interpreter's last flush of stdout must not fail again ("Exception ignored")
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            raise typer.Exit(0) from None
+
+
+# the descriptor the command's result goes to: 1, or its copy while ``own_stdout`` runs
+_result_fd = [1]
+
+
+def stdout_closed() -> bool:
+    """Whether the reader of the result's file descriptor has gone away (a pipe whose
+    reading end is closed reports POLLERR, a closed socket POLLHUP); False where it cannot
+    be told."""
+    import select
+
+    if not hasattr(select, "poll"):
+        return False
+    try:
+        poller = select.poll()
+        poller.register(_result_fd[-1], 0)  # POLLERR, POLLHUP, POLLNVAL: always reported
+        events = poller.poll(0)
+    except (OSError, ValueError):
+        return False
+    return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in events)
+
 
 @contextmanager
 def domain_errors(code: int = FAILED) -> Iterator[None]:
@@ -154,21 +196,29 @@ def own_stdout() -> Iterator[TextIO]:
         )
     ray_before = _ray_on()
     sys.stdout = sys.stderr
+    if saved is not None:
+        _result_fd.append(saved)
     try:
         yield out
     finally:
+        if saved is not None:
+            _result_fd.pop()
         try:
             if not ray_before and _ray_on():  # the runner ends its own; this is for others
                 sys.modules["ray"].shutdown()  # Ray's last prints: still to stderr
         finally:
             sys.stdout = real
-            if out is not real:
-                out.close()  # flushes the result; the saved descriptor stays open
-            real.flush()  # what went to the old stream meanwhile: to stderr, too
-            sys.stderr.flush()
-            if saved is not None:
-                os.dup2(saved, 1)
-                os.close(saved)
+            try:
+                if out is not real:
+                    out.close()  # flushes the result (a closed reader: BrokenPipeError)
+            finally:  # fd 1 restored whatever the flushes raise
+                try:
+                    real.flush()  # what went to the old stream meanwhile: to stderr, too
+                    sys.stderr.flush()
+                finally:
+                    if saved is not None:
+                        os.dup2(saved, 1)
+                        os.close(saved)
 
 
 def _ray_on() -> bool:
@@ -203,6 +253,19 @@ OpponentsOption = Annotated[
         "(learned from the moves so far); sets the agents' opponents=",
     ),
 ]
+
+
+def stdout_console():
+    """A rich Console on stdout whose closed reader raises BrokenPipeError, ended quietly by
+    :meth:`MeepleGroup.invoke` (rich's own exits 1 without a word)."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True  # print no more
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    return _Console()
 
 
 def wants_json(fmt: OutputFormat | str, as_json: bool) -> bool:

@@ -22,6 +22,7 @@ from tournament.cli.common import (
     domain_errors,
     fail,
     own_stdout,
+    stdout_closed,
 )
 from tournament.cli.reports import emit, rate, report_path
 from tournament.keys import TOURNAMENT_KEYS, option_help
@@ -131,6 +132,8 @@ def _play(cfg, out: Path, workers: int, address: str | None, executor: str, disp
     except typer.Exit:  # a domain error, already reported in one line
         raise
     except Exception as e:  # a bug or a system failure: the ledger keeps what finished
+        if isinstance(e, BrokenPipeError) and stdout_closed():
+            raise  # --verbose's reader went away: a quiet exit (MeepleGroup.invoke)
         text = str(e).strip().splitlines()[0] if str(e).strip() else ""
         kept = f"finished batches are in {out}" if out.exists() else "no batch had finished"
         why = f"tournament stopped ({type(e).__name__}: {text})"
@@ -295,12 +298,13 @@ def replay(
 
     with domain_errors(1):
         rep = do_replay(ledger, game_id)
-    typer.echo("\n".join(rep.lines))
-    if save is not None:
+    if save is not None:  # before printing: a reader that goes away does not cost the file
         try:
             rep.record().save(save)
         except OSError as e:
             raise fail(f"cannot write {save}: {e.strerror or e}", 1) from None
+    typer.echo("\n".join(rep.lines))
+    if save is not None:
         typer.echo(f"game record written to {save}")
     if not rep.matches:
         raise typer.Exit(1)
