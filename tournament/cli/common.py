@@ -6,7 +6,8 @@ Exit codes, the same for every command:
 - 2: the command line is wrong: an unknown option or command, a missing argument, an
   option value out of range, an unknown game, agent kind or solver, a bad config, an
   ``--out`` that holds another run or other files (``ForeignOutputError``, found before
-  any work, whatever ``domain_errors``' code). Nothing has run;
+  any work, whatever ``domain_errors``' code), a ledger path that holds no ledger or a
+  game id it does not hold (``ledger_arguments``). Nothing has run;
 - 1: the request was well formed but failed while working: a corrupt file (a corrupt or
   foreign record, ledger part or checkpoint), a position that does not exist, an agent
   that fails, a lock held by another run;
@@ -163,6 +164,20 @@ def domain_errors(code: int = FAILED) -> Iterator[None]:
         yield
     except MeepleError as e:
         raise fail(one_line(e), USAGE if isinstance(e, ForeignOutputError) else code) from None
+
+
+@contextmanager
+def ledger_arguments() -> Iterator[None]:
+    """A ledger path that holds no ledger (nothing there, a file, a directory without a
+    manifest) or a game id the ledger does not hold, given on the command line: exit 2,
+    the command line is wrong; a damaged ledger stays exit 1 (``domain_errors``)."""
+    from spiel_games.common.errors import one_line  # deferred: fast --help
+    from tournament.ledger import NoLedgerError, UnknownGameError  # deferred: fast --help
+
+    try:
+        yield
+    except (NoLedgerError, UnknownGameError) as e:
+        raise fail(one_line(e), USAGE) from None
 
 
 @contextmanager

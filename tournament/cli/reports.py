@@ -10,7 +10,13 @@ from pathlib import Path
 
 import typer
 
-from tournament.cli.common import check_output_path, domain_errors, fail, stdout_console
+from tournament.cli.common import (
+    check_output_path,
+    domain_errors,
+    fail,
+    ledger_arguments,
+    stdout_console,
+)
 
 # files the project itself keeps beside a ledger's batches: not worth a note
 SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
@@ -29,7 +35,7 @@ def rate(
 
     with domain_errors(2):  # a malformed --anchor is a wrong command line: nothing read
         anchored = parse_anchor(anchor)
-    with domain_errors(1):
+    with domain_errors(1), ledger_arguments():  # a path that is no ledger: exit 2
         try:
             r, extra = ratings_from_ledgers(
                 dirs,

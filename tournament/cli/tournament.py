@@ -21,6 +21,7 @@ from tournament.cli.common import (
     check_output_path,
     domain_errors,
     fail,
+    ledger_arguments,
     own_stdout,
     stdout_closed,
 )
@@ -281,7 +282,10 @@ def ratings(
 
 def replay(
     ledger: Annotated[Path, typer.Argument(help="Ledger directory")],
-    game_id: Annotated[str, typer.Argument(help="Game id (16 hex digits) from the ledger")],
+    game_id: Annotated[
+        str,
+        typer.Argument(help="Game id (16 hex digits) from the ledger: meeple review LEDGER --list"),
+    ],
     save: Annotated[
         Path | None,
         typer.Option("--save", help="Also write the game record (JSON) for advise --game-file"),
@@ -296,7 +300,7 @@ def replay(
         if save.exists() and not force:
             raise fail(f"--save {str(save)!r} exists; pass --force to overwrite it", 2)
 
-    with domain_errors(1):
+    with domain_errors(1), ledger_arguments():  # no ledger there, no such game: exit 2
         rep = do_replay(ledger, game_id)
     if save is not None:  # before printing: a reader that goes away does not cost the file
         try:
