@@ -107,3 +107,15 @@ def test_set_reads_toml_values_and_bare_words(make_raw):
     raw = make_raw(schedule="fixed")
     cfg = build_config(raw, dict([tables]))
     assert sorted(cfg.tables[0]) == ["greedy", "random"]
+
+
+def test_the_game_option_is_an_override_not_a_required_option():
+    """Was: `tournament run --help` marked --game "(required)"; the config key is."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    text = CliRunner().invoke(app, ["tournament", "run", "--help"], env={"COLUMNS": "300"}).output
+    line = next(x for x in text.splitlines() if "--game " in x)
+    assert "(required)" not in line and "[required]" not in line
+    assert "Override tournament.game (a key the config or this option must set)" in line
