@@ -142,6 +142,17 @@ def _play(cfg, out: Path, workers: int, address: str | None, executor: str, disp
     return summary, source
 
 
+def _check_out(cfg, out: Path) -> None:
+    """``--dry-run``: what the run would refuse about ``--out`` (another tournament, other
+    files: exit 2; a corrupt manifest: 1), read only: ``out`` is neither made nor changed."""
+    from tournament.config import num_games  # deferred: fast --help
+    from tournament.ledger import make_manifest  # deferred: fast --help
+    from tournament.ledger_open import check_manifest  # deferred: fast --help
+
+    with domain_errors(1):  # ForeignOutputError: 2 whatever the code
+        check_manifest(out, make_manifest(cfg, num_games(cfg), {}))
+
+
 def _default_out(stem: str, cfg) -> Path:
     return Path("runs") / f"{stem}-{cfg.run_id[:8]}"
 
@@ -212,6 +223,7 @@ def run(
     out = out or _default_out(config.stem, cfg)
     check_ledger_out(out)
     if dry_run:  # counted, not scheduled: instant for any size
+        _check_out(cfg, out)
         most = "at most " if cfg.schedule == "adaptive" else ""
         typer.echo(
             f"{most}{num_games(cfg)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, "
