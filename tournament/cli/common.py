@@ -311,6 +311,8 @@ def check_output_path(path: str, option: str, *, report: bool = False) -> None:
     target = Path(path)
     if target.is_dir():
         raise fail(f"{option} {path!r} is a directory, not a file", 2)
+    if target.parent.exists() and not target.parent.is_dir():
+        raise fail(f"{option} {path!r}: {str(target.parent)!r} is not a directory", 2)
     if not target.parent.is_dir():
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)
     if not os.access(target.parent, os.W_OK):  # a read-only disk: say so before the work

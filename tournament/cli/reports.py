@@ -1,6 +1,7 @@
 """The ratings report shared by `meeple ratings` and `meeple demo`: ledgers rated with a
 note on foreign files, the table or format on stdout, and the HTML report's path checked
-before any work (``report_path``) and written before the result is printed (``emit``)."""
+before any work (``report_path``, which `meeple review --html` uses too) and written before
+the result is printed (``emit``)."""
 
 from __future__ import annotations
 
