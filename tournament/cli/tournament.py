@@ -239,7 +239,12 @@ def ratings(
     ],
     anchor: Annotated[
         str | None,
-        typer.Option("--anchor", help="AGENT=ELO; default: the mean rating is 0 (as Ordo)"),
+        typer.Option(
+            "--anchor",
+            metavar="AGENT[=ELO]",
+            help="Fix AGENT's rating at ELO (AGENT alone: 0); default: the mean rating is 0 "
+            "(as Ordo)",
+        ),
     ] = None,
     bootstrap: Annotated[
         int,
