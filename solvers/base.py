@@ -143,7 +143,8 @@ class Param:
     the range (``(-1, "to the end")``, accepted too) or a label of one inside it
     (``(0, "off")``). ``auto``: the value chosen per game (accepted too). A tuner varies the
     ``tunable`` parameters over their choices, or over ``tune`` (else the range) on a log
-    scale when ``log``."""
+    scale when ``log``. ``required``: the default (empty) is no value to play with, the spec
+    must give one (``policy(path=FILE)``); listed as required by `meeple agents`."""
 
     name: str
     type: type
@@ -156,6 +157,7 @@ class Param:
     tunable: bool = False
     tune: tuple[float, float] | None = None
     log: bool = False
+    required: bool = False
 
     def _in_range(self, value) -> bool:
         lo, hi = self.range or (None, None)
@@ -264,8 +266,11 @@ class AgentKind:
         raise KeyError(name)
 
     def check(self, values: Mapping[str, object]) -> None:
-        """Refuse a value outside its parameter's choices or range (one-line error)."""
+        """Refuse a value outside its parameter's choices or range, and a required
+        parameter left empty (one-line error)."""
         for p in self.params:
+            if p.required and values.get(p.name) in ("", None):
+                raise AgentSpecError(f"agent {self.name!r} needs {p.name}=...: {p.meaning}")
             if p.name in values:
                 problem = p.problem(values[p.name])
                 if problem:

@@ -32,8 +32,6 @@ __all__ = [
 
 
 def _make_policy(game, params, seed) -> Agent:
-    if not params["path"]:
-        raise AgentSpecError("agent 'policy' needs path=FILE (a Parquet policy file)")
     fallback = resolve(params["fallback"])
     if fallback.kind.name == "policy":
         raise AgentSpecError("agent 'policy': the fallback cannot itself be a policy")
@@ -44,7 +42,7 @@ POLICY = AgentKind(
     name="policy",
     summary="plays a trained policy file (meeple solve --out), sampling its probabilities",
     params=(
-        Param("path", str, "", "Parquet policy file written by `meeple solve`"),
+        Param("path", str, "", "Parquet policy file written by `meeple solve`", required=True),
         Param(
             "fallback",
             str,

@@ -33,6 +33,7 @@ Every problem is a :class:`ConfigError` whose message is one line naming the key
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import itertools
 import json
@@ -167,14 +168,32 @@ def load_toml(path: str | Path) -> dict:
 
 
 def parse_override(text: str) -> tuple[str, object]:
-    """'tournament.seeds_per_lineup=4' or 'seeds_per_lineup=4' -> (dotted key, value)."""
+    """'tournament.seeds_per_lineup=4' or 'seeds_per_lineup=4' -> (dotted key, value).
+
+    The value is read as a TOML value, as in the file (``ladder.values=[5,10,20]``,
+    ``tables=[["a","b","c"]]``, ``agents.m='mcts(sims=5)'``); what is not one (a bare
+    word: ``game=python_coloretto(players=3)``, ``agents.m=heuristic``) is read as before:
+    true/false, a number, or the text."""
     if "=" not in text:
         raise ConfigError(f"override {text!r}: expected key=value")
     key, value = text.split("=", 1)
     key = key.strip()
     if "." not in key:
         key = f"tournament.{key}"
-    return key, parse_value(value)
+    return key, _toml_value(value)
+
+
+def _toml_value(text: str) -> object:
+    """``text`` as a TOML value, or ``parse_value(text)`` when it is not exactly one (a
+    bare word, a second line holding another key) or is a date or time (no key takes one)."""
+    try:
+        doc = tomllib.loads(f"v = {text}")
+    except tomllib.TOMLDecodeError:
+        return parse_value(text)
+    value = doc.get("v")
+    if set(doc) != {"v"} or isinstance(value, datetime.date | datetime.time):
+        return parse_value(text)
+    return value
 
 
 def build_config(raw: dict, overrides: dict[str, object] | None = None) -> TournamentConfig:

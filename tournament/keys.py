@@ -22,7 +22,7 @@ class Key:
 
 
 TOURNAMENT_KEYS: tuple[Key, ...] = (
-    Key("game", str, None, "game string, e.g. python_coloretto(players=3) (required)"),
+    Key("game", str, None, "game string, e.g. python_coloretto(players=3)"),  # None: required
     Key(
         "seeds_per_lineup",
         int,
@@ -92,8 +92,10 @@ ADAPTIVE_KEYS = ("confidence", "top", "min_seeds")
 
 
 def option_help(name: str) -> str:
-    """The --<name> override's help text."""
+    """The --<name> override's help text; the option itself is never required, but a key
+    without a default (``None``) must be set by the config or by the option."""
     for k in TOURNAMENT_KEYS:
         if k.name == name and k.option:
-            return f"Override tournament.{name}: {k.help}"
+            must = " (a key the config or this option must set)" if k.default is None else ""
+            return f"Override tournament.{name}{must}: {k.help}"
     raise KeyError(name)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import platform
 import re
+import shlex
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -83,6 +84,15 @@ class LedgerError(MeepleError):
     """A ledger that cannot be used as is; the message is one line naming the file."""
 
 
+class NoLedgerError(LedgerError):
+    """The path holds no ledger at all (nothing there, a file, a directory without a
+    manifest): a wrong path on the command line (exit 2), not a damaged ledger (exit 1)."""
+
+
+class UnknownGameError(LedgerError):
+    """The ledger holds no game of this id: a wrong id on the command line (exit 2)."""
+
+
 def versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
     for pkg in ("open-spiel", "ray", "pyarrow", "numpy", "meeple-arena"):
@@ -122,7 +132,7 @@ def read_manifest(directory: Path) -> dict:
     try:
         m = json.loads(path.read_text())
     except FileNotFoundError:
-        raise LedgerError(f"{directory}: no {MANIFEST}; not a meeple ledger") from None
+        raise NoLedgerError(f"{directory}: no {MANIFEST}; not a meeple ledger") from None
     except OSError as e:  # a directory, or a file this user may not read
         raise LedgerError(f"{path}: unreadable manifest ({e.strerror or e})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
@@ -237,7 +247,8 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
     """Read and check every file of a ledger directory (``columns``: only those, plus run_id)."""
     d = Path(directory)
     if not d.is_dir():
-        raise LedgerError(f"{d}: no such ledger directory")
+        what = "a file, not a ledger directory" if d.exists() else "no such ledger directory"
+        raise NoLedgerError(f"{d}: {what}")
     manifest = read_manifest(d)
     paths, ignored = [], []
     for p in sorted(d.iterdir()):
@@ -273,7 +284,10 @@ def read_game(directory: str | Path, game_id: str) -> tuple[dict, dict]:
     ledger = read_ledger(directory, ["game_id"])
     at = pc.index(ledger.table.column("game_id"), game_id).as_py()
     if at < 0:
-        raise LedgerError(f"no game {game_id!r} in {directory}")
+        listing = shlex.join(["meeple", "review", str(directory), "--list"])
+        raise UnknownGameError(
+            f"no game {game_id!r} in {directory}; list its game ids with: {listing}"
+        )
     for p in ledger.files:  # read_ledger concatenates the files in this order
         if at < (rows := int(p.stem.rsplit("-", 1)[1])):
             t = _read_part(p, ledger.manifest["run_id"])

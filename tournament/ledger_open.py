@@ -25,23 +25,31 @@ class ForeignLedgerError(LedgerError, ForeignOutputError):
     run's (a wrong ``--out``, exit 2), refused before anything is written."""
 
 
-def _check_or_write_manifest(d: Path, manifest: dict) -> bool:
-    """Write DIR's manifest, or check the existing one is this exact config (call under the
-    lock); True when this call created it."""
-    path = d / MANIFEST
-    if path.exists():
+def check_manifest(d: Path, manifest: dict) -> bool:
+    """Refuse a DIR that holds another tournament or other files, as a run would, writing
+    nothing (``--dry-run`` calls it without the lock); True when DIR holds this exact
+    config's manifest already, False when the run would create it."""
+    if (d / MANIFEST).exists():
         old = read_manifest(d)
         if old["config_hash"] != manifest["config_hash"]:
             raise ForeignLedgerError(
                 f"{d} holds another tournament: {_why_different(old, manifest)}"
             )
-        return False
-    others = [p.name for p in d.iterdir() if not p.name.startswith(".")]
+        return True
+    others = [p.name for p in d.iterdir() if not p.name.startswith(".")] if d.is_dir() else []
     if others:
         raise ForeignLedgerError(
             f"{d} is not empty and has no {MANIFEST} (found {others[0]}); refusing to mix"
         )
-    atomic_write_bytes(path, (json.dumps(manifest, indent=2) + "\n").encode())
+    return False
+
+
+def _check_or_write_manifest(d: Path, manifest: dict) -> bool:
+    """Write DIR's manifest, or check the existing one is this exact config (call under the
+    lock); True when this call created it."""
+    if check_manifest(d, manifest):
+        return False
+    atomic_write_bytes(d / MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
     return True
 
 

@@ -171,12 +171,24 @@ def test_a_bad_html_path_is_refused_before_the_review_runs(blunder, tmp_path, mo
         raise AssertionError("the review ran before the --html path was checked")
 
     monkeypatch.setattr(rv, "review", never)
-    missing = tmp_path / "nope" / "r.html"
-    r = runner.invoke(app, ["review", str(blunder[0]), "-a", AGENT, "--html", str(missing)])
+    (tmp_path / "file").write_text("")
+    bad = tmp_path / "file" / "r.html"
+    r = runner.invoke(app, ["review", str(blunder[0]), "-a", AGENT, "--html", str(bad)])
     assert r.exit_code == 2
     assert r.output.strip() == (
-        f"error: --html {str(missing)!r}: the directory {str(missing.parent)!r} does not exist"
+        f"error: --html {str(bad)!r}: {str(bad.parent)!r} is not a directory"
     )
+
+
+def test_html_makes_its_missing_directories_as_ratings_does(blunder, tmp_path):
+    """Was: refused (`the directory ... does not exist`) where `ratings --html` makes it;
+    a review that fails leaves none of the directories it made."""
+    page = tmp_path / "new" / "a" / "r.html"
+    r = runner.invoke(app, ["review", str(blunder[0]), "-a", "nosuch", "--html", str(page)])
+    assert r.exit_code == 2 and not (tmp_path / "new").exists()
+    r = runner.invoke(app, ["review", str(blunder[0]), "-a", AGENT, "--html", str(page)])
+    assert r.exit_code == 0, r.output
+    assert page.read_text().lstrip().lower().startswith("<!doctype html")
 
 
 def test_list_prints_the_game_ids_of_a_ledger(tmp_path):

@@ -93,9 +93,12 @@ def test_an_unknown_command_is_one_line_with_status_2():
 
 def test_a_domain_error_exits_1_and_a_usage_error_exits_2(tmp_path):
     """The two codes mean different things on every command: 2 = the command line is wrong
-    (nothing ran), 1 = the request ran and failed (here: a file that is not a ledger)."""
+    (nothing ran), 1 = the request ran and failed (here: a ledger whose manifest is corrupt;
+    a directory that holds no ledger at all is a wrong command line, 2)."""
     usage = runner.invoke(app, ["solve", "kuhn_poker", "--solver", "nope"])
     assert usage.exit_code == 2 and usage.stderr.startswith("error: unknown solver")
+    assert runner.invoke(app, ["ratings", str(tmp_path)]).exit_code == 2
+    (tmp_path / "manifest.json").write_text("{not json")
     failed = runner.invoke(app, ["ratings", str(tmp_path)])
     assert failed.exit_code == 1
     assert failed.stderr.count("\n") == 1 and failed.stderr.startswith("error: ")

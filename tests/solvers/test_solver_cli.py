@@ -21,8 +21,20 @@ def test_agents_lists_every_kind_with_parameters():
     for kind in all_kinds():
         assert f"{kind.name}:" in result.output
         for p in kind.params:
-            line = f"    {p.name} ({p.type.__name__}, default {p.default!r}): {p.help}"
+            default = "required" if p.required else f"default {p.default!r}"
+            line = f"    {p.name} ({p.type.__name__}, {default}): {p.help}"
             assert line in result.output
+
+
+def test_a_parameter_without_a_usable_default_is_listed_as_required():
+    """Was: policy's path showed "default ''" and nothing said the spec must give it."""
+    import json
+
+    text = runner.invoke(app, ["agents"]).output
+    assert "    path (str, required): Parquet policy file" in text
+    kinds = {k["kind"]: k for k in json.loads(runner.invoke(app, ["agents", "--json"]).output)}
+    required = {(k, p["name"]) for k in kinds for p in kinds[k]["params"] if p["required"]}
+    assert required == {("policy", "path")}  # blueprint's empty path is the shipped one
 
 
 def test_solve_writes_a_policy_and_resumes(tmp_path):

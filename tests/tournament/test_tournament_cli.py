@@ -134,8 +134,13 @@ def test_ratings_errors(ledger, tmp_path):
         assert r.exit_code == 2 and "--anchor must be AGENT or AGENT=ELO" in r.output
     r = _invoke("ratings", ledger, "--format", "xml")
     assert r.exit_code == 2 and "--format" in r.output
-    r = _invoke("ratings", tmp_path / "nothing")
-    assert r.exit_code == 1 and "no such ledger" in r.output
+    # Was exit 1: a path that holds no ledger is a wrong command line (a damaged one is 1)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "t.toml").write_text("")
+    for path, what in (("nothing", "no such ledger directory"), ("empty", "no manifest.json; not a meeple ledger"),
+                       ("t.toml", "a file, not a ledger directory")):  # fmt: skip
+        r = _invoke("ratings", tmp_path / path)
+        assert r.exit_code == 2 and r.output == f"error: {tmp_path / path}: {what}\n", r.output
     # Was accepted: a hundred million resamples ran for hours before printing anything.
     r = _invoke("ratings", ledger, "--bootstrap", "100000000")
     assert r.exit_code == 2 and "--bootstrap" in r.output and r.output.count("\n") == 1
@@ -180,8 +185,17 @@ def test_replay_command_prints_moves(ledger):
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[0].startswith(f"game {gid}")
     assert "replay matches the ledger" in r.stdout
+    # Was exit 1 and no way named to find an id: a game the ledger lacks, a path that holds
+    # no ledger are a wrong command line
     r = _invoke("replay", ledger, "ffffffffffffffff")
-    assert r.exit_code == 1 and "no game" in r.output
+    assert r.exit_code == 2 and r.output == (
+        f"error: no game 'ffffffffffffffff' in {ledger}; list its game ids with: "
+        f"meeple review {ledger} --list\n"
+    )
+    r = _invoke("replay", ledger / "nothing", gid)
+    assert (
+        r.exit_code == 2 and r.output == f"error: {ledger / 'nothing'}: no such ledger directory\n"
+    )
 
 
 def test_ladder_end_to_end_plots_elo_against_budget(tmp_path):
@@ -274,7 +288,7 @@ def test_html_may_replace_an_empty_file_and_a_failed_command_leaves_no_directory
     assert r.exit_code == 0, r.output
     assert empty.read_text().lstrip().lower().startswith("<!doctype html")
     r = _invoke("ratings", tmp_path / "nosuch", "--html", tmp_path / "new" / "a" / "r.html")
-    assert r.exit_code == 1 and "no such ledger" in r.output
+    assert r.exit_code == 2 and "no such ledger" in r.output
     assert not (tmp_path / "new").exists()
 
 

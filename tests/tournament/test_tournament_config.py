@@ -89,3 +89,33 @@ def test_deals_do_not_depend_on_the_code_version(make_raw, monkeypatch):
     assert a.agent("random").agent_id != b.agent("random").agent_id
     assert [t.seed for t in schedule(a)] == [t.seed for t in schedule(b)]
     assert len({t.seed for t in schedule(a)}) > 1
+
+
+def test_set_reads_toml_values_and_bare_words(make_raw):
+    """Was: `--set 'ladder.values=[5,10,20]'` -> `ladder.values must be list, got '[5,10,20]'`
+    (the value was read as a word or a number only)."""
+    assert parse_override("ladder.values=[5,10,20]") == ("ladder.values", [5, 10, 20])
+    tables = parse_override('tables=[["random", "greedy"]]')
+    assert tables == ("tournament.tables", [["random", "greedy"]])
+    # bare words as before: a game string, an agent spec, true/false, numbers
+    assert parse_override("game=python_coloretto(players=3)")[1] == "python_coloretto(players=3)"
+    assert parse_override("agents.m='mcts(sims=5)'")[1] == "mcts(sims=5)"
+    assert parse_override("self_play=True")[1] is True
+    assert parse_override("time_limit=2.5")[1] == 2.5
+    assert parse_override("focus=2024-01-01")[1] == "2024-01-01"  # not a TOML date
+    assert parse_override("seed=4\nbatch_size = 2")[1] == "4\nbatch_size = 2"  # one value only
+    raw = make_raw(schedule="fixed")
+    cfg = build_config(raw, dict([tables]))
+    assert sorted(cfg.tables[0]) == ["greedy", "random"]
+
+
+def test_the_game_option_is_an_override_not_a_required_option():
+    """Was: `tournament run --help` marked --game "(required)"; the config key is."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    text = CliRunner().invoke(app, ["tournament", "run", "--help"], env={"COLUMNS": "300"}).output
+    line = next(x for x in text.splitlines() if "--game " in x)
+    assert "(required)" not in line and "[required]" not in line
+    assert "Override tournament.game (a key the config or this option must set)" in line

@@ -126,6 +126,17 @@ def test_anchor_option_and_mean_default():
             parse_anchor(text)
 
 
+def test_the_anchor_help_says_the_rating_is_optional():
+    """Was: `ratings --help` showed `--anchor AGENT=ELO`, though a bare AGENT is accepted (at 0)."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    text = CliRunner().invoke(app, ["ratings", "--help"], env={"COLUMNS": "300"}).output
+    line = next(x for x in text.splitlines() if "--anchor" in x)
+    assert "AGENT[=ELO]" in line and "(AGENT alone: 0)" in line
+
+
 def test_mean_anchor_gives_narrower_intervals_than_a_weak_reference():
     """Was: intervals anchored on an agent that almost never wins were 1,000+ Elo wide."""
     agents, games = simulate([0, 700, 800, 900], 60, np.random.default_rng(8))

@@ -6,11 +6,17 @@ Exit codes, the same for every command:
 - 2: the command line is wrong: an unknown option or command, a missing argument, an
   option value out of range, an unknown game, agent kind or solver, a bad config, an
   ``--out`` that holds another run or other files (``ForeignOutputError``, found before
-  any work, whatever ``domain_errors``' code). Nothing has run;
+  any work, whatever ``domain_errors``' code), a ledger path that holds no ledger or a
+  game id it does not hold (``ledger_arguments``). Nothing has run;
 - 1: the request was well formed but failed while working: a corrupt file (a corrupt or
   foreign record, ledger part or checkpoint), a position that does not exist, an agent
   that fails, a lock held by another run;
 - 130: interrupted (Ctrl-C).
+
+A reader of stdout that goes away (``meeple ratings DIR | head -1``) ends the command
+quietly with 0, as ``advise --serve`` stops (:meth:`MeepleGroup.invoke`): nothing on
+stderr, the files the command writes (an HTML report, a saved game) written before its
+result is printed. A broken pipe that is not stdout's is an error (exit 1).
 
 Every error is one line on stderr: ``error: <what>``. typer/click's own usage errors
 (boxed, several lines) are turned into that line by :class:`MeepleGroup`, the class of
@@ -21,6 +27,7 @@ pyspiel or Ray.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -104,6 +111,42 @@ class MeepleGroup(TyperGroup):
         # non-standalone click returns the code of a typer.Exit, or the command's value
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    def invoke(self, ctx: Any) -> Any:
+        """The command, its output flushed; stdout's reader gone is a quiet exit 0 (typer
+        would exit 1 without a word, for any broken pipe)."""
+        try:
+            rv = super().invoke(ctx)
+            if sys.stdout is not None:  # None: started with fd 1 closed
+                sys.stdout.flush()  # the rest of the result: a closed reader is found here
+            return rv
+        except BrokenPipeError:
+            if not stdout_closed():
+                raise fail("a pipe closed while writing (broken pipe)", FAILED) from None
+            # the interpreter's last flush of stdout must not fail again ("Exception ignored")
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            raise typer.Exit(0) from None
+
+
+# the descriptor the command's result goes to: 1, or its copy while ``own_stdout`` runs
+_result_fd = [1]
+
+
+def stdout_closed() -> bool:
+    """Whether the reader of the result's file descriptor has gone away (a pipe whose
+    reading end is closed reports POLLERR, a closed socket POLLHUP); False where it cannot
+    be told."""
+    import select
+
+    if not hasattr(select, "poll"):
+        return False
+    try:
+        poller = select.poll()
+        poller.register(_result_fd[-1], 0)  # POLLERR, POLLHUP, POLLNVAL: always reported
+        events = poller.poll(0)
+    except (OSError, ValueError):
+        return False
+    return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in events)
+
 
 @contextmanager
 def domain_errors(code: int = FAILED) -> Iterator[None]:
@@ -121,6 +164,20 @@ def domain_errors(code: int = FAILED) -> Iterator[None]:
         yield
     except MeepleError as e:
         raise fail(one_line(e), USAGE if isinstance(e, ForeignOutputError) else code) from None
+
+
+@contextmanager
+def ledger_arguments() -> Iterator[None]:
+    """A ledger path that holds no ledger (nothing there, a file, a directory without a
+    manifest) or a game id the ledger does not hold, given on the command line: exit 2,
+    the command line is wrong; a damaged ledger stays exit 1 (``domain_errors``)."""
+    from spiel_games.common.errors import one_line  # deferred: fast --help
+    from tournament.ledger import NoLedgerError, UnknownGameError  # deferred: fast --help
+
+    try:
+        yield
+    except (NoLedgerError, UnknownGameError) as e:
+        raise fail(one_line(e), USAGE) from None
 
 
 @contextmanager
@@ -154,21 +211,29 @@ def own_stdout() -> Iterator[TextIO]:
         )
     ray_before = _ray_on()
     sys.stdout = sys.stderr
+    if saved is not None:
+        _result_fd.append(saved)
     try:
         yield out
     finally:
+        if saved is not None:
+            _result_fd.pop()
         try:
             if not ray_before and _ray_on():  # the runner ends its own; this is for others
                 sys.modules["ray"].shutdown()  # Ray's last prints: still to stderr
         finally:
             sys.stdout = real
-            if out is not real:
-                out.close()  # flushes the result; the saved descriptor stays open
-            real.flush()  # what went to the old stream meanwhile: to stderr, too
-            sys.stderr.flush()
-            if saved is not None:
-                os.dup2(saved, 1)
-                os.close(saved)
+            try:
+                if out is not real:
+                    out.close()  # flushes the result (a closed reader: BrokenPipeError)
+            finally:  # fd 1 restored whatever the flushes raise
+                try:
+                    real.flush()  # what went to the old stream meanwhile: to stderr, too
+                    sys.stderr.flush()
+                finally:
+                    if saved is not None:
+                        os.dup2(saved, 1)
+                        os.close(saved)
 
 
 def _ray_on() -> bool:
@@ -205,6 +270,19 @@ OpponentsOption = Annotated[
 ]
 
 
+def stdout_console():
+    """A rich Console on stdout whose closed reader raises BrokenPipeError, ended quietly by
+    :meth:`MeepleGroup.invoke` (rich's own exits 1 without a word)."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True  # print no more
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    return _Console()
+
+
 def wants_json(fmt: OutputFormat | str, as_json: bool) -> bool:
     """True when ``--format json`` or its alias ``--json`` was given."""
     return as_json or str(getattr(fmt, "value", fmt)) == "json"
@@ -233,6 +311,8 @@ def check_output_path(path: str, option: str, *, report: bool = False) -> None:
     target = Path(path)
     if target.is_dir():
         raise fail(f"{option} {path!r} is a directory, not a file", 2)
+    if target.parent.exists() and not target.parent.is_dir():
+        raise fail(f"{option} {path!r}: {str(target.parent)!r} is not a directory", 2)
     if not target.parent.is_dir():
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} does not exist", 2)
     if not os.access(target.parent, os.W_OK):  # a read-only disk: say so before the work

@@ -1,6 +1,7 @@
 """The ratings report shared by `meeple ratings` and `meeple demo`: ledgers rated with a
 note on foreign files, the table or format on stdout, and the HTML report's path checked
-before any work (``report_path``) and written last (``emit``)."""
+before any work (``report_path``, which `meeple review --html` uses too) and written before
+the result is printed (``emit``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from pathlib import Path
 
 import typer
 
-from tournament.cli.common import check_output_path, domain_errors, fail
+from tournament.cli.common import (
+    check_output_path,
+    domain_errors,
+    fail,
+    ledger_arguments,
+    stdout_console,
+)
 
 # files the project itself keeps beside a ledger's batches: not worth a note
 SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
@@ -29,7 +36,7 @@ def rate(
 
     with domain_errors(2):  # a malformed --anchor is a wrong command line: nothing read
         anchored = parse_anchor(anchor)
-    with domain_errors(1):
+    with domain_errors(1), ledger_arguments():  # a path that is no ledger: exit 2
         try:
             r, extra = ratings_from_ledgers(
                 dirs,
@@ -50,12 +57,10 @@ def rate(
 
 
 def emit(r, extra: dict, fmt: str, html: Path | None) -> None:
+    """The HTML report written first, then the result printed: a reader of stdout that
+    goes away (``| head -1``) does not cost the report."""
     from tournament.ratings import report  # deferred: fast --help
 
-    if fmt == "table":
-        report.print_table(r)
-    else:
-        sys.stdout.write(report.render(r, fmt).rstrip("\n") + "\n")
     if html is not None:
         from spiel_games.common.files import atomic_write_text  # deferred: fast --help
 
@@ -63,6 +68,11 @@ def emit(r, extra: dict, fmt: str, html: Path | None) -> None:
             atomic_write_text(html, report.to_html(r, context=extra))  # never a torn page
         except OSError as e:
             raise fail(f"cannot write {str(html)!r}: {e.strerror or e}") from None
+    if fmt == "table":
+        report.print_table(r, stdout_console())
+    else:
+        sys.stdout.write(report.render(r, fmt).rstrip("\n") + "\n")
+    if html is not None:
         typer.echo(f"HTML report: {html}", err=fmt != "table")
 
 

@@ -13,12 +13,12 @@ import typer
 from tournament.cli.advice import _player_id, player_in_range
 from tournament.cli.common import (
     OpponentsOption,
-    check_output_path,
     domain_errors,
     fail,
     opponent_line,
     with_opponents,
 )
+from tournament.cli.reports import report_path
 
 AgentOpt = Annotated[
     str | None,
@@ -84,39 +84,42 @@ def review_cmd(
         _list_ledger_games(source, game_id, as_json or fmt == "json")
         return
     view = _player_id(player)
-    if html_path is not None:
-        check_output_path(html_path, "--html", report=True)
-    with domain_errors(2):  # an unknown agent or opponent model: nothing ran
-        spec = with_opponents(agent or rv.DEFAULT_AGENT, opponents)
-    try:
-        with domain_errors(1), player_in_range():
-            record = rv.load_game_record(source, game_id)
-            with _review_progress(quiet) as on_progress:
-                result = rv.review(
-                    record,
-                    str(spec),
-                    player=view,
-                    seed=seed,
-                    on_progress=on_progress,
-                    workers=workers,
-                )
-    except typer.Exit:
-        raise
-    except (ValueError, RuntimeError) as e:
-        raise fail(str(e), 1) from None
-    if html_path is not None:
-        from spiel_games.common.files import atomic_write_text  # deferred: fast --help
+    # the report's missing directories are made first (as ratings --html), removed on failure
+    with report_path(None if html_path is None else Path(html_path)):
+        with domain_errors(2):  # an unknown agent or opponent model: nothing ran
+            spec = with_opponents(agent or rv.DEFAULT_AGENT, opponents)
+        record, result = _review(source, game_id, str(spec), view, seed, quiet, workers)
+        if html_path is not None:
+            from spiel_games.common.files import atomic_write_text  # deferred: fast --help
 
-        try:
-            atomic_write_text(html_path, review_text.render_html(result))  # never a torn page
-        except OSError as e:
-            raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
+            try:
+                atomic_write_text(html_path, review_text.render_html(result))  # never torn
+            except OSError as e:
+                raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
     if as_json or fmt == "json":
         typer.echo(json.dumps(result.to_json(), indent=1))
     else:
         typer.echo(opponent_line(record.game, spec) + "\n" + review_text.render(result))
     if html_path is not None:
         typer.echo(f"wrote {html_path}", err=True)
+
+
+def _review(source: str, game_id, spec: str, view, seed: int, quiet: bool, workers: int):
+    """The record and its review; a failure while reviewing is one line, exit 1."""
+    from tournament.advice import review as rv  # deferred: fast --help
+
+    try:
+        with domain_errors(1), player_in_range():
+            record = rv.load_game_record(source, game_id)
+            with _review_progress(quiet) as on_progress:
+                result = rv.review(
+                    record, spec, player=view, seed=seed, on_progress=on_progress, workers=workers
+                )
+    except typer.Exit:
+        raise
+    except (ValueError, RuntimeError) as e:
+        raise fail(str(e), 1) from None
+    return record, result
 
 
 def _list_ledger_games(source: str, game_id: str | None, as_json: bool) -> None:

@@ -23,7 +23,8 @@ def agents(
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
 ) -> None:
-    """Every agent kind with its parameters, defaults, meanings and accepted values."""
+    """Every agent kind with its parameters, defaults (or required), meanings and accepted
+    values."""
     import json
 
     from solvers.registry import all_kinds  # deferred: fast --help
@@ -41,6 +42,7 @@ def agents(
                                 "name": p.name,
                                 "type": p.type.__name__,
                                 "default": p.default,
+                                "required": p.required,
                                 "meaning": p.meaning,
                                 "help": p.help,
                                 "choices": list(p.choices),
@@ -60,7 +62,8 @@ def agents(
     for k in kinds:
         typer.echo(f"{k.name}: {k.summary}")
         for p in k.params:
-            typer.echo(f"    {p.name} ({p.type.__name__}, default {p.default!r}): {p.help}")
+            default = "required" if p.required else f"default {p.default!r}"
+            typer.echo(f"    {p.name} ({p.type.__name__}, {default}): {p.help}")
     typer.echo("Spec syntax: kind or kind(key=value,...), e.g. mcts(sims=800,uct_c=1.4)")
 
 

@@ -21,7 +21,9 @@ from tournament.cli.common import (
     check_output_path,
     domain_errors,
     fail,
+    ledger_arguments,
     own_stdout,
+    stdout_closed,
 )
 from tournament.cli.reports import emit, rate, report_path
 from tournament.keys import TOURNAMENT_KEYS, option_help
@@ -131,11 +133,24 @@ def _play(cfg, out: Path, workers: int, address: str | None, executor: str, disp
     except typer.Exit:  # a domain error, already reported in one line
         raise
     except Exception as e:  # a bug or a system failure: the ledger keeps what finished
+        if isinstance(e, BrokenPipeError) and stdout_closed():
+            raise  # --verbose's reader went away: a quiet exit (MeepleGroup.invoke)
         text = str(e).strip().splitlines()[0] if str(e).strip() else ""
         kept = f"finished batches are in {out}" if out.exists() else "no batch had finished"
         why = f"tournament stopped ({type(e).__name__}: {text})"
         raise fail(f"{why}; {kept}: rerun to resume", 1) from None
     return summary, source
+
+
+def _check_out(cfg, out: Path) -> None:
+    """``--dry-run``: what the run would refuse about ``--out`` (another tournament, other
+    files: exit 2; a corrupt manifest: 1), read only: ``out`` is neither made nor changed."""
+    from tournament.config import num_games  # deferred: fast --help
+    from tournament.ledger import make_manifest  # deferred: fast --help
+    from tournament.ledger_open import check_manifest  # deferred: fast --help
+
+    with domain_errors(1):  # ForeignOutputError: 2 whatever the code
+        check_manifest(out, make_manifest(cfg, num_games(cfg), {}))
 
 
 def _default_out(stem: str, cfg) -> Path:
@@ -164,7 +179,12 @@ def run(
     time_limit: Annotated[float | None, typer.Option(help=option_help("time_limit"))] = None,
     batch_size: Annotated[int | None, typer.Option(help=option_help("batch_size"))] = None,
     set_: Annotated[
-        list[str] | None, typer.Option("--set", help="Any key: --set agents.mcts='mcts(sims=50)'")
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="Any key, the value in TOML or a bare word: --set agents.mcts='mcts(sims=50)', "
+            "--set 'ladder.values=[10,30]'",
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Validate and print the schedule size only")
@@ -203,6 +223,7 @@ def run(
     out = out or _default_out(config.stem, cfg)
     check_ledger_out(out)
     if dry_run:  # counted, not scheduled: instant for any size
+        _check_out(cfg, out)
         most = "at most " if cfg.schedule == "adaptive" else ""
         typer.echo(
             f"{most}{num_games(cfg)} games, {len(cfg.agents)} agents, run id {cfg.run_id}, "
@@ -218,7 +239,12 @@ def ratings(
     ],
     anchor: Annotated[
         str | None,
-        typer.Option("--anchor", help="AGENT=ELO; default: the mean rating is 0 (as Ordo)"),
+        typer.Option(
+            "--anchor",
+            metavar="AGENT[=ELO]",
+            help="Fix AGENT's rating at ELO (AGENT alone: 0); default: the mean rating is 0 "
+            "(as Ordo)",
+        ),
     ] = None,
     bootstrap: Annotated[
         int,
@@ -273,7 +299,10 @@ def ratings(
 
 def replay(
     ledger: Annotated[Path, typer.Argument(help="Ledger directory")],
-    game_id: Annotated[str, typer.Argument(help="Game id (16 hex digits) from the ledger")],
+    game_id: Annotated[
+        str,
+        typer.Argument(help="Game id (16 hex digits) from the ledger: meeple review LEDGER --list"),
+    ],
     save: Annotated[
         Path | None,
         typer.Option("--save", help="Also write the game record (JSON) for advise --game-file"),
@@ -288,14 +317,15 @@ def replay(
         if save.exists() and not force:
             raise fail(f"--save {str(save)!r} exists; pass --force to overwrite it", 2)
 
-    with domain_errors(1):
+    with domain_errors(1), ledger_arguments():  # no ledger there, no such game: exit 2
         rep = do_replay(ledger, game_id)
-    typer.echo("\n".join(rep.lines))
-    if save is not None:
+    if save is not None:  # before printing: a reader that goes away does not cost the file
         try:
             rep.record().save(save)
         except OSError as e:
             raise fail(f"cannot write {save}: {e.strerror or e}", 1) from None
+    typer.echo("\n".join(rep.lines))
+    if save is not None:
         typer.echo(f"game record written to {save}")
     if not rep.matches:
         raise typer.Exit(1)
