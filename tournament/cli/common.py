@@ -14,9 +14,11 @@ Exit codes, the same for every command:
 - 130: interrupted (Ctrl-C).
 
 A reader of stdout that goes away (``meeple ratings DIR | head -1``) ends the command
-quietly with 0, as ``advise --serve`` stops (:meth:`MeepleGroup.invoke`): nothing on
-stderr, the files the command writes (an HTML report, a saved game) written before its
-result is printed. A broken pipe that is not stdout's is an error (exit 1).
+quietly with 141 (128 + SIGPIPE, the status a shell reports for a Unix tool that a closed
+pipe stops; :meth:`MeepleGroup.invoke`): nothing on stderr, the files the command writes
+(an HTML report, a saved game) written before its result is printed; a tournament stopped
+so keeps its finished games for the rerun. A broken pipe that is not stdout's is an error
+(exit 1). (``advise --serve``, whose client ending the session is its normal end, exits 0.)
 
 Every error is one line on stderr: ``error: <what>``. typer/click's own usage errors
 (boxed, several lines) are turned into that line by :class:`MeepleGroup`, the class of
@@ -46,6 +48,7 @@ CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 USAGE = 2  # exit code: the command line is wrong, nothing ran
 FAILED = 1  # exit code: the command ran and failed
+STDOUT_GONE = 141  # exit code: the reader of stdout went away (128 + SIGPIPE), said nowhere
 MAX_LINE = 2000  # spiel_games.common.errors.MAX_LINE, which this module must not import
 
 
@@ -124,7 +127,7 @@ class MeepleGroup(TyperGroup):
                 raise fail("a pipe closed while writing (broken pipe)", FAILED) from None
             # the interpreter's last flush of stdout must not fail again ("Exception ignored")
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-            raise typer.Exit(0) from None
+            raise typer.Exit(STDOUT_GONE) from None
 
 
 # the descriptor the command's result goes to: 1, or its copy while ``own_stdout`` runs
