@@ -28,6 +28,7 @@ neither imports the other for it.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -54,6 +55,11 @@ _NOT_REGULAR = (
 
 class HistoryError(MeepleError):
     """A history or game record that does not describe a legal position (one-line message)."""
+
+
+class NoRecordError(HistoryError):
+    """The record's path names no file (nothing there, a directory, a path through a file):
+    on a command line a wrong argument (exit 2), not a damaged record (exit 1)."""
 
 
 def is_unknown(item) -> bool:
@@ -201,7 +207,9 @@ def _read_bytes(path: str | Path) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as e:
-        raise HistoryError(f"cannot read {where}: {e.strerror or e}") from None
+        names_none = e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR)
+        error = NoRecordError if names_none else HistoryError
+        raise error(f"cannot read {where}: {e.strerror or e}") from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):

@@ -157,8 +157,15 @@ def test_play_setup_errors(tmp_path):
     assert r.exit_code == 2 and "has 2 players but 1 seats" in r.stderr
     r = runner.invoke(app, ["play", TINY])
     assert r.exit_code == 2 and "--seats" in r.stderr
-    r = runner.invoke(app, ["play", "--load", "/nonexistent/file.json"])
-    assert r.exit_code == 1 and "cannot read game record" in r.stderr  # as advise, review
+    # a path that names no file is a wrong command line (2; was 1), the same in all three
+    for argv in (
+        ["play", "--load", "/nonexistent/file.json"],
+        ["advise", "--game-file", "/nonexistent/file.json", "-a", "random"],
+        ["review", str(tmp_path)],  # a folder that is neither a record nor a ledger
+        ["review", "/nonexistent/file.json"],
+    ):
+        r = runner.invoke(app, argv)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, (argv, r.output)
     bad = tmp_path / "torn.json"  # was: exit 2 here, 1 from advise and review
     bad.write_text('{"format": "meeple-game-record", "version": 1, "game": ')
     for argv in (["play", "--load", bad], ["advise", "--game-file", bad, "-a", "random"]):

@@ -113,7 +113,9 @@ def test_review_of_a_ledger_game(tmp_path):
     assert same, "the agent never agreed with the move played"
     assert all(d["loss"] == 0.0 for d in same)
     r = runner.invoke(app, ["review", str(out), "-a", AGENT])
-    assert r.exit_code == 1 and "give the GAME_ID" in r.output
+    assert r.exit_code == 2 and "give the GAME_ID" in r.output
+    r = runner.invoke(app, ["review", str(out), "0" * 16, "-a", AGENT])  # no such game: was 1
+    assert r.exit_code == 2 and "review" in r.stderr and r.stderr.count("\n") == 1, r.output
 
 
 def test_review_needs_a_player_when_the_record_has_no_me_seat(blunder, tmp_path):
@@ -259,7 +261,7 @@ def test_a_folder_that_is_no_ledger_is_called_that(tmp_path):
     """Was: an empty folder was called a ledger ("give the GAME_ID"), with or without one."""
     for argv in ([str(tmp_path)], [str(tmp_path), "some-game-id"]):
         r = runner.invoke(app, ["review", *argv, "-a", "random"])
-        assert r.exit_code == 1 and "is a directory, not a meeple ledger" in r.stderr, r.stderr
+        assert r.exit_code == 2 and "is a directory, not a meeple ledger" in r.stderr, r.stderr
 
 
 def test_a_count_of_one_is_singular_in_the_review_text():

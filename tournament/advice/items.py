@@ -11,11 +11,12 @@ from __future__ import annotations
 from spiel_games.common.engine import CHANCE
 from spiel_games.common.naming import NoMatch, match, options
 from spiel_games.common.naming import named_options as legal_strings
-from tournament.records import HistoryError
+from tournament.records import HistoryError, NoRecordError
 
 __all__ = [
     "CHANCE",
     "HistoryError",
+    "NoRecordError",
     "PlayerRangeError",
     "check_player",
     "legal_strings",

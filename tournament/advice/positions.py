@@ -17,6 +17,7 @@ A *game record* (``tournament.records``) is the readable JSON that ``meeple play
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import spiel_games
@@ -24,6 +25,7 @@ from spiel_games.common.naming import mover
 from tournament.advice.items import (
     CHANCE,
     HistoryError,
+    NoRecordError,
     legal_strings,
     parse_action,
     split_history,
@@ -38,6 +40,7 @@ from tournament.records import (
     record_of,
     record_viewer,
 )
+from tournament.replay import replay as replay_ledger
 
 
 def replay_history(game, history, viewer: int | None = None) -> tuple[object, list[int]]:
@@ -174,6 +177,7 @@ __all__ = [
     "HistoryError",
     "Position",
     "history_string",
+    "load_game_record",
     "legal_strings",
     "parse_action",
     "parse_record",
@@ -187,3 +191,16 @@ __all__ = [
     "replay_record_world",
     "split_history",
 ]
+
+
+def load_game_record(source: str, game_id: str | None) -> GameRecord:
+    """A record file, or game ``game_id`` of the ledger directory ``source``."""
+    if Path(source).is_dir():
+        if not (Path(source) / "manifest.json").exists():
+            raise NoRecordError(f"{source} is a directory, not a meeple ledger")
+        if not game_id:
+            raise NoRecordError(f"{source} is a ledger: give the GAME_ID to review")
+        return replay_ledger(source, game_id).record()
+    if game_id:
+        raise NoRecordError(f"{source} is a game record: give no GAME_ID")
+    return read_record(source)

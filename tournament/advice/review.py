@@ -45,10 +45,9 @@ from tournament.advice.advise import advise_state
 from tournament.advice.items import CHANCE, HistoryError, PlayerRangeError, check_player
 from tournament.advice.moves import MoveAdvice, Triple
 from tournament.advice.play import readable_observation
-from tournament.advice.positions import GameRecord, read_record, record_viewer, replay_record_world
+from tournament.advice.positions import GameRecord, record_viewer, replay_record_world
 from tournament.advice.review_luck import LuckReport, review_luck
 from tournament.ledger import read_ledger
-from tournament.replay import replay as replay_ledger
 
 MISTAKES = 3
 REVIEW_TOP = 4  # moves compared besides the one played
@@ -225,19 +224,6 @@ class Review:
         }
 
 
-def load_game_record(source: str, game_id: str | None) -> GameRecord:
-    """A record file, or game ``game_id`` of the ledger directory ``source``."""
-    if Path(source).is_dir():
-        if not (Path(source) / "manifest.json").exists():
-            raise HistoryError(f"{source} is a directory, not a meeple ledger")
-        if not game_id:
-            raise HistoryError(f"{source} is a ledger: give the GAME_ID to review")
-        return replay_ledger(source, game_id).record()
-    if game_id:
-        raise HistoryError(f"{source} is a game record: give no GAME_ID")
-    return read_record(source)
-
-
 def review(
     record: GameRecord,
     agent: str | AgentSpec = DEFAULT_AGENT,
@@ -395,6 +381,5 @@ __all__ = [
     "Decision",
     "Review",
     "ledger_games",
-    "load_game_record",
     "review",
 ]

@@ -40,13 +40,15 @@ def _player_id(text: str | None) -> int | None:
 
 @contextmanager
 def player_in_range() -> Iterator[None]:
-    """``--player`` outside the game (known once the game string or record is read) is a
-    wrong command line: one line, exit 2 (advise and review)."""
+    """``--player`` outside the game (known once the game string or record is read), or a
+    record path that names no file, is a wrong command line: one line, exit 2 (advise,
+    review and play)."""
     from tournament.advice.items import PlayerRangeError  # deferred: fast --help
+    from tournament.records import NoRecordError  # deferred: fast --help
 
     try:
         yield
-    except PlayerRangeError as e:
+    except (PlayerRangeError, NoRecordError) as e:
         raise fail(str(e), 2) from None
 
 
@@ -263,7 +265,7 @@ def play_cmd(
     hint = hint_agent or default_hint_agent()
     record = None
     if load is not None:
-        with domain_errors(1):  # a missing or corrupt record: as advise and review say it
+        with domain_errors(1), player_in_range():  # missing: 2, corrupt: 1, as advise says
             record = read_record(load)
     with domain_errors(2):
         if record is not None:

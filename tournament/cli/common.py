@@ -7,7 +7,8 @@ Exit codes, the same for every command:
   option value out of range, an unknown game, agent kind or solver, a bad config, an
   ``--out`` that holds another run or other files (``ForeignOutputError``, found before
   any work, whatever ``domain_errors``' code), a ledger path that holds no ledger or a
-  game id it does not hold (``ledger_arguments``). Nothing has run;
+  game id it does not hold (``ledger_arguments``), a game record path that names no
+  file (``NoRecordError``). Nothing has run;
 - 1: the request was well formed but failed while working: a corrupt file (a corrupt or
   foreign record, ledger part or checkpoint), a position that does not exist, an agent
   that fails, a lock held by another run;

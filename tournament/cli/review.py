@@ -15,6 +15,7 @@ from tournament.cli.common import (
     OpponentsOption,
     domain_errors,
     fail,
+    ledger_arguments,
     opponent_line,
     with_opponents,
 )
@@ -107,10 +108,11 @@ def review_cmd(
 def _review(source: str, game_id, spec: str, view, seed: int, quiet: bool, workers: int):
     """The record and its review; a failure while reviewing is one line, exit 1."""
     from tournament.advice import review as rv  # deferred: fast --help
+    from tournament.advice.positions import load_game_record  # deferred: fast --help
 
     try:
-        with domain_errors(1), player_in_range():
-            record = rv.load_game_record(source, game_id)
+        with domain_errors(1), player_in_range(), ledger_arguments():
+            record = load_game_record(source, game_id)
             with _review_progress(quiet) as on_progress:
                 result = rv.review(
                     record, spec, player=view, seed=seed, on_progress=on_progress, workers=workers
