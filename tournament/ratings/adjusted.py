@@ -6,7 +6,9 @@ the share is the control variate's coefficient, fitted on the other half of the
 duplicate sets) is an unbiased estimate of the probability of finishing ahead, with less
 noise when the luck bears on the result; it is no longer 0 or 1, so the Bradley-Terry fit takes fractional wins (summed per pair, negative sums clipped
 at 0). The fit is the MM algorithm with the pairwise fit's prior (OpenSpiel's smoothing,
-0.01 added to the wins each way of every pair), the intervals the same bootstrap over duplicate sets. The
+0.01 added to the wins each way of every pair), the intervals the same bootstrap over duplicate sets,
+with the same open ends (``tournament.ratings.separation``) judged on the adjusted results
+after the clip, an end the raw results leave open staying open. The
 crosstable, seats and α-Rank stay on the raw results; Plackett-Luce is not shown (it
 rates orders, which luck does not adjust).
 """
@@ -17,31 +19,11 @@ import numpy as np
 from scipy.sparse import csc_matrix
 
 from tournament.luck import cross_fitted_scale
-from tournament.ratings.fit import PRIOR_DRAW, Ratings, _anchor
+from tournament.ratings.fit import Ratings, _anchor
 from tournament.ratings.pairs import block_bounds
+from tournament.ratings.separation import exact_bounds, fit_fractional, open_ends, with_resamples
 
-TOL = 1e-10
-
-
-def fit_fractional(wins: np.ndarray, iterations: int = 10_000) -> np.ndarray:
-    """Bradley-Terry Elo from real-valued wins (row over column), by MM, with OpenSpiel's
-    smoothing: ``PRIOR_DRAW`` added to the wins each way of every pair (equal to
-    ``pyspiel.elo`` on integer results, tested)."""
-    k = len(wins)
-    w = np.clip(wins, 0.0, None) + PRIOR_DRAW
-    np.fill_diagonal(w, 0.0)
-    n = w + w.T
-    total = w.sum(axis=1)
-    p = np.ones(k)
-    for _ in range(iterations):
-        denom = (n / (p[:, None] + p[None, :])).sum(axis=1)
-        new = total / denom
-        new /= np.exp(np.mean(np.log(new)))
-        if np.max(np.abs(np.log(new) - np.log(p))) < TOL:
-            p = new
-            break
-        p = new
-    return 400.0 * np.log10(p)
+__all__ = ["adjust", "fit_fractional"]
 
 
 def _cells(groups, k: int, luck: dict) -> tuple[csc_matrix, float]:
@@ -88,23 +70,33 @@ def adjust(
     m, beta = _cells(groups, k, luck)
     index, value, _ = _anchor(r.agents, anchor)
 
-    def anchored(e: np.ndarray) -> np.ndarray:
-        return e - (e.mean() if index is None else e[index]) + value
-
-    elo = anchored(fit_fractional(np.asarray(m.sum(axis=1)).reshape(k, k)))
-    lo, hi = elo.copy(), elo.copy()
+    adjusted = np.clip(np.asarray(m.sum(axis=1)).reshape(k, k), 0.0, None)
+    # separated in the adjusted results (after the clip) or in the raw ones: the luck's
+    # noise must not close an end the games leave open
+    beat = (adjusted > 0) & (r.wins + r.draws > 0)
     blocks = m.shape[1]
-    if bootstrap > 0 and blocks > 1:
-        rng = np.random.default_rng(seed)
-        draws = []
-        for _ in range(bootstrap):
-            mult = np.bincount(rng.integers(blocks, size=blocks), minlength=blocks)
-            draws.append(anchored(fit_fractional((m @ mult.astype(float)).reshape(k, k))))
+    rng = np.random.default_rng(seed)
+    resamples = []
+    for _ in range(bootstrap if blocks > 1 else 0):
+        mult = np.bincount(rng.integers(blocks, size=blocks), minlength=blocks)
+        resamples.append((m @ mult.astype(float)).reshape(k, k))
+    sep, resampled = with_resamples(beat, [w > 0 for w in resamples], index, confidence)
+
+    def anchored(e: np.ndarray) -> np.ndarray:
+        return e - (e[sep.anchor].mean() if index is None else e[index]) + value
+
+    elo = anchored(fit_fractional(adjusted))
+    lo, hi = elo.copy(), elo.copy()
+    if resamples:
+        draws = [anchored(fit_fractional(w)) for w in resamples]
         lo, hi = block_bounds(draws, elo, blocks, confidence)
+    lo, hi = np.minimum(lo, elo), np.maximum(hi, elo)
+    exact = exact_bounds(adjusted, sep, anchored, confidence)
+    names = [a.name for a in r.agents]
+    r.one_sided = open_ends(names, sep, lo, hi, exact, resampled, confidence)
     measured = sum(1 for g in groups for gid in (g.ids if g.ids is not None else []) if gid in luck)
     games = sum(len(g.agents) for g in groups)
-    r.elo, r.ci_low, r.ci_high = elo, np.minimum(lo, elo), np.maximum(hi, elo)
-    r.one_sided = [""] * k
+    r.elo, r.ci_low, r.ci_high = elo, lo, hi
     r.plackett_luce = None
     r.luck = (
         f"Elo on pairwise results less {beta:.2f} of each game's luck (chance events and "

@@ -8,12 +8,18 @@
 - Ratings are anchored at the mean: the average Elo is 0 (Ordo's default), so no agent's
   interval depends on how well one reference agent is measured. ``--anchor NAME=ELO`` (or
   ``NAME``, meaning 0) pins one agent instead. Bootstrap samples use the same anchor.
-- The fit is OpenSpiel's with its default prior: ``smoothing_factor`` 0.01, a virtual
-  0.01 of a draw added to every pair's results so a perfect record stays finite. It is
-  reported with every table (``Ratings.prior``).
-- An agent that won (or lost) every one of its pairwise games has no finite upper (or
-  lower) bound: its interval is one-sided, reported as such (``Ratings.one_sided``), and its
-  point estimate is only what the prior allows. Such agents do not count in the mean anchor.
+- The fit is OpenSpiel's with its default prior: ``smoothing_factor`` 0.01 added to
+  every pair's wins each way (a virtual 0.01 win each way, a draw of weight 0.02), so a
+  perfect record stays finite: 400 wins of 400 put the two agents
+  400 log10(400.01 / 0.01) = 1841 Elo apart. It is reported with every table
+  (``Ratings.prior``).
+- Separated results leave a rating unbounded on one side (or both): an agent that won (or
+  lost) every one of its pairwise games, or a group that won (lost) every game against the
+  others (``tournament.ratings.separation`` has the rule). Its interval is open there,
+  reported as such (``Ratings.one_sided``), its finite side an exact bound on the games
+  across the separation, its point estimate only what the prior allows; such agents do not
+  count in the mean anchor. An end that more than (1 - confidence)/2 of the bootstrap
+  resamples leave unbounded (399 wins of 400) is open too.
 - Beside Elo: Plackett-Luce ratings on whole finishing orders with a seat term
   (``tournament.ratings.plackett_luce``), likelihood of superiority, a crosstable, seat advantage, games per agent,
   a warning when the comparison graph is disconnected, and α-Rank (OpenSpiel's
@@ -39,9 +45,9 @@ from tournament.ratings.pairs import (
     small_sample_factor,
 )
 from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
+from tournament.ratings.separation import exact_bounds, open_ends, with_resamples
 
 DEFAULT_BOOTSTRAP = 200
-PRIOR_DRAW = 0.01  # OpenSpiel's default smoothing_factor: the virtual draw between pairs
 
 
 class RatingsError(MeepleError):
@@ -83,7 +89,7 @@ class Ratings:
     components: list[list[str]]
     warnings: list[str] = field(default_factory=list)
     prior: str = ""  # the fit's prior / smoothing, stated in every report
-    # per agent: "" (two-sided), "won every game" (no upper bound) or "lost every game"
+    # per agent: "" (two-sided), else why and which end of its interval is open
     one_sided: list[str] = field(default_factory=list)
     plackett_luce: PLRatings | None = None  # same agents, anchor and bootstrap
     luck: str = ""  # how the results were luck-adjusted ("" = raw results)
@@ -153,23 +159,8 @@ def prior_text() -> str:
     """The fit's prior as one line for reports (read from OpenSpiel, not restated)."""
     return (
         f"OpenSpiel Bradley-Terry MM fit, smoothing_factor {_elo_options().smoothing_factor:g} "
-        "(a virtual draw of that weight between every pair)"
+        "(a virtual win of that weight each way between every pair, a draw of twice that)"
     )
-
-
-def one_sided(wins: np.ndarray, draws: np.ndarray) -> list[str]:
-    """Per agent: "won every game" / "lost every game" when every pairwise result it has
-    went one way (its Elo is then unbounded on that side), else ""."""
-    out = []
-    for i in range(len(wins)):
-        won, lost, drawn = wins[i].sum(), wins[:, i].sum(), draws[i].sum() - draws[i, i]
-        if won > 0 and lost == 0 and drawn == 0:
-            out.append("won every game")
-        elif lost > 0 and won == 0 and drawn == 0:
-            out.append("lost every game")
-        else:
-            out.append("")
-    return out
 
 
 def fit_elo(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
@@ -260,9 +251,9 @@ def rate(
     names = [x.name for x in agents]
     anchor_index, anchor_value, anchor_text = _anchor(agents, anchor)
     raw = fit_elo(wins, draws)
-    sided = one_sided(wins, draws)
-    # the mean anchor averages the agents with a finite rating (all of them if none has)
-    finite = np.array([not x for x in sided]) if not all(sided) else np.ones(k, dtype=bool)
+    samples, beats = _bootstrap(rec, bootstrap, seed)
+    sep, resampled = with_resamples(wins + draws > 0, beats, anchor_index, confidence)
+    finite = sep.anchor  # the mean anchor averages the agents with a finite rating
 
     def anchored(r):
         if anchor_index is None:
@@ -270,16 +261,19 @@ def rate(
         return r - r[anchor_index] + anchor_value
 
     elo = anchored(raw)
-    lo, hi = _bootstrap_bounds(rec, anchored, elo, bootstrap, seed, confidence)
+    lo, hi = elo.copy(), elo.copy()
+    if len(samples):
+        lo, hi = block_bounds([anchored(x) for x in samples], elo, num_blocks, confidence)
     games_per, score_diff = _game_counts(groups, k)
     comps = [[names[i] for i in c] for c in components(wins, draws)]
     ci_low, ci_high = np.minimum(lo, elo), np.maximum(hi, elo)
+    exact = exact_bounds(wins + draws / 2.0, sep, anchored, confidence)
+    sided = open_ends(names, sep, ci_low, ci_high, exact, resampled, confidence)
     pl = None
     if plackett_luce:
         boot = bootstrap if num_blocks > 1 else 0
         pl = fit_plackett_luce(groups, k, num_blocks, anchored, boot, seed + 1, confidence)
-    for low, high in [(ci_low, ci_high)] + ([(pl.ci_low, pl.ci_high)] if pl else []):
-        _open_ends(sided, low, high)
+        pl.ci_low[np.isneginf(ci_low)], pl.ci_high[np.isposinf(ci_high)] = -math.inf, math.inf
     return Ratings(
         agents=agents,
         elo=elo,
@@ -304,21 +298,22 @@ def rate(
     )
 
 
-def _bootstrap_bounds(rec, anchored, elo, bootstrap: int, seed: int, confidence: float):
-    """Quantiles of the anchored fit over block-bootstrap replicates, stretched on few
-    duplicate sets (``block_bounds``); ``elo`` itself when there is a single duplicate set
-    or no bootstrap."""
+def _bootstrap(rec, bootstrap: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The fit on each block-bootstrap replicate (unanchored) and its "beat or drew"
+    matrix; none when there is a single duplicate set or no bootstrap."""
     if bootstrap <= 0 or rec.num_blocks <= 1:
-        return elo.copy(), elo.copy()
+        return np.zeros((0, rec.k)), []
     rng = np.random.default_rng(seed)
     samples = np.empty((bootstrap, rec.k))
+    beats = []
     chunk = 16  # replicates per sparse product
     for start in range(0, bootstrap, chunk):
         n = min(chunk, bootstrap - start)
         weights = block_weights(rng, rec.num_blocks, n)
         for i, (w, d) in enumerate(rec.matrices_many(weights)):
-            samples[start + i] = anchored(fit_elo(w, d))
-    return block_bounds(samples, elo, rec.num_blocks, confidence)
+            samples[start + i] = fit_elo(w, d)
+            beats.append(w + d > 0)
+    return samples, beats
 
 
 def _game_counts(groups: list[Games], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -352,15 +347,6 @@ def _warnings(
             "play more sets for narrower ones"
         )
     return out
-
-
-def _open_ends(sided: list[str], low: np.ndarray, high: np.ndarray) -> None:
-    """An agent that won (lost) every pairwise game has no finite upper (lower) bound."""
-    for i, why in enumerate(sided):
-        if why == "won every game":
-            high[i] = math.inf
-        elif why == "lost every game":
-            low[i] = -math.inf
 
 
 def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):

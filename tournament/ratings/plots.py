@@ -36,13 +36,14 @@ def plot_elo(r: Ratings) -> str:
     fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(names)))
     ax.errorbar(elo, range(len(names)), xerr=[lo, hi], fmt="o", capsize=4, color="#2a6ebb")
     for y, i in enumerate(order):
-        if r.one_sided and r.one_sided[i]:
+        up, down = math.isinf(r.ci_high[i]), math.isinf(r.ci_low[i])
+        if up or down:
             ax.annotate(
-                "→ unbounded" if r.one_sided[i].startswith("won") else "unbounded ←",
+                "unbounded ↔" if up and down else "→ unbounded" if up else "unbounded ←",
                 (elo[y], y),
                 textcoords="offset points",
-                xytext=(8 if r.one_sided[i].startswith("won") else -8, 6),
-                ha="left" if r.one_sided[i].startswith("won") else "right",
+                xytext=(8 if up else -8, 6),
+                ha="left" if up else "right",
                 fontsize=7,
             )
     ax.set_yticks(range(len(names)), names)

@@ -139,11 +139,7 @@ def notes(r: Ratings) -> list[str]:
     ]
     for i in r.order():
         if r.one_sided and r.one_sided[i]:
-            side = "lower" if r.one_sided[i].startswith("won") else "upper"
-            out.append(
-                f"{r.agents[i].name} {r.one_sided[i]}: one-sided interval ({side} bound only); "
-                "its Elo is what the prior allows, not a measurement"
-            )
+            out.append(f"{r.agents[i].name} {r.one_sided[i]}")
     for i in r.order():
         a = r.agents[i]
         if a.coverage is not None:
