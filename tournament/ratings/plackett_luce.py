@@ -8,8 +8,10 @@ agent's strength and ``gamma`` the advantage of the seat (one per player count, 
 in the fit, shown centred on the seats' mean). With two players this is Bradley-Terry
 with a first-move term.
 
-Reported on Elo's scale (``theta * 400 / ln 10``), so PL and Elo compare directly: a
-50-point gap is the same odds of finishing ahead in a two-player game. The prior is the
+Reported on Elo's scale (``theta * 400 / ln 10``), so without ties PL and Elo compare
+directly: a 50-point gap is the same odds of finishing ahead in a two-player game (Breslow
+counts a two-player draw as a win each way, Elo as half each way: with draws PL's gaps are
+smaller). The seat terms have no prior of their own. The prior is the
 pairwise fit's: OpenSpiel's smoothing, a virtual 0.01 win each way between every pair
 of agents (two-player orders, no seat), so a perfect record stays finite and the two fits share their
 assumptions. Intervals: the same percentile bootstrap over duplicate sets as Elo.
