@@ -84,12 +84,17 @@ class LedgerError(MeepleError):
     """A ledger that cannot be used as is; the message is one line naming the file."""
 
 
-class NoLedgerError(LedgerError):
+class LedgerArgumentError(LedgerError):
+    """A ledger argument that is wrong as given (exit 2 on a command line), not a damaged
+    ledger (exit 1): the same ledger named twice to be rated together."""
+
+
+class NoLedgerError(LedgerArgumentError):
     """The path holds no ledger at all (nothing there, a file, a directory without a
     manifest): a wrong path on the command line (exit 2), not a damaged ledger (exit 1)."""
 
 
-class UnknownGameError(LedgerError):
+class UnknownGameError(LedgerArgumentError):
     """The ledger holds no game of this id: a wrong id on the command line (exit 2)."""
 
 

@@ -141,6 +141,8 @@ def test_ratings_errors(ledger, tmp_path):
                        ("t.toml", "a file, not a ledger directory")):  # fmt: skip
         r = _invoke("ratings", tmp_path / path)
         assert r.exit_code == 2 and r.output == f"error: {tmp_path / path}: {what}\n", r.output
+    r = _invoke("ratings", ledger, ledger)  # was exit 1: the same run named twice
+    assert r.exit_code == 2 and "hold the same run" in r.stderr and r.output.count("\n") == 1
     # Was accepted: a hundred million resamples ran for hours before printing anything.
     r = _invoke("ratings", ledger, "--bootstrap", "100000000")
     assert r.exit_code == 2 and "--bootstrap" in r.output and r.output.count("\n") == 1

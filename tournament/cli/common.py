@@ -176,11 +176,11 @@ def ledger_arguments() -> Iterator[None]:
     manifest) or a game id the ledger does not hold, given on the command line: exit 2,
     the command line is wrong; a damaged ledger stays exit 1 (``domain_errors``)."""
     from spiel_games.common.errors import one_line  # deferred: fast --help
-    from tournament.ledger import NoLedgerError, UnknownGameError  # deferred: fast --help
+    from tournament.ledger import LedgerArgumentError  # deferred: fast --help
 
     try:
         yield
-    except (NoLedgerError, UnknownGameError) as e:
+    except LedgerArgumentError as e:  # no ledger there, an unknown game id, one given twice
         raise fail(one_line(e), USAGE) from None
 
 

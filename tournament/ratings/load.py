@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow.compute as pc
 
-from tournament.ledger import LedgerError, read_ledger
+from tournament.ledger import LedgerArgumentError, LedgerError, read_ledger
 from tournament.luck_ledger import ledger_luck
 from tournament.ratings.adjusted import adjust
 from tournament.ratings.fit import DEFAULT_BOOTSTRAP, AgentInfo, Games, Ratings, RatingsError, rate
@@ -25,7 +25,7 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
     for led in ledgers:
         run = led.manifest["run_id"]
         if run in runs:
-            raise LedgerError(
+            raise LedgerArgumentError(
                 f"{led.directory} and {runs[run]} hold the same run {run}; rate it once"
             )
         runs[run] = str(led.directory)
