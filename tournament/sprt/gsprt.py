@@ -22,7 +22,10 @@ Elo bounds map to means through one of two models:
 - ``normalized``: fishtest's normalized Elo, ``s = 1/2 + nelo * sigma * ln(10) / 800``, with
   ``sigma`` the standard deviation per game (per-set standard deviation times the square root
   of the games per set, as fishtest counts a game pair as two games), so the expected length
-  of a test depends on the bounds only.
+  of a test depends on the bounds only. Each hypothesis constrains the t-value of the
+  distribution itself, ``(mean - 1/2) / sd = nelo * ln(10) / 800 * sqrt(games per set)``
+  (``tvalue_mle``, fishtest's ``MLE_t_value``), not the mean that t-value gives with the
+  observed spread, which collapses when every set scores alike (``hypotheses``).
 
 Wald's thresholds: accept H1 when ``LLR >= log((1 - beta) / alpha)``, H0 when
 ``LLR <= log(beta / (1 - alpha))``.
