@@ -22,6 +22,7 @@ from solvers.registry import make_agent
 from tournament.config import build_config
 from tournament.ledger import read_ledger, read_manifest
 from tournament.ratings.load import ratings_from_ledgers
+from tournament.ratings.pairs import small_sample_factor
 from tournament.runner import run_tournament
 from tournament.seating import cyclic_orders
 from tournament.sprt.gsprt import PRESETS, Bounds
@@ -127,12 +128,16 @@ def widened(deals: int) -> str:
 
 def deal_intervals(by_seed: dict, rng: random.Random, draws: int = BOOT) -> tuple:
     """(share low, share high, difference low, difference high) of one pair from its
-    outcomes per deal (``pair_outcomes``): the percentile bootstrap over deals; on fewer
-    than ``FEW_DEALS`` deals, where every draw repeats the same two or three deals (all
-    alike, the interval is a point), the share's interval is widened to contain the
-    Wilson interval counting each deal as one trial (a deal's share lies in [0, 1], so its
-    variance is at most p(1 - p), a Bernoulli's) and the difference's the Student t
-    interval over the deals' mean differences. NaN bounds: a single deal."""
+    outcomes per deal (``pair_outcomes``): the percentile bootstrap over deals, each bound's
+    distance from the plain share (mean difference) stretched by ``small_sample_factor``
+    of the number of deals, as the ratings' intervals are (a bootstrap over n deals
+    under-states the spread at every n: 0.82 coverage at 5 deals, 0.92 at 20, measured
+    before the stretch); on fewer than ``FEW_DEALS`` deals, where every draw repeats the
+    same two or three deals (all alike, the interval is a point), the share's interval is
+    also widened to contain the Wilson interval counting each deal as one trial (a deal's
+    share lies in [0, 1], so its variance is at most p(1 - p), a Bernoulli's) and the
+    difference's the Student t interval over the deals' mean differences. NaN bounds: a
+    single deal."""
     seeds = sorted(by_seed)
     if len(seeds) < 2:
         return (math.nan,) * 4
@@ -144,18 +149,31 @@ def deal_intervals(by_seed: dict, rng: random.Random, draws: int = BOOT) -> tupl
         boot_s.append(sum(aheads) / len(aheads))
         if diffs:
             boot_d.append(sum(diffs) / len(diffs))
-    s_lo, s_hi = quantiles(boot_s)
-    d_lo, d_hi = quantiles(boot_d) if boot_d else (math.nan, math.nan)
+    aheads = [x for s in seeds for x in by_seed[s][0]]
+    share = sum(aheads) / len(aheads)
+    s_lo, s_hi = _stretched(quantiles(boot_s), share, len(seeds))
+    s_lo, s_hi = max(s_lo, 0.0), min(s_hi, 1.0)
+    all_diffs = [x for s in seeds for x in by_seed[s][1]]
+    d_lo, d_hi = (math.nan, math.nan)
+    if boot_d:
+        d_lo, d_hi = _stretched(quantiles(boot_d), float(np.mean(all_diffs)), len(seeds))
     if len(seeds) >= FEW_DEALS:
         return s_lo, s_hi, d_lo, d_hi
-    aheads = [x for s in seeds for x in by_seed[s][0]]
-    w_lo, w_hi = wilson(sum(aheads) / len(aheads), len(seeds))
+    w_lo, w_hi = wilson(share, len(seeds))
     means = [float(np.mean(by_seed[s][1])) for s in seeds if by_seed[s][1]]
     if len(means) >= 2:
         half = float(t_dist.ppf(0.975, len(means) - 1) * np.std(means, ddof=1))
         mid, half = float(np.mean(means)), half / math.sqrt(len(means))
         d_lo, d_hi = min(d_lo, mid - half), max(d_hi, mid + half)
     return min(s_lo, w_lo), max(s_hi, w_hi), d_lo, d_hi
+
+
+def _stretched(bounds: tuple[float, float], centre: float, deals: int) -> tuple[float, float]:
+    """Percentile bounds with their distances from ``centre`` stretched by
+    ``small_sample_factor(deals)``, each bound kept on its side of the centre."""
+    f = small_sample_factor(deals)
+    lo, hi = bounds
+    return centre - max(centre - lo, 0.0) * f, centre + max(hi - centre, 0.0) * f
 
 
 def pair_outcomes(out: Path, r) -> dict:

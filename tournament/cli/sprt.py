@@ -8,6 +8,7 @@ moves, and the verdict is printed (or one JSON object with ``--format json``).
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Any, TextIO
@@ -40,18 +41,45 @@ VERDICTS = {
     "": "not finished: rerun the same command to resume",
 }
 
+ESTIMATES = {  # the JSON's elo_estimate for Verdict.estimate
+    "median-unbiased": "median-unbiased at the stop",
+    "plain mean": "plain mean near the fewest sets",
+}
+
 
 def _signed(x: float) -> str:
     return f"{x:+.1f}"
 
 
+def _interval(v) -> str:
+    """The estimate's interval, or nothing while a test has too few sets to have one."""
+    if math.isnan(v.elo_low):
+        return ""
+    return f" [{_signed(v.elo_low)}, {_signed(v.elo_high)}]"
+
+
 def step_line(v, bounds) -> str:
-    """One line of the live view: sets, games, LLR against its bounds, the estimate."""
+    """One line of the live view: sets, games, LLR against its bounds, the estimate (the
+    mean so far; its normal interval from LIVE_MIN_SETS sets on, for orientation only)."""
     return (
         f"sets {v.sets} ({v.games} games)  LLR {v.llr:.2f} ({v.lower:.2f}, {v.upper:.2f}) "
-        f"[{bounds.elo0:g}, {bounds.elo1:g}]  elo {_signed(v.elo)} "
-        f"[{_signed(v.elo_low)}, {_signed(v.elo_high)}]"
+        f"[{bounds.elo0:g}, {bounds.elo1:g}]  elo {_signed(v.elo)}{_interval(v)}"
     )
+
+
+def _how(v) -> str:
+    """How the reported estimate was made, for the text report."""
+    if v.estimate == "plain mean":
+        return (
+            f"95%, plain mean and fixed-sample interval: stopped within a few sets of the "
+            f"fewest that could cross ({v.fewest_sets}), where the stopping time says "
+            "nothing of how large the gap is"
+        )
+    if v.estimate == "median-unbiased":
+        return "95%, median-unbiased at the stop"
+    if math.isnan(v.elo_low):
+        return "mean so far; no interval on so few sets"
+    return "mean so far, normal interval for orientation only: not a confidence statement"
 
 
 class SprtProgress:
@@ -125,8 +153,11 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
             "llr": round(v.llr, 4),
             "llr_bounds": [round(v.lower, 4), round(v.upper, 4)],
             "elo": round(v.elo, 2),
-            "elo_ci": [round(v.elo_low, 2), round(v.elo_high, 2)],
-            "elo_estimate": "median-unbiased at the stop" if v.verdict else "mean so far",
+            "elo_ci": None
+            if math.isnan(v.elo_low)
+            else [round(v.elo_low, 2), round(v.elo_high, 2)],
+            "elo_estimate": ESTIMATES.get(v.estimate, v.estimate),
+            "fewest_sets": v.fewest_sets or None,
             "score": round(v.score, 4),
             "score_sd": round(v.sd, 4),
             "void_sets": v.void_sets,
@@ -138,15 +169,13 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
         return
     filler = "copies of A and B" if req.filler == "ab" else req.filler
     unit = "Elo" if b.model == "logistic" else "normalized Elo"
-    how = "median-unbiased at the stop" if v.verdict else "mean so far, normal interval"
     lines = [
         f"SPRT {req.game}: A = {req.spec_a}, B = {req.spec_b}, other seats: {filler}",
         b.describe(),
         f"verdict: {VERDICTS[v.verdict].format(elo0=b.elo0, elo1=b.elo1)} "
         f"({v.sets} sets, {v.games} games)",
         f"LLR {v.llr:.2f} (bounds {v.lower:.2f}, {v.upper:.2f})",
-        f"{unit} of A over B: {_signed(v.elo)} [{_signed(v.elo_low)}, {_signed(v.elo_high)}] "
-        f"(95%, {how})",
+        f"{unit} of A over B: {_signed(v.elo)}{_interval(v)} ({_how(v)})",
         f"mean set score {v.score:.3f}, per-set SD {v.sd:.3f}",
     ]
     if v.extra_sets:

@@ -22,7 +22,10 @@ Elo bounds map to means through one of two models:
 - ``normalized``: fishtest's normalized Elo, ``s = 1/2 + nelo * sigma * ln(10) / 800``, with
   ``sigma`` the standard deviation per game (per-set standard deviation times the square root
   of the games per set, as fishtest counts a game pair as two games), so the expected length
-  of a test depends on the bounds only.
+  of a test depends on the bounds only. Each hypothesis constrains the t-value of the
+  distribution itself, ``(mean - 1/2) / sd = nelo * ln(10) / 800 * sqrt(games per set)``
+  (``tvalue_mle``, fishtest's ``MLE_t_value``), not the mean that t-value gives with the
+  observed spread, which collapses when every set scores alike (``hypotheses``).
 
 Wald's thresholds: accept H1 when ``LLR >= log((1 - beta) / alpha)``, H0 when
 ``LLR <= log(beta / (1 - alpha))``.
@@ -167,15 +170,83 @@ def constrained_mle(values: np.ndarray, weights: np.ndarray, mean: float) -> np.
     d = values - mean
     if d.max() <= 0 or d.min() >= 0:
         raise ValueError("the mean must lie strictly between the smallest and largest value")
-    lo, hi = -1.0 / d.max(), -1.0 / d.min()
+    return _tilt(d, weights)
+
+
+def tvalue_mle(values: np.ndarray, weights: np.ndarray, t: float, ref: float = 0.5) -> np.ndarray:
+    """The distribution on ``values`` of largest likelihood for ``weights`` whose own mean
+    and standard deviation satisfy ``(mean - ref) / sd = t``: the normalized model's
+    hypothesis, which constrains the t-value rather than the mean. Fishtest's LLRcalc
+    (``MLE_t_value``) finds it the same way: a Lagrange fixed point whose linearised
+    constraint ``c_k = v_k - ref - t sd (1 + ((v_k - mean) / sd)^2) / 2`` is solved as
+    ``constrained_mle`` solves its mean, then re-linearised at the new distribution."""
+    p = np.full(len(values), 1.0 / len(values))  # as fishtest: from the uniform
+    for _ in range(100):
+        mean = float(np.sum(p * values))
+        sd = math.sqrt(max(float(np.sum(p * (values - mean) ** 2)), 1e-300))
+        c = values - ref - t * sd * (1.0 + ((values - mean) / sd) ** 2) / 2.0
+        if c.max() <= 0 or c.min() >= 0:  # unreachable t: keep the last distribution
+            break
+        new = _tilt(c, weights)
+        done = float(np.abs(new - p).max()) < 1e-12
+        p = new
+        if done:
+            break
+    return p
+
+
+def _tilt(c: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """w_k / (1 + lam c_k), normalised, with ``lam`` such that its mean of ``c`` is 0."""
+    lo, hi = -1.0 / c.max(), -1.0 / c.min()
     pad = (hi - lo) * 1e-12
 
     def f(lam: float) -> float:
-        return float(np.sum(weights * d / (1.0 + lam * d)))
+        return float(np.sum(weights * c / (1.0 + lam * c)))
 
     lam = brentq(f, lo + pad, hi - pad, xtol=1e-14, rtol=1e-12, maxiter=200)
-    p = weights / (1.0 + lam * d)
+    p = weights / (1.0 + lam * c)
     return p / p.sum()
+
+
+def hypotheses(tally: Tally, bounds: Bounds, games_per_set: int) -> tuple[np.ndarray, np.ndarray]:
+    """(p0, p1): the distributions on the tally's values of largest likelihood under H0 and
+    H1. Logistic: the means ``bounds.scores()``. Normalized: the t-values ``nelo * ln(10) /
+    800 * sqrt(games per set)`` of the distributions themselves (``tvalue_mle``), not the
+    mean a t-value gives with the *observed* spread: sets that all score alike (all 1, all
+    1/2) have almost no spread, which would pull both means to 1/2 and stall the test for
+    ever; the hypotheses' own spread does not collapse."""
+    values, weights = tally.arrays()
+    if bounds.model == "logistic":
+        s0, s1 = bounds.scores()
+        return constrained_mle(values, weights, s0), constrained_mle(values, weights, s1)
+    k = LN10 / 800.0 * math.sqrt(max(games_per_set, 1))
+    return (
+        tvalue_mle(values, weights, bounds.elo0 * k),
+        tvalue_mle(values, weights, bounds.elo1 * k),
+    )
+
+
+def fewest_sets(bounds: Bounds, games_per_set: int, verdict: str, max_sets: int) -> int:
+    """The fewest sets after which the test could accept ``verdict`` ("H1" or "H0"): the
+    length of a run whose every set scores 1 (for H1) or 0 (for H0), the largest steps
+    the LLR can take towards that bound; ``max_sets + 1`` when even that run never gets
+    there."""
+    x = 1.0 if verdict == "H1" else 0.0
+
+    def crossed(n: int) -> bool:
+        tally = Tally()
+        tally.counts[x] += n
+        tally.n = n
+        value = step(tally, bounds, games_per_set).llr
+        return value >= bounds.upper if verdict == "H1" else value <= bounds.lower
+
+    lo, hi = 1, max(max_sets, 1)
+    if not crossed(hi):
+        return hi + 1
+    while lo < hi:  # the LLR of constant sets moves monotonically with their number
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if crossed(mid) else (mid + 1, hi)
+    return lo
 
 
 def llr(scores, s0: float, s1: float) -> float:
@@ -194,8 +265,9 @@ class Step:
 
 def step(tally: Tally, bounds: Bounds, games_per_set: int, max_sets: int = 0) -> Step:
     """The LLR and verdict of the sets counted in ``tally``."""
-    s0, s1 = bounds.scores(tally.sigma_per_game(games_per_set))
-    value = tally.llr(s0, s1)
+    p0, p1 = hypotheses(tally, bounds, games_per_set)
+    weights = tally.arrays()[1]
+    value = float(np.sum(weights * (np.log(p1) - np.log(p0))))
     verdict = "H1" if value >= bounds.upper else "H0" if value <= bounds.lower else ""
     if not verdict and max_sets and tally.n >= max_sets:
         verdict = "inconclusive"

@@ -33,12 +33,13 @@ from tournament.config import TournamentConfig, build_config
 from tournament.ledger import read_ledger, read_manifest
 from tournament.runner import RunSummary, run_tournament
 from tournament.schedule import GameTask, schedule
-from tournament.sprt.estimate import Outcome, stopped_estimate
-from tournament.sprt.gsprt import Bounds, SprtError, Step, Tally, step
+from tournament.sprt.estimate import Estimate, Outcome, at_stop
+from tournament.sprt.gsprt import Bounds, SprtError, Step, Tally, fewest_sets, hypotheses, step
 
 SIDECAR = ".sprt.json"  # the test's bounds, beside the ledger's manifest
 DEFAULT_MAX_GAMES = 20_000
 A, B, FILLER = "A", "B", "filler"
+LIVE_MIN_SETS = 10  # a running test shows its interval from this many sets on
 
 
 class ForeignSprtError(SprtError, ForeignOutputError):
@@ -162,6 +163,8 @@ class Verdict:
     extra_sets: int = 0  # finished after the stop: played, not counted
     void_sets: int = 0
     history: list[tuple[int, float]] = field(default_factory=list)  # (sets, LLR)
+    estimate: str = "mean so far"  # or "median-unbiased", "plain mean" (near fewest_sets)
+    fewest_sets: int = 0  # the fewest sets that could have crossed the bound crossed
 
 
 class SprtState:
@@ -205,6 +208,12 @@ class SprtState:
         if not self.stopped and self.counted >= self.max_sets and self.last is not None:
             self.last = replace(self.last, verdict="inconclusive")
 
+    def _at_stop(self, verdict: str, llr: float) -> Estimate:
+        b, g, values, weights = self.bounds, self.games_per_set, *self.tally.arrays()
+        fewest = fewest_sets(b, g, verdict, self.max_sets) if verdict != "inconclusive" else 0
+        outcome, hyp = Outcome(verdict, self.tally.n, llr), hypotheses(self.tally, b, g)
+        return at_stop(outcome, values, weights, hyp, (b.lower, b.upper), self.max_sets, fewest)
+
     def result(self) -> Verdict:
         b = self.bounds
         n = self.tally.n
@@ -212,16 +221,15 @@ class SprtState:
         sigma = self.tally.sigma_per_game(self.games_per_set)
         llr = self.last.llr if self.last else 0.0
         verdict = self.last.verdict if self.last else ""
+        method, fewest = "mean so far", 0
         if verdict:
-            s0, s1 = b.scores(sigma)
-            values, weights = self.tally.arrays()
-            est = stopped_estimate(
-                Outcome(verdict, n, llr), values, weights, s0, s1, b.lower, b.upper, self.max_sets
-            )
-            score, low, high = est.score, est.low, est.high
-        else:  # still running: the plain mean and its normal interval
-            half = 1.96 * math.sqrt(var / max(n, 1))
+            est = self._at_stop(verdict, llr)
+            score, low, high, method, fewest = est.score, est.low, est.high, est.method, est.fewest
+        elif n >= LIVE_MIN_SETS:  # still running: the plain mean and its normal interval
+            half = 1.96 * math.sqrt(var / n)
             score, low, high = mean, mean - half, mean + half
+        else:  # on a handful of sets the spread itself is unknown: no interval
+            score, low, high = mean, math.nan, math.nan
         extra = sum(1 for i in self.rows if i >= self.counted and self.complete(i))
         return Verdict(
             verdict=verdict,
@@ -231,8 +239,10 @@ class SprtState:
             lower=b.lower,
             upper=b.upper,
             elo=b.to_elo(score, sigma),
-            elo_low=b.to_elo(max(low, 1e-9), sigma),
-            elo_high=b.to_elo(min(high, 1 - 1e-9), sigma),
+            elo_low=b.to_elo(max(low, 1e-9), sigma) if low == low else math.nan,
+            elo_high=b.to_elo(min(high, 1 - 1e-9), sigma) if high == high else math.nan,
+            estimate=method,
+            fewest_sets=fewest,
             score=mean,
             sd=math.sqrt(var),
             extra_sets=extra,

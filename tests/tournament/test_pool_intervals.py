@@ -1,0 +1,34 @@
+"""tournament.pool.deal_intervals: coverage at every number of deals."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+
+@pytest.mark.parametrize("deals", [5, 6, 8])
+def test_deal_intervals_cover_at_and_above_few_deals(deals):
+    """The percentile bootstrap over n deals under-states the spread at every n (0.82
+    coverage at 5 deals, 0.89 at 6, 0.88 at 8 in the review's simulation): stretched by
+    small_sample_factor, as the ratings are, share and difference both cover >= 0.92 on
+    synthetic pairs whose deals differ (each deal's chance and mean difference around the
+    true 0.7 and +5)."""
+    from tournament.pool import deal_intervals
+
+    rng = np.random.default_rng(100 + deals)
+    boot_rng = random.Random(0)
+    cover_s = cover_d = 0
+    runs = 300
+    for _ in range(runs):
+        by_seed = {}
+        for d in range(deals):
+            p = rng.beta(7.0, 3.0)  # mean 0.7
+            mean = rng.normal(5.0, 8.0)
+            by_seed[d] = (list(rng.binomial(1, p, 6).astype(float)), list(rng.normal(mean, 4.0, 6)))
+        s_lo, s_hi, d_lo, d_hi = deal_intervals(by_seed, boot_rng, draws=200)
+        cover_s += s_lo <= 0.7 <= s_hi
+        cover_d += d_lo <= 5.0 <= d_hi
+    assert cover_s / runs >= 0.92, cover_s / runs
+    assert cover_d / runs >= 0.92, cover_d / runs
