@@ -10,7 +10,8 @@ stopped, and ``read`` reports a ledger as it stands (the games played so far).
 Reported: seconds per decision at each budget, each rung's share of games the doubled
 budget finished ahead (ties half) with a 95% bootstrap interval over deals, that share as
 Elo per doubling (logistic, as the ratings), the same pooled over every rung (intervals
-widened on fewer than 5 deals, as ``tournament.pool.deal_intervals`` does), and the
+stretched for the number of deals and widened on fewer than 5, as
+``tournament.pool.deal_intervals`` does), and the
 ratings of every budget on one scale.
 """
 
@@ -173,9 +174,9 @@ def ladder_block(
     head = (
         f"Budget ladder of `{DEFAULT}` (`S` in the third seat), {state}{seeds} deals a table, "
         f"{orders_played(seats[0], seeds)}, master seed {SEED}. Seconds per decision: 8 fixed "
-        "positions, timed when the block was written. Intervals rest on the few deals (on "
-        "fewer than 5 they are widened to the Wilson interval counting each deal as one "
-        "game; the ratings' bounds are stretched instead, docs/tournaments.md); `every rung` "
+        "positions, timed when the block was written. Intervals rest on the few deals "
+        "(stretched for their number, as the ratings' bounds are; on fewer than 5 also "
+        "widened to the Wilson interval counting each deal as one game); `every rung` "
         "pools the doublings:"
     )
     lines = ladder_lines(r, intervals(out, r), budgets(top), speeds)

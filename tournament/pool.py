@@ -122,8 +122,11 @@ FEW_DEALS = 5  # below this many deals a percentile bootstrap over deals covers 
 
 
 def widened(deals: int) -> str:
-    """What a table's heading adds when its intervals rest on fewer than FEW_DEALS deals."""
-    return f" (intervals on fewer than {FEW_DEALS} deals widened)" if deals < FEW_DEALS else ""
+    """What a table's heading says of its intervals: stretched for the number of deals
+    (``deal_intervals``; a heading without it was written before the stretch), and widened
+    on fewer than FEW_DEALS deals."""
+    few = f"; on fewer than {FEW_DEALS} deals widened" if deals < FEW_DEALS else ""
+    return f" (intervals stretched for {deals} deals{few})"
 
 
 def deal_intervals(by_seed: dict, rng: random.Random, draws: int = BOOT) -> tuple:
