@@ -161,12 +161,16 @@ class Journal:
             self.flush()
         self.snapshot(tables, round_no, iterations, reports)
 
-    def flush(self) -> None:
-        if not self._pending:
-            return
+    def start(self) -> None:
+        """The directory and a manifest of no rounds, unless there is one already."""
         self.dir.mkdir(parents=True, exist_ok=True)
         if not (self.dir / MANIFEST).exists():
             self._write_manifest(None, 0, 0, [])
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        self.start()
         arrays = {
             f"r{meta['round']}b{j}_{k}": v
             for meta, deltas in self._pending

@@ -16,7 +16,10 @@ a cluster with ``address``), following the tournament runner's conventions.
 Every merged round goes to the run's checkpoint (``solvers.mccfr_checkpoint``) before the
 next one starts, so a killed worker loses its batch (recomputed) and a killed driver the
 round in progress (one batch per worker), plus on tiny games the rounds of the last
-second.
+second. Only whole rounds (``workers`` x ``batch`` iterations) go to the checkpoint: a run
+whose total is not a multiple ends with a short round that is merged into the output only,
+so a larger ``iterations`` later redoes it as a whole round, as an uninterrupted run does
+(Linear CFR weighs by round number, so a short round kept would shift every later round).
 """
 
 from __future__ import annotations
@@ -50,7 +53,8 @@ def batch_rng(seed: int, round_no: int, batch: int) -> random.Random:
 
 
 def round_plan(done: int, total: int, workers: int, batch: int) -> list[int]:
-    """Iterations of each batch of the next round (fewer at the end of the run)."""
+    """Iterations of each batch of the next round (fewer at the end of the run: a short
+    round, which ``train`` keeps out of the checkpoint)."""
     out = []
     left = total - done
     for _ in range(workers):
@@ -263,19 +267,28 @@ def train(
 ) -> Progress:
     """Rounds until ``iterations`` are done; ``on_report(tables, progress)`` every
     ``report_every`` iterations (and at the end) returns the figures saved with the
-    checkpoint."""
+    checkpoint. A short last round (``round_plan``) is not journaled: the checkpoint is
+    snapshotted before it, so it resumes at the last whole round."""
     reports: list = []
     seconds = cpu = 0.0
     next_report = (done // report_every + 1) * report_every
     progress = Progress(done, rounds, 0.0)
+    log = journal  # None for a short round
     try:
         while done < iterations:
             plan = round_plan(done, iterations, spec.workers, spec.batch)
+            if sum(plan) < spec.workers * spec.batch and journal is not None:
+                log = None
+                journal.this_run = (seconds, cpu)
+                if rounds:  # the whole rounds so far, and their reports
+                    journal.snapshot(tables, rounds, done, reports, force=True)
+                else:  # none yet: an empty checkpoint still marks the output as this run's
+                    journal.start()
             t, c = time.perf_counter(), time.process_time()
             view = tables.view()
             deltas = executor.run_round(tables, view, rounds + 1, plan)
-            if journal is not None:
-                journal.append(rounds + 1, done + sum(plan), view, deltas)
+            if log is not None:
+                log.append(rounds + 1, done + sum(plan), view, deltas)
             spec.merge(tables, rounds + 1, view, deltas)
             seconds += time.perf_counter() - t
             cpu += time.process_time() - c
@@ -289,13 +302,13 @@ def train(
                 made = on_report(tables, progress)
                 reports.append(made)
                 next_report = (done // report_every + 1) * report_every
-            if journal is not None:
-                journal.this_run = (seconds, cpu)
-                journal.settle(tables, rounds, done, reports, made)
+            if log is not None:
+                log.this_run = (seconds, cpu)
+                log.settle(tables, rounds, done, reports, made)
     except BaseException:
         if journal is not None:
             journal.flush()  # every merged round is kept; the snapshot is left as it was
         raise
-    if journal is not None and rounds:
-        journal.snapshot(tables, rounds, done, reports, force=True)
+    if log is not None and rounds:
+        log.snapshot(tables, rounds, done, reports, force=True)
     return progress

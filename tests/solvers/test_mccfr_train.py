@@ -276,3 +276,37 @@ def test_too_few_cpus_for_the_workers_is_one_line_not_a_wait_forever(monkeypatch
     ex.ray, ex.workers = fake, 2
     with pytest.raises(MeepleError, match="has 1 CPUs for 2 workers"):
         ex._await(object(), patience=2)
+
+
+def test_extending_a_run_that_ended_mid_round_gives_the_uninterrupted_tables(tmp_path):
+    """Was: 25 iterations in rounds of 10 ended with a short round of 5 that went to the
+    checkpoint, so extending to 60 ran rounds at 35, 45, 55 (Linear CFR weighting each by
+    its round number): other tables than an uninterrupted run of 60, a report at 45."""
+    spec = _spec(workers=2, linear=True)
+    made: list[int] = []
+
+    def run(iterations, journal, tables=None, done=0, rounds=0):
+        tables = tables or Tables(spec.max_keys)
+        train(
+            spec,
+            iterations,
+            tables,
+            done,
+            rounds,
+            journal,
+            SerialExecutor(spec),
+            report_every=20,
+            on_report=lambda t, p: made.append(p.iterations) or {"iteration": p.iterations},
+        )
+        return tables
+
+    straight = run(60, Journal(tmp_path / "a", spec))
+    short = run(25, Journal(tmp_path / "b", spec))
+    assert made == [20, 40, 60, 20, 25]
+    first = Journal(tmp_path / "b", spec)
+    tables, done, rounds = first.load()  # the whole rounds only: 25 resumes at 20
+    assert (done, rounds) == (20, 2) and [r["iteration"] for r in first.reports] == [20]
+    assert not np.array_equal(short.regret, tables.regret)  # the output had the short round
+    made.clear()
+    _same(run(60, Journal(tmp_path / "b", spec), tables, done, rounds), straight)
+    assert made == [40, 60]

@@ -71,7 +71,11 @@ _Solver = Annotated[
     str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), mccfr-es or mccfr-os")
 ]
 _Iterations = Annotated[
-    int, typer.Option(help="Total iterations (a resumed run counts those done)")
+    int,
+    typer.Option(
+        help="Total iterations (a resumed run counts those done; MCCFR checkpoints whole "
+        "rounds only, so a larger N later gives exactly an uninterrupted run of N)"
+    ),
 ]
 _Out = Annotated[
     str | None,
