@@ -312,7 +312,13 @@ def average_policy_table(tables: Tables) -> dict[str, dict[int, float]]:
 
 
 def positive_regret_mean(tables: Tables, iterations: int) -> float:
-    """Mean over rows of the largest positive cumulative regret, per iteration."""
+    """Mean over rows of the largest positive cumulative regret, divided by the
+    iterations (``meeple solve``'s "mean max sampled regret"). The regrets are sampled
+    estimates, weighted as the run weighs them (sampled weighting, Linear CFR's discount
+    on full games) and not divided by the discounted weight sum: not the average regret,
+    not the sum over information sets of R+/T that bounds exploitability, and it moves
+    with --batch and --workers. Only with counterfactual weighting and no discount (tiny
+    configurations) is it the classic sampled estimate of the average regret."""
     if tables.rows == 0 or iterations == 0:
         return float("nan")
     best = np.zeros(tables.rows)

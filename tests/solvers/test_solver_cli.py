@@ -83,7 +83,7 @@ def test_solve_reports_the_blueprints_figures_on_full_games(tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
-    first = result.output.splitlines()[0]
+    first = result.output.splitlines()[1]  # after the header line
     assert first.startswith("iteration 2: ahead of heuristic ")  # one round: one report
     # three games (one deal, every seat): the figure comes with its wide interval
     assert re.search(r"ahead of heuristic \d\.\d\d \(95% \d\.\d\d-\d\.\d\d\), coverage", first)

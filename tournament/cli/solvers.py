@@ -178,6 +178,9 @@ def solve(
             check_address(address)
     cfg.out = str(plan.out)
     ckpt = checkpoint_path(plan.out, solver)
+    from solvers.solve_header import header  # deferred: fast --help
+
+    typer.echo(header(cfg, plan))
     result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt))
     last = result.reports[-1]
     if result.untracked:
@@ -273,7 +276,9 @@ def _run_solve(cfg, ckpt, progress: _SolveProgress):
 _FIGURES = {
     "ahead": "ahead of heuristic",
     "visits_per_key": "visits/key",
-    "avg_regret": "average regret",
+    # the mean over keys of the largest positive cumulative sampled (and, on full games,
+    # discounted) regret, per iteration: no average regret and no sum_I R+/T bound
+    "avg_regret": "mean max sampled regret",
 }
 
 
@@ -292,6 +297,8 @@ def _figure(name: str, value: float) -> str:
         return f"{shown} {value:.2f}"
     if name == "visits_per_key":
         return f"{value:.0f} {shown}"
+    if name == "avg_regret":
+        return f"{shown} = {value:.6g} (not a regret bound)"
     return f"{shown} = {value:.6g}"
 
 
