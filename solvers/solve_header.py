@@ -13,6 +13,7 @@ batch 64). The line says which, so the switch is never silent.
 from __future__ import annotations
 
 from solvers.solve_request import Plan, SolveConfig, exploitability_computable
+from solvers.train import train_spec
 
 __all__ = ["header", "units"]
 
@@ -42,8 +43,6 @@ def header(cfg: SolveConfig, plan: Plan) -> str:
         return (
             start + f"exact {_EXACT[cfg.solver]} (OpenSpiel) on the whole tree; " + units(plan.game)
         )
-    from solvers.train import train_spec  # deferred: loads the traversals' modules
-
     spec = train_spec(cfg, plan)
     exact = exploitability_computable(plan.game)
     if spec.variant == "es":
