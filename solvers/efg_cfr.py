@@ -38,6 +38,7 @@ import pyspiel
 from open_spiel.python.algorithms import discounted_cfr
 
 from solvers.cfr import average_policy_table
+from solvers.policy_file import played_probs
 
 KINDS = ("cfr", "cfr+", "dcfr")
 DEFAULT_MAX_NODES = 1_000_000
@@ -93,11 +94,12 @@ class Infoset:
     key: str  # the game's information_state_string(player)
     actions: list[int]  # the game's legal actions; EFG action k is actions[k]
     alt_key: str | None = None  # optional second key (e.g. an MCCFR abstraction)
+    labels: list[int] | None = None  # the actions' labels under that abstraction, if any
 
 
 @dataclass
 class EFGExport:
-    """A 2-player game compiled to an EFG C++ game, with the map back to its keys."""
+    """A game compiled to an EFG C++ game, with the map back to its keys."""
 
     text: str
     game: pyspiel.Game
@@ -116,12 +118,20 @@ class EFGExport:
         return out
 
     def to_efg_policy(self, table: dict[str, dict[int, float]], alt_keys: bool = False):
-        """A ``pyspiel.TabularPolicy`` on the EFG game from {our key: {our action: p}}
-        (keyed by the alternative keys with ``alt_keys``). Missing or all-zero keys are
-        played uniformly; negative probabilities are an error."""
+        """A ``pyspiel.TabularPolicy`` on the EFG game from {our key: {our action: p}}.
+        Missing or all-zero keys are played uniformly; negative probabilities are an error.
+
+        With ``alt_keys`` the table is an MCCFR table, {alternative key: {label: p}}, and
+        the policy is what the ``policy`` agent plays from it with ``fallback=random``
+        (``policy_file.played_probs``: each label's probability on its first legal
+        action, uniform over the legal actions where the table has nothing)."""
         out = {}
         for efg_key, info in self.infosets.items():
-            probs = table.get((info.alt_key or "") if alt_keys else info.key)
+            if alt_keys:
+                played = played_probs(info.actions, info.labels, table.get(info.alt_key or ""))
+                out[efg_key] = [(k, played[a]) for k, a in enumerate(info.actions)]
+                continue
+            probs = table.get(info.key)
             n = len(info.actions)
             raw = [0.0] * n
             if probs:
@@ -139,13 +149,16 @@ class EFGExport:
         return pyspiel.TabularPolicy(out)
 
 
-def export_efg(game, max_nodes: int = DEFAULT_MAX_NODES, key_fn=None) -> EFGExport:
-    """Walk every history of a 2-player game once and compile it to an EFG C++ game.
-    ``key_fn(state, player)``, if given, records a second key per information set."""
-    if game.num_players() != 2:
-        raise ValueError("the EFG export needs a 2-player game")
-    lines = ['EFG 2 R "meeple" { "P1" "P2" }\n']
-    numbers: list[dict[str, int]] = [{}, {}]
+def export_efg(game, max_nodes: int = DEFAULT_MAX_NODES, key_fn=None, labels_fn=None) -> EFGExport:
+    """Walk every history of a game once and compile it to an EFG C++ game (any number of
+    players; the exact solvers need 2). ``key_fn(state, player)``, if given, records a
+    second key per information set, and ``labels_fn(state, player, legal)`` the labels of
+    its actions (an MCCFR abstraction); both must be functions of the information state
+    (ValueError where two histories of one information set disagree)."""
+    n = game.num_players()
+    names = " ".join(f'"P{i + 1}"' for i in range(n))
+    lines = [f'EFG 2 R "meeple" {{ {names} }}\n']
+    numbers: list[dict[str, int]] = [{} for _ in range(n)]
     infosets: dict[str, Infoset] = {}
     terminals = chances = nodes = 0
     stack = [game.new_initial_state()]
@@ -171,12 +184,17 @@ def export_efg(game, max_nodes: int = DEFAULT_MAX_NODES, key_fn=None) -> EFGExpo
             actions = list(state.legal_actions())
             number = numbers[p].get(key)
             name = _escape(key)
+            alt = key_fn(state, p) if key_fn is not None else None
+            labels = list(labels_fn(state, p, actions)) if labels_fn is not None else None
             if number is None:
                 number = numbers[p][key] = len(numbers[p]) + 1
-                alt = key_fn(state, p) if key_fn is not None else None
-                infosets[f"{p}-{p}-{number}-{name}"] = Infoset(p, key, actions, alt)
-            elif infosets[f"{p}-{p}-{number}-{name}"].actions != actions:
-                raise ValueError(f"information state {key!r} has differing legal actions")
+                infosets[f"{p}-{p}-{number}-{name}"] = Infoset(p, key, actions, alt, labels)
+            else:
+                known = infosets[f"{p}-{p}-{number}-{name}"]
+                if known.actions != actions:
+                    raise ValueError(f"information state {key!r} has differing legal actions")
+                if (known.alt_key, known.labels) != (alt, labels):
+                    raise ValueError(f"information state {key!r} has differing keys or labels")
             body = " ".join(f'"{k}"' for k in range(len(actions)))
             lines.append(f'p "" {p + 1} {number} "{name}" {{ {body} }} 0\n')
         # EFG lists a node's subtrees in order, depth first: push in reverse.

@@ -19,6 +19,9 @@ cover (or where none of the stored actions is legal) are played by the fallback
 agent and counted in ``fallbacks``. With an abstraction that labels actions
 (``GameSpec.abstraction_labels``) the ``action`` column holds labels, and the agent
 plays the first legal action of the label it samples.
+
+``to_openspiel_policy(game, path)`` gives a file's policy as an OpenSpiel policy: what
+``policy(path=FILE,fallback=random)`` plays (uniform where the file has nothing).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from open_spiel.python import policy as openspiel_policy
 
 from solvers.base import Agent, Analysis, MoveStat
 from solvers.identity import code_version
@@ -234,6 +238,40 @@ def choices(labels_fn, state, player: int, legal) -> tuple[list[int], list[int]]
     return first_per_label(legal, labels_fn(state, player, legal))
 
 
+def label_probs(acts, labels, stored: dict[int, float] | None) -> list[tuple[int, float]] | None:
+    """What the ``policy`` agent plays at a decision whose choices are ``acts`` with
+    ``labels`` (one action per label, as ``choices`` gives them), from the file's
+    {label: probability} at the decision's key (``stored``, None where the file has no such
+    key): each label's probability on its action, renormalised over the labels at hand; a
+    single choice at 1.0. None where the agent hands the decision to its fallback (no key,
+    or no positive probability on any label at hand). A label merged into another (a later
+    legal action with the same label) never gets probability."""
+    if len(acts) == 1:
+        return [(acts[0], 1.0)]
+    if stored is None:
+        return None
+    pairs = [(a, stored.get(x, 0.0)) for a, x in zip(acts, labels, strict=True)]
+    pairs = [(a, q) for a, q in pairs if q > 0]
+    total = sum(q for _, q in pairs)
+    if total <= 0:
+        return None
+    return [(a, q / total) for a, q in pairs]
+
+
+def played_probs(legal, labels, stored: dict[int, float] | None) -> dict[int, float]:
+    """{action: probability} over ``legal`` as ``policy(path=FILE,fallback=random)`` plays
+    it: ``label_probs`` where the file decides (``labels`` one per legal action, None when
+    actions are their own labels), uniform over every legal action where it does not. The
+    mapping of the ``nash_conv`` that ``meeple solve`` reports and of ``to_openspiel_policy``."""
+    acts, labs = (legal, legal) if labels is None else first_per_label(legal, labels)
+    probs = label_probs(acts, labs, stored)
+    if probs is None:
+        return {a: 1.0 / len(legal) for a in legal}
+    out = dict.fromkeys(legal, 0.0)
+    out.update(probs)
+    return out
+
+
 class PolicyAgent(Agent):
     """Plays by sampling the file's probabilities; unseen keys go to the fallback agent."""
 
@@ -271,15 +309,7 @@ class PolicyAgent(Agent):
         if len(acts) == 1:
             return [(acts[0], 1.0)]
         entry = self.table.get(self.key_fn(state, p))
-        if entry is None:
-            return None
-        stored = dict(zip(*entry, strict=True))
-        pairs = [(a, stored.get(x, 0.0)) for a, x in zip(acts, labels, strict=True)]
-        pairs = [(a, q) for a, q in pairs if q > 0]
-        total = sum(q for _, q in pairs)
-        if total <= 0:
-            return None
-        return [(a, q / total) for a, q in pairs]
+        return label_probs(acts, labels, None if entry is None else dict(zip(*entry, strict=True)))
 
     def step(self, state) -> int:
         acts, _ = choices(self.labels_fn, state, state.current_player(), state.legal_actions())
@@ -311,3 +341,47 @@ class PolicyAgent(Agent):
             for a, q in sorted(probs, key=lambda x: -x[1])
         ]
         return Analysis(player=p, moves=moves, budget={"iterations": self.meta.get("iterations")})
+
+
+class FilePolicy(openspiel_policy.Policy):
+    """A policy file as an OpenSpiel policy (``to_openspiel_policy``)."""
+
+    def __init__(self, game, pol: PolicyTable):
+        super().__init__(game, list(range(game.num_players())))
+        self.meta = pol.meta
+        self.table = {k: dict(zip(*entry, strict=True)) for k, entry in pol.table.items()}
+        self.key_fn = key_function(game, pol.meta["abstraction"])
+        self.labels_fn = label_function(game, pol.meta["abstraction"])
+
+    def _decision(self, state):
+        p = state.current_player()
+        legal = state.legal_actions(p)
+        labels = None
+        if self.labels_fn is not None and len(legal) > 1:
+            labels = list(self.labels_fn(state, p, legal))
+        return legal, labels, self.table.get(self.key_fn(state, p))
+
+    def action_probabilities(self, state, player_id=None) -> dict[int, float]:
+        return played_probs(*self._decision(state))
+
+    def covers(self, state) -> bool:
+        """True where the file decides (``policy`` plays no fallback move here)."""
+        legal, labels, stored = self._decision(state)
+        acts, labs = (legal, legal) if labels is None else first_per_label(legal, labels)
+        return label_probs(acts, labs, stored) is not None
+
+
+def to_openspiel_policy(game, path: str | Path) -> FilePolicy:
+    """The policy of a file as an OpenSpiel ``Policy`` (``action_probabilities(state)``):
+    what ``policy(path=FILE,fallback=random)`` plays (``played_probs``), uniform over the
+    legal actions at a decision the file does not cover (``FilePolicy.covers``: False;
+    the default ``fallback=heuristic`` plays the heuristic there, which no table holds).
+    ``game`` is a game or a game string; PolicyFileError as for the agent. For a table,
+    ``open_spiel.python.policy.tabular_policy_from_callable(game, pol)`` (small games)."""
+    if isinstance(game, str):
+        game = load_game(game, any_openspiel=True)
+    if not Path(path).exists():
+        raise PolicyFileError(f"policy file not found: {path}")
+    pol = read_policy(path)
+    check_compatible(pol.meta, game)
+    return FilePolicy(game, pol)

@@ -68,7 +68,7 @@ class SolveConfig:
     workers: int = 1  # MCCFR batches per round, each on its own Ray worker when > 1
     address: str | None = None  # a Ray cluster (None: a local session when workers > 1)
     batch: int | None = None  # MCCFR iterations per batch (None: 1 where exact, else 64)
-    eval_deals: int | None = None  # deals of the progress figure (None: 4 on full games)
+    eval_deals: int | None = None  # progress-figure deals (None: 4 on full games with a heuristic)
     min_visits: int = 1  # a blueprint keeps the keys met at least this often
     weighting: str | None = None  # MCCFR-OS: None = counterfactual where exact, else sampled
     baselines: bool | None = None  # MCCFR-OS VR baselines: None = off where exact, else on
@@ -170,7 +170,12 @@ def validate(cfg: SolveConfig) -> Plan:
     game = spiel_games.load_game(cfg.game, any_openspiel=True)
     abstraction, version = _resolve_abstraction(game, cfg)
     is_exact = cfg.solver in efg_cfr.KINDS
-    if cfg.rnr > 0 and (is_exact or not _has_heuristic(game)):
+    if cfg.eval_deals and not has_heuristic(game):
+        raise SolveError(
+            f"--eval-deals plays against the game's heuristic; {game.get_type().short_name} "
+            "has none (use --eval-deals 0)"
+        )
+    if cfg.rnr > 0 and (is_exact or not has_heuristic(game)):
         raise SolveError("--rnr needs MCCFR (mccfr-es, mccfr-os) on a game with a heuristic")
     if is_exact and game.num_players() != 2:
         raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
@@ -191,11 +196,20 @@ def validate(cfg: SolveConfig) -> Plan:
     return Plan(game, out, abstraction, version, is_exact)
 
 
-def _has_heuristic(game) -> bool:
+def has_heuristic(game) -> bool:
     try:
         return spiel_games.get_spec(game.get_type().short_name).heuristic is not None
     except KeyError:
         return False
+
+
+def is_registered(game) -> bool:
+    """A meeple game (a registered spec), not one of OpenSpiel's own."""
+    try:
+        spiel_games.get_spec(game.get_type().short_name)
+    except KeyError:
+        return False
+    return True
 
 
 def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:

@@ -9,16 +9,20 @@ Parquet policy file (``solvers.policy_file``). Without ``out`` the result goes t
 ``runs/policies/<game>-<solver>-<8 hex digits of the request>.parquet``.
 
 Exact solvers (``cfr``, ``cfr+``, ``dcfr``) checkpoint to ``<out>.ckpt.parquet`` (key,
-action, regret, average-strategy sum, with JSON metadata) every ``report_every``
-iterations and when interrupted. MCCFR (``mccfr-es``, ``mccfr-os``) trains in rounds of
+action, regret (always NaN), the average policy's probability, with JSON metadata) every
+``report_every`` iterations and when interrupted. MCCFR (``mccfr-es``, ``mccfr-os``) trains in rounds of
 batches, serially or on Ray workers, and checkpoints to the directory ``<out>.ckpt/``
 after every round (``solvers.mccfr_train``). Running the same command again resumes;
 a checkpoint written for another game, solver, abstraction or seed is refused.
 
 Reports: ``nash_conv`` where exploitability is computable (exact solvers; 2-player tiny
-configurations and OpenSpiel reference games); on full games the blueprint's share of
-finishes ahead of the heuristic on fixed deals (``ahead``), its coverage, the table's
-keys and mean visits per key, and ``avg_regret``.
+configurations, and OpenSpiel games of any number of players small enough to export);
+for MCCFR it is the policy as ``policy(path=FILE,fallback=random)`` plays it (through
+the abstraction's labels; uniform where the table has nothing, which the default
+heuristic fallback plays otherwise: ``policy_file.to_openspiel_policy``). On full games
+the blueprint's share of finishes ahead of the heuristic on fixed deals (``ahead``; no
+deals on a game without a heuristic), its coverage, the table's keys and mean visits
+per key, and ``avg_regret``.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from solvers import efg_cfr, mccfr_train
 from solvers.blueprint import blueprint_arrays, from_arrays, save_blueprint
 from solvers.blueprint_eval import evaluate
 from solvers.mccfr_tables import Tables, average_policy_table, positive_regret_mean
-from solvers.policy_file import table_rows, write_policy
+from solvers.policy_file import key_function, label_function, table_rows, write_policy
 from solvers.solve_request import (
     SOLVERS,
     CheckpointError,
@@ -43,6 +47,8 @@ from solvers.solve_request import (
     default_out,
     exploitability_computable,
     finite,
+    has_heuristic,
+    is_registered,
     validate,
 )
 from solvers.train_exact import solve_exact
@@ -126,9 +132,9 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
         on_resume(done)
     result = SolveResult(iterations=done, resumed_from=done, out=str(plan.out))
     exact = exploitability_computable(game)
-    deals = cfg.eval_deals if cfg.eval_deals is not None else (0 if exact else EVAL_DEALS)
-    key_fn = spec.traversals().key
-    export = efg_cfr.export_efg(game, key_fn=key_fn) if exact else None
+    default_deals = 0 if exact or not has_heuristic(game) else EVAL_DEALS
+    deals = cfg.eval_deals if cfg.eval_deals is not None else default_deals
+    export = _nash_conv_export(game, plan.abstraction, exact)
 
     def report(t: Tables, progress: mccfr_train.Progress) -> dict:
         figures: dict[str, float] = {}
@@ -190,6 +196,23 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
         result.policy_keys = len(table)
         result.file_bytes = write_policy(plan.out, table_rows(table), meta)
     return result
+
+
+def _nash_conv_export(game, abstraction: str, exact: bool) -> efg_cfr.EFGExport | None:
+    """The EFG export ``nash_conv`` is reported on, None where there is none: 2-player games
+    where exploitability is computable, and OpenSpiel games of any number of players whose
+    tree fits the export's bound (``efg_cfr.DEFAULT_MAX_NODES``); other games show
+    ``ahead`` (against the heuristic) or ``avg_regret``. It records the abstraction's keys
+    and labels, so the figure is that of the policy as the ``policy`` agent plays it."""
+    key_fn, labels_fn = key_function(game, abstraction), label_function(game, abstraction)
+    if exact:
+        return efg_cfr.export_efg(game, key_fn=key_fn, labels_fn=labels_fn)
+    if game.num_players() == 2 or is_registered(game) or efg_cfr.surely_too_large(game):
+        return None
+    try:
+        return efg_cfr.export_efg(game, key_fn=key_fn, labels_fn=labels_fn)
+    except efg_cfr.TreeTooLarge:
+        return None
 
 
 def _meta(plan: Plan, spec: mccfr_train.TrainSpec, iterations: int) -> dict:

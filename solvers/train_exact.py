@@ -1,6 +1,7 @@
 """``meeple solve`` with an exact solver (``cfr``, ``cfr+``, ``dcfr``): iterations, reports
-and the Parquet checkpoint ``<out>.ckpt.parquet`` (key, action, regret, average-strategy
-sum, with JSON metadata: the identity of the request and the iteration), written every
+and the Parquet checkpoint ``<out>.ckpt.parquet`` (key, action, regret: always NaN, avg:
+the average policy's normalised probability, as ``efg_cfr.ExactCFR.rows`` gives them;
+JSON metadata: the identity of the request and the iteration), written every
 ``report_every`` iterations and when interrupted. Resuming replays the deterministic
 iterations and checks they reproduce the checkpoint (``efg_cfr.ExactCFR.load_rows``). A
 run holds ``<out>.ckpt.parquet.lock`` (``file_lock``) from before it reads the checkpoint
