@@ -114,7 +114,7 @@ _EvalDeals = Annotated[
     typer.Option(
         min=0,
         help="MCCFR on full games: deals (each from every seat) of the progress figure "
-        "against the heuristic; 0 = none (default 4)",
+        "against the heuristic; 0 = none (default 4; 0 on a game without a heuristic)",
     ),
 ]
 _Rnr = Annotated[
