@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 
 import pytest
 
@@ -107,46 +106,3 @@ def _lines(*queries) -> list[str]:
     out = io.StringIO()
     Engine().serve(io.StringIO("".join(json.dumps(q) + "\n" for q in queries)), out)
     return out.getvalue().splitlines()
-
-
-class _Watched(io.StringIO):
-    """The engine's output, with an event set once a pong is written."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.pong = threading.Event()
-
-    def write(self, s: str) -> int:
-        if '"pong"' in s:
-            self.pong.set()
-        return super().write(s)
-
-
-def test_a_ping_and_a_version_answer_while_a_search_runs(monkeypatch):
-    """Was: both waited behind the running search (a client's heartbeat stalled for as
-    long as the search ran); here the search runs until a terminate that is sent only once
-    the pong arrived, or after 10 s without one."""
-    begun = threading.Event()
-    real = serve.advise_state
-
-    def advise_state(*args, on_agent, **kw):
-        def hook(agent, root):
-            on_agent(agent, root)
-            begun.set()
-
-        return real(*args, on_agent=hook, **kw)
-
-    monkeypatch.setattr(serve, "advise_state", advise_state)
-    out = _Watched()
-
-    def lines():
-        yield json.dumps({"id": "q", **BASE, "agent": "ismcts(sims=100000000)"}) + "\n"
-        assert begun.wait(60)
-        yield json.dumps({"id": "p", "action": "ping"}) + "\n"
-        yield json.dumps({"id": "v", "action": "query_version"}) + "\n"
-        out.pong.wait(10)
-        yield json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}) + "\n"
-
-    Engine().serve(lines(), out)
-    ids = [json.loads(x)["id"] for x in out.getvalue().splitlines()]
-    assert ids.index("p") < ids.index("q") and ids.index("v") < ids.index("q"), ids

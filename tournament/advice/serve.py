@@ -243,7 +243,7 @@ class Engine:
         worker.start()
         for line in inp:
             todo, keep = self.read(line)
-            now = any(_at_once(j) for j in todo)
+            now = any(isinstance(j, dict) and j.get("action") == "terminate" for j in todo)
             for job in todo:
                 if isinstance(job, Query):
                     self._queued(job)
@@ -256,15 +256,6 @@ class Engine:
         jobs.put(None)
         worker.join()
         return self.answered
-
-
-def _at_once(job) -> bool:
-    """Answers sent as the line is read, ahead of a search that runs (with their line's
-    warnings): a terminate's (the query it stops may be running), a ping's and a version's
-    (a client's heartbeat must not wait for a search)."""
-    return isinstance(job, dict) and (
-        job.get("action") in ("terminate", "query_version") or "pong" in job
-    )
 
 
 def _agents(q: Query) -> list:
