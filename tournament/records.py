@@ -214,7 +214,8 @@ def _read_bytes(path: str | Path) -> bytes:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             kind = next((what for test, what in _NOT_REGULAR if test(mode)), "a special file")
-            raise HistoryError(f"{where} is {kind}, not a file")
+            error = NoRecordError if stat.S_ISDIR(mode) else HistoryError  # a path, no file
+            raise error(f"{where} is {kind}, not a file")
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:

@@ -162,6 +162,8 @@ def test_play_setup_errors(tmp_path):
         ["play", "--load", "/nonexistent/file.json"],
         ["advise", "--game-file", "/nonexistent/file.json", "-a", "random"],
         ["review", str(tmp_path)],  # a folder that is neither a record nor a ledger
+        ["advise", "--game-file", str(tmp_path), "-a", "random"],  # was 1: a folder
+        ["play", "--load", str(tmp_path)],
         ["review", "/nonexistent/file.json"],
     ):
         r = runner.invoke(app, argv)

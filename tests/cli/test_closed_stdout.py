@@ -108,3 +108,28 @@ def test_a_run_whose_summary_reader_went_away_ends_quietly(tmp_path):
     assert r.returncode == 141, r.stderr  # 128 + SIGPIPE: the reader left
     assert "error" not in r.stderr and "Traceback" not in r.stderr
     assert (out / "manifest.json").exists()
+
+
+def _meeple_head_1(*args: str) -> tuple[int, str]:
+    """`meeple ARGS | head -1`: the reader takes the first line, then goes away."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tournament.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": path, "COLUMNS": "80"},
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    return proc.wait(timeout=300), err
+
+
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]])
+def test_solve_whose_reader_went_away_ends_quietly_with_141(tmp_path, quiet):
+    """Was exit 1 once the first line was read: rich's progress console ended it without a
+    word, and with --quiet the broken pipe was reported as a failed write of the policy."""
+    out = tmp_path / "p.parquet"
+    args = ["solve", "kuhn_poker", "--solver", "cfr", "--iterations", "400", "--report-every", "1"]
+    assert _meeple_head_1(*args, "-o", str(out), *quiet) == (141, "")

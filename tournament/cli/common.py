@@ -49,7 +49,7 @@ CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 USAGE = 2  # exit code: the command line is wrong, nothing ran
 FAILED = 1  # exit code: the command ran and failed
-STDOUT_GONE = 141  # exit code: the reader of stdout went away (128 + SIGPIPE), said nowhere
+STDOUT_GONE = 141  # exit code: the reader of stdout went away (128 + SIGPIPE), quietly
 MAX_LINE = 2000  # spiel_games.common.errors.MAX_LINE, which this module must not import
 
 
@@ -116,8 +116,8 @@ class MeepleGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
-        """The command, its output flushed; stdout's reader gone is a quiet exit 0 (typer
-        would exit 1 without a word, for any broken pipe)."""
+        """The command, its output flushed; stdout's reader gone is a quiet exit 141
+        (STDOUT_GONE; typer would exit 1 without a word, for any broken pipe)."""
         try:
             rv = super().invoke(ctx)
             if sys.stdout is not None:  # None: started with fd 1 closed
@@ -127,7 +127,9 @@ class MeepleGroup(TyperGroup):
             if not stdout_closed():
                 raise fail("a pipe closed while writing (broken pipe)", FAILED) from None
             # the interpreter's last flush of stdout must not fail again ("Exception ignored")
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.close(null)
             raise typer.Exit(STDOUT_GONE) from None
 
 

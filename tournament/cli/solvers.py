@@ -15,6 +15,8 @@ from tournament.cli.common import (
     OutputFormat,
     domain_errors,
     fail,
+    stdout_closed,
+    stdout_console,
     wants_json,
 )
 
@@ -215,6 +217,7 @@ class _SolveProgress:
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[metric]}"),
                 TimeRemainingColumn(),
+                console=stdout_console(),  # a reader gone: BrokenPipeError, not rich's exit 1
             )
 
     @property
@@ -269,6 +272,10 @@ def _run_solve(cfg, ckpt, progress: _SolveProgress):
         raise fail(
             f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130
         ) from None
+    except BrokenPipeError as e:
+        if stdout_closed():  # the reader of the report lines went away: a quiet 141
+            raise  # (MeepleGroup.invoke); the checkpoint keeps the rounds done
+        raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
     except OSError as e:  # e.g. the disk filled up while writing the policy
         raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
 
