@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 
 import pytest
 
@@ -106,3 +107,33 @@ def _lines(*queries) -> list[str]:
     out = io.StringIO()
     Engine().serve(io.StringIO("".join(json.dumps(q) + "\n" for q in queries)), out)
     return out.getvalue().splitlines()
+
+
+def test_an_internal_error_is_answered_at_once_on_the_querys_id(monkeypatch):
+    """Was: a bug in the worker was reported only after the client's next line, so a client
+    waiting for its answer hung. The next line is sent only once an answer arrived, or
+    after 10 s without one."""
+
+    def broken(self, q, send):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Engine, "run", broken)
+    answered = threading.Event()
+
+    class Out(io.StringIO):
+        def write(self, s: str) -> int:
+            answered.set()
+            return super().write(s)
+
+    out = Out()
+
+    def lines():
+        yield json.dumps({"id": "q", **BASE, "agent": "heuristic"}) + "\n"
+        waited = answered.wait(10)
+        yield json.dumps({"id": "late" if waited else "timed out", "action": "ping"}) + "\n"
+
+    engine = Engine()
+    engine.serve(lines(), out)
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert answers[0]["id"] == "q" and "internal error: RuntimeError: boom" in answers[0]["error"]
+    assert engine.failed == "internal error: RuntimeError: boom"

@@ -236,8 +236,10 @@ class Engine:
                     else:
                         self.send(job)
             except Exception as e:  # a bug: the engine cannot answer any more, say why
-                self.failed = f"internal error: {type(e).__name__}: {one_line(e)}"
-                self.closed = True
+                failed = f"internal error: {type(e).__name__}: {one_line(e)}"
+                qid = job.qid if isinstance(job, Query) else None
+                self.send({"id": qid, "error": f"{failed}; the engine stops"})  # now: a
+                self.failed, self.closed = failed, True  # client may wait for this answer
 
         worker = threading.Thread(target=work, daemon=True)
         worker.start()
