@@ -15,6 +15,7 @@ from tournament.cli.common import (
     check_executor,
     domain_errors,
     fail,
+    own_stdout,
 )
 
 KindOption = Annotated[
@@ -122,44 +123,51 @@ def train(
     display = Display(mode, names, False)
     replay = _ReplayProgress(mode, display)
 
-    try:
-        with domain_errors(FAILED), display:
-            result = run(
-                cfg,
-                workers=workers,
-                address=address,
-                executor=executor,
-                on_start=display.on_start,
-                on_batch=display.on_batch,
-                on_progress=replay.update,
-            )
-    except KeyboardInterrupt:
-        raise fail(f"interrupted; rerun the same command to resume from {where}", 130) from None
-    finally:
-        replay.stop()
-    _report_training(result)
+    with own_stdout() as stdout:  # Ray's own prints (its workers' self-play) go to stderr
+        try:
+            with domain_errors(FAILED), display:
+                result = run(
+                    cfg,
+                    workers=workers,
+                    address=address,
+                    executor=executor,
+                    on_start=display.on_start,
+                    on_batch=display.on_batch,
+                    on_progress=replay.update,
+                )
+        except KeyboardInterrupt:
+            why = f"interrupted; rerun the same command to resume from {where}"
+            raise fail(why, 130) from None
+        finally:
+            replay.stop()
+        _report_training(result, stdout)
 
 
-def _report_training(result) -> None:
+def _report_training(result, out) -> None:
     """What `meeple train` made: games, positions, the held-out fit, the model file."""
     r = result.report
     failed = f", {result.failed} failed self-play game(s) left out" if result.failed else ""
     pooled = r.get("pooled_games", 0)
     typer.echo(
         f"{result.games - pooled} self-play games, {result.positions} positions{failed} "
-        f"(work: {result.work})"
+        f"(work: {result.work})",
+        file=out,
     )
     if pooled:
-        typer.echo(f"{pooled} games of earlier runs also train (--pool), positions counted above")
+        typer.echo(
+            f"{pooled} games of earlier runs also train (--pool), positions counted above", file=out
+        )
     if "r2_heldout" in r:
         linear = f", linear {r['r2_linear']:.3f}" if "r2_linear" in r else ""
         typer.echo(
             f"held-out R^2 of score differences on {r['heldout_games']} games: learned "
             f"({r['kind']}) {r['r2_heldout']:.3f}{linear}, hand-set evaluation "
-            f"{r['r2_hand']:.3f}, points alone {r['r2_points']:.3f}"
+            f"{r['r2_hand']:.3f}, points alone {r['r2_points']:.3f}",
+            file=out,
         )
     typer.echo(
-        f"wrote {result.model_path}; use it as ismcts(eval=learned,model={result.model_path})"
+        f"wrote {result.model_path}; use it as ismcts(eval=learned,model={result.model_path})",
+        file=out,
     )
 
 
