@@ -101,6 +101,34 @@ def test_sprt_stdout_is_the_result_alone_while_ray_prints(tmp_path, fmt):
     assert "written to fd 1" in r.stderr and "Raylet is terminated" in r.stderr
 
 
+def test_train_stdout_is_its_report_alone_while_ray_prints(tmp_path):
+    """Was: train printed its report on a stdout Ray's threads and native code also wrote
+    to. The self-play is played by a train that first writes as Ray does."""
+    r = _python(
+        f"""
+        import tournament.training as training
+        from tournament.cli import main
+
+        real = training.train
+
+        def noisy(*args, **kw):
+            ray_noise()
+            return real(*args, **kw)
+
+        training.train = noisy
+        sys.argv = ["meeple", "train", "{GAME2}", "--games", "6", "-q", "--executor", "serial",
+                    "--out", sys.argv[1] + "/m.json", "--work", sys.argv[1] + "/w"]
+        main()
+        """,
+        str(tmp_path),
+    )
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("6 self-play games") and lines[-1].startswith("wrote "), r.stdout
+    assert "Raylet" not in r.stdout and "state-dump" not in r.stdout
+    assert "written to fd 1" in r.stderr and "Raylet is terminated" in r.stderr
+
+
 def test_tournament_run_stdout_is_its_own_while_ray_prints(
     tmp_path, make_raw, write_toml, monkeypatch
 ):
