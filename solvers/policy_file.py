@@ -258,13 +258,20 @@ def label_probs(acts, labels, stored: dict[int, float] | None) -> list[tuple[int
     return [(a, q / total) for a, q in pairs]
 
 
+def decided_probs(legal, labels, stored: dict[int, float] | None):
+    """``label_probs`` at a decision over ``legal`` whose ``labels`` (one per legal action,
+    None when actions are their own labels) are not yet merged: None where the file does
+    not decide (the agent's fallback plays)."""
+    acts, labs = (legal, legal) if labels is None else first_per_label(legal, labels)
+    return label_probs(acts, labs, stored)
+
+
 def played_probs(legal, labels, stored: dict[int, float] | None) -> dict[int, float]:
     """{action: probability} over ``legal`` as ``policy(path=FILE,fallback=random)`` plays
-    it: ``label_probs`` where the file decides (``labels`` one per legal action, None when
-    actions are their own labels), uniform over every legal action where it does not. The
-    mapping of the ``nash_conv`` that ``meeple solve`` reports and of ``to_openspiel_policy``."""
-    acts, labs = (legal, legal) if labels is None else first_per_label(legal, labels)
-    probs = label_probs(acts, labs, stored)
+    it: ``decided_probs`` where the file decides, uniform over every legal action where it
+    does not. The mapping of the ``nash_conv`` that ``meeple solve`` reports and of
+    ``to_openspiel_policy``."""
+    probs = decided_probs(legal, labels, stored)
     if probs is None:
         return {a: 1.0 / len(legal) for a in legal}
     out = dict.fromkeys(legal, 0.0)
@@ -366,9 +373,7 @@ class FilePolicy(openspiel_policy.Policy):
 
     def covers(self, state) -> bool:
         """True where the file decides (``policy`` plays no fallback move here)."""
-        legal, labels, stored = self._decision(state)
-        acts, labs = (legal, legal) if labels is None else first_per_label(legal, labels)
-        return label_probs(acts, labs, stored) is not None
+        return decided_probs(*self._decision(state)) is not None
 
 
 def to_openspiel_policy(game, path: str | Path) -> FilePolicy:

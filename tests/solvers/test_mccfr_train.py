@@ -28,7 +28,17 @@ def _spec(**kw) -> TrainSpec:
     return TrainSpec(**{**base, **kw})
 
 
-def _run(spec, iterations, executor, journal=None, tables=None, done=0, rounds=0):
+def _run(
+    spec,
+    iterations,
+    executor,
+    journal=None,
+    tables=None,
+    done=0,
+    rounds=0,
+    report_every=10**9,
+    on_report=lambda t, p: {},
+):
     tables = tables or Tables(spec.max_keys)
     train(
         spec,
@@ -38,8 +48,8 @@ def _run(spec, iterations, executor, journal=None, tables=None, done=0, rounds=0
         rounds,
         journal,
         executor,
-        report_every=10**9,
-        on_report=lambda t, p: {},
+        report_every=report_every,
+        on_report=on_report,
     )
     return tables
 
@@ -286,19 +296,12 @@ def test_extending_a_run_that_ended_mid_round_gives_the_uninterrupted_tables(tmp
     made: list[int] = []
 
     def run(iterations, journal, tables=None, done=0, rounds=0):
-        tables = tables or Tables(spec.max_keys)
-        train(
-            spec,
-            iterations,
-            tables,
-            done,
-            rounds,
-            journal,
-            SerialExecutor(spec),
-            report_every=20,
-            on_report=lambda t, p: made.append(p.iterations) or {"iteration": p.iterations},
-        )
-        return tables
+        def report(t, p):
+            made.append(p.iterations)
+            return {"iteration": p.iterations}
+
+        executor = SerialExecutor(spec)
+        return _run(spec, iterations, executor, journal, tables, done, rounds, 20, report)
 
     straight = run(60, Journal(tmp_path / "a", spec))
     short = run(25, Journal(tmp_path / "b", spec))

@@ -50,6 +50,29 @@ def _python(code: str, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+def _meeple_while_ray_prints(module: str, name: str, argv: str, arg: str):
+    """``meeple`` with ``argv`` (Python source of the argument list, which may use
+    ``sys.argv[1]``, set to ``arg``) in a fresh interpreter, ``module.name`` patched to
+    first write as Ray does (``ray_noise``)."""
+    return _python(
+        f"""
+        import {module} as patched
+        from tournament.cli import main
+
+        real = patched.{name}
+
+        def noisy(*args, **kw):
+            ray_noise()
+            return real(*args, **kw)
+
+        patched.{name} = noisy
+        sys.argv = ["meeple", *{argv}]
+        main()
+        """,
+        arg,
+    )
+
+
 def test_own_stdout_keeps_fd_1_for_the_result():
     r = _python(
         """
@@ -73,25 +96,11 @@ def test_sprt_stdout_is_the_result_alone_while_ray_prints(tmp_path, fmt):
     """Was: after a Ray node died mid-test, the raylet's last log lines (some 20) came
     first on stdout, and `meeple sprt --format json` printed no JSON. Ray is played by a
     play_sprt that first writes as Ray does (a thread: sys.stdout and fd 1)."""
-    r = _python(
-        f"""
-        import tournament.sprt.run as run
-        from tournament.cli import main
-
-        real = run.play_sprt
-
-        def noisy(*args, **kw):
-            ray_noise()
-            return real(*args, **kw)
-
-        run.play_sprt = noisy
-        sys.argv = ["meeple", "sprt", "{GAME2}", "heuristic", "random", "--elo1", "100",
-                    "--max-games", "200", "--executor", "serial", "-q", "--out", sys.argv[1],
-                    "--format", "{fmt}"]
-        main()
-        """,
-        str(tmp_path / "sprt"),
+    argv = (
+        f'["sprt", "{GAME2}", "heuristic", "random", "--elo1", "100", "--max-games", "200", '
+        f'"--executor", "serial", "-q", "--out", sys.argv[1], "--format", "{fmt}"]'
     )
+    r = _meeple_while_ray_prints("tournament.sprt.run", "play_sprt", argv, str(tmp_path / "sprt"))
     assert r.returncode == 0, r.stderr
     if fmt == "json":
         assert json.loads(r.stdout)["verdict"] == "H1"
@@ -104,24 +113,11 @@ def test_sprt_stdout_is_the_result_alone_while_ray_prints(tmp_path, fmt):
 def test_train_stdout_is_its_report_alone_while_ray_prints(tmp_path):
     """Was: train printed its report on a stdout Ray's threads and native code also wrote
     to. The self-play is played by a train that first writes as Ray does."""
-    r = _python(
-        f"""
-        import tournament.training as training
-        from tournament.cli import main
-
-        real = training.train
-
-        def noisy(*args, **kw):
-            ray_noise()
-            return real(*args, **kw)
-
-        training.train = noisy
-        sys.argv = ["meeple", "train", "{GAME2}", "--games", "6", "-q", "--executor", "serial",
-                    "--out", sys.argv[1] + "/m.json", "--work", sys.argv[1] + "/w"]
-        main()
-        """,
-        str(tmp_path),
+    argv = (
+        f'["train", "{GAME2}", "--games", "6", "-q", "--executor", "serial", '
+        '"--out", sys.argv[1] + "/m.json", "--work", sys.argv[1] + "/w"]'
     )
+    r = _meeple_while_ray_prints("tournament.training", "train", argv, str(tmp_path))
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0].startswith("6 self-play games") and lines[-1].startswith("wrote "), r.stdout
