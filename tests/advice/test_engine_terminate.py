@@ -137,3 +137,56 @@ def test_an_internal_error_is_answered_at_once_on_the_querys_id(monkeypatch):
     answers = [json.loads(x) for x in out.getvalue().splitlines()]
     assert answers[0]["id"] == "q" and "internal error: RuntimeError: boom" in answers[0]["error"]
     assert engine.failed == "internal error: RuntimeError: boom"
+
+
+class _Watched(io.StringIO):
+    """The engine's output, with an event set once a status answer is written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.status = threading.Event()
+
+    def write(self, s: str) -> int:
+        if '"status"' in s:
+            self.status.set()
+        return super().write(s)
+
+
+def test_status_answers_at_once_while_a_search_runs(monkeypatch):
+    """A heartbeat never waits for a search (ping is the in-order barrier): here the search
+    runs until a terminate sent only once the status answer arrived (or after 10 s without
+    one), with a second query waiting behind it."""
+    begun = threading.Event()
+    real = serve.advise_state
+
+    def advise_state(*args, on_agent, **kw):
+        def hook(agent, root):
+            on_agent(agent, root)
+            begun.set()
+
+        return real(*args, on_agent=hook, **kw)
+
+    monkeypatch.setattr(serve, "advise_state", advise_state)
+    out = _Watched()
+    long = "ismcts(sims=100000000)"
+
+    def lines():
+        yield json.dumps({"id": "q", **BASE, "agent": long}) + "\n"
+        yield json.dumps({"id": "next", **BASE, "agent": "random"}) + "\n"
+        assert begun.wait(60)
+        yield json.dumps({"id": "s", "action": "status"}) + "\n"
+        out.status.wait(10)
+        yield json.dumps({"id": "t", "action": "terminate", "terminateId": "q"}) + "\n"
+
+    Engine().serve(lines(), out)
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    ids = [a["id"] for a in answers]
+    assert ids.index("s") < ids.index("q"), ids
+    status = answers[ids.index("s")]
+    assert status["searching"] == "q" and status["agent"] == long
+    assert status["queued"] == 1 and status["seconds"] >= 0
+
+
+def test_status_when_idle_names_nothing():
+    (answer,) = [json.loads(x) for x in _lines({"id": 7, "action": "status"})]
+    assert answer == {"id": 7, "action": "status", "searching": None, "agent": None, "queued": 0}

@@ -20,7 +20,9 @@ Unknown fields are ignored with a warning line ``{"id", "warning", "field"}``. E
 object with an id); a bad line never stops the engine. Actions (``"action"``, or the
 older ``"command"``): ``query_version``, ``terminate`` (``terminateId``: stop that query,
 which answers with what it has, ``"terminated": true`` when a search was cut short or
-skipped), ``ping`` and ``quit``. Lines and their encoding: ``serve_io``; partial answers
+skipped), ``status`` (answered at once, ahead of a running search: what is searching, for
+how long, and how many queries wait; a heartbeat), ``ping`` (answered in order: its pong
+says every line read before it is answered) and ``quit``. Lines and their encoding: ``serve_io``; partial answers
 and stopping an agent: ``serve_partial``.
 """
 
@@ -31,6 +33,7 @@ import os
 import queue
 import sys
 import threading
+import time
 from typing import IO
 
 from solvers.registry import resolve
@@ -50,7 +53,9 @@ from tournament.advice.serve_query import Query, parse_query, unknown_fields
 
 # 1.1: answers name their opponent models and partial answers their agent; "terminated"
 # only where a search was cut short or skipped; a stopped query keeps its several agents' shape
-VERSION = "1.1"
+# 1.2: the status action, answered at once while a search runs
+VERSION = "1.2"
+AT_ONCE = ("terminate", "status")  # actions answered as read, ahead of a running search
 
 
 class Engine:
@@ -62,6 +67,7 @@ class Engine:
         # reused: terminate stops every query of that id)
         self.pending: dict[str, list[Running]] = {}
         self.pending_lock = threading.Lock()
+        self.current: Running | None = None  # the query being answered, for status
         self.closed = False  # no more answers can be written
         self.failed: str | None = None  # why, when not a reader that went away
 
@@ -124,12 +130,27 @@ class Engine:
             return {"id": q.qid, "bye": True}, False
         if q.action == "query_version":
             return {"id": q.qid, "action": "query_version", "version": VERSION}, True
+        if q.action == "status":
+            return self.status(q.qid), True
         # terminate
         with self.pending_lock:
             targets = list(self.pending.get(key(q.terminate_id), ()))
         for target in targets:
             target.stop()
         return {"id": q.qid, "action": "terminate", "terminateId": q.terminate_id}, True
+
+    def status(self, qid) -> dict:
+        """What the engine is doing now (the reader's thread, while the worker answers)."""
+        current = self.current
+        with self.pending_lock:
+            waiting = sum(len(rs) for rs in self.pending.values())
+        answer = {"id": qid, "action": "status", "searching": None, "agent": None}
+        if current is not None:
+            waiting -= 1
+            answer.update(searching=current.qid, agent=current.spec)
+            answer["seconds"] = round(time.perf_counter() - current.began, 3)
+        answer["queued"] = max(waiting, 0)
+        return answer
 
     def run(self, q: Query, send) -> None:
         """Answer one analysis query, sending each answer with ``send``. Its agents are
@@ -139,6 +160,8 @@ class Engine:
         running = None
         try:
             running = self._running(q)
+            running.began = time.perf_counter()
+            self.current = running
             agents = _fails(lambda: _agents(q))
             if isinstance(agents, str):
                 send({"id": q.qid, "error": agents})
@@ -155,6 +178,7 @@ class Engine:
                     send({"id": q.qid, **answer})
                     self.answered += 1
         finally:
+            self.current = None
             if running is not None:
                 self._answered(running)
 
@@ -245,11 +269,11 @@ class Engine:
         worker.start()
         for line in inp:
             todo, keep = self.read(line)
-            now = any(isinstance(j, dict) and j.get("action") == "terminate" for j in todo)
+            now = any(isinstance(j, dict) and j.get("action") in AT_ONCE for j in todo)
             for job in todo:
                 if isinstance(job, Query):
                     self._queued(job)
-                if now:  # at once, its warnings first: the query it stops may be running now
+                if now:  # at once, its warnings first: a search may be running now
                     self.send(job)
                 else:
                     jobs.put(job)

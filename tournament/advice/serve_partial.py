@@ -23,6 +23,8 @@ class Running:
         self.qid = qid
         self.terminated = False
         self.agent = None
+        self.spec: str | None = None  # the agent's spec, for status
+        self.began = 0.0  # perf_counter when its answering began
         self.halted = False
 
     def stop(self) -> None:
@@ -32,10 +34,10 @@ class Running:
         if agent is not None and agent.halt():
             self.halted = True
 
-    def start(self, agent) -> None:
+    def start(self, agent, spec: str | None = None) -> None:
         """The worker's thread: ``agent`` begins; stopped at once after a terminate."""
         self.halted = False
-        self.agent = agent
+        self.agent, self.spec = agent, spec
         if self.terminated and agent.halt():
             self.halted = True
 
@@ -46,7 +48,7 @@ def watcher(q, turn, running: Running, send, spec: str):
     each naming the agent (``seconds``: since that agent's search began)."""
 
     def on_agent(agent, root) -> None:
-        running.start(agent)
+        running.start(agent, spec)
         every = q.report_every
         engine = getattr(agent, "engine", None)
         if every is None or engine is None or not hasattr(agent, "partial"):

@@ -28,7 +28,7 @@ FIELDS = {
     "command",
     "terminateId",
 }
-ACTIONS = ("ping", "quit", "query_version", "terminate")
+ACTIONS = ("ping", "quit", "query_version", "terminate", "status")
 
 MIN_EVERY = 0.01  # partial answers at most 100 a second: smaller floods the pipe
 
