@@ -11,6 +11,7 @@ checks the Markdown is exactly that rendering, so no figure in it is typed by ha
     python scripts/bench_stats.py luck               # luck adjustment
     python scripts/bench_stats.py luck-ceiling       # what any luck adjustment can remove
     python scripts/bench_stats.py adaptive           # adaptive schedule vs round robin
+    python scripts/bench_stats.py adaptive-sim       # its error rates, synthetic games
     python scripts/bench_stats.py render             # data file -> docs/TOURNAMENTS-STATS.md
     python scripts/bench_stats.py render --check     # exit 1 when the Markdown differs
 
@@ -33,6 +34,7 @@ if str(ROOT / "scripts") not in sys.path:  # its report module, also when loaded
     sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_stats_render  # noqa: E402
+from bench_stats_adaptive import phase_adaptive_sim  # noqa: E402
 from bench_stats_ceiling import phase_luck_ceiling  # noqa: E402
 from bench_stats_common import (  # noqa: E402
     DATA,
@@ -278,6 +280,7 @@ PHASES = {
     "luck": phase_luck,
     "luck-ceiling": phase_luck_ceiling,
     "adaptive": phase_adaptive,
+    "adaptive-sim": phase_adaptive_sim,
 }
 
 
@@ -305,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="luck, luck-ceiling: a token run on small ledgers it plays, nothing saved",
     )
+    ap.add_argument("--trials", type=int, help="adaptive-sim: runs per row (default 200)")
     args = ap.parse_args(argv)
     args.games = [g for g in args.games.split(",") if g]
     return PHASES[args.phase](args) or 0

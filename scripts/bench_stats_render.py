@@ -278,4 +278,8 @@ def render(data: dict, pool: list[str]) -> str:
         lines += render_rollouts(data["luck_rollouts"])
     if data.get("adaptive"):
         lines += render_adaptive(data["adaptive"])
+    if data.get("adaptive_sim"):
+        from bench_stats_adaptive import render_adaptive_sim
+
+        lines += render_adaptive_sim(data["adaptive_sim"])
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -4,17 +4,23 @@
 is the most any line-up plays), but chooses which duplicate sets to play, in rounds:
 
 - round 0: every line-up plays ``min_seeds`` seeds;
-- after each round, the Elo fit and ``BOOTSTRAP`` resamples of the duplicate sets played
-  so far give, for every pair of agents, the share of resamples that order them as the fit
+- after each round, the Elo fit and bootstrap resamples of the duplicate sets played so
+  far give, for every pair of agents, the share of resamples that order them as the fit
   does (the pair's *confidence*). The pairs that decide the ``top`` places (each of the
-  first ``top`` agents against everyone ranked below it; ``top = 0``: every pair) must all
-  reach ``confidence``;
+  first ``top`` agents against everyone ranked below it; ``top = 0``: every pair) decide;
 - the next round plays one more seed of every line-up that seats the least confident of
   those pairs (LUCB's rule: sample where the two candidates are hardest to tell apart);
   once those line-ups have used every seed, of every line-up seating either agent of the
   pair (Elo compares two agents through the others too); then the next pair;
-- the schedule stops when every deciding pair is confident enough, or when no line-up
-  that would help has a seed left.
+- the schedule may stop only at a *look*: the round where the duplicate sets played first
+  reach the first round's number, twice it, four times, ..., and the cap (a
+  group-sequential design). The error ``1 - confidence`` is shared by the looks
+  (Bonferroni): at a look every deciding pair must reach ``1 - (1 - confidence) / looks``,
+  or, with ``tie_elo`` > 0, be shown level (the resamples put the Elo difference beyond
+  ``tie_elo`` either way no more often than that error share: two one-sided tests). Without
+  the sharing, stopping at the first round where every pair reached 0.95 stopped on lucky
+  streaks: two tied agents ended in a strict order in 40% of simulated runs;
+- it also stops when no line-up that would help has a seed left.
 
 Every decision is a function of the games of the rounds before it (the bootstrap seed
 derives from the master seed and the round), and games are deterministic, so a run that is
@@ -32,7 +38,8 @@ from tournament.config import TournamentConfig, lineups
 from tournament.ratings.fit import Games, elo_samples
 from tournament.schedule import GameTask
 
-BOOTSTRAP = 300
+BOOTSTRAP = 300  # resamples at least; more when a look's error share needs them
+TAIL_RESAMPLES = 20  # resamples expected beyond a look's level (its resolution)
 
 
 @dataclass
@@ -43,13 +50,54 @@ class Decision:
     pairs: list[tuple[str, str, float]]  # deciding pairs (higher, lower, confidence)
     done: bool = False
     reason: str = ""
+    level: float = 0.0  # what a deciding pair's confidence must reach at a look
+    ties: list[tuple[str, str]] = field(default_factory=list)  # pairs shown level (tie_elo)
+
+    def open_pairs(self) -> list[tuple[str, str, float]]:
+        """The deciding pairs neither ordered nor shown level at ``level``, least sure first."""
+        tied = set(self.ties)
+        return sorted(
+            (p for p in self.pairs if p[2] < self.level and p[:2] not in tied),
+            key=lambda p: (p[2], p[:2]),
+        )
 
 
-def confidences(cfg: TournamentConfig, rows: list[dict], seed: int) -> Decision:
-    """Order the agents by Elo on ``rows`` and measure the deciding pairs' confidence."""
+def looks(first_sets: int, max_sets: int) -> list[int]:
+    """The numbers of duplicate sets at which the schedule may stop: the first round's,
+    doubling, and the cap."""
+    out, n = [], max(first_sets, 1)
+    while n < max_sets:
+        out.append(n)
+        n *= 2
+    return [*out, max_sets]
+
+
+def look_level(confidence: float, num_looks: int) -> float:
+    """A look's level: the error ``1 - confidence`` shared equally by the looks."""
+    return 1.0 - (1.0 - confidence) / max(num_looks, 1)
+
+
+def confidences(
+    cfg: TournamentConfig,
+    rows: list[dict],
+    seed: int,
+    level: float | None = None,
+    tie_elo: float = 0.0,
+) -> Decision:
+    """Order the agents by Elo on ``rows`` and measure the deciding pairs' confidence
+    (``level``: what a look needs, by default ``cfg.confidence``, one look; the pairs shown
+    level within ``tie_elo`` at it are ``ties``)."""
+    level = cfg.confidence if level is None else level
+    resamples = max(BOOTSTRAP, int(np.ceil(TAIL_RESAMPLES / (1.0 - level))))
     names = [a.name for a in cfg.agents]
     index = {a.agent_id: i for i, a in enumerate(cfg.agents)}
-    rated = [r for r in rows if r["ranks"] is not None]
+    # in a fixed order: the bootstrap draws its weights by set, so the sets' numbering
+    # must not follow the order rows arrive in (a set's iteration order changes between
+    # processes with the hash seed, and a resumed run must choose the rounds it chose)
+    rated = sorted(
+        (r for r in rows if r["ranks"] is not None),
+        key=lambda r: (sorted(r["agents"]), repr(r["seed"]), r["game_id"]),
+    )
     sets: dict[tuple, int] = {}
     blocks = [sets.setdefault((tuple(sorted(r["agents"])), r["seed"]), len(sets)) for r in rated]
     g = Games(
@@ -58,17 +106,19 @@ def confidences(cfg: TournamentConfig, rows: list[dict], seed: int) -> Decision:
         np.zeros((len(rated), cfg.num_players)),
         np.array(blocks, dtype=np.int64),
     )
-    elo, samples = elo_samples([g], len(names), BOOTSTRAP, seed)
+    elo, samples = elo_samples([g], len(names), resamples, seed)
     order = sorted(range(len(names)), key=lambda i: (-elo[i], names[i]))
     top = len(names) - 1 if cfg.top == 0 else min(cfg.top, len(names) - 1)
-    pairs = []
+    pairs, ties = [], []
     for pos in range(top):
         for below in order[pos + 1 :]:
             hi = order[pos]
-            pairs.append(
-                (names[hi], names[below], float(np.mean(samples[:, hi] > samples[:, below])))
-            )
-    return Decision([names[i] for i in order], pairs)
+            diff = samples[:, hi] - samples[:, below]
+            pairs.append((names[hi], names[below], float(np.mean(diff > 0))))
+            beyond = max(np.mean(diff > tie_elo), np.mean(diff < -tie_elo))
+            if tie_elo > 0 and beyond <= 1.0 - level:
+                ties.append((names[hi], names[below]))
+    return Decision([names[i] for i in order], pairs, level=level, ties=ties)
 
 
 @dataclass
@@ -82,6 +132,8 @@ class AdaptiveSource:
     played: dict[tuple[str, ...], int] = field(default_factory=dict)  # seeds planned per line-up
     round: list[tuple] = field(default_factory=list)  # (line-up, seed index) of this round
     rounds: int = 0
+    looks: list[int] = field(default_factory=list)  # sets played at which it may stop
+    next_look: int = 0  # index into looks
     handed: set = field(default_factory=set)
     decision: Decision | None = None
 
@@ -91,6 +143,12 @@ class AdaptiveSource:
         first = min(self.cfg.min_seeds, self.cfg.seeds_per_lineup)
         self.round = [(lu, s) for s in range(first) for lu in lineups(self.cfg)]
         self.played = {lu: first for lu in lineups(self.cfg)}
+        num = len(self.played)
+        self.looks = looks(first * num, self.cfg.seeds_per_lineup * num)
+
+    @property
+    def level(self) -> float:
+        return look_level(self.cfg.confidence, len(self.looks))
 
     def _complete(self, key: tuple) -> bool:
         return all(t.game_id in self.rows for t in self.by_set[key])
@@ -101,18 +159,32 @@ class AdaptiveSource:
             self.rounds += 1
             planned = {(lu, s) for lu, n in self.played.items() for s in range(n)}
             games = [self.rows[t.game_id] for k in planned for t in self.by_set[k]]
-            self.decision = confidences(self.cfg, games, self.cfg.seed * 100_003 + self.rounds)
-            self.round = self._next_round(self.decision)
+            seed = self.cfg.seed * 100_003 + self.rounds
+            d = confidences(self.cfg, games, seed, self.level, self.cfg.tie_elo)
+            self.decision = d
+            self.round = self._next_round(d, self._look(len(planned)))
             self.handed.clear()
 
-    def _next_round(self, d: Decision) -> list[tuple]:
-        open_pairs = sorted(
-            (p for p in d.pairs if p[2] < self.cfg.confidence), key=lambda p: (p[2], p[:2])
-        )
-        if not open_pairs:
-            d.done, d.reason = True, f"every deciding pair at confidence >= {self.cfg.confidence:g}"
+    def _look(self, sets: int) -> bool:
+        """Whether a round that ends with ``sets`` duplicate sets played is a look."""
+        if self.next_look >= len(self.looks) or sets < self.looks[self.next_look]:
+            return False
+        while self.next_look < len(self.looks) and self.looks[self.next_look] <= sets:
+            self.next_look += 1
+        return True
+
+    def _next_round(self, d: Decision, look: bool) -> list[tuple]:
+        open_pairs = d.open_pairs()
+        if not open_pairs and look:
+            sure = f"every deciding pair at confidence >= {d.level:.4g}"
+            if d.ties:
+                sure += f" or level within {self.cfg.tie_elo:g} Elo"
+            d.done = True
+            d.reason = f"{sure} (a look's share of {self.cfg.confidence:g})"
             return []
-        for hi, lo, _ in open_pairs:
+        # between looks the schedule plays on where it is least sure, decided pairs too
+        candidates = open_pairs or sorted(d.pairs, key=lambda p: (p[2], p[:2]))
+        for hi, lo, _ in candidates:
             free = [lu for lu in lineups(self.cfg) if self.played[lu] < self.cfg.seeds_per_lineup]
             # the pair's own line-ups first; once those are used up, the line-ups of either
             # agent (Elo also compares two agents through their results against the others)
@@ -124,7 +196,12 @@ class AdaptiveSource:
                 for lu in room:
                     self.played[lu] += 1
                 return out
-        d.done, d.reason = True, "no seed left in the line-ups of the undecided pairs"
+        d.done = True
+        d.reason = (
+            "no seed left in the line-ups of the undecided pairs"
+            if open_pairs
+            else f"every deciding pair at confidence >= {d.level:.4g}; no seed left to play on"
+        )
         return []
 
     # ----- TaskSource -------------------------------------------------------------------

@@ -100,6 +100,7 @@ class TournamentConfig:
     confidence: float = 0.95  # adaptive only (ADAPTIVE_KEYS)
     top: int = 3
     min_seeds: int = 2
+    tie_elo: float = 0.0
     # Resolved while validating, not part of the identity: the game's player count and the
     # code version of the game and all solvers (the manifest's; agent ids hash their kind's).
     num_players: int = field(default=0, compare=False)
@@ -134,6 +135,8 @@ class TournamentConfig:
             out["seating"] = self.seating
         if self.schedule == "adaptive":
             out.update({k: getattr(self, k) for k in ADAPTIVE_KEYS})
+            if not self.tie_elo:  # the ledgers of runs before the key keep their hash
+                del out["tie_elo"]
         return out
 
     @property

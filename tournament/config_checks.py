@@ -127,6 +127,9 @@ def adaptive_keys(t: dict, schedule: str, seeds: int) -> dict:
     out["confidence"] = float(out["confidence"])
     if not 0.5 < out["confidence"] < 1.0:
         raise ConfigError(f"tournament.confidence must be in (0.5, 1), got {out['confidence']}")
+    out["tie_elo"] = float(out["tie_elo"])
+    if not 0.0 <= out["tie_elo"] < 1000.0:
+        raise ConfigError(f"tournament.tie_elo must be in [0, 1000), got {out['tie_elo']}")
     if out["top"] < 0:
         raise ConfigError(f"tournament.top must be >= 0, got {out['top']}")
     if not 1 <= out["min_seeds"] <= seeds:

@@ -87,8 +87,16 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
     Key(
         "min_seeds", int, 2, "adaptive: seeds every line-up plays before the choosing starts", False
     ),
+    Key(
+        "tie_elo",
+        float,
+        0.0,
+        "adaptive: a deciding pair shown within this many Elo of level counts as decided "
+        "(0: never; two tied agents then play to the cap)",
+        False,
+    ),
 )
-ADAPTIVE_KEYS = ("confidence", "top", "min_seeds")
+ADAPTIVE_KEYS = ("confidence", "top", "min_seeds", "tie_elo")
 
 
 def option_help(name: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from spiel_games.common.errors import ConfigError
-from tournament.adaptive import AdaptiveSource, confidences
+from tournament.adaptive import AdaptiveSource, confidences, look_level, looks
 from tournament.config import build_config, config_to_toml_dict, num_games
 from tournament.ledger import read_ledger
 from tournament.runner import run_tournament
@@ -75,7 +75,7 @@ def test_adaptive_keys_are_validated_and_recorded():
 
 
 def test_rounds_play_the_least_certain_pair_and_stop(tmp_path):
-    cfg = adaptive()
+    cfg = adaptive(seeds_per_lineup=16)
     source = run(cfg, tmp_path / "a")
     games = read_ledger(tmp_path / "a").table.num_rows
     assert source.decision is not None and source.decision.done
@@ -90,8 +90,23 @@ def test_rounds_play_the_least_certain_pair_and_stop(tmp_path):
     assert all(len(s) >= cfg.min_seeds for s in seeds.values())
     assert len({len(s) for s in seeds.values()}) > 1  # some line-ups played more than others
     d = source.decision
-    if "confidence" in d.reason:
-        assert all(c >= cfg.confidence for _, _, c in d.pairs)
+    assert "confidence" in d.reason and all(c >= d.level for _, _, c in d.pairs)
+    assert len(rows) // 3 in source.looks  # it stopped at a look (3 seat orders a set)
+    assert d.level == pytest.approx(1 - 0.1 / len(source.looks)) and d.level > cfg.confidence
+
+
+def test_the_looks_double_and_share_the_error():
+    assert looks(8, 64) == [8, 16, 32, 64] and looks(8, 48) == [8, 16, 32, 48]
+    assert looks(8, 8) == [8]  # min_seeds = seeds_per_lineup: one look, the round robin
+    assert look_level(0.95, 1) == pytest.approx(0.95)
+    assert look_level(0.95, 5) == pytest.approx(0.99)
+
+
+def test_tie_elo_is_checked_and_kept_out_of_old_hashes():
+    assert "tie_elo" not in adaptive().identity()  # ledgers from before the key resume
+    assert adaptive(tie_elo=40).identity()["tie_elo"] == 40.0
+    with pytest.raises(ConfigError, match="tie_elo must be in"):
+        adaptive(tie_elo=-1)
 
 
 def test_a_stopped_run_resumes_to_the_same_ledger(tmp_path):
@@ -194,3 +209,20 @@ def test_the_runner_skips_sets_a_source_hands_out_again(tmp_path):
 
     s = run_tournament(cfg, tmp_path / "x", executor="serial", tasks=tasks, source=Again())
     assert s.played == len(sets[0]) + len(sets[1])
+
+
+def test_a_decision_does_not_follow_the_order_of_the_rows():
+    """Was: the sets were numbered in the order rows came, which follows the iteration of a
+    set of (line-up, seed) keys and so the process's hash seed: a run resumed in another
+    process could choose other rounds than the run it continues."""
+    import random
+
+    from tournament.batch import play_batch
+    from tournament.runner import batch_spec
+
+    cfg = adaptive()
+    rows = play_batch(batch_spec(cfg), [t for t in schedule(cfg) if t.seed_index < 3])
+    first = confidences(cfg, rows, seed=5)
+    random.Random(0).shuffle(rows)
+    again = confidences(cfg, rows, seed=5)
+    assert again.pairs == first.pairs
