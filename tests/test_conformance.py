@@ -45,6 +45,13 @@ def test_action_string_round_trip(case):
     C.check_action_strings(game, num_games=1)
 
 
+def test_chance_descriptions(case):
+    """Every chance node says what it decides in the game's own words (table mode's
+    prompts), the same in a resampled world."""
+    _, game = case
+    C.check_chance_descriptions(game, num_games=1)
+
+
 def test_illegal_actions_raise(case):
     _, game = case
     assert C.check_illegal_actions_raise(game, num_games=1) > 0

@@ -91,6 +91,7 @@ class BruxellesState(EngineState):
     final_returns = staticmethod(scoring.final_returns)
     action_text = staticmethod(text.action_string)
     board_text = staticmethod(text.render)
+    chance_text = staticmethod(text.chance_description)
     resampler = staticmethod(resample_from_infostate)
 
     # ----- inspection ----------------------------------------------------------------------

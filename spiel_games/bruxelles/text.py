@@ -112,6 +112,30 @@ def chance_string(s, o: int) -> str:
     return f"chance {o}"
 
 
+def chance_description(s) -> str:
+    """What the chance node decides, in a player's words (the engine's ``chance_text``):
+    setup fills the board rows, compass spaces, theater spaces and columns in order
+    (rounds.start), a refill the first empty one."""
+    ph = s.phase
+    if ph == Phase.C_STRIP:
+        return f"the strip for board row {len(s.strips) + 1}"
+    if ph == Phase.C_COMPASS:
+        return f"the tile for compass space {len(s.compass) + 1}"
+    if ph == Phase.C_ART:
+        p, k, drawn, purpose = s.ctx
+        if purpose == 0:
+            return f"P{p + 1}'s start work of art"
+        total = len(drawn) + k
+        return f"P{p + 1}'s Workshop draw" + (f" {len(drawn) + 1} of {total}" if total > 1 else "")
+    if ph == Phase.C_FIGURE:
+        k = s.display.index(-1)
+        return f"the figure for the theater's {R.THEATER_COSTS[k]} BF space"
+    if ph == Phase.C_BONUS:
+        return f"the bonus card for column {s.strip_bonus.index(-1) + 1}"
+    assert ph == Phase.C_STOCK, ph
+    return f"round {s.round}'s stock exchange card"
+
+
 def action_string(s, player: int, a: int) -> str:
     """A readable, unique name for a player action id (uses the state for detail), or
     for the chance player a chance outcome's."""

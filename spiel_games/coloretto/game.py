@@ -69,6 +69,7 @@ class ColorettoState(EngineState):
     final_returns = staticmethod(scoring.final_returns)
     action_text = staticmethod(text.action_string)
     board_text = staticmethod(text.render)
+    chance_text = staticmethod(text.chance_description)
 
     # ----- inspection ----------------------------------------------------------------
     def scores(self) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from spiel_games.coloretto.rules import RULES, Config
 from spiel_games.coloretto.scoring import scores
-from spiel_games.coloretto.state import ASSIGN, DEAL, END, PLACE, PLAY, START, Core
+from spiel_games.coloretto.state import ASSIGN, DEAL, DRAW, END, PLACE, PLAY, START, Core
 from spiel_games.common.engine import CHANCE
 
 COLOUR_NAMES: tuple[str, ...] = tuple(RULES["deck.colour_names"])
@@ -27,6 +27,20 @@ def chance_string(s: Core, outcome: int) -> str:
     if s.phase == START:
         return f"start player: P{outcome + 1}"
     return f"deck: {type_name(s.cfg, outcome)}"
+
+
+def chance_description(s: Core) -> str:
+    """What the chance node decides, in a player's words (the engine's ``chance_text``).
+    Start cards go to P1 first, each player's ``start_cards`` in a row (phases.apply_deal)."""
+    if s.phase == DEAL:
+        per = s.cfg.start_cards
+        p, k = divmod(len(s.dealt), per)
+        return f"P{p + 1}'s start card" + (f" {k + 1} of {per}" if per > 1 else "")
+    if s.phase == START:
+        return "the start player"
+    if s.phase == DRAW:
+        return f"the card P{s.cur + 1} draws from the deck"
+    return f"the extra card P{s.cur + 1} gets from the deck (golden joker)"
 
 
 def action_string(s: Core, player: int, action: int) -> str:

@@ -1,13 +1,26 @@
-"""Sampling chance outcomes, written once for games, solvers, tournaments and tests.
+"""Sampling chance outcomes, written once for games, solvers, tournaments and tests, and
+what a chance node decides in a player's words (``chance_description``).
 
-Both functions take any random source with a ``random()`` method returning U[0, 1): a
-``random.Random`` or a ``numpy.random.Generator``. Each draw consumes exactly one
-``random()`` call, so a seeded stream gives the same outcomes wherever it is used.
+Both sampling functions take any random source with a ``random()`` method returning
+U[0, 1): a ``random.Random`` or a ``numpy.random.Generator``. Each draw consumes exactly
+one ``random()`` call, so a seeded stream gives the same outcomes wherever it is used.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
+
+# What a chance node decides, where its game says nothing more (see chance_description).
+CHANCE_OUTCOME = "chance outcome"
+
+
+def chance_description(state) -> str:
+    """What the chance node ``state`` decides, in a few words a player understands
+    ("P2's start card", "the strip for board row 3"): the game's own
+    ``state.chance_description()`` where it has one (every meeple game, through the engine's
+    ``chance_text`` hook), else ``CHANCE_OUTCOME`` (any other OpenSpiel game)."""
+    describe = getattr(state, "chance_description", None)
+    return CHANCE_OUTCOME if describe is None else str(describe())
 
 
 class RandomSource(Protocol):

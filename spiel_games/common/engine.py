@@ -42,6 +42,7 @@ from typing import ClassVar, NamedTuple, Protocol
 
 import pyspiel
 
+from spiel_games.common.chance import CHANCE_OUTCOME
 from spiel_games.common.game_type import make_game_type
 from spiel_games.common.phase_table import (
     CHANCE,
@@ -188,7 +189,8 @@ class EngineState(pyspiel.State):
     ``__dict__``, so ``__init__`` only points at the game's initial core (copied on the
     first move) and ``clone()`` is not overridden. A subclass declares ``table`` (its
     phase table), ``final_returns(core)`` (its scoring), ``action_text(core, player,
-    action)`` and ``board_text(core)`` (its text), and ``resampler`` where it hides
+    action)`` and ``board_text(core)`` (its text), ``chance_text(core)`` (what a chance
+    node decides, in a player's words; optional) and ``resampler`` where it hides
     information; the hot methods are then bound to its table (closures over the hook
     tuples: no attribute lookups per move).
     """
@@ -211,6 +213,13 @@ class EngineState(pyspiel.State):
     def board_text(core: Core, /) -> str:
         """The position as text, ``str(state)`` (text.render)."""
         raise NotImplementedError
+
+    @staticmethod
+    def chance_text(core: Core, /) -> str:
+        """What the chance node at ``core`` decides, in a few words a player at the table
+        understands ("P2's start card"; text.chance_description). Optional: a game without
+        it says only "chance outcome". Built from public facts only."""
+        return CHANCE_OUTCOME
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -254,6 +263,13 @@ class EngineState(pyspiel.State):
 
     def __str__(self):
         return type(self).board_text(self._s)
+
+    def chance_description(self) -> str:
+        """What this chance node decides, in a player's words (``chance_text``)."""
+        c = self._s
+        if c.mover != CHANCE:
+            raise ValueError("chance_description called at a player node or the end")
+        return type(self).chance_text(c)
 
     def _illegal(self, action: int, options) -> ValueError:
         """The one refusal of a move that is not legal (or a chance outcome that is not

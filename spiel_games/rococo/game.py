@@ -92,6 +92,7 @@ class RococoState(EngineState):
     final_returns = staticmethod(scoring.final_returns)
     action_text = staticmethod(text.action_string)
     board_text = staticmethod(text.render)
+    chance_text = staticmethod(text.chance_description)
     resampler = staticmethod(resample)
 
     def scores(self) -> list[int]:

@@ -104,6 +104,35 @@ def deco_name(cfg, d: int) -> str:
     return f"{DECO_KIND_NAMES[x.kind]} {x.index + 1}"
 
 
+_EXAMS = ("journeyman's", "master's")
+
+
+def chance_description(c) -> str:
+    """What the chance node decides, in a player's words (the engine's ``chance_text``):
+    which space a draw fills, as rounds.py fills them (the first warehouse segment with
+    room, the rightmost empty window, the cheapest empty jeweller space)."""
+    ph = c.phase
+    if ph == PH_START:
+        return "the start player"
+    if ph == PH_REVEAL:
+        shown = len(c.display)
+        return f"employee card {shown + 1} of {shown + c.need_sel} for hire"
+    if ph == PH_WAREFILL:
+        seg = next(i for i, x in enumerate(c.ware) if len(x) < c.cfg.segment_size)
+        return f"the tile for warehouse segment {seg + 1}"
+    if ph == PH_DRESSFILL:
+        w = max(i for i, d in enumerate(c.windows) if d < 0)
+        return f"the dress for workshop window {w + 1}"
+    if ph == PH_STACKDRAW:
+        return f"P{c.cur + 1}'s face-down stack tile"
+    if ph == PH_JEWELFILL:
+        return f"the jewellery for jeweller space {c.jdisp.count(-1)}"
+    assert ph == PH_EXAMDRAW, ph
+    shown = len(c.xoffer)
+    exam = _EXAMS[c.xside[c.cur]]
+    return f"exam card {shown + 1} of {shown + c.xneed} shown at P{c.cur + 1}'s {exam} exam"
+
+
 def action_string(c, player: int, action: int) -> str:
     """A move (or, for the chance player, a chance outcome) as text."""
     cfg = c.cfg

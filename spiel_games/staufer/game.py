@@ -111,6 +111,7 @@ class StauferState(EngineState):
     final_returns = staticmethod(S.final_returns)
     action_text = staticmethod(text.action_string)
     board_text = staticmethod(text.render)
+    chance_text = staticmethod(text.chance_description)
     resampler = staticmethod(resample)
 
     def scores(self) -> list[int]:

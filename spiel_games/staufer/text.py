@@ -101,6 +101,33 @@ def chance_string(s, outcome: int) -> str:
     return f"C tile: king moves {outcome}"
 
 
+def chance_description(s) -> str:
+    """What the chance node decides, in a player's words (the engine's ``chance_text``):
+    the setup step (state.setup_steps) or the chest space the refill fills next (supply
+    spaces, then free seats region by region, rounds.queue_refill)."""
+    t = s.t
+    if s.phase == REFILL:
+        space = s.refill[0]
+        if space < t.S:
+            return f"the chest for supply space {space + 1}"
+        pos, k = divmod(space - t.S, t.K)
+        value, only = s.seat_def(pos, k)
+        region = R.REGION_NAMES[s.region_at[pos]]
+        return f"the chest for {region}'s seat {k + 1} ({value}{'N' if only else ''})"
+    kind, arg = t.steps[s.v[STEP]]
+    if kind == ST_REGION:
+        return f"the region at board position {arg + 1}"
+    if kind == ST_TILE:
+        return f"the point tile for {R.REGION_NAMES[s.region_at[arg]]}"
+    if kind == ST_JOB:
+        return f"P{arg // 3 + 1}'s {JOB_TYPE_NAMES[arg % 3]} job card"
+    if kind == ST_A:
+        if arg == t.cfg.rounds:
+            return "the extra A tile (the king's start region)"
+        return f"the A tile for round {arg + 1}"
+    return f"the {'B' if kind == ST_B else 'C'} tile for round {arg + 1}"
+
+
 def job_name(card: int) -> str:
     t, i = divmod(card, R.JOB_POOL_MAX)
     if t == R.JOB_REGION:

@@ -65,6 +65,7 @@ from tournament.advice.terminal import (
     choose,
     default_hint_agent,
     draw_chance,
+    entry_name,
     fmt_num,
     observable,
     rank_order,
@@ -203,7 +204,7 @@ class PlaySession(SessionCommands, TableEntries):
         """Announce a move in the words the watching humans may read."""
         watchers = [h for h in self.humans if h != mover]
         visible = self._perfect() or observable(before, mover, action, watchers)
-        who = "chance" if mover == CHANCE else f"P{mover + 1}"
+        who = entry_name(before)
         if visible:
             self.say(f"  {who}: {before.action_to_string(mover, action)}")
         elif mover != CHANCE:

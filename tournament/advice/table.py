@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tournament.advice.positions import CHANCE, HistoryError
-from tournament.advice.terminal import PlayError, choose, readable_observation
+from tournament.advice.terminal import PlayError, choose, entry_name, readable_observation
 from tournament.advice.unknown import (
     UNKNOWN,
     World,
@@ -102,7 +102,7 @@ class TableEntries:
         if s.is_terminal() or not self._automatic(s):
             return False
         mover = CHANCE if s.is_chance_node() else s.current_player()
-        who = "chance" if mover == CHANCE else f"P{mover + 1}"
+        who = entry_name(s)  # at a chance node what it decides: "P3's start card"
         opts = options(s)
         if len(opts) == 1 and not hidden_from(s, self.me):
             self._enter(opts[0], typed=False)
@@ -118,18 +118,21 @@ class TableEntries:
             return True
         s = self.state
         mover = CHANCE if s.is_chance_node() else s.current_player()
-        who = "chance" if mover == CHANCE else f"P{mover + 1}"
+        # Whom the entry is for: a player, or what the chance node decides ("P2's start
+        # card", so the user knows which card at the table to type).
+        who = entry_name(s)
 
         possible = possible_options(self.world, self.me)
 
         def show():
-            what = "chance outcome" if mover == CHANCE else f"P{mover + 1}'s move"
+            what = who if mover == CHANCE else f"{who}'s move"
             listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal_now(), 1))
             self.say(f"{what}? {listed}")
 
         def board():
             self.say("")
-            self.say(f"--- {who} to move; your view (P{self.me + 1}) ---")
+            turn = f"to enter: {who}" if mover == CHANCE else f"{who} to move"
+            self.say(f"--- {turn}; your view (P{self.me + 1}) ---")
             self.say(readable_observation(self.state, self.me))
             show()
 

@@ -14,7 +14,7 @@ import numpy as np
 import pyspiel
 
 from solvers.registry import KINDS
-from spiel_games.common.chance import sample_chance
+from spiel_games.common.chance import chance_description, sample_chance
 from spiel_games.common.errors import MeepleError
 from spiel_games.common.naming import NoMatch, match
 from tournament.advice.positions import CHANCE
@@ -88,6 +88,15 @@ def chance_rng(seed: int, ply: int) -> np.random.Generator:
 
 def draw_chance(state, seed: int, ply: int) -> int:
     return sample_chance(state, chance_rng(seed, ply))
+
+
+def entry_name(state) -> str:
+    """Whom or what the next entry at ``state`` is for, as the prompts and the move lines
+    name it: ``P2`` at a player's decision, what a chance node decides at one (``P2's
+    start card``; "chance outcome" where the game does not say)."""
+    if state.is_chance_node():
+        return chance_description(state)
+    return f"P{state.current_player() + 1}"
 
 
 def default_hint_agent() -> str:

@@ -5,13 +5,14 @@ Each function raises AssertionError with a precise message on failure. The test 
 configurations; game authors can run them directly while developing.
 
 - basics: the pyspiel API (random simulation, serialization, clones, declared sizes,
-  action strings, illegal actions refused);
+  action strings, chance descriptions, illegal actions refused);
 - hidden: what each player sees (information leaks, views, private events);
 - resampling: the resampler contract, for every player at every node.
 """
 
 from spiel_games.common.conformance.basics import (
     check_action_strings,
+    check_chance_descriptions,
     check_clone_independence,
     check_declared_sizes,
     check_illegal_actions_raise,
@@ -36,6 +37,7 @@ from spiel_games.common.conformance.resampling import (
 
 __all__ = [
     "check_action_strings",
+    "check_chance_descriptions",
     "check_clone_independence",
     "check_declared_sizes",
     "check_illegal_actions_raise",

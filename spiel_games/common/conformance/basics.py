@@ -1,5 +1,5 @@
 """Conformance checks of the pyspiel API: random simulation, serialization, clones,
-declared sizes, action strings and the refusal of illegal actions."""
+declared sizes, action strings, chance descriptions and the refusal of illegal actions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 
 import pyspiel
 
-from spiel_games.common.chance import sample_chance
+from spiel_games.common.chance import CHANCE_OUTCOME, chance_description, sample_chance
 
 _INFO = pyspiel.GameType.Information
 
@@ -144,6 +144,33 @@ def check_action_strings(game, num_games: int = 3, seed: int = 0) -> None:
                 state.apply_action(sample_chance(state, rng))
             else:
                 state.apply_action(rng.choice(actions))
+
+
+def check_chance_descriptions(game, num_games: int = 2, seed: int = 0) -> dict[str, str]:
+    """Every chance node met in random playouts says what it decides in the game's own
+    words (``chance_description``): one non-empty line, never the default
+    "chance outcome", and the same in a world any player's resampler deals there (table
+    mode prints it from a placeholder world, so it may rest on public facts only).
+    Returns each description met with the string of one of its outcomes."""
+    rng = random.Random(seed)
+    met: dict[str, str] = {}
+    for _ in range(num_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                random_step(state, rng)
+                continue
+            text = chance_description(state)
+            at = state.history
+            assert text and "\n" not in text, f"chance description {text!r} at {at()}"
+            assert text != CHANCE_OUTCOME, f"the default chance description at {at()}"
+            p = len(at()) % game.num_players()
+            seen = chance_description(state.resample_from_infostate(p, rng.random))
+            assert seen == text, f"P{p + 1}'s world describes {text!r} as {seen!r} at {at()}"
+            a = sample_chance(state, rng)
+            met.setdefault(text, state.action_to_string(state.current_player(), a))
+            state.apply_action(a)
+    return met
 
 
 def check_illegal_actions_raise(game, num_games: int = 2, seed: int = 0, states: int = 8) -> int:
