@@ -126,10 +126,22 @@ def _meeple_head_1(*args: str) -> tuple[int, str]:
     return proc.wait(timeout=300), err
 
 
-@pytest.mark.parametrize("quiet", [[], ["--quiet"]])
-def test_solve_whose_reader_went_away_ends_quietly_with_141(tmp_path, quiet):
+ON_RAY = ["--solver", "mccfr-os", "--workers", "2"]
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--solver", "cfr"],
+        ["--solver", "cfr", "--quiet"],
+        pytest.param(ON_RAY, marks=pytest.mark.ray),
+        pytest.param([*ON_RAY, "--quiet"], marks=pytest.mark.ray),
+    ],
+)
+def test_solve_whose_reader_went_away_ends_quietly_with_141(tmp_path, flags):
     """Was exit 1 once the first line was read: rich's progress console ended it without a
-    word, and with --quiet the broken pipe was reported as a failed write of the policy."""
+    word, and with --quiet the broken pipe was reported as a failed write of the policy. On
+    Ray (--workers 2, a local session) the lines go through ``own_stdout``'s copy of fd 1."""
     out = tmp_path / "p.parquet"
-    args = ["solve", "kuhn_poker", "--solver", "cfr", "--iterations", "400", "--report-every", "1"]
-    assert _meeple_head_1(*args, "-o", str(out), *quiet) == (141, "")
+    args = ["solve", "kuhn_poker", "--iterations", "400", "--report-every", "1", *flags]
+    assert _meeple_head_1(*args, "-o", str(out)) == (141, "")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 
@@ -15,6 +15,7 @@ from tournament.cli.common import (
     OutputFormat,
     domain_errors,
     fail,
+    own_stdout,
     stdout_closed,
     stdout_console,
     wants_json,
@@ -146,7 +147,9 @@ def solve(
     eval_deals: _EvalDeals = None,
     min_visits: _MinVisits = 1,
     rnr: _Rnr = 0.0,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="No progress bar, and none of Ray's own messages")
+    ] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume.
 
@@ -182,24 +185,38 @@ def solve(
     ckpt = checkpoint_path(plan.out, solver)
     from solvers.solve_header import header  # deferred: fast --help
 
-    typer.echo(header(cfg, plan))
-    result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt))
+    # on Ray (--workers N, --address) Ray's own prints go to stderr (with --quiet nowhere);
+    # stdout keeps the header, the report lines and the result
+    with own_stdout(quiet) as stdout:
+        typer.echo(header(cfg, plan), file=stdout)
+        result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt, stdout))
+        _report_solve(cfg.out, result, stdout)
+
+
+def _report_solve(path: str, result, out: TextIO) -> None:
+    """What `meeple solve` wrote, with the last report's figure."""
     last = result.reports[-1]
     if result.untracked:
-        typer.echo(f"note: {result.untracked} visits to keys beyond --max-keys were not learned")
+        typer.echo(
+            f"note: {result.untracked} visits to keys beyond --max-keys were not learned", file=out
+        )
+    ahead = _interval(result.figures[-1]) if last[1] == "ahead" else ""
     typer.echo(
-        f"wrote {cfg.out}: {result.policy_keys} keys, {result.file_bytes} bytes, "
+        f"wrote {path}: {result.policy_keys} keys, {result.file_bytes} bytes, "
         f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run); "
-        f"{_figure(last[1], last[2])}{_interval(result.figures[-1]) if last[1] == 'ahead' else ''}"
+        f"{_figure(last[1], last[2])}{ahead}",
+        file=out,
     )
 
 
 class _SolveProgress:
-    """The progress bar (none with --quiet) and the report lines of `meeple solve`."""
+    """The progress bar (none with --quiet) and the report lines of `meeple solve`, on
+    ``out`` (``own_stdout``'s stream)."""
 
-    def __init__(self, solver: str, quiet: bool, ckpt: Path):
+    def __init__(self, solver: str, quiet: bool, ckpt: Path, out: TextIO):
         self.solver = solver
         self.ckpt = ckpt
+        self.out = out
         self.task: Any = None  # rich's TaskID once the bar shows
         self.bar: Any = None
         if not quiet:
@@ -217,7 +234,7 @@ class _SolveProgress:
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[metric]}"),
                 TimeRemainingColumn(),
-                console=stdout_console(),  # a reader gone: BrokenPipeError, not rich's exit 1
+                console=stdout_console(out),  # a reader gone: BrokenPipeError, not rich's exit 1
             )
 
     @property
@@ -238,7 +255,7 @@ class _SolveProgress:
         if self.bar is not None:
             self.bar.console.print(line)
         else:
-            typer.echo(line)
+            typer.echo(line, file=self.out)
 
     def on_report(self, it: int, figures: dict[str, float]) -> None:
         shown = {k: v for k, v in figures.items() if k not in ("ahead_low", "ahead_high")}
@@ -250,7 +267,7 @@ class _SolveProgress:
             self.bar.update(self.task, metric=f"{name} {value:.4g}")
             self.bar.console.print(line)
         else:
-            typer.echo(line)
+            typer.echo(line, file=self.out)
 
 
 def _run_solve(cfg, ckpt, progress: _SolveProgress):

@@ -219,7 +219,9 @@ def sprt(
     executor: ExecutorOption = "auto",
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live LLR")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No live LLR, and none of Ray's own messages")
+    ] = False,
 ) -> None:
     """Is A stronger than B? Play duplicate sets until the LLR crosses a bound.
 
@@ -246,7 +248,7 @@ def sprt(
         with domain_errors(1):  # unreachable: a failure, as in tournament run and solve
             check_address(address)
     progress = SprtProgress(choose_mode(quiet), req.bounds)
-    with own_stdout() as stdout:  # Ray's own prints go to stderr, the result to stdout
+    with own_stdout(quiet) as stdout:  # Ray's own prints go to stderr (-q: nowhere)
         v, played = _play(req, out, workers, address, executor, progress)
         _report(req, v, out, played, as_json or fmt == OutputFormat.json, stdout)
 

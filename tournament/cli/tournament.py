@@ -75,7 +75,7 @@ def _run(
     from tournament.cli.progress import Display, choose_mode  # deferred: fast --help
 
     mode, names = choose_mode(quiet), {a.agent_id: a.name for a in cfg.agents}
-    with own_stdout() as stdout:
+    with own_stdout(quiet) as stdout:
         display = Display(mode, names, verbose, out=stdout)
         summary, source = _play(cfg, out, workers, address, executor, display)
         for note in summary.notes:
@@ -193,7 +193,12 @@ def run(
         bool, typer.Option("--dry-run", help="Validate and print the schedule size only")
     ] = False,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No progress (live view or plain lines)")
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="No progress (live view or plain lines), and none of Ray's own messages",
+        ),
     ] = False,
     verbose: Annotated[
         bool,

@@ -93,7 +93,9 @@ def train(
     workers: WorkersOption = 2,
     address: AddressOption = None,
     executor: ExecutorOption = "auto",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress, and none of Ray's own messages")
+    ] = False,
 ) -> None:
     """Fit a value model (eval=learned) to self-play games; reruns resume.
 
@@ -123,7 +125,7 @@ def train(
     display = Display(mode, names, False)
     replay = _ReplayProgress(mode, display)
 
-    with own_stdout() as stdout:  # Ray's own prints (its workers' self-play) go to stderr
+    with own_stdout(quiet) as stdout:  # Ray's own prints go to stderr (--quiet: nowhere)
         try:
             with domain_errors(FAILED), display:
                 result = run(

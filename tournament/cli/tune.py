@@ -155,7 +155,9 @@ def tune(
     executor: ExecutorOption = "auto",
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No line per game")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No line per game, and none of Ray's own messages")
+    ] = False,
 ) -> None:
     """Tune an agent's search parameters for one game by NTBEA against the pool.
 
@@ -175,7 +177,7 @@ def tune(
     out = out if out is not None else _default_out(req)
 
     # the confirming SPRT may run on Ray: its prints go to stderr, the result to stdout
-    with _locked(out), own_stdout() as stdout:  # another run on --out: refused at once
+    with _locked(out), own_stdout(quiet) as stdout:  # another run on --out: refused at once
         sp = _prepare(req, out, confirm_filler)
         try:
             with domain_errors(1):
