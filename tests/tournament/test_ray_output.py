@@ -94,7 +94,7 @@ def test_own_stdout_keeps_fd_1_for_the_result(quiet):
     r = _python(
         """
         import json
-        from tournament.cli.common import own_stdout
+        from tournament.cli.stdout import own_stdout
 
         print("before", flush=True)
         with own_stdout(**({"quiet": True} if sys.argv[1:] == ["quiet"] else {})) as out:

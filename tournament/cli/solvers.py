@@ -15,11 +15,10 @@ from tournament.cli.common import (
     OutputFormat,
     domain_errors,
     fail,
-    own_stdout,
-    stdout_closed,
     stdout_console,
     wants_json,
 )
+from tournament.cli.stdout import own_stdout, stdout_closed
 
 
 def agents(

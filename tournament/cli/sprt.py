@@ -27,8 +27,8 @@ from tournament.cli.common import (
     check_ledger_out,
     domain_errors,
     fail,
-    own_stdout,
 )
+from tournament.cli.stdout import own_stdout
 
 PRESET_HELP = (
     "gain (elo0 0, elo1 20: is A stronger?) or nonreg (elo0 -20, elo1 5: is A no weaker?); "

@@ -22,10 +22,9 @@ from tournament.cli.common import (
     domain_errors,
     fail,
     ledger_arguments,
-    own_stdout,
-    stdout_closed,
 )
 from tournament.cli.reports import emit, rate, report_path
+from tournament.cli.stdout import own_stdout, stdout_closed
 from tournament.keys import TOURNAMENT_KEYS, option_help
 
 tournament_app = typer.Typer(

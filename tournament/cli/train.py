@@ -15,8 +15,8 @@ from tournament.cli.common import (
     check_executor,
     domain_errors,
     fail,
-    own_stdout,
 )
+from tournament.cli.stdout import own_stdout
 
 KindOption = Annotated[
     str, typer.Option(help="Value model kind: linear, or mlp (linear plus a small network)")

@@ -25,8 +25,8 @@ from tournament.cli.common import (
     check_executor,
     domain_errors,
     fail,
-    own_stdout,
 )
+from tournament.cli.stdout import own_stdout
 
 PARAMS_HELP = (
     "Comma-separated parameters to tune (see `meeple agents`: the tunable ones); "
