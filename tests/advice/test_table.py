@@ -151,7 +151,11 @@ def test_a_question_mark_where_the_user_sees_the_outcome_is_refused():
     table.plan = [(ANY, "?"), (ANY, "quit")]
     result = session.run()
     text = out.getvalue()
-    assert "entry 1 ('?'): P1 can see this chance outcome (it is one of start: " in text
+    # the refusal names what is drawn, as the prompt does (was: "this chance outcome (it is")
+    assert (
+        "entry 1 ('?'): P1 can see this chance outcome (P1's start card; it is one of start: "
+        in text
+    )
     assert result.items == []
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from spiel_games.common.chance import CHANCE_OUTCOME, chance_description
 from spiel_games.common.naming import mover, options
 from tournament.advice.items import (
     CHANCE,
@@ -95,6 +96,9 @@ def check_hidden(state, viewer: int, position: int) -> None:
     else:
         groups = "; ".join(" / ".join(names[a] for a in c) for c in classes[:8])
         what = f"{who} can tell these groups apart: {groups}" + (" ..." if len(classes) > 8 else "")
+    drawn = chance_description(state) if who_moves == CHANCE else CHANCE_OUTCOME
+    if drawn != CHANCE_OUTCOME:  # what is drawn, as table mode's prompt says it
+        what = f"{drawn}; {what}"
     raise HistoryError(
         f"history item {position} ('?'): {who} can see this {kind} ({what}): give it"
     )
