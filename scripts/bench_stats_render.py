@@ -212,7 +212,9 @@ def render_adaptive(rows: list[dict]) -> list[str]:
         "Command: `python scripts/bench_stats.py adaptive`. The pool's full round robin "
         '(34 seeds per line-up) against `schedule = "adaptive"` with `top = 3` and the '
         "round robin's own confidence (the least bootstrap probability among its deciding "
-        "pairs, at most 0.95) as `confidence`, on the same deals. Minimal round robin: the "
+        "pairs, at most 0.95) as `confidence`, on the same deals (the schedule holds each "
+        "of its looks to the stricter level that shares that error, docs/tournaments.md; "
+        "the target compares its confidence with the round robin's). Minimal round robin: the "
         "fewest seeds per line-up at which a round robin already shows the same top 3 at "
         "that confidence (known only afterwards: a lower bound for any fixed schedule).",
         "",

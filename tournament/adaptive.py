@@ -40,6 +40,7 @@ from tournament.schedule import GameTask
 
 BOOTSTRAP = 300  # resamples at least; more when a look's error share needs them
 TAIL_RESAMPLES = 20  # resamples expected beyond a look's level (its resolution)
+MAX_RESAMPLES = 10_000  # beyond, a stricter level is checked as "every resample agrees"
 
 
 @dataclass
@@ -88,7 +89,7 @@ def confidences(
     (``level``: what a look needs, by default ``cfg.confidence``, one look; the pairs shown
     level within ``tie_elo`` at it are ``ties``)."""
     level = cfg.confidence if level is None else level
-    resamples = max(BOOTSTRAP, int(np.ceil(TAIL_RESAMPLES / (1.0 - level))))
+    resamples = min(MAX_RESAMPLES, max(BOOTSTRAP, int(np.ceil(TAIL_RESAMPLES / (1.0 - level)))))
     names = [a.name for a in cfg.agents]
     index = {a.agent_id: i for i, a in enumerate(cfg.agents)}
     # in a fixed order: the bootstrap draws its weights by set, so the sets' numbering
