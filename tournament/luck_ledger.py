@@ -189,7 +189,8 @@ def _measure(d: Path, manifest: dict, todo: list, how: tuple, done: dict, progre
     fresh: dict = {}  # what this run measured: what it writes (merged with the disk's)
 
     def save():
-        luck_cache.save_moves(d, {k: moves[k] for k in fresh.get("moves", ())})
+        # sorted: a set's order follows the hash seed, and the file should not
+        luck_cache.save_moves(d, {k: moves[k] for k in sorted(fresh.get("moves", ()))})
         luck_cache.save_luck(d, key, _opening_record(start), done)
 
     try:

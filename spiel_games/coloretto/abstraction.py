@@ -41,16 +41,26 @@ from spiel_games.coloretto.state import PLACE, PLAY
 NAME = "coloretto-rows"
 VERSION = 5
 
-_CACHES: dict[int, dict] = {}
-_SCORES: dict[int, dict] = {}  # per config: (sorted colour counts, +2, jokers) -> score
+# Per-config tables, keyed by the config's id (hashing the frozen dataclass costs more
+# than the lookups) and holding the config itself: a freed config's id can be reused by
+# another variant's, whose tables must not be these (was: keys of the wrong variant)
+_CACHES: dict[int, tuple[object, dict]] = {}
+_SCORES: dict[int, tuple[object, dict]] = {}  # (sorted colour counts, +2, jokers) -> score
 _BUCKET = (1, 2, 2, 3, 3)  # gain 0..4 -> bucket; < 0 -> 0, >= 5 -> 4
 
 
+def _table(tables: dict[int, tuple[object, dict]], cfg) -> dict:
+    """The table of ``cfg`` in ``tables`` (a new one when the id held another config)."""
+    hit = tables.get(id(cfg))
+    if hit is not None and hit[0] is cfg:
+        return hit[1]
+    table: dict = {}
+    tables[id(cfg)] = (cfg, table)
+    return table
+
+
 def _cache(cfg) -> dict:
-    cache = _CACHES.get(id(cfg))
-    if cache is None:
-        cache = _CACHES[id(cfg)] = {}
-    return cache
+    return _table(_CACHES, cfg)
 
 
 def _score_counts(cfg, counts: list[int]) -> int:
@@ -59,7 +69,7 @@ def _score_counts(cfg, counts: list[int]) -> int:
     smaller set than the collections met in play."""
     colours = cfg.colours
     key = (*sorted(counts[:colours]), counts[cfg.plus2_type], counts[cfg.joker_type])
-    scores = _SCORES.setdefault(id(cfg), {})
+    scores = _table(_SCORES, cfg)
     g = scores.get(key)
     if g is None:
         if len(scores) > 200_000:
@@ -95,14 +105,12 @@ def _bucket(g: int) -> int:
     return 0 if g < 0 else 4 if g >= 5 else _BUCKET[g]
 
 
-_STANDING: dict[int, dict] = {}  # per config: (player, collections) -> key part
+_STANDING: dict[int, tuple[object, dict]] = {}  # per config: (player, collections) -> key part
 
 
-def _memo(memos: dict[int, dict], cfg) -> dict:
-    memo = memos.get(id(cfg))
-    if memo is None:
-        memo = memos[id(cfg)] = {}
-    elif len(memo) > 500_000:
+def _memo(memos: dict[int, tuple[object, dict]], cfg) -> dict:
+    memo = _table(memos, cfg)
+    if len(memo) > 500_000:
         memo.clear()
     return memo
 

@@ -89,3 +89,23 @@ def test_coloretto_gains_equal_the_scoring_rule():
             cards = tuple(rng.randrange(size + 1) for _ in range(rng.randrange(4)))
             want = score_with(cfg, col, cards) - score_with(cfg, col, ())
             assert ab._gain(cfg, cache, col, cards) == want, (config, col, cards)
+
+
+def test_coloretto_keys_do_not_reuse_another_variants_tables(monkeypatch):
+    """Was: the abstraction's tables were keyed by ``id(cfg)`` alone, so a variant whose
+    config took the id of a freed one read that one's scores (13 of 60 keys wrong in a
+    process loading two scoring variants in turn). Here every config gets one id."""
+    import pyspiel
+
+    from spiel_games.coloretto import abstraction
+
+    def keys(game_string):
+        game = pyspiel.load_game(game_string)
+        positions = _positions(game, random.Random(3), 40)
+        return [abstraction.abstract_key(s, s.current_player()) for s in positions]
+
+    variant = "python_coloretto(players=3,scoring=alternative)"
+    fresh = keys(variant)
+    monkeypatch.setattr(abstraction, "id", lambda obj: 7, raising=False)
+    keys("python_coloretto(players=3)")  # fills the tables of id 7 with the standard scores
+    assert keys(variant) == fresh

@@ -194,3 +194,14 @@ def test_the_openings_luck_compares_values_of_one_function():
     for lucks, unbiased in ((np.array(right), True), (np.array(mixed), False)):
         se = lucks.std(axis=0) / math.sqrt(len(lucks)) + start.v_se
         assert (np.abs(lucks.mean(axis=0)) <= 3 * se).all() == unbiased
+
+
+def test_the_moves_file_lists_its_games_in_a_fixed_order(tmp_path, make_raw):
+    """Was: in the order of a set of game ids, which follows the process's hash seed, so
+    the same measurement wrote a different file in every process."""
+    raw = make_raw(game="python_coloretto(players=3)", seeds_per_lineup=4)
+    raw["agents"] = {"random": "random", "greedy": "heuristic", "noisy": "noisy(eps=0.5)"}
+    run_tournament(build_config(raw), tmp_path / "l", executor="serial")
+    _luck(tmp_path / "l")
+    games = list(json.loads((tmp_path / "l" / luck_cache.MOVES).read_text())["games"])
+    assert len(games) == 12 and games == sorted(games)
