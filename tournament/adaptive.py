@@ -13,13 +13,14 @@ is the most any line-up plays), but chooses which duplicate sets to play, in rou
   once those line-ups have used every seed, of every line-up seating either agent of the
   pair (Elo compares two agents through the others too); then the next pair;
 - the schedule may stop only at a *look*: the round where the duplicate sets played first
-  reach the first round's number, twice it, four times, ..., and the cap (a
-  group-sequential design). The error ``1 - confidence`` is shared by the looks
-  (Bonferroni): at a look every deciding pair must reach ``1 - (1 - confidence) / looks``,
-  or, with ``tie_elo`` > 0, be shown level (the resamples put the Elo difference beyond
-  ``tie_elo`` either way no more often than that error share: two one-sided tests). Without
-  the sharing, stopping at the first round where every pair reached 0.95 stopped on lucky
-  streaks: two tied agents ended in a strict order in 40% of simulated runs;
+  reach the first round's number (at least ``MIN_LOOK_SETS``), twice it, four times, ...,
+  and the cap (a group-sequential design). The error ``1 - confidence`` is shared by the
+  looks and by the two directions a pair can be wrongly ordered in (Bonferroni): at a look
+  every deciding pair must reach ``1 - (1 - confidence) / (2 looks)``, or, with ``tie_elo``
+  > 0, be shown level (the resamples put the Elo difference beyond ``tie_elo`` either way
+  no more often than that share: two one-sided tests). Without the sharing, stopping at the
+  first round where every pair reached 0.95 stopped on lucky streaks: two tied agents ended
+  in a strict order in 36-40% of simulated runs;
 - it also stops when no line-up that would help has a seed left.
 
 Every decision is a function of the games of the rounds before it (the bootstrap seed
@@ -40,7 +41,10 @@ from tournament.schedule import GameTask
 
 BOOTSTRAP = 300  # resamples at least; more when a look's error share needs them
 TAIL_RESAMPLES = 20  # resamples expected beyond a look's level (its resolution)
-MAX_RESAMPLES = 10_000  # beyond, a stricter level is checked as "every resample agrees"
+MAX_RESAMPLES = 10_000  # the level's resolution ends at 1 - TAIL_RESAMPLES / MAX_RESAMPLES
+# Fewest duplicate sets at a look: on fewer, the bootstrap over sets is degenerate (two sets
+# won by one agent give every resample that order: "confidence 1.0")
+MIN_LOOK_SETS = 10
 
 
 @dataclass
@@ -64,9 +68,9 @@ class Decision:
 
 
 def looks(first_sets: int, max_sets: int) -> list[int]:
-    """The numbers of duplicate sets at which the schedule may stop: the first round's,
-    doubling, and the cap."""
-    out, n = [], max(first_sets, 1)
+    """The numbers of duplicate sets at which the schedule may stop: the first round's (at
+    least ``MIN_LOOK_SETS``), doubling, and the cap."""
+    out, n = [], max(first_sets, MIN_LOOK_SETS)
     while n < max_sets:
         out.append(n)
         n *= 2
@@ -74,8 +78,9 @@ def looks(first_sets: int, max_sets: int) -> list[int]:
 
 
 def look_level(confidence: float, num_looks: int) -> float:
-    """A look's level: the error ``1 - confidence`` shared equally by the looks."""
-    return 1.0 - (1.0 - confidence) / max(num_looks, 1)
+    """A look's level: the error ``1 - confidence`` shared equally by the looks and by the
+    two directions a pair can be wrongly ordered in (a tied pair has both)."""
+    return 1.0 - (1.0 - confidence) / (2 * max(num_looks, 1))
 
 
 def confidences(
@@ -150,6 +155,29 @@ class AdaptiveSource:
     @property
     def level(self) -> float:
         return look_level(self.cfg.confidence, len(self.looks))
+
+    def summary(self) -> str:
+        """The order, the least confident deciding pair not shown level, the level a look
+        needs, and the pairs shown level (within tie_elo)."""
+        d = self.decision
+        assert d is not None
+        tied = set(d.ties)
+        least = min((p[2] for p in d.pairs if p[:2] not in tied), default=None)
+        looks = len(self.looks)
+        need = (
+            f"a look needs {d.level:.4f}: 1 - {self.cfg.confidence:g} shared by {looks} "
+            f"look{'s' if looks > 1 else ''} and both directions"
+        )
+        line = f"order {' > '.join(d.order)}; "
+        line += (
+            f"least confident deciding pair {least:.4f} ({need})"
+            if least is not None
+            else f"every deciding pair shown level ({need})"
+        )
+        if d.ties:
+            level = ", ".join(f"{a} = {b}" for a, b in d.ties)
+            line += f"; level within {self.cfg.tie_elo:g} Elo: {level}"
+        return line
 
     def _complete(self, key: tuple) -> bool:
         return all(t.game_id in self.rows for t in self.by_set[key])

@@ -57,7 +57,7 @@ from tournament.config_checks import (
     ladder_agents,
     merged_sections,
 )
-from tournament.keys import ADAPTIVE_KEYS, TOURNAMENT_KEYS
+from tournament.keys import ADAPTIVE_KEYS, ADAPTIVE_RULE, TOURNAMENT_KEYS
 from tournament.seating import cyclic_orders
 
 __all__ = [
@@ -137,6 +137,7 @@ class TournamentConfig:
             out.update({k: getattr(self, k) for k in ADAPTIVE_KEYS})
             if not self.tie_elo:  # the ledgers of runs before the key keep their hash
                 del out["tie_elo"]
+            out["adaptive_rule"] = ADAPTIVE_RULE
         return out
 
     @property

@@ -97,6 +97,9 @@ TOURNAMENT_KEYS: tuple[Key, ...] = (
     ),
 )
 ADAPTIVE_KEYS = ("confidence", "top", "min_seeds", "tie_elo")
+# The adaptive schedule's stopping rule, part of an adaptive run's identity: a run begun
+# under another rule (stopping at any round, before "looks") is another run
+ADAPTIVE_RULE = "looks-1"
 
 
 def option_help(name: str) -> str:

@@ -190,3 +190,29 @@ def test_status_answers_at_once_while_a_search_runs(monkeypatch):
 def test_status_when_idle_names_nothing():
     (answer,) = [json.loads(x) for x in _lines({"id": 7, "action": "status"})]
     assert answer == {"id": 7, "action": "status", "searching": None, "agent": None, "queued": 0}
+
+
+def test_status_never_counts_the_query_being_answered_as_queued():
+    """Was: the worker cleared the query being answered before taking it off the pending
+    list, so a status in between said nothing was searching and one query waited."""
+    engine = Engine()
+    window, go_on = threading.Event(), threading.Event()
+    real = engine._answered
+
+    def answered(running):  # the worker finishing the query, held open
+        window.set()
+        go_on.wait(10)
+        real(running)
+
+    engine._answered = answered  # type: ignore[method-assign]
+    out = io.StringIO()
+
+    def lines():
+        yield json.dumps({"id": "q", **BASE, "agent": "random"}) + "\n"
+        assert window.wait(60)
+        yield json.dumps({"id": "s", "action": "status"}) + "\n"
+        go_on.set()
+
+    engine.serve(lines(), out)
+    (status,) = [a for a in map(json.loads, out.getvalue().splitlines()) if a["id"] == "s"]
+    assert (status["searching"], status["queued"]) in {("q", 0), (None, 0)}, status

@@ -22,8 +22,8 @@ older ``"command"``): ``query_version``, ``terminate`` (``terminateId``: stop th
 which answers with what it has, ``"terminated": true`` when a search was cut short or
 skipped), ``status`` (answered at once, ahead of a running search: what is searching, for
 how long, and how many queries wait; a heartbeat), ``ping`` (answered in order: its pong
-says every line read before it is answered) and ``quit``. Lines and their encoding: ``serve_io``; partial answers
-and stopping an agent: ``serve_partial``.
+says every line read before it is answered) and ``quit``. Lines and their encoding:
+``serve_io``; partial answers and stopping an agent: ``serve_partial``.
 """
 
 from __future__ import annotations
@@ -141,13 +141,14 @@ class Engine:
 
     def status(self, qid) -> dict:
         """What the engine is doing now (the reader's thread, while the worker answers)."""
-        current = self.current
-        with self.pending_lock:
+        with self.pending_lock:  # the worker moves both under it (_running, _answered)
+            current = self.current
             waiting = sum(len(rs) for rs in self.pending.values())
+            spec = None if current is None else current.spec
         answer = {"id": qid, "action": "status", "searching": None, "agent": None}
         if current is not None:
             waiting -= 1
-            answer.update(searching=current.qid, agent=current.spec)
+            answer.update(searching=current.qid, agent=spec)
             answer["seconds"] = round(time.perf_counter() - current.began, 3)
         answer["queued"] = max(waiting, 0)
         return answer
@@ -160,8 +161,6 @@ class Engine:
         running = None
         try:
             running = self._running(q)
-            running.began = time.perf_counter()
-            self.current = running
             agents = _fails(lambda: _agents(q))
             if isinstance(agents, str):
                 send({"id": q.qid, "error": agents})
@@ -178,7 +177,6 @@ class Engine:
                     send({"id": q.qid, **answer})
                     self.answered += 1
         finally:
-            self.current = None
             if running is not None:
                 self._answered(running)
 
@@ -198,10 +196,14 @@ class Engine:
             entries = self.pending.setdefault(key(q.qid), [])
             if not entries:  # answered at once (handle_line): not queued
                 entries.append(Running(q.qid))
-            return entries[0]
+            running = entries[0]
+            running.began = time.perf_counter()
+            self.current = running
+            return running
 
     def _answered(self, running: Running) -> None:
         with self.pending_lock:
+            self.current = None
             k = key(running.qid)
             entries = self.pending.get(k, [])
             if running in entries:
@@ -217,6 +219,7 @@ class Engine:
         )
         items, skipped = [], []
         for spec in agents:
+            running.spec = None  # until this agent's search begins (status)
             if running.terminated:
                 skipped.append(str(spec))
                 continue

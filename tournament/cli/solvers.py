@@ -234,6 +234,10 @@ class _SolveProgress:
                 TextColumn("{task.fields[metric]}"),
                 TimeRemainingColumn(),
                 console=stdout_console(out),  # a reader gone: BrokenPipeError, not rich's exit 1
+                # not rich's default: on a terminal it would route sys.stdout/sys.stderr
+                # (Ray's prints, which own_stdout sends to stderr) onto the result's stdout
+                redirect_stdout=False,
+                redirect_stderr=False,
             )
 
     @property

@@ -91,15 +91,7 @@ def _run(
     if source is not None and source.decision is not None:
         d = source.decision
         state = f"stopped: {d.reason}" if d.done else "not finished: rerun to go on"
-        least = min((p[2] for p in d.pairs), default=1.0)
-        level = ", ".join(f"{a} = {b}" for a, b in d.ties)
-        typer.echo(
-            f"adaptive: {source.rounds} round(s), {state}; order {' > '.join(d.order)}; "
-            f"least confident deciding pair {least:.3f} (a look needs {d.level:.4g}: "
-            f"{source.cfg.confidence:g} shared by {len(source.looks)} looks)"
-            + (f"; level within {source.cfg.tie_elo:g} Elo: {level}" if level else ""),
-            err=True,
-        )
+        typer.echo(f"adaptive: {source.rounds} round(s), {state}; {source.summary()}", err=True)
     typer.echo(f"ratings: meeple ratings {out}", err=True)
     return summary
 
