@@ -17,7 +17,7 @@ from tournament.advice.unknown import (
     UNKNOWN,
     World,
     adopt_world,
-    check_hidden,
+    check_hidden_in_worlds,
     extend_world,
     hidden_from,
     is_unknown,
@@ -155,7 +155,7 @@ class TableEntries:
                 continue
             if is_unknown(text):
                 try:
-                    check_hidden(self.state, self.me, len(self.items) + 1)
+                    check_hidden_in_worlds(self.game, self.items, self.world, possible, self.me)
                 except HistoryError as e:
                     self.say(str(e).replace("history item", "entry"))
                     continue

@@ -75,8 +75,9 @@ def hidden_from(state, viewer: int) -> bool:
     return len(visibility_classes(state, viewer)) == 1
 
 
-def check_hidden(state, viewer: int, position: int) -> None:
-    """Refuse a ``?`` at ``state`` (history item ``position``) that ``viewer`` could see."""
+def check_hidden(state, viewer: int, position: int, listed: list[str] | None = None) -> None:
+    """Refuse a ``?`` at ``state`` (history item ``position``) that ``viewer`` could see;
+    the refusal names ``listed`` as the options when given (table mode's menu)."""
     who = f"P{viewer + 1}"
     if state.is_terminal():
         raise HistoryError(f"history item {position} ('?'): the game is already over")
@@ -90,7 +91,9 @@ def check_hidden(state, viewer: int, position: int) -> None:
         return
     kind = "chance outcome" if who_moves == CHANCE else f"move of P{who_moves + 1}"
     names = dict(legal_strings(state))
-    if all(len(c) == 1 for c in classes):
+    if listed is not None:  # the menu's options: not one world's, which may be a guess
+        what = f"it is one of {_names(listed)}"
+    elif all(len(c) == 1 for c in classes):
         seen = _names([names[c[0]] for c in classes])
         what = f"it is one of {seen}"
     else:
@@ -102,6 +105,27 @@ def check_hidden(state, viewer: int, position: int) -> None:
     raise HistoryError(
         f"history item {position} ('?'): {who} can see this {kind} ({what}): give it"
     )
+
+
+def check_hidden_in_worlds(game, items: list, world, possible: dict, viewer: int) -> None:
+    """``check_hidden`` for table mode's next entry in every world its menu comes from (the
+    placeholder world and those ``possible_options`` found its other options in): a ``?``
+    is taken only where ``viewer`` could see nothing in any of them (was: the placeholder
+    alone, whose single option made a move everyone sees look hidden, and the world then
+    made the move up). One option in the menu: nothing to hide. Refusals list the menu."""
+    position = len(items) + 1
+    listed = [name for name, _ in possible.values()]
+    if len(possible) == 1 and mover(world.state) != viewer:
+        raise HistoryError(
+            f"history item {position} ('?'): there is one option, {listed[0]}: give it"
+        )
+    seen = {tuple(sorted(world_choices(world).items()))}
+    check_hidden(world.state, viewer, position, listed)
+    for _, choice in possible.values():
+        key = tuple(sorted(choice.items()))
+        if key not in seen:
+            seen.add(key)
+            check_hidden(adopt_world(game, items, choice, viewer).state, viewer, position, listed)
 
 
 def _names(names: list[str], limit: int = 12) -> str:

@@ -1,0 +1,53 @@
+"""A '?' at the table is taken only for what the user cannot see in any world the menu
+comes from (was: only the placeholder world was asked, and where it offered one option
+the '?' was taken and the world then made the move up: a Bruxelles player's face-up keep,
+a public Die Staufer tile). Scenarios from a player's walkthrough of table mode."""
+
+from __future__ import annotations
+
+import io
+
+from tournament.advice.play import PlaySession
+
+BRUXELLES = [
+    "strip 1", "strip 2", "strip 3", "strip 4", "compass wood", "compass stone", "compass iron",
+    "compass noble", "compass money", "art blue", "art pink", "art yellow", "figure Solvay",
+    "figure Buls", "figure Albert", "figure Empain", "bonus P", "bonus H", "bonus A", "bonus C",
+    "bonus PP", "stock card 1 (3 BF)", "shield 1 (2-2)", "place r3c4 (Theater)", "bid 1",
+    "skip", "pass", "pass", "pass", "bonus power 1 (C)", "figure Solvay", "bonus P", "bonus P",
+    "bonus H", "bonus H", "bonus A", "stock card 2 (3 BF)", "shield 1 (3-2)",
+    "place r2c4 (Workshop)", "bid 1", "perform",
+]  # fmt: skip
+STAUFER = [
+    "region 2: Nijmegen", "region 3: Strasbourg", "region 4: Augsburg", "region 5: Palermo",
+    "point tile (8, 4, 1)", "point tile (9, 5, 2)", "point tile (10, 5, 2)",
+    "point tile (8, 4, 2)", "point tile (7, 4, 1)",
+    "job region 3 for P1", "job design 4 for P1", "job office 2 for P1",
+    "A tile: Milan", "A tile: Nijmegen", "A tile: Strasbourg", "A tile: Aachen",
+    "A tile: Augsburg",
+]  # fmt: skip
+
+
+def _table(config: str, typed: list[str]) -> str:
+    out = io.StringIO()
+    lines = "".join(f"{t}\n" for t in [*typed, "quit"])
+    PlaySession(
+        config, ["me", "table", "table"], 0, inp=io.StringIO(lines), out=out, chance="manual"
+    ).run()
+    return out.getvalue()
+
+
+def test_a_face_up_keep_the_placeholder_deal_forces_is_not_taken_as_hidden():
+    text = _table("python_bruxelles(players=3)", [*BRUXELLES, "?"])
+    assert "P2's Workshop draw 2 of 2: ? (hidden from you" in text  # the draws are hidden
+    assert (
+        "('?'): P1 can see this move of P2 (it is one of keep blue, keep pink, keep yellow,"
+        " keep green): give it" in text
+    )
+    assert "  P2: ?" not in text
+
+
+def test_a_question_mark_for_the_only_option_is_refused():
+    text = _table("python_staufer(players=3)", [*STAUFER, "?"])
+    assert "the extra A tile (the king's start region)? 1. A tile: Palermo" in text
+    assert "('?'): there is one option, A tile: Palermo: give it" in text
