@@ -39,7 +39,10 @@ def chance_description(s: Core) -> str:
     if s.phase == START:
         return "the start player"
     if s.phase == DRAW:
-        return f"the card P{s.cur + 1} draws from the deck"
+        drawn = f"the card P{s.cur + 1} draws from the deck"
+        if s.last_round and s.deck_size == s.cfg.depth:  # this draw turned it up (apply_play)
+            return f"{drawn} (the last-round card came up first: set it aside, last round)"
+        return drawn
     return f"the extra card P{s.cur + 1} gets from the deck (golden joker)"
 
 

@@ -29,7 +29,11 @@ SHAPES = {
     "python_coloretto": {
         "DEAL": [rf"{P}'s start card", rf"{P}'s start card [12] of 2"],  # 2 each at 2 players
         "START_PLAYER": ["the start player"],
-        "DRAW": [rf"the card {P} draws from the deck"],
+        "DRAW": [
+            rf"the card {P} draws from the deck",
+            rf"the card {P} draws from the deck \(the last-round card came up first: set it"
+            r" aside, last round\)",
+        ],
         "GOLDEN": [rf"the extra card {P} gets from the deck \(golden joker\)"],
     },
     "python_rococo": {
