@@ -51,3 +51,11 @@ def test_a_question_mark_for_the_only_option_is_refused():
     text = _table("python_staufer(players=3)", [*STAUFER, "?"])
     assert "the extra A tile (the king's start region)? 1. A tile: Palermo" in text
     assert "('?'): there is one option, A tile: Palermo: give it" in text
+
+
+def test_help_offers_a_question_mark_only_where_one_can_be_taken():
+    """Was: help offered '?' at your own move too, where it is always refused."""
+    text = _table("python_coloretto(players=3)", ["help", *["1"] * 6, "help"])
+    helps = [line for line in text.splitlines() if "commands: " in line]
+    assert "'?' for what you cannot see" in helps[0]  # at P1's start card: a chance entry
+    assert "'?'" not in helps[-1]  # at P1's own placement

@@ -48,7 +48,9 @@ class SessionCommands:
         if cmd == "quit":
             return "stop"
         if cmd == "help":
-            extra = ", or '?' for what you cannot see" if self.table_mode else ""
+            s = self.state  # '?' is for others' moves and chance, never your own move
+            yours = not s.is_terminal() and not s.is_chance_node() and s.current_player() == p
+            extra = ", or '?' for what you cannot see" if self.table_mode and not yours else ""
             self.say("type a number or a name" + extra + "; commands: " + ", ".join(COMMANDS))
             return "handled"
         if cmd == "board":
