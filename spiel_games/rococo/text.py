@@ -119,7 +119,8 @@ def chance_description(c) -> str:
         return f"employee card {shown + 1} of {shown + c.need_sel} for hire"
     if ph == PH_WAREFILL:
         seg = next(i for i, x in enumerate(c.ware) if len(x) < c.cfg.segment_size)
-        return f"the tile for warehouse segment {seg + 1}"
+        size = c.cfg.segment_size
+        return f"the tile for warehouse segment {seg + 1}, tile {len(c.ware[seg]) + 1} of {size}"
     if ph == PH_DRESSFILL:
         w = max(i for i, d in enumerate(c.windows) if d < 0)
         return f"the dress for workshop window {w + 1}"

@@ -95,7 +95,11 @@ def test_rococo_names_the_display_card_warehouse_segment_and_window():
     assert _questions(text) == [
         "the start player",
         *[f"employee card {k} of 4 for hire" for k in (1, 2, 3, 4)],
-        *[f"the tile for warehouse segment {s}" for s in (1, 1, 1, 2, 2, 2, 3, 3, 3)],
+        *[
+            f"the tile for warehouse segment {s}, tile {t} of 3"
+            for s in (1, 2, 3)
+            for t in (1, 2, 3)
+        ],
         *[f"the dress for workshop window {w}" for w in (6, 5, 4, 3, 2, 1)],  # right to left
     ]
     assert "  employee card 1 of 4 for hire: reveal L1 Apprentice (gain1)" in _entries(text)

@@ -39,7 +39,7 @@ SHAPES = {
     "python_rococo": {
         "START": ["the start player"],
         "REVEAL": [r"employee card \d+ of \d+ for hire"],
-        "WAREFILL": [r"the tile for warehouse segment [1-3]"],
+        "WAREFILL": [r"the tile for warehouse segment [1-3], tile [1-4] of [1-4]"],
         "DRESSFILL": [r"the dress for workshop window \d"],
         "STACKDRAW": [rf"{P}'s face-down stack tile"],
         "JEWELFILL": [r"the jewellery for jeweller space \d"],
