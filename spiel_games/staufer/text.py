@@ -91,8 +91,12 @@ def chance_string(s, outcome: int) -> str:
         return f"region {arg + 1}: {R.REGION_NAMES[outcome]}"
     if kind == ST_TILE:
         return f"point tile {R.POINT_TILES[outcome]}"
-    if kind == ST_JOB:
-        return f"job {JOB_TYPE_NAMES[arg % 3]} {outcome} for P{arg // 3 + 1}"
+    if kind == ST_JOB:  # the card's printed name after the id (the id alone read as a
+        # board position; the older "job region 3 for P1" still names it: a unique prefix)
+        ty = arg % 3
+        printed = (R.REGION_NAMES, [n for n, _ in R.DESIGN_JOBS], [n for n, _ in R.OFFICE_JOBS])
+        name = printed[ty][outcome].replace("_", " ")
+        return f"job {JOB_TYPE_NAMES[ty]} {outcome} for P{arg // 3 + 1}: {name}"
     if kind == ST_A:
         return f"A tile: {R.REGION_NAMES[outcome]}"
     if kind == ST_B:

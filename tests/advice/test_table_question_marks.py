@@ -59,3 +59,23 @@ def test_help_offers_a_question_mark_only_where_one_can_be_taken():
     helps = [line for line in text.splitlines() if "commands: " in line]
     assert "'?' for what you cannot see" in helps[0]  # at P1's start card: a chance entry
     assert "'?'" not in helps[-1]  # at P1's own placement
+
+
+def test_staufer_job_cards_are_listed_by_their_printed_names():
+    """Was: "job region 3 for P1", the region's internal id, which a player holding the
+    Strasbourg card read as the third board position; the older strings still name them."""
+    import pyspiel
+
+    from tournament.advice.positions import position_from
+
+    text = _table("python_staufer(players=3)", STAUFER[:9])
+    menu = next(line for line in text.splitlines() if line.startswith("P1's region job card? "))
+    assert "4. job region 3 for P1: Aachen" in menu and "3. job region 2 for P1: Nijmegen" in menu
+    # with the two forced entries table mode fills in itself: the 6th region and point tile
+    items = [*STAUFER[:4], "region 6: Aachen", *STAUFER[4:9], "point tile (6, 3, 1)", STAUFER[9]]
+    pos = position_from("python_staufer(players=3)", history="; ".join(items), player=0)
+    replay = pos.state.get_game().new_initial_state()
+    for a in pos.state.history()[:11]:
+        replay.apply_action(a)
+    job = pos.state.history()[11]  # typed as the older "job region 3 for P1"
+    assert replay.action_to_string(pyspiel.PlayerId.CHANCE, job) == "job region 3 for P1: Aachen"
