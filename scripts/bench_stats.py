@@ -309,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         help="luck, luck-ceiling: a token run on small ledgers it plays, nothing saved",
     )
     ap.add_argument("--trials", type=int, help="adaptive-sim: runs per row (default 200)")
+    ap.add_argument("--jobs", type=int, default=2, help="adaptive-sim: processes (default 2)")
     args = ap.parse_args(argv)
     args.games = [g for g in args.games.split(",") if g]
     return PHASES[args.phase](args) or 0

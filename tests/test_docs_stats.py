@@ -27,6 +27,9 @@ def test_every_measurement_is_in_the_data(stats):
     assert {r["game"] for r in data["luck_ceiling"]} == set(stats.GAMES.values())
     assert all(r["replayed_games"] == r["games"] for r in data["luck_ceiling"])
     assert len(data["adaptive"]) >= 2 and all(len(r["agents"]) >= 6 for r in data["adaptive"])
+    sim = data["adaptive_sim"]["rows"]  # the looks rule's error rates, small fields included
+    assert all(r["trials"] >= 200 for r in sim)
+    assert {len(r["true_elo"]) for r in sim if r["rule"] == "looks"} == {2, 4}
     aa = [r for r in data["sprt_sim"]["rows"] if r["elo"] == data["sprt_sim"]["bounds"][0]]
     assert all(r["runs"] >= 200 for r in aa) and len(data["sprt_real"]["aa"]["rows"]) >= 20
 
