@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tournament.adaptive import AdaptiveSource, looks  # noqa: F401 (looks: for tests)
+from tournament.adaptive import AdaptiveSource
 
 ELO_SCALE = 400.0 / np.log(10.0)  # Elo per natural-log unit of strength
 CASES = {  # name: true Elo of a0, a1, ...

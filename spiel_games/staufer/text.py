@@ -83,6 +83,13 @@ def player_action_string(action: int, cfg) -> str:
     return "end turn"
 
 
+# Job cards' printed names by type (rules.JOB_REGION .. JOB_OFFICE) and index, once
+_JOB_NAMES = tuple(
+    tuple(n.replace("_", " ") for n in names)
+    for names in (R.REGION_NAMES, [n for n, _ in R.DESIGN_JOBS], [n for n, _ in R.OFFICE_JOBS])
+)
+
+
 def chance_string(s, outcome: int) -> str:
     if s.phase == REFILL:
         return f"chest: {CHEST_NAMES[outcome]}"
@@ -94,8 +101,7 @@ def chance_string(s, outcome: int) -> str:
     if kind == ST_JOB:  # the card's printed name after the id (the id alone read as a
         # board position; the older "job region 3 for P1" still names it: a unique prefix)
         ty = arg % 3
-        printed = (R.REGION_NAMES, [n for n, _ in R.DESIGN_JOBS], [n for n, _ in R.OFFICE_JOBS])
-        name = printed[ty][outcome].replace("_", " ")
+        name = _JOB_NAMES[ty][outcome]
         return f"job {JOB_TYPE_NAMES[ty]} {outcome} for P{arg // 3 + 1}: {name}"
     if kind == ST_A:
         return f"A tile: {R.REGION_NAMES[outcome]}"

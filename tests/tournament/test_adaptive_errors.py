@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tournament.adaptive import looks
+
 TIED = (200.0, 100.0, 100.0, 0.0)
 
 
@@ -35,6 +37,6 @@ def test_a_tie_zone_declares_tied_agents_level(sim):
 def test_a_clear_field_stops_at_a_look_in_the_right_order(sim):
     d, games = sim.simulate(sim.CASES["clear field"], sim.CAP, 0)
     assert d.reason.startswith("every deciding pair") and not sim.wrong(d, sim.CASES["clear field"])
-    sets, looks = games // 2, sim.looks(12, sim.CAP * 6)  # 12, 24, 48, 96, 192, 240 sets
-    assert min(sets - n for n in looks if n <= sets) < 6  # at the round that reached a look
+    sets, at = games // 2, looks(12, sim.CAP * 6)  # looks at 12, 24, 48, 96, 192, 240 sets
+    assert min(sets - n for n in at if n <= sets) < 6  # at the round that reached a look
     assert all(c >= d.level for _, _, c in d.pairs)

@@ -90,7 +90,7 @@ def check_hidden(state, viewer: int, position: int, listed: list[str] | None = N
     if len(classes) == 1:
         return
     kind = "chance outcome" if who_moves == CHANCE else f"move of P{who_moves + 1}"
-    names = dict(legal_strings(state))
+    names = dict(legal_strings(state)) if listed is None else {}
     if listed is not None:  # the menu's options: not one world's, which may be a guess
         what = f"it is one of {_names(listed)}"
     elif all(len(c) == 1 for c in classes):
