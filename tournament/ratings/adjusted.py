@@ -8,7 +8,9 @@ noise when the luck bears on the result; it is no longer 0 or 1, so the Bradley-
 at 0). The fit is the MM algorithm with the pairwise fit's prior (OpenSpiel's smoothing,
 0.01 added to the wins each way of every pair), the intervals the same bootstrap over duplicate sets,
 with the same open ends (``tournament.ratings.separation``) judged on the adjusted results
-after the clip, an end the raw results leave open staying open. The
+after the clip, an end the raw results leave open staying open (in the data and in every
+resample), and the raw ratings' anchor (less any agent the adjustment separates), so that
+the two tables differ by the adjustment, not by their reference. The
 crosstable, seats and α-Rank stay on the raw results; Plackett-Luce is not shown (it
 rates orders, which luck does not adjust).
 """
@@ -19,16 +21,24 @@ import numpy as np
 from scipy.sparse import csc_matrix
 
 from tournament.luck import cross_fitted_scale
-from tournament.ratings.fit import Ratings, _anchor
+from tournament.ratings.fit import ANCHOR_RESAMPLES, ANCHOR_SEED, Ratings, _anchor, anchor_words
 from tournament.ratings.pairs import block_bounds
-from tournament.ratings.separation import exact_bounds, fit_fractional, open_ends, with_resamples
+from tournament.ratings.separation import (
+    exact_bounds,
+    fit_fractional,
+    mean_anchor,
+    open_ends,
+    opened_shares,
+    separate,
+    with_resamples,
+)
 
 __all__ = ["adjust", "fit_fractional"]
 
 
-def _cells(groups, k: int, luck: dict) -> tuple[csc_matrix, float]:
-    """(row agent, column agent) x duplicate set: summed adjusted results, and the mean
-    share of the luck subtracted."""
+def _cells(groups, k: int, luck: dict) -> tuple[csc_matrix, csc_matrix, float]:
+    """(row agent, column agent) x duplicate set: summed adjusted results, summed raw
+    results, and the mean share of the luck subtracted."""
     cells, blocks, results, lucks = [], [], [], []
     for g in groups:
         n = g.agents.shape[1]
@@ -51,7 +61,21 @@ def _cells(groups, k: int, luck: dict) -> tuple[csc_matrix, float]:
     beta = cross_fitted_scale(results, lucks, np.asarray(blocks) % 2)
     values = np.asarray(results) - beta * np.asarray(lucks)
     matrix = csc_matrix((values, (cells, blocks)), shape=(k * k, num_blocks))
-    return matrix, float(beta.mean()) if len(beta) else 0.0
+    raw = csc_matrix((np.asarray(results), (cells, blocks)), shape=(k * k, num_blocks))
+    return matrix, raw, float(beta.mean()) if len(beta) else 0.0
+
+
+def _resamples(m, raw, n: int, rng) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``n`` resamples of the duplicate sets: (adjusted results, "beat or drew" in the
+    adjusted and in the raw results of the same sets) per resample."""
+    k2, blocks = m.shape
+    k = int(round(k2**0.5))
+    out = []
+    for _ in range(n if blocks > 1 else 0):
+        mult = np.bincount(rng.integers(blocks, size=blocks), minlength=blocks).astype(float)
+        w = (m @ mult).reshape(k, k)
+        out.append((w, (w > 0) & ((raw @ mult).reshape(k, k) > 0)))
+    return out
 
 
 def adjust(
@@ -67,7 +91,7 @@ def adjust(
     """Replace ``r``'s Elo and intervals by the fit on luck-adjusted results
     (``luck_value``: the value function the luck was measured with, named in the report)."""
     k = len(r.agents)
-    m, beta = _cells(groups, k, luck)
+    m, raw, beta = _cells(groups, k, luck)
     index, value, _ = _anchor(r.agents, anchor)
 
     adjusted = np.clip(np.asarray(m.sum(axis=1)).reshape(k, k), 0.0, None)
@@ -75,28 +99,32 @@ def adjust(
     # noise must not close an end the games leave open
     beat = (adjusted > 0) & (r.wins + r.draws > 0)
     blocks = m.shape[1]
-    rng = np.random.default_rng(seed)
-    resamples = []
-    for _ in range(bootstrap if blocks > 1 else 0):
-        mult = np.bincount(rng.integers(blocks, size=blocks), minlength=blocks)
-        resamples.append((m @ mult.astype(float)).reshape(k, k))
-    sep, resampled = with_resamples(beat, [w > 0 for w in resamples], index, confidence)
+    resamples = _resamples(m, raw, bootstrap, np.random.default_rng(seed))
+    fixed = _resamples(m, raw, ANCHOR_RESAMPLES, np.random.default_rng(ANCHOR_SEED))
+    sep, _ = with_resamples(beat, [], index, confidence, [b for _, b in fixed])
+    if index is None and r.anchor_set is not None:  # the raw table's reference
+        keep = sep.anchor & r.anchor_set
+        sep = separate(beat, index, mean_anchor(sep.comp, sep.scc, keep))
+        r.anchor = anchor_words([a.name for a in r.agents], sep.anchor, confidence)
+    resampled = opened_shares(sep, [b for _, b in resamples], index)
 
     def anchored(e: np.ndarray) -> np.ndarray:
         return e - (e[sep.anchor].mean() if index is None else e[index]) + value
 
     elo = anchored(fit_fractional(adjusted))
-    lo, hi = elo.copy(), elo.copy()
+    lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
     if resamples:
-        draws = [anchored(fit_fractional(w)) for w in resamples]
+        draws = [anchored(fit_fractional(w)) for w, _ in resamples]
         lo, hi = block_bounds(draws, elo, blocks, confidence)
+    if index is not None:
+        lo[index] = hi[index] = value
     lo, hi = np.minimum(lo, elo), np.maximum(hi, elo)
     exact = exact_bounds(adjusted, sep, anchored, confidence)
     names = [a.name for a in r.agents]
     r.one_sided = open_ends(names, sep, lo, hi, exact, resampled, confidence)
     measured = sum(1 for g in groups for gid in (g.ids if g.ids is not None else []) if gid in luck)
     games = sum(len(g.agents) for g in groups)
-    r.elo, r.ci_low, r.ci_high = elo, lo, hi
+    r.elo, r.ci_low, r.ci_high, r.anchor_set = elo, lo, hi, sep.anchor.copy()
     r.plackett_luce = None
     r.luck = (
         f"Elo on pairwise results less {beta:.2f} of each game's luck (chance events and "

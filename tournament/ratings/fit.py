@@ -18,8 +18,12 @@
   others (``tournament.ratings.separation`` has the rule). Its interval is open there,
   reported as such (``Ratings.one_sided``), its finite side an exact bound on the games
   across the separation, its point estimate only what the prior allows; such agents do not
-  count in the mean anchor. An end that more than (1 - confidence)/2 of the bootstrap
-  resamples leave unbounded (399 wins of 400) is open too.
+  count in the mean anchor, nor do agents separated in more than (1 - confidence)/2 of
+  ``ANCHOR_RESAMPLES`` fixed resamples (so the anchor, and every point rating, is the same
+  whatever ``--seed`` and ``--bootstrap``; the report names the anchor's agents when some
+  are left out). An end that more than (1 - confidence)/2 of the bootstrap resamples leave
+  unbounded (399 wins of 400) is open too. Without resamples (``--bootstrap 0``, a single
+  duplicate set) a two-sided interval is not measured: its bounds are NaN (``-``, null).
 - Beside Elo: Plackett-Luce ratings on whole finishing orders with a seat term
   (``tournament.ratings.plackett_luce``), likelihood of superiority, a crosstable, seat advantage, games per agent,
   a warning when the comparison graph is disconnected, and α-Rank (OpenSpiel's
@@ -48,6 +52,8 @@ from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
 from tournament.ratings.separation import exact_bounds, open_ends, with_resamples
 
 DEFAULT_BOOTSTRAP = 200
+ANCHOR_RESAMPLES = 400  # fixed resamples that choose the mean anchor's agents
+ANCHOR_SEED = 0x5EED
 
 
 class RatingsError(MeepleError):
@@ -92,6 +98,7 @@ class Ratings:
     # per agent: "" (two-sided), else why and which end of its interval is open
     one_sided: list[str] = field(default_factory=list)
     plackett_luce: PLRatings | None = None  # same agents, anchor and bootstrap
+    anchor_set: np.ndarray | None = None  # (K,) bool: the agents the mean anchor averages
     luck: str = ""  # how the results were luck-adjusted ("" = raw results)
 
     def order(self) -> list[int]:
@@ -101,7 +108,7 @@ class Ratings:
         """Best first; an unbounded side of a one-sided interval is None (JSON null)."""
 
         def bound(x: float) -> float | None:
-            return None if math.isinf(x) else round(float(x), 1)
+            return None if not math.isfinite(x) else round(float(x), 1)
 
         out = []
         pl = self.plackett_luce
@@ -252,8 +259,11 @@ def rate(
     anchor_index, anchor_value, anchor_text = _anchor(agents, anchor)
     raw = fit_elo(wins, draws)
     samples, beats = _bootstrap(rec, bootstrap, seed)
-    sep, resampled = with_resamples(wins + draws > 0, beats, anchor_index, confidence)
+    fixed = _anchor_beats(rec) if anchor_index is None else []
+    sep, resampled = with_resamples(wins + draws > 0, beats, anchor_index, confidence, fixed)
     finite = sep.anchor  # the mean anchor averages the agents with a finite rating
+    if anchor_index is None:
+        anchor_text = anchor_words(names, finite, confidence)
 
     def anchored(r):
         if anchor_index is None:
@@ -261,9 +271,11 @@ def rate(
         return r - r[anchor_index] + anchor_value
 
     elo = anchored(raw)
-    lo, hi = elo.copy(), elo.copy()
+    lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
     if len(samples):
         lo, hi = block_bounds([anchored(x) for x in samples], elo, num_blocks, confidence)
+    if anchor_index is not None:  # a pinned agent is the reference: its rating is exact
+        lo[anchor_index] = hi[anchor_index] = anchor_value
     games_per, score_diff = _game_counts(groups, k)
     comps = [[names[i] for i in c] for c in components(wins, draws)]
     ci_low, ci_high = np.minimum(lo, elo), np.maximum(hi, elo)
@@ -295,7 +307,30 @@ def rate(
         prior=prior_text(),
         one_sided=sided,
         plackett_luce=pl,
+        anchor_set=finite.copy(),
     )
+
+
+def anchor_words(names: list[str], anchor: np.ndarray, confidence: float = 0.95) -> str:
+    """The mean anchor in words: every agent's, or which agents it averages."""
+    if anchor.all():
+        return "mean rating = 0"
+    left = ", ".join(n for n, a in zip(names, anchor, strict=True) if not a)
+    kept = ", ".join(n for n, a in zip(names, anchor, strict=True) if a)
+    return (
+        f"mean rating of {kept} = 0 ({left} left out: separated results, in the data or in "
+        f"more than {(1 - confidence) / 2:.1%} of resamples, leave their ratings to the prior)"
+    )
+
+
+def _anchor_beats(rec) -> list[np.ndarray]:
+    """The "beat or drew" matrices of ``ANCHOR_RESAMPLES`` resamples drawn with a fixed
+    seed: what chooses the mean anchor's agents (none for a single duplicate set)."""
+    if rec.num_blocks <= 1:
+        return []
+    rng = np.random.default_rng(ANCHOR_SEED)
+    weights = block_weights(rng, rec.num_blocks, ANCHOR_RESAMPLES)
+    return [w + d > 0 for w, d in rec.matrices_many(weights)]
 
 
 def _bootstrap(rec, bootstrap: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -141,8 +141,9 @@ def fit_plackett_luce(
     full = [p.weights() for p in pats]
     x = model.fit(full)
     elo, seats = _scaled(model, x, anchored)
-    lo, hi = elo.copy(), elo.copy()
-    seat_lo = [s["elo"] for s in seats]
+    lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
+    seat_est = [s["elo"] for s in seats]
+    seat_lo = [math.nan for _ in seats]
     seat_hi = list(seat_lo)
     if bootstrap > 0 and num_blocks > 1:
         rng = np.random.default_rng(seed)
@@ -153,10 +154,13 @@ def fit_plackett_luce(
             draws.append(e)
             seat_draws.append([row["elo"] for row in s])
         lo, hi = block_bounds(draws, elo, num_blocks, confidence)
-        s_lo, s_hi = block_bounds(seat_draws, seat_lo, num_blocks, confidence)
+        s_lo, s_hi = block_bounds(seat_draws, seat_est, num_blocks, confidence)
         seat_lo, seat_hi = list(s_lo), list(s_hi)
     for row, a, b in zip(seats, seat_lo, seat_hi, strict=True):
-        row["ci_low"], row["ci_high"] = min(float(a), row["elo"]), max(float(b), row["elo"])
+        if math.isnan(a):  # no resamples: no interval
+            row["ci_low"] = row["ci_high"] = math.nan
+        else:
+            row["ci_low"], row["ci_high"] = min(float(a), row["elo"]), max(float(b), row["elo"])
     loglik = -model(x, full)[0] - _prior_only(model, x)
     return PLRatings(elo, np.minimum(lo, elo), np.maximum(hi, elo), seats, loglik)
 

@@ -21,6 +21,45 @@ def _png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+def _intervals(ax, at, est, lo, hi, vertical: bool, colour: str) -> None:
+    """Interval bars at positions ``at`` around ``est``: a finite end gets a cap; an
+    unbounded end (inf) runs to the edge of the plot, uncapped, and is labelled; an
+    unmeasured one (NaN: no resamples) draws nothing."""
+    finite = [x for x in (*est, *lo, *hi) if math.isfinite(x)]
+    span = (max(finite) - min(finite)) or 100.0
+    edge = (min(finite) - 0.15 * span, max(finite) + 0.15 * span)
+    for p, e, a, b in zip(at, est, lo, hi, strict=True):
+        ends = [edge[0] if a == -math.inf else a, edge[1] if b == math.inf else b]
+        for end, inf in ((ends[0], a == -math.inf), (ends[1], b == math.inf)):
+            if math.isnan(end):
+                continue
+            line = ([p, p], [e, end]) if vertical else ([e, end], [p, p])
+            ax.plot(*line, color=colour, linewidth=1.2, linestyle=":" if inf else "-")
+            if not inf:  # a cap: a marker, the same size on any axis scale
+                xy = ([p], [end]) if vertical else ([end], [p])
+                ax.plot(*xy, marker="_" if vertical else "|", markersize=9, color=colour)
+        up, down = b == math.inf, a == -math.inf
+        if up or down:
+            label = (
+                "unbounded both ways"
+                if up and down
+                else "unbounded above"
+                if up
+                else "unbounded below"
+            )
+            ax.annotate(
+                label,
+                (p, e) if vertical else (e, p),
+                textcoords="offset points",
+                xytext=(6, 6),
+                fontsize=7,
+            )
+    if vertical:
+        ax.set_ylim(*edge)
+    else:
+        ax.set_xlim(*edge)
+
+
 def plot_elo(r: Ratings) -> str:
     import matplotlib
 
@@ -30,22 +69,11 @@ def plot_elo(r: Ratings) -> str:
     order = r.order()[::-1]
     names = [r.agents[i].name for i in order]
     elo = np.array([r.elo[i] for i in order])
-    # an unbounded side is drawn as an arrow-less open bar to the edge (no finite number)
-    lo = np.nan_to_num(elo - np.array([r.ci_low[i] for i in order]), posinf=0.0)
-    hi = np.nan_to_num(np.array([r.ci_high[i] for i in order]) - elo, posinf=0.0)
+    lo = [r.ci_low[i] for i in order]
+    hi = [r.ci_high[i] for i in order]
     fig, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(names)))
-    ax.errorbar(elo, range(len(names)), xerr=[lo, hi], fmt="o", capsize=4, color="#2a6ebb")
-    for y, i in enumerate(order):
-        up, down = math.isinf(r.ci_high[i]), math.isinf(r.ci_low[i])
-        if up or down:
-            ax.annotate(
-                "unbounded ↔" if up and down else "→ unbounded" if up else "unbounded ←",
-                (elo[y], y),
-                textcoords="offset points",
-                xytext=(8 if up else -8, 6),
-                ha="left" if up else "right",
-                fontsize=7,
-            )
+    ax.plot(elo, range(len(names)), "o", color="#2a6ebb")
+    _intervals(ax, range(len(names)), list(elo), lo, hi, False, "#2a6ebb")
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("Elo (95% CI)")
     ax.grid(axis="x", alpha=0.3)
@@ -113,8 +141,8 @@ def plot_ladder(r: Ratings) -> str | None:
 
     b, e, lo, hi = (np.array(x) for x in zip(*pts, strict=True))
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    yerr = [np.nan_to_num(e - lo, posinf=0.0), np.nan_to_num(hi - e, posinf=0.0)]
-    ax.errorbar(b, e, yerr=yerr, fmt="o-", capsize=4, color="#bb5a2a")
+    ax.plot(b, e, "o-", color="#bb5a2a")
+    _intervals(ax, list(b), list(e), list(lo), list(hi), True, "#bb5a2a")
     if b.min() > 0:
         ax.set_xscale("log")
     ax.set_xlabel("budget")

@@ -2,7 +2,8 @@
 
 The JSON form is a list of {agent, elo, ci_low, ci_high, games, plackett_luce}, best
 first, ``plackett_luce`` being {elo, ci_low, ci_high} of the Plackett-Luce fit (the
-unbounded side of a one-sided interval is null; the notes say which agent and why). The HTML
+unbounded side of a one-sided interval is null, and so is a bound not measured (no resamples);
+the notes say which agent and why). The HTML
 report embeds its PNG plots (matplotlib, Agg backend) as base64, so it is one file.
 """
 
@@ -128,13 +129,13 @@ def seat_rows(r: Ratings) -> list[list[str]]:
 
 
 def notes(r: Ratings) -> list[str]:
-    ci = (
-        f"{r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets"
-        if r.bootstrap
-        else "no CI"
-    )
+    if r.bootstrap:
+        ci = f"95% CI from {r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets"
+    else:
+        why = "a single duplicate set" if r.blocks <= 1 else "--bootstrap 0"
+        ci = f"no confidence intervals ({why}; shown as '-')"
     out = [
-        f"anchor: {r.anchor}; 95% CI from {ci}; pairwise results by rank, ties as draws",
+        f"anchor: {r.anchor}; {ci}; pairwise results by rank, ties as draws",
         f"prior: {r.prior}",
     ]
     for i in r.order():

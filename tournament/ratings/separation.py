@@ -102,21 +102,35 @@ def mean_anchor(comp: np.ndarray, scc: np.ndarray, keep: np.ndarray) -> np.ndarr
     return anchor
 
 
-def with_resamples(beat, beats: list, anchor_index: int | None, confidence: float = 0.95):
-    """(``separate`` on the full results, the share of the resamples opening each agent's
-    (upper, lower) end or None): the mean anchor also leaves out the agents separated in
-    more than (1 - confidence)/2 of the resamples ``beats`` (their "beat or drew" matrices),
-    and a resample's open ends are judged against that anchor."""
+def with_resamples(
+    beat, beats: list, anchor_index: int | None, confidence: float = 0.95, anchor_beats=None
+):
+    """(``separate`` on the full results, the share of the resamples ``beats`` opening each
+    agent's (upper, lower) end or None). The mean anchor also leaves out the agents
+    separated in more than (1 - confidence)/2 of the resamples ``anchor_beats`` (their "beat
+    or drew" matrices; ``beats`` when not given): the ratings' own fixed resamples
+    (``tournament.ratings.fit.ANCHOR_RESAMPLES``), so that the anchor, and with it every
+    point rating, does not move with ``--seed`` or ``--bootstrap``. A resample's open ends
+    are judged against that anchor."""
     sep = separate(beat, anchor_index)
+    anchor_beats = beats if anchor_beats is None else anchor_beats
+    if anchor_beats:
+        q = (1.0 - confidence) / 2.0
+        out = np.mean([~separate(b).anchor for b in anchor_beats], axis=0)
+        keep = sep.anchor & (out <= q)
+        sep = separate(beat, anchor_index, mean_anchor(sep.comp, sep.scc, keep))
+    return sep, opened_shares(sep, beats, anchor_index)
+
+
+def opened_shares(sep: Separation, beats: list, anchor_index: int | None):
+    """Per agent, the share of the resamples ``beats`` that leave its (upper, lower) end
+    open, judged against ``sep``'s anchor; None without resamples."""
     if not beats:
-        return sep, None
-    q = (1.0 - confidence) / 2.0
-    out = np.mean([~separate(b).anchor for b in beats], axis=0)
-    sep = separate(beat, anchor_index, mean_anchor(sep.comp, sep.scc, sep.anchor & (out <= q)))
+        return None
     opened = np.mean(
         [[s.high, s.low] for s in (separate(b, anchor_index, sep.anchor) for b in beats)], axis=0
     )
-    return sep, (opened[0], opened[1])
+    return opened[0], opened[1]
 
 
 def fit_fractional(wins: np.ndarray, iterations: int = 10_000) -> np.ndarray:
@@ -216,10 +230,10 @@ def open_ends(
                 out.append(f"{why}: no bound on either side (relative to the anchor)")
                 continue
             side, value = ("lower", exact[0][i]) if sep.high[i] else ("upper", exact[1][i])
-            if sep.high[i]:
-                low[i] = min(low[i], value)
+            if sep.high[i]:  # NaN: no two-sided interval was measured (no resamples)
+                low[i] = value if math.isnan(low[i]) else min(low[i], value)
             else:
-                high[i] = max(high[i], value)
+                high[i] = value if math.isnan(high[i]) else max(high[i], value)
             out.append(
                 f"{why}: one-sided interval ({side} bound only); the {side} bound is exact "
                 "(Clopper-Pearson on the games across the separation), its Elo what the "

@@ -1,0 +1,129 @@
+"""The mean anchor and the intervals a report shows: point ratings that do not move with
+the bootstrap, a note naming the anchor's agents, unmeasured intervals shown as such,
+luck-adjusted ratings on the raw table's reference, and plots of open ends."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from tournament.ratings.fit import AgentInfo, Games, rate
+from tournament.ratings.report import notes, to_csv, to_json
+
+
+def near_separated(sets: int = 12, seed: int = 0):
+    """A, B, C flip coins among themselves; D loses every game but one (to A)."""
+    rng = np.random.default_rng(seed)
+    agents, ranks, blocks, ids = [], [], [], []
+    won = False
+    for b in range(sets):
+        for x in range(4):
+            for y in range(x + 1, 4):
+                for seats in ([x, y], [y, x]):
+                    if y == 3:
+                        x_wins = not (x == 0 and not won and b == sets // 2)
+                        won = won or not x_wins
+                    else:
+                        x_wins = rng.random() < 0.5
+                    first = x_wins == (seats[0] == x)
+                    agents.append(seats)
+                    ranks.append([1, 2] if first else [2, 1])
+                    blocks.append(b)
+                    ids.append(f"g{len(ids)}")
+    g = Games(
+        np.array(agents),
+        np.array(ranks),
+        np.zeros((len(agents), 2)),
+        np.array(blocks),
+        np.array(ids, dtype=object),
+    )
+    return [AgentInfo(n, n) for n in "ABCD"], [g]
+
+
+def test_point_ratings_do_not_move_with_the_seed_or_the_bootstrap():
+    """Was: the agents the mean anchor averages were chosen by the user's bootstrap
+    resamples, so every rating moved with --seed and --bootstrap (82, 110 or 164 for one
+    agent of one ledger), and --bootstrap 0 kept a near-separated agent in the anchor."""
+    agents, games = near_separated()
+    runs = [(0, 0), (50, 1), (50, 2), (5, 3), (5, 4), (120, 5)]
+    elos = [rate(agents, games, bootstrap=b, seed=s, plackett_luce=False).elo for b, s in runs]
+    for e in elos[1:]:
+        np.testing.assert_allclose(e, elos[0], atol=1e-9)
+    r = rate(agents, games, bootstrap=50, plackett_luce=False)
+    assert r.anchor_set is not None and r.anchor_set.tolist() == [True, True, True, False]
+    assert abs(r.elo[:3].mean()) < 1e-9  # what the note says: the mean of A, B, C is 0
+
+
+def test_the_anchor_note_names_its_agents_when_some_are_left_out():
+    """Was: "anchor: mean rating = 0" while the ratings' mean was far from 0."""
+    agents, games = near_separated()
+    r = rate(agents, games, bootstrap=50, plackett_luce=False)
+    assert r.anchor.startswith("mean rating of A, B, C = 0 (D left out: separated results")
+    assert notes(r)[0].startswith("anchor: mean rating of A, B, C = 0")
+
+
+def test_intervals_not_measured_are_not_shown_as_exact():
+    """Was: --bootstrap 0 (or a single duplicate set) printed each bound equal to the
+    estimate (ismcts 293.1 [293.1, 293.1]) and the note "95% CI from no CI"."""
+    agents, games = near_separated()
+    r = rate(agents, games, bootstrap=0)
+    assert np.isnan(r.ci_low[:3]).all() and np.isnan(r.ci_high[:3]).all()
+    assert np.isnan(r.plackett_luce.ci_low[:3]).all()
+    assert all(math.isnan(s["ci_low"]) for s in r.plackett_luce.seats)
+    rec = {x["agent"]: x for x in json.loads(to_json(r))}
+    assert rec["A"]["ci_low"] is None and rec["A"]["ci_high"] is None
+    assert "A," + str(rec["A"]["elo"]) + ",,," in to_csv(r)
+    assert "no confidence intervals (--bootstrap 0; shown as '-')" in notes(r)[0]
+    first = games[0].blocks == 0
+    g = games[0]
+    one = Games(g.agents[first], g.ranks[first], g.scores[first], g.blocks[first], g.ids[first])
+    single = rate(agents, [one], bootstrap=50, plackett_luce=False)
+    assert "no confidence intervals (a single duplicate set" in notes(single)[0]
+    pinned = rate(agents, games, bootstrap=0, anchor=("B", 10.0), plackett_luce=False)
+    assert pinned.ci_low[1] == pinned.ci_high[1] == 10.0  # the reference is exact
+
+
+def test_luck_adjusted_ratings_keep_the_raw_anchor_and_open_ends():
+    """Was: the adjusted results' own resamples judged the open ends, so luck's noise
+    closed the end the raw results leave open (random [-977, -403] against [-inf, -586])
+    and brought that agent into the mean anchor, moving every rating by ~180 Elo."""
+    from tournament.ratings.adjusted import adjust
+
+    agents, games = near_separated()
+    r = rate(agents, games, bootstrap=60, plackett_luce=False)
+    raw_elo, raw_low = r.elo.copy(), r.ci_low.copy()
+    assert raw_low[3] == -math.inf
+    rng = np.random.default_rng(3)
+    luck = {}
+    for gid, seats in zip(games[0].ids, games[0].agents, strict=True):
+        x = rng.normal(0, 0.3)
+        x = -abs(x) if seats[0] == 3 else abs(x) if seats[1] == 3 else x  # D's pairs lifted
+        luck[gid] = {"pairs": [[0.0, x], [-x, 0.0]]}
+    adjust(r, games, luck, bootstrap=60, anchor=None)
+    assert r.ci_low[3] == -math.inf  # the raw results leave it open: so does the adjustment
+    assert r.anchor_set.tolist() == [True, True, True, False]
+    assert abs(r.elo[:3].mean()) < 1e-9
+    assert np.abs(r.elo[:3] - raw_elo[:3]).max() < 100
+
+
+def test_ladder_and_elo_plots_draw_open_ends_to_the_edge_uncapped():
+    """Was: the ladder plot drew an unbounded end as a capped bar that stopped at the
+    estimate, unlabelled."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tournament.ratings.plots import _intervals
+
+    fig, ax = plt.subplots()
+    _intervals(ax, [5, 10], [0.0, 80.0], [-50.0, 20.0], [40.0, math.inf], True, "k")
+    top = ax.get_ylim()[1]
+    dotted = [ln for ln in ax.lines if ln.get_linestyle() == ":"]
+    assert len(dotted) == 1 and max(dotted[0].get_ydata()) == top
+    caps = [ln.get_ydata()[0] for ln in ax.lines if ln.get_marker() == "_"]
+    assert sorted(caps) == [-50.0, 20.0, 40.0]  # every finite end, never the estimate 80
+    assert [t.get_text() for t in ax.texts] == ["unbounded above"]
+    plt.close(fig)
