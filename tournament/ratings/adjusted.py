@@ -21,9 +21,12 @@ import numpy as np
 from scipy.sparse import csc_matrix
 
 from tournament.luck import cross_fitted_scale
-from tournament.ratings.fit import ANCHOR_RESAMPLES, ANCHOR_SEED, Ratings, _anchor, anchor_words
+from tournament.ratings.fit import Ratings, _anchor
 from tournament.ratings.pairs import block_bounds
 from tournament.ratings.separation import (
+    ANCHOR_RESAMPLES,
+    ANCHOR_SEED,
+    anchor_words,
     exact_bounds,
     fit_fractional,
     mean_anchor,

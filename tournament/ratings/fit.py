@@ -19,7 +19,7 @@
   reported as such (``Ratings.one_sided``), its finite side an exact bound on the games
   across the separation, its point estimate only what the prior allows; such agents do not
   count in the mean anchor, nor do agents separated in more than (1 - confidence)/2 of
-  ``ANCHOR_RESAMPLES`` fixed resamples (so the anchor, and every point rating, is the same
+  ``separation.ANCHOR_RESAMPLES`` fixed resamples (so the anchor, and every point rating, is the same
   whatever ``--seed`` and ``--bootstrap``; the report names the anchor's agents when some
   are left out). An end that more than (1 - confidence)/2 of the bootstrap resamples leave
   unbounded (399 wins of 400) is open too. Without resamples (``--bootstrap 0``, a single
@@ -49,11 +49,15 @@ from tournament.ratings.pairs import (
     small_sample_factor,
 )
 from tournament.ratings.plackett_luce import PLRatings, fit_plackett_luce
-from tournament.ratings.separation import exact_bounds, open_ends, with_resamples
+from tournament.ratings.separation import (
+    anchor_beats,
+    anchor_words,
+    exact_bounds,
+    open_ends,
+    with_resamples,
+)
 
 DEFAULT_BOOTSTRAP = 200
-ANCHOR_RESAMPLES = 400  # fixed resamples that choose the mean anchor's agents
-ANCHOR_SEED = 0x5EED
 
 
 class RatingsError(MeepleError):
@@ -259,7 +263,7 @@ def rate(
     anchor_index, anchor_value, anchor_text = _anchor(agents, anchor)
     raw = fit_elo(wins, draws)
     samples, beats = _bootstrap(rec, bootstrap, seed)
-    fixed = _anchor_beats(rec) if anchor_index is None else []
+    fixed = anchor_beats(rec) if anchor_index is None else []
     sep, resampled = with_resamples(wins + draws > 0, beats, anchor_index, confidence, fixed)
     finite = sep.anchor  # the mean anchor averages the agents with a finite rating
     if anchor_index is None:
@@ -309,28 +313,6 @@ def rate(
         plackett_luce=pl,
         anchor_set=finite.copy(),
     )
-
-
-def anchor_words(names: list[str], anchor: np.ndarray, confidence: float = 0.95) -> str:
-    """The mean anchor in words: every agent's, or which agents it averages."""
-    if anchor.all():
-        return "mean rating = 0"
-    left = ", ".join(n for n, a in zip(names, anchor, strict=True) if not a)
-    kept = ", ".join(n for n, a in zip(names, anchor, strict=True) if a)
-    return (
-        f"mean rating of {kept} = 0 ({left} left out: separated results, in the data or in "
-        f"more than {(1 - confidence) / 2:.1%} of resamples, leave their ratings to the prior)"
-    )
-
-
-def _anchor_beats(rec) -> list[np.ndarray]:
-    """The "beat or drew" matrices of ``ANCHOR_RESAMPLES`` resamples drawn with a fixed
-    seed: what chooses the mean anchor's agents (none for a single duplicate set)."""
-    if rec.num_blocks <= 1:
-        return []
-    rng = np.random.default_rng(ANCHOR_SEED)
-    weights = block_weights(rng, rec.num_blocks, ANCHOR_RESAMPLES)
-    return [w + d > 0 for w, d in rec.matrices_many(weights)]
 
 
 def _bootstrap(rec, bootstrap: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:

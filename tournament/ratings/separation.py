@@ -42,6 +42,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tournament.ratings.pairs import block_weights
+
+ANCHOR_RESAMPLES = 400  # fixed resamples that choose the mean anchor's agents
+ANCHOR_SEED = 0x5EED
 PRIOR_WIN = 0.01  # OpenSpiel's smoothing_factor: a virtual win each way between every pair
 TOL = 1e-10
 
@@ -102,6 +106,28 @@ def mean_anchor(comp: np.ndarray, scc: np.ndarray, keep: np.ndarray) -> np.ndarr
     return anchor
 
 
+def anchor_words(names: list[str], anchor: np.ndarray, confidence: float = 0.95) -> str:
+    """The mean anchor in words: every agent's, or which agents it averages."""
+    if anchor.all():
+        return "mean rating = 0"
+    left = ", ".join(n for n, a in zip(names, anchor, strict=True) if not a)
+    kept = ", ".join(n for n, a in zip(names, anchor, strict=True) if a)
+    return (
+        f"mean rating of {kept} = 0 ({left} left out: separated results, in the data or in "
+        f"more than {(1 - confidence) / 2:.1%} of resamples, leave their ratings to the prior)"
+    )
+
+
+def anchor_beats(rec) -> list[np.ndarray]:
+    """The "beat or drew" matrices of ``ANCHOR_RESAMPLES`` resamples drawn with a fixed
+    seed: what chooses the mean anchor's agents (none for a single duplicate set)."""
+    if rec.num_blocks <= 1:
+        return []
+    rng = np.random.default_rng(ANCHOR_SEED)
+    weights = block_weights(rng, rec.num_blocks, ANCHOR_RESAMPLES)
+    return [w + d > 0 for w, d in rec.matrices_many(weights)]
+
+
 def with_resamples(
     beat, beats: list, anchor_index: int | None, confidence: float = 0.95, anchor_beats=None
 ):
@@ -109,7 +135,7 @@ def with_resamples(
     agent's (upper, lower) end or None). The mean anchor also leaves out the agents
     separated in more than (1 - confidence)/2 of the resamples ``anchor_beats`` (their "beat
     or drew" matrices; ``beats`` when not given): the ratings' own fixed resamples
-    (``tournament.ratings.fit.ANCHOR_RESAMPLES``), so that the anchor, and with it every
+    (``ANCHOR_RESAMPLES``), so that the anchor, and with it every
     point rating, does not move with ``--seed`` or ``--bootstrap``. A resample's open ends
     are judged against that anchor."""
     sep = separate(beat, anchor_index)
