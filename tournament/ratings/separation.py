@@ -112,9 +112,15 @@ def anchor_words(names: list[str], anchor: np.ndarray, confidence: float = 0.95)
         return "mean rating = 0"
     left = ", ".join(n for n, a in zip(names, anchor, strict=True) if not a)
     kept = ", ".join(n for n, a in zip(names, anchor, strict=True) if a)
+    head = (
+        f"{kept} = 0 (the only agent left for reference: an interval of no width"
+        if anchor.sum() == 1
+        else f"mean rating of {kept} = 0 ("
+    )
     return (
-        f"mean rating of {kept} = 0 ({left} left out: separated results, in the data or in "
-        f"more than {(1 - confidence) / 2:.1%} of resamples, leave their ratings to the prior)"
+        f"{head}{'; ' if anchor.sum() == 1 else ''}{left} left out: separated results, in the "
+        f"data or in more than {(1 - confidence) / 2:.1%} of resamples, leave their ratings "
+        "to the prior)"
     )
 
 
