@@ -29,7 +29,8 @@ one ``human`` (or ``me``) seat is the user; the user types the chance outcomes t
 card dealt to another player, another player's secret choice) is entered as ``?``
 automatically; a ``?`` typed where the user can see the value is refused. A move that no
 world consistent with what the user saw allows is refused with the legal choices listed;
-nothing is lost. ``undo`` steps back one entry; ``hint`` works at every prompt.
+nothing is lost. ``undo`` steps back one entry; ``hint`` works at every prompt. A ``?``
+entry that a later event shows to the table is asked for then (tournament/advice/reveal.py).
 
 Input is read line by line from a stream, so tests drive a whole game through
 ``io.StringIO``. Invalid input prints a one-line reason and asks again; nothing
@@ -260,8 +261,12 @@ class PlaySession(SessionCommands, TableEntries):
         self.say(f"{self.game_string}{mode}  seats: {names}")
         if self.items:
             self.say(f"loaded {count(len(self.items), 'action')}")
-        while not self.state.is_terminal():
+        while True:
+            if self.table_mode and not self._settle_reveals():
+                return self._result(False)
             s = self.state
+            if s.is_terminal():
+                break
             if self.table_mode and not s.is_chance_node() and s.current_player() in self.table:
                 if not self._table_entry():
                     return self._result(False)
