@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from tournament.advice.play import PlaySession
 
 HINT = "ismcts(sims=10,rollout_depth=4)"
@@ -54,10 +56,10 @@ def test_coloretto_asks_for_each_players_start_card_then_the_start_player():
     assert text.splitlines()[1].startswith("P1's start card? 1. start: yellow; 2. start: blue")
     assert "P1's start card> " in text  # the input prompt names it too
     assert _entries(text)[:5] == [
-        "  P1's start card: start: yellow",
-        "  P2's start card: start: blue",
-        "  P3's start card: start: green",
-        "  the start player: start player: P1",
+        "  P1's start card: yellow",
+        "  P2's start card: blue",
+        "  P3's start card: green",
+        "  the start player: P1",
         "  P1 (you): draw",
     ]
 
@@ -121,8 +123,8 @@ def test_bruxelles_names_the_board_row_compass_space_player_theater_space_and_co
     ]
     entries = _entries(text)
     # The last strip and the last compass tile are forced: filled in and named.
-    assert "  the strip for board row 5: strip 5" in entries
-    assert "  the tile for compass space 6: compass blank" in entries
+    assert "  the strip for board row 5: 5" in entries
+    assert "  the tile for compass space 6: blank" in entries
 
 
 def test_staufer_names_positions_regions_players_jobs_rounds_and_chest_spaces():
@@ -151,3 +153,25 @@ def test_staufer_names_positions_regions_players_jobs_rounds_and_chest_spaces():
         "  P3's design job card: ? (hidden from you; one of 4)",
         "  P3's office job card: ? (hidden from you; one of 4)",
     ]
+
+
+@pytest.mark.parametrize(
+    "config, seats, typed",
+    [
+        ("python_coloretto(players=3)", ["me", "table", "table"], 6),
+        ("python_rococo(players=3)", ["table", "me", "table"], 20),
+        ("python_bruxelles(players=3)", ["me", "table", "table"], 22),
+        ("python_staufer(players=3)", ["me", "table", "table"], 60),
+    ],
+)
+def test_each_entry_line_says_what_it_entered_once(config, seats, typed):
+    """Was: "the start player: start player: P1", "the tile for warehouse segment 1, tile 1
+    of 3: warehouse tile GGY", "P1's region job card: job region 2 for P1: Nijmegen"."""
+    text = _table(config, seats, ["1"] * typed)
+    lines = [e for e in _entries(text) if "hidden from you" not in e and " (you): " not in e]
+    assert lines
+    for line in lines:
+        label, value = line.strip().split(": ", 1)
+        said = {w.lower().removesuffix("'s") for w in label.split()}
+        first = value.split()[0].rstrip(":").lower()
+        assert first.isdigit() or first not in said, line

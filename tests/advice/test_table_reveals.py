@@ -113,7 +113,7 @@ def test_rococo_asks_for_a_face_down_tile_once_it_is_converted_and_discarded():
     text = out.getvalue()
     who = drawn.chance_description()  # "P1's face-down stack tile"
     assert f"shown now: {who} (entry {len(truth)}, entered as '?'); which is it?" in text
-    assert f"  {who}: {tile}" in text
+    assert f"  {who}: {tile.removeprefix('stack tile ')}" in text  # "...: Y-y"
     true = _replay(game, truth + [convert])
     assert session.world.states[len(truth) + 1].information_state_string(
         1

@@ -67,6 +67,7 @@ from tournament.advice.terminal import (
     default_hint_agent,
     draw_chance,
     entry_name,
+    entry_text,
     fmt_num,
     observable,
     rank_order,
@@ -207,7 +208,7 @@ class PlaySession(SessionCommands, TableEntries):
         visible = self._perfect() or observable(before, mover, action, watchers)
         who = entry_name(before)
         if visible:
-            self.say(f"  {who}: {before.action_to_string(mover, action)}")
+            self.say(f"  {who}: {entry_text(before, action)}")
         elif mover != CHANCE:
             self.say(f"  {who} moved (hidden from you)")
 

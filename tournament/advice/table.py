@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from tournament.advice.positions import CHANCE, HistoryError
 from tournament.advice.reveal import Reveal, reveal_menu, revealed, settle
-from tournament.advice.terminal import PlayError, choose, entry_name, readable_observation
+from tournament.advice.terminal import (
+    PlayError,
+    choose,
+    entry_name,
+    entry_text,
+    readable_observation,
+)
 from tournament.advice.unknown import (
     UNKNOWN,
     World,
@@ -103,12 +109,11 @@ class TableEntries:
         s = self.state
         if s.is_terminal() or not self._automatic(s):
             return False
-        mover = CHANCE if s.is_chance_node() else s.current_player()
         who = entry_name(s)  # at a chance node what it decides: "P3's start card"
         opts = options(s)
         if len(opts) == 1 and not hidden_from(s, self.me):
             self._enter(opts[0], typed=False)
-            self.say(f"  {who}: {s.action_to_string(mover, opts[0])}")
+            self.say(f"  {who}: {entry_text(s, opts[0])}")
         else:
             self._enter(UNKNOWN, typed=False)
             self.say(f"  {who}: ? (hidden from you; one of {len(opts)})")
@@ -183,7 +188,7 @@ class TableEntries:
                 )
                 continue
             a = self.world.actions[-1]
-            self.say(f"  {who}: {before.action_to_string(mover, a)}")
+            self.say(f"  {who}: {entry_text(before, a)}")
             return True
 
     def _settle_reveals(self) -> bool:
@@ -251,5 +256,5 @@ class TableEntries:
                 continue
             self.items[:] = named
             self.world = world
-            self.say(f"  {what}: {menu[a][0]}")
+            self.say(f"  {what}: {entry_text(self.world.states[j], a)}")
             return True

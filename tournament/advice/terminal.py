@@ -14,7 +14,7 @@ import numpy as np
 import pyspiel
 
 from solvers.registry import KINDS
-from spiel_games.common.chance import chance_description, sample_chance
+from spiel_games.common.chance import chance_description, outcome_after, sample_chance
 from spiel_games.common.errors import MeepleError
 from spiel_games.common.naming import NoMatch, match
 from tournament.advice.positions import CHANCE
@@ -97,6 +97,15 @@ def entry_name(state) -> str:
     if state.is_chance_node():
         return chance_description(state)
     return f"P{state.current_player() + 1}"
+
+
+def entry_text(state, action: int) -> str:
+    """An entry as its line in the log names it after ``entry_name(state)``: the move, or
+    the chance outcome without the words its description already says ("the start player:
+    P1", not "the start player: start player: P1")."""
+    if state.is_chance_node():
+        return outcome_after(chance_description(state), state.action_to_string(CHANCE, action))
+    return state.action_to_string(state.current_player(), action)
 
 
 def default_hint_agent() -> str:
