@@ -15,6 +15,7 @@ import io
 import pytest
 
 from tournament.advice.play import PlaySession
+from tournament.advice.positions import read_record
 
 HINT = "ismcts(sims=10,rollout_depth=4)"
 
@@ -175,3 +176,30 @@ def test_each_entry_line_says_what_it_entered_once(config, seats, typed):
         said = {w.lower().removesuffix("'s") for w in label.split()}
         first = value.split()[0].rstrip(":").lower()
         assert first.isdigit() or first not in said, line
+
+
+def test_loading_a_table_game_shows_the_board_first(tmp_path):
+    """Was: after 'loaded N actions' came the next prompt, with no board."""
+    config = "python_coloretto(players=3)"
+    path = tmp_path / "game.json"
+    _table(config, ["me", "table", "table"], ["1"] * 3 + [f"save {path}"])
+    record = read_record(path)
+    out = io.StringIO()
+    session = PlaySession(
+        config,
+        ["me", "table", "table"],
+        0,
+        inp=io.StringIO("quit\n"),
+        out=out,
+        hint_agent=HINT,
+        chance="manual",
+        record=record,
+    )
+    session.run()
+    lines = out.getvalue().splitlines()
+    at = lines.index("loaded 3 actions")
+    # The start player is next: the user's view comes before its prompt
+    assert lines[at + 2] == "--- to enter: the start player; your view (P1) ---"
+    assert lines[at + 3] == str(session.state).splitlines()[0]
+    prompt = next(i for i, line in enumerate(lines) if line.startswith("the start player? 1."))
+    assert prompt > at + 3

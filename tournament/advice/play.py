@@ -73,6 +73,7 @@ from tournament.advice.terminal import (
     rank_order,
     readable_observation,
     split_seats,
+    view_header,
 )
 from tournament.advice.unknown import World, scores_determined
 from tournament.match import final_scores, seed_streams
@@ -262,6 +263,7 @@ class PlaySession(SessionCommands, TableEntries):
         self.say(f"{self.game_string}{mode}  seats: {names}")
         if self.items:
             self.say(f"loaded {count(len(self.items), 'action')}")
+            self._show_loaded()
         while True:
             if self.table_mode and not self._settle_reveals():
                 return self._result(False)
@@ -298,6 +300,18 @@ class PlaySession(SessionCommands, TableEntries):
             self._apply(a)
             self._log(p, a, before)
         return self._finish()
+
+    def _show_loaded(self) -> None:
+        """A loaded game shows its position at once: the one watching human's view (as
+        ``board`` shows it), unless that human decides next (the decision shows it)."""
+        viewers = [self.me] if self.table_mode else sorted(self.humans)
+        s = self.state
+        mover = -2 if s.is_terminal() or s.is_chance_node() else s.current_player()
+        if len(viewers) != 1 or mover == viewers[0]:
+            return  # several humans share the screen: each sees only their own turn
+        self.say("")
+        self.say(view_header(s, viewers[0]))
+        self.say(readable_observation(s, viewers[0]))
 
     def _finish(self) -> PlayResult:
         self.say("")

@@ -19,6 +19,7 @@ from tournament.advice.terminal import (
     entry_name,
     entry_text,
     readable_observation,
+    view_header,
 )
 from tournament.advice.unknown import (
     UNKNOWN,
@@ -138,8 +139,7 @@ class TableEntries:
 
         def board():
             self.say("")
-            turn = f"to enter: {who}" if mover == CHANCE else f"{who} to move"
-            self.say(f"--- {turn}; your view (P{self.me + 1}) ---")
+            self.say(view_header(self.state, self.me))
             self.say(readable_observation(self.state, self.me))
             show()
 
@@ -218,7 +218,7 @@ class TableEntries:
 
         def board():
             self.say("")
-            self.say(f"--- to enter: {what}, shown now; your view (P{self.me + 1}) ---")
+            self.say(view_header(self.state, self.me, f"to enter: {what}, shown now"))
             self.say(readable_observation(self.state, self.me))
             show()
 

@@ -108,6 +108,19 @@ def entry_text(state, action: int) -> str:
     return state.action_to_string(state.current_player(), action)
 
 
+def view_header(state, viewer: int, what: str = "") -> str:
+    """The line above ``viewer``'s view when it is shown between decisions: what comes next
+    (``what``, else who moves or what a chance entry decides) and whose view it is."""
+    if not what:
+        if state.is_terminal():
+            what = "game over"
+        elif state.is_chance_node():
+            what = f"to enter: {entry_name(state)}"
+        else:
+            what = f"P{state.current_player() + 1} to move"
+    return f"--- {what}; your view (P{viewer + 1}) ---"
+
+
 def default_hint_agent() -> str:
     # Two seconds of search: a hint must come quickly in every game (full IS-MCTS rollouts
     # run at ~30 sims/s in 4-player Rococo but ~500 in Coloretto).
