@@ -54,7 +54,7 @@ def test_coloretto_asks_for_each_players_start_card_then_the_start_player():
         "the start player",
         "the card P1 draws from the deck",
     ]
-    assert text.splitlines()[1].startswith("P1's start card? 1. start: yellow; 2. start: blue")
+    assert text.splitlines()[2].startswith("P1's start card? 1. start: yellow; 2. start: blue")
     assert "P1's start card> " in text  # the input prompt names it too
     assert _entries(text)[:5] == [
         "  P1's start card: yellow",
@@ -203,3 +203,21 @@ def test_loading_a_table_game_shows_the_board_first(tmp_path):
     assert lines[at + 3] == str(session.state).splitlines()[0]
     prompt = next(i for i, line in enumerate(lines) if line.startswith("the start player? 1."))
     assert prompt > at + 3
+
+
+@pytest.mark.parametrize(
+    "config, seats, said",
+    [
+        ("python_coloretto(players=3)", ["me", "table", "table"], "orange left out of the box"),
+        ("python_coloretto(players=2)", ["me", "table"], "brown, orange left out of the box"),
+        ("python_rococo(players=3)", ["table", "me", "table"], "filled from window 6"),
+        ("python_bruxelles(players=3)", ["me", "table", "table"], "P1 is the first player"),
+        ("python_staufer(players=3)", ["me", "table", "table"], "clockwise from Milan"),
+    ],
+)
+def test_a_table_game_starts_with_the_games_set_up_conventions(config, seats, said):
+    """Was: never said, so a player could not know that Coloretto at 3 players leaves
+    orange out, or from where Die Staufer's board positions count."""
+    lines = _table(config, seats, []).splitlines()
+    assert lines[1].startswith("set-up: ") and said in lines[1]
+    assert "P1" in lines[1]

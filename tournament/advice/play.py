@@ -72,6 +72,7 @@ from tournament.advice.terminal import (
     observable,
     rank_order,
     readable_observation,
+    setup_conventions,
     split_seats,
     view_header,
 )
@@ -261,6 +262,8 @@ class PlaySession(SessionCommands, TableEntries):
         )
         mode = "  chance: entered by you" if self.chance == "manual" else f"  seed {self.seed}"
         self.say(f"{self.game_string}{mode}  seats: {names}")
+        if self.table_mode and not self.items and setup_conventions(self.state):
+            self.say(setup_conventions(self.state))
         if self.items:
             self.say(f"loaded {count(len(self.items), 'action')}")
             self._show_loaded()
@@ -302,16 +305,13 @@ class PlaySession(SessionCommands, TableEntries):
         return self._finish()
 
     def _show_loaded(self) -> None:
-        """A loaded game shows its position at once: the one watching human's view (as
-        ``board`` shows it), unless that human decides next (the decision shows it)."""
+        """The watching human's view of a loaded game, unless their decision is next."""
         viewers = [self.me] if self.table_mode else sorted(self.humans)
         s = self.state
         mover = -2 if s.is_terminal() or s.is_chance_node() else s.current_player()
-        if len(viewers) != 1 or mover == viewers[0]:
-            return  # several humans share the screen: each sees only their own turn
-        self.say("")
-        self.say(view_header(s, viewers[0]))
-        self.say(readable_observation(s, viewers[0]))
+        if len(viewers) == 1 and mover != viewers[0]:  # several humans: each at their turn
+            self.say("\n" + view_header(s, viewers[0]))
+            self.say(readable_observation(s, viewers[0]))
 
     def _finish(self) -> PlayResult:
         self.say("")

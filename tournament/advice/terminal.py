@@ -121,6 +121,13 @@ def view_header(state, viewer: int, what: str = "") -> str:
     return f"--- {what}; your view (P{viewer + 1}) ---"
 
 
+def setup_conventions(state) -> str:
+    """The game's set-up conventions for a player at a real table (a meeple game's
+    ``setup_conventions()``, from its text module); "" for other games."""
+    conventions = getattr(state, "setup_conventions", None)
+    return "" if conventions is None else str(conventions())
+
+
 def default_hint_agent() -> str:
     # Two seconds of search: a hint must come quickly in every game (full IS-MCTS rollouts
     # run at ~30 sims/s in 4-player Rococo but ~500 in Coloretto).
