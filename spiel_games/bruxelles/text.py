@@ -206,3 +206,13 @@ def action_string(s, player: int, a: int) -> str:
     if a <= last:
         return f"bid {a - A.BID0 + 1}"
     raise ValueError(f"action id {a} is outside Bruxelles' layout (0-{last})")
+
+
+def setup_conventions(s) -> str:
+    """The set-up a player at the table needs (the engine's ``setup_text``): the first
+    player, the seat order and the order the board is filled in."""
+    return (
+        "set-up: P1 is the first player, the others follow in turn order (clockwise);"
+        " board rows, compass spaces and bonus columns are numbered from 1 in the order"
+        " they are filled"
+    )

@@ -70,6 +70,7 @@ class ColorettoState(EngineState):
     action_text = staticmethod(text.action_string)
     board_text = staticmethod(text.render)
     chance_text = staticmethod(text.chance_description)
+    setup_text = staticmethod(text.setup_conventions)
 
     # ----- inspection ----------------------------------------------------------------
     def scores(self) -> list[int]:

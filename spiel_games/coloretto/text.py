@@ -86,3 +86,16 @@ def render(s: Core) -> str:
     elif s.phase == PLAY:
         lines.append(f"P{s.cur + 1} to move")
     return "\n".join(lines)
+
+
+def setup_conventions(c) -> str:
+    """The set-up a player at the table needs (the engine's ``setup_text``): which
+    colours are in the deck (the rules remove colours at 2 and 3 players: the last of
+    rules.toml's colour list) and the seat order."""
+    cfg = c.cfg
+    shown = ", ".join(COLOUR_NAMES[: cfg.colours])
+    removed = COLOUR_NAMES[cfg.colours :]
+    out = f"set-up: {cfg.colours} colours in the deck ({shown})"
+    if removed:
+        out += f"; {', '.join(removed)} left out of the box"
+    return out + "; P1 is the first seat, the others follow in turn order (clockwise)"

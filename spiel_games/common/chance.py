@@ -23,6 +23,28 @@ def chance_description(state) -> str:
     return CHANCE_OUTCOME if describe is None else str(describe())
 
 
+def _words(text: str) -> set[str]:
+    return {w.lower().removesuffix("'s").strip("():,") for w in text.split()}
+
+
+def outcome_after(description: str, outcome: str) -> str:
+    """A chance outcome's name shortened to follow its description, so that "the start
+    player: P1" reads once (not "the start player: start player: P1"): the outcome's first
+    words that the description already says are dropped ("start player:", "warehouse
+    tile", "stack tile"), and then a card number before its printed name ("2 for P1:
+    Nijmegen" -> "Nijmegen"). The outcome is kept whole where nothing would be left."""
+    said = _words(description)
+    words = outcome.split()
+    k = 0
+    while k < len(words) - 1 and not words[k][0].isdigit() and _words(words[k]) <= said:
+        k += 1
+    rest = " ".join(words[k:])
+    head, sep, name = rest.partition(": ")
+    if k and sep and head[:1].isdigit() and name:
+        rest = name
+    return rest
+
+
 class RandomSource(Protocol):
     def random(self) -> float: ...
 

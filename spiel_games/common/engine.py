@@ -221,6 +221,17 @@ class EngineState(pyspiel.State):
         it says only "chance outcome". Built from public facts only."""
         return CHANCE_OUTCOME
 
+    @staticmethod
+    def setup_text(core: Core, /) -> str:
+        """The set-up conventions a player at a real table needs to enter the game as the
+        engine numbers it (seat order, numbering of spaces, components left out), in one
+        short line (text.setup_conventions); "" where the game says nothing."""
+        return ""
+
+    def setup_conventions(self) -> str:
+        """The game's set-up conventions for a player at the table (``setup_text``)."""
+        return type(self).setup_text(self._s)
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "table" in cls.__dict__:

@@ -323,3 +323,17 @@ def render(c) -> str:
     ):
         lines.append(f"P{c.cur + 1} to move")
     return "\n".join(lines)
+
+
+def setup_conventions(c) -> str:
+    """The set-up a player at the table needs (the engine's ``setup_text``): how the
+    workshop windows and warehouse segments are numbered, and the seat order."""
+    cfg = c.cfg
+    n = len(cfg.window_costs)
+    costs = ", ".join(str(k) for k in cfg.window_costs)
+    return (
+        f"set-up: workshop windows 1-{n} cost {costs} Livre, filled from window {n};"
+        f" warehouse segments of {cfg.segment_size} tiles,"
+        " filled from segment 1; seats P1, P2, ... in turn order (clockwise), the start"
+        " player is entered"
+    )

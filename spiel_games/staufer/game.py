@@ -112,6 +112,7 @@ class StauferState(EngineState):
     action_text = staticmethod(text.action_string)
     board_text = staticmethod(text.render)
     chance_text = staticmethod(text.chance_description)
+    setup_text = staticmethod(text.setup_conventions)
     resampler = staticmethod(resample)
 
     def scores(self) -> list[int]:

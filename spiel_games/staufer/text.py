@@ -222,3 +222,15 @@ def render(s) -> str:
             + "".join(str(p + 1) for p in v[t.dep : t.dep + v[NDEP]])
         )
     return "\n".join(lines)
+
+
+def setup_conventions(s) -> str:
+    """The set-up a player at the table needs (the engine's ``setup_text``): how board
+    positions count and the seat order."""
+    cfg = s.cfg
+    regions = ", ".join(R.REGION_NAMES[: cfg.regions])
+    return (
+        f"set-up: regions {regions}; board positions count clockwise from"
+        f" {R.REGION_NAMES[0]} (position 1, fixed); P1 is the first seat, the others follow"
+        " in turn order (clockwise)"
+    )

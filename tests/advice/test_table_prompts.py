@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from tournament.advice.play import PlaySession
+from tournament.advice.positions import read_record
 
 HINT = "ismcts(sims=10,rollout_depth=4)"
 
@@ -51,13 +54,13 @@ def test_coloretto_asks_for_each_players_start_card_then_the_start_player():
         "the start player",
         "the card P1 draws from the deck",
     ]
-    assert text.splitlines()[1].startswith("P1's start card? 1. start: yellow; 2. start: blue")
+    assert text.splitlines()[2].startswith("P1's start card? 1. start: yellow; 2. start: blue")
     assert "P1's start card> " in text  # the input prompt names it too
     assert _entries(text)[:5] == [
-        "  P1's start card: start: yellow",
-        "  P2's start card: start: blue",
-        "  P3's start card: start: green",
-        "  the start player: start player: P1",
+        "  P1's start card: yellow",
+        "  P2's start card: blue",
+        "  P3's start card: green",
+        "  the start player: P1",
         "  P1 (you): draw",
     ]
 
@@ -121,8 +124,8 @@ def test_bruxelles_names_the_board_row_compass_space_player_theater_space_and_co
     ]
     entries = _entries(text)
     # The last strip and the last compass tile are forced: filled in and named.
-    assert "  the strip for board row 5: strip 5" in entries
-    assert "  the tile for compass space 6: compass blank" in entries
+    assert "  the strip for board row 5: 5" in entries
+    assert "  the tile for compass space 6: blank" in entries
 
 
 def test_staufer_names_positions_regions_players_jobs_rounds_and_chest_spaces():
@@ -151,3 +154,70 @@ def test_staufer_names_positions_regions_players_jobs_rounds_and_chest_spaces():
         "  P3's design job card: ? (hidden from you; one of 4)",
         "  P3's office job card: ? (hidden from you; one of 4)",
     ]
+
+
+@pytest.mark.parametrize(
+    "config, seats, typed",
+    [
+        ("python_coloretto(players=3)", ["me", "table", "table"], 6),
+        ("python_rococo(players=3)", ["table", "me", "table"], 20),
+        ("python_bruxelles(players=3)", ["me", "table", "table"], 22),
+        ("python_staufer(players=3)", ["me", "table", "table"], 60),
+    ],
+)
+def test_each_entry_line_says_what_it_entered_once(config, seats, typed):
+    """Was: "the start player: start player: P1", "the tile for warehouse segment 1, tile 1
+    of 3: warehouse tile GGY", "P1's region job card: job region 2 for P1: Nijmegen"."""
+    text = _table(config, seats, ["1"] * typed)
+    lines = [e for e in _entries(text) if "hidden from you" not in e and " (you): " not in e]
+    assert lines
+    for line in lines:
+        label, value = line.strip().split(": ", 1)
+        said = {w.lower().removesuffix("'s") for w in label.split()}
+        first = value.split()[0].rstrip(":").lower()
+        assert first.isdigit() or first not in said, line
+
+
+def test_loading_a_table_game_shows_the_board_first(tmp_path):
+    """Was: after 'loaded N actions' came the next prompt, with no board."""
+    config = "python_coloretto(players=3)"
+    path = tmp_path / "game.json"
+    _table(config, ["me", "table", "table"], ["1"] * 3 + [f"save {path}"])
+    record = read_record(path)
+    out = io.StringIO()
+    session = PlaySession(
+        config,
+        ["me", "table", "table"],
+        0,
+        inp=io.StringIO("quit\n"),
+        out=out,
+        hint_agent=HINT,
+        chance="manual",
+        record=record,
+    )
+    session.run()
+    lines = out.getvalue().splitlines()
+    at = lines.index("loaded 3 actions")
+    # The start player is next: the user's view comes before its prompt
+    assert lines[at + 2] == "--- to enter: the start player; your view (P1) ---"
+    assert lines[at + 3] == str(session.state).splitlines()[0]
+    prompt = next(i for i, line in enumerate(lines) if line.startswith("the start player? 1."))
+    assert prompt > at + 3
+
+
+@pytest.mark.parametrize(
+    "config, seats, said",
+    [
+        ("python_coloretto(players=3)", ["me", "table", "table"], "orange left out of the box"),
+        ("python_coloretto(players=2)", ["me", "table"], "brown, orange left out of the box"),
+        ("python_rococo(players=3)", ["table", "me", "table"], "filled from window 6"),
+        ("python_bruxelles(players=3)", ["me", "table", "table"], "P1 is the first player"),
+        ("python_staufer(players=3)", ["me", "table", "table"], "clockwise from Milan"),
+    ],
+)
+def test_a_table_game_starts_with_the_games_set_up_conventions(config, seats, said):
+    """Was: never said, so a player could not know that Coloretto at 3 players leaves
+    orange out, or from where Die Staufer's board positions count."""
+    lines = _table(config, seats, []).splitlines()
+    assert lines[1].startswith("set-up: ") and said in lines[1]
+    assert "P1" in lines[1]

@@ -29,7 +29,8 @@ one ``human`` (or ``me``) seat is the user; the user types the chance outcomes t
 card dealt to another player, another player's secret choice) is entered as ``?``
 automatically; a ``?`` typed where the user can see the value is refused. A move that no
 world consistent with what the user saw allows is refused with the legal choices listed;
-nothing is lost. ``undo`` steps back one entry; ``hint`` works at every prompt.
+nothing is lost. ``undo`` steps back one entry; ``hint`` works at every prompt. A ``?``
+entry that a later event shows to the table is asked for then (tournament/advice/reveal.py).
 
 Input is read line by line from a stream, so tests drive a whole game through
 ``io.StringIO``. Invalid input prints a one-line reason and asks again; nothing
@@ -66,11 +67,14 @@ from tournament.advice.terminal import (
     default_hint_agent,
     draw_chance,
     entry_name,
+    entry_text,
     fmt_num,
     observable,
     rank_order,
     readable_observation,
+    setup_conventions,
     split_seats,
+    view_header,
 )
 from tournament.advice.unknown import World, scores_determined
 from tournament.match import final_scores, seed_streams
@@ -206,7 +210,7 @@ class PlaySession(SessionCommands, TableEntries):
         visible = self._perfect() or observable(before, mover, action, watchers)
         who = entry_name(before)
         if visible:
-            self.say(f"  {who}: {before.action_to_string(mover, action)}")
+            self.say(f"  {who}: {entry_text(before, action)}")
         elif mover != CHANCE:
             self.say(f"  {who} moved (hidden from you)")
 
@@ -258,10 +262,17 @@ class PlaySession(SessionCommands, TableEntries):
         )
         mode = "  chance: entered by you" if self.chance == "manual" else f"  seed {self.seed}"
         self.say(f"{self.game_string}{mode}  seats: {names}")
+        if self.table_mode and not self.items and setup_conventions(self.state):
+            self.say(setup_conventions(self.state))
         if self.items:
             self.say(f"loaded {count(len(self.items), 'action')}")
-        while not self.state.is_terminal():
+            self._show_loaded()
+        while True:
+            if self.table_mode and not self._settle_reveals():
+                return self._result(False)
             s = self.state
+            if s.is_terminal():
+                break
             if self.table_mode and not s.is_chance_node() and s.current_player() in self.table:
                 if not self._table_entry():
                     return self._result(False)
@@ -292,6 +303,15 @@ class PlaySession(SessionCommands, TableEntries):
             self._apply(a)
             self._log(p, a, before)
         return self._finish()
+
+    def _show_loaded(self) -> None:
+        """The watching human's view of a loaded game, unless their decision is next."""
+        viewers = [self.me] if self.table_mode else sorted(self.humans)
+        s = self.state
+        mover = -2 if s.is_terminal() or s.is_chance_node() else s.current_player()
+        if len(viewers) == 1 and mover != viewers[0]:  # several humans: each at their turn
+            self.say("\n" + view_header(s, viewers[0]))
+            self.say(readable_observation(s, viewers[0]))
 
     def _finish(self) -> PlayResult:
         self.say("")

@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tournament.advice.positions import CHANCE, HistoryError
-from tournament.advice.terminal import PlayError, choose, entry_name, readable_observation
+from tournament.advice.reveal import Reveal, reveal_menu, revealed, settle
+from tournament.advice.terminal import (
+    PlayError,
+    choose,
+    entry_name,
+    entry_text,
+    readable_observation,
+    view_header,
+)
 from tournament.advice.unknown import (
     UNKNOWN,
     World,
@@ -60,6 +68,7 @@ class TableEntries:
     humans: set[int]
     table: set[int]
     chance: str
+    revealing: int | None = None  # the '?' entry being asked for, while one is
 
     if TYPE_CHECKING:
 
@@ -101,12 +110,11 @@ class TableEntries:
         s = self.state
         if s.is_terminal() or not self._automatic(s):
             return False
-        mover = CHANCE if s.is_chance_node() else s.current_player()
         who = entry_name(s)  # at a chance node what it decides: "P3's start card"
         opts = options(s)
         if len(opts) == 1 and not hidden_from(s, self.me):
             self._enter(opts[0], typed=False)
-            self.say(f"  {who}: {s.action_to_string(mover, opts[0])}")
+            self.say(f"  {who}: {entry_text(s, opts[0])}")
         else:
             self._enter(UNKNOWN, typed=False)
             self.say(f"  {who}: ? (hidden from you; one of {len(opts)})")
@@ -131,8 +139,7 @@ class TableEntries:
 
         def board():
             self.say("")
-            turn = f"to enter: {who}" if mover == CHANCE else f"{who} to move"
-            self.say(f"--- {turn}; your view (P{self.me + 1}) ---")
+            self.say(view_header(self.state, self.me))
             self.say(readable_observation(self.state, self.me))
             show()
 
@@ -181,5 +188,73 @@ class TableEntries:
                 )
                 continue
             a = self.world.actions[-1]
-            self.say(f"  {who}: {before.action_to_string(mover, a)}")
+            self.say(f"  {who}: {entry_text(before, a)}")
+            return True
+
+    def _settle_reveals(self) -> bool:
+        """Ask for each '?' entry that the table now shows (tournament/advice/reveal.py),
+        so the world never shows a made-up value as if it were on the table; False to
+        stop."""
+        while self.world.unknown:
+            found = revealed(self.game, self.items, self.world, self.me)
+            if not found:
+                return True
+            if not self._ask_revealed(found[0]):
+                return False
+        return True
+
+    def _ask_revealed(self, reveal: Reveal) -> bool:
+        """One revealed '?' entry, given by the user; False to stop."""
+        j = reveal.item
+        s = self.world.states[j]
+        who = entry_name(s)
+        what = who if s.is_chance_node() else f"{who}'s move"
+        menu = reveal_menu(self.world, reveal, self.me)
+        legal = [(a, name) for a, (name, _) in menu.items()]
+
+        def show():
+            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal, 1))
+            self.say(f"shown now: {what} (entry {j + 1}, entered as '?'); which is it? {listed}")
+
+        def board():
+            self.say("")
+            self.say(view_header(self.state, self.me, f"to enter: {what}, shown now"))
+            self.say(readable_observation(self.state, self.me))
+            show()
+
+        show()
+        self.revealing = j
+        try:
+            return self._read_revealed(reveal, who, what, menu, show, board)
+        finally:
+            self.revealing = None
+
+    def _read_revealed(self, reveal: Reveal, who: str, what: str, menu, show, board) -> bool:
+        j = reveal.item
+        legal = [(a, name) for a, (name, _) in menu.items()]
+        while True:
+            text = self._read(f"{who}> ")
+            if text is None:
+                return False
+            done = self._command(text, self.me, show, board)
+            if done in ("stop", "again"):
+                return done == "again"  # after an undo: check again
+            if done == "handled":
+                continue
+            if is_unknown(text):
+                self.say(f"{what} is shown at the table now: give it")
+                continue
+            try:
+                a = choose(legal, text)
+                named, world = settle(self.game, self.items, self.world, j, a, menu[a][1])
+            except (ValueError, HistoryError) as e:
+                self.say(
+                    str(e)
+                    if isinstance(e, ValueError)
+                    else f"{text!r} is impossible with the other entries (or a command: help)"
+                )
+                continue
+            self.items[:] = named
+            self.world = world
+            self.say(f"  {what}: {entry_text(self.world.states[j], a)}")
             return True

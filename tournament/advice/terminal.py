@@ -14,7 +14,7 @@ import numpy as np
 import pyspiel
 
 from solvers.registry import KINDS
-from spiel_games.common.chance import chance_description, sample_chance
+from spiel_games.common.chance import chance_description, outcome_after, sample_chance
 from spiel_games.common.errors import MeepleError
 from spiel_games.common.naming import NoMatch, match
 from tournament.advice.positions import CHANCE
@@ -97,6 +97,35 @@ def entry_name(state) -> str:
     if state.is_chance_node():
         return chance_description(state)
     return f"P{state.current_player() + 1}"
+
+
+def entry_text(state, action: int) -> str:
+    """An entry as its line in the log names it after ``entry_name(state)``: the move, or
+    the chance outcome without the words its description already says ("the start player:
+    P1", not "the start player: start player: P1")."""
+    if state.is_chance_node():
+        return outcome_after(chance_description(state), state.action_to_string(CHANCE, action))
+    return state.action_to_string(state.current_player(), action)
+
+
+def view_header(state, viewer: int, what: str = "") -> str:
+    """The line above ``viewer``'s view when it is shown between decisions: what comes next
+    (``what``, else who moves or what a chance entry decides) and whose view it is."""
+    if not what:
+        if state.is_terminal():
+            what = "game over"
+        elif state.is_chance_node():
+            what = f"to enter: {entry_name(state)}"
+        else:
+            what = f"P{state.current_player() + 1} to move"
+    return f"--- {what}; your view (P{viewer + 1}) ---"
+
+
+def setup_conventions(state) -> str:
+    """The game's set-up conventions for a player at a real table (a meeple game's
+    ``setup_conventions()``, from its text module); "" for other games."""
+    conventions = getattr(state, "setup_conventions", None)
+    return "" if conventions is None else str(conventions())
 
 
 def default_hint_agent() -> str:

@@ -51,6 +51,7 @@ __all__ = [
     "options",
     "possible_options",
     "scores_determined",
+    "single_changes",
     "visibility_classes",
     "world_choices",
 ]
@@ -324,6 +325,26 @@ def adopt_world(game, items: list, choice: dict[int, int], viewer: int | None) -
     world = _Builder(game, items, choice).build()
     world.viewer = viewer
     return world
+
+
+def single_changes(game, items: list, world: World, budget: int = REPAIR_BUDGET):
+    """Every world that changes one ``?`` choice of ``world`` (built from ``items``) and
+    still allows every named item, the later ``?`` items replayed by the placeholder rule:
+    yields (index of the changed item, its option, the world's last state). Stops once
+    ``budget`` moves have been replayed."""
+    builder = _Builder(game, items, world_choices(world))
+    builder.budget = budget
+    for j in world.unknown:
+        for alt in options(world.states[j]):
+            if alt == world.actions[j]:
+                continue
+            if builder.budget <= 0:
+                return
+            choice = dict(builder.choice)
+            choice[j] = alt
+            out = builder.replay(world.states[j], j, len(items), choice)
+            if out is not None:
+                yield j, alt, out[0][-1]
 
 
 def scores_determined(game, items: list, world: World) -> bool:

@@ -1,0 +1,176 @@
+"""Table mode asks for a '?' entry once the table shows it (tournament/advice/reveal.py).
+
+A true game is played to the point where a later event shows a card the user entered as
+'?' (Rococo: a face-down stack tile converted to yarn goes to the discard pile; Die
+Staufer: every job card at the end). The session loads the entries up to there (hidden
+ones as '?'), the revealing entry is typed, and the session must ask for what was shown
+and then show the user exactly what the true game shows.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+
+import spiel_games
+from tournament.advice.play import PlaySession
+from tournament.advice.positions import record_of
+from tournament.advice.unknown import hidden_from, options
+from tournament.match import final_scores
+
+HINT = "ismcts(sims=10,rollout_depth=4)"
+
+
+def _pick(state, rng: random.Random) -> int:
+    """A random move that prefers face-down stack tiles and converting them (Rococo), and
+    the last face-down tile of the stack (never the placeholder world's first one)."""
+    opts = options(state)
+    if state.is_chance_node():
+        if "face-down stack tile" in state.chance_description():
+            return opts[-1]
+        return rng.choice(opts)
+    p = state.current_player()
+    liked = [
+        a
+        for a in opts
+        if any(w in state.action_to_string(p, a) for w in ("stack tile", "convert", "use bonus"))
+    ]
+    return rng.choice(liked) if liked and rng.random() < 0.9 else rng.choice(opts)
+
+
+def _record(config: str, truth: list[int], me: int, seats: list[str]):
+    """The record a user at seat ``me`` would have typed: unseen entries as '?'."""
+    game = spiel_games.load_game(config)
+    state = game.new_initial_state()
+    rec = record_of(config, state, 0, seats, [])
+    rec.chance = "manual"
+    for a in truth:
+        p = -1 if state.is_chance_node() else state.current_player()
+        if hidden_from(state, me):
+            rec.actions.append({"player": p, "id": None, "action": "?"})
+        else:
+            rec.actions.append({"player": p, "id": a, "action": state.action_to_string(p, a)})
+        state.apply_action(a)
+    return rec
+
+
+def _name(state, a: int) -> str:
+    return state.action_to_string(-1 if state.is_chance_node() else state.current_player(), a)
+
+
+def _replay(game, actions):
+    state = game.new_initial_state()
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
+def _rococo_conversion(me: int = 1):
+    """A true Rococo game up to another player's decision on a face-down tile they drew,
+    with 'convert to yarn' among the options: (truth, the conversion's id)."""
+    game = spiel_games.load_game("python_rococo(players=3)")
+    for seed in range(20):
+        rng = random.Random(seed)
+        state, truth = game.new_initial_state(), []
+        while not state.is_terminal():
+            if truth and not state.is_chance_node() and state.current_player() != me:
+                before = _replay(game, truth[:-1])
+                p = state.current_player()
+                names = {state.action_to_string(p, a): a for a in options(state)}
+                if (
+                    before.is_chance_node()
+                    and "convert to yarn" in names
+                    and hidden_from(before, me)
+                ):
+                    return truth, names["convert to yarn"]
+            a = _pick(state, rng)
+            state.apply_action(a)
+            truth.append(a)
+    raise AssertionError("no face-down tile converted in 20 games")
+
+
+def test_rococo_asks_for_a_face_down_tile_once_it_is_converted_and_discarded():
+    config = "python_rococo(players=3)"
+    game = spiel_games.load_game(config)
+    seats = ["table", "me", "table"]
+    truth, convert = _rococo_conversion(me=1)
+    rec = _record(config, truth, 1, seats)
+    assert rec.actions[-1]["action"] == "?"  # the face-down draw the user did not see
+    drawn = _replay(game, truth[:-1])
+    tile = drawn.action_to_string(-1, truth[-1])
+    out = io.StringIO()
+    session = PlaySession(
+        config,
+        seats,
+        0,
+        inp=io.StringIO(f"convert to yarn\n{tile}\nquit\n"),
+        out=out,
+        hint_agent=HINT,
+        chance="manual",
+        record=rec,
+    )
+    session.run()
+    text = out.getvalue()
+    who = drawn.chance_description()  # "P1's face-down stack tile"
+    assert f"shown now: {who} (entry {len(truth)}, entered as '?'); which is it?" in text
+    assert f"  {who}: {tile.removeprefix('stack tile ')}" in text  # "...: Y-y"
+    true = _replay(game, truth + [convert])
+    assert session.world.states[len(truth) + 1].information_state_string(
+        1
+    ) == true.information_state_string(1)
+    assert session.items[len(truth) - 1] == truth[-1]  # no longer '?'
+
+
+def test_a_question_mark_is_refused_at_a_reveal():
+    config = "python_rococo(players=3)"
+    game = spiel_games.load_game(config)
+    seats = ["table", "me", "table"]
+    truth, _ = _rococo_conversion(me=1)
+    drawn = _replay(game, truth[:-1])
+    out = io.StringIO()
+    session = PlaySession(
+        config,
+        seats,
+        0,
+        inp=io.StringIO("convert to yarn\n?\nquit\n"),
+        out=out,
+        hint_agent=HINT,
+        chance="manual",
+        record=_record(config, truth, 1, seats),
+    )
+    session.run()
+    assert f"{drawn.chance_description()} is shown at the table now: give it" in out.getvalue()
+
+
+def test_staufer_asks_for_the_job_cards_shown_at_the_end_and_then_scores_the_game():
+    config = "python_staufer(players=3)"
+    game = spiel_games.load_game(config)
+    seats = ["me", "table", "table"]
+    rng = random.Random(3)
+    state, truth = game.new_initial_state(), []
+    while not state.is_terminal():
+        a = rng.choice(options(state))
+        state.apply_action(a)
+        truth.append(a)
+    rec = _record(config, truth[:-1], 0, seats)
+    hidden = [i for i, e in enumerate(rec.actions) if e["action"] == "?" and e["player"] == -1]
+    assert len(hidden) == 6, "the other players' job cards are dealt face down"
+    last = _replay(game, truth[:-1])
+    lines = [_name(last, truth[-1])] + [_name(_replay(game, truth[:i]), truth[i]) for i in hidden]
+    out = io.StringIO()
+    session = PlaySession(
+        config,
+        seats,
+        0,
+        inp=io.StringIO("\n".join(lines) + "\n"),
+        out=out,
+        hint_agent=HINT,
+        chance="manual",
+        record=rec,
+    )
+    result = session.run()
+    text = out.getvalue()
+    assert result.finished, text[-2000:]
+    assert text.count("shown now: ") == len(hidden)
+    assert "count them at the table" not in text
+    assert result.scores == final_scores(state)
