@@ -10,6 +10,7 @@ was played.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,13 @@ class Replay:
 def _as_played(row: dict, moves: list[int]) -> dict:
     """The ledger row of a game that recorded its moves, as ``play_one`` returns a replay."""
     return {**row, "actions": moves}
+
+
+def _scores(scores: list[float]) -> str:
+    """The final scores per seat; a game that ended early (a failed agent) has none (NaN)."""
+    if all(math.isnan(x) for x in scores):
+        return "- (the game did not finish)"
+    return ", ".join(f"P{p + 1} {'-' if math.isnan(x) else f'{x:g}'}" for p, x in enumerate(scores))
 
 
 def replay(directory: str | Path, game_id: str) -> Replay:
@@ -77,7 +85,7 @@ def replay(directory: str | Path, game_id: str) -> Replay:
         lines.append(
             f"ended by {played['failure']} of seat P{played['failed_seat'] + 1}: {played['detail']}"
         )
-    lines.append("scores: " + ", ".join(f"P{p + 1} {s:g}" for p, s in enumerate(played["scores"])))
+    lines.append("scores: " + _scores(played["scores"]))
     lines.append(
         "ranks: " + ", ".join(f"P{p + 1} {r}" for p, r in enumerate(played["ranks"] or []))
     )

@@ -123,7 +123,7 @@ class Decision:
 
     def to_json(self, view: bool = False) -> dict:
         out = {
-            k: getattr(self, k)
+            k: _json_value(getattr(self, k))
             for k in (
                 "ply",
                 "played",
@@ -147,6 +147,16 @@ class Decision:
         if view:
             out["view"] = self.view
         return out
+
+
+def _finite(x: float | None) -> float | None:
+    """A number as JSON holds it: NaN or an infinity (not measured, no interval) is None."""
+    return x if x is None or math.isfinite(x) else None
+
+
+def _json_value(x):
+    """A decision's field for JSON: a float through ``_finite``, anything else as it is."""
+    return _finite(x) if isinstance(x, float) else x
 
 
 def _mean(xs: list[float]) -> float | None:
@@ -359,7 +369,8 @@ def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, game_string: str) ->
 
 def ledger_games(directory: str | Path) -> list[dict]:
     """One row per game of a ledger: its id, seats (agent names in seat order), scores and
-    ranks, in the ledger's order (for ``meeple review LEDGER --list``)."""
+    ranks, in the ledger's order (for ``meeple review LEDGER --list``); a failed game's
+    scores (NaN in the ledger) are None."""
     ledger = read_ledger(directory, ["game_id", "agents", "scores", "ranks", "failure"])
     names = {a["id"]: a["name"] for a in ledger.manifest["agents"]}
     rows = ledger.table.select(["game_id", "agents", "scores", "ranks", "failure"]).to_pylist()
@@ -367,7 +378,7 @@ def ledger_games(directory: str | Path) -> list[dict]:
         {
             "game_id": r["game_id"],
             "seats": [names.get(i, i) for i in r["agents"]],
-            "scores": r["scores"],
+            "scores": [_finite(x) for x in r["scores"]],
             "ranks": r["ranks"],
             "failure": r["failure"],
         }
