@@ -73,13 +73,14 @@ def replay(directory: str | Path, game_id: str) -> Replay:
         f"seed {row['seed']}  rotation {row['rotation']}  seats: "
         + ", ".join(f"P{p + 1}={name}" for p, name in enumerate(seats)),
     ]
-    for move, a in enumerate(played["actions"], 1):
+    lines.append(f"{'ply':>4}  {'who':<20} move   (ply: the actions before it, as review counts)")
+    for ply, a in enumerate(played["actions"]):  # ply as review and `advise --ply` count it
         if state.is_chance_node():
             who = "chance"
         else:
             p = state.current_player()
             who = f"P{p + 1} {seats[p]}"
-        lines.append(f"{move:>4}  {who:<20} {state.action_to_string(state.current_player(), a)}")
+        lines.append(f"{ply:>4}  {who:<20} {state.action_to_string(state.current_player(), a)}")
         state.apply_action(a)
     if played["failure"]:
         lines.append(
