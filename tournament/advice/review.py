@@ -11,7 +11,8 @@ value, so a loss is never negative. Each decision gets:
   game's utility, a rank score in [-1, 1] by default), points (final margin over the best
   other player) and chance to finish first;
 - a mark by the loss in points: ``doubtful``, ``bad`` or ``very bad`` at the game's
-  ``THRESHOLDS`` (docs/advice.md), given only to a move other than the recommendation and
+  ``THRESHOLDS`` (docs/advice.md), given only to a move other than the recommendation (the
+  best by value; one that ties it in value is marked by its points all the same) and
   read from the *lower end* of the loss's 95% range, ``loss - Z95 sqrt(se^2 + floor^2)``
   (``se`` from the paired comparison, ``floor`` the game's ``LOSS_FLOOR``: how much more a
   loss moves between reviews with different seeds). A move is marked bad only when the
@@ -362,7 +363,7 @@ def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, game_string: str) ->
     floor = LOSS_FLOOR.get(game_string.split("(")[0].strip(), 0.0)
     d.loss_points, d.loss_points_low = mine.margin_gap[0], loss_low(mine.margin_gap, floor)
     d.loss_first = mine.first_gap[0]
-    if d.loss:  # a move other than the recommendation: marked by its loss in points
+    if mine.action_id != best.action_id:  # not the recommendation: marked by its points lost
         d.mark = mark_for(d.loss_points, d.loss_points_low, thresholds_for(game_string))
     d.accuracy = accuracy(d.loss_first)
 
