@@ -264,6 +264,13 @@ def test_a_folder_that_is_no_ledger_is_called_that(tmp_path):
         assert r.exit_code == 2 and "is a directory, not a meeple ledger" in r.stderr, r.stderr
 
 
+def test_list_of_a_folder_that_is_no_ledger_is_a_wrong_command_line(tmp_path):
+    """Was exit 1, where `review DIR GAME`, `replay` and `ratings` exit 2 for the same."""
+    r = runner.invoke(app, ["review", str(tmp_path), "--list"])
+    assert r.exit_code == 2 and "not a meeple ledger" in r.stderr, r.output
+    assert r.stderr.count("\n") == 1
+
+
 def test_a_count_of_one_is_singular_in_the_review_text():
     """'1 decisions', '1 unforced decisions', '1 forced moves', '1 chance events'."""
     from tournament.advice.review import Decision, Review

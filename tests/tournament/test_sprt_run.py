@@ -103,6 +103,24 @@ def test_an_out_holding_another_test_is_a_wrong_command_line(tmp_path):
     assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
 
 
+def test_a_bad_agent_is_exit_2_before_the_out_ledger_is_compared(tmp_path):
+    """Was: with an SPRT already at --out a misspelt agent was exit 1 (2 on a fresh --out),
+    and a filler the old test did not have read "agents.filler was None"."""
+    out = tmp_path / "x"
+    args = ["sprt", GAME3, "heuristic", "random", "--max-games", "6", "--executor", "serial"]
+    assert runner.invoke(app, [*args, "--elo1", "100", "--out", str(out), "-q"]).exit_code == 0
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir())
+    for where in (out, tmp_path / "fresh"):
+        bad = ["sprt", GAME3, "heuristic", "randomx", *args[4:], "--elo1", "100"]
+        r = runner.invoke(app, [*bad, "--out", str(where), "-q"])
+        assert r.exit_code == 2 and "unknown agent kind 'randomx'" in r.stderr, r.output
+    filler = [*args, "--elo1", "100", "--filler", "noisy(eps=0.5)", "--out", str(out), "-q"]
+    r = runner.invoke(app, filler)
+    assert r.exit_code == 2 and "agents.filler was not set, now 'noisy(eps=0.5)'" in r.stderr
+    assert "None" not in r.stderr, r.stderr
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
+
+
 def test_a_sidecar_that_is_not_an_object_is_refused_in_one_line(tmp_path):
     """Was: a `.sprt.json` holding a JSON list ended in an AttributeError traceback."""
     req = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=4)

@@ -131,7 +131,7 @@ def _list_ledger_games(source: str, game_id: str | None, as_json: bool) -> None:
         raise fail("--list takes a ledger directory and no GAME_ID", 2)
     if not Path(source).is_dir():
         raise fail(f"--list needs a ledger directory; {source!r} is not one", 2)
-    with domain_errors(1):
+    with domain_errors(1), ledger_arguments():  # no ledger there: exit 2, as review DIR GAME
         games = rv.ledger_games(source)
     if as_json:
         typer.echo(json_text(games))

@@ -235,11 +235,11 @@ def sprt(
     req = _request(
         game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, elo_model, filler, max_games, seed
     )
-    if out is None:
-        from spiel_games import load_game  # deferred: fast --help
+    from spiel_games import load_game  # deferred: fast --help
 
-        with domain_errors(2):
-            cfg, _ = sprt_config(req, load_game(game).num_players())
+    with domain_errors(2):  # a bad game or agent spec: before the --out ledger is compared
+        cfg, _ = sprt_config(req, load_game(game).num_players())
+    if out is None:
         out = Path("runs") / f"sprt-{cfg.run_id[:8]}"
     check_ledger_out(out)
     if address:
