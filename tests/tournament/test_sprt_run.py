@@ -174,6 +174,33 @@ def test_cli_json_ends_with_the_verdict(tmp_path):
     assert "verdict: H1 accepted" in text.stdout and "0" in text.stdout
 
 
+def test_an_interrupted_json_test_still_prints_where_it_stands(tmp_path, monkeypatch):
+    """Was: Ctrl-C (exit 130) printed nothing on stdout, though the JSON's verdict
+    "running" is documented for a stopped test."""
+    from tournament.cli import sprt as sprt_cli
+
+    real = sprt_cli.SprtProgress.on_step
+
+    def stop_at_three(self, v):
+        real(self, v)
+        if v.sets == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sprt_cli.SprtProgress, "on_step", stop_at_three)
+    out = tmp_path / "cut"
+    args = ["sprt", GAME2, "heuristic", "noisy(eps=0.5)", "--elo1", "60", "--max-games", "400"]
+    r = runner.invoke(app, [*args, "--out", str(out), "--executor", "serial", "--json", "-q"])
+    assert r.exit_code == 130, r.output
+    assert r.stderr.startswith("error: interrupted") and r.stderr.count("\n") == 1
+    obj = json.loads(r.stdout)
+    assert obj["verdict"] == "running" and obj["sets"] >= 3
+    assert obj["games"] == 2 * obj["sets"] and obj["played_now"] >= obj["games"]
+    assert obj["llr_bounds"][0] < obj["llr"] < obj["llr_bounds"][1] and obj["ledger"] == str(out)
+    assert obj["elo_estimate"] == "mean so far" and obj["elo_ci"] is None  # below 10 sets
+    # the same standing the ledger gives a reader
+    assert (obj["sets"], obj["llr"]) == (read_sprt(out)[0].sets, round(read_sprt(out)[0].llr, 4))
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
