@@ -143,9 +143,14 @@ def _why_different(old: dict, new: dict) -> str:
         a, b = oc.get(section, {}), nc.get(section, {})
         for key in sorted(set(a) | set(b)):
             if a.get(key) != b.get(key):
-                return f"{section}.{key} was {a.get(key)!r}, now {b.get(key)!r}"
+                return f"{section}.{key} was {_shown(a, key)}, now {_shown(b, key)}"
     old_ids = {a["name"]: a["id"] for a in old.get("agents", [])}
     for a in new.get("agents", []):
         if old_ids.get(a["name"]) != a["id"]:
             return f"agent {a['name']!r} changed id ({old_ids.get(a['name'])} -> {a['id']}: spec or code changed)"
     return f"config hash {old['config_hash'][:12]} differs from {new['config_hash'][:12]}"
+
+
+def _shown(table: dict, key: str) -> str:
+    """A config value for a user: its repr, or "not set" where the config has no such key."""
+    return repr(table[key]) if key in table else "not set"

@@ -10,6 +10,7 @@ was played.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +42,13 @@ def _as_played(row: dict, moves: list[int]) -> dict:
     return {**row, "actions": moves}
 
 
+def _scores(scores: list[float]) -> str:
+    """The final scores per seat; a game that ended early (a failed agent) has none (NaN)."""
+    if all(math.isnan(x) for x in scores):
+        return "- (the game did not finish)"
+    return ", ".join(f"P{p + 1} {'-' if math.isnan(x) else f'{x:g}'}" for p, x in enumerate(scores))
+
+
 def replay(directory: str | Path, game_id: str) -> Replay:
     row, manifest = read_game(directory, game_id)
     by_id = {a["id"]: a for a in manifest["agents"]}
@@ -65,19 +73,20 @@ def replay(directory: str | Path, game_id: str) -> Replay:
         f"seed {row['seed']}  rotation {row['rotation']}  seats: "
         + ", ".join(f"P{p + 1}={name}" for p, name in enumerate(seats)),
     ]
-    for move, a in enumerate(played["actions"], 1):
+    lines.append(f"{'ply':>4}  {'who':<20} move   (ply: the actions before it, as review counts)")
+    for ply, a in enumerate(played["actions"]):  # ply as review and `advise --ply` count it
         if state.is_chance_node():
             who = "chance"
         else:
             p = state.current_player()
             who = f"P{p + 1} {seats[p]}"
-        lines.append(f"{move:>4}  {who:<20} {state.action_to_string(state.current_player(), a)}")
+        lines.append(f"{ply:>4}  {who:<20} {state.action_to_string(state.current_player(), a)}")
         state.apply_action(a)
     if played["failure"]:
         lines.append(
             f"ended by {played['failure']} of seat P{played['failed_seat'] + 1}: {played['detail']}"
         )
-    lines.append("scores: " + ", ".join(f"P{p + 1} {s:g}" for p, s in enumerate(played["scores"])))
+    lines.append("scores: " + _scores(played["scores"]))
     lines.append(
         "ranks: " + ", ".join(f"P{p + 1} {r}" for p, r in enumerate(played["ranks"] or []))
     )

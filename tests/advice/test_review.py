@@ -264,6 +264,13 @@ def test_a_folder_that_is_no_ledger_is_called_that(tmp_path):
         assert r.exit_code == 2 and "is a directory, not a meeple ledger" in r.stderr, r.stderr
 
 
+def test_list_of_a_folder_that_is_no_ledger_is_a_wrong_command_line(tmp_path):
+    """Was exit 1, where `review DIR GAME`, `replay` and `ratings` exit 2 for the same."""
+    r = runner.invoke(app, ["review", str(tmp_path), "--list"])
+    assert r.exit_code == 2 and "not a meeple ledger" in r.stderr, r.output
+    assert r.stderr.count("\n") == 1
+
+
 def test_a_count_of_one_is_singular_in_the_review_text():
     """'1 decisions', '1 unforced decisions', '1 forced moves', '1 chance events'."""
     from tournament.advice.review import Decision, Review
@@ -311,3 +318,44 @@ def test_the_luck_adjusted_chance_to_finish_first_stays_a_chance():
         j = rv.to_json()["summary"]["luck"]
         assert j["adjusted_first"] == shown
         assert j["adjusted_first_unbiased"] == pytest.approx(unbiased)
+
+
+def _decision_with(monkeypatch, best, played):
+    """review's decision at a real position (its first two legal moves named by ``best``
+    and ``played``, MoveAdvice; the same object when the move played is the best), the
+    agent's comparison replaced by them."""
+    from types import SimpleNamespace
+
+    from tournament.advice import review as rv
+
+    game = "python_coloretto(players=2)"
+    state = spiel_games.load_game(game).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    moves = [best] if played is best else [best, played]
+    for m, a in zip(moves, state.legal_actions(), strict=False):
+        m.action_id, m.action = a, state.action_to_string(state.current_player(), a)
+    monkeypatch.setattr(rv, "advise_state", lambda *a, **k: SimpleNamespace(moves=moves))
+    actions = [*range(len(state.history())), played.action_id]
+    return rv._decision(game, actions, "random", state.current_player(), 0, state=state)
+
+
+def test_a_move_other_than_the_recommendation_is_marked_by_its_points_even_at_equal_value(
+    monkeypatch,
+):
+    """Was: marked only when the loss in value was non-zero, so a move that tied the
+    recommendation in value (a rank already settled) and lost 12 points for sure had no
+    mark, against docs/advice.md (the mark reads the loss in points)."""
+    from tournament.advice.moves import MoveAdvice
+
+    zero = (0.0, 0.0, 0.0)
+    best = MoveAdvice("take row 2", 3, value=0.5, margin=(10.0, 10.0, 10.0), margin_gap=zero)
+    best.first, best.first_gap = (1.0, 1.0, 1.0), zero
+    tied = MoveAdvice("take row 3", 4, value=0.5, margin=(-2.0, -2.0, -2.0))
+    tied.margin_gap, tied.first, tied.first_gap = (12.0, 12.0, 12.0), (1.0, 1.0, 1.0), zero
+    d = _decision_with(monkeypatch, best, tied)
+    assert d.loss == 0.0 and d.loss_points == 12.0 and d.mark == "very bad"
+    # the recommendation itself is never marked, even where another move keeps more points
+    best.margin_gap = (12.0, 12.0, 12.0)
+    d = _decision_with(monkeypatch, best, best)
+    assert d.played == d.best and d.loss_points == 12.0 and d.mark is None

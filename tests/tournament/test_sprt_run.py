@@ -103,6 +103,24 @@ def test_an_out_holding_another_test_is_a_wrong_command_line(tmp_path):
     assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
 
 
+def test_a_bad_agent_is_exit_2_before_the_out_ledger_is_compared(tmp_path):
+    """Was: with an SPRT already at --out a misspelt agent was exit 1 (2 on a fresh --out),
+    and a filler the old test did not have read "agents.filler was None"."""
+    out = tmp_path / "x"
+    args = ["sprt", GAME3, "heuristic", "random", "--max-games", "6", "--executor", "serial"]
+    assert runner.invoke(app, [*args, "--elo1", "100", "--out", str(out), "-q"]).exit_code == 0
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir())
+    for where in (out, tmp_path / "fresh"):
+        bad = ["sprt", GAME3, "heuristic", "randomx", *args[4:], "--elo1", "100"]
+        r = runner.invoke(app, [*bad, "--out", str(where), "-q"])
+        assert r.exit_code == 2 and "unknown agent kind 'randomx'" in r.stderr, r.output
+    filler = [*args, "--elo1", "100", "--filler", "noisy(eps=0.5)", "--out", str(out), "-q"]
+    r = runner.invoke(app, filler)
+    assert r.exit_code == 2 and "agents.filler was not set, now 'noisy(eps=0.5)'" in r.stderr
+    assert "None" not in r.stderr, r.stderr
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in out.iterdir()) == before
+
+
 def test_a_sidecar_that_is_not_an_object_is_refused_in_one_line(tmp_path):
     """Was: a `.sprt.json` holding a JSON list ended in an AttributeError traceback."""
     req = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=4)
@@ -154,6 +172,33 @@ def test_cli_json_ends_with_the_verdict(tmp_path):
     assert obj["elo_ci"][0] <= obj["elo"] <= obj["elo_ci"][1]
     text = runner.invoke(app, [*args, "--out", str(out), "-q"])
     assert "verdict: H1 accepted" in text.stdout and "0" in text.stdout
+
+
+def test_an_interrupted_json_test_still_prints_where_it_stands(tmp_path, monkeypatch):
+    """Was: Ctrl-C (exit 130) printed nothing on stdout, though the JSON's verdict
+    "running" is documented for a stopped test."""
+    from tournament.cli import sprt as sprt_cli
+
+    real = sprt_cli.SprtProgress.on_step
+
+    def stop_at_three(self, v):
+        real(self, v)
+        if v.sets == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sprt_cli.SprtProgress, "on_step", stop_at_three)
+    out = tmp_path / "cut"
+    args = ["sprt", GAME2, "heuristic", "noisy(eps=0.5)", "--elo1", "60", "--max-games", "400"]
+    r = runner.invoke(app, [*args, "--out", str(out), "--executor", "serial", "--json", "-q"])
+    assert r.exit_code == 130, r.output
+    assert r.stderr.startswith("error: interrupted") and r.stderr.count("\n") == 1
+    obj = json.loads(r.stdout)
+    assert obj["verdict"] == "running" and obj["sets"] >= 3
+    assert obj["games"] == 2 * obj["sets"] and obj["played_now"] >= obj["games"]
+    assert obj["llr_bounds"][0] < obj["llr"] < obj["llr_bounds"][1] and obj["ledger"] == str(out)
+    assert obj["elo_estimate"] == "mean so far" and obj["elo_ci"] is None  # below 10 sets
+    # the same standing the ledger gives a reader
+    assert (obj["sets"], obj["llr"]) == (read_sprt(out)[0].sets, round(read_sprt(out)[0].llr, 4))
 
 
 @pytest.mark.parametrize(

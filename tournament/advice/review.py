@@ -11,7 +11,8 @@ value, so a loss is never negative. Each decision gets:
   game's utility, a rank score in [-1, 1] by default), points (final margin over the best
   other player) and chance to finish first;
 - a mark by the loss in points: ``doubtful``, ``bad`` or ``very bad`` at the game's
-  ``THRESHOLDS`` (docs/advice.md), given only to a move other than the recommendation and
+  ``THRESHOLDS`` (docs/advice.md), given only to a move other than the recommendation (the
+  best by value; one that ties it in value is marked by its points all the same) and
   read from the *lower end* of the loss's 95% range, ``loss - Z95 sqrt(se^2 + floor^2)``
   (``se`` from the paired comparison, ``floor`` the game's ``LOSS_FLOOR``: how much more a
   loss moves between reviews with different seeds). A move is marked bad only when the
@@ -123,7 +124,7 @@ class Decision:
 
     def to_json(self, view: bool = False) -> dict:
         out = {
-            k: getattr(self, k)
+            k: _json_value(getattr(self, k))
             for k in (
                 "ply",
                 "played",
@@ -147,6 +148,16 @@ class Decision:
         if view:
             out["view"] = self.view
         return out
+
+
+def _finite(x: float | None) -> float | None:
+    """A number as JSON holds it: NaN or an infinity (not measured, no interval) is None."""
+    return x if x is None or math.isfinite(x) else None
+
+
+def _json_value(x):
+    """A decision's field for JSON: a float through ``_finite``, anything else as it is."""
+    return _finite(x) if isinstance(x, float) else x
 
 
 def _mean(xs: list[float]) -> float | None:
@@ -352,14 +363,15 @@ def _units(d: Decision, best: MoveAdvice, mine: MoveAdvice, game_string: str) ->
     floor = LOSS_FLOOR.get(game_string.split("(")[0].strip(), 0.0)
     d.loss_points, d.loss_points_low = mine.margin_gap[0], loss_low(mine.margin_gap, floor)
     d.loss_first = mine.first_gap[0]
-    if d.loss:  # a move other than the recommendation: marked by its loss in points
+    if mine.action_id != best.action_id:  # not the recommendation: marked by its points lost
         d.mark = mark_for(d.loss_points, d.loss_points_low, thresholds_for(game_string))
     d.accuracy = accuracy(d.loss_first)
 
 
 def ledger_games(directory: str | Path) -> list[dict]:
     """One row per game of a ledger: its id, seats (agent names in seat order), scores and
-    ranks, in the ledger's order (for ``meeple review LEDGER --list``)."""
+    ranks, in the ledger's order (for ``meeple review LEDGER --list``); a failed game's
+    scores (NaN in the ledger) are None."""
     ledger = read_ledger(directory, ["game_id", "agents", "scores", "ranks", "failure"])
     names = {a["id"]: a["name"] for a in ledger.manifest["agents"]}
     rows = ledger.table.select(["game_id", "agents", "scores", "ranks", "failure"]).to_pylist()
@@ -367,7 +379,7 @@ def ledger_games(directory: str | Path) -> list[dict]:
         {
             "game_id": r["game_id"],
             "seats": [names.get(i, i) for i in r["agents"]],
-            "scores": r["scores"],
+            "scores": [_finite(x) for x in r["scores"]],
             "ranks": r["ranks"],
             "failure": r["failure"],
         }

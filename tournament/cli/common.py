@@ -31,6 +31,7 @@ pyspiel or Ray.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -199,6 +200,15 @@ def stdout_console(file: TextIO | None = None):
             raise BrokenPipeError(errno.EPIPE, "Broken pipe")
 
     return _Console(file=file)
+
+
+def json_text(obj: Any, indent: int | None = 1) -> str:
+    """``obj`` as strict JSON (a value not measured is null): a NaN or Infinity left in a
+    result is a bug, one line and exit 1, never a non-standard ``NaN`` on stdout."""
+    try:
+        return json.dumps(obj, indent=indent, allow_nan=False)
+    except ValueError as e:
+        raise fail(f"the result cannot be written as JSON: {e}", FAILED) from None
 
 
 def wants_json(fmt: OutputFormat | str, as_json: bool) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,6 +14,7 @@ from tournament.cli.common import (
     OpponentsOption,
     domain_errors,
     fail,
+    json_text,
     ledger_arguments,
     opponent_line,
     with_opponents,
@@ -98,7 +98,7 @@ def review_cmd(
             except OSError as e:
                 raise fail(f"cannot write {html_path!r}: {e.strerror or e}", 1) from None
     if as_json or fmt == "json":
-        typer.echo(json.dumps(result.to_json(), indent=1))
+        typer.echo(json_text(result.to_json()))
     else:
         typer.echo(opponent_line(record.game, spec) + "\n" + review_text.render(result))
     if html_path is not None:
@@ -131,13 +131,14 @@ def _list_ledger_games(source: str, game_id: str | None, as_json: bool) -> None:
         raise fail("--list takes a ledger directory and no GAME_ID", 2)
     if not Path(source).is_dir():
         raise fail(f"--list needs a ledger directory; {source!r} is not one", 2)
-    with domain_errors(1):
+    with domain_errors(1), ledger_arguments():  # no ledger there: exit 2, as review DIR GAME
         games = rv.ledger_games(source)
     if as_json:
-        typer.echo(json.dumps(games, indent=1))
+        typer.echo(json_text(games))
         return
     for g in games:
-        scores = ", ".join(f"{x:g}" for x in g["scores"])
+        shown = ["-" if x is None else f"{x:g}" for x in g["scores"]]
+        scores = "-" if all(x is None for x in g["scores"]) else ", ".join(shown)
         seats = ", ".join(f"P{p + 1}={name}" for p, name in enumerate(g["seats"]))
         tail = f"  ({g['failure']})" if g["failure"] else ""
         typer.echo(f"{g['game_id']}  {seats}  scores {scores}{tail}")

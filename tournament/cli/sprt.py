@@ -7,7 +7,6 @@ moves, and the verdict is printed (or one JSON object with ``--format json``).
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ from tournament.cli.common import (
     check_ledger_out,
     domain_errors,
     fail,
+    json_text,
 )
 from tournament.cli.stdout import own_stdout
 
@@ -165,7 +165,7 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
             "played_now": played,
             "ledger": str(out),
         }
-        stdout.write(json.dumps(obj, indent=2) + "\n")
+        stdout.write(json_text(obj, indent=2) + "\n")
         return
     filler = "copies of A and B" if req.filler == "ab" else req.filler
     unit = "Elo" if b.model == "logistic" else "normalized Elo"
@@ -235,11 +235,11 @@ def sprt(
     req = _request(
         game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, elo_model, filler, max_games, seed
     )
-    if out is None:
-        from spiel_games import load_game  # deferred: fast --help
+    from spiel_games import load_game  # deferred: fast --help
 
-        with domain_errors(2):
-            cfg, _ = sprt_config(req, load_game(game).num_players())
+    with domain_errors(2):  # a bad game or agent spec: before the --out ledger is compared
+        cfg, _ = sprt_config(req, load_game(game).num_players())
+    if out is None:
         out = Path("runs") / f"sprt-{cfg.run_id[:8]}"
     check_ledger_out(out)
     if address:
@@ -248,31 +248,76 @@ def sprt(
         with domain_errors(1):  # unreachable: a failure, as in tournament run and solve
             check_address(address)
     progress = SprtProgress(choose_mode(quiet), req.bounds)
+    as_json = as_json or fmt == OutputFormat.json
     with own_stdout(quiet) as stdout:  # Ray's own prints go to stderr (-q: nowhere)
-        v, played = _play(req, out, workers, address, executor, progress)
-        _report(req, v, out, played, as_json or fmt == OutputFormat.json, stdout)
+        try:
+            v, played = _play(req, out, workers, address, executor, progress)
+        except _Interrupted as stop:  # the JSON still says where the test stands: "running"
+            if as_json and stop.standing is not None:
+                v, played = stop.standing
+                _report(req, v, out, played, as_json, stdout)
+            raise fail(f"interrupted; finished sets are in {out}: rerun to resume", 130) from None
+        _report(req, v, out, played, as_json, stdout)
+
+
+class _Interrupted(Exception):
+    """Ctrl-C during the test; ``standing`` is (verdict, games played now) read from the
+    ledger's finished sets, or None when the ledger cannot be read."""
+
+    def __init__(self, standing):
+        super().__init__("interrupted")
+        self.standing = standing
 
 
 def _play(req, out: Path, workers: int, address, executor: str, progress: SprtProgress):
     """Play (or resume) the test: its verdict and the games played now. A bad request is
-    exit 2 while nothing has been played; a lost cluster or a failed worker is exit 1."""
+    exit 2 while nothing has been played; a lost cluster or a failed worker is exit 1;
+    Ctrl-C is ``_Interrupted``, with where the test stands."""
     from spiel_games.common.errors import one_line  # deferred: fast --help
     from tournament.cluster import RunnerError  # deferred: fast --help
     from tournament.sprt.run import play_sprt  # deferred: fast --help
 
+    before: list[int] = []  # the games the ledger held when the run started
     try:
         with domain_errors(2 if not out.exists() else 1):
             try:
                 v, summary, _ = play_sprt(
-                    req, out, workers, address, executor, on_step=progress.on_step
+                    req,
+                    out,
+                    workers,
+                    address,
+                    executor,
+                    on_start=lambda _summary, rows: before.append(len(rows)),
+                    on_step=progress.on_step,
                 )
             except RunnerError as e:  # the cluster or a worker failed, not the command line
                 raise fail(one_line(e), FAILED) from None
     except KeyboardInterrupt:
-        raise fail(f"interrupted; finished sets are in {out}: rerun to resume", 130) from None
+        progress.close()
+        raise _Interrupted(_standing(req, out, before)) from None
     finally:
         progress.close()
     return v, summary.played
+
+
+def _standing(req, out: Path, before: list[int]):
+    """Where a stopped test stands, from its ledger's finished sets (as a rerun counts
+    them), and the games this run played; None when the ledger cannot be read."""
+    from spiel_games import load_game  # deferred: fast --help
+    from spiel_games.common.errors import MeepleError  # deferred: fast --help
+    from tournament.ledger import MANIFEST, read_ledger  # deferred: fast --help
+    from tournament.sprt.run import SprtState, sprt_config  # deferred: fast --help
+
+    try:
+        cfg, per_set = sprt_config(req, load_game(req.game).num_players())
+        rows = []
+        if (out / MANIFEST).exists():
+            rows = read_ledger(out, ["agents", "ranks", "seed_index"]).table.to_pylist()
+    except (MeepleError, OSError):
+        return None
+    state = SprtState(cfg, req.bounds, per_set)
+    state.add(rows)
+    return state.result(), len(rows) - before[0] if before else 0
 
 
 def register(app: typer.Typer) -> None:
