@@ -359,3 +359,20 @@ def test_a_move_other_than_the_recommendation_is_marked_by_its_points_even_at_eq
     best.margin_gap = (12.0, 12.0, 12.0)
     d = _decision_with(monkeypatch, best, best)
     assert d.played == d.best and d.loss_points == 12.0 and d.mark is None
+
+
+def test_a_marked_move_is_among_the_mistakes_even_at_equal_value():
+    """Was: the mistakes were the biggest losses in value only, so a "very bad" move that
+    tied the recommendation in value was left out (and a game with only that move read
+    "marks: 1 very bad" beside "no mistakes")."""
+    from tournament.advice.review import Decision, Review
+    from tournament.advice.review_text import render
+
+    tied = Decision(9, "take row 3", "take row 2", 0.5, 0.4, 0.6, 0.5, 0.0, mark="very bad")
+    small = Decision(4, "draw", "take row 1", 0.6, 0.5, 0.7, 0.55, 0.05)
+    fine = Decision(2, "draw", "draw", 0.5, 0.4, 0.6, 0.5, 0.0)
+    rv = Review(GAME, 0, AGENT, 0, [fine, small, tied])
+    assert [d.ply for d in rv.mistakes()] == [9, 4]  # the marked move first
+    text = render(rv)
+    assert "no mistakes" not in text and "mistake 1: ply 9: played take row 3" in text
+    assert [d["ply"] for d in rv.to_json()["summary"]["mistakes"]] == [9, 4]
