@@ -6,7 +6,11 @@ game's ``action_to_string`` is the vocabulary. One matching rule (``match``) eve
 1. the option whose string is exactly the name;
 2. else the one option whose string equals the name up to case and spacing;
 3. else the one option whose string begins with the name (up to case and spacing), so
-   ``place r2c3`` names ``place r2c3 (Workshop)``.
+   ``place r2c3`` names ``place r2c3 (Workshop)``;
+4. else the one option whose string ends with the name as whole words (up to case and
+   spacing), so ``blue`` names ``start: blue`` and ``P2`` names ``start player: P2``
+   where no option begins with them (``row 2`` among ``take row 2`` and ``place yellow in
+   row 2`` is refused as ambiguous).
 
 Anything else (no option, or several) is refused with a ``NoMatch`` naming the name and
 the options: nothing is guessed.
@@ -68,6 +72,14 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+def _ends_with_words(text: str, key: str) -> bool:
+    """``text`` ends with ``key`` starting at a word boundary (not inside a word)."""
+    if not text.endswith(key) or len(text) == len(key):
+        return False
+    before, first = text[-len(key) - 1], key[0]
+    return not (before.isalnum() and first.isalnum())
+
+
 def match(named: Sequence[tuple[int, str]], name: str) -> int:
     """The id of the one option that ``name`` names (the module's rule); NoMatch if
     none or several do."""
@@ -81,6 +93,10 @@ def match(named: Sequence[tuple[int, str]], name: str) -> int:
     starts = [(a, s) for a, s in named if _norm(s).startswith(key)] if key else []
     if len(starts) == 1:
         return starts[0][0]
+    if not starts and key:
+        starts = [(a, s) for a, s in named if _ends_with_words(_norm(s), key)]
+        if len(starts) == 1:
+            return starts[0][0]
     if starts:
         names = [s for _, s in starts]
         raise NoMatch(f"{name!r} is ambiguous: {', '.join(names)}", names)

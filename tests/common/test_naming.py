@@ -31,6 +31,21 @@ def test_several_starts_are_refused_with_the_candidates():
     assert e.value.candidates == ("place red in row 1", "place red in row 2")
 
 
+def test_a_unique_ending_of_whole_words_names_the_move_where_no_start_does():
+    """Was: 'blue' at "P2's start card?" and 'P2' at "the start player?" were refused
+    ("'blue' is impossible here: legal: start: yellow, start: blue, ..."): a name had to
+    begin the option's string. An ending counts only as whole words and only when no
+    option begins with the name; several endings are refused as ambiguous."""
+    starts = [(1, "start: yellow"), (2, "start: blue"), (5, "start player: P2")]
+    assert match(starts, "blue") == 2 and match(starts, "p2") == 5
+    assert match(starts, "player: P2") == 5
+    with pytest.raises(NoMatch):
+        match(starts, "lue")  # not a whole word
+    with pytest.raises(NoMatch, match="ambiguous: place red in row 1, take row 1"):
+        match([*NAMED, (9, "take row 1")], "row 1")
+    assert match([(1, "row 1 (red)"), (2, "take row 1")], "row 1") == 1  # a start wins
+
+
 def test_a_name_of_no_move_is_refused():
     with pytest.raises(NoMatch, match="'take row 1' names none of"):
         match(NAMED, "take row 1")

@@ -28,7 +28,8 @@ __all__ = [
 def parse_action(state, item, position: int) -> int:
     """The action id that ``item`` (an action string, or an int id) names at ``state``, by
     the one matching rule of every game (spiel_games.common.naming.match: the exact
-    string, else the one equal up to case and spacing, else the one it uniquely begins).
+    string, else the one equal up to case and spacing, else the one it uniquely begins, else
+    the one it uniquely ends as whole words).
 
     ``position`` (1-based) is only used in error messages.
     """

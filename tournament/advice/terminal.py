@@ -195,7 +195,7 @@ def rank_order(scores: list[float]) -> list[int]:
 def choose(legal: list[tuple[int, str]], text: str) -> int:
     """The action a human typed: a 1-based number, or a name by the one matching rule of
     every game (spiel_games.common.naming.match: exact, then up to case and spacing, then
-    the one it uniquely begins)."""
+    the one it uniquely begins, then the one it uniquely ends as whole words)."""
     t = text.strip()
     if re.fullmatch(r"[0-9]+", t):  # ASCII digits: int() also reads "١" and "１"
         k = int(t) if len(t) <= 18 else 0  # int() refuses over 4300 digits
