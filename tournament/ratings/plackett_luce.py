@@ -11,10 +11,11 @@ with a first-move term.
 Reported on Elo's scale (``theta * 400 / ln 10``), so without ties PL and Elo compare
 directly: a 50-point gap is the same odds of finishing ahead in a two-player game (Breslow
 counts a two-player draw as a win each way, Elo as half each way: with draws PL's gaps are
-smaller). The seat terms have no prior of their own. The prior is the
-pairwise fit's: OpenSpiel's smoothing, a virtual 0.01 win each way between every pair
-of agents (two-player orders, no seat), so a perfect record stays finite and the two fits share their
-assumptions. Intervals: the same percentile bootstrap over duplicate sets as Elo.
+smaller). The prior is the pairwise fit's: OpenSpiel's smoothing, a virtual 0.01 win
+each way between every pair of agents (two-player orders, no seat), so a perfect record
+stays finite and the two fits share their assumptions; the seats of a player count get the
+same (a virtual 0.01 win each way between every pair of seats), so a seat that won every
+game of a small table, or of a bootstrap resample, keeps a finite term. Intervals: the same percentile bootstrap over duplicate sets as Elo.
 
 The likelihood depends on the games only through distinct (agents by seat, ranks)
 patterns, so games are counted per pattern and duplicate set (a sparse matrix): a
@@ -68,6 +69,15 @@ def patterns(groups, num_blocks: int) -> list[Patterns]:
     return out
 
 
+def _pair_prior(x: np.ndarray, i: np.ndarray, j: np.ndarray, grad: np.ndarray) -> float:
+    """The log-prior of a virtual ``PRIOR`` win each way between the pairs (i, j) of
+    strengths ``x``; its gradient is added to ``grad`` (a view, updated in place)."""
+    diff = x[i] - x[j]
+    d = PRIOR * (1.0 - 2.0 / (1.0 + np.exp(-diff)))  # d/d diff of both terms
+    grad += np.bincount(i, d, minlength=len(x)) - np.bincount(j, d, minlength=len(x))
+    return float(PRIOR * np.sum(-np.logaddexp(0.0, -diff) - np.logaddexp(0.0, diff)))
+
+
 class Model:
     """The negative log-likelihood and its gradient for weighted patterns."""
 
@@ -100,14 +110,15 @@ class Model:
             d_eta = w[:, None] * (1.0 - lam * np.einsum("pst,ps->pt", risk, 1.0 / denom))
             grad[: self.k] += np.bincount(p.agents.ravel(), d_eta.ravel(), minlength=self.k)
             grad[self.offsets[i] : self.offsets[i + 1]] += d_eta.sum(axis=0)[1:]
-        # the prior: a virtual 0.01 win each way between every pair of agents
-        diff = theta[self.pair_i] - theta[self.pair_j]
-        half = PRIOR
-        total += float(half * np.sum(-np.logaddexp(0.0, -diff) - np.logaddexp(0.0, diff)))
-        d = half * (1.0 - 2.0 / (1.0 + np.exp(-diff)))  # d/d diff of both terms
-        grad[: self.k] += np.bincount(self.pair_i, d, minlength=self.k) - np.bincount(
-            self.pair_j, d, minlength=self.k
-        )
+        # the prior: a virtual 0.01 win each way between every pair of agents, and between
+        # every pair of seats of a player count (a seat that won every game of a small
+        # table, or of a bootstrap resample, keeps a finite term)
+        total += _pair_prior(theta, self.pair_i, self.pair_j, grad[: self.k])
+        for i, g in enumerate(gammas):
+            si, sj = np.triu_indices(len(g), 1)
+            seat_grad = np.zeros(len(g))
+            total += _pair_prior(g, si, sj, seat_grad)
+            grad[self.offsets[i] : self.offsets[i + 1]] += seat_grad[1:]
         return -total, -grad
 
     def fit(self, weights: list[np.ndarray], start: np.ndarray | None = None) -> np.ndarray:
@@ -166,8 +177,13 @@ def fit_plackett_luce(
 
 
 def _prior_only(model: Model, x: np.ndarray) -> float:
-    empty = Model([], model.k)
-    return -empty(x[: model.k], [])[0]
+    """The log-prior at ``x`` (agents' and seats'), which the log-likelihood leaves out."""
+    theta, gammas = model.split(x)
+    total = _pair_prior(theta, model.pair_i, model.pair_j, np.zeros(model.k))
+    for g in gammas:
+        si, sj = np.triu_indices(len(g), 1)
+        total += _pair_prior(g, si, sj, np.zeros(len(g)))
+    return total
 
 
 def _scaled(model: Model, x: np.ndarray, anchored) -> tuple[np.ndarray, list[dict]]:
