@@ -127,3 +127,20 @@ def test_ladder_and_elo_plots_draw_open_ends_to_the_edge_uncapped():
     assert sorted(caps) == [-50.0, 20.0, 40.0]  # every finite end, never the estimate 80
     assert [t.get_text() for t in ax.texts] == ["unbounded above"]
     plt.close(fig)
+
+
+def test_an_anchor_agent_is_never_separated_in_more_resamples_than_an_end_may_leave_open():
+    """Was (meeple demo): random was separated in 2.5% of the anchor's fixed resamples, so
+    it stayed in the mean anchor, and in 3-4.5% of the bootstrap's, which opened the upper
+    end of every other agent (three of four showed +inf). The anchor now keeps only agents
+    separated in at most a quarter of that share of its fixed resamples."""
+    from tournament.ratings.separation import with_resamples
+
+    full = np.ones((3, 3), dtype=bool)  # C beat or drew A and B at least once
+    lost = full.copy()
+    lost[2, :] = False  # a resample in which C lost every game
+    fixed = [full] * 980 + [lost] * 20  # C separated in 2% of the anchor's resamples
+    boot = [full] * 960 + [lost] * 40  # and in 4% of the bootstrap's
+    sep, (high, low) = with_resamples(full, boot, None, 0.95, fixed)
+    assert sep.anchor.tolist() == [True, True, False]
+    assert high[:2].max() <= 0.025 and low[2] == 0.04  # only C's own end opens
