@@ -199,11 +199,9 @@ class Review:
         return {m: sum(d.mark == m for d in self.decisions) for m in MARKS}
 
     def mistakes(self, k: int = MISTAKES) -> list[Decision]:
-        """The ``k`` biggest mistakes: the marked moves first, the worst mark first, then
-        the other losses in value > 0; within a mark, by loss in value (ties: the earlier
-        decision first). A marked move always counts: one that ties the recommendation in
-        value can still lose points (was: ranked by value alone, so a "very bad" move
-        could be missing from the list, beside "no mistakes")."""
+        """The ``k`` biggest mistakes: the marked moves, the worst mark first (one that ties
+        the recommendation in value can still lose points), then the other losses in value
+        > 0; within a mark by loss in value, ties the earlier decision first."""
         severity = {m: i + 1 for i, m in enumerate(MARKS)}
         ranked = sorted(
             (d for d in self.decisions if d.mark or (d.loss is not None and d.loss > 0)),
