@@ -280,7 +280,7 @@ def test_an_output_it_cannot_write_is_said_before_the_self_play(tmp_path, monkey
     real = os.access
     ro = tmp_path / "ro"
     ro.mkdir()
-    monkeypatch.setattr(training.os, "access", lambda p, m: real(p, m) and Path(p) != ro)
+    monkeypatch.setattr(os, "access", lambda p, m: real(p, m) and Path(p) != ro)
     r = runner.invoke(
         app, ["train", GAME, "--work", str(tmp_path / "w"), "--out", str(ro / "m.json")]
     )
