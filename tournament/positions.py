@@ -110,6 +110,22 @@ def load_positions(pos_dir: Path, game_ids: set[str]) -> value_fit.Positions:
     )
 
 
+def pool_manifest(d: str, features: tuple[str, ...]) -> dict:
+    """The positions manifest of an earlier run's work directory ``d`` (``--pool``): refused
+    when there is none, when it cannot be read or when its positions were taken with other
+    features than the game's now (checked before anything runs)."""
+    path = Path(d) / "positions" / "manifest.json"
+    if not path.exists():
+        raise TrainError(f"--pool {d}: no positions of an earlier meeple train run there")
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise TrainError(f"--pool {d}: unreadable manifest ({one_line(e)})") from None
+    if not isinstance(manifest, dict) or tuple(manifest.get("features", ())) != features:
+        raise TrainError(f"--pool {d}: positions of other features than the game's now")
+    return manifest
+
+
 def pooled_positions(
     dirs: tuple[str, ...], features: tuple[str, ...]
 ) -> value_fit.Positions | None:
@@ -120,12 +136,7 @@ def pooled_positions(
     next_game = -1
     for d in dirs:
         pos_dir = Path(d) / "positions"
-        try:
-            manifest = json.loads((pos_dir / "manifest.json").read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise TrainError(f"--pool {d}: unreadable manifest ({one_line(e)})") from None
-        if not isinstance(manifest, dict) or tuple(manifest.get("features", ())) != features:
-            raise TrainError(f"--pool {d}: positions of other features than the game's now")
+        pool_manifest(d, features)
         p = load_positions(pos_dir, done_positions(pos_dir))
         _, rank = np.unique(p.game, return_inverse=True)
         p.game = next_game - rank

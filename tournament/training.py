@@ -56,6 +56,7 @@ from tournament.positions import (
     TrainError,
     done_positions,
     load_positions,
+    pool_manifest,
     pooled_positions,
     write_part,
 )
@@ -130,9 +131,8 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     cfg.agent_canonical = spec.canonical
     if cfg.kind not in value_model.KINDS:
         raise TrainError(f"--kind must be one of {', '.join(value_model.KINDS)}, got {cfg.kind}")
-    for d in cfg.pool:
-        if not (Path(d) / "positions" / "manifest.json").exists():
-            raise TrainError(f"--pool {d}: no positions of an earlier meeple train run there")
+    for d in cfg.pool:  # a pool of other features is said now, not after the self-play
+        pool_manifest(d, tuple(evaluation.FEATURES))
     if cfg.out is not None and Path(cfg.out).suffix != ".json":
         raise TrainError(f"--out must name a .json file, got {cfg.out}")
     if cfg.out is not None and Path(cfg.out).exists():

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solvers import value_model
-from spiel_games.common.files import existing_parent
+from spiel_games.common.files import TMP_PREFIX, existing_parent
 from tournament.positions import TrainError
 
 if TYPE_CHECKING:
@@ -25,6 +26,12 @@ def check_writable(option: str, path: Path) -> None:
     parent = existing_parent(path)
     if not parent.is_dir() or not os.access(parent, os.W_OK):
         raise TrainError(f"{option} {path}: cannot write in {parent}")
+    try:  # the permission bits are not the whole story (/proc, a disk mounted read-only)
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=f"{TMP_PREFIX}probe-")
+    except OSError as e:
+        raise TrainError(f"{option} {path}: cannot write in {parent} ({e.strerror or e})") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def train_command(cfg: TrainConfig) -> str:

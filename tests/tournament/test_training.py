@@ -250,6 +250,11 @@ def test_a_pooled_run_of_other_features_is_refused(tmp_path):
     cfg.work, cfg.out = str(tmp_path / "w2"), str(tmp_path / "m2.json")
     with pytest.raises(TrainError, match="other features"):
         train(cfg, executor="serial")
+    assert not (tmp_path / "w2").exists()  # was: said after the self-play games were played
+    argv = ["train", GAME, "--games", "5", "--seed", "1", "--pool", str(first.work)]
+    r = runner.invoke(app, [*argv, "--work", str(tmp_path / "w2"), "--out", cfg.out])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "other features" in r.output
+    assert not (tmp_path / "w2").exists()
 
 
 def test_self_play_fixed_tables_need_self_play_true(make_raw):
@@ -298,3 +303,13 @@ def test_an_output_it_cannot_write_is_said_before_the_self_play(tmp_path, monkey
     with pytest.raises(TrainError) as e:
         train(_cfg(tmp_path), executor="serial")
     assert str(e.value) == f"cannot write {tmp_path / 'm.json'}: No space left on device"
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_an_out_in_a_folder_nothing_can_be_created_in_is_said_before_the_self_play(tmp_path):
+    """Was: `--out /proc/m.json` passed the permission check (the bits allow writing),
+    played and replayed every game, then failed with exit 1."""
+    r = runner.invoke(app, ["train", GAME, "--work", str(tmp_path / "w"), "--out", "/proc/m.json"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+    assert "--out /proc/m.json: cannot write in /proc" in r.output
+    assert not (tmp_path / "w").exists()
