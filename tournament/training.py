@@ -54,9 +54,10 @@ from tournament.ledger import read_ledger
 from tournament.positions import (
     SCHEMA,
     TrainError,
+    check_pools,
     done_positions,
+    ledger_digests,
     load_positions,
-    pool_manifest,
     pooled_positions,
     write_part,
 )
@@ -131,13 +132,12 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     cfg.agent_canonical = spec.canonical
     if cfg.kind not in value_model.KINDS:
         raise TrainError(f"--kind must be one of {', '.join(value_model.KINDS)}, got {cfg.kind}")
-    for d in cfg.pool:  # a pool of other features is said now, not after the self-play
-        pool_manifest(d, tuple(evaluation.FEATURES))
     if cfg.out is not None and Path(cfg.out).suffix != ".json":
         raise TrainError(f"--out must name a .json file, got {cfg.out}")
     if cfg.out is not None and Path(cfg.out).exists():
         check_out(cfg, Path(cfg.out))
     check_work(work_dir(cfg))
+    check_pools(cfg, work_dir(cfg), tournament_config(cfg).run_id)
     for option, path in (("--out", cfg.out), ("--work", work_dir(cfg))):
         if path is not None:
             check_writable(option, Path(path))
@@ -311,7 +311,8 @@ def train(
     ids, failed = extract_positions(cfg, tcfg, ledger_dir, pos_dir, on_progress)
     positions = load_positions(pos_dir, ids)  # the manifest vouches for the feature names
     names = tuple(get_spec(cfg.short_name).evaluation.FEATURES)
-    pooled = pooled_positions(cfg.pool, names)
+    own = set(ledger_digests(ledger_dir, ids).values())
+    pooled, left_out = pooled_positions(cfg.pool, own)
     if pooled is not None:
         positions = value_fit.concat([pooled, positions])
     trained = {
@@ -329,6 +330,8 @@ def train(
         )
     except value_model.ValueModelError as e:
         raise TrainError(one_line(e)) from None
+    if left_out:
+        report["pooled_left_out"] = left_out
     text = model.to_json()
     out = Path(cfg.out) if cfg.out else default_out(cfg, text)
     try:
