@@ -136,8 +136,9 @@ def validate(cfg: TrainConfig) -> TrainConfig:
         raise TrainError(f"--out must name a .json file, got {cfg.out}")
     if cfg.out is not None and Path(cfg.out).exists():
         check_out(cfg, Path(cfg.out))
-    check_work(work_dir(cfg))
-    check_pools(cfg, work_dir(cfg), tournament_config(cfg).run_id)
+    tcfg = tournament_config(cfg)
+    check_work(work_dir(cfg), cfg, tcfg)
+    check_pools(cfg, work_dir(cfg), tcfg.run_id)
     for option, path in (("--out", cfg.out), ("--work", work_dir(cfg))):
         if path is not None:
             check_writable(option, Path(path))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from solvers import value_model
 from spiel_games.common.files import TMP_PREFIX, existing_parent
+from tournament.ledger import MANIFEST
 from tournament.positions import TrainError
 
 if TYPE_CHECKING:
@@ -64,9 +65,10 @@ def check_out(cfg: TrainConfig, path: Path) -> None:
         )
 
 
-def check_work(path: Path) -> None:
+def check_work(path: Path, cfg: TrainConfig, tcfg) -> None:
     """The work directory is new, empty or an earlier run's: never a ledger or a folder of
-    other files, into which self-play would mix its own."""
+    other files, into which self-play would mix its own; an earlier run's of this request
+    (``tcfg``: its self-play tournament), or the options that differ are named."""
     if path.exists() and not path.is_dir():
         raise TrainError(f"--work {path} is a file, not a work directory; choose another --work")
     if path.is_dir():
@@ -76,3 +78,39 @@ def check_work(path: Path) -> None:
                 f"--work {path} holds files of its own ({', '.join(other[:3])}): not a meeple"
                 " train work directory; choose another --work"
             )
+    changed = _changed_options(path, cfg, tcfg)
+    if changed:
+        raise TrainError(
+            f"--work {path} holds the games of another request ({changed}): give a new --work,"
+            " or the same options to resume that run"
+        )
+
+
+def _changed_options(path: Path, cfg: TrainConfig, tcfg) -> str:
+    """How this request differs from the one whose games (and positions) ``path`` holds,
+    in the command's own options ('--games 10 -> 15'); '' when it is the same one, or
+    ``path`` holds no ledger yet (a damaged one is said by the run)."""
+    try:
+        old = json.loads((path / "games" / MANIFEST).read_text())
+        t, agents = old["config"]["tournament"], old["config"]["agents"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return ""
+    if old.get("config_hash") == tcfg.config_hash:
+        every = _positions_every(path)
+        return f"--every {every} -> {cfg.every}" if every not in (None, cfg.every) else ""
+    pairs = [
+        ("game string", t.get("game"), cfg.game_string),
+        ("--games", t.get("seeds_per_lineup"), cfg.games),
+        ("--seed", t.get("seed"), cfg.seed),
+        ("--agent", agents.get("self"), cfg.agent_canonical),
+        ("--every", _positions_every(path), cfg.every),
+    ]
+    changed = [f"{name} {a} -> {b}" for name, a, b in pairs if a is not None and a != b]
+    return ", ".join(changed) or "the code changed since its games were played"
+
+
+def _positions_every(path: Path):
+    try:
+        return json.loads((path / "positions" / "manifest.json").read_text()).get("every")
+    except (OSError, ValueError, AttributeError):
+        return None

@@ -367,3 +367,20 @@ def test_pooled_games_identical_to_this_runs_are_left_out(tmp_path):
     assert r["r2_heldout"] == alone.report["r2_heldout"] and pooled.positions == alone.positions
     other = train(_pool_cfg(tmp_path, "c", (str(first.work),), seed=1), executor="serial")
     assert other.report["pooled_games"] == 5 and "pooled_left_out" not in other.report
+
+
+def test_a_work_directory_of_another_request_names_the_options_that_changed(tmp_path):
+    """Was: growing --games on the same --work said "games holds another tournament:
+    tournament.seeds_per_lineup was 10, now 15" (the user gave no tournament), and another
+    --every was refused only after the self-play, exit 1."""
+    first = train(_cfg(tmp_path, games=5), executor="serial")
+    argv = ["train", GAME, "--work", str(first.work), "--out", str(tmp_path / "m2.json")]
+    for extra, said in (
+        (["--games", "6", "--every", "3"], "(--games 5 -> 6)"),
+        (["--games", "5", "--every", "2"], "(--every 3 -> 2)"),
+        (["--games", "7", "--seed", "2", "--every", "3"], "(--games 5 -> 7, --seed 0 -> 2)"),
+    ):
+        r = runner.invoke(app, [*argv, *extra, "--executor", "serial", "-q"])
+        assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+        assert said in r.output and "give a new --work, or the same options" in r.output
+    assert read_ledger(first.work / "games").table.num_rows == 5
