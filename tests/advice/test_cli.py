@@ -305,3 +305,25 @@ def test_a_principal_variation_pasted_back_into_the_history_replays():
     after = [runner.invoke(app, [*args[:3], h, "-a", "random", "--json"]) for h in (pasted, bare)]
     assert [r.exit_code for r in after] == [0, 0], after[0].output
     assert json.loads(after[0].stdout)["ply"] == json.loads(after[1].stdout)["ply"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--hint-agent", "policy(path=/nope.parquet)"], "policy file not found"),
+        (["--hint-agent", "blueprint"], "no shipped blueprint"),
+        (["--hint-agent", "ismcts(eval=learned)"], "ships no trained value model"),
+        (["--hint-agent", "ismcts(eval=learned,model=/nope.json)"], "cannot read value model"),
+        (["--opponents", "blueprint"], "no shipped blueprint"),
+    ],
+)
+def test_a_hint_agent_that_cannot_be_built_is_refused_before_play(tmp_path, extra, said):
+    """Was: the game started and `hint` answered "no hint: policy file not found" (the same
+    spec in --seats is refused at the start)."""
+    seats = "human,heuristic,heuristic,heuristic"
+    save = tmp_path / "g.json"
+    argv = ["play", "python_coloretto(players=4)", "--seats", seats, "--save", str(save)]
+    r = runner.invoke(app, [*argv, *extra], input="hint\nquit\n")
+    assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+    assert r.output.startswith("error: the hint agent ") and said in r.output
+    assert not save.exists()

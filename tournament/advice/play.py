@@ -63,8 +63,8 @@ from tournament.advice.saving import RecordKeeper
 from tournament.advice.table import TableEntries, check_resumable
 from tournament.advice.terminal import (
     PlayError,
+    checked_hint_agent,
     choose,
-    default_hint_agent,
     draw_chance,
     entry_name,
     entry_text,
@@ -151,7 +151,7 @@ class PlaySession(SessionCommands, TableEntries):
         self.me: int = min(self.humans) if self.table_mode else -1  # -1: not table mode
         self.seed = seed
         self.inp, self.out, self.err = inp, out, err
-        self.hint_agent = resolve(hint_agent or default_hint_agent())
+        self.hint_agent = checked_hint_agent(hint_agent, self.game)
         _, seat_seeds = seed_streams(seed, n)
         self.agents = {}
         for p, spec in enumerate(seats):

@@ -13,9 +13,9 @@ from contextlib import contextmanager
 import numpy as np
 import pyspiel
 
-from solvers.registry import KINDS
+from solvers.registry import KINDS, AgentSpec, resolve
 from spiel_games.common.chance import chance_description, outcome_after, sample_chance
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.naming import NoMatch, match
 from tournament.advice.positions import CHANCE
 
@@ -135,6 +135,19 @@ def default_hint_agent() -> str:
         if kind in KINDS:
             return spec
     return "heuristic"
+
+
+def checked_hint_agent(spec: str | AgentSpec | None, game) -> AgentSpec:
+    """The hint agent (``spec``, default ``default_hint_agent()``), built once on ``game``:
+    a file it needs (a policy, a blueprint, a value model) that is missing or not for this
+    game is refused before play starts, as an AI seat's is, not at the first ``hint``."""
+    spec = spec or default_hint_agent()
+    try:
+        resolved = resolve(spec)
+        resolved.make(game, 0)
+    except MeepleError as e:
+        raise PlayError(f"the hint agent {spec}: {one_line(e)}") from None
+    return resolved
 
 
 def readable_observation(state, player: int) -> str:
