@@ -327,3 +327,28 @@ def test_a_hint_agent_that_cannot_be_built_is_refused_before_play(tmp_path, extr
     assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
     assert r.output.startswith("error: the hint agent ") and said in r.output
     assert not save.exists()
+
+
+def _saved_tiny_game(tmp_path) -> Path:
+    path = tmp_path / "g.json"
+    argv = ["play", TINY, "--seats", "human,heuristic", "--seed", "3", "--save", str(path)]
+    r = runner.invoke(app, argv, input="1\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    return path
+
+
+def test_play_load_of_a_damaged_record_exits_1_as_advise_does(tmp_path):
+    """Was: `meeple play --load` of a record whose action string was edited exited 2 (a
+    wrong command line) while `meeple advise --game-file` exited 1 (a damaged record)."""
+    path = _saved_tiny_game(tmp_path)
+    rec = json.loads(path.read_text())
+    i = next(i for i, a in enumerate(rec["actions"]) if a["action"].startswith("place "))
+    rec["actions"][i]["action"] = "place green in row 9"
+    path.write_text(json.dumps(rec))
+    for argv in (
+        ["play", "--load", str(path)],
+        ["advise", "--game-file", str(path), "-a", "heuristic"],
+    ):
+        r = runner.invoke(app, argv, input="quit\n")
+        assert r.exit_code == 1 and r.output.count("\n") == 1, (argv, r.output)
+        assert f"game record action {i + 1}: id " in r.output

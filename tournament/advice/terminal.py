@@ -17,11 +17,26 @@ from solvers.registry import KINDS, AgentSpec, resolve
 from spiel_games.common.chance import chance_description, outcome_after, sample_chance
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.naming import NoMatch, match
-from tournament.advice.positions import CHANCE
+from tournament.advice.positions import CHANCE, GameRecord, HistoryError, replay_record_world
+from tournament.advice.unknown import World
 
 
 class PlayError(MeepleError):
     """A setup problem (bad seats, unreadable record): one line for the user."""
+
+
+class DamagedRecordError(PlayError):
+    """A ``--load`` record that does not replay (an illegal move, an id and its action
+    string that disagree): the request ran and failed (exit 1, as ``meeple advise``)."""
+
+
+def loaded_world(game, record: GameRecord, viewer: int | None) -> World:
+    """A ``--load`` record replayed (its ``?`` items as seen by ``viewer``), or a
+    ``DamagedRecordError`` saying why it does not replay."""
+    try:
+        return replay_record_world(game, record, viewer=viewer)
+    except HistoryError as e:
+        raise DamagedRecordError(str(e)) from None
 
 
 class Stopped(KeyboardInterrupt):
