@@ -352,3 +352,23 @@ def test_play_load_of_a_damaged_record_exits_1_as_advise_does(tmp_path):
         r = runner.invoke(app, argv, input="quit\n")
         assert r.exit_code == 1 and r.output.count("\n") == 1, (argv, r.output)
         assert f"game record action {i + 1}: id " in r.output
+
+
+def test_a_record_id_that_disagrees_with_its_string_is_the_error_named(tmp_path):
+    """Was: the world was built from the ids first, so a legal id of another move ('place
+    green in row 2' for 'place green in row 1') was reported at the later item it made
+    illegal ("history item 9 (id 4): not legal here"), not where the record is wrong."""
+    path = _saved_tiny_game(tmp_path)
+    rec = json.loads(path.read_text())
+    i = next(i for i, a in enumerate(rec["actions"]) if a["action"].endswith(" in row 1"))
+    rec["actions"][i]["id"] += 1  # the same card, placed in row 2: legal here
+    path.write_text(json.dumps(rec))
+    for argv in (
+        ["play", "--load", str(path)],
+        ["advise", "--game-file", str(path), "-a", "heuristic"],
+    ):
+        r = runner.invoke(app, argv, input="quit\n")
+        assert r.exit_code == 1 and r.output.count("\n") == 1, (argv, r.output)
+        assert (
+            f"error: game record action {i + 1}: id " in r.output and "in row 2' here" in r.output
+        )
