@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +46,7 @@ from solvers.identity import code_version
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import MeepleError, one_line
-from spiel_games.common.files import atomic_write_text, existing_parent
+from spiel_games.common.files import atomic_write_text
 from spiel_games.common.registry import get_spec
 from tournament.batch import play_one, resolve_agents, stored_moves
 from tournament.config import build_config
@@ -55,13 +54,16 @@ from tournament.ledger import read_ledger
 from tournament.positions import (
     SCHEMA,
     TrainError,
+    check_pools,
     done_positions,
+    ledger_digests,
     load_positions,
     pooled_positions,
     write_part,
 )
 from tournament.runner import batch_spec, run_tournament
 from tournament.schedule import schedule
+from tournament.training_checks import check_out, check_work, check_writable, train_command
 
 DEFAULT_AGENT = "noisy(eps=0.1)"
 DEFAULT_GAMES = 300
@@ -130,73 +132,17 @@ def validate(cfg: TrainConfig) -> TrainConfig:
     cfg.agent_canonical = spec.canonical
     if cfg.kind not in value_model.KINDS:
         raise TrainError(f"--kind must be one of {', '.join(value_model.KINDS)}, got {cfg.kind}")
-    for d in cfg.pool:
-        if not (Path(d) / "positions" / "manifest.json").exists():
-            raise TrainError(f"--pool {d}: no positions of an earlier meeple train run there")
     if cfg.out is not None and Path(cfg.out).suffix != ".json":
         raise TrainError(f"--out must name a .json file, got {cfg.out}")
     if cfg.out is not None and Path(cfg.out).exists():
-        _check_out(cfg, Path(cfg.out))
-    _check_work(work_dir(cfg))
+        check_out(cfg, Path(cfg.out))
+    tcfg = tournament_config(cfg)
+    check_work(work_dir(cfg), cfg, tcfg)
+    check_pools(cfg, work_dir(cfg), tcfg.run_id)
     for option, path in (("--out", cfg.out), ("--work", work_dir(cfg))):
         if path is not None:
-            _check_writable(option, Path(path))
+            check_writable(option, Path(path))
     return cfg
-
-
-def _check_writable(option: str, path: Path) -> None:
-    """The nearest existing folder on ``path``'s way can be written to: a read-only disk is
-    said before the self-play, not after it."""
-    parent = existing_parent(path)
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise TrainError(f"{option} {path}: cannot write in {parent}")
-
-
-def train_command(cfg: TrainConfig) -> str:
-    """The command that trains this model (stored in it: what made it, and whether a rerun
-    may replace it)."""
-    options = "".join(f" --pool {d}" for d in cfg.pool)
-    if cfg.kind != "linear":
-        options += f" --kind {cfg.kind}"
-    return (
-        f"meeple train '{cfg.game_string}' --games {cfg.games} --agent "
-        f"'{cfg.agent_canonical}' --every {cfg.every} --seed {cfg.seed}{options}"
-    )
-
-
-def _check_out(cfg: TrainConfig, path: Path) -> None:
-    """An existing --out is replaced only by a rerun of the command that trained it (never
-    another run's model, another game's, or a file that is no value model)."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        data = None
-    if not isinstance(data, dict) or data.get("format") != value_model.FORMAT:
-        raise TrainError(f"--out {path} exists and is not a value model; choose another --out")
-    trained = data.get("trained")
-    made_by = trained.get("command") if isinstance(trained, dict) else None
-    if made_by != train_command(cfg):
-        raise TrainError(
-            f"--out {path} holds the value model of another run ({made_by or 'command unknown'});"
-            " choose another --out, or remove that file"
-        )
-
-
-WORK_PARTS = ("games", "positions")  # what a work directory holds: the ledger, the positions
-
-
-def _check_work(path: Path) -> None:
-    """The work directory is new, empty or an earlier run's: never a ledger or a folder of
-    other files, into which self-play would mix its own."""
-    if path.exists() and not path.is_dir():
-        raise TrainError(f"--work {path} is a file, not a work directory; choose another --work")
-    if path.is_dir():
-        other = sorted(p.name for p in path.iterdir() if p.name not in WORK_PARTS)
-        if other:
-            raise TrainError(
-                f"--work {path} holds files of its own ({', '.join(other[:3])}): not a meeple"
-                " train work directory; choose another --work"
-            )
 
 
 def request_hash(cfg: TrainConfig) -> str:
@@ -366,7 +312,8 @@ def train(
     ids, failed = extract_positions(cfg, tcfg, ledger_dir, pos_dir, on_progress)
     positions = load_positions(pos_dir, ids)  # the manifest vouches for the feature names
     names = tuple(get_spec(cfg.short_name).evaluation.FEATURES)
-    pooled = pooled_positions(cfg.pool, names)
+    own = set(ledger_digests(ledger_dir, ids).values())
+    pooled, left_out = pooled_positions(cfg.pool, own)
     if pooled is not None:
         positions = value_fit.concat([pooled, positions])
     trained = {
@@ -384,6 +331,8 @@ def train(
         )
     except value_model.ValueModelError as e:
         raise TrainError(one_line(e)) from None
+    if left_out:
+        report["pooled_left_out"] = left_out
     text = model.to_json()
     out = Path(cfg.out) if cfg.out else default_out(cfg, text)
     try:

@@ -305,3 +305,70 @@ def test_a_principal_variation_pasted_back_into_the_history_replays():
     after = [runner.invoke(app, [*args[:3], h, "-a", "random", "--json"]) for h in (pasted, bare)]
     assert [r.exit_code for r in after] == [0, 0], after[0].output
     assert json.loads(after[0].stdout)["ply"] == json.loads(after[1].stdout)["ply"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--hint-agent", "policy(path=/nope.parquet)"], "policy file not found"),
+        (["--hint-agent", "blueprint"], "no shipped blueprint"),
+        (["--hint-agent", "ismcts(eval=learned)"], "ships no trained value model"),
+        (["--hint-agent", "ismcts(eval=learned,model=/nope.json)"], "cannot read value model"),
+        (["--opponents", "blueprint"], "no shipped blueprint"),
+    ],
+)
+def test_a_hint_agent_that_cannot_be_built_is_refused_before_play(tmp_path, extra, said):
+    """Was: the game started and `hint` answered "no hint: policy file not found" (the same
+    spec in --seats is refused at the start)."""
+    seats = "human,heuristic,heuristic,heuristic"
+    save = tmp_path / "g.json"
+    argv = ["play", "python_coloretto(players=4)", "--seats", seats, "--save", str(save)]
+    r = runner.invoke(app, [*argv, *extra], input="hint\nquit\n")
+    assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+    assert r.output.startswith("error: the hint agent ") and said in r.output
+    assert not save.exists()
+
+
+def _saved_tiny_game(tmp_path) -> Path:
+    path = tmp_path / "g.json"
+    argv = ["play", TINY, "--seats", "human,heuristic", "--seed", "3", "--save", str(path)]
+    r = runner.invoke(app, argv, input="1\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    return path
+
+
+def test_play_load_of_a_damaged_record_exits_1_as_advise_does(tmp_path):
+    """Was: `meeple play --load` of a record whose action string was edited exited 2 (a
+    wrong command line) while `meeple advise --game-file` exited 1 (a damaged record)."""
+    path = _saved_tiny_game(tmp_path)
+    rec = json.loads(path.read_text())
+    i = next(i for i, a in enumerate(rec["actions"]) if a["action"].startswith("place "))
+    rec["actions"][i]["action"] = "place green in row 9"
+    path.write_text(json.dumps(rec))
+    for argv in (
+        ["play", "--load", str(path)],
+        ["advise", "--game-file", str(path), "-a", "heuristic"],
+    ):
+        r = runner.invoke(app, argv, input="quit\n")
+        assert r.exit_code == 1 and r.output.count("\n") == 1, (argv, r.output)
+        assert f"game record action {i + 1}: id " in r.output
+
+
+def test_a_record_id_that_disagrees_with_its_string_is_the_error_named(tmp_path):
+    """Was: the world was built from the ids first, so a legal id of another move ('place
+    green in row 2' for 'place green in row 1') was reported at the later item it made
+    illegal ("history item 9 (id 4): not legal here"), not where the record is wrong."""
+    path = _saved_tiny_game(tmp_path)
+    rec = json.loads(path.read_text())
+    i = next(i for i, a in enumerate(rec["actions"]) if a["action"].endswith(" in row 1"))
+    rec["actions"][i]["id"] += 1  # the same card, placed in row 2: legal here
+    path.write_text(json.dumps(rec))
+    for argv in (
+        ["play", "--load", str(path)],
+        ["advise", "--game-file", str(path), "-a", "heuristic"],
+    ):
+        r = runner.invoke(app, argv, input="quit\n")
+        assert r.exit_code == 1 and r.output.count("\n") == 1, (argv, r.output)
+        assert (
+            f"error: game record action {i + 1}: id " in r.output and "in row 2' here" in r.output
+        )

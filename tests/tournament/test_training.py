@@ -4,6 +4,7 @@ bad requests fail in one line before anything is written."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -250,6 +251,11 @@ def test_a_pooled_run_of_other_features_is_refused(tmp_path):
     cfg.work, cfg.out = str(tmp_path / "w2"), str(tmp_path / "m2.json")
     with pytest.raises(TrainError, match="other features"):
         train(cfg, executor="serial")
+    assert not (tmp_path / "w2").exists()  # was: said after the self-play games were played
+    argv = ["train", GAME, "--games", "5", "--seed", "1", "--pool", str(first.work)]
+    r = runner.invoke(app, [*argv, "--work", str(tmp_path / "w2"), "--out", cfg.out])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "other features" in r.output
+    assert not (tmp_path / "w2").exists()
 
 
 def test_self_play_fixed_tables_need_self_play_true(make_raw):
@@ -280,7 +286,7 @@ def test_an_output_it_cannot_write_is_said_before_the_self_play(tmp_path, monkey
     real = os.access
     ro = tmp_path / "ro"
     ro.mkdir()
-    monkeypatch.setattr(training.os, "access", lambda p, m: real(p, m) and Path(p) != ro)
+    monkeypatch.setattr(os, "access", lambda p, m: real(p, m) and Path(p) != ro)
     r = runner.invoke(
         app, ["train", GAME, "--work", str(tmp_path / "w"), "--out", str(ro / "m.json")]
     )
@@ -298,3 +304,83 @@ def test_an_output_it_cannot_write_is_said_before_the_self_play(tmp_path, monkey
     with pytest.raises(TrainError) as e:
         train(_cfg(tmp_path), executor="serial")
     assert str(e.value) == f"cannot write {tmp_path / 'm.json'}: No space left on device"
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_an_out_in_a_folder_nothing_can_be_created_in_is_said_before_the_self_play(tmp_path):
+    """Was: `--out /proc/m.json` passed the permission check (the bits allow writing),
+    played and replayed every game, then failed with exit 1."""
+    r = runner.invoke(app, ["train", GAME, "--work", str(tmp_path / "w"), "--out", "/proc/m.json"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+    assert "--out /proc/m.json: cannot write in /proc" in r.output
+    assert not (tmp_path / "w").exists()
+
+
+def _pool_cfg(tmp_path, name, pool, **kw) -> TrainConfig:
+    kw.setdefault("games", 5)
+    kw.setdefault("every", 3)
+    work, out = str(tmp_path / name), str(tmp_path / f"{name}.json")
+    return TrainConfig(kw.pop("game", GAME), work=work, out=out, pool=pool, **kw)
+
+
+def test_a_pool_of_this_runs_own_games_or_another_game_string_is_refused(tmp_path):
+    """Was: `--pool` of the run's own --work, of an earlier run of the same request (a
+    copy of its work directory), of one directory given twice or of another variant (4
+    players, other scoring: same feature names) was accepted, and the held-out games also
+    trained: a wrong held-out R^2."""
+    import shutil
+
+    first = train(_pool_cfg(tmp_path, "a", ()), executor="serial")
+    shutil.copytree(first.work, tmp_path / "copy")
+    other = _pool_cfg(tmp_path, "b", (), game="python_coloretto(players=4)")
+    train(other, executor="serial")
+    again = _pool_cfg(tmp_path, "a", ())
+    again.out = str(tmp_path / "a2.json")  # not the first run's model (another command)
+    cases = [
+        ((str(first.work),), "is this run's --work"),
+        ((str(tmp_path / "copy"),), "this request's own games"),
+        ((str(tmp_path / "b"),), "holds games of python_coloretto("),
+    ]
+    for pool, message in cases:
+        again.pool = pool
+        with pytest.raises(TrainError, match=re.escape(message)):
+            validate(again)
+    twice = _pool_cfg(tmp_path, "c", (str(first.work), str(tmp_path / "copy")), seed=1)
+    with pytest.raises(TrainError, match="the same games as --pool"):
+        train(twice, executor="serial")
+    assert not (tmp_path / "c").exists()
+    argv = ["train", GAME, "--games", "5", "--every", "3", "--work", str(first.work)]
+    r = runner.invoke(app, [*argv, "--out", str(tmp_path / "a2.json"), "--pool", str(first.work)])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "--work" in r.output, r.output
+
+
+def test_pooled_games_identical_to_this_runs_are_left_out(tmp_path):
+    """Was: a pool of an earlier run with the same seed and fewer games (its games are this
+    run's first ones, the same moves) trained on this run's games, held-out ones included."""
+    first = train(_pool_cfg(tmp_path, "a", ()), executor="serial")
+    alone = train(_pool_cfg(tmp_path, "b", (), games=6), executor="serial")
+    cfg = _pool_cfg(tmp_path, "b", (str(first.work),), games=6)
+    cfg.out = str(tmp_path / "b-pooled.json")
+    pooled = train(cfg, executor="serial")
+    r = pooled.report
+    assert r["pooled_left_out"] == 5 and r.get("pooled_games", 0) == 0
+    assert r["r2_heldout"] == alone.report["r2_heldout"] and pooled.positions == alone.positions
+    other = train(_pool_cfg(tmp_path, "c", (str(first.work),), seed=1), executor="serial")
+    assert other.report["pooled_games"] == 5 and "pooled_left_out" not in other.report
+
+
+def test_a_work_directory_of_another_request_names_the_options_that_changed(tmp_path):
+    """Was: growing --games on the same --work said "games holds another tournament:
+    tournament.seeds_per_lineup was 10, now 15" (the user gave no tournament), and another
+    --every was refused only after the self-play, exit 1."""
+    first = train(_cfg(tmp_path, games=5), executor="serial")
+    argv = ["train", GAME, "--work", str(first.work), "--out", str(tmp_path / "m2.json")]
+    for extra, said in (
+        (["--games", "6", "--every", "3"], "(--games 5 -> 6)"),
+        (["--games", "5", "--every", "2"], "(--every 3 -> 2)"),
+        (["--games", "7", "--seed", "2", "--every", "3"], "(--games 5 -> 7, --seed 0 -> 2)"),
+    ):
+        r = runner.invoke(app, [*argv, *extra, "--executor", "serial", "-q"])
+        assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
+        assert said in r.output and "give a new --work, or the same options" in r.output
+    assert read_ledger(first.work / "games").table.num_rows == 5

@@ -54,21 +54,20 @@ from tournament.advice.commands import SessionCommands
 from tournament.advice.positions import (
     CHANCE,
     GameRecord,
-    HistoryError,
     record_items,
     record_of,
-    replay_record_world,
 )
 from tournament.advice.saving import RecordKeeper
 from tournament.advice.table import TableEntries, check_resumable
 from tournament.advice.terminal import (
     PlayError,
+    checked_hint_agent,
     choose,
-    default_hint_agent,
     draw_chance,
     entry_name,
     entry_text,
     fmt_num,
+    loaded_world,
     observable,
     rank_order,
     readable_observation,
@@ -151,7 +150,7 @@ class PlaySession(SessionCommands, TableEntries):
         self.me: int = min(self.humans) if self.table_mode else -1  # -1: not table mode
         self.seed = seed
         self.inp, self.out, self.err = inp, out, err
-        self.hint_agent = resolve(hint_agent or default_hint_agent())
+        self.hint_agent = checked_hint_agent(hint_agent, self.game)
         _, seat_seeds = seed_streams(seed, n)
         self.agents = {}
         for p, spec in enumerate(seats):
@@ -163,12 +162,7 @@ class PlaySession(SessionCommands, TableEntries):
         self.typed: list[bool] = []  # per item: entered at a prompt (undo steps back to these)
         if record is not None:
             check_resumable(record, chance, self.table_mode, self.me)
-            try:
-                self.world = replay_record_world(
-                    self.game, record, viewer=self.me if self.table_mode else None
-                )
-            except HistoryError as e:
-                raise PlayError(str(e)) from None
+            self.world = loaded_world(self.game, record, self.me if self.table_mode else None)
             self.items = record.items()
             self.typed = [not self._automatic(s) for s in self.world.states[:-1]]
         self.files = RecordKeeper(

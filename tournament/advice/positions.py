@@ -30,7 +30,7 @@ from tournament.advice.items import (
     parse_action,
     split_history,
 )
-from tournament.advice.unknown import UNKNOWN, World, build_world, is_unknown
+from tournament.advice.unknown import UNKNOWN, World, build_world, extend_world, is_unknown
 from tournament.records import (
     FORMAT,
     VERSION,
@@ -89,21 +89,41 @@ def replay_record_world(
     entries = record.actions if ply is None else record.actions[:ply]
     if viewer is None and any(is_unknown(e["action"]) for e in entries):
         viewer = record_viewer(record)
-    world = build_world(
-        game, [UNKNOWN if is_unknown(e["action"]) else e["id"] for e in entries], viewer
-    )
+    items = [UNKNOWN if is_unknown(e["action"]) else e["id"] for e in entries]
+    try:
+        world = build_world(game, items, viewer)
+    except HistoryError:  # a later id that is not legal, after the one that went wrong
+        _first_disagreement(game, items, entries)
+        raise
     for i, item in enumerate(entries):
-        if is_unknown(item["action"]):
-            continue
-        s = world.states[i]
-        p = mover(s)
-        name = s.action_to_string(p, world.actions[i])
-        if name != item["action"]:
-            raise HistoryError(
-                f"game record action {i + 1}: id {world.actions[i]} is {name!r} here, but the"
-                f" record says {item['action']!r}"
-            )
+        _check_name(world, i, item)
     return world
+
+
+def _check_name(world: World, i: int, item: dict) -> None:
+    """Entry ``i`` of a record names the action its id is in ``world`` (``?`` aside)."""
+    if is_unknown(item["action"]):
+        return
+    s = world.states[i]
+    name = s.action_to_string(mover(s), world.actions[i])
+    if name != item["action"]:
+        raise HistoryError(
+            f"game record action {i + 1}: id {world.actions[i]} is {name!r} here, but the"
+            f" record says {item['action']!r}"
+        )
+
+
+def _first_disagreement(game, items: list, entries: list) -> None:
+    """Replay the record entry by entry up to the first that does not replay, and raise for
+    the first whose id and action string disagree before it: that is the damage, not
+    the illegal id it led to."""
+    world = World(states=[game.new_initial_state()])
+    for k, item in enumerate(items):
+        try:
+            world = extend_world(game, world, items[:k], item)
+        except HistoryError:
+            return
+        _check_name(world, k, entries[k])
 
 
 def replay_record(game, record: GameRecord, ply: int | None = None) -> tuple[object, list[int]]:

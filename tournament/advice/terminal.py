@@ -13,15 +13,30 @@ from contextlib import contextmanager
 import numpy as np
 import pyspiel
 
-from solvers.registry import KINDS
+from solvers.registry import KINDS, AgentSpec, resolve
 from spiel_games.common.chance import chance_description, outcome_after, sample_chance
-from spiel_games.common.errors import MeepleError
+from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.naming import NoMatch, match
-from tournament.advice.positions import CHANCE
+from tournament.advice.positions import CHANCE, GameRecord, HistoryError, replay_record_world
+from tournament.advice.unknown import World
 
 
 class PlayError(MeepleError):
     """A setup problem (bad seats, unreadable record): one line for the user."""
+
+
+class DamagedRecordError(PlayError):
+    """A ``--load`` record that does not replay (an illegal move, an id and its action
+    string that disagree): the request ran and failed (exit 1, as ``meeple advise``)."""
+
+
+def loaded_world(game, record: GameRecord, viewer: int | None) -> World:
+    """A ``--load`` record replayed (its ``?`` items as seen by ``viewer``), or a
+    ``DamagedRecordError`` saying why it does not replay."""
+    try:
+        return replay_record_world(game, record, viewer=viewer)
+    except HistoryError as e:
+        raise DamagedRecordError(str(e)) from None
 
 
 class Stopped(KeyboardInterrupt):
@@ -135,6 +150,19 @@ def default_hint_agent() -> str:
         if kind in KINDS:
             return spec
     return "heuristic"
+
+
+def checked_hint_agent(spec: str | AgentSpec | None, game) -> AgentSpec:
+    """The hint agent (``spec``, default ``default_hint_agent()``), built once on ``game``:
+    a file it needs (a policy, a blueprint, a value model) that is missing or not for this
+    game is refused before play starts, as an AI seat's is, not at the first ``hint``."""
+    spec = spec or default_hint_agent()
+    try:
+        resolved = resolve(spec)
+        resolved.make(game, 0)
+    except MeepleError as e:
+        raise PlayError(f"the hint agent {spec}: {one_line(e)}") from None
+    return resolved
 
 
 def readable_observation(state, player: int) -> str:

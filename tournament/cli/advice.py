@@ -52,6 +52,18 @@ def player_in_range() -> Iterator[None]:
         raise fail(str(e), 2) from None
 
 
+@contextmanager
+def damaged_record() -> Iterator[None]:
+    """A ``--load`` record that does not replay (an illegal move, an id and its action
+    string that disagree) is damaged: the run failed, exit 1, as `meeple advise` says."""
+    from tournament.advice.terminal import DamagedRecordError  # deferred: fast --help
+
+    try:
+        yield
+    except DamagedRecordError as e:
+        raise fail(str(e), 1) from None
+
+
 GameArg = Annotated[
     str | None,
     typer.Argument(
@@ -284,20 +296,21 @@ def play_cmd(
             seed = record.seed if record is not None else 0
         if chance is None:
             chance = record.chance if record is not None else "seed"
-        session = PlaySession(
-            game_string,
-            seat_list,
-            seed,
-            inp=sys.stdin,
-            out=sys.stdout,
-            save_path=save,
-            hint_agent=hint_agent if opponents is None else _with_opponents(hint, opponents),
-            record=record,
-            chance=chance,
-            load_path=load,
-            force=force,
-            err=sys.stderr,
-        )
+        with damaged_record():  # a record that does not replay: 1, as advise says
+            session = PlaySession(
+                game_string,
+                seat_list,
+                seed,
+                inp=sys.stdin,
+                out=sys.stdout,
+                save_path=save,
+                hint_agent=hint_agent if opponents is None else _with_opponents(hint, opponents),
+                record=record,
+                chance=chance,
+                load_path=load,
+                force=force,
+                err=sys.stderr,
+            )
     with stop_signals():
         result = session.run()
     if result.interrupted:

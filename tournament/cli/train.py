@@ -24,8 +24,8 @@ KindOption = Annotated[
 PoolOption = Annotated[
     list[str] | None,
     typer.Option(
-        help="An earlier run's work directory whose positions also train (repeatable; never "
-        "held out)"
+        help="An earlier run's work directory of this game string whose positions also train "
+        "(repeatable; never held out; its games identical to this run's are left out)"
     ),
 ]
 
@@ -158,6 +158,12 @@ def _report_training(result, out) -> None:
     if pooled:
         typer.echo(
             f"{pooled} games of earlier runs also train (--pool), positions counted above", file=out
+        )
+    if r.get("pooled_left_out"):
+        typer.echo(
+            f"{r['pooled_left_out']} pooled games left out: the same games (move lists) as "
+            "this run's or an earlier --pool's",
+            file=out,
         )
     if "r2_heldout" in r:
         linear = f", linear {r['r2_linear']:.3f}" if "r2_linear" in r else ""

@@ -1,0 +1,116 @@
+"""The checks ``meeple train`` makes of a request's files before anything runs: the model
+file (``--out``), the work directory (``--work``), that both can be written; each refusal is
+a one-line ``TrainError``."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from solvers import value_model
+from spiel_games.common.files import TMP_PREFIX, existing_parent
+from tournament.ledger import MANIFEST
+from tournament.positions import TrainError
+
+if TYPE_CHECKING:
+    from tournament.training import TrainConfig
+
+WORK_PARTS = ("games", "positions")  # what a work directory holds: the ledger, the positions
+
+
+def check_writable(option: str, path: Path) -> None:
+    """The nearest existing folder on ``path``'s way can be written to: a read-only disk is
+    said before the self-play, not after it."""
+    parent = existing_parent(path)
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise TrainError(f"{option} {path}: cannot write in {parent}")
+    try:  # the permission bits are not the whole story (/proc, a disk mounted read-only)
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=f"{TMP_PREFIX}probe-")
+    except OSError as e:
+        raise TrainError(f"{option} {path}: cannot write in {parent} ({e.strerror or e})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def train_command(cfg: TrainConfig) -> str:
+    """The command that trains this model (stored in it: what made it, and whether a rerun
+    may replace it)."""
+    options = "".join(f" --pool {d}" for d in cfg.pool)
+    if cfg.kind != "linear":
+        options += f" --kind {cfg.kind}"
+    return (
+        f"meeple train '{cfg.game_string}' --games {cfg.games} --agent "
+        f"'{cfg.agent_canonical}' --every {cfg.every} --seed {cfg.seed}{options}"
+    )
+
+
+def check_out(cfg: TrainConfig, path: Path) -> None:
+    """An existing --out is replaced only by a rerun of the command that trained it (never
+    another run's model, another game's, or a file that is no value model)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        data = None
+    if not isinstance(data, dict) or data.get("format") != value_model.FORMAT:
+        raise TrainError(f"--out {path} exists and is not a value model; choose another --out")
+    trained = data.get("trained")
+    made_by = trained.get("command") if isinstance(trained, dict) else None
+    if made_by != train_command(cfg):
+        raise TrainError(
+            f"--out {path} holds the value model of another run ({made_by or 'command unknown'});"
+            " choose another --out, or remove that file"
+        )
+
+
+def check_work(path: Path, cfg: TrainConfig, tcfg) -> None:
+    """The work directory is new, empty or an earlier run's: never a ledger or a folder of
+    other files, into which self-play would mix its own; an earlier run's of this request
+    (``tcfg``: its self-play tournament), or the options that differ are named."""
+    if path.exists() and not path.is_dir():
+        raise TrainError(f"--work {path} is a file, not a work directory; choose another --work")
+    if path.is_dir():
+        other = sorted(p.name for p in path.iterdir() if p.name not in WORK_PARTS)
+        if other:
+            raise TrainError(
+                f"--work {path} holds files of its own ({', '.join(other[:3])}): not a meeple"
+                " train work directory; choose another --work"
+            )
+    changed = _changed_options(path, cfg, tcfg)
+    if changed:
+        raise TrainError(
+            f"--work {path} holds the games of another request ({changed}): give a new --work,"
+            " or the same options to resume that run"
+        )
+
+
+def _changed_options(path: Path, cfg: TrainConfig, tcfg) -> str:
+    """How this request differs from the one whose games (and positions) ``path`` holds,
+    in the command's own options ('--games 10 -> 15'); '' when it is the same one, or
+    ``path`` holds no ledger yet (a damaged one is said by the run)."""
+    try:
+        old = json.loads((path / "games" / MANIFEST).read_text())
+        t, agents = old["config"]["tournament"], old["config"]["agents"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return ""
+    if old.get("config_hash") == tcfg.config_hash:
+        every = _positions_every(path)
+        return f"--every {every} -> {cfg.every}" if every not in (None, cfg.every) else ""
+    pairs = [
+        ("game string", t.get("game"), cfg.game_string),
+        ("--games", t.get("seeds_per_lineup"), cfg.games),
+        ("--seed", t.get("seed"), cfg.seed),
+        ("--agent", agents.get("self"), cfg.agent_canonical),
+        ("--every", _positions_every(path), cfg.every),
+    ]
+    changed = [f"{name} {a} -> {b}" for name, a, b in pairs if a is not None and a != b]
+    return ", ".join(changed) or "the code changed since its games were played"
+
+
+def _positions_every(path: Path):
+    try:
+        return json.loads((path / "positions" / "manifest.json").read_text()).get("every")
+    except (OSError, ValueError, AttributeError):
+        return None
