@@ -27,9 +27,9 @@
 
 The work directory defaults to ``runs/train/<game>-<8 hex of the request>``; the same
 request (game string, agent, games, seed, every) under the same code version finds the same
-directory and resumes. (Game seeds derive from the agents' ids, which include the code
-version: after a change to the game or the solvers the same command plays other games, in a
-new directory.)
+directory and resumes; after a change to the game or the solvers it starts a new directory.
+(Game seeds derive from the request's seed and the agent's parameters, not the code version:
+the new directory's games are dealt the same cards, played by the current code.)
 """
 
 from __future__ import annotations
