@@ -147,7 +147,12 @@ def solve(
     min_visits: _MinVisits = 1,
     rnr: _Rnr = 0.0,
     quiet: Annotated[
-        bool, typer.Option("--quiet", help="No progress bar, and none of Ray's own messages")
+        bool,
+        typer.Option(
+            "--quiet",
+            help="No progress bar (shown only on a terminal: stdout, else stderr), and none "
+            "of Ray's own messages",
+        ),
     ] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume.
@@ -209,8 +214,10 @@ def _report_solve(path: str, result, out: TextIO) -> None:
 
 
 class _SolveProgress:
-    """The progress bar (none with --quiet) and the report lines of `meeple solve`, on
-    ``out`` (``own_stdout``'s stream)."""
+    """The progress bar (none with --quiet) and the report lines of `meeple solve`; the
+    lines go to ``out`` (``own_stdout``'s stream), one line each whatever its width. The
+    bar shows only on a terminal: on stdout when that is one (the lines printed above it),
+    else on stderr when that is one; a stdout redirected to a file gets the lines alone."""
 
     def __init__(self, solver: str, quiet: bool, ckpt: Path, out: TextIO):
         self.solver = solver
@@ -218,7 +225,9 @@ class _SolveProgress:
         self.out = out
         self.task: Any = None  # rich's TaskID once the bar shows
         self.bar: Any = None
-        if not quiet:
+        self.lines_on_bar = False  # the lines go through the bar's console (both on stdout)
+        console = None if quiet else _bar_console(out)
+        if console is not None:
             from rich.progress import (  # deferred: fast --help
                 BarColumn,
                 MofNCompleteColumn,
@@ -227,13 +236,14 @@ class _SolveProgress:
                 TimeRemainingColumn,
             )
 
+            self.lines_on_bar = console.file is out
             self.bar = Progress(
                 TextColumn(f"{solver}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[metric]}"),
                 TimeRemainingColumn(),
-                console=stdout_console(out),  # a reader gone: BrokenPipeError, not rich's exit 1
+                console=console,
                 # not rich's default: on a terminal it would route sys.stdout/sys.stderr
                 # (Ray's prints, which own_stdout sends to stderr) onto the result's stdout
                 redirect_stdout=False,
@@ -255,8 +265,10 @@ class _SolveProgress:
         self._say(f"resuming from checkpoint {self.ckpt} at iteration {it}")
 
     def _say(self, line: str) -> None:
-        if self.bar is not None:
-            self.bar.console.print(line)
+        """One line on ``out``: above the bar when both are on stdout (soft-wrapped, so a
+        long line stays one line), else straight to the stream."""
+        if self.lines_on_bar:
+            self.bar.console.print(line, soft_wrap=True, markup=False, highlight=False)
         else:
             typer.echo(line, file=self.out)
 
@@ -268,9 +280,20 @@ class _SolveProgress:
         if self.bar is not None and self.task is not None:
             name, value = next(iter(figures.items()))
             self.bar.update(self.task, metric=f"{name} {value:.4g}")
-            self.bar.console.print(line)
-        else:
-            typer.echo(line, file=self.out)
+        self._say(line)
+
+
+def _bar_console(out: TextIO):
+    """The console the progress bar shows on: stdout's (``out``) when it is a terminal,
+    else stderr's when that is one; None (no bar) when neither is: rich would print the
+    bar's last frame into a file, and cut the report lines at 80 columns."""
+    console = stdout_console(out)  # a reader gone: BrokenPipeError, not rich's exit 1
+    if console.is_terminal:
+        return console
+    from rich.console import Console  # deferred: fast --help
+
+    console = Console(stderr=True)
+    return console if console.is_terminal else None
 
 
 def _run_solve(cfg, ckpt, progress: _SolveProgress):
