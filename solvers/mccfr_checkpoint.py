@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from solvers.checkpoint_identity import mismatch
 from solvers.mccfr_tables import Tables, TablesError, View, load_npz, save_npz
 from spiel_games.common.errors import ForeignOutputError, MeepleError, one_line
 from spiel_games.common.files import TMP_PREFIX, atomic_write_text
@@ -92,10 +93,7 @@ class Journal:
             if k not in ignore and old.get(k, default[k]) != self.identity[k]
         ]
         if diff:
-            raise ForeignCheckpointError(
-                f"checkpoint {self.dir} was written for a different {', '.join(diff)}; "
-                "delete it or choose another --out"
-            )
+            raise ForeignCheckpointError(mismatch(self.dir, diff, old, self.identity))
         self.reports = [r for r in m.get("reports", []) if isinstance(r, dict)]
         self.earlier = (float(m.get("train_seconds", 0.0)), float(m.get("train_cpu_seconds", 0.0)))
         try:

@@ -41,3 +41,15 @@ def test_the_sampled_regret_figure_is_not_called_average_regret():
 
     shown = _figure("avg_regret", 0.01)
     assert shown == "mean max sampled regret = 0.01 (not a regret bound)"
+
+
+def test_a_restricted_nash_response_is_named_with_what_its_nash_conv_measures(tmp_path):
+    """Was: --rnr ran under "classic MCCFR ... nash_conv = ..." and nothing said the
+    strategy does not aim at an equilibrium."""
+    cfg = SolveConfig(TINY, "mccfr-os", 1, str(tmp_path / "x.parquet"), rnr=0.5)
+    line = header(cfg, validate(cfg))
+    assert "restricted Nash response (--rnr 0.5" in line and "need not fall to 0" in line
+    cfg = SolveConfig("python_coloretto(players=3)", "mccfr-os", 1, str(tmp_path / "y.npz"))
+    cfg.rnr = 0.8
+    full = header(cfg, validate(cfg))
+    assert "restricted Nash response (--rnr 0.8" in full and "nash_conv" not in full

@@ -194,10 +194,10 @@ def solve(
     with own_stdout(quiet) as stdout:
         typer.echo(header(cfg, plan), file=stdout)
         result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt, stdout))
-        _report_solve(cfg.out, result, stdout)
+        _report_solve(cfg.out, result, stdout, rnr)
 
 
-def _report_solve(path: str, result, out: TextIO) -> None:
+def _report_solve(path: str, result, out: TextIO, rnr: float = 0.0) -> None:
     """What `meeple solve` wrote, with the last report's figure."""
     last = result.reports[-1]
     if result.untracked:
@@ -208,7 +208,8 @@ def _report_solve(path: str, result, out: TextIO) -> None:
     typer.echo(
         f"wrote {path}: {result.policy_keys} keys, {result.file_bytes} bytes, "
         f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run); "
-        f"{_figure(last[1], last[2])}{ahead}",
+        f"{_figure(last[1], last[2])}{ahead}"
+        + (f"; a restricted Nash response (--rnr {rnr:g}), not an equilibrium" if rnr else ""),
         file=out,
     )
 
