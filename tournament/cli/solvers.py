@@ -97,8 +97,13 @@ _ReportEvery = Annotated[
 ]
 _Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the solver's sampling")]
 _MaxKeys = Annotated[
-    int,
-    typer.Option(min=1, help="MCCFR table bound; keys met once it is full are played uniformly"),
+    int | None,
+    typer.Option(
+        min=1,
+        show_default=False,
+        help="MCCFR table bound (default 2,000,000); keys met once it is full are played "
+        "uniformly. A resumed run may raise it, never set it below the checkpoint's keys",
+    ),
 ]
 _Workers = Annotated[
     int,
@@ -127,7 +132,13 @@ _Rnr = Annotated[
     ),
 ]
 _MinVisits = Annotated[
-    int, typer.Option(min=1, help="A blueprint (.npz) keeps the keys met at least this often")
+    int | None,
+    typer.Option(
+        min=1,
+        show_default=False,
+        help="A blueprint (.npz) keeps the keys met at least this often (default 1); an "
+        "empty one is never written over an existing file",
+    ),
 ]
 
 
@@ -139,12 +150,12 @@ def solve(
     abstraction: _Abstraction = None,
     report_every: _ReportEvery = 100,
     seed: _Seed = 0,
-    max_keys: _MaxKeys = 2_000_000,
+    max_keys: _MaxKeys = None,
     workers: _Workers = 1,
     address: _Address = None,
     batch: _Batch = None,
     eval_deals: _EvalDeals = None,
-    min_visits: _MinVisits = 1,
+    min_visits: _MinVisits = None,
     rnr: _Rnr = 0.0,
     quiet: Annotated[
         bool,
@@ -194,16 +205,26 @@ def solve(
     with own_stdout(quiet) as stdout:
         typer.echo(header(cfg, plan), file=stdout)
         result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt, stdout))
-        _report_solve(cfg.out, result, stdout, rnr)
+        _report_solve(cfg, result, stdout)
 
 
-def _report_solve(path: str, result, out: TextIO, rnr: float = 0.0) -> None:
+def _report_solve(cfg, result, out: TextIO) -> None:
     """What `meeple solve` wrote, with the last report's figure."""
-    last = result.reports[-1]
+    path, rnr, last = cfg.out, cfg.rnr, result.reports[-1]
     if result.untracked:
         typer.echo(
             f"note: {result.untracked} visits to keys beyond --max-keys were not learned", file=out
         )
+    learned = int(result.figures[-1].get("keys", 0))
+    if cfg.min_visits and result.policy_keys < learned:
+        kept = f"{result.policy_keys:,} of the {learned:,} keys"
+        typer.echo(f"note: --min-visits {cfg.min_visits:,} kept {kept}", file=out)
+        if not result.policy_keys:
+            typer.echo(
+                f"warning: {path} is an empty blueprint (--min-visits {cfg.min_visits:,} "
+                "kept no key): it plays uniformly everywhere; rerun with a lower --min-visits",
+                err=True,
+            )
     ahead = _interval(result.figures[-1]) if last[1] == "ahead" else ""
     typer.echo(
         f"wrote {path}: {result.policy_keys} keys, {result.file_bytes} bytes, "
