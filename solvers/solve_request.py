@@ -91,6 +91,12 @@ class SolveResult:
     out: str = ""
 
 
+def writes_blueprint(out: str | Path) -> bool:
+    """Whether ``--out`` names a blueprint: a ``.npz`` suffix in any case (``x.NPZ``
+    too, which the ``blueprint`` agent reads as one), else a Parquet policy file."""
+    return Path(out).suffix.lower() == ".npz"
+
+
 def checkpoint_path(out: str | Path, solver: str = "cfr") -> Path:
     """Exact solvers: ``<out>.ckpt.parquet``; MCCFR: the directory ``<out>.ckpt``."""
     out = Path(out)
@@ -190,9 +196,9 @@ def validate(cfg: SolveConfig) -> Plan:
             str(game), cfg.solver, cfg.abstraction, cfg.seed, cfg.rnr, (cfg.workers, cfg.batch)
         )
     )
-    if out.suffix == ".npz" and is_exact:
+    if writes_blueprint(out) and is_exact:
         raise SolveError(f"--out {out}: blueprints (.npz) come from MCCFR; use a .parquet file")
-    if cfg.min_visits is not None and out.suffix.lower() != ".npz":
+    if cfg.min_visits is not None and not writes_blueprint(out):
         raise SolveError(
             f"--min-visits selects the keys of a blueprint (--out FILE.npz); --out {out} "
             "is a Parquet policy file, which keeps every key"

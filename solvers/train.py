@@ -4,8 +4,8 @@
 
 ``validate(cfg)`` checks the whole request (solver, counts, game, abstraction, the output
 path, workers) before anything runs; ``solve`` calls it first. The output's suffix picks
-its format: ``.npz`` a blueprint (``solvers.blueprint``, MCCFR only), anything else a
-Parquet policy file (``solvers.policy_file``). Without ``out`` the result goes to
+its format: ``.npz`` (in any case: ``.NPZ`` too) a blueprint (``solvers.blueprint``, MCCFR
+only), anything else a Parquet policy file (``solvers.policy_file``). Without ``out`` the result goes to
 ``runs/policies/<game>-<solver>-<8 hex digits of the request>.parquet``.
 
 Exact solvers (``cfr``, ``cfr+``, ``dcfr``) checkpoint to ``<out>.ckpt.parquet`` (key,
@@ -51,6 +51,7 @@ from solvers.solve_request import (
     has_heuristic,
     is_registered,
     validate,
+    writes_blueprint,
 )
 from solvers.train_exact import solve_exact
 from spiel_games.common.files import run_lock
@@ -196,7 +197,7 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
 def _write(out, tables: Tables, min_visits: int, meta: dict, result: SolveResult) -> None:
     """The blueprint (``.npz``) or Parquet policy file of ``tables``; an empty blueprint
     (``min_visits`` kept no key) is never written over an existing file."""
-    if out.suffix == ".npz":
+    if writes_blueprint(out):
         arrays = blueprint_arrays(tables, min_visits)
         result.policy_keys = int(arrays["rows_count"][0])
         if not result.policy_keys and tables.rows and out.exists():

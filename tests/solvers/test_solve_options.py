@@ -61,3 +61,13 @@ def test_an_empty_blueprint_is_never_written_over_an_existing_one(tmp_path):
         fresh.exit_code == 0 and "warning: " in fresh.stderr and "empty blueprint" in fresh.stderr
     )
     assert "note: --min-visits 1,000,000 kept 0 of the" in fresh.stdout
+
+
+def test_an_upper_case_npz_suffix_writes_a_blueprint(tmp_path):
+    """Was: `--out x.NPZ` wrote a Parquet file, which `blueprint(path=x.NPZ)` refused as
+    "not an .npz file"."""
+    out = tmp_path / "b.NPZ"
+    assert _full(str(out)).exit_code == 0
+    assert load_npz(out)[0]["kind"] == "meeple-blueprint"
+    r = runner.invoke(app, ["solve", TINY, "--solver", "cfr", "--out", str(tmp_path / "e.NPZ")])
+    assert r.exit_code == 2 and "blueprints (.npz) come from MCCFR" in r.stderr

@@ -84,7 +84,8 @@ _Out = Annotated[
     typer.Option(
         "--out",
         "-o",
-        help="File to write: FILE.npz a blueprint (MCCFR), else a Parquet policy file; "
+        help="File to write: FILE.npz (any case) a blueprint (MCCFR), else a Parquet policy "
+        "file; "
         "default runs/policies/<game>-<solver>-<hash>.parquet",
     ),
 ]
