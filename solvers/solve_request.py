@@ -48,7 +48,7 @@ class NotTinyError(SolveError):
                 f"{cfg.game} has more; use a tiny configuration (meeple games show "
                 f"{game.get_type().short_name}) or --solver mccfr-os"
             )
-        return cls(  # MCCFR on a 2-player OpenSpiel game outside the registry
+        return cls(  # MCCFR on an OpenSpiel game outside the registry
             f"{cfg.solver} on {cfg.game} reports nash_conv over the whole game tree, which "
             f"must have at most {nodes:,} nodes; this one has more"
         )
@@ -273,15 +273,16 @@ def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:
 
 
 def exploitability_computable(game) -> bool:
-    """True for 2-player games small enough for a full best response: a registered
-    game's tiny configurations, or a non-meeple OpenSpiel game (e.g. kuhn_poker)."""
-    if game.num_players() != 2:
-        return False
+    """True where MCCFR reports nash_conv over the whole tree (and runs classic MCCFR): a
+    registered game's 2-player tiny configurations, or a non-meeple OpenSpiel game (e.g.
+    kuhn_poker) of any number of players, whose tree must fit the export's bound."""
     short = game.get_type().short_name
     try:
         spec = spiel_games.get_spec(short)
     except KeyError:
         return True
+    if game.num_players() != 2:
+        return False
     here = str(game)
     return any(canonical_game_string(t) == here for t in spec.tiny_configs)
 

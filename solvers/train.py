@@ -16,7 +16,8 @@ after every round (``solvers.mccfr_train``). Running the same command again resu
 a checkpoint written for another game, solver, abstraction or seed is refused.
 
 Reports: ``nash_conv`` where exploitability is computable (exact solvers; 2-player tiny
-configurations, and OpenSpiel games of any number of players small enough to export);
+configurations, and non-meeple OpenSpiel games of any number of players, whose tree must
+fit the export's bound);
 for MCCFR it is the policy as ``policy(path=FILE,fallback=random)`` plays it (through
 the abstraction's labels; uniform where the table has nothing, which the default
 heuristic fallback plays otherwise: ``policy_file.to_openspiel_policy``). On full games
@@ -49,7 +50,6 @@ from solvers.solve_request import (
     exploitability_computable,
     finite,
     has_heuristic,
-    is_registered,
     validate,
     writes_blueprint,
 )
@@ -215,20 +215,15 @@ def _write(out, tables: Tables, min_visits: int, meta: dict, result: SolveResult
 
 
 def _nash_conv_export(game, abstraction: str, exact: bool) -> efg_cfr.EFGExport | None:
-    """The EFG export ``nash_conv`` is reported on, None where there is none: 2-player games
-    where exploitability is computable, and OpenSpiel games of any number of players whose
-    tree fits the export's bound (``efg_cfr.DEFAULT_MAX_NODES``); other games show
-    ``ahead`` (against the heuristic) or ``avg_regret``. It records the abstraction's keys
-    and labels, so the figure is that of the policy as the ``policy`` agent plays it."""
+    """The EFG export ``nash_conv`` is reported on where exploitability is computable (a
+    registered game's 2-player tiny configurations, non-meeple OpenSpiel games of any
+    number of players); None elsewhere, where the figures are ``ahead`` (against the
+    heuristic) or ``avg_regret``. It records the abstraction's keys and labels, so the
+    figure is that of the policy as the ``policy`` agent plays it."""
+    if not exact:
+        return None
     key_fn, labels_fn = key_function(game, abstraction), label_function(game, abstraction)
-    if exact:
-        return efg_cfr.export_efg(game, key_fn=key_fn, labels_fn=labels_fn)
-    if game.num_players() == 2 or is_registered(game) or efg_cfr.surely_too_large(game):
-        return None
-    try:
-        return efg_cfr.export_efg(game, key_fn=key_fn, labels_fn=labels_fn)
-    except efg_cfr.TreeTooLarge:
-        return None
+    return efg_cfr.export_efg(game, key_fn=key_fn, labels_fn=labels_fn)
 
 
 def _meta(plan: Plan, spec: mccfr_train.TrainSpec, iterations: int) -> dict:
