@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from solvers.checkpoint_identity import mismatch
+from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.mccfr_tables import Tables, TablesError, View, load_npz, save_npz
 from spiel_games.common.errors import ForeignOutputError, MeepleError, one_line
 from spiel_games.common.files import TMP_PREFIX, atomic_write_text
@@ -92,27 +94,34 @@ class Journal:
             if k not in ignore and old.get(k, default[k]) != self.identity[k]
         ]
         if diff:
-            raise ForeignCheckpointError(
-                f"checkpoint {self.dir} was written for a different {', '.join(diff)}; "
-                "delete it or choose another --out"
-            )
+            raise ForeignCheckpointError(mismatch(self.dir, diff, old, self.identity))
         self.reports = [r for r in m.get("reports", []) if isinstance(r, dict)]
         self.earlier = (float(m.get("train_seconds", 0.0)), float(m.get("train_cpu_seconds", 0.0)))
+        # replayed under the bound its rounds were merged with, then held to this run's
+        bound = _int(old.get("max_keys"), DEFAULT_MAX_KEYS)
         try:
-            return self._replay(m)
+            tables, iterations, rounds = self._replay(m, bound)
         except (TablesError, KeyError, IndexError, ValueError) as e:
             raise CheckpointError(
                 f"checkpoint {self.dir} cannot be resumed ({one_line(e)}); delete it to start over"
             ) from None
+        if tables.rows > self.identity["max_keys"]:
+            raise ForeignCheckpointError(
+                f"checkpoint {self.dir} holds {tables.rows:,} keys, more than --max-keys "
+                f"{self.identity['max_keys']:,}; --max-keys may grow between runs, never fall "
+                f"below the keys learned (give at least {tables.rows:,}, or another --out)"
+            )
+        tables.max_rows = self.identity["max_keys"]
+        return tables, iterations, rounds
 
-    def _replay(self, m: dict) -> tuple[Tables, int, int]:
+    def _replay(self, m: dict, bound: int) -> tuple[Tables, int, int]:
         rounds = int(m.get("snapshot_round", 0))
         iterations = int(m.get("snapshot_iterations", 0))
         if m.get("snapshot"):
             _, arrays = load_npz(self.dir / m["snapshot"])
-            tables = Tables.from_arrays(arrays, self.identity["max_keys"])
+            tables = Tables.from_arrays(arrays, bound)
         else:
-            tables = Tables(self.identity["max_keys"])
+            tables = Tables(bound)
         files = {int(g.group(1)): p for p in self.dir.iterdir() if (g := _ROUNDS.match(p.name))}
         while rounds + 1 in files:
             meta, arrays = load_npz(files[rounds + 1])
@@ -215,6 +224,11 @@ class Journal:
             "train_cpu_seconds": round(self.earlier[1] + self.this_run[1], 1),
         }
         atomic_write_text(self.dir / MANIFEST, json.dumps(body, indent=1, allow_nan=False))
+
+
+def _int(value, default: int) -> int:
+    """A manifest's count, or ``default`` where it holds none (or not a count)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _split(arrays: dict[str, np.ndarray], prefix: str, batches: int) -> list[dict]:

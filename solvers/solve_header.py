@@ -4,18 +4,20 @@
 
 MCCFR picks its variant from the game: classic MCCFR (counterfactual weighting, no
 discount, batch 1) where exploitability is computable (a registered game's 2-player tiny
-configuration, exactly as listed, or a non-meeple OpenSpiel game); on any other game string
+configuration, exactly as listed, or a non-meeple OpenSpiel game of any number of
+players); on any other game string
 (a full game, or a tiny one with a parameter added, ``utility=`` included) the full-game
 variant (windowed external sampling or sampled weighting with baselines, Linear CFR,
-batch 64). The line says which, so the switch is never silent.
+batch 64). The line says which, so the switch is never silent, and names a restricted
+Nash response (``--rnr``), whose strategy does not aim at an equilibrium.
 """
 
 from __future__ import annotations
 
-from solvers.solve_request import Plan, SolveConfig, exploitability_computable
+from solvers.solve_request import Plan, SolveConfig, exploitability_computable, is_registered
 from solvers.train import train_spec
 
-__all__ = ["header", "units"]
+__all__ = ["header", "rnr_note", "units"]
 
 _EXACT = {"cfr": "CFR", "cfr+": "CFR+", "dcfr": "DCFR"}
 
@@ -53,9 +55,29 @@ def header(cfg: SolveConfig, plan: Plan) -> str:
         sampling = f"outcome sampling (epsilon {spec.epsilon:g}), {spec.weighting} weighting"
         sampling += ", baselines" if spec.baselines else ""
     workers = f"{spec.workers} worker{'s' if spec.workers > 1 else ''}"
-    kind = "classic MCCFR (a tiny configuration)" if exact else "full-game MCCFR"
+    kind = "full-game MCCFR"
+    if exact:
+        which = "a tiny configuration" if is_registered(plan.game) else "an OpenSpiel game"
+        kind = f"classic MCCFR ({which})"
     line = (
         f"{start}{kind}: {sampling}, {'Linear CFR' if spec.linear else 'no discount'}, "
         f"batch {spec.batch} x {workers}"
     )
+    if spec.model_share:
+        line += "; " + rnr_note(spec.model_share, exact)
     return line + ("; " + units(plan.game) if exact else "")
+
+
+def rnr_note(share: float, nash_conv: bool) -> str:
+    """What a restricted Nash response is, and what its nash_conv (where reported) means."""
+    note = (
+        f"a restricted Nash response (--rnr {share:g}: each other seat plays the game's "
+        "heuristic in that share of the traversals), which exploits the heuristic rather "
+        "than aiming at an equilibrium"
+    )
+    if nash_conv:
+        note += (
+            "; nash_conv then measures how far this strategy in every seat is from one "
+            "(it need not fall to 0)"
+        )
+    return note

@@ -15,7 +15,6 @@ from typing import Any
 
 import spiel_games
 from solvers import efg_cfr
-from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string
 from spiel_games.common.errors import ForeignOutputError, MeepleError
 from spiel_games.common.files import existing_parent
@@ -49,7 +48,7 @@ class NotTinyError(SolveError):
                 f"{cfg.game} has more; use a tiny configuration (meeple games show "
                 f"{game.get_type().short_name}) or --solver mccfr-os"
             )
-        return cls(  # MCCFR on a 2-player OpenSpiel game outside the registry
+        return cls(  # MCCFR on an OpenSpiel game outside the registry
             f"{cfg.solver} on {cfg.game} reports nash_conv over the whole game tree, which "
             f"must have at most {nodes:,} nodes; this one has more"
         )
@@ -64,12 +63,13 @@ class SolveConfig:
     abstraction: str | None = None  # None: the game's abstraction for MCCFR, `none` for exact
     report_every: int = 100
     seed: int = 0
-    max_keys: int = DEFAULT_MAX_KEYS  # MCCFR table bound (keys beyond it are played uniformly)
+    # MCCFR table bound (keys beyond it are played uniformly; None: DEFAULT_MAX_KEYS)
+    max_keys: int | None = None
     workers: int = 1  # MCCFR batches per round, each on its own Ray worker when > 1
     address: str | None = None  # a Ray cluster (None: a local session when workers > 1)
     batch: int | None = None  # MCCFR iterations per batch (None: 1 where exact, else 64)
     eval_deals: int | None = None  # progress-figure deals (None: 4 on full games with a heuristic)
-    min_visits: int = 1  # a blueprint keeps the keys met at least this often
+    min_visits: int | None = None  # a blueprint keeps the keys met this often (None: 1)
     weighting: str | None = None  # MCCFR-OS: None = counterfactual where exact, else sampled
     baselines: bool | None = None  # MCCFR-OS VR baselines: None = off where exact, else on
     epsilon: float | None = None  # MCCFR-OS exploration: None = 0.6 where exact, else FULL_EPSILON
@@ -89,6 +89,12 @@ class SolveResult:
     untracked: int = 0  # MCCFR visits to keys beyond --max-keys
     file_bytes: int = 0
     out: str = ""
+
+
+def writes_blueprint(out: str | Path) -> bool:
+    """Whether ``--out`` names a blueprint: a ``.npz`` suffix in any case (``x.NPZ``
+    too, which the ``blueprint`` agent reads as one), else a Parquet policy file."""
+    return Path(out).suffix.lower() == ".npz"
 
 
 def checkpoint_path(out: str | Path, solver: str = "cfr") -> Path:
@@ -154,17 +160,18 @@ def validate(cfg: SolveConfig) -> Plan:
         raise SolveError("--iterations must be >= 1")
     if cfg.report_every < 1:
         raise SolveError("--report-every must be >= 1")
-    if cfg.max_keys < 1:
-        raise SolveError("--max-keys must be >= 1")
     if cfg.seed < 0:
         raise SolveError("--seed must be >= 0")
-    for name, value in (("--workers", cfg.workers), ("--batch", cfg.batch)):
+    for name, value in (
+        ("--workers", cfg.workers),
+        ("--batch", cfg.batch),
+        ("--max-keys", cfg.max_keys),
+        ("--min-visits", cfg.min_visits),
+    ):
         if value is not None and value < 1:
             raise SolveError(f"{name} must be >= 1")
     if cfg.eval_deals is not None and cfg.eval_deals < 0:
         raise SolveError("--eval-deals must be >= 0")
-    if cfg.min_visits < 1:
-        raise SolveError("--min-visits must be >= 1")
     if not 0.0 <= cfg.rnr < 1.0:  # at 1 no seat plays the learned strategy: no average
         raise SolveError(f"--rnr must be in [0, 1), got {cfg.rnr}")
     game = spiel_games.load_game(cfg.game, any_openspiel=True)
@@ -181,6 +188,7 @@ def validate(cfg: SolveConfig) -> Plan:
         raise SolveError(f"{cfg.solver} needs a 2-player game (use a tiny configuration)")
     if is_exact and (cfg.workers > 1 or cfg.address):
         raise SolveError(f"{cfg.solver} runs in one process (--workers and --address are MCCFR's)")
+    _refuse_mccfr_options(cfg, is_exact)
     out = (
         Path(cfg.out)
         if cfg.out is not None
@@ -188,12 +196,36 @@ def validate(cfg: SolveConfig) -> Plan:
             str(game), cfg.solver, cfg.abstraction, cfg.seed, cfg.rnr, (cfg.workers, cfg.batch)
         )
     )
-    if out.suffix == ".npz" and is_exact:
+    if writes_blueprint(out) and is_exact:
         raise SolveError(f"--out {out}: blueprints (.npz) come from MCCFR; use a .parquet file")
+    if cfg.min_visits is not None and not writes_blueprint(out):
+        raise SolveError(
+            f"--min-visits selects the keys of a blueprint (--out FILE.npz); --out {out} "
+            "is a Parquet policy file, which keeps every key"
+        )
     _check_out(out, cfg.solver)
     if (is_exact or exploitability_computable(game)) and efg_cfr.surely_too_large(game):
         raise NotTinyError.of(cfg, game)
     return Plan(game, out, abstraction, version, is_exact)
+
+
+def _refuse_mccfr_options(cfg: SolveConfig, is_exact: bool) -> None:
+    """The exact solvers run the whole tree in one batch, with no table bound and no
+    sampled figure: MCCFR's options given with one are refused, never ignored."""
+    if not is_exact:
+        return
+    given = {
+        "--batch": cfg.batch,
+        "--eval-deals": cfg.eval_deals,
+        "--max-keys": cfg.max_keys,
+        "--min-visits": cfg.min_visits,
+    }
+    named = [name for name, value in given.items() if value is not None]
+    if named:
+        raise SolveError(
+            f"{cfg.solver} is exact: {', '.join(named)} {'is' if len(named) == 1 else 'are'} "
+            "MCCFR's (mccfr-es, mccfr-os)"
+        )
 
 
 def has_heuristic(game) -> bool:
@@ -241,15 +273,16 @@ def _resolve_abstraction(game, cfg: SolveConfig) -> tuple[str, int]:
 
 
 def exploitability_computable(game) -> bool:
-    """True for 2-player games small enough for a full best response: a registered
-    game's tiny configurations, or a non-meeple OpenSpiel game (e.g. kuhn_poker)."""
-    if game.num_players() != 2:
-        return False
+    """True where MCCFR reports nash_conv over the whole tree (and runs classic MCCFR): a
+    registered game's 2-player tiny configurations, or a non-meeple OpenSpiel game (e.g.
+    kuhn_poker) of any number of players, whose tree must fit the export's bound."""
     short = game.get_type().short_name
     try:
         spec = spiel_games.get_spec(short)
     except KeyError:
         return True
+    if game.num_players() != 2:
+        return False
     here = str(game)
     return any(canonical_game_string(t) == here for t in spec.tiny_configs)
 

@@ -4,8 +4,8 @@
 
 ``validate(cfg)`` checks the whole request (solver, counts, game, abstraction, the output
 path, workers) before anything runs; ``solve`` calls it first. The output's suffix picks
-its format: ``.npz`` a blueprint (``solvers.blueprint``, MCCFR only), anything else a
-Parquet policy file (``solvers.policy_file``). Without ``out`` the result goes to
+its format: ``.npz`` (in any case: ``.NPZ`` too) a blueprint (``solvers.blueprint``, MCCFR
+only), anything else a Parquet policy file (``solvers.policy_file``). Without ``out`` the result goes to
 ``runs/policies/<game>-<solver>-<8 hex digits of the request>.parquet``.
 
 Exact solvers (``cfr``, ``cfr+``, ``dcfr``) checkpoint to ``<out>.ckpt.parquet`` (key,
@@ -16,7 +16,8 @@ after every round (``solvers.mccfr_train``). Running the same command again resu
 a checkpoint written for another game, solver, abstraction or seed is refused.
 
 Reports: ``nash_conv`` where exploitability is computable (exact solvers; 2-player tiny
-configurations, and OpenSpiel games of any number of players small enough to export);
+configurations, and non-meeple OpenSpiel games of any number of players, whose tree must
+fit the export's bound);
 for MCCFR it is the policy as ``policy(path=FILE,fallback=random)`` plays it (through
 the abstraction's labels; uniform where the table has nothing, which the default
 heuristic fallback plays otherwise: ``policy_file.to_openspiel_policy``). On full games
@@ -32,6 +33,7 @@ from collections.abc import Callable
 from solvers import efg_cfr, mccfr_train
 from solvers.blueprint import blueprint_arrays, from_arrays, save_blueprint
 from solvers.blueprint_eval import evaluate
+from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.mccfr_tables import Tables, average_policy_table, positive_regret_mean
 from solvers.policy_file import key_function, label_function, table_rows, write_policy
 from solvers.solve_request import (
@@ -48,8 +50,8 @@ from solvers.solve_request import (
     exploitability_computable,
     finite,
     has_heuristic,
-    is_registered,
     validate,
+    writes_blueprint,
 )
 from solvers.train_exact import solve_exact
 from spiel_games.common.files import run_lock
@@ -117,7 +119,7 @@ def train_spec(cfg: SolveConfig, plan: Plan) -> mccfr_train.TrainSpec:
         es_leaves=0 if exact or cfg.solver == "mccfr-os" else ES_LEAVES,
         batch=cfg.batch or (1 if exact else FULL_BATCH),
         workers=cfg.workers,
-        max_keys=cfg.max_keys,
+        max_keys=cfg.max_keys if cfg.max_keys is not None else DEFAULT_MAX_KEYS,
         linear=not exact if cfg.linear is None else cfg.linear,
         model_share=cfg.rnr,
     )
@@ -135,13 +137,14 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
     default_deals = 0 if exact or not has_heuristic(game) else EVAL_DEALS
     deals = cfg.eval_deals if cfg.eval_deals is not None else default_deals
     export = _nash_conv_export(game, plan.abstraction, exact)
+    min_visits = cfg.min_visits or 1
 
     def report(t: Tables, progress: mccfr_train.Progress) -> dict:
         figures: dict[str, float] = {}
         if export is not None:
             figures["nash_conv"] = efg_cfr.nash_conv(export, average_policy_table(t), alt_keys=True)
         if deals and t.rows:
-            bp = from_arrays(game, blueprint_arrays(t, cfg.min_visits), _meta(plan, spec, 0))
+            bp = from_arrays(game, blueprint_arrays(t, min_visits), _meta(plan, spec, 0))
             ev = evaluate(game, bp, deals)
             for k in ("ahead", "ahead_low", "ahead_high", "coverage"):
                 figures[k] = ev[k]
@@ -182,37 +185,45 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
     # every run's training (evaluations excluded), and the driver process's CPU time
     meta["train_seconds"] = round(journal.earlier[0] + progress.seconds, 1)
     meta["train_cpu_seconds"] = round(journal.earlier[1] + progress.cpu_seconds, 1)
-    meta["min_visits"] = cfg.min_visits
+    meta["min_visits"] = min_visits
     meta["reports"] = journal.reports + [  # the learning curve, earlier runs first
         {"iteration": it, **{k: finite(v) for k, v in f.items()}}
         for (it, _, _), f in zip(result.reports, result.figures, strict=True)
     ]
-    if plan.out.suffix == ".npz":
-        arrays = blueprint_arrays(tables, cfg.min_visits)
-        result.policy_keys = int(arrays["rows_count"][0])
-        result.file_bytes = save_blueprint(plan.out, arrays, meta)
-    else:
-        table = average_policy_table(tables)
-        result.policy_keys = len(table)
-        result.file_bytes = write_policy(plan.out, table_rows(table), meta)
+    _write(plan.out, tables, min_visits, meta, result)
     return result
 
 
+def _write(out, tables: Tables, min_visits: int, meta: dict, result: SolveResult) -> None:
+    """The blueprint (``.npz``) or Parquet policy file of ``tables``; an empty blueprint
+    (``min_visits`` kept no key) is never written over an existing file."""
+    if writes_blueprint(out):
+        arrays = blueprint_arrays(tables, min_visits)
+        result.policy_keys = int(arrays["rows_count"][0])
+        if not result.policy_keys and tables.rows and out.exists():
+            raise SolveError(
+                f"--min-visits {min_visits:,} keeps none of the {tables.rows:,} keys (the most "
+                f"visited was met {int(tables.visits.max()):,} times): an empty blueprint is "
+                f"not written over {out}; rerun with a lower --min-visits (the checkpoint "
+                "resumes)"
+            )
+        result.file_bytes = save_blueprint(out, arrays, meta)
+    else:
+        table = average_policy_table(tables)
+        result.policy_keys = len(table)
+        result.file_bytes = write_policy(out, table_rows(table), meta)
+
+
 def _nash_conv_export(game, abstraction: str, exact: bool) -> efg_cfr.EFGExport | None:
-    """The EFG export ``nash_conv`` is reported on, None where there is none: 2-player games
-    where exploitability is computable, and OpenSpiel games of any number of players whose
-    tree fits the export's bound (``efg_cfr.DEFAULT_MAX_NODES``); other games show
-    ``ahead`` (against the heuristic) or ``avg_regret``. It records the abstraction's keys
-    and labels, so the figure is that of the policy as the ``policy`` agent plays it."""
+    """The EFG export ``nash_conv`` is reported on where exploitability is computable (a
+    registered game's 2-player tiny configurations, non-meeple OpenSpiel games of any
+    number of players); None elsewhere, where the figures are ``ahead`` (against the
+    heuristic) or ``avg_regret``. It records the abstraction's keys and labels, so the
+    figure is that of the policy as the ``policy`` agent plays it."""
+    if not exact:
+        return None
     key_fn, labels_fn = key_function(game, abstraction), label_function(game, abstraction)
-    if exact:
-        return efg_cfr.export_efg(game, key_fn=key_fn, labels_fn=labels_fn)
-    if game.num_players() == 2 or is_registered(game) or efg_cfr.surely_too_large(game):
-        return None
-    try:
-        return efg_cfr.export_efg(game, key_fn=key_fn, labels_fn=labels_fn)
-    except efg_cfr.TreeTooLarge:
-        return None
+    return efg_cfr.export_efg(game, key_fn=key_fn, labels_fn=labels_fn)
 
 
 def _meta(plan: Plan, spec: mccfr_train.TrainSpec, iterations: int) -> dict:

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solvers import efg_cfr
+from solvers.checkpoint_identity import mismatch as mismatch_line
 from solvers.policy_file import write_policy
 from solvers.solve_request import (
     CheckpointError,
@@ -119,10 +120,7 @@ def _resume(solver: efg_cfr.ExactCFR, ckpt: Path, request: dict, on_resume) -> i
     meta, rows = _read_checkpoint(ckpt)
     mismatch = [k for k, v in request.items() if meta.get(k) != v]
     if mismatch:
-        raise ForeignCheckpointError(
-            f"checkpoint {ckpt} was written for a different {', '.join(mismatch)}; "
-            "delete it or choose another --out"
-        )
+        raise ForeignCheckpointError(mismatch_line(ckpt, mismatch, meta, request))
     start = meta["iteration"]
     try:
         solver.load_rows(rows, start)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 import spiel_games
-from solvers.registry import resolve
+from solvers.registry import all_kinds, resolve
 from solvers.search import ntbea
 from solvers.search.kinds import KINDS as SEARCH_KINDS
 from solvers.search.params import resolve_auto
@@ -120,6 +120,8 @@ def space(req: TuneRequest) -> Space:
     if kind in SEARCH_KINDS:
         values = resolve_auto(game, values)
     dims, start = [], []
+    if not tunable:
+        raise TuneError(f"agent {kind.name!r} has no tunable parameters: {tunable_kinds()}")
     for name in req.params:
         if name not in tunable:
             raise TuneError(
@@ -132,6 +134,12 @@ def space(req: TuneRequest) -> Space:
         start.append(d.values.index(values[name]))
     _, base = parse_spec(req.agent)
     return Space(kind.name, base, dims, tuple(start), game)
+
+
+def tunable_kinds() -> str:
+    """The agent kinds that have tunable parameters, as one phrase."""
+    names = [k.name for k in all_kinds() if k.tunable()]
+    return f"tune one of {', '.join(names)}" if names else "no agent kind has any"
 
 
 def lineup(req: TuneRequest, index: int, players: int) -> tuple[int, int, list[str]]:
@@ -318,17 +326,25 @@ def strays(out: Path) -> list[str]:
     return sorted(p.name for p in out.iterdir() if not p.name.startswith(own))
 
 
+def games(req: TuneRequest) -> int:
+    """The games the tuning plays: whole NTBEA iterations of ``repeats`` games, at least
+    one, so a ``budget`` that is not a multiple of ``repeats`` is rounded (down; up to
+    ``repeats`` when below it)."""
+    return settings(req).iterations * req.repeats
+
+
 def settings(req: TuneRequest) -> ntbea.Settings:
     """NTBEA's settings for the request (its budget in iterations of ``repeats`` games)."""
     iterations = max(1, req.budget // req.repeats)
     return ntbea.Settings(iterations, req.repeats, req.k, req.neighbours, req.seed)
 
 
-def prepare(req: TuneRequest, out: Path) -> Space:
-    """Check the request and its run directory (TuneError: one line, nothing written);
-    write the request there. ``out`` is new, or holds this very request (then the run
-    resumes: its log is checked first, and an unfinished last line cut off)."""
-    sp = space(req)
+def prepare(req: TuneRequest, out: Path, sp: Space | None = None) -> Space:
+    """Check the request (``sp``: its space, when already built) and its run directory
+    (TuneError: one line, nothing written); write the request there. ``out`` is new, or
+    holds this very request (then the run resumes: its log is checked first, and an
+    unfinished last line cut off)."""
+    sp = sp or space(req)
     if not sp.valid(sp.start):
         raise TuneError(f"{req.agent} is refused on {req.game}")
     path = out / REQUEST

@@ -21,3 +21,25 @@ def test_the_bar_on_a_terminal_does_not_take_over_sys_stdout(tmp_path, monkeypat
         progress.on_iteration(1, 10)
         inside = sys.stdout, sys.stderr
     assert inside == before
+
+
+def test_a_stdout_that_is_no_terminal_gets_whole_report_lines_and_no_bar(tmp_path):
+    """Was: without --quiet the lines went through rich's console, which cut them at its
+    default 80 columns off a terminal, and the bar's last frame ended up in the file."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    out = tmp_path / "w.npz"
+    args = ["solve", "python_coloretto(players=3)", "--iterations", "64", "--report-every"]
+    args += ["64", "--eval-deals", "1", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "mccfr-os on python_coloretto(players=3)",
+        "iteration 64",
+        f"wrote {out}",
+    ]
+    assert "visits/key" in lines[1] and len(lines[1]) > 80
+    assert "━" not in result.output

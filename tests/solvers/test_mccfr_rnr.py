@@ -133,7 +133,8 @@ def test_a_restricted_response_exploits_the_heuristic_more_than_self_play():
 
 def test_the_share_is_part_of_the_checkpoints_identity(tmp_path):
     _train(_spec(0.5), 16, Journal(tmp_path / "c", _spec(0.5)))
-    with pytest.raises(CheckpointError, match="model_share"):
+    # was "written for a different model_share": the solver's name, not the option's
+    with pytest.raises(CheckpointError, match=r"for --rnr 0.5 \(this run: --rnr 0\)"):
         Journal(tmp_path / "c", _spec(0.0)).load()
     tables, done, _ = Journal(tmp_path / "c", _spec(0.5)).load()
     assert done == 16 and tables.rows > 0
@@ -146,7 +147,7 @@ def test_a_checkpoint_written_before_the_share_existed_resumes_as_self_play(tmp_
     del m["identity"]["model_share"]  # as older versions wrote it
     manifest.write_text(json.dumps(m))
     assert Journal(tmp_path / "c", _spec(0.0)).load()[1] == 16
-    with pytest.raises(CheckpointError, match="model_share"):
+    with pytest.raises(CheckpointError, match="--rnr"):
         Journal(tmp_path / "c", _spec(0.5)).load()
 
 
@@ -167,3 +168,17 @@ def test_solve_rnr_writes_its_share_into_the_blueprint_and_refuses_bad_requests(
     kuhn = runner.invoke(app, ["solve", "kuhn_poker", "--rnr", "0.5", "--out", str(tmp_path / "k")])
     assert kuhn.exit_code == 2 and "heuristic" in kuhn.output
     assert not (tmp_path / "k").exists()
+
+
+def test_solve_names_a_restricted_response_and_the_options_a_checkpoint_differs_in(tmp_path):
+    """Was: the final line did not say the strategy is a restricted Nash response, and
+    another --solver over a checkpoint was "a different variant, es_leaves"."""
+    out = str(tmp_path / "r.parquet")
+    args = ["solve", "python_coloretto(players=3)", "--iterations", "2", "--eval-deals", "0"]
+    args += ["--quiet", "--out", out]
+    ok = CliRunner().invoke(app, [*args, "--rnr", "0.5"])
+    assert ok.exit_code == 0, ok.output
+    assert "a restricted Nash response (--rnr 0.5)" in ok.stdout.splitlines()[-1]
+    res = CliRunner().invoke(app, [*args, "--solver", "mccfr-es", "--rnr", "0.5"])
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+    assert "for --solver mccfr-os (this run: --solver mccfr-es);" in res.stderr

@@ -121,12 +121,12 @@ def test_a_crash_in_any_round_resumes_to_the_uninterrupted_tables(
 def test_a_checkpoint_of_another_run_is_refused(tmp_path):
     spec = _spec()
     _run(spec, 10, SerialExecutor(spec), Journal(tmp_path / "c", spec))
-    with pytest.raises(mccfr_train.CheckpointError, match="different seed"):
+    with pytest.raises(mccfr_train.CheckpointError, match="--seed 7 \\(this run: --seed 8\\)"):
         Journal(tmp_path / "c", _spec(seed=8)).load()
     # was accepted: another batch or worker count shapes other rounds, and the resumed
     # tables matched neither an uninterrupted run of the old request nor of the new one
     for other, name in ((_spec(batch=3), "batch"), (_spec(workers=2), "workers")):
-        with pytest.raises(mccfr_train.CheckpointError, match=f"different {name}"):
+        with pytest.raises(mccfr_train.CheckpointError, match=f"for --{name} "):
             Journal(tmp_path / "c", other).load()
     tables, done, _ = Journal(tmp_path / "c", _spec(max_keys=10**6)).load()  # may grow
     assert done == 10 and tables.rows > 0

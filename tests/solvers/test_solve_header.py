@@ -41,3 +41,24 @@ def test_the_sampled_regret_figure_is_not_called_average_regret():
 
     shown = _figure("avg_regret", 0.01)
     assert shown == "mean max sampled regret = 0.01 (not a regret bound)"
+
+
+def test_a_restricted_nash_response_is_named_with_what_its_nash_conv_measures(tmp_path):
+    """Was: --rnr ran under "classic MCCFR ... nash_conv = ..." and nothing said the
+    strategy does not aim at an equilibrium."""
+    cfg = SolveConfig(TINY, "mccfr-os", 1, str(tmp_path / "x.parquet"), rnr=0.5)
+    line = header(cfg, validate(cfg))
+    assert "restricted Nash response (--rnr 0.5" in line and "need not fall to 0" in line
+    cfg = SolveConfig("python_coloretto(players=3)", "mccfr-os", 1, str(tmp_path / "y.npz"))
+    cfg.rnr = 0.8
+    full = header(cfg, validate(cfg))
+    assert "restricted Nash response (--rnr 0.8" in full and "nash_conv" not in full
+
+
+def test_an_openspiel_game_of_three_players_gets_classic_mccfr_with_its_units(tmp_path):
+    """Was: kuhn_poker(players=3) ran "full-game MCCFR" (Linear CFR, windowed sampling,
+    batch 64) and reported nash_conv with no units, while the docs promised classic
+    MCCFR on OpenSpiel games."""
+    line = _header("kuhn_poker(players=3)", "mccfr-es", tmp_path)
+    assert "classic MCCFR (an OpenSpiel game): external sampling, no discount, batch 1" in line
+    assert "exploitability = nash_conv / 3" in line

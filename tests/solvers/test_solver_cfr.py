@@ -157,7 +157,7 @@ def test_interrupted_run_resumes_to_the_same_policy(tmp_path, solver):
 def test_checkpoint_of_another_solver_is_refused(tmp_path):
     out = str(tmp_path / "p.parquet")
     solve(SolveConfig("kuhn_poker", "cfr", 5, out, report_every=5))
-    with pytest.raises(SolveError, match="different solver"):
+    with pytest.raises(SolveError, match=r"for --solver cfr \(this run: --solver dcfr\)"):
         solve(SolveConfig("kuhn_poker", "dcfr", 5, out, report_every=5))
 
 

@@ -182,14 +182,22 @@ def test_a_checkpoint_for_another_request_is_refused_with_status_2(tmp_path):
     out = str(tmp_path / "p.parquet")
     assert _solve("--out", out).exit_code == 0
     r = _solve("--out", out, "--seed", "3")
-    assert r.exit_code == 2 and "different seed" in r.stderr and r.stderr.count("\n") == 1
+    assert (
+        r.exit_code == 2
+        and "--seed 0 (this run: --seed 3)" in r.stderr
+        and r.stderr.count("\n") == 1
+    )
     # Old: "resuming from checkpoint ..." was printed first, then the checkpoint refused.
     assert "resuming" not in r.output
     exact = str(tmp_path / "e.parquet")
     cfr = ["--solver", "cfr", "--out", exact]
     assert runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "2"]).exit_code == 0
     r = runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "4", "--seed", "3"])
-    assert r.exit_code == 2 and "different seed" in r.stderr and "resuming" not in r.output
+    assert (
+        r.exit_code == 2
+        and "--seed 0 (this run: --seed 3)" in r.stderr
+        and "resuming" not in r.output
+    )
     r = runner.invoke(app, ["solve", "kuhn_poker", *cfr, "--iterations", "4", "--quiet"])
     assert r.exit_code == 0 and "resuming from checkpoint" in r.stdout and "iteration 2" in r.stdout
 

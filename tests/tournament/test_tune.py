@@ -51,6 +51,11 @@ def _run(args, tmp_path):
         ),
         (["--confirm", "4", "--confirm-filler", "ismcts(sims=5,opp_eps=0.2)"], "opp_eps"),
         (["--confirm-filler", "ismcts(sims=5)"], "--confirm-filler is the --agent itself"),
+        # was "cannot tune 'uct_c'; tunable:" with an empty list, and for heuristic the
+        # --confirm-filler error (the filler is the agent) though --confirm was 0
+        (["--agent", "random"], "agent 'random' has no tunable parameters: tune one of"),
+        (["--agent", "cfr-search(iterations=5)"], "'cfr-search' has no tunable parameters"),
+        (["--agent", "heuristic"], "agent 'heuristic' has no tunable parameters"),
     ],  # fmt: skip
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, says):
@@ -310,3 +315,21 @@ def test_an_existing_out_that_cannot_be_written_says_so(tmp_path, monkeypatch):
     assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
     assert "cannot write it (Read-only file system)" in res.stderr
     assert list(out.iterdir()) == []
+
+
+def test_a_budget_that_is_not_a_multiple_of_repeats_is_noted(tmp_path):
+    """Was: --budget 3 with --repeats 2 played 2 games without a word."""
+    res = _run([*TINY, "--budget", "3"], tmp_path)
+    assert res.exit_code == 0, res.output
+    note = "note: --budget 3 is not a multiple of --repeats 2 (games per NTBEA iteration): "
+    assert note + "the tuning plays 2 games" in res.stderr
+    assert "note:" not in _run(TINY, tmp_path / "even").stderr
+
+
+def test_the_help_says_executor_is_the_confirming_sprts_alone():
+    """Was: --executor read as if it placed the tuning's games (they run in --workers
+    processes; --executor ray started no Ray session for them)."""
+    help_text = runner.invoke(app, ["tune", "--help"], env={"COLUMNS": "400"}).output
+    text = " ".join(help_text.split())
+    assert "Where the confirming SPRT (--confirm) runs" in text
+    assert "the tuning's own games always run in the local pool of --workers" in text

@@ -84,7 +84,8 @@ _Out = Annotated[
     typer.Option(
         "--out",
         "-o",
-        help="File to write: FILE.npz a blueprint (MCCFR), else a Parquet policy file; "
+        help="File to write: FILE.npz (any case) a blueprint (MCCFR), else a Parquet policy "
+        "file; "
         "default runs/policies/<game>-<solver>-<hash>.parquet",
     ),
 ]
@@ -97,8 +98,13 @@ _ReportEvery = Annotated[
 ]
 _Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the solver's sampling")]
 _MaxKeys = Annotated[
-    int,
-    typer.Option(min=1, help="MCCFR table bound; keys met once it is full are played uniformly"),
+    int | None,
+    typer.Option(
+        min=1,
+        show_default=False,
+        help="MCCFR table bound (default 2,000,000); keys met once it is full are played "
+        "uniformly. A resumed run may raise it, never set it below the checkpoint's keys",
+    ),
 ]
 _Workers = Annotated[
     int,
@@ -127,7 +133,13 @@ _Rnr = Annotated[
     ),
 ]
 _MinVisits = Annotated[
-    int, typer.Option(min=1, help="A blueprint (.npz) keeps the keys met at least this often")
+    int | None,
+    typer.Option(
+        min=1,
+        show_default=False,
+        help="A blueprint (.npz) keeps the keys met at least this often (default 1); an "
+        "empty one is never written over an existing file",
+    ),
 ]
 
 
@@ -139,15 +151,20 @@ def solve(
     abstraction: _Abstraction = None,
     report_every: _ReportEvery = 100,
     seed: _Seed = 0,
-    max_keys: _MaxKeys = 2_000_000,
+    max_keys: _MaxKeys = None,
     workers: _Workers = 1,
     address: _Address = None,
     batch: _Batch = None,
     eval_deals: _EvalDeals = None,
-    min_visits: _MinVisits = 1,
+    min_visits: _MinVisits = None,
     rnr: _Rnr = 0.0,
     quiet: Annotated[
-        bool, typer.Option("--quiet", help="No progress bar, and none of Ray's own messages")
+        bool,
+        typer.Option(
+            "--quiet",
+            help="No progress bar (shown only on a terminal: stdout, else stderr), and none "
+            "of Ray's own messages",
+        ),
     ] = False,
 ) -> None:
     """Train a policy with CFR, CFR+, DCFR or MCCFR; checkpoints let an interrupted run resume.
@@ -189,28 +206,41 @@ def solve(
     with own_stdout(quiet) as stdout:
         typer.echo(header(cfg, plan), file=stdout)
         result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt, stdout))
-        _report_solve(cfg.out, result, stdout)
+        _report_solve(cfg, result, stdout)
 
 
-def _report_solve(path: str, result, out: TextIO) -> None:
+def _report_solve(cfg, result, out: TextIO) -> None:
     """What `meeple solve` wrote, with the last report's figure."""
-    last = result.reports[-1]
+    path, rnr, last = cfg.out, cfg.rnr, result.reports[-1]
     if result.untracked:
         typer.echo(
             f"note: {result.untracked} visits to keys beyond --max-keys were not learned", file=out
         )
+    learned = int(result.figures[-1].get("keys", 0))
+    if cfg.min_visits and result.policy_keys < learned:
+        kept = f"{result.policy_keys:,} of the {learned:,} keys"
+        typer.echo(f"note: --min-visits {cfg.min_visits:,} kept {kept}", file=out)
+        if not result.policy_keys:
+            typer.echo(
+                f"warning: {path} is an empty blueprint (--min-visits {cfg.min_visits:,} "
+                "kept no key): it plays uniformly everywhere; rerun with a lower --min-visits",
+                err=True,
+            )
     ahead = _interval(result.figures[-1]) if last[1] == "ahead" else ""
     typer.echo(
         f"wrote {path}: {result.policy_keys} keys, {result.file_bytes} bytes, "
         f"{result.iterations} iterations ({result.iterations - result.resumed_from} this run); "
-        f"{_figure(last[1], last[2])}{ahead}",
+        f"{_figure(last[1], last[2])}{ahead}"
+        + (f"; a restricted Nash response (--rnr {rnr:g}), not an equilibrium" if rnr else ""),
         file=out,
     )
 
 
 class _SolveProgress:
-    """The progress bar (none with --quiet) and the report lines of `meeple solve`, on
-    ``out`` (``own_stdout``'s stream)."""
+    """The progress bar (none with --quiet) and the report lines of `meeple solve`; the
+    lines go to ``out`` (``own_stdout``'s stream), one line each whatever its width. The
+    bar shows only on a terminal: on stdout when that is one (the lines printed above it),
+    else on stderr when that is one; a stdout redirected to a file gets the lines alone."""
 
     def __init__(self, solver: str, quiet: bool, ckpt: Path, out: TextIO):
         self.solver = solver
@@ -218,7 +248,9 @@ class _SolveProgress:
         self.out = out
         self.task: Any = None  # rich's TaskID once the bar shows
         self.bar: Any = None
-        if not quiet:
+        self.lines_on_bar = False  # the lines go through the bar's console (both on stdout)
+        console = None if quiet else _bar_console(out)
+        if console is not None:
             from rich.progress import (  # deferred: fast --help
                 BarColumn,
                 MofNCompleteColumn,
@@ -227,13 +259,14 @@ class _SolveProgress:
                 TimeRemainingColumn,
             )
 
+            self.lines_on_bar = console.file is out
             self.bar = Progress(
                 TextColumn(f"{solver}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[metric]}"),
                 TimeRemainingColumn(),
-                console=stdout_console(out),  # a reader gone: BrokenPipeError, not rich's exit 1
+                console=console,
                 # not rich's default: on a terminal it would route sys.stdout/sys.stderr
                 # (Ray's prints, which own_stdout sends to stderr) onto the result's stdout
                 redirect_stdout=False,
@@ -255,8 +288,10 @@ class _SolveProgress:
         self._say(f"resuming from checkpoint {self.ckpt} at iteration {it}")
 
     def _say(self, line: str) -> None:
-        if self.bar is not None:
-            self.bar.console.print(line)
+        """One line on ``out``: above the bar when both are on stdout (soft-wrapped, so a
+        long line stays one line), else straight to the stream."""
+        if self.lines_on_bar:
+            self.bar.console.print(line, soft_wrap=True, markup=False, highlight=False)
         else:
             typer.echo(line, file=self.out)
 
@@ -268,9 +303,20 @@ class _SolveProgress:
         if self.bar is not None and self.task is not None:
             name, value = next(iter(figures.items()))
             self.bar.update(self.task, metric=f"{name} {value:.4g}")
-            self.bar.console.print(line)
-        else:
-            typer.echo(line, file=self.out)
+        self._say(line)
+
+
+def _bar_console(out: TextIO):
+    """The console the progress bar shows on: stdout's (``out``) when it is a terminal,
+    else stderr's when that is one; None (no bar) when neither is: rich would print the
+    bar's last frame into a file, and cut the report lines at 80 columns."""
+    console = stdout_console(out)  # a reader gone: BrokenPipeError, not rich's exit 1
+    if console.is_terminal:
+        return console
+    from rich.console import Console  # deferred: fast --help
+
+    console = Console(stderr=True)
+    return console if console.is_terminal else None
 
 
 def _run_solve(cfg, ckpt, progress: _SolveProgress):

@@ -18,7 +18,6 @@ from typing import Annotated
 import typer
 
 from tournament.cli.common import (
-    ExecutorOption,
     FormatOption,
     JsonFlag,
     OutputFormat,
@@ -105,15 +104,58 @@ def _prepare(req, out: Path, confirm_filler: str):
     resumed log is checked whole) and warn about strays there; the search space."""
     try:
         with domain_errors(2):
-            from tournament.tune import prepare  # deferred: fast --help
+            from tournament.tune import prepare, space  # deferred: fast --help
             from tournament.tune_report import check_filler  # deferred: fast --help
 
+            sp = space(req)  # the agent and its parameters first: the filler is for later
             check_filler(confirm_filler, req.game, req.agent)
-            sp = prepare(req, out)
+            sp = prepare(req, out, sp)
     except KeyboardInterrupt:
         raise fail("interrupted before any game was played", 130) from None
     _warn_strays(out)
+    _note_budget(req)
     return sp
+
+
+def _note_budget(req) -> None:
+    """One line on stderr when NTBEA's whole iterations do not play ``--budget`` games."""
+    from tournament.tune import games  # deferred: fast --help
+
+    played = games(req)
+    if played != req.budget:
+        typer.echo(
+            f"note: --budget {req.budget} is not a multiple of --repeats {req.repeats} (games "
+            f"per NTBEA iteration): the tuning plays {played} games",
+            err=True,
+        )
+
+
+_Budget = Annotated[
+    int,
+    typer.Option(
+        "--budget",
+        help="Games to play while tuning, in whole NTBEA iterations of --repeats games "
+        "(rounded, with a note, when not a multiple)",
+    ),
+]
+_Workers = Annotated[
+    int,
+    typer.Option(
+        "--workers",
+        "-w",
+        min=1,
+        help="Processes playing the tuning's games (a local pool); the confirming SPRT "
+        "gets at most 2",
+    ),
+]
+_Executor = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        help="Where the confirming SPRT (--confirm) runs: auto, ray or serial, as in "
+        "meeple sprt; the tuning's own games always run in the local pool of --workers",
+    ),
+]
 
 
 def tune(
@@ -122,7 +164,7 @@ def tune(
         str, typer.Option("--agent", help="The agent whose parameters are tuned")
     ] = "ismcts(sims=400)",
     params: Annotated[str | None, typer.Option("--params", help=PARAMS_HELP)] = None,
-    budget: Annotated[int, typer.Option("--budget", help="Games to play while tuning")] = 200,
+    budget: _Budget = 200,
     opponent: Annotated[
         list[str] | None,
         typer.Option(
@@ -151,8 +193,8 @@ def tune(
         Path | None,
         typer.Option("--out", "-o", help="Run directory (resumable); default runs/tune-<hash>"),
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes")] = 1,
-    executor: ExecutorOption = "auto",
+    workers: _Workers = 1,
+    executor: _Executor = "auto",
     fmt: FormatOption = OutputFormat.text,
     as_json: JsonFlag = False,
     quiet: Annotated[
