@@ -41,8 +41,10 @@ from solvers.registry import resolve  # noqa: E402
 from tournament.positions import (  # noqa: E402
     TrainError,
     done_positions,
+    ledger_digests,
     load_positions,
-    pooled_positions,  # noqa: E402
+    pool_manifest,
+    pooled_positions,
 )
 
 DATA = ROOT / "docs" / "data" / "value-models.json"
@@ -123,17 +125,21 @@ def _positions(work: str, pool: list[str]) -> tuple[value_fit.Positions, tuple[s
     """The positions of ``work`` (several runs of the same agent joined by ``+``, their
     games numbered one run after the other: the held-out share is the last games of the
     last run) and of the pooled runs (numbered below 0)."""
-    runs = []
+    runs, own_digests = [], set()
     for w in work.split("+"):
         pos_dir = Path(w) / "positions"
-        p = load_positions(pos_dir, done_positions(pos_dir))
+        done = done_positions(pos_dir)
+        own_digests.update(ledger_digests(Path(w) / "games", done).values())
+        p = load_positions(pos_dir, done)
         if runs:
             p.game = p.game + int(runs[-1].game.max()) + 1
         runs.append(p)
     own = value_fit.concat(runs)
     first = Path(work.split("+")[0]) / "positions" / "manifest.json"
     features = tuple(json.loads(first.read_text())["features"])
-    pooled = pooled_positions(tuple(pool), features)
+    for d in pool:  # the pooled runs' features must be these
+        pool_manifest(d, features)
+    pooled, _ = pooled_positions(tuple(pool), own_digests)  # this run's games left out
     return (own if pooled is None else value_fit.concat([pooled, own])), features
 
 
