@@ -73,11 +73,12 @@ def _norm(text: str) -> str:
 
 
 def _ends_with_words(text: str, key: str) -> bool:
-    """``text`` ends with ``key`` starting at a word boundary (not inside a word)."""
-    if not text.endswith(key) or len(text) == len(key):
+    """``text`` ends with ``key`` after a space or a colon (a whole word: ``king`` ends
+    ``B tile: king``, not ``B tile: after_king``; ``y+l`` ends no tile ``Y-y+l``), and
+    ``key`` holds a letter (a bare number is a menu's, never a move's ending)."""
+    if not text.endswith(key) or len(text) == len(key) or not any(c.isalpha() for c in key):
         return False
-    before, first = text[-len(key) - 1], key[0]
-    return not (before.isalnum() and first.isalnum())
+    return text[-len(key) - 1] in " :"
 
 
 def match(named: Sequence[tuple[int, str]], name: str) -> int:

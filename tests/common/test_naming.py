@@ -44,6 +44,14 @@ def test_a_unique_ending_of_whole_words_names_the_move_where_no_start_does():
     with pytest.raises(NoMatch, match="ambiguous: place red in row 1, take row 1"):
         match([*NAMED, (9, "take row 1")], "row 1")
     assert match([(1, "row 1 (red)"), (2, "take row 1")], "row 1") == 1  # a start wins
+    # Was: '_', '-' and '+' counted as word breaks and a bare number matched an ending:
+    # 'king' was ambiguous with 'after_king' (and named it once 'king' was gone), 'y+l'
+    # named the tile 'Y-y+l', '3' named 'place blue in row 3' in a history
+    tiles = [(1, "B tile: king"), (2, "B tile: after_king"), (3, "take Y-y+l")]
+    assert match(tiles, "king") == 1 and match(tiles[1:], "after_king") == 2
+    for name, options in (("king", tiles[1:]), ("y+l", tiles), ("3", [(6, "place blue in row 3")])):
+        with pytest.raises(NoMatch):
+            match(options, name)
 
 
 def test_a_name_of_no_move_is_refused():

@@ -35,6 +35,9 @@ class SessionCommands:
         @property
         def state(self) -> Any: ...
         def say(self, text: str = "") -> None: ...
+        def _forget_answers(self, n: int) -> list[int]: ...
+
+    answers: list[tuple[int, int]]
 
     def _command(self, text: str, p: int, show, board=None) -> str | None:
         """Handle a command typed at any prompt: 'stop', 'again' (prompt anew), 'handled',
@@ -117,10 +120,17 @@ class SessionCommands:
         )
         del self.items[n:]
         del self.typed[n:]
+        if self.table_mode:  # a reveal an undone entry triggered is no longer shown
+            self._forget_answers(n)
 
     def _undo(self, p: int) -> bool:
         """Table mode: back to the previous typed entry. Otherwise: back to player ``p``'s
         previous decision. False if there is none."""
+        if self.table_mode and self.answers and self.answers[-1][1] == len(self.items):
+            back = self._forget_answers(len(self.items) - 1)  # the last thing entered
+            shown = ", ".join(f"entry {j + 1}" for j in back)
+            self.say(f"undone: {shown} back to '?' (asked again)")
+            return True
         if self.table_mode:
             target = max((i for i, t in enumerate(self.typed) if t), default=None)
             what = "entry"

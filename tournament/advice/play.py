@@ -160,6 +160,7 @@ class PlaySession(SessionCommands, TableEntries):
         self.world = World(states=[self.game.new_initial_state()])
         self.items: list = []  # history items: action ids, or "?" (table mode)
         self.typed: list[bool] = []  # per item: entered at a prompt (undo steps back to these)
+        self.answers = []  # table mode: (entry, entries then) of each reveal answered
         if record is not None:
             check_resumable(record, chance, self.table_mode, self.me)
             self.world = loaded_world(self.game, record, self.me if self.table_mode else None)
@@ -260,6 +261,8 @@ class PlaySession(SessionCommands, TableEntries):
             self.say(setup_conventions(self.state))
         if self.items:
             self.say(f"loaded {count(len(self.items), 'action')}")
+            if self.table_mode and not self._settle_reveals():  # before any board shows
+                return self._result(False)
             self._show_loaded()
         while True:
             if self.table_mode and not self._settle_reveals():

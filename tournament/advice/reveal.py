@@ -10,8 +10,14 @@ entries the user can now tell apart, and asks the user for what was shown.
 Which entries: ``revealed`` changes one ``?`` choice at a time (every other option of
 that entry, the later ``?`` entries replayed by the placeholder rule, every named entry
 kept) and compares the user's information state at the end with the placeholder
-world's. An entry whose other options change what the user sees now is revealed. This
-is exact for what one entry decides; it needs no game-specific knowledge. A value the
+world's. An entry is revealed when no two options reached that have different names
+look alike now: whichever is true, the view tells its name. An entry that some options
+share a view with (a bonus offered or not, an income that counts colours: what the user
+sees says something about the value, not which it is) is not asked for: the user may not
+be able to read it off the table, and a guess would be stored as fact (a move the placeholder world
+does not allow is still accepted at its own entry, one earlier ``?`` changed to allow
+it). What one entry decides is caught; a value that shows only with two entries changed
+together is not. It needs no game-specific knowledge. A value the
 user then gives is entered as a named item (``settle``), and the world is rebuilt around
 it (the earlier ``?`` entries repaired when the value is impossible in the placeholder
 world).
@@ -50,7 +56,18 @@ def revealed(game, items: list, world: World, viewer: int) -> list[Reveal]:
     seen: dict[int, dict[int, str]] = {j: {world.actions[j]: base} for j in world.unknown}
     for j, alt, end in single_changes(game, items, world, REVEAL_BUDGET):
         seen[j][alt] = end.information_state_string(viewer)
-    return [Reveal(j, views) for j, views in seen.items() if len(set(views.values())) > 1]
+    return [Reveal(j, views) for j, views in seen.items() if _pinned(world, j, views)]
+
+
+def _pinned(world: World, j: int, views: dict[int, str]) -> bool:
+    """Whether what the user sees now tells entry ``j``'s name, whichever option is true:
+    the options reached have more than one name, and no two of other names look alike."""
+    state = world.states[j]
+    who = mover(state)
+    names: dict[str, set[str]] = {}  # view -> the names of the options that show it
+    for a, view in views.items():
+        names.setdefault(view, set()).add(state.action_to_string(who, a))
+    return len(names) > 1 and all(len(n) == 1 for n in names.values())
 
 
 def reveal_menu(world: World, reveal: Reveal, viewer: int) -> dict[int, tuple[str, dict]]:

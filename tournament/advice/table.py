@@ -31,6 +31,7 @@ from tournament.advice.unknown import (
     is_unknown,
     options,
     possible_options,
+    world_choices,
 )
 from tournament.records import record_viewer
 
@@ -69,6 +70,7 @@ class TableEntries:
     table: set[int]
     chance: str
     revealing: int | None = None  # the '?' entry being asked for, while one is
+    answers: list[tuple[int, int]]  # (entry, entries then): the reveals answered, in order
 
     if TYPE_CHECKING:
 
@@ -256,5 +258,19 @@ class TableEntries:
                 continue
             self.items[:] = named
             self.world = world
+            self.answers.append((j, len(self.items)))
             self.say(f"  {what}: {entry_text(self.world.states[j], a)}")
             return True
+
+    def _forget_answers(self, n: int) -> list[int]:
+        """Turn back into '?' the answers to reveals that entries from ``n`` on triggered
+        (those entries being undone, or ``n`` = the last entry: the answer itself), and
+        rebuild the world (the same choices); returns those entries."""
+        back = [j for j, at in self.answers if at > n and j < n]
+        self.answers[:] = [(j, at) for j, at in self.answers if at <= n]
+        if back:
+            choice = {**world_choices(self.world), **{j: self.world.actions[j] for j in back}}
+            for j in back:
+                self.items[j] = UNKNOWN
+            self.world = adopt_world(self.game, self.items, choice, self.world.viewer)
+        return back
