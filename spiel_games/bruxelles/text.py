@@ -213,6 +213,7 @@ def setup_conventions(s) -> str:
     player, the seat order and the order the board is filled in."""
     return (
         "set-up: P1 is the first player, the others follow in turn order (clockwise);"
-        " board rows, compass spaces and bonus columns are numbered from 1 in the order"
-        " they are filled"
+        " count board rows from the top and bonus columns from the left; compass spaces"
+        " 1-6 clockwise from the tile the first needle points at (the needles start on"
+        " spaces 1 and 4 and turn clockwise)"
     )
