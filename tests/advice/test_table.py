@@ -164,6 +164,22 @@ def test_a_question_mark_where_the_user_sees_the_outcome_is_refused():
     assert result.items == []
 
 
+def test_an_ambiguous_or_off_menu_entry_is_said_so_and_enters_nothing():
+    """Was: an entry that named several options of the menu was retried in the
+    placeholder world (where it could name one) or refused as "impossible here", and a
+    number off the menu read as a name."""
+    config = "python_coloretto(players=3)"
+    table = Table(spiel_games.load_game(config), seed=1)
+    out = io.StringIO()
+    session = _session(table, config, out)
+    table.plan = [(ANY, "start"), (ANY, "99"), (ANY, "quit")]
+    result = session.run()
+    text = out.getvalue()
+    assert "'start' is ambiguous: start: yellow, start: blue" in text
+    assert "no move number 99: choose 1-" in text
+    assert "impossible here" not in text and result.items == []
+
+
 def test_table_mode_needs_exactly_one_me_seat():
     with pytest.raises(PlayError, match="exactly one 'me' seat, got 0"):
         PlaySession(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from spiel_games.common.naming import NoMatch
 from tournament.advice.positions import CHANCE, HistoryError
 from tournament.advice.reveal import Reveal, reveal_menu, revealed, settle
 from tournament.advice.terminal import (
@@ -175,8 +176,14 @@ class TableEntries:
             item: int | str
             try:
                 item = choose(legal, text)
-            except ValueError:
+            except NoMatch as e:
+                if e.candidates:  # was: retried in the placeholder world, or "impossible"
+                    self.say(f"{e} (or a number)")
+                    continue
                 item = text  # maybe legal in another world consistent with what you saw
+            except ValueError as e:  # a number off the menu
+                self.say(str(e))
+                continue
             if isinstance(item, int) and item not in options(self.state):
                 # Possible only in another world consistent with what you saw: move there.
                 self.world = adopt_world(self.game, self.items, possible[item][1], self.me)

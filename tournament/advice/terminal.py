@@ -231,12 +231,12 @@ def choose(legal: list[tuple[int, str]], text: str) -> int:
             return legal[k - 1][0]
         shown = t if len(t) <= 18 else t[:18] + "..."
         raise ValueError(f"no move number {shown}: choose 1-{len(legal)}, a move name, or 'help'")
-    try:
+    try:  # NoMatch (a ValueError): with candidates when ambiguous, else none named
         return match(legal, t)
     except NoMatch as e:
         if e.candidates:
-            raise ValueError(f"{t!r} is ambiguous: " + ", ".join(e.candidates)) from None
-    raise ValueError(
+            raise NoMatch(f"{t!r} is ambiguous: " + ", ".join(e.candidates), e.candidates) from None
+    raise NoMatch(
         f"{t!r} is not a legal move or command: type a number 1-{len(legal)}, a move name, or 'help'"
     )
 
