@@ -37,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import spiel_games
@@ -63,30 +63,15 @@ from tournament.positions import (
 )
 from tournament.runner import batch_spec, run_tournament
 from tournament.schedule import schedule
-from tournament.training_checks import check_out, check_work, check_writable, train_command
+from tournament.training_request import (
+    TrainConfig,
+    check_out,
+    check_work,
+    check_writable,
+    train_command,
+)
 
-DEFAULT_AGENT = "noisy(eps=0.1)"
-DEFAULT_GAMES = 300
-DEFAULT_EVERY = 2
 CHUNK = 50  # games per positions file
-
-
-@dataclass
-class TrainConfig:
-    game: str
-    games: int = DEFAULT_GAMES
-    agent: str = DEFAULT_AGENT
-    seed: int = 0
-    every: int = DEFAULT_EVERY
-    holdout: float = 0.2
-    work: str | None = None  # None: runs/train/<game>-<hash of the request>
-    out: str | None = None  # None: runs/models/<game>-<hash of the model file>.json
-    kind: str = "linear"  # the value model's kind (solvers.value_model.KINDS)
-    pool: tuple[str, ...] = ()  # earlier work directories whose positions also train
-    # filled by validate()
-    game_string: str = field(default="", init=False)
-    short_name: str = field(default="", init=False)
-    agent_canonical: str = field(default="", init=False)
 
 
 @dataclass

@@ -1,22 +1,42 @@
-"""The checks ``meeple train`` makes of a request's files before anything runs: the model
-file (``--out``), the work directory (``--work``), that both can be written; each refusal is
-a one-line ``TrainError``."""
+"""A ``meeple train`` request (``TrainConfig``) and the checks of its files before anything
+runs: the model file (``--out``), the work directory (``--work``), that both can be written;
+each refusal is a one-line ``TrainError``."""
 
 from __future__ import annotations
 
 import json
 import os
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from solvers import value_model
 from spiel_games.common.files import TMP_PREFIX, existing_parent
 from tournament.ledger import MANIFEST
 from tournament.positions import TrainError
 
-if TYPE_CHECKING:
-    from tournament.training import TrainConfig
+DEFAULT_AGENT = "noisy(eps=0.1)"
+DEFAULT_GAMES = 300
+DEFAULT_EVERY = 2
+
+
+@dataclass
+class TrainConfig:
+    game: str
+    games: int = DEFAULT_GAMES
+    agent: str = DEFAULT_AGENT
+    seed: int = 0
+    every: int = DEFAULT_EVERY
+    holdout: float = 0.2
+    work: str | None = None  # None: runs/train/<game>-<hash of the request>
+    out: str | None = None  # None: runs/models/<game>-<hash of the model file>.json
+    kind: str = "linear"  # the value model's kind (solvers.value_model.KINDS)
+    pool: tuple[str, ...] = ()  # earlier work directories whose positions also train
+    # filled by validate()
+    game_string: str = field(default="", init=False)
+    short_name: str = field(default="", init=False)
+    agent_canonical: str = field(default="", init=False)
+
 
 WORK_PARTS = ("games", "positions")  # what a work directory holds: the ledger, the positions
 
