@@ -225,10 +225,12 @@ def shares(r) -> list[tuple[str, str, float, int, float]]:
     return out
 
 
-def _bound(x, side: str) -> str:
-    """An interval bound; None is the open side of a one-sided interval (an agent that
-    won or lost every game)."""
-    return f"{x:.0f}" if x is not None else ("-inf" if side == "low" else "+inf")
+def _bound(x: float, side: str) -> str:
+    """An interval bound: inf is the open side of a one-sided interval (an agent that won
+    or lost every game), NaN a bound not measured (no resamples: n/a)."""
+    if math.isnan(x):
+        return "n/a"
+    return f"{x:.0f}" if math.isfinite(x) else ("-inf" if side == "low" else "+inf")
 
 
 def table(r, ci: dict | None = None, rows: set[str] | None = None) -> list[str]:
@@ -270,17 +272,17 @@ def rating_table(r) -> list[str]:
         "| agent | Elo | 95% interval | Plackett-Luce | 95% interval | games |",
         "|---|---|---|---|---|---|",
     ]
-    for x in r.as_records():
-        pl = x.get("plackett_luce")
+    pl = r.plackett_luce  # the Ratings' arrays: inf (open) and NaN (not measured) apart
+    for i in r.order():
         pl_text = "n/a | n/a"
         if pl is not None:
             pl_text = (
-                f"{pl['elo']:.0f} | {_bound(pl['ci_low'], 'low')} .. "
-                f"{_bound(pl['ci_high'], 'high')}"
+                f"{pl.elo[i]:.0f} | {_bound(pl.ci_low[i], 'low')} .. "
+                f"{_bound(pl.ci_high[i], 'high')}"
             )
         lines.append(
-            f"| {x['agent']} | {x['elo']:.0f} | {_bound(x['ci_low'], 'low')} .. "
-            f"{_bound(x['ci_high'], 'high')} | {pl_text} | {x['games']} |"
+            f"| {r.agents[i].name} | {r.elo[i]:.0f} | {_bound(r.ci_low[i], 'low')} .. "
+            f"{_bound(r.ci_high[i], 'high')} | {pl_text} | {int(r.games[i])} |"
         )
     return lines
 
@@ -360,10 +362,17 @@ def sprt_table(
             manifest = read_manifest(where)
         lines.append(
             f"| {a} | {b} | {v.verdict or 'not finished'} | {'yes' if v.verdict == 'H1' else 'no'} "
-            f"| {v.games} | {v.elo:+.0f} ({v.elo_low:+.0f} .. {v.elo_high:+.0f}) "
+            f"| {v.games} | {v.elo:+.0f} ({_elo_span(v)}) "
             f"| {manifest['code_version']} |"
         )
     return lines
+
+
+def _elo_span(v) -> str:
+    """An SPRT's Elo interval; n/a while it has too few sets to have one (NaN)."""
+    if math.isnan(v.elo_low) or math.isnan(v.elo_high):
+        return "n/a: too few sets"
+    return f"{v.elo_low:+.0f} .. {v.elo_high:+.0f}"
 
 
 def _same_test(manifest: dict, req: SprtRequest, where: Path) -> None:

@@ -270,3 +270,27 @@ def test_undo_takes_back_a_reveal_answer_and_asks_again():
         1
     ) == true.information_state_string(1)
     assert session.items[len(truth) - 1] == truth[-1]
+
+
+def test_board_at_a_reveal_prompt_shows_the_table_before_the_revealing_entry():
+    """Was: 'board' at "shown now ... which is it?" printed the view after the revealing
+    entry, in which the placeholder world's made-up tile lay face up in the discard."""
+    config = "python_rococo(players=3)"
+    game = spiel_games.load_game(config)
+    seats = ["table", "me", "table"]
+    truth, _ = _rococo_conversion(me=1)
+    tile = _replay(game, truth[:-1]).action_to_string(-1, truth[-1])
+    out = io.StringIO()
+    session = PlaySession(
+        config,
+        seats,
+        0,
+        inp=io.StringIO(f"convert to yarn\nboard\n{tile}\nquit\n"),
+        out=out,
+        chance="manual",
+        record=_record(config, truth, 1, seats),
+    )
+    session.run()
+    text = out.getvalue()
+    at = text.index("shown now: ")
+    assert "before the last entry, which shows " in text[at:]

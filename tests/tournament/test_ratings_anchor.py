@@ -144,3 +144,32 @@ def test_an_anchor_agent_is_never_separated_in_more_resamples_than_an_end_may_le
     sep, (high, low) = with_resamples(full, boot, None, 0.95, fixed)
     assert sep.anchor.tolist() == [True, True, False]
     assert high[:2].max() <= 0.025 and low[2] == 0.04  # only C's own end opens
+
+
+def test_pool_tables_tell_an_open_end_from_one_not_measured():
+    """Was: the pool and ladder tables read every null bound as open, so a rating without
+    resamples (one deal) printed -inf .. +inf for every agent, and an SPRT with too few
+    sets printed (+nan .. +nan)."""
+    from types import SimpleNamespace
+
+    from tournament.pool import _elo_span, rating_table
+
+    agents, games = near_separated()
+    r = rate(agents, games, bootstrap=0)
+    rows = {line.split(" | ")[0].strip("| "): line for line in rating_table(r)[2:]}
+    assert "| n/a .. n/a |" in rows["A"] and "inf" not in rows["A"]
+    one_sided = rate(*near_separated(), bootstrap=50)
+    assert (
+        "-inf .. "
+        in {ln.split(" | ")[0].strip("| "): ln for ln in rating_table(one_sided)[2:]}["D"]
+    )
+    assert _elo_span(SimpleNamespace(elo_low=math.nan, elo_high=math.nan)) == "n/a: too few sets"
+
+
+def test_the_reference_agent_is_exact_in_both_fits():
+    """Was: a pinned agent's Plackett-Luce interval was '-' without resamples while its Elo
+    one was exact, and the one agent a mean anchor keeps showed '-' though the note says
+    its interval has no width."""
+    agents, games = near_separated()
+    pinned = rate(agents, games, bootstrap=0, anchor=("B", 10.0))
+    assert pinned.plackett_luce.ci_low[1] == pinned.plackett_luce.ci_high[1] == 10.0

@@ -117,6 +117,7 @@ class SessionCommands:
             states=self.world.states[: n + 1],
             actions=self.world.actions[:n],
             unknown=[u for u in self.world.unknown if u < n],
+            viewer=self.world.viewer,
         )
         del self.items[n:]
         del self.typed[n:]

@@ -31,6 +31,7 @@ from spiel_games.common.naming import mover
 from tournament.advice.unknown import (
     World,
     adopt_world,
+    options,
     possible_options,
     single_changes,
     world_choices,
@@ -54,9 +55,12 @@ def revealed(game, items: list, world: World, viewer: int) -> list[Reveal]:
         return []
     base = world.state.information_state_string(viewer)
     seen: dict[int, dict[int, str]] = {j: {world.actions[j]: base} for j in world.unknown}
-    for j, alt, end in single_changes(game, items, world, REVEAL_BUDGET):
+    tried: list[int] = []
+    for j, alt, end in single_changes(game, items, world, REVEAL_BUDGET, tried):
         seen[j][alt] = end.information_state_string(viewer)
-    return [Reveal(j, views) for j, views in seen.items() if _pinned(world, j, views)]
+    # an entry whose options the budget cut short is not judged on part of them
+    full = {j for j in world.unknown if tried.count(j) == len(options(world.states[j])) - 1}
+    return [Reveal(j, views) for j, views in seen.items() if j in full and _pinned(world, j, views)]
 
 
 def _pinned(world: World, j: int, views: dict[int, str]) -> bool:

@@ -226,9 +226,12 @@ class TableEntries:
             self.say(f"shown now: {what} (entry {j + 1}, entered as '?'); which is it? {listed}")
 
         def board():
+            # before the entry that showed it: the board after it would show the
+            # placeholder world's value as if it lay on the table
+            before = self.world.states[-2] if len(self.world.states) > 1 else self.state
             self.say("")
-            self.say(view_header(self.state, self.me, f"to enter: {what}, shown now"))
-            self.say(readable_observation(self.state, self.me))
+            self.say(view_header(before, self.me, f"before the last entry, which shows {what}"))
+            self.say(readable_observation(before, self.me))
             show()
 
         show()
@@ -279,5 +282,5 @@ class TableEntries:
             choice = {**world_choices(self.world), **{j: self.world.actions[j] for j in back}}
             for j in back:
                 self.items[j] = UNKNOWN
-            self.world = adopt_world(self.game, self.items, choice, self.world.viewer)
+            self.world = adopt_world(self.game, self.items, choice, self.me)
         return back

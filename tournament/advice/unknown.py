@@ -327,11 +327,14 @@ def adopt_world(game, items: list, choice: dict[int, int], viewer: int | None) -
     return world
 
 
-def single_changes(game, items: list, world: World, budget: int = REPAIR_BUDGET):
+def single_changes(
+    game, items: list, world: World, budget: int = REPAIR_BUDGET, tried: list | None = None
+):
     """Every world that changes one ``?`` choice of ``world`` (built from ``items``) and
     still allows every named item, the later ``?`` items replayed by the placeholder rule:
     yields (index of the changed item, its option, the world's last state). Stops once
-    ``budget`` moves have been replayed."""
+    ``budget`` moves have been replayed; ``tried`` gets the index of every change tried
+    (replayed or not), so a caller can tell the entries checked in full."""
     builder = _Builder(game, items, world_choices(world))
     builder.budget = budget
     for j in world.unknown:
@@ -340,6 +343,8 @@ def single_changes(game, items: list, world: World, budget: int = REPAIR_BUDGET)
                 continue
             if builder.budget <= 0:
                 return
+            if tried is not None:
+                tried.append(j)
             choice = dict(builder.choice)
             choice[j] = alt
             out = builder.replay(world.states[j], j, len(items), choice)

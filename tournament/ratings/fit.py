@@ -278,8 +278,14 @@ def rate(
     lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
     if len(samples):
         lo, hi = block_bounds([anchored(x) for x in samples], elo, num_blocks, confidence)
-    if anchor_index is not None:  # a pinned agent is the reference: its rating is exact
-        lo[anchor_index] = hi[anchor_index] = anchor_value
+    # the reference (a pinned agent, or the one agent the mean anchor keeps) is exact
+    alone = finite.sum() == 1 and anchor_index is None
+    ref = (
+        [anchor_index]
+        if anchor_index is not None
+        else list(np.flatnonzero(finite) if alone else [])
+    )
+    lo[ref] = hi[ref] = elo[ref]
     games_per, score_diff = _game_counts(groups, k)
     comps = [[names[i] for i in c] for c in components(wins, draws)]
     ci_low, ci_high = np.minimum(lo, elo), np.maximum(hi, elo)
@@ -290,6 +296,7 @@ def rate(
         boot = bootstrap if num_blocks > 1 else 0
         pl = fit_plackett_luce(groups, k, num_blocks, anchored, boot, seed + 1, confidence)
         pl.ci_low[np.isneginf(ci_low)], pl.ci_high[np.isposinf(ci_high)] = -math.inf, math.inf
+        pl.ci_low[ref] = pl.ci_high[ref] = pl.elo[ref]
     return Ratings(
         agents=agents,
         elo=elo,
