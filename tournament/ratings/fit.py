@@ -278,13 +278,7 @@ def rate(
     lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
     if len(samples):
         lo, hi = block_bounds([anchored(x) for x in samples], elo, num_blocks, confidence)
-    # the reference (a pinned agent, or the one agent the mean anchor keeps) is exact
-    alone = finite.sum() == 1 and anchor_index is None
-    ref = (
-        [anchor_index]
-        if anchor_index is not None
-        else list(np.flatnonzero(finite) if alone else [])
-    )
+    ref = _reference(anchor_index, finite)
     lo[ref] = hi[ref] = elo[ref]
     games_per, score_diff = _game_counts(groups, k)
     comps = [[names[i] for i in c] for c in components(wins, draws)]
@@ -320,6 +314,14 @@ def rate(
         plackett_luce=pl,
         anchor_set=finite.copy(),
     )
+
+
+def _reference(anchor_index: int | None, finite: np.ndarray) -> list[int]:
+    """The agent whose rating is the reference, exact by definition: a pinned agent, or
+    the one agent the mean anchor keeps; none when the anchor averages several."""
+    if anchor_index is not None:
+        return [anchor_index]
+    return [int(i) for i in np.flatnonzero(finite)] if finite.sum() == 1 else []
 
 
 def _bootstrap(rec, bootstrap: int, seed: int) -> tuple[np.ndarray, list[np.ndarray]]:
