@@ -294,3 +294,29 @@ def test_board_at_a_reveal_prompt_shows_the_table_before_the_revealing_entry():
     text = out.getvalue()
     at = text.index("shown now: ")
     assert "before the last entry, which shows " in text[at:]
+
+
+def test_a_reveal_lists_only_the_values_the_revealing_move_allows():
+    """Was: after 'convert to yarn' the menu listed every tile of the stack (a tile that
+    converts to nothing, or to lace only, was refused only once typed)."""
+    config = "python_rococo(players=3)"
+    game = spiel_games.load_game(config)
+    seats = ["table", "me", "table"]
+    truth, _ = _rococo_conversion(me=1)
+    drawn = _replay(game, truth[:-1])
+    tile = drawn.action_to_string(-1, truth[-1])
+    out = io.StringIO()
+    session = PlaySession(
+        config,
+        seats,
+        0,
+        inp=io.StringIO(f"convert to yarn\n{tile}\nquit\n"),
+        out=out,
+        chance="manual",
+        record=_record(config, truth, 1, seats),
+    )
+    session.run()
+    line = next(ln for ln in out.getvalue().splitlines() if ln.startswith("shown now: "))
+    listed = [x.split(". ", 1)[1] for x in line.split("which is it? ")[1].split("; ")]
+    assert tile in listed
+    assert listed and all("-y" in name for name in listed), listed

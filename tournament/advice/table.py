@@ -218,7 +218,7 @@ class TableEntries:
         s = self.world.states[j]
         who = entry_name(s)
         what = who if s.is_chance_node() else f"{who}'s move"
-        menu = reveal_menu(self.world, reveal, self.me)
+        menu = self._settling(j, reveal_menu(self.world, reveal, self.me))
         legal = [(a, name) for a, (name, _) in menu.items()]
 
         def show():
@@ -271,6 +271,19 @@ class TableEntries:
             self.answers.append((j, len(self.items)))
             self.say(f"  {what}: {entry_text(self.world.states[j], a)}")
             return True
+
+    def _settling(self, j: int, menu: dict) -> dict:
+        """The options of a revealed entry that a world with every named entry allows (was:
+        every tile of the stack, a wrong pick refused only once typed); the whole menu if
+        none would (it cannot happen: the placeholder world's own value does)."""
+        ok = {}
+        for a, (name, choice) in menu.items():
+            try:
+                settle(self.game, self.items, self.world, j, a, choice)
+            except HistoryError:
+                continue
+            ok[a] = (name, choice)
+        return ok or menu
 
     def _forget_answers(self, n: int) -> list[int]:
         """Turn back into '?' the answers to reveals that entries from ``n`` on triggered
