@@ -201,6 +201,26 @@ def test_an_interrupted_json_test_still_prints_where_it_stands(tmp_path, monkeyp
     assert (obj["sets"], obj["llr"]) == (read_sprt(out)[0].sets, round(read_sprt(out)[0].llr, 4))
 
 
+def test_an_interrupted_text_test_says_where_it_stands(tmp_path, monkeypatch):
+    """Was: without --json, Ctrl-C printed the error line alone, not where the test stood."""
+    from tournament.cli import sprt as sprt_cli
+
+    real = sprt_cli.SprtProgress.on_step
+
+    def stop_at_three(self, v):
+        real(self, v)
+        if v.sets == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sprt_cli.SprtProgress, "on_step", stop_at_three)
+    out = tmp_path / "cut"
+    args = ["sprt", GAME2, "heuristic", "noisy(eps=0.5)", "--elo1", "60", "--max-games", "400"]
+    r = runner.invoke(app, [*args, "--out", str(out), "--executor", "serial", "-q"])
+    assert r.exit_code == 130, r.output
+    assert "not finished: rerun the same command to resume" in r.stdout
+    assert r.stderr.startswith("error: interrupted") and r.stderr.count("\n") == 1
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

@@ -252,8 +252,8 @@ def sprt(
     with own_stdout(quiet) as stdout:  # Ray's own prints go to stderr (-q: nowhere)
         try:
             v, played = _play(req, out, workers, address, executor, progress)
-        except _Interrupted as stop:  # the JSON still says where the test stands: "running"
-            if as_json and stop.standing is not None:
+        except _Interrupted as stop:  # still says where the test stands (JSON: "running")
+            if stop.standing is not None:
                 v, played = stop.standing
                 _report(req, v, out, played, as_json, stdout)
             raise fail(f"interrupted; finished sets are in {out}: rerun to resume", 130) from None
