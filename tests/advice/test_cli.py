@@ -337,38 +337,47 @@ def _saved_tiny_game(tmp_path) -> Path:
     return path
 
 
-def test_play_load_of_a_damaged_record_exits_1_as_advise_does(tmp_path):
-    """Was: `meeple play --load` of a record whose action string was edited exited 2 (a
-    wrong command line) while `meeple advise --game-file` exited 1 (a damaged record)."""
+def _edited_record(tmp_path, pick, field: str):
+    """A saved tiny game with the first action ``pick`` accepts edited: its ``field``
+    "action" becomes 'place green in row 9', its "id" the next id. Returns (path, index)."""
     path = _saved_tiny_game(tmp_path)
     rec = json.loads(path.read_text())
-    i = next(i for i, a in enumerate(rec["actions"]) if a["action"].startswith("place "))
-    rec["actions"][i]["action"] = "place green in row 9"
+    i = next(i for i, a in enumerate(rec["actions"]) if pick(a))
+    if field == "action":
+        rec["actions"][i]["action"] = "place green in row 9"
+    else:
+        rec["actions"][i]["id"] += 1
     path.write_text(json.dumps(rec))
+    return path, i
+
+
+def _load_and_advise(path) -> list[str]:
+    """The one-line output of `play --load` and `advise --game-file` of ``path``, each
+    checked to exit 1 (a damaged record)."""
+    outputs = []
     for argv in (
         ["play", "--load", str(path)],
         ["advise", "--game-file", str(path), "-a", "heuristic"],
     ):
         r = runner.invoke(app, argv, input="quit\n")
         assert r.exit_code == 1 and r.output.count("\n") == 1, (argv, r.output)
-        assert f"game record action {i + 1}: id " in r.output
+        outputs.append(r.output)
+    return outputs
+
+
+def test_play_load_of_a_damaged_record_exits_1_as_advise_does(tmp_path):
+    """Was: `meeple play --load` of a record whose action string was edited exited 2 (a
+    wrong command line) while `meeple advise --game-file` exited 1 (a damaged record)."""
+    path, i = _edited_record(tmp_path, lambda a: a["action"].startswith("place "), "action")
+    for output in _load_and_advise(path):
+        assert f"game record action {i + 1}: id " in output
 
 
 def test_a_record_id_that_disagrees_with_its_string_is_the_error_named(tmp_path):
     """Was: the world was built from the ids first, so a legal id of another move ('place
     green in row 2' for 'place green in row 1') was reported at the later item it made
     illegal ("history item 9 (id 4): not legal here"), not where the record is wrong."""
-    path = _saved_tiny_game(tmp_path)
-    rec = json.loads(path.read_text())
-    i = next(i for i, a in enumerate(rec["actions"]) if a["action"].endswith(" in row 1"))
-    rec["actions"][i]["id"] += 1  # the same card, placed in row 2: legal here
-    path.write_text(json.dumps(rec))
-    for argv in (
-        ["play", "--load", str(path)],
-        ["advise", "--game-file", str(path), "-a", "heuristic"],
-    ):
-        r = runner.invoke(app, argv, input="quit\n")
-        assert r.exit_code == 1 and r.output.count("\n") == 1, (argv, r.output)
-        assert (
-            f"error: game record action {i + 1}: id " in r.output and "in row 2' here" in r.output
-        )
+    # the same card, placed in row 2: legal here
+    path, i = _edited_record(tmp_path, lambda a: a["action"].endswith(" in row 1"), "id")
+    for output in _load_and_advise(path):
+        assert f"error: game record action {i + 1}: id " in output and "in row 2' here" in output

@@ -58,6 +58,15 @@ def _name(state, a: int) -> str:
     return state.action_to_string(-1 if state.is_chance_node() else state.current_player(), a)
 
 
+def _table(config: str, seats: list[str], entries: str, **kw):
+    """A table-mode session (chance entered by hand) reading ``entries``, and its output."""
+    out = io.StringIO()
+    session = PlaySession(
+        config, seats, 0, inp=io.StringIO(entries), out=out, chance="manual", **kw
+    )
+    return session, out
+
+
 def _replay(game, actions):
     state = game.new_initial_state()
     for a in actions:
@@ -98,16 +107,8 @@ def test_rococo_asks_for_a_face_down_tile_once_it_is_converted_and_discarded():
     assert rec.actions[-1]["action"] == "?"  # the face-down draw the user did not see
     drawn = _replay(game, truth[:-1])
     tile = drawn.action_to_string(-1, truth[-1])
-    out = io.StringIO()
-    session = PlaySession(
-        config,
-        seats,
-        0,
-        inp=io.StringIO(f"convert to yarn\n{tile}\nquit\n"),
-        out=out,
-        hint_agent=HINT,
-        chance="manual",
-        record=rec,
+    session, out = _table(
+        config, seats, f"convert to yarn\n{tile}\nquit\n", record=rec, hint_agent=HINT
     )
     session.run()
     text = out.getvalue()
@@ -127,16 +128,12 @@ def test_a_question_mark_is_refused_at_a_reveal():
     seats = ["table", "me", "table"]
     truth, _ = _rococo_conversion(me=1)
     drawn = _replay(game, truth[:-1])
-    out = io.StringIO()
-    session = PlaySession(
+    session, out = _table(
         config,
         seats,
-        0,
-        inp=io.StringIO("convert to yarn\n?\nquit\n"),
-        out=out,
-        hint_agent=HINT,
-        chance="manual",
+        "convert to yarn\n?\nquit\n",
         record=_record(config, truth, 1, seats),
+        hint_agent=HINT,
     )
     session.run()
     assert f"{drawn.chance_description()} is shown at the table now: give it" in out.getvalue()
@@ -157,17 +154,7 @@ def test_staufer_asks_for_the_job_cards_shown_at_the_end_and_then_scores_the_gam
     assert len(hidden) == 6, "the other players' job cards are dealt face down"
     last = _replay(game, truth[:-1])
     lines = [_name(last, truth[-1])] + [_name(_replay(game, truth[:i]), truth[i]) for i in hidden]
-    out = io.StringIO()
-    session = PlaySession(
-        config,
-        seats,
-        0,
-        inp=io.StringIO("\n".join(lines) + "\n"),
-        out=out,
-        hint_agent=HINT,
-        chance="manual",
-        record=rec,
-    )
+    session, out = _table(config, seats, "\n".join(lines) + "\n", record=rec, hint_agent=HINT)
     result = session.run()
     text = out.getvalue()
     assert result.finished, text[-2000:]
@@ -186,14 +173,10 @@ def test_a_value_the_table_only_hints_at_is_not_asked_for():
     from pathlib import Path
 
     entries = Path(__file__).parent.parent / "data" / "table_bruxelles_private_pass.txt"
-    out = io.StringIO()
-    session = PlaySession(
+    session, out = _table(
         "python_bruxelles(players=3,private_works=true)",
         ["me", "table", "table"],
-        0,
-        inp=io.StringIO(entries.read_text()),
-        out=out,
-        chance="manual",
+        entries.read_text(),
     )
     session.run()
     text = out.getvalue()
@@ -217,16 +200,7 @@ def test_a_loaded_game_asks_for_what_the_table_shows_before_showing_a_board():
     rec = _record(config, truth, 0, seats)
     hidden = [i for i, e in enumerate(rec.actions) if e["action"] == "?" and e["player"] == -1]
     lines = [_name(_replay(game, truth[:i]), truth[i]) for i in hidden]
-    out = io.StringIO()
-    session = PlaySession(
-        config,
-        seats,
-        0,
-        inp=io.StringIO("\n".join(lines) + "\n"),
-        out=out,
-        chance="manual",
-        record=rec,
-    )
+    session, out = _table(config, seats, "\n".join(lines) + "\n", record=rec)
     result = session.run()
     text = out.getvalue()
     assert result.finished and result.scores == final_scores(state), text[-2000:]
@@ -251,14 +225,10 @@ def test_undo_takes_back_a_reveal_answer_and_asks_again():
         for a, _ in drawn.chance_outcomes()
         if a != truth[-1] and drawn.action_to_string(-1, a).endswith("-" + suffix)
     )
-    out = io.StringIO()
-    session = PlaySession(
+    session, out = _table(
         config,
         seats,
-        0,
-        inp=io.StringIO(f"convert to yarn\n{wrong}\nundo\n{tile}\nquit\n"),
-        out=out,
-        chance="manual",
+        f"convert to yarn\n{wrong}\nundo\n{tile}\nquit\n",
         record=_record(config, truth, 1, seats),
     )
     session.run()
@@ -280,14 +250,10 @@ def test_board_at_a_reveal_prompt_shows_the_table_before_the_revealing_entry():
     seats = ["table", "me", "table"]
     truth, _ = _rococo_conversion(me=1)
     tile = _replay(game, truth[:-1]).action_to_string(-1, truth[-1])
-    out = io.StringIO()
-    session = PlaySession(
+    session, out = _table(
         config,
         seats,
-        0,
-        inp=io.StringIO(f"convert to yarn\nboard\n{tile}\nquit\n"),
-        out=out,
-        chance="manual",
+        f"convert to yarn\nboard\n{tile}\nquit\n",
         record=_record(config, truth, 1, seats),
     )
     session.run()
@@ -305,15 +271,8 @@ def test_a_reveal_lists_only_the_values_the_revealing_move_allows():
     truth, _ = _rococo_conversion(me=1)
     drawn = _replay(game, truth[:-1])
     tile = drawn.action_to_string(-1, truth[-1])
-    out = io.StringIO()
-    session = PlaySession(
-        config,
-        seats,
-        0,
-        inp=io.StringIO(f"convert to yarn\n{tile}\nquit\n"),
-        out=out,
-        chance="manual",
-        record=_record(config, truth, 1, seats),
+    session, out = _table(
+        config, seats, f"convert to yarn\n{tile}\nquit\n", record=_record(config, truth, 1, seats)
     )
     session.run()
     line = next(ln for ln in out.getvalue().splitlines() if ln.startswith("shown now: "))

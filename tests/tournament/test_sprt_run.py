@@ -174,9 +174,8 @@ def test_cli_json_ends_with_the_verdict(tmp_path):
     assert "verdict: H1 accepted" in text.stdout and "0" in text.stdout
 
 
-def test_an_interrupted_json_test_still_prints_where_it_stands(tmp_path, monkeypatch):
-    """Was: Ctrl-C (exit 130) printed nothing on stdout, though the JSON's verdict
-    "running" is documented for a stopped test."""
+def _ctrl_c_at_three_sets(monkeypatch) -> None:
+    """The command's progress raises KeyboardInterrupt (Ctrl-C) once three sets are done."""
     from tournament.cli import sprt as sprt_cli
 
     real = sprt_cli.SprtProgress.on_step
@@ -187,6 +186,12 @@ def test_an_interrupted_json_test_still_prints_where_it_stands(tmp_path, monkeyp
             raise KeyboardInterrupt
 
     monkeypatch.setattr(sprt_cli.SprtProgress, "on_step", stop_at_three)
+
+
+def test_an_interrupted_json_test_still_prints_where_it_stands(tmp_path, monkeypatch):
+    """Was: Ctrl-C (exit 130) printed nothing on stdout, though the JSON's verdict
+    "running" is documented for a stopped test."""
+    _ctrl_c_at_three_sets(monkeypatch)
     out = tmp_path / "cut"
     args = ["sprt", GAME2, "heuristic", "noisy(eps=0.5)", "--elo1", "60", "--max-games", "400"]
     r = runner.invoke(app, [*args, "--out", str(out), "--executor", "serial", "--json", "-q"])
@@ -203,16 +208,7 @@ def test_an_interrupted_json_test_still_prints_where_it_stands(tmp_path, monkeyp
 
 def test_an_interrupted_text_test_says_where_it_stands(tmp_path, monkeypatch):
     """Was: without --json, Ctrl-C printed the error line alone, not where the test stood."""
-    from tournament.cli import sprt as sprt_cli
-
-    real = sprt_cli.SprtProgress.on_step
-
-    def stop_at_three(self, v):
-        real(self, v)
-        if v.sets == 3:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(sprt_cli.SprtProgress, "on_step", stop_at_three)
+    _ctrl_c_at_three_sets(monkeypatch)
     out = tmp_path / "cut"
     args = ["sprt", GAME2, "heuristic", "noisy(eps=0.5)", "--elo1", "60", "--max-games", "400"]
     r = runner.invoke(app, [*args, "--out", str(out), "--executor", "serial", "-q"])

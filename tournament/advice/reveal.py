@@ -25,6 +25,7 @@ world).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from spiel_games.common.naming import mover
@@ -59,7 +60,8 @@ def revealed(game, items: list, world: World, viewer: int) -> list[Reveal]:
     for j, alt, end in single_changes(game, items, world, REVEAL_BUDGET, tried):
         seen[j][alt] = end.information_state_string(viewer)
     # an entry whose options the budget cut short is not judged on part of them
-    full = {j for j in world.unknown if tried.count(j) == len(options(world.states[j])) - 1}
+    count = Counter(tried)
+    full = {j for j in world.unknown if count[j] == len(options(world.states[j])) - 1}
     return [Reveal(j, views) for j, views in seen.items() if j in full and _pinned(world, j, views)]
 
 

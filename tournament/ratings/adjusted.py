@@ -68,11 +68,10 @@ def _cells(groups, k: int, luck: dict) -> tuple[csc_matrix, csc_matrix, float]:
     return matrix, raw, float(beta.mean()) if len(beta) else 0.0
 
 
-def _resamples(m, raw, n: int, rng) -> list[tuple[np.ndarray, np.ndarray]]:
+def _resamples(m, raw, k: int, n: int, rng) -> list[tuple[np.ndarray, np.ndarray]]:
     """``n`` resamples of the duplicate sets: (adjusted results, "beat or drew" in the
-    adjusted and in the raw results of the same sets) per resample."""
-    k2, blocks = m.shape
-    k = int(round(k2**0.5))
+    adjusted and in the raw results of the same sets) per resample (``k`` agents)."""
+    blocks = m.shape[1]
     out = []
     for _ in range(n if blocks > 1 else 0):
         mult = np.bincount(rng.integers(blocks, size=blocks), minlength=blocks).astype(float)
@@ -102,8 +101,8 @@ def adjust(
     # noise must not close an end the games leave open
     beat = (adjusted > 0) & (r.wins + r.draws > 0)
     blocks = m.shape[1]
-    resamples = _resamples(m, raw, bootstrap, np.random.default_rng(seed))
-    fixed = _resamples(m, raw, ANCHOR_RESAMPLES, np.random.default_rng(ANCHOR_SEED))
+    resamples = _resamples(m, raw, k, bootstrap, np.random.default_rng(seed))
+    fixed = _resamples(m, raw, k, ANCHOR_RESAMPLES, np.random.default_rng(ANCHOR_SEED))
     sep, _ = with_resamples(beat, [], index, confidence, [b for _, b in fixed])
     if index is None and r.anchor_set is not None:  # the raw table's reference
         keep = sep.anchor & r.anchor_set
