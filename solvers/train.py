@@ -87,8 +87,8 @@ def solve(
     on_resume: Callable[[int], None] | None = None,
 ) -> SolveResult:
     """Run the request; ``on_report(iteration, figures)`` after every report,
-    ``on_resume(iterations)`` once a checkpoint has been accepted and loaded (never for a
-    checkpoint that is refused)."""
+    ``on_resume(iterations)`` once a checkpoint has been accepted and loaded, or with 0
+    when there is none, before the first iteration (never for a refused checkpoint)."""
     plan = validate(cfg)
     try:
         if plan.is_exact:  # locks its checkpoint file (file_lock)
@@ -130,7 +130,7 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
     spec = train_spec(cfg, plan)
     journal = mccfr_train.Journal(checkpoint_path(plan.out, cfg.solver), spec)
     tables, done, rounds = journal.load()
-    if done and on_resume:
+    if on_resume:
         on_resume(done)
     result = SolveResult(iterations=done, resumed_from=done, out=str(plan.out))
     exact = exploitability_computable(game)

@@ -116,6 +116,8 @@ def _resume(solver: efg_cfr.ExactCFR, ckpt: Path, request: dict, on_resume) -> i
     """The iterations done by the checkpoint ``ckpt`` (0 without one), loaded into
     ``solver`` once checked: written for this ``request`` and reproduced by the replay."""
     if not ckpt.exists():
+        if on_resume:
+            on_resume(0)
         return 0
     meta, rows = _read_checkpoint(ckpt)
     mismatch = [k for k, v in request.items() if meta.get(k) != v]

@@ -15,7 +15,7 @@ import tournament.cli.solvers as solve_cli
 def test_the_bar_on_a_terminal_does_not_take_over_sys_stdout(tmp_path, monkeypatch):
     terminal = Console(file=io.StringIO(), force_terminal=True)
     monkeypatch.setattr(solve_cli, "stdout_console", lambda out=None: terminal)
-    progress = solve_cli._SolveProgress("mccfr-os", False, tmp_path / "c", io.StringIO())
+    progress = solve_cli._SolveProgress("mccfr-os", False, tmp_path / "c", io.StringIO(), "header")
     before = sys.stdout, sys.stderr
     with progress.bar:
         progress.on_iteration(1, 10)

@@ -217,6 +217,24 @@ def test_an_interrupted_text_test_says_where_it_stands(tmp_path, monkeypatch):
     assert r.stderr.startswith("error: interrupted") and r.stderr.count("\n") == 1
 
 
+def test_a_second_ctrl_c_while_the_ledger_is_read_is_still_one_line(tmp_path, monkeypatch):
+    """Was: a second Ctrl-C while the stopped test read its ledger escaped as a traceback."""
+    from tournament import ledger
+
+    _ctrl_c_at_three_sets(monkeypatch)
+
+    def ctrl_c_again(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ledger, "read_ledger", ctrl_c_again)
+    out = tmp_path / "cut"
+    args = ["sprt", GAME2, "heuristic", "noisy(eps=0.5)", "--elo1", "60", "--max-games", "400"]
+    r = runner.invoke(app, [*args, "--out", str(out), "--executor", "serial", "-q"])
+    assert r.exit_code == 130, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert r.stderr.startswith("error: interrupted") and r.stderr.count("\n") == 1
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

@@ -204,8 +204,9 @@ def solve(
     # on Ray (--workers N, --address) Ray's own prints go to stderr (with --quiet nowhere);
     # stdout keeps the header, the report lines and the result
     with own_stdout(quiet) as stdout:
-        typer.echo(header(cfg, plan), file=stdout)
-        result = _run_solve(cfg, ckpt, _SolveProgress(solver, quiet, ckpt, stdout))
+        progress = _SolveProgress(solver, quiet, ckpt, stdout, header(cfg, plan))
+        result = _run_solve(cfg, ckpt, progress)
+        progress.head()  # (printed already, unless the run had nothing to do)
         _report_solve(cfg, result, stdout)
 
 
@@ -240,9 +241,12 @@ class _SolveProgress:
     """The progress bar (none with --quiet) and the report lines of `meeple solve`; the
     lines go to ``out`` (``own_stdout``'s stream), one line each whatever its width. The
     bar shows only on a terminal: on stdout when that is one (the lines printed above it),
-    else on stderr when that is one; a stdout redirected to a file gets the lines alone."""
+    else on stderr when that is one; a stdout redirected to a file gets the lines alone.
+    The header is printed once a checkpoint is accepted (or there is none): a refused one
+    leaves the error line alone."""
 
-    def __init__(self, solver: str, quiet: bool, ckpt: Path, out: TextIO):
+    def __init__(self, solver: str, quiet: bool, ckpt: Path, out: TextIO, header: str):
+        self.header: str | None = header
         self.solver = solver
         self.ckpt = ckpt
         self.out = out
@@ -278,14 +282,23 @@ class _SolveProgress:
         return self.on_iteration, self.on_report, self.on_resume
 
     def on_iteration(self, it: int, total: int) -> None:
+        self.head()
         if self.bar is not None:
             if self.task is None:
                 self.task = self.bar.add_task(self.solver, total=total, completed=it, metric="")
             self.bar.update(self.task, completed=it)
 
     def on_resume(self, it: int) -> None:
-        """Said only once the checkpoint is accepted: a refused one resumes nothing."""
-        self._say(f"resuming from checkpoint {self.ckpt} at iteration {it}")
+        """Called once the checkpoint is accepted (``it`` iterations) or there is none
+        (``it`` 0): the header, then where the run resumes."""
+        self.head()
+        if it:
+            self._say(f"resuming from checkpoint {self.ckpt} at iteration {it}")
+
+    def head(self) -> None:
+        if self.header is not None:
+            typer.echo(self.header, file=self.out)  # before the bar starts
+            self.header = None
 
     def _say(self, line: str) -> None:
         """One line on ``out``: above the bar when both are on stdout (soft-wrapped, so a

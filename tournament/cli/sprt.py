@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
@@ -255,7 +256,8 @@ def sprt(
         except _Interrupted as stop:  # still says where the test stands (JSON: "running")
             if stop.standing is not None:
                 v, played = stop.standing
-                _report(req, v, out, played, as_json, stdout)
+                with suppress(KeyboardInterrupt):  # a second Ctrl-C cuts the report short
+                    _report(req, v, out, played, as_json, stdout)
             raise fail(f"interrupted; finished sets are in {out}: rerun to resume", 130) from None
         _report(req, v, out, played, as_json, stdout)
 
@@ -313,7 +315,7 @@ def _standing(req, out: Path, before: list[int]):
         rows = []
         if (out / MANIFEST).exists():
             rows = read_ledger(out, ["agents", "ranks", "seed_index"]).table.to_pylist()
-    except (MeepleError, OSError):
+    except (MeepleError, OSError, KeyboardInterrupt):  # a second Ctrl-C: stop reading
         return None
     state = SprtState(cfg, req.bounds, per_set)
     state.add(rows)
