@@ -144,7 +144,8 @@ class Param:
     (``(0, "off")``). ``auto``: the value chosen per game (accepted too). A tuner varies the
     ``tunable`` parameters over their choices, or over ``tune`` (else the range) on a log
     scale when ``log``. ``required``: the default (empty) is no value to play with, the spec
-    must give one (``policy(path=FILE)``); listed as required by `meeple agents`."""
+    must give one (``policy(path=FILE)``); listed as required by `meeple agents`.
+    ``agent``: the value is itself an agent spec (a fallback), resolved while parsing."""
 
     name: str
     type: type
@@ -158,6 +159,7 @@ class Param:
     tune: tuple[float, float] | None = None
     log: bool = False
     required: bool = False
+    agent: bool = False
 
     def _in_range(self, value) -> bool:
         lo, hi = self.range or (None, None)

@@ -278,6 +278,7 @@ def blueprint_kind(factory: Callable) -> AgentKind:
                 str,
                 "heuristic",
                 "agent spec for positions the blueprint does not cover",
+                agent=True,
             ),
             Param(
                 "play",
@@ -285,6 +286,7 @@ def blueprint_kind(factory: Callable) -> AgentKind:
                 "auto",
                 "sample the strategy, or play its most likely action (best); auto: sample "
                 "where the game has hidden information",
+                choices=("auto", "sample", "best"),
             ),
         ),
         factory=factory,

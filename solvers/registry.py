@@ -48,6 +48,7 @@ POLICY = AgentKind(
             str,
             "heuristic",
             "agent spec used on keys the file does not cover (counted as fallbacks)",
+            agent=True,
         ),
     ),
     factory=_make_policy,
@@ -162,6 +163,12 @@ def resolve(spec: str | AgentSpec) -> AgentSpec:
             ) from None
         params[key] = _coerce(name, p, value)
     kind.check(params)  # ranges and choices need no game: refused while parsing
+    for p in kind.params:  # a fallback spec too (was: refused only once built, exit 1)
+        if p.agent:
+            try:
+                resolve(str(params[p.name]))
+            except AgentSpecError as e:
+                raise AgentSpecError(f"parameter {p.name!r} of agent {name!r}: {e}") from None
     return AgentSpec(kind, params, spec)
 
 

@@ -6,11 +6,13 @@ import math
 
 import pyspiel
 import pytest
+from typer.testing import CliRunner
 
 import spiel_games
 from solvers.registry import all_kinds, make_agent, resolve
 from solvers.spec import AgentSpecError
 from solvers.train import SolveConfig, solve
+from tournament.cli import app
 from tournament.match import play_match, seed_streams
 
 TINY_BUDGETS = {
@@ -55,6 +57,30 @@ def test_bad_specs_give_one_line_errors(spec, message):
         make_agent(spec, game, seed=0)
     assert message in str(e.value)
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            "blueprint(play=zzz)",
+            "parameter 'play' of agent 'blueprint' must be auto, sample or best",
+        ),
+        (
+            "blueprint(fallback=zzz)",
+            "parameter 'fallback' of agent 'blueprint': unknown agent kind",
+        ),
+        ("policy(path=p.parquet,fallback=mcts(simz=3))", "unknown parameter 'simz'"),
+    ],
+)
+def test_a_bad_play_or_fallback_is_refused_while_parsing(spec, message):
+    """Was: refused only when the agent was built (exit 1 on the command line, not 2), and
+    `meeple agents` listed no choices for blueprint's play."""
+    with pytest.raises(AgentSpecError) as e:
+        resolve(spec)
+    assert message in str(e.value) and "\n" not in str(e.value)
+    r = CliRunner().invoke(app, ["advise", "python_coloretto(players=3)", "-H", "", "-a", spec])
+    assert r.exit_code == 2 and message in r.stderr, r.output
 
 
 def test_spec_defaults_are_filled():
