@@ -2,7 +2,7 @@
 
 For meeple's Python games, calling the state's own ``_apply_action`` and
 ``_legal_actions`` skips the pybind bridge and pyspiel's history bookkeeping
-(1.3-2.4x faster, see shared/STYLE.md). This is safe because every meeple game
+(1.3-2.4x faster, measured when this was written). This is safe because every meeple game
 keeps all its facts in the state's own attributes. C++ games (kuhn_poker, used
 as a reference in tests) go through the ordinary API.
 """

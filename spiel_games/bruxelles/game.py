@@ -2,8 +2,8 @@
 
 Rules source: the publisher's English rulebook (translation N. Morse, (c) 2013-2016,
 basic strip faces), as transcribed in borisyankov/rulespal
-``data/rulebooks/bruxelles-1893-rulebook.md``; then shared/rules/RULES-FACTS.md
-section 3 and the founding seed seeds/001. Unpublished numbers live in
+``data/rulebooks/bruxelles-1893-rulebook.md``; then docs/sources/RULES-FACTS.md
+section 3 and the founding seed 001 (docs/sources/README.md). Unpublished numbers live in
 ``rules.toml`` with ``source = "assumed"`` and a reason.
 
 Parameters: OpenSpiel game parameters (e.g. ``python_bruxelles(players=3)``), listed

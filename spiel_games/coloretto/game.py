@@ -1,7 +1,7 @@
 """Coloretto (Michael Schacht; Abacusspiele 2003, Rio Grande) as an OpenSpiel game.
 
 Rules source: the publisher's English rulebook (classic edition) as summarised in
-shared/rules/RULES-FACTS.md section 1, and the founding summary seeds/004.
+docs/sources/RULES-FACTS.md section 1, and the founding summary seed 004 (docs/sources/README.md).
 The newer edition (2 jokers + golden joker, last-round card on 16 cards) is a
 parameter.
 

@@ -2,8 +2,8 @@
 
 Rules source: the publisher's English rulebook of the 2013 base game (rulespal
 transcription `data/rulebooks/rococo-rulebook.md`), summarised in
-shared/rules/RULES-FACTS.md section 2; the optional Festivity and Fancy Dresses
-come from seeds/000. Not the 2020 Deluxe edition.
+docs/sources/RULES-FACTS.md section 2; the optional Festivity and Fancy Dresses
+come from seed 000 (docs/sources/README.md). Not the 2020 Deluxe edition.
 
 Parameters: OpenSpiel game parameters (e.g. ``python_rococo(players=3)``), listed with
 their defaults and meanings in ``rules.config.PARAMS`` (the table at the end of this

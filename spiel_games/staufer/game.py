@@ -1,7 +1,7 @@
 """Die Staufer / The Staufer Dynasty (Andreas Steding; Hans im Glueck / Z-Man 2014) for OpenSpiel.
 
-Rules source and edition: the procedure follows the Spanish rules summary seeds/002 and
-shared/rules/RULES-FACTS.md section 4 (Z-Man English rules p.1, German rules p.1, reviews).
+Rules source and edition: the procedure follows the Spanish rules summary seed 002 (docs/sources/README.md) and
+docs/sources/RULES-FACTS.md section 4 (Z-Man English rules p.1, German rules p.1, reviews).
 Almost all printed component data is unpublished; it is designed in rules.toml, every such
 number marked ``source = "assumed"`` with a reason (see "Deviations and assumptions").
 
