@@ -27,3 +27,29 @@ def test_the_game_module_docstring_shows_the_parameter_table(spec):
     game = spiel_games.load_game(spec.typical_config)
     module = __import__(type(game).__module__, fromlist=["__doc__"])
     assert module.__doc__.endswith(markdown_table(spec.params))
+
+
+def test_the_rule_sources_the_games_cite_are_in_the_repository():
+    """Was: the game pages, rules.toml files and `meeple games show` cited
+    shared/rules/RULES-FACTS.md, a file outside the repository."""
+    import re
+    import subprocess
+
+    root = DOCS.parent.parent
+    tracked = subprocess.run(
+        ["git", "ls-files", "docs", "spiel_games", "README.md"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    cited: set[str] = set()
+    for name in tracked:
+        if not name.endswith((".md", ".py", ".toml")):
+            continue
+        text = (root / name).read_text(encoding="utf-8")
+        assert "shared/rules/" not in text and "shared/seeds/" not in text, name
+        cited.update(re.findall(r"docs/sources/[\w./-]+\.md", text))
+    assert "docs/sources/RULES-FACTS.md" in cited
+    for path in cited:
+        assert (root / path).is_file(), path
