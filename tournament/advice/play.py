@@ -75,7 +75,7 @@ from tournament.advice.terminal import (
     split_seats,
     view_header,
 )
-from tournament.advice.unknown import World, scores_determined
+from tournament.advice.unknown import World, prefix, scores_determined
 from tournament.match import final_scores, seed_streams
 
 __all__ = [
@@ -165,7 +165,9 @@ class PlaySession(SessionCommands, TableEntries):
             check_resumable(record, chance, self.table_mode, self.me)
             self.world = loaded_world(self.game, record, self.me if self.table_mode else None)
             self.items = record.items()
-            self.typed = [not self._automatic(s) for s in self.world.states[:-1]]
+            self.typed = [
+                not self._automatic(prefix(self.world, i)) for i in range(len(self.items))
+            ]
         self.files = RecordKeeper(
             lambda: (self.record(), self.items, self.typed),
             self.say,

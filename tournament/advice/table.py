@@ -91,8 +91,9 @@ class TableEntries:
         self.typed.append(typed)
         return s
 
-    def _automatic(self, state) -> bool:
-        """Whether table mode fills this entry in itself (no prompt)."""
+    def _automatic(self, world: World) -> bool:
+        """Whether table mode fills in the entry at the end of ``world`` itself (no prompt)."""
+        state = world.state
         if state.is_terminal():
             return True
         mover = CHANCE if state.is_chance_node() else state.current_player()
@@ -102,22 +103,27 @@ class TableEntries:
             return True  # an AI seat
         if mover == CHANCE and self.chance == "seed":
             return True
-        if hidden_from(state, self.me):
-            return True
-        # One option is forced only when nothing is unknown: with '?' in the history, the
-        # placeholder world may offer one option where the real game offers several.
-        return len(options(state)) == 1 and not self.world.unknown
+        return hidden_from(state, self.me) or self._forced(world)
+
+    def _forced(self, world: World) -> bool:
+        """Whether the entry at the end of ``world`` has one option in every world consistent
+        with what you saw: the placeholder world's one option, and no other in the worlds
+        the menu comes from (``possible_options``; was: never with '?' in the history, so
+        a forced public entry after a '?' was asked as a one-line menu)."""
+        if len(options(world.state)) != 1:
+            return False
+        return not world.unknown or len(possible_options(world, self.me)) == 1
 
     def _fill_automatic(self) -> bool:
         """Fill in entries that need no prompt (one option, or hidden from you); True if any."""
         s = self.state
-        if s.is_terminal() or not self._automatic(s):
+        if s.is_terminal() or not self._automatic(self.world):
             return False
         who = entry_name(s)  # at a chance node what it decides: "P3's start card"
         opts = options(s)
         if len(opts) == 1 and not hidden_from(s, self.me):
             self._enter(opts[0], typed=False)
-            self.say(f"  {who}: {entry_text(s, opts[0])}")
+            self.say(f"  {who}: {entry_text(s, opts[0])} (the only option)")
         else:
             self._enter(UNKNOWN, typed=False)
             self.say(f"  {who}: ? (hidden from you; one of {len(opts)})")
