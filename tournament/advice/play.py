@@ -68,6 +68,7 @@ from tournament.advice.terminal import (
     entry_text,
     fmt_num,
     loaded_world,
+    menu_name,
     observable,
     rank_order,
     readable_observation,
@@ -352,12 +353,9 @@ class PlaySession(SessionCommands, TableEntries):
         self.say(f"--- P{p + 1} to move (you) ---")
         self.say(readable_observation(s, p))
         self.say("legal moves:")
-        self._list(legal)
+        for i, (a, name) in enumerate(legal, start=1):
+            self.say(f"  {i:>2}. {menu_name(s, p, a, name)}")
         return legal
-
-    def _list(self, legal: list[tuple[int, str]]) -> None:
-        for i, (_, name) in enumerate(legal, start=1):
-            self.say(f"  {i:>2}. {name}")
 
     def _read(self, prompt: str) -> str | None:
         """The next non-empty input line, or None at end of input."""

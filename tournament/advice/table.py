@@ -19,6 +19,7 @@ from tournament.advice.terminal import (
     choose,
     entry_name,
     entry_text,
+    menu_name,
     readable_observation,
     view_header,
 )
@@ -143,7 +144,10 @@ class TableEntries:
 
         def show():
             what = who if mover == CHANCE else f"{who}'s move"
-            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal_now(), 1))
+            listed = "; ".join(
+                f"{i}. {menu_name(self.state, mover, a, name)}"
+                for i, (a, name) in enumerate(legal_now(), 1)
+            )
             self.say(f"{what}? {listed}")
 
         def board():
@@ -224,11 +228,14 @@ class TableEntries:
         s = self.world.states[j]
         who = entry_name(s)
         what = who if s.is_chance_node() else f"{who}'s move"
+        by = CHANCE if s.is_chance_node() else s.current_player()
         menu = self._settling(j, reveal_menu(self.world, reveal, self.me))
         legal = [(a, name) for a, (name, _) in menu.items()]
 
         def show():
-            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal, 1))
+            listed = "; ".join(
+                f"{i}. {menu_name(s, by, a, name)}" for i, (a, name) in enumerate(legal, 1)
+            )
             self.say(f"shown now: {what} (entry {j + 1}, entered as '?'); which is it? {listed}")
 
         def board():
