@@ -211,6 +211,7 @@ class PlaySession(SessionCommands, TableEntries):
             self.say(f"  {who}: {entry_text(before, action)}")
         elif mover != CHANCE:
             self.say(f"  {who} moved (hidden from you)")
+        self._round_end(before, action)
 
     # ----- the game loop --------------------------------------------------------------
     def _apply(self, action: int, typed: bool = False) -> None:
@@ -393,5 +394,7 @@ class PlaySession(SessionCommands, TableEntries):
                 self.say(str(e))
                 continue
             self.say(f"  P{p + 1} (you): {self.state.action_to_string(p, a)}")
+            before = self.state
             self._apply(a, typed=True)
+            self._round_end(before, a)
             return True

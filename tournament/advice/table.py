@@ -21,6 +21,7 @@ from tournament.advice.terminal import (
     entry_text,
     menu_name,
     readable_observation,
+    round_summary,
     view_header,
 )
 from tournament.advice.unknown import (
@@ -122,13 +123,25 @@ class TableEntries:
             return False
         who = entry_name(s)  # at a chance node what it decides: "P3's start card"
         opts = options(s)
+        item: int | str
         if len(opts) == 1 and not hidden_from(s, self.me):
-            self._enter(opts[0], typed=False)
-            self.say(f"  {who}: {entry_text(s, opts[0])} (the only option)")
+            item, line = opts[0], f"  {who}: {entry_text(s, opts[0])} (the only option)"
         else:
-            self._enter(UNKNOWN, typed=False)
-            self.say(f"  {who}: ? (hidden from you; one of {len(opts)})")
+            item, line = UNKNOWN, f"  {who}: ? (hidden from you; one of {len(opts)})"
+        self._said(line, self._enter(item, typed=False))
         return True
+
+    def _said(self, line: str, before) -> None:
+        """Confirm the entry just made from ``before`` in ``line``, then say what it ended."""
+        self.say(line)
+        self._round_end(before, self.world.actions[-1])
+
+    def _round_end(self, before, action: int) -> None:
+        """Say what the entry ``action`` from ``before`` ended that no move shows: a round's
+        scoring (Die Staufer), from the public position only (terminal.round_summary)."""
+        text = round_summary(before, action, self.state)
+        if text:
+            self.say(text)
 
     def _table_entry(self) -> bool:
         """One chance outcome or table seat's move, typed by the user; False to stop."""
@@ -179,8 +192,7 @@ class TableEntries:
                 except HistoryError as e:
                     self.say(str(e).replace("history item", "entry"))
                     continue
-                self._enter(UNKNOWN, typed=True)
-                self.say(f"  {who}: ?")
+                self._said(f"  {who}: ?", self._enter(UNKNOWN, typed=True))
                 return True
             legal = legal_now()
             item: int | str
@@ -206,8 +218,7 @@ class TableEntries:
                     + " (or a command: help)"
                 )
                 continue
-            a = self.world.actions[-1]
-            self.say(f"  {who}: {entry_text(before, a)}")
+            self._said(f"  {who}: {entry_text(before, self.world.actions[-1])}", before)
             return True
 
     def _settle_reveals(self) -> bool:

@@ -132,6 +132,13 @@ def menu_name(state, player: int, action: int, name: str) -> str:
     return f"{name} [{extra}]" if extra else name
 
 
+def round_summary(before, action: int, after) -> str:
+    """What the move ``action`` from ``before`` to ``after`` ended that no move shows (a
+    meeple game's ``round_summary``: a round's scoring), as log lines; "" for none."""
+    summary = getattr(after, "round_summary", None)
+    return "" if summary is None else str(summary(before, action))
+
+
 def view_header(state, viewer: int, what: str = "") -> str:
     """The line above ``viewer``'s view when it is shown between decisions: what comes next
     (``what``, else who moves or what a chance entry decides) and whose view it is."""
