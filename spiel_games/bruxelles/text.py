@@ -112,6 +112,41 @@ def chance_string(s, o: int) -> str:
     return f"chance {o}"
 
 
+POWER_WORDS = {"P": "Royal Palace", "H": "City Hall", "A": "Architect"}
+
+
+def _power(option: tuple[str, ...]) -> str:
+    """One option of a bonus card's power: "Royal Palace +2", "free 1 assistant"."""
+    k = len(option)
+    if option[0] == "C":
+        return f"free {k} assistant{'s' if k > 1 else ''}"
+    return f"{POWER_WORDS[option[0]]} +{k}"
+
+
+def option_details(s, player: int, o: int) -> str:
+    """A chance outcome's content from the rules data, for the menus (the engine's
+    ``option_text``): a strip's actions from the left, a bonus card's power, VP symbols
+    and Manneken Pis, a stock card's two shields (row-column, as the shield moves name
+    them); "" for the others, whose names say it all."""
+    if player != CHANCE:
+        return ""
+    ph = s.phase
+    if ph == Phase.C_STRIP:
+        return ", ".join(ACTION_TITLES[x] for x in R.STRIPS[o][: s.cfg.board])
+    if ph == Phase.C_BONUS:
+        options, vp, manneken, _ = R.BONUS[o]
+        parts = [" or ".join(_power(opt) for opt in options)]
+        if vp:
+            parts.append(f"{vp} VP symbol{'s' if vp > 1 else ''}")
+        if manneken:
+            parts.append(f"{manneken} Manneken Pis")
+        return ", ".join(parts)
+    if ph == Phase.C_STOCK:
+        (r1, c1), (r2, c2) = R.STOCK_SHIELDS[s.n][o]
+        return f"shields {r1}-{c1} and {r2}-{c2}"
+    return ""
+
+
 def chance_description(s) -> str:
     """What the chance node decides, in a player's words (the engine's ``chance_text``):
     setup fills the board rows, compass spaces, theater spaces and columns in order

@@ -228,6 +228,28 @@ class EngineState(pyspiel.State):
         short line (text.setup_conventions); "" where the game says nothing."""
         return ""
 
+    @staticmethod
+    def option_text(core: Core, player: int, action: int, /) -> str:
+        """What tells an option apart beyond its name, from the game's data (a card's
+        cost, effect or points), for the menus a player reads (text.option_details);
+        "" where the name says it all. Optional; public facts only."""
+        return ""
+
+    @staticmethod
+    def round_text(before: Core, action: int, after: Core, /) -> str:
+        """What the move ``action`` from ``before`` to ``after`` ended, when it ended a
+        round whose end does what no move shows (a round's scoring), as lines for the log;
+        "" otherwise. Optional; public facts only."""
+        return ""
+
+    def round_summary(self, before: EngineState, action: int) -> str:
+        """What the move ``action`` from ``before`` (which led here) ended (``round_text``)."""
+        return type(self).round_text(before._s, action, self._s)
+
+    def option_details(self, player: int, action: int) -> str:
+        """The details of option ``action`` of ``player`` here (``option_text``)."""
+        return type(self).option_text(self._s, player, action)
+
     def setup_conventions(self) -> str:
         """The game's set-up conventions for a player at the table (``setup_text``)."""
         return type(self).setup_text(self._s)

@@ -93,6 +93,7 @@ class RococoState(EngineState):
     action_text = staticmethod(text.action_string)
     board_text = staticmethod(text.render)
     chance_text = staticmethod(text.chance_description)
+    option_text = staticmethod(text.option_details)
     setup_text = staticmethod(text.setup_conventions)
     resampler = staticmethod(resample)
 

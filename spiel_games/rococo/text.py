@@ -1,5 +1,7 @@
 """Every human-readable Rococo string: names of main actions, tile uses, bonuses and
-decoration kinds, action strings (`action_string`) and the omniscient rendering
+decoration kinds, action strings (`action_string`), the menus' option details
+(`option_details`: what a dress needs and brings, what an employee card's bonus does, from
+the rules data only; the names stay what a player types) and the omniscient rendering
 (`render`)."""
 
 from __future__ import annotations
@@ -207,6 +209,48 @@ def action_string(c, player: int, action: int) -> str:
     if block == "xpick":
         return f"take exam card {R.CARDS[a].name}"
     return f"terrace: {guest_name(cfg, a)}"
+
+
+# ----- option details for the menus (the engine's option_text) ---------------------------
+_LETTERS = "YGRB"  # the bale colours as the tile codes write them (yellow green red blue)
+_CARD_BLOCKS = ("select", "play", "hire", "depute", "depute_hand", "xpick")
+
+
+def dress_details(d: int) -> str:
+    """ "bales RRY + 1 yarn, sells for 6 Livre, 2 prestige" (a thimble: Master only; a
+    Festivity dress: never sold, its one-time prestige)."""
+    x = R.DRESSES[d]
+    bales = "".join(_LETTERS[c] * k for c, k in enumerate(x.bales))
+    extra = [f"{k} {what}" for k, what in ((x.yarn, "yarn"), (x.lace, "lace")) if k]
+    needs = " + ".join([f"bales {bales}", *extra])
+    if x.festive:
+        worth = f"never sold, {x.festive} prestige once made"
+    else:
+        worth = f"sells for {x.money} Livre, {x.prestige} prestige"
+    thimble = ", thimble: a Master makes it" if x.thimble else ""
+    return f"{needs}, {worth}{thimble}"
+
+
+def card_details(k: int) -> str:
+    """An employee card's bonus in words ("gain 1 Livre")."""
+    return BONUS_TEXT[R.BONUS_NAMES[R.CARDS[k].bonus]]
+
+
+def option_details(c, player: int, action: int) -> str:
+    """The details of one option at ``c``: a dress drawn for a window or made at one, an
+    employee card revealed, drawn, selected, played, hired or deputed; "" otherwise."""
+    if player == pyspiel.PlayerId.CHANCE:
+        if c.phase == PH_DRESSFILL:
+            return dress_details(action)
+        if c.phase in (PH_REVEAL, PH_EXAMDRAW):
+            return card_details(action)
+        return ""
+    block, a = c.lay.decode(action)
+    if block in _CARD_BLOCKS:
+        return card_details(a)
+    if block == "make" and c.phase == PH_MAKE and a < len(c.windows) and c.windows[a] >= 0:
+        return dress_details(c.windows[a])
+    return ""
 
 
 def jeweller_text(c) -> str:

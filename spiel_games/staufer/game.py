@@ -115,6 +115,18 @@ class StauferState(EngineState):
     setup_text = staticmethod(text.setup_conventions)
     resampler = staticmethod(resample)
 
+    @staticmethod
+    def round_text(before, action: int, after) -> str:
+        """The scoring at the end of the round ``action`` ended (text.round_summary), from
+        the position it scored: ``action`` replayed on a copy of ``before`` whose turn
+        count is one short, so the last turn ends without ending the round."""
+        if not text.round_ended(before, after):
+            return ""
+        scored = before.__deepcopy__(None)
+        scored.v[TI] -= 1
+        TABLE.apply[scored.phase](scored, action)
+        return text.round_summary(scored, after)
+
     def scores(self) -> list[int]:
         """Each player's score if the game ended now (VP track + final scoring)."""
         return S.scores(self._s)

@@ -25,6 +25,7 @@ from spiel_games.staufer.state import (
     ST_TILE,
     STEP,
     TI,
+    VPLEFT,
     Phase,
 )
 
@@ -220,6 +221,78 @@ def render(s) -> str:
             + "".join(str(p + 1) for p in v[t.sup : t.sup + v[NSUP]])
             + " deploy "
             + "".join(str(p + 1) for p in v[t.dep : t.dep + v[NDEP]])
+        )
+    return "\n".join(lines)
+
+
+# ----- the end of a round, for the log (the engine's round_text) -------------------------
+
+
+def round_ended(before, after) -> bool:
+    """Whether the move from core ``before`` to core ``after`` ended a round (the last
+    one ends the game)."""
+    return before.phase != END and (after.v[ROUND] != before.v[ROUND] or after.phase == END)
+
+
+def _bonus_text(c, holder: int, bonus: str) -> str:
+    """What a region's bonus gives its majority holder (scoring._region_bonus)."""
+    if bonus == "noble":
+        return "+1 noble"
+    if bonus == "envoys":
+        return f"+{R.RULES['regions.bonus_envoys']} envoys"
+    if bonus == "vp":
+        return f"+{R.RULES['regions.bonus_vp']} VP"
+    if bonus == "privilege":
+        return "the top VP privilege" if c.v[VPLEFT] else "no VP privilege left"
+    per = R.RULES["regions.bonus_presence_vp"]
+    return f"+{per * S.regions_with_seat(c, holder)} VP ({per} per region with a seat)"
+
+
+def _scored_line(c, pos: int, why: str) -> str:
+    """One scored region: its places and points, the majority counts, the bonus."""
+    counts, left = S.majority_counts(c, pos)
+    tile = R.POINT_TILES[c.tile_at[pos]]
+    awards = S.region_awards(counts, left, tile)
+    head = (
+        f"  end of round {c.v[ROUND] + 1}: {R.REGION_NAMES[c.region_at[pos]]} ({why})"
+        f" scores {'/'.join(str(x) for x in tile)}: "
+    )
+    holder = S.majority_holder(counts, left)
+    if holder < 0:
+        return head + "nobody holds a seat"
+    placed = sorted((p for p in range(c.t.n) if awards[p]), key=lambda p: -awards[p])
+    seated = ", ".join(f"P{p + 1} {counts[p]}" for p in range(c.t.n) if counts[p])
+    bonus = R.REGION_BONUS[c.region_at[pos]]
+    return (
+        head
+        + ", ".join(f"P{p + 1} +{int(awards[p])}" for p in placed)
+        + f" (majority counts: {seated}); bonus {bonus} to P{holder + 1}: {_bonus_text(c, holder, bonus)}"
+    )
+
+
+def round_summary(c, after) -> str:
+    """The end of a round as log lines: each region scored (which tile chose it, its places
+    and points, the majority counts with nobles doubled, the bonus), the VP track, and the
+    king's move (not after the last round). ``c`` is the position scored (the round's last
+    move made, nothing scored), ``after`` the position after the round's end. All of it is
+    public: seats, tiles, the VP track; no job card is read."""
+    rnd = c.v[ROUND]
+    scored = S.scored_positions(c)
+    b_name = f"B tile {R.B_CONDITIONS[c.b_tiles[rnd]]}"
+    why = [f"A tile, {b_name}" if len(scored) == 1 else "A tile", b_name]
+    lines = [_scored_line(c, pos, why[i]) for i, pos in enumerate(scored)]
+    t = c.t
+    track = ", ".join(
+        f"P{p + 1} {c.v[t.vp + p]}"
+        + (f" -> {after.v[t.vp + p]}" if after.v[t.vp + p] != c.v[t.vp + p] else "")
+        for p in range(t.n)
+    )
+    lines.append(f"  VP track: {track}")
+    if after.phase != END:
+        king = after.v[KING]
+        lines.append(
+            f"  the king moves {c.c_tiles[rnd]} to {R.REGION_NAMES[after.region_at[king]]}"
+            f" (board position {king + 1}); round {rnd + 2} begins"
         )
     return "\n".join(lines)
 

@@ -229,8 +229,9 @@ class MenuCheckingTable(Table):
                 x for x in self.out.getvalue().splitlines() if x.startswith(f"P{p + 1}'s move? ")
             ]
             if lines:
-                listed = {
-                    entry.split(". ", 1)[1] for entry in lines[-1].split("? ", 1)[1].split("; ")
+                listed = {  # the names, without the details a menu adds in brackets
+                    entry.split(". ", 1)[1].split(" [", 1)[0]
+                    for entry in lines[-1].split("? ", 1)[1].split("; ")
                 }
                 names = [true.action_to_string(p, a) for a in true.legal_actions()]
                 lost = [n for n in names if n not in listed]

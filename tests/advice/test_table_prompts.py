@@ -124,8 +124,8 @@ def test_bruxelles_names_the_board_row_compass_space_player_theater_space_and_co
     ]
     entries = _entries(text)
     # The last strip and the last compass tile are forced: filled in and named.
-    assert "  the strip for board row 5: 5" in entries
-    assert "  the tile for compass space 6: blank" in entries
+    assert "  the strip for board row 5: 5 (the only option)" in entries
+    assert "  the tile for compass space 6: blank (the only option)" in entries
 
 
 def test_staufer_names_positions_regions_players_jobs_rounds_and_chest_spaces():
@@ -135,13 +135,15 @@ def test_staufer_names_positions_regions_players_jobs_rounds_and_chest_spaces():
         "the point tile for Milan"  # Milan is fixed at position 1
     ]
     assert asked[9:12] == ["P1's region job card", "P1's design job card", "P1's office job card"]
-    assert asked[12:18] == [f"the A tile for round {r}" for r in (1, 2, 3, 4, 5)] + [
-        "the extra A tile (the king's start region)"
-    ]
-    assert asked[18:27] == [f"the B tile for round {r}" for r in (1, 2, 3, 4, 5)] + [
+    assert asked[12:17] == [f"the A tile for round {r}" for r in (1, 2, 3, 4, 5)]
+    # the last A tile is forced: filled in, though the other players' jobs are '?' now
+    assert "  the extra A tile (the king's start region): Palermo (the only option)" in (
+        _entries(text)
+    )
+    assert asked[17:26] == [f"the B tile for round {r}" for r in (1, 2, 3, 4, 5)] + [
         f"the C tile for round {r}" for r in (1, 2, 3, 4)
     ]
-    assert asked[27:33] == [f"the chest for supply space {s}" for s in (1, 2, 3, 4, 5)] + [
+    assert asked[26:32] == [f"the chest for supply space {s}" for s in (1, 2, 3, 4, 5)] + [
         "the chest for Milan's seat 1 (3N)"
     ]
     # The other players' jobs are dealt face down: entered as '?', and named.

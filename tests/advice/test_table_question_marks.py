@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 
 from tournament.advice.play import PlaySession
+from tournament.advice.positions import read_record
 
 BRUXELLES = [
     "strip 1", "strip 2", "strip 3", "strip 4", "compass wood", "compass stone", "compass iron",
@@ -47,10 +48,37 @@ def test_a_face_up_keep_the_placeholder_deal_forces_is_not_taken_as_hidden():
     assert "  P2: ?" not in text
 
 
-def test_a_question_mark_for_the_only_option_is_refused():
+def test_a_forced_entry_after_question_marks_is_filled_in_not_asked():
+    """Was: with '?' entries in the history (the other players' jobs) the one remaining A
+    tile was asked as a one-line menu; without them forced entries were filled in. Now
+    both are filled in when no world consistent with what the user saw offers another."""
     text = _table("python_staufer(players=3)", [*STAUFER, "?"])
-    assert "the extra A tile (the king's start region)? 1. A tile: Palermo" in text
-    assert "('?'): there is one option, A tile: Palermo: give it" in text
+    assert "P3's office job card: ? (hidden from you; one of 4)" in text  # '?' before it
+    assert "the extra A tile (the king's start region)?" not in text
+    assert "  the extra A tile (the king's start region): Palermo (the only option)" in text
+    assert "  the region at board position 6: Aachen (the only option)" in text  # no '?' yet
+    # the typed '?' lands on the next real question, a public tile: refused with its menu
+    assert "('?'): P1 can see this chance outcome (the B tile for round 1; it is one of" in text
+
+
+def test_a_forced_entry_after_question_marks_is_not_an_undo_step():
+    """Undo steps back over the filled-in entry to the last typed one (the fifth A tile)."""
+    text = _table("python_staufer(players=3)", [*STAUFER, "undo", "A tile: Palermo"])
+    assert "undone: back 2 actions to your previous entry" in text
+    assert "  the extra A tile (the king's start region): Augsburg (the only option)" in text
+
+
+def test_a_loaded_table_game_counts_forced_entries_after_question_marks_as_filled_in(tmp_path):
+    """A loaded game's undo also steps over them (was: counted typed, so undo stopped there
+    and, now filled in again at once, went nowhere)."""
+    path = tmp_path / "g.json"
+    _table("python_staufer(players=3)", [*STAUFER, f"save {path}"])
+    out = io.StringIO()
+    PlaySession(
+        "python_staufer(players=3)", ["me", "table", "table"], 0, inp=io.StringIO("undo\nquit\n"),
+        out=out, chance="manual", record=read_record(path), load_path=str(path),
+    ).run()  # fmt: skip
+    assert "undone: back 2 actions to your previous entry" in out.getvalue()
 
 
 def test_help_offers_a_question_mark_only_where_one_can_be_taken():

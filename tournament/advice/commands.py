@@ -11,7 +11,7 @@ from spiel_games.common.errors import one_line
 from tournament.advice.advise import advise
 from tournament.advice.advise_text import render
 from tournament.advice.saving import RecordKeeper
-from tournament.advice.unknown import World
+from tournament.advice.unknown import World, prefix
 
 COMMANDS = ("hint", "undo", "save", "board", "help", "quit")
 
@@ -113,12 +113,7 @@ class SessionCommands:
         self.say(render(adv, header=False, timing=False))
 
     def _truncate(self, n: int) -> None:
-        self.world = World(
-            states=self.world.states[: n + 1],
-            actions=self.world.actions[:n],
-            unknown=[u for u in self.world.unknown if u < n],
-            viewer=self.world.viewer,
-        )
+        self.world = prefix(self.world, n)
         del self.items[n:]
         del self.typed[n:]
         if self.table_mode:  # a reveal an undone entry triggered is no longer shown

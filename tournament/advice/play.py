@@ -68,6 +68,7 @@ from tournament.advice.terminal import (
     entry_text,
     fmt_num,
     loaded_world,
+    menu_name,
     observable,
     rank_order,
     readable_observation,
@@ -75,7 +76,7 @@ from tournament.advice.terminal import (
     split_seats,
     view_header,
 )
-from tournament.advice.unknown import World, scores_determined
+from tournament.advice.unknown import World, prefix, scores_determined
 from tournament.match import final_scores, seed_streams
 
 __all__ = [
@@ -165,7 +166,9 @@ class PlaySession(SessionCommands, TableEntries):
             check_resumable(record, chance, self.table_mode, self.me)
             self.world = loaded_world(self.game, record, self.me if self.table_mode else None)
             self.items = record.items()
-            self.typed = [not self._automatic(s) for s in self.world.states[:-1]]
+            self.typed = [
+                not self._automatic(prefix(self.world, i)) for i in range(len(self.items))
+            ]
         self.files = RecordKeeper(
             lambda: (self.record(), self.items, self.typed),
             self.say,
@@ -208,6 +211,7 @@ class PlaySession(SessionCommands, TableEntries):
             self.say(f"  {who}: {entry_text(before, action)}")
         elif mover != CHANCE:
             self.say(f"  {who} moved (hidden from you)")
+        self._round_end(before, action)
 
     # ----- the game loop --------------------------------------------------------------
     def _apply(self, action: int, typed: bool = False) -> None:
@@ -350,12 +354,9 @@ class PlaySession(SessionCommands, TableEntries):
         self.say(f"--- P{p + 1} to move (you) ---")
         self.say(readable_observation(s, p))
         self.say("legal moves:")
-        self._list(legal)
+        for i, (a, name) in enumerate(legal, start=1):
+            self.say(f"  {i:>2}. {menu_name(s, p, a, name)}")
         return legal
-
-    def _list(self, legal: list[tuple[int, str]]) -> None:
-        for i, (_, name) in enumerate(legal, start=1):
-            self.say(f"  {i:>2}. {name}")
 
     def _read(self, prompt: str) -> str | None:
         """The next non-empty input line, or None at end of input."""
@@ -393,5 +394,7 @@ class PlaySession(SessionCommands, TableEntries):
                 self.say(str(e))
                 continue
             self.say(f"  P{p + 1} (you): {self.state.action_to_string(p, a)}")
+            before = self.state
             self._apply(a, typed=True)
+            self._round_end(before, a)
             return True

@@ -34,6 +34,7 @@ from tournament.advice.unknown import (
     adopt_world,
     options,
     possible_options,
+    prefix,
     single_changes,
     world_choices,
 )
@@ -81,13 +82,7 @@ def reveal_menu(world: World, reveal: Reveal, viewer: int) -> dict[int, tuple[st
     allows it)}: those one change of the entry reaches, and those a world re-dealt from
     what ``viewer`` saw before the entry allows (possible only with other '?' changed)."""
     j = reveal.item
-    prefix = World(
-        states=world.states[: j + 1],
-        actions=world.actions[:j],
-        unknown=[u for u in world.unknown if u < j],
-        viewer=world.viewer,
-    )
-    menu = possible_options(prefix, viewer)
+    menu = possible_options(prefix(world, j), viewer)
     state = world.states[j]
     for a in reveal.seen:  # a value one change reaches keeps the world's other choices
         menu[a] = (state.action_to_string(mover(state), a), world_choices(world))

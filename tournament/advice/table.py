@@ -19,7 +19,9 @@ from tournament.advice.terminal import (
     choose,
     entry_name,
     entry_text,
+    menu_name,
     readable_observation,
+    round_summary,
     view_header,
 )
 from tournament.advice.unknown import (
@@ -91,8 +93,9 @@ class TableEntries:
         self.typed.append(typed)
         return s
 
-    def _automatic(self, state) -> bool:
-        """Whether table mode fills this entry in itself (no prompt)."""
+    def _automatic(self, world: World) -> bool:
+        """Whether table mode fills in the entry at the end of ``world`` itself (no prompt)."""
+        state = world.state
         if state.is_terminal():
             return True
         mover = CHANCE if state.is_chance_node() else state.current_player()
@@ -102,26 +105,43 @@ class TableEntries:
             return True  # an AI seat
         if mover == CHANCE and self.chance == "seed":
             return True
-        if hidden_from(state, self.me):
-            return True
-        # One option is forced only when nothing is unknown: with '?' in the history, the
-        # placeholder world may offer one option where the real game offers several.
-        return len(options(state)) == 1 and not self.world.unknown
+        return hidden_from(state, self.me) or self._forced(world)
+
+    def _forced(self, world: World) -> bool:
+        """Whether the entry at the end of ``world`` has one option in every world consistent
+        with what you saw: the placeholder world's one option, and no other in the worlds
+        the menu comes from (``possible_options``; was: never with '?' in the history, so
+        a forced public entry after a '?' was asked as a one-line menu)."""
+        if len(options(world.state)) != 1:
+            return False
+        return not world.unknown or len(possible_options(world, self.me)) == 1
 
     def _fill_automatic(self) -> bool:
         """Fill in entries that need no prompt (one option, or hidden from you); True if any."""
         s = self.state
-        if s.is_terminal() or not self._automatic(s):
+        if s.is_terminal() or not self._automatic(self.world):
             return False
         who = entry_name(s)  # at a chance node what it decides: "P3's start card"
         opts = options(s)
+        item: int | str
         if len(opts) == 1 and not hidden_from(s, self.me):
-            self._enter(opts[0], typed=False)
-            self.say(f"  {who}: {entry_text(s, opts[0])}")
+            item, line = opts[0], f"  {who}: {entry_text(s, opts[0])} (the only option)"
         else:
-            self._enter(UNKNOWN, typed=False)
-            self.say(f"  {who}: ? (hidden from you; one of {len(opts)})")
+            item, line = UNKNOWN, f"  {who}: ? (hidden from you; one of {len(opts)})"
+        self._said(line, self._enter(item, typed=False))
         return True
+
+    def _said(self, line: str, before) -> None:
+        """Confirm the entry just made from ``before`` in ``line``, then say what it ended."""
+        self.say(line)
+        self._round_end(before, self.world.actions[-1])
+
+    def _round_end(self, before, action: int) -> None:
+        """Say what the entry ``action`` from ``before`` ended that no move shows: a round's
+        scoring (Die Staufer), from the public position only (terminal.round_summary)."""
+        text = round_summary(before, action, self.state)
+        if text:
+            self.say(text)
 
     def _table_entry(self) -> bool:
         """One chance outcome or table seat's move, typed by the user; False to stop."""
@@ -137,7 +157,10 @@ class TableEntries:
 
         def show():
             what = who if mover == CHANCE else f"{who}'s move"
-            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal_now(), 1))
+            listed = "; ".join(
+                f"{i}. {menu_name(self.state, mover, a, name)}"
+                for i, (a, name) in enumerate(legal_now(), 1)
+            )
             self.say(f"{what}? {listed}")
 
         def board():
@@ -169,8 +192,7 @@ class TableEntries:
                 except HistoryError as e:
                     self.say(str(e).replace("history item", "entry"))
                     continue
-                self._enter(UNKNOWN, typed=True)
-                self.say(f"  {who}: ?")
+                self._said(f"  {who}: ?", self._enter(UNKNOWN, typed=True))
                 return True
             legal = legal_now()
             item: int | str
@@ -196,8 +218,7 @@ class TableEntries:
                     + " (or a command: help)"
                 )
                 continue
-            a = self.world.actions[-1]
-            self.say(f"  {who}: {entry_text(before, a)}")
+            self._said(f"  {who}: {entry_text(before, self.world.actions[-1])}", before)
             return True
 
     def _settle_reveals(self) -> bool:
@@ -218,11 +239,14 @@ class TableEntries:
         s = self.world.states[j]
         who = entry_name(s)
         what = who if s.is_chance_node() else f"{who}'s move"
+        by = CHANCE if s.is_chance_node() else s.current_player()
         menu = self._settling(j, reveal_menu(self.world, reveal, self.me))
         legal = [(a, name) for a, (name, _) in menu.items()]
 
         def show():
-            listed = "; ".join(f"{i}. {name}" for i, (_, name) in enumerate(legal, 1))
+            listed = "; ".join(
+                f"{i}. {menu_name(s, by, a, name)}" for i, (a, name) in enumerate(legal, 1)
+            )
             self.say(f"shown now: {what} (entry {j + 1}, entered as '?'); which is it? {listed}")
 
         def board():

@@ -123,6 +123,22 @@ def entry_text(state, action: int) -> str:
     return state.action_to_string(state.current_player(), action)
 
 
+def menu_name(state, player: int, action: int, name: str) -> str:
+    """An option as a menu lists it: its name, then what tells it apart from the others
+    where the game's data says more than the name (a meeple game's ``option_details``:
+    "stock card 3 (4 BF) [shields 2-3 and 3-4]"). The name alone is what one types."""
+    details = getattr(state, "option_details", None)
+    extra = "" if details is None else str(details(player, action))
+    return f"{name} [{extra}]" if extra else name
+
+
+def round_summary(before, action: int, after) -> str:
+    """What the move ``action`` from ``before`` to ``after`` ended that no move shows (a
+    meeple game's ``round_summary``: a round's scoring), as log lines; "" for none."""
+    summary = getattr(after, "round_summary", None)
+    return "" if summary is None else str(summary(before, action))
+
+
 def view_header(state, viewer: int, what: str = "") -> str:
     """The line above ``viewer``'s view when it is shown between decisions: what comes next
     (``what``, else who moves or what a chance entry decides) and whose view it is."""
@@ -223,8 +239,10 @@ def rank_order(scores: list[float]) -> list[int]:
 def choose(legal: list[tuple[int, str]], text: str) -> int:
     """The action a human typed: a 1-based number, or a name by the one matching rule of
     every game (spiel_games.common.naming.match: exact, then up to case and spacing, then
-    the one it uniquely begins, then the one it uniquely ends as whole words)."""
+    the one it uniquely begins, then the one it uniquely ends as whole words); the details
+    a menu line adds in brackets (``menu_name``) may be copied along."""
     t = text.strip()
+    t = re.sub(r"\s+\[[^\[\]]*\]$", "", t) or t  # a menu line's "[details]" copied along
     if re.fullmatch(r"[0-9]+", t):  # ASCII digits: int() also reads "١" and "１"
         k = int(t) if len(t) <= 18 else 0  # int() refuses over 4300 digits
         if 1 <= k <= len(legal):

@@ -50,6 +50,7 @@ __all__ = [
     "is_unknown",
     "options",
     "possible_options",
+    "prefix",
     "scores_determined",
     "single_changes",
     "visibility_classes",
@@ -253,6 +254,16 @@ def build_world(game, items: list, viewer: int | None = None) -> World:
             check_hidden(world.states[j], viewer, j + 1)
         world.viewer = viewer
     return world
+
+
+def prefix(world: World, n: int) -> World:
+    """``world`` up to its first ``n`` items (the position before item ``n``)."""
+    return World(
+        states=world.states[: n + 1],
+        actions=world.actions[:n],
+        unknown=[u for u in world.unknown if u < n],
+        viewer=world.viewer,
+    )
 
 
 def world_choices(world: World) -> dict[int, int]:
