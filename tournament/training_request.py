@@ -5,13 +5,11 @@ each refusal is a one-line ``TrainError``."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from solvers import value_model
-from spiel_games.common.files import TMP_PREFIX, existing_parent
+from spiel_games.common.files import write_problem
 from tournament.ledger import MANIFEST
 from tournament.positions import TrainError
 
@@ -44,15 +42,9 @@ WORK_PARTS = ("games", "positions")  # what a work directory holds: the ledger, 
 def check_writable(option: str, path: Path) -> None:
     """The nearest existing folder on ``path``'s way can be written to: a read-only disk is
     said before the self-play, not after it."""
-    parent = existing_parent(path)
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise TrainError(f"{option} {path}: cannot write in {parent}")
-    try:  # the permission bits are not the whole story (/proc, a disk mounted read-only)
-        fd, probe = tempfile.mkstemp(dir=parent, prefix=f"{TMP_PREFIX}probe-")
-    except OSError as e:
-        raise TrainError(f"{option} {path}: cannot write in {parent} ({e.strerror or e})") from None
-    os.close(fd)
-    os.unlink(probe)
+    problem = write_problem(path)
+    if problem:
+        raise TrainError(f"{option} {path}: {problem}")
 
 
 def train_command(cfg: TrainConfig) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,6 +52,23 @@ def existing_parent(path: str | Path) -> Path:
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     return parent
+
+
+def write_problem(path: str | Path) -> str:
+    """Why ``path`` could not be written ("" when it could): the nearest existing folder
+    on its way must be a folder that takes a new file, found by making and removing a
+    probe (the permission bits are not the whole story: /proc, a disk mounted read-only,
+    root's access). Nothing is left behind."""
+    parent = existing_parent(path)
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        return f"cannot write in {parent}"
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=f"{TMP_PREFIX}probe-")
+    except OSError as e:
+        return f"cannot write in {parent} ({e.strerror or e})"
+    os.close(fd)
+    os.unlink(probe)
+    return ""
 
 
 @contextlib.contextmanager

@@ -157,10 +157,34 @@ def test_a_failed_save_leaves_the_old_record_intact(tmp_path, monkeypatch):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
 
 
-def test_unsaved_moves_that_cannot_be_kept_exit_non_zero(tmp_path, monkeypatch):
+def test_a_recovery_folder_that_cannot_be_written_is_refused_before_any_move(tmp_path, monkeypatch):
+    """Was: found only at the stop, when the moves typed were lost ('warning: 3 unsaved
+    actions could NOT be kept', exit 1)."""
     blocked = tmp_path / "file-not-dir"
     blocked.write_text("")
-    monkeypatch.setenv("MEEPLE_RECOVERY_DIR", str(blocked / "recovery"))
+    for folder in (blocked / "recovery", blocked, "/proc/meeple-recovery"):
+        monkeypatch.setenv("MEEPLE_RECOVERY_DIR", str(folder))
+        r = CliRunner().invoke(app, ["play", TINY, "--seats", "human,heuristic"], input="1\nquit\n")
+        assert r.exit_code == 2, r.output
+        assert r.stderr.startswith(f"error: the recovery folder {folder}: cannot write in")
+        assert r.stderr.count("\n") == 1 and "MEEPLE_RECOVERY_DIR" in r.stderr
+        assert r.stdout == ""
+
+
+def test_unsaved_moves_that_cannot_be_kept_exit_non_zero(tmp_path, monkeypatch):
+    """The folder was writable at the start and is not at the stop."""
+    folder = tmp_path / "recovery"
+    monkeypatch.setenv("MEEPLE_RECOVERY_DIR", str(folder))
+    from tournament.advice import saving
+
+    real = saving.RecordKeeper._recovery_file
+
+    def gone(self, record):
+        folder.rmdir() if folder.exists() else None
+        folder.write_text("")  # a file where the folder was
+        return real(self, record)
+
+    monkeypatch.setattr(saving.RecordKeeper, "_recovery_file", gone)
     r = CliRunner().invoke(app, ["play", TINY, "--seats", "human,heuristic"], input="1\nquit\n")
     assert r.exit_code == 1
     assert "unsaved actions could NOT be kept" in r.output
@@ -291,3 +315,29 @@ def test_one_action_is_singular_in_the_session_messages(tmp_path):
     record = PlaySession(TINY, SEATS, 3, inp=io.StringIO(""), out=io.StringIO()).record()
     keeper = RecordKeeper(lambda: (record, [5], [True]), said.append)
     assert keeper.save(str(path)) and said == [f"saved 1 action to {path}"]
+
+
+def test_two_sessions_on_one_save_path_never_overwrite_each_other(tmp_path, recovery_dir):
+    """Was: two `meeple play --save same.json` sessions (the file new to both) each saved
+    over the other's game and both said "saved"; the second one's game is now kept in a
+    recovery file and the first one's record stays."""
+    path = tmp_path / "same.json"
+    first, _ = session("1\nsave\n", save_path=str(path))
+    out = io.StringIO()  # another seed: another game
+    second = PlaySession(TINY, SEATS, 4, inp=io.StringIO("1\nquit\n"), out=out, save_path=str(path))
+    mine = first.run()
+    assert read_record(path).action_ids() == mine.actions
+    theirs = second.run()
+    assert read_record(path).action_ids() == mine.actions  # not overwritten
+    assert theirs.kept == "recovered" and "changed by another program or session" in out.getvalue()
+    recovered = [read_record(p) for p in recovery_dir.iterdir()]
+    assert [r.action_ids() for r in recovered] == [theirs.actions]
+
+
+def test_a_record_deleted_during_the_session_is_written_again(tmp_path):
+    path = tmp_path / "mine.json"
+    s, _ = session("1\nsave\n2\nquit\n", save_path=str(path))
+    s.files.save(str(path))
+    path.unlink()
+    result = s.run()
+    assert result.kept == "saved" and read_record(path).action_ids() == result.actions

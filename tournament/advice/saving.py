@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spiel_games.common.errors import MeepleError
-from spiel_games.common.files import atomic_write_text
+from spiel_games.common.files import atomic_write_text, write_problem
 from tournament.advice.advise_text import count
 from tournament.advice.positions import GameRecord
 
@@ -58,6 +58,25 @@ def check_save_path(path: str, *, load_path: str | None = None, force: bool = Fa
         )
 
 
+def check_recovery(folder: Path) -> None:
+    """Refuse a session whose recovery folder cannot be written, before any move is typed
+    (was: found at the stop, the unsaved moves lost with a warning)."""
+    problem = write_problem(folder / "probe")
+    if problem:
+        raise SaveRefused(
+            f"the recovery folder {folder}: {problem}; unsaved moves are kept there: set"
+            f" {RECOVERY_ENV} to a folder you can write"
+        )
+
+
+def _text(path: Path) -> str | None:
+    """The file's text now, None when there is none (or it cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return None
+
+
 def _same(a: str | Path | None, b: str | Path | None) -> bool:
     return a is not None and b is not None and Path(a).resolve() == Path(b).resolve()
 
@@ -83,6 +102,7 @@ class RecordKeeper:
     ):
         if save_path is not None:
             check_save_path(save_path, load_path=load_path, force=force)
+        check_recovery(recovery if recovery is not None else recovery_dir())
         self.snapshot = snapshot
         self.say = say
         self.warn = warn or say  # failures: stderr at a terminal (``PlaySession.warn``)
@@ -90,6 +110,10 @@ class RecordKeeper:
         self.load_path = load_path
         self.recovery = recovery
         self.owned = {Path(p).resolve() for p in (save_path, load_path) if p is not None}
+        # what each owned file held when this session last read or wrote it: a file that
+        # no longer holds that was written by someone else (another session on the same
+        # --save) and is not overwritten (was: the later save silently replaced it)
+        self.known = {p: _text(p) for p in self.owned}
         self.saved: list[str] = []  # every path written, in order
         self.clean: list = list(snapshot()[1]) if load_path is not None else []
 
@@ -123,10 +147,20 @@ class RecordKeeper:
                     " overwrites it"
                 )
                 return False
-            atomic_write_text(target, record.dumps())
+            known = self.known.get(target.resolve())
+            if not force and target.exists() and _text(target.resolve()) != known:
+                self.warn(
+                    f"{path!r} was changed by another program or session since this one"
+                    f" last read or wrote it; not overwritten: 'save {path} --force'"
+                    " overwrites it"
+                )
+                return False
+            text = record.dumps()
+            atomic_write_text(target, text)
         except (OSError, ValueError) as e:  # a name too long, or with a NUL byte
             self.warn(f"cannot save to {path!r}: {getattr(e, 'strerror', None) or e}")
             return False
+        self.known[target.resolve()] = text
         self.owned.add(target.resolve())
         self.saved.append(path)
         self.clean = list(items)
@@ -146,7 +180,7 @@ class RecordKeeper:
         try:
             path = self._recovery_file(record)
         except OSError as e:
-            self.warn(f"warning: {n} unsaved actions could NOT be kept: {e.strerror or e}")
+            self.warn(f"error: {n} unsaved actions could NOT be kept: {e.strerror or e}")
             return "lost"
         self.saved.append(str(path))
         (self.warn if self.save_path else self.say)(  # a failed --save is a failure
