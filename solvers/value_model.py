@@ -35,7 +35,7 @@ from pathlib import Path
 
 from solvers.value_mlp import Network, position_inputs
 from spiel_games.common.errors import MeepleError, one_line
-from spiel_games.common.files import atomic_write_text
+from spiel_games.common.files import FileTooLarge, NotRegularFile, atomic_write_text, read_regular
 
 FORMAT = "meeple-value-model"
 FORMAT_VERSION = 2  # 2: the "kind" field (and "network" for kind "mlp")
@@ -194,10 +194,17 @@ def parse(text: str, source: str = "value model") -> ValueModel:
     )
 
 
+MAX_MODEL_BYTES = 64 * 2**20  # models are a few kB to a few MB; read no further than this
+
+
 def load(path: str | Path) -> ValueModel:
+    """The model in ``path``: a device (``model=/dev/zero`` read until memory ran out), a
+    pipe or a file over MAX_MODEL_BYTES is refused before it is read."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = read_regular(path, MAX_MODEL_BYTES).decode()
+    except (NotRegularFile, FileTooLarge) as e:
+        raise ValueModelError(f"value model {path} {e}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ValueModelError(f"cannot read value model {path}: {one_line(e)}") from None
     return parse(text, str(path))

@@ -30,13 +30,11 @@ from __future__ import annotations
 
 import errno
 import json
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from spiel_games.common.errors import MeepleError
-from spiel_games.common.files import atomic_write_text
+from spiel_games.common.files import FileTooLarge, NotRegularFile, atomic_write_text, read_regular
 from spiel_games.common.naming import mover
 from tournament.match import final_scores
 
@@ -44,13 +42,6 @@ FORMAT = "meeple-game-record"
 VERSION = 1
 UNKNOWN = "?"  # an entry the recording player could not see
 MAX_RECORD_BYTES = 64 * 2**20  # records are a few kB; read no further than this
-_NOT_REGULAR = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
 
 
 class HistoryError(MeepleError):
@@ -205,31 +196,15 @@ def _read_bytes(path: str | Path) -> bytes:
     without waiting for a writer) or an over-large file is refused before it is read."""
     where = f"game record {str(path)!r}"
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        return read_regular(path, MAX_RECORD_BYTES)
+    except NotRegularFile as e:
+        raise (NoRecordError if e.is_dir else HistoryError)(f"{where} {e}") from None
+    except FileTooLarge as e:
+        raise HistoryError(f"{where} {e}, the most a game record may be") from None
     except OSError as e:
         names_none = e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR)
         error = NoRecordError if names_none else HistoryError
         raise error(f"cannot read {where}: {e.strerror or e}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((what for test, what in _NOT_REGULAR if test(mode)), "a special file")
-            error = NoRecordError if stat.S_ISDIR(mode) else HistoryError  # a path, no file
-            raise error(f"{where} is {kind}, not a file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise HistoryError(f"cannot read {where}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_RECORD_BYTES:
-        cap = (
-            f"{MAX_RECORD_BYTES >> 20} MiB"
-            if MAX_RECORD_BYTES % 2**20 == 0
-            else f"{MAX_RECORD_BYTES:,} bytes"
-        )
-        raise HistoryError(f"{where} is over {cap}, the most a game record may be")
-    return data
 
 
 def json_reason(e: json.JSONDecodeError) -> str:

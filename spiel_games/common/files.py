@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,6 +53,52 @@ def existing_parent(path: str | Path) -> Path:
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     return parent
+
+
+_NOT_REGULAR = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+class NotRegularFile(OSError):
+    """A path that names a directory, a device, a pipe or a socket, not a file."""
+
+    def __init__(self, kind: str, is_dir: bool):
+        super().__init__(f"is {kind}, not a file")
+        self.kind = kind
+        self.is_dir = is_dir
+
+
+class FileTooLarge(OSError):
+    """A file over the size its reader accepts."""
+
+    def __init__(self, limit: int):
+        cap = f"{limit >> 20} MiB" if limit % 2**20 == 0 else f"{limit:,} bytes"
+        super().__init__(f"is over {cap}")
+        self.limit = limit
+
+
+def read_regular(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, refused before it is read when it is not one
+    (a device such as /dev/zero, a pipe opened without waiting for a writer: NotRegularFile)
+    or is over ``limit`` bytes (FileTooLarge); open's own OSError otherwise."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((what for test, what in _NOT_REGULAR if test(mode)), "a special file")
+            raise NotRegularFile(kind, stat.S_ISDIR(mode))
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise FileTooLarge(limit)
+    return data
 
 
 def write_problem(path: str | Path) -> str:

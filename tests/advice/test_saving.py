@@ -341,3 +341,27 @@ def test_a_record_deleted_during_the_session_is_written_again(tmp_path):
     path.unlink()
     result = s.run()
     assert result.kept == "saved" and read_record(path).action_ids() == result.actions
+
+
+def test_a_record_loads_under_any_spelling_of_its_game_string(tmp_path, recovery_dir):
+    """Was: `replay --save` writes the game string spelled out, `play --save` as typed, and
+    `play --load` / `advise --game-file` compared the strings: the same game was refused
+    ("the record is for 'python_coloretto(cards_per_color=9,...)', not '...'")."""
+    import pyspiel
+
+    spelled = str(pyspiel.load_game(TINY))
+    assert spelled != TINY
+    path = tmp_path / "mine.json"
+    s = PlaySession(
+        spelled, SEATS, 3, inp=io.StringIO("1\nquit\n"), out=io.StringIO(), save_path=str(path)
+    )
+    s.run()
+    r = CliRunner().invoke(app, ["play", TINY, "--load", str(path)], input="quit\n")
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(app, ["advise", TINY, "--game-file", str(path), "-a", "heuristic"])
+    assert r.exit_code == 0, r.output
+    other = TINY.replace("row_capacity=1", "row_capacity=2")
+    r = CliRunner().invoke(app, ["play", other, "--load", str(path)], input="quit\n")
+    assert r.exit_code == 2 and "the record is for" in r.stderr
+    r = CliRunner().invoke(app, ["advise", other, "--game-file", str(path), "-a", "heuristic"])
+    assert r.exit_code != 0 and "the game record is for" in r.stderr

@@ -124,6 +124,20 @@ def test_a_binary_file_given_as_model_is_one_line_error(tmp_path):
         make_agent(f"ismcts(eval=learned,model={path})", game)
 
 
+def test_a_model_path_that_is_no_regular_file_or_too_large_is_refused_unread(tmp_path, monkeypatch):
+    """Was: `model=/dev/zero` was read until the process ran out of memory (killed by the
+    kernel; in `advise --serve` the engine died with it)."""
+    with pytest.raises(vm.ValueModelError, match="/dev/zero is a character device, not a file"):
+        vm.load("/dev/zero")
+    big = tmp_path / "big.json"
+    big.write_text("x" * 40)
+    monkeypatch.setattr(vm, "MAX_MODEL_BYTES", 32)
+    with pytest.raises(vm.ValueModelError, match="is over 32 bytes"):
+        vm.load(big)
+    with pytest.raises(AgentSpecError, match="character device"):
+        make_agent("ismcts(eval=learned,model=/dev/zero)", pyspiel.load_game(BRUX3))
+
+
 def test_a_model_whose_spread_reaches_zero_or_has_nan_weights_is_refused(tmp_path):
     model, _ = vf.fit("toy", ("a", "b"), _synthetic())
     data = json.loads(model.to_json())

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import spiel_games
+from spiel_games.common.errors import MeepleError
 from spiel_games.common.naming import mover
 from tournament.advice.items import (
     CHANCE,
@@ -145,6 +146,19 @@ class Position(NamedTuple):
     viewer: int | None
 
 
+def same_game(a: str, b: str) -> bool:
+    """Whether two game strings name the same game (``python_coloretto(players=3)`` and
+    the record's spelled-out ``python_coloretto(cards_per_color=9,...,players=3,...)``):
+    compared as the games they load (was: as strings, so `replay --save`'s records were
+    refused by the command line that made them)."""
+    if a == b:
+        return True
+    try:
+        return str(spiel_games.load_game(a)) == str(spiel_games.load_game(b))
+    except MeepleError:  # a string that does not load names no game of the record
+        return False
+
+
 def position_from(
     game_string: str | None,
     history=None,
@@ -161,7 +175,7 @@ def position_from(
         raise HistoryError("give exactly one of --history and --game-file")
     if record_path is not None:
         rec = read_record(record_path)
-        if game_string and game_string != rec.game:
+        if game_string and not same_game(game_string, rec.game):
             raise HistoryError(f"the game record is for {rec.game!r}, not {game_string!r}")
         game_string = rec.game
         game = spiel_games.load_game(game_string)

@@ -268,7 +268,7 @@ def play_cmd(
     """Play in the terminal against AI seats, or mirror a physical game (table mode):
     numbered moves, hint, undo, save."""
     from tournament.advice.play import PlayError, PlaySession, split_seats  # deferred: fast --help
-    from tournament.advice.positions import read_record  # deferred: fast --help
+    from tournament.advice.positions import read_record, same_game  # deferred: fast --help
     from tournament.advice.terminal import (  # deferred: fast --help
         default_hint_agent,
         stop_signals,
@@ -281,7 +281,7 @@ def play_cmd(
             record = read_record(load)
     with domain_errors(2):
         if record is not None:
-            if game_string and game_string != record.game:
+            if game_string and not same_game(game_string, record.game):
                 raise PlayError(f"the record is for {record.game!r}, not {game_string!r}")
             game_string = record.game
         if not game_string:
