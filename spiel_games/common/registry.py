@@ -162,6 +162,11 @@ def load_game(game_string: str, any_openspiel: bool = False):
     if name != name.strip():  # pyspiel refuses it too, with a list of games cut off here
         raise GameStringError(f"cannot load {game_string!r}: spaces around the game's name")
     _refuse_repeated_parameters(game_string)
+    if name not in _REGISTRY and f"python_{name}" in _REGISTRY:  # `games show` takes these
+        raise GameStringError(
+            f"unknown game {name!r}: a game string names python_{name}, e.g."
+            f" 'python_{name}{game_string[len(name) :] or '(players=3)'}'"
+        )
     try:
         get_spec(game_string)
     except KeyError as e:

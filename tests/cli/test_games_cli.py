@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 import spiel_games
@@ -61,6 +62,23 @@ def test_unknown_game_is_a_one_line_error_with_status_2():
     assert result.exit_code == 2
     assert "unknown game" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["games", "simulate", "coloretto", "--games", "1"], "python_coloretto(players=3)"),
+        (["advise", "rococo(players=4)", "-H", "", "-a", "random"], "python_rococo(players=4)"),
+    ],
+)
+def test_a_game_name_without_its_prefix_names_the_game_string(args, shown):
+    """Was: 'cannot load ...: Unknown game 'coloretto'. Available games are:' with the list
+    cut off (`games show` takes the short name; game strings do not)."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    name = shown.split("(")[0].removeprefix("python_")
+    assert result.stderr.startswith(f"error: unknown game '{name}'")
+    assert f"'{shown}'" in result.stderr
 
 
 def test_bad_parameter_is_a_one_line_error_with_status_2():
