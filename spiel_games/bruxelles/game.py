@@ -58,6 +58,7 @@ from spiel_games.bruxelles.phases import TABLE
 from spiel_games.bruxelles.resample import resample_from_infostate
 from spiel_games.bruxelles.rounds import start
 from spiel_games.bruxelles.state import Phase, initial_core, log_tokens
+from spiel_games.bruxelles.text import round_end
 from spiel_games.bruxelles.view import render_view
 from spiel_games.common.engine import EngineGame, EngineState, Setup
 from spiel_games.common.params import markdown_table
@@ -94,6 +95,7 @@ class BruxellesState(EngineState):
     chance_text = staticmethod(text.chance_description)
     option_text = staticmethod(text.option_details)
     setup_text = staticmethod(text.setup_conventions)
+    round_text = staticmethod(round_end.round_text)
     resampler = staticmethod(resample_from_infostate)
 
     # ----- inspection ----------------------------------------------------------------------

@@ -30,7 +30,7 @@ from spiel_games.bruxelles.state import (
     Task,
     add_at,
     advance_track,
-    column_bids,
+    column_results,
     decide,
     feasible,
     gain_cubes,
@@ -266,15 +266,9 @@ def _t_resolve(s) -> None:
     n = s.n
     won: list[list[int]] = [[] for _ in range(n)]
     tied: list[list[int]] = [[] for _ in range(n)]
-    for col in range(s.cfg.board):
-        card = s.strip_bonus[col]
-        if card < 0:
+    for col, card, _, winners in column_results(s):
+        if not winners:
             continue
-        sums = column_bids(s, col)
-        best = max(sums)
-        if best == 0:
-            continue
-        winners = [p for p in range(n) if sums[p] == best]
         s.strip_bonus = set_at(s.strip_bonus, col, -1)
         if len(winners) == 1:
             won[winners[0]].append(card)

@@ -19,23 +19,48 @@ from spiel_games.bruxelles.state import add_at
 from spiel_games.common.utility import returns_from_keys
 
 
-def score_shields(s) -> None:
-    for spaces in R.shields(s.cfg.board):
-        owners = tuple(s.occ[sp] for sp in spaces)
+@dataclass(frozen=True)
+class ShieldAward:
+    """One full shield at a round's end: its number (row-column, as the stock cards name
+    shields), the owners of its four spaces, and the players who score it (the City Hall
+    value of their level each)."""
+
+    row: int
+    col: int
+    owners: tuple[int, ...]
+    scorers: tuple[int, ...]
+
+
+def shield_awards(board: int, occ: list[int], neutral: int) -> list[ShieldAward]:
+    """Every full shield of the board ``occ`` (each space's occupant) and who scores it
+    (resolution step 4; score_shields and the round's log line read the same list)."""
+    out = []
+    for k, spaces in enumerate(R.shields(board)):
+        owners = tuple(occ[sp] for sp in spaces)
         if min(owners) < 0:
             continue
-        for p in R.shield_scorers(owners, s.neutral_id):
+        row, col = divmod(k, board - 1)
+        out.append(ShieldAward(row + 1, col + 1, owners, tuple(R.shield_scorers(owners, neutral))))
+    return out
+
+
+def score_shields(s) -> None:
+    for award in shield_awards(s.cfg.board, s.occ, s.neutral_id):
+        for p in award.scorers:
             s.vp[p] += R.HALL[s.hall[p]]
 
 
+def brussels_winners(onbrussels: tuple[int, ...]) -> list[int]:
+    """The players with most assistants on the Brussels board (none when it is empty):
+    each sends one of them to the Courthouse (resolution step 5)."""
+    best = max(onbrussels)
+    return [p for p, k in enumerate(onbrussels) if k == best] if best > 0 else []
+
+
 def brussels_majority(s) -> None:
-    best = max(s.onbrussels)
-    if best == 0:
-        return
-    for p in range(s.n):
-        if s.onbrussels[p] == best:
-            s.onbrussels = add_at(s.onbrussels, p, -1)
-            s.court = add_at(s.court, p, 1)
+    for p in brussels_winners(s.onbrussels):
+        s.onbrussels = add_at(s.onbrussels, p, -1)
+        s.court = add_at(s.court, p, 1)
 
 
 def row_points(rows: tuple[int, ...], money: int, works: int, figures: int, assistants: int) -> int:

@@ -1,11 +1,14 @@
 """Die Staufer's round ends are told in the log (was: nothing: the regions scored, the
 points, the bonuses and the king's move happened inside the last turn of the round, and
 only the next board showed the VP track changed). Only public facts: a table game with
-the other players' jobs entered as '?' prints what the true game scores."""
+the other players' jobs entered as '?' prints what the true game scores. Bruxelles 1893's
+likewise (the resolution and the round's scoring), with the others' Workshop draws as '?'."""
 
 from __future__ import annotations
 
 import io
+
+import pytest
 
 import spiel_games
 from tests.advice.test_table import Table, _session
@@ -48,3 +51,67 @@ def test_staufer_table_mode_tells_each_round_end_from_the_public_position():
         "  end of round 3: Augsburg (B tile most_seats) scores 8/4/2: P1 +8, P2 +4, P3 +2"
         " (majority counts: P1 3, P2 3, P3 2); bonus envoys to P1: +2 envoys" in shown
     )
+
+
+# ----- Bruxelles 1893 ------------------------------------------------------------------------
+BRX_SUMMARY = (
+    "  resolution of round ",
+    "  Manneken Pis this round ",
+    "  end of round ",
+    "  VP track: ",
+    "  end of turn: ",
+)
+
+
+def _shield_points(lines: list[str], n: int) -> list[int]:
+    """Each player's VP from the full shields the lines name ("P1 +3 (City Hall space 3)")."""
+    gain = [0] * n
+    for line in lines:
+        if line.startswith("  end of round ") and ": shield " in line:
+            for part in line.split("): ", 1)[1].split(", "):
+                if part.startswith("P") and " +" in part:
+                    who, points = part.split()[:2]
+                    gain[int(who[1:]) - 1] += int(points)
+    return gain
+
+
+@pytest.mark.parametrize(
+    "config, seed", [("python_bruxelles(players=3)", 5), ("python_bruxelles(players=2)", 4)]
+)
+def test_bruxelles_table_mode_tells_each_round_end_and_its_scores(config, seed):
+    """Bruxelles 1893's resolution and end of round are told in the log (was: nothing; the
+    bonus cards, the first player, the shields' VP and the Brussels majority showed only in
+    the next board). The others' Workshop draws are '?' in the session, and the lines are
+    the true game's, whose VP changes they account for."""
+    game = spiel_games.load_game(config)
+    n = game.num_players()
+    table = Table(game, seed)
+    out = io.StringIO()
+    result = _session(table, config, out).run()
+    text = out.getvalue()
+    assert result.finished, text[-2000:]
+    assert "Workshop draw 1 of " in text and "? (hidden from you" in text  # a placeholder world
+    table.sync()  # the last entry ended the game: no prompt read it into the truth
+    shown = [line for line in text.splitlines() if line.startswith(BRX_SUMMARY)]
+    state, true = game.new_initial_state(), []
+    for a in table.truth:
+        before = state.clone()
+        state.apply_action(a)
+        lines = state.round_summary(before, a).splitlines()
+        true += lines
+        if any(line.startswith("  Manneken Pis this round ") for line in lines):
+            first = next(line for line in lines if line.startswith("  Manneken Pis"))
+            assert f"; first player P{state._s.first + 1}" in first  # the true game's
+        if any(line.startswith("  VP track: ") for line in lines):
+            gained = [state._s.vp[p] - before._s.vp[p] for p in range(n)]
+            assert _shield_points(lines, n) == gained, lines
+    assert shown == true
+    assert sum(line.startswith("  VP track: ") for line in shown) == 5
+    assert sum(line.startswith("  end of turn: ") for line in shown) == 4  # not the last
+    assert sum(line.startswith("  Manneken Pis this round ") for line in shown) == 5
+    assert any(": shield " in line and " +" in line for line in shown)  # a shield scored
+    assert any(" tie and each take its power" in line for line in shown)
+    last = shown[-1].removeprefix("  VP track: ").split(", ")
+    assert [int(part.split()[-1]) for part in last] == state._s.vp
+    if n == 2:  # the neutral assistant's majority scores nobody
+        assert any("the neutral colour has most, nobody scores" in line for line in shown)

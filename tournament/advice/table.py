@@ -138,7 +138,8 @@ class TableEntries:
 
     def _round_end(self, before, action: int) -> None:
         """Say what the entry ``action`` from ``before`` ended that no move shows: a round's
-        scoring (Die Staufer), from the public position only (terminal.round_summary)."""
+        scoring (Die Staufer, Bruxelles 1893), from the public position only
+        (terminal.round_summary)."""
         text = round_summary(before, action, self.state)
         if text:
             self.say(text)

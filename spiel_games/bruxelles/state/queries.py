@@ -125,6 +125,21 @@ def column_bids(s, col: int) -> list[int]:
     return sums
 
 
+def column_results(s) -> list[tuple[int, int, list[int], list[int]]]:
+    """Resolution step 1, each column that holds a bonus card: (column, card, each player's
+    bid total, the players with the highest total; none when nobody bid there). One
+    winner takes the card; tied winners each get its power and the card is discarded."""
+    out = []
+    for col in range(s.cfg.board):
+        card = s.strip_bonus[col]
+        if card < 0:
+            continue
+        sums = column_bids(s, col)
+        best = max(sums)
+        out.append((col, card, sums, [p for p in range(s.n) if sums[p] == best] if best else []))
+    return out
+
+
 def unit_available(s, p: int, res: int) -> bool:
     if res == R.P_MONEY:
         return s.money[p] >= R.BF_PER_UNIT

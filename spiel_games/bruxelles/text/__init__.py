@@ -3,7 +3,8 @@
 and endgame rows, and the text rendering of a position (``str(state)``).
 
 Card, colour, figure and compass names are rules data (``rules.toml``, loaded in
-rules.py) and are used from there.
+rules.py) and are used from there. The end of a round for the log (the engine's
+``round_text``) is in ``text.round_end``.
 """
 
 from __future__ import annotations
@@ -115,12 +116,24 @@ def chance_string(s, o: int) -> str:
 POWER_WORDS = {"P": "Royal Palace", "H": "City Hall", "A": "Architect"}
 
 
-def _power(option: tuple[str, ...]) -> str:
+def power_text(option: tuple[str, ...]) -> str:
     """One option of a bonus card's power: "Royal Palace +2", "free 1 assistant"."""
     k = len(option)
     if option[0] == "C":
         return f"free {k} assistant{'s' if k > 1 else ''}"
     return f"{POWER_WORDS[option[0]]} +{k}"
+
+
+def bonus_details(card: int) -> str:
+    """A bonus card's power, VP symbols and Manneken Pis: "Royal Palace +1 or City Hall
+    +1, 2 VP symbols"."""
+    options, vp, manneken, _ = R.BONUS[card]
+    parts = [" or ".join(power_text(opt) for opt in options)]
+    if vp:
+        parts.append(f"{vp} VP symbol{'s' if vp > 1 else ''}")
+    if manneken:
+        parts.append(f"{manneken} Manneken Pis")
+    return ", ".join(parts)
 
 
 def option_details(s, player: int, o: int) -> str:
@@ -134,13 +147,7 @@ def option_details(s, player: int, o: int) -> str:
     if ph == Phase.C_STRIP:
         return ", ".join(ACTION_TITLES[x] for x in R.STRIPS[o][: s.cfg.board])
     if ph == Phase.C_BONUS:
-        options, vp, manneken, _ = R.BONUS[o]
-        parts = [" or ".join(_power(opt) for opt in options)]
-        if vp:
-            parts.append(f"{vp} VP symbol{'s' if vp > 1 else ''}")
-        if manneken:
-            parts.append(f"{manneken} Manneken Pis")
-        return ", ".join(parts)
+        return bonus_details(o)
     if ph == Phase.C_STOCK:
         (r1, c1), (r2, c2) = R.STOCK_SHIELDS[s.n][o]
         return f"shields {r1}-{c1} and {r2}-{c2}"
