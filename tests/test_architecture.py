@@ -39,7 +39,7 @@ sys.modules["house_rules"] = H  # dataclasses look their module up
 _spec.loader.exec_module(H)
 
 # The game-package layers, bottom first. A module may import only from its own layer or below
-# (modules listed together may import each other, acyclically). `phases` may be a package.
+# (modules listed together may import each other, acyclically). Any layer may be a package (`phases/`, `rules/`, `state/`, `text/`).
 GAME_LAYERS: tuple[tuple[str, ...], ...] = (
     ("rules",),
     ("actions",),

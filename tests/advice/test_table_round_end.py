@@ -7,6 +7,7 @@ likewise (the resolution and the round's scoring), with the others' Workshop dra
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,18 @@ import spiel_games
 from tests.advice.test_table import Table, _session
 
 CONFIG = "python_staufer(players=3)"
+ADVICE_MD = Path(__file__).resolve().parents[2] / "docs" / "advice.md"
+
+
+def _doc_lines(block: int) -> list[str]:
+    """The lines of the ``block``-th example of round-end lines in docs/advice.md (0: Die
+    Staufer's, 1: Bruxelles 1893's), without the "..." that stands for lines left out."""
+    text = ADVICE_MD.read_text(encoding="utf-8")
+    text = text[text.index("A round's end that no move shows") :]
+    blocks = [b.split("```", 1)[0] for b in text.split("```\n")[1::2]]
+    return [ln for ln in blocks[block].splitlines() if ln.strip() != "..."]
+
+
 SUMMARY = ("  end of round ", "  VP track: ", "  the king moves ")
 
 
@@ -51,6 +64,9 @@ def test_staufer_table_mode_tells_each_round_end_from_the_public_position():
         "  end of round 3: Augsburg (B tile most_seats) scores 8/4/2: P1 +8, P2 +4, P3 +2"
         " (majority counts: P1 3, P2 3, P3 2); bonus envoys to P1: +2 envoys" in shown
     )
+    # docs/advice.md's example is this game's output, line for line (docs never go stale)
+    doc = _doc_lines(0)
+    assert doc and all(line in shown for line in doc), doc
 
 
 # ----- Bruxelles 1893 ------------------------------------------------------------------------
@@ -113,5 +129,8 @@ def test_bruxelles_table_mode_tells_each_round_end_and_its_scores(config, seed):
     assert any(" tie and each take its power" in line for line in shown)
     last = shown[-1].removeprefix("  VP track: ").split(", ")
     assert [int(part.split()[-1]) for part in last] == state._s.vp
+    if (config, seed) == ("python_bruxelles(players=3)", 5):  # docs/advice.md's example
+        doc = _doc_lines(1)
+        assert doc and all(line in shown for line in doc), [ln for ln in doc if ln not in shown]
     if n == 2:  # the neutral assistant's majority scores nobody
         assert any("the neutral colour has most, nobody scores" in line for line in shown)
