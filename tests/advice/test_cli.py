@@ -96,6 +96,25 @@ def test_an_agent_parameter_out_of_range_is_a_wrong_command_line(agent):
     assert r.stderr.startswith("error: parameter ") and "of agent 'ismcts' must be" in r.stderr
 
 
+@pytest.mark.parametrize(
+    ("agent", "message"),
+    [
+        ("ismcts(sims=10,model=MODEL)", "model is the value model of eval=learned"),
+        ("ismcts(sims=10,eval=learned,model=MISSING)", "cannot read value model"),
+    ],
+)
+def test_an_agent_this_game_refuses_is_a_wrong_command_line(tmp_path, agent, message):
+    """Was exit 1: a spec refused when the agent is built for the game (a value model with
+    eval=game, a missing model file) counted as a failure, not a wrong command line as it
+    is in play's --seats."""
+    model = tmp_path / "m.json"
+    model.write_text("{}")
+    agent = agent.replace("MODEL", str(model)).replace("MISSING", str(tmp_path / "none.json"))
+    r = runner.invoke(app, ["advise", THREE, "-H", OPENING, "-a", agent])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert message in r.stderr
+
+
 def test_advise_serve_reads_stdin():
     lines = (
         "garbage\n"
@@ -247,15 +266,16 @@ def test_advise_with_a_trained_policy_and_a_search(tmp_path):
 
 def test_a_damaged_blueprint_is_one_line_in_advise_serve_and_play(tmp_path, damaged_npz):
     """Was: a traceback (zipfile.BadZipFile, zlib.error) from advise and play, and
-    "BadZipFile: File is not a zip file" (no file named) from the engine. Exit codes as for
-    a blueprint that is missing: 1 from advise, 2 from play's seat setup."""
+    "BadZipFile: File is not a zip file" (no file named) from the engine. Exit 2 from
+    advise and from play's seat setup: an agent its files cannot build is a wrong command
+    line (advise said 1 until its specs were checked against the game before advising)."""
     shipped = Path(spiel_games.__file__).parent / "coloretto" / "blueprint_3p.npz"
     copy = tmp_path / "bp.npz"
     shutil.copyfile(shipped, copy)
     for bad in damaged_npz(copy):
         for agent in (f"blueprint(path={bad})", f"ismcts(sims=5,prior=blueprint,blueprint={bad})"):
             r = runner.invoke(app, ["advise", THREE, "-H", OPENING, "-a", agent])
-            assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+            assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
             assert f"blueprint {bad} is truncated, corrupt or not an .npz file" in r.stderr
         query = {"id": 7, "game": THREE, "history": OPENING, "agent": f"blueprint(path={bad})"}
         r = runner.invoke(app, ["advise", "--serve"], input=json.dumps(query) + "\n")

@@ -195,6 +195,10 @@ def _advise(asked, agents, top, seed, budget, opponents):
             pos = position_from(
                 game_string, history=history, record_path=game_file, ply=ply, player=view
             )
+        with domain_errors(2):  # a spec this game refuses (a missing model, eval=game with
+            for spec in specs:  # model=): a wrong command line, as in play's --seats
+                spec.check(pos.game)
+        with domain_errors(1), player_in_range():
             result = advise(
                 pos.game_string,
                 pos.state,
