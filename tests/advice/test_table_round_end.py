@@ -134,3 +134,24 @@ def test_bruxelles_table_mode_tells_each_round_end_and_its_scores(config, seed):
         assert doc and all(line in shown for line in doc), [ln for ln in doc if ln not in shown]
     if n == 2:  # the neutral assistant's majority scores nobody
         assert any("the neutral colour has most, nobody scores" in line for line in shown)
+
+
+def test_bruxelles_says_when_a_free_power_has_fewer_assistants_to_free():
+    """Was: 'applied at once: free 2 assistants' for a player with one assistant (or none)
+    in the Courthouse, where the power frees only what is there."""
+    config = "python_bruxelles(players=3)"
+    game = spiel_games.load_game(config)
+    table = Table(game, 5)
+    _session(table, config, io.StringIO()).run()
+    state = game.new_initial_state()
+    for a in table.truth:
+        before = state.clone()
+        state.apply_action(a)
+        if "P1 wins it (applied at once: free 2 assistants)" in state.round_summary(before, a):
+            break
+    else:
+        raise AssertionError("the game of seed 5 no longer has the CC card won by P1")
+    core = before._s
+    core.court = (1, *core.court[1:])  # P1 has one assistant there
+    text = state.round_summary(before, a)
+    assert "P1 wins it (applied at once: free 2 assistants: 1 in the Courthouse to free)" in text

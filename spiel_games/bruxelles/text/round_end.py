@@ -107,7 +107,12 @@ def _at_once(s, p: int, card: int, tuck_ok: int) -> str:
     choices = bonus_choices(s, p, card, tuck_ok)
     if len(choices) > 1:
         return ""
-    return f" (applied at once: {power_text(R.BONUS[card][0][choices[0] - A.POWER0])})"
+    option = R.BONUS[card][0][choices[0] - A.POWER0]
+    done = power_text(option)
+    if option[0] == "C":  # frees only the assistants there are in the Courthouse
+        freed = min(len(option), s.court[p])
+        done += "" if freed == len(option) else f": {freed} in the Courthouse to free"
+    return f" (applied at once: {done})"
 
 
 def end_lines(before, after) -> list[str]:
