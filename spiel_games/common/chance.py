@@ -32,7 +32,8 @@ def outcome_after(description: str, outcome: str) -> str:
     player: P1" reads once (not "the start player: start player: P1"): the outcome's first
     words that the description already says are dropped ("start player:", "warehouse
     tile", "stack tile"), and then a card number before its printed name ("2 for P1:
-    Nijmegen" -> "Nijmegen"). The outcome is kept whole where nothing would be left."""
+    Nijmegen" -> "Nijmegen"). The outcome is kept whole where nothing would be left, or
+    a bare number ("strip 2" after "the strip for board row 1")."""
     said = _words(description)
     words = outcome.split()
     k = 0
@@ -42,6 +43,8 @@ def outcome_after(description: str, outcome: str) -> str:
     head, sep, name = rest.partition(": ")
     if k and sep and head[:1].isdigit() and name:
         rest = name
+    if k and rest.isdigit():  # "the strip for board row 1: 2" named no strip: keep "strip 2"
+        return outcome
     return rest
 
 

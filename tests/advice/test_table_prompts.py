@@ -11,6 +11,7 @@ regions clockwise, then point tiles, each player's jobs, the round tiles, the ch
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -124,7 +125,7 @@ def test_bruxelles_names_the_board_row_compass_space_player_theater_space_and_co
     ]
     entries = _entries(text)
     # The last strip and the last compass tile are forced: filled in and named.
-    assert "  the strip for board row 5: 5 (the only option)" in entries
+    assert "  the strip for board row 5: strip 5 (the only option)" in entries
     assert "  the tile for compass space 6: blank (the only option)" in entries
 
 
@@ -177,7 +178,8 @@ def test_each_entry_line_says_what_it_entered_once(config, seats, typed):
         label, value = line.strip().split(": ", 1)
         said = {w.lower().removesuffix("'s") for w in label.split()}
         first = value.split()[0].rstrip(":").lower()
-        assert first.isdigit() or first not in said, line
+        numbered = re.fullmatch(r"\w+ \d+", value.removesuffix(" (the only option)"))
+        assert first.isdigit() or first not in said or numbered, line  # "strip 2", not "2"
 
 
 def test_loading_a_table_game_shows_the_board_first(tmp_path):
@@ -223,3 +225,11 @@ def test_a_table_game_starts_with_the_games_set_up_conventions(config, seats, sa
     lines = _table(config, seats, []).splitlines()
     assert lines[1].startswith("set-up: ") and said in lines[1]
     assert "P1" in lines[1]
+
+
+def test_an_outcome_is_not_shortened_to_a_bare_number():
+    """Was: 'the strip for board row 1: 2' (the word 'strip' dropped as said already)."""
+    from spiel_games.common.chance import outcome_after
+
+    assert outcome_after("the strip for board row 1", "strip 2") == "strip 2"
+    assert outcome_after("the start player", "start player: P1") == "P1"
