@@ -78,7 +78,8 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
         meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
     except (KeyError, ValueError):
         meta = None
-    if not isinstance(meta, dict) or not isinstance(meta.get("iteration"), int):
+    count = meta.get("iteration") if isinstance(meta, dict) else None
+    if type(count) is not int or count < 0:  # a boolean or a negative count: hand-edited
         raise CheckpointError(
             f"checkpoint {path} has no valid meeple metadata; delete it to start over"
         )
