@@ -241,8 +241,8 @@ def ratings(
         typer.Option(
             "--anchor",
             metavar="AGENT[=ELO]",
-            help="Fix AGENT's rating at ELO (AGENT alone: 0); default: the mean rating is 0 "
-            "(as Ordo)",
+            help="Fix AGENT's rating at ELO, in [-2000, 2000] (AGENT alone: 0); default: the "
+            "mean rating is 0 (as Ordo)",
         ),
     ] = None,
     bootstrap: Annotated[
