@@ -15,6 +15,7 @@ tables are exactly those of the run that wrote them.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from dataclasses import asdict, fields
@@ -75,6 +76,11 @@ class Journal:
             raise CheckpointError(
                 f"checkpoint {path} has no valid meeple manifest; delete it to start over"
             )
+        if wrong := _wrong_field(m):  # a hand-edited manifest: refused before any round
+            raise CheckpointError(
+                f"checkpoint {self.dir} cannot be resumed ({MANIFEST}: {wrong}); "
+                "delete it to start over"
+            )
         return m
 
     def load(self) -> tuple[Tables, int, int]:
@@ -101,7 +107,7 @@ class Journal:
         bound = _int(old.get("max_keys"), DEFAULT_MAX_KEYS)
         try:
             tables, iterations, rounds = self._replay(m, bound)
-        except (TablesError, KeyError, IndexError, ValueError) as e:
+        except (TablesError, KeyError, IndexError, TypeError, ValueError) as e:
             raise CheckpointError(
                 f"checkpoint {self.dir} cannot be resumed ({one_line(e)}); delete it to start over"
             ) from None
@@ -224,6 +230,30 @@ class Journal:
             "train_cpu_seconds": round(self.earlier[1] + self.this_run[1], 1),
         }
         atomic_write_text(self.dir / MANIFEST, json.dumps(body, indent=1, allow_nan=False))
+
+
+def _wrong_field(m: dict) -> str | None:
+    """What is wrong with a manifest's fields beside its identity (each as
+    ``_write_manifest`` writes it; a missing one counts as none), or None."""
+    snapshot = m.get("snapshot")
+    if snapshot is not None and not (isinstance(snapshot, str) and _SNAPSHOT.match(snapshot)):
+        return f"snapshot is {_shown(snapshot)}, not null or a file name tables-<round>.npz"
+    for key in ("snapshot_round", "snapshot_iterations"):
+        if _int(m.get(key, 0), -1) < 0:
+            return f"{key} is {_shown(m[key])}, not a count (an integer >= 0)"
+    for key in ("train_seconds", "train_cpu_seconds"):
+        x = m.get(key, 0.0)
+        if isinstance(x, bool) or not isinstance(x, int | float) or not 0 <= x < math.inf:
+            return f"{key} is {_shown(x)}, not a number of seconds (>= 0)"
+    if not isinstance(m.get("reports", []), list):
+        return f"reports is {_shown(m['reports'])}, not an array"
+    return None
+
+
+def _shown(value) -> str:
+    """A manifest's value as JSON writes it, cut short."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _int(value, default: int) -> int:

@@ -10,7 +10,11 @@ until the policy is written: a second run on the same ``--out`` is refused at on
 from __future__ import annotations
 
 import json
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -78,7 +82,8 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
         meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
     except (KeyError, ValueError):
         meta = None
-    if not isinstance(meta, dict) or not isinstance(meta.get("iteration"), int):
+    count = meta.get("iteration") if isinstance(meta, dict) else None
+    if type(count) is not int or count < 0:  # a boolean or a negative count: hand-edited
         raise CheckpointError(
             f"checkpoint {path} has no valid meeple metadata; delete it to start over"
         )
@@ -98,6 +103,30 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
         )
     )
     return meta, rows
+
+
+_STOPS = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP held back while the block runs, then handled as they
+    would have been (their handlers run in the main thread only): the block's state is
+    whole when one stops the run and the checkpoint is saved."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    old = {sig: signal.signal(sig, lambda signum, _: held.append(signum)) for sig in _STOPS}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        if held and callable(handler := old[held[0]]):
+            handler(held[0], None)  # KeyboardInterrupt, or the command's own stop
+        elif held and handler == signal.SIG_DFL:
+            signal.raise_signal(held[0])
 
 
 def solve_exact(
@@ -158,8 +187,9 @@ def _solve_locked(
     it = start
     try:
         while it < cfg.iterations:
-            solver.iterate()
-            it += 1
+            with _signals_held():  # a stop mid-iteration would save a half-updated solver
+                solver.iterate()
+                it += 1
             if on_iteration:
                 on_iteration(it, cfg.iterations)
             if it % cfg.report_every == 0 or it == cfg.iterations:

@@ -70,6 +70,11 @@ def _columns(p: Positions) -> tuple[np.ndarray, ...]:
     return (p.x, p.stage, p.y, p.pos, p.game, p.hand)
 
 
+class TooFewPositionsError(ValueModelError):
+    """The positions do not determine a fit (too few, or no player's features differ from
+    another's in any of them): more games or positions are needed, not another file."""
+
+
 def centred(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
     """Each row minus the mean of its position's rows (``pos`` ids need not be sorted)."""
     _, inverse, counts = np.unique(pos, return_inverse=True, return_counts=True)
@@ -102,7 +107,12 @@ def fit_weights(p: Positions, ridge: float = RIDGE) -> np.ndarray:
     y = centred(p.y, p.pos)
     gram = x.T @ x
     lam = ridge * float(np.trace(gram)) / max(1, gram.shape[0])
-    return np.linalg.solve(gram + lam * np.eye(gram.shape[0]), x.T @ y)
+    try:
+        if not lam > 0:  # no term differs between the players of any position
+            raise np.linalg.LinAlgError("singular")
+        return np.linalg.solve(gram + lam * np.eye(gram.shape[0]), x.T @ y)
+    except np.linalg.LinAlgError:
+        raise TooFewPositionsError("the fit's equations have no single solution") from None
 
 
 def fit_spread(pred: np.ndarray, p: Positions) -> tuple[float, float]:
@@ -190,6 +200,20 @@ def fit(
     Returns the model and a report: positions and games used, held-out R^2 of the model
     fitted without those games, of the hand-set evaluation and of the points alone (and
     of the linear model, for kind "mlp")."""
+    try:
+        return _fit(game, features, p, holdout, trained, kind)
+    except TooFewPositionsError:  # counted on every position given, held out or not
+        raise TooFewPositionsError(
+            f"too few positions to fit a value model: {len(np.unique(p.pos))} position(s) "
+            f"from {len(np.unique(p.game))} game(s), whose players' features do not differ "
+            "enough"
+        ) from None
+
+
+def _fit(
+    game: str, features: tuple[str, ...], p: Positions, holdout: float, trained, kind: str
+) -> tuple[ValueModel, dict]:
+    """``fit``'s work."""
     if kind not in KINDS:
         raise ValueModelError(f"unknown value model kind {kind!r} (known: {', '.join(KINDS)})")
     games = np.unique(p.game)

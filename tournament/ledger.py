@@ -145,7 +145,64 @@ def read_manifest(directory: Path) -> dict:
     what = "" if isinstance(m, dict) else f": {_JSON_KINDS.get(type(m), 'a number')}, not an object"
     if what or m.get("ledger_version") not in READABLE_VERSIONS or "run_id" not in m:
         raise LedgerError(f"{path}: not a meeple ledger manifest (version {LEDGER_VERSION}){what}")
+    if wrong := _wrong_field(m):
+        raise LedgerError(f"{path}: {wrong}")
     return m
+
+
+# The manifest's fields the commands read (ratings, review, replay, sprt, a rerun), with the
+# JSON type each must have: a hand-edited manifest is refused here, in one line, not by a
+# traceback wherever a command first reads the field.
+_FIELDS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+    ("run_id", str),
+    ("config_hash", str),
+    ("code_version", str),
+    ("config", dict),
+    ("config.tournament", dict),
+    ("config.agents", dict),
+    ("config.tournament.game", str),
+    ("config.tournament.seeds_per_lineup", int),
+    ("config.tournament.failure_policy", str),
+    ("config.tournament.time_limit", (int, float)),
+    ("agents", list),
+)
+_AGENT_FIELDS = ("name", "id", "spec")
+_WANTED = {str: "a string", dict: "an object", list: "an array", int: "an integer"}
+
+
+def _wrong_field(m: dict) -> str | None:
+    """What is wrong with the manifest ``m``'s fields (``_FIELDS``, every agent's name, id
+    and spec), in words, or None when each has its type."""
+    checks: list[tuple[list[str | int], type | tuple[type, ...]]]
+    checks = [(list(key.split(".")), want) for key, want in _FIELDS]
+    agents = m.get("agents")
+    for i in range(len(agents) if isinstance(agents, list) else 0):
+        checks.append((["agents", i], dict))
+        checks += [(["agents", i, key], str) for key in _AGENT_FIELDS]
+    for keys, want in checks:
+        value: object = m
+        for k in keys:  # the parents were checked first: each is an object or an array
+            if isinstance(value, dict) and k not in value:
+                return f"{_dotted(keys)} is missing"
+            value = value[k]  # type: ignore[index]
+        if not isinstance(value, want) or isinstance(value, bool):
+            wanted = _WANTED.get(want, "a number") if isinstance(want, type) else "a number"
+            return f"{_dotted(keys)} is {_kind(value)}, not {wanted}"
+    return None
+
+
+def _dotted(keys: list) -> str:
+    """A field's path as a user reads it: ``agents[0].name``."""
+    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+
+
+def _kind(value: object) -> str:
+    """A JSON value's kind in words."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, bool):
+        return "a boolean"
+    return _JSON_KINDS.get(type(value), "a number")
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:

@@ -314,6 +314,11 @@ def train(
         model, report = value_fit.fit(
             cfg.short_name, names, positions, cfg.holdout, trained, cfg.kind
         )
+    except value_fit.TooFewPositionsError as e:  # the games stay in the work directory
+        raise TrainError(
+            f"{one_line(e)}; lower --every (now {cfg.every}) so that each game gives more "
+            f"positions (the games played are kept in {work})"
+        ) from None
     except value_model.ValueModelError as e:
         raise TrainError(one_line(e)) from None
     if left_out:

@@ -51,6 +51,10 @@ class TuneError(MeepleError):
     """Bad tuning request (one line)."""
 
 
+class CorruptLogError(TuneError):
+    """A damaged log (a line that is no evaluation): exit 1, not a wrong command line."""
+
+
 @dataclass(frozen=True)
 class TuneRequest:
     game: str
@@ -235,30 +239,28 @@ def read_log(path: Path) -> tuple[dict[int, dict], int | None]:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise TuneError(f"{path}: unreadable ({e.strerror or e})") from None
+        raise CorruptLogError(f"{path}: unreadable ({e.strerror or e})") from None
     end = data.rfind(b"\n") + 1
     for n, line in enumerate(data[:end].split(b"\n")[:-1], 1):
         if line.strip():
             try:
                 row = json.loads(line)
             except ValueError as e:
-                raise TuneError(f"{path}: line {n} is not JSON ({one_line(e)})") from None
+                raise CorruptLogError(f"{path}: line {n} is not JSON ({one_line(e)})") from None
             if not _is_row(row):
-                raise TuneError(f"{path}: line {n} is not an evaluation")
+                raise CorruptLogError(f"{path}: line {n} is not an evaluation")
             log[row["index"]] = row
     return log, (end if end < len(data) else None)
 
 
 def _is_row(row) -> bool:
-    def number(x) -> bool:
-        return isinstance(x, int | float) and not isinstance(x, bool)
-
     return (
         isinstance(row, dict)
         and isinstance(row.get("index"), int)
         and row["index"] >= 0
         and isinstance(row.get("point"), dict)
-        and number(row.get("fitness"))
+        and isinstance(row.get("fitness"), int | float)
+        and not isinstance(row["fitness"], bool)
     )
 
 

@@ -126,6 +126,26 @@ def test_anchor_option_and_mean_default():
             parse_anchor(text)
 
 
+def test_an_anchor_elo_is_bounded_as_the_sprt_bounds_its_elo(tmp_path):
+    """Was: `--anchor h=1e308` exited 0 with every agent at 1e+308 (the ranking lost)."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+    from tournament.sprt.gsprt import MAX_ELO
+
+    assert parse_anchor(f"a0={MAX_ELO}") == ("a0", MAX_ELO)
+    assert parse_anchor(f"a0=-{MAX_ELO}") == ("a0", -MAX_ELO)
+    for elo in ("1e308", "-1e308", f"{MAX_ELO + 1}", f"-{MAX_ELO}.5"):
+        with pytest.raises(RatingsError, match=f"ELO in \\[-{MAX_ELO}, {MAX_ELO}\\]"):
+            parse_anchor(f"a0={elo}")
+    r = CliRunner().invoke(app, ["ratings", str(tmp_path), "--anchor", "h=1e308"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1  # before any ledger is read
+    assert (
+        r.output
+        == "error: --anchor must be AGENT or AGENT=ELO with ELO in [-2000, 2000], got 'h=1e308'\n"
+    )
+
+
 def test_the_anchor_help_says_the_rating_is_optional():
     """Was: `ratings --help` showed `--anchor AGENT=ELO`, though a bare AGENT is accepted (at 0)."""
     from typer.testing import CliRunner

@@ -93,22 +93,26 @@ def test_an_out_that_is_a_file_or_cannot_be_made_is_one_line(tmp_path):
     assert (tmp_path / "f").read_text() == "mine"
 
 
-def test_a_corrupt_request_or_log_is_one_line_exit_2_and_kept(tmp_path):
+def test_a_corrupt_request_or_log_is_one_line_and_kept(tmp_path):
     """Was: JSONDecodeError / TypeError tracebacks on a damaged tune.json; then a damaged
-    log line refused with exit 1 after tune.json had been rewritten (the new budget)."""
+    log line refused with exit 1 after tune.json had been rewritten (the new budget); then
+    a damaged log line exit 2 (a corrupt file is 1; another run's log, 2)."""
     assert _run(TINY, tmp_path).exit_code == 0
     log, request = tmp_path / "t" / LOG, tmp_path / "t" / "tune.json"
     lines = log.read_text().splitlines(keepends=True)
     before = request.read_text()
-    for bad, says in (
-        ("{not json\n", "line 2 is not JSON"),
-        ('{"index": 1}\n', "line 2 is not an evaluation"),
-        (json.dumps({**json.loads(lines[1]), "seed": 1}) + "\n", "evaluation 1 is not one"),
+    row = json.loads(lines[1])
+    for bad, says, code in (
+        ("{not json\n", "line 2 is not JSON", 1),
+        ('{"index": 1}\n', "line 2 is not an evaluation", 1),
+        (json.dumps({**row, "fitness": "x"}) + "\n", "line 2 is not an evaluation", 1),
+        (json.dumps({**row, "index": [1]}) + "\n", "line 2 is not an evaluation", 1),
+        (json.dumps({**row, "seed": 1}) + "\n", "evaluation 1 is not one", 2),
     ):  # the last: another deal than this run's
         damaged = "".join([lines[0], bad, *lines[2:]])
         log.write_text(damaged)
         res = _run([*TINY, "--budget", "6"], tmp_path)
-        assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+        assert res.exit_code == code and res.stderr.count("\n") == 1, res.output
         assert says in res.stderr, res.stderr
         assert log.read_text() == damaged and request.read_text() == before
     for text in ("[1]", "{"):

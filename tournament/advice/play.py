@@ -226,7 +226,7 @@ class PlaySession(SessionCommands, TableEntries):
         """Play until the end, a quit or end of input; Ctrl-C saves (with --save) and stops."""
         try:
             return self._run()
-        except KeyboardInterrupt as stop:  # Ctrl-C, or a hang-up (terminal.stop_signals)
+        except KeyboardInterrupt as stop:  # Ctrl-C, or a hang-up (tournament.signals)
             self.say("")
             kept = self.files.keep()
             self.say(

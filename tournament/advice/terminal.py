@@ -6,9 +6,6 @@ Pure helpers with no session state, shared by normal play and table mode.
 from __future__ import annotations
 
 import re
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 import pyspiel
@@ -37,43 +34,6 @@ def loaded_world(game, record: GameRecord, viewer: int | None) -> World:
         return replay_record_world(game, record, viewer=viewer)
     except HistoryError as e:
         raise DamagedRecordError(str(e)) from None
-
-
-class Stopped(KeyboardInterrupt):
-    """A hang-up or termination signal, stopping a session the way Ctrl-C does (its moves
-    saved or kept in a recovery file) instead of killing it with the moves unsaved."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextmanager
-def stop_signals() -> Iterator[None]:
-    """SIGHUP (the terminal closed, a dropped connection) and SIGTERM raise ``Stopped`` in
-    the main thread; a second one while the game is being saved is ignored, so the save
-    finishes. The previous handlers come back after."""
-    raised: list[int] = []
-
-    def stop(signum, frame):
-        if not raised:
-            raised.append(signum)
-            raise Stopped(signum)
-
-    old = {}
-    for name in ("SIGHUP", "SIGTERM"):
-        sig = getattr(signal, name, None)
-        if sig is None:
-            continue
-        try:
-            old[sig] = signal.signal(sig, stop)
-        except ValueError:  # not the main thread: leave the signals alone
-            break
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
 
 
 def split_seats(text: str) -> list[str]:

@@ -23,6 +23,7 @@ from tournament.cli.common import (
 from tournament.cli.common import (
     with_opponents as _with_opponents,
 )
+from tournament.signals import stop_signals
 
 
 def _player_id(text: str | None) -> int | None:
@@ -273,10 +274,7 @@ def play_cmd(
     numbered moves, hint, undo, save."""
     from tournament.advice.play import PlayError, PlaySession, split_seats  # deferred: fast --help
     from tournament.advice.positions import read_record, same_game  # deferred: fast --help
-    from tournament.advice.terminal import (  # deferred: fast --help
-        default_hint_agent,
-        stop_signals,
-    )
+    from tournament.advice.terminal import default_hint_agent  # deferred: fast --help
 
     hint = hint_agent or default_hint_agent()
     record = None

@@ -12,7 +12,8 @@ Exit codes, the same for every command:
 - 1: the request was well formed but failed while working: a corrupt file (a corrupt or
   foreign record, ledger part or checkpoint), a position that does not exist, an agent
   that fails, a lock held by another run;
-- 130: interrupted (Ctrl-C).
+- 130: interrupted (Ctrl-C); 143 and 129 (128 + the signal) for SIGTERM and SIGHUP
+  where a command stops on them as on Ctrl-C (``tournament.signals``).
 
 A reader of stdout that goes away (``meeple ratings DIR | head -1``) ends the command
 quietly with 141 (128 + SIGPIPE, the status a shell reports for a Unix tool that a closed

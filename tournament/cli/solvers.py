@@ -19,6 +19,7 @@ from tournament.cli.common import (
     wants_json,
 )
 from tournament.cli.stdout import own_stdout, stdout_closed
+from tournament.signals import stop_signals, stop_words
 
 
 def agents(
@@ -339,7 +340,7 @@ def _run_solve(cfg, ckpt, progress: _SolveProgress):
     from solvers.train import solve as run  # deferred: fast --help
 
     try:
-        with domain_errors(FAILED):
+        with stop_signals(), domain_errors(FAILED):  # SIGTERM, SIGHUP: as Ctrl-C
             try:
                 if progress.bar is not None:
                     with progress.bar:
@@ -347,9 +348,10 @@ def _run_solve(cfg, ckpt, progress: _SolveProgress):
                 return run(cfg, *progress.callbacks)
             except NotTinyError as e:  # the whole tree asked of a larger game: a wrong request
                 raise fail(str(e), USAGE) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
+        word, code = stop_words(stop)
         raise fail(
-            f"interrupted: checkpoint saved to {ckpt}; rerun the same command to resume", 130
+            f"{word}: checkpoint saved to {ckpt}; rerun the same command to resume", code
         ) from None
     except BrokenPipeError as e:
         if stdout_closed():  # the reader of the report lines went away: a quiet 141

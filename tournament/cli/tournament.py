@@ -26,6 +26,7 @@ from tournament.cli.common import (
 from tournament.cli.reports import emit, rate, report_path
 from tournament.cli.stdout import own_stdout, stdout_closed
 from tournament.keys import TOURNAMENT_KEYS, option_help
+from tournament.signals import stop_signals, stop_words
 
 tournament_app = typer.Typer(
     help="Run tournaments (Ray or in-process) into a Parquet ledger.", no_args_is_help=True
@@ -109,7 +110,7 @@ def _play(cfg, out: Path, workers: int, address: str | None, executor: str, disp
 
         source = AdaptiveSource(cfg, tasks)
     try:
-        with domain_errors(1), display:
+        with stop_signals(), domain_errors(1), display:  # SIGTERM, SIGHUP: as Ctrl-C
             summary = run_tournament(
                 cfg,
                 out,
@@ -121,9 +122,10 @@ def _play(cfg, out: Path, workers: int, address: str | None, executor: str, disp
                 tasks=tasks,
                 source=source,
             )
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         kept = f"finished batches are in {out}" if out.exists() else "no batch had finished"
-        raise fail(f"interrupted; {kept}: rerun the same command to resume", 130) from None
+        word, code = stop_words(stop)
+        raise fail(f"{word}; {kept}: rerun the same command to resume", code) from None
     except typer.Exit:  # a domain error, already reported in one line
         raise
     except Exception as e:  # a bug or a system failure: the ledger keeps what finished
@@ -241,8 +243,8 @@ def ratings(
         typer.Option(
             "--anchor",
             metavar="AGENT[=ELO]",
-            help="Fix AGENT's rating at ELO (AGENT alone: 0); default: the mean rating is 0 "
-            "(as Ordo)",
+            help="Fix AGENT's rating at ELO, in [-2000, 2000] (AGENT alone: 0); default: the "
+            "mean rating is 0 (as Ordo)",
         ),
     ] = None,
     bootstrap: Annotated[

@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 
 from tournament.cli.common import (
+    FAILED,
     FormatOption,
     JsonFlag,
     OutputFormat,
@@ -104,12 +105,16 @@ def _prepare(req, out: Path, confirm_filler: str):
     resumed log is checked whole) and warn about strays there; the search space."""
     try:
         with domain_errors(2):
-            from tournament.tune import prepare, space  # deferred: fast --help
+            from spiel_games.common.errors import one_line  # deferred: fast --help
+            from tournament.tune import CorruptLogError, prepare, space  # deferred: fast --help
             from tournament.tune_report import check_filler  # deferred: fast --help
 
             sp = space(req)  # the agent and its parameters first: the filler is for later
             check_filler(confirm_filler, req.game, req.agent)
-            sp = prepare(req, out, sp)
+            try:
+                sp = prepare(req, out, sp)
+            except CorruptLogError as e:  # a damaged file, not a wrong command line
+                raise fail(one_line(e), FAILED) from None
     except KeyboardInterrupt:
         raise fail("interrupted before any game was played", 130) from None
     _warn_strays(out)

@@ -10,9 +10,8 @@
   ``NAME``, meaning 0) pins one agent instead. Bootstrap samples use the same anchor.
 - The fit is OpenSpiel's with its default prior: ``smoothing_factor`` 0.01 added to
   every pair's wins each way (a virtual 0.01 win each way, a draw of weight 0.02), so a
-  perfect record stays finite: 400 wins of 400 put the two agents
-  400 log10(400.01 / 0.01) = 1841 Elo apart. It is reported with every table
-  (``Ratings.prior``).
+  perfect record stays finite: 400 wins of 400 put the two agents 400 log10(400.01 / 0.01)
+  = 1841 Elo apart. It is reported with every table (``Ratings.prior``).
 - Separated results leave a rating unbounded on one side (or both): an agent that won (or
   lost) every one of its pairwise games, or a group that won (lost) every game against the
   others (``tournament.ratings.separation`` has the rule). Its interval is open there,
@@ -56,6 +55,7 @@ from tournament.ratings.separation import (
     open_ends,
     with_resamples,
 )
+from tournament.sprt.gsprt import MAX_ELO
 
 DEFAULT_BOOTSTRAP = 200
 
@@ -65,8 +65,7 @@ class RatingsError(MeepleError):
 
 
 class AnchorError(RatingsError):
-    """``--anchor`` names no agent of the ledgers: a wrong command line (exit 2), found
-    once the ledgers are read, before anything is fitted."""
+    """``--anchor`` names no agent of the ledgers (found once read): exit 2, nothing fitted."""
 
 
 @dataclass
@@ -386,15 +385,16 @@ def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):
 
 
 def parse_anchor(text: str | None) -> tuple[str, float] | None:
-    """'AGENT=ELO' or 'AGENT' (= 0); None for the default mean anchor."""
+    """'AGENT=ELO' or 'AGENT' (= 0), ELO bounded as ``meeple sprt``'s; None: the mean anchor."""
     if not text:
         return None
     name, sep, value = text.rpartition("=")
     if not sep:
         return text.strip(), 0.0
     try:
-        if not name or not math.isfinite(float(value)):
+        if not name or not abs(float(value)) <= MAX_ELO:  # NaN too; 1e308 put all agents there
             raise ValueError
         return name, float(value)
     except ValueError:
-        raise RatingsError(f"--anchor must be AGENT or AGENT=ELO, got {text!r}") from None
+        why = f"AGENT or AGENT=ELO with ELO in [-{MAX_ELO}, {MAX_ELO}]"
+        raise RatingsError(f"--anchor must be {why}, got {text!r}") from None

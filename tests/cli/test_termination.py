@@ -1,0 +1,133 @@
+"""SIGTERM (and SIGHUP) stop `meeple tournament run` and `meeple solve` as Ctrl-C does:
+one `error:` line saying what stopped the run and where its work is, exit 128 + the
+signal; finished batches and the checkpoint kept, a rerun resumes. Was: exit 143 with
+nothing on stderr (tournament.signals)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament import runner as runner_module
+from tournament.cli import app
+from tournament.ledger import read_ledger
+from tournament.signals import Stopped, stop_signals, stop_words
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = """[tournament]
+game = "python_coloretto(players=2)"
+seeds_per_lineup = {seeds}
+seed = 3
+batch_size = 2
+
+[agents]
+random = "random"
+greedy = "heuristic"
+"""
+
+
+class _Killed(Exception):
+    """What SIGTERM raises in this test process while no command handles it (the old
+    code: the default action would end pytest itself)."""
+
+
+@pytest.fixture
+def sigterm_guard():
+    old = signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(_Killed()))
+    yield
+    signal.signal(signal.SIGTERM, old)
+
+
+def _term_self() -> None:
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(1)  # the handler runs before this ends
+
+
+def test_stop_signals_raise_stopped_and_say_which():
+    before = signal.getsignal(signal.SIGTERM)
+    for sig, words in ((signal.SIGTERM, ("terminated", 143)), (signal.SIGHUP, ("hung up", 129))):
+        with pytest.raises(Stopped) as e, stop_signals():
+            os.kill(os.getpid(), sig)
+            time.sleep(1)
+        assert stop_words(e.value) == words
+    assert stop_words(KeyboardInterrupt()) == ("interrupted", 130)
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_sigterm_stops_a_tournament_in_one_line_and_the_rerun_resumes(
+    tmp_path, monkeypatch, sigterm_guard
+):
+    (tmp_path / "t.toml").write_text(CONFIG.format(seeds=6))
+    out = tmp_path / "L"
+    written = []
+    real = runner_module.write_batch
+
+    def write_then_term(directory, rows):
+        path = real(directory, rows)
+        written.append(path)
+        if len(written) == 2:
+            _term_self()
+        return path
+
+    monkeypatch.setattr(runner_module, "write_batch", write_then_term)
+    argv = ["tournament", "run", str(tmp_path / "t.toml"), "--out", str(out)]
+    r = CliRunner().invoke(app, [*argv, "--executor", "serial", "--quiet"])
+    assert r.exit_code == 143, r.output
+    assert r.stderr == (
+        f"error: terminated; finished batches are in {out}: rerun the same command to resume\n"
+    )
+    assert read_ledger(out).table.num_rows == 4  # the two finished batches
+    monkeypatch.setattr(runner_module, "write_batch", real)
+    r = CliRunner().invoke(app, [*argv, "--executor", "serial", "--quiet"])
+    assert r.exit_code == 0 and "8 game(s) played, 4 already in the ledger" in r.stdout
+
+
+def test_sigterm_stops_solve_in_one_line_and_keeps_the_checkpoint(
+    tmp_path, monkeypatch, sigterm_guard
+):
+    from solvers import efg_cfr
+
+    real = efg_cfr.ExactCFR.iterate
+
+    def iterate_then_term(self):
+        real(self)
+        if self.iteration == 5:
+            _term_self()
+
+    monkeypatch.setattr(efg_cfr.ExactCFR, "iterate", iterate_then_term)
+    out = tmp_path / "k.parquet"
+    argv = ["solve", "kuhn_poker", "--solver", "cfr", "--iterations", "20", "--out", str(out)]
+    r = CliRunner().invoke(app, [*argv, "--quiet"])
+    ckpt = tmp_path / "k.parquet.ckpt.parquet"
+    assert r.exit_code == 143, r.output
+    assert r.stderr == (
+        f"error: terminated: checkpoint saved to {ckpt}; rerun the same command to resume\n"
+    )
+    monkeypatch.setattr(efg_cfr.ExactCFR, "iterate", real)
+    r = CliRunner().invoke(app, [*argv, "--quiet"])
+    assert r.exit_code == 0 and "20 iterations (15 this run)" in r.stdout, r.output
+
+
+def test_a_real_sigterm_from_outside_stops_a_tournament_run_in_one_line(tmp_path):
+    (tmp_path / "t.toml").write_text(CONFIG.format(seeds=500))
+    out = tmp_path / "L"
+    cmd = [sys.executable, "-m", "tournament.cli", "tournament", "run", str(tmp_path / "t.toml")]
+    cmd += ["--out", str(out), "--executor", "serial", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list(out.glob("part-*"))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    assert err.decode() == (
+        f"error: terminated; finished batches are in {out}: rerun the same command to resume\n"
+    )
+    assert 0 < read_ledger(out).table.num_rows < 1000

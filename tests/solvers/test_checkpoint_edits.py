@@ -1,0 +1,72 @@
+"""A hand-edited checkpoint of `meeple solve` (an MCCFR manifest.json, an exact solver's
+Parquet metadata): one line, exit 1, the checkpoint and the policy kept, never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from tournament.cli import app
+
+runner = CliRunner()
+TINY = (
+    "python_coloretto(players=2,colors=2,cards_per_color=2,start_cards=1,last_round_depth=0,"
+    "plus2=1,jokers=0,positive_colors=1,rows=2,row_capacity=1)"
+)
+
+
+def _solve(*extra: str):
+    return runner.invoke(
+        app, ["solve", TINY, "--solver", "mccfr-es", "--iterations", "4", "--quiet", *extra]
+    )
+
+
+BAD_FIELDS = (
+    [
+        (key, value)
+        for key in ("train_seconds", "train_cpu_seconds")
+        for value in ("x", None, [1], {"a": 1}, -5)
+    ]
+    + [
+        (key, value)
+        for key in ("snapshot_round", "snapshot_iterations")
+        for value in (None, [1], {}, -5, 1.5, True)
+    ]
+    + [("snapshot", -5), ("snapshot", "../x.npz"), ("reports", None), ("reports", -5)]
+)
+
+
+@pytest.mark.parametrize(("key", "value"), BAD_FIELDS)
+def test_a_hand_edited_checkpoint_manifest_is_one_line_with_status_1(tmp_path, key, value):
+    """Was: a ValueError/TypeError traceback from float(), int() or ``Path / -5`` on
+    resume (a negative iteration count resumed silently)."""
+    out = tmp_path / "p.parquet"
+    assert _solve("--out", str(out)).exit_code == 0
+    path = tmp_path / "p.parquet.ckpt" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    path.write_text(json.dumps({**manifest, key: value}))
+    before = out.read_bytes()
+    r = _solve("--out", str(out), "--iterations", "8")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(
+        f"error: checkpoint {path.parent} cannot be resumed (manifest.json: {key} is "
+    )
+    assert r.stderr.endswith("); delete it to start over\n") and out.read_bytes() == before
+
+
+@pytest.mark.parametrize("value", [-5, True, None])
+def test_an_exact_checkpoint_whose_iteration_is_not_a_count_is_refused(tmp_path, value):
+    """Was: -5 or true was replayed as a count ('replaying True iterations does not
+    reproduce the checkpoint')."""
+    cfr = ["solve", "kuhn_poker", "--solver", "cfr", "--out", str(tmp_path / "e.parquet")]
+    assert runner.invoke(app, [*cfr, "--iterations", "2"]).exit_code == 0
+    ckpt = tmp_path / "e.parquet.ckpt.parquet"
+    t = pq.read_table(ckpt)
+    meta = {**json.loads(t.schema.metadata[b"meeple_checkpoint"]), "iteration": value}
+    pq.write_table(t.replace_schema_metadata({b"meeple_checkpoint": json.dumps(meta)}), ckpt)
+    r = runner.invoke(app, [*cfr, "--iterations", "4"])
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert "has no valid meeple metadata; delete it to start over" in r.stderr
