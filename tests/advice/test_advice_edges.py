@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from tournament.advice.advise import Advice
@@ -96,3 +97,26 @@ def test_an_agent_given_twice_is_refused():
     r = runner.invoke(app, ["advise", COLORETTO, "-H", HISTORY, "-a", "heuristic",
                             "-a", "heuristic"])  # fmt: skip
     assert r.exit_code == 2 and "agent 'heuristic' is given twice" in r.stderr
+
+
+THREE = "python_coloretto(players=3)"
+OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
+
+
+@pytest.mark.parametrize(
+    ("agent", "message"),
+    [
+        ("ismcts(sims=10,model=MODEL)", "model is the value model of eval=learned"),
+        ("ismcts(sims=10,eval=learned,model=MISSING)", "cannot read value model"),
+    ],
+)
+def test_an_agent_this_game_refuses_is_a_wrong_command_line(tmp_path, agent, message):
+    """Was exit 1: a spec refused when the agent is built for the game (a value model with
+    eval=game, a missing model file) counted as a failure, not a wrong command line as it
+    is in play's --seats."""
+    model = tmp_path / "m.json"
+    model.write_text("{}")
+    agent = agent.replace("MODEL", str(model)).replace("MISSING", str(tmp_path / "none.json"))
+    r = runner.invoke(app, ["advise", THREE, "-H", OPENING, "-a", agent])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert message in r.stderr

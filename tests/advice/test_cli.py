@@ -96,25 +96,6 @@ def test_an_agent_parameter_out_of_range_is_a_wrong_command_line(agent):
     assert r.stderr.startswith("error: parameter ") and "of agent 'ismcts' must be" in r.stderr
 
 
-@pytest.mark.parametrize(
-    ("agent", "message"),
-    [
-        ("ismcts(sims=10,model=MODEL)", "model is the value model of eval=learned"),
-        ("ismcts(sims=10,eval=learned,model=MISSING)", "cannot read value model"),
-    ],
-)
-def test_an_agent_this_game_refuses_is_a_wrong_command_line(tmp_path, agent, message):
-    """Was exit 1: a spec refused when the agent is built for the game (a value model with
-    eval=game, a missing model file) counted as a failure, not a wrong command line as it
-    is in play's --seats."""
-    model = tmp_path / "m.json"
-    model.write_text("{}")
-    agent = agent.replace("MODEL", str(model)).replace("MISSING", str(tmp_path / "none.json"))
-    r = runner.invoke(app, ["advise", THREE, "-H", OPENING, "-a", agent])
-    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
-    assert message in r.stderr
-
-
 def test_advise_serve_reads_stdin():
     lines = (
         "garbage\n"

@@ -131,3 +131,68 @@ def test_a_real_sigterm_from_outside_stops_a_tournament_run_in_one_line(tmp_path
         f"error: terminated; finished batches are in {out}: rerun the same command to resume\n"
     )
     assert 0 < read_ledger(out).table.num_rows < 1000
+
+
+def test_sigterm_stops_sprt_tune_and_train_in_one_line(tmp_path, monkeypatch, sigterm_guard):
+    """Was: `meeple sprt`, `tune` and `train` ended with exit 143 and nothing on stderr."""
+    from tournament import training, tune
+    from tournament.cli import sprt as sprt_cli
+
+    real_step = sprt_cli.SprtProgress.on_step
+
+    def step_then_term(self, v):
+        real_step(self, v)
+        if v.sets == 2:
+            _term_self()
+
+    monkeypatch.setattr(sprt_cli.SprtProgress, "on_step", step_then_term)
+    out = tmp_path / "sprt"
+    game = "python_coloretto(players=2)"
+    argv = ["sprt", game, "heuristic", "noisy(eps=0.5)", "--elo1", "60", "--max-games", "400"]
+    r = CliRunner().invoke(app, [*argv, "--out", str(out), "--executor", "serial", "-q"])
+    assert r.exit_code == 143, r.output
+    assert r.stderr == f"error: terminated; finished sets are in {out}: rerun to resume\n"
+    assert "not finished: rerun the same command to resume" in r.stdout  # where it stands
+
+    def term(*_args, **_kwargs):
+        _term_self()
+
+    monkeypatch.setattr(tune, "tune", term)
+    out = tmp_path / "tune"
+    argv = ["tune", "python_coloretto(players=3)", "--budget", "4", "--confirm", "0"]
+    r = CliRunner().invoke(app, [*argv, "--out", str(out), "-q"])
+    assert r.exit_code == 143, r.output
+    assert r.stderr == f"error: terminated; finished games are in {out}: rerun to resume\n"
+
+    monkeypatch.setattr(training, "train", term)
+    work = tmp_path / "work"
+    argv = ["train", "python_coloretto(players=3)", "--games", "5", "--agent", "heuristic"]
+    argv += ["--work", str(work), "--out", str(tmp_path / "m.json"), "--quiet"]
+    r = CliRunner().invoke(app, argv)
+    assert r.exit_code == 143, r.output
+    assert r.stderr.startswith("error: terminated; rerun the same command to resume from ")
+    assert r.stderr.count("\n") == 1
+
+
+def test_ctrl_c_or_sigterm_stops_review_in_one_line(tmp_path, monkeypatch, sigterm_guard):
+    """Was: exit 130 or 143 with nothing on stderr; a review keeps nothing, and says so."""
+    from tournament.advice import review as rv
+
+    def stop(*_args, **_kwargs):
+        _term_self()
+
+    monkeypatch.setattr(rv, "review", stop)
+    record = str(ROOT / "docs" / "examples" / "review_game.json")
+    html = tmp_path / "new" / "r.html"
+    r = CliRunner().invoke(app, ["review", record, "-q", "--html", str(html)])
+    assert r.exit_code == 143, r.output
+    assert r.stderr == "error: terminated: the review did not finish; nothing was written\n"
+    assert not (tmp_path / "new").exists()  # the folder made for the report is removed
+
+    def ctrl_c(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rv, "review", ctrl_c)
+    r = CliRunner().invoke(app, ["review", record, "-q"])
+    assert r.exit_code == 130
+    assert r.stderr == "error: interrupted: the review did not finish; nothing was written\n"

@@ -20,6 +20,7 @@ from tournament.cli.common import (
     with_opponents,
 )
 from tournament.cli.reports import report_path
+from tournament.signals import stop_signals, stop_words
 
 AgentOpt = Annotated[
     str | None,
@@ -111,7 +112,7 @@ def _review(source: str, game_id, spec: str, view, seed: int, quiet: bool, worke
     from tournament.advice.positions import load_game_record  # deferred: fast --help
 
     try:
-        with domain_errors(1), player_in_range(), ledger_arguments():
+        with stop_signals(), domain_errors(1), player_in_range(), ledger_arguments():
             record = load_game_record(source, game_id)
             with _review_progress(quiet) as on_progress:
                 result = rv.review(
@@ -119,6 +120,9 @@ def _review(source: str, game_id, spec: str, view, seed: int, quiet: bool, worke
                 )
     except typer.Exit:
         raise
+    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP (was: silent, or a bare 143)
+        word, code = stop_words(stop)
+        raise fail(f"{word}: the review did not finish; nothing was written", code) from None
     except (ValueError, RuntimeError) as e:
         raise fail(str(e), 1) from None
     return record, result

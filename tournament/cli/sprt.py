@@ -30,6 +30,7 @@ from tournament.cli.common import (
     json_text,
 )
 from tournament.cli.stdout import own_stdout
+from tournament.signals import stop_signals, stop_words
 
 PRESET_HELP = (
     "gain (elo0 0, elo1 20: is A stronger?) or nonreg (elo0 -20, elo1 5: is A no weaker?); "
@@ -258,7 +259,8 @@ def sprt(
                 v, played = stop.standing
                 with suppress(KeyboardInterrupt):  # a second Ctrl-C cuts the report short
                     _report(req, v, out, played, as_json, stdout)
-            raise fail(f"interrupted; finished sets are in {out}: rerun to resume", 130) from None
+            word, code = stop_words(stop.stop)
+            raise fail(f"{word}; finished sets are in {out}: rerun to resume", code) from None
         _report(req, v, out, played, as_json, stdout)
 
 
@@ -266,9 +268,10 @@ class _Interrupted(Exception):
     """Ctrl-C during the test; ``standing`` is (verdict, games played now) read from the
     ledger's finished sets, or None when the ledger cannot be read."""
 
-    def __init__(self, standing):
+    def __init__(self, standing, stop: KeyboardInterrupt):
         super().__init__("interrupted")
         self.standing = standing
+        self.stop = stop  # Ctrl-C, or SIGTERM/SIGHUP (signals.Stopped)
 
 
 def _play(req, out: Path, workers: int, address, executor: str, progress: SprtProgress):
@@ -281,7 +284,7 @@ def _play(req, out: Path, workers: int, address, executor: str, progress: SprtPr
 
     before: list[int] = []  # the games the ledger held when the run started
     try:
-        with domain_errors(2 if not out.exists() else 1):
+        with stop_signals(), domain_errors(2 if not out.exists() else 1):  # SIGTERM: as Ctrl-C
             try:
                 v, summary, _ = play_sprt(
                     req,
@@ -294,9 +297,9 @@ def _play(req, out: Path, workers: int, address, executor: str, progress: SprtPr
                 )
             except RunnerError as e:  # the cluster or a worker failed, not the command line
                 raise fail(one_line(e), FAILED) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         progress.close()
-        raise _Interrupted(_standing(req, out, before)) from None
+        raise _Interrupted(_standing(req, out, before), stop) from None
     finally:
         progress.close()
     return v, summary.played

@@ -17,6 +17,7 @@ from tournament.cli.common import (
     fail,
 )
 from tournament.cli.stdout import own_stdout
+from tournament.signals import stop_signals, stop_words
 
 KindOption = Annotated[
     str, typer.Option(help="Value model kind: linear, or mlp (linear plus a small network)")
@@ -127,7 +128,7 @@ def train(
 
     with own_stdout(quiet) as stdout:  # Ray's own prints go to stderr (--quiet: nowhere)
         try:
-            with domain_errors(FAILED), display:
+            with stop_signals(), domain_errors(FAILED), display:  # SIGTERM, SIGHUP: as Ctrl-C
                 result = run(
                     cfg,
                     workers=workers,
@@ -137,9 +138,9 @@ def train(
                     on_batch=display.on_batch,
                     on_progress=replay.update,
                 )
-        except KeyboardInterrupt:
-            why = f"interrupted; rerun the same command to resume from {where}"
-            raise fail(why, 130) from None
+        except KeyboardInterrupt as stop:
+            word, code = stop_words(stop)
+            raise fail(f"{word}; rerun the same command to resume from {where}", code) from None
         finally:
             replay.stop()
         _report_training(result, stdout)

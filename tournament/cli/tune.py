@@ -27,6 +27,7 @@ from tournament.cli.common import (
     fail,
 )
 from tournament.cli.stdout import own_stdout
+from tournament.signals import stop_signals, stop_words
 
 PARAMS_HELP = (
     "Comma-separated parameters to tune (see `meeple agents`: the tunable ones); "
@@ -227,15 +228,16 @@ def tune(
     with _locked(out), own_stdout(quiet) as stdout:  # another run on --out: refused at once
         sp = _prepare(req, out, confirm_filler)
         try:
-            with domain_errors(1):
+            with stop_signals(), domain_errors(1):  # SIGTERM, SIGHUP: as Ctrl-C
                 progress = None if quiet else _progress(req.budget)
                 tuned = run_tune(req, out, workers, progress, sp)
                 s = summary(tuned, out)
                 s["confirmation"] = run_confirm(
                     s, out, confirm, confirm_filler, seed + 1, min(workers, 2), executor
                 )
-        except KeyboardInterrupt:
-            raise fail(f"interrupted; finished games are in {out}: rerun to resume", 130) from None
+        except KeyboardInterrupt as stop:
+            word, code = stop_words(stop)
+            raise fail(f"{word}; finished games are in {out}: rerun to resume", code) from None
         if as_json or fmt == OutputFormat.json:
             stdout.write(json.dumps(s, indent=2) + "\n")
         else:
