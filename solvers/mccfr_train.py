@@ -35,6 +35,7 @@ from solvers.mccfr_checkpoint import CheckpointError, ForeignCheckpointError, Jo
 from solvers.mccfr_spec import TrainSpec
 from solvers.mccfr_tables import Tables, View
 from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.signals import kept_handlers
 
 __all__ = [
     "CheckpointError",
@@ -229,19 +230,24 @@ def _init_ray(ray, workers: int, address: str | None) -> None:
     import logging
 
     try:
-        if address:
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-        else:
-            ray.init(
-                address="local",  # a session of its own, even beside a running cluster
-                num_cpus=workers,
-                include_dashboard=False,
-                logging_level=logging.ERROR,
-                log_to_driver=False,
-            )
+        with kept_handlers():  # ray.init's own SIGTERM handler would replace the command's
+            _ray_init(ray, workers, address, logging.ERROR)
     except (ConnectionError, RuntimeError, TimeoutError, ValueError) as e:
         where = f"the Ray cluster at {address}" if address else "a local Ray session"
         raise MeepleError(f"cannot reach {where}: {one_line(e)}") from None
+
+
+def _ray_init(ray, workers: int, address: str | None, level: int) -> None:
+    if address:
+        ray.init(address=address, logging_level=level, log_to_driver=False)
+    else:
+        ray.init(
+            address="local",  # a session of its own, even beside a running cluster
+            num_cpus=workers,
+            include_dashboard=False,
+            logging_level=level,
+            log_to_driver=False,
+        )
 
 
 # ----- the loop ------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Protocol
 
 from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.signals import kept_handlers
 from tournament.batch import BatchSpec, play_batch
 from tournament.cluster import CONNECT_TIMEOUT, HeadWatch, RunnerError, check_address
 from tournament.config import TournamentConfig
@@ -306,6 +307,25 @@ def _ray_error(e: BaseException) -> MeepleError:
     return RunnerError(f"a batch failed on a Ray worker: {type(inner).__name__}: {text}")
 
 
+def _ray_init(ray, workers: int, address: str | None, hook: dict) -> None:
+    """``ray.init`` of the cluster at ``address``, else of a local session of ``workers``."""
+    if address:
+        ray.init(
+            address=address, runtime_env=hook, logging_level=logging.ERROR, log_to_driver=False
+        )
+        return
+    ray.init(
+        address="local",  # a session of its own, even beside a running cluster
+        num_cpus=workers,
+        include_dashboard=False,
+        runtime_env=hook,
+        logging_level=logging.ERROR,
+        log_to_driver=False,
+        # Ray starts workers at niceness 15; a tournament is the job, not background
+        _system_config={"worker_niceness": 0},
+    )
+
+
 @contextmanager
 def _ray_session(workers: int, address: str | None) -> Iterator[tuple[object, object, int]]:
     """A Ray session (started here unless one is running, then stopped here): yields
@@ -316,24 +336,8 @@ def _ray_session(workers: int, address: str | None) -> Iterator[tuple[object, ob
     if not ray.is_initialized():
         hook = {"worker_process_setup_hook": f"{__name__}.die_with_parent"}
         try:
-            if address:
-                ray.init(
-                    address=address,
-                    runtime_env=hook,
-                    logging_level=logging.ERROR,
-                    log_to_driver=False,
-                )
-            else:
-                ray.init(
-                    address="local",  # a session of its own, even beside a running cluster
-                    num_cpus=workers,
-                    include_dashboard=False,
-                    runtime_env=hook,
-                    logging_level=logging.ERROR,
-                    log_to_driver=False,
-                    # Ray starts workers at niceness 15; a tournament is the job, not background
-                    _system_config={"worker_niceness": 0},
-                )
+            with kept_handlers():  # ray.init's own SIGTERM handler would replace the command's
+                _ray_init(ray, workers, address, hook)
         except (ConnectionError, RuntimeError, TimeoutError) as e:
             if address:
                 raise RunnerError(

@@ -317,7 +317,8 @@ def train(
     except value_fit.TooFewPositionsError as e:  # the games stay in the work directory
         raise TrainError(
             f"{one_line(e)}; lower --every (now {cfg.every}) so that each game gives more "
-            f"positions (the games played are kept in {work})"
+            f"positions, with a new --work (its games are those of --every {cfg.every}:"
+            f" {work} resumes only this request)"
         ) from None
     except value_model.ValueModelError as e:
         raise TrainError(one_line(e)) from None

@@ -155,3 +155,29 @@ def test_bruxelles_says_when_a_free_power_has_fewer_assistants_to_free():
     core.court = (1, *core.court[1:])  # P1 has one assistant there
     text = state.round_summary(before, a)
     assert "P1 wins it (applied at once: free 2 assistants: 1 in the Courthouse to free)" in text
+
+
+def test_bruxelles_a_tie_on_a_free_card_says_it_for_each_tied_player():
+    """Was: the note came from the first tied player's Courthouse only ('applied at once:
+    free 1 assistant' for P1 with 4 there, nothing said of P2 with none)."""
+    import random
+
+    game = spiel_games.load_game("python_bruxelles(players=2)")
+    rng, state = random.Random(96), game.new_initial_state()
+    lines: list[str] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outs = state.chance_outcomes()
+            a = rng.choices([o for o, _ in outs], [p for _, p in outs])[0]
+        else:
+            a = rng.choice(state.legal_actions())
+        before = state.clone()
+        state.apply_action(a)
+        lines += state.round_summary(before, a).splitlines()
+    tie = [ln for ln in lines if "round 3: column 1, bonus card C " in ln]
+    assert tie == [
+        "  resolution of round 3: column 1, bonus card C (free 1 assistant, 1 VP symbol, 1"
+        " Manneken Pis): bids P1 4, P2 4: P1 and P2 tie and each take its power (P1: applied"
+        " at once: free 1 assistant; P2: applied at once: free 1 assistant: 0 in the"
+        " Courthouse to free); the card is discarded"
+    ]

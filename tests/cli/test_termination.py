@@ -153,6 +153,20 @@ def test_sigterm_stops_sprt_tune_and_train_in_one_line(tmp_path, monkeypatch, si
     assert r.exit_code == 143, r.output
     assert r.stderr == f"error: terminated; finished sets are in {out}: rerun to resume\n"
     assert "not finished: rerun the same command to resume" in r.stdout  # where it stands
+    from tournament import ledger
+
+    real_read = ledger.read_ledger
+
+    def read_after_a_second_term(*args, **kwargs):
+        _term_self()  # a second SIGTERM while the stopped test reads its ledger: ignored
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(ledger, "read_ledger", read_after_a_second_term)
+    out = tmp_path / "sprt2"
+    r = CliRunner().invoke(app, [*argv, "--out", str(out), "--executor", "serial", "-q"])
+    assert r.exit_code == 143, r.output
+    assert "not finished: rerun the same command to resume" in r.stdout
+    monkeypatch.setattr(ledger, "read_ledger", real_read)
 
     def term(*_args, **_kwargs):
         _term_self()
@@ -196,3 +210,25 @@ def test_ctrl_c_or_sigterm_stops_review_in_one_line(tmp_path, monkeypatch, sigte
     r = CliRunner().invoke(app, ["review", record, "-q"])
     assert r.exit_code == 130
     assert r.stderr == "error: interrupted: the review did not finish; nothing was written\n"
+
+
+def test_a_library_that_takes_sigterm_over_gives_it_back():
+    """ray.init installs its own SIGTERM handler (sys.exit(15)): a run on Ray died with
+    exit 15 and no line. kept_handlers puts the command's handler back after it."""
+    from spiel_games.common.signals import kept_handlers
+
+    with stop_signals():
+        ours = signal.getsignal(signal.SIGTERM)
+        with kept_handlers():
+            signal.signal(signal.SIGTERM, lambda *_: None)  # as ray.init does
+        assert signal.getsignal(signal.SIGTERM) is ours
+
+
+@pytest.mark.ray
+def test_the_ray_session_keeps_the_commands_sigterm_handler():
+    from tournament import runner as r
+
+    with stop_signals():
+        ours = signal.getsignal(signal.SIGTERM)
+        with r._ray_session(1, None):
+            assert signal.getsignal(signal.SIGTERM) is ours

@@ -29,3 +29,10 @@ def test_too_few_positions_for_a_fit_is_one_line_and_the_games_are_kept(tmp_path
         )
         assert "lower --every (now 100000)" in r.output and str(work) in r.output
         assert read_ledger(work / "games").table.num_rows == 5 and not out.exists()
+    # the advice given works: a lower --every with a new --work (the old one resumes only
+    # its own request; was: 'the games played are kept in W', whose rerun was refused)
+    assert "with a new --work" in r.output
+    argv[argv.index("100000")] = "2"
+    argv[argv.index(str(work))] = str(tmp_path / "w2")
+    r = CliRunner().invoke(app, argv)
+    assert r.exit_code == 0 and out.exists(), r.output

@@ -78,6 +78,10 @@ from tournament.advice.terminal import (
 )
 from tournament.advice.unknown import World, prefix, scores_determined
 from tournament.match import final_scores, seed_streams
+from tournament.signals import stop_words
+
+KEPT = {"saved": "the game is saved", "recovered": "the game is kept in a recovery file"}
+KEPT["lost"] = "the game could NOT be saved"  # what a stopped session says it kept
 
 __all__ = [
     "PlayError",
@@ -229,14 +233,9 @@ class PlaySession(SessionCommands, TableEntries):
         except KeyboardInterrupt as stop:  # Ctrl-C, or a hang-up (tournament.signals)
             self.say("")
             kept = self.files.keep()
-            self.say(
-                {
-                    "saved": "interrupted: the game is saved",
-                    "recovered": "interrupted: the game is kept in a recovery file",
-                    "clean": f"interrupted after {count(len(self.items), 'action')} (nothing unsaved)",
-                    "lost": "interrupted: the game could NOT be saved",
-                }[kept]
-            )
+            word = stop_words(stop)[0]  # interrupted, terminated, hung up
+            clean = f"{word} after {count(len(self.items), 'action')} (nothing unsaved)"
+            self.say(clean if kept == "clean" else f"{word}: {KEPT[kept]}")
             return self._result(
                 False, interrupted=True, kept=kept, signal=getattr(stop, "signum", 0)
             )

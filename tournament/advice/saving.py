@@ -15,9 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spiel_games.common.errors import MeepleError
-from spiel_games.common.files import atomic_write_text, write_problem
+from spiel_games.common.files import atomic_write_text, read_regular, write_problem
 from tournament.advice.advise_text import count
 from tournament.advice.positions import GameRecord
+from tournament.records import MAX_RECORD_BYTES
 
 RECOVERY_ENV = "MEEPLE_RECOVERY_DIR"
 
@@ -70,9 +71,10 @@ def check_recovery(folder: Path) -> None:
 
 
 def _text(path: Path) -> str | None:
-    """The file's text now, None when there is none (or it cannot be read)."""
+    """The file's text now; None when there is none, it cannot be read, or it is no
+    regular file (a pipe is not waited on, a device not read: read_regular)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return read_regular(path, MAX_RECORD_BYTES).decode("utf-8")
     except (OSError, ValueError):
         return None
 

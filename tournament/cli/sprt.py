@@ -251,7 +251,9 @@ def sprt(
             check_address(address)
     progress = SprtProgress(choose_mode(quiet), req.bounds)
     as_json = as_json or fmt == OutputFormat.json
-    with own_stdout(quiet) as stdout:  # Ray's own prints go to stderr (-q: nowhere)
+    # Ray's own prints go to stderr (-q: nowhere); SIGTERM, SIGHUP stop as Ctrl-C, and a
+    # second one while the stopped test says where it stands is ignored (stop_signals)
+    with own_stdout(quiet) as stdout, stop_signals():
         try:
             v, played = _play(req, out, workers, address, executor, progress)
         except _Interrupted as stop:  # still says where the test stands (JSON: "running")
@@ -284,7 +286,7 @@ def _play(req, out: Path, workers: int, address, executor: str, progress: SprtPr
 
     before: list[int] = []  # the games the ledger held when the run started
     try:
-        with stop_signals(), domain_errors(2 if not out.exists() else 1):  # SIGTERM: as Ctrl-C
+        with domain_errors(2 if not out.exists() else 1):
             try:
                 v, summary, _ = play_sprt(
                     req,

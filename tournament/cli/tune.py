@@ -116,8 +116,9 @@ def _prepare(req, out: Path, confirm_filler: str):
                 sp = prepare(req, out, sp)
             except CorruptLogError as e:  # a damaged file, not a wrong command line
                 raise fail(one_line(e), FAILED) from None
-    except KeyboardInterrupt:
-        raise fail("interrupted before any game was played", 130) from None
+    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP (stop_signals)
+        word, code = stop_words(stop)
+        raise fail(f"{word} before any game was played", code) from None
     _warn_strays(out)
     _note_budget(req)
     return sp
@@ -225,10 +226,11 @@ def tune(
     out = out if out is not None else _default_out(req)
 
     # the confirming SPRT may run on Ray: its prints go to stderr, the result to stdout
-    with _locked(out), own_stdout(quiet) as stdout:  # another run on --out: refused at once
+    # another run on --out: refused at once; SIGTERM, SIGHUP stop as Ctrl-C from here on
+    with _locked(out), own_stdout(quiet) as stdout, stop_signals():
         sp = _prepare(req, out, confirm_filler)
         try:
-            with stop_signals(), domain_errors(1):  # SIGTERM, SIGHUP: as Ctrl-C
+            with domain_errors(1):
                 progress = None if quiet else _progress(req.budget)
                 tuned = run_tune(req, out, workers, progress, sp)
                 s = summary(tuned, out)

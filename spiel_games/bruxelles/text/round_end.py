@@ -84,12 +84,13 @@ def resolution_lines(s) -> list[str]:
         if len(winners) > 1:
             lines.append(
                 head + what + f"{bids}: {_names(winners)} tie and each take its power"
-                f"{_at_once(s, winners[0], card, 0)}; the card is discarded"
+                f"{_tied_at_once(s, winners, card)}; the card is discarded"
             )
             continue
         p = winners[0]
         mp[p] += R.BONUS[card][2]
-        lines.append(head + what + f"{bids}: P{p + 1} wins it{_at_once(s, p, card, 1)}")
+        once = _at_once(s, p, card, 1)
+        lines.append(head + what + f"{bids}: P{p + 1} wins it" + (f" ({once})" if once else ""))
     first = R.new_first_player(mp, s.first)
     counted = _players(mp, s.n) or "none"
     tie = f" (a tie goes clockwise from P{s.first + 1})" if mp.count(max(mp)) > 1 else ""
@@ -102,8 +103,8 @@ def resolution_lines(s) -> list[str]:
 
 def _at_once(s, p: int, card: int, tuck_ok: int) -> str:
     """What the card does at once when it leaves ``p`` one choice (rounds._t_bonus), as in
-    " (applied at once: City Hall +1)"; "" when it may ask (the next moves show the
-    choice). The rows tucked so far only grow, so one choice now is one choice then."""
+    "applied at once: City Hall +1"; "" when it may ask (the next moves show the choice).
+    The rows tucked so far only grow, so one choice now is one choice then."""
     choices = bonus_choices(s, p, card, tuck_ok)
     if len(choices) > 1:
         return ""
@@ -112,7 +113,20 @@ def _at_once(s, p: int, card: int, tuck_ok: int) -> str:
     if option[0] == "C":  # frees only the assistants there are in the Courthouse
         freed = min(len(option), s.court[p])
         done += "" if freed == len(option) else f": {freed} in the Courthouse to free"
-    return f" (applied at once: {done})"
+    return f"applied at once: {done}"
+
+
+def _tied_at_once(s, winners: list[int], card: int) -> str:
+    """``_at_once`` for each tied player: once when it says the same for all, else per
+    player (each player's own Courthouse, own choices)."""
+    notes = [_at_once(s, p, card, 0) for p in winners]
+    if len(set(notes)) == 1:
+        return f" ({notes[0]})" if notes[0] else ""
+    return (
+        " ("
+        + "; ".join(f"P{p + 1}: {n or 'to choose'}" for p, n in zip(winners, notes, strict=True))
+        + ")"
+    )
 
 
 def end_lines(before, after) -> list[str]:
