@@ -1,13 +1,13 @@
 """`meeple tune`: NTBEA (solvers.search.ntbea) over an agent's tunable parameters, each
 evaluation one game against the pool.
 
-An evaluation seats the candidate with ``players - 1`` opponents drawn from the tuning
-pool (``TUNE_POOL``: the heuristic, a noisy heuristic and both fixed search references of
+An evaluation seats the candidate with ``players - 1`` opponents drawn from the tuning pool
+(``TUNE_POOL``: the heuristic, a noisy heuristic and both fixed search references of
 docs/STRENGTH.md), the candidate's seat turning with the evaluation index, on a deal of the
-tuning's own master seed (never the benchmark's: ``BENCH_SEEDS``). Its fitness is the share
-of the opponents the candidate finished ahead of, ties half. Every evaluation is appended
-to ``evaluations.jsonl`` in the run's directory; rerunning the same request replays them
-(NTBEA is deterministic given its seed and the fitness values) and plays only the rest.
+tuning's own master seed (never the benchmark's: ``BENCH_SEEDS``). Its fitness is the share of
+the opponents the candidate finished ahead of, ties half. Every evaluation is appended to
+``evaluations.jsonl`` in the run's directory; rerunning the same request replays them (NTBEA
+is deterministic given its seed and the fitness values) and plays only the rest.
 """
 
 from __future__ import annotations
@@ -41,9 +41,8 @@ DEFAULT_PARAMS = ("uct_c", "prior_w", "unprune", "rollout_depth", "opp_share", "
 BENCH_SEEDS = (11, 33)  # scripts/bench_strength.py's tables and SPRTs: never tuned on
 DEFAULT_SEED = 2033
 LOG, REQUEST = "evaluations.jsonl", "tune.json"
-# the confirming SPRTs' run directories: CONFIRM-<hash of the SPRT> (tournament.tune_report),
-# one per recommendation, filler and cap, so a larger budget that changes the recommendation
-# confirms the new one beside the old one's record
+# the confirming SPRTs' run directories: CONFIRM-<hash of the SPRT> (tournament.tune_report), one
+# per recommendation, filler and cap: a larger budget that changes it confirms the new one too
 CONFIRM = "confirm"
 
 
@@ -52,7 +51,7 @@ class TuneError(MeepleError):
 
 
 class CorruptLogError(TuneError):
-    """A damaged log (a line that is no evaluation): exit 1, not a wrong command line."""
+    """A damaged log line or request file: exit 1, not a wrong command line."""
 
 
 @dataclass(frozen=True)
@@ -322,10 +321,8 @@ def _setting(values: dict) -> str:
 
 def strays(out: Path) -> list[str]:
     """The names in the run directory that ``meeple tune`` did not write (ignored)."""
-    if not out.is_dir():
-        return []
-    own = (REQUEST, LOG, CONFIRM, LOCK)
-    return sorted(p.name for p in out.iterdir() if not p.name.startswith(own))
+    names = [p.name for p in out.iterdir()] if out.is_dir() else []
+    return sorted(n for n in names if not n.startswith((REQUEST, LOG, CONFIRM, LOCK)))
 
 
 def games(req: TuneRequest) -> int:
@@ -356,9 +353,12 @@ def prepare(req: TuneRequest, out: Path, sp: Space | None = None) -> Space:
     if path.exists():  # the same run, perhaps with another budget: it goes on from the log
         try:
             theirs = json.loads(path.read_text())
-        except (OSError, ValueError) as e:
-            raise TuneError(f"{path}: unreadable ({one_line(e)}); choose another --out") from None
-        if not isinstance(theirs, dict) or {**theirs, "budget": 0} != {**mine, "budget": 0}:
+            if not isinstance(theirs, dict):
+                raise ValueError("not a tuning request")
+        except (OSError, ValueError) as e:  # a damaged file, not a wrong command line: 1
+            why = f"unreadable ({one_line(e)}); delete the run or choose another --out"
+            raise CorruptLogError(f"{path}: {why}") from None
+        if {**theirs, "budget": 0} != {**mine, "budget": 0}:
             raise TuneError(f"{out} holds a different tuning run; choose another --out")
         cut = check_log(req, sp, out)
         if cut is not None:
