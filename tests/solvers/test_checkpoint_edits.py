@@ -9,19 +9,10 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from tests.solvers.test_solver_cli import _solve
 from tournament.cli import app
 
 runner = CliRunner()
-TINY = (
-    "python_coloretto(players=2,colors=2,cards_per_color=2,start_cards=1,last_round_depth=0,"
-    "plus2=1,jokers=0,positive_colors=1,rows=2,row_capacity=1)"
-)
-
-
-def _solve(*extra: str):
-    return runner.invoke(
-        app, ["solve", TINY, "--solver", "mccfr-es", "--iterations", "4", "--quiet", *extra]
-    )
 
 
 BAD_FIELDS = (
