@@ -27,7 +27,12 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path = Path(path)
     tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}")
     try:
-        with open(tmp, "wb") as f:
+        f = open(tmp, "wb")  # noqa: SIM115 - closed by the with below
+    except OSError as e:  # said of the folder: the target itself was never opened
+        why = f"cannot make a file in {path.parent} ({e.strerror or e})"
+        raise OSError(e.errno, why) from None
+    try:
+        with f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
