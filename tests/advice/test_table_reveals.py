@@ -74,6 +74,17 @@ def _replay(game, actions):
     return state
 
 
+def _random_game(game, seed: int):
+    """A whole game of uniformly random options (chance outcomes too): its end, its actions."""
+    rng = random.Random(seed)
+    state, truth = game.new_initial_state(), []
+    while not state.is_terminal():
+        a = rng.choice(options(state))
+        state.apply_action(a)
+        truth.append(a)
+    return state, truth
+
+
 def _rococo_conversion(me: int = 1):
     """A true Rococo game up to another player's decision on a face-down tile they drew,
     with 'convert to yarn' among the options: (truth, the conversion's id)."""
@@ -143,12 +154,7 @@ def test_staufer_asks_for_the_job_cards_shown_at_the_end_and_then_scores_the_gam
     config = "python_staufer(players=3)"
     game = spiel_games.load_game(config)
     seats = ["me", "table", "table"]
-    rng = random.Random(3)
-    state, truth = game.new_initial_state(), []
-    while not state.is_terminal():
-        a = rng.choice(options(state))
-        state.apply_action(a)
-        truth.append(a)
+    state, truth = _random_game(game, 3)
     rec = _record(config, truth[:-1], 0, seats)
     hidden = [i for i, e in enumerate(rec.actions) if e["action"] == "?" and e["player"] == -1]
     assert len(hidden) == 6, "the other players' job cards are dealt face down"
@@ -191,12 +197,7 @@ def test_a_loaded_game_asks_for_what_the_table_shows_before_showing_a_board():
     config = "python_staufer(players=3)"
     game = spiel_games.load_game(config)
     seats = ["me", "table", "table"]
-    rng = random.Random(3)
-    state, truth = game.new_initial_state(), []
-    while not state.is_terminal():
-        a = rng.choice(options(state))
-        state.apply_action(a)
-        truth.append(a)
+    state, truth = _random_game(game, 3)
     rec = _record(config, truth, 0, seats)
     hidden = [i for i, e in enumerate(rec.actions) if e["action"] == "?" and e["player"] == -1]
     lines = [_name(_replay(game, truth[:i]), truth[i]) for i in hidden]
