@@ -113,19 +113,8 @@ class StauferState(EngineState):
     board_text = staticmethod(text.render)
     chance_text = staticmethod(text.chance_description)
     setup_text = staticmethod(text.setup_conventions)
+    round_text = staticmethod(text.round_text)
     resampler = staticmethod(resample)
-
-    @staticmethod
-    def round_text(before, action: int, after) -> str:
-        """The scoring at the end of the round ``action`` ended (text.round_summary), from
-        the position it scored: ``action`` replayed on a copy of ``before`` whose turn
-        count is one short, so the last turn ends without ending the round."""
-        if not text.round_ended(before, after):
-            return ""
-        scored = before.__deepcopy__(None)
-        scored.v[TI] -= 1
-        TABLE.apply[scored.phase](scored, action)
-        return text.round_summary(scored, after)
 
     def scores(self) -> list[int]:
         """Each player's score if the game ended now (VP track + final scoring)."""

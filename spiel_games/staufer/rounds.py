@@ -90,15 +90,19 @@ def end_turn(c: Core) -> None:
 
 
 def _end_round(c: Core) -> None:
+    """Score the round's regions, then clean up (not after the last round); the scoring is
+    recorded in ``c.scoring`` (scoring.RoundScoring) as it happens."""
     v = c.v
     t = c.t
     n = t.n
+    vp_before = tuple(v[t.vp : t.vp + n])
     scored = S.scored_positions(c)
     v[SCORED_A] = scored[0]
     v[SCORED_B] = scored[1] if len(scored) > 1 else -1
-    for pos in scored:
-        S.score_region(c, pos)
-    if v[ROUND] == t.cfg.rounds - 1:
+    regions = tuple(S.score_region(c, pos) for pos in scored)  # one after the other
+    rnd = v[ROUND]
+    if rnd == t.cfg.rounds - 1:
+        c.scoring = S.RoundScoring(rnd, regions, vp_before, tuple(v[t.vp : t.vp + n]), 0, -1)
         c.phase = END  # the engine sets the returns (scoring.final_returns)
         return
     # Clean-up (C tile): empty scored seats, move the king, set the next order, refill.
@@ -109,7 +113,7 @@ def _end_round(c: Core) -> None:
             if occ >= 0:
                 v[t.prov + occ] += 1  # occ = player * 2 + is_noble indexes the province
                 v[base + i] = -1
-    move = c.c_tiles[v[ROUND]]
+    move = c.c_tiles[rnd]
     for step in range(move):
         pos = (v[KING] + step) % t.r
         for i in range(2 * n):
@@ -117,6 +121,7 @@ def _end_round(c: Core) -> None:
             v[t.court + i] += v[j]
             v[j] = 0
     v[KING] = (v[KING] + move) % t.r
+    c.scoring = S.RoundScoring(rnd, regions, vp_before, tuple(v[t.vp : t.vp + n]), move, v[KING])
     order = v[t.sup : t.sup + v[NSUP]] + v[t.dep : t.dep + v[NDEP]]
     v[t.order : t.order + t.F] = order
     v[ROUND] += 1

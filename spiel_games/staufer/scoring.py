@@ -1,9 +1,14 @@
 """Die Staufer scoring: which regions a round scores, region majorities, final scoring.
 
-Functions read a ``Core`` (see state.py for the layout of ``v``).
+Functions read a ``Core`` (see state.py for the layout of ``v``). A round's scoring is
+recorded as it happens (``RegionScore``, ``RoundScoring``): the engine keeps the record of
+the last round end on the core, and the log's round summary (text.round_summary) is
+built from it.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from spiel_games.common.majority import majority_awards
 from spiel_games.common.utility import returns_from_keys
@@ -90,33 +95,66 @@ def majority_counts(c: Core, pos: int) -> tuple[list[int], list[int]]:
     return counts, left
 
 
-def score_region(c: Core, pos: int) -> list[float]:
-    """Award the point tile to 1st-3rd and the region bonus to the majority holder."""
+class RegionScore(NamedTuple):
+    """One region scored at a round's end, as ``score_region`` scored it."""
+
+    pos: int  # board position
+    counts: tuple[int, ...]  # majority counts per player (nobles double, majordomo +1)
+    awards: tuple[int, ...]  # the point tile's VP per player (0: no place)
+    holder: int  # the majority holder, who takes the region bonus; -1 nobody holds a seat
+    gained: int  # what the bonus gave the holder: figures (noble, envoys), VP (vp,
+    # presence), or 1 if the top VP privilege was taken, 0 if none was left (privilege)
+
+
+class RoundScoring(NamedTuple):
+    """A round's end as the engine played it (rounds._end_round): the regions scored, in
+    order (the A tile's, then the B condition's when it is another), the VP track before
+    and after the scoring, and the king's move at clean-up (none after the last round)."""
+
+    round: int  # the round scored, 0-based
+    regions: tuple[RegionScore, ...]
+    vp_before: tuple[int, ...]
+    vp_after: tuple[int, ...]
+    king_move: int  # board positions the king moves (the C tile); 0 after the last round
+    king_to: int  # his board position after the move; -1 after the last round
+
+
+def score_region(c: Core, pos: int) -> RegionScore:
+    """Award the point tile to 1st-3rd and the region bonus to the majority holder; what
+    was awarded."""
     counts, left = majority_counts(c, pos)
     tile = R.POINT_TILES[c.tile_at[pos]]
-    awards = region_awards(counts, left, tile)
+    awards = [int(a) for a in region_awards(counts, left, tile)]
     for p, a in enumerate(awards):
-        c.v[c.t.vp + p] += int(a)
+        c.v[c.t.vp + p] += a
     holder = majority_holder(counts, left)
+    gained = 0
     if holder >= 0:
-        _region_bonus(c, holder, R.REGION_BONUS[c.region_at[pos]])
-    return awards
+        gained = _region_bonus(c, holder, R.REGION_BONUS[c.region_at[pos]])
+    return RegionScore(pos, tuple(counts), tuple(awards), holder, gained)
 
 
-def _region_bonus(c: Core, p: int, bonus: str) -> None:
+def _region_bonus(c: Core, p: int, bonus: str) -> int:
+    """Give p the region bonus; what it gave (``RegionScore.gained``)."""
     if bonus == "noble":
         gain(c, p, 0, 1)
-    elif bonus == "envoys":
+        return 1
+    if bonus == "envoys":
         gain(c, p, R.RULES["regions.bonus_envoys"], 0)
-    elif bonus == "vp":
+        return R.RULES["regions.bonus_envoys"]
+    if bonus == "vp":
         c.v[c.t.vp + p] += R.RULES["regions.bonus_vp"]
-    elif bonus == "privilege":
-        if c.v[VPLEFT]:  # the top VP privilege, if any is left
-            take_vp_privilege(c, p)
-    elif bonus == "presence":
-        c.v[c.t.vp + p] += R.RULES["regions.bonus_presence_vp"] * regions_with_seat(c, p)
-    else:
-        raise AssertionError(f"unknown region bonus {bonus}")
+        return R.RULES["regions.bonus_vp"]
+    if bonus == "privilege":
+        if not c.v[VPLEFT]:  # the top VP privilege, if any is left
+            return 0
+        take_vp_privilege(c, p)
+        return 1
+    if bonus == "presence":
+        vp = R.RULES["regions.bonus_presence_vp"] * regions_with_seat(c, p)
+        c.v[c.t.vp + p] += vp
+        return vp
+    raise AssertionError(f"unknown region bonus {bonus}")
 
 
 def player_seats(c: Core, p: int) -> list[tuple[int, int, int, bool, bool]]:

@@ -2,8 +2,9 @@
 the setup step list.
 
 All mutable integers of a state live in ONE flat list ``v`` (so a clone copies one
-list); a few rarely-changing tuples (board order, tiles) and the refill queue are
-shared until replaced. Layout of ``v`` (offsets of the arrays are in ``Tables``):
+list); a few rarely-changing tuples (board order, tiles), the refill queue and the record
+of the last round's scoring are shared until replaced. Layout of ``v`` (offsets of the
+arrays are in ``Tables``):
 
 | slice            | size     | meaning                                                     |
 |------------------|----------|-------------------------------------------------------------|
@@ -164,6 +165,9 @@ class Core:
     b_tiles: tuple[int, ...]  # round tiles B dealt so far: condition ids
     c_tiles: tuple[int, ...]  # round tiles C dealt so far: king moves
     refill: tuple[int, ...]  # chest spaces still to refill (supply spaces, then S + seat)
+    # The last round end's scoring as it happened (a scoring.RoundScoring, set once per
+    # round end by rounds._end_round, for the log's round summary); None before the first.
+    scoring: tuple | None
     # The engine's slots (spiel_games.common.engine); ``cache`` also holds the public
     # tensor block (observer.py):
     phase: int  # a Phase, kept as a plain int
@@ -230,6 +234,7 @@ def initial_core(cfg: R.Config) -> Core:
     c.tile_at = (-1,) * r
     c.a_tiles = c.b_tiles = c.c_tiles = ()
     c.refill = ()
+    c.scoring = None
     c.phase = SETUP
     return c
 

@@ -25,7 +25,6 @@ from spiel_games.staufer.state import (
     ST_TILE,
     STEP,
     TI,
-    VPLEFT,
     Phase,
 )
 
@@ -228,36 +227,41 @@ def render(s) -> str:
 # ----- the end of a round, for the log (the engine's round_text) -------------------------
 
 
+def round_text(before, action: int, after) -> str:
+    """The log lines for the round the move ``action`` from core ``before`` to core
+    ``after`` ended (round_summary); "" when it ended none."""
+    return round_summary(after) if round_ended(before, after) else ""
+
+
 def round_ended(before, after) -> bool:
     """Whether the move from core ``before`` to core ``after`` ended a round (the last
     one ends the game)."""
     return before.phase != END and (after.v[ROUND] != before.v[ROUND] or after.phase == END)
 
 
-def _bonus_text(c, holder: int, bonus: str) -> str:
-    """What a region's bonus gives its majority holder (scoring._region_bonus)."""
+def _bonus_text(bonus: str, gained: int) -> str:
+    """What a region's bonus gave its majority holder (``RegionScore.gained``, as
+    scoring._region_bonus gave it)."""
     if bonus == "noble":
-        return "+1 noble"
+        return f"+{gained} noble"
     if bonus == "envoys":
-        return f"+{R.RULES['regions.bonus_envoys']} envoys"
+        return f"+{gained} envoys"
     if bonus == "vp":
-        return f"+{R.RULES['regions.bonus_vp']} VP"
+        return f"+{gained} VP"
     if bonus == "privilege":
-        return "the top VP privilege" if c.v[VPLEFT] else "no VP privilege left"
+        return "the top VP privilege" if gained else "no VP privilege left"
     per = R.RULES["regions.bonus_presence_vp"]
-    return f"+{per * S.regions_with_seat(c, holder)} VP ({per} per region with a seat)"
+    return f"+{gained} VP ({per} per region with a seat)"
 
 
-def _scored_line(c, pos: int, why: str) -> str:
+def _scored_line(c, rnd: int, region: S.RegionScore, why: str) -> str:
     """One scored region: its places and points, the majority counts, the bonus."""
-    counts, left = S.majority_counts(c, pos)
+    pos, counts, awards, holder = region.pos, region.counts, region.awards, region.holder
     tile = R.POINT_TILES[c.tile_at[pos]]
-    awards = S.region_awards(counts, left, tile)
     head = (
-        f"  end of round {c.v[ROUND] + 1}: {R.REGION_NAMES[c.region_at[pos]]} ({why})"
+        f"  end of round {rnd + 1}: {R.REGION_NAMES[c.region_at[pos]]} ({why})"
         f" scores {'/'.join(str(x) for x in tile)}: "
     )
-    holder = S.majority_holder(counts, left)
     if holder < 0:
         return head + "nobody holds a seat"
     placed = sorted((p for p in range(c.t.n) if awards[p]), key=lambda p: -awards[p])
@@ -265,34 +269,32 @@ def _scored_line(c, pos: int, why: str) -> str:
     bonus = R.REGION_BONUS[c.region_at[pos]]
     return (
         head
-        + ", ".join(f"P{p + 1} +{int(awards[p])}" for p in placed)
-        + f" (majority counts: {seated}); bonus {bonus} to P{holder + 1}: {_bonus_text(c, holder, bonus)}"
+        + ", ".join(f"P{p + 1} +{awards[p]}" for p in placed)
+        + f" (majority counts: {seated}); bonus {bonus} to P{holder + 1}:"
+        + f" {_bonus_text(bonus, region.gained)}"
     )
 
 
-def round_summary(c, after) -> str:
-    """The end of a round as log lines: each region scored (which tile chose it, its places
-    and points, the majority counts with nobles doubled, the bonus), the VP track, and the
-    king's move (not after the last round). ``c`` is the position scored (the round's last
-    move made, nothing scored), ``after`` the position after the round's end. All of it is
-    public: seats, tiles, the VP track; no job card is read."""
-    rnd = c.v[ROUND]
-    scored = S.scored_positions(c)
+def round_summary(c) -> str:
+    """The last round end of core ``c`` as log lines, from the record the engine made as it
+    scored (``c.scoring``, a scoring.RoundScoring): each region scored (which tile chose
+    it, its places and points, the majority counts with nobles doubled, the bonus), the VP
+    track, and the king's move (not after the last round). All of it is public: seats,
+    tiles, the VP track; no job card is read."""
+    done = c.scoring
+    rnd = done.round
     b_name = f"B tile {R.B_CONDITIONS[c.b_tiles[rnd]]}"
-    why = [f"A tile, {b_name}" if len(scored) == 1 else "A tile", b_name]
-    lines = [_scored_line(c, pos, why[i]) for i, pos in enumerate(scored)]
-    t = c.t
+    why = [f"A tile, {b_name}" if len(done.regions) == 1 else "A tile", b_name]
+    lines = [_scored_line(c, rnd, region, why[i]) for i, region in enumerate(done.regions)]
     track = ", ".join(
-        f"P{p + 1} {c.v[t.vp + p]}"
-        + (f" -> {after.v[t.vp + p]}" if after.v[t.vp + p] != c.v[t.vp + p] else "")
-        for p in range(t.n)
+        f"P{p + 1} {was}" + (f" -> {now}" if now != was else "")
+        for p, (was, now) in enumerate(zip(done.vp_before, done.vp_after, strict=True))
     )
     lines.append(f"  VP track: {track}")
-    if after.phase != END:
-        king = after.v[KING]
+    if done.king_to >= 0:
         lines.append(
-            f"  the king moves {c.c_tiles[rnd]} to {R.REGION_NAMES[after.region_at[king]]}"
-            f" (board position {king + 1}); round {rnd + 2} begins"
+            f"  the king moves {done.king_move} to {R.REGION_NAMES[c.region_at[done.king_to]]}"
+            f" (board position {done.king_to + 1}); round {rnd + 2} begins"
         )
     return "\n".join(lines)
 

@@ -7,11 +7,14 @@ likewise (the resolution and the round's scoring), with the others' Workshop dra
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import pytest
 
 import spiel_games
+from spiel_games.staufer import rules as STAUFER
+from spiel_games.staufer.phases import TABLE as STAUFER_TABLE
 from tests.advice.test_table import Table, _session
 
 CONFIG = "python_staufer(players=3)"
@@ -67,6 +70,55 @@ def test_staufer_table_mode_tells_each_round_end_from_the_public_position():
     # docs/advice.md's example is this game's output, line for line (docs never go stale)
     doc = _doc_lines(0)
     assert doc and all(line in shown for line in doc), doc
+
+
+def _vp_scored(core, done) -> list[int]:
+    """Per player: the VP a recorded round end gave (places, and the vp and presence
+    bonuses; the privilege bonus gives a card, not track points)."""
+    out = [0] * core.t.n
+    for region in done.regions:
+        for p, vp in enumerate(region.awards):
+            out[p] += vp
+        if region.holder >= 0 and STAUFER.REGION_BONUS[core.region_at[region.pos]] in (
+            "vp",
+            "presence",
+        ):
+            out[region.holder] += region.gained
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_staufer_round_end_lines_come_from_the_engines_scoring_record(monkeypatch, seed):
+    """The lines are built from what the engine recorded as it scored (the core's
+    ``scoring``, made by scoring.score_region), no move replayed (was: the round's last
+    move replayed on a copy of the position before it, its turn count one short). The
+    phase table's applies fail here (the engine's moves use their own bound copies), and
+    every round end is still told; the record adds up to the VP track."""
+    monkeypatch.setattr(STAUFER_TABLE, "apply", (_replayed,) * len(STAUFER_TABLE.apply))
+    rng = random.Random(seed)
+    state, told = spiel_games.load_game(CONFIG).new_initial_state(), 0
+    while not state.is_terminal():
+        before = state.clone()
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            action = rng.choices(outcomes, probs)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        lines = state.round_summary(before, action).splitlines()
+        if not lines:
+            continue
+        core, done = state._s, state._s.scoring
+        assert done.round == told and len(lines) == len(done.regions) + 1 + (told < 4)
+        assert list(done.vp_after) == core.v[core.t.vp : core.t.vp + core.t.n]
+        gained = [now - was for was, now in zip(done.vp_before, done.vp_after, strict=True)]
+        assert gained == _vp_scored(core, done)
+        told += 1
+    assert told == 5
+
+
+def _replayed(core, action):
+    pytest.fail("a move was replayed outside the engine")
 
 
 # ----- Bruxelles 1893 ------------------------------------------------------------------------
