@@ -15,6 +15,7 @@ from typing import Any
 
 import spiel_games
 from solvers import efg_cfr
+from solvers.base import MAX_COUNT
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string
 from spiel_games.common.errors import ForeignOutputError, MeepleError
 from spiel_games.common.files import existing_parent
@@ -158,6 +159,8 @@ def validate(cfg: SolveConfig) -> Plan:
         raise SolveError(f"unknown solver {cfg.solver!r}; valid: {', '.join(SOLVERS)}")
     if cfg.iterations < 1:
         raise SolveError("--iterations must be >= 1")
+    if cfg.iterations > MAX_COUNT:  # bounded as the agents' budgets: a typo, not a run
+        raise SolveError(f"--iterations must be <= {MAX_COUNT:,}, got {cfg.iterations:,}")
     if cfg.report_every < 1:
         raise SolveError("--report-every must be >= 1")
     if cfg.seed < 0:

@@ -3,9 +3,11 @@ and the Parquet checkpoint ``<out>.ckpt.parquet`` (key, action, regret: always N
 the average policy's normalised probability, as ``efg_cfr.ExactCFR.rows`` gives them;
 JSON metadata: the identity of the request and the iteration), written every
 ``report_every`` iterations and when interrupted. Resuming replays the deterministic
-iterations and checks they reproduce the checkpoint (``efg_cfr.ExactCFR.load_rows``). A
-run holds ``<out>.ckpt.parquet.lock`` (``file_lock``) from before it reads the checkpoint
-until the policy is written: a second run on the same ``--out`` is refused at once."""
+iterations and checks they reproduce the checkpoint (``efg_cfr.ExactCFR.load_rows``); an
+iteration count over ``base.MAX_COUNT`` (the most ``--iterations`` accepts) is refused
+before the replay, which would not end. A run holds ``<out>.ckpt.parquet.lock``
+(``file_lock``) from before it reads the checkpoint until the policy is written: a second
+run on the same ``--out`` is refused at once."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solvers import efg_cfr
+from solvers.base import MAX_COUNT
 from solvers.checkpoint_identity import mismatch as mismatch_line
 from solvers.policy_file import write_policy
 from solvers.solve_request import (
@@ -84,6 +87,11 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
     if type(count) is not int or count < 0:  # a boolean or a negative count: hand-edited
         raise CheckpointError(
             f"checkpoint {path} has no valid meeple metadata; delete it to start over"
+        )
+    if count > MAX_COUNT:  # more than any run makes: its replay (_resume) would never end
+        raise CheckpointError(
+            f"checkpoint {path}: iteration {count:,} is more than --iterations accepts"
+            f" ({MAX_COUNT:,}); delete it to start over"
         )
     for name, ok in _CKPT_TYPES.items():
         if name not in t.column_names or not ok(t.schema.field(name).type):

@@ -1,5 +1,6 @@
 """A hand-edited checkpoint of `meeple solve` (an MCCFR manifest.json, an exact solver's
-Parquet metadata): one line, exit 1, the checkpoint and the policy kept, never a traceback."""
+Parquet metadata): one line, exit 1, the checkpoint and the policy kept, never a traceback
+(nor a replay that never ends)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from solvers import efg_cfr
+from solvers.base import MAX_COUNT
 from tests.solvers.test_solver_cli import _solve
 from tournament.cli import app
 
@@ -61,3 +64,44 @@ def test_an_exact_checkpoint_whose_iteration_is_not_a_count_is_refused(tmp_path,
     r = runner.invoke(app, [*cfr, "--iterations", "4"])
     assert r.exit_code == 1 and r.stderr.count("\n") == 1
     assert "has no valid meeple metadata; delete it to start over" in r.stderr
+
+
+def _no_replay(*_args, **_kwargs):
+    pytest.fail("the checkpoint's iterations were replayed")
+
+
+@pytest.mark.parametrize("solver", ["cfr", "cfr+"])
+@pytest.mark.parametrize("value", [10**12, MAX_COUNT + 1])
+def test_an_exact_checkpoint_with_more_iterations_than_a_run_makes_is_refused(
+    tmp_path, monkeypatch, solver, value
+):
+    """Was: an ``iteration`` edited to 10**12 was replayed, iteration after iteration,
+    until Ctrl-C. Now it is refused before the replay (here one fails the test at once,
+    so the old code fails instead of hanging), nothing written."""
+    cfr = ["solve", "kuhn_poker", "--solver", solver, "--out", str(tmp_path / "e.parquet")]
+    assert runner.invoke(app, [*cfr, "--iterations", "2"]).exit_code == 0
+    ckpt = tmp_path / "e.parquet.ckpt.parquet"
+    t = pq.read_table(ckpt)
+    meta = {**json.loads(t.schema.metadata[b"meeple_checkpoint"]), "iteration": value}
+    pq.write_table(t.replace_schema_metadata({b"meeple_checkpoint": json.dumps(meta)}), ckpt)
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    monkeypatch.setattr(efg_cfr.ExactCFR, "load_rows", _no_replay)
+    r = runner.invoke(app, [*cfr, "--iterations", "4"])
+    assert r.exit_code == 1
+    assert r.stderr == (
+        f"error: checkpoint {ckpt}: iteration {value:,} is more than --iterations accepts"
+        f" ({MAX_COUNT:,}); delete it to start over\n"
+    )
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+
+
+def test_iterations_over_the_bound_are_refused_before_the_run(tmp_path, monkeypatch):
+    """``--iterations`` is bounded as the agents' budgets are (MAX_COUNT), so every
+    checkpoint a run writes can be resumed. Was: accepted (a run that never ends)."""
+    monkeypatch.setattr(efg_cfr.ExactCFR, "iterate", _no_replay)
+    out = tmp_path / "e.parquet"
+    args = ["solve", "kuhn_poker", "--solver", "cfr", "--out", str(out)]
+    r = runner.invoke(app, [*args, "--iterations", str(MAX_COUNT + 1)])
+    assert r.exit_code == 2
+    assert r.stderr == "error: --iterations must be <= 1,000,000,000, got 1,000,000,001\n"
+    assert list(tmp_path.iterdir()) == []

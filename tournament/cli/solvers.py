@@ -76,8 +76,9 @@ _Solver = Annotated[
 _Iterations = Annotated[
     int,
     typer.Option(
-        help="Total iterations (a resumed run counts those done; MCCFR checkpoints whole "
-        "rounds only, so a larger N later gives exactly an uninterrupted run of N)"
+        help="Total iterations, at most 10^9 (a resumed run counts those done; MCCFR "
+        "checkpoints whole rounds only, so a larger N later gives exactly an uninterrupted "
+        "run of N)"
     ),
 ]
 _Out = Annotated[
