@@ -102,8 +102,10 @@ class RegionScore(NamedTuple):
     counts: tuple[int, ...]  # majority counts per player (nobles double, majordomo +1)
     awards: tuple[int, ...]  # the point tile's VP per player (0: no place)
     holder: int  # the majority holder, who takes the region bonus; -1 nobody holds a seat
-    gained: int  # what the bonus gave the holder: figures (noble, envoys), VP (vp,
-    # presence), or 1 if the top VP privilege was taken, 0 if none was left (privilege)
+    gained: int  # what the bonus gave the holder: VP (vp, presence), or 1 if the top VP
+    # privilege was taken, 0 if none was left (privilege); 0 for a figure bonus
+    figures: tuple[int, int] = (0, 0)  # figures taken (envoys, nobles): fewer than the bonus
+    # when none is left anywhere; a noble that exists nowhere comes as an envoy (noble, envoys)
 
 
 class RoundScoring(NamedTuple):
@@ -128,20 +130,21 @@ def score_region(c: Core, pos: int) -> RegionScore:
     for p, a in enumerate(awards):
         c.v[c.t.vp + p] += a
     holder = majority_holder(counts, left)
-    gained = 0
-    if holder >= 0:
-        gained = _region_bonus(c, holder, R.REGION_BONUS[c.region_at[pos]])
-    return RegionScore(pos, tuple(counts), tuple(awards), holder, gained)
+    if holder < 0:
+        return RegionScore(pos, tuple(counts), tuple(awards), holder, 0)
+    bonus = R.REGION_BONUS[c.region_at[pos]]
+    if bonus in ("noble", "envoys"):
+        figures = gain(c, holder, *_FIGURE_BONUS[bonus]())
+        return RegionScore(pos, tuple(counts), tuple(awards), holder, 0, figures)
+    return RegionScore(pos, tuple(counts), tuple(awards), holder, _region_bonus(c, holder, bonus))
+
+
+# the figure bonuses: (envoys, nobles) to take
+_FIGURE_BONUS = {"noble": lambda: (0, 1), "envoys": lambda: (R.RULES["regions.bonus_envoys"], 0)}
 
 
 def _region_bonus(c: Core, p: int, bonus: str) -> int:
-    """Give p the region bonus; what it gave (``RegionScore.gained``)."""
-    if bonus == "noble":
-        gain(c, p, 0, 1)
-        return 1
-    if bonus == "envoys":
-        gain(c, p, R.RULES["regions.bonus_envoys"], 0)
-        return R.RULES["regions.bonus_envoys"]
+    """Give p a region bonus that is not figures; what it gave (``RegionScore.gained``)."""
     if bonus == "vp":
         c.v[c.t.vp + p] += R.RULES["regions.bonus_vp"]
         return R.RULES["regions.bonus_vp"]

@@ -242,15 +242,19 @@ def initial_core(cfg: R.Config) -> Core:
 # ----- primitive edits (used by the phases and by region scoring) -------------------------
 
 
-def gain(c: Core, p: int, envoys: int, nobles: int) -> None:
+def gain(c: Core, p: int, envoys: int, nobles: int) -> tuple[int, int]:
     """Outside a turn (region bonuses): take figures of colour p from the province; when it
     runs short, from payment areas clockwise from the king's region; a noble that exists
-    nowhere becomes an envoy. During a turn the player chooses (see ``gain_in_turn``)."""
+    nowhere becomes an envoy. During a turn the player chooses (see ``gain_in_turn``).
+    Returns the envoys and nobles taken (fewer when none is left anywhere)."""
+    got_nobles = 0
     for _ in range(nobles):
-        if not _take_one(c, p, 1):
+        if _take_one(c, p, 1):
+            got_nobles += 1
+        else:
             envoys += 1
-    for _ in range(envoys):
-        _take_one(c, p, 0)
+    got_envoys = sum(_take_one(c, p, 0) for _ in range(envoys))
+    return got_envoys, got_nobles
 
 
 def _take_one(c: Core, p: int, noble: int) -> bool:

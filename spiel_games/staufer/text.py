@@ -239,13 +239,24 @@ def round_ended(before, after) -> bool:
     return before.phase != END and (after.v[ROUND] != before.v[ROUND] or after.phase == END)
 
 
-def _bonus_text(bonus: str, gained: int) -> str:
-    """What a region's bonus gave its majority holder (``RegionScore.gained``, as
-    scoring._region_bonus gave it)."""
+def _figures_text(bonus: str, envoys: int, nobles: int) -> str:
+    """The figures a noble or envoys bonus gave (``RegionScore.figures``): fewer than the
+    bonus, or an envoy for the noble, when none is left anywhere."""
+    if nobles:
+        return f"+{nobles} noble"
     if bonus == "noble":
-        return f"+{gained} noble"
-    if bonus == "envoys":
-        return f"+{gained} envoys"
+        return "+1 envoy (no noble left to take)" if envoys else "nothing (no figure left)"
+    full = R.RULES["regions.bonus_envoys"]
+    text = f"+{envoys} envoy{'s' if envoys != 1 else ''}" if envoys else "nothing"
+    return text if envoys == full else f"{text} (no more left to take)"
+
+
+def _bonus_text(bonus: str, region: S.RegionScore) -> str:
+    """What a region's bonus gave its majority holder (``RegionScore``, as
+    scoring.score_region gave it)."""
+    gained = region.gained
+    if bonus in ("noble", "envoys"):
+        return _figures_text(bonus, *region.figures)
     if bonus == "vp":
         return f"+{gained} VP"
     if bonus == "privilege":
@@ -271,7 +282,7 @@ def _scored_line(c, rnd: int, region: S.RegionScore, why: str) -> str:
         head
         + ", ".join(f"P{p + 1} +{awards[p]}" for p in placed)
         + f" (majority counts: {seated}); bonus {bonus} to P{holder + 1}:"
-        + f" {_bonus_text(bonus, region.gained)}"
+        + f" {_bonus_text(bonus, region)}"
     )
 
 

@@ -14,6 +14,7 @@ import pytest
 
 import spiel_games
 from spiel_games.staufer import rules as STAUFER
+from spiel_games.staufer import state as STAUFER_STATE
 from spiel_games.staufer.phases import TABLE as STAUFER_TABLE
 from tests.advice.test_table import Table, _session
 
@@ -233,3 +234,37 @@ def test_bruxelles_a_tie_on_a_free_card_says_it_for_each_tied_player():
         " at once: free 1 assistant; P2: applied at once: free 1 assistant: 0 in the"
         " Courthouse to free); the card is discarded"
     ]
+
+
+def test_staufer_round_end_says_an_envoy_came_for_a_noble_none_is_left_of():
+    """A noble bonus whose colour has no noble left anywhere gives an envoy (the rules'
+    fallback in state.gain); the log said '+1 noble' all the same."""
+    from spiel_games.staufer import scoring, text
+
+    game = spiel_games.load_game(CONFIG)
+    rng = random.Random(5)
+    for _ in range(200):
+        state = game.new_initial_state()
+        while not state.is_terminal() and state._s.v[STAUFER_STATE.ROUND] < 2:
+            state.apply_action(rng.choice(state.legal_actions()))
+        c = state._s.__deepcopy__(None)
+        t = c.t
+        for pos in range(t.r):
+            if STAUFER.REGION_BONUS[c.region_at[pos]] != "noble":
+                continue
+            counts, left = scoring.majority_counts(c, pos)
+            holder = scoring.majority_holder(counts, left)
+            if holder < 0:
+                continue
+            noble = holder * 2 + 1
+            c.v[t.prov + noble] = 0  # no noble of the holder's colour anywhere
+            for where in range(t.r):
+                c.v[t.pay + where * t.n * 2 + noble] = 0
+            envoys = c.v[t.court + holder * 2]
+            region = scoring.score_region(c, pos)
+            assert region.figures == (1, 0)
+            assert c.v[t.court + holder * 2] == envoys + 1
+            line = text._scored_line(c, 1, region, "A tile")
+            assert line.endswith(f"bonus noble to P{holder + 1}: +1 envoy (no noble left to take)")
+            return
+    pytest.fail("no noble region with a majority holder in 200 games")
