@@ -10,10 +10,14 @@ import pytest
 
 import spiel_games
 from tournament.advice.advise import advise_state
-from tournament.advice.positions import record_of
+from tournament.advice.positions import position_from, record_of
 from tournament.advice.review import review
 
 GAMES = ("python_rococo(players=3)", "python_coloretto(players=3)")
+PLUS2 = (
+    "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow; "
+    "place yellow in row 1; draw; deck: grey; place grey in row 2; draw; deck: +2"
+)
 
 
 def _positions(game_string: str, count: int, seed: int):
@@ -76,3 +80,22 @@ def test_a_review_never_reports_a_negative_loss():
         assert d.loss_first is not None and d.loss_first >= 0.0
         assert (d.loss == 0.0) == (d.played == d.best)
     assert rv.average_loss is not None and rv.average_loss >= 0.0
+
+
+def test_top_only_cuts_the_list_shown():
+    """Old: the comparison compared only the `top` moves on passes scaled by `top`, so top 1,
+    2 and 3 recommended three different moves here (P3 holding +2), and top 1 had no
+    runner-up, z or significance though 3 moves were legal."""
+    game_string = "python_coloretto(players=3)"
+    state = position_from(game_string, history=PLUS2).state
+    answers = {
+        top: advise_state(game_string, state, "ismcts(sims=300)", top=top, seed=1).to_json()
+        for top in (1, 2, 3, 5)
+    }
+    full = answers[5]
+    assert full["runner_up"] is not None and full["z"] is not None
+    for top, a in answers.items():
+        assert len(a["moves"]) == min(top, 3)
+        assert a["moves"] == full["moves"][:top]
+        for k in ("best", "runner_up", "z", "significant", "passes", "budget", "choice"):
+            assert a[k] == full[k], (top, k)

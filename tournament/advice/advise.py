@@ -13,12 +13,13 @@ agent seed, so an agent's answer does not depend on which other agents are
 asked with it. With a simulation budget the same seed gives the same answer;
 a time budget (``time=...``) is anytime search and varies with machine load.
 
-Comparison: a search agent lists the ``top`` moves it searched most (and any move the
-caller names, e.g. the move played in a review), then compares them on the same paired
-passes (``solvers.search.compare``); the moves are shown best first by that paired mean
-value, so no listed move shows a better value than the recommendation. When the agent's
-own pick (most visited in its root selection) is not the best after the comparison,
-``choice`` names it and the text says so.
+Comparison: a search agent compares its ``COMPARED`` most searched moves (``top`` when
+larger; and any move the caller names, e.g. the move played in a review) on the same
+paired passes (``solvers.search.compare``); the moves are shown best first by that paired
+mean value, so no listed move shows a better value than the recommendation. ``top`` only
+cuts the list shown: up to ``COMPARED`` it changes neither the best move, nor a value, nor
+the significance. When the agent's own pick (most visited in its root selection) is not
+the best after the comparison, ``choice`` names it and the text says so.
 
 Significance: the best move is "significantly better" than the second when the 95%
 interval of their *paired* difference (``gap``) excludes 0; ``z`` is that difference over
@@ -48,6 +49,7 @@ from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
 from tournament.advice.moves import MoveAdvice, in_range, moves_of, paired_z, z_score
 
+COMPARED = 5  # moves a search compares (the most searched), whatever `top` shows
 UNITS = {
     "value": "the game's utility for the player to move (rank score in [-1, 1] unless the"
     " game string sets utility=: 1 = first of all, -1 = last of all)",
@@ -204,12 +206,14 @@ def advise_state(
     budget: dict | None = None,
     include: Sequence[int] = (),
     passes: int | None = None,
+    compared: int | None = None,
     on_agent: Callable | None = None,
 ) -> Advice:
-    """Advice from one agent for the decision at ``state``. ``include``: moves to compare
-    and list besides the ``top`` (e.g. the move played); ``passes``: paired passes of the
-    comparison (None: from the budget); ``on_agent(agent, root)`` is called before the
-    search (the engine protocol watches and stops searches through it)."""
+    """Advice from one agent for the decision at ``state``: the ``top`` best moves of
+    the ``compared`` most searched (None: ``COMPARED``, or ``top`` when larger), and the
+    moves in ``include`` (e.g. the move played), compared on ``passes`` paired passes
+    (None: from the budget); ``on_agent(agent, root)`` is called before the search (the
+    engine protocol watches and stops searches through it)."""
     check_position(state)
     game = state.get_game()
     mover = state.current_player()
@@ -230,7 +234,8 @@ def advise_state(
         on_agent(agent, root)
     t0 = time.perf_counter()
     if getattr(agent, "compares", False):
-        ask = Compare(listed=top, include=tuple(int(a) for a in include), passes=passes)
+        listed = max(top, COMPARED) if compared is None else compared
+        ask = Compare(listed=listed, include=tuple(int(a) for a in include), passes=passes)
         analysis = agent.analyse(root.clone(), compare=ask)  # type: ignore[call-arg]
     else:
         analysis = agent.analyse(root.clone())

@@ -158,8 +158,8 @@ def _move(adv: Advice, action: str) -> MoveAdvice | None:
 
 
 def _verdict(adv: Advice) -> str:
-    if adv.runner_up is None and adv.num_legal > 1:  # --top 1: nothing else shown
-        return f"best: {adv.best} (of {adv.num_legal} legal moves; no other compared at --top 1)"
+    if adv.runner_up is None and adv.num_legal > 1:  # an analysis of one move only
+        return f"best: {adv.best} (of {adv.num_legal} legal moves; no other move compared)"
     if adv.runner_up is None:
         return f"best: {adv.best} (the only legal move)"
     second = adv.runner_up

@@ -325,6 +325,7 @@ def _decision(
         spec,
         player=player,
         top=REVIEW_TOP,
+        compared=REVIEW_TOP,
         seed=seed,
         ply=i,
         include=[played],
