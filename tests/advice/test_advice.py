@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from solvers.spec import AgentSpecError
-from tournament.advice.advise import MoveAdvice, advise, with_budget, z_score
+from tournament.advice.advise import advise, advise_state, with_budget
+from tournament.advice.advise_text import _verdict
 from tournament.advice.positions import HistoryError, position_from
 
 ISMCTS = "ismcts(sims=60)"
@@ -130,16 +129,29 @@ def test_terminal_position_is_an_error():
     assert f"after {len(r.actions)} actions" in str(e.value) and "--ply N" in str(e.value)
 
 
-def test_significance_from_intervals():
-    a = MoveAdvice("a", 0, value=0.5, ci_low=0.4, ci_high=0.6)
-    b = MoveAdvice("b", 1, value=0.1, ci_low=0.0, ci_high=0.2)
-    c = MoveAdvice("c", 2, value=0.45, ci_low=0.3, ci_high=0.6)
-    assert z_score(a, b) > 1.96
-    assert 0 < z_score(a, c) < 1.96
-    assert z_score(a, MoveAdvice("d", 3)) is None
-    assert math.isinf(
-        z_score(MoveAdvice("e", 4, 1.0, 1, 1.0, 1.0), MoveAdvice("f", 5, 0.0, 1, 0.0, 0.0))
-    )
+BRUXELLES = "python_bruxelles(players=3)"
+PERFORM = (  # P2 decides whether to perform the Workshop action (docs/advice.md)
+    "strip 1; strip 5; strip 4; strip 2; strip 3; compass iron; compass money; compass blank; "
+    "compass wood; compass stone; compass noble; art pink; art green; art blue; "
+    "figure Vandervelde; figure Empain; figure Buls; figure VanDeVelde; bonus AA; bonus P; "
+    "bonus P; bonus P|H; bonus CC; stock card 5 (4 BF); shield 1 (1-2); brussels Bourse; "
+    "place r2c3 (Workshop); bid 5"
+)
+
+
+@pytest.mark.parametrize("agent", ["ismcts(sims=100)", "pimc(sims=50,worlds=2)"])
+def test_moves_not_compared_claim_no_significance(agent):
+    """Was: a search stopped before its comparison phase (passes 0) answered significant
+    true (z 15.8 and 30.2 here) from root intervals its own units.ci calls search noise."""
+    pos = position_from(BRUXELLES, history=PERFORM)
+    adv = advise_state(pos.game_string, pos.state, agent, passes=0, seed=1)
+    obj = adv.to_json()
+    assert "stopped before comparing it with" in _verdict(adv)
+    assert obj["passes"] == 0 and obj["units"]["ci"].startswith("search noise only")
+    assert obj["runner_up"] is not None and obj["moves"][1]["ci_low"] is not None
+    assert obj["z"] is None and obj["significant"] is None
+    compared = advise_state(pos.game_string, pos.state, agent, seed=1).to_json()
+    assert compared["passes"] > 0 and compared["significant"] is True
 
 
 def test_opening_position_fixture(opening):

@@ -23,8 +23,9 @@ the best after the comparison, ``choice`` names it and the text says so.
 
 Significance: the best move is "significantly better" than the second when the 95%
 interval of their *paired* difference (``gap``) excludes 0; ``z`` is that difference over
-its standard error. Agents without a comparison phase fall back to a z test on the two
-moves' intervals (se = (ci_high - ci_low) / (2 z), z = ``solvers.base.Z95``).
+its standard error. Without a comparison (``passes`` 0: an agent without that phase, or a
+search stopped before it, whose root intervals are search noise only) there is no test:
+``z`` and ``significant`` are None.
 
 Units (docs/advice.md): ``value`` is the game's utility for the player to move (a rank
 score in [-1, 1] by default: 1 = first of all, -1 = last of all); ``margin`` the
@@ -47,7 +48,7 @@ from solvers.base import Z95, Compare
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
-from tournament.advice.moves import MoveAdvice, in_range, moves_of, paired_z, z_score
+from tournament.advice.moves import MoveAdvice, in_range, moves_of, paired_z
 
 COMPARED = 5  # moves a search compares (the most searched), whatever `top` shows
 UNITS = {
@@ -246,7 +247,7 @@ def advise_state(
             raise RuntimeError(f"agent {str(spec)!r} advised an illegal action {m.action_id}")
     if not moves:
         raise RuntimeError(f"agent {str(spec)!r} returned no moves")
-    z = paired_z(moves)  # from the intervals as measured; those shown stay in range:
+    z = paired_z(moves)  # from the paired gap as measured; the intervals shown stay in range:
     significant = None if z is None else bool(z > Z95)
     moves = in_range(moves, root.get_game())
     shown = moves[:top] + [m for m in moves[top:] if m.action_id in include]
@@ -336,5 +337,4 @@ __all__ = [
     "opponent_models",
     "advise_state",
     "with_budget",
-    "z_score",
 ]

@@ -172,6 +172,8 @@ def _verdict(adv: Advice) -> str:
             )
         if adv.passes:
             return f"best: {adv.best} (one paired pass: no interval to compare with {second})"
+        if any(m.ci_low is not None for m in adv.moves):  # root statistics, not compared
+            return f"best: {adv.best} (stopped before comparing it with {second}: no test)"
         return f"best: {adv.best} (no interval to compare with {second})"
     z = f"z = {adv.z:.2f}" if math.isfinite(adv.z) else "every pass gave the same gap"
     how = "paired, " if adv.passes else ""

@@ -1,6 +1,6 @@
 """One advised move and its statistics (``MoveAdvice``), and how sure the advice is that its
-best move beats the runner-up: a z score, paired where the comparison phase measured the
-gap on shared samples. Units: ``tournament.advice.advise.UNITS``."""
+best move beats the runner-up: a z score of the gap the comparison phase measured on shared
+samples (none without that phase). Units: ``tournament.advice.advise.UNITS``."""
 
 from __future__ import annotations
 
@@ -54,34 +54,14 @@ class MoveAdvice:
         return out
 
 
-def z_score(a: MoveAdvice, b: MoveAdvice) -> float | None:
-    """z statistic of value(a) - value(b) from the moves' 95% intervals; None without them."""
-    if (
-        a.value is None
-        or b.value is None
-        or a.ci_low is None
-        or a.ci_high is None
-        or b.ci_low is None
-        or b.ci_high is None
-    ):
-        return None
-    se_a = (a.ci_high - a.ci_low) / (2 * Z95)
-    se_b = (b.ci_high - b.ci_low) / (2 * Z95)
-    se = math.hypot(se_a, se_b)
-    diff = a.value - b.value
-    if se == 0.0:
-        return math.inf if diff > 0 else (-math.inf if diff < 0 else 0.0)
-    return diff / se
-
-
 def paired_z(moves: list[MoveAdvice]) -> float | None:
-    """The runner-up's paired gap over its standard error, else the unpaired z score."""
+    """The runner-up's paired gap over its standard error; None without a paired
+    comparison (an agent without one, a search stopped before it: its root intervals are
+    search noise only and the moves' samples are not paired) or with one pass only."""
     if len(moves) < 2:
         return None
     gap = moves[1].gap
-    if gap is None:
-        return z_score(moves[0], moves[1])
-    if gap[1] is None or gap[2] is None:  # one paired pass: no interval, no test
+    if gap is None or gap[1] is None or gap[2] is None:  # one paired pass: no interval
         return None
     se = (gap[2] - gap[1]) / (2 * Z95)
     if se == 0.0:
