@@ -57,11 +57,13 @@ class MoveStat:
 class Compare:
     """What advice asks of a search's analysis: list the ``listed`` most searched moves and
     the moves in ``include``, and compare them on ``passes`` paired passes (None: chosen
-    from the budget)."""
+    from the budget), stopping at ``deadline`` (a ``time.perf_counter()`` time; None: no
+    deadline) once each move has two samples."""
 
     listed: int = 5
     include: tuple[int, ...] = ()
     passes: int | None = None
+    deadline: float | None = None
 
 
 @dataclass

@@ -104,7 +104,7 @@ def compared_analysis(
     listed = sorted(legal, key=searched)[: max(1, ask.listed)]
     listed += [a for a in ask.include if a in legal and a not in listed]
     passes = ask.passes if ask.passes is not None else passes_for(budget["sims_done"], len(listed))
-    samples = run_compare(engine, state, root, listed, passes, draw)
+    samples = run_compare(engine, state, root, listed, passes, draw, ask.deadline)
     done = len(samples[listed[0]].value)
     budget = {**budget, "passes": done}
     if done == 0:  # halted before the first pass

@@ -7,7 +7,8 @@ from the advised player's information state and simulates every listed move on a
 it with the random streams rewound (as a sequential-halving pass does), so every move gets
 the same number of samples, on the same hidden cards, chance draws and opponent-model
 draws (common random numbers). The samples go through the searched tree, so they are the
-search's values, and they grow the tree as any simulation does.
+search's values, and they grow the tree as any simulation does. A deadline (advice's `time`
+budget) ends the passes early, after ``MIN_PASSES``.
 
 Each sample is read in three units, from the state the simulation ended in (the end of
 the game, or the leaf the search evaluated):
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -33,6 +35,7 @@ from solvers.search.leaf import EstimateEvaluation, soft_returns
 from solvers.search.tree import TERMINAL, Node, SearchEngine
 
 UNITS = ("value", "margin", "first")
+MIN_PASSES = 2  # passes run past a deadline: a move's interval needs two samples
 
 
 @dataclass
@@ -75,16 +78,20 @@ def compare(
     moves: Sequence[int],
     passes: int,
     draw: Callable,
+    deadline: float | None = None,
 ) -> dict[int, Samples]:
     """``passes`` paired passes over ``moves`` from ``state`` (``draw(state, player)`` gives
-    each pass's world); the samples per move. Stops early when ``engine.halted``."""
+    each pass's world); the samples per move. Stops early when ``engine.halted``, and at
+    ``deadline`` (a ``time.perf_counter()`` time) after ``MIN_PASSES`` passes."""
     me = state.current_player()
     engine.root_player = me
     out = {a: Samples() for a in moves}
     streams = engine.streams
     rng, np_rng = streams.py, streams.np
-    for _ in range(passes):
+    for k in range(passes):
         if engine.halted:
+            break
+        if deadline is not None and k >= MIN_PASSES and time.perf_counter() >= deadline:
             break
         world = draw(state, me)
         stream = random.Random(rng.getrandbits(64))

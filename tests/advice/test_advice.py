@@ -94,6 +94,17 @@ def test_time_budget_is_an_anytime_search(opening):
     assert obj["budget"]["seconds"] == 0.05 and obj["budget"]["sims_done"] > 0
 
 
+@pytest.mark.parametrize("agent", ["ismcts(time=0.5)", "pimc(time=0.5,worlds=4)"])
+def test_a_time_budget_is_a_deadline_for_the_whole_analysis(opening, agent):
+    """Was: the comparison phase ran after the `time` of the search, so time=0.5 answered
+    after about 0.8 s (time=1: 1.5 to 1.95 s) while `budget` said 0.5 seconds."""
+    gs, _, state, _, _ = opening
+    adv = advise_state(gs, state, agent, seed=3)
+    assert adv.budget["seconds"] == 0.5 and adv.agent == agent
+    assert adv.passes >= 2 and adv.significant is not None
+    assert adv.seconds < 0.5 + 0.08, adv.seconds
+
+
 def test_budget_override_must_be_a_parameter_of_the_agent():
     with pytest.raises(AgentSpecError, match="unknown parameter 'time' for agent 'heuristic'"):
         with_budget("heuristic", {"time": 1.0})

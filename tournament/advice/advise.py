@@ -11,7 +11,9 @@ Reproducibility: one advice ``seed`` is split (numpy SeedSequence) into a stream
 for the root resampling and a seed for the agents; every agent gets the same
 agent seed, so an agent's answer does not depend on which other agents are
 asked with it. With a simulation budget the same seed gives the same answer;
-a time budget (``time=...``) is anytime search and varies with machine load.
+a time budget (``time=...``) is anytime search and varies with machine load. A time budget
+is a deadline for the whole analysis: a search's selection gets ``SELECTION_SHARE`` of it
+and its comparison phase stops when the time is up (``search_agent``).
 
 Comparison: a search agent compares its ``COMPARED`` most searched moves (``top`` when
 larger; and any move the caller names, e.g. the move played in a review) on the same
@@ -44,13 +46,16 @@ import numpy as np
 import pyspiel
 
 from solvers.assumptions import assumed_opponents
-from solvers.base import Z95, Compare
+from solvers.base import Z95, Agent, Compare
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
 from tournament.advice.moves import MoveAdvice, in_range, moves_of, paired_z
 
 COMPARED = 5  # moves a search compares (the most searched), whatever `top` shows
+# of a `time` budget, the share a search's selection gets: its comparison phase runs in the
+# rest, up to the deadline (it costs about half the selection again: most passes fit)
+SELECTION_SHARE = 0.6
 UNITS = {
     "value": "the game's utility for the player to move (rank score in [-1, 1] unless the"
     " game string sets utility=: 1 = first of all, -1 = last of all)",
@@ -225,7 +230,7 @@ def advise_state(
     spec = with_budget(agent_spec, budget)
     root_rng, agent_seed = seeds_for(seed)
     root = viewpoint_state(state, view, root_rng)
-    agent = spec.make(game, agent_seed)
+    agent, asked_seconds = search_agent(spec, game, agent_seed)
     agent.reset()
     # The legal moves as the advised player sees them: when that player is not the mover,
     # the mover's options depend on cards the player cannot see, so they come from the
@@ -236,12 +241,15 @@ def advise_state(
     t0 = time.perf_counter()
     if getattr(agent, "compares", False):
         listed = max(top, COMPARED) if compared is None else compared
-        ask = Compare(listed=listed, include=tuple(int(a) for a in include), passes=passes)
+        deadline = t0 + asked_seconds if asked_seconds else None
+        ask = Compare(listed, tuple(int(a) for a in include), passes, deadline)
         analysis = agent.analyse(root.clone(), compare=ask)  # type: ignore[call-arg]
     else:
         analysis = agent.analyse(root.clone())
     moves, budget_used, choice, done = moves_of(analysis, agent, root, legal, mover)
     seconds = time.perf_counter() - t0
+    if asked_seconds:  # the agent was given the selection's share: report the whole
+        budget_used["seconds"] = asked_seconds
     for m in moves:
         if m.action_id not in legal:
             raise RuntimeError(f"agent {str(spec)!r} advised an illegal action {m.action_id}")
@@ -269,6 +277,17 @@ def advise_state(
         choice=None if choice is None or choice == moves[0].action_id else legal.get(choice),
         passes=done,
     )
+
+
+def search_agent(spec: AgentSpec, game, seed: int) -> tuple[Agent, float]:
+    """(the agent, the seconds its whole analysis may take: 0 for no deadline). A search
+    with a ``time`` budget compares its moves within that time too: its selection gets
+    ``SELECTION_SHARE`` of it, and the comparison stops at the deadline."""
+    agent = spec.make(game, seed)
+    seconds = float(spec.params.get("time", 0.0) or 0.0)  # type: ignore[arg-type]
+    if not getattr(agent, "compares", False) or seconds <= 0:
+        return agent, 0.0
+    return spec.with_params({"time": seconds * SELECTION_SHARE}).make(game, seed), seconds
 
 
 def advise(
