@@ -47,7 +47,7 @@ from tournament.advice.advise import (
     with_budget,
 )
 from tournament.advice.positions import position_from
-from tournament.advice.serve_io import Lines, dumps, key, parse_line, standard_streams
+from tournament.advice.serve_io import BLANK, Lines, dumps, key, parse_line, standard_streams
 from tournament.advice.serve_partial import Running, watcher
 from tournament.advice.serve_query import Query, parse_query, unknown_fields
 
@@ -99,9 +99,11 @@ class Engine:
     def read(self, line: str | bytes) -> tuple[list, bool]:
         """(what to do in order: answers to send and queries to run, keep running)."""
         query, error = parse_line(line)
-        if error is not None or query is None:  # a bad line, or a blank one (no answer)
-            return [error] if error else [], True
-        if not isinstance(query, dict):
+        if error is not None:
+            return [error], True
+        if query is BLANK:  # no answer
+            return [], True
+        if not isinstance(query, dict):  # a JSON null too
             return [{"id": None, "error": "a query must be a JSON object"}], True
         if "id" not in query or query["id"] is None:
             why = 'has no "id"' if "id" not in query else '"id" is null, which no query may use'

@@ -26,8 +26,11 @@ class NotFinite(ValueError):
     """A number JSON cannot carry: NaN, Infinity, or one too large for a float (1e400)."""
 
 
+BLANK = object()  # what a blank line holds: no query, and no answer (a JSON null is a value)
+
+
 def parse_line(raw: str | bytes) -> tuple[object, dict | None]:
-    """(the line's JSON value, None), or (None, the error answer); (None, None) for a blank
+    """(the line's JSON value, None), or (None, the error answer); (BLANK, None) for a blank
     line (JSON whitespace only), which has no answer."""
     if isinstance(raw, bytes):
         try:
@@ -37,7 +40,7 @@ def parse_line(raw: str | bytes) -> tuple[object, dict | None]:
             return None, {"id": None, "error": f"the line is not valid UTF-8 ({bad})"}
     line = raw
     if not line.strip(JSON_SPACE):
-        return None, None
+        return BLANK, None
     try:
         return json.loads(line, parse_constant=_not_finite, parse_float=_finite), None
     except json.JSONDecodeError as e:
