@@ -28,3 +28,21 @@ def test_a_line_of_json_null_is_answered_as_no_query():
     answers = run("null", " null ", "", "42", q(id=1, action="ping"))
     no_query = {"id": None, "error": "a query must be a JSON object"}
     assert answers == [no_query, no_query, no_query, {"id": 1, "pong": True}]
+
+
+def test_a_null_action_does_not_hide_the_command():
+    """Was: `"action": null` beside `"command": "ping"` made the line an analysis query
+    ('"agent" must be an agent spec ...'); two different actions are refused."""
+    answers = run(
+        q(id=4, action=None, command="ping"),
+        q(id=5, action="ping", command=None),
+        q(id=6, action="ping", command="ping"),
+        q(id=7, action="ping", command="quit"),
+        q(id=8, command="dance"),
+    )
+    assert answers[:3] == [{"id": i, "pong": True} for i in (4, 5, 6)]
+    assert answers[3] == {
+        "id": 7,
+        "error": '"action" and "command" differ: give one ("command" is its synonym)',
+    }
+    assert answers[4]["error"].startswith("unknown \"command\" 'dance'; known: ping, quit")

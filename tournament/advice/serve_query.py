@@ -67,10 +67,8 @@ def unknown_fields(q: dict) -> list[str]:
 
 def parse_query(q: dict) -> Query:
     out = Query(qid=q["id"], unknown=unknown_fields(q))
-    action = q.get("action", q.get("command"))
+    action = _action(q)
     if action is not None:
-        if action not in ACTIONS:
-            raise QueryError(f"unknown action {action!r}; known: {', '.join(ACTIONS)}")
         out.action = action
         if action == "terminate":
             if "terminateId" not in q:
@@ -120,6 +118,18 @@ def parse_query(q: dict) -> Query:
             raise QueryError('give "ply" or "analyzeTurns", not both')
         out.analyze_turns = turns
     return out
+
+
+def _action(q: dict) -> str | None:
+    """``"action"``, or its synonym ``"command"`` (null or absent: an analysis query); the
+    two given with different values is an error."""
+    action, command = q.get("action"), q.get("command")
+    if action is not None and command is not None and action != command:
+        raise QueryError('"action" and "command" differ: give one ("command" is its synonym)')
+    name, value = ("action", action) if action is not None else ("command", command)
+    if value is not None and value not in ACTIONS:
+        raise QueryError(f'unknown "{name}" {value!r}; known: {", ".join(ACTIONS)}')
+    return value
 
 
 def _budget(q: dict) -> dict | None:
