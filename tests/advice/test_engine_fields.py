@@ -6,7 +6,11 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+from typer.testing import CliRunner
+
 from tournament.advice.serve import Engine
+from tournament.cli import app
 
 THREE = "python_coloretto(players=3)"
 OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
@@ -46,3 +50,25 @@ def test_a_null_action_does_not_hide_the_command():
         "error": '"action" and "command" differ: give one ("command" is its synonym)',
     }
     assert answers[4]["error"].startswith("unknown \"command\" 'dance'; known: ping, quit")
+
+
+@pytest.mark.parametrize(
+    ("args", "dropped"),
+    [
+        (["--top", "5"], "--top"),
+        (["-k", "5"], "--top"),
+        (["--seed", "0"], "--seed"),
+        (["--format", "text"], "--format"),
+        (["--json"], "--json"),
+        (["--seed", "5", "-a", "random"], "--agent, --seed"),
+    ],
+)
+def test_serve_refuses_every_per_query_option_given(args, dropped):
+    """Was: `--top 5`, `--seed 0` and `--format text` (the defaults) were taken without a
+    word (exit 0) while `--seed 5` was refused: an option was refused only when its value
+    differed from the default."""
+    r = CliRunner().invoke(app, ["advise", "--serve", *args], input=q(id=1, action="ping"))
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == f"error: --serve reads its queries on stdin: drop {dropped}\n"
+    r = CliRunner().invoke(app, ["advise", "--serve"], input=q(id=1, action="ping"))
+    assert r.exit_code == 0 and json.loads(r.stdout) == {"id": 1, "pong": True}

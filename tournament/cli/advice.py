@@ -115,7 +115,31 @@ ServeOpt = Annotated[
 ]
 
 
+# what --serve refuses, given on the command line at all (each query gives its own): the
+# parameter's name and the option as written
+SERVE_REFUSES = (
+    ("game_string", "GAME"), ("history", "--history"), ("game_file", "--game-file"),
+    ("agents", "--agent"), ("player", "--player"), ("top", "--top"), ("seed", "--seed"),
+    ("seconds", "--time"), ("ply", "--ply"), ("fmt", "--format"), ("as_json", "--json"),
+    ("opponents", "--opponents"),
+)  # fmt: skip
+
+
+def _refuse_with_serve(ctx: typer.Context) -> None:
+    """Every per-query option given with --serve, whatever its value (``--seed 0``, the
+    default, too): exit 2 naming them."""
+    sources = {name: ctx.get_parameter_source(name) for name, _ in SERVE_REFUSES}
+    given = [  # by the source's name: typer carries its own copy of click's enum
+        flag
+        for name, flag in SERVE_REFUSES
+        if getattr(sources[name], "name", "DEFAULT") not in ("DEFAULT", "DEFAULT_MAP")
+    ]
+    if given:  # each query gives these: on the command line they would do nothing
+        raise fail(f"--serve reads its queries on stdin: drop {', '.join(given)}", 2)
+
+
 def advise_cmd(
+    ctx: typer.Context,
     game_string: GameArg = None,
     history: HistoryOpt = None,
     game_file: GameFileOpt = None,
@@ -133,14 +157,7 @@ def advise_cmd(
     """What to play here: the top moves compared on the same paired samples, each with its
     value (rank score), points and chance to finish first, 95% ranges and significance."""
     if serve:
-        given = {"GAME": game_string, "--history": history, "--game-file": game_file,
-                 "--agent": agents, "--player": player, "--time": seconds, "--ply": ply,
-                 "--opponents": opponents, "--top": top if top != 5 else None,
-                 "--seed": seed or None, "--format": fmt if fmt != OutputFormat.text else None,
-                 "--json": as_json or None}  # fmt: skip
-        ignored = [k for k, v in given.items() if v not in (None, [])]
-        if ignored:  # each query gives these: on the command line they would do nothing
-            raise fail(f"--serve reads its queries on stdin: drop {', '.join(ignored)}", 2)
+        _refuse_with_serve(ctx)
         from tournament.advice.serve import serve as run_engine  # deferred: fast --help
 
         failed = run_engine()  # stdin and stdout as UTF-8 bytes, whatever the locale
