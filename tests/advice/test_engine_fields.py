@@ -72,3 +72,23 @@ def test_serve_refuses_every_per_query_option_given(args, dropped):
     assert r.stderr == f"error: --serve reads its queries on stdin: drop {dropped}\n"
     r = CliRunner().invoke(app, ["advise", "--serve"], input=q(id=1, action="ping"))
     assert r.exit_code == 0 and json.loads(r.stdout) == {"id": 1, "pong": True}
+
+
+def test_errors_name_the_query_field_they_are_about():
+    """Was: a missing game answered "give a game string", `top: 0` "top must be at least 1"
+    (unquoted, the Python API's words) while `"top": "3"` gave '"top" must be an integer';
+    `ply: -1` said "ply -1 is outside the history" and `history: 5` "history must be ..."."""
+    answers = run(
+        q(id=1, agent="random"),
+        q(id=2, game=THREE, history=OPENING, agent="random", top=0),
+        q(id=3, game=THREE, history=OPENING, agent="random", top="3"),
+        q(id=4, game=THREE, history=OPENING, agent="random", ply=-1),
+        q(id=5, game=THREE, history=5, agent="random"),
+    )
+    assert [a["error"] for a in answers] == [
+        'give "game" (a game string) or "game_file" (a game record)',
+        '"top" must be an integer >= 1',
+        '"top" must be an integer',
+        '"ply" must be an integer >= 0',
+        '"history" must be a ";"-separated string or a list of action strings and ids, got int',
+    ]

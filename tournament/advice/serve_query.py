@@ -90,14 +90,19 @@ def parse_query(q: dict) -> Query:
     out.history = q.get("history")
     if out.game_file is not None and out.history is not None:
         raise QueryError('give "history" or "game_file", not both')
+    if out.game_file is None and not out.game:
+        raise QueryError('give "game" (a game string) or "game_file" (a game record)')
+    if out.history is not None and not isinstance(out.history, str | list):
+        raise QueryError(
+            f'"history" must be a ";"-separated string or a list of action strings and ids,'
+            f" got {type(out.history).__name__}"
+        )
     if out.game_file is None and out.history is None:
         out.history = ""
     out.player = _player(q)
-    out.top = _opt_int(q, "top", 5)
-    out.seed = _opt_int(q, "seed", 0)
-    if out.seed < 0:
-        raise QueryError('"seed" must be an integer >= 0')
-    out.ply = _opt_int(q, "ply")
+    out.top = _opt_int(q, "top", 5, least=1)
+    out.seed = _opt_int(q, "seed", 0, least=0)
+    out.ply = _opt_int(q, "ply", least=0)
     out.budget = _budget(q)
     every = q.get("reportDuringSearchEvery")
     if every is not None:
@@ -150,12 +155,16 @@ def _budget(q: dict) -> dict | None:
     return budget
 
 
-def _opt_int(q: dict, key: str, default=None):
+def _opt_int(q: dict, key: str, default=None, least: int | None = None):
+    """The integer ``q[key]`` (absent or null: ``default``), at least ``least``; the error
+    names the field."""
     v = q.get(key)
     if v is None:  # absent or null: the default
         return default
     if isinstance(v, bool) or not isinstance(v, int):
         raise QueryError(f'"{key}" must be an integer')
+    if least is not None and v < least:
+        raise QueryError(f'"{key}" must be an integer >= {least}')
     return v
 
 
