@@ -92,3 +92,20 @@ def test_errors_name_the_query_field_they_are_about():
         '"ply" must be an integer >= 0',
         '"history" must be a ";"-separated string or a list of action strings and ids, got int',
     ]
+
+
+def test_unknown_field_warnings_stay_short_and_few():
+    """Was: a 1 MB field name gave a 2 MB warning line, and 100,000 unknown fields 100,000
+    warning lines."""
+    huge = "x" * 1_000_000
+    line = io.StringIO()
+    Engine().serve(io.StringIO(json.dumps({"id": 1, "action": "ping", huge: 1}) + "\n"), line)
+    warning, pong = line.getvalue().splitlines()
+    assert len(warning) < 2200 and json.loads(pong) == {"id": 1, "pong": True}
+    field = json.loads(warning)["field"]
+    assert field.startswith("x" * 900) and field.endswith("(999040 characters cut)")
+    many = {f"f{i:06d}": 0 for i in range(100_000)}
+    answers = run(json.dumps({"id": 2, "action": "ping", **many}))
+    assert [a.get("field") for a in answers[:10]] == [f"f{i:06d}" for i in range(10)]
+    assert answers[10] == {"id": 2, "warning": "99990 more unknown fields ignored", "more": 99990}
+    assert answers[11:] == [{"id": 2, "pong": True}]

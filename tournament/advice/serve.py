@@ -15,7 +15,8 @@ object (``opponent_models`` included) plus ``"id"``, ``"isDuringSearch": false``
 ``analyzeTurns``, ``"turnNumber"`` (one answer per turn). With ``reportDuringSearchEvery``
 (seconds) partial answers (``"isDuringSearch": true``, the moves' statistics so far, the
 agent searching) are sent while searching.
-Unknown fields are ignored with a warning line ``{"id", "warning", "field"}``. Errors are
+Unknown fields are ignored with a warning line ``{"id", "warning", "field"}`` (the first
+ten, then one line counting the others: ``serve_query.field_warnings``). Errors are
 ``{"id": ..., "error": "one-line message"}`` (``id`` null when the line was not a JSON
 object with an id); a bad line never stops the engine. Actions (``"action"``, or the
 older ``"command"``): ``query_version``, ``terminate`` (``terminateId``: stop that query,
@@ -49,7 +50,7 @@ from tournament.advice.advise import (
 from tournament.advice.positions import position_from
 from tournament.advice.serve_io import BLANK, Lines, dumps, key, parse_line, standard_streams
 from tournament.advice.serve_partial import Running, watcher
-from tournament.advice.serve_query import Query, parse_query, unknown_fields
+from tournament.advice.serve_query import Query, field_warnings, parse_query
 
 # 1.1: answers name their opponent models and partial answers their agent; "terminated"
 # only where a search was cut short or skipped; a stopped query keeps its several agents' shape
@@ -109,10 +110,7 @@ class Engine:
             why = 'has no "id"' if "id" not in query else '"id" is null, which no query may use'
             return [{"id": None, "error": f"the query {why}"}], True
         qid = query["id"]
-        warnings: list = [
-            {"id": qid, "warning": f"unknown field {f!r} ignored", "field": f}
-            for f in unknown_fields(query)
-        ]
+        warnings: list = field_warnings(qid, query)
         try:
             parsed = parse_query(query)
         except (MeepleError, ValueError, KeyError, TypeError) as e:

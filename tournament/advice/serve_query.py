@@ -31,6 +31,8 @@ FIELDS = {
 ACTIONS = ("ping", "quit", "query_version", "terminate", "status")
 
 MIN_EVERY = 0.01  # partial answers at most 100 a second: smaller floods the pipe
+MAX_WARNINGS = 10  # unknown fields warned of one by one; the others are counted in one line
+MAX_NAME = 1000  # characters of an unknown field's name shown (its warning line ~2000)
 
 
 class QueryError(MeepleError):
@@ -63,6 +65,29 @@ class Query:
 def unknown_fields(q: dict) -> list[str]:
     """The fields of ``q`` the engine does not know (each is ignored with a warning)."""
     return sorted(set(q) - FIELDS)
+
+
+def field_warnings(qid, q: dict) -> list[dict]:
+    """The warning lines of the unknown fields of ``q``: one for each of the first
+    ``MAX_WARNINGS`` (in sorted order, the name cut to ``MAX_NAME`` characters), then one
+    counting the others."""
+    unknown = unknown_fields(q)
+    out: list[dict] = []
+    for name in unknown[:MAX_WARNINGS]:
+        shown = cut_name(name)
+        out.append({"id": qid, "warning": f"unknown field {shown!r} ignored", "field": shown})
+    more = len(unknown) - MAX_WARNINGS
+    if more > 0:
+        out.append({"id": qid, "warning": f"{more} more unknown fields ignored", "more": more})
+    return out
+
+
+def cut_name(name: str) -> str:
+    """A field name as a warning shows it: at most ``MAX_NAME`` characters, the cut said."""
+    if len(name) <= MAX_NAME:
+        return name
+    keep = MAX_NAME - 40
+    return f"{name[:keep]} ... ({len(name) - keep} characters cut)"
 
 
 def parse_query(q: dict) -> Query:
