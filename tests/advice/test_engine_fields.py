@@ -109,3 +109,9 @@ def test_unknown_field_warnings_stay_short_and_few():
     assert [a.get("field") for a in answers[:10]] == [f"f{i:06d}" for i in range(10)]
     assert answers[10] == {"id": 2, "warning": "99990 more unknown fields ignored", "more": 99990}
     assert answers[11:] == [{"id": 2, "pong": True}]
+
+
+def test_a_null_terminate_id_is_an_error():
+    """Was: `terminateId: null` was acknowledged, though no query can have that id."""
+    answers = run(q(id=1, action="terminate", terminateId=None))
+    assert answers == [{"id": 1, "error": '"terminateId" is null, which no query\'s "id" can be'}]

@@ -98,6 +98,8 @@ def parse_query(q: dict) -> Query:
         if action == "terminate":
             if "terminateId" not in q:
                 raise QueryError('"terminate" needs "terminateId", the id of the query to stop')
+            if q["terminateId"] is None:  # no query has it: the stop would stop nothing
+                raise QueryError('"terminateId" is null, which no query\'s "id" can be')
             out.terminate_id = q["terminateId"]
         return out
     agents = q.get("agent")
