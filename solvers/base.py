@@ -46,7 +46,8 @@ class MoveStat:
     margin: tuple[float, float, float] | None = None  # (mean, low, high), points
     first: tuple[float, float, float] | None = None  # (mean, low, high), probability
     gap: tuple[float, float, float] | None = None  # paired value difference to the best
-    # paired differences to the best listed move in points and in chance to finish first
+    # paired differences to the compared move best in points, and to the one best in chance
+    # to finish first (each >= 0; the best by value can be behind in them)
     margin_gap: tuple[float, float, float] | None = None
     first_gap: tuple[float, float, float] | None = None
     prior: float | None = None  # the search's prior for the move (1: the heuristic's move)

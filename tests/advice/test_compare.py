@@ -44,13 +44,17 @@ def test_no_listed_move_shows_a_better_value_than_the_recommendation(game_string
     so it could show a higher value than the recommendation (Rococo: 0.850 from 8 visits
     listed below 0.682 from 59)."""
     for state in _positions(game_string, 4, seed=5):
-        adv = advise_state(game_string, state, "ismcts(sims=200)", top=4, seed=1)
+        adv = advise_state(game_string, state, "ismcts(sims=200)", top=5, seed=1)
         values = [m.value for m in adv.moves]
         assert values == sorted(values, reverse=True), [(m.action, m.value) for m in adv.moves]
         assert len({m.samples for m in adv.moves}) == 1 and adv.moves[0].samples >= 32
         assert adv.moves[0].gap == (0.0, 0.0, 0.0)
         for m in adv.moves[1:]:
             assert m.gap is not None and m.gap[0] >= 0.0
+        for unit in ("margin", "first"):  # each unit's gap: behind the move best in it
+            means = [getattr(m, unit)[0] for m in adv.moves]
+            gaps = [getattr(m, f"{unit}_gap")[0] for m in adv.moves]
+            assert gaps == pytest.approx([max(means) - x for x in means], abs=1e-9)
 
 
 def test_a_review_never_reports_a_negative_loss():

@@ -27,8 +27,8 @@ class MoveAdvice:
     margin: Triple | None = None  # (mean, low, high) in points
     first: Triple | None = None  # (mean, low, high) chance to finish first
     gap: Triple | None = None  # paired value difference to the best move
-    margin_gap: Triple | None = None  # paired points difference to the best move in points
-    first_gap: Triple | None = None  # the same in chance to finish first
+    margin_gap: Triple | None = None  # paired points behind the compared move best in points
+    first_gap: Triple | None = None  # the same in chance to finish first (its own best move)
     prior: float | None = None
     pv: list[str] = field(default_factory=list)
 
