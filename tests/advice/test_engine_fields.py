@@ -115,3 +115,27 @@ def test_a_null_terminate_id_is_an_error():
     """Was: `terminateId: null` was acknowledged, though no query can have that id."""
     answers = run(q(id=1, action="terminate", terminateId=None))
     assert answers == [{"id": 1, "error": '"terminateId" is null, which no query\'s "id" can be'}]
+
+
+def test_the_opponents_field_is_the_command_lines_option():
+    """Was: no documented field; only `budget: {"opponents": ...}` set the model. The keys of
+    `best` are the agents' `agent` fields: the spec run, rewritten in name order."""
+    (answer,) = run(
+        q(
+            id=1,
+            game=THREE,
+            history=OPENING,
+            agent=["ismcts(sims=30)", "heuristic"],
+            opponents="search",
+        )  # fmt: skip
+    )
+    run_spec = "ismcts(opponents=search,sims=30)"
+    assert [a["agent"] for a in answer["agents"]] == [run_spec, "heuristic"]
+    assert set(answer["best"]) == {run_spec, "heuristic"}
+    assert answer["opponent_models"][0].startswith(f"Opponent model ({run_spec}): opponents=search")
+    bad, both = run(
+        q(id=2, game=THREE, agent="ismcts", opponents="bogus"),
+        q(id=3, game=THREE, agent="ismcts", opponents="search", budget={"opponents": "infer"}),
+    )
+    assert bad["error"].startswith("unknown opponent model 'bogus'")
+    assert both["error"] == 'give "opponents" or "budget": {"opponents": ...}, not both'

@@ -8,7 +8,8 @@ search. A query::
     {"id": "q1", "game": "python_coloretto(players=3)",
      "history": "start: red; start: blue; start: green; start player: P1",
      "agent": "ismcts(sims=400)", "player": "P1", "top": 3, "seed": 0,
-     "budget": {"sims": 200}, "reportDuringSearchEvery": 0.1, "analyzeTurns": [4, 6]}
+     "budget": {"sims": 200}, "opponents": "search", "reportDuringSearchEvery": 0.1,
+     "analyzeTurns": [4, 6]}
 
 Every field is documented in docs/advice.md. The answer is the ``advise --format json``
 object (``opponent_models`` included) plus ``"id"``, ``"isDuringSearch": false`` and, with
@@ -37,6 +38,7 @@ import threading
 import time
 from typing import IO
 
+from solvers.assumptions import with_opponents
 from solvers.registry import resolve
 from spiel_games.common.errors import MeepleError, one_line
 from tournament.advice.advise import (
@@ -55,7 +57,8 @@ from tournament.advice.serve_query import Query, field_warnings, parse_query
 # 1.1: answers name their opponent models and partial answers their agent; "terminated"
 # only where a search was cut short or skipped; a stopped query keeps its several agents' shape
 # 1.2: the status action, answered at once while a search runs
-VERSION = "1.2"
+# 1.3: the opponents field (as --opponents)
+VERSION = "1.3"
 AT_ONCE = ("terminate", "status")  # actions answered as read, ahead of a running search
 
 
@@ -288,9 +291,10 @@ class Engine:
 
 
 def _agents(q: Query) -> list:
-    """The query's agents, parsed once here at the edge, with the budget each takes
+    """The query's agents, parsed once here at the edge, with ``opponents`` (as the command
+    line's ``--opponents``: on each agent that has the parameter) and the budget each takes
     applied and checked (its values too: one error for the whole query)."""
-    specs = [resolve(a) for a in q.agents]
+    specs = [with_opponents(resolve(a), q.opponents) for a in q.agents]
     check_distinct(specs)
     budgets = budgets_for(specs, q.budget)
     return [with_budget(s, b) for s, b in zip(specs, budgets, strict=True)]

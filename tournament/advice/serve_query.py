@@ -22,6 +22,7 @@ FIELDS = {
     "seed",
     "ply",
     "budget",
+    "opponents",
     "reportDuringSearchEvery",
     "analyzeTurns",
     "action",
@@ -53,6 +54,7 @@ class Query:
     seed: int = 0
     ply: int | None = None
     budget: dict | None = None
+    opponents: str | None = None
     report_every: float | None = None
     analyze_turns: list[int] | None = None
     unknown: list[str] = field(default_factory=list)
@@ -131,6 +133,11 @@ def parse_query(q: dict) -> Query:
     out.seed = _opt_int(q, "seed", 0, least=0)
     out.ply = _opt_int(q, "ply", least=0)
     out.budget = _budget(q)
+    out.opponents = q.get("opponents")
+    if out.opponents is not None and not isinstance(out.opponents, str):
+        raise QueryError('"opponents" must be an opponent model, e.g. "search"')
+    if out.opponents is not None and "opponents" in (out.budget or {}):
+        raise QueryError('give "opponents" or "budget": {"opponents": ...}, not both')
     every = q.get("reportDuringSearchEvery")
     if every is not None:
         if isinstance(every, bool) or not isinstance(every, int | float) or every < MIN_EVERY:
