@@ -80,9 +80,10 @@ def calibrate_position(task) -> dict:
     analysis.FLOOR.clear()  # raw intervals: the floors are fitted from these figures
     analysis.FLOOR_DEFAULT = {"value": 0.0, "margin": 0.0, "first": 0.0}
     state = _state(game_string, actions)
-    a = advise_state(game_string, state, small, top=TOP, seed=i)
+    # the TOP most searched compared (advice compares COMPARED unless told): as measured
+    a = advise_state(game_string, state, small, top=TOP, compared=TOP, seed=i)
     ids = [m.action_id for m in a.moves]
-    b = advise_state(game_string, state, big, top=1, include=ids, seed=50_000 + i)
+    b = advise_state(game_string, state, big, top=1, compared=1, include=ids, seed=50_000 + i)
     found = {m.action_id: m for m in b.moves}
     moves = []
     for rank, m in enumerate(a.moves):
