@@ -384,7 +384,7 @@ CFR_SEARCH = AgentKind(
             float,
             0.05,
             "initial regret of the prior's move (return units)",
-            range=(0.0, None),
+            range=(0.0, 1e6),  # past any game's return range, and finite when summed
         ),
         Param(
             "play",

@@ -132,6 +132,7 @@ OPENSPIEL_ISMCTS = AgentKind(
             float,
             2.0,
             "UCT exploration constant (> 0)",
+            range=(0.0, 1000.0),  # the strict > 0 is checked when the agent is built
             tunable=True,
             tune=(0.05, 5.0),
             log=True,
