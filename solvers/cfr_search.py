@@ -34,7 +34,7 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-from solvers import value_model
+from solvers import units, value_model
 from solvers.base import MAX_COUNT, MAX_SECONDS, Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
 from solvers.mccfr_sampling import pick
@@ -274,7 +274,7 @@ class CFRSearchAgent(Agent):
         budget = {"iterations": self.params["iterations"], "iterations_done": solver.iterations}
         if self.params["time"] > 0:
             budget = {"seconds": self.params["time"], "iterations_done": solver.iterations}
-        return Analysis(player=p, moves=moves, budget=budget)
+        return Analysis(player=p, moves=moves, budget=budget, units=units.CFR_SEARCH)
 
 
 def _evaluation(game, choice: str):
