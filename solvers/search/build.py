@@ -121,7 +121,9 @@ def _leaf(game, p: Mapping[str, object], streams: Streams, heuristic) -> Rollout
         if utility == "score":
             level.prepare(game)  # a table its rules need is measured now, not mid-search
     else:
-        evaluation = ScoreEvaluation(utility)
+        evaluation = ScoreEvaluation(utility, game, (lo, lo + span))
+        if utility == "score" and evaluation.level is not None:
+            level.prepare(game)
         if not callable(getattr(game.new_initial_state(), "scores", None)):
             depth = -1  # the game cannot be scored early: roll out to the end
     return Rollout(

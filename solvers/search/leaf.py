@@ -3,7 +3,8 @@
 A rollout plays chance outcomes with their exact probabilities and moves by its policy
 (uniformly random, or the game's heuristic with ``epsilon`` random moves) for ``depth``
 moves (-1: to the end), lets the heuristic finish the mover's pending turn (``settle``),
-then evaluates: ``ScoreEvaluation`` applies the game's utility to the current scores,
+then evaluates: ``ScoreEvaluation`` applies the game's utility to the current scores
+(under ``utility=score`` shifted by the players' expected remaining gain),
 ``EstimateEvaluation`` turns an estimate of final scores (the game's evaluation module, or
 a learned value model bound to its features) into expected returns (``soft_returns``).
 The estimates are fitted on score differences and have no level: under ``utility=score``
@@ -38,13 +39,33 @@ class Estimator(Protocol):
 
 
 class ScoreEvaluation:
-    """As if the game ended now: the utility mode applied to ``state.scores()``."""
+    """As if the game ended now: the utility mode applied to ``state.scores()``. Under
+    ``utility=score`` the scores are shifted by what the players are still expected to
+    gain (the game evaluation's ``level`` minus their mean score now, where the game has
+    one), so a cut-off leaf is a final score as a terminal one is."""
 
-    def __init__(self, utility: str):
+    def __init__(self, utility: str, game=None, bounds: tuple[float, float] | None = None):
         self.utility = utility
+        self.level = None
+        if utility == "score" and game is not None:
+            evaluation = getattr(_registered(game), "evaluation", None)
+            self.level = getattr(evaluation, "level", None)
+        self.lo, self.hi = bounds or (-math.inf, math.inf)
 
     def returns(self, state) -> list[float]:
-        return returns_from_keys(self.utility, state.scores())
+        scores = state.scores()
+        if self.level is None:
+            return returns_from_keys(self.utility, scores)
+        shift = self.level(state) - sum(scores) / max(1, len(scores))
+        return [min(self.hi, max(self.lo, float(s) + shift)) for s in scores]
+
+
+def _registered(game):
+    """The game's registry spec, None for a game outside the registry."""
+    try:
+        return get_spec(game.get_type().short_name)
+    except KeyError:
+        return None
 
 
 class EstimateEvaluation:
@@ -181,10 +202,7 @@ def game_evaluation(game):
     score expected (read under ``utility=score``).
     """
     name = game.get_type().short_name
-    try:
-        evaluation = get_spec(name).evaluation
-    except KeyError:  # a game outside the registry (e.g. kuhn_poker)
-        evaluation = None
+    evaluation = getattr(_registered(game), "evaluation", None)  # None outside the registry
     if evaluation is None:
         raise ValueError(f"{name} has no evaluation for evaluation=game")
     return evaluation
