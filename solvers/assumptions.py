@@ -22,6 +22,16 @@ MODELS = {
     "heuristic where the blueprint has no entry)",
 }
 CHOICES = ("auto", *MODELS)
+# agents that search with a fixed model of the other players (no opponents= to choose)
+FIXED = {
+    "cfr-search": "every player, the one to move included, plays the depth-limited subgame's "
+    "CFR solution for themselves (the others' strategies solved on their own returns, as "
+    "the mover's); past the depth the game's heuristic plays the rollout, then the game's "
+    "evaluation scores the position",
+    "openspiel-ismcts": "every other player is searched on its own returns in the same tree "
+    "(OpenSpiel's IS-MCTS, or MCTS on perfect-information games, with random rollouts to "
+    "the end); no game knowledge",
+}
 
 
 def with_opponents(spec: str | AgentSpec, model: str | None) -> AgentSpec:
@@ -35,9 +45,18 @@ def with_opponents(spec: str | AgentSpec, model: str | None) -> AgentSpec:
     return agent.with_params({"opponents": model})
 
 
+def searches(spec: str | AgentSpec) -> bool:
+    """Whether ``spec``'s values assume a model of the other players (a searching agent:
+    one with ``opponents=``, or one of ``FIXED``)."""
+    agent = resolve(spec)
+    return "opponents" in agent.params or agent.kind.name in FIXED
+
+
 def assumed_opponents(game, spec: str | AgentSpec) -> str:
     """One line: the opponent model ``spec`` resolves to on ``game``, and what it means."""
     agent = resolve(spec)
+    if agent.kind.name in FIXED:
+        return f"{agent.kind.name} (fixed): {FIXED[agent.kind.name]}"
     if "opponents" not in agent.params:
         return f"{agent.kind.name}: no opponent model (the agent does not search)"
     chosen = resolve_auto(game, dict(agent.params))

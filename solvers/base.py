@@ -74,6 +74,10 @@ class Analysis:
     budget: dict = field(default_factory=dict)  # e.g. {"sims": 800} or {"seconds": 0.5}
     choice: int | None = None  # the move the agent plays (its own rule), when it differs
     passes: int = 0  # paired passes of the comparison phase (0: no comparison)
+    # what the fields mean for this agent, over advice's defaults (tournament.advice UNITS);
+    # a key set to None does not apply (its fields are null): e.g. "ci" for an agent with
+    # no intervals. Keys: value, visits, prob, order, ci, gap, margin, first
+    units: dict[str, str | None] = field(default_factory=dict)
 
 
 class Agent:

@@ -55,6 +55,8 @@ from solvers.policy_file import (
     label_function,
 )
 from solvers.spec import AgentSpecError
+from spiel_games.common.errors import one_line
+from spiel_games.common.files import FileTooLarge, NotRegularFile, open_regular
 from spiel_games.common.registry import get_spec, load_game
 
 KIND = "meeple-blueprint"
@@ -154,10 +156,21 @@ def load_blueprint(path: str | Path, game) -> Blueprint:
     return _built(str(p.resolve()), st.st_size, st.st_mtime_ns, str(game))
 
 
+# The shipped blueprints are 27-136 kB (about 140 bytes per key); a run at the default
+# cap of 2 million keys would write some 300 MB. A file over this cap, a pipe or a device is
+# refused before it is read.
+MAX_BLUEPRINT_BYTES = 1 << 30
+
+
 @functools.lru_cache(maxsize=8)
 def _read(path: str, size: int, mtime: int) -> tuple[dict, dict[str, np.ndarray]]:
     try:
-        meta, arrays = load_npz(path)
+        with open_regular(path, MAX_BLUEPRINT_BYTES) as f:
+            meta, arrays = load_npz(path, f)
+    except (NotRegularFile, FileTooLarge) as e:
+        raise PolicyFileError(f"blueprint {path} {e}") from None
+    except OSError as e:
+        raise PolicyFileError(f"cannot read blueprint {path}: {one_line(e)}") from None
     except TablesError as e:
         raise PolicyFileError(f"blueprint {e}") from None  # e names the file
     if meta.get("kind") != KIND:

@@ -11,7 +11,8 @@ depth-limited solving, as in Modicum, at this machine's scale):
   probabilities; then the game's heuristic plays ``rollout`` more decisions (0: none),
   and the game's evaluation (``GameSpec.evaluation``, or the learned value
   model where the game uses it) turns the position into expected returns
-  (``solvers.search.soft_returns``), as IS-MCTS does at its cut-off;
+  (``solvers.search.soft_returns``; under ``utility=score`` each estimate's difference from
+  the players' mean plus the evaluation's ``level``), as IS-MCTS does at its cut-off;
 - information sets: p's root decision is ONE information set across every world (so the
   strategy there is a single mixed strategy, which is what matters at secret
   simultaneous choices); below it, a decision of player q is keyed by its depth, q and
@@ -33,12 +34,14 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-from solvers import value_model
+from solvers import units, value_model
 from solvers.base import MAX_COUNT, MAX_SECONDS, Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
 from solvers.mccfr_sampling import pick
-from solvers.search import game_evaluation, learned_evaluation, soft_returns, world_sampler
+from solvers.search import game_evaluation, learned_evaluation, world_sampler
+from solvers.search.leaf import estimate_returns
 from solvers.spec import AgentSpecError
+from spiel_games.common import level
 from spiel_games.common.chance import UniformSampler, sample_chance
 from spiel_games.common.registry import get_spec
 
@@ -90,6 +93,8 @@ class SubgameSolver:
         self.est = evaluation
         self.players = game.num_players()
         self.utility = str(game.get_parameters().get("utility", "rank"))
+        if self.utility == "score":
+            level.prepare(game)  # a table its rules need is measured now, not mid-search
         self.lo = float(game.min_utility())
         self.hi = float(game.max_utility())
         self.apply, self.legal = transition_functions(game)
@@ -147,8 +152,7 @@ class SubgameSolver:
             steps -= 1
         if state.is_terminal():
             return list(state.returns())
-        est = self.est
-        return soft_returns(self.utility, est.estimate(state), est.spread(state), self.lo, self.hi)
+        return estimate_returns(self.est, self.utility, state, self.lo, self.hi)
 
     def _walk(self, state, traverser: int, depth: int, branches: int) -> float:
         """The traverser's sampled value of ``state``; it branches on every action at its
@@ -270,7 +274,7 @@ class CFRSearchAgent(Agent):
         budget = {"iterations": self.params["iterations"], "iterations_done": solver.iterations}
         if self.params["time"] > 0:
             budget = {"seconds": self.params["time"], "iterations_done": solver.iterations}
-        return Analysis(player=p, moves=moves, budget=budget)
+        return Analysis(player=p, moves=moves, budget=budget, units=units.CFR_SEARCH)
 
 
 def _evaluation(game, choice: str):
@@ -380,7 +384,7 @@ CFR_SEARCH = AgentKind(
             float,
             0.05,
             "initial regret of the prior's move (return units)",
-            range=(0.0, None),
+            range=(0.0, 1e6),  # past any game's return range, and finite when summed
         ),
         Param(
             "play",

@@ -23,6 +23,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -339,9 +340,10 @@ def save_npz(path: str | Path, arrays: dict[str, np.ndarray], meta: dict) -> int
     return len(data)
 
 
-def load_npz(path: str | Path) -> tuple[dict, dict[str, np.ndarray]]:
-    """(manifest, arrays) of a file written by ``save_npz``; TablesError if unreadable."""
-    arrays = _read_arrays(path)
+def load_npz(path: str | Path, file: BinaryIO | None = None) -> tuple[dict, dict[str, np.ndarray]]:
+    """(manifest, arrays) of a file written by ``save_npz`` (read from ``file``, opened
+    from ``path``, when given); TablesError if unreadable."""
+    arrays = _read_arrays(path, file)
     raw = arrays.pop("meta", None)
     try:
         meta = json.loads(raw.tobytes()) if raw is not None else None
@@ -352,11 +354,11 @@ def load_npz(path: str | Path) -> tuple[dict, dict[str, np.ndarray]]:
     return meta, arrays
 
 
-def _read_arrays(path: str | Path) -> dict[str, np.ndarray]:
+def _read_arrays(path: str | Path, file: BinaryIO | None = None) -> dict[str, np.ndarray]:
     """Every array of an .npz file; TablesError, naming the file, for a missing, truncated
     or corrupt one (a cut-off zip, a damaged member) or one that is not an .npz at all."""
     try:
-        z = np.load(path, allow_pickle=False)
+        z = np.load(file if file is not None else path, allow_pickle=False)
         if isinstance(z, np.ndarray):
             raise TablesError(f"{path} is a single .npy array, not an .npz file")
         with z:

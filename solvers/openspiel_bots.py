@@ -20,10 +20,16 @@ The advice engine can stop a search (``halt``, its ``terminate``): the bots are 
 classes with one check added before each simulation (the method their loop calls once per
 simulation), which, once the root has been visited, ends the search with the move the bot
 would pick from its tree as it stands. Without a halt they run exactly as OpenSpiel's.
+
+For advice (``analyse``) the agent runs the same search as ``step`` and reads the bot's
+root: each move's simulations and mean return for the player to move, most visited first,
+the bot's own pick as ``choice``; no interval (OpenSpiel keeps no squared sums), and the
+fields that do not apply are declared in ``Analysis.units`` (``solvers.units``).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -31,7 +37,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from solvers.base import MAX_COUNT, Agent, AgentKind, Param
+from solvers import units
+from solvers.base import MAX_COUNT, Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.spec import AgentSpecError
 
 
@@ -56,7 +63,10 @@ class _ISMCTSBot(ismcts.ISMCTSBot):
 class _MCTSBot(mcts.MCTSBot):
     halted: Callable[[], bool] = staticmethod(lambda: False)
 
+    root = None  # the tree of the search running or last run (analyse reads it)
+
     def _apply_tree_policy(self, root, state):  # once per simulation, before it
+        self.root = root
         if self.halted() and any(child.explore_count for child in root.children):
             raise _Halted(root.best_child().action)  # as step() picks
         return super()._apply_tree_policy(root, state)
@@ -120,6 +130,49 @@ class OpenSpielISMCTSAgent(Agent):
         except _Halted as stop:
             return stop.action
 
+    def analyse(self, state) -> Analysis:
+        """The bot's search as ``step`` runs it (same random streams, same move: ``choice``),
+        then its root's statistics: per move the simulations through it and their mean
+        return for the player to move (OpenSpiel keeps no squared sums: no interval).
+        Most visited first, then by value; moves the search never tried are listed last
+        with no value."""
+        p = state.current_player()
+        legal = state.legal_actions()
+        stats: dict[int, tuple[int, float]] = {}
+        if len(legal) == 1:
+            pick = legal[0]
+        elif isinstance(self.bot, _MCTSBot):
+            try:
+                root = self.bot.mcts_search(state)
+                pick = root.best_child().action
+            except _Halted as stop:
+                root, pick = self.bot.root, stop.action
+            stats = {c.action: (c.explore_count, c.total_reward) for c in root.children}
+        else:
+            try:
+                actions, probs = zip(*self.bot.run_search(state), strict=True)
+                pick = self.bot._random_state.choice(actions, p=probs)
+            except _Halted as stop:
+                pick = stop.action
+            info = self.bot._root_node.child_info
+            stats = {a: (c.visits, c.return_sum) for a, c in info.items()}
+        moves = []
+        for a in legal:
+            n, total = stats.get(a, (0, 0.0))
+            n = int(n)
+            value = float(total) / n if n else float("nan")
+            moves.append(MoveStat(a, state.action_to_string(p, a), n, value))
+        moves.sort(key=lambda m: (-m.visits, -(m.value if m.visits else -math.inf), m.action))
+        done = int(sum(n for n, _ in stats.values()))
+        return Analysis(
+            p,
+            moves,
+            {"sims": self.params["sims"], "sims_done": done},
+            int(pick),
+            0,
+            units.OPENSPIEL_ISMCTS,
+        )
+
 
 OPENSPIEL_ISMCTS = AgentKind(
     name="openspiel-ismcts",
@@ -132,6 +185,7 @@ OPENSPIEL_ISMCTS = AgentKind(
             float,
             2.0,
             "UCT exploration constant (> 0)",
+            range=(0.0, 1000.0),  # the strict > 0 is checked when the agent is built
             tunable=True,
             tune=(0.05, 5.0),
             log=True,

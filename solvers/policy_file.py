@@ -41,12 +41,15 @@ from solvers.base import Agent, Analysis, MoveStat
 from solvers.identity import code_version
 from solvers.mccfr_sampling import first_per_label
 from spiel_games.common.errors import MeepleError, one_line
-from spiel_games.common.files import TMP_PREFIX
+from spiel_games.common.files import TMP_PREFIX, FileTooLarge, NotRegularFile, open_regular
 from spiel_games.common.registry import get_spec, load_game
 
 FORMAT = 1
 META_KEY = b"meeple"
 NO_ABSTRACTION = "none"
+
+
+MAX_POLICY_BYTES = 2 << 30  # over this, or a pipe or device: refused unread (docs/solvers.md)
 
 
 class PolicyFileError(MeepleError):
@@ -133,7 +136,10 @@ def _write_rows(tmp: Path, schema: pa.Schema, rows) -> None:
 
 def read_meta(path: str | Path) -> dict:
     try:
-        schema = pq.read_schema(path)
+        with open_regular(path, MAX_POLICY_BYTES) as f:
+            schema = pq.read_schema(f)
+    except (NotRegularFile, FileTooLarge) as e:
+        raise PolicyFileError(f"policy file {path} {e}") from None
     except (OSError, pa.ArrowInvalid) as e:
         raise PolicyFileError(f"cannot read policy file {path}: {e}") from None
     raw = (schema.metadata or {}).get(META_KEY)
@@ -170,7 +176,8 @@ def read_policy(path: str | Path) -> PolicyTable:
     if meta.get("format") != FORMAT:
         raise PolicyFileError(f"{path}: unsupported policy format {meta.get('format')!r}")
     try:
-        t = pq.read_table(path, columns=["key", "action", "probability"])
+        with open_regular(path, MAX_POLICY_BYTES) as f:
+            t = pq.read_table(f, columns=["key", "action", "probability"])
     except (OSError, pa.ArrowException) as e:
         raise PolicyFileError(f"cannot read policy file {path}: {one_line(e)}") from None
     if t.num_rows and any(t.column(c).null_count for c in t.column_names):

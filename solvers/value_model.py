@@ -12,7 +12,8 @@ games, and lets each weight drift with the stage: the estimate of player i is
 kind "mlp" adds a one-hidden-layer network of the player's features, their differences to
 the other players' and the stage (``solvers.value_mlp``). Only differences between the
 players of one position are fitted (``solvers.value_fit``), so what every player shares
-cancels out, as it does in the search's soft returns. ``spread(state) = a + b * stage`` is
+cancels out, as it does in the search's soft returns (under ``utility=score`` the search
+adds the evaluation module's ``level``). ``spread(state) = a + b * stage`` is
 the standard deviation of a difference of two players' final scores around the model's
 estimate, measured on the same games.
 
@@ -115,6 +116,7 @@ class BoundModel:
         self.model = model
         self._features = evaluation.features
         self._stage = evaluation.stage
+        self._level = getattr(evaluation, "level", None)
         self._flat = model.flat
         self._staged = model.staged
         net = model.network
@@ -138,6 +140,13 @@ class BoundModel:
     def spread(self, state) -> float:
         m = self.model
         return max(1e-6, m.spread_a + m.spread_b * self._stage(state))
+
+    def level(self, state) -> float:
+        """The players' mean final score expected (``utility=score``): the model is
+        fitted on differences, so the level is the evaluation module's."""
+        if self._level is None:
+            raise ValueModelError(f"{self.model.game}'s evaluation has no level for utility=score")
+        return float(self._level(state))
 
 
 def parse(text: str, source: str = "value model") -> ValueModel:

@@ -7,6 +7,7 @@ the move played is the most visited root move.
 from __future__ import annotations
 
 import random
+import time
 
 from solvers.base import Agent, Analysis, Compare
 from solvers.search.analysis import compared_analysis, merge_into, root_analysis
@@ -127,24 +128,41 @@ class ISMCTSAgent(_SearchAgent):
 
 class PIMCAgent(_SearchAgent):
     """Perfect-information Monte Carlo: sample `worlds` determinizations, run UCT in
-    each (always the UCB root: the vote is the visits summed over worlds)."""
+    each (always the UCB root: the vote is the visits summed over worlds).
+
+    With ``time`` the budget is a deadline for the whole move: each world gets the time
+    left shared over the worlds left (at least one simulation), and no further world is
+    drawn once it has passed, so fewer than ``worlds`` worlds may be searched. A halt
+    (``halt``) stops between two simulations: no further world is drawn either."""
+
+    last_worlds = 0  # worlds searched so far in the current (or last) move
 
     def _budget(self) -> dict:
+        done = {"worlds_done": self.last_worlds}
         if self.params["time"] > 0:
-            return {"seconds": self.params["time"], "worlds": self.params["worlds"]}
-        return {"worlds": self.params["worlds"], "sims": self.params["sims"]}
+            return {"seconds": self.params["time"], "worlds": self.params["worlds"], **done}
+        return {"worlds": self.params["worlds"], "sims": self.params["sims"], **done}
 
     def _root(self, state) -> Node:
         eng = self._prepare(state)
-        worlds = self.params["worlds"]
-        per_world_time = self.params["time"] / worlds if self.params["time"] > 0 else 0.0
+        worlds, seconds = self.params["worlds"], self.params["time"]
+        end = time.perf_counter() + seconds if seconds > 0 else None
         total = self.live = Node()
-        sims = 0
+        sims = self.last_worlds = 0
         player = state.current_player()
-        for _ in range(worlds):
+        for i in range(worlds):
+            if eng.halted:
+                break
+            per_world = 0.0
+            if end is not None:
+                left = end - time.perf_counter()
+                if left <= 0 and self.last_worlds:
+                    break
+                per_world = max(left, 1e-9) / (worlds - i)  # > 0: still a time budget
             world = eng.worlds.draw(state, player) if self.hidden else state
-            root = eng.search(world, self.params["sims"], per_world_time)
+            root = eng.search(world, self.params["sims"], per_world)
             sims += eng.sims_done
+            self.last_worlds += 1
             merge_into(total.children, root)
         self.last_sims = sims
         return total

@@ -48,6 +48,7 @@ from solvers.search.models import (
 from solvers.search.selection import UCB, ScaledUCB
 from solvers.search.tree import Parts, SearchEngine, Streams, UCBRoot
 from solvers.search.worlds import Worlds
+from spiel_games.common import level
 from spiel_games.common.registry import get_spec
 
 # The plain search (what eval=score,prior=none resolves to on every game): the engine's
@@ -111,13 +112,18 @@ def _leaf(game, p: Mapping[str, object], streams: Streams, heuristic) -> Rollout
     utility = str(game.get_parameters().get("utility", "rank"))
     depth = int(_number(p, "rollout_depth"))
     evaluation: ScoreEvaluation | EstimateEvaluation
-    if p["eval"] == "game":
-        evaluation = EstimateEvaluation(game_evaluation(game), utility, lo, lo + span)
-    elif p["eval"] == "learned":
-        model = learned_evaluation(game, str(p["model"]))
-        evaluation = EstimateEvaluation(model, utility, lo, lo + span)
+    if p["eval"] in ("game", "learned"):
+        if p["eval"] == "game":
+            est = game_evaluation(game)
+        else:
+            est = learned_evaluation(game, str(p["model"]))
+        evaluation = EstimateEvaluation(est, utility, lo, lo + span)
+        if utility == "score":
+            level.prepare(game)  # a table its rules need is measured now, not mid-search
     else:
-        evaluation = ScoreEvaluation(utility)
+        evaluation = ScoreEvaluation(utility, game, (lo, lo + span))
+        if utility == "score" and evaluation.level is not None:
+            level.prepare(game)
         if not callable(getattr(game.new_initial_state(), "scores", None)):
             depth = -1  # the game cannot be scored early: roll out to the end
     return Rollout(

@@ -3,9 +3,14 @@
 A rollout plays chance outcomes with their exact probabilities and moves by its policy
 (uniformly random, or the game's heuristic with ``epsilon`` random moves) for ``depth``
 moves (-1: to the end), lets the heuristic finish the mover's pending turn (``settle``),
-then evaluates: ``ScoreEvaluation`` applies the game's utility to the current scores,
+then evaluates: ``ScoreEvaluation`` applies the game's utility to the current scores
+(under ``utility=score`` shifted by the players' expected remaining gain),
 ``EstimateEvaluation`` turns an estimate of final scores (the game's evaluation module, or
 a learned value model bound to its features) into expected returns (``soft_returns``).
+The estimates are fitted on score differences and have no level: under ``utility=score``
+each player's return is their estimate's difference from the players' mean estimate plus
+the evaluation's ``level`` (the players' mean final score expected from the position,
+``spiel_games.common.level``), so an evaluated leaf is in the same units as a terminal one.
 """
 
 from __future__ import annotations
@@ -30,15 +35,37 @@ class Estimator(Protocol):
 
     def spread(self, state) -> float: ...
 
+    def level(self, state) -> float: ...
+
 
 class ScoreEvaluation:
-    """As if the game ended now: the utility mode applied to ``state.scores()``."""
+    """As if the game ended now: the utility mode applied to ``state.scores()``. Under
+    ``utility=score`` the scores are shifted by what the players are still expected to
+    gain (the game evaluation's ``level`` minus their mean score now, where the game has
+    one), so a cut-off leaf is a final score as a terminal one is."""
 
-    def __init__(self, utility: str):
+    def __init__(self, utility: str, game=None, bounds: tuple[float, float] | None = None):
         self.utility = utility
+        self.level = None
+        if utility == "score" and game is not None:
+            evaluation = getattr(_registered(game), "evaluation", None)
+            self.level = getattr(evaluation, "level", None)
+        self.lo, self.hi = bounds or (-math.inf, math.inf)
 
     def returns(self, state) -> list[float]:
-        return returns_from_keys(self.utility, state.scores())
+        scores = state.scores()
+        if self.level is None:
+            return returns_from_keys(self.utility, scores)
+        shift = self.level(state) - sum(scores) / max(1, len(scores))
+        return [min(self.hi, max(self.lo, float(s) + shift)) for s in scores]
+
+
+def _registered(game):
+    """The game's registry spec, None for a game outside the registry."""
+    try:
+        return get_spec(game.get_type().short_name)
+    except KeyError:
+        return None
 
 
 class EstimateEvaluation:
@@ -50,8 +77,14 @@ class EstimateEvaluation:
         self.lo, self.hi = lo, hi
 
     def returns(self, state) -> list[float]:
-        est = self.estimator
-        return soft_returns(self.utility, est.estimate(state), est.spread(state), self.lo, self.hi)
+        return estimate_returns(self.estimator, self.utility, state, self.lo, self.hi)
+
+
+def estimate_returns(est: Estimator, utility: str, state, lo: float, hi: float) -> list[float]:
+    """``soft_returns`` of ``est``'s estimate of ``state`` (its level read only under
+    ``utility=score``)."""
+    level = est.level(state) if utility == "score" else None
+    return soft_returns(utility, est.estimate(state), est.spread(state), lo, hi, level)
 
 
 class Rollout:
@@ -118,17 +151,23 @@ class Rollout:
             steps += 1
 
 
-def soft_returns(mode: str, est, spread: float, lo: float, hi: float) -> list[float]:
+def soft_returns(
+    mode: str, est, spread: float, lo: float, hi: float, level: float | None = None
+) -> list[float]:
     """Expected returns when final scores are ``est`` plus independent noise.
 
     Player i beats j with probability sigmoid(1.7 (est_i - est_j) / spread), the
     logistic approximation of a normal difference. ``rank``: the expected rank
     return; ``win``: pairwise win chances multiplied, normalised to sum 1;
-    ``score``: the estimates, clipped to the utility bounds.
+    ``score``: each estimate's difference from their mean plus ``level`` (the
+    players' mean final score expected), clipped to the utility bounds.
     """
     n = len(est)
     if mode == "score":
-        return [min(hi, max(lo, float(e))) for e in est]
+        if level is None:
+            raise ValueError("utility=score needs the level of the final scores")
+        mean = sum(float(e) for e in est) / max(1, n)
+        return [min(hi, max(lo, float(e) - mean + level)) for e in est]
     k = 1.7 / max(spread, 1e-9)
     exp = math.exp
     beat = [[0.5] * n for _ in range(n)]
@@ -157,14 +196,13 @@ def game_evaluation(game):
     """The game's evaluation (``GameSpec.evaluation``, its evaluation module).
 
     It provides ``estimate(state) -> list[float]``, each player's expected final
-    score, and ``spread(state) -> float``, the standard deviation of a difference
-    between two players' final scores given the position (large early, small late).
+    score (fitted on differences: no level), ``spread(state) -> float``, the standard
+    deviation of a difference between two players' final scores given the position
+    (large early, small late), and ``level(state) -> float``, the players' mean final
+    score expected (read under ``utility=score``).
     """
     name = game.get_type().short_name
-    try:
-        evaluation = get_spec(name).evaluation
-    except KeyError:  # a game outside the registry (e.g. kuhn_poker)
-        evaluation = None
+    evaluation = getattr(_registered(game), "evaluation", None)  # None outside the registry
     if evaluation is None:
         raise ValueError(f"{name} has no evaluation for evaluation=game")
     return evaluation

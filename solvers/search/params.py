@@ -14,6 +14,11 @@ from spiel_games.common.registry import get_spec
 
 ROLLOUT_DEPTH = 20  # rollout_depth=auto with eval=score: random moves, then scores()
 PRIOR_W = 1.0
+# The upper bound of the unbounded-looking weights (uct_c, prior_w, unprune, widen): far past
+# any useful value (returns are normalised to [0, 1]; 1000*sqrt(v) children is every move of
+# any game), and small enough that its product with a budget is a finite number (an
+# ismcts(widen=1e308) failed in the middle of its search converting infinity to an int).
+MAX_WEIGHT = 1000.0
 
 
 class GameAuto(AutoValues):
@@ -88,7 +93,7 @@ COMMON: tuple[Param, ...] = (
         float,
         1.4,
         "UCB exploration constant (returns normalised to [0, 1])",
-        range=(0.0, None),
+        range=(0.0, MAX_WEIGHT),  # returns in [0, 1]: 1000 is exploration alone
         tunable=True,
         tune=(0.05, 5.0),
         log=True,
@@ -174,7 +179,7 @@ COMMON: tuple[Param, ...] = (
         float,
         PRIOR_W,
         "weight of the heuristic prior (returns in [0, 1])",
-        range=(0.0, None),
+        range=(0.0, MAX_WEIGHT),  # returns in [0, 1]: 1000 always plays the hint
         tunable=True,
         tune=(0.05, 10.0),
         log=True,
@@ -266,7 +271,7 @@ COMMON: tuple[Param, ...] = (
         4.0,
         "with opponents=infer: the prior's weight, in observed decisions (large: a fixed "
         "mixture of the two models with weight opp_share)",
-        range=(0.0, None),
+        range=(0.0, 1e6),  # 10^6 observations: the fixed mixture
         tunable=True,
         tune=(0.5, 64.0),
         log=True,
@@ -308,7 +313,7 @@ COMMON: tuple[Param, ...] = (
         "progressive unpruning below the root: a decision node there plays only the "
         "heuristic's move until reached T = unprune*sims times, then gains one more move "
         "per T visits (so later turns in the tree stay close to sensible play)",
-        range=(0.0, None),
+        range=(0.0, MAX_WEIGHT),  # T = unprune*sims is an int: bounded
         special=((0.0, "off"),),
         auto=Auto(
             -1.0,
@@ -335,7 +340,7 @@ COMMON: tuple[Param, ...] = (
         0.0,
         "progressive widening: a node reached v times keeps at most "
         "max(2, widen*sqrt(v)) children (for huge branching, e.g. 2.0)",
-        range=(0.0, None),
+        range=(0.0, MAX_WEIGHT),  # 1000*sqrt(v) keeps every child of any game
         special=((0.0, "off"),),
         tunable=True,
         tune=(0.0, 4.0),

@@ -17,6 +17,7 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 TMP_PREFIX = ".tmp-"
 LOCK = ".lock"  # the lock file ``run_lock`` holds in a run's directory
@@ -87,20 +88,30 @@ class FileTooLarge(OSError):
         self.limit = limit
 
 
-def read_regular(path: str | Path, limit: int) -> bytes:
-    """The bytes of the regular file ``path``, refused before it is read when it is not one
-    (a device such as /dev/zero, a pipe opened without waiting for a writer: NotRegularFile)
-    or is over ``limit`` bytes (FileTooLarge); open's own OSError otherwise."""
+def open_regular(path: str | Path, limit: int) -> BinaryIO:
+    """The regular file ``path`` opened for binary reading, refused before anything is
+    read when it is not one (a device such as /dev/zero, a pipe opened without waiting for
+    a writer: NotRegularFile) or is over ``limit`` bytes (FileTooLarge); open's own OSError
+    otherwise. For readers that take a file object (numpy's .npz, Parquet)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((what for test, what in _NOT_REGULAR if test(mode)), "a special file")
-            raise NotRegularFile(kind, stat.S_ISDIR(mode))
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
-    finally:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((what for test, what in _NOT_REGULAR if test(st.st_mode)), "a special file")
+            raise NotRegularFile(kind, stat.S_ISDIR(st.st_mode))
+        if st.st_size > limit:
+            raise FileTooLarge(limit)
+        return os.fdopen(fd, "rb")
+    except BaseException:
         os.close(fd)
+        raise
+
+
+def read_regular(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path`` (``open_regular``'s refusals; a file that
+    grows past ``limit`` while it is read is refused too)."""
+    with open_regular(path, limit) as f:
+        data = f.read(limit + 1)
     if len(data) > limit:
         raise FileTooLarge(limit)
     return data

@@ -106,8 +106,10 @@ class GameSpec:
     # costly; None means search calls resample_from_infostate.
     world_sampler: Callable | None = None
     # Position evaluation for search (the game's evaluation module: estimate(state) ->
-    # expected final scores, spread(state) -> uncertainty of a score difference), and the
-    # search settings measured with it (its SEARCH_DEFAULTS).
+    # expected final scores, fitted on differences; spread(state) -> uncertainty of a score
+    # difference; level(state) -> the players' mean final score expected, for
+    # utility=score, spiel_games.common.level), and the search settings measured with it
+    # (its SEARCH_DEFAULTS).
     evaluation: Any = None
     search_defaults: SearchDefaults = field(default_factory=SearchDefaults)
     # Extra notes shown by `meeple games show`.

@@ -82,7 +82,7 @@ def test_the_registry_refuses_out_of_range_values_of_every_kind_in_one_line():
         ("noisy(eps=1.5)", "parameter 'eps' of agent 'noisy' must be in [0, 1], got 1.5"),
         ("ismcts(rollout_depth=-3)", ">= 0, -1 (to the end) or -2 (auto), got -3"),
         ("pimc(worlds=0)", "parameter 'worlds' of agent 'pimc' must be in [1, 1000000000], got 0"),
-        ("mcts(widen=-1.0)", "must be >= 0 (0 = off), got -1.0"),
+        ("mcts(widen=-1.0)", "must be in [0, 1000] (0 = off), got -1.0"),
     ):
         with pytest.raises(AgentSpecError) as e:
             make_agent(spec, game, seed=0)
@@ -176,3 +176,64 @@ def test_search_defaults_refuse_unknown_settings():
         SearchDefaults(eval_rollout="greedy")
     with pytest.raises(ValueError, match="eval_auto"):
         SearchDefaults(eval_auto="score")
+
+
+def test_every_float_parameter_of_every_kind_has_a_finite_upper_bound():
+    """A weight times a budget becomes an int (widen * sqrt(sims), unprune * sims): with no
+    upper bound ismcts(widen=1e308) failed mid-search with an OverflowError traceback."""
+    unbounded = [
+        (k.name, p.name)
+        for k in all_kinds()
+        for p in k.params
+        if p.type is float and (p.range is None or p.range[1] is None)
+    ]
+    assert unbounded == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ismcts(sims=20,widen=1e308)", "'widen' of agent 'ismcts' must be in [0, 1000] (0 = off)"),
+        ("mcts(sims=20,unprune=1e308)", "'unprune' of agent 'mcts' must be in [0, 1000]"),
+        ("pimc(uct_c=1001)", "'uct_c' of agent 'pimc' must be in [0, 1000]"),
+        ("ismcts(prior_w=1e300)", "'prior_w' of agent 'ismcts' must be in [0, 1000]"),
+        ("ismcts(opp_prior=1e300)", "'opp_prior' of agent 'ismcts' must be in [0, 1e+06]"),
+        ("cfr-search(prior_w=1e300)", "'prior_w' of agent 'cfr-search' must be in [0, 1e+06]"),
+    ],
+)
+def test_huge_weights_are_refused_when_the_spec_is_read(spec, message):
+    with pytest.raises(AgentSpecError) as e:
+        resolve(spec)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_search_at_the_upper_bounds_runs():
+    game = pyspiel.load_game("python_coloretto(players=3)")
+    spec = "ismcts(sims=30,widen=1000,unprune=1000,root=halving,prior=heuristic,uct_c=1000,prior_w=1000)"
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert make_agent(spec, game, seed=0).analyse(state).moves
+
+
+def test_meeple_advise_refuses_a_huge_widen_in_one_line():
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    opening = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
+    r = CliRunner().invoke(
+        app,
+        [
+            "advise",
+            "python_coloretto(players=3)",
+            "-H",
+            opening,
+            "-a",
+            "ismcts(sims=20,widen=1e308)",
+        ],
+    )
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines() == [
+        "error: parameter 'widen' of agent 'ismcts' must be in [0, 1000] (0 = off), got 1e+308"
+    ]

@@ -35,8 +35,9 @@ def test_win_returns_sum_to_one_and_favour_the_leader():
     assert w[0] > w[1] > w[2]
 
 
-def test_score_returns_are_the_estimates_within_the_bounds():
-    assert soft_returns("score", [5.0, 300.0], 5.0, 0.0, 100.0) == [5.0, 100.0]
+def test_score_returns_are_the_estimates_differences_plus_the_level_within_the_bounds():
+    assert soft_returns("score", [5.0, 15.0], 5.0, 0.0, 100.0, 40.0) == [35.0, 45.0]
+    assert soft_returns("score", [5.0, 300.0], 5.0, 0.0, 100.0, 50.0) == [0.0, 100.0]
 
 
 def test_auto_defaults_resolve_to_the_game_evaluation_and_heuristic_prior():
