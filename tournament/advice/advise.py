@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyspiel
 
-from solvers.assumptions import assumed_opponents
+from solvers.assumptions import assumed_opponents, searches
 from solvers.base import Z95, Agent, Compare
 from solvers.registry import AgentSpec, resolve
 from spiel_games.common.chance import UniformSampler
@@ -65,6 +65,25 @@ UNITS = {
     " (calibration in docs/ADVICE-MEASURED.md)",
     "gap": "paired value difference to the best move (same worlds and draws), 95% interval",
 }
+# ``value`` in each utility mode (the game string's ``utility=``)
+VALUE_UNITS = {
+    "rank": "rank score in [-1, 1] (1 = first of all, -1 = last)",
+    "score": "own final score (utility=score)",
+    "win": "share of the win in [0, 1] (utility=win)",
+}
+# The calibrated allowance was measured in rank utility only (docs/ADVICE-MEASURED.md)
+CI_OTHER_UTILITY = (
+    "95% range of the search's paired statistics with an allowance measured for rank utility"
+    " only: not calibrated for utility={utility}, a search with 8x the budget may give a value"
+    " outside it"
+)
+
+
+def value_unit(utility: str) -> str:
+    """What ``value`` is in the utility mode ``utility``."""
+    return VALUE_UNITS.get(utility, f"the game's utility ({utility})")
+
+
 # A search stopped (the engine's terminate) before its comparison phase: its intervals are
 # the root statistics' own, without the calibrated allowance, so they say so.
 UNITS_UNCOMPARED = {
@@ -95,11 +114,20 @@ class Advice:
     choice: str | None = None  # the agent's own pick, when not the best after comparison
     passes: int = 0  # paired passes of the comparison (0: none)
     terminated: bool = False  # the engine's terminate stopped this search early
+    utility: str = "rank"  # the game's utility mode: value's unit, and whether ci is calibrated
+    # the agent's own field meanings (solvers.units; None: the field does not apply)
+    agent_units: dict = field(default_factory=dict)
 
     @property
     def units(self) -> dict:
         stopped = not self.passes and any(m.ci_low is not None for m in self.moves)
-        return UNITS_UNCOMPARED if stopped else UNITS
+        base = dict(UNITS_UNCOMPARED if stopped else UNITS)
+        if self.utility != "rank":
+            base["value"] = "the game's utility for the player to move: " + value_unit(self.utility)
+            if not stopped:
+                base["ci"] = CI_OTHER_UTILITY.format(utility=self.utility)
+        merged = {**base, **self.agent_units}
+        return {k: v for k, v in merged.items() if v is not None}
 
     @property
     def best(self) -> str:
@@ -276,6 +304,8 @@ def advise_state(
         runner_up=moves[1].action if len(moves) > 1 else None,
         choice=None if choice is None or choice == moves[0].action_id else legal.get(choice),
         passes=done,
+        utility=str(game.get_parameters().get("utility", "rank")),
+        agent_units=dict(getattr(analysis, "units", None) or {}),
     )
 
 
@@ -314,11 +344,7 @@ def advise(
 def opponent_models(game, specs: Sequence[AgentSpec]) -> list[str]:
     """The lines naming the opponent model each searching agent's values assume: what
     `meeple advise` prints first, and ``opponent_models`` in its JSON and the engine's."""
-    return [
-        f"Opponent model ({s}): " + assumed_opponents(game, s)
-        for s in specs
-        if "opponents" in s.params
-    ]
+    return [f"Opponent model ({s}): " + assumed_opponents(game, s) for s in specs if searches(s)]
 
 
 def check_distinct(specs: Sequence[AgentSpec]) -> None:

@@ -13,6 +13,7 @@ import math
 from typing import TYPE_CHECKING
 
 import spiel_games
+from tournament.advice import advise
 
 if TYPE_CHECKING:
     from tournament.advice.advise import Advice, AdviceSet
@@ -42,19 +43,22 @@ def count(n: int, noun: str) -> str:
 
 def value_unit(game_string: str) -> str:
     """What ``value`` is in the game's utility mode (the game string's ``utility=``)."""
-    utility = str(spiel_games.load_game(game_string).get_parameters().get("utility", "rank"))
-    return {
-        "rank": "rank score in [-1, 1] (1 = first of all, -1 = last)",
-        "score": "own final score (utility=score)",
-        "win": "share of the win in [0, 1] (utility=win)",
-    }.get(utility, f"the game's utility ({utility})")
+    return advise.value_unit(_utility(game_string))
+
+
+def _utility(game_string: str) -> str:
+    return str(spiel_games.load_game(game_string).get_parameters().get("utility", "rank"))
 
 
 def units_line(game_string: str, player: int) -> str:
     return (
         f"units: value = P{player + 1}'s {value_unit(game_string)};"
         " points = final score minus the best other player's; first = chance to finish first;"
-        " [ranges] 95%, meant to hold what a search with 8x the budget finds"
+        + (
+            " [ranges] 95%, meant to hold what a search with 8x the budget finds"
+            if _utility(game_string) == "rank"
+            else " [ranges] 95%, not calibrated outside utility=rank"
+        )
     )
 
 
