@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spiel_games.common.errors import MeepleError
+from tournament.ratings.elo import alpha_rank, components, fit_elo, los_matrix, prior_text
 from tournament.ratings.pairs import (
     Games,
     PairRecords,
@@ -55,6 +56,8 @@ from tournament.ratings.separation import (
     open_ends,
     with_resamples,
 )
+from tournament.ratings.unrated import reason as unrated_reason
+from tournament.ratings.unrated import split_unrated
 from tournament.sprt.gsprt import MAX_ELO
 
 DEFAULT_BOOTSTRAP = 200
@@ -76,6 +79,9 @@ class AgentInfo:
     budget: float | None = None
     coverage: float | None = None  # mean share of decisions played from its table (ledger)
     coverage_games: int = 0
+    games_read: int = 0  # its games in the ledgers, void ones included
+    void_games: int = 0  # of those, void (no ranks)
+    failures: dict[str, int] = field(default_factory=dict)  # games it failed, by kind
 
 
 @dataclass
@@ -103,6 +109,8 @@ class Ratings:
     plackett_luce: PLRatings | None = None  # same agents, anchor and bootstrap
     anchor_set: np.ndarray | None = None  # (K,) bool: the agents the mean anchor averages
     luck: str = ""  # how the results were luck-adjusted ("" = raw results)
+    # agents without a rated game against another agent: no rating, not in the fit
+    unrated: list[AgentInfo] = field(default_factory=list)
 
     def order(self) -> list[int]:
         return sorted(range(len(self.agents)), key=lambda i: -self.elo[i])
@@ -131,108 +139,23 @@ class Ratings:
                     "ci_high": bound(pl.ci_high[i]),
                 }
             out.append(rec)
+        for a in self.unrated:  # listed, without a rating: the JSON's null, CSV's empty
+            out.append(
+                {
+                    "agent": a.name,
+                    "elo": None,
+                    "ci_low": None,
+                    "ci_high": None,
+                    "games": a.games_read - a.void_games,
+                    "unrated": unrated_reason(a),
+                }
+            )
         return out
 
 
 def _coverage_record(agent: AgentInfo) -> dict:
     """{"coverage": share} for agents that played from a table, else nothing."""
     return {} if agent.coverage is None else {"coverage": round(agent.coverage, 3)}
-
-
-# ---------------------------------------------------------------------------------------
-# the fit
-
-
-def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
-    """(Elo, bootstrap replicates (B, k)), each centred on its mean: the pairwise fit on
-    ``groups`` and on ``bootstrap`` resamples of their duplicate sets, each replicate's
-    distance from the fit stretched by ``small_sample_factor`` as the report's intervals
-    are (so a decision taken on few sets is no surer than those intervals)."""
-    parts = [pairwise(g, k) for g in groups]
-    blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
-    num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=1))
-    rec = PairRecords(blk, a, b, w, k, num_blocks)
-    elo = fit_elo(*rec.matrices())
-    weights = block_weights(np.random.default_rng(seed), num_blocks, bootstrap)
-    samples = np.array([fit_elo(wi, d) for wi, d in rec.matrices_many(weights)])
-    elo, samples = elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
-    return elo, elo + (samples - elo) * small_sample_factor(num_blocks)
-
-
-def _elo_options():
-    import pyspiel
-
-    return pyspiel.elo.default_elo_options()
-
-
-def prior_text() -> str:
-    """The fit's prior as one line for reports (read from OpenSpiel, not restated)."""
-    return (
-        f"OpenSpiel Bradley-Terry MM fit, smoothing_factor {_elo_options().smoothing_factor:g} "
-        "(a virtual win of that weight each way between every pair, a draw of twice that)"
-    )
-
-
-def fit_elo(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
-    """OpenSpiel's MM Bradley–Terry fit on integer win and (symmetric) draw matrices."""
-    import pyspiel
-
-    options = _elo_options()
-    return np.asarray(
-        pyspiel.elo.compute_ratings_from_matrices(
-            win_matrix=wins.tolist(), draw_matrix=draws.tolist(), options=options
-        ),
-        dtype=float,
-    )
-
-
-def los_matrix(wins: np.ndarray) -> np.ndarray:
-    """P(row stronger than column) from head-to-head wins and losses (normal approximation)."""
-    won, lost = wins.astype(float), wins.T.astype(float)
-    n = won + lost
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = (won - lost) / np.sqrt(2.0 * n)
-    los = 0.5 * (1.0 + np.vectorize(math.erf)(np.nan_to_num(z)))
-    los[n == 0] = np.nan
-    np.fill_diagonal(los, np.nan)
-    return los
-
-
-def components(wins: np.ndarray, draws: np.ndarray) -> list[list[int]]:
-    k = len(wins)
-    parent = list(range(k))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    played = (wins + wins.T + draws) > 0
-    for i in range(k):
-        for j in range(k):
-            if played[i, j]:
-                parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(k):
-        groups.setdefault(find(i), []).append(i)
-    return sorted(groups.values(), key=lambda g: (-len(g), g))
-
-
-def alpha_rank(wins: np.ndarray, draws: np.ndarray) -> np.ndarray | None:
-    """α-Rank stationary mass on the pairwise score-rate table; None if a pair never met."""
-    from open_spiel.python.egt import alpharank
-
-    k = len(wins)
-    n = wins + wins.T + draws
-    off = ~np.eye(k, dtype=bool)
-    if k < 2 or (n[off] == 0).any():
-        return None
-    with np.errstate(invalid="ignore", divide="ignore"):
-        payoff = (wins + 0.5 * draws) / n
-    np.fill_diagonal(payoff, 0.5)
-    _, _, pi, _, _ = alpharank.compute([payoff], use_inf_alpha=True, inf_alpha_eps=0.01)
-    return np.asarray(pi, dtype=float)
 
 
 FEW_SETS = 5  # below this many duplicate sets the report says the intervals are stretched
@@ -247,19 +170,20 @@ def rate(
     void_games: int = 0,
     confidence: float = 0.95,
     plackett_luce: bool = True,
+    unrated: list[AgentInfo] | None = None,
 ) -> Ratings:
+    """The ratings of ``agents`` from ``groups``; an agent without a rated game against
+    another (``tournament.ratings.unrated``) is left out of the fit and the anchor and
+    listed in ``Ratings.unrated`` (with ``unrated``, those already left out)."""
+    agents, groups, unrated = _rated(agents, groups, unrated)
     k = len(agents)
-    if k < 2:
-        raise RatingsError("need at least two agents with rated games")
     parts = [pairwise(g, k) for g in groups]
     blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
     num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=0))
-    if len(a) == 0:
-        raise RatingsError("no rated games (all void, or every game was self-play)")
     rec = PairRecords(blk, a, b, w, k, num_blocks)
     wins, draws = rec.matrices()
     names = [x.name for x in agents]
-    anchor_index, anchor_value, anchor_text = _anchor(agents, anchor)
+    anchor_index, anchor_value, anchor_text = _anchor(agents, anchor, unrated)
     raw = fit_elo(wins, draws)
     samples, beats = _bootstrap(rec, bootstrap, seed)
     fixed = anchor_beats(rec) if anchor_index is None else []
@@ -288,8 +212,7 @@ def rate(
     if plackett_luce:
         boot = bootstrap if num_blocks > 1 else 0
         pl = fit_plackett_luce(groups, k, num_blocks, anchored, boot, seed + 1, confidence)
-        pl.ci_low[np.isneginf(ci_low)], pl.ci_high[np.isposinf(ci_high)] = -math.inf, math.inf
-        pl.ci_low[ref] = pl.ci_high[ref] = pl.elo[ref]
+        _pl_ends(pl, ci_low, ci_high, ref)
     return Ratings(
         agents=agents,
         elo=elo,
@@ -312,7 +235,24 @@ def rate(
         one_sided=sided,
         plackett_luce=pl,
         anchor_set=finite.copy(),
+        unrated=unrated,
     )
+
+
+def _rated(agents: list[AgentInfo], groups: list[Games], unrated: list[AgentInfo] | None):
+    """(rated agents, their games, every unrated agent); an error when fewer than two."""
+    agents, groups, left_out = split_unrated(agents, groups)
+    if not agents:
+        raise RatingsError("no rated games (all void, or every game was self-play)")
+    if len(agents) < 2:
+        raise RatingsError("need at least two agents with rated games")
+    return agents, groups, [*(unrated or []), *left_out]
+
+
+def _pl_ends(pl: PLRatings, ci_low: np.ndarray, ci_high: np.ndarray, ref: list[int]) -> None:
+    """Plackett-Luce's intervals opened where Elo's are; the reference agent exact."""
+    pl.ci_low[np.isneginf(ci_low)], pl.ci_high[np.isposinf(ci_high)] = -math.inf, math.inf
+    pl.ci_low[ref] = pl.ci_high[ref] = pl.elo[ref]
 
 
 def _reference(anchor_index: int | None, finite: np.ndarray) -> list[int]:
@@ -374,10 +314,17 @@ def _warnings(
     return out
 
 
-def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):
+def _anchor(
+    agents: list[AgentInfo],
+    anchor: tuple[str, float] | None,
+    unrated: list[AgentInfo] | None = None,
+):
     names = [x.name for x in agents]
     if anchor is not None:
         name, value = anchor
+        why = next((unrated_reason(x) for x in unrated or [] if x.name == name), None)
+        if why is not None:
+            raise AnchorError(f"--anchor: {name} has no rating ({why}); anchor a rated agent")
         if name not in names:
             raise AnchorError(f"--anchor: no agent named {name!r}; agents: {', '.join(names)}")
         return names.index(name), float(value), f"{name} = {value:g}"

@@ -14,8 +14,18 @@ from tournament.ledger import LedgerArgumentError, LedgerError, read_ledger
 from tournament.luck_ledger import ledger_luck
 from tournament.ratings.adjusted import adjust
 from tournament.ratings.fit import DEFAULT_BOOTSTRAP, AgentInfo, Games, Ratings, RatingsError, rate
+from tournament.ratings.unrated import split_unrated
 
-RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks", "coverage"]
+RATING_COLUMNS = [
+    "game_id",
+    "seed",
+    "agents",
+    "scores",
+    "ranks",
+    "coverage",
+    "failure",
+    "failed_seat",
+]
 
 
 def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
@@ -81,7 +91,37 @@ def _agents(ledgers) -> list[AgentInfo]:
             for i in ids:
                 info[i].name = f"{info[i].name}@{i[:6]}"
     _coverage(ledgers, info)
+    _game_counts(ledgers, info)
     return list(info.values())
+
+
+def _game_counts(ledgers, info: dict[str, AgentInfo]) -> None:
+    """Each agent's games in the ledgers, how many of them are void, and its own failures
+    (the games it failed, by kind): what an agent without a rating is listed with."""
+    for led in ledgers:
+        for batch in led.table.to_batches():
+            if not batch.num_rows:
+                continue
+            col = batch.column("agents")
+            values = col.flatten()
+            ids = values.dictionary.to_pylist()
+            codes = values.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            parent = pc.list_parent_indices(col).to_numpy(zero_copy_only=False)
+            void = ~pc.is_valid(batch.column("ranks")).to_numpy(zero_copy_only=False)
+            pairs = np.unique(parent.astype(np.int64) * len(ids) + codes)  # once per game
+            game, code = pairs // len(ids), pairs % len(ids)
+            read = np.bincount(code, minlength=len(ids))
+            voided = np.bincount(code[void[game]], minlength=len(ids))
+            for c, x in enumerate(ids):
+                if x in info:
+                    info[x].games_read += int(read[c])
+                    info[x].void_games += int(voided[c])
+            seat = batch.column("failed_seat").to_numpy(zero_copy_only=False)
+            for row in np.flatnonzero(seat >= 0):
+                kind = batch.column("failure")[int(row)].as_py() or "failure"
+                who = col[int(row)].as_py()[int(seat[row])]
+                if who in info:
+                    info[who].failures[kind] = info[who].failures.get(kind, 0) + 1
 
 
 def _add_batch(by_n: dict[int, list], batch, blocks, index: dict[str, int], directory) -> None:
@@ -145,6 +185,7 @@ def ratings_from_ledgers(
     agents, groups, void, extra = load_games(directories)
     if not groups:
         raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
+    agents, groups, unrated = split_unrated(agents, groups)
     r = rate(
         agents,
         groups,
@@ -153,6 +194,7 @@ def ratings_from_ledgers(
         seed=seed,
         void_games=void,
         plackett_luce=not luck_adjusted,
+        unrated=unrated,
     )
     if luck_adjusted:
         luck: dict = {}

@@ -18,6 +18,7 @@ import math
 from tournament.html_report import MARK
 from tournament.ratings.fit import Ratings
 from tournament.ratings.plots import plot_crosstable, plot_elo, plot_ladder
+from tournament.ratings.unrated import reason as unrated_reason
 
 FORMATS = ("table", "md", "csv", "json")
 
@@ -158,6 +159,11 @@ def notes(r: Ratings) -> list[str]:
         out.append(f"luck-adjusted: {r.luck}")
     if r.void_games:
         out.append(f"{r.void_games} void game(s) left out")
+    for a in r.unrated:
+        out.append(
+            f"{a.name}: unrated ({unrated_reason(a)}): no rating, interval or rank; "
+            "left out of the fit and the anchor"
+        )
     if r.alpharank is None:
         out.append("alpharank: not shown (some pair of agents never met)")
     return out + [f"warning: {w}" for w in r.warnings]
@@ -174,7 +180,7 @@ def to_csv(r: Ratings) -> str:
     w.writerow(["agent", "elo", "ci_low", "ci_high", "games", *pl_cols])
     for rec in r.as_records():
         pl = rec.get("plackett_luce")
-        extra = [pl["elo"], pl["ci_low"], pl["ci_high"]] if pl else []
+        extra = [pl["elo"], pl["ci_low"], pl["ci_high"]] if pl else [None] * len(pl_cols)
         w.writerow([rec["agent"], rec["elo"], rec["ci_low"], rec["ci_high"], rec["games"], *extra])
     return buf.getvalue()
 
