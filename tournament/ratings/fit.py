@@ -250,8 +250,15 @@ def _rated(agents: list[AgentInfo], groups: list[Games], unrated: list[AgentInfo
 
 
 def _pl_ends(pl: PLRatings, ci_low: np.ndarray, ci_high: np.ndarray, ref: list[int]) -> None:
-    """Plackett-Luce's intervals opened where Elo's are; the reference agent exact."""
-    pl.ci_low[np.isneginf(ci_low)], pl.ci_high[np.isposinf(ci_high)] = -math.inf, math.inf
+    """Plackett-Luce's intervals no surer than the data: open where Elo's are (or where
+    its own probe finds the rating the prior's), and there its finite side no tighter than
+    Elo's (an exact bound across a separation; PL's own is a percentile of fits the prior
+    holds); the reference agent exact."""
+    up = np.isposinf(ci_high) | np.isposinf(pl.ci_high)
+    down = np.isneginf(ci_low) | np.isneginf(pl.ci_low)
+    pl.ci_high[up], pl.ci_low[down] = math.inf, -math.inf
+    pl.ci_low[up] = np.fmin(pl.ci_low, ci_low)[up]  # NaN (not measured) yields to a bound
+    pl.ci_high[down] = np.fmax(pl.ci_high, ci_high)[down]
     pl.ci_low[ref] = pl.ci_high[ref] = pl.elo[ref]
 
 

@@ -17,10 +17,11 @@ import math
 
 from tournament.html_report import MARK
 from tournament.ratings.fit import Ratings
+from tournament.ratings.notes import notes
 from tournament.ratings.plots import plot_crosstable, plot_elo, plot_ladder
-from tournament.ratings.unrated import reason as unrated_reason
 
 FORMATS = ("table", "md", "csv", "json")
+__all__ = ["FORMATS", "notes", "print_table", "render", "to_csv", "to_html", "to_json"]
 
 
 def _f(x: float, digits: int = 1) -> str:
@@ -127,46 +128,6 @@ def seat_rows(r: Ratings) -> list[list[str]]:
         ]
         for s in r.seats
     ]
-
-
-def notes(r: Ratings) -> list[str]:
-    if r.bootstrap:
-        ci = f"95% CI from {r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets"
-    else:
-        why = "a single duplicate set" if r.blocks <= 1 else "--bootstrap 0"
-        ci = f"no confidence intervals ({why}; shown as '-')"
-    out = [
-        f"anchor: {r.anchor}; {ci}; pairwise results by rank, ties as draws",
-        f"prior: {r.prior}",
-    ]
-    for i in r.order():
-        if r.one_sided and r.one_sided[i]:
-            out.append(f"{r.agents[i].name} {r.one_sided[i]}")
-    for i in r.order():
-        a = r.agents[i]
-        if a.coverage is not None:
-            out.append(
-                f"{a.name}: {a.coverage:.0%} of its decisions played from its table "
-                f"(coverage, mean of {a.coverage_games} games; the rest by its fallback)"
-            )
-    if r.plackett_luce is not None:
-        out.append(
-            "plackett-luce: whole finishing orders with a seat term per player count and seat, "
-            "Elo scale (400 / ln 10 per unit of log-strength), same prior, anchor and "
-            f"bootstrap; log-likelihood of the orders {r.plackett_luce.log_likelihood:.1f}"
-        )
-    if r.luck:
-        out.append(f"luck-adjusted: {r.luck}")
-    if r.void_games:
-        out.append(f"{r.void_games} void game(s) left out")
-    for a in r.unrated:
-        out.append(
-            f"{a.name}: unrated ({unrated_reason(a)}): no rating, interval or rank; "
-            "left out of the fit and the anchor"
-        )
-    if r.alpharank is None:
-        out.append("alpharank: not shown (some pair of agents never met)")
-    return out + [f"warning: {w}" for w in r.warnings]
 
 
 def to_json(r: Ratings) -> str:

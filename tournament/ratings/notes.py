@@ -1,0 +1,83 @@
+"""The notes under a ratings table: how the numbers were made and what qualifies them
+(anchor, intervals, prior, open ends, unrated agents, warnings), one line each."""
+
+from __future__ import annotations
+
+import math
+
+from tournament.ratings.fit import Ratings
+from tournament.ratings.unrated import reason as unrated_reason
+
+
+def notes(r: Ratings) -> list[str]:
+    if r.bootstrap:
+        ci = f"95% CI from {r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets"
+    else:
+        why = "a single duplicate set" if r.blocks <= 1 else "--bootstrap 0"
+        ci = f"no confidence intervals ({why}; shown as '-')"
+    out = [
+        f"anchor: {r.anchor}; {ci}; pairwise results by rank, ties as draws",
+        f"prior: {r.prior}",
+    ]
+    for i in r.order():
+        if r.one_sided and r.one_sided[i]:
+            out.append(f"{r.agents[i].name} {r.one_sided[i]}")
+    for i in r.order():
+        a = r.agents[i]
+        if a.coverage is not None:
+            out.append(
+                f"{a.name}: {a.coverage:.0%} of its decisions played from its table "
+                f"(coverage, mean of {a.coverage_games} games; the rest by its fallback)"
+            )
+    out += pl_notes(r)
+    if r.luck:
+        out.append(f"luck-adjusted: {r.luck}")
+    if r.void_games:
+        out.append(f"{r.void_games} void game(s) left out")
+    for a in r.unrated:
+        out.append(
+            f"{a.name}: unrated ({unrated_reason(a)}): no rating, interval or rank; "
+            "left out of the fit and the anchor"
+        )
+    if r.alpharank is None:
+        out.append("alpharank: not shown (some pair of agents never met)")
+    return out + [f"warning: {w}" for w in r.warnings]
+
+
+def pl_notes(r: Ratings) -> list[str]:
+    """What Plackett-Luce's numbers are, and where its intervals are open or missing."""
+    pl = r.plackett_luce
+    if pl is None:
+        return []
+    out = [
+        "plackett-luce: whole finishing orders with a seat term per player count and seat, "
+        "Elo scale (400 / ln 10 per unit of log-strength), same prior, anchor and "
+        f"bootstrap; log-likelihood of the orders {pl.log_likelihood:.1f}; its intervals are "
+        "open where Elo's are, or where its own fit leaves a rating to the prior, and there "
+        "their finite side is no tighter than Elo's"
+    ]
+    for i in r.order():
+        side = 0 if pl.driven is None else int(pl.driven[i])
+        elo_open = math.isinf(r.ci_high[i]) if side > 0 else math.isinf(r.ci_low[i])
+        if side and not elo_open:
+            out.append(
+                f"plackett-luce: {r.agents[i].name} is unbounded {'above' if side > 0 else 'below'}"
+                ": with seat terms the finishing orders leave its rating to the prior (a "
+                "separation the pairwise results do not show)"
+            )
+        if math.isnan(pl.ci_low[i]) and r.bootstrap and r.ci_low[i] != r.ci_high[i]:
+            out.append(f"plackett-luce: {r.agents[i].name}: {STILL}")
+    for n in sorted({s["players"] for s in pl.seats if not s.get("measured", True)}):
+        out.append(
+            f"plackett-luce seat terms ({n} players) not measured: the results do not tell a "
+            "seat's advantage from the agents' strengths (separated results, or every game "
+            "decided by them), so their values are the prior's; intervals open both ways"
+        )
+    still = [s for s in pl.seats if s.get("measured", True) and math.isnan(s["ci_low"])]
+    if still and r.bootstrap:
+        where = ", ".join(f"{s['players']} players seat {s['seat']}" for s in still)
+        out.append(f"plackett-luce seat terms ({where}): {STILL}")
+    return out
+
+
+STILL = "every resample gave the same value, so they measure no spread: no interval ('-')"
