@@ -61,11 +61,12 @@ def test_ratings_of_a_ledger_whose_agent_failed_every_game(tmp_path, make_raw, t
     run_tournament(cfg, out, executor="serial")
     res = runner.invoke(app, ["ratings", str(out), "--json", "--bootstrap", "20"])
     assert res.exit_code == 0, res.output
-    recs = json.loads(res.stdout)
-    crash = next(x for x in recs if x["agent"] == "crash")
-    assert crash["elo"] is None and crash["games"] == 0
-    assert crash["unrated"] == "all 8 of its games void, its own failures: crash 8"
-    rated = [x for x in recs if x["elo"] is not None]
+    obj = json.loads(res.stdout)
+    (crash,) = obj["unrated"]
+    assert crash["agent"] == "crash" and crash["games"] == 0 and crash["void_games"] == 8
+    assert crash["reason"] == "all 8 of its games void, its own failures: crash 8"
+    assert crash["failures"] == {"crash": 8} and obj["games"]["void"] == 8
+    rated = obj["ratings"]
     assert sorted(x["agent"] for x in rated) == ["greedy", "random"]
     assert sum(x["elo"] for x in rated) == pytest.approx(0, abs=0.2)  # crash not in the mean
     table = runner.invoke(app, ["ratings", str(out), "--bootstrap", "0"])

@@ -71,7 +71,7 @@ def emit(r, extra: dict, fmt: str, html: Path | None) -> None:
     if fmt == "table":
         report.print_table(r, stdout_console())
     else:
-        sys.stdout.write(report.render(r, fmt).rstrip("\n") + "\n")
+        sys.stdout.write(report.render(r, fmt, extra).rstrip("\n") + "\n")
     if html is not None:
         typer.echo(f"HTML report: {html}", err=fmt != "table")
 

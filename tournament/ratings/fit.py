@@ -111,9 +111,20 @@ class Ratings:
     luck: str = ""  # how the results were luck-adjusted ("" = raw results)
     # agents without a rated game against another agent: no rating, not in the fit
     unrated: list[AgentInfo] = field(default_factory=list)
+    confidence: float = 0.95  # of every interval
+    luck_value: str = ""  # luck-adjusted: the value function, and the share of luck taken
+    luck_beta: float | None = None
 
-    def order(self) -> list[int]:
-        return sorted(range(len(self.agents)), key=lambda i: -self.elo[i])
+    def groups(self) -> np.ndarray:
+        """(K,) the comparison component of each agent (0: the largest), as ``components``."""
+        where = {name: g for g, comp in enumerate(self.components) for name in comp}
+        return np.array([where.get(a.name, 0) for a in self.agents], dtype=np.int64)
+
+    def order(self, values: np.ndarray | None = None) -> list[int]:
+        """Best first by ``values`` (default Elo); group by group when the comparison graph
+        is disconnected (ratings of different groups are not comparable)."""
+        v, g = (self.elo if values is None else values), self.groups()
+        return sorted(range(len(self.agents)), key=lambda i: (g[i], -v[i]))
 
     def as_records(self) -> list[dict]:
         """Best first; an unbounded side of a one-sided interval is None (JSON null)."""
@@ -123,6 +134,7 @@ class Ratings:
 
         out = []
         pl = self.plackett_luce
+        groups = self.groups()
         for i in self.order():
             rec: dict = {
                 "agent": self.agents[i].name,
@@ -132,6 +144,10 @@ class Ratings:
                 "games": int(self.games[i]),
                 **_coverage_record(self.agents[i]),
             }
+            if len(self.components) > 1:
+                rec["group"] = int(groups[i])
+            if self.one_sided and self.one_sided[i]:
+                rec["one_sided"] = self.one_sided[i]
             if pl is not None:
                 rec["plackett_luce"] = {
                     "elo": round(float(pl.elo[i]), 1),
@@ -236,6 +252,7 @@ def rate(
         plackett_luce=pl,
         anchor_set=finite.copy(),
         unrated=unrated,
+        confidence=confidence,
     )
 
 

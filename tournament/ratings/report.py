@@ -1,21 +1,19 @@
 """Render ratings: terminal table, Markdown, CSV, JSON, and a self-contained HTML report.
 
-The JSON form is a list of {agent, elo, ci_low, ci_high, games, plackett_luce}, best
-first, ``plackett_luce`` being {elo, ci_low, ci_high} of the Plackett-Luce fit (the
-unbounded side of a one-sided interval is null, and so is a bound not measured (no resamples);
-the notes say which agent and why). The HTML
-report embeds its PNG plots (matplotlib, Agg backend) as base64, so it is one file.
+JSON and CSV: ``tournament.ratings.export`` (the JSON an object with the ratings, the
+unrated agents, the method, the games, groups, warnings and notes; the CSV the bare
+table). Agents are ranked within their comparison group (``1a``, ``2a``, ``1b`` when the
+graph is disconnected). The HTML report embeds its PNG plots (matplotlib, Agg backend)
+as base64, so it is one file.
 """
 
 from __future__ import annotations
 
-import csv
 import html
-import io
-import json
 import math
 
 from tournament.html_report import MARK
+from tournament.ratings.export import to_csv, to_json
 from tournament.ratings.fit import Ratings
 from tournament.ratings.notes import notes
 from tournament.ratings.plots import plot_crosstable, plot_elo, plot_ladder
@@ -32,11 +30,23 @@ def _f(x: float, digits: int = 1) -> str:
     return f"{x:.{digits}f}"
 
 
+def _ranks(r: Ratings, order: list[int]) -> list[str]:
+    """Rank within the comparison group; with several groups, the group too (1a, 2a, 1b)."""
+    groups, out = r.groups(), []
+    seen: dict[int, int] = {}
+    for i in order:
+        g = int(groups[i])
+        seen[g] = seen.get(g, 0) + 1
+        out.append(f"{seen[g]}{chr(ord('a') + g)}" if len(r.components) > 1 else str(seen[g]))
+    return out
+
+
 def main_rows(r: Ratings) -> list[list[str]]:
     rows = []
-    for rank, i in enumerate(r.order(), 1):
+    order = r.order()
+    for rank, i in zip(_ranks(r, order), order, strict=True):
         row = [
-            str(rank),
+            rank,
             r.agents[i].name,
             _f(r.elo[i]),
             _f(r.ci_low[i]),
@@ -88,17 +98,17 @@ def pl_rows(r: Ratings) -> list[list[str]]:
     pl = r.plackett_luce
     if pl is None:
         return []
-    order = sorted(range(len(r.agents)), key=lambda i: -pl.elo[i])
+    order = r.order(pl.elo)
     return [
         [
-            str(rank),
+            rank,
             r.agents[i].name,
             _f(pl.elo[i]),
             _f(pl.ci_low[i]),
             _f(pl.ci_high[i]),
             _f(r.elo[i]),
         ]
-        for rank, i in enumerate(order, 1)
+        for rank, i in zip(_ranks(r, order), order, strict=True)
     ]
 
 
@@ -128,22 +138,6 @@ def seat_rows(r: Ratings) -> list[list[str]]:
         ]
         for s in r.seats
     ]
-
-
-def to_json(r: Ratings) -> str:
-    return json.dumps(r.as_records(), indent=2)
-
-
-def to_csv(r: Ratings) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    pl_cols = ["pl_elo", "pl_ci_low", "pl_ci_high"] if r.plackett_luce is not None else []
-    w.writerow(["agent", "elo", "ci_low", "ci_high", "games", *pl_cols])
-    for rec in r.as_records():
-        pl = rec.get("plackett_luce")
-        extra = [pl["elo"], pl["ci_low"], pl["ci_high"]] if pl else [None] * len(pl_cols)
-        w.writerow([rec["agent"], rec["elo"], rec["ci_low"], rec["ci_high"], rec["games"], *extra])
-    return buf.getvalue()
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -198,9 +192,10 @@ def print_table(r: Ratings, console=None) -> None:
         console.print(n, markup=False, highlight=False)
 
 
-def render(r: Ratings, fmt: str) -> str:
+def render(r: Ratings, fmt: str, extra: dict | None = None) -> str:
+    """``extra``: what the loader read (ledgers, games), for the JSON."""
     if fmt == "json":
-        return to_json(r)
+        return to_json(r, extra)
     if fmt == "csv":
         return to_csv(r)
     if fmt == "md":

@@ -1,0 +1,61 @@
+"""The JSON report carries what qualifies its numbers (the review: confidence, anchor,
+bootstrap, one-sided reasons, warnings, void games, groups were in the table's notes only,
+and `meeple ratings t2 roc --json` ranked a Rococo agent above Coloretto's in one list)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from tournament.ratings.export import to_json
+from tournament.ratings.fit import AgentInfo, Games, rate
+from tournament.ratings.report import main_rows, notes
+
+
+def _two_groups():
+    """Agents 0-1 meet on 3 deals (0 wins 5 of 6), 2-3 on 3 others (2 wins every game)."""
+    agents, ranks, blocks = [], [], []
+    for s in range(3):
+        for seats, first in (([0, 1], 0), ([1, 0], 1 if s == 0 else 0)):
+            agents.append(seats)
+            ranks.append([1, 2] if seats[0] == first else [2, 1])
+            blocks.append(s)
+        for seats in ([2, 3], [3, 2]):
+            agents.append(seats)
+            ranks.append([1, 2] if seats[0] == 2 else [2, 1])
+            blocks.append(3 + s)
+    n = len(agents)
+    g = Games(np.array(agents), np.array(ranks), np.zeros((n, 2)), np.array(blocks))
+    names = ["c-strong", "c-weak", "r-strong", "r-weak"]
+    return [AgentInfo(x, x) for x in names], [g]
+
+
+def test_the_json_says_how_its_numbers_were_made_and_which_are_comparable():
+    agents, groups = _two_groups()
+    agents[1].void_games, agents[1].failures = 2, {"timeout": 2}
+    r = rate(agents, groups, bootstrap=40)
+    obj = json.loads(to_json(r, {"games": 14, "ledgers": ["a", "b"]}))
+    assert set(obj) == {
+        "ratings", "unrated", "method", "games", "groups", "ledgers", "warnings", "notes"
+    }  # fmt: skip
+    m = obj["method"]
+    assert m["confidence"] == 0.95 and m["bootstrap"] == 40 and m["duplicate_sets"] == 6
+    assert m["anchor"] == r.anchor and m["plackett_luce"] and m["luck_adjusted"] is None
+    assert m["small_sample_factor"] > 1.0 and "ties as draws" in m["pairwise"]
+    assert obj["games"] == {
+        "read": 14, "rated": 14, "void": 0, "void_by_agent": {"c-weak": 2},
+        "failures_by_agent": {"c-weak": {"timeout": 2}},
+    }  # fmt: skip
+    assert obj["groups"] == [["c-strong", "c-weak"], ["r-strong", "r-weak"]]
+    assert any("disconnected" in w for w in obj["warnings"])
+    assert obj["notes"] == notes(r)
+    recs = obj["ratings"]
+    # best first within each group, group by group: never one list across groups
+    assert [(x["agent"], x["group"]) for x in recs] == [
+        ("c-strong", 0), ("c-weak", 0), ("r-strong", 1), ("r-weak", 1)
+    ]  # fmt: skip
+    assert "won every game" in recs[2]["one_sided"] and recs[2]["ci_high"] is None
+    for x in recs:  # the reason comes with every open end
+        assert ("one_sided" in x) == (x["ci_low"] is None or x["ci_high"] is None)
+    assert [row[0] for row in main_rows(r)] == ["1a", "2a", "1b", "2b"]
