@@ -33,7 +33,8 @@ def notes(r: Ratings) -> list[str]:
     if r.luck:
         out.append(f"luck-adjusted: {r.luck}")
     if r.void_games:
-        out.append(f"{r.void_games} void game(s) left out")
+        out.append(void_note(r))
+    out += failures_note(r)
     for a in r.unrated:
         out.append(
             f"{a.name}: unrated ({unrated_reason(a)}): no rating, interval or rank; "
@@ -81,3 +82,36 @@ def pl_notes(r: Ratings) -> list[str]:
 
 
 STILL = "every resample gave the same value, so they measure no spread: no interval ('-')"
+
+
+def void_note(r: Ratings) -> str:
+    """The void games left out, per rated agent, the most first."""
+    parts = [
+        f"{a.name} {a.void_games} of its {a.games_read}"
+        for a in sorted(r.agents, key=lambda a: (-a.void_games, a.name))
+        if a.void_games
+    ]
+    head = f"{r.void_games} void game(s) left out"
+    if not parts:
+        return head
+    return (
+        f"{head}: {', '.join(parts)}; a rating rests on the games that finished, which need "
+        "not be a fair sample of the agent's play"
+    )
+
+
+def failures_note(r: Ratings) -> list[str]:
+    """The rated agents' own failures (crash, timeout, illegal move), by kind."""
+    parts = [
+        f"{a.name} "
+        + ", ".join(f"{k} {v}" for k, v in sorted(a.failures.items()))
+        + f" of its {a.games_read} games"
+        for a in sorted(r.agents, key=lambda a: (-sum(a.failures.values()), a.name))
+        if a.failures
+    ]
+    if not parts:
+        return []
+    return [
+        "failures, by the agent that failed (its game void or ranked last, as the run's "
+        f"failure_policy says): {'; '.join(parts)}"
+    ]
