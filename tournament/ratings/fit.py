@@ -114,6 +114,7 @@ class Ratings:
     confidence: float = 0.95  # of every interval
     luck_value: str = ""  # luck-adjusted: the value function, and the share of luck taken
     luck_beta: float | None = None
+    design: list[str] = field(default_factory=list)  # what the ledgers' design qualifies
 
     def groups(self) -> np.ndarray:
         """(K,) the comparison component of each agent (0: the largest), as ``components``."""

@@ -70,8 +70,39 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
         "games": sum(led.table.num_rows for led in ledgers),
         "ledgers": [str(led.directory) for led in ledgers],
         "ignored": [str(p) for led in ledgers for p in led.ignored],
+        "notes": [n for led in ledgers for n in design_notes(led)],
     }
     return agents, groups, void, extra
+
+
+SPRT_SIDECAR = ".sprt.json"  # tournament.sprt.run.SIDECAR: the ledger holds an SPRT
+
+
+def design_notes(led) -> list[str]:
+    """What the ledger's design says of the ratings: games played of those scheduled (an
+    interrupted run, or one still being written), an adaptive schedule's or an SPRT's
+    stopping on the results (their intervals taken as a fixed design)."""
+    played, most = led.table.num_rows, int(led.manifest.get("num_games") or 0)
+    schedule = led.manifest.get("config", {}).get("tournament", {}).get("schedule", "")
+    if (led.directory / SPRT_SIDECAR).exists():
+        return [
+            f"{led.directory}: an SPRT's ledger ({played} games of at most {most}): a test "
+            "that stopped when its results crossed a bound is no fixed sample, and this fit, "
+            "which takes it for one, over-states the gap; meeple sprt reports the estimate "
+            "corrected for the stop"
+        ]
+    if schedule == "adaptive":
+        return [
+            f"{led.directory}: adaptive schedule ({played} games of at most {most}): which "
+            "line-ups were played depended on the results, so the intervals, which take the "
+            "games as a fixed design, are somewhat too narrow for the pairs it chased"
+        ]
+    if played < most:
+        return [
+            f"{led.directory}: {played} of {most} scheduled games played (an interrupted "
+            "run, or one still being written): the ratings rest on the games so far"
+        ]
+    return []
 
 
 def _agents(ledgers) -> list[AgentInfo]:
@@ -196,6 +227,7 @@ def ratings_from_ledgers(
         plackett_luce=not luck_adjusted,
         unrated=unrated,
     )
+    r.design = list(extra["notes"])
     if luck_adjusted:
         luck: dict = {}
         for d in directories:

@@ -32,6 +32,7 @@ def notes(r: Ratings) -> list[str]:
     out += pl_notes(r)
     if r.luck:
         out.append(f"luck-adjusted: {r.luck}")
+    out += r.design
     if r.void_games:
         out.append(void_note(r))
     out += failures_note(r)
