@@ -12,7 +12,8 @@ JSON, one object (was a bare list of records until the review asked for the rest
 - ``unrated``: agents without a rated game, ``{"agent", "games", "void_games",
   "failures", "reason"}``;
 - ``method``: ``confidence``, ``anchor`` (in words) and ``anchor_agents``, ``bootstrap``
-  (resamples; 0: no intervals), ``duplicate_sets``, ``small_sample_factor``, ``pairwise``,
+  (resamples; 0: no intervals), ``bound_noise`` (the largest Monte Carlo standard error of
+  a bootstrap bound, Elo: what another --seed moves one by), ``duplicate_sets``, ``small_sample_factor``, ``pairwise``,
   ``prior``, ``plackett_luce`` (shown or not), ``luck_adjusted`` (null, or its ``value``
   function and ``beta``);
 - ``games``: ``read``, ``rated``, ``void``, and per agent ``void_by_agent`` and
@@ -30,6 +31,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 from tournament.ratings.fit import Ratings
 from tournament.ratings.notes import notes
@@ -50,6 +52,7 @@ def method(r: Ratings) -> dict:
         "anchor": r.anchor,
         "anchor_agents": anchor_agents,
         "bootstrap": r.bootstrap,
+        "bound_noise": None if math.isnan(r.bound_noise) else round(r.bound_noise, 1),
         "duplicate_sets": r.blocks,
         "small_sample_factor": round(small_sample_factor(r.blocks, r.confidence), 3),
         "pairwise": "each game's pairwise results by finishing rank, ties as draws",

@@ -43,6 +43,7 @@ from tournament.ratings.pairs import (
     PairRecords,
     block_bounds,
     block_weights,
+    bound_noise,
     pairwise,
     score_diffs,
     seat_table,
@@ -82,6 +83,7 @@ class AgentInfo:
     games_read: int = 0  # its games in the ledgers, void ones included
     void_games: int = 0  # of those, void (no ranks)
     failures: dict[str, int] = field(default_factory=dict)  # games it failed, by kind
+    aliases: list[str] = field(default_factory=list)  # its names in other ledgers
 
 
 @dataclass
@@ -115,6 +117,7 @@ class Ratings:
     luck_value: str = ""  # luck-adjusted: the value function, and the share of luck taken
     luck_beta: float | None = None
     design: list[str] = field(default_factory=list)  # what the ledgers' design qualifies
+    bound_noise: float = math.nan  # the largest Monte Carlo error of a bootstrap bound
 
     def groups(self) -> np.ndarray:
         """(K,) the comparison component of each agent (0: the largest), as ``components``."""
@@ -215,9 +218,7 @@ def rate(
         return r - r[anchor_index] + anchor_value
 
     elo = anchored(raw)
-    lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
-    if len(samples):
-        lo, hi = block_bounds([anchored(x) for x in samples], elo, num_blocks, confidence)
+    lo, hi, noise = _bootstrap_bounds(samples, anchored, elo, num_blocks, confidence)
     ref = _reference(anchor_index, finite)
     lo[ref] = hi[ref] = elo[ref]
     games_per, score_diff = _game_counts(groups, k)
@@ -250,11 +251,36 @@ def rate(
         warnings=_warnings(comps, num_blocks, bootstrap, confidence),
         prior=prior_text(),
         one_sided=sided,
+        bound_noise=_largest_noise(noise, sided, ci_low, ci_high, ref),
         plackett_luce=pl,
         anchor_set=finite.copy(),
         unrated=unrated,
         confidence=confidence,
     )
+
+
+def _bootstrap_bounds(samples, anchored, elo: np.ndarray, num_blocks: int, confidence: float):
+    """(low, high, their Monte Carlo errors): the percentile bounds of the anchored
+    replicates; NaN without resamples (not measured)."""
+    if not len(samples):
+        nan = np.full(len(elo), np.nan)
+        return nan, nan.copy(), (nan, nan)
+    reps = [anchored(x) for x in samples]
+    lo, hi = block_bounds(reps, elo, num_blocks, confidence)
+    return lo, hi, bound_noise(reps, num_blocks, confidence)
+
+
+def _largest_noise(noise, sided: list[str], lo, hi, ref: list[int]) -> float:
+    """The largest Monte Carlo error of a bootstrap bound shown (two-sided intervals, not
+    the reference); NaN when none."""
+    found = [
+        float(x)
+        for i in range(len(sided))
+        if not sided[i] and i not in ref
+        for x, end in ((noise[0][i], lo[i]), (noise[1][i], hi[i]))
+        if math.isfinite(end) and math.isfinite(x)
+    ]
+    return max(found, default=math.nan)
 
 
 def _rated(agents: list[AgentInfo], groups: list[Games], unrated: list[AgentInfo] | None):
@@ -350,6 +376,8 @@ def _anchor(
         why = next((unrated_reason(x) for x in unrated or [] if x.name == name), None)
         if why is not None:
             raise AnchorError(f"--anchor: {name} has no rating ({why}); anchor a rated agent")
+        alias = [x.name for x in agents if name in x.aliases]
+        name = alias[0] if name not in names and len(alias) == 1 else name
         if name not in names:
             raise AnchorError(f"--anchor: no agent named {name!r}; agents: {', '.join(names)}")
         return names.index(name), float(value), f"{name} = {value:g}"

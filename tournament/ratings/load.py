@@ -31,6 +31,9 @@ RATING_COLUMNS = [
 def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
     """Read ledgers into rating arrays. Agents are keyed by id (spec + code version)."""
     ledgers = [read_ledger(d, columns=RATING_COLUMNS) for d in directories]
+    # in run-id order, whatever the order of the arguments: the names (the first ledger's),
+    # the duplicate sets' numbers and with them every bootstrap resample
+    ledgers.sort(key=lambda led: (led.manifest["run_id"], str(led.directory)))
     runs: dict[str, str] = {}
     for led in ledgers:
         run = led.manifest["run_id"]
@@ -106,14 +109,17 @@ def design_notes(led) -> list[str]:
 
 
 def _agents(ledgers) -> list[AgentInfo]:
-    """Every agent of the manifests, once per id; a name used by two different ids gets the
-    id appended, so each agent has one display name."""
+    """Every agent of the manifests, once per id, named as in the first ledger (in run-id
+    order) that has it, its other names kept as aliases; a name used by two different ids
+    gets the id appended, so each agent has one display name."""
     info: dict[str, AgentInfo] = {}
     for led in ledgers:
         for a in led.manifest["agents"]:
-            info.setdefault(
+            x = info.setdefault(
                 a["id"], AgentInfo(a["id"], a["name"], a.get("spec", ""), a.get("budget"))
             )
+            if a["name"] != x.name and a["name"] not in x.aliases:
+                x.aliases.append(f"{a['name']}")
     by_name: dict[str, list[str]] = {}
     for x in info.values():
         by_name.setdefault(x.name, []).append(x.id)

@@ -12,6 +12,12 @@ from tournament.ratings.unrated import reason as unrated_reason
 def notes(r: Ratings) -> list[str]:
     if r.bootstrap:
         ci = f"95% CI from {r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets"
+        if math.isfinite(r.bound_noise):
+            ci += (
+                f" (their Monte Carlo error, one standard error: up to about ±{r.bound_noise:.0f}"
+                " Elo, what another --seed moves a bound by; more --bootstrap resamples shrink"
+                " it)"
+            )
     else:
         why = "a single duplicate set" if r.blocks <= 1 else "--bootstrap 0"
         ci = f"no confidence intervals ({why}; shown as '-')"
@@ -22,6 +28,10 @@ def notes(r: Ratings) -> list[str]:
     for i in r.order():
         if r.one_sided and r.one_sided[i]:
             out.append(f"{r.agents[i].name} {r.one_sided[i]}")
+    for a in [*r.agents, *r.unrated]:
+        if a.aliases:
+            also = ", ".join(a.aliases)
+            out.append(f"{a.name}: also named {also} in another ledger (the same agent id)")
     for i in r.order():
         a = r.agents[i]
         if a.coverage is not None:
