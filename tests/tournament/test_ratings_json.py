@@ -59,3 +59,34 @@ def test_the_json_says_how_its_numbers_were_made_and_which_are_comparable():
     for x in recs:  # the reason comes with every open end
         assert ("one_sided" in x) == (x["ci_low"] is None or x["ci_high"] is None)
     assert [row[0] for row in main_rows(r)] == ["1a", "2a", "1b", "2b"]
+
+
+def _cycle_or_chain(cycle: bool):
+    """Three agents, heads-up, 6 deals a pair: in a chain 0 > 1 > 2, in a cycle 0 > 1 > 2 > 0,
+    each winning 5 of 6 against the one below."""
+    pairs = [(0, 1), (1, 2), (0, 2) if not cycle else (2, 0)]
+    agents, ranks, blocks = [], [], []
+    for s in range(6):
+        for a, b in pairs:
+            for seats in ([a, b], [b, a]):
+                upset = s == 0 and seats[0] == b
+                agents.append(seats)
+                winner = b if upset else a
+                ranks.append([1, 2] if seats[0] == winner else [2, 1])
+                blocks.append(s)
+    n = len(agents)
+    g = Games(np.array(agents), np.array(ranks), np.zeros((n, 2)), np.array(blocks))
+    return [AgentInfo(x, x) for x in ("x", "y", "z")], [g]
+
+
+def test_alpharank_is_shown_for_a_cycle_and_explained_not_for_a_chain():
+    """Was: an alpharank column beside every table, 0.980 / 0.015 / 0.005 on any transitive
+    one: the order again, read as if it were a probability."""
+    from tournament.ratings.report import main_header
+
+    chain = rate(*_cycle_or_chain(False), bootstrap=0)
+    assert "alpharank" not in main_header(chain)
+    assert any("alpharank: not shown: the pairwise table is transitive" in n for n in notes(chain))
+    cycle = rate(*_cycle_or_chain(True), bootstrap=0)
+    assert main_header(cycle)[-1] == "alpharank"
+    assert any("stationary mass" in n and "not a strength scale" in n for n in notes(cycle))

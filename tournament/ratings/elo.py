@@ -107,3 +107,21 @@ def alpha_rank(wins: np.ndarray, draws: np.ndarray) -> np.ndarray | None:
     np.fill_diagonal(payoff, 0.5)
     _, _, pi, _, _ = alpharank.compute([payoff], use_inf_alpha=True, inf_alpha_eps=0.01)
     return np.asarray(pi, dtype=float)
+
+
+def majority_cycle(wins: np.ndarray, draws: np.ndarray) -> bool:
+    """Whether the pairwise score rates hold a cycle of majorities (A ahead of B more often
+    than not, B of C, C of A): the intransitive table alpha-Rank is for. Without one, its
+    stationary mass at alpha -> infinity only repeats the order (the top agent near 1)."""
+    n = wins + wins.T + draws
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = (wins + 0.5 * draws) / n
+    ahead = np.nan_to_num(rate) > 0.5
+    np.fill_diagonal(ahead, False)
+    left = list(range(len(wins)))
+    while left:  # peel agents no one left is ahead of; a cycle leaves none to peel
+        free = [i for i in left if not ahead[left, i].any()]
+        if not free:
+            return True
+        left = [i for i in left if i not in free]
+    return False

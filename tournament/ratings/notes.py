@@ -53,6 +53,18 @@ def notes(r: Ratings) -> list[str]:
         )
     if r.alpharank is None:
         out.append("alpharank: not shown (some pair of agents never met)")
+    elif not r.intransitive:
+        out.append(
+            "alpharank: not shown: the pairwise table is transitive (no cycle of majorities), "
+            "where alpha-Rank's stationary mass at alpha -> infinity only repeats the order"
+        )
+    else:
+        out.append(
+            "alpharank: a cycle of majorities (A ahead of B, B of C, C of A): single-population "
+            "alpha-Rank at alpha -> infinity on the pairwise score rates; the column is the "
+            "stationary mass, the share of time an evolving population spends on each agent "
+            "(it sums to 1), a measure of where the cycle settles, not a strength scale"
+        )
     return out + [f"warning: {w}" for w in r.warnings]
 
 

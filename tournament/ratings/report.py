@@ -53,7 +53,7 @@ def main_rows(r: Ratings) -> list[list[str]]:
             _f(r.ci_high[i]),
             str(int(r.games[i])),
         ]
-        if r.alpharank is not None:
+        if r.alpharank is not None and r.shows_alpharank():
             row.append(_f(r.alpharank[i], 3))
         rows.append(row)
     return rows
@@ -61,7 +61,7 @@ def main_rows(r: Ratings) -> list[list[str]]:
 
 def main_header(r: Ratings) -> list[str]:
     h = ["#", "agent", "elo", "ci_low", "ci_high", "games"]
-    return h + (["alpharank"] if r.alpharank is not None else [])
+    return h + (["alpharank"] if r.shows_alpharank() else [])
 
 
 def crosstable_rows(r: Ratings) -> list[list[str]]:
