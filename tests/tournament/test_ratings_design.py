@@ -45,3 +45,29 @@ def test_adaptive_and_sprt_ledgers_say_their_intervals_take_a_fixed_design(tmp_p
     (tmp_path / ".sprt.json").write_text("{}")
     (sprt,) = design_notes(_ledger(tmp_path, 318, 20004, "fixed"))
     assert "an SPRT's ledger (318 games of at most 20004)" in sprt and "over-states" in sprt
+
+
+def test_an_interrupted_ratings_says_so_in_one_line(tmp_path, make_raw, write_toml, monkeypatch):
+    """Was: Ctrl-C during `meeple ratings --luck-adjusted` exited 130 with nothing on
+    stderr; now the one line other commands print (SIGTERM: 143, 'terminated')."""
+    import signal
+
+    import tournament.ratings.load as load
+    from tournament.signals import Stopped
+
+    out = tmp_path / "run"
+    argv = ["tournament", "run", str(write_toml(make_raw())), "--out", str(out)]
+    assert runner.invoke(app, [*argv, "--executor", "serial", "--quiet"]).exit_code == 0
+    for stop, code, word in ((KeyboardInterrupt(), 130, "interrupted"),
+                             (Stopped(signal.SIGTERM), 143, "terminated")):  # fmt: skip
+
+        def interrupted(*a, stop=stop, **k):
+            raise stop
+
+        monkeypatch.setattr(load, "ledger_luck", interrupted)
+        res = runner.invoke(app, ["ratings", str(out), "--luck-adjusted", "--bootstrap", "0"])
+        assert res.exit_code == code and res.stdout == ""
+        assert res.stderr == (
+            f"error: {word}: the ratings did not finish; the luck measured so far is kept in "
+            "each ledger's .luck.json: rerun to go on\n"
+        )
