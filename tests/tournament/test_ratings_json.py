@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from tournament.ratings.export import to_json
 from tournament.ratings.fit import AgentInfo, Games, rate
@@ -90,3 +91,23 @@ def test_alpharank_is_shown_for_a_cycle_and_explained_not_for_a_chain():
     cycle = rate(*_cycle_or_chain(True), bootstrap=0)
     assert main_header(cycle)[-1] == "alpharank"
     assert any("stationary mass" in n and "not a strength scale" in n for n in notes(cycle))
+
+
+def test_seat_win_rates_count_a_shared_first_place_as_a_fraction():
+    """Was: a first place shared by two seats counted whole for each, so the seats' win
+    rates summed above 1 (two of three games tied for first: 1.667)."""
+    g = Games(
+        agents=np.array([[0, 1, 2], [1, 2, 0], [2, 0, 1]]),
+        ranks=np.array([[1, 1, 3], [1, 2, 3], [2, 1, 1]]),
+        scores=np.zeros((3, 3)),
+        blocks=np.array([0, 1, 2]),
+    )
+    r = rate([AgentInfo(x, x) for x in "abc"], [g], bootstrap=0)
+    rates = [s["win_rate"] for s in r.seats]
+    assert rates == [np.mean([0.5, 1, 0]), np.mean([0.5, 0, 0.5]), np.mean([0, 0, 0.5])]
+    assert sum(rates) == pytest.approx(1.0)
+    assert any("a first place shared by k seats counting 1/k" in n for n in notes(r))
+    assert any(n.startswith("crosstable: score diff is") for n in notes(r))
+    from tournament.ratings.report import main_header
+
+    assert main_header(r)[3:5] == ["95% low", "95% high"]

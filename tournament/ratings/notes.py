@@ -21,8 +21,13 @@ def notes(r: Ratings) -> list[str]:
     else:
         why = "a single duplicate set" if r.blocks <= 1 else "--bootstrap 0"
         ci = f"no confidence intervals ({why}; shown as '-')"
+    results = (
+        "pairwise results less their luck (the luck-adjusted note)"
+        if r.luck
+        else "pairwise results by rank, ties as draws"
+    )
     out = [
-        f"anchor: {r.anchor}; {ci}; pairwise results by rank, ties as draws",
+        f"anchor: {r.anchor}; {ci}; {results}",
         f"prior: {r.prior}",
     ]
     for i in r.order():
@@ -65,6 +70,7 @@ def notes(r: Ratings) -> list[str]:
             "stationary mass, the share of time an evolving population spends on each agent "
             "(it sums to 1), a measure of where the cycle settles, not a strength scale"
         )
+    out += LEGEND
     return out + [f"warning: {w}" for w in r.warnings]
 
 
@@ -138,3 +144,13 @@ def failures_note(r: Ratings) -> list[str]:
         "failures, by the agent that failed (its game void or ranked last, as the run's "
         f"failure_policy says): {'; '.join(parts)}"
     ]
+
+
+LEGEND = [
+    "crosstable: score diff is the row agent's mean raw score minus the column agent's over "
+    "their games; LOS = Phi((W - L) / sqrt(W + L)), the chance the row agent is the "
+    "stronger, taking every game as independent (the games of a duplicate set share a deal, "
+    "so with strong deal effects it is surer than it should be)",
+    "seat advantage: win rate is the share of first places, a first place shared by k "
+    "seats counting 1/k; mean rank and mean score over every game of that player count",
+]

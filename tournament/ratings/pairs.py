@@ -156,8 +156,11 @@ def score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
 
 
 def seat_table(g: Games) -> list[dict]:
-    """Per seat: games, mean rank, share of first places, mean score."""
+    """Per seat: games, mean rank, share of first places (a first place shared by k seats
+    counts 1/k, so the shares sum to 1), mean score."""
     n = g.agents.shape[1]
+    first = g.ranks == 1
+    share = first / np.maximum(first.sum(axis=1, keepdims=True), 1)
     out = []
     for s in range(n):
         sc = g.scores[:, s]
@@ -167,7 +170,7 @@ def seat_table(g: Games) -> list[dict]:
                 "seat": s + 1,
                 "games": int(len(g.ranks)),
                 "mean_rank": float(g.ranks[:, s].mean()) if len(g.ranks) else float("nan"),
-                "win_rate": float((g.ranks[:, s] == 1).mean()) if len(g.ranks) else float("nan"),
+                "win_rate": float(share[:, s].mean()) if len(g.ranks) else float("nan"),
                 "mean_score": float(np.nanmean(sc)) if np.isfinite(sc).any() else float("nan"),
             }
         )

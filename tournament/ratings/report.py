@@ -60,7 +60,7 @@ def main_rows(r: Ratings) -> list[list[str]]:
 
 
 def main_header(r: Ratings) -> list[str]:
-    h = ["#", "agent", "elo", "ci_low", "ci_high", "games"]
+    h = ["#", "agent", "elo", "95% low", "95% high", "games"]
     return h + (["alpharank"] if r.shows_alpharank() else [])
 
 
@@ -89,8 +89,8 @@ def crosstable_rows(r: Ratings) -> list[list[str]]:
     return out
 
 
-PL_HEADER = ["#", "agent", "pl_elo", "ci_low", "ci_high", "elo"]
-PL_SEAT_HEADER = ["players", "seat", "seat term (Elo)", "ci_low", "ci_high"]
+PL_HEADER = ["#", "agent", "pl_elo", "95% low", "95% high", "elo"]
+PL_SEAT_HEADER = ["players", "seat", "seat term (Elo)", "95% low", "95% high"]
 
 
 def pl_rows(r: Ratings) -> list[list[str]]:
