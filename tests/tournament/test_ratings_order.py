@@ -48,5 +48,5 @@ def test_the_notes_state_the_bootstrap_monte_carlo_error():
     agents, games = simulate([0, 100, 200], 60, np.random.default_rng(4))
     few = rate(agents, games, bootstrap=50, seed=1, plackett_luce=False)
     many = rate(agents, games, bootstrap=800, seed=1, plackett_luce=False)
-    assert 1.5 < few.bound_noise / many.bound_noise < 10  # sqrt(16) = 4
+    assert 1.5 < few.bound_noise[0] / many.bound_noise[0] < 10  # sqrt(16) = 4
     assert "their Monte Carlo error, one standard error: up to about ±" in notes(few)[0]

@@ -13,7 +13,8 @@ JSON, one object (was a bare list of records until the review asked for the rest
   "failures", "reason"}``;
 - ``method``: ``confidence``, ``anchor`` (in words) and ``anchor_agents``, ``bootstrap``
   (resamples; 0: no intervals), ``bound_noise`` (the largest Monte Carlo standard error of
-  a bootstrap bound, Elo: what another --seed moves one by), ``duplicate_sets``, ``small_sample_factor``, ``pairwise``,
+  a bootstrap bound, Elo: what another --seed moves one by) and ``bound_noise_at`` (which
+  bound), ``duplicate_sets``, ``small_sample_factor``, ``pairwise``,
   ``prior``, ``plackett_luce`` (shown or not), ``luck_adjusted`` (null, or its ``value``
   function and ``beta``);
 - ``games``: ``read``, ``rated``, ``void``, and per agent ``void_by_agent`` and
@@ -52,7 +53,8 @@ def method(r: Ratings) -> dict:
         "anchor": r.anchor,
         "anchor_agents": anchor_agents,
         "bootstrap": r.bootstrap,
-        "bound_noise": None if math.isnan(r.bound_noise) else round(r.bound_noise, 1),
+        "bound_noise": None if math.isnan(r.bound_noise[0]) else round(r.bound_noise[0], 1),
+        "bound_noise_at": r.bound_noise[1] or None,
         "duplicate_sets": r.blocks,
         "small_sample_factor": round(small_sample_factor(r.blocks, r.confidence), 3),
         "pairwise": "each game's pairwise results by finishing rank, ties as draws",

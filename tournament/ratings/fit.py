@@ -144,7 +144,7 @@ def rate(
         warnings=_warnings(comps, num_blocks, bootstrap, confidence),
         prior=prior_text(),
         one_sided=sided,
-        bound_noise=_largest_noise(noise, sided, ci_low, ci_high, ref),
+        bound_noise=_largest_noise(noise, sided, ci_low, ci_high, ref, names),
         plackett_luce=pl,
         anchor_set=finite.copy(),
         unrated=unrated,
@@ -163,17 +163,17 @@ def _bootstrap_bounds(samples, anchored, elo: np.ndarray, num_blocks: int, confi
     return lo, hi, bound_noise(reps, num_blocks, confidence)
 
 
-def _largest_noise(noise, sided: list[str], lo, hi, ref: list[int]) -> float:
-    """The largest Monte Carlo error of a bootstrap bound shown (two-sided intervals, not
-    the reference); NaN when none."""
+def _largest_noise(noise, sided: list[str], lo, hi, ref: list[int], names: list[str]):
+    """(the largest Monte Carlo error of a bootstrap bound shown (two-sided intervals, not
+    the reference), which bound it is); (NaN, "") when none."""
     found = [
-        float(x)
+        (float(x), f"{names[i]}'s {side} bound")
         for i in range(len(sided))
         if not sided[i] and i not in ref
-        for x, end in ((noise[0][i], lo[i]), (noise[1][i], hi[i]))
+        for x, end, side in ((noise[0][i], lo[i], "lower"), (noise[1][i], hi[i], "upper"))
         if math.isfinite(end) and math.isfinite(x)
     ]
-    return max(found, default=math.nan)
+    return max(found, default=(math.nan, ""))
 
 
 def _rated(agents: list[AgentInfo], groups: list[Games], unrated: list[AgentInfo] | None):

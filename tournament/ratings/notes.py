@@ -12,11 +12,12 @@ from tournament.ratings.unrated import reason as unrated_reason
 def notes(r: Ratings) -> list[str]:
     if r.bootstrap:
         ci = f"95% CI from {r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets"
-        if math.isfinite(r.bound_noise):
+        noise, where = r.bound_noise
+        if math.isfinite(noise):
             ci += (
-                f" (their Monte Carlo error, one standard error: up to about ±{r.bound_noise:.0f}"
-                " Elo, what another --seed moves a bound by; more --bootstrap resamples shrink"
-                " it)"
+                f" (their Monte Carlo error, one standard error: up to about ±{noise:.0f} Elo, "
+                f"at {where}; what another --seed moves a bound by, shrinking with more "
+                "--bootstrap resamples)"
             )
     else:
         why = "a single duplicate set" if r.blocks <= 1 else "--bootstrap 0"

@@ -66,7 +66,8 @@ class Ratings:
     luck_value: str = ""  # luck-adjusted: the value function, and the share of luck taken
     luck_beta: float | None = None
     design: list[str] = field(default_factory=list)  # what the ledgers' design qualifies
-    bound_noise: float = math.nan  # the largest Monte Carlo error of a bootstrap bound
+    # the largest Monte Carlo error of a bootstrap bound, and which bound it is
+    bound_noise: tuple[float, str] = (math.nan, "")
     intransitive: bool = False  # a cycle of majorities: alpha-Rank is shown
 
     def shows_alpharank(self) -> bool:
