@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tournament.config import TournamentConfig, lineups
-from tournament.ratings.fit import Games, elo_samples
+from tournament.ratings.elo import elo_samples
+from tournament.ratings.pairs import Games
 from tournament.schedule import GameTask
 
 BOOTSTRAP = 300  # resamples at least; more when a look's error share needs them

@@ -95,9 +95,14 @@ def check_agent_names(agents: list[AgentEntry]) -> list[str]:
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
         raise ConfigError(f"agents: duplicate agent name in {names}")
-    ids = [a.agent_id for a in agents]
-    if len(set(ids)) != len(ids):
-        raise ConfigError("agents: two names share the same spec; give each agent a distinct spec")
+    first: dict[str, AgentEntry] = {}
+    for a in agents:
+        other = first.setdefault(a.agent_id, a)
+        if other is not a:  # was: "two names share the same spec", naming neither
+            raise ConfigError(
+                f"agents: {other.name} ({other.spec!r}) and {a.name} ({a.spec!r}) are the same "
+                f"agent ({a.canonical}); give each agent a distinct spec"
+            )
     return names
 
 

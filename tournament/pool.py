@@ -183,7 +183,7 @@ def pair_outcomes(out: Path, r) -> dict:
     """{(row, column): {match seed: ([ahead, ...], [score difference, ...])}} from the
     ledger in ``out`` (ahead: 1, tie 1/2, behind 0; void games skipped, a failure's
     missing difference left out)."""
-    names = {x.id: x.name for x in r.agents}
+    names = {x.id: x.name for x in [*r.agents, *r.unrated]}
     games = read_ledger(out, ["seed", "agents", "ranks", "scores"]).table.to_pylist()
     by_pair: dict = {}
     for g in games:

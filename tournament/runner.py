@@ -38,7 +38,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -49,6 +48,7 @@ from tournament.cluster import CONNECT_TIMEOUT, HeadWatch, RunnerError, check_ad
 from tournament.config import TournamentConfig
 from tournament.ledger import SCHEMA, make_manifest, read_ledger, write_batch
 from tournament.ledger_open import discard_new, open_for_run, remove_unfinished
+from tournament.run_summary import RunSummary, count_failures
 from tournament.schedule import GameTask, auto_batch_size, batches, schedule
 
 EXECUTORS = ("auto", "ray", "serial")
@@ -59,19 +59,6 @@ TASK_RETRIES = 5
 # serial play (docs/BENCHMARKS.md, "Serial or Ray").
 BREAK_EVEN_SECONDS = 40.0
 PROBE_SECONDS = 0.5  # auto: serial play that times the games before deciding
-
-
-@dataclass
-class RunSummary:
-    directory: Path
-    scheduled: int
-    already_done: int
-    played: int
-    batches: int
-    seconds: float
-    failures: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    executor: str = ""  # what played the games: serial, ray, or "serial, then ray"
 
 
 class TaskSource(Protocol):
@@ -185,9 +172,7 @@ def _run_locked(
         write_batch(directory, rows)
         summary.played += len(rows)
         summary.batches += 1
-        for r in rows:
-            if r["failure"]:
-                summary.failures[r["failure"]] = summary.failures.get(r["failure"], 0) + 1
+        count_failures(summary, rows)
         if on_batch is not None:
             on_batch(index, rows)
         index += 1
@@ -255,9 +240,7 @@ def _run_source(
         write_batch(directory, new)
         done.update(r["game_id"] for r in new)
         summary.played += len(new)
-        for r in new:
-            if r["failure"]:
-                summary.failures[r["failure"]] = summary.failures.get(r["failure"], 0) + 1
+        count_failures(summary, new)
         source.finished(new)
         if on_batch is not None:
             on_batch(summary.batches, new)

@@ -147,9 +147,12 @@ def test_ratings_luck_adjusted_replays_once_and_rates(tmp_path, make_raw, write_
     args = ["ratings", str(out), "--luck-adjusted", "--bootstrap", "10"]
     first = runner.invoke(app, [*args, "--format", "json"])
     assert first.exit_code == 0, first.output
-    recs = json.loads(first.stdout)
+    obj = json.loads(first.stdout)
+    recs = obj["ratings"]
     assert {x["agent"] for x in recs} == {"random", "greedy", "noisy"}
     assert "plackett_luce" not in recs[0]
+    luck = obj["method"]["luck_adjusted"]  # was: the JSON did not say it was adjusted
+    assert luck["value"] == "lookahead" and 0.0 <= luck["beta"] <= 1.0
     assert (out / ".luck.json").exists()
     # the second time every game comes from the cache: nothing is replayed
     import tournament.luck_ledger as ll

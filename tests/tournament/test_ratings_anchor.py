@@ -72,7 +72,7 @@ def test_intervals_not_measured_are_not_shown_as_exact():
     assert np.isnan(r.ci_low[:3]).all() and np.isnan(r.ci_high[:3]).all()
     assert np.isnan(r.plackett_luce.ci_low[:3]).all()
     assert all(math.isnan(s["ci_low"]) for s in r.plackett_luce.seats)
-    rec = {x["agent"]: x for x in json.loads(to_json(r))}
+    rec = {x["agent"]: x for x in json.loads(to_json(r))["ratings"]}
     assert rec["A"]["ci_low"] is None and rec["A"]["ci_high"] is None
     assert "A," + str(rec["A"]["elo"]) + ",,," in to_csv(r)
     assert "no confidence intervals (--bootstrap 0; shown as '-')" in notes(r)[0]

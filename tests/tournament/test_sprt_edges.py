@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 from scipy.optimize import minimize
+from scipy.stats import t as t_dist
 
 from tournament.cli.sprt import _report, step_line
 from tournament.sprt.estimate import Outcome, at_stop, near_fewest
@@ -118,12 +119,13 @@ def test_a_stop_at_the_fewest_sets_reports_the_plain_mean():
     outcome = Outcome(last.verdict, last.sets, last.llr)
     est = at_stop(outcome, values, weights, hypotheses(tally, b, 6), (b.lower, b.upper), 3334, few)
     mean, var = tally.mean_var()
-    half = 1.96 * math.sqrt(var / tally.n)
+    n = tally.n  # Student's t on n sets, the sample SD (was 1.96 and the SD over n: +563)
+    half = t_dist.ppf(0.975, n - 1) * math.sqrt(var * n / (n - 1) / n)
     assert est.method == "plain mean" and est.fewest == 53
-    assert (est.score, est.high) == pytest.approx((mean, mean + half))
+    assert (est.score, est.high) == pytest.approx((mean, mean + half), rel=1e-3)
     assert est.low <= mean - half
     assert score_to_elo(est.score) == pytest.approx(494, abs=3)
-    assert score_to_elo(est.high) == pytest.approx(563, abs=3)  # was +482, below the mean
+    assert score_to_elo(est.high) == pytest.approx(566, abs=3)  # was +482, below the mean
     # a stop long after the fewest is estimated median-unbiased, as before
     later = at_stop(
         Outcome("H1", 200, last.llr), values, weights, hypotheses(tally, b, 6),

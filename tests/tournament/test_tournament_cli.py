@@ -104,9 +104,10 @@ def test_rerun_plays_nothing_and_other_config_is_refused(ledger, make_raw, write
 def test_ratings_json_csv_md_table(ledger):
     r = _invoke("ratings", ledger, "--format", "json", "--bootstrap", "30")
     assert r.exit_code == 0, r.output
-    recs = json.loads(r.stdout)
+    obj = json.loads(r.stdout)
+    recs = obj["ratings"]
     keys = {"agent", "elo", "ci_low", "ci_high", "games", "plackett_luce"}
-    assert [set(x) for x in recs] == [keys] * 2
+    assert [set(x) - {"one_sided"} for x in recs] == [keys] * 2
     assert all(set(x["plackett_luce"]) == {"elo", "ci_low", "ci_high"} for x in recs)
     assert recs[0]["agent"] == "greedy" and recs[1]["agent"] == "random"
     assert recs[0]["elo"] + recs[1]["elo"] == pytest.approx(0, abs=0.2)  # mean = 0
@@ -175,7 +176,7 @@ def test_two_ledgers_rate_jointly(ledger, tmp_path, make_raw, write_toml):
     assert r.exit_code == 0
     recs = json.loads(
         _invoke("ratings", ledger, out2, "--format", "json", "--bootstrap", "0").stdout
-    )
+    )["ratings"]
     assert {x["agent"]: x["games"] for x in recs} == {"greedy": 24, "random": 24}
 
 
@@ -218,7 +219,7 @@ def test_ladder_end_to_end_plots_elo_against_budget(tmp_path):
     html_path = tmp_path / "ladder.html"
     r = _invoke("ratings", out, "--bootstrap", "10", "--html", html_path, "--format", "json")
     assert r.exit_code == 0, r.output
-    assert {x["agent"] for x in json.loads(r.stdout)} == {"greedy", "mcts@1", "mcts@2"}
+    assert {x["agent"] for x in json.loads(r.stdout)["ratings"]} == {"greedy", "mcts@1", "mcts@2"}
     text = html_path.read_text()
     assert "Elo against budget" in text and len(re.findall("data:image/png;base64", text)) == 3
     assert "<h2>Plackett-Luce" in text and "<h3>Seat terms</h3>" in text

@@ -50,8 +50,14 @@ def test_too_few_agents_for_the_player_count(make_raw):
 
 
 def test_two_names_for_one_spec_are_refused(make_raw):
-    with pytest.raises(ConfigError, match="same spec"):
+    """The error names both agents and what they are (was: 'two names share the same
+    spec', naming neither: with `random` and `random()` the two specs even differ)."""
+    with pytest.raises(ConfigError, match="distinct spec"):
         build_config(make_raw(agents={"a": "random", "b": "random"}))
+    with pytest.raises(
+        ConfigError, match=r"a \('random'\) and b \('random\(\)'\) are the same agent \(random\)"
+    ):
+        build_config(make_raw(agents={"a": "random", "b": "random()", "c": "heuristic"}))
 
 
 def test_overrides_merge_before_validation(make_raw):

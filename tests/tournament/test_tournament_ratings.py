@@ -190,7 +190,7 @@ def test_an_agent_that_won_or_lost_everything_has_a_one_sided_interval():
     text = "\n".join(notes(r))
     assert "top won every game: one-sided interval (lower bound only)" in text
     assert "smoothing_factor 0.01" in text
-    recs = {x["agent"]: x for x in __import__("json").loads(render(r, "json"))}
+    recs = {x["agent"]: x for x in __import__("json").loads(render(r, "json"))["ratings"]}
     assert recs["top"]["ci_high"] is None and recs["low"]["ci_low"] is None
 
 

@@ -36,7 +36,9 @@ def summary_lines(rv: Review) -> list[str]:
         f" ({count(len(rv.decisions), 'unforced decision')});"
         f" average loss {_f(rv.average_loss)} in value",
         f"accuracy: {_f(rv.accuracy, 1)}%",
-        "marks: " + ", ".join(f"{marks[m]} {m}" for m in MARKS) + f" (points lost: {limits})",
+        "marks: "
+        + ", ".join(f"{marks[m]} {m}" for m in MARKS)
+        + f" (the lower end of the points lost's 95% range: {limits})",
     ]
     luck = rv.luck
     if luck is not None:

@@ -18,6 +18,7 @@ from tournament.cli.common import (
     ledger_arguments,
     stdout_console,
 )
+from tournament.signals import stop_signals, stop_words
 
 # files the project itself keeps beside a ledger's batches: not worth a note
 SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
@@ -36,18 +37,27 @@ def rate(
 
     with domain_errors(2):  # a malformed --anchor is a wrong command line: nothing read
         anchored = parse_anchor(anchor)
-    with domain_errors(1), ledger_arguments():  # a path that is no ledger: exit 2
-        try:
-            r, extra = ratings_from_ledgers(
-                dirs,
-                bootstrap=bootstrap,
-                anchor=anchored,
-                seed=seed,
-                luck_adjusted=luck,
-                luck_value=luck_value,
-            )
-        except AnchorError as e:  # an agent the ledgers do not have: a wrong command line
-            raise fail(str(e), 2) from None
+    try:
+        with stop_signals(), domain_errors(1), ledger_arguments():  # no ledger there: exit 2
+            try:
+                r, extra = ratings_from_ledgers(
+                    dirs,
+                    bootstrap=bootstrap,
+                    anchor=anchored,
+                    seed=seed,
+                    luck_adjusted=luck,
+                    luck_value=luck_value,
+                )
+            except AnchorError as e:  # an agent the ledgers do not have: a wrong command line
+                raise fail(str(e), 2) from None
+    except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP (was: exit 130, no word)
+        word, code = stop_words(stop)
+        kept = (
+            "the luck measured so far is kept in each ledger's .luck.json: rerun to go on"
+            if luck
+            else "nothing was written"
+        )
+        raise fail(f"{word}: the ratings did not finish; {kept}", code) from None
     ignored = [p for p in extra.get("ignored", []) if Path(p).name not in SIDECARS]
     if ignored:
         names = ", ".join(Path(p).name for p in ignored[:3])
@@ -71,7 +81,7 @@ def emit(r, extra: dict, fmt: str, html: Path | None) -> None:
     if fmt == "table":
         report.print_table(r, stdout_console())
     else:
-        sys.stdout.write(report.render(r, fmt).rstrip("\n") + "\n")
+        sys.stdout.write(report.render(r, fmt, extra).rstrip("\n") + "\n")
     if html is not None:
         typer.echo(f"HTML report: {html}", err=fmt != "table")
 

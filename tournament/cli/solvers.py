@@ -215,6 +215,9 @@ def solve(
 def _report_solve(cfg, result, out: TextIO) -> None:
     """What `meeple solve` wrote, with the last report's figure."""
     path, rnr, last = cfg.out, cfg.rnr, result.reports[-1]
+    if result.resumed_from > cfg.iterations:  # was: nothing said of it
+        done = f"the checkpoint's {result.resumed_from:,}: nothing was trained, the file holds it"
+        typer.echo(f"note: --iterations {cfg.iterations:,} is below {done}", file=out)
     if result.untracked:
         typer.echo(
             f"note: {result.untracked} visits to keys beyond --max-keys were not learned", file=out

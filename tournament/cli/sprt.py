@@ -36,6 +36,10 @@ PRESET_HELP = (
     "gain (elo0 0, elo1 20: is A stronger?) or nonreg (elo0 -20, elo1 5: is A no weaker?); "
     "--elo0/--elo1 given as well win. Default: gain"
 )
+MAX_GAMES_HELP = (
+    "Stop as inconclusive after this many games, rounded up to whole duplicate sets (a set: "
+    "one deal in every seat order of the line-ups)"
+)
 VERDICTS = {
     "H1": "H1 accepted: A is stronger by at least {elo1:g}",
     "H0": "H0 accepted: A is not stronger than {elo0:g}",
@@ -46,6 +50,7 @@ VERDICTS = {
 ESTIMATES = {  # the JSON's elo_estimate for Verdict.estimate
     "median-unbiased": "median-unbiased at the stop",
     "plain mean": "plain mean near the fewest sets",
+    "plain mean (inconclusive)": "plain mean, fixed-sample interval (inconclusive)",
 }
 
 
@@ -76,6 +81,11 @@ def _how(v) -> str:
             f"95%, plain mean and fixed-sample interval: stopped within a few sets of the "
             f"fewest that could cross ({v.fewest_sets}), where the stopping time says "
             "nothing of how large the gap is"
+        )
+    if v.estimate == "plain mean (inconclusive)":
+        return (
+            "95%, plain mean and fixed-sample interval: the test reached --max-games without "
+            "crossing a bound, so its stopping rule never acted"
         )
     if v.estimate == "median-unbiased":
         return "95%, median-unbiased at the stop"
@@ -164,6 +174,12 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
             "score_sd": round(v.sd, 4),
             "void_sets": v.void_sets,
             "sets_after_stop": v.extra_sets,
+            "max_games_asked": req.max_games,
+            "max_sets": v.max_sets,
+            "max_games": v.max_sets * v.games_per_set,
+            "games_per_set": v.games_per_set,
+            "fewest_sets_to_cross": v.to_cross,
+            "warnings": v.warnings,
             "played_now": played,
             "ledger": str(out),
         }
@@ -184,6 +200,7 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
         lines.append(f"{v.extra_sets} set(s) finished after the stop: in the ledger, not counted")
     if v.void_sets:
         lines.append(f"{v.void_sets} set(s) without a rated game skipped")
+    lines += [f"warning: {w}" for w in v.warnings]
     lines.append(f"ledger: {out} (meeple ratings {out})")
     typer.echo("\n".join(lines), file=stdout)
 
@@ -208,9 +225,7 @@ def sprt(
         str,
         typer.Option(help="Who fills the other seats: ab (copies of A and B) or an agent spec"),
     ] = "ab",
-    max_games: Annotated[
-        int, typer.Option("--max-games", help="Stop as inconclusive after this many games")
-    ] = 20_000,
+    max_games: Annotated[int, typer.Option("--max-games", help=MAX_GAMES_HELP)] = 20_000,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed")] = 0,
     out: Annotated[
         Path | None,
@@ -294,7 +309,7 @@ def _play(req, out: Path, workers: int, address, executor: str, progress: SprtPr
                     workers,
                     address,
                     executor,
-                    on_start=lambda _summary, rows: before.append(len(rows)),
+                    on_start=lambda _summary, rows: _started(req, before, rows),
                     on_step=progress.on_step,
                 )
             except RunnerError as e:  # the cluster or a worker failed, not the command line
@@ -305,6 +320,19 @@ def _play(req, out: Path, workers: int, address, executor: str, progress: SprtPr
     finally:
         progress.close()
     return v, summary.played
+
+
+def _started(req, before: list[int], rows: list) -> None:
+    """The ledger is open and checked: note the games it holds, and warn (before a game is
+    played, time to stop it) when --max-games is below the fewest sets to cross a bound."""
+    from spiel_games import load_game  # deferred: fast --help
+    from tournament.sprt.run import sprt_config  # deferred: fast --help
+    from tournament.sprt.state import fewest_to_cross, reach_warnings  # deferred: fast --help
+
+    before.append(len(rows))
+    cfg, per_set = sprt_config(req, load_game(req.game).num_players())
+    for w in reach_warnings(fewest_to_cross(req.bounds, per_set), cfg.seeds_per_lineup, per_set):
+        typer.echo(f"warning: {w}", err=True)
 
 
 def _standing(req, out: Path, before: list[int]):

@@ -26,6 +26,7 @@ from tournament.cli.common import (
 from tournament.cli.reports import emit, rate, report_path
 from tournament.cli.stdout import own_stdout, stdout_closed
 from tournament.keys import TOURNAMENT_KEYS, option_help
+from tournament.run_summary import failures_text
 from tournament.signals import stop_signals, stop_words
 
 tournament_app = typer.Typer(
@@ -80,7 +81,7 @@ def _run(
         summary, source = _play(cfg, out, workers, address, executor, display)
         for note in summary.notes:
             typer.echo(f"note: {note}", err=True)
-        fails = ", ".join(f"{k} {v}" for k, v in sorted(summary.failures.items())) or "none"
+        fails = failures_text(summary, names)  # by kind, then by the agent that failed
         typer.echo(
             f"{summary.played} game(s) played, {summary.already_done} already in the ledger, "
             f"{summary.scheduled} scheduled; failures: {fails}; {summary.seconds:.1f} s; "

@@ -128,6 +128,7 @@ def adjust(
     games = sum(len(g.agents) for g in groups)
     r.elo, r.ci_low, r.ci_high, r.anchor_set = elo, lo, hi, sep.anchor.copy()
     r.plackett_luce = None
+    r.luck_value, r.luck_beta = luck_value, beta
     r.luck = (
         f"Elo on pairwise results less {beta:.2f} of each game's luck (chance events and "
         f"known-strategy agents' decisions, valued by {luck_value}; the share "

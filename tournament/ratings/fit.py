@@ -32,16 +32,23 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from spiel_games.common.errors import MeepleError
+from tournament.ratings.elo import (
+    alpha_rank,
+    components,
+    fit_elo,
+    los_matrix,
+    majority_cycle,
+    prior_text,
+)
 from tournament.ratings.pairs import (
     Games,
     PairRecords,
     block_bounds,
     block_weights,
+    bound_noise,
     pairwise,
     score_diffs,
     seat_table,
@@ -55,184 +62,12 @@ from tournament.ratings.separation import (
     open_ends,
     with_resamples,
 )
+from tournament.ratings.table import AgentInfo, AnchorError, Ratings, RatingsError
+from tournament.ratings.unrated import reason as unrated_reason
+from tournament.ratings.unrated import split_unrated
 from tournament.sprt.gsprt import MAX_ELO
 
 DEFAULT_BOOTSTRAP = 200
-
-
-class RatingsError(MeepleError):
-    """Ratings cannot be computed as asked (one line for the user)."""
-
-
-class AnchorError(RatingsError):
-    """``--anchor`` names no agent of the ledgers (found once read): exit 2, nothing fitted."""
-
-
-@dataclass
-class AgentInfo:
-    id: str
-    name: str
-    spec: str = ""
-    budget: float | None = None
-    coverage: float | None = None  # mean share of decisions played from its table (ledger)
-    coverage_games: int = 0
-
-
-@dataclass
-class Ratings:
-    agents: list[AgentInfo]
-    elo: np.ndarray
-    ci_low: np.ndarray
-    ci_high: np.ndarray
-    games: np.ndarray  # games played per agent (rated ones)
-    wins: np.ndarray  # (K, K) pairwise wins of row over column
-    draws: np.ndarray  # (K, K) symmetric
-    score_diff: np.ndarray  # (K, K) mean raw score of row minus column over their games
-    los: np.ndarray  # (K, K) likelihood that row is stronger than column
-    seats: list[dict]  # per player count and seat: games, mean rank, win rate, mean score
-    alpharank: np.ndarray | None
-    anchor: str
-    bootstrap: int
-    blocks: int
-    void_games: int
-    components: list[list[str]]
-    warnings: list[str] = field(default_factory=list)
-    prior: str = ""  # the fit's prior / smoothing, stated in every report
-    # per agent: "" (two-sided), else why and which end of its interval is open
-    one_sided: list[str] = field(default_factory=list)
-    plackett_luce: PLRatings | None = None  # same agents, anchor and bootstrap
-    anchor_set: np.ndarray | None = None  # (K,) bool: the agents the mean anchor averages
-    luck: str = ""  # how the results were luck-adjusted ("" = raw results)
-
-    def order(self) -> list[int]:
-        return sorted(range(len(self.agents)), key=lambda i: -self.elo[i])
-
-    def as_records(self) -> list[dict]:
-        """Best first; an unbounded side of a one-sided interval is None (JSON null)."""
-
-        def bound(x: float) -> float | None:
-            return None if not math.isfinite(x) else round(float(x), 1)
-
-        out = []
-        pl = self.plackett_luce
-        for i in self.order():
-            rec: dict = {
-                "agent": self.agents[i].name,
-                "elo": round(float(self.elo[i]), 1),
-                "ci_low": bound(self.ci_low[i]),
-                "ci_high": bound(self.ci_high[i]),
-                "games": int(self.games[i]),
-                **_coverage_record(self.agents[i]),
-            }
-            if pl is not None:
-                rec["plackett_luce"] = {
-                    "elo": round(float(pl.elo[i]), 1),
-                    "ci_low": bound(pl.ci_low[i]),
-                    "ci_high": bound(pl.ci_high[i]),
-                }
-            out.append(rec)
-        return out
-
-
-def _coverage_record(agent: AgentInfo) -> dict:
-    """{"coverage": share} for agents that played from a table, else nothing."""
-    return {} if agent.coverage is None else {"coverage": round(agent.coverage, 3)}
-
-
-# ---------------------------------------------------------------------------------------
-# the fit
-
-
-def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
-    """(Elo, bootstrap replicates (B, k)), each centred on its mean: the pairwise fit on
-    ``groups`` and on ``bootstrap`` resamples of their duplicate sets, each replicate's
-    distance from the fit stretched by ``small_sample_factor`` as the report's intervals
-    are (so a decision taken on few sets is no surer than those intervals)."""
-    parts = [pairwise(g, k) for g in groups]
-    blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
-    num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=1))
-    rec = PairRecords(blk, a, b, w, k, num_blocks)
-    elo = fit_elo(*rec.matrices())
-    weights = block_weights(np.random.default_rng(seed), num_blocks, bootstrap)
-    samples = np.array([fit_elo(wi, d) for wi, d in rec.matrices_many(weights)])
-    elo, samples = elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
-    return elo, elo + (samples - elo) * small_sample_factor(num_blocks)
-
-
-def _elo_options():
-    import pyspiel
-
-    return pyspiel.elo.default_elo_options()
-
-
-def prior_text() -> str:
-    """The fit's prior as one line for reports (read from OpenSpiel, not restated)."""
-    return (
-        f"OpenSpiel Bradley-Terry MM fit, smoothing_factor {_elo_options().smoothing_factor:g} "
-        "(a virtual win of that weight each way between every pair, a draw of twice that)"
-    )
-
-
-def fit_elo(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
-    """OpenSpiel's MM Bradley–Terry fit on integer win and (symmetric) draw matrices."""
-    import pyspiel
-
-    options = _elo_options()
-    return np.asarray(
-        pyspiel.elo.compute_ratings_from_matrices(
-            win_matrix=wins.tolist(), draw_matrix=draws.tolist(), options=options
-        ),
-        dtype=float,
-    )
-
-
-def los_matrix(wins: np.ndarray) -> np.ndarray:
-    """P(row stronger than column) from head-to-head wins and losses (normal approximation)."""
-    won, lost = wins.astype(float), wins.T.astype(float)
-    n = won + lost
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = (won - lost) / np.sqrt(2.0 * n)
-    los = 0.5 * (1.0 + np.vectorize(math.erf)(np.nan_to_num(z)))
-    los[n == 0] = np.nan
-    np.fill_diagonal(los, np.nan)
-    return los
-
-
-def components(wins: np.ndarray, draws: np.ndarray) -> list[list[int]]:
-    k = len(wins)
-    parent = list(range(k))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    played = (wins + wins.T + draws) > 0
-    for i in range(k):
-        for j in range(k):
-            if played[i, j]:
-                parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = {}
-    for i in range(k):
-        groups.setdefault(find(i), []).append(i)
-    return sorted(groups.values(), key=lambda g: (-len(g), g))
-
-
-def alpha_rank(wins: np.ndarray, draws: np.ndarray) -> np.ndarray | None:
-    """α-Rank stationary mass on the pairwise score-rate table; None if a pair never met."""
-    from open_spiel.python.egt import alpharank
-
-    k = len(wins)
-    n = wins + wins.T + draws
-    off = ~np.eye(k, dtype=bool)
-    if k < 2 or (n[off] == 0).any():
-        return None
-    with np.errstate(invalid="ignore", divide="ignore"):
-        payoff = (wins + 0.5 * draws) / n
-    np.fill_diagonal(payoff, 0.5)
-    _, _, pi, _, _ = alpharank.compute([payoff], use_inf_alpha=True, inf_alpha_eps=0.01)
-    return np.asarray(pi, dtype=float)
 
 
 FEW_SETS = 5  # below this many duplicate sets the report says the intervals are stretched
@@ -247,19 +82,20 @@ def rate(
     void_games: int = 0,
     confidence: float = 0.95,
     plackett_luce: bool = True,
+    unrated: list[AgentInfo] | None = None,
 ) -> Ratings:
+    """The ratings of ``agents`` from ``groups``; an agent without a rated game against
+    another (``tournament.ratings.unrated``) is left out of the fit and the anchor and
+    listed in ``Ratings.unrated`` (with ``unrated``, those already left out)."""
+    agents, groups, unrated = _rated(agents, groups, unrated)
     k = len(agents)
-    if k < 2:
-        raise RatingsError("need at least two agents with rated games")
     parts = [pairwise(g, k) for g in groups]
     blk, a, b, w = (np.concatenate([p[i] for p in parts]) for i in range(4))
     num_blocks = int(max((g.blocks.max() + 1 for g in groups if len(g.blocks)), default=0))
-    if len(a) == 0:
-        raise RatingsError("no rated games (all void, or every game was self-play)")
     rec = PairRecords(blk, a, b, w, k, num_blocks)
     wins, draws = rec.matrices()
     names = [x.name for x in agents]
-    anchor_index, anchor_value, anchor_text = _anchor(agents, anchor)
+    anchor_index, anchor_value, anchor_text = _anchor(agents, anchor, unrated)
     raw = fit_elo(wins, draws)
     samples, beats = _bootstrap(rec, bootstrap, seed)
     fixed = anchor_beats(rec) if anchor_index is None else []
@@ -274,9 +110,7 @@ def rate(
         return r - r[anchor_index] + anchor_value
 
     elo = anchored(raw)
-    lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
-    if len(samples):
-        lo, hi = block_bounds([anchored(x) for x in samples], elo, num_blocks, confidence)
+    lo, hi, noise = _bootstrap_bounds(samples, anchored, elo, num_blocks, confidence)
     ref = _reference(anchor_index, finite)
     lo[ref] = hi[ref] = elo[ref]
     games_per, score_diff = _game_counts(groups, k)
@@ -288,8 +122,7 @@ def rate(
     if plackett_luce:
         boot = bootstrap if num_blocks > 1 else 0
         pl = fit_plackett_luce(groups, k, num_blocks, anchored, boot, seed + 1, confidence)
-        pl.ci_low[np.isneginf(ci_low)], pl.ci_high[np.isposinf(ci_high)] = -math.inf, math.inf
-        pl.ci_low[ref] = pl.ci_high[ref] = pl.elo[ref]
+        _pl_ends(pl, ci_low, ci_high, ref)
     return Ratings(
         agents=agents,
         elo=elo,
@@ -302,6 +135,7 @@ def rate(
         los=los_matrix(wins),
         seats=[row for g in groups for row in seat_table(g)],
         alpharank=alpha_rank(wins, draws),
+        intransitive=majority_cycle(wins, draws),
         anchor=anchor_text,
         bootstrap=bootstrap if num_blocks > 1 else 0,
         blocks=num_blocks,
@@ -310,9 +144,59 @@ def rate(
         warnings=_warnings(comps, num_blocks, bootstrap, confidence),
         prior=prior_text(),
         one_sided=sided,
+        bound_noise=_largest_noise(noise, sided, ci_low, ci_high, ref, names),
         plackett_luce=pl,
         anchor_set=finite.copy(),
+        unrated=unrated,
+        confidence=confidence,
     )
+
+
+def _bootstrap_bounds(samples, anchored, elo: np.ndarray, num_blocks: int, confidence: float):
+    """(low, high, their Monte Carlo errors): the percentile bounds of the anchored
+    replicates; NaN without resamples (not measured)."""
+    if not len(samples):
+        nan = np.full(len(elo), np.nan)
+        return nan, nan.copy(), (nan, nan)
+    reps = [anchored(x) for x in samples]
+    lo, hi = block_bounds(reps, elo, num_blocks, confidence)
+    return lo, hi, bound_noise(reps, num_blocks, confidence)
+
+
+def _largest_noise(noise, sided: list[str], lo, hi, ref: list[int], names: list[str]):
+    """(the largest Monte Carlo error of a bootstrap bound shown (two-sided intervals, not
+    the reference), which bound it is); (NaN, "") when none."""
+    found = [
+        (float(x), f"{names[i]}'s {side} bound")
+        for i in range(len(sided))
+        if not sided[i] and i not in ref
+        for x, end, side in ((noise[0][i], lo[i], "lower"), (noise[1][i], hi[i], "upper"))
+        if math.isfinite(end) and math.isfinite(x)
+    ]
+    return max(found, default=(math.nan, ""))
+
+
+def _rated(agents: list[AgentInfo], groups: list[Games], unrated: list[AgentInfo] | None):
+    """(rated agents, their games, every unrated agent); an error when fewer than two."""
+    agents, groups, left_out = split_unrated(agents, groups)
+    if not agents:
+        raise RatingsError("no rated games (all void, or every game was self-play)")
+    if len(agents) < 2:
+        raise RatingsError("need at least two agents with rated games")
+    return agents, groups, [*(unrated or []), *left_out]
+
+
+def _pl_ends(pl: PLRatings, ci_low: np.ndarray, ci_high: np.ndarray, ref: list[int]) -> None:
+    """Plackett-Luce's intervals no surer than the data: open where Elo's are (or where
+    its own probe finds the rating the prior's), and there its finite side no tighter than
+    Elo's (an exact bound across a separation; PL's own is a percentile of fits the prior
+    holds); the reference agent exact."""
+    up = np.isposinf(ci_high) | np.isposinf(pl.ci_high)
+    down = np.isneginf(ci_low) | np.isneginf(pl.ci_low)
+    pl.ci_high[up], pl.ci_low[down] = math.inf, -math.inf
+    pl.ci_low[up] = np.fmin(pl.ci_low, ci_low)[up]  # NaN (not measured) yields to a bound
+    pl.ci_high[down] = np.fmax(pl.ci_high, ci_high)[down]
+    pl.ci_low[ref] = pl.ci_high[ref] = pl.elo[ref]
 
 
 def _reference(anchor_index: int | None, finite: np.ndarray) -> list[int]:
@@ -374,10 +258,19 @@ def _warnings(
     return out
 
 
-def _anchor(agents: list[AgentInfo], anchor: tuple[str, float] | None):
+def _anchor(
+    agents: list[AgentInfo],
+    anchor: tuple[str, float] | None,
+    unrated: list[AgentInfo] | None = None,
+):
     names = [x.name for x in agents]
     if anchor is not None:
         name, value = anchor
+        why = next((unrated_reason(x) for x in unrated or [] if x.name == name), None)
+        if why is not None:
+            raise AnchorError(f"--anchor: {name} has no rating ({why}); anchor a rated agent")
+        alias = [x.name for x in agents if name in x.aliases]
+        name = alias[0] if name not in names and len(alias) == 1 else name
         if name not in names:
             raise AnchorError(f"--anchor: no agent named {name!r}; agents: {', '.join(names)}")
         return names.index(name), float(value), f"{name} = {value:g}"

@@ -14,13 +14,26 @@ from tournament.ledger import LedgerArgumentError, LedgerError, read_ledger
 from tournament.luck_ledger import ledger_luck
 from tournament.ratings.adjusted import adjust
 from tournament.ratings.fit import DEFAULT_BOOTSTRAP, AgentInfo, Games, Ratings, RatingsError, rate
+from tournament.ratings.unrated import split_unrated
 
-RATING_COLUMNS = ["game_id", "seed", "agents", "scores", "ranks", "coverage"]
+RATING_COLUMNS = [
+    "game_id",
+    "seed",
+    "agents",
+    "scores",
+    "ranks",
+    "coverage",
+    "failure",
+    "failed_seat",
+]
 
 
 def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
     """Read ledgers into rating arrays. Agents are keyed by id (spec + code version)."""
     ledgers = [read_ledger(d, columns=RATING_COLUMNS) for d in directories]
+    # in run-id order, whatever the order of the arguments: the names (the first ledger's),
+    # the duplicate sets' numbers and with them every bootstrap resample
+    ledgers.sort(key=lambda led: (led.manifest["run_id"], str(led.directory)))
     runs: dict[str, str] = {}
     for led in ledgers:
         run = led.manifest["run_id"]
@@ -60,19 +73,53 @@ def load_games(directories) -> tuple[list[AgentInfo], list[Games], int, dict]:
         "games": sum(led.table.num_rows for led in ledgers),
         "ledgers": [str(led.directory) for led in ledgers],
         "ignored": [str(p) for led in ledgers for p in led.ignored],
+        "notes": [n for led in ledgers for n in design_notes(led)],
     }
     return agents, groups, void, extra
 
 
+SPRT_SIDECAR = ".sprt.json"  # tournament.sprt.run.SIDECAR: the ledger holds an SPRT
+
+
+def design_notes(led) -> list[str]:
+    """What the ledger's design says of the ratings: games played of those scheduled (an
+    interrupted run, or one still being written), an adaptive schedule's or an SPRT's
+    stopping on the results (their intervals taken as a fixed design)."""
+    played, most = led.table.num_rows, int(led.manifest.get("num_games") or 0)
+    schedule = led.manifest.get("config", {}).get("tournament", {}).get("schedule", "")
+    if (led.directory / SPRT_SIDECAR).exists():
+        return [
+            f"{led.directory}: an SPRT's ledger ({played} games of at most {most}): a test "
+            "that stopped when its results crossed a bound is no fixed sample, and this fit, "
+            "which takes it for one, over-states the gap; meeple sprt reports the estimate "
+            "corrected for the stop"
+        ]
+    if schedule == "adaptive":
+        return [
+            f"{led.directory}: adaptive schedule ({played} games of at most {most}): which "
+            "line-ups were played depended on the results, so the intervals, which take the "
+            "games as a fixed design, are somewhat too narrow for the pairs it chased"
+        ]
+    if played < most:
+        return [
+            f"{led.directory}: {played} of {most} scheduled games played (an interrupted "
+            "run, or one still being written): the ratings rest on the games so far"
+        ]
+    return []
+
+
 def _agents(ledgers) -> list[AgentInfo]:
-    """Every agent of the manifests, once per id; a name used by two different ids gets the
-    id appended, so each agent has one display name."""
+    """Every agent of the manifests, once per id, named as in the first ledger (in run-id
+    order) that has it, its other names kept as aliases; a name used by two different ids
+    gets the id appended, so each agent has one display name."""
     info: dict[str, AgentInfo] = {}
     for led in ledgers:
         for a in led.manifest["agents"]:
-            info.setdefault(
+            x = info.setdefault(
                 a["id"], AgentInfo(a["id"], a["name"], a.get("spec", ""), a.get("budget"))
             )
+            if a["name"] != x.name and a["name"] not in x.aliases:
+                x.aliases.append(f"{a['name']}")
     by_name: dict[str, list[str]] = {}
     for x in info.values():
         by_name.setdefault(x.name, []).append(x.id)
@@ -81,7 +128,37 @@ def _agents(ledgers) -> list[AgentInfo]:
             for i in ids:
                 info[i].name = f"{info[i].name}@{i[:6]}"
     _coverage(ledgers, info)
+    _game_counts(ledgers, info)
     return list(info.values())
+
+
+def _game_counts(ledgers, info: dict[str, AgentInfo]) -> None:
+    """Each agent's games in the ledgers, how many of them are void, and its own failures
+    (the games it failed, by kind): what an agent without a rating is listed with."""
+    for led in ledgers:
+        for batch in led.table.to_batches():
+            if not batch.num_rows:
+                continue
+            col = batch.column("agents")
+            values = col.flatten()
+            ids = values.dictionary.to_pylist()
+            codes = values.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            parent = pc.list_parent_indices(col).to_numpy(zero_copy_only=False)
+            void = ~pc.is_valid(batch.column("ranks")).to_numpy(zero_copy_only=False)
+            pairs = np.unique(parent.astype(np.int64) * len(ids) + codes)  # once per game
+            game, code = pairs // len(ids), pairs % len(ids)
+            read = np.bincount(code, minlength=len(ids))
+            voided = np.bincount(code[void[game]], minlength=len(ids))
+            for c, x in enumerate(ids):
+                if x in info:
+                    info[x].games_read += int(read[c])
+                    info[x].void_games += int(voided[c])
+            seat = batch.column("failed_seat").to_numpy(zero_copy_only=False)
+            for row in np.flatnonzero(seat >= 0):
+                kind = batch.column("failure")[int(row)].as_py() or "failure"
+                who = col[int(row)].as_py()[int(seat[row])]
+                if who in info:
+                    info[who].failures[kind] = info[who].failures.get(kind, 0) + 1
 
 
 def _add_batch(by_n: dict[int, list], batch, blocks, index: dict[str, int], directory) -> None:
@@ -145,6 +222,7 @@ def ratings_from_ledgers(
     agents, groups, void, extra = load_games(directories)
     if not groups:
         raise RatingsError("no rated games in " + ", ".join(str(d) for d in directories))
+    agents, groups, unrated = split_unrated(agents, groups)
     r = rate(
         agents,
         groups,
@@ -153,7 +231,9 @@ def ratings_from_ledgers(
         seed=seed,
         void_games=void,
         plackett_luce=not luck_adjusted,
+        unrated=unrated,
     )
+    r.design = list(extra["notes"])
     if luck_adjusted:
         luck: dict = {}
         for d in directories:

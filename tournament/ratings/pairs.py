@@ -123,6 +123,22 @@ def block_bounds(draws, centre, num_blocks: int, confidence: float = 0.95):
     return low, high
 
 
+def bound_noise(draws, num_blocks: int, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high): the Monte Carlo standard error of each percentile bound of
+    ``block_bounds`` over ``draws`` (replicates x values): half the distance between the
+    quantiles one binomial standard deviation sqrt(q (1 - q) / n) either side of the
+    bound's, times ``small_sample_factor`` as the bound is. About what another --seed
+    moves a bound by; it shrinks as one over the square root of the resamples."""
+    x = np.asarray(draws, dtype=float)
+    f = small_sample_factor(num_blocks, confidence)
+    out = []
+    for q in ((1.0 - confidence) / 2.0, 1.0 - (1.0 - confidence) / 2.0):
+        d = math.sqrt(q * (1.0 - q) / len(x))
+        a, b = np.quantile(x, [max(q - d, 0.0), min(q + d, 1.0)], axis=0)
+        out.append((b - a) / 2.0 * f)
+    return out[0], out[1]
+
+
 def score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
     """Add each ordered pair's score differences (and counts) to ``total`` (and ``count``)."""
     k = len(total)
@@ -140,8 +156,11 @@ def score_diffs(g: Games, total: np.ndarray, count: np.ndarray) -> None:
 
 
 def seat_table(g: Games) -> list[dict]:
-    """Per seat: games, mean rank, share of first places, mean score."""
+    """Per seat: games, mean rank, share of first places (a first place shared by k seats
+    counts 1/k, so the shares sum to 1), mean score."""
     n = g.agents.shape[1]
+    first = g.ranks == 1
+    share = first / np.maximum(first.sum(axis=1, keepdims=True), 1)
     out = []
     for s in range(n):
         sc = g.scores[:, s]
@@ -151,7 +170,7 @@ def seat_table(g: Games) -> list[dict]:
                 "seat": s + 1,
                 "games": int(len(g.ranks)),
                 "mean_rank": float(g.ranks[:, s].mean()) if len(g.ranks) else float("nan"),
-                "win_rate": float((g.ranks[:, s] == 1).mean()) if len(g.ranks) else float("nan"),
+                "win_rate": float(share[:, s].mean()) if len(g.ranks) else float("nan"),
                 "mean_score": float(np.nanmean(sc)) if np.isfinite(sc).any() else float("nan"),
             }
         )

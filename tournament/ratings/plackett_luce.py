@@ -15,7 +15,11 @@ smaller). The prior is the pairwise fit's: OpenSpiel's smoothing, a virtual 0.01
 each way between every pair of agents (two-player orders, no seat), so a perfect record
 stays finite and the two fits share their assumptions; the seats of a player count get the
 same (a virtual 0.01 win each way between every pair of seats), so a seat that won every
-game of a small table, or of a bootstrap resample, keeps a finite term. Intervals: the same percentile bootstrap over duplicate sets as Elo.
+game of a small table, or of a bootstrap resample, keeps a finite term. Intervals: the same
+percentile bootstrap over duplicate sets as Elo, where the data measure the value: the probe
+(``prior_driven``) opens a side the prior alone holds (a seat term: both sides, not
+measured), a value no resample moves has none, and ``tournament.ratings.fit`` opens the
+sides Elo opens, their finite side no tighter than Elo's.
 
 The likelihood depends on the games only through distinct (agents by seat, ranks)
 patterns, so games are counted per pattern and duplicate set (a sparse matrix): a
@@ -69,20 +73,31 @@ def patterns(groups, num_blocks: int) -> list[Patterns]:
     return out
 
 
-def _pair_prior(x: np.ndarray, i: np.ndarray, j: np.ndarray, grad: np.ndarray) -> float:
-    """The log-prior of a virtual ``PRIOR`` win each way between the pairs (i, j) of
-    strengths ``x``; its gradient is added to ``grad`` (a view, updated in place)."""
+def _pair_prior(
+    x: np.ndarray,
+    i: np.ndarray,
+    j: np.ndarray,
+    grad: np.ndarray,
+    weight: float = PRIOR,
+    tilt: float = 0.0,
+) -> float:
+    """The log-prior of a virtual ``weight`` win each way between the pairs (i, j) of
+    strengths ``x`` (with ``tilt``: ``weight * e^tilt`` for i, ``weight * e^-tilt`` for j,
+    whose mode is i ahead by ``2 tilt``); its gradient is added to ``grad`` (a view,
+    updated in place)."""
     diff = x[i] - x[j]
-    d = PRIOR * (1.0 - 2.0 / (1.0 + np.exp(-diff)))  # d/d diff of both terms
+    a, b = weight * math.exp(tilt), weight * math.exp(-tilt)
+    d = a - (a + b) / (1.0 + np.exp(-diff))  # d/d diff of both terms
     grad += np.bincount(i, d, minlength=len(x)) - np.bincount(j, d, minlength=len(x))
-    return float(PRIOR * np.sum(-np.logaddexp(0.0, -diff) - np.logaddexp(0.0, diff)))
+    return float(np.sum(-a * np.logaddexp(0.0, -diff) - b * np.logaddexp(0.0, diff)))
 
 
 class Model:
     """The negative log-likelihood and its gradient for weighted patterns."""
 
-    def __init__(self, pats: list[Patterns], k: int):
+    def __init__(self, pats: list[Patterns], k: int, prior: float = PRIOR, tilt: float = 0.0):
         self.pats, self.k = pats, k
+        self.prior, self.tilt = prior, tilt  # the priors' weight; the seat prior's tilt
         self.sizes = [p.agents.shape[1] for p in pats]
         self.offsets = np.cumsum([k] + [n - 1 for n in self.sizes])
         self.dim = int(self.offsets[-1])
@@ -113,17 +128,19 @@ class Model:
         # the prior: a virtual 0.01 win each way between every pair of agents, and between
         # every pair of seats of a player count (a seat that won every game of a small
         # table, or of a bootstrap resample, keeps a finite term)
-        total += _pair_prior(theta, self.pair_i, self.pair_j, grad[: self.k])
+        total += _pair_prior(theta, self.pair_i, self.pair_j, grad[: self.k], self.prior)
         for i, g in enumerate(gammas):
             si, sj = np.triu_indices(len(g), 1)
             seat_grad = np.zeros(len(g))
-            total += _pair_prior(g, si, sj, seat_grad)
+            total += _pair_prior(g, si, sj, seat_grad, self.prior, self.tilt)
             grad[self.offsets[i] : self.offsets[i + 1]] += seat_grad[1:]
         return -total, -grad
 
-    def fit(self, weights: list[np.ndarray], start: np.ndarray | None = None) -> np.ndarray:
+    def fit(
+        self, weights: list[np.ndarray], start: np.ndarray | None = None, gtol: float = 1e-5
+    ) -> np.ndarray:
         x0 = np.zeros(self.dim) if start is None else start
-        res = minimize(self, x0, args=(weights,), jac=True, method="BFGS")
+        res = minimize(self, x0, args=(weights,), jac=True, method="BFGS", options={"gtol": gtol})
         return res.x
 
 
@@ -134,6 +151,36 @@ class PLRatings:
     ci_high: np.ndarray
     seats: list[dict] = field(default_factory=list)  # players, seat, elo, ci_low, ci_high
     log_likelihood: float = 0.0  # of the rated games' finishing orders, natural log
+    # per agent: +1 / -1 where the probe finds its rating the prior's above / below, else 0
+    driven: np.ndarray | None = None
+
+
+# The probe (``prior_driven``): the fit again under a prior WEAK times as strong, the seat
+# prior tilted to put each seat 2 TILT (natural log) ahead of the next. A parameter the data
+# measure moves by a fraction of an Elo (1.3 at most on the review's and the tests'
+# ledgers); one the likelihood leaves unbounded (separated results) or flat (a seat term
+# when the agents' strengths decide every game) moves by 100s: more than DRIVEN_ELO means
+# the value is the prior's, and that side of its interval is open.
+WEAK = 0.01
+TILT = 3.0
+DRIVEN_ELO = 25.0
+STILL_ELO = 1e-6  # a value whose resamples all lie within this has no bootstrap interval
+
+
+def prior_driven(model: Model, x: np.ndarray, weights, anchored) -> tuple[np.ndarray, list[bool]]:
+    """(per agent: +1 when the probe moves its anchored rating up by more than DRIVEN_ELO,
+    -1 down, else 0; per seat row: True when a seat term of its player count moves so)."""
+    probe = Model(model.pats, model.k, PRIOR * WEAK, TILT)
+    before, seats_before = _scaled(model, x, anchored)
+    after, seats_after = _scaled(probe, probe.fit(weights, x, gtol=1e-10), anchored)
+    move = after - before
+    agents = np.where(move > DRIVEN_ELO, 1, np.where(move < -DRIVEN_ELO, -1, 0))
+    moved = {
+        a["players"]
+        for a, b in zip(seats_after, seats_before, strict=True)
+        if abs(a["elo"] - b["elo"]) > DRIVEN_ELO
+    }
+    return agents, [row["players"] in moved for row in seats_before]
 
 
 def fit_plackett_luce(
@@ -146,34 +193,35 @@ def fit_plackett_luce(
     confidence: float = 0.95,
 ) -> PLRatings:
     """PL strengths (through ``anchored``, the Elo fit's anchoring of a rating vector) and
-    seat terms, with bootstrap intervals over the ``num_blocks`` duplicate sets."""
+    seat terms, with bootstrap intervals over the ``num_blocks`` duplicate sets. A value
+    the probe finds the prior's (``prior_driven``) has that side open (a seat term: both);
+    one that no resample moves has no interval (NaN): the resamples measured nothing."""
     pats = patterns(groups, num_blocks)
     model = Model(pats, k)
     full = [p.weights() for p in pats]
     x = model.fit(full)
     elo, seats = _scaled(model, x, anchored)
-    lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
-    seat_est = [s["elo"] for s in seats]
-    seat_lo = [math.nan for _ in seats]
-    seat_hi = list(seat_lo)
+    est = np.concatenate([elo, [row["elo"] for row in seats]])
+    lo, hi = np.full(len(est), np.nan), np.full(len(est), np.nan)  # not measured
     if bootstrap > 0 and num_blocks > 1:
         rng = np.random.default_rng(seed)
-        draws, seat_draws = [], []
+        draws = []
         for _ in range(bootstrap):
             mult = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
             e, s = _scaled(model, model.fit([p.weights(mult) for p in pats], x), anchored)
-            draws.append(e)
-            seat_draws.append([row["elo"] for row in s])
-        lo, hi = block_bounds(draws, elo, num_blocks, confidence)
-        s_lo, s_hi = block_bounds(seat_draws, seat_est, num_blocks, confidence)
-        seat_lo, seat_hi = list(s_lo), list(s_hi)
-    for row, a, b in zip(seats, seat_lo, seat_hi, strict=True):
-        if math.isnan(a):  # no resamples: no interval
-            row["ci_low"] = row["ci_high"] = math.nan
-        else:
-            row["ci_low"], row["ci_high"] = min(float(a), row["elo"]), max(float(b), row["elo"])
+            draws.append(np.concatenate([e, [row["elo"] for row in s]]))
+        lo, hi = block_bounds(draws, est, num_blocks, confidence)
+        still = np.ptp(draws, axis=0) < STILL_ELO  # every resample the same: not measured
+        lo, hi = np.where(still, np.nan, np.minimum(lo, est)), np.where(still, np.nan, hi)
+        hi = np.maximum(hi, est)
+    driven, unmeasured = prior_driven(model, x, full, anchored)
+    for row, a, b, prior in zip(seats, lo[k:], hi[k:], unmeasured, strict=True):
+        row["measured"] = not prior
+        row["ci_low"], row["ci_high"] = (-math.inf, math.inf) if prior else (float(a), float(b))
     loglik = -model(x, full)[0] - _prior_only(model, x)
-    return PLRatings(elo, np.minimum(lo, elo), np.maximum(hi, elo), seats, loglik)
+    lo, hi = lo[:k], hi[:k]
+    lo[driven < 0], hi[driven > 0] = -math.inf, math.inf
+    return PLRatings(elo, lo, hi, seats, loglik, driven)
 
 
 def _prior_only(model: Model, x: np.ndarray) -> float:

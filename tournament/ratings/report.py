@@ -1,25 +1,25 @@
 """Render ratings: terminal table, Markdown, CSV, JSON, and a self-contained HTML report.
 
-The JSON form is a list of {agent, elo, ci_low, ci_high, games, plackett_luce}, best
-first, ``plackett_luce`` being {elo, ci_low, ci_high} of the Plackett-Luce fit (the
-unbounded side of a one-sided interval is null, and so is a bound not measured (no resamples);
-the notes say which agent and why). The HTML
-report embeds its PNG plots (matplotlib, Agg backend) as base64, so it is one file.
+JSON and CSV: ``tournament.ratings.export`` (the JSON an object with the ratings, the
+unrated agents, the method, the games, groups, warnings and notes; the CSV the bare
+table). Agents are ranked within their comparison group (``1a``, ``2a``, ``1b`` when the
+graph is disconnected). The HTML report embeds its PNG plots (matplotlib, Agg backend)
+as base64, so it is one file.
 """
 
 from __future__ import annotations
 
-import csv
 import html
-import io
-import json
 import math
 
 from tournament.html_report import MARK
+from tournament.ratings.export import to_csv, to_json
 from tournament.ratings.fit import Ratings
+from tournament.ratings.notes import notes
 from tournament.ratings.plots import plot_crosstable, plot_elo, plot_ladder
 
 FORMATS = ("table", "md", "csv", "json")
+__all__ = ["FORMATS", "notes", "print_table", "render", "to_csv", "to_html", "to_json"]
 
 
 def _f(x: float, digits: int = 1) -> str:
@@ -30,26 +30,38 @@ def _f(x: float, digits: int = 1) -> str:
     return f"{x:.{digits}f}"
 
 
+def _ranks(r: Ratings, order: list[int]) -> list[str]:
+    """Rank within the comparison group; with several groups, the group too (1a, 2a, 1b)."""
+    groups, out = r.groups(), []
+    seen: dict[int, int] = {}
+    for i in order:
+        g = int(groups[i])
+        seen[g] = seen.get(g, 0) + 1
+        out.append(f"{seen[g]}{chr(ord('a') + g)}" if len(r.components) > 1 else str(seen[g]))
+    return out
+
+
 def main_rows(r: Ratings) -> list[list[str]]:
     rows = []
-    for rank, i in enumerate(r.order(), 1):
+    order = r.order()
+    for rank, i in zip(_ranks(r, order), order, strict=True):
         row = [
-            str(rank),
+            rank,
             r.agents[i].name,
             _f(r.elo[i]),
             _f(r.ci_low[i]),
             _f(r.ci_high[i]),
             str(int(r.games[i])),
         ]
-        if r.alpharank is not None:
+        if r.alpharank is not None and r.shows_alpharank():
             row.append(_f(r.alpharank[i], 3))
         rows.append(row)
     return rows
 
 
 def main_header(r: Ratings) -> list[str]:
-    h = ["#", "agent", "elo", "ci_low", "ci_high", "games"]
-    return h + (["alpharank"] if r.alpharank is not None else [])
+    h = ["#", "agent", "elo", "95% low", "95% high", "games"]
+    return h + (["alpharank"] if r.shows_alpharank() else [])
 
 
 def crosstable_rows(r: Ratings) -> list[list[str]]:
@@ -77,8 +89,8 @@ def crosstable_rows(r: Ratings) -> list[list[str]]:
     return out
 
 
-PL_HEADER = ["#", "agent", "pl_elo", "ci_low", "ci_high", "elo"]
-PL_SEAT_HEADER = ["players", "seat", "seat term (Elo)", "ci_low", "ci_high"]
+PL_HEADER = ["#", "agent", "pl_elo", "95% low", "95% high", "elo"]
+PL_SEAT_HEADER = ["players", "seat", "seat term (Elo)", "95% low", "95% high"]
 
 
 def pl_rows(r: Ratings) -> list[list[str]]:
@@ -86,17 +98,17 @@ def pl_rows(r: Ratings) -> list[list[str]]:
     pl = r.plackett_luce
     if pl is None:
         return []
-    order = sorted(range(len(r.agents)), key=lambda i: -pl.elo[i])
+    order = r.order(pl.elo)
     return [
         [
-            str(rank),
+            rank,
             r.agents[i].name,
             _f(pl.elo[i]),
             _f(pl.ci_low[i]),
             _f(pl.ci_high[i]),
             _f(r.elo[i]),
         ]
-        for rank, i in enumerate(order, 1)
+        for rank, i in zip(_ranks(r, order), order, strict=True)
     ]
 
 
@@ -126,57 +138,6 @@ def seat_rows(r: Ratings) -> list[list[str]]:
         ]
         for s in r.seats
     ]
-
-
-def notes(r: Ratings) -> list[str]:
-    if r.bootstrap:
-        ci = f"95% CI from {r.bootstrap} bootstrap resamples of {r.blocks} duplicate sets"
-    else:
-        why = "a single duplicate set" if r.blocks <= 1 else "--bootstrap 0"
-        ci = f"no confidence intervals ({why}; shown as '-')"
-    out = [
-        f"anchor: {r.anchor}; {ci}; pairwise results by rank, ties as draws",
-        f"prior: {r.prior}",
-    ]
-    for i in r.order():
-        if r.one_sided and r.one_sided[i]:
-            out.append(f"{r.agents[i].name} {r.one_sided[i]}")
-    for i in r.order():
-        a = r.agents[i]
-        if a.coverage is not None:
-            out.append(
-                f"{a.name}: {a.coverage:.0%} of its decisions played from its table "
-                f"(coverage, mean of {a.coverage_games} games; the rest by its fallback)"
-            )
-    if r.plackett_luce is not None:
-        out.append(
-            "plackett-luce: whole finishing orders with a seat term per player count and seat, "
-            "Elo scale (400 / ln 10 per unit of log-strength), same prior, anchor and "
-            f"bootstrap; log-likelihood of the orders {r.plackett_luce.log_likelihood:.1f}"
-        )
-    if r.luck:
-        out.append(f"luck-adjusted: {r.luck}")
-    if r.void_games:
-        out.append(f"{r.void_games} void game(s) left out")
-    if r.alpharank is None:
-        out.append("alpharank: not shown (some pair of agents never met)")
-    return out + [f"warning: {w}" for w in r.warnings]
-
-
-def to_json(r: Ratings) -> str:
-    return json.dumps(r.as_records(), indent=2)
-
-
-def to_csv(r: Ratings) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    pl_cols = ["pl_elo", "pl_ci_low", "pl_ci_high"] if r.plackett_luce is not None else []
-    w.writerow(["agent", "elo", "ci_low", "ci_high", "games", *pl_cols])
-    for rec in r.as_records():
-        pl = rec.get("plackett_luce")
-        extra = [pl["elo"], pl["ci_low"], pl["ci_high"]] if pl else []
-        w.writerow([rec["agent"], rec["elo"], rec["ci_low"], rec["ci_high"], rec["games"], *extra])
-    return buf.getvalue()
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -231,9 +192,10 @@ def print_table(r: Ratings, console=None) -> None:
         console.print(n, markup=False, highlight=False)
 
 
-def render(r: Ratings, fmt: str) -> str:
+def render(r: Ratings, fmt: str, extra: dict | None = None) -> str:
+    """``extra``: what the loader read (ledgers, games), for the JSON."""
     if fmt == "json":
-        return to_json(r)
+        return to_json(r, extra)
     if fmt == "csv":
         return to_csv(r)
     if fmt == "md":

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -33,13 +33,26 @@ from tournament.config import TournamentConfig, build_config
 from tournament.ledger import read_ledger, read_manifest
 from tournament.runner import RunSummary, run_tournament
 from tournament.schedule import GameTask, schedule
-from tournament.sprt.estimate import Estimate, Outcome, at_stop
-from tournament.sprt.gsprt import Bounds, SprtError, Step, Tally, fewest_sets, hypotheses, step
+from tournament.sprt.gsprt import Bounds, SprtError
+from tournament.sprt.state import LIVE_MIN_SETS, A, B, SprtState, Verdict, set_score
 
 SIDECAR = ".sprt.json"  # the test's bounds, beside the ledger's manifest
 DEFAULT_MAX_GAMES = 20_000
-A, B, FILLER = "A", "B", "filler"
-LIVE_MIN_SETS = 10  # a running test shows its interval from this many sets on
+FILLER = "filler"
+
+
+__all__ = [
+    "LIVE_MIN_SETS",
+    "SIDECAR",
+    "SprtRequest",
+    "SprtState",
+    "Verdict",
+    "play_sprt",
+    "read_sprt",
+    "set_score",
+    "sprt_config",
+    "tables",
+]
 
 
 class ForeignSprtError(SprtError, ForeignOutputError):
@@ -124,131 +137,6 @@ def _orders(table: list[str]) -> int:
     for name in set(table):
         out //= math.factorial(table.count(name))
     return out
-
-
-def set_score(rows: list[dict], id_a: str, id_b: str) -> float | None:
-    """The share of (A seat, B seat) pairs in which A finished ahead, ties half; None when
-    no game of the set was rated (all void)."""
-    points = pairs = 0.0
-    for r in rows:
-        ranks = r["ranks"]
-        if ranks is None:
-            continue
-        seats = r["agents"]
-        for i, x in enumerate(seats):
-            if x != id_a:
-                continue
-            for j, y in enumerate(seats):
-                if y == id_b:
-                    pairs += 1
-                    points += 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
-    return points / pairs if pairs else None
-
-
-@dataclass
-class Verdict:
-    """Where a test stands, from its ledger."""
-
-    verdict: str  # "H1", "H0", "inconclusive" or "" (still running)
-    sets: int  # observations counted
-    games: int  # games counted
-    llr: float
-    lower: float
-    upper: float
-    elo: float  # estimate (median-unbiased once stopped)
-    elo_low: float
-    elo_high: float
-    score: float  # mean set score (naive)
-    sd: float  # per-set standard deviation of the score
-    extra_sets: int = 0  # finished after the stop: played, not counted
-    void_sets: int = 0
-    history: list[tuple[int, float]] = field(default_factory=list)  # (sets, LLR)
-    estimate: str = "mean so far"  # or "median-unbiased", "plain mean" (near fewest_sets)
-    fewest_sets: int = 0  # the fewest sets that could have crossed the bound crossed
-
-
-class SprtState:
-    """The test's observations, filled from ledger rows as they arrive."""
-
-    def __init__(self, cfg: TournamentConfig, bounds: Bounds, games_per_set: int):
-        self.cfg, self.bounds, self.games_per_set = cfg, bounds, games_per_set
-        self.max_sets = cfg.seeds_per_lineup
-        self.id_a, self.id_b = cfg.agent(A).agent_id, cfg.agent(B).agent_id
-        self.rows: dict[int, list[dict]] = {}
-        self.tally = Tally()
-        self.scores: list[float] = []
-        self.counted = 0  # observations taken into the tally, in index order
-        self.void = 0
-        self.last: Step | None = None
-        self.history: list[tuple[int, float]] = []
-
-    def add(self, rows: list[dict]) -> None:
-        for r in rows:
-            self.rows.setdefault(int(r["seed_index"]), []).append(r)
-        self._advance()
-
-    def complete(self, index: int) -> bool:
-        return len(self.rows.get(index, ())) >= self.games_per_set
-
-    @property
-    def stopped(self) -> bool:
-        return self.last is not None and bool(self.last.verdict)
-
-    def _advance(self) -> None:
-        while not self.stopped and self.complete(self.counted):
-            x = set_score(self.rows[self.counted], self.id_a, self.id_b)
-            self.counted += 1
-            if x is None:
-                self.void += 1
-                continue
-            self.tally.add(x)
-            self.scores.append(x)
-            self.last = step(self.tally, self.bounds, self.games_per_set, self.max_sets)
-            self.history.append((self.tally.n, self.last.llr))
-        if not self.stopped and self.counted >= self.max_sets and self.last is not None:
-            self.last = replace(self.last, verdict="inconclusive")
-
-    def _at_stop(self, verdict: str, llr: float) -> Estimate:
-        b, g, values, weights = self.bounds, self.games_per_set, *self.tally.arrays()
-        fewest = fewest_sets(b, g, verdict, self.max_sets) if verdict != "inconclusive" else 0
-        outcome, hyp = Outcome(verdict, self.tally.n, llr), hypotheses(self.tally, b, g)
-        return at_stop(outcome, values, weights, hyp, (b.lower, b.upper), self.max_sets, fewest)
-
-    def result(self) -> Verdict:
-        b = self.bounds
-        n = self.tally.n
-        mean, var = self.tally.mean_var()
-        sigma = self.tally.sigma_per_game(self.games_per_set)
-        llr = self.last.llr if self.last else 0.0
-        verdict = self.last.verdict if self.last else ""
-        method, fewest = "mean so far", 0
-        if verdict:
-            est = self._at_stop(verdict, llr)
-            score, low, high, method, fewest = est.score, est.low, est.high, est.method, est.fewest
-        elif n >= LIVE_MIN_SETS:  # still running: the plain mean and its normal interval
-            half = 1.96 * math.sqrt(var / n)
-            score, low, high = mean, mean - half, mean + half
-        else:  # on a handful of sets the spread itself is unknown: no interval
-            score, low, high = mean, math.nan, math.nan
-        extra = sum(1 for i in self.rows if i >= self.counted and self.complete(i))
-        return Verdict(
-            verdict=verdict,
-            sets=n,
-            games=self.counted * self.games_per_set,
-            llr=llr,
-            lower=b.lower,
-            upper=b.upper,
-            elo=b.to_elo(score, sigma),
-            elo_low=b.to_elo(max(low, 1e-9), sigma) if low == low else math.nan,
-            elo_high=b.to_elo(min(high, 1 - 1e-9), sigma) if high == high else math.nan,
-            estimate=method,
-            fewest_sets=fewest,
-            score=mean,
-            sd=math.sqrt(var),
-            extra_sets=extra,
-            void_sets=self.void,
-            history=list(self.history),
-        )
 
 
 class SprtSource:
