@@ -13,7 +13,8 @@ import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from tournament.sprt.gsprt import PRESETS, Bounds
-from tournament.sprt.run import SprtRequest, play_sprt, sprt_config
+from tournament.sprt.run import SprtRequest, games_per_set, play_sprt, sprt_config
+from tournament.sprt.state import fewest_to_cross, reach_warnings
 from tournament.tune import CONFIRM, Tuned, TuneError
 
 CONFIRM_PRESET = "gain"  # Elo 0 against 20: is the recommendation stronger?
@@ -99,6 +100,25 @@ def check_filler(filler: str, game: str, agent: str) -> None:
         )
 
 
+def confirm_warnings(game: str, max_games: int, filler: str) -> list[str]:
+    """The confirming SPRT's warnings about its length, known before the tuning plays: a
+    --confirm below the fewest games that could accept H1 means no recommendation can be
+    adopted (as `meeple sprt` warns about its --max-games)."""
+    if max_games < 1:
+        return []
+    per_set = games_per_set(spiel_games.load_game(game).num_players(), filler)
+    sets = max(1, -(-max_games // per_set))  # --max-games rounds up to whole sets
+    to_cross = fewest_to_cross(Bounds(*PRESETS[CONFIRM_PRESET]), per_set)
+    warnings = reach_warnings(to_cross, sets, per_set)
+    h1 = to_cross["H1"]
+    if h1 is not None and h1 > sets:
+        warnings.append(
+            f"--confirm {max_games} can never adopt a recommendation: give --confirm "
+            f"{h1 * per_set} or more"
+        )
+    return [w.replace("--max-games", "--confirm") for w in warnings]
+
+
 def confirm(s: dict, out: Path, max_games: int, filler: str, seed: int, workers, executor) -> dict:
     """The SPRT of the recommendation against the agent as given (preset ``gain``);
     adopted only on H1. Nothing is played when the recommendation is the start point."""
@@ -116,6 +136,7 @@ def confirm(s: dict, out: Path, max_games: int, filler: str, seed: int, workers,
     v, _, _ = play_sprt(req, where, workers, executor=executor)
     return {
         **c,
+        "warnings": confirm_warnings(s["game"], max_games, filler),
         "verdict": v.verdict or "not finished",
         "adopted": v.verdict == "H1",
         "games_played": v.games,
@@ -176,6 +197,7 @@ def text(s: dict) -> str:
                 f"; adopted: {'yes' if c['adopted'] else 'no'} ({c['why']})"
             )
         lines.append(f"  {c['command']}")
+        lines += [f"  warning: {w}" for w in c.get("warnings", ())]
     lines.append(f"log: {s['log']} (rerun the same command to resume)")
     return "\n".join(lines)
 

@@ -337,3 +337,18 @@ def test_the_help_says_executor_is_the_confirming_sprts_alone():
     text = " ".join(help_text.split())
     assert "Where the confirming SPRT (--confirm) runs" in text
     assert "the tuning's own games always run in the local pool of --workers" in text
+
+
+def test_a_confirm_too_short_to_ever_adopt_is_warned_before_the_tuning_plays(tmp_path):
+    """Was: --confirm 12 (the docs' example) or 48 (STRENGTH.md's) ran a confirming SPRT
+    that could not accept H1 in so few games (318 at 3 players with a filler, the gain
+    preset): the tuning spent its budget, then reported 'not adopted' as if measured."""
+    from tournament.tune_report import confirm_warnings
+
+    short = confirm_warnings(GAME, 48, "heuristic")
+    assert short[-1] == "--confirm 48 can never adopt a recommendation: give --confirm 318 or more"
+    assert confirm_warnings(GAME, 318, "heuristic") == []
+    assert confirm_warnings(GAME, 0, "heuristic") == []  # no confirmation asked
+    res = _run([*TINY, "--confirm", "2"], tmp_path)
+    assert res.exit_code == 0, res.output
+    assert "warning: --confirm 2 can never adopt a recommendation" in res.stderr

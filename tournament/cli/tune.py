@@ -216,7 +216,7 @@ def tune(
     "Tuning")."""
     from tournament.tune import tune as run_tune  # deferred: fast --help
     from tournament.tune_report import confirm as run_confirm  # deferred: fast --help
-    from tournament.tune_report import summary, text  # deferred: fast --help
+    from tournament.tune_report import confirm_warnings, summary, text  # deferred: fast --help
 
     check_executor(executor)
     if confirm < 0:
@@ -229,6 +229,8 @@ def tune(
     # another run on --out: refused at once; SIGTERM, SIGHUP stop as Ctrl-C from here on
     with _locked(out), own_stdout(quiet) as stdout, stop_signals():
         sp = _prepare(req, out, confirm_filler)
+        for w in confirm_warnings(req.game, confirm, confirm_filler):
+            typer.echo(f"warning: {w}", err=True)  # before the tuning's games: time to stop
         try:
             with domain_errors(1):
                 progress = None if quiet else _progress(req.budget)

@@ -115,8 +115,8 @@ def sprt_config(req: SprtRequest, players: int) -> tuple[TournamentConfig, int]:
             "agents": agents,
         }
     )
-    games_per_set = sum(_orders(t) for t in lineups)
-    sets = max(1, math.ceil(req.max_games / games_per_set))
+    per_set = games_per_set(players, filler)
+    sets = max(1, math.ceil(req.max_games / per_set))
     raw = {
         "tournament": {
             "game": probe.game,
@@ -129,7 +129,12 @@ def sprt_config(req: SprtRequest, players: int) -> tuple[TournamentConfig, int]:
         },
         "agents": agents,
     }
-    return build_config(raw), games_per_set
+    return build_config(raw), per_set
+
+
+def games_per_set(players: int, filler: str) -> int:
+    """The games of one observation: every seat order of each of its line-ups."""
+    return sum(_orders(t) for t in tables(players, filler))
 
 
 def _orders(table: list[str]) -> int:
