@@ -101,17 +101,20 @@ def _locked(out: Path) -> Iterator[None]:
         yield
 
 
-def _prepare(req, out: Path, confirm_filler: str):
+def _prepare(req, out: Path, confirm_filler: str, confirm: int):
     """Check the request and the run directory (bad input: exit 2, nothing written; a
-    resumed log is checked whole) and warn about strays there; the search space."""
+    resumed log is checked whole) and warn about strays there and about a --confirm too
+    short to adopt anything (before the tuning's games: time to stop); the search space."""
     try:
         with domain_errors(2):
             from spiel_games.common.errors import one_line  # deferred: fast --help
             from tournament.tune import CorruptLogError, prepare, space  # deferred: fast --help
-            from tournament.tune_report import check_filler  # deferred: fast --help
+            from tournament.tune_report import check_filler, confirm_warnings  # deferred
 
             sp = space(req)  # the agent and its parameters first: the filler is for later
             check_filler(confirm_filler, req.game, req.agent)
+            for w in confirm_warnings(req.game, confirm, confirm_filler):
+                typer.echo(f"warning: {w}", err=True)
             try:
                 sp = prepare(req, out, sp)
             except CorruptLogError as e:  # a damaged file, not a wrong command line
@@ -216,7 +219,7 @@ def tune(
     "Tuning")."""
     from tournament.tune import tune as run_tune  # deferred: fast --help
     from tournament.tune_report import confirm as run_confirm  # deferred: fast --help
-    from tournament.tune_report import confirm_warnings, summary, text  # deferred: fast --help
+    from tournament.tune_report import summary, text  # deferred: fast --help
 
     check_executor(executor)
     if confirm < 0:
@@ -228,9 +231,7 @@ def tune(
     # the confirming SPRT may run on Ray: its prints go to stderr, the result to stdout
     # another run on --out: refused at once; SIGTERM, SIGHUP stop as Ctrl-C from here on
     with _locked(out), own_stdout(quiet) as stdout, stop_signals():
-        sp = _prepare(req, out, confirm_filler)
-        for w in confirm_warnings(req.game, confirm, confirm_filler):
-            typer.echo(f"warning: {w}", err=True)  # before the tuning's games: time to stop
+        sp = _prepare(req, out, confirm_filler, confirm)
         try:
             with domain_errors(1):
                 progress = None if quiet else _progress(req.budget)
