@@ -2,30 +2,27 @@
 
 Per game (3 players), the measured agent (the default ``ismcts(sims=400)``, and any
 ``--candidate``) plays the pool's tables: each table seats it with two members of the pool
-(``TABLES``: every member at least once, and a searcher at every table but one), in every
-seat order (balanced seating: each deal is played in every rotation of one order of play,
-the orders of play taking turns over the deals), on duplicate deals from master seed 11,
-through the project's tournament runner. Reported per game: seconds per decision; the
-head-to-head share of games finished ahead of each member, ties half, and the mean score
-difference, each with a 95% interval over deals (``deal_intervals``); ratings over all who sat
-(Elo and Plackett-Luce, 95% intervals); the issue's targets checked on those figures;
-with ``--sprt``, sequential tests of the default against both fixed references (a third
-seat held by the heuristic; ``--sprt-against``, ``--sprt-filler``, ``--sprt-seed`` and
-``--sprt-elo`` change that, and ``--sprt-dir`` keeps their ledgers: a rerun resumes them;
-``--sprt-only`` writes them in a block of their own, and ``--sprt-read`` reports the
-ledgers in ``--sprt-dir`` as they stand, played by whichever code version); with
-``--ladder N``, the gain per doubling of simulations from 100 to N, each budget against
-twice its budget with ``S`` at the table
-(``tournament.budget_ladder``; ``--ladder-only`` writes it in a block of its own with
-seconds per decision per budget, ``--ladder-dir`` keeps its ledger, resumed by a rerun, and
-``--ladder-read`` reports that ledger as it stands; ``--ladder-seeds`` deals); with
-``--equal-time T``, the default, ``H`` and ``S`` at one table with T seconds per decision
-each (``time=`` budgets, not reproducible move for move; ``--equal-time-seeds`` deals,
-kept under ``--quick``); with
-``--tune N``, ``meeple tune`` of the default (NTBEA over ``TUNE_PARAMS``, N games against
-the pool on the tuning's own seeds) and, with ``--tune-confirm M``, the SPRT of its
-recommendation against the default that decides adoption (``--tune-dir`` keeps the logs:
-a rerun replays them).
+(``TABLES``: every member at least once, and a searcher at every table but one), in every seat
+order (balanced seating: each deal is played in every rotation of one order of play, the orders
+of play taking turns over the deals), on duplicate deals from master seed 11, through the
+project's tournament runner. Reported per game: seconds per decision; the head-to-head share of
+games finished ahead of each member, ties half, and the mean score difference, each with a 95%
+interval over deals (``deal_intervals``); ratings over all who sat (Elo and Plackett-Luce, 95%
+intervals); the issue's targets checked on those figures; with ``--sprt``, sequential tests of
+the default against both fixed references (a third seat held by the heuristic;
+``--sprt-against``, ``--sprt-filler``, ``--sprt-seed`` and ``--sprt-elo`` change that, and
+``--sprt-dir`` keeps their ledgers: a rerun resumes them; ``--sprt-only`` writes them in a block
+of their own, and ``--sprt-read`` reports the ledgers in ``--sprt-dir`` as they stand, played by
+whichever code version); with ``--ladder N``, the gain per doubling of simulations from 100 to
+N, each budget against twice its budget with ``S`` at the table (``tournament.budget_ladder``;
+``--ladder-only`` writes it in a block of its own with seconds per decision per budget,
+``--ladder-dir`` keeps its ledger, resumed by a rerun, and ``--ladder-read`` reports that ledger
+as it stands; ``--ladder-seeds`` deals); with ``--equal-time T``, the default, ``H`` and ``S``
+at one table with T seconds per decision each (``time=`` budgets, not reproducible move for
+move; ``--equal-time-seeds`` deals, kept under ``--quick``); with ``--tune N``, ``meeple tune``
+of the default (NTBEA over ``TUNE_PARAMS``, N games against the pool on the tuning's own seeds)
+and, with ``--tune-confirm M``, the SPRT of its recommendation against the default that decides
+adoption (``--tune-dir`` keeps the logs: a rerun replays them).
 
     python scripts/bench_strength.py                          # every game, Ray, 2 workers
     python scripts/bench_strength.py --games rococo --seeds 4 --executor serial
@@ -35,9 +32,9 @@ a rerun replays them).
     python scripts/bench_strength.py --quick --games coloretto --out /tmp/x.md  # format smoke run
 
 ``--quick`` divides every search budget (simulations, CFR iterations) by 50 and plays one
-deal per table, serially (unless ``--executor`` says otherwise):
-a check that every part of the report is produced, not a measurement. Each game's section
-of the output file is replaced on its own (the others are kept) and names its command.
+deal per table, serially (unless ``--executor`` says otherwise): a check that every part of
+the report is produced, not a measurement. Each game's section of the output file is
+replaced on its own (the others are kept) and names its command.
 """
 
 from __future__ import annotations
@@ -95,15 +92,8 @@ SPRT_AGAINST = ("H", "S")
 SPRT_SEED = 33  # not the tables' 11
 QUICK = 50  # --quick divides every search budget by this (never the tuning's)
 TUNE_AGENT = MEASURED["default"]
-TUNE_PARAMS = (
-    "uct_c",
-    "prior_w",
-    "unprune",
-    "rollout_depth",
-    "opponents",
-    "opp_share",
-    "opp_prior",
-)
+TUNE_LIST = "uct_c,prior_w,unprune,rollout_depth,opponents,opp_share,opp_prior"  # --params
+TUNE_PARAMS = tuple(TUNE_LIST.split(","))
 TUNE_OPPONENTS = tuple(POOL[m] for m in ("heuristic", "noisy", "H", "S"))
 TITLE = "# Playing strength of the search agents"
 HEADER = [
@@ -143,6 +133,12 @@ HEADER = [
     "their command (line-up, seed and bounds stated): runs apart from the pool tables.",
     "`--ladder-only` does the same for the budget ladder: the default at 100, 200, ..",
     "simulations, each budget against twice itself with `S` in the third seat.",
+    "A `--sprt-read` or `--ladder-read` command reported ledgers kept in the folder it names;",
+    "one under /tmp is gone: without `--sprt-read` (`--ladder-read`) it plays them again from",
+    "their seeds. A confirming SPRT shorter than 318 games (3 players, a filler) could never",
+    "accept H1 (`meeple tune` now warns): its 'not adopted' measures nothing. Plackett-Luce",
+    "intervals in sections older than 2026-12-07 can be surer than the data where an agent",
+    "won or lost every game (read Elo's bound there).",
 ]
 
 

@@ -108,12 +108,12 @@ def _prepare(req, out: Path, confirm_filler: str, confirm: int):
     try:
         with domain_errors(2):
             from spiel_games.common.errors import one_line  # deferred: fast --help
+            from tournament import tune_report  # deferred: fast --help
             from tournament.tune import CorruptLogError, prepare, space  # deferred: fast --help
-            from tournament.tune_report import check_filler, confirm_warnings  # deferred
 
             sp = space(req)  # the agent and its parameters first: the filler is for later
-            check_filler(confirm_filler, req.game, req.agent)
-            for w in confirm_warnings(req.game, confirm, confirm_filler):
+            tune_report.check_filler(confirm_filler, req.game, req.agent)
+            for w in tune_report.confirm_warnings(req.game, confirm, confirm_filler):
                 typer.echo(f"warning: {w}", err=True)
             try:
                 sp = prepare(req, out, sp)
