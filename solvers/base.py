@@ -12,6 +12,7 @@ declaration.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,6 +97,24 @@ class Agent:
 
     def reset(self) -> None:
         """Forget per-game memory (trees, caches) before a new game."""
+
+    def reseed(self, seed: int) -> None:
+        """Restart the agent's random streams from ``seed`` (``meeple play`` does before
+        every AI decision, from the seat and the ply, so that a game resumed after ``undo``
+        or ``--load`` plays on exactly as an unbroken one would). Here: the stream named
+        ``rng`` (a ``random.Random`` or a numpy Generator, reseeded in place: a search's
+        parts share it), and a ``fallback`` agent's from ``seed + 1``; an agent whose
+        streams live elsewhere overrides it."""
+        import numpy as np  # (only here: the module stays light for the command line)
+
+        rng = getattr(self, "rng", None)
+        if isinstance(rng, random.Random):
+            rng.seed(seed)
+        elif isinstance(rng, np.random.Generator):
+            rng.bit_generator.state = np.random.default_rng(seed).bit_generator.state
+        fallback = getattr(self, "fallback", None)
+        if isinstance(fallback, Agent):
+            fallback.reseed(seed + 1)
 
     # whether ``analyse`` takes ``compare=`` (the search agents' comparison phase)
     compares: bool = False

@@ -86,6 +86,11 @@ class OpenSpielISMCTSAgent(Agent):
         self.halted = False  # set by halt (another thread): the search ends early
         self.reset()
 
+    def reseed(self, seed: int) -> None:
+        """The bot's streams restart from ``seed`` (they live in the bot: rebuilt)."""
+        self.seed = seed
+        self.reset()
+
     def reset(self) -> None:
         np_state = np.random.RandomState(self.seed % 2**32)
         sampler = random.Random(self.seed)

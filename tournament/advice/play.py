@@ -1,11 +1,10 @@
 """``meeple play``: play a game in the terminal against AI seats.
 
-Seats are agent specs, one per player, with ``human`` for a person at the
-keyboard (several humans share the keyboard in seat order). A human sees only
-their own view (the game's ``render_view(player)`` where it has one, built only from
-what that player knows; otherwise ``observation_string``; the full board text only for
-perfect-information games) and, in games with hidden information, only their own
-moves in the log. At a human decision the legal moves are listed numbered and
+Seats are agent specs, one per player, with ``human`` for a person at the keyboard
+(several humans share the keyboard in seat order). A human sees only their own view (the
+game's ``render_view(player)`` where it has one, built only from what that player knows;
+otherwise ``observation_string``; the full board text only for perfect-information games)
+and, in games with hidden information, only their own moves in the log. At a human decision the legal moves are listed numbered and
 named; the human types a number or a name (or an unambiguous start of one), or:
 
     hint         advice for this decision (the hint agent, from your information state)
@@ -18,10 +17,10 @@ named; the human types a number or a name (or an unambiguous start of one), or:
     quit         stop (the record is saved first when --save was given; moves no save
                  holds go to a recovery file, see tournament/advice/saving.py)
 
-Chance outcomes come from the seed: the outcome at ply k is drawn from a stream
-derived from (seed, k), so replaying, undoing and loading never re-roll the
-cards that the same sequence of moves would reveal. AI seat p gets the seat seed
-``tournament.match.seed_streams(seed, n)[1][p]``.
+Chance outcomes come from the seed: the outcome at ply k is drawn from a stream derived
+from (seed, k), and AI seat p decides at ply k from streams restarted from (its seat seed
+``tournament.match.seed_streams(seed, n)[1][p]``, k), so undoing and loading replay the
+same cards and the same AI moves that an unbroken game would.
 
 Table mode (``--chance manual``, or any seat ``table``) mirrors a physical game: the
 one ``human`` (or ``me``) seat is the user; the user types the chance outcomes they see
@@ -63,6 +62,7 @@ from tournament.advice.terminal import (
     PlayError,
     checked_hint_agent,
     choose,
+    decision_seed,
     draw_chance,
     entry_name,
     entry_text,
@@ -156,11 +156,11 @@ class PlaySession(SessionCommands, TableEntries):
         self.seed = seed
         self.inp, self.out, self.err = inp, out, err
         self.hint_agent = checked_hint_agent(hint_agent, self.game)
-        _, seat_seeds = seed_streams(seed, n)
+        _, self.seat_seeds = seed_streams(seed, n)  # each AI decision reseeds from (seat, ply)
         self.agents = {}
         for p, spec in enumerate(seats):
             if p not in self.humans and p not in self.table:
-                self.agents[p] = resolve(spec).make(self.game, seat_seeds[p])
+                self.agents[p] = resolve(spec).make(self.game, self.seat_seeds[p])
                 self.agents[p].reset()
         self.world = World(states=[self.game.new_initial_state()])
         self.items: list = []  # history items: action ids, or "?" (table mode)
@@ -293,6 +293,7 @@ class PlaySession(SessionCommands, TableEntries):
                     return self._result(False)
                 continue
             try:
+                self.agents[p].reseed(decision_seed(self.seat_seeds[p], len(self.actions)))
                 a = int(self.agents[p].step(s.clone()))
                 if a not in s.legal_actions():
                     raise ValueError(f"it chose the illegal action {a}")

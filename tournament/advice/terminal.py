@@ -65,6 +65,13 @@ def draw_chance(state, seed: int, ply: int) -> int:
     return sample_chance(state, chance_rng(seed, ply))
 
 
+def decision_seed(seat_seed: int, ply: int) -> int:
+    """The seed an AI seat's decision at ``ply`` restarts its streams from (Agent.reseed):
+    an undo or a ``--load`` replays the same decisions as an unbroken game."""
+    state = np.random.SeedSequence([seat_seed, ply, 0x6169]).generate_state(2, np.uint32)
+    return int(state[0]) << 31 | int(state[1]) >> 1
+
+
 def entry_name(state) -> str:
     """Whom or what the next entry at ``state`` is for, as the prompts and the move lines
     name it: ``P2`` at a player's decision, what a chance node decides at one (``P2's
