@@ -305,3 +305,18 @@ def test_ctrl_c_exits_130_and_a_save_path_in_a_missing_directory_fails_at_start(
     r = runner.invoke(app, ["play", TINY, "--seats", "human,heuristic", "--save", str(path)])
     assert r.exit_code == 130
     assert "interrupted: the game is saved" in r.output and path.exists()
+
+
+def test_a_hint_names_its_opponent_model_and_the_moves_it_leaves_out():
+    """Was: a hint listed the 3 most searched moves with no word of the others (a Rococo
+    player's 4th move, the one they played, was never shown) nor of the opponent model its
+    values assume (`meeple advise` prints it)."""
+    out = io.StringIO()
+    session = PlaySession(
+        "python_staufer(players=3)", ["human", "heuristic", "heuristic"], 1,
+        inp=io.StringIO("hint\nquit\n"), out=out, hint_agent="ismcts(sims=40)",
+    )  # fmt: skip
+    session.run()
+    text = out.getvalue()
+    assert "Opponent model (ismcts(sims=40)): opponents=infer" in text
+    assert "(the 5 most searched of 11 legal moves)" in text

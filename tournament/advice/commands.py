@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from solvers.registry import AgentSpec
 from spiel_games.common.errors import one_line
-from tournament.advice.advise import advise
+from tournament.advice.advise import COMPARED, advise, opponent_models
 from tournament.advice.advise_text import render
 from tournament.advice.saving import RecordKeeper
 from tournament.advice.unknown import World, prefix
@@ -99,7 +99,7 @@ class SessionCommands:
                 s,
                 [self.hint_agent],
                 player=p,
-                top=3,
+                top=COMPARED,
                 seed=self.seed * 1_000_003 + len(self.items),
                 ply=len(self.items),
             )
@@ -110,7 +110,12 @@ class SessionCommands:
             self.say(f"hint for P{p + 1}, from your information state only:")
         else:
             self.say(f"P{mover + 1} is to move; what P{mover + 1} should play, as far as you know:")
+        for line in opponent_models(self.game, [self.hint_agent]):
+            self.say(line)
         self.say(render(adv, header=False, timing=False))
+        shown, legal = len(adv.items[0].moves), adv.items[0].num_legal
+        if shown < legal:
+            self.say(f"(the {shown} most searched of {legal} legal moves)")
 
     def _truncate(self, n: int) -> None:
         self.world = prefix(self.world, n)
