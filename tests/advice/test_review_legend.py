@@ -13,3 +13,14 @@ def test_the_marks_legend_names_the_lower_end_of_the_95_percent_range():
     rv = Review("python_coloretto(players=2)", 0, "heuristic", 0, [d])
     (marks,) = [line for line in summary_lines(rv) if line.startswith("marks:")]
     assert "(the lower end of the points lost's 95% range: doubtful >= " in marks
+
+
+def test_the_review_header_says_from_whose_information_it_judges():
+    """Was: 'review of P1's 87 decisions by ...; values for P1', never saying the review
+    judges each move from P1's information state (`advise` says so)."""
+    import re
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "advice.md").read_text()
+    headers = re.findall(r"review of P\d's .*", docs)
+    assert headers and all("from P" in h and "information state at the time" in h for h in headers)

@@ -56,7 +56,8 @@ def summary_lines(rv: Review) -> list[str]:
 def render(rv: Review) -> str:
     lines = [
         f"{rv.game}: review of P{rv.player + 1}'s {count(len(rv.decisions), 'decision')} by"
-        f" {rv.agent} (seed {rv.seed}); values for P{rv.player + 1}"
+        f" {rv.agent} (seed {rv.seed}), each from P{rv.player + 1}'s information state at the"
+        f" time; values for P{rv.player + 1}"
         + (f"; {count(rv.forced, 'forced move')} skipped" if rv.forced else ""),
         "",
     ]
