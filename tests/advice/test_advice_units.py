@@ -45,3 +45,13 @@ def test_score_utility_units_name_the_final_score_and_no_calibration():
     assert "not calibrated" in units_line(game, 0)
     rank = _advice(THREE, "ismcts(sims=60)")["units"]
     assert "rank score" in rank["value"] and "8x the budget" in rank["ci"]
+
+
+def test_a_value_that_rounds_to_zero_prints_without_a_sign():
+    """Was: '0.000 [-0.000, 0.000]' in a Rococo hint, '-0.0' points, '-0%' (a tiny negative
+    rounded to zero kept its minus)."""
+    from tournament.advice.advise_text import _fmt, percent, points
+
+    assert _fmt(-1e-5, 6) == " 0.000" and _fmt(-0.0, 6) == " 0.000"
+    assert points(-0.01) == "+0.0" and points(-0.06) == "-0.1"
+    assert percent(-0.001) == "0%"

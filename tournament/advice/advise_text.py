@@ -25,15 +25,20 @@ def _fmt(x, width: int, digits: int = 3) -> str:
         return "-".rjust(width)
     if isinstance(x, float) and x.is_integer() and digits == 0:
         return f"{int(x)}".rjust(width)
-    return f"{x:.{digits}f}".rjust(width)
+    return f"{_unsigned_zero(x, digits):.{digits}f}".rjust(width)
+
+
+def _unsigned_zero(x: float, digits: int) -> float:
+    """``x``, with a value that rounds to zero as +0.0 (never printed "-0.000")."""
+    return round(x, digits) + 0.0
 
 
 def points(x: float | None) -> str:
-    return "-" if x is None else f"{x:+.1f}"
+    return "-" if x is None else f"{_unsigned_zero(x, 1):+.1f}"
 
 
 def percent(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.0f}%"
+    return "-" if x is None else f"{_unsigned_zero(100 * x, 0):.0f}%"
 
 
 def count(n: int, noun: str) -> str:

@@ -21,6 +21,7 @@ class SessionCommands:
 
     # What the mixin uses of the session (set in PlaySession.__init__).
     game_string: str
+    game: Any  # the loaded game (pyspiel)
     seed: int
     world: World
     items: list
