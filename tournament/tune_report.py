@@ -13,7 +13,7 @@ import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from tournament.sprt.gsprt import PRESETS, Bounds
-from tournament.sprt.run import SprtRequest, games_per_set, play_sprt, sprt_config
+from tournament.sprt.run import SprtRequest, games_per_set, play_sprt, sets_for, sprt_config
 from tournament.sprt.state import fewest_to_cross, reach_warnings
 from tournament.tune import CONFIRM, Tuned, TuneError
 
@@ -107,7 +107,7 @@ def confirm_warnings(game: str, max_games: int, filler: str) -> list[str]:
     if max_games < 1:
         return []
     per_set = games_per_set(spiel_games.load_game(game).num_players(), filler)
-    sets = max(1, -(-max_games // per_set))  # --max-games rounds up to whole sets
+    sets = sets_for(max_games, per_set)
     to_cross = fewest_to_cross(Bounds(*PRESETS[CONFIRM_PRESET]), per_set)
     warnings = reach_warnings(to_cross, sets, per_set)
     h1 = to_cross["H1"]

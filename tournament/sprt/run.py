@@ -116,7 +116,7 @@ def sprt_config(req: SprtRequest, players: int) -> tuple[TournamentConfig, int]:
         }
     )
     per_set = games_per_set(players, filler)
-    sets = max(1, math.ceil(req.max_games / per_set))
+    sets = sets_for(req.max_games, per_set)
     raw = {
         "tournament": {
             "game": probe.game,
@@ -130,6 +130,11 @@ def sprt_config(req: SprtRequest, players: int) -> tuple[TournamentConfig, int]:
         "agents": agents,
     }
     return build_config(raw), per_set
+
+
+def sets_for(max_games: int, per_set: int) -> int:
+    """The test's limit in whole sets: ``max_games`` rounded up to whole sets."""
+    return max(1, math.ceil(max_games / per_set))
 
 
 def games_per_set(players: int, filler: str) -> int:
