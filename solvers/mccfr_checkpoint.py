@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from solvers.base import MAX_COUNT
 from solvers.checkpoint_identity import mismatch
 from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.mccfr_tables import Tables, TablesError, View, load_npz, save_npz
@@ -241,6 +242,8 @@ def _wrong_field(m: dict) -> str | None:
     for key in ("snapshot_round", "snapshot_iterations"):
         if _int(m.get(key, 0), -1) < 0:
             return f"{key} is {_shown(m[key])}, not a count (an integer >= 0)"
+        if _int(m.get(key, 0), 0) > MAX_COUNT:  # more than a run makes: the run would be "done"
+            return f"{key} is {_shown(m[key])}, more than --iterations accepts ({MAX_COUNT:,})"
     for key in ("train_seconds", "train_cpu_seconds"):
         x = m.get(key, 0.0)
         if isinstance(x, bool) or not isinstance(x, int | float) or not 0 <= x < math.inf:

@@ -27,10 +27,11 @@ from typing import BinaryIO
 
 import numpy as np
 
-from spiel_games.common.files import atomic_write_bytes
+from spiel_games.common.files import atomic_write_bytes, open_regular
 
 BASELINE_WINDOW = 50.0  # observations a baseline averages over (older ones fade out)
 FORMAT = 1
+MAX_TABLES_BYTES = 1 << 36  # a size check is not the point: a pipe or device is refused unread
 
 
 class TablesError(ValueError):
@@ -358,7 +359,10 @@ def _read_arrays(path: str | Path, file: BinaryIO | None = None) -> dict[str, np
     """Every array of an .npz file; TablesError, naming the file, for a missing, truncated
     or corrupt one (a cut-off zip, a damaged member) or one that is not an .npz at all."""
     try:
-        z = np.load(file if file is not None else path, allow_pickle=False)
+        if file is None:  # a pipe or device named like a table would hang the resume
+            with open_regular(path, MAX_TABLES_BYTES) as f:
+                return _read_arrays(path, f)
+        z = np.load(file, allow_pickle=False)
         if isinstance(z, np.ndarray):
             raise TablesError(f"{path} is a single .npy array, not an .npz file")
         with z:

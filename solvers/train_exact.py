@@ -35,9 +35,10 @@ from solvers.solve_request import (
     identity,
 )
 from spiel_games.common.errors import one_line
-from spiel_games.common.files import file_lock
+from spiel_games.common.files import file_lock, open_regular
 
 _CKPT_KEY = b"meeple_checkpoint"
+MAX_CHECKPOINT_BYTES = 1 << 36  # the check is for pipes and devices, not size
 
 
 def _write_checkpoint(path: Path, rows, meta: dict) -> None:
@@ -74,7 +75,8 @@ _CKPT_TYPES = {
 def _read_checkpoint(path: Path) -> tuple[dict, list]:
     """(metadata, rows) of a checkpoint; CheckpointError for anything unreadable."""
     try:
-        t = pq.read_table(path)
+        with open_regular(path, MAX_CHECKPOINT_BYTES) as f:  # a pipe would hang the read
+            t = pq.read_table(f)
     except (OSError, pa.ArrowException) as e:
         raise CheckpointError(
             f"checkpoint {path} is unreadable ({one_line(e)}); delete it to start over"

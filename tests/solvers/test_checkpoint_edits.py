@@ -5,6 +5,8 @@ Parquet metadata): one line, exit 1, the checkpoint and the policy kept, never a
 from __future__ import annotations
 
 import json
+import os
+import threading
 
 import pyarrow.parquet as pq
 import pytest
@@ -27,7 +29,7 @@ BAD_FIELDS = (
     + [
         (key, value)
         for key in ("snapshot_round", "snapshot_iterations")
-        for value in (None, [1], {}, -5, 1.5, True)
+        for value in (None, [1], {}, -5, 1.5, True, MAX_COUNT + 1)
     ]
     + [("snapshot", -5), ("snapshot", "../x.npz"), ("reports", None), ("reports", -5)]
 )
@@ -105,3 +107,57 @@ def test_iterations_over_the_bound_are_refused_before_the_run(tmp_path, monkeypa
     assert r.exit_code == 2
     assert r.stderr == "error: --iterations must be <= 1,000,000,000, got 1,000,000,001\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def _unblock_later(fifo, seconds: float = 20.0) -> None:
+    """Open the pipe for writing after a while, so that a reader that hangs on it (the old
+    code) is released and fails the test rather than hanging the suite."""
+
+    def release():
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # no reader: the code under test never opened it
+            return
+        os.close(fd)
+
+    timer = threading.Timer(seconds, release)
+    timer.daemon = True
+    timer.start()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_an_mccfr_checkpoint_table_that_is_a_pipe_is_refused_unread(tmp_path):
+    """Was: ``--resume`` of a checkpoint whose tables file is a named pipe waited forever
+    for a writer (np.load on the path). Now one line, status 1, nothing written."""
+    out = tmp_path / "p.parquet"
+    assert _solve("--out", str(out)).exit_code == 0
+    ckpt = tmp_path / "p.parquet.ckpt"
+    table = next(ckpt.glob("tables-*.npz"))
+    table.unlink()
+    os.mkfifo(table)
+    _unblock_later(table)
+    manifest = (ckpt / "manifest.json").read_bytes()
+    r = _solve("--out", str(out), "--iterations", "8")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert f"{table} is unreadable (is a pipe (FIFO), not a file)" in r.stderr
+    assert (ckpt / "manifest.json").read_bytes() == manifest
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_an_exact_checkpoint_that_is_a_pipe_is_refused_unread(tmp_path):
+    """Was: pyarrow read the named pipe by path and waited forever for a writer."""
+    out = tmp_path / "e.parquet"
+    cfr = ["solve", "kuhn_poker", "--solver", "cfr", "--out", str(out)]
+    assert runner.invoke(app, [*cfr, "--iterations", "2"]).exit_code == 0
+    ckpt = tmp_path / "e.parquet.ckpt.parquet"
+    ckpt.unlink()
+    os.mkfifo(ckpt)
+    _unblock_later(ckpt)
+    before = out.read_bytes()
+    r = runner.invoke(app, [*cfr, "--iterations", "4"])
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr == (
+        f"error: checkpoint {ckpt} is unreadable (is a pipe (FIFO), not a file); "
+        "delete it to start over\n"
+    )
+    assert out.read_bytes() == before
