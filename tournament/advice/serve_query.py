@@ -57,7 +57,6 @@ class Query:
     opponents: str | None = None
     report_every: float | None = None
     analyze_turns: list[int] | None = None
-    unknown: list[str] = field(default_factory=list)
 
     @property
     def turns(self) -> list[int | None]:
@@ -93,7 +92,7 @@ def cut_name(name: str) -> str:
 
 
 def parse_query(q: dict) -> Query:
-    out = Query(qid=q["id"], unknown=unknown_fields(q))
+    out = Query(qid=q["id"])
     action = _action(q)
     if action is not None:
         out.action = action
