@@ -107,3 +107,22 @@ def test_staufer_job_cards_are_listed_by_their_printed_names():
         replay.apply_action(a)
     job = pos.state.history()[11]  # typed as the older "job region 3 for P1"
     assert replay.action_to_string(pyspiel.PlayerId.CHANCE, job) == "job region 3 for P1: Aachen"
+
+
+def test_help_says_what_each_command_does_and_undo_as_table_mode_takes_it():
+    """Was: help listed the command names only ('commands: hint, undo, ...'), so a player
+    had to find docs/advice.md to learn that save takes a file name or what quit keeps."""
+    from tournament.advice.commands import COMMANDS, TABLE_UNDO
+
+    text = _table("python_coloretto(players=3)", ["help"])
+    for name in COMMANDS:
+        assert any(line.startswith(f"  {name} ") for line in text.splitlines()), name
+    assert "save [FILE] [--force]" in text and "recovery file" in text
+    assert TABLE_UNDO.split(" (")[0] in text  # table mode: undo is the last typed entry
+    out = io.StringIO()
+    PlaySession(
+        "python_coloretto(players=3)", ["me", "heuristic", "heuristic"], 0,
+        inp=io.StringIO("help\nquit\n"), out=out,
+    ).run()  # fmt: skip
+    assert "back to your previous decision" in out.getvalue()
+    assert TABLE_UNDO.split(" (")[0] not in out.getvalue()

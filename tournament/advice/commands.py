@@ -4,6 +4,7 @@ help and quit. ``SessionCommands`` is the part of ``PlaySession`` that runs them
 from __future__ import annotations
 
 import shlex
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from solvers.registry import AgentSpec
@@ -14,6 +15,17 @@ from tournament.advice.saving import RecordKeeper
 from tournament.advice.unknown import World, prefix
 
 COMMANDS = ("hint", "undo", "save", "board", "help", "quit")
+HELP = {  # what `help` says of each command (docs/advice.md's table, in the terminal)
+    "hint": "the hint agent's advice for the player to move, from your information state: "
+    f"its {COMPARED} most searched moves compared, and the opponent model its values assume",
+    "undo": "back to your previous decision (AI moves after it are played again)",
+    "save": "save [FILE] [--force]: write the game record (to --save or the --load record "
+    "when no FILE is given; --force to overwrite a file this session did not write)",
+    "board": "show the view and the legal moves again",
+    "help": "this list",
+    "quit": "stop: the game goes to --save when given, else unsaved moves to a recovery file",
+}
+TABLE_UNDO = "back to the last entry you typed (what followed from it is asked again)"
 
 
 class SessionCommands:
@@ -56,6 +68,13 @@ class SessionCommands:
             yours = not s.is_terminal() and not s.is_chance_node() and s.current_player() == p
             extra = ", or '?' for what you cannot see" if self.table_mode and not yours else ""
             self.say("type a number or a name" + extra + "; commands: " + ", ".join(COMMANDS))
+            for name in COMMANDS:
+                what = TABLE_UNDO if name == "undo" and self.table_mode else HELP[name]
+                self.say(
+                    textwrap.fill(
+                        what, 88, initial_indent=f"  {name:<7}", subsequent_indent=" " * 9
+                    )
+                )
             return "handled"
         if cmd == "board":
             (board or show)()
