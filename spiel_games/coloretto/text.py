@@ -70,7 +70,7 @@ def render(s: Core) -> str:
         cards = ", ".join(type_name(cfg, t) for t in row) or "-"
         lines.append(f"row {r + 1} [{status}]: {cards}")
     for p, col in enumerate(s.coll):
-        parts = [f"{type_name(cfg, t)} {k}" for t, k in enumerate(col[: cfg.colours]) if k]
+        parts = [f"{type_name(cfg, t)} x{k}" for t, k in enumerate(col[: cfg.colours]) if k]
         if col[cfg.plus2_type]:
             parts.append(f"+2 x{col[cfg.plus2_type]}")
         if col[cfg.joker_type]:
