@@ -195,3 +195,44 @@ def test_a_json_error_in_a_record_says_at_once(tmp_path):
     assert str(e.value) == (
         f"game record {str(path)!r} is not valid JSON: Invalid control character at line 1"
     )
+
+
+def _staufer_record(plies: int = 20):
+    """A Die Staufer record of a random game's first ``plies`` actions (job cards dealt)."""
+    import random
+
+    from tournament.records import record_of
+
+    gs = "python_staufer(players=3)"
+    state = spiel_games.load_game(gs).new_initial_state()
+    rng = random.Random(3)
+    for _ in range(plies):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return record_of(gs, state, 0, ["random"] * 3, state.history())
+
+
+def test_a_record_with_the_older_staufer_job_strings_still_replays():
+    """Was: a record saved before the job cards carried their printed names ('job region 1
+    for P1', now 'job region 1 for P1: Augsburg') was refused by play --load, review and
+    advise ('id 1 is ... here, but the record says ...'): only typed histories read them."""
+    record = _staufer_record()
+    jobs = [e for e in record.actions if e["action"].startswith("job ")]
+    assert jobs and all(": " in e["action"] for e in jobs)
+    for e in jobs:
+        e["action"] = e["action"].split(": ")[0]  # the string as older versions wrote it
+    game = spiel_games.load_game(record.game)
+    state, actions = R.replay_record(game, record)
+    assert actions == record.action_ids()
+
+
+def test_a_record_string_that_names_another_move_is_still_refused():
+    record = _staufer_record()
+    job = next(e for e in record.actions if e["action"].startswith("job region"))
+    other = 1 + int(job["action"].split()[2]) % 5  # another region's number
+    job["action"] = f"job region {other} for P1"
+    with pytest.raises(R.HistoryError, match="but the record says 'job region"):
+        R.replay_record(spiel_games.load_game(record.game), record)
