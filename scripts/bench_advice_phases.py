@@ -21,7 +21,6 @@ FIT_POSITIONS, EVAL_POSITIONS = 20, 40
 # positions to fit the floors on / to measure them on (300: positions no earlier run or
 # choice of the fitting rule has seen; 200 were the eval positions before issue 33)
 FIT_SEED, EVAL_SEED = 100, 300
-TOP = 3
 LADDER = ["random", "noisy(eps=0.3)", "heuristic", "ismcts(sims=25)", "ismcts(sims=200)"]
 LADDER_GAME = "python_coloretto(players=2)"
 LADDER_REVIEWER = "ismcts(sims=200)"  # below the default: the shared machine's time
@@ -74,14 +73,15 @@ def calibrate_position(task) -> dict:
     that search's own raw standard error: per unit [mean, se, big, big se]."""
     from solvers.base import Z95
     from solvers.search import analysis
-    from tournament.advice.advise import advise_state
+    from tournament.advice.advise import COMPARED, advise_state
 
     game_string, actions, i, small, big = task
     analysis.FLOOR.clear()  # raw intervals: the floors are fitted from these figures
     analysis.FLOOR_DEFAULT = {"value": 0.0, "margin": 0.0, "first": 0.0}
     state = _state(game_string, actions)
-    # the TOP most searched compared (advice compares COMPARED unless told): as measured
-    a = advise_state(game_string, state, small, top=TOP, compared=TOP, seed=i)
+    # what advice compares and lists by default: its COMPARED most searched moves (the
+    # constant itself, so the calibration follows it; the rows record it)
+    a = advise_state(game_string, state, small, top=COMPARED, compared=COMPARED, seed=i)
     ids = [m.action_id for m in a.moves]
     b = advise_state(game_string, state, big, top=1, compared=1, include=ids, seed=50_000 + i)
     found = {m.action_id: m for m in b.moves}
@@ -107,6 +107,8 @@ def calibrate_position(task) -> dict:
 
 
 def phase_calibration(args) -> dict:
+    from tournament.advice.advise import COMPARED
+
     count = (2, 3) if args.quick else (FIT_POSITIONS, EVAL_POSITIONS)
     small, big = ("ismcts(sims=30)", "ismcts(sims=240)") if args.quick else (DEFAULT, BIG)
     out = {}
@@ -121,6 +123,7 @@ def phase_calibration(args) -> dict:
         out[g] = {
             "small": small,
             "big": big,
+            "compared": COMPARED,  # the moves compared and listed at the default budget
             "fit": [r for (w, _), r in zip(tasks, rows, strict=True) if w == "fit"],
             "eval": [r for (w, _), r in zip(tasks, rows, strict=True) if w == "eval"],
         }

@@ -93,12 +93,21 @@ def _ref_se(c: dict) -> str:
     return "recorded" if rows and all(len(x) > 3 for x in rows) else "not recorded"
 
 
+def compared(c: dict) -> int:
+    """The moves a game's calibration compared and listed at the default budget (rows
+    measured before it was recorded compared the 3 most searched)."""
+    return int(c.get("compared", 3))
+
+
 def render_calibration(cal: dict, floors: dict) -> list[str]:
+    from tournament.advice.advise import COMPARED  # what advice compares: what is measured
+
     out = [
         "## Honest intervals",
         "",
         "For each game, positions from games of the heuristic with 15% random moves: the"
-        " listed moves (up to 3) at the default budget, and the same moves' values in a"
+        f" listed moves (up to {COMPARED}, the most searched, as advice compares and lists"
+        " them by default) at the default budget, and the same moves' values in a"
         " search with 8 times the budget (another seed). The raw interval (mean +- 1.96"
         " standard errors of the paired samples) covers the larger search's value far less"
         " often than 95%: the larger search's deeper tree moves the values. So the interval"
@@ -132,6 +141,14 @@ def render_calibration(cal: dict, floors: dict) -> list[str]:
             f" | {ok} |"
         )
     out.append("")
+    other = [f"{game} ({compared(c)})" for game, c in cal.items() if compared(c) != COMPARED]
+    if other:
+        out += [
+            f"Not measured with the {COMPARED} moves advice compares yet (moves compared):"
+            f" {', '.join(other)}. Their coverage describes that many moves, not what advice"
+            " shows now.",
+            "",
+        ]
     stale = [game for game, c in cal.items() if _ref_se(c) == "not recorded"]
     if stale:
         out += [
