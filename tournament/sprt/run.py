@@ -29,6 +29,7 @@ import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import ForeignOutputError
+from spiel_games.common.files import read_regular
 from tournament.config import TournamentConfig, build_config
 from tournament.ledger import read_ledger, read_manifest
 from tournament.runner import RunSummary, run_tournament
@@ -37,6 +38,7 @@ from tournament.sprt.gsprt import Bounds, SprtError
 from tournament.sprt.state import LIVE_MIN_SETS, A, B, SprtState, Verdict, set_score
 
 SIDECAR = ".sprt.json"  # the test's bounds, beside the ledger's manifest
+MAX_SIDECAR_BYTES = 1 << 20  # a few hundred bytes: read no further
 DEFAULT_MAX_GAMES = 20_000
 FILLER = "filler"
 
@@ -198,17 +200,27 @@ class SprtSource:
         return max(left, 0) * st.games_per_set
 
 
-def check_sidecar(directory: Path, req: SprtRequest) -> bool:
-    """Refuse a ledger that holds a test with other bounds; True when the file exists."""
+def read_sidecar(directory: Path) -> dict | None:
+    """The test's bounds file in ``directory`` (``write_sidecar``), None when there is
+    none; SprtError naming it when it is not a file (a pipe is not waited on), cannot be
+    read or holds no JSON object."""
     path = Path(directory) / SIDECAR
-    if not path.exists():
-        return False
     try:
-        old = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
+        old = json.loads(read_regular(path, MAX_SIDECAR_BYTES))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:  # a pipe, a device, a truncated file
         raise SprtError(f"{path}: unreadable ({e})") from None
     if not isinstance(old, dict):
-        raise SprtError(f"{path}: not an SPRT's bounds (a JSON object); use another --out")
+        raise SprtError(f"{path}: not an SPRT's bounds (a JSON object)")
+    return old
+
+
+def check_sidecar(directory: Path, req: SprtRequest) -> bool:
+    """Refuse a ledger that holds a test with other bounds; True when the file exists."""
+    old = read_sidecar(directory)
+    if old is None:
+        return False
     new = req.sidecar()
     if old != new:
         for key in ("bounds", "max_games"):
@@ -285,7 +297,10 @@ def read_sprt(directory: Path) -> tuple[Verdict, dict]:
     directory = Path(directory)
     try:
         manifest = read_manifest(directory)
-        side = json.loads((directory / SIDECAR).read_text())["bounds"]
+        side = read_sidecar(directory)
+        if side is None:
+            raise ValueError(f"no {SIDECAR}, which holds its bounds")
+        side = side["bounds"]
         if not isinstance(side, dict):
             raise ValueError("its bounds are not an object")
     except (OSError, ValueError, KeyError, TypeError) as e:

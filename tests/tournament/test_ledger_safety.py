@@ -1,0 +1,128 @@
+"""The ledger's data safety: a pipe named like a ledger file is refused unread, an --out
+inside a ledger is refused before it is made, a full disk says what the ledger holds and
+leaves no lock behind, and a damaged part or SPRT sidecar is refused with what to do."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament.cli import app
+from tournament.config import build_config
+from tournament.ledger import LedgerError, read_ledger
+from tournament.runner import run_tournament
+from tournament.sprt.gsprt import Bounds, SprtError
+from tournament.sprt.run import SIDECAR, SprtRequest, play_sprt, read_sprt
+
+cli = CliRunner()
+GAME2 = "python_coloretto(players=2)"
+pipes = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+
+
+def _invoke(*args):
+    return cli.invoke(app, [str(a) for a in args])
+
+
+def _listing(d):
+    return sorted((p.name, p.stat().st_mtime_ns) for p in d.iterdir())
+
+
+def _ledger(tmp_path, make_raw, write_toml):
+    """A finished 8-game ledger (4 batches of 2) and its config file."""
+    raw = make_raw(seeds_per_lineup=4, batch_size=2)
+    out = tmp_path / "t"
+    run_tournament(build_config(raw), out, executor="serial")
+    return out, write_toml(raw)
+
+
+def _release_later(fifo, seconds: float = 5.0) -> None:
+    """Open the pipe for writing after a while, so that a reader hanging on it (the old
+    code) is released and fails its test instead of hanging the suite."""
+
+    def release():
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # no reader: the code under test never opened it
+            return
+        os.close(fd)
+
+    timer = threading.Timer(seconds, release)
+    timer.daemon = True
+    timer.start()
+
+
+def _refused(argv, fifo, says, code=1):
+    _release_later(fifo)
+    r = _invoke(*argv)
+    assert r.exit_code == code and r.stderr.count("\n") == 1, (argv, r.output)
+    assert r.stderr.startswith("error: ") and says in r.stderr, (argv, r.stderr)
+
+
+@pipes
+def test_a_part_that_is_a_pipe_is_refused_unread(tmp_path, make_raw, write_toml):
+    """Was: ratings, replay, review and a resume waited forever for a writer (pyarrow
+    opened the pipe in a worker thread, and SIGTERM waited for that thread)."""
+    out, toml = _ledger(tmp_path, make_raw, write_toml)
+    part = sorted(out.glob("part-*.parquet"))[0]
+    part.unlink()
+    os.mkfifo(part)
+    before = _listing(out)
+    says = f"{part} is a pipe (FIFO), not a file; delete it and rerun"
+    for argv in (
+        ["ratings", out],
+        ["replay", out, "0" * 16],
+        ["review", out, "--list"],
+        ["tournament", "run", toml, "--out", out, "--executor", "serial", "-q"],
+    ):
+        _refused(argv, part, says)
+    assert _listing(out) == before
+
+
+@pipes
+def test_a_manifest_that_is_a_pipe_is_refused_unread(tmp_path, make_raw, write_toml):
+    """Was: every command reading the ledger waited forever on manifest.json."""
+    out, toml = _ledger(tmp_path, make_raw, write_toml)
+    manifest = out / "manifest.json"
+    manifest.unlink()
+    os.mkfifo(manifest)
+    before = _listing(out)
+    says = f"{manifest}: unreadable manifest (is a pipe (FIFO), not a file)"
+    run = ["tournament", "run", toml, "--out", out, "--executor", "serial", "-q"]
+    for argv in (["ratings", out], ["replay", out, "0" * 16], run, [*run, "--dry-run"]):
+        _refused(argv, manifest, says)
+    assert _listing(out) == before
+
+
+def test_a_ledger_error_names_the_part_for_read_ledger_too(tmp_path, make_raw, write_toml):
+    """The library call says the same as the commands."""
+    out, _ = _ledger(tmp_path, make_raw, write_toml)
+    part = sorted(out.glob("part-*.parquet"))[0]
+    part.unlink()
+    part.mkdir()
+    with pytest.raises(LedgerError, match="is a directory, not a file; delete it"):
+        read_ledger(out)
+
+
+REQ = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 100.0), max_games=4)
+SPRT = ["sprt", GAME2, "heuristic", "random", "--elo1", "100", "--max-games", "4"]
+
+
+def _sprt(tmp_path):
+    out = tmp_path / "s"
+    play_sprt(REQ, out, executor="serial")
+    return out, [*SPRT, "--out", out, "--executor", "serial", "-q"]
+
+
+@pipes
+def test_a_sidecar_that_is_a_pipe_is_refused_unread(tmp_path):
+    """Was: the resume and read_sprt waited forever for a writer."""
+    out, argv = _sprt(tmp_path)
+    (out / SIDECAR).unlink()
+    os.mkfifo(out / SIDECAR)
+    _refused(argv, out / SIDECAR, f"{out / SIDECAR}: unreadable (is a pipe (FIFO), not a file)")
+    _release_later(out / SIDECAR)
+    with pytest.raises(SprtError, match="is a pipe"):
+        read_sprt(out)
