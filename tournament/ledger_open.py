@@ -25,10 +25,47 @@ class ForeignLedgerError(LedgerError, ForeignOutputError):
     run's (a wrong ``--out``, exit 2), refused before anything is written."""
 
 
+def ledger_around(path: str | Path) -> Path | None:
+    """The ledger folder ``path`` lies inside (the nearest folder above it that holds a
+    ledger: a meeple ledger manifest, or batch files beside a damaged one), or None. A
+    folder or a ``*.parquet`` file written there makes every read of that ledger refuse it
+    (a foreign file), so no output may go there."""
+    try:
+        above = Path(path).resolve().parents
+    except (OSError, RuntimeError):  # a symlink loop: the run's own mkdir says so
+        return None
+    return next((d for d in above if _is_ledger(d)), None)
+
+
+def _is_ledger(d: Path) -> bool:
+    if not (d / MANIFEST).exists():
+        return False
+    try:
+        read_manifest(d)
+        return True
+    except LedgerError:  # a damaged manifest: a ledger still when it holds batches
+        try:
+            return any(_PART.match(p.name) for p in d.iterdir())
+        except OSError:
+            return False
+
+
+def check_not_inside(d: Path) -> None:
+    """Refuse a ledger ``d`` inside another ledger (``ledger_around``), before it is made."""
+    if (around := ledger_around(d)) is not None:
+        shown = next((p for p in Path(d).parents if p.resolve() == around), around)
+        raise ForeignLedgerError(
+            f"{d} is inside the ledger {shown}, which holds only its own files (a folder "
+            "in it makes every read of it refuse it); use a directory outside it"
+        )
+
+
 def check_manifest(d: Path, manifest: dict) -> bool:
-    """Refuse a DIR that holds another tournament or other files, as a run would, writing
-    nothing (``--dry-run`` calls it without the lock); True when DIR holds this exact
-    config's manifest already, False when the run would create it."""
+    """Refuse a DIR that holds another tournament or other files, or lies inside another
+    ledger, as a run would, writing nothing (``--dry-run`` calls it without the lock);
+    True when DIR holds this exact config's manifest already, False when the run would
+    create it."""
+    check_not_inside(d)
     if (d / MANIFEST).exists():
         old = read_manifest(d)
         if old["config_hash"] != manifest["config_hash"]:
@@ -65,6 +102,7 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
     d = Path(directory)
     if d.exists() and not d.is_dir():
         raise ForeignLedgerError(f"{d} exists and is not a directory")
+    check_not_inside(d)  # before a folder is made there
     made_dir = not d.exists()
     try:
         d.mkdir(parents=True, exist_ok=True)

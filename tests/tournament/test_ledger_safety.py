@@ -126,3 +126,26 @@ def test_a_sidecar_that_is_a_pipe_is_refused_unread(tmp_path):
     _release_later(out / SIDECAR)
     with pytest.raises(SprtError, match="is a pipe"):
         read_sprt(out)
+
+
+def test_an_out_inside_a_ledger_is_refused_before_it_is_made(tmp_path, make_raw, write_toml):
+    """Was: `tournament run --out LEDGER/nested` played into a folder inside the ledger,
+    and `ratings LEDGER` then refused the ledger ("foreign file in the ledger")."""
+    out, toml = _ledger(tmp_path, make_raw, write_toml)
+    before = _listing(out)
+    (tmp_path / "link").symlink_to(out)
+    for inner, ledger in (
+        (out / "nested", out),
+        (out / "a" / "b", out),
+        (tmp_path / "x" / ".." / "t" / "y", tmp_path / "x" / ".." / "t"),
+        (tmp_path / "link" / "z", tmp_path / "link"),
+    ):
+        for extra in ([], ["--dry-run"]):
+            r = _invoke("tournament", "run", toml, "--out", inner, "-q", *extra)
+            assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+            assert f"{inner} is inside the ledger {ledger}, " in r.stderr, r.stderr
+    sprt = ["sprt", GAME2, "heuristic", "random", "--max-games", "4", "--out", out / "s"]
+    r = _invoke(*sprt, "--executor", "serial", "-q")
+    assert r.exit_code == 2 and "is inside the ledger" in r.stderr, r.output
+    assert _listing(out) == before
+    assert _invoke("ratings", out).exit_code == 0
