@@ -60,6 +60,15 @@ def check_not_inside(d: Path) -> None:
         )
 
 
+def batch_files(directory: Path) -> list[Path]:
+    """The finished batch files ``directory`` holds, by their names (none when it is no
+    folder); read_ledger checks them."""
+    try:
+        return [p for p in Path(directory).iterdir() if _PART.match(p.name)]
+    except OSError:
+        return []
+
+
 def check_manifest(d: Path, manifest: dict) -> bool:
     """Refuse a DIR that holds another tournament or other files, or lies inside another
     ledger, as a run would, writing nothing (``--dry-run`` calls it without the lock);
@@ -124,13 +133,15 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
             raise LedgerError(f"{d} was removed by another run while this one waited; rerun")
         try:
             created = _check_or_write_manifest(d, manifest)
-        except LedgerError:  # refused: take back what this call added (still locked)
-            if made_lock:
+        except (LedgerError, OSError) as e:  # refused, or a full disk: take back what this
+            if made_lock:  # call added (still locked)
                 (d / LOCK).unlink(missing_ok=True)
             if made_dir:
                 with contextlib.suppress(OSError):
                     d.rmdir()
-            raise
+            if isinstance(e, LedgerError):
+                raise
+            raise LedgerError(_cannot(d, made_dir, e)) from None
         yield created
     finally:
         os.close(fd)  # closing releases the lock

@@ -4,6 +4,7 @@ leaves no lock behind, and a damaged part or SPRT sidecar is refused with what t
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 
@@ -149,3 +150,42 @@ def test_an_out_inside_a_ledger_is_refused_before_it_is_made(tmp_path, make_raw,
     assert r.exit_code == 2 and "is inside the ledger" in r.stderr, r.output
     assert _listing(out) == before
     assert _invoke("ratings", out).exit_code == 0
+
+
+def _full_disk(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_full_disk_before_the_manifest_leaves_nothing(
+    tmp_path, make_raw, write_toml, monkeypatch
+):
+    """Was: 'finished batches are in OUT' though nothing was, and OUT/.lock left behind."""
+    from tournament import ledger_open
+
+    monkeypatch.setattr(ledger_open, "atomic_write_bytes", _full_disk)
+    out = tmp_path / "tt"
+    r = _invoke("tournament", "run", write_toml(make_raw()), "--out", out, "-q")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr == f"error: {out}: cannot create the ledger (No space left on device)\n"
+    assert not out.exists()
+    out.mkdir()  # made by the user: kept, with nothing added
+    r = _invoke("tournament", "run", write_toml(make_raw()), "--out", out, "-q")
+    assert r.exit_code == 1 and "cannot write the ledger (No space left" in r.stderr
+    assert list(out.iterdir()) == []
+
+
+def test_a_full_disk_on_a_ledger_without_batches_says_none_finished(
+    tmp_path, make_raw, write_toml, monkeypatch
+):
+    """Was: 'finished batches are in OUT' whenever OUT existed: here it holds the manifest
+    of a run killed before its first batch, and no batch."""
+    from tournament import runner
+
+    out, toml = _ledger(tmp_path, make_raw, write_toml)
+    for part in out.glob("part-*.parquet"):
+        part.unlink()
+    monkeypatch.setattr(runner, "write_batch", _full_disk)
+    r = _invoke("tournament", "run", toml, "--out", out, "--executor", "serial", "-q")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert "(OSError: No space left on device); no batch had finished" in r.stderr, r.stderr
+    assert "finished batches are in" not in r.stderr
