@@ -289,7 +289,7 @@ def _check_part(p: Path, f, run_id: str, columns: list[str] | None) -> pa.Table:
         rows = pf.metadata.num_rows
     except Exception as e:
         raise LedgerError(
-            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"
+            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]}); {_redo(p)}"
         ) from None
     missing = SCHEMA.names[len(names) :]  # version 1 or 2: the columns added since
     if names != SCHEMA.names[: len(names)] or len(missing) > len(_ADDED):
@@ -312,7 +312,7 @@ def _check_part(p: Path, f, run_id: str, columns: list[str] | None) -> pa.Table:
                 t = t.append_column(name, pa.nulls(t.num_rows, SCHEMA.field(name).type))
     except Exception as e:
         raise LedgerError(
-            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"
+            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]}); {_redo(p)}"
         ) from None
     try:
         t = t.cast(pa.schema([SCHEMA.field(c) for c in cols]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
 import threading
 
 import pytest
@@ -189,3 +190,53 @@ def test_a_full_disk_on_a_ledger_without_batches_says_none_finished(
     assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
     assert "(OSError: No space left on device); no batch had finished" in r.stderr, r.stderr
     assert "finished batches are in" not in r.stderr
+
+
+def test_a_truncated_part_says_what_to_do_and_that_works(tmp_path, make_raw, write_toml):
+    """Was: 'unreadable or truncated Parquet file (...)' and nothing about the fix."""
+    out, toml = _ledger(tmp_path, make_raw, write_toml)
+    whole = read_ledger(out).table.sort_by("game_id").drop_columns(["duration"])
+    part = sorted(out.glob("part-*.parquet"))[1]
+    part.write_bytes(part.read_bytes()[:-100])
+    r = _invoke("ratings", out)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr.startswith(f"error: {part}: unreadable or truncated Parquet file (")
+    assert r.stderr.endswith(
+        "; delete it and rerun the command that wrote the ledger: only its 2 games are "
+        "played again\n"
+    )
+    part.unlink()
+    r = _invoke("tournament", "run", toml, "--out", out, "--executor", "serial", "-q")
+    assert r.exit_code == 0 and r.stdout.startswith("2 game(s) played, 6 already"), r.output
+    again = read_ledger(out).table.sort_by("game_id").drop_columns(["duration"])
+    assert again.equals(whole)
+
+
+def test_a_missing_sidecar_is_refused_when_the_ledger_holds_games(tmp_path):
+    """Was: a rerun wrote the bounds it was given over the lost ones, and went on with the
+    test's games under them (other bounds, another test half-way)."""
+    out, argv = _sprt(tmp_path)
+    (out / SIDECAR).unlink()
+    before = _listing(out)
+    r = _invoke(*argv[:5], "50", *argv[6:])  # other bounds: nothing says they are not
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert f"error: {out} holds 4 games of this SPRT but not its bounds" in r.stderr
+    assert _listing(out) == before
+    for part in out.glob("part-*.parquet"):  # no game: nothing to guard, written afresh
+        part.unlink()
+    assert _invoke(*argv).exit_code == 0 and (out / SIDECAR).exists()
+
+
+def test_a_damaged_sidecar_says_how_to_write_it_back_and_that_works(tmp_path):
+    """Was: '.sprt.json: unreadable (...)' and nothing about the fix."""
+    out, argv = _sprt(tmp_path)
+    (out / SIDECAR).write_text((out / SIDECAR).read_text()[:20])
+    r = _invoke(*argv)
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr.startswith(f"error: {out / SIDECAR}: unreadable (")
+    assert "delete it and, if the test was started with the bounds" in r.stderr
+    command = r.stderr.split("write them back: ")[1].split("; else use another --out")[0]
+    (out / SIDECAR).unlink()
+    subprocess.run(["sh", "-c", command], check=True)
+    assert _invoke(*argv).exit_code == 0
+    assert read_sprt(out)[0].games == 4
