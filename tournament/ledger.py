@@ -29,7 +29,14 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from spiel_games.common.errors import MeepleError
-from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes
+from spiel_games.common.files import (
+    TMP_PREFIX,
+    FileTooLarge,
+    NotRegularFile,
+    atomic_write_bytes,
+    open_regular,
+    read_regular,
+)
 from tournament.config import TournamentConfig, config_to_toml_dict
 
 LEDGER_VERSION = 3
@@ -77,6 +84,11 @@ SCHEMA = pa.schema(
 _DICT_COLUMNS = [f.name for f in SCHEMA if "dictionary" in str(f.type)]
 MANIFEST = "manifest.json"
 LOCK = ".lock"
+# Every file a ledger read opens is checked to be a regular file first (open_regular): a
+# pipe named like a part or the manifest would wait for a writer forever. The limits are
+# not the point: a manifest is kilobytes to megabytes, a part well under a gigabyte.
+MAX_MANIFEST_BYTES = 1 << 30
+MAX_PART_BYTES = 1 << 36
 _PART = re.compile(r"^part-[0-9a-f]{16}-\d+\.parquet$")
 
 
@@ -135,10 +147,12 @@ def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[i
 def read_manifest(directory: Path) -> dict:
     path = Path(directory) / MANIFEST
     try:
-        m = json.loads(path.read_text())
+        m = json.loads(read_regular(path, MAX_MANIFEST_BYTES))
     except FileNotFoundError:
         raise NoLedgerError(f"{directory}: no {MANIFEST}; not a meeple ledger") from None
-    except OSError as e:  # a directory, or a file this user may not read
+    except (NotRegularFile, FileTooLarge) as e:  # a pipe, a device: refused unread
+        raise LedgerError(f"{path}: unreadable manifest ({e})") from None
+    except OSError as e:  # a file this user may not read
         raise LedgerError(f"{path}: unreadable manifest ({e.strerror or e})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise LedgerError(f"{path}: unreadable manifest ({e})") from None
@@ -247,15 +261,35 @@ def _castable(stored: pa.DataType, wanted: pa.DataType) -> bool:
         return False
 
 
+def _redo(p: Path) -> str:
+    """What to do about the damaged batch file ``p``: its games are played again."""
+    n = int(p.stem.rsplit("-", 1)[1])
+    games = "its game is" if n == 1 else f"its {n} games are"
+    return f"delete it and rerun the command that wrote the ledger: only {games} played again"
+
+
 def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Table:
-    """Read one batch file and check it: schema, row count (in its name) and run id."""
+    """Read one batch file and check it: a regular file (a pipe is not waited on), its
+    schema, row count (in its name) and run id."""
     try:
-        pf = pq.ParquetFile(p)
+        f = open_regular(p, MAX_PART_BYTES)
+    except (NotRegularFile, FileTooLarge) as e:
+        raise LedgerError(f"{p} {e}; {_redo(p)}") from None
+    except OSError as e:  # a file this user may not read, one removed meanwhile
+        raise LedgerError(f"{p}: unreadable ({e.strerror or e})") from None
+    with f:
+        return _check_part(p, f, run_id, columns)
+
+
+def _check_part(p: Path, f, run_id: str, columns: list[str] | None) -> pa.Table:
+    """``_read_part`` of the open file ``f``."""
+    try:
+        pf = pq.ParquetFile(f)
         names = pf.schema_arrow.names
         rows = pf.metadata.num_rows
     except Exception as e:
         raise LedgerError(
-            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"
+            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]}); {_redo(p)}"
         ) from None
     missing = SCHEMA.names[len(names) :]  # version 1 or 2: the columns added since
     if names != SCHEMA.names[: len(names)] or len(missing) > len(_ADDED):
@@ -278,7 +312,7 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
                 t = t.append_column(name, pa.nulls(t.num_rows, SCHEMA.field(name).type))
     except Exception as e:
         raise LedgerError(
-            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]})"
+            f"{p}: unreadable or truncated Parquet file ({str(e).splitlines()[0]}); {_redo(p)}"
         ) from None
     try:
         t = t.cast(pa.schema([SCHEMA.field(c) for c in cols]))
@@ -323,9 +357,13 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
             raise LedgerError(f"{p}: foreign file in the ledger; refusing to use it")
         else:
             ignored.append(p)
-    # Parquet decoding releases the GIL: a few threads hide the per-file open cost.
-    with ThreadPoolExecutor(max_workers=4) as pool:
+    # Parquet decoding releases the GIL: a few threads hide the per-file open cost. A
+    # refused file or Ctrl-C ends the read without reading the files still queued.
+    pool = ThreadPoolExecutor(max_workers=4)
+    try:
         tables = list(pool.map(lambda p: _read_part(p, manifest["run_id"], columns), paths))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     files = paths
     if tables:
         table = pa.concat_tables(tables)

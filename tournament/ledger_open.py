@@ -25,10 +25,56 @@ class ForeignLedgerError(LedgerError, ForeignOutputError):
     run's (a wrong ``--out``, exit 2), refused before anything is written."""
 
 
+def ledger_around(path: str | Path) -> Path | None:
+    """The ledger folder ``path`` lies inside (the nearest folder above it that holds a
+    ledger: a meeple ledger manifest, or batch files beside a damaged one), or None. A
+    folder or a ``*.parquet`` file written there makes every read of that ledger refuse it
+    (a foreign file), so no output may go there."""
+    try:
+        above = Path(path).resolve().parents
+    except (OSError, RuntimeError):  # a symlink loop: the run's own mkdir says so
+        return None
+    return next((d for d in above if _is_ledger(d)), None)
+
+
+def _is_ledger(d: Path) -> bool:
+    if not (d / MANIFEST).exists():
+        return False
+    try:
+        read_manifest(d)
+        return True
+    except LedgerError:  # a damaged manifest: a ledger still when it holds batches
+        try:
+            return any(_PART.match(p.name) for p in d.iterdir())
+        except OSError:
+            return False
+
+
+def check_not_inside(d: Path) -> None:
+    """Refuse a ledger ``d`` inside another ledger (``ledger_around``), before it is made."""
+    if (around := ledger_around(d)) is not None:
+        shown = next((p for p in Path(d).parents if p.resolve() == around), around)
+        raise ForeignLedgerError(
+            f"{d} is inside the ledger {shown}, which holds only its own files (a folder "
+            "in it makes every read of it refuse it); use a directory outside it"
+        )
+
+
+def batch_files(directory: Path) -> list[Path]:
+    """The finished batch files ``directory`` holds, by their names (none when it is no
+    folder); read_ledger checks them."""
+    try:
+        return [p for p in Path(directory).iterdir() if _PART.match(p.name)]
+    except OSError:
+        return []
+
+
 def check_manifest(d: Path, manifest: dict) -> bool:
-    """Refuse a DIR that holds another tournament or other files, as a run would, writing
-    nothing (``--dry-run`` calls it without the lock); True when DIR holds this exact
-    config's manifest already, False when the run would create it."""
+    """Refuse a DIR that holds another tournament or other files, or lies inside another
+    ledger, as a run would, writing nothing (``--dry-run`` calls it without the lock);
+    True when DIR holds this exact config's manifest already, False when the run would
+    create it."""
+    check_not_inside(d)
     if (d / MANIFEST).exists():
         old = read_manifest(d)
         if old["config_hash"] != manifest["config_hash"]:
@@ -65,6 +111,7 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
     d = Path(directory)
     if d.exists() and not d.is_dir():
         raise ForeignLedgerError(f"{d} exists and is not a directory")
+    check_not_inside(d)  # before a folder is made there
     made_dir = not d.exists()
     try:
         d.mkdir(parents=True, exist_ok=True)
@@ -86,13 +133,15 @@ def open_for_run(directory: Path, manifest: dict) -> Iterator[bool]:
             raise LedgerError(f"{d} was removed by another run while this one waited; rerun")
         try:
             created = _check_or_write_manifest(d, manifest)
-        except LedgerError:  # refused: take back what this call added (still locked)
-            if made_lock:
+        except (LedgerError, OSError) as e:  # refused, or a full disk: take back what this
+            if made_lock:  # call added (still locked)
                 (d / LOCK).unlink(missing_ok=True)
             if made_dir:
                 with contextlib.suppress(OSError):
                     d.rmdir()
-            raise
+            if isinstance(e, LedgerError):
+                raise
+            raise LedgerError(_cannot(d, made_dir, e)) from None
         yield created
     finally:
         os.close(fd)  # closing releases the lock

@@ -6,7 +6,6 @@ Markdown table lines (scripts/bench_strength.py writes docs/STRENGTH.md from the
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import time
@@ -26,7 +25,7 @@ from tournament.ratings.pairs import small_sample_factor
 from tournament.runner import run_tournament
 from tournament.seating import cyclic_orders
 from tournament.sprt.gsprt import PRESETS, Bounds
-from tournament.sprt.run import SIDECAR, SprtRequest, play_sprt, read_sprt
+from tournament.sprt.run import SprtRequest, play_sprt, read_sidecar, read_sprt
 
 BOOT = 2000  # bootstrap draws for the intervals
 DEFAULT = "ismcts(sims=400)"  # the default search, the agent the benchmark measures
@@ -382,7 +381,7 @@ def _same_test(manifest: dict, req: SprtRequest, where: Path) -> None:
     named = {"A": req.spec_a, "B": req.spec_b}
     if req.filler != "ab":
         named["filler"] = req.filler
-    side = json.loads((where / SIDECAR).read_text())["bounds"]
+    side = (read_sidecar(where) or {})["bounds"]  # read_sprt has checked it
     if (
         agents != named
         or t["seed"] != req.seed

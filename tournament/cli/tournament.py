@@ -124,7 +124,7 @@ def _play(cfg, out: Path, workers: int, address: str | None, executor: str, disp
                 source=source,
             )
     except KeyboardInterrupt as stop:
-        kept = f"finished batches are in {out}" if out.exists() else "no batch had finished"
+        kept = _kept(out)
         word, code = stop_words(stop)
         raise fail(f"{word}; {kept}: rerun the same command to resume", code) from None
     except typer.Exit:  # a domain error, already reported in one line
@@ -133,10 +133,19 @@ def _play(cfg, out: Path, workers: int, address: str | None, executor: str, disp
         if isinstance(e, BrokenPipeError) and stdout_closed():
             raise  # --verbose's reader went away: a quiet exit (MeepleGroup.invoke)
         text = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        kept = f"finished batches are in {out}" if out.exists() else "no batch had finished"
+        if isinstance(e, OSError) and e.strerror:  # a full disk: its words, not "[Errno 28]"
+            text = e.strerror + (f": {e.filename}" if e.filename else "")
         why = f"tournament stopped ({type(e).__name__}: {text})"
-        raise fail(f"{why}; {kept}: rerun to resume", 1) from None
+        raise fail(f"{why}; {_kept(out)}: rerun to resume", 1) from None
     return summary, source
+
+
+def _kept(out: Path) -> str:
+    """What a stopped run leaves in ``out``, as the files there say (a resumed ledger keeps
+    the batches of earlier runs; one whose manifest alone was written holds none)."""
+    from tournament.ledger_open import batch_files  # deferred: fast --help
+
+    return f"finished batches are in {out}" if batch_files(out) else "no batch had finished"
 
 
 def _check_out(cfg, out: Path) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,14 +30,17 @@ import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import ForeignOutputError
+from spiel_games.common.files import read_regular
 from tournament.config import TournamentConfig, build_config
-from tournament.ledger import read_ledger, read_manifest
+from tournament.ledger import NoLedgerError, read_ledger, read_manifest
+from tournament.ledger_open import batch_files
 from tournament.runner import RunSummary, run_tournament
 from tournament.schedule import GameTask, schedule
 from tournament.sprt.gsprt import Bounds, SprtError
 from tournament.sprt.state import LIVE_MIN_SETS, A, B, SprtState, Verdict, set_score
 
 SIDECAR = ".sprt.json"  # the test's bounds, beside the ledger's manifest
+MAX_SIDECAR_BYTES = 1 << 20  # a few hundred bytes: read no further
 DEFAULT_MAX_GAMES = 20_000
 FILLER = "filler"
 
@@ -198,17 +202,39 @@ class SprtSource:
         return max(left, 0) * st.games_per_set
 
 
-def check_sidecar(directory: Path, req: SprtRequest) -> bool:
-    """Refuse a ledger that holds a test with other bounds; True when the file exists."""
+def read_sidecar(directory: Path) -> dict | None:
+    """The test's bounds file in ``directory`` (``write_sidecar``), None when there is
+    none; SprtError naming it when it is not a file (a pipe is not waited on), cannot be
+    read or holds no JSON object."""
     path = Path(directory) / SIDECAR
-    if not path.exists():
-        return False
     try:
-        old = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
+        old = json.loads(read_regular(path, MAX_SIDECAR_BYTES))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:  # a pipe, a device, a truncated file
         raise SprtError(f"{path}: unreadable ({e})") from None
     if not isinstance(old, dict):
-        raise SprtError(f"{path}: not an SPRT's bounds (a JSON object); use another --out")
+        raise SprtError(f"{path}: not an SPRT's bounds (a JSON object)")
+    return old
+
+
+def check_sidecar(directory: Path, req: SprtRequest, cfg: TournamentConfig) -> bool:
+    """Refuse a ledger that holds a test with other bounds, or games of this test (``cfg``)
+    without its bounds (a missing or damaged ``SIDECAR``: resumed under the bounds given
+    now, the test could change half-way); True when the file exists."""
+    directory = Path(directory)
+    try:
+        old = read_sidecar(directory)
+    except SprtError as e:
+        fix = _restore(directory, req, _games(directory, cfg), damaged=True)
+        raise SprtError(f"{e}; {fix}") from None
+    if old is None:
+        if games := _games(directory, cfg):
+            raise SprtError(
+                f"{directory} holds {games} games of this SPRT but not its bounds ({SIDECAR} "
+                f"is missing): {_restore(directory, req, games)}"
+            )
+        return False
     new = req.sidecar()
     if old != new:
         for key in ("bounds", "max_games"):
@@ -218,6 +244,32 @@ def check_sidecar(directory: Path, req: SprtRequest) -> bool:
                     "use another --out"
                 )
     return True
+
+
+def _games(directory: Path, cfg: TournamentConfig) -> int:
+    """The games ``directory``'s batch files hold (by their names) when it is the ledger
+    of this test (its manifest is ``cfg``'s), else 0."""
+    try:
+        if read_manifest(directory)["config_hash"] != cfg.config_hash:
+            return 0  # another tournament: the run refuses it (exit 2)
+    except NoLedgerError:
+        return 0
+    return sum(int(p.stem.rsplit("-", 1)[1]) for p in batch_files(directory))
+
+
+def _restore(directory: Path, req: SprtRequest, games: int, damaged: bool = False) -> str:
+    """What to do about a missing or ``damaged`` sidecar of a ledger holding ``games`` of
+    the test: without games, nothing is lost by starting again; with games, only the
+    bounds the test was started with may go on."""
+    path = directory / SIDECAR
+    if not games:
+        return "the ledger holds no game yet: delete it and rerun"
+    text = json.dumps(req.sidecar(), separators=(",", ":"))
+    return (
+        f"{'delete it and, ' if damaged else ''}if the test was started with the bounds and "
+        f"--max-games given now, write them back: printf '%s\\n' {shlex.quote(text)} > "
+        f"{shlex.quote(str(path))}; else use another --out"
+    )
 
 
 def write_sidecar(directory: Path, req: SprtRequest) -> None:
@@ -242,7 +294,7 @@ def play_sprt(
     players = spiel_games.load_game(req.game).num_players()
     cfg, games_per_set = sprt_config(req, players)
     out = Path(out)
-    had_sidecar = out.is_dir() and check_sidecar(out, req)
+    had_sidecar = out.is_dir() and check_sidecar(out, req, cfg)
     state = SprtState(cfg, req.bounds, games_per_set)
     tasks = schedule(cfg)
     source = SprtSource(state, tasks, on_step, on_start=lambda: write_sidecar(out, req))
@@ -285,7 +337,10 @@ def read_sprt(directory: Path) -> tuple[Verdict, dict]:
     directory = Path(directory)
     try:
         manifest = read_manifest(directory)
-        side = json.loads((directory / SIDECAR).read_text())["bounds"]
+        side = read_sidecar(directory)
+        if side is None:
+            raise ValueError(f"no {SIDECAR}, which holds its bounds")
+        side = side["bounds"]
         if not isinstance(side, dict):
             raise ValueError("its bounds are not an object")
     except (OSError, ValueError, KeyError, TypeError) as e:
