@@ -4,8 +4,8 @@ A session writes only to files it owns: the record it loaded, the ``--save`` pat
 that file did not exist yet, or ``--force`` was given) and any file it has written
 itself. Every write is atomic, so a crash mid-save leaves the old record intact. When the
 session stops with moves that no save holds (``quit``, end of input, Ctrl-C, an AI
-failure, the end of the game) and no ``--save`` path takes them, they go to a new file in
-the recovery directory, and the session says where.
+failure, the end of the game, an error) and no ``--save`` path takes them, they go to a
+new file in the recovery directory, and the session says where.
 """
 
 from __future__ import annotations
@@ -202,6 +202,10 @@ class RecordKeeper:
                     pass
             except FileExistsError:
                 continue
-            atomic_write_text(path, record.dumps())
+            try:
+                atomic_write_text(path, record.dumps())
+            except BaseException:  # a full disk: no empty file left that --load refuses
+                path.unlink(missing_ok=True)
+                raise
             return path
         raise OSError(f"no free recovery file name in {folder}")

@@ -330,7 +330,7 @@ def play_cmd(
                 force=force,
                 err=sys.stderr,
             )
-    with stop_signals():
+    with stop_signals(interrupt=True):  # a second Ctrl-C while the game is kept: ignored
         result = session.run()
     if result.interrupted:
         raise typer.Exit(128 + result.signal if result.signal else 130)
