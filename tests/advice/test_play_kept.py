@@ -2,7 +2,8 @@
 is never dropped"). Each test names how a game used to be lost: an input line that is not
 UTF-8, or stdout's reader gone, ended the session with nothing written (neither --save nor a
 recovery file); a second Ctrl-C a few milliseconds after the first broke off the write and
-left an empty recovery file, as did a full disk under the recovery folder."""
+left an empty recovery file; a full disk under the recovery folder left an empty file and
+the moves printed nowhere."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ import sys
 import time
 
 import pytest
+from typer.testing import CliRunner
 
 from tournament.advice.play import PlaySession
 from tournament.advice.positions import read_record
+from tournament.cli import app
 
 TINY = (
     "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
@@ -177,3 +180,23 @@ def test_two_ctrl_c_a_millisecond_apart_keep_the_game(tmp_path):
     assert b"interrupted: the game is kept in a recovery file" in out
     (kept,) = recovery.iterdir()
     assert len(read_record(kept).actions) > 3
+
+
+def test_unsaved_moves_that_no_file_takes_are_printed_to_type_again(recovery_dir, monkeypatch):
+    """Was: "error: 1 unsaved actions could NOT be kept", an empty recovery file, and the
+    moves nowhere."""
+    replace = os.replace
+
+    def full_disk(src, dst):
+        if str(recovery_dir) in os.fspath(dst):
+            raise OSError(28, "No space left on device")
+        replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", full_disk)
+    r = CliRunner().invoke(app, ["play", TINY, "--seats", "human,heuristic"], input="1\nquit\n")
+    assert r.exit_code == 1
+    assert list(recovery_dir.iterdir()) == []
+    first, history = r.stderr.splitlines()[-2:]
+    assert first.startswith("error: 1 unsaved action could NOT be kept: No space left on device")
+    assert "seed 0, seats human,heuristic" in first and "meeple advise --history" in first
+    assert history.startswith("start: ") and "; draw; " in history

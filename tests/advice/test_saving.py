@@ -187,7 +187,7 @@ def test_unsaved_moves_that_cannot_be_kept_exit_non_zero(tmp_path, monkeypatch):
     monkeypatch.setattr(saving.RecordKeeper, "_recovery_file", gone)
     r = CliRunner().invoke(app, ["play", TINY, "--seats", "human,heuristic"], input="1\nquit\n")
     assert r.exit_code == 1
-    assert "unsaved actions could NOT be kept" in r.output
+    assert "1 unsaved action could NOT be kept" in r.output  # was "1 unsaved actions"
 
 
 def test_unsaved_counts_typed_entries_after_the_last_save():

@@ -5,7 +5,8 @@ that file did not exist yet, or ``--force`` was given) and any file it has writt
 itself. Every write is atomic, so a crash mid-save leaves the old record intact. When the
 session stops with moves that no save holds (``quit``, end of input, Ctrl-C, an AI
 failure, the end of the game, an error) and no ``--save`` path takes them, they go to a
-new file in the recovery directory, and the session says where.
+new file in the recovery directory, and the session says where. When even that cannot be
+written, the history is printed to be typed again.
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ def _text(path: Path) -> str | None:
 
 def _same(a: str | Path | None, b: str | Path | None) -> bool:
     return a is not None and b is not None and Path(a).resolve() == Path(b).resolve()
+
+
+def history_line(record: GameRecord) -> str:
+    """The record's entries as ``meeple advise --history`` takes them: 'a; b; ?; c'."""
+    return "; ".join(str(a["action"]) for a in record.actions)
 
 
 class RecordKeeper:
@@ -178,18 +184,31 @@ class RecordKeeper:
         n = self.unsaved()
         if n == 0:
             return "clean"
-        record = self.snapshot()[0]
-        try:
-            path = self._recovery_file(record)
-        except OSError as e:
-            self.warn(f"error: {n} unsaved actions could NOT be kept: {e.strerror or e}")
+        path = self._recover(count(n, "unsaved action"))
+        if path is None:
             return "lost"
-        self.saved.append(str(path))
         (self.warn if self.save_path else self.say)(  # a failed --save is a failure
             f"warning: the game was not saved ({n} of your entries since the last save);"
             f" it is kept in {path} (continue with: meeple play --load {path})"
         )
         return "recovered"
+
+    def _recover(self, what: str) -> str | None:
+        """The record written to a new recovery file: its path; None when it cannot be,
+        said on ``warn`` with the history to type again (nothing else holds it then)."""
+        record = self.snapshot()[0]
+        try:
+            path = str(self._recovery_file(record))
+        except OSError as e:
+            how = f"seed {record.seed}, seats {','.join(record.seats)}"
+            self.warn(
+                f"error: {what} could NOT be kept: {e.strerror or e}; the game so far ({how}),"
+                " to type again or to give to meeple advise --history:"
+            )
+            self.warn(history_line(record))
+            return None
+        self.saved.append(path)
+        return path
 
     def _recovery_file(self, record: GameRecord) -> Path:
         folder = self.recovery if self.recovery is not None else recovery_dir()
