@@ -5,13 +5,16 @@ that file did not exist yet, or ``--force`` was given) and any file it has writt
 itself. Every write is atomic, so a crash mid-save leaves the old record intact. When the
 session stops with moves that no save holds (``quit``, end of input, Ctrl-C, an AI
 failure, the end of the game, an error) and no ``--save`` path takes them, they go to a
-new file in the recovery directory, and the session says where. When even that cannot be
-written, the history is printed to be typed again.
+new file in the recovery directory, and the session says where. The save at a stop never
+shortens a record: when the game no longer extends what the ``--save`` file holds (an
+undo went back past it), the file is left as it is and the game goes to a recovery file.
+When even that cannot be written, the history is printed to be typed again.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +22,7 @@ from spiel_games.common.errors import MeepleError
 from spiel_games.common.files import atomic_write_text, read_regular, write_problem
 from tournament.advice.advise_text import count
 from tournament.advice.positions import GameRecord
-from tournament.records import MAX_RECORD_BYTES
+from tournament.records import MAX_RECORD_BYTES, is_unknown
 
 RECOVERY_ENV = "MEEPLE_RECOVERY_DIR"
 
@@ -84,6 +87,14 @@ def _same(a: str | Path | None, b: str | Path | None) -> bool:
     return a is not None and b is not None and Path(a).resolve() == Path(b).resolve()
 
 
+def extends(items: list, held: list) -> bool:
+    """Whether the history ``items`` goes on from ``held``: the same entries, a ``?`` of
+    ``held`` given its value (a table reveal), then any more."""
+    if len(items) < len(held):
+        return False
+    return all(is_unknown(h) or h == i for h, i in zip(held, items, strict=False))
+
+
 def history_line(record: GameRecord) -> str:
     """The record's entries as ``meeple advise --history`` takes them: 'a; b; ?; c'."""
     return "; ".join(str(a["action"]) for a in record.actions)
@@ -124,6 +135,11 @@ class RecordKeeper:
         self.known = {p: _text(p) for p in self.owned}
         self.saved: list[str] = []  # every path written, in order
         self.clean: list = list(snapshot()[1]) if load_path is not None else []
+        # the history each file holds, as this session read or wrote it: the save at a stop
+        # never replaces it with one that does not go on from it (``undone``)
+        self.held: dict[Path, list] = {}
+        if load_path is not None:
+            self.held[Path(load_path).resolve()] = list(self.clean)
 
     def default_path(self) -> str | None:
         """Where a bare ``save`` writes: the --save path, else the loaded record."""
@@ -139,6 +155,18 @@ class RecordKeeper:
                 break
             same += 1
         return sum(typed[same:])
+
+    def undone(self, path: str) -> list | None:
+        """The history the file ``path`` holds when the game no longer goes on from it (an
+        undo went back past it, or on another way); None when it does, or when the file
+        is not as this session last read or wrote it (``save`` says so)."""
+        target = Path(path).resolve()
+        held = self.held.get(target)
+        if held is None or self.known.get(target) is None:
+            return None
+        if _text(target) != self.known[target] or extends(self.snapshot()[1], held):
+            return None
+        return held
 
     def save(self, path: str, force: bool = False) -> bool:
         """Write the record to ``path``; refuse to overwrite a file the session does not
@@ -163,22 +191,30 @@ class RecordKeeper:
                     " overwrites it"
                 )
                 return False
+            dropped = self.undone(path)  # the player's intent: said, not refused
             text = record.dumps()
             atomic_write_text(target, text)
         except (OSError, ValueError) as e:  # a name too long, or with a NUL byte
             self.warn(f"cannot save to {path!r}: {getattr(e, 'strerror', None) or e}")
             return False
         self.known[target.resolve()] = text
+        self.held[target.resolve()] = list(items)
         self.owned.add(target.resolve())
         self.saved.append(path)
         self.clean = list(items)
-        self.say(f"saved {count(len(items), 'action')} to {path}")
+        note = "" if dropped is None else f" (the file held {count(len(dropped), 'action')}"
+        note += "" if dropped is None else ": the undone ones are dropped)"
+        self.say(f"saved {count(len(items), 'action')} to {path}{note}")
         return True
 
     def keep(self) -> str:
         """At a stop: save to the --save path, else put unsaved moves in a recovery file.
         Returns "saved", "recovered", "clean" (nothing unsaved) or "lost" (unsaved moves
-        could not be written anywhere)."""
+        could not be written anywhere). A --save file that holds more than the game goes
+        on from (an undo) is left as it is, the game kept in a recovery file."""
+        held = self.undone(self.save_path) if self.save_path else None
+        if held is not None:
+            return self._keep_apart(held)
         if self.save_path and self.save(self.save_path):
             return "saved"
         n = self.unsaved()
@@ -189,7 +225,23 @@ class RecordKeeper:
             return "lost"
         (self.warn if self.save_path else self.say)(  # a failed --save is a failure
             f"warning: the game was not saved ({n} of your entries since the last save);"
-            f" it is kept in {path} (continue with: meeple play --load {path})"
+            f" it is kept in {path} (continue with: meeple play --load {shlex.quote(path)})"
+        )
+        return "recovered"
+
+    def _keep_apart(self, held: list) -> str:
+        """The --save file holds a history the game no longer goes on from: it stays, and
+        the game goes to a recovery file (was: the save at quit shortened the record)."""
+        items = self.snapshot()[1]
+        save = str(self.save_path)
+        path = self._recover(f"the game after undo ({len(items)} actions; {save} is kept)")
+        if path is None:
+            return "lost"
+        self.warn(
+            f"warning: {save} holds {count(len(held), 'action')} that this game, after undo,"
+            f" no longer goes on from: it is left as it was (continue it with: meeple play"
+            f" --load {shlex.quote(save)}); this game ({count(len(items), 'action')}) is kept"
+            f" in {path} (continue with: meeple play --load {shlex.quote(path)})"
         )
         return "recovered"
 
