@@ -370,15 +370,22 @@ def test_a_record_loads_under_any_spelling_of_its_game_string(tmp_path, recovery
 
 def test_a_pipe_as_the_save_path_is_not_read_before_the_game(tmp_path):
     """Was (for a moment): `--save FIFO --force` blocked before the game, the session
-    reading what the file held (a pipe waits for a writer)."""
+    reading what the file held (a pipe waits for a writer). Now it is refused at once, even
+    with --force (a save would replace the pipe with a file)."""
     import threading
 
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)
-    made = []
-    worker = threading.Thread(
-        target=lambda: made.append(session("quit\n", save_path=str(fifo), force=True)), daemon=True
-    )
+    made: list = []
+
+    def start() -> None:
+        try:
+            made.append(session("quit\n", save_path=str(fifo), force=True))
+        except SaveRefused as e:
+            made.append(e)
+
+    worker = threading.Thread(target=start, daemon=True)
     worker.start()
     worker.join(10)
     assert made, "the session blocked on the pipe"
+    assert isinstance(made[0], SaveRefused) and "is a pipe (FIFO), not a file" in str(made[0])

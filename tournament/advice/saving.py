@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,9 +41,31 @@ def recovery_dir() -> Path:
     return Path(state) / "meeple" / "recovery"
 
 
+_SPECIAL = (
+    (stat.S_ISFIFO, "a pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def special_kind(path: str | Path) -> str:
+    """What ``path`` is when it is there but neither a regular file nor a directory ("a
+    pipe (FIFO)", "a character device"): a save would replace it with a file (was: a pipe
+    or /dev/null was "a record to continue with --load"); "" otherwise."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return ""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return ""
+    return next((what for test, what in _SPECIAL if test(mode)), "a special file")
+
+
 def check_save_path(path: str, *, load_path: str | None = None, force: bool = False) -> None:
-    """Refuse a ``--save`` path before the game starts: a directory, a missing directory,
-    or an existing record that is not the one being continued (without ``--force``)."""
+    """Refuse a ``--save`` path before the game starts: a directory, a pipe or a device, a
+    missing directory or one that cannot be written, or an existing record that is not the
+    one being continued (without ``--force``)."""
     target = Path(path)
     if not path.strip():  # Path("") is the working directory: "is a directory" misled
         raise SaveRefused("--save needs a file name")
@@ -54,13 +77,21 @@ def check_save_path(path: str, *, load_path: str | None = None, force: bool = Fa
         raise SaveRefused(f"--save {path!r}: {e.strerror or e}") from None
     if target.is_dir():
         raise SaveRefused(f"--save {path!r} is a directory, not a file")
-    if not target.parent.is_dir():
-        raise SaveRefused(f"--save {path!r}: the directory {str(target.parent)!r} does not exist")
+    if special_kind(target):  # even with --force: a device is never replaced
+        raise SaveRefused(f"--save {path!r} is {special_kind(target)}, not a file")
+    parent = target.parent
+    if not parent.is_dir():
+        if parent.exists():
+            raise SaveRefused(f"--save {path!r}: {str(parent)!r} is not a directory")
+        raise SaveRefused(f"--save {path!r}: the directory {str(parent)!r} does not exist")
     if exists and not force and not _same(path, load_path):
         raise SaveRefused(
             f"--save {path!r} exists; continue it with --load {path!r}, or pass --force to"
             " overwrite it"
         )
+    problem = write_problem(target)  # was: found at the first save
+    if problem:
+        raise SaveRefused(f"--save {path!r}: {problem}")
 
 
 def check_recovery(folder: Path) -> None:
@@ -176,6 +207,9 @@ class RecordKeeper:
         try:
             if target.is_dir():
                 self.warn(f"cannot save to {path!r}: it is a directory; give a file name")
+                return False
+            if special_kind(target):  # even with --force: /dev/null is never replaced
+                self.warn(f"cannot save to {path!r}: it is {special_kind(target)}, not a file")
                 return False
             if target.exists() and target.resolve() not in self.owned and not force:
                 self.warn(
