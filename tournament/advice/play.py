@@ -61,6 +61,9 @@ from tournament.advice.saving import RecordKeeper
 from tournament.advice.session_io import SessionIO, lenient
 from tournament.advice.table import TableEntries, check_resumable
 from tournament.advice.terminal import (
+    HUMAN,
+    ME,
+    TABLE,
     PlayError,
     checked_hint_agent,
     choose,
@@ -91,9 +94,6 @@ __all__ = [
     "split_seats",
 ]
 
-HUMAN = "human"
-ME = "me"  # the human seat at a physical table (same as human)
-TABLE = "table"  # a person at the physical table whose moves the user types
 CHANCE_MODES = ("seed", "manual")
 
 
