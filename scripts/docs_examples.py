@@ -170,6 +170,7 @@ class _EchoingStdin:
             sys.stdout.buffer.flush()
         else:
             sys.stdout.write(line)
+            sys.stdout.flush()  # before what the command then writes on stderr
         return line
 
     def __iter__(self):

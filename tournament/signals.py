@@ -19,24 +19,32 @@ class Stopped(KeyboardInterrupt):
         self.signum = signum
 
 
+STOPS = ("SIGINT", "SIGHUP", "SIGTERM")  # what stops a command: Ctrl-C and the two above
+
+
 @contextmanager
-def stop_signals() -> Iterator[None]:
+def stop_signals(interrupt: bool = False) -> Iterator[None]:
     """SIGHUP and SIGTERM raise ``Stopped`` in the main thread; a second one while the
     command stops (a game being saved, a checkpoint written) is ignored, so that
-    finishes. The previous handlers come back after."""
+    finishes. With ``interrupt`` Ctrl-C (SIGINT) is handled so too: the first raises
+    KeyboardInterrupt, any stop signal after it is ignored (``meeple play``: a second
+    Ctrl-C pressed while the game is kept once ended the command with the file half
+    made). The previous handlers come back after."""
     raised: list[int] = []
 
     def stop(signum, frame):
         if not raised:
             raised.append(signum)
-            raise Stopped(signum)
+            raise KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
 
     old = {}
-    for name in ("SIGHUP", "SIGTERM"):
+    for name in STOPS if interrupt else STOPS[1:]:
         sig = getattr(signal, name, None)
         if sig is None:
             continue
         try:
+            if sig == signal.SIGINT and signal.getsignal(sig) == signal.SIG_IGN:
+                continue  # a background job's Ctrl-C, ignored from the start: left so
             old[sig] = signal.signal(sig, stop)
         except ValueError:  # not the main thread: leave the signals alone
             break
@@ -45,6 +53,33 @@ def stop_signals() -> Iterator[None]:
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
+
+
+@contextmanager
+def deferred_stops(redeliver: bool = True) -> Iterator[None]:
+    """Ctrl-C, SIGHUP and SIGTERM held while the block runs (a game being written), so
+    none breaks it off. After it the first one held goes to the handler in place before
+    (``redeliver``), or is dropped: the command is stopping already. Outside the main
+    thread nothing is held."""
+    held: list[int] = []
+    old = {}
+    for name in STOPS:
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        try:
+            if signal.getsignal(sig) == signal.SIG_IGN:
+                continue
+            old[sig] = signal.signal(sig, lambda signum, frame: held.append(signum))
+        except ValueError:  # not the main thread: leave the signals alone
+            break
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        if held and redeliver:
+            signal.raise_signal(held[0])  # its handler runs here (KeyboardInterrupt, Stopped)
 
 
 def stop_words(stop: KeyboardInterrupt) -> tuple[str, int]:

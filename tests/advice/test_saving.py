@@ -187,7 +187,7 @@ def test_unsaved_moves_that_cannot_be_kept_exit_non_zero(tmp_path, monkeypatch):
     monkeypatch.setattr(saving.RecordKeeper, "_recovery_file", gone)
     r = CliRunner().invoke(app, ["play", TINY, "--seats", "human,heuristic"], input="1\nquit\n")
     assert r.exit_code == 1
-    assert "unsaved actions could NOT be kept" in r.output
+    assert "1 unsaved action could NOT be kept" in r.output  # was "1 unsaved actions"
 
 
 def test_unsaved_counts_typed_entries_after_the_last_save():
@@ -363,22 +363,29 @@ def test_a_record_loads_under_any_spelling_of_its_game_string(tmp_path, recovery
     assert r.exit_code == 0, r.output
     other = TINY.replace("row_capacity=1", "row_capacity=2")
     r = CliRunner().invoke(app, ["play", other, "--load", str(path)], input="quit\n")
-    assert r.exit_code == 2 and "the record is for" in r.stderr
+    assert r.exit_code == 1 and "the game record is for" in r.stderr  # was 2, as a usage error
     r = CliRunner().invoke(app, ["advise", other, "--game-file", str(path), "-a", "heuristic"])
-    assert r.exit_code != 0 and "the game record is for" in r.stderr
+    assert r.exit_code == 1 and "the game record is for" in r.stderr
 
 
 def test_a_pipe_as_the_save_path_is_not_read_before_the_game(tmp_path):
     """Was (for a moment): `--save FIFO --force` blocked before the game, the session
-    reading what the file held (a pipe waits for a writer)."""
+    reading what the file held (a pipe waits for a writer). Now it is refused at once, even
+    with --force (a save would replace the pipe with a file)."""
     import threading
 
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)
-    made = []
-    worker = threading.Thread(
-        target=lambda: made.append(session("quit\n", save_path=str(fifo), force=True)), daemon=True
-    )
+    made: list = []
+
+    def start() -> None:
+        try:
+            made.append(session("quit\n", save_path=str(fifo), force=True))
+        except SaveRefused as e:
+            made.append(e)
+
+    worker = threading.Thread(target=start, daemon=True)
     worker.start()
     worker.join(10)
     assert made, "the session blocked on the pipe"
+    assert isinstance(made[0], SaveRefused) and "is a pipe (FIFO), not a file" in str(made[0])

@@ -32,9 +32,10 @@ nothing is lost. ``undo`` steps back one entry; ``hint`` works at every prompt. 
 entry that a later event shows to the table is asked for then (tournament/advice/reveal.py).
 
 Input is read line by line from a stream, so tests drive a whole game through
-``io.StringIO``. Invalid input prints a one-line reason and asks again; nothing
-already played is lost. End of input ends the session like ``quit``; Ctrl-C saves
-(with ``--save``, else to a recovery file when moves are unsaved) and stops.
+``io.StringIO``. Invalid input (a line that is not UTF-8 too) prints a one-line reason
+and asks again; nothing already played is lost. End of input ends the session like
+``quit``; Ctrl-C, a hang-up and any error save (with ``--save``, else to a recovery file
+when moves are unsaved) and stop (tournament/advice/session_io.py).
 """
 
 from __future__ import annotations
@@ -57,8 +58,12 @@ from tournament.advice.positions import (
     record_of,
 )
 from tournament.advice.saving import RecordKeeper
+from tournament.advice.session_io import SessionIO, lenient
 from tournament.advice.table import TableEntries, check_resumable
 from tournament.advice.terminal import (
+    HUMAN,
+    ME,
+    TABLE,
     PlayError,
     checked_hint_agent,
     choose,
@@ -78,10 +83,6 @@ from tournament.advice.terminal import (
 )
 from tournament.advice.unknown import World, prefix, scores_determined
 from tournament.match import final_scores, seed_streams
-from tournament.signals import stop_words
-
-KEPT = {"saved": "the game is saved", "recovered": "the game is kept in a recovery file"}
-KEPT["lost"] = "the game could NOT be saved"  # what a stopped session says it kept
 
 __all__ = [
     "PlayError",
@@ -93,9 +94,6 @@ __all__ = [
     "split_seats",
 ]
 
-HUMAN = "human"
-ME = "me"  # the human seat at a physical table (same as human)
-TABLE = "table"  # a person at the physical table whose moves the user types
 CHANCE_MODES = ("seed", "manual")
 
 
@@ -114,7 +112,7 @@ class PlayResult:
     items: list = field(default_factory=list)  # table mode: the entries ("?" where unseen)
 
 
-class PlaySession(SessionCommands, TableEntries):
+class PlaySession(SessionIO, SessionCommands, TableEntries):
     def __init__(
         self,
         game_string: str,
@@ -154,7 +152,7 @@ class PlaySession(SessionCommands, TableEntries):
             )
         self.me: int = min(self.humans) if self.table_mode else -1  # -1: not table mode
         self.seed = seed
-        self.inp, self.out, self.err = inp, out, err
+        self.inp, self.out, self.err = lenient(inp), out, err
         self.hint_agent = checked_hint_agent(hint_agent, self.game)
         _, self.seat_seeds = seed_streams(seed, n)  # each AI decision reseeds from (seat, ply)
         self.agents = {}
@@ -192,17 +190,6 @@ class PlaySession(SessionCommands, TableEntries):
         return list(self.world.actions)
 
     # ----- output helpers -------------------------------------------------------------
-    def say(self, text: str = "", stream: IO[str] | None = None) -> None:
-        try:
-            (stream or self.out).write(text + "\n")
-            (stream or self.out).flush()
-        except OSError:  # the terminal is gone (a hang-up): the game is still kept
-            pass
-
-    def warn(self, text: str) -> None:
-        """A failure to save or keep the game: on ``err`` (stderr at a terminal)."""
-        self.say(text, self.err)
-
     def _perfect(self) -> bool:
         return self.game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
 
@@ -227,22 +214,22 @@ class PlaySession(SessionCommands, TableEntries):
         self.typed.append(typed)
 
     def run(self) -> PlayResult:
-        """Play until the end, a quit or end of input; Ctrl-C saves (with --save) and stops."""
+        """Play until the end, a quit or end of input; Ctrl-C saves (with --save) and stops;
+        on any other way out the game is kept before the error goes on."""
         try:
             return self._run()
         except KeyboardInterrupt as stop:  # Ctrl-C, or a hang-up (tournament.signals)
-            self.say("")
-            kept = self.files.keep()
-            word = stop_words(stop)[0]  # interrupted, terminated, hung up
-            clean = f"{word} after {count(len(self.items), 'action')} (nothing unsaved)"
-            self.say(clean if kept == "clean" else f"{word}: {KEPT[kept]}")
+            kept = self._stopped(stop)
             return self._result(
                 False, interrupted=True, kept=kept, signal=getattr(stop, "signum", 0)
             )
+        except BaseException:  # an error, stdout's reader gone (BrokenPipeError): kept first
+            self._keep(redeliver=False)
+            raise
 
     def _result(self, finished: bool, kept: str | None = None, **kw) -> PlayResult:
         if kept is None:
-            kept = self.files.keep()
+            kept = self._keep()
         return PlayResult(
             finished,
             self.actions,
@@ -357,19 +344,6 @@ class PlaySession(SessionCommands, TableEntries):
         for i, (a, name) in enumerate(legal, start=1):
             self.say(f"  {i:>2}. {menu_name(s, p, a, name)}")
         return legal
-
-    def _read(self, prompt: str) -> str | None:
-        """The next non-empty input line, or None at end of input."""
-        while True:
-            self.out.write(prompt)
-            self.out.flush()
-            line = self.inp.readline()
-            if line == "":
-                self.say("")
-                self.say("end of input: stopping")
-                return None
-            if line.strip():
-                return line.strip()
 
     def _human_turn(self, p: int) -> bool:
         """Read commands until a move is made; False when the session should stop."""

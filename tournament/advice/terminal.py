@@ -10,12 +10,23 @@ import re
 import numpy as np
 import pyspiel
 
+import spiel_games
 from solvers.registry import KINDS, AgentSpec, resolve
 from spiel_games.common.chance import chance_description, outcome_after, sample_chance
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.naming import NoMatch, match
-from tournament.advice.positions import CHANCE, GameRecord, HistoryError, replay_record_world
+from tournament.advice.positions import (
+    CHANCE,
+    GameRecord,
+    HistoryError,
+    replay_record_world,
+    same_game,
+)
 from tournament.advice.unknown import World
+
+HUMAN = "human"
+ME = "me"  # the human seat at a physical table (same as human)
+TABLE = "table"  # a person at the physical table whose moves the user types
 
 
 class PlayError(MeepleError):
@@ -34,6 +45,37 @@ def loaded_world(game, record: GameRecord, viewer: int | None) -> World:
         return replay_record_world(game, record, viewer=viewer)
     except HistoryError as e:
         raise DamagedRecordError(str(e)) from None
+
+
+def check_loadable(record: GameRecord, path: str, game_string: str | None, seats: bool) -> None:
+    """A ``--load`` record's own faults, found before the session: a game that does not
+    load or is not the command line's, and, unless ``--seats`` replaces them (``seats``
+    False), seats that do not fit its game. A ``DamagedRecordError`` naming the record
+    (exit 1, as advise and review; was exit 2, in words that blamed the command line:
+    "... has 2 players but 1 seats were given")."""
+    where = f"game record {path!r}"
+    try:
+        game = spiel_games.load_game(record.game)
+    except MeepleError as e:
+        raise DamagedRecordError(f"{where}: {one_line(e)}") from None
+    if game_string and not same_game(game_string, record.game):
+        raise DamagedRecordError(f"the game record is for {record.game!r}, not {game_string!r}")
+    if not seats or not record.seats:  # none recorded: the command line must give them
+        return
+    n, k = game.num_players(), len(record.seats)
+    if k != n:
+        raise DamagedRecordError(
+            f"{where} names {k} seat{'' if k == 1 else 's'} for a {n}-player game: give --seats"
+        )
+    for p, spec in enumerate(record.seats):
+        if spec.strip().lower() in (HUMAN, ME, TABLE):
+            continue
+        try:
+            resolve(spec).check(game)
+        except MeepleError as e:
+            raise DamagedRecordError(
+                f"{where}, seat P{p + 1}: {one_line(e)}; give --seats to seat another agent"
+            ) from None
 
 
 def split_seats(text: str) -> list[str]:

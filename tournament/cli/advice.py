@@ -289,19 +289,25 @@ def play_cmd(
 ) -> None:
     """Play in the terminal against AI seats, or mirror a physical game (table mode):
     numbered moves, hint, undo, save."""
+    import spiel_games  # deferred: fast --help
     from tournament.advice.play import PlayError, PlaySession, split_seats  # deferred: fast --help
-    from tournament.advice.positions import read_record, same_game  # deferred: fast --help
-    from tournament.advice.terminal import default_hint_agent  # deferred: fast --help
+    from tournament.advice.positions import read_record  # deferred: fast --help
+    from tournament.advice.terminal import (  # deferred: fast --help
+        check_loadable,
+        default_hint_agent,
+    )
 
     hint = hint_agent or default_hint_agent()
     record = None
+    if game_string:
+        with domain_errors(2):  # the command line's game: before the record is blamed
+            spiel_games.load_game(game_string)
     if load is not None:
         with domain_errors(1), player_in_range():  # missing: 2, corrupt: 1, as advise says
             record = read_record(load)
+            check_loadable(record, load, game_string, seats is None)  # foreign, bad seats
     with domain_errors(2):
         if record is not None:
-            if game_string and not same_game(game_string, record.game):
-                raise PlayError(f"the record is for {record.game!r}, not {game_string!r}")
             game_string = record.game
         if not game_string:
             raise PlayError("give a game string or --load FILE")
@@ -310,7 +316,8 @@ def play_cmd(
         elif record is not None and record.seats:
             seat_list = list(record.seats)
         else:
-            raise PlayError("give --seats, e.g. --seats human,heuristic")
+            names = "the record names none: " if record is not None else ""
+            raise PlayError(f"give --seats ({names}one agent per player, e.g. human,heuristic)")
         if seed is None:
             seed = record.seed if record is not None else 0
         if chance is None:
@@ -330,7 +337,7 @@ def play_cmd(
                 force=force,
                 err=sys.stderr,
             )
-    with stop_signals():
+    with stop_signals(interrupt=True):  # a second Ctrl-C while the game is kept: ignored
         result = session.run()
     if result.interrupted:
         raise typer.Exit(128 + result.signal if result.signal else 130)
