@@ -45,7 +45,7 @@ import typer
 from typer.core import TyperGroup
 
 from tournament.cli.stdout import stdout_closed
-from tournament.html_report import is_report
+from tournament.html_report import HEAD, marks_report
 
 # `-h` as well as `--help`; click passes this to every sub-command's context.
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
@@ -234,12 +234,19 @@ def with_opponents(spec, model: str | None):
 
 
 def check_output_path(path: str, option: str, *, report: bool = False) -> None:
-    """Refuse an output path that cannot be written, before any work is done; a
+    """Refuse an output path that cannot be written, before any work is done: a directory,
+    a device, a pipe or a socket (symlinks followed: the file a symlink names is the one
+    written; ``spiel_games.common.files``), or a directory that is missing or read-only. A
     ``report`` (HTML) replaces only an earlier HTML report, never another file (a saved
     game, a ledger's manifest)."""
-    target = Path(path)
-    if target.is_dir():
-        raise fail(f"{option} {path!r} is a directory, not a file", 2)
+    from spiel_games.common.files import NotRegularFile, write_target  # deferred: fast --help
+
+    try:
+        target = write_target(path)  # where the new file goes: beside a symlink's target
+    except NotRegularFile as e:
+        raise fail(f"{option} {path!r} {e}", 2) from None
+    except OSError as e:  # a symlink loop, a name too long
+        raise fail(f"{option} {path!r}: {e.strerror or e}", 2) from None
     if target.parent.exists() and not target.parent.is_dir():
         raise fail(f"{option} {path!r}: {str(target.parent)!r} is not a directory", 2)
     if not target.parent.is_dir():
@@ -247,7 +254,7 @@ def check_output_path(path: str, option: str, *, report: bool = False) -> None:
     if not os.access(target.parent, os.W_OK):  # a read-only disk: say so before the work
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} is not writable", 2)
     if report:
-        check_report_target(target, option)
+        check_report_target(Path(path), option)
 
 
 def check_ledger_out(out: Path) -> None:
@@ -260,12 +267,26 @@ def check_ledger_out(out: Path) -> None:
 def check_report_target(target: Path, option: str) -> None:
     """An existing ``target`` may be replaced only by a report: an earlier HTML report
     meeple wrote (``tournament.html_report.MARK``) or an empty file (``--html "$(mktemp
-    --suffix .html)"``), never a saved game, a ledger's manifest or another HTML page."""
+    --suffix .html)"``), never a saved game, a ledger's manifest, another HTML page or
+    anything that is not a regular file (a device, a pipe: never read)."""
     if target.exists() and not is_report(target):
         raise fail(
             f"{option} {str(target)!r} exists and is not a meeple HTML report; choose another path",
             2,
         )
+
+
+def is_report(path: str | Path) -> bool:
+    """True for an empty regular file or a report meeple wrote (``marks_report``); False
+    for anything that is not a regular file (symlinks followed), found before a byte is
+    read (``open_regular``): a device is not an empty file, a pipe is not waited on."""
+    from spiel_games.common.files import open_regular  # deferred: fast --help
+
+    try:
+        with open_regular(path, sys.maxsize) as f:
+            return marks_report(f.read(HEAD))
+    except OSError:
+        return False
 
 
 # ----- Ray options, the same on every command that runs games or batches on Ray -----------
