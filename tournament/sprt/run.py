@@ -29,6 +29,7 @@ import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import ForeignOutputError
+from spiel_games.common.files import atomic_write_text
 from tournament.config import TournamentConfig, build_config
 from tournament.ledger import read_ledger, read_manifest
 from tournament.runner import RunSummary, run_tournament
@@ -221,10 +222,7 @@ def check_sidecar(directory: Path, req: SprtRequest) -> bool:
 
 
 def write_sidecar(directory: Path, req: SprtRequest) -> None:
-    path = Path(directory) / SIDECAR
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(json.dumps(req.sidecar(), indent=2) + "\n")
-    tmp.replace(path)
+    atomic_write_text(Path(directory) / SIDECAR, json.dumps(req.sidecar(), indent=2) + "\n")
 
 
 def play_sprt(
