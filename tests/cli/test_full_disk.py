@@ -5,7 +5,9 @@ goes on from it."""
 from __future__ import annotations
 
 import errno
+import json
 import os
+from pathlib import Path
 
 import pyarrow.parquet as pq
 from typer.testing import CliRunner
@@ -14,10 +16,52 @@ from tournament.cli import app
 
 runner = CliRunner()
 NO_SPACE = os.strerror(errno.ENOSPC)
+TUNE = [
+    "tune", "python_coloretto(players=2)", "--agent", "mcts(sims=5)", "--params", "uct_c",
+    "--opponent", "random", "-q",
+]  # fmt: skip
 
 
 def _no_space():
     return OSError(errno.ENOSPC, NO_SPACE)
+
+
+class _FullFile:
+    """A file opened on a full disk: opening (and truncating) works, writing fails."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+    def write(self, _data):
+        raise _no_space()
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+
+def _full_disk(monkeypatch, name: str) -> None:
+    """Writes to files whose name holds ``name`` fail as on a full disk, however they are
+    written: through Path.open / write_text (the write fails) or a file synced to disk
+    (the sync fails, as it does when the disk fills under a buffered write)."""
+    real_open, real_fsync = Path.open, os.fsync
+
+    def path_open(self, mode="r", *args, **kwargs):
+        f = real_open(self, mode, *args, **kwargs)
+        return _FullFile(f) if name in self.name and mode[0] in "wa" else f
+
+    def fsync(fd):
+        if name in os.path.basename(os.readlink(f"/proc/self/fd/{fd}")):
+            raise _no_space()
+        real_fsync(fd)
+
+    monkeypatch.setattr(Path, "open", path_open)
+    monkeypatch.setattr(os, "fsync", fsync)
 
 
 def _parquet_full(monkeypatch, name: str) -> None:
@@ -30,6 +74,29 @@ def _parquet_full(monkeypatch, name: str) -> None:
         return real(table, where, *args, **kwargs)
 
     monkeypatch.setattr(pq, "write_table", write_table)
+
+
+def test_tune_on_a_full_disk_keeps_its_request_and_log(tmp_path, monkeypatch):
+    """Was: the resume rewrote tune.json in place: a full disk left it empty with a
+    traceback, and every later run said 'unreadable; delete the run'. A full disk while
+    an evaluation was appended was a traceback too."""
+    out = tmp_path / "tu"
+    assert runner.invoke(app, [*TUNE, "--budget", "4", "--out", str(out)]).exit_code == 0
+    request, log = out / "tune.json", out / "evaluations.jsonl"
+    before = (request.read_text(), log.read_text())
+    with monkeypatch.context() as m:
+        _full_disk(m, "tune.json")
+        r = runner.invoke(app, [*TUNE, "--budget", "8", "--out", str(out)])
+    assert r.exit_code == 1 and r.stderr == f"error: cannot write {request}: {NO_SPACE}\n"
+    assert (request.read_text(), log.read_text()) == before
+    with monkeypatch.context() as m:  # the request (its new budget) written, then a game
+        _full_disk(m, "evaluations.jsonl")
+        r = runner.invoke(app, [*TUNE, "--budget", "8", "--out", str(out)])
+    assert r.exit_code == 1 and r.stderr == f"error: cannot write {log}: {NO_SPACE}\n"
+    assert json.loads(request.read_text())["budget"] == 8 and log.read_text() == before[1]
+    r = runner.invoke(app, [*TUNE, "--budget", "8", "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["played_now"] == 4  # the four earlier games were kept
 
 
 def test_solve_on_a_full_disk_names_the_checkpoint_it_could_not_write(tmp_path, monkeypatch):

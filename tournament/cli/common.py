@@ -46,6 +46,7 @@ from typer.core import TyperGroup
 
 from tournament.cli.stdout import stdout_closed
 from tournament.html_report import HEAD, marks_report
+from tournament.signals import stop_words
 
 # `-h` as well as `--help`; click passes this to every sub-command's context.
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
@@ -152,6 +153,29 @@ def domain_errors(code: int = FAILED) -> Iterator[None]:
         yield
     except MeepleError as e:
         raise fail(one_line(e), USAGE if isinstance(e, ForeignOutputError) else code) from None
+
+
+def os_error_line(e: OSError) -> str:
+    """An ``OSError`` that ended a command as one line, naming its file when it names one
+    (every write of ``spiel_games.common.files`` does): ``runs/t/part-00003.parquet: No
+    space left on device``."""
+    why = e.strerror or str(e)
+    return f"{e.filename}: {why}" if e.filename else why
+
+
+@contextmanager
+def run_ended(then: str) -> Iterator[None]:
+    """A resumable run's stop (Ctrl-C, SIGTERM, SIGHUP: ``stop_words``' status) or failed
+    write (an OSError: a full disk; status 1) as one line, ``then`` saying how to go on
+    from what it wrote: ``error: terminated; <then>``, ``error: <file>: No space left on
+    device; <then>``."""
+    try:
+        yield
+    except KeyboardInterrupt as stop:
+        word, code = stop_words(stop)
+        raise fail(f"{word}; {then}", code) from None
+    except OSError as e:
+        raise fail(f"{os_error_line(e)}; {then}", FAILED) from None
 
 
 @contextmanager
