@@ -1,15 +1,17 @@
 """A full disk mid-run (ENOSPC, simulated on the files named): one line naming the file
 that could not be written, a non-zero exit, and nothing already written lost: the rerun
-goes on from it."""
+goes on from it. Also a ``train --out`` that is a pipe, refused unread."""
 
 from __future__ import annotations
 
 import errno
 import json
 import os
+import threading
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
 from tournament.cli import app
@@ -20,6 +22,7 @@ TUNE = [
     "tune", "python_coloretto(players=2)", "--agent", "mcts(sims=5)", "--params", "uct_c",
     "--opponent", "random", "-q",
 ]  # fmt: skip
+TRAIN = ["train", "python_coloretto(players=3)", "--games", "6", "--every", "3"]
 
 
 def _no_space():
@@ -97,6 +100,38 @@ def test_tune_on_a_full_disk_keeps_its_request_and_log(tmp_path, monkeypatch):
     r = runner.invoke(app, [*TUNE, "--budget", "8", "--out", str(out), "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["played_now"] == 4  # the four earlier games were kept
+
+
+def test_train_on_a_full_disk_is_one_line_and_resumes(tmp_path, monkeypatch):
+    """Was: pyarrow's OSError [Errno 28] as a traceback while the positions were written."""
+    work, out = tmp_path / "w", tmp_path / "m.json"
+    argv = [*TRAIN, "--work", str(work), "--out", str(out), "--executor", "serial", "-q"]
+    with monkeypatch.context() as m:
+        _parquet_full(m, "part-")
+        r = runner.invoke(app, argv)
+    part = work / "positions" / "part-00000.parquet"
+    assert r.exit_code == 1 and r.stderr == (
+        f"error: {part}: {NO_SPACE}; rerun the same command to resume from {work}\n"
+    ), r.output
+    assert sorted(p.name for p in (work / "positions").iterdir()) == ["manifest.json"]
+    r = runner.invoke(app, argv)
+    assert r.exit_code == 0, r.output  # the self-play games were kept: only replayed
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_train_out_that_is_a_pipe_is_refused_unread(tmp_path):
+    """Was: the check of an existing --out read the pipe and waited for a writer."""
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    release = threading.Timer(20, lambda: os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)))
+    release.daemon = True  # the old code's read, released, fails the test instead of hanging
+    release.start()
+    r = runner.invoke(app, [*TRAIN, "--work", str(tmp_path / "w"), "--out", str(fifo)])
+    release.cancel()
+    assert r.exit_code == 2 and r.stderr == (
+        f"error: --out {fifo} is a pipe (FIFO), not a file; choose another --out\n"
+    ), r.output
+    assert not (tmp_path / "w").exists()
 
 
 def test_solve_on_a_full_disk_names_the_checkpoint_it_could_not_write(tmp_path, monkeypatch):
