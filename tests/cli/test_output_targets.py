@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -18,6 +20,7 @@ from tournament.cli import app
 from tournament.html_report import MARK
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
 TINY = (
     "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
     "last_round_depth=0,rows=2,row_capacity=1)"
@@ -92,6 +95,29 @@ def test_an_html_report_is_never_written_over_a_device_or_a_pipe(ledger, tmp_pat
         ), r.output
     assert stat.S_ISFIFO((tmp_path / "fifo.html").lstat().st_mode)
     assert (tmp_path / "to-null.html").is_symlink() and (tmp_path / "to-fifo.html").is_symlink()
+
+
+def test_an_html_report_is_never_written_over_the_commands_own_output(ledger, tmp_path):
+    """Was: `ln -s /proc/self/fd/1 mystdout; meeple ratings DIR --html mystdout > out.html`
+    replaced the symlink by the report (then, written through, the report replaced
+    out.html and the table printed to it was lost)."""
+    link = tmp_path / "mystdout"
+    link.symlink_to("/proc/self/fd/1")
+    printed = tmp_path / "out.html"
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    with printed.open("w") as stdout:
+        r = subprocess.run(
+            [sys.executable, "-m", "tournament.cli", "ratings", str(ledger), "--html", str(link)],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": path},
+            timeout=300,
+        )
+    assert r.returncode == 2 and r.stderr == (
+        f"error: --html {str(link)!r} is this command's standard output; choose another file\n"
+    )
+    assert link.is_symlink() and printed.read_text() == ""
 
 
 def test_a_symlink_to_an_earlier_report_is_written_through(ledger, tmp_path):

@@ -271,6 +271,9 @@ def check_output_path(path: str, option: str, *, report: bool = False) -> None:
         raise fail(f"{option} {path!r} {e}", 2) from None
     except OSError as e:  # a symlink loop, a name too long
         raise fail(f"{option} {path!r}: {e.strerror or e}", 2) from None
+    own = _own_output(path)
+    if own:  # `--html out.html > out.html`, /proc/self/fd/1: what is printed would be lost
+        raise fail(f"{option} {path!r} is this command's {own}; choose another file", 2)
     if target.parent.exists() and not target.parent.is_dir():
         raise fail(f"{option} {path!r}: {str(target.parent)!r} is not a directory", 2)
     if not target.parent.is_dir():
@@ -279,6 +282,22 @@ def check_output_path(path: str, option: str, *, report: bool = False) -> None:
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} is not writable", 2)
     if report:
         check_report_target(Path(path), option)
+
+
+def _own_output(path: str) -> str:
+    """ "standard output" or "standard error" when ``path`` names the file the command
+    prints to (a shell redirection to it, a symlink to /proc/self/fd/1), else ""."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ""
+    for fd, name in ((1, "standard output"), (2, "standard error")):
+        try:
+            if os.path.samestat(st, os.fstat(fd)):
+                return name
+        except OSError:  # started with the descriptor closed
+            continue
+    return ""
 
 
 def check_ledger_out(out: Path) -> None:
