@@ -29,7 +29,7 @@ from solvers.checkpoint_identity import mismatch
 from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.mccfr_tables import Tables, TablesError, View, load_npz, save_npz
 from spiel_games.common.errors import ForeignOutputError, MeepleError, one_line
-from spiel_games.common.files import TMP_PREFIX, atomic_write_text
+from spiel_games.common.files import TMP_PREFIX, atomic_write_text, read_regular
 
 if TYPE_CHECKING:
     from solvers.mccfr_spec import TrainSpec
@@ -39,6 +39,7 @@ _ROUNDS = re.compile(r"^rounds-(\d+)\.npz$")
 _SNAPSHOT = re.compile(r"^tables-(\d+)\.npz$")
 SNAPSHOT_SECONDS = 300.0
 FLUSH_SECONDS = 1.0
+MAX_MANIFEST_BYTES = 1 << 30  # a size check is not the point: a pipe or device is refused unread
 
 
 class CheckpointError(MeepleError):
@@ -67,8 +68,8 @@ class Journal:
         path = self.dir / MANIFEST
         if not path.exists():
             return None
-        try:
-            m = json.loads(path.read_text())
+        try:  # a pipe or device is refused unread (read_regular): it would hang the resume
+            m = json.loads(read_regular(path, MAX_MANIFEST_BYTES))
         except (OSError, ValueError) as e:
             raise CheckpointError(
                 f"checkpoint {path} is unreadable ({one_line(e)}); delete it to start over"

@@ -27,11 +27,11 @@ plays the first legal action of the label it samples.
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -41,7 +41,7 @@ from solvers.base import Agent, Analysis, MoveStat
 from solvers.identity import code_version
 from solvers.mccfr_sampling import first_per_label
 from spiel_games.common.errors import MeepleError, one_line
-from spiel_games.common.files import TMP_PREFIX, FileTooLarge, NotRegularFile, open_regular
+from spiel_games.common.files import FileTooLarge, NotRegularFile, atomic_file, open_regular
 from spiel_games.common.registry import get_spec, load_game
 
 FORMAT = 1
@@ -94,17 +94,13 @@ def write_policy(path: str | Path, table, meta: dict) -> int:
     schema = _SCHEMA.with_metadata({META_KEY: json.dumps(meta, allow_nan=False).encode()})
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}")  # one per writer
-    try:
-        _write_rows(tmp, schema, rows)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)  # a failed write leaves nothing behind
+    with atomic_file(path) as f:  # synced, renamed; a failed write leaves nothing behind
+        _write_rows(f, schema, rows)
     return path.stat().st_size
 
 
-def _write_rows(tmp: Path, schema: pa.Schema, rows) -> None:
-    with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+def _write_rows(f: BinaryIO, schema: pa.Schema, rows) -> None:
+    with pq.ParquetWriter(f, schema, compression="zstd") as writer:
         keys: list[str] = []
         actions: list[int] = []
         probs: list[float] = []

@@ -18,7 +18,7 @@ from solvers import efg_cfr
 from solvers.base import MAX_COUNT
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string
 from spiel_games.common.errors import ForeignOutputError, MeepleError
-from spiel_games.common.files import existing_parent
+from spiel_games.common.files import existing_parent, special_kind
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
 
@@ -129,6 +129,9 @@ def _check_out(out: Path, solver: str) -> None:
     """Refuse an output path that cannot become a file, before the run starts."""
     if out.is_dir():
         raise SolveError(f"--out {out}: {out} is a directory; give a file path")
+    kind = special_kind(out)  # a device, a pipe (or a symlink to one): never replaced
+    if kind is not None:
+        raise SolveError(f"--out {out} is {kind[0]}, not a file; give a file path")
     ckpt = checkpoint_path(out, solver)
     if ckpt.exists() and ckpt.is_dir() != solver.startswith("mccfr"):
         raise SolveError(f"--out {out}: {ckpt} is in the way of the checkpoint")

@@ -35,7 +35,7 @@ from solvers.solve_request import (
     identity,
 )
 from spiel_games.common.errors import one_line
-from spiel_games.common.files import file_lock, open_regular
+from spiel_games.common.files import atomic_file, file_lock, open_regular
 
 _CKPT_KEY = b"meeple_checkpoint"
 MAX_CHECKPOINT_BYTES = 1 << 36  # the check is for pipes and devices, not size
@@ -56,12 +56,8 @@ def _write_checkpoint(path: Path, rows, meta: dict) -> None:
             "avg": pa.array(avgs, pa.float64()),
         }
     ).replace_schema_metadata({_CKPT_KEY: json.dumps(meta, allow_nan=False).encode()})
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        pq.write_table(t, tmp)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic_file(path) as f:  # synced, then renamed: a crash keeps the last checkpoint
+        pq.write_table(t, f)
 
 
 _CKPT_TYPES = {

@@ -17,8 +17,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import os
 from pathlib import Path
+
+from spiel_games.common.files import atomic_write_text
 
 CACHE = ".luck.json"
 MOVES = ".moves.json"
@@ -47,12 +48,8 @@ def _locked(directory: Path):
 
 
 def _write(path: Path, data: dict) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    try:
-        tmp.write_text(json.dumps(data))
-        tmp.replace(path)
-    except OSError:  # a read-only ledger: measured again next time
-        tmp.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # a read-only ledger, a full disk: measured again next time
+        atomic_write_text(path, json.dumps(data))
 
 
 def load_moves(directory: Path) -> dict:

@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 
 from solvers import value_fit
 from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.files import atomic_file
 from spiel_games.common.registry import get_spec
 from tournament.ledger import LedgerError, read_ledger, read_manifest
 
@@ -64,9 +65,8 @@ def write_part(pos_dir: Path, rows: dict[str, list]) -> None:
     numbers = [int(p.stem.split("-")[1]) for p in _parts(pos_dir)]
     k = max(numbers, default=-1) + 1
     path = pos_dir / f"part-{k:05d}.parquet"
-    tmp = pos_dir / f".tmp-{path.name}"
-    pq.write_table(pa.table(rows, schema=SCHEMA), tmp)
-    tmp.replace(path)
+    with atomic_file(path) as f:  # synced, then renamed: a crash or full disk leaves no part
+        pq.write_table(pa.table(rows, schema=SCHEMA), f)
 
 
 def load_positions(pos_dir: Path, game_ids: set[str]) -> value_fit.Positions:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solvers import value_model
-from spiel_games.common.files import write_problem
+from spiel_games.common.files import NotRegularFile, read_regular, write_problem
 from tournament.ledger import MANIFEST
 from tournament.positions import TrainError
 
@@ -61,9 +61,12 @@ def train_command(cfg: TrainConfig) -> str:
 
 def check_out(cfg: TrainConfig, path: Path) -> None:
     """An existing --out is replaced only by a rerun of the command that trained it (never
-    another run's model, another game's, or a file that is no value model)."""
+    another run's model, another game's, or a file that is no value model; a pipe or a
+    device is refused unread)."""
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(read_regular(path, value_model.MAX_MODEL_BYTES))
+    except NotRegularFile as e:
+        raise TrainError(f"--out {path} {e}; choose another --out") from None
     except (OSError, ValueError):
         data = None
     if not isinstance(data, dict) or data.get("format") != value_model.FORMAT:

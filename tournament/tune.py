@@ -30,28 +30,29 @@ from solvers.search import ntbea
 from solvers.search.kinds import KINDS as SEARCH_KINDS
 from solvers.search.params import resolve_auto
 from solvers.spec import AgentSpecError, format_spec, parse_spec
-from spiel_games.common.errors import MeepleError, one_line
+from spiel_games.common.errors import one_line
 from spiel_games.common.files import LOCK
 from tournament.batch import ranks_from
 from tournament.match import play_match, seed_streams
 from tournament.pool import POOL
+from tournament.tune_log import (
+    LOG,
+    REQUEST,
+    CorruptLogError,
+    TuneError,
+    append_row,
+    cut_log,
+    read_log,
+    write_request,
+)
 
 TUNE_POOL = ("heuristic", "noisy", "H", "S")
 DEFAULT_PARAMS = ("uct_c", "prior_w", "unprune", "rollout_depth", "opp_share", "opp_prior")
 BENCH_SEEDS = (11, 33)  # scripts/bench_strength.py's tables and SPRTs: never tuned on
 DEFAULT_SEED = 2033
-LOG, REQUEST = "evaluations.jsonl", "tune.json"
 # the confirming SPRTs' run directories: CONFIRM-<hash of the SPRT> (tournament.tune_report), one
 # per recommendation, filler and cap: a larger budget that changes it confirms the new one too
 CONFIRM = "confirm"
-
-
-class TuneError(MeepleError):
-    """Bad tuning request (one line)."""
-
-
-class CorruptLogError(TuneError):
-    """A damaged log line or request file: exit 1, not a wrong command line."""
 
 
 @dataclass(frozen=True)
@@ -213,8 +214,7 @@ class Evaluator:
                 "ranks": ranks,
                 "fitness": fitness,
             }
-            with (self.out / LOG).open("a") as f:
-                f.write(json.dumps(row) + "\n")
+            append_row(self.out / LOG, row)  # synced: a full disk is one line, the log kept
             self.log[index] = row
             self.played += 1
             if self.on_game is not None:
@@ -226,41 +226,6 @@ class Evaluator:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown()
-
-
-def read_log(path: Path) -> tuple[dict[int, dict], int | None]:
-    """The evaluations logged so far, by index, and the length to cut the file to when its
-    last line is unfinished (what a crash mid-append leaves: that line is dropped, its game
-    played again), else None. A finished line that is no evaluation is refused."""
-    log: dict[int, dict] = {}
-    if not path.exists():
-        return log, None
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise CorruptLogError(f"{path}: unreadable ({e.strerror or e})") from None
-    end = data.rfind(b"\n") + 1
-    for n, line in enumerate(data[:end].split(b"\n")[:-1], 1):
-        if line.strip():
-            try:
-                row = json.loads(line)
-            except ValueError as e:
-                raise CorruptLogError(f"{path}: line {n} is not JSON ({one_line(e)})") from None
-            if not _is_row(row):
-                raise CorruptLogError(f"{path}: line {n} is not an evaluation")
-            log[row["index"]] = row
-    return log, (end if end < len(data) else None)
-
-
-def _is_row(row) -> bool:
-    return (
-        isinstance(row, dict)
-        and isinstance(row.get("index"), int)
-        and row["index"] >= 0
-        and isinstance(row.get("point"), dict)
-        and isinstance(row.get("fitness"), int | float)
-        and not isinstance(row["fitness"], bool)
-    )
 
 
 def check_log(req: TuneRequest, sp: Space, out: Path) -> int | None:
@@ -362,9 +327,8 @@ def prepare(req: TuneRequest, out: Path, sp: Space | None = None) -> Space:
             raise TuneError(f"{out} holds a different tuning run; choose another --out")
         cut = check_log(req, sp, out)
         if cut is not None:
-            with (out / LOG).open("r+b") as f:
-                f.truncate(cut)
-        path.write_text(json.dumps(mine, indent=2) + "\n")
+            cut_log(out / LOG, cut)
+        write_request(path, mine)  # atomic: a full disk keeps the old request
         return sp
     if out.exists() and any(p.name != LOCK for p in out.iterdir()):  # the run's own lock
         raise TuneError(f"{out} is not empty and holds no tuning run; choose another --out")
@@ -372,7 +336,7 @@ def prepare(req: TuneRequest, out: Path, sp: Space | None = None) -> Space:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise TuneError(f"--out {out}: cannot create the directory ({e.strerror or e})") from None
-    path.write_text(json.dumps(mine, indent=2) + "\n")
+    write_request(path, mine)
     return sp
 
 

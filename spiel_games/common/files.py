@@ -1,10 +1,17 @@
 """Crash-safe file writes: a reader sees the old file or the new one, never a torn one.
 
 The one place the project writes files that must survive a crash or a full disk: game
-records, ledger parts and manifests, value models, training manifests. The new content
-goes to a temporary file in the same directory (named ``TMP_PREFIX + name + .pid``, so
-readers of a directory can skip leftovers), is flushed to disk, then renamed over the
-target; the rename is made durable by syncing the directory. ``run_lock`` keeps two runs
+records, ledger parts and manifests, value models, policies, checkpoints, HTML reports.
+The new content goes to a temporary file in the same directory as the file it replaces
+(named ``TMP_PREFIX + name + .pid``, so readers of a directory can skip leftovers), is
+flushed to disk, then renamed over the target; the rename is made durable by syncing the
+directory. A symlink is written through: the file it names is replaced (the temporary
+file beside that file), the link kept. The new file keeps the old one's permissions (a
+0600 record stays 0600), and its owner and group where the writer may set them. A path
+that exists and is not a regular file (a device such as /dev/null, a pipe, a directory, a
+socket) is refused before anything is written (``NotRegularFile``). A file with other hard
+links is replaced by a new file: its other names keep the old content. Every ``OSError``
+the writers raise names the path asked for in ``filename``. ``run_lock`` keeps two runs
 from writing one output directory at once, ``file_lock`` one output file.
 """
 
@@ -25,23 +32,80 @@ LOCK = ".lock"  # the lock file ``run_lock`` holds in a run's directory
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (an error leaves ``path`` as it was)."""
-    path = Path(path)
-    tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}")
+    with atomic_file(path) as f:
+        f.write(data)
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
+    """A new file, open for binary writing, that replaces ``path`` when the block ends
+    (see the module docstring: through symlinks, the old mode kept, a special file
+    refused); when the block raises it is removed and ``path`` left as it was. For
+    writers that take a file object (Parquet, numpy)."""
+    target = write_target(path)
+    tmp = target.with_name(f"{TMP_PREFIX}{target.name}.{os.getpid()}")
     try:
         f = open(tmp, "wb")  # noqa: SIM115 - closed by the with below
     except OSError as e:  # said of the folder: the target itself was never opened
-        why = f"cannot make a file in {path.parent} ({e.strerror or e})"
-        raise OSError(e.errno, why) from None
+        why = f"cannot make a file in {target.parent} ({e.strerror or e})"
+        raise OSError(e.errno, why, str(path)) from None
     try:
         with f:
-            f.write(data)
+            _keep_mode(f.fileno(), target)
+            yield f
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        os.replace(tmp, target)
+        _sync_dir(target.parent)
+    except BaseException as e:
         tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError) and not isinstance(e, NotRegularFile):
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from None
         raise
-    fd = os.open(path.parent, os.O_RDONLY)
+
+
+def write_target(path: str | Path) -> Path:
+    """The file that writing ``path`` replaces: ``path`` itself, or the file its symlinks
+    lead to (made when missing, as ``open`` would). NotRegularFile, naming ``path``, when
+    it exists and is not a regular file; nothing is opened (a pipe is not waited on)."""
+    path = Path(path)
+    kind = special_kind(path)
+    if kind is not None:
+        raise NotRegularFile(kind[0], kind[1], str(path))
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def special_kind(path: str | Path) -> tuple[str, bool] | None:
+    """What ``path`` names (symlinks followed) when it is there and is not a regular file:
+    ("a pipe (FIFO)", False), ("a directory", True), ...; None for a regular file or for
+    nothing (a dangling symlink included). Nothing is opened."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((what for test, what in _NOT_REGULAR if test(mode)), "a special file")
+    return kind, stat.S_ISDIR(mode)
+
+
+def _keep_mode(fd: int, target: Path) -> None:
+    """Give the new file ``fd`` the permissions of the file it replaces (and its owner and
+    group where this process may: root, or a group it belongs to); nothing for a new one."""
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
+    new = os.fstat(fd)
+    if (st.st_uid, st.st_gid) != (new.st_uid, new.st_gid):
+        with contextlib.suppress(OSError):  # not allowed: the writer's own, as before
+            os.fchown(fd, st.st_uid, st.st_gid)
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+
+
+def _sync_dir(directory: Path) -> None:
+    """Make a rename in ``directory`` durable."""
+    fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
@@ -71,12 +135,17 @@ _NOT_REGULAR = (
 
 
 class NotRegularFile(OSError):
-    """A path that names a directory, a device, a pipe or a socket, not a file."""
+    """A path that names a directory, a device, a pipe or a socket, not a file (``str``:
+    "is a pipe (FIFO), not a file"; ``filename``: the path, when given)."""
 
-    def __init__(self, kind: str, is_dir: bool):
+    def __init__(self, kind: str, is_dir: bool, filename: str | None = None):
         super().__init__(f"is {kind}, not a file")
         self.kind = kind
         self.is_dir = is_dir
+        self.filename = filename
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class FileTooLarge(OSError):

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tournament.cli import app
-from tournament.html_report import is_report
+from tournament.cli.common import is_report
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = """

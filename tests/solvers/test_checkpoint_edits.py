@@ -161,3 +161,24 @@ def test_an_exact_checkpoint_that_is_a_pipe_is_refused_unread(tmp_path):
         "delete it to start over\n"
     )
     assert out.read_bytes() == before
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_an_mccfr_checkpoint_manifest_that_is_a_pipe_is_refused_unread(tmp_path):
+    """Was: ``--resume`` read manifest.json by path and waited forever for a writer (a
+    SIGTERM then said 'checkpoint saved'). Now one line, status 1, the tables kept."""
+    out = tmp_path / "p.parquet"
+    assert _solve("--out", str(out)).exit_code == 0
+    ckpt = tmp_path / "p.parquet.ckpt"
+    manifest = ckpt / "manifest.json"
+    manifest.unlink()
+    os.mkfifo(manifest)
+    _unblock_later(manifest)
+    tables = {p.name: p.read_bytes() for p in ckpt.glob("*.npz")}
+    r = _solve("--out", str(out), "--iterations", "8")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr == (
+        f"error: checkpoint {manifest} is unreadable (is a pipe (FIFO), not a file); "
+        "delete it to start over\n"
+    )
+    assert {p.name: p.read_bytes() for p in ckpt.glob("*.npz")} == tables

@@ -45,7 +45,8 @@ import typer
 from typer.core import TyperGroup
 
 from tournament.cli.stdout import stdout_closed
-from tournament.html_report import is_report
+from tournament.html_report import HEAD, marks_report
+from tournament.signals import stop_words
 
 # `-h` as well as `--help`; click passes this to every sub-command's context.
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
@@ -154,6 +155,29 @@ def domain_errors(code: int = FAILED) -> Iterator[None]:
         raise fail(one_line(e), USAGE if isinstance(e, ForeignOutputError) else code) from None
 
 
+def os_error_line(e: OSError) -> str:
+    """An ``OSError`` that ended a command as one line, naming its file when it names one
+    (every write of ``spiel_games.common.files`` does): ``runs/t/part-00003.parquet: No
+    space left on device``."""
+    why = e.strerror or str(e)
+    return f"{e.filename}: {why}" if e.filename else why
+
+
+@contextmanager
+def run_ended(then: str) -> Iterator[None]:
+    """A resumable run's stop (Ctrl-C, SIGTERM, SIGHUP: ``stop_words``' status) or failed
+    write (an OSError: a full disk; status 1) as one line, ``then`` saying how to go on
+    from what it wrote: ``error: terminated; <then>``, ``error: <file>: No space left on
+    device; <then>``."""
+    try:
+        yield
+    except KeyboardInterrupt as stop:
+        word, code = stop_words(stop)
+        raise fail(f"{word}; {then}", code) from None
+    except OSError as e:
+        raise fail(f"{os_error_line(e)}; {then}", FAILED) from None
+
+
 @contextmanager
 def ledger_arguments() -> Iterator[None]:
     """A ledger path that holds no ledger (nothing there, a file, a directory without a
@@ -234,12 +258,22 @@ def with_opponents(spec, model: str | None):
 
 
 def check_output_path(path: str, option: str, *, report: bool = False) -> None:
-    """Refuse an output path that cannot be written, before any work is done; a
+    """Refuse an output path that cannot be written, before any work is done: a directory,
+    a device, a pipe or a socket (symlinks followed: the file a symlink names is the one
+    written; ``spiel_games.common.files``), or a directory that is missing or read-only. A
     ``report`` (HTML) replaces only an earlier HTML report, never another file (a saved
     game, a ledger's manifest)."""
-    target = Path(path)
-    if target.is_dir():
-        raise fail(f"{option} {path!r} is a directory, not a file", 2)
+    from spiel_games.common.files import NotRegularFile, write_target  # deferred: fast --help
+
+    try:
+        target = write_target(path)  # where the new file goes: beside a symlink's target
+    except NotRegularFile as e:
+        raise fail(f"{option} {path!r} {e}", 2) from None
+    except OSError as e:  # a symlink loop, a name too long
+        raise fail(f"{option} {path!r}: {e.strerror or e}", 2) from None
+    own = _own_output(path)
+    if own:  # `--html out.html > out.html`, /proc/self/fd/1: what is printed would be lost
+        raise fail(f"{option} {path!r} is this command's {own}; choose another file", 2)
     if target.parent.exists() and not target.parent.is_dir():
         raise fail(f"{option} {path!r}: {str(target.parent)!r} is not a directory", 2)
     if not target.parent.is_dir():
@@ -247,7 +281,23 @@ def check_output_path(path: str, option: str, *, report: bool = False) -> None:
     if not os.access(target.parent, os.W_OK):  # a read-only disk: say so before the work
         raise fail(f"{option} {path!r}: the directory {str(target.parent)!r} is not writable", 2)
     if report:
-        check_report_target(target, option)
+        check_report_target(Path(path), option)
+
+
+def _own_output(path: str) -> str:
+    """ "standard output" or "standard error" when ``path`` names the file the command
+    prints to (a shell redirection to it, a symlink to /proc/self/fd/1), else ""."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ""
+    for fd, name in ((1, "standard output"), (2, "standard error")):
+        try:
+            if os.path.samestat(st, os.fstat(fd)):
+                return name
+        except OSError:  # started with the descriptor closed
+            continue
+    return ""
 
 
 def check_ledger_out(out: Path) -> None:
@@ -260,12 +310,26 @@ def check_ledger_out(out: Path) -> None:
 def check_report_target(target: Path, option: str) -> None:
     """An existing ``target`` may be replaced only by a report: an earlier HTML report
     meeple wrote (``tournament.html_report.MARK``) or an empty file (``--html "$(mktemp
-    --suffix .html)"``), never a saved game, a ledger's manifest or another HTML page."""
+    --suffix .html)"``), never a saved game, a ledger's manifest, another HTML page or
+    anything that is not a regular file (a device, a pipe: never read)."""
     if target.exists() and not is_report(target):
         raise fail(
             f"{option} {str(target)!r} exists and is not a meeple HTML report; choose another path",
             2,
         )
+
+
+def is_report(path: str | Path) -> bool:
+    """True for an empty regular file or a report meeple wrote (``marks_report``); False
+    for anything that is not a regular file (symlinks followed), found before a byte is
+    read (``open_regular``): a device is not an empty file, a pipe is not waited on."""
+    from spiel_games.common.files import open_regular  # deferred: fast --help
+
+    try:
+        with open_regular(path, sys.maxsize) as f:
+            return marks_report(f.read(HEAD))
+    except OSError:
+        return False
 
 
 # ----- Ray options, the same on every command that runs games or batches on Ray -----------

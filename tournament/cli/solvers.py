@@ -361,8 +361,8 @@ def _run_solve(cfg, ckpt, progress: _SolveProgress):
         if stdout_closed():  # the reader of the report lines went away: a quiet 141
             raise  # (MeepleGroup.invoke); the checkpoint keeps the rounds done
         raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
-    except OSError as e:  # e.g. the disk filled up while writing the policy
-        raise fail(f"cannot write {cfg.out}: {e.strerror or e}", FAILED) from None
+    except OSError as e:  # the disk filled up writing the checkpoint or the policy: name it
+        raise fail(f"cannot write {e.filename or cfg.out}: {e.strerror or e}", FAILED) from None
 
 
 _FIGURES = {

@@ -14,10 +14,10 @@ from tournament.cli.common import (
     WorkersOption,
     check_executor,
     domain_errors,
-    fail,
+    run_ended,
 )
 from tournament.cli.stdout import own_stdout
-from tournament.signals import stop_signals, stop_words
+from tournament.signals import stop_signals
 
 KindOption = Annotated[
     str, typer.Option(help="Value model kind: linear, or mlp (linear plus a small network)")
@@ -127,8 +127,10 @@ def train(
     replay = _ReplayProgress(mode, display)
 
     with own_stdout(quiet) as stdout:  # Ray's own prints go to stderr (--quiet: nowhere)
-        try:
-            with stop_signals(), domain_errors(FAILED), display:  # SIGTERM, SIGHUP: as Ctrl-C
+        # a stop or a full disk: what was written stays, the rerun goes on from it
+        resume = run_ended(f"rerun the same command to resume from {where}")
+        try:  # SIGTERM, SIGHUP: as Ctrl-C
+            with resume, stop_signals(), domain_errors(FAILED), display:
                 result = run(
                     cfg,
                     workers=workers,
@@ -138,9 +140,6 @@ def train(
                     on_batch=display.on_batch,
                     on_progress=replay.update,
                 )
-        except KeyboardInterrupt as stop:
-            word, code = stop_words(stop)
-            raise fail(f"{word}; rerun the same command to resume from {where}", code) from None
         finally:
             replay.stop()
         _report_training(result, stdout)

@@ -25,6 +25,7 @@ from tournament.cli.common import (
     check_executor,
     domain_errors,
     fail,
+    run_ended,
 )
 from tournament.cli.stdout import own_stdout
 from tournament.signals import stop_signals, stop_words
@@ -109,7 +110,8 @@ def _prepare(req, out: Path, confirm_filler: str, confirm: int):
         with domain_errors(2):
             from spiel_games.common.errors import one_line  # deferred: fast --help
             from tournament import tune_report  # deferred: fast --help
-            from tournament.tune import CorruptLogError, prepare, space  # deferred: fast --help
+            from tournament.tune import prepare, space  # deferred: fast --help
+            from tournament.tune_log import TuneFileError  # deferred: fast --help
 
             sp = space(req)  # the agent and its parameters first: the filler is for later
             tune_report.check_filler(confirm_filler, req.game, req.agent)
@@ -117,7 +119,7 @@ def _prepare(req, out: Path, confirm_filler: str, confirm: int):
                 typer.echo(f"warning: {w}", err=True)
             try:
                 sp = prepare(req, out, sp)
-            except CorruptLogError as e:  # a damaged file, not a wrong command line
+            except TuneFileError as e:  # a damaged file or a full disk: not a wrong command line
                 raise fail(one_line(e), FAILED) from None
     except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP (stop_signals)
         word, code = stop_words(stop)
@@ -232,17 +234,14 @@ def tune(
     # another run on --out: refused at once; SIGTERM, SIGHUP stop as Ctrl-C from here on
     with _locked(out), own_stdout(quiet) as stdout, stop_signals():
         sp = _prepare(req, out, confirm_filler, confirm)
-        try:
-            with domain_errors(1):
-                progress = None if quiet else _progress(req.budget)
-                tuned = run_tune(req, out, workers, progress, sp)
-                s = summary(tuned, out)
-                s["confirmation"] = run_confirm(
-                    s, out, confirm, confirm_filler, seed + 1, min(workers, 2), executor
-                )
-        except KeyboardInterrupt as stop:
-            word, code = stop_words(stop)
-            raise fail(f"{word}; finished games are in {out}: rerun to resume", code) from None
+        # a stop, or a full disk under the confirming SPRT's ledger: the games stay
+        with run_ended(f"finished games are in {out}: rerun to resume"), domain_errors(1):
+            progress = None if quiet else _progress(req.budget)
+            tuned = run_tune(req, out, workers, progress, sp)
+            s = summary(tuned, out)
+            s["confirmation"] = run_confirm(
+                s, out, confirm, confirm_filler, seed + 1, min(workers, 2), executor
+            )
         if as_json or fmt == OutputFormat.json:
             stdout.write(json.dumps(s, indent=2) + "\n")
         else:

@@ -30,7 +30,7 @@ import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import ForeignOutputError
-from spiel_games.common.files import read_regular
+from spiel_games.common.files import atomic_write_text, read_regular
 from tournament.config import TournamentConfig, build_config
 from tournament.ledger import NoLedgerError, read_ledger, read_manifest
 from tournament.ledger_open import batch_files
@@ -273,10 +273,7 @@ def _restore(directory: Path, req: SprtRequest, games: int, damaged: bool = Fals
 
 
 def write_sidecar(directory: Path, req: SprtRequest) -> None:
-    path = Path(directory) / SIDECAR
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(json.dumps(req.sidecar(), indent=2) + "\n")
-    tmp.replace(path)
+    atomic_write_text(Path(directory) / SIDECAR, json.dumps(req.sidecar(), indent=2) + "\n")
 
 
 def play_sprt(
