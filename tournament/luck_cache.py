@@ -17,19 +17,21 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import os
 from pathlib import Path
 
-from spiel_games.common.files import atomic_write_text
+from spiel_games.common.files import atomic_write_text, read_regular
 
 CACHE = ".luck.json"
 MOVES = ".moves.json"
 LOCK = ".luck.lock"
 FORMAT = 2
+MAX_CACHE_BYTES = 1 << 30  # caches are kilobytes to megabytes; a pipe or device is refused
 
 
 def load(path: Path) -> dict:
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(read_regular(path, MAX_CACHE_BYTES))  # a pipe: refused, not waited on
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) and data.get("format") == FORMAT else {}
@@ -38,7 +40,11 @@ def load(path: Path) -> dict:
 @contextlib.contextmanager
 def _locked(directory: Path):
     try:
-        f = open(directory / LOCK, "a")  # noqa: SIM115 (held for the block)
+        # non-blocking: a pipe named like the lock would wait for a reader (ENXIO instead)
+        fd = os.open(
+            directory / LOCK, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, 0o644
+        )
+        f = os.fdopen(fd, "a")
     except OSError:  # a read-only ledger: nothing will be written either
         yield
         return
@@ -56,7 +62,7 @@ def load_moves(directory: Path) -> dict:
     """{game id: {"code", "actions"}}; a cache of the first format (game id: moves, no
     code version) is read as moves of unknown code."""
     try:
-        data = json.loads((directory / MOVES).read_text())
+        data = json.loads(read_regular(directory / MOVES, MAX_CACHE_BYTES))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from solvers import value_model
 from spiel_games.common.files import NotRegularFile, read_regular, write_problem
-from tournament.ledger import MANIFEST
+from tournament.ledger import LedgerError, read_manifest
 from tournament.positions import TrainError
 
 DEFAULT_AGENT = "noisy(eps=0.1)"
@@ -106,9 +106,9 @@ def _changed_options(path: Path, cfg: TrainConfig, tcfg) -> str:
     in the command's own options ('--games 10 -> 15'); '' when it is the same one, or
     ``path`` holds no ledger yet (a damaged one is said by the run)."""
     try:
-        old = json.loads((path / "games" / MANIFEST).read_text())
+        old = read_manifest(path / "games")  # a regular file only: a pipe is not waited on
         t, agents = old["config"]["tournament"], old["config"]["agents"]
-    except (OSError, ValueError, TypeError, KeyError):
+    except (LedgerError, OSError, ValueError, TypeError, KeyError):
         return ""
     if old.get("config_hash") == tcfg.config_hash:
         every = _positions_every(path)
@@ -126,6 +126,7 @@ def _changed_options(path: Path, cfg: TrainConfig, tcfg) -> str:
 
 def _positions_every(path: Path):
     try:
-        return json.loads((path / "positions" / "manifest.json").read_text()).get("every")
+        text = read_regular(path / "positions" / "manifest.json", value_model.MAX_MODEL_BYTES)
+        return json.loads(text).get("every")
     except (OSError, ValueError, AttributeError):
         return None

@@ -155,6 +155,25 @@ def domain_errors(code: int = FAILED) -> Iterator[None]:
         raise fail(one_line(e), USAGE if isinstance(e, ForeignOutputError) else code) from None
 
 
+def refuse_inside_ledger(option: str, path, *more) -> None:
+    """Refuse (exit 2) an output ``path`` that lies inside a tournament ledger's folder: any
+    file or folder written there makes every later read of that ledger refuse it (a
+    foreign file), so ``ratings`` would stop reading the tournament. ``more``: further
+    (option, path) pairs, each checked so (a path None is not given)."""
+    from tournament.ledger_open import ledger_around  # deferred: fast --help
+
+    if more:
+        refuse_inside_ledger(*more)
+    around = ledger_around(path) if path is not None else None
+    if around is not None:
+        raise fail(
+            f"{option} {path} is inside the tournament ledger {around}, which holds only its "
+            "own files (anything else there makes every read of it refuse it); choose a path "
+            "outside it",
+            USAGE,
+        )
+
+
 def os_error_line(e: OSError) -> str:
     """An ``OSError`` that ended a command as one line, naming its file when it names one
     (every write of ``spiel_games.common.files`` does): ``runs/t/part-00003.parquet: No

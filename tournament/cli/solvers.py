@@ -15,6 +15,7 @@ from tournament.cli.common import (
     OutputFormat,
     domain_errors,
     fail,
+    refuse_inside_ledger,
     stdout_console,
     wants_json,
 )
@@ -87,8 +88,7 @@ _Out = Annotated[
         "--out",
         "-o",
         help="File to write: FILE.npz (any case) a blueprint (MCCFR), else a Parquet policy "
-        "file; "
-        "default runs/policies/<game>-<solver>-<hash>.parquet",
+        "file; default runs/policies/<game>-<solver>-<hash>.parquet",
     ),
 ]
 _Abstraction = Annotated[
@@ -199,12 +199,12 @@ def solve(
 
         with domain_errors(FAILED):  # an unreachable cluster fails now, not in ray.init
             check_address(address)
+    refuse_inside_ledger("--out", plan.out)  # the checkpoint goes beside it
     cfg.out = str(plan.out)
     ckpt = checkpoint_path(plan.out, solver)
     from solvers.solve_header import header  # deferred: fast --help
 
-    # on Ray (--workers N, --address) Ray's own prints go to stderr (with --quiet nowhere);
-    # stdout keeps the header, the report lines and the result
+    # on Ray Ray's own prints go to stderr (--quiet: nowhere); stdout keeps what is ours
     with own_stdout(quiet) as stdout:
         progress = _SolveProgress(solver, quiet, ckpt, stdout, header(cfg, plan))
         result = _run_solve(cfg, ckpt, progress)

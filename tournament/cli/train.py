@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -14,6 +15,7 @@ from tournament.cli.common import (
     WorkersOption,
     check_executor,
     domain_errors,
+    refuse_inside_ledger,
     run_ended,
 )
 from tournament.cli.stdout import own_stdout
@@ -122,6 +124,7 @@ def train(
         validate(cfg)
         names = {a.agent_id: a.name for a in tournament_config(cfg).agents}
     where = work_dir(cfg)
+    refuse_inside_ledger("--work", Path(where) / "games", "--out", out)  # work: it or above
     mode = choose_mode(quiet)
     display = Display(mode, names, False)
     replay = _ReplayProgress(mode, display)

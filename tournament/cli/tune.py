@@ -25,6 +25,7 @@ from tournament.cli.common import (
     check_executor,
     domain_errors,
     fail,
+    refuse_inside_ledger,
     run_ended,
 )
 from tournament.cli.stdout import own_stdout
@@ -229,6 +230,7 @@ def tune(
     req = _request(game, agent, _params(params), budget, opponent, levels, repeats, k,
                    neighbours, seed)  # fmt: skip
     out = out if out is not None else _default_out(req)
+    refuse_inside_ledger("--out", out / "tune.json")  # out itself, or a folder above it
 
     # the confirming SPRT may run on Ray: its prints go to stderr, the result to stdout
     # another run on --out: refused at once; SIGTERM, SIGHUP stop as Ctrl-C from here on
