@@ -240,3 +240,20 @@ def test_a_damaged_sidecar_says_how_to_write_it_back_and_that_works(tmp_path):
     subprocess.run(["sh", "-c", command], check=True)
     assert _invoke(*argv).exit_code == 0
     assert read_sprt(out)[0].games == 4
+
+
+def test_sprt_on_a_full_disk_is_one_line(tmp_path, monkeypatch):
+    """Was: an OSError from the ledger's writes (a full disk) ended `meeple sprt` with a
+    traceback."""
+    import tournament.sprt.run as sprt_run
+
+    part = tmp_path / "s" / "part-0000000000000000-2.parquet"
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(part))
+
+    monkeypatch.setattr(sprt_run, "play_sprt", full)
+    out = tmp_path / "s"
+    r = _invoke("sprt", GAME2, "heuristic", "random", "--max-games", "4", "--out", out, "-q")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr == f"error: {part}: No space left on device; rerun to resume from {out}\n"

@@ -28,6 +28,7 @@ from tournament.cli.common import (
     domain_errors,
     fail,
     json_text,
+    os_error_line,
 )
 from tournament.cli.stdout import own_stdout
 from tournament.signals import stop_signals, stop_words
@@ -314,6 +315,8 @@ def _play(req, out: Path, workers: int, address, executor: str, progress: SprtPr
                 )
             except RunnerError as e:  # the cluster or a worker failed, not the command line
                 raise fail(one_line(e), FAILED) from None
+            except OSError as e:  # a full disk: one line, the finished games kept
+                raise fail(f"{os_error_line(e)}; rerun to resume from {out}", FAILED) from None
     except KeyboardInterrupt as stop:
         progress.close()
         raise _Interrupted(_standing(req, out, before), stop) from None
