@@ -34,6 +34,7 @@ from spiel_games.common.files import TMP_PREFIX, atomic_write_text, read_regular
 if TYPE_CHECKING:
     from solvers.mccfr_spec import TrainSpec
 
+RUN_FIELDS = ("game", "variant", "abstraction", "abstraction_version", "seed")
 MANIFEST = "manifest.json"
 _ROUNDS = re.compile(r"^rounds-(\d+)\.npz$")
 _SNAPSHOT = re.compile(r"^tables-(\d+)\.npz$")
@@ -122,17 +123,32 @@ class Journal:
         tables.max_rows = self.identity["max_keys"]
         return tables, iterations, rounds
 
+    def _run(self) -> dict:
+        """What a tables file says of the run that wrote it (``RUN_FIELDS`` of its identity):
+        a file copied in from another run's checkpoint is refused, not merged."""
+        return {k: self.identity[k] for k in RUN_FIELDS if k in self.identity}
+
+    def _same_run(self, name: str, meta: dict) -> None:
+        run = meta.get("run")  # absent in files written before it was recorded
+        if not isinstance(run, dict):
+            return
+        for k, v in self._run().items():
+            if run.get(k) != v:
+                raise TablesError(f"{name} was written by another run ({k} {run.get(k)!r})")
+
     def _replay(self, m: dict, bound: int) -> tuple[Tables, int, int]:
         rounds = int(m.get("snapshot_round", 0))
         iterations = int(m.get("snapshot_iterations", 0))
         if m.get("snapshot"):
-            _, arrays = load_npz(self.dir / m["snapshot"])
+            meta, arrays = load_npz(self.dir / m["snapshot"])
+            self._same_run(m["snapshot"], meta)
             tables = Tables.from_arrays(arrays, bound)
         else:
             tables = Tables(bound)
         files = {int(g.group(1)): p for p in self.dir.iterdir() if (g := _ROUNDS.match(p.name))}
         while rounds + 1 in files:
             meta, arrays = load_npz(files[rounds + 1])
+            self._same_run(files[rounds + 1].name, meta)
             for r in meta["rounds"]:
                 if r["rows"] != tables.rows or r["slots"] != tables.slots:
                     raise TablesError(f"round {r['round']} does not follow the tables")
@@ -196,7 +212,7 @@ class Journal:
         }
         first = self._pending[0][0]["round"]
         rounds = [meta for meta, _ in self._pending]
-        save_npz(self.dir / f"rounds-{first}.npz", arrays, {"rounds": rounds})
+        save_npz(self.dir / f"rounds-{first}.npz", arrays, {"rounds": rounds, "run": self._run()})
         self._pending = []
         self._flushed = time.monotonic()
 
@@ -208,7 +224,7 @@ class Journal:
         self._pending = []  # the snapshot holds them
         self.dir.mkdir(parents=True, exist_ok=True)
         name = f"tables-{round_no}.npz"
-        save_npz(self.dir / name, tables.to_arrays(), {"round": round_no})
+        save_npz(self.dir / name, tables.to_arrays(), {"round": round_no, "run": self._run()})
         self._write_manifest(name, round_no, iterations, reports)
         for p in self.dir.iterdir():
             m = _ROUNDS.match(p.name)

@@ -182,3 +182,21 @@ def test_an_mccfr_checkpoint_manifest_that_is_a_pipe_is_refused_unread(tmp_path)
         "delete it to start over\n"
     )
     assert {p.name: p.read_bytes() for p in ckpt.glob("*.npz")} == tables
+
+
+def test_an_mccfr_table_file_copied_from_another_run_is_refused(tmp_path):
+    """Was: a tables-N.npz copied in from another game's checkpoint was merged and the run
+    went on (its files said only their round; the identity was in the manifest alone)."""
+    out = tmp_path / "p.parquet"
+    assert _solve("--out", str(out)).exit_code == 0
+    other = tmp_path / "k.parquet"
+    kuhn = ["solve", "kuhn_poker", "--solver", "mccfr-es", "--iterations", "4", "--quiet"]
+    assert runner.invoke(app, [*kuhn, "--out", str(other)]).exit_code == 0
+    mine = next((tmp_path / "p.parquet.ckpt").glob("tables-*.npz"))
+    theirs = next((tmp_path / "k.parquet.ckpt").glob("tables-*.npz"))
+    mine.write_bytes(theirs.read_bytes())
+    before = out.read_bytes()
+    r = _solve("--out", str(out), "--iterations", "8")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert f"({mine.name} was written by another run (game 'kuhn_poker()'))" in r.stderr
+    assert out.read_bytes() == before
