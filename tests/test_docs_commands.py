@@ -67,3 +67,26 @@ def test_the_check_finds_an_unquoted_spec_and_passes_a_quoted_one():
         (2, "meeple a -a 'x(y)'"),
         (5, "meeple b(c)"),
     ]
+
+
+def test_the_readme_tournament_config_is_valid_with_its_fixed_tables_uncommented():
+    """Was: uncommenting the README's `tables = [["greedy", "greedy", "ismcts"]]` (with
+    schedule fixed) was refused: 'agents.random sits at none of tournament.tables'."""
+    import tomllib
+
+    from tournament.config import build_config
+
+    text = README.read_text()
+    block = text[text.index("```toml\n[tournament]") + len("```toml\n") :]
+    block = block[: block.index("```")]
+    lines = []
+    for line in block.splitlines():
+        s = line.strip()
+        if s.startswith("# tables = "):  # the option and its continued comment
+            lines.append(s.removeprefix("# ").split("  #")[0])
+        elif s.startswith("schedule = "):
+            lines.append('schedule = "fixed"')
+        else:
+            lines.append(line)
+    cfg = build_config(tomllib.loads("\n".join(lines)))
+    assert cfg.schedule == "fixed" and len(cfg.tables) == 2

@@ -252,7 +252,7 @@ COMMON: tuple[Param, ...] = (
         0.0,
         "with opponents=heuristic: each modelled opponent decision is a uniformly random "
         "legal move with this probability (robustness to players unlike the heuristic; "
-        "0.25 measured no stronger in issue 11)",
+        "0.25 measured no stronger than 0)",
         range=(0.0, 1.0),
         tunable=True,
         tune=(0.0, 0.5),

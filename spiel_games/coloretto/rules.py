@@ -51,7 +51,7 @@ PARAMS = (
     ParamDoc(
         "rows",
         0,
-        f"number of rows, players-{MAX_ROWS}; 0 = by the rules (one per player, or 3 rows of "
+        f"number of rows, from the player count to {MAX_ROWS}; 0 = by the rules (one per player, or 3 rows of "
         "1/2/3 at 2p)",
     ),
     ParamDoc(
@@ -73,7 +73,7 @@ PARAMS = (
     ParamDoc(
         "positive_colors",
         RULES["scoring.positive_colours"],
-        "colours that score positive, at most colors (3; the seed's variant uses 2)",
+        "colours that score positive, at most colors (3; the founding summary SEED-004 plays a variant with 2)",
     ),
     ParamDoc(
         "joker_timing",

@@ -28,7 +28,7 @@ Deviations and assumptions (every assumed number is in rules.toml with
   (supply, hand or discard pile); a type in both the supply and the discard
   pile is taken from the discard pile.
 - A Festivity dress gives its prestige once, when made; at the end its marker
-  scores nothing (it still counts in its hall) - the seed's "only this once".
+  scores nothing (it still counts in its hall) - SEED-000's "only this once".
 - A tile handed in to pay for a dress, or converted, is discarded face up.
 - Terrace moves: the player picks which King's-hall dress moves; it goes to
   the player's free terrace space with the highest multiplier.

@@ -45,7 +45,7 @@ def test_games_simulate_prints_score_and_length_statistics():
         app, ["games", "simulate", "python_coloretto(players=3)", "--games", "4", "--seed", "3"]
     )
     assert result.exit_code == 0, result.output
-    assert "length: mean" in result.output
+    assert "length in actions (chance outcomes included): mean" in result.output
     assert "P3" in result.output and "score mean" in result.output
 
 
@@ -142,3 +142,12 @@ def test_a_repeated_game_parameter_is_refused_as_a_repeated_agent_parameter_is()
             assert result.stderr == f"error: game parameter {key!r} given twice in {game!r}\n"
     ok = "turn_based_simultaneous_game(game=goofspiel(num_cards=3,players=2))"  # nested: apart
     assert spiel_games.load_game(ok, any_openspiel=True).num_players() == 2
+
+
+def test_games_show_says_where_the_source_tags_are_explained():
+    """Was: assumptions cited 'RULES-FACTS 1.5', 'ISSUE-3 totals' or 'SEED' with no word
+    on what they are (ISSUE-3 and DATA-FOUND were explained nowhere a user can read)."""
+    for game in ("coloretto", "rococo", "bruxelles", "staufer"):
+        out = runner.invoke(app, ["games", "show", game]).output
+        assert "source tags, docs/sources/README.md: RULES-FACTS N.M" in out
+        assert "ISSUE-" not in out and "DATA-FOUND" not in out and "issue 11" not in out

@@ -149,8 +149,10 @@ def test_progress_lines_on_stderr_without_a_terminal_and_verbose_game_lines(
     status = [line for line in err if line.startswith("[")]
     assert len(status) == 3  # batch_size 4: one line per finished batch
     assert status[0].startswith("[ 4/12  33.3%]") and status[-1].startswith("[12/12 100.0%]")
-    assert all("games/s, ETA" in s and "; top: " in s for s in status)
-    assert "greedy" in status[-1].split("top: ")[1]
+    assert all(
+        "games/s, ETA" in s and "; top (share of pairwise results won): " in s for s in status
+    )
+    assert "greedy" in status[-1].split("won): ")[1]
     games = [line for line in r.stdout.splitlines() if line.startswith("Finished game")]
     assert len(games) == 12 and games[0].startswith("Finished game 1 of 12 (")
     assert " vs " in games[0] and "{scores " in games[0] and " id " in games[0]

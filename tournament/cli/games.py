@@ -85,8 +85,16 @@ def show(
     for c in spec.tiny_configs:
         typer.echo(f"  {c}")
     typer.echo("\nDeviations and assumptions:")
+    typer.echo(f"  ({SOURCE_TAGS})")
     for a in spec.assumptions:
         typer.echo(f"  - {a}")
+
+
+SOURCE_TAGS = (
+    "source tags, docs/sources/README.md: RULES-FACTS N.M = section N.M of "
+    "docs/sources/RULES-FACTS.md; SEED, SEED-00N = the project's founding rule summaries "
+    "(Spanish, not distributed); other capitals = sources listed in RULES-FACTS.md"
+)
 
 
 @games_app.command("simulate")
@@ -126,7 +134,8 @@ def simulate(
             progress.advance(task)
     typer.echo(f"{games} random games of {game}")
     typer.echo(
-        f"length: mean {statistics.fmean(lengths):.1f}, min {min(lengths)}, max {max(lengths)}"
+        f"length in actions (chance outcomes included): mean {statistics.fmean(lengths):.1f}, "
+        f"min {min(lengths)}, max {max(lengths)}"
     )
     typer.echo(f"speed: {sum(lengths) / max(seconds, 1e-9):,.0f} transitions/s")
     typer.echo("seat  score mean  score sd  min   max   return mean")

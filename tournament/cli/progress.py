@@ -168,7 +168,7 @@ class Display:
         width = len(str(self.total))
         return (
             f"[{self.done:>{width}}/{self.total} {pct:5.1f}%] {rate:.1f} games/s, "
-            f"ETA {eta}; top: {top or '-'}"
+            f"ETA {eta}; top (share of pairwise results won): {top or '-'}"
         )
 
     def on_batch(self, i: int, rows: list[dict]) -> None:
