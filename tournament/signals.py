@@ -29,7 +29,8 @@ def stop_signals(interrupt: bool = False) -> Iterator[None]:
     finishes. With ``interrupt`` Ctrl-C (SIGINT) is handled so too: the first raises
     KeyboardInterrupt, any stop signal after it is ignored (``meeple play``: a second
     Ctrl-C pressed while the game is kept once ended the command with the file half
-    made). The previous handlers come back after."""
+    made). A signal ignored from the start stays ignored (``nohup meeple ...`` outlives
+    the hang-up it asked to). The previous handlers come back after."""
     raised: list[int] = []
 
     def stop(signum, frame):
@@ -37,22 +38,11 @@ def stop_signals(interrupt: bool = False) -> Iterator[None]:
             raised.append(signum)
             raise KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
 
-    old = {}
-    for name in STOPS if interrupt else STOPS[1:]:
-        sig = getattr(signal, name, None)
-        if sig is None:
-            continue
-        try:
-            if sig == signal.SIGINT and signal.getsignal(sig) == signal.SIG_IGN:
-                continue  # a background job's Ctrl-C, ignored from the start: left so
-            old[sig] = signal.signal(sig, stop)
-        except ValueError:  # not the main thread: leave the signals alone
-            break
+    old = _install(STOPS if interrupt else STOPS[1:], stop)
     try:
         yield
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        _restore(old)
 
 
 @contextmanager
@@ -62,24 +52,37 @@ def deferred_stops(redeliver: bool = True) -> Iterator[None]:
     (``redeliver``), or is dropped: the command is stopping already. Outside the main
     thread nothing is held."""
     held: list[int] = []
+    old = _install(STOPS, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        _restore(old)
+        if held and redeliver:
+            signal.raise_signal(held[0])  # its handler runs here (KeyboardInterrupt, Stopped)
+
+
+def _install(names, handler) -> dict:
+    """``handler`` for each signal of ``names`` this platform has, but one ignored from the
+    start (``nohup`` ignores SIGHUP, a shell's background job SIGINT: the user asked the
+    command to outlive it, so it is left ignored); the handlers replaced, to restore.
+    Outside the main thread nothing is installed."""
     old = {}
-    for name in STOPS:
+    for name in names:
         sig = getattr(signal, name, None)
         if sig is None:
             continue
         try:
             if signal.getsignal(sig) == signal.SIG_IGN:
                 continue
-            old[sig] = signal.signal(sig, lambda signum, frame: held.append(signum))
+            old[sig] = signal.signal(sig, handler)
         except ValueError:  # not the main thread: leave the signals alone
             break
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
-        if held and redeliver:
-            signal.raise_signal(held[0])  # its handler runs here (KeyboardInterrupt, Stopped)
+    return old
+
+
+def _restore(old: dict) -> None:
+    for sig, handler in old.items():
+        signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
 def stop_words(stop: KeyboardInterrupt) -> tuple[str, int]:

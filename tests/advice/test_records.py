@@ -199,19 +199,12 @@ def test_a_json_error_in_a_record_says_at_once(tmp_path):
 
 def _staufer_record(plies: int = 20):
     """A Die Staufer record of a random game's first ``plies`` actions (job cards dealt)."""
-    import random
-
+    from spiel_games.common import conformance as C
     from tournament.records import record_of
 
     gs = "python_staufer(players=3)"
-    state = spiel_games.load_game(gs).new_initial_state()
-    rng = random.Random(3)
-    for _ in range(plies):
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    states = C.sampled_states(spiel_games.load_game(gs), 3, every=1)  # one per ply
+    state = next(s for i, s in enumerate(states) if i == plies)
     return record_of(gs, state, 0, ["random"] * 3, state.history())
 
 

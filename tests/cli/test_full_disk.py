@@ -7,13 +7,12 @@ from __future__ import annotations
 import errno
 import json
 import os
-import threading
 from pathlib import Path
 
 import pyarrow.parquet as pq
-import pytest
 from typer.testing import CliRunner
 
+from tests.pipes import pipes, release_later
 from tournament.cli import app
 
 runner = CliRunner()
@@ -118,14 +117,12 @@ def test_train_on_a_full_disk_is_one_line_and_resumes(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output  # the self-play games were kept: only replayed
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+@pipes
 def test_train_out_that_is_a_pipe_is_refused_unread(tmp_path):
     """Was: the check of an existing --out read the pipe and waited for a writer."""
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)
-    release = threading.Timer(20, lambda: os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)))
-    release.daemon = True  # the old code's read, released, fails the test instead of hanging
-    release.start()
+    release = release_later(fifo)  # the old code's read, released, fails the test
     r = runner.invoke(app, [*TRAIN, "--work", str(tmp_path / "w"), "--out", str(fifo)])
     release.cancel()
     assert r.exit_code == 2 and r.stderr == (

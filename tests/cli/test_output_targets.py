@@ -14,7 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from tests.solvers.test_checkpoint_edits import _unblock_later
+from tests.cli.test_closed_stdout import CONFIG
+from tests.pipes import pipes, release_later
 from tests.solvers.test_solver_cli import _solve
 from tournament.cli import app
 from tournament.html_report import MARK
@@ -25,17 +26,6 @@ TINY = (
     "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
     "last_round_depth=0,rows=2,row_capacity=1)"
 )
-CONFIG = """
-[tournament]
-game = "python_coloretto(players=2)"
-seeds_per_lineup = 1
-seed = 3
-
-[agents]
-random = "random"
-greedy = "heuristic"
-"""
-needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +66,7 @@ def _special(tmp_path: Path) -> list[tuple[Path, str]]:
     device itself only as root, and the old code replaced it)."""
     fifo = tmp_path / "fifo.html"
     os.mkfifo(fifo)
-    _unblock_later(fifo)  # the old code's read waits for a writer: released, it fails
+    release_later(fifo)  # the old code's read waits for a writer: released, it fails
     to_null = tmp_path / "to-null.html"
     to_null.symlink_to("/dev/null")
     to_fifo = tmp_path / "to-fifo.html"
@@ -84,7 +74,7 @@ def _special(tmp_path: Path) -> list[tuple[Path, str]]:
     return [(fifo, "a pipe (FIFO)"), (to_null, "a character device"), (to_fifo, "a pipe (FIFO)")]
 
 
-@needs_fifo
+@pipes
 def test_an_html_report_is_never_written_over_a_device_or_a_pipe(ledger, tmp_path):
     """Was: a device (or a symlink to one) read as an empty file and replaced by the
     report; a pipe hung the check's read forever."""
@@ -132,7 +122,7 @@ def test_a_symlink_to_an_earlier_report_is_written_through(ledger, tmp_path):
     assert [p.name for p in (tmp_path / "reports").iterdir()] == ["r.html"]
 
 
-@needs_fifo
+@pipes
 def test_replay_save_never_replaces_a_device_or_a_pipe_even_with_force(ledger, tmp_path):
     """Was: `replay --save /dev/null --force` replaced the device by a file (as root);
     a pipe, or a symlink to a device, was replaced the same way."""
@@ -146,7 +136,7 @@ def test_replay_save_never_replaces_a_device_or_a_pipe_even_with_force(ledger, t
     assert (tmp_path / "to-null.html").is_symlink()
 
 
-@needs_fifo
+@pipes
 def test_a_solve_out_that_became_a_pipe_is_refused_before_the_run(tmp_path):
     """Was: with its checkpoint beside it, the run resumed and at the end replaced the
     pipe by the policy; now refused first (exit 2), the checkpoint kept."""

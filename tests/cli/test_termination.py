@@ -232,3 +232,23 @@ def test_the_ray_session_keeps_the_commands_sigterm_handler():
         ours = signal.getsignal(signal.SIGTERM)
         with r._ray_session(1, None):
             assert signal.getsignal(signal.SIGTERM) is ours
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")
+def test_a_hang_up_ignored_from_the_start_stays_ignored():
+    """Was: stop_signals replaced an ignored SIGHUP, so `nohup meeple tournament run ...`
+    stopped when the terminal closed, against what nohup asked for."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with stop_signals():
+            try:
+                os.kill(os.getpid(), signal.SIGHUP)  # ignored: no Stopped raised
+                time.sleep(0.01)
+            except Stopped:
+                pytest.fail("the hang-up nohup ignores stopped the command")
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+        with stop_signals(), pytest.raises(Stopped):  # SIGTERM is still handled
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+    finally:
+        signal.signal(signal.SIGHUP, before)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 
 import pyarrow.parquet as pq
 import pytest
@@ -14,6 +13,7 @@ from typer.testing import CliRunner
 
 from solvers import efg_cfr
 from solvers.base import MAX_COUNT
+from tests.pipes import pipes, release_later
 from tests.solvers.test_solver_cli import _solve
 from tournament.cli import app
 
@@ -109,23 +109,7 @@ def test_iterations_over_the_bound_are_refused_before_the_run(tmp_path, monkeypa
     assert list(tmp_path.iterdir()) == []
 
 
-def _unblock_later(fifo, seconds: float = 20.0) -> None:
-    """Open the pipe for writing after a while, so that a reader that hangs on it (the old
-    code) is released and fails the test rather than hanging the suite."""
-
-    def release():
-        try:
-            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError:  # no reader: the code under test never opened it
-            return
-        os.close(fd)
-
-    timer = threading.Timer(seconds, release)
-    timer.daemon = True
-    timer.start()
-
-
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+@pipes
 def test_an_mccfr_checkpoint_table_that_is_a_pipe_is_refused_unread(tmp_path):
     """Was: ``--resume`` of a checkpoint whose tables file is a named pipe waited forever
     for a writer (np.load on the path). Now one line, status 1, nothing written."""
@@ -135,7 +119,7 @@ def test_an_mccfr_checkpoint_table_that_is_a_pipe_is_refused_unread(tmp_path):
     table = next(ckpt.glob("tables-*.npz"))
     table.unlink()
     os.mkfifo(table)
-    _unblock_later(table)
+    release_later(table)
     manifest = (ckpt / "manifest.json").read_bytes()
     r = _solve("--out", str(out), "--iterations", "8")
     assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
@@ -143,7 +127,7 @@ def test_an_mccfr_checkpoint_table_that_is_a_pipe_is_refused_unread(tmp_path):
     assert (ckpt / "manifest.json").read_bytes() == manifest
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+@pipes
 def test_an_exact_checkpoint_that_is_a_pipe_is_refused_unread(tmp_path):
     """Was: pyarrow read the named pipe by path and waited forever for a writer."""
     out = tmp_path / "e.parquet"
@@ -152,7 +136,7 @@ def test_an_exact_checkpoint_that_is_a_pipe_is_refused_unread(tmp_path):
     ckpt = tmp_path / "e.parquet.ckpt.parquet"
     ckpt.unlink()
     os.mkfifo(ckpt)
-    _unblock_later(ckpt)
+    release_later(ckpt)
     before = out.read_bytes()
     r = runner.invoke(app, [*cfr, "--iterations", "4"])
     assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr
@@ -163,7 +147,7 @@ def test_an_exact_checkpoint_that_is_a_pipe_is_refused_unread(tmp_path):
     assert out.read_bytes() == before
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+@pipes
 def test_an_mccfr_checkpoint_manifest_that_is_a_pipe_is_refused_unread(tmp_path):
     """Was: ``--resume`` read manifest.json by path and waited forever for a writer (a
     SIGTERM then said 'checkpoint saved'). Now one line, status 1, the tables kept."""
@@ -173,7 +157,7 @@ def test_an_mccfr_checkpoint_manifest_that_is_a_pipe_is_refused_unread(tmp_path)
     manifest = ckpt / "manifest.json"
     manifest.unlink()
     os.mkfifo(manifest)
-    _unblock_later(manifest)
+    release_later(manifest)
     tables = {p.name: p.read_bytes() for p in ckpt.glob("*.npz")}
     r = _solve("--out", str(out), "--iterations", "8")
     assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.stderr

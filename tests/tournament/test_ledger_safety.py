@@ -7,11 +7,11 @@ from __future__ import annotations
 import errno
 import os
 import subprocess
-import threading
 
 import pytest
 from typer.testing import CliRunner
 
+from tests.pipes import pipes, release_later
 from tournament.cli import app
 from tournament.config import build_config
 from tournament.ledger import LedgerError, read_ledger
@@ -21,7 +21,6 @@ from tournament.sprt.run import SIDECAR, SprtRequest, play_sprt, read_sprt
 
 cli = CliRunner()
 GAME2 = "python_coloretto(players=2)"
-pipes = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
 
 
 def _invoke(*args):
@@ -40,24 +39,8 @@ def _ledger(tmp_path, make_raw, write_toml):
     return out, write_toml(raw)
 
 
-def _release_later(fifo, seconds: float = 5.0) -> None:
-    """Open the pipe for writing after a while, so that a reader hanging on it (the old
-    code) is released and fails its test instead of hanging the suite."""
-
-    def release():
-        try:
-            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError:  # no reader: the code under test never opened it
-            return
-        os.close(fd)
-
-    timer = threading.Timer(seconds, release)
-    timer.daemon = True
-    timer.start()
-
-
 def _refused(argv, fifo, says, code=1):
-    _release_later(fifo)
+    release_later(fifo, 5.0)
     r = _invoke(*argv)
     assert r.exit_code == code and r.stderr.count("\n") == 1, (argv, r.output)
     assert r.stderr.startswith("error: ") and says in r.stderr, (argv, r.stderr)
@@ -125,7 +108,7 @@ def test_a_sidecar_that_is_a_pipe_is_refused_unread(tmp_path):
     (out / SIDECAR).unlink()
     os.mkfifo(out / SIDECAR)
     _refused(argv, out / SIDECAR, f"{out / SIDECAR}: unreadable (is a pipe (FIFO), not a file)")
-    _release_later(out / SIDECAR)
+    release_later(out / SIDECAR, 5.0)
     with pytest.raises(SprtError, match="is a pipe"):
         read_sprt(out)
 

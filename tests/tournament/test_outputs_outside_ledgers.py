@@ -4,13 +4,12 @@ train's resume check read a pipe named like their files without waiting on it.""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import threading
 
 import pytest
 from typer.testing import CliRunner
 
+from tests.pipes import pipes, unblocked
 from tournament import luck_cache
 from tournament.cli import app
 from tournament.config import build_config
@@ -21,7 +20,6 @@ TINY = (
     "python_coloretto(players=2,colors=3,cards_per_color=2,plus2=1,jokers=0,start_cards=1,"
     "last_round_depth=0,rows=2,row_capacity=1)"
 )
-pipes = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
 
 
 @pytest.fixture
@@ -59,28 +57,6 @@ def test_an_output_inside_a_ledger_is_refused_before_anything_runs(ledger, argv)
     assert cli.invoke(app, ["ratings", str(ledger)]).exit_code == 0
 
 
-def _release(fifo) -> None:
-    """Open the pipe both ways, releasing a reader or writer that hangs on it."""
-    for flags in (os.O_WRONLY | os.O_NONBLOCK, os.O_RDONLY | os.O_NONBLOCK):
-        with contextlib.suppress(OSError):
-            os.close(os.open(fifo, flags))
-
-
-def _unblocked(fifo, call, seconds: float = 30.0):
-    """``call()``'s result, failing the test when it is still waiting on the pipe after
-    ``seconds`` (a hang, not a speed: the fixed code returns at once); the pipe is then
-    opened so that the old code's thread ends."""
-    out: list = []
-    t = threading.Thread(target=lambda: out.append(call()), daemon=True)
-    t.start()
-    t.join(seconds)
-    hung = t.is_alive()
-    _release(fifo)
-    t.join(5)
-    assert not hung, "waited on the pipe"
-    return out[0]
-
-
 @pipes
 @pytest.mark.parametrize("name", [luck_cache.CACHE, luck_cache.MOVES])
 def test_a_luck_cache_that_is_a_pipe_reads_as_no_cache(tmp_path, name):
@@ -88,9 +64,9 @@ def test_a_luck_cache_that_is_a_pipe_reads_as_no_cache(tmp_path, name):
     fifo = tmp_path / name
     os.mkfifo(fifo)
     if name == luck_cache.CACHE:
-        assert _unblocked(fifo, lambda: luck_cache.load(fifo)) == {}
+        assert unblocked(fifo, lambda: luck_cache.load(fifo)) == {}
     else:
-        assert _unblocked(fifo, lambda: luck_cache.load_moves(tmp_path)) == {}
+        assert unblocked(fifo, lambda: luck_cache.load_moves(tmp_path)) == {}
     assert fifo.is_fifo()
 
 
@@ -105,7 +81,7 @@ def test_a_luck_lock_that_is_a_pipe_does_not_wait_for_a_reader(tmp_path):
         with luck_cache._locked(tmp_path):
             return "ran"
 
-    assert _unblocked(fifo, locked) == "ran"
+    assert unblocked(fifo, locked) == "ran"
 
 
 @pipes
@@ -116,6 +92,6 @@ def test_a_train_work_ledger_manifest_that_is_a_pipe_is_refused_unread(tmp_path)
     fifo.parent.mkdir(parents=True)
     os.mkfifo(fifo)
     argv = ["train", "python_coloretto(players=2)", "--games", "5", "--work", str(tmp_path / "w")]
-    r = _unblocked(fifo, lambda: cli.invoke(app, [*argv, "-q"]))
+    r = unblocked(fifo, lambda: cli.invoke(app, [*argv, "-q"]))
     assert r.exit_code != 0 and r.stderr.count("\n") == 1, r.output
     assert "is a pipe (FIFO), not a file" in r.stderr, r.stderr
