@@ -68,6 +68,17 @@ class Compare:
     deadline: float | None = None
 
 
+@dataclass(frozen=True)
+class ChoiceTie:
+    """The agent's pick was not strictly most visited when its selection ended: ``moves``
+    had as many visits (``visits`` each) and ``by`` broke the tie ("value": the pick's
+    higher mean then; "id": the same mean too, the lower action id)."""
+
+    moves: tuple[int, ...]
+    visits: int
+    by: str
+
+
 @dataclass
 class Analysis:
     player: int
@@ -79,6 +90,7 @@ class Analysis:
     # a key set to None does not apply (its fields are null): e.g. "ci" for an agent with
     # no intervals. Keys: value, visits, prob, order, ci, gap, margin, first
     units: dict[str, str | None] = field(default_factory=dict)
+    choice_tie: ChoiceTie | None = None  # the moves ``choice`` was tied with on visits
 
 
 class Agent:

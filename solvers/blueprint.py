@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
+from solvers import units
 from solvers.base import Agent, AgentKind, Analysis, MoveStat, Param
 from solvers.fastpath import transition_functions
 from solvers.mccfr_sampling import pick
@@ -262,7 +263,7 @@ class BlueprintAgent(Agent):
             for a in state.legal_actions(p)
         ]
         moves.sort(key=lambda m: (-(m.prob or 0.0), m.action))
-        return Analysis(player=p, moves=moves, budget={"visits": int(visits)})
+        return Analysis(p, moves, budget={"visits": int(visits)}, units=units.BLUEPRINT)
 
 
 def make_blueprint_agent(

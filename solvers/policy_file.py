@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from open_spiel.python import policy as openspiel_policy
 
+from solvers import units
 from solvers.base import Agent, Analysis, MoveStat
 from solvers.identity import code_version
 from solvers.mccfr_sampling import first_per_label
@@ -350,7 +351,8 @@ class PolicyAgent(Agent):
             MoveStat(a, state.action_to_string(p, a), n, float("nan"), prob=q)
             for a, q in sorted(probs, key=lambda x: -x[1])
         ]
-        return Analysis(player=p, moves=moves, budget={"iterations": self.meta.get("iterations")})
+        budget = {"iterations": self.meta.get("iterations")}
+        return Analysis(player=p, moves=moves, budget=budget, units=units.POLICY)
 
 
 class FilePolicy(openspiel_policy.Policy):

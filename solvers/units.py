@@ -10,6 +10,37 @@ not apply (the fields it names are null in the answer). Keys: ``value``, ``visit
 
 from __future__ import annotations
 
+# What a trained table's probabilities are (a blueprint's or a policy file's)
+TABLE_PROB = (
+    "the move's probability in the trained average strategy, read at the position's key"
+    " in an abstraction of the game: moves that look alike to the abstraction may be split"
+    " between them arbitrarily (one of them at 0), so a 0 does not mean a bad move"
+)
+NO_SEARCH: dict[str, str | None] = {
+    "order": "by prob, highest first",
+    "value": None,
+    "ci": None,
+    "gap": None,
+    "margin": None,
+    "first": None,
+}
+
+# blueprint (solvers.blueprint): an MCCFR blueprint's average strategy over abstract keys
+BLUEPRINT: dict[str, str | None] = {
+    **NO_SEARCH,
+    "prob": TABLE_PROB,
+    "visits": "how often training met the position's abstract key (the budget's visits):"
+    " the same for every move, not visits per move",
+}
+
+# policy (solvers.policy_file): a policy file's average strategy
+POLICY: dict[str, str | None] = {
+    **NO_SEARCH,
+    "prob": TABLE_PROB,
+    "visits": "the policy file's training iterations (the budget's iterations): the same"
+    " for every move, not visits per move",
+}
+
 # cfr-search (solvers.cfr_search): the root of an online CFR subgame solve
 CFR_SEARCH: dict[str, str | None] = {
     "prob": "the move's probability in the root's average strategy (the subgame's solution), "

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solvers.base import Z95, Analysis, Compare, MoveStat
+from solvers.base import Z95, Analysis, ChoiceTie, Compare, MoveStat
 from solvers.search.compare import compare as run_compare
 from solvers.search.compare import mean_interval, passes_for, principal_variation
 from solvers.search.tree import Node, SearchEngine
@@ -106,13 +106,14 @@ def compared_analysis(
 
     listed = sorted(legal, key=searched)[: max(1, ask.listed)]
     listed += [a for a in ask.include if a in legal and a not in listed]
+    tie = choice_tie(root, legal, choice)  # before the comparison's passes add visits
     passes = ask.passes if ask.passes is not None else passes_for(budget["sims_done"], len(listed))
     samples = run_compare(engine, state, root, listed, passes, draw, ask.deadline)
     done = len(samples[listed[0]].value)
     budget = {**budget, "passes": done}
     if done == 0:  # halted before the first pass
         analysis = root_analysis(state, root, engine.lo, engine.span, budget)
-        analysis.choice = choice
+        analysis.choice, analysis.choice_tie = choice, tie
         return analysis
     units = {u: {a: samples[a].unit(u) for a in listed} for u in ("value", "margin", "first")}
     values = units["value"]
@@ -142,7 +143,24 @@ def compared_analysis(
             )
         )
     moves.sort(key=lambda m: (-m.value, m.action))
-    return Analysis(player, moves, budget, choice=choice, passes=done)
+    return Analysis(player, moves, budget, choice=choice, choice_tie=tie, passes=done)
+
+
+def choice_tie(root: Node, legal, choice: int) -> ChoiceTie | None:
+    """The moves with as many root visits as ``choice`` (the agent's pick, ``best_action``:
+    most visited, then the higher mean, then the lower id), and what broke the tie; None
+    when ``choice`` was strictly most visited."""
+    mine = root.children.get(choice)
+    if mine is None or mine.n == 0:
+        return None
+    n = mine.n
+    others = [a for a in legal if a != choice and a in root.children]
+    tied = tuple(a for a in others if root.children[a].n == n)
+    if not tied:
+        return None
+    mean = mine.w / n
+    same = any(root.children[a].w / n == mean for a in tied)
+    return ChoiceTie(tied, n, "id" if same else "value")
 
 
 def _gap(best: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:

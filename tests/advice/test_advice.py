@@ -199,5 +199,5 @@ def test_time_applies_to_the_agents_that_search(opening):
     gs, _, state, _, _ = opening
     obj = advise(gs, state, ["heuristic", "ismcts"], budget={"time": 0.05}).to_json()
     assert [a["agent"] for a in obj["agents"]] == ["heuristic", "ismcts(time=0.05)"]
-    with pytest.raises(AgentSpecError, match="unknown parameter 'time' for agent 'heuristic'"):
+    with pytest.raises(AgentSpecError, match=r"budget 'time' needs an agent with a time param"):
         advise(gs, state, ["heuristic", "random"], budget={"time": 0.05})

@@ -58,7 +58,8 @@ def test_bad_lines_never_stop_the_engine():
     assert "unknown parameter 'bogus'" in errors[5]
     assert "chance node" in errors[6]
     assert '"top" must be an integer' in errors[7]
-    assert "unknown parameter 'time' for agent 'heuristic'" in errors[8]
+    assert "budget 'time' needs an agent with a time parameter" in errors[8]
+    assert errors[8].endswith("; heuristic has none")
     assert all("\n" not in e for e in errors)
     assert "error" not in answers[-1] and answers[-1]["best"]
 

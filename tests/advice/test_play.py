@@ -106,7 +106,7 @@ def test_ambiguous_prefix_lists_the_candidates():
 
 def test_hint_shows_advice_and_changes_nothing():
     clean, _ = play("1\n" * 60)
-    hinted, text = play("hint\n" + "1\n" * 60)
+    hinted, text = play("1\nhint\n" + "1\n" * 60)  # the first decision is forced (a draw)
     assert hinted.actions == clean.actions
     assert f"agent {HINT}" in text and "best: " in text
     assert "hint for P1, from your information state only:" in text

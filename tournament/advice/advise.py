@@ -47,52 +47,24 @@ import pyspiel
 
 from solvers.assumptions import assumed_opponents, searches
 from solvers.base import Z95, Agent, Compare
-from solvers.registry import AgentSpec, resolve
+from solvers.registry import AgentSpec, all_kinds, resolve
+from solvers.spec import AgentSpecError
 from spiel_games.common.chance import UniformSampler
+from tournament.advice.answer_units import units_of, value_unit
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
-from tournament.advice.moves import MoveAdvice, in_range, moves_of, paired_z
+from tournament.advice.moves import (
+    ChoiceTie,
+    MoveAdvice,
+    in_range,
+    moves_of,
+    own_pick,
+    paired_z,
+)
 
 COMPARED = 5  # moves a search compares (the most searched), whatever `top` shows
 # of a `time` budget, the share a search's selection gets: its comparison phase runs in the
 # rest, up to the deadline (it costs about half the selection again: most passes fit)
 SELECTION_SHARE = 0.6
-UNITS = {
-    "value": "the game's utility for the player to move (rank score in [-1, 1] unless the"
-    " game string sets utility=: 1 = first of all, -1 = last of all)",
-    "margin": "points: expected final score minus the best other player's",
-    "first": "probability of finishing first (ties share it)",
-    "ci": "95% range meant to hold the value a search with 8x the budget gives"
-    " (calibration in docs/ADVICE-MEASURED.md)",
-    "gap": "paired value difference to the best move (same worlds and draws), 95% interval",
-}
-# ``value`` in each utility mode (the game string's ``utility=``)
-VALUE_UNITS = {
-    "rank": "rank score in [-1, 1] (1 = first of all, -1 = last)",
-    "score": "own final score (utility=score)",
-    "win": "share of the win in [0, 1] (utility=win)",
-}
-# The calibrated allowance was measured in rank utility only (docs/ADVICE-MEASURED.md)
-CI_OTHER_UTILITY = (
-    "95% range of the search's paired statistics with an allowance measured for rank utility"
-    " only: not calibrated for utility={utility}, a search with 8x the budget may give a value"
-    " outside it"
-)
-
-
-def value_unit(utility: str) -> str:
-    """What ``value`` is in the utility mode ``utility``."""
-    return VALUE_UNITS.get(utility, f"the game's utility ({utility})")
-
-
-# A search stopped (the engine's terminate) before its comparison phase: its intervals are
-# the root statistics' own, without the calibrated allowance, so they say so.
-UNITS_UNCOMPARED = {
-    **UNITS,
-    "ci": "search noise only: 95% interval of the root statistics (mean +- 1.96 standard"
-    " errors; +-half the utility range for a move searched once), not the calibrated range:"
-    " the search was stopped before its comparison phase, and a search with 8x the budget"
-    " can move the value well outside it",
-}
 
 
 @dataclass
@@ -112,6 +84,8 @@ class Advice:
     analysed: bool = True  # False: the agent only named a move (no search statistics)
     runner_up: str | None = None  # the second move, which significance compares against
     choice: str | None = None  # the agent's own pick, when not the best after comparison
+    choice_tie: ChoiceTie | None = None  # the pick was tied on visits while selecting
+    tied: list[str] = field(default_factory=list)  # compared moves with the best's mean value
     passes: int = 0  # paired passes of the comparison (0: none)
     terminated: bool = False  # the engine's terminate stopped this search early
     utility: str = "rank"  # the game's utility mode: value's unit, and whether ci is calibrated
@@ -121,13 +95,7 @@ class Advice:
     @property
     def units(self) -> dict:
         stopped = not self.passes and any(m.ci_low is not None for m in self.moves)
-        base = dict(UNITS_UNCOMPARED if stopped else UNITS)
-        if self.utility != "rank":
-            base["value"] = "the game's utility for the player to move: " + value_unit(self.utility)
-            if not stopped:
-                base["ci"] = CI_OTHER_UTILITY.format(utility=self.utility)
-        merged = {**base, **self.agent_units}
-        return {k: v for k, v in merged.items() if v is not None}
+        return units_of(self.utility, stopped, self.agent_units)
 
     @property
     def best(self) -> str:
@@ -302,11 +270,18 @@ def advise_state(
         seconds=seconds,
         analysed=analysis is not None,
         runner_up=moves[1].action if len(moves) > 1 else None,
-        choice=None if choice is None or choice == moves[0].action_id else legal.get(choice),
+        **own_pick(analysis, choice, moves, legal),
         passes=done,
         utility=str(game.get_parameters().get("utility", "rank")),
         agent_units=dict(getattr(analysis, "units", None) or {}),
     )
+
+
+def only_move(state, player: int, seed: int) -> str | None:
+    """The one legal move at ``state`` as ``player`` sees it (on the re-dealt state advice
+    with ``seed`` would search), or None when there are more: a hint answers it at once."""
+    legal = legal_strings(viewpoint_state(state, player, seeds_for(seed)[0]))
+    return legal[0][1] if len(legal) == 1 else None
 
 
 def search_agent(spec: AgentSpec, game, seed: int) -> tuple[Agent, float]:
@@ -355,17 +330,27 @@ def check_distinct(specs: Sequence[AgentSpec]) -> None:
         raise HistoryError(f"agent {twice!r} is given twice; give each agent once")
 
 
-def budgets_for(specs: Sequence[AgentSpec], budget: dict | None) -> list[dict]:
+def budgets_for(
+    specs: Sequence[AgentSpec], budget: dict | None, flag: str = "budget {!r}"
+) -> list[dict]:
     """The overrides each agent takes (those of its parameters; ``{"time": 0.5}`` leaves
     ``heuristic`` as it is), each checked on its agent (values in range); an override that
-    no agent takes is an error naming the first agent's valid parameters. The one check of
-    `advise --time` and the JSON engine's ``budget``."""
+    no agent takes is an error naming the kinds that have it (``flag``: how the override
+    was given, "--{}" on the command line). The one check of `advise --time` and the JSON
+    engine's ``budget``."""
     if not budget:
         return [{} for _ in specs]
     out = [{k: v for k, v in budget.items() if k in {p.name for p in s.kind.params}} for s in specs]
     unused = sorted(set(budget) - set().union(*(set(b) for b in out)))
     if unused:
-        with_budget(specs[0], {k: budget[k] for k in unused})
+        k = unused[0]
+        have = [x.name for x in all_kinds() if k in {p.name for p in x.params}]
+        names = list(dict.fromkeys(s.kind.name for s in specs))
+        raise AgentSpecError(
+            f"{flag.format(k)} needs an agent with a {k} parameter"
+            + (f" ({', '.join(have)})" if have else "")
+            + (f"; {names[0]} has none" if len(names) == 1 else f"; none of {', '.join(names)} has")
+        )
     for spec, b in zip(specs, out, strict=True):
         with_budget(spec, b)
     return out
@@ -379,7 +364,9 @@ __all__ = [
     "advise",
     "budgets_for",
     "check_distinct",
+    "only_move",
     "opponent_models",
     "advise_state",
+    "value_unit",
     "with_budget",
 ]

@@ -80,19 +80,18 @@ def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> s
     for i, adv in enumerate(advice_set.items):
         if header or i:
             lines.append("")
-        spent = ", ".join(f"{k}={v}" for k, v in adv.budget.items()) or "no search"
+        spent = _spent(adv)
         took = f"  ({adv.seconds:.2f} s)" if timing else ""
-        lines.append(f"agent {adv.agent}  seed {adv.seed}  budget: {spent}{took}")
+        lines.append(f"agent {adv.agent}  seed {adv.seed}  {spent}{took}")
         if not adv.analysed:
             lines.append(f"  plays: {adv.best}  (no statistics from this agent here)")
             continue
         lines.extend(_compared(adv) if adv.passes else _plain(adv))
         lines.append("  " + _verdict(adv))
         if adv.choice is not None:
-            lines.append(
-                f"  the agent's own pick is {adv.choice} (most visited while selecting);"
-                f" compared on {adv.passes} paired passes, {adv.best} is ahead"
-            )
+            lines.append("  " + _own_pick(adv))
+        if not adv.passes:  # its own units (a compared search's are the last line's)
+            lines.append("  " + agent_units_line(adv))
     if any(a.passes for a in advice_set.items):
         lines.append(units_line(first.game, first.to_move))  # values are the mover's
     if len(advice_set.items) > 1:
@@ -106,8 +105,51 @@ def render(advice_set: AdviceSet, header: bool = True, timing: bool = True) -> s
     return "\n".join(lines)
 
 
+# a trained table's budget (blueprint: how often training met the key; policy: its
+# iterations), the same for every move: said in the header, not as per-move visits
+TABLE_BUDGET = {
+    "visits": "no search: key seen {:,} times in training",
+    "iterations": "no search: trained for {:,} iterations",
+}
+
+
+def _table(adv: Advice) -> bool:
+    """A trained table (blueprint, policy): probabilities only, no values."""
+    return all(m.value is None and m.prob is not None for m in adv.moves)
+
+
+def _spent(adv: Advice) -> str:
+    """The header's budget: ``k=v`` pairs; for a trained table what its count is."""
+    if _table(adv) and len(adv.budget) == 1:
+        ((k, n),) = adv.budget.items()
+        if k in TABLE_BUDGET and isinstance(n, int):
+            return TABLE_BUDGET[k].format(n)
+    return "budget: " + (", ".join(f"{k}={v}" for k, v in adv.budget.items()) or "no search")
+
+
+def agent_units_line(adv: Advice) -> str:
+    """The units of an answer without a comparison (a policy, a blueprint, cfr-search,
+    openspiel-ismcts): the agent's own meanings (``Advice.units``) of the columns shown."""
+    units, parts = adv.units, []
+    if any(m.value is not None for m in adv.moves):
+        own = adv.agent_units.get("value")
+        value = f"P{adv.to_move + 1}'s {advise.value_unit(adv.utility)}"
+        parts.append(f"value = {value}" + (f": {own}" if own else ""))
+        if any(m.ci_low is not None for m in adv.moves) and "ci" in units:
+            parts.append(f"95% CI = {units['ci']}")
+        if "visits" in units:
+            parts.append(f"visits = {units['visits']}")
+    if any(m.prob is not None for m in adv.moves):
+        parts.append(f"prob = {units.get('prob', 'the policy probability of the move')}")
+    return "units: " + "; ".join(parts)
+
+
 def _plain(adv: Advice) -> list[str]:
     w = max(8, *(len(m.action) for m in adv.moves))
+    if _table(adv):
+        out = [f"  {'#':>2}  {'move':<{w}} {'prob':>6}"]
+        out += [f"  {i:>2}  {m.action:<{w}} {_fmt(m.prob, 6)}" for i, m in enumerate(adv.moves, 1)]
+        return out
     out = [f"  {'#':>2}  {'move':<{w}} {'visits':>8} {'value':>7}  {'95% CI':<17} {'prob':>6}"]
     for i, m in enumerate(adv.moves, start=1):
         ci = "-" if m.ci_low is None else f"[{m.ci_low:.3f}, {m.ci_high:.3f}]"
@@ -166,12 +208,47 @@ def _move(adv: Advice, action: str) -> MoveAdvice | None:
     return next((m for m in adv.moves if m.action == action), None)
 
 
+def _names(moves: list[str]) -> str:
+    return moves[0] if len(moves) == 1 else ", ".join(moves[:-1]) + " and " + moves[-1]
+
+
+def _own_pick(adv: Advice) -> str:
+    """The agent's own pick (what it plays), when it is not the best after the comparison:
+    why it was its pick, and how it compares with the best (ties said as ties)."""
+    tie = adv.choice_tie
+    if tie is None:
+        why = "most visited while selecting"
+    else:
+        broke = "its higher mean value then" if tie.by == "value" else "the lower action id"
+        why = (
+            f"tied for most visited while selecting with {_names(tie.moves)},"
+            f" {tie.visits} visits each; picked by {broke}"
+        )
+    pick = f"the agent's own pick is {adv.choice} ({why})"
+    if not adv.passes:
+        return pick + f"; listed after {adv.best}, not compared"
+    if adv.choice in adv.tied:
+        return pick + f"; compared on {adv.passes} paired passes it is tied with {adv.best}"
+    return pick + f"; compared on {adv.passes} paired passes, {adv.best} is ahead"
+
+
+def _tie_verdict(adv: Advice) -> str:
+    """The best move's verdict when other compared moves have exactly its mean value."""
+    return (
+        f"best: {adv.best}, tied with {_names(adv.tied)} (the same mean value over the"
+        f" {adv.passes} paired passes: no difference measured); {adv.best} is listed first"
+        " only as the lower action id"
+    )
+
+
 def _verdict(adv: Advice) -> str:
     if adv.runner_up is None and adv.num_legal > 1:  # an analysis of one move only
         return f"best: {adv.best} (of {adv.num_legal} legal moves; no other move compared)"
     if adv.runner_up is None:
         return f"best: {adv.best} (the only legal move)"
     second = adv.runner_up
+    if adv.tied and adv.passes > 1:
+        return _tie_verdict(adv)
     if adv.z is None:
         first, runner = adv.moves[0].prob, _move(adv, second)
         if first is not None and runner is not None and runner.prob is not None:

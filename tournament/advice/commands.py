@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from solvers.registry import AgentSpec
 from spiel_games.common.errors import one_line
-from tournament.advice.advise import COMPARED, advise, opponent_models
+from tournament.advice.advise import COMPARED, advise, only_move, opponent_models
 from tournament.advice.advise_text import render
 from tournament.advice.saving import RecordKeeper
 from tournament.advice.unknown import World, prefix
@@ -17,7 +17,8 @@ from tournament.advice.unknown import World, prefix
 COMMANDS = ("hint", "undo", "save", "board", "help", "quit")
 HELP = {  # what `help` says of each command (docs/advice.md's table, in the terminal)
     "hint": "the hint agent's advice for the player to move, from your information state: "
-    f"its {COMPARED} most searched moves compared, and the opponent model its values assume",
+    f"its {COMPARED} most searched moves compared, and the opponent model its values assume"
+    " (on a forced move: that move, at once)",
     "undo": "back to your previous decision (AI moves after it are played again)",
     "save": "save [FILE] [--force]: write the game record (to --save or the --load record "
     "when no FILE is given; --force to overwrite a file this session did not write)",
@@ -113,16 +114,20 @@ class SessionCommands:
             self.say("no hint: chance is to move (type the outcome first)")
             return
         mover = s.current_player()
+        seed = self.seed * 1_000_003 + len(self.items)
         try:
-            adv = advise(
-                self.game_string,
-                s,
-                [self.hint_agent],
-                player=p,
-                top=COMPARED,
-                seed=self.seed * 1_000_003 + len(self.items),
-                ply=len(self.items),
-            )
+            only = only_move(s, p, seed)  # a forced move: no search (it would take its time)
+            adv = None
+            if only is None:
+                adv = advise(
+                    self.game_string,
+                    s,
+                    [self.hint_agent],
+                    player=p,
+                    top=COMPARED,
+                    seed=seed,
+                    ply=len(self.items),
+                )
         except Exception as e:  # a failing hint never ends the game
             self.say(f"no hint: {one_line(e)}")
             return
@@ -130,6 +135,9 @@ class SessionCommands:
             self.say(f"hint for P{p + 1}, from your information state only:")
         else:
             self.say(f"P{mover + 1} is to move; what P{mover + 1} should play, as far as you know:")
+        if adv is None:
+            self.say(f"only one legal move: {only}")
+            return
         for line in opponent_models(self.game, [self.hint_agent]):
             self.say(line)
         self.say(render(adv, header=False, timing=False))

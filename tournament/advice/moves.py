@@ -1,6 +1,6 @@
 """One advised move and its statistics (``MoveAdvice``), and how sure the advice is that its
 best move beats the runner-up: a z score of the gap the comparison phase measured on shared
-samples (none without that phase). Units: ``tournament.advice.advise.UNITS``."""
+samples (none without that phase). Units: ``tournament.advice.answer_units.UNITS``."""
 
 from __future__ import annotations
 
@@ -102,6 +102,45 @@ def moves_of(analysis, agent, root, legal: dict, mover: int):
             if a not in listed
         ]
     return moves, dict(analysis.budget), analysis.choice, analysis.passes
+
+
+@dataclass(frozen=True)
+class ChoiceTie:
+    """The agent's pick had as many visits (``visits`` each) as ``moves`` when its
+    selection ended; ``by`` broke the tie: "value" (its higher mean then) or "id" (the
+    same mean too: the lower action id)."""
+
+    moves: list[str]
+    visits: int
+    by: str
+
+
+def choice_tie(analysis, legal: dict) -> ChoiceTie | None:
+    """The analysis' ``choice_tie`` (solvers.base.ChoiceTie) with the moves named."""
+    tie = getattr(analysis, "choice_tie", None)
+    if tie is None:
+        return None
+    return ChoiceTie([legal.get(a, str(a)) for a in tie.moves], int(tie.visits), str(tie.by))
+
+
+def own_pick(analysis, choice: int | None, moves: list[MoveAdvice], legal: dict) -> dict:
+    """``Advice``'s fields of the agent's own pick (when it is not the best) and of ties:
+    ``choice``, ``choice_tie`` and ``tied``."""
+    picked = None if choice is None or choice == moves[0].action_id else choice
+    return {
+        "choice": None if picked is None else legal.get(picked),
+        "choice_tie": None if picked is None else choice_tie(analysis, legal),
+        "tied": tied_with_best(moves),
+    }
+
+
+def tied_with_best(moves: list[MoveAdvice]) -> list[str]:
+    """The compared moves after the best with its mean value (their paired gap to it is
+    exactly 0): they are listed after it only by the higher action id."""
+    if not moves or moves[0].value is None:
+        return []
+    best = moves[0].value
+    return [m.action for m in moves[1:] if m.gap is not None and m.gap[0] == 0 and m.value == best]
 
 
 def in_range(moves: list[MoveAdvice], game) -> list[MoveAdvice]:

@@ -14,8 +14,10 @@ from tournament.html_report import MARK
 def units(rv: Review) -> str:
     return (
         f"units: value = {value_unit(rv.game)}; points = final score minus the best other"
-        " player's; first = chance to finish first; accuracy in % (Lichess's formula on the"
-        " loss in chance to finish first)"
+        " player's; first = chance to finish first; loss value, loss pts, loss first = what"
+        " the move played gives up in each (points and first against the compared move best"
+        " in that unit); accuracy in % (Lichess's formula on the loss in chance to finish"
+        " first)"
     )
 
 
@@ -64,14 +66,14 @@ def render(rv: Review) -> str:
     w = max(6, *(len(d.played) for d in rv.decisions), *(len(d.best) for d in rv.decisions))
     lines.append(
         f"  {'ply':>4}  {'played':<{w}}  {'value':>6}  {'points':>6}  {'best':<{w}}  {'value':>6}"
-        f"  {'points':>6}  {'loss':>6}  {'pts':>5}  {'first':>5}  mark"
+        f"  {'points':>6}  {'loss value':>10}  {'loss pts':>8}  {'loss first':>10}  mark"
     )
     for d in rv.decisions:
         best = "=" if d.best == d.played else d.best
         lines.append(
             f"  {d.ply:>4}  {d.played:<{w}}  {_f(d.played_value):>6}  {points(d.played_points):>6}"
-            f"  {best:<{w}}  {_f(d.best_value):>6}  {points(d.best_points):>6}  {_f(d.loss):>6}"
-            f"  {_loss(d.loss_points):>5}  {percent(d.loss_first):>5}  {d.mark or ''}".rstrip()
+            f"  {best:<{w}}  {_f(d.best_value):>6}  {points(d.best_points):>6}  {_f(d.loss):>10}"
+            f"  {_loss(d.loss_points):>8}  {percent(d.loss_first):>10}  {d.mark or ''}".rstrip()
         )
     lines += ["", *summary_lines(rv), units(rv)]
     mistakes = rv.mistakes()

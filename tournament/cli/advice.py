@@ -102,7 +102,11 @@ SeedOpt = Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed (same se
 TimeOpt = Annotated[
     float | None,
     typer.Option(
-        "--time", "-t", min=0.0, help="Anytime search: seconds per agent (sets the agent's time=)"
+        "--time",
+        "-t",
+        min=0.0,
+        help="Anytime search: a deadline of T seconds per agent, its comparison included"
+        " (at most T plus a few ms; it may end sooner); sets the agent's time=",
     ),
 ]
 PlyOpt = Annotated[
@@ -207,7 +211,7 @@ def _advise(asked, agents, top, seed, budget, opponents):
             spiel_games.load_game(game_string)
         specs = [_with_opponents(resolve(a), opponents) for a in agents]  # parsed once
         check_distinct(specs)
-        budgets_for(specs, budget)  # --time out of range or for no agent: refused here
+        budgets_for(specs, budget, "--{}")  # --time out of range or for no agent: refused
     try:
         with domain_errors(1), player_in_range():
             pos = position_from(
