@@ -132,7 +132,9 @@ def phase_pl(args) -> None:
                 "top3_pl": [agents[i].name for i in np.argsort(-pl_elo)[:3]],
                 "elo": {a.name: round(float(e), 1) for a, e in zip(agents, whole.elo, strict=True)},
                 "pl": {a.name: round(float(e), 1) for a, e in zip(agents, pl_elo, strict=True)},
-                "seat_terms": [round(s["elo"], 1) for s in whole.plackett_luce.seats],
+                "seat_terms": [  # None: not measured (no value)
+                    round(s["elo"], 1) if s["measured"] else None for s in whole.plackett_luce.seats
+                ],
             }
         )
         progress(f"pl {name}: {rows[-1]['loglik_per_game']}")

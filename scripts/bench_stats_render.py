@@ -108,7 +108,7 @@ def render_pl(rows: list[dict]) -> list[str]:
             f"| `{r['game']}` | {r['games']} | {ll['pl_seat']:.4f} | {ll['pl']:.4f} "
             f"| {ll['bt']:.4f} | {names[best]} | {r['kendall_tau']:.3f} "
             f"| {'yes' if r['top3_elo'] == r['top3_pl'] else 'no'} "
-            f"| {', '.join(f'{x:+.1f}' for x in r['seat_terms'])} |"
+            f"| {', '.join('not measured' if x is None else f'{x:+.1f}' for x in r['seat_terms'])} |"
         )
     wins = sum(
         max(r["loglik_per_game"]["pl_seat"], r["loglik_per_game"]["pl"])

@@ -88,8 +88,10 @@ def test_a_seat_that_won_every_game_keeps_a_finite_term():
     agents = np.array([rng.permutation(3) for _ in range(12)])
     ranks = np.tile([2, 1, 3], (12, 1))  # seat 2 always first, seat 3 always last
     g = Games(agents, ranks, np.zeros(agents.shape), np.arange(12) // 6)
-    pl = fit_plackett_luce([g], 3, 2, lambda e: e - e.mean())
-    seats = [s["elo"] for s in pl.seats]
-    assert seats[1] > seats[0] > seats[2]
-    gap = seats[1] - seats[2]
+    model = Model(patterns([g], 2), 3)
+    gammas = model.split(model.fit([p.weights() for p in model.pats]))[1][0] * ELO
+    assert gammas[1] > gammas[0] > gammas[2]
+    gap = gammas[1] - gammas[2]
     assert 500 < gap < 4000  # decided by the prior: large, finite
+    pl = fit_plackett_luce([g], 3, 2, lambda e: e - e.mean())
+    assert not any(s["measured"] for s in pl.seats)  # the prior's: reported without a value

@@ -38,7 +38,8 @@ def test_the_json_says_how_its_numbers_were_made_and_which_are_comparable():
     r = rate(agents, groups, bootstrap=40)
     obj = json.loads(to_json(r, {"games": 14, "ledgers": ["a", "b"]}))
     assert set(obj) == {
-        "ratings", "unrated", "method", "games", "groups", "ledgers", "warnings", "notes"
+        "ratings", "unrated", "method", "games", "seat_terms", "groups", "ledgers",
+        "warnings", "notes",
     }  # fmt: skip
     m = obj["method"]
     assert m["confidence"] == 0.95 and m["bootstrap"] == 40 and m["duplicate_sets"] == 6

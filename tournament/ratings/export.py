@@ -19,6 +19,10 @@ JSON, one object (was a bare list of records until the review asked for the rest
   function and ``beta``);
 - ``games``: ``read``, ``rated``, ``void``, and per agent ``void_by_agent`` and
   ``failures_by_agent`` (the games it failed, by kind);
+- ``seat_terms``: Plackett-Luce's seat terms, ``{"players", "seat", "elo", "ci_low",
+  "ci_high"}`` (null when Plackett-Luce is not shown); a term the data do not measure has
+  null value and bounds and ``not_measured``, why (was: left out of the JSON, and shown in
+  the tables as the prior-held value, +-204 Elo beside even seat win rates);
 - ``groups``: the comparison components (agent names); ``ledgers``; ``warnings``; and
   ``notes``, the table's note lines, word for word.
 
@@ -35,7 +39,7 @@ import json
 import math
 
 from tournament.ratings.fit import Ratings
-from tournament.ratings.notes import notes
+from tournament.ratings.notes import notes, unmeasured_seats
 from tournament.ratings.pairs import small_sample_factor
 from tournament.ratings.unrated import reason
 
@@ -91,11 +95,32 @@ def report_object(r: Ratings, extra: dict | None = None) -> dict:
                 a.name: dict(sorted(a.failures.items())) for a in everyone if a.failures
             },
         },
+        "seat_terms": seat_terms(r),
         "groups": r.components,
         "ledgers": extra.get("ledgers", []),
         "warnings": r.warnings,
         "notes": notes(r),
     }
+
+
+def seat_terms(r: Ratings) -> list[dict] | None:
+    """Plackett-Luce's seat terms (Elo, centred per player count); one not measured has
+    null value and bounds and ``not_measured``, why (null too: an open or missing bound)."""
+    if r.plackett_luce is None:
+        return None
+    why = unmeasured_seats(r)
+
+    def num(x: float) -> float | None:
+        return round(float(x), 1) if math.isfinite(x) else None
+
+    out = []
+    for s in r.plackett_luce.seats:
+        rec = {"players": s["players"], "seat": s["seat"]}
+        rec |= {"elo": num(s["elo"]), "ci_low": num(s["ci_low"]), "ci_high": num(s["ci_high"])}
+        if s["players"] in why:
+            rec["not_measured"] = why[s["players"]]
+        out.append(rec)
+    return out
 
 
 def to_json(r: Ratings, extra: dict | None = None) -> str:

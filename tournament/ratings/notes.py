@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from tournament.ratings.fit import Ratings
+from tournament.ratings.plackett_luce import UNMEASURED_RESAMPLES
 from tournament.ratings.unrated import reason as unrated_reason
 
 
@@ -98,17 +99,41 @@ def pl_notes(r: Ratings) -> list[str]:
             )
         if math.isnan(pl.ci_low[i]) and r.bootstrap and r.ci_low[i] != r.ci_high[i]:
             out.append(f"plackett-luce: {r.agents[i].name}: {STILL}")
-    for n in sorted({s["players"] for s in pl.seats if not s.get("measured", True)}):
-        out.append(
-            f"plackett-luce seat terms ({n} players) not measured: the results do not tell a "
-            "seat's advantage from the agents' strengths (separated results, or every game "
-            "decided by them), so their values are the prior's; intervals open both ways"
-        )
+    for n, why in unmeasured_seats(r).items():
+        out.append(f"plackett-luce seat terms ({n} players) not measured, no value shown: {why}")
     still = [s for s in pl.seats if s.get("measured", True) and math.isnan(s["ci_low"])]
     if still and r.bootstrap:
         where = ", ".join(f"{s['players']} players seat {s['seat']}" for s in still)
         out.append(f"plackett-luce seat terms ({where}): {STILL}")
     return out
+
+
+def unmeasured_seats(r: Ratings) -> dict[int, str]:
+    """Per player count whose Plackett-Luce seat terms are not measured: why, in words."""
+    pl = r.plackett_luce
+    rows = {s["players"]: s for s in (pl.seats if pl is not None else []) if s.get("why")}
+    return {n: _seat_why(row, r.confidence) for n, row in sorted(rows.items())}
+
+
+def _seat_why(row: dict, confidence: float) -> str:
+    raw = (
+        "the seat advantage table's win rates are the raw record (they compare the seats "
+        "fairly where every agent sat in every seat equally often)"
+    )
+    if row["why"] == UNMEASURED_RESAMPLES:
+        return (
+            f"in {row['resampled_share']:.0%} of the bootstrap resamples, more than the "
+            f"{(1.0 - confidence) / 2.0:.1%} an interval may leave out, the finishing orders "
+            "do not tell a seat's advantage from the agents' strengths and the seat terms are "
+            "the prior's (too few games whose order the agents' strengths did not decide), "
+            f"so no interval would cover what it claims; {raw}"
+        )
+    return (
+        "the finishing orders do not tell a seat's advantage from the agents' strengths "
+        "(separated results, or every game decided by them): the likelihood does not "
+        "bound the seat terms (it keeps rising along them, or is flat), so the fit's values "
+        f"are only where its prior stops them, not a measurement; {raw}"
+    )
 
 
 STILL = "every resample gave the same value, so they measure no spread: no interval ('-')"

@@ -17,9 +17,12 @@ stays finite and the two fits share their assumptions; the seats of a player cou
 same (a virtual 0.01 win each way between every pair of seats), so a seat that won every
 game of a small table, or of a bootstrap resample, keeps a finite term. Intervals: the same
 percentile bootstrap over duplicate sets as Elo, where the data measure the value: the probe
-(``prior_driven``) opens a side the prior alone holds (a seat term: both sides, not
-measured), a value no resample moves has none, and ``tournament.ratings.fit`` opens the
-sides Elo opens, their finite side no tighter than Elo's.
+(``prior_driven``) opens a side of a rating the prior alone holds; seat terms it finds the
+prior's, on all the games or on more than (1 - confidence) / 2 of the resamples, are not
+measured and have no value (NaN: the fit's would be where the prior stops a likelihood
+that keeps rising, e.g. +-204 Elo beside even seat win rates); a value no resample moves
+has no interval; and ``tournament.ratings.fit`` opens the sides Elo opens, their finite
+side no tighter than Elo's.
 
 The likelihood depends on the games only through distinct (agents by seat, ranks)
 patterns, so games are counted per pattern and duplicate set (a sparse matrix): a
@@ -149,7 +152,10 @@ class PLRatings:
     elo: np.ndarray  # per agent, Elo scale, same anchor as the Elo fit
     ci_low: np.ndarray
     ci_high: np.ndarray
-    seats: list[dict] = field(default_factory=list)  # players, seat, elo, ci_low, ci_high
+    # per player count and seat: players, seat, elo, ci_low, ci_high, measured, why (""
+    # or UNMEASURED_*: then elo and bounds are NaN) and resampled_share (of the resamples
+    # whose seat terms the probe moves)
+    seats: list[dict] = field(default_factory=list)
     log_likelihood: float = 0.0  # of the rated games' finishing orders, natural log
     # per agent: +1 / -1 where the probe finds its rating the prior's above / below, else 0
     driven: np.ndarray | None = None
@@ -167,9 +173,9 @@ DRIVEN_ELO = 25.0
 STILL_ELO = 1e-6  # a value whose resamples all lie within this has no bootstrap interval
 
 
-def prior_driven(model: Model, x: np.ndarray, weights, anchored) -> tuple[np.ndarray, list[bool]]:
+def prior_driven(model: Model, x: np.ndarray, weights, anchored) -> tuple[np.ndarray, set[int]]:
     """(per agent: +1 when the probe moves its anchored rating up by more than DRIVEN_ELO,
-    -1 down, else 0; per seat row: True when a seat term of its player count moves so)."""
+    -1 down, else 0; the player counts whose seat terms move so)."""
     probe = Model(model.pats, model.k, PRIOR * WEAK, TILT)
     before, seats_before = _scaled(model, x, anchored)
     after, seats_after = _scaled(probe, probe.fit(weights, x, gtol=1e-10), anchored)
@@ -180,7 +186,15 @@ def prior_driven(model: Model, x: np.ndarray, weights, anchored) -> tuple[np.nda
         for a, b in zip(seats_after, seats_before, strict=True)
         if abs(a["elo"] - b["elo"]) > DRIVEN_ELO
     }
-    return agents, [row["players"] in moved for row in seats_before]
+    return agents, moved
+
+
+# Why a player count's seat terms are not measured (``PLRatings.seats``' "why"): the probe
+# moves them on all the games; or it moves them on more than (1 - confidence) / 2 of the
+# bootstrap resamples (a few games whose order the agents' strengths did not decide, which
+# the resamples miss), so a percentile interval would be one of values the prior holds.
+UNMEASURED_DATA = "data"
+UNMEASURED_RESAMPLES = "resamples"
 
 
 def fit_plackett_luce(
@@ -193,9 +207,11 @@ def fit_plackett_luce(
     confidence: float = 0.95,
 ) -> PLRatings:
     """PL strengths (through ``anchored``, the Elo fit's anchoring of a rating vector) and
-    seat terms, with bootstrap intervals over the ``num_blocks`` duplicate sets. A value
-    the probe finds the prior's (``prior_driven``) has that side open (a seat term: both);
-    one that no resample moves has no interval (NaN): the resamples measured nothing."""
+    seat terms, with bootstrap intervals over the ``num_blocks`` duplicate sets. A rating
+    the probe finds the prior's (``prior_driven``) has that side open; seat terms it finds
+    the prior's, on the data or on more than (1 - confidence) / 2 of the resamples, are not
+    measured: no value, no interval (NaN), and why. A value that no resample moves has no
+    interval (NaN): the resamples measured nothing."""
     pats = patterns(groups, num_blocks)
     model = Model(pats, k)
     full = [p.weights() for p in pats]
@@ -203,25 +219,43 @@ def fit_plackett_luce(
     elo, seats = _scaled(model, x, anchored)
     est = np.concatenate([elo, [row["elo"] for row in seats]])
     lo, hi = np.full(len(est), np.nan), np.full(len(est), np.nan)  # not measured
+    shares: dict[int, float] = {}
     if bootstrap > 0 and num_blocks > 1:
-        rng = np.random.default_rng(seed)
-        draws = []
-        for _ in range(bootstrap):
-            mult = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
-            e, s = _scaled(model, model.fit([p.weights(mult) for p in pats], x), anchored)
-            draws.append(np.concatenate([e, [row["elo"] for row in s]]))
+        draws, shares = _resample(model, pats, x, anchored, bootstrap, seed, num_blocks)
         lo, hi = block_bounds(draws, est, num_blocks, confidence)
         still = np.ptp(draws, axis=0) < STILL_ELO  # every resample the same: not measured
         lo, hi = np.where(still, np.nan, np.minimum(lo, est)), np.where(still, np.nan, hi)
         hi = np.maximum(hi, est)
-    driven, unmeasured = prior_driven(model, x, full, anchored)
-    for row, a, b, prior in zip(seats, lo[k:], hi[k:], unmeasured, strict=True):
-        row["measured"] = not prior
-        row["ci_low"], row["ci_high"] = (-math.inf, math.inf) if prior else (float(a), float(b))
+    driven, moved = prior_driven(model, x, full, anchored)
+    tail = (1.0 - confidence) / 2.0
+    for row, a, b in zip(seats, lo[k:], hi[k:], strict=True):
+        share = shares.get(row["players"], 0.0)
+        why = UNMEASURED_DATA if row["players"] in moved else ""
+        why = why or (UNMEASURED_RESAMPLES if share > tail else "")
+        row.update(measured=not why, why=why, resampled_share=share)
+        if why:  # the fit's value is where the prior stops the likelihood: not shown
+            row["elo"], a, b = math.nan, math.nan, math.nan
+        row["ci_low"], row["ci_high"] = float(a), float(b)
     loglik = -model(x, full)[0] - _prior_only(model, x)
     lo, hi = lo[:k], hi[:k]
     lo[driven < 0], hi[driven > 0] = -math.inf, math.inf
     return PLRatings(elo, lo, hi, seats, loglik, driven)
+
+
+def _resample(model: Model, pats, x, anchored, bootstrap: int, seed: int, num_blocks: int):
+    """(the anchored agents' and seat terms' values on each resample of the duplicate sets;
+    per player count, the share of the resamples whose seat terms the probe moves)."""
+    rng = np.random.default_rng(seed)
+    draws, moved_in = [], {n: 0 for n in model.sizes}
+    for _ in range(bootstrap):
+        mult = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
+        weights = [p.weights(mult) for p in pats]
+        xr = model.fit(weights, x)
+        e, s = _scaled(model, xr, anchored)
+        draws.append(np.concatenate([e, [row["elo"] for row in s]]))
+        for n in prior_driven(model, xr, weights, anchored)[1]:
+            moved_in[n] += 1
+    return draws, {n: c / bootstrap for n, c in moved_in.items()}
 
 
 def _prior_only(model: Model, x: np.ndarray) -> float:

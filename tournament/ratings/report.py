@@ -117,7 +117,12 @@ def pl_seat_rows(r: Ratings) -> list[list[str]]:
     if pl is None:
         return []
     return [
-        [str(s["players"]), str(s["seat"]), _f(s["elo"]), _f(s["ci_low"]), _f(s["ci_high"])]
+        [str(s["players"]), str(s["seat"])]
+        + (
+            [_f(s["elo"]), _f(s["ci_low"]), _f(s["ci_high"])]
+            if s.get("measured", True)
+            else ["not measured", "-", "-"]  # the notes say why
+        )
         for s in pl.seats
     ]
 
