@@ -29,7 +29,7 @@ from solvers.checkpoint_identity import mismatch
 from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.mccfr_tables import Tables, TablesError, View, load_npz, save_npz
 from spiel_games.common.errors import ForeignOutputError, MeepleError, one_line
-from spiel_games.common.files import TMP_PREFIX, atomic_write_text, read_regular
+from spiel_games.common.files import ANY_SIZE, TMP_PREFIX, atomic_write_text, read_regular
 
 if TYPE_CHECKING:
     from solvers.mccfr_spec import TrainSpec
@@ -40,7 +40,6 @@ _ROUNDS = re.compile(r"^rounds-(\d+)\.npz$")
 _SNAPSHOT = re.compile(r"^tables-(\d+)\.npz$")
 SNAPSHOT_SECONDS = 300.0
 FLUSH_SECONDS = 1.0
-MAX_MANIFEST_BYTES = 1 << 30  # a size check is not the point: a pipe or device is refused unread
 
 
 class CheckpointError(MeepleError):
@@ -70,7 +69,7 @@ class Journal:
         if not path.exists():
             return None
         try:  # a pipe or device is refused unread (read_regular): it would hang the resume
-            m = json.loads(read_regular(path, MAX_MANIFEST_BYTES))
+            m = json.loads(read_regular(path, ANY_SIZE))
         except (OSError, ValueError) as e:
             raise CheckpointError(
                 f"checkpoint {path} is unreadable ({one_line(e)}); delete it to start over"

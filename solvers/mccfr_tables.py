@@ -27,11 +27,10 @@ from typing import BinaryIO
 
 import numpy as np
 
-from spiel_games.common.files import atomic_write_bytes, open_regular
+from spiel_games.common.files import ANY_SIZE, atomic_write_bytes, open_regular
 
 BASELINE_WINDOW = 50.0  # observations a baseline averages over (older ones fade out)
 FORMAT = 1
-MAX_TABLES_BYTES = 1 << 36  # a size check is not the point: a pipe or device is refused unread
 
 
 class TablesError(ValueError):
@@ -360,7 +359,7 @@ def _read_arrays(path: str | Path, file: BinaryIO | None = None) -> dict[str, np
     or corrupt one (a cut-off zip, a damaged member) or one that is not an .npz at all."""
     try:
         if file is None:  # a pipe or device named like a table would hang the resume
-            with open_regular(path, MAX_TABLES_BYTES) as f:
+            with open_regular(path, ANY_SIZE) as f:
                 return _read_arrays(path, f)
         z = np.load(file, allow_pickle=False)
         if isinstance(z, np.ndarray):

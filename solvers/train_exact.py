@@ -35,10 +35,9 @@ from solvers.solve_request import (
     identity,
 )
 from spiel_games.common.errors import one_line
-from spiel_games.common.files import atomic_file, file_lock, open_regular
+from spiel_games.common.files import ANY_SIZE, atomic_file, file_lock, open_regular
 
 _CKPT_KEY = b"meeple_checkpoint"
-MAX_CHECKPOINT_BYTES = 1 << 36  # the check is for pipes and devices, not size
 
 
 def _write_checkpoint(path: Path, rows, meta: dict) -> None:
@@ -71,7 +70,7 @@ _CKPT_TYPES = {
 def _read_checkpoint(path: Path) -> tuple[dict, list]:
     """(metadata, rows) of a checkpoint; CheckpointError for anything unreadable."""
     try:
-        with open_regular(path, MAX_CHECKPOINT_BYTES) as f:  # a pipe would hang the read
+        with open_regular(path, ANY_SIZE) as f:  # a pipe would hang the read
             t = pq.read_table(f)
     except (OSError, pa.ArrowException) as e:
         raise CheckpointError(

@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from spiel_games.common.errors import MeepleError
 from spiel_games.common.files import (
+    ANY_SIZE,
     TMP_PREFIX,
     FileTooLarge,
     NotRegularFile,
@@ -87,8 +88,6 @@ LOCK = ".lock"
 # Every file a ledger read opens is checked to be a regular file first (open_regular): a
 # pipe named like a part or the manifest would wait for a writer forever. The limits are
 # not the point: a manifest is kilobytes to megabytes, a part well under a gigabyte.
-MAX_MANIFEST_BYTES = 1 << 30
-MAX_PART_BYTES = 1 << 36
 _PART = re.compile(r"^part-[0-9a-f]{16}-\d+\.parquet$")
 
 
@@ -147,7 +146,7 @@ def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[i
 def read_manifest(directory: Path) -> dict:
     path = Path(directory) / MANIFEST
     try:
-        m = json.loads(read_regular(path, MAX_MANIFEST_BYTES))
+        m = json.loads(read_regular(path, ANY_SIZE))
     except FileNotFoundError:
         raise NoLedgerError(f"{directory}: no {MANIFEST}; not a meeple ledger") from None
     except (NotRegularFile, FileTooLarge) as e:  # a pipe, a device: refused unread
@@ -272,7 +271,7 @@ def _read_part(p: Path, run_id: str, columns: list[str] | None = None) -> pa.Tab
     """Read one batch file and check it: a regular file (a pipe is not waited on), its
     schema, row count (in its name) and run id."""
     try:
-        f = open_regular(p, MAX_PART_BYTES)
+        f = open_regular(p, ANY_SIZE)
     except (NotRegularFile, FileTooLarge) as e:
         raise LedgerError(f"{p} {e}; {_redo(p)}") from None
     except OSError as e:  # a file this user may not read, one removed meanwhile

@@ -20,18 +20,17 @@ import json
 import os
 from pathlib import Path
 
-from spiel_games.common.files import atomic_write_text, read_regular
+from spiel_games.common.files import ANY_SIZE, atomic_write_text, read_regular
 
 CACHE = ".luck.json"
 MOVES = ".moves.json"
 LOCK = ".luck.lock"
 FORMAT = 2
-MAX_CACHE_BYTES = 1 << 30  # caches are kilobytes to megabytes; a pipe or device is refused
 
 
 def load(path: Path) -> dict:
     try:
-        data = json.loads(read_regular(path, MAX_CACHE_BYTES))  # a pipe: refused, not waited on
+        data = json.loads(read_regular(path, ANY_SIZE))  # a pipe: refused, not waited on
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) and data.get("format") == FORMAT else {}
@@ -62,7 +61,7 @@ def load_moves(directory: Path) -> dict:
     """{game id: {"code", "actions"}}; a cache of the first format (game id: moves, no
     code version) is read as moves of unknown code."""
     try:
-        data = json.loads(read_regular(directory / MOVES, MAX_CACHE_BYTES))
+        data = json.loads(read_regular(directory / MOVES, ANY_SIZE))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

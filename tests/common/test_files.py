@@ -6,10 +6,13 @@ import errno
 import os
 import re
 import stat
+import tracemalloc
 
 import pytest
 
+from spiel_games.common import files
 from spiel_games.common.files import (
+    ANY_SIZE,
     FileTooLarge,
     NotRegularFile,
     atomic_write_text,
@@ -35,6 +38,36 @@ def test_read_regular_refuses_devices_and_large_files_unread(tmp_path):
     with pytest.raises(FileTooLarge, match="is over 10 bytes"):
         read_regular(big, 10)
     assert read_regular(big, 11) == b"x" * 11
+
+
+def test_read_regular_asks_for_the_files_size_not_the_limit(tmp_path):
+    # A 1 GiB limit on a kilobyte file asked for a 1 GiB buffer on every read (and a
+    # 64 GiB limit raised MemoryError): the buffer now follows the file.
+    small = tmp_path / "small.json"
+    small.write_bytes(b"{}" * 500)
+    tracemalloc.start()
+    try:
+        assert read_regular(small, 1 << 30) == b"{}" * 500
+        assert read_regular(small, ANY_SIZE) == b"{}" * 500
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
+
+
+def test_read_regular_reads_a_file_that_grew_and_refuses_it_past_the_limit(tmp_path, monkeypatch):
+    grown = tmp_path / "grown"
+    grown.write_bytes(b"y" * 3000)
+    real = os.fstat
+
+    def stale(fd):  # the size fstat saw before a writer appended
+        st = real(fd)
+        return os.stat_result((*st[:6], 5, *st[7:]))
+
+    monkeypatch.setattr(files.os, "fstat", stale)
+    assert read_regular(grown, 5000) == b"y" * 3000
+    with pytest.raises(FileTooLarge):
+        read_regular(grown, 2999)
 
 
 def test_write_problem_says_why_and_leaves_nothing(tmp_path):
