@@ -5,9 +5,15 @@ and one section per measurement with the command and code version that measured 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from spiel_games.common.files import atomic_write_text  # noqa: E402
+
 DATA = ROOT / "docs" / "data" / "cfr.json"
 DOC = ROOT / "docs" / "CFR.md"
 
@@ -28,9 +34,7 @@ def save_section(path: Path, key: str, record: dict) -> None:
             del data[k]
     data[key] = record
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    tmp.replace(path)
+    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def _load(part: dict) -> str:

@@ -118,8 +118,10 @@ def atomic_write_text(path: str | Path, text: str) -> None:
 
 def existing_parent(path: str | Path) -> Path:
     """The nearest folder on ``path``'s way that exists (where writing ``path`` would make
-    its missing directories): the place to check before a long run writes there."""
-    parent = Path(path).parent
+    its missing directories): the place to check before a long run writes there. A
+    symlink's is its target's (the writers write through it, beside that file)."""
+    p = Path(path)
+    parent = (Path(os.path.realpath(p)) if p.is_symlink() else p).parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     return parent

@@ -79,6 +79,17 @@ def test_write_problem_says_why_and_leaves_nothing(tmp_path):
     assert write_problem("/proc/meeple/x").startswith("cannot write in /proc")
 
 
+def test_write_problem_checks_a_symlinks_target_folder(tmp_path):
+    """Was: the link's own folder was checked, so `play --save LINK` with a link into a
+    folder no file can be made in passed the check and failed at the first save."""
+    link = tmp_path / "game.json"
+    link.symlink_to("/proc/meeple-game.json")
+    assert write_problem(link).startswith("cannot write in /proc")
+    fine = tmp_path / "fine.json"
+    fine.symlink_to(tmp_path / "sub" / "target.json")
+    assert write_problem(fine) == ""
+
+
 def test_a_symlink_is_written_through_and_the_link_kept(tmp_path):
     """Was: the link replaced by a regular file holding the new text, the file it named
     left as it was (``meeple play --load link.json`` then ``save``)."""
