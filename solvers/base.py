@@ -72,9 +72,10 @@ class Compare:
 class ChoiceTie:
     """The agent's pick was not strictly most visited when its selection ended: ``moves``
     had as many visits (``visits`` each) and ``by`` broke the tie ("value": the pick's
-    higher mean then; "id": the same mean too, the lower action id)."""
+    higher mean then; "id": the same mean too, the lower action id). ``moves``: action ids
+    in an ``Analysis``, their names in an advice answer (``tournament.advice.moves``)."""
 
-    moves: tuple[int, ...]
+    moves: tuple[int | str, ...]
     visits: int
     by: str
 

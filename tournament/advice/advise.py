@@ -46,14 +46,13 @@ import numpy as np
 import pyspiel
 
 from solvers.assumptions import assumed_opponents, searches
-from solvers.base import Z95, Agent, Compare
+from solvers.base import Z95, Agent, ChoiceTie, Compare
 from solvers.registry import AgentSpec, all_kinds, resolve
 from solvers.spec import AgentSpecError
 from spiel_games.common.chance import UniformSampler
 from tournament.advice.answer_units import units_of, value_unit
 from tournament.advice.items import CHANCE, HistoryError, check_player, legal_strings
 from tournament.advice.moves import (
-    ChoiceTie,
     MoveAdvice,
     in_range,
     moves_of,

@@ -221,7 +221,7 @@ def _own_pick(adv: Advice) -> str:
     else:
         broke = "its higher mean value then" if tie.by == "value" else "the lower action id"
         why = (
-            f"tied for most visited while selecting with {_names(tie.moves)},"
+            f"tied for most visited while selecting with {_names([str(m) for m in tie.moves])},"
             f" {tie.visits} visits each; picked by {broke}"
         )
     pick = f"the agent's own pick is {adv.choice} ({why})"

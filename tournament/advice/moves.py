@@ -8,7 +8,7 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 
-from solvers.base import Z95
+from solvers.base import Z95, ChoiceTie
 
 # (mean, low, high); the bounds are None where there is no interval (one paired pass)
 Triple = tuple[float, float | None, float | None]
@@ -104,23 +104,12 @@ def moves_of(analysis, agent, root, legal: dict, mover: int):
     return moves, dict(analysis.budget), analysis.choice, analysis.passes
 
 
-@dataclass(frozen=True)
-class ChoiceTie:
-    """The agent's pick had as many visits (``visits`` each) as ``moves`` when its
-    selection ended; ``by`` broke the tie: "value" (its higher mean then) or "id" (the
-    same mean too: the lower action id)."""
-
-    moves: list[str]
-    visits: int
-    by: str
-
-
 def choice_tie(analysis, legal: dict) -> ChoiceTie | None:
-    """The analysis' ``choice_tie`` (solvers.base.ChoiceTie) with the moves named."""
+    """The analysis' ``choice_tie`` with the moves named."""
     tie = getattr(analysis, "choice_tie", None)
     if tie is None:
         return None
-    return ChoiceTie([legal.get(a, str(a)) for a in tie.moves], int(tie.visits), str(tie.by))
+    return dataclasses.replace(tie, moves=tuple(legal.get(a, str(a)) for a in tie.moves))
 
 
 def own_pick(analysis, choice: int | None, moves: list[MoveAdvice], legal: dict) -> dict:
