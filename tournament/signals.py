@@ -85,6 +85,20 @@ def _restore(old: dict) -> None:
         signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
+def stopped_exit(code: object) -> bool:
+    """Whether ``code`` is the exit status of a command a stop signal ended (130, 129,
+    143: 128 + SIGINT, SIGHUP or SIGTERM)."""
+    return code in {128 + getattr(signal, name) for name in STOPS if hasattr(signal, name)}
+
+
+def ignore_stops() -> None:
+    """Stop signals ignored for the rest of the process: called once a stopped command
+    has kept everything and only exits, so a second Ctrl-C pressed while Python shuts
+    down (10-150 ms after ``meeple play`` kept the game) no longer turns the stopped
+    command's status 130 into a kill by SIGINT."""
+    _install(STOPS, signal.SIG_IGN)
+
+
 def stop_words(stop: KeyboardInterrupt) -> tuple[str, int]:
     """What stopped the command, in a word, and its exit status: Ctrl-C "interrupted"
     (130), SIGTERM "terminated" (143), SIGHUP "hung up" (129): 128 + the signal."""

@@ -17,6 +17,7 @@ import typer
 from tournament.cli import advice, games, review, solvers, sprt, train, tune
 from tournament.cli import tournament as tournament_commands
 from tournament.cli.common import CONTEXT_SETTINGS, MeepleGroup
+from tournament.signals import ignore_stops, stopped_exit
 
 app = typer.Typer(
     name="meeple",
@@ -73,7 +74,12 @@ review.register(app)
 
 
 def main() -> None:
-    app(prog_name="meeple")  # also under `python -m tournament.cli`
+    try:
+        app(prog_name="meeple")  # also under `python -m tournament.cli`
+    except SystemExit as end:
+        if stopped_exit(end.code):  # stopped on a signal, all kept: only the exit is left
+            ignore_stops()
+        raise
 
 
 if __name__ == "__main__":

@@ -343,8 +343,8 @@ def play_cmd(
             )
     with stop_signals(interrupt=True):  # a second Ctrl-C while the game is kept: ignored
         result = session.run()
-    if result.interrupted:
-        raise typer.Exit(128 + result.signal if result.signal else 130)
+        if result.interrupted:  # raised here: the second Ctrl-C stays ignored up to main
+            raise typer.Exit(128 + result.signal if result.signal else 130)
     if result.error or result.lost or (save and result.kept == "recovered"):
         raise typer.Exit(1)  # a --save that failed exits non-zero, the moves recovered
 
