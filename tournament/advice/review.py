@@ -3,9 +3,10 @@ Backgammon's analysis.
 
 For every unforced decision of the reviewed player, the agent analyses the position from
 that player's information state (exactly as ``meeple advise --ply N --player P --seed S``
-would) and compares its ``REVIEW_TOP`` most searched moves *and the move played* on the
-same paired passes (``solvers.search.compare``). The best move is the best of those by
-value, so a loss is never negative. Each decision gets:
+would) and compares advise's ``COMPARED`` most searched moves *and the move played* on the
+same paired passes (``solvers.search.compare``): the values advise gives. The best move is
+the best of those by value (advise's recommendation, or the move played), so a loss is
+never negative. Each decision gets:
 
 - the loss in three units, each against the best compared move in that unit: value (the
   game's utility, a rank score in [-1, 1] by default), points (final margin over the best
@@ -27,9 +28,8 @@ first), the mean accuracy, the marks, the three biggest mistakes with the positi
 each seen chance event's luck, with a luck-adjusted result (``tournament.advice.review_luck``).
 
 The game comes from a record (``meeple play``, table mode, ``meeple replay --save``) or a
-ledger game (its recorded moves, or replayed exactly from its seed). Records with ``?`` are reviewed from the
-world the record's ``me`` seat saw.
-"""
+ledger game (its recorded moves, or replayed exactly from its seed). Records with ``?`` are
+reviewed from the world the record's ``me`` seat saw."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ from pathlib import Path
 import spiel_games
 from solvers.base import Z95
 from solvers.registry import AgentSpec, resolve
-from tournament.advice.advise import advise_state
+from tournament.advice.advise import COMPARED, advise_state
 from tournament.advice.items import CHANCE, HistoryError, PlayerRangeError, check_player
 from tournament.advice.moves import MoveAdvice, Triple
 from tournament.advice.play import readable_observation
@@ -51,7 +51,7 @@ from tournament.advice.review_luck import LuckReport, review_luck
 from tournament.ledger import read_ledger
 
 MISTAKES = 3
-REVIEW_TOP = 4  # moves compared besides the one played
+REVIEW_TOP = COMPARED  # moves compared besides the one played: advise's (was 4 of its 5)
 DEFAULT_AGENT = "ismcts(sims=800)"
 MARKS = ("doubtful", "bad", "very bad")
 # Loss in points from which a decision is marked doubtful, bad, very bad (per game; about
