@@ -92,11 +92,11 @@ def stopped_exit(code: object) -> bool:
 
 
 def ignore_stops() -> None:
-    """Stop signals ignored for the rest of the process: called once a stopped command
-    has kept everything and only exits, so a second Ctrl-C pressed while Python shuts
-    down (10-150 ms after ``meeple play`` kept the game) no longer turns the stopped
-    command's status 130 into a kill by SIGINT."""
-    _install(STOPS, signal.SIG_IGN)
+    """Ctrl-C and SIGHUP ignored for the rest of the process: called once a stopped
+    command has kept everything and only exits, so a second Ctrl-C pressed while Python
+    shuts down (10-150 ms after ``meeple play`` kept the game) does not turn the stopped
+    command's status 130 into a kill by SIGINT. SIGTERM still ends an exit that hangs."""
+    _install(("SIGINT", "SIGHUP"), signal.SIG_IGN)
 
 
 def stop_words(stop: KeyboardInterrupt) -> tuple[str, int]:

@@ -51,7 +51,7 @@ from tournament.advice.review_luck import LuckReport, review_luck
 from tournament.ledger import read_ledger
 
 MISTAKES = 3
-REVIEW_TOP = COMPARED  # moves compared besides the one played: advise's (was 4 of its 5)
+REVIEW_TOP = COMPARED  # moves compared besides the one played: those advise compares
 DEFAULT_AGENT = "ismcts(sims=800)"
 MARKS = ("doubtful", "bad", "very bad")
 # Loss in points from which a decision is marked doubtful, bad, very bad (per game; about
