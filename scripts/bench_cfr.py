@@ -204,6 +204,7 @@ def strength(
     lineups = (
         ("blueprint", "blueprint", "heuristic", seeds),
         ("blueprint-noisy", "blueprint", NOISY, seeds),
+        ("blueprint-best", "blueprint(play=best)", "heuristic", seeds),
         ("cfr-search", search, "heuristic", search_seeds),
     )
     for label, spec, against, n in lineups:

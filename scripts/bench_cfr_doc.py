@@ -310,7 +310,9 @@ def _strength_lines(rows) -> list[str]:
     out = [
         "Each agent in one seat, two copies of the opponent in the other two (`heuristic`; "
         "for the blueprint also `noisy(eps=0.3)`, the heuristic playing a random move 30% of "
-        "the time, which no blueprint was trained against), every seat rotation on each "
+        "the time, which no blueprint was trained against; and `blueprint(play=best)`, "
+        "the blueprint's most likely action at every decision, where the default samples "
+        "its average strategy in a game that hides information), every seat rotation on each "
         "deal (duplicate seeds), played by the tournament runner. Share = pairs (agent, "
         "opponent) in which the agent finished ahead, ties half; 95% bootstrap intervals "
         "over the deals. Coverage: the blueprint's decisions played from its table (ledger).",
