@@ -234,7 +234,7 @@ def test_partial_answers_name_their_agent_and_keep_lcb_in_the_utility_range():
     agent.engine.on_tick()
     (partial,) = sent
     assert partial["agent"] == "ismcts(sims=9)" and partial["moves"][0]["lcb"] == -1.0
-    agents = ["ismcts(sims=3000)", "pimc(sims=3000)"]
+    agents = ["ismcts(sims=600)", "pimc(sims=600)"]
     answers = run({"id": "r", **BASE, "agent": agents, "reportDuringSearchEvery": 0.01})
     named = {a["agent"] for a in answers if a["isDuringSearch"]}
     assert named <= set(agents) and agents[0] in named

@@ -28,7 +28,7 @@ def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
     rec = PairRecords(blk, a, b, w, k, num_blocks)
     elo = fit_elo(*rec.matrices())
     weights = block_weights(np.random.default_rng(seed), num_blocks, bootstrap)
-    samples = np.array([fit_elo(wi, d) for wi, d in rec.matrices_many(weights)])
+    samples = fit_elo_many(*rec.matrices_many(weights)).reshape(bootstrap, k)
     elo, samples = elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
     return elo, elo + (samples - elo) * small_sample_factor(num_blocks)
 
@@ -49,15 +49,22 @@ def prior_text() -> str:
 
 def fit_elo(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
     """OpenSpiel's MM Bradley–Terry fit on integer win and (symmetric) draw matrices."""
+    return fit_elo_many(wins[None], draws[None])[0]
+
+
+def fit_elo_many(wins: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """``fit_elo`` on each of a stack of (win, draw) matrices, (replicates, k, k) each, as
+    a (replicates, k) array: the matrices become Python lists in one call per stack, and
+    the options are read once (the bootstraps' hot path)."""
     import pyspiel
 
     options = _elo_options()
-    return np.asarray(
-        pyspiel.elo.compute_ratings_from_matrices(
-            win_matrix=wins.tolist(), draw_matrix=draws.tolist(), options=options
-        ),
-        dtype=float,
-    )
+    compute = pyspiel.elo.compute_ratings_from_matrices
+    fits = [
+        compute(win_matrix=w, draw_matrix=d, options=options)
+        for w, d in zip(wins.tolist(), draws.tolist(), strict=True)
+    ]
+    return np.asarray(fits, dtype=float).reshape(len(wins), wins.shape[-1])
 
 
 def los_matrix(wins: np.ndarray) -> np.ndarray:

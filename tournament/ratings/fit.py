@@ -39,6 +39,7 @@ from tournament.ratings.elo import (
     alpha_rank,
     components,
     fit_elo,
+    fit_elo_many,
     los_matrix,
     majority_cycle,
     prior_text,
@@ -218,10 +219,9 @@ def _bootstrap(rec, bootstrap: int, seed: int) -> tuple[np.ndarray, list[np.ndar
     chunk = 16  # replicates per sparse product
     for start in range(0, bootstrap, chunk):
         n = min(chunk, bootstrap - start)
-        weights = block_weights(rng, rec.num_blocks, n)
-        for i, (w, d) in enumerate(rec.matrices_many(weights)):
-            samples[start + i] = fit_elo(w, d)
-            beats.append(w + d > 0)
+        wins, draws = rec.matrices_many(block_weights(rng, rec.num_blocks, n))
+        samples[start : start + n] = fit_elo_many(wins, draws)
+        beats += list(wins + draws > 0)
     return samples, beats
 
 

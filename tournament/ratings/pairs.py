@@ -79,19 +79,23 @@ class PairRecords:
             return self._split(np.asarray(self.matrix.sum(axis=1)).ravel())
         return self._split(self.matrix @ weights.astype(float))
 
-    def matrices_many(self, weights: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """One (wins, draws) pair per column of ``weights`` (sets x replicates), in one product."""
-        flat = self.matrix @ weights
-        return [self._split(flat[:, i]) for i in range(flat.shape[1])]
+    def matrices_many(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The (wins, draws) matrices of every column of ``weights`` (sets x replicates) as
+        two (replicates, k, k) arrays, from one sparse product."""
+        flat = np.rint(np.asarray(self.matrix @ weights)).astype(np.int64).T
+        kk, k = self.k * self.k, self.k
+        d = flat[:, :kk].reshape(-1, k, k)
+        return flat[:, kk:].reshape(-1, k, k), d + d.transpose(0, 2, 1)
 
 
 def block_weights(rng: np.random.Generator, num_blocks: int, n: int) -> np.ndarray:
     """``n`` bootstrap replicates over duplicate sets: the multiplicity of each set
-    (sets x replicates)."""
-    weights = np.empty((num_blocks, n))
-    for i in range(n):
-        weights[:, i] = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
-    return weights
+    (sets x replicates). One draw of (n, sets) indices: the same numbers as ``n`` draws of
+    ``sets``, replicate by replicate."""
+    drawn = rng.integers(num_blocks, size=(n, num_blocks))
+    flat = (drawn + num_blocks * np.arange(n)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=n * num_blocks).reshape(n, num_blocks)
+    return np.ascontiguousarray(counts.T, dtype=float)
 
 
 def small_sample_factor(num_blocks: int, confidence: float = 0.95) -> float:

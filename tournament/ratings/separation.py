@@ -138,7 +138,8 @@ def anchor_beats(rec) -> list[np.ndarray]:
         return []
     rng = np.random.default_rng(ANCHOR_SEED)
     weights = block_weights(rng, rec.num_blocks, ANCHOR_RESAMPLES)
-    return [w + d > 0 for w, d in rec.matrices_many(weights)]
+    wins, draws = rec.matrices_many(weights)
+    return list(wins + draws > 0)
 
 
 def with_resamples(
