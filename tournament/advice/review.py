@@ -51,7 +51,6 @@ from tournament.advice.review_luck import LuckReport, review_luck
 from tournament.ledger import read_ledger
 
 MISTAKES = 3
-REVIEW_TOP = COMPARED  # moves compared besides the one played: those advise compares
 DEFAULT_AGENT = "ismcts(sims=800)"
 MARKS = ("doubtful", "bad", "very bad")
 # Loss in points from which a decision is marked doubtful, bad, very bad (per game; about
@@ -324,8 +323,8 @@ def _decision(
         state,
         spec,
         player=player,
-        top=REVIEW_TOP,
-        compared=REVIEW_TOP,
+        top=COMPARED,  # the moves advise compares, and the one played besides
+        compared=COMPARED,
         seed=seed,
         ply=i,
         include=[played],
