@@ -2,9 +2,9 @@
 
 Random and heuristic playouts of every conformance configuration, and one game of
 ``ismcts(sims=100)`` in every seat per game and player count, hash to the digests in
-tests/data/behaviour_digests.json (the 4- and 5-player searches marked slow). A restructuring must leave them all as they are; a
-deliberate change of behaviour rewrites the file with ``python
-scripts/behaviour_digests.py`` and says why in its commit.
+tests/data/behaviour_digests.json (the 4- and 5-player searches marked slow). A
+restructuring must leave them all as they are; a deliberate change of behaviour rewrites
+the file with ``python scripts/behaviour_digests.py`` and says why in its commit.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ def elo_samples(groups: list[Games], k: int, bootstrap: int, seed: int = 0):
     rec = PairRecords(blk, a, b, w, k, num_blocks)
     elo = fit_elo(*rec.matrices())
     weights = block_weights(np.random.default_rng(seed), num_blocks, bootstrap)
-    samples = fit_elo_many(*rec.matrices_many(weights)).reshape(bootstrap, k)
+    samples = fit_elo_many(*rec.matrices_many(weights))
     elo, samples = elo - elo.mean(), samples - samples.mean(axis=1, keepdims=True)
     return elo, elo + (samples - elo) * small_sample_factor(num_blocks)
 

@@ -39,7 +39,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.sparse import csc_matrix
 
-from tournament.ratings.pairs import block_bounds
+from tournament.ratings.pairs import block_bounds, block_weights
 
 ELO = 400.0 / math.log(10.0)  # natural-log strength to Elo
 PRIOR = 0.01  # virtual wins each way between every pair (OpenSpiel's smoothing_factor)
@@ -95,9 +95,6 @@ def _pair_prior(
     return float(np.sum(-a * np.logaddexp(0.0, -diff) - b * np.logaddexp(0.0, diff)))
 
 
-MAX_STEP = 10.0  # the largest Newton step of one parameter, natural log (about 1,700 Elo)
-
-
 def _pair_curvature(
     x: np.ndarray, i: np.ndarray, j: np.ndarray, out: np.ndarray, weight: float, tilt: float = 0.0
 ) -> None:
@@ -110,8 +107,12 @@ def _pair_curvature(
     np.add.at(out, (j, i), -c)
 
 
+MAX_STEP = 10.0  # the largest Newton step of one parameter, natural log (about 1,700 Elo)
+
+
 class Model:
-    """The negative log-likelihood and its gradient for weighted patterns."""
+    """The negative log-posterior of weighted patterns (likelihood and pair priors), its
+    gradient and Hessian, and its minimum (``fit``: BFGS; ``fit_newton``: the probe's)."""
 
     def __init__(self, pats: list[Patterns], k: int, prior: float = PRIOR, tilt: float = 0.0):
         self.pats, self.k = pats, k
@@ -122,7 +123,6 @@ class Model:
         self.risk = [(p.ranks[:, None, :] >= p.ranks[:, :, None]) for p in pats]  # [p, s, t]
         self.pair_i, self.pair_j = np.triu_indices(k, 1)
         self.seat_pairs = [np.triu_indices(n, 1) for n in self.sizes]
-        self._jac: list[np.ndarray] | None = None  # d eta / d x per player count, on demand
 
     def split(self, x: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
         gammas = [
@@ -163,21 +163,19 @@ class Model:
         return res.x
 
     def hessian(self, x: np.ndarray, weights: list[np.ndarray]) -> np.ndarray:
-        """The Hessian of ``self(x)``'s negative log-posterior: per game, the covariance of
-        each draw's winner over its risk set, mapped to the agents' and seats' parameters
-        (``_jacobians``), plus the pair priors' curvature."""
+        """The Hessian of ``self(x)``'s negative log-posterior: per game and place, the
+        covariance of who takes the place among its risk set, summed into the cells of the
+        agents' strengths and seat terms each player's eta holds (``_scatter``), plus the
+        pair priors' curvature."""
         theta, gammas = self.split(x)
         out = np.zeros((self.dim, self.dim))
-        for i, (p, risk, w, jac) in enumerate(
-            zip(self.pats, self.risk, weights, self._jacobians(), strict=True)
-        ):
+        for i, (p, risk, w) in enumerate(zip(self.pats, self.risk, weights, strict=True)):
             eta = theta[p.agents] + gammas[i][None, :]
             pi = risk * np.exp(eta - eta.max(axis=1, keepdims=True))[:, None, :]
-            pi /= pi.sum(axis=2, keepdims=True)  # [p, s, t]: draw s's winner probabilities
+            pi /= pi.sum(axis=2, keepdims=True)  # [p, s, t]: who takes place s, by player t
             h = -np.einsum("pst,psu->ptu", pi, pi)
             h[:, np.arange(pi.shape[1]), np.arange(pi.shape[1])] += pi.sum(axis=1)
-            h *= w[:, None, None]
-            out += np.einsum("ptd,pte->de", jac, np.einsum("ptu,pue->pte", h, jac))
+            self._scatter(out, h * w[:, None, None], p.agents, int(self.offsets[i]))
         _pair_curvature(theta, self.pair_i, self.pair_j, out[: self.k, : self.k], self.prior)
         for i, (g, (si, sj)) in enumerate(zip(gammas, self.seat_pairs, strict=True)):
             seats = np.zeros((len(g), len(g)))
@@ -186,28 +184,34 @@ class Model:
             out[a:b, a:b] += seats[1:, 1:]
         return out
 
-    def _jacobians(self) -> list[np.ndarray]:
-        """Per player count, d eta[p, t] / d x as a (patterns, seats, dim) 0/1 array: the
-        agent's strength and, from the second seat on, the seat's term."""
-        if self._jac is None:
-            self._jac = []
-            for i, p in enumerate(self.pats):
-                count, n = p.agents.shape
-                jac = np.zeros((count, n, self.dim))
-                rows, seats = np.indices((count, n))
-                jac[rows, seats, p.agents] = 1.0
-                jac[:, np.arange(1, n), self.offsets[i] + np.arange(n - 1)] = 1.0
-                self._jac.append(jac)
-        return self._jac
+    def _scatter(self, out: np.ndarray, h: np.ndarray, agents: np.ndarray, offset: int) -> None:
+        """Add ``h[p, t, u]`` (d2 / d eta_t d eta_u of game pattern p) to ``out``: eta_t is
+        the strength of ``agents[p, t]`` plus, from the second seat on, the seat's term at
+        ``offset + t - 1``. Four sums by index, no (patterns x dim) array."""
+        count, n = agents.shape
+        dim = self.dim
+        seat = offset + np.arange(n) - 1  # seat 0 has no term
+        rows = np.broadcast_to(agents[:, :, None], h.shape)
+        cols = np.broadcast_to(agents[:, None, :], h.shape)
+        cells = np.bincount((rows * dim + cols).ravel(), h.ravel(), minlength=dim * dim)
+        out += cells.reshape(dim, dim)
+        by_agent = np.bincount(  # [agent of t, seat u] summed over patterns
+            (rows * n + np.arange(n)[None, None, :]).ravel(), h.ravel(), minlength=dim * n
+        ).reshape(dim, n)[:, 1:]
+        out[:, seat[1:]] += by_agent
+        out[seat[1:], :] += by_agent.T
+        out[np.ix_(seat[1:], seat[1:])] += h.sum(axis=0)[1:, 1:]
 
     def fit_newton(
         self, weights: list[np.ndarray], start: np.ndarray, gtol: float, max_steps: int = 100
     ) -> np.ndarray:
-        """The optimum by Newton's method with a backtracking line search (the negative
-        log-posterior is convex; a least-squares step ignores its one flat direction, all
-        strengths shifted together). The probe's fit: under its weak prior, separated
-        results leave the likelihood nearly flat, where BFGS stops on precision loss in
-        about half the fits short of ``gtol``; Newton reaches it in a few steps."""
+        """The optimum by Newton's method with a backtracking line search, from ``start``:
+        until the largest gradient entry is at most ``gtol``, or no step lowers the
+        objective (nor, at equal value, the gradient) within rounding. The negative
+        log-posterior is convex; a least-squares step leaves its one flat direction, every
+        strength shifted together, where it started. The probe's fit: under its weak prior
+        separated results make the likelihood nearly flat, where a few Newton steps go
+        far."""
         x = start.copy()
         f, g = self(x, weights)
         for _ in range(max_steps):
@@ -221,7 +225,8 @@ class Model:
                 if fn <= f + 1e-4 * t * slope or t < 1e-12:
                     break
                 t *= 0.5
-            if not fn < f:  # no step lowers it: the optimum within rounding
+            flatter = fn == f and np.max(np.abs(gn)) < np.max(np.abs(g))
+            if not (fn < f or flatter):  # the optimum within rounding
                 break
             x, f, g = x + t * step, fn, gn
         return x
@@ -325,10 +330,9 @@ def fit_plackett_luce(
 def _resample(model: Model, pats, x, anchored, bootstrap: int, seed: int, num_blocks: int):
     """(the anchored agents' and seat terms' values on each resample of the duplicate sets;
     per player count, the share of the resamples whose seat terms the probe moves)."""
-    rng = np.random.default_rng(seed)
+    multiplicities = block_weights(np.random.default_rng(seed), num_blocks, bootstrap)
     draws, moved_in = [], {n: 0 for n in model.sizes}
-    for _ in range(bootstrap):
-        mult = np.bincount(rng.integers(num_blocks, size=num_blocks), minlength=num_blocks)
+    for mult in multiplicities.T:
         weights = [p.weights(mult) for p in pats]
         xr = model.fit(weights, x)
         e, s = _scaled(model, xr, anchored)
