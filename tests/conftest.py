@@ -8,7 +8,18 @@ add and remove worker nodes, and the test process connected as the driver.
 
 from __future__ import annotations
 
+import signal
+
 import pytest
+
+
+def pytest_configure(config):
+    """Ctrl-C reaches the tests as a terminal delivers it. A shell without job control (a
+    script's ``make test &``, a CI runner) starts background commands with SIGINT ignored,
+    which Python keeps and every child inherits: the tests that send SIGINT to themselves
+    or to a `meeple` child then saw nothing happen (exit 0, not 130)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,7 @@
 """The adaptive schedule's stopping rule under repeated looks, on synthetic tournaments of
-known strengths (driven by scripts/bench_stats_adaptive.py, which measures the rates)."""
+known strengths (driven by scripts/bench_stats_adaptive.py, which measures the rates).
+Marked slow: each plays a whole simulated tournament, 100+ looks of 4,800 resampled Elo
+fits (10-30 s)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import pytest
 
 from tournament.adaptive import looks
 
+pytestmark = pytest.mark.slow
 TIED = (200.0, 100.0, 100.0, 0.0)
 
 

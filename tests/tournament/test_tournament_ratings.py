@@ -68,6 +68,7 @@ def test_bootstrap_intervals_cover_the_truth():
     assert 20 < np.mean(width) < 400
 
 
+@pytest.mark.slow  # 40 tables rated with 100 resamples each: 15-35 s
 @pytest.mark.parametrize("sets", [3, 4])
 def test_intervals_on_few_duplicate_sets_cover_the_truth(sets):
     """Was: on three or four duplicate sets the percentile bootstrap claimed 95% and
