@@ -68,16 +68,12 @@ class PairRecords:
         )
         self.matrix.sum_duplicates()
 
-    def _split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        kk = self.k * self.k
-        d = flat[:kk].reshape(self.k, self.k)
-        wins = flat[kk:].reshape(self.k, self.k)
-        return np.rint(wins).astype(np.int64), np.rint(d + d.T).astype(np.int64)
-
     def matrices(self, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The (wins, draws) matrices of all the games, or of one replicate's ``weights``."""
         if weights is None:
-            return self._split(np.asarray(self.matrix.sum(axis=1)).ravel())
-        return self._split(self.matrix @ weights.astype(float))
+            weights = np.ones(max(self.num_blocks, 1))
+        wins, draws = self.matrices_many(np.asarray(weights, dtype=float)[:, None])
+        return wins[0], draws[0]
 
     def matrices_many(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The (wins, draws) matrices of every column of ``weights`` (sets x replicates) as

@@ -188,8 +188,7 @@ class Model:
         """Add ``h[p, t, u]`` (d2 / d eta_t d eta_u of game pattern p) to ``out``: eta_t is
         the strength of ``agents[p, t]`` plus, from the second seat on, the seat's term at
         ``offset + t - 1``. Four sums by index, no (patterns x dim) array."""
-        count, n = agents.shape
-        dim = self.dim
+        n, dim = agents.shape[1], self.dim
         seat = offset + np.arange(n) - 1  # seat 0 has no term
         rows = np.broadcast_to(agents[:, :, None], h.shape)
         cols = np.broadcast_to(agents[:, None, :], h.shape)
