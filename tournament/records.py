@@ -186,6 +186,10 @@ def read_record(path: str | Path) -> GameRecord:
         raise HistoryError(
             f"game record {str(path)!r} is not valid JSON: {json_reason(e)} at line {e.lineno}"
         ) from None
+    except ValueError:  # an integer of over 4,300 digits (was a traceback in play --load)
+        raise HistoryError(
+            f"game record {str(path)!r} is not valid JSON: a number of more than 4,300 digits"
+        ) from None
     except RecursionError:
         raise HistoryError(f"game record {str(path)!r} is nested too deeply") from None
     return parse_record(obj)
@@ -202,7 +206,8 @@ def _read_bytes(path: str | Path) -> bytes:
     except FileTooLarge as e:
         raise HistoryError(f"{where} {e}, the most a game record may be") from None
     except OSError as e:
-        names_none = e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR)
+        # a name over 255 bytes names no file either (a wrong command line, as a missing one)
+        names_none = e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG)
         error = NoRecordError if names_none else HistoryError
         raise error(f"cannot read {where}: {e.strerror or e}") from None
 

@@ -116,6 +116,16 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode())
 
 
+def is_folder(path: str | Path) -> bool:
+    """``Path.is_dir``, False for a name the system cannot even look up: Python 3.11
+    raises for a name over 255 bytes (ENAMETOOLONG) where it returns False for a missing
+    one (was a traceback in ``review``)."""
+    try:
+        return Path(path).is_dir()
+    except OSError:
+        return False
+
+
 def existing_parent(path: str | Path) -> Path:
     """The nearest folder on ``path``'s way that exists (where writing ``path`` would make
     its missing directories): the place to check before a long run writes there. A
@@ -206,7 +216,10 @@ def write_problem(path: str | Path) -> str:
     on its way must be a folder that takes a new file, found by making and removing a
     probe (the permission bits are not the whole story: /proc, a disk mounted read-only,
     root's access). Nothing is left behind."""
-    parent = existing_parent(path)
+    try:
+        parent = existing_parent(path)
+    except OSError as e:  # a name over 255 bytes on the way (was a traceback in play)
+        return f"cannot write {path} ({e.strerror or e})"
     if not parent.is_dir() or not os.access(parent, os.W_OK):
         return f"cannot write in {parent}"
     try:

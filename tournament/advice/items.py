@@ -8,6 +8,8 @@ was legal there; nothing is ever guessed.
 
 from __future__ import annotations
 
+import re
+
 from spiel_games.common.engine import CHANCE
 from spiel_games.common.naming import NoMatch, match, options
 from spiel_games.common.naming import named_options as legal_strings
@@ -92,6 +94,21 @@ def split_history(history) -> list:
     raise HistoryError(
         f"history must be a ';'-separated string or a list, got {type(history).__name__}"
     )
+
+
+_PLAYER = re.compile(r"([pP]?)([0-9]{1,6})")
+
+
+def parse_player(text: str) -> int | None:
+    """A player as a user names one: an id (0, 1, ...) or a seat name (P1 = id 0, P2, ...);
+    None when the text is neither. ASCII digits only, at most six: "²" passes
+    ``str.isdigit`` but not ``int`` (was a traceback), and a 5,000-digit id passes both
+    but exceeds ``int``'s limit for text."""
+    m = _PLAYER.fullmatch(text.strip())
+    if m is None:
+        return None
+    n = int(m.group(2))
+    return n - 1 if m.group(1) else n
 
 
 class PlayerRangeError(HistoryError):

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import spiel_games
 from spiel_games.common.errors import MeepleError
+from spiel_games.common.files import is_folder
 from spiel_games.common.naming import NoMatch, match, mover, named_options
 from tournament.advice.items import (
     CHANCE,
@@ -240,7 +241,7 @@ __all__ = [
 
 def load_game_record(source: str, game_id: str | None) -> GameRecord:
     """A record file, or game ``game_id`` of the ledger directory ``source``."""
-    if Path(source).is_dir():
+    if is_folder(source):
         if not (Path(source) / "manifest.json").exists():
             raise NoRecordError(f"{source} is a directory, not a meeple ledger")
         if not game_id:

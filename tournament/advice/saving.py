@@ -165,26 +165,33 @@ class RecordKeeper:
         # --save) and is not overwritten (was: the later save silently replaced it)
         self.known = {p: _text(p) for p in self.owned}
         self.saved: list[str] = []  # every path written, in order
-        self.clean: list = list(snapshot()[1]) if load_path is not None else []
         # the history each file holds, as this session read or wrote it: the save at a stop
-        # never replaces it with one that does not go on from it (``undone``)
+        # never replaces it with one that does not go on from it (``undone``), and what no
+        # intact one holds is unsaved (``unsaved``)
         self.held: dict[Path, list] = {}
         if load_path is not None:
-            self.held[Path(load_path).resolve()] = list(self.clean)
+            self.held[Path(load_path).resolve()] = list(snapshot()[1])
 
     def default_path(self) -> str | None:
         """Where a bare ``save`` writes: the --save path, else the loaded record."""
         return self.save_path or self.load_path
 
     def unsaved(self) -> int:
-        """How many typed entries no save holds: those after the history shared with the
-        last save (an undo alone leaves nothing unsaved)."""
+        """How many typed entries no file holds: those after the longest history shared
+        with a file this session read or wrote that still holds what it did (an undo alone
+        leaves nothing unsaved; a save that another program has since overwritten holds
+        nothing: was counted as held, and the game was lost at the stop)."""
         _, items, typed = self.snapshot()
         same = 0
-        for a, b in zip(items, self.clean, strict=False):
-            if a != b:
-                break
-            same += 1
+        for path, held in self.held.items():
+            if _text(path) != self.known.get(path):
+                continue
+            shared = 0
+            for a, b in zip(items, held, strict=False):
+                if a != b:
+                    break
+                shared += 1
+            same = max(same, shared)
         return sum(typed[same:])
 
     def undone(self, path: str) -> list | None:
@@ -235,7 +242,6 @@ class RecordKeeper:
         self.held[target.resolve()] = list(items)
         self.owned.add(target.resolve())
         self.saved.append(path)
-        self.clean = list(items)
         note = "" if dropped is None else f" (the file held {count(len(dropped), 'action')}"
         note += "" if dropped is None else ": the undone ones are dropped)"
         self.say(f"saved {count(len(items), 'action')} to {path}{note}")
@@ -258,7 +264,7 @@ class RecordKeeper:
         if path is None:
             return "lost"
         (self.warn if self.save_path else self.say)(  # a failed --save is a failure
-            f"warning: the game was not saved ({n} of your entries since the last save);"
+            f"warning: the game was not saved ({n} of your entries no saved file holds);"
             f" it is kept in {path} (continue with: meeple play --load {shlex.quote(path)})"
         )
         return "recovered"

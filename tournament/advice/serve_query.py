@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from solvers.spec import is_single_value
 from spiel_games.common.errors import MeepleError
+from tournament.advice.items import parse_player
 
 FIELDS = {
     "id",
@@ -205,9 +206,9 @@ def _player(q: dict) -> int | None:
     """``"player"``: an id (0, 1, ...) or a seat name ("P1", "P2", ...), as on the command line."""
     v = q.get("player")
     if isinstance(v, str):
-        t = v.strip()
-        if t[:1] in "pP" and t[1:].isdigit() and int(t[1:]) >= 1:
-            return int(t[1:]) - 1
+        player = parse_player(v)
+        if player is not None and player >= 0:  # "P0" names no seat
+            return player
         raise QueryError(
             f'"player" must be a player id (0, 1, ...) or a seat name (P1, ...), got {v!r}'
         )

@@ -29,11 +29,11 @@ from tournament.signals import stop_signals
 def _player_id(text: str | None) -> int | None:
     if text is None:
         return None
-    t = text.strip()
-    if t[:1] in "pP" and t[1:].isdigit():
-        return int(t[1:]) - 1  # "P2" is the second player, id 1
-    if t.isdigit():
-        return int(t)
+    from tournament.advice.items import parse_player  # deferred: fast --help
+
+    player = parse_player(text)  # "P2" is the second player, id 1
+    if player is not None:
+        return player
     raise fail(
         f"--player must be a player id (0, 1, ...) or a seat name (P1, P2, ...), got {text!r}", 2
     )

@@ -95,7 +95,10 @@ def report_path(html: Path | None):
     if html is None:
         yield
         return
-    missing = [d for d in html.parents if not d.exists()]
+    try:
+        missing = [d for d in html.parents if not d.exists()]
+    except OSError as e:  # a name over 255 bytes (was a traceback)
+        raise fail(f"--html {str(html)!r}: {e.strerror or e}", 2) from None
     made: list[Path] = []
     try:
         try:

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from spiel_games.common.files import is_folder
 from tournament.cli.advice import _player_id, player_in_range
 from tournament.cli.common import (
     OpponentsOption,
@@ -133,7 +134,7 @@ def _list_ledger_games(source: str, game_id: str | None, as_json: bool) -> None:
 
     if game_id is not None:
         raise fail("--list takes a ledger directory and no GAME_ID", 2)
-    if not Path(source).is_dir():
+    if not is_folder(source):
         raise fail(f"--list needs a ledger directory; {source!r} is not one", 2)
     with domain_errors(1), ledger_arguments():  # no ledger there: exit 2, as review DIR GAME
         games = rv.ledger_games(source)
