@@ -11,10 +11,12 @@ run on the same ``--out`` is refused at once."""
 
 from __future__ import annotations
 
+import gc
 import json
 import signal
 import threading
 import time
+import traceback
 from pathlib import Path
 
 import pyarrow as pa
@@ -155,8 +157,16 @@ def solve_exact(
     ckpt.parent.mkdir(parents=True, exist_ok=True)
     # one run at a time from the checkpoint's reading to the policy's writing (a second
     # copy read a checkpoint the first was replacing, and both wrote its temporary file)
-    with file_lock(ckpt, CheckpointError):
-        return _solve_locked(cfg, plan, solver, ckpt, on_iteration, on_report, on_resume)
+    try:
+        with file_lock(ckpt, CheckpointError):
+            return _solve_locked(cfg, plan, solver, ckpt, on_iteration, on_report, on_resume)
+    except BaseException as e:  # OpenSpiel's solver freed now, not at the interpreter's
+        # teardown, where it aborted one refused resume in about eight ("terminate called
+        # without an active exception", exit 134): the traceback's frames held it
+        traceback.clear_frames(e.__traceback__)
+        del solver
+        gc.collect()
+        raise
 
 
 def _resume(solver: efg_cfr.ExactCFR, ckpt: Path, request: dict, on_resume) -> int:

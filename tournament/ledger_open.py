@@ -50,6 +50,20 @@ def _is_ledger(d: Path) -> bool:
             return False
 
 
+def ledger_spoiled_by(path: str | Path) -> Path | None:
+    """The ledger that a file written at ``path`` would stop every read of (a ``*.parquet``
+    file, one of its own file names, or any file in a folder made inside it), or None: a
+    report beside the batches (``DIR/report.html``) is a file the ledger ignores."""
+    around = ledger_around(path)
+    if around is None:
+        return None
+    p = Path(path)
+    own = p.name in (MANIFEST, LOCK) or p.name.startswith(TMP_PREFIX)
+    if p.resolve().parent != around or p.name.endswith(".parquet") or own:
+        return around
+    return None
+
+
 def check_not_inside(d: Path) -> None:
     """Refuse a ledger ``d`` inside another ledger (``ledger_around``), before it is made."""
     if (around := ledger_around(d)) is not None:

@@ -83,7 +83,14 @@ def check_out(cfg: TrainConfig, path: Path) -> None:
 def check_work(path: Path, cfg: TrainConfig, tcfg) -> None:
     """The work directory is new, empty or an earlier run's: never a ledger or a folder of
     other files, into which self-play would mix its own; an earlier run's of this request
-    (``tcfg``: its self-play tournament), or the options that differ are named."""
+    (``tcfg``: its self-play tournament), or the options that differ are named. An --out
+    inside it is refused: the model file would replace one of the run's own files (its
+    ledger's manifest) or be a foreign file that stops every rerun."""
+    if cfg.out is not None and _within(Path(cfg.out), path):
+        raise TrainError(
+            f"--out {cfg.out} is inside --work {path}, which holds only the run's own files;"
+            " choose an --out outside it"
+        )
     if path.exists() and not path.is_dir():
         raise TrainError(f"--work {path} is a file, not a work directory; choose another --work")
     if path.is_dir():
@@ -99,6 +106,11 @@ def check_work(path: Path, cfg: TrainConfig, tcfg) -> None:
             f"--work {path} holds the games of another request ({changed}): give a new --work,"
             " or the same options to resume that run"
         )
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it (symlinks followed)."""
+    return path.resolve().is_relative_to(folder.resolve())
 
 
 def _changed_options(path: Path, cfg: TrainConfig, tcfg) -> str:

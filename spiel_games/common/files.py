@@ -237,22 +237,32 @@ def run_lock(directory: str | Path, error: type[Exception]) -> Iterator[None]:
     run on the same directory is refused at once with ``error`` instead of redoing the
     first one's work into the same files (OSError where the directory cannot be made). A
     directory this call made and that still holds nothing but the lock file is removed
-    again, so a refused request leaves nothing."""
+    again, and so is a lock file it made when the block fails (a request refused after
+    the lock: was left behind in the folder, a foreign file to the next command there),
+    so a refused request leaves nothing."""
     d = Path(directory)
     if d.exists() and not d.is_dir():
         raise error(f"{d} exists and is not a directory")
     made = not d.exists()
     d.mkdir(parents=True, exist_ok=True)
-    fd = os.open(d / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    lock = d / LOCK
     try:
-        _take(fd, d, error)
+        fd, created = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), True
+    except FileExistsError:
+        fd, created = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644), False
+    try:
+        _take_at(fd, lock, d, error)
+        done = False
         try:
             yield
+            done = True
         finally:
             if made and [p.name for p in d.iterdir()] == [LOCK]:
-                (d / LOCK).unlink(missing_ok=True)
+                lock.unlink(missing_ok=True)
                 with contextlib.suppress(OSError):
                     d.rmdir()
+            elif created and not done:
+                lock.unlink(missing_ok=True)  # still held: a waiting run sees it gone
     finally:
         os.close(fd)
 
@@ -262,26 +272,31 @@ def file_lock(path: str | Path, error: type[Exception]) -> Iterator[None]:
     """``run_lock`` for a run whose output is one file, not a directory (an exact ``meeple
     solve``'s checkpoint): an exclusive lock on the file ``path`` + ``.lock`` beside it
     (its directory must exist), refused at once with ``error`` while another run holds it.
-    The lock file is removed when the block ends; a run that opened it just before and
-    locks it just after is refused too (its file is no longer the one at that path), so
-    two runs never hold it at once."""
+    The lock file is removed when the block ends."""
     path = Path(path)
     lock = path.with_name(path.name + LOCK)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        _take(fd, path, error)
-        try:
-            same = os.fstat(fd).st_ino == os.stat(lock).st_ino
-        except FileNotFoundError:
-            same = False
-        if not same:  # the run that held it has just ended and removed it
-            raise error(f"{path} was being written by another run that has just ended; rerun")
+        _take_at(fd, lock, path, error)
         try:
             yield
         finally:
             lock.unlink(missing_ok=True)
     finally:
         os.close(fd)
+
+
+def _take_at(fd: int, lock: Path, what: Path, error: type[Exception]) -> None:
+    """``_take``, then refuse a lock file that is no longer the one at ``lock``: a run
+    that opened it just before its holder ended (and removed it) and locks it just after
+    would otherwise hold it beside a third run holding the new one."""
+    _take(fd, what, error)
+    try:
+        same = os.fstat(fd).st_ino == os.stat(lock).st_ino
+    except FileNotFoundError:
+        same = False
+    if not same:  # the run that held it has just ended and removed it
+        raise error(f"{what} was being written by another run that has just ended; rerun")
 
 
 def _take(fd: int, what: Path, error: type[Exception]) -> None:

@@ -66,3 +66,39 @@ def test_a_file_lock_whose_file_was_removed_while_waiting_is_refused(tmp_path, m
     monkeypatch.setattr(os, "open", open_then_lose_it)
     with pytest.raises(Refused, match="has just ended; rerun"), file_lock(out, Refused):
         pass
+
+
+def test_a_request_refused_under_the_lock_leaves_no_lock_file_in_an_existing_folder(tmp_path):
+    """Was: `meeple tune -o W` on a folder of other files was refused after taking the lock,
+    and the .lock it made stayed: `meeple train --work W` then refused W as holding a
+    foreign file."""
+    d = tmp_path / "work"
+    d.mkdir()
+    (d / "note.txt").write_text("mine")
+    with pytest.raises(Refused, match="not mine"), run_lock(d, Refused):
+        raise Refused("not mine")
+    assert sorted(p.name for p in d.iterdir()) == ["note.txt"]
+    (d / LOCK).write_text("")  # a lock file that was there before stays
+    with pytest.raises(Refused, match="not mine"), run_lock(d, Refused):
+        raise Refused("not mine")
+    assert sorted(p.name for p in d.iterdir()) == [LOCK, "note.txt"]
+
+
+def test_a_run_lock_whose_file_was_removed_while_waiting_is_refused(tmp_path, monkeypatch):
+    """Now that a refused run removes the lock file it made, a run that opened that file
+    just before must not hold it beside a third run holding a new one."""
+    import os
+
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "log").write_text("work")
+    real = os.open
+
+    def open_then_lose_it(path, *args):
+        fd = real(path, *args)
+        os.unlink(path)  # the holder ends between this run's open and its lock
+        return fd
+
+    monkeypatch.setattr(os, "open", open_then_lose_it)
+    with pytest.raises(Refused, match="has just ended; rerun"), run_lock(d, Refused):
+        pass

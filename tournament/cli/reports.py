@@ -99,6 +99,16 @@ def report_path(html: Path | None):
         missing = [d for d in html.parents if not d.exists()]
     except OSError as e:  # a name over 255 bytes (was a traceback)
         raise fail(f"--html {str(html)!r}: {e.strerror or e}", 2) from None
+    from tournament.ledger_open import ledger_spoiled_by  # deferred: fast --help
+
+    spoiled = ledger_spoiled_by(html)  # was: `ratings L --html L/x.parquet` broke ledger L
+    if spoiled is not None:
+        raise fail(
+            f"--html {str(html)!r} would be a foreign file in the ledger {spoiled} (a folder or"
+            " a .parquet file there stops every read of it); write the report beside the"
+            " batches or outside the ledger",
+            2,
+        )
     made: list[Path] = []
     try:
         try:

@@ -187,6 +187,8 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
         stdout.write(json_text(obj, indent=2) + "\n")
         return
     filler = "copies of A and B" if req.filler == "ab" else req.filler
+    if v.games_per_set == 2:  # two players, two seat orders: A and B take every seat
+        filler = "none (two players)"
     unit = "Elo" if b.model == "logistic" else "normalized Elo"
     lines = [
         f"SPRT {req.game}: A = {req.spec_a}, B = {req.spec_b}, other seats: {filler}",

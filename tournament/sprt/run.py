@@ -111,7 +111,8 @@ def sprt_config(req: SprtRequest, players: int) -> tuple[TournamentConfig, int]:
         cf = _canonical(filler, "--filler")
         if cf in (ca, cb):
             raise SprtError("--filler is A or B itself; use --filler ab for copies of A and B")
-        agents[FILLER] = filler
+        if players > 2:  # at two players A and B take every seat: the filler sits nowhere
+            agents[FILLER] = filler  # (was: refused as an agent at no table, after a tuning)
     lineups = tables(players, filler)
     probe = build_config(
         {
@@ -294,7 +295,13 @@ def play_sprt(
     had_sidecar = out.is_dir() and check_sidecar(out, req, cfg)
     state = SprtState(cfg, req.bounds, games_per_set)
     tasks = schedule(cfg)
-    source = SprtSource(state, tasks, on_step, on_start=lambda: write_sidecar(out, req))
+    wrote: list[bool] = []  # this run wrote the sidecar (under the ledger's lock)
+
+    def start() -> None:
+        write_sidecar(out, req)
+        wrote.append(True)
+
+    source = SprtSource(state, tasks, on_step, on_start=start)
     try:
         summary = run_tournament(
             cfg,
@@ -307,8 +314,9 @@ def play_sprt(
             tasks=tasks,
             source=source,
         )
-    except BaseException:
-        if out.is_dir() and not had_sidecar and not any(out.glob("part-*.parquet")):
+    except BaseException:  # a run refused by the lock wrote nothing and removes nothing
+        # (was: a second run started beside a first removed the first one's sidecar)
+        if wrote and out.is_dir() and not had_sidecar and not any(out.glob("part-*.parquet")):
             (out / SIDECAR).unlink(missing_ok=True)
             if not any(out.iterdir()):
                 out.rmdir()
