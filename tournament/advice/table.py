@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from spiel_games.common.naming import NoMatch
 from tournament.advice.positions import CHANCE, HistoryError
-from tournament.advice.reveal import Reveal, reveal_menu, revealed, settle
+from tournament.advice.reveal import ChangeMemo, Reveal, reveal_menu, revealed, settle
 from tournament.advice.terminal import (
     PlayError,
     choose,
@@ -74,6 +74,7 @@ class TableEntries:
     chance: str
     revealing: int | None = None  # the '?' entry being asked for, while one is
     answers: list[tuple[int, int]]  # (entry, entries then): the reveals answered, in order
+    changes: ChangeMemo | None = None  # the reveal checks' worlds, to go on from
 
     if TYPE_CHECKING:
 
@@ -227,7 +228,9 @@ class TableEntries:
         so the world never shows a made-up value as if it were on the table; False to
         stop."""
         while self.world.unknown:
-            found = revealed(self.game, self.items, self.world, self.me)
+            if self.changes is None:
+                self.changes = ChangeMemo()
+            found = revealed(self.game, self.items, self.world, self.me, self.changes)
             if not found:
                 return True
             if not self._ask_revealed(found[0]):

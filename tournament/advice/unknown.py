@@ -339,13 +339,20 @@ def adopt_world(game, items: list, choice: dict[int, int], viewer: int | None) -
 
 
 def single_changes(
-    game, items: list, world: World, budget: int = REPAIR_BUDGET, tried: list | None = None
+    game,
+    items: list,
+    world: World,
+    budget: int = REPAIR_BUDGET,
+    tried: list | None = None,
+    memo=None,
 ):
     """Every world that changes one ``?`` choice of ``world`` (built from ``items``) and
     still allows every named item, the later ``?`` items replayed by the placeholder rule:
     yields (index of the changed item, its option, the world's last state). Stops once
     ``budget`` moves have been replayed; ``tried`` gets the index of every change tried
-    (replayed or not), so a caller can tell the entries checked in full."""
+    (replayed or not), so a caller can tell the entries checked in full. ``memo``
+    (``reveal.ChangeMemo``): where each change's replay stood at an earlier check of a
+    shorter history, to go on from (``start``) and to keep for the next (``keep``)."""
     builder = _Builder(game, items, world_choices(world))
     builder.budget = budget
     for j in world.unknown:
@@ -358,9 +365,13 @@ def single_changes(
                 tried.append(j)
             choice = dict(builder.choice)
             choice[j] = alt
-            out = builder.replay(world.states[j], j, len(items), choice)
-            if out is not None:
-                yield j, alt, out[0][-1]
+            state, at = (world.states[j], j) if memo is None else memo.start(j, alt, world)
+            out = None if state is None else builder.replay(state, at, len(items), choice)
+            end = None if out is None else out[0][-1]
+            if memo is not None and (end is not None or builder.budget > 0):
+                memo.keep(j, alt, end)  # not a replay the budget cut short
+            if end is not None:
+                yield j, alt, end
 
 
 def scores_determined(game, items: list, world: World) -> bool:
