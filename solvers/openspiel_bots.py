@@ -144,6 +144,7 @@ class OpenSpielISMCTSAgent(Agent):
         p = state.current_player()
         legal = state.legal_actions()
         stats: dict[int, tuple[int, float]] = {}
+        done = 0
         if len(legal) == 1:
             pick = legal[0]
         elif isinstance(self.bot, _MCTSBot):
@@ -153,14 +154,17 @@ class OpenSpielISMCTSAgent(Agent):
             except _Halted as stop:
                 root, pick = self.bot.root, stop.action
             stats = {c.action: (c.explore_count, c.total_reward) for c in root.children}
+            done = int(root.explore_count)  # every simulation passes the root
         else:
             try:
                 actions, probs = zip(*self.bot.run_search(state), strict=True)
                 pick = self.bot._random_state.choice(actions, p=probs)
             except _Halted as stop:
                 pick = stop.action
-            info = self.bot._root_node.child_info
-            stats = {a: (c.visits, c.return_sum) for a, c in info.items()}
+            root = self.bot._root_node
+            stats = {a: (c.visits, c.return_sum) for a, c in root.child_info.items()}
+            # the first simulation evaluates the root and passes no child (was: one short)
+            done = int(sum(c.visits for c in root.child_info.values())) + (root.total_visits >= 0)
         moves = []
         for a in legal:
             n, total = stats.get(a, (0, 0.0))
@@ -168,7 +172,6 @@ class OpenSpielISMCTSAgent(Agent):
             value = float(total) / n if n else float("nan")
             moves.append(MoveStat(a, state.action_to_string(p, a), n, value))
         moves.sort(key=lambda m: (-m.visits, -(m.value if m.visits else -math.inf), m.action))
-        done = int(sum(n for n, _ in stats.values()))
         return Analysis(
             p,
             moves,
@@ -184,7 +187,9 @@ OPENSPIEL_ISMCTS = AgentKind(
     summary="OpenSpiel's own Python IS-MCTS bot (random rollouts, no game knowledge): an outside"
     " reference",
     params=(
-        Param("sims", int, 100, "simulations per decision", range=(1, MAX_COUNT)),
+        # at least 2: OpenSpiel's first simulation only evaluates the root, and a move needs
+        # one through a child (sims=1 failed with "max() arg is an empty sequence")
+        Param("sims", int, 100, "simulations per decision (>= 2)", range=(2, MAX_COUNT)),
         Param(
             "uct_c",
             float,

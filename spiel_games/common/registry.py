@@ -163,11 +163,13 @@ def load_game(game_string: str, any_openspiel: bool = False):
     name = game_string.split("(")[0]
     if name != name.strip():  # pyspiel refuses it too, with a list of games cut off here
         raise GameStringError(f"cannot load {game_string!r}: spaces around the game's name")
-    _refuse_repeated_parameters(game_string)
+    _check_parameter_lists(game_string)
     if name not in _REGISTRY and f"python_{name}" in _REGISTRY:  # `games show` takes these
+        rest = game_string[len(name) :]
+        rest = rest if rest.endswith(")") else "(players=3)"  # never a broken example
         raise GameStringError(
             f"unknown game {name!r}: a game string names python_{name}, e.g."
-            f" 'python_{name}{game_string[len(name) :] or '(players=3)'}'"
+            f" 'python_{name}{rest}'"
         )
     try:
         get_spec(game_string)
@@ -182,9 +184,11 @@ def load_game(game_string: str, any_openspiel: bool = False):
 
 
 @functools.lru_cache(maxsize=256)  # once per string, as _load (a refusal is not cached)
-def _refuse_repeated_parameters(game_string: str) -> None:
+def _check_parameter_lists(game_string: str) -> None:
     """GameStringError for a parameter given twice in one parameter list (nested game
-    strings have their own lists): OpenSpiel would keep the last value without a word."""
+    strings have their own lists): OpenSpiel would keep the last value without a word;
+    and for text after the closing parenthesis of the game's list, which OpenSpiel
+    ignores (was: 'python_coloretto(players=3)players=4)' played 3 players, exit 0)."""
     seen: list[set[str]] = []  # the keys of each open parameter list
     start: int | None = None  # where the key being read began
     for i, ch in enumerate(game_string):
@@ -195,6 +199,12 @@ def _refuse_repeated_parameters(game_string: str) -> None:
         elif ch == ")":
             seen = seen[:-1]
             start = None
+            rest = game_string[i + 1 :]
+            if not seen and rest:
+                raise GameStringError(
+                    f"cannot load {game_string!r}: {rest!r} after the closing ')' of the"
+                    " game's parameters"
+                )
         elif ch == "=" and seen and start is not None:
             key = game_string[start:i].strip()
             if key in seen[-1]:

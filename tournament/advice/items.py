@@ -84,13 +84,15 @@ def _list(legal: list[tuple[int, str]], limit: int = 40) -> str:
 
 
 def split_history(history) -> list:
-    """A history as a list of items: a ``;``-separated string, or a list of strings/ids."""
+    """A history as a list of items: a ``;``-separated string, or a list of strings/ids.
+    Blank items are skipped in both (was: the string's, while the list's were refused as
+    an illegal action, so one history read two ways)."""
     if history is None:
         return []
     if isinstance(history, str):
         return [t.strip() for t in history.split(";") if t.strip()]
     if isinstance(history, (list, tuple)):
-        return list(history)
+        return [t for t in history if not (isinstance(t, str) and not t.strip())]
     raise HistoryError(
         f"history must be a ';'-separated string or a list, got {type(history).__name__}"
     )

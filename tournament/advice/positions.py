@@ -32,7 +32,14 @@ from tournament.advice.items import (
     parse_action,
     split_history,
 )
-from tournament.advice.unknown import UNKNOWN, World, build_world, extend_world, is_unknown
+from tournament.advice.unknown import (
+    UNKNOWN,
+    World,
+    build_world,
+    extend_world,
+    hidden_from,
+    is_unknown,
+)
 from tournament.records import (
     FORMAT,
     VERSION,
@@ -95,7 +102,7 @@ def replay_record_world(
     try:
         world = build_world(game, items, viewer)
     except HistoryError:  # a later id that is not legal, after the one that went wrong
-        _first_disagreement(game, items, entries)
+        _first_disagreement(game, items, entries, viewer)
         raise
     for i, item in enumerate(entries):
         _check_name(world, i, item)
@@ -126,12 +133,16 @@ def _older_name(state, text: str, action: int) -> bool:
         return False
 
 
-def _first_disagreement(game, items: list, entries: list) -> None:
+def _first_disagreement(game, items: list, entries: list, viewer: int | None) -> None:
     """Replay the record entry by entry up to the first that does not replay, and raise for
     the first whose id and action string disagree before it: that is the damage, not
-    the illegal id it led to."""
+    the illegal id it led to. A ``?`` that ``viewer`` saw ends the search: the world
+    filled it with a placeholder, and its own error says so (was: the next entry was
+    blamed for disagreeing with that placeholder)."""
     world = World(states=[game.new_initial_state()])
     for k, item in enumerate(items):
+        if is_unknown(item) and viewer is not None and not hidden_from(world.state, viewer):
+            return
         try:
             world = extend_world(game, world, items[:k], item)
         except HistoryError:

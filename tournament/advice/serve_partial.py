@@ -55,13 +55,16 @@ def watcher(q, turn, running: Running, send, spec: str):
             return
         lo, hi = root.get_game().min_utility(), root.get_game().max_utility()
         start = time.perf_counter()
-        last = [start - every + min(every, FIRST_REPORT)]  # the first after FIRST_REPORT s
+        # the next report's time: the first after FIRST_REPORT s (at most the interval);
+        # kept as a time, not as the last report's less the interval (which lost the 0.05
+        # to rounding for a huge interval: the first report came at once)
+        due = [start + min(every, FIRST_REPORT)]
 
         def tick() -> None:
             now = time.perf_counter()
-            if now - last[0] < every:
+            if now < due[0]:
                 return
-            last[0] = now
+            due[0] = now + every
             partial = agent.partial(root)
             moves = [m for m in partial.moves if m.visits][: q.top]
             moves.sort(key=lambda m: -m.visits)

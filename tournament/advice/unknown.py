@@ -197,8 +197,10 @@ class _Builder:
             state = world.states[i]
             try:
                 a = self.step(state, i, self.choice)
-            except HistoryError:
+            except HistoryError as e:
                 if not self.repair(world, i):
+                    if any(u < i for u in world.unknown):  # not "illegal" in every world
+                        raise HistoryError(f"{e} {self._unrepaired()}") from None
                     raise
                 i = len(world.actions)  # the repair applied item i too
                 continue
@@ -208,6 +210,14 @@ class _Builder:
             world.actions.append(a)
             i += 1
         return world
+
+    def _unrepaired(self) -> str:
+        why = (
+            f"the search for one that allows it stopped after {REPAIR_BUDGET:,} moves"
+            if self.budget <= 0
+            else "nor with one of them changed (two or more changes are not searched)"
+        )
+        return f"(in the world that fills the earlier '?' entries; {why}: name one)"
 
     def repair(self, world: World, k: int) -> bool:
         """Change one earlier ``?`` so that item ``k`` becomes legal; True when done."""
@@ -339,12 +349,7 @@ def adopt_world(game, items: list, choice: dict[int, int], viewer: int | None) -
 
 
 def single_changes(
-    game,
-    items: list,
-    world: World,
-    budget: int = REPAIR_BUDGET,
-    tried: list | None = None,
-    memo=None,
+    game, items: list, world: World, budget: int = REPAIR_BUDGET, tried=None, memo=None
 ):
     """Every world that changes one ``?`` choice of ``world`` (built from ``items``) and
     still allows every named item, the later ``?`` items replayed by the placeholder rule:
