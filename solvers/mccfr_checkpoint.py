@@ -28,6 +28,7 @@ from solvers.base import MAX_COUNT
 from solvers.checkpoint_identity import mismatch
 from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.mccfr_tables import Tables, TablesError, View, load_npz, save_npz
+from spiel_games.common import json_read
 from spiel_games.common.errors import ForeignOutputError, MeepleError, one_line
 from spiel_games.common.files import ANY_SIZE, TMP_PREFIX, atomic_write_text, read_regular
 
@@ -69,7 +70,7 @@ class Journal:
         if not path.exists():
             return None
         try:  # a pipe or device is refused unread (read_regular): it would hang the resume
-            m = json.loads(read_regular(path, ANY_SIZE))
+            m = json_read.loads(read_regular(path, ANY_SIZE))
         except (OSError, ValueError) as e:
             raise CheckpointError(
                 f"checkpoint {path} is unreadable ({one_line(e)}); delete it to start over"

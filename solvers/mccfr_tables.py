@@ -27,6 +27,7 @@ from typing import BinaryIO
 
 import numpy as np
 
+from spiel_games.common import json_read
 from spiel_games.common.files import ANY_SIZE, atomic_write_bytes, open_regular
 
 BASELINE_WINDOW = 50.0  # observations a baseline averages over (older ones fade out)
@@ -346,7 +347,7 @@ def load_npz(path: str | Path, file: BinaryIO | None = None) -> tuple[dict, dict
     arrays = _read_arrays(path, file)
     raw = arrays.pop("meta", None)
     try:
-        meta = json.loads(raw.tobytes()) if raw is not None else None
+        meta = json_read.loads(raw.tobytes()) if raw is not None else None
     except ValueError:
         meta = None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:

@@ -41,6 +41,7 @@ from solvers import units
 from solvers.base import Agent, Analysis, MoveStat
 from solvers.identity import code_version
 from solvers.mccfr_sampling import first_per_label
+from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.files import FileTooLarge, NotRegularFile, atomic_file, open_regular
 from spiel_games.common.registry import get_spec, load_game
@@ -143,7 +144,7 @@ def read_meta(path: str | Path) -> dict:
     if raw is None:
         raise PolicyFileError(f"{path} is not a meeple policy file (no metadata)")
     try:
-        meta = json.loads(raw)
+        meta = json_read.loads(raw)
     except ValueError:
         meta = None
     if not isinstance(meta, dict):

@@ -18,7 +18,7 @@ from solvers import efg_cfr
 from solvers.base import MAX_COUNT
 from solvers.policy_file import NO_ABSTRACTION, canonical_game_string
 from spiel_games.common.errors import ForeignOutputError, MeepleError
-from spiel_games.common.files import existing_parent, special_kind
+from spiel_games.common.files import LOCK, existing_parent, lookup_problem, special_kind
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "mccfr-es", "mccfr-os")
 
@@ -127,12 +127,18 @@ def default_out(
 
 def _check_out(out: Path, solver: str) -> None:
     """Refuse an output path that cannot become a file, before the run starts."""
+    ckpt = checkpoint_path(out, solver)
+    if why := lookup_problem(out):  # a name over 255 bytes (Path.is_dir raises)
+        raise SolveError(f"--out {out}: {why}")
+    lock = ckpt.with_name(ckpt.name + LOCK)  # an exact run's lock beside its checkpoint
+    for path in (ckpt, lock):  # their names are a few bytes longer
+        if why := lookup_problem(path):
+            raise SolveError(f"--out {out}: the run's {path.name}: {why}")
     if out.is_dir():
         raise SolveError(f"--out {out}: {out} is a directory; give a file path")
     kind = special_kind(out)  # a device, a pipe (or a symlink to one): never replaced
     if kind is not None:
         raise SolveError(f"--out {out} is {kind[0]}, not a file; give a file path")
-    ckpt = checkpoint_path(out, solver)
     if ckpt.exists() and ckpt.is_dir() != solver.startswith("mccfr"):
         raise SolveError(f"--out {out}: {ckpt} is in the way of the checkpoint")
     if out.exists() and not ckpt.exists():  # not a run to resume: never overwritten

@@ -36,6 +36,7 @@ from solvers.solve_request import (
     finite,
     identity,
 )
+from spiel_games.common import json_read
 from spiel_games.common.errors import one_line
 from spiel_games.common.files import ANY_SIZE, atomic_file, file_lock, open_regular
 
@@ -79,7 +80,7 @@ def _read_checkpoint(path: Path) -> tuple[dict, list]:
             f"checkpoint {path} is unreadable ({one_line(e)}); delete it to start over"
         ) from None
     try:
-        meta = json.loads((t.schema.metadata or {})[_CKPT_KEY])
+        meta = json_read.loads((t.schema.metadata or {})[_CKPT_KEY])
     except (KeyError, ValueError):
         meta = None
     count = meta.get("iteration") if isinstance(meta, dict) else None

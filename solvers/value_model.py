@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solvers.value_mlp import Network, position_inputs
+from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.files import FileTooLarge, NotRegularFile, atomic_write_text, read_regular
 
@@ -152,8 +153,8 @@ class BoundModel:
 def parse(text: str, source: str = "value model") -> ValueModel:
     """A model from its JSON text; every problem is one ``ValueModelError`` line."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
+        data = json_read.loads(text)
+    except ValueError as e:  # json_read: nested too deeply, a 5,000-digit number too
         raise ValueModelError(f"{source}: not JSON ({one_line(e)})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueModelError(f"{source}: not a meeple value model (no format {FORMAT!r})")

@@ -45,6 +45,7 @@ from pathlib import Path
 from solvers.identity import code_version
 from solvers.spec import parse_value
 from spiel_games.common.errors import ConfigError
+from spiel_games.common.files import lookup_problem
 from tournament.config_checks import (
     AgentEntry,
     adaptive_keys,
@@ -79,6 +80,8 @@ MAX_ORDERS = 127  # seat orders per line-up: the ledger's ``rotation`` column is
 # all hold every game in memory (10^6 games: ~20 s to schedule, ~100 MB); past this, split
 # the tournament into several ledgers (different seeds) and rate them jointly.
 MAX_GAMES = 1_000_000
+# what tomllib cannot read: int() refuses text of over 4,300 digits (sys.get_int_max_str_digits)
+TOO_MANY_DIGITS = "a number of more than 4,300 digits"
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,8 @@ class TournamentConfig:
 
 def load_toml(path: str | Path) -> dict:
     p = Path(path)
+    if why := lookup_problem(p):  # a name over 255 bytes (Path.is_file raises)
+        raise ConfigError(f"config file {str(p)!r}: {why}")
     if not p.is_file():
         what = (
             "is a directory, not a TOML file"
@@ -167,6 +172,10 @@ def load_toml(path: str | Path) -> dict:
         raise ConfigError(f"{p}: not UTF-8 text (byte {e.start}); TOML files are UTF-8") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: invalid TOML: {e}") from None
+    except ValueError:  # tomllib's int() of a number over 4,300 digits (a traceback)
+        raise ConfigError(f"{p}: invalid TOML: {TOO_MANY_DIGITS}") from None
+    except RecursionError:  # [[[...]]] deeper than Python's recursion limit (a traceback)
+        raise ConfigError(f"{p}: invalid TOML: nested too deeply") from None
     except OSError as e:
         raise ConfigError(f"{p}: cannot read ({e.strerror or e})") from None
 
@@ -184,16 +193,22 @@ def parse_override(text: str) -> tuple[str, object]:
     key = key.strip()
     if "." not in key:
         key = f"tournament.{key}"
-    return key, _toml_value(value)
+    return key, _toml_value(key, value)
 
 
-def _toml_value(text: str) -> object:
+def _toml_value(key: str, text: str) -> object:
     """``text`` as a TOML value, or ``parse_value(text)`` when it is not exactly one (a
-    bare word, a second line holding another key) or is a date or time (no key takes one)."""
+    bare word, a second line holding another key) or is a date or time (no key takes one);
+    ConfigError for a number of over 4,300 digits or a value nested too deeply (was a
+    traceback)."""
     try:
         doc = tomllib.loads(f"v = {text}")
     except tomllib.TOMLDecodeError:
         return parse_value(text)
+    except ValueError:  # tomllib's int() of a number over 4,300 digits
+        raise ConfigError(f"override {key}: {TOO_MANY_DIGITS}") from None
+    except RecursionError:  # [[[...]]] deeper than Python's recursion limit
+        raise ConfigError(f"override {key}: nested too deeply") from None
     value = doc.get("v")
     if set(doc) != {"v"} or isinstance(value, datetime.date | datetime.time):
         return parse_value(text)

@@ -15,7 +15,6 @@ manifest through ``tournament.ledger_open``.
 
 from __future__ import annotations
 
-import json
 import platform
 import re
 import shlex
@@ -28,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError
 from spiel_games.common.files import (
     ANY_SIZE,
@@ -35,6 +35,7 @@ from spiel_games.common.files import (
     FileTooLarge,
     NotRegularFile,
     atomic_write_bytes,
+    lookup_problem,
     open_regular,
     read_regular,
 )
@@ -146,15 +147,13 @@ def make_manifest(cfg: TournamentConfig, num_games: int, seeds: dict[str, list[i
 def read_manifest(directory: Path) -> dict:
     path = Path(directory) / MANIFEST
     try:
-        m = json.loads(read_regular(path, ANY_SIZE))
+        m = json_read.loads(read_regular(path, ANY_SIZE))
     except FileNotFoundError:
         raise NoLedgerError(f"{directory}: no {MANIFEST}; not a meeple ledger") from None
-    except (NotRegularFile, FileTooLarge) as e:  # a pipe, a device: refused unread
+    except (NotRegularFile, FileTooLarge, ValueError) as e:  # a pipe; not JSON (json_read)
         raise LedgerError(f"{path}: unreadable manifest ({e})") from None
     except OSError as e:  # a file this user may not read
         raise LedgerError(f"{path}: unreadable manifest ({e.strerror or e})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise LedgerError(f"{path}: unreadable manifest ({e})") from None
     what = "" if isinstance(m, dict) else f": {_JSON_KINDS.get(type(m), 'a number')}, not an object"
     if what or m.get("ledger_version") not in READABLE_VERSIONS or "run_id" not in m:
         raise LedgerError(f"{path}: not a meeple ledger manifest (version {LEDGER_VERSION}){what}")
@@ -341,6 +340,8 @@ class Ledger:
 def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledger:
     """Read and check every file of a ledger directory (``columns``: only those, plus run_id)."""
     d = Path(directory)
+    if why := lookup_problem(d):  # a name over 255 bytes (Path.is_dir would raise)
+        raise NoLedgerError(f"{d}: {why}")
     if not d.is_dir():
         what = "a file, not a ledger directory" if d.exists() else "no such ledger directory"
         raise NoLedgerError(f"{d}: {what}")

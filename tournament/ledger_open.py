@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from spiel_games.common.errors import ForeignOutputError
-from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes
+from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes, is_folder
 from tournament.ledger import _PART, LOCK, MANIFEST, LedgerError, read_manifest
 
 
@@ -38,7 +38,7 @@ def ledger_around(path: str | Path) -> Path | None:
 
 
 def _is_ledger(d: Path) -> bool:
-    if not (d / MANIFEST).exists():
+    if not is_folder(d) or not (d / MANIFEST).exists():  # a name over 255 bytes: none
         return False
     try:
         read_manifest(d)

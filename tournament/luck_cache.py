@@ -20,6 +20,7 @@ import json
 import os
 from pathlib import Path
 
+from spiel_games.common import json_read
 from spiel_games.common.files import ANY_SIZE, atomic_write_text, read_regular
 
 CACHE = ".luck.json"
@@ -30,7 +31,7 @@ FORMAT = 2
 
 def load(path: Path) -> dict:
     try:
-        data = json.loads(read_regular(path, ANY_SIZE))  # a pipe: refused, not waited on
+        data = json_read.loads(read_regular(path, ANY_SIZE))  # a pipe: refused, not waited on
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) and data.get("format") == FORMAT else {}
@@ -61,7 +62,7 @@ def load_moves(directory: Path) -> dict:
     """{game id: {"code", "actions"}}; a cache of the first format (game id: moves, no
     code version) is read as moves of unknown code."""
     try:
-        data = json.loads(read_regular(directory / MOVES, ANY_SIZE))
+        data = json_read.loads(read_regular(directory / MOVES, ANY_SIZE))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

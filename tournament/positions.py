@@ -11,7 +11,6 @@ so they are never held out; a pooled game identical to one of the run's own is l
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +18,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solvers import value_fit
+from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError, one_line
-from spiel_games.common.files import atomic_file
+from spiel_games.common.files import atomic_file, lookup_problem
 from spiel_games.common.registry import get_spec
 from tournament.ledger import LedgerError, read_ledger, read_manifest
 
@@ -118,11 +118,13 @@ def pool_manifest(d: str, features: tuple[str, ...]) -> dict:
     when there is none, when it cannot be read or when its positions were taken with other
     features than the game's now (checked before anything runs)."""
     path = Path(d) / "positions" / "manifest.json"
+    if why := lookup_problem(path):  # a name over 255 bytes (Path.exists raises)
+        raise TrainError(f"--pool {d}: {why}")
     if not path.exists():
         raise TrainError(f"--pool {d}: no positions of an earlier meeple train run there")
     try:
-        manifest = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        manifest = json_read.loads(path.read_text())
+    except (OSError, ValueError) as e:  # not UTF-8, not JSON, nested too deeply
         raise TrainError(f"--pool {d}: unreadable manifest ({one_line(e)})") from None
     if not isinstance(manifest, dict) or tuple(manifest.get("features", ())) != features:
         raise TrainError(f"--pool {d}: positions of other features than the game's now")

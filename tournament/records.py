@@ -33,6 +33,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError
 from spiel_games.common.files import FileTooLarge, NotRegularFile, atomic_write_text, read_regular
 from spiel_games.common.naming import mover
@@ -181,17 +182,13 @@ def read_record(path: str | Path) -> GameRecord:
             f"game record {str(path)!r} is not UTF-8 text (byte {e.start}); not a game record"
         ) from None
     try:
-        obj = json.loads(text)
+        obj = json_read.loads(text)
     except json.JSONDecodeError as e:
         raise HistoryError(
             f"game record {str(path)!r} is not valid JSON: {json_reason(e)} at line {e.lineno}"
         ) from None
-    except ValueError:  # an integer of over 4,300 digits (was a traceback in play --load)
-        raise HistoryError(
-            f"game record {str(path)!r} is not valid JSON: a number of more than 4,300 digits"
-        ) from None
-    except RecursionError:
-        raise HistoryError(f"game record {str(path)!r} is nested too deeply") from None
+    except json_read.NotJson as e:  # a 5,000-digit number, [[[...]]] (was a traceback)
+        raise HistoryError(f"game record {str(path)!r} is not valid JSON: {e}") from None
     return parse_record(obj)
 
 

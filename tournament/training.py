@@ -45,8 +45,9 @@ from solvers import value_fit, value_model
 from solvers.identity import code_version
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
+from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError, one_line
-from spiel_games.common.files import atomic_write_text
+from spiel_games.common.files import atomic_write_text, lookup_problem
 from spiel_games.common.registry import get_spec
 from tournament.batch import play_one, resolve_agents, stored_moves
 from tournament.config import build_config
@@ -119,6 +120,8 @@ def validate(cfg: TrainConfig) -> TrainConfig:
         raise TrainError(f"--kind must be one of {', '.join(value_model.KINDS)}, got {cfg.kind}")
     if cfg.out is not None and Path(cfg.out).suffix != ".json":
         raise TrainError(f"--out must name a .json file, got {cfg.out}")
+    if cfg.out is not None and (why := lookup_problem(cfg.out)):  # a name over 255 bytes
+        raise TrainError(f"--out {cfg.out}: {why}; choose another --out")
     if cfg.out is not None and Path(cfg.out).exists():
         check_out(cfg, Path(cfg.out))
     tcfg = tournament_config(cfg)
@@ -188,8 +191,8 @@ def _check_or_write_manifest(pos_dir: Path, manifest: dict) -> None:
     path = pos_dir / "manifest.json"
     if path.exists():
         try:
-            old = json.loads(path.read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            old = json_read.loads(path.read_text())
+        except (OSError, ValueError) as e:  # not UTF-8, not JSON, nested too deeply
             raise TrainError(f"{path}: unreadable ({one_line(e)}); delete {pos_dir}") from None
         if old != manifest:
             keys = [k for k in manifest if not isinstance(old, dict) or old.get(k) != manifest[k]]

@@ -4,12 +4,12 @@ each refusal is a one-line ``TrainError``."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from solvers import value_model
-from spiel_games.common.files import NotRegularFile, read_regular, write_problem
+from spiel_games.common import json_read
+from spiel_games.common.files import NotRegularFile, lookup_problem, read_regular, write_problem
 from tournament.ledger import LedgerError, read_manifest
 from tournament.positions import TrainError
 
@@ -64,7 +64,7 @@ def check_out(cfg: TrainConfig, path: Path) -> None:
     another run's model, another game's, or a file that is no value model; a pipe or a
     device is refused unread)."""
     try:
-        data = json.loads(read_regular(path, value_model.MAX_MODEL_BYTES))
+        data = json_read.loads(read_regular(path, value_model.MAX_MODEL_BYTES))
     except NotRegularFile as e:
         raise TrainError(f"--out {path} {e}; choose another --out") from None
     except (OSError, ValueError):
@@ -86,6 +86,8 @@ def check_work(path: Path, cfg: TrainConfig, tcfg) -> None:
     (``tcfg``: its self-play tournament), or the options that differ are named. An --out
     inside it is refused: the model file would replace one of the run's own files (its
     ledger's manifest) or be a foreign file that stops every rerun."""
+    if why := lookup_problem(path):  # a name over 255 bytes (Path.exists raises)
+        raise TrainError(f"--work {path}: {why}; choose another --work")
     if cfg.out is not None and _within(Path(cfg.out), path):
         raise TrainError(
             f"--out {cfg.out} is inside --work {path}, which holds only the run's own files;"
@@ -139,6 +141,6 @@ def _changed_options(path: Path, cfg: TrainConfig, tcfg) -> str:
 def _positions_every(path: Path):
     try:
         text = read_regular(path / "positions" / "manifest.json", value_model.MAX_MODEL_BYTES)
-        return json.loads(text).get("every")
+        return json_read.loads(text).get("every")
     except (OSError, ValueError, AttributeError):
         return None

@@ -30,6 +30,7 @@ from solvers.search import ntbea
 from solvers.search.kinds import KINDS as SEARCH_KINDS
 from solvers.search.params import resolve_auto
 from solvers.spec import AgentSpecError, format_spec, parse_spec
+from spiel_games.common import json_read
 from spiel_games.common.errors import one_line
 from spiel_games.common.files import LOCK
 from tournament.batch import ranks_from
@@ -317,7 +318,7 @@ def prepare(req: TuneRequest, out: Path, sp: Space | None = None) -> Space:
         raise TuneError(f"--out {out} exists and is not a directory")
     if path.exists():  # the same run, perhaps with another budget: it goes on from the log
         try:
-            theirs = json.loads(path.read_text())
+            theirs = json_read.loads(path.read_text())
             if not isinstance(theirs, dict):
                 raise ValueError("not a tuning request")
         except (OSError, ValueError) as e:  # a damaged file, not a wrong command line: 1

@@ -10,6 +10,7 @@ import json
 import os
 from pathlib import Path
 
+from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.files import atomic_write_text
 
@@ -72,7 +73,7 @@ def read_log(path: Path) -> tuple[dict[int, dict], int | None]:
     for n, line in enumerate(data[:end].split(b"\n")[:-1], 1):
         if line.strip():
             try:
-                row = json.loads(line)
+                row = json_read.loads(line)
             except ValueError as e:
                 raise CorruptLogError(f"{path}: line {n} is not JSON ({one_line(e)})") from None
             if not _is_row(row):

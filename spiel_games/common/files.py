@@ -18,7 +18,9 @@ from writing one output directory at once, ``file_lock`` one output file.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
+import hashlib
 import os
 import stat
 import tempfile
@@ -28,6 +30,7 @@ from typing import BinaryIO
 
 TMP_PREFIX = ".tmp-"
 LOCK = ".lock"  # the lock file ``run_lock`` holds in a run's directory
+NAME_MAX = 255  # bytes in a name (one part of a path) on Linux's file systems
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
@@ -43,7 +46,7 @@ def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
     refused); when the block raises it is removed and ``path`` left as it was. For
     writers that take a file object (Parquet, numpy)."""
     target = write_target(path)
-    tmp = target.with_name(f"{TMP_PREFIX}{target.name}.{os.getpid()}")
+    tmp = target.with_name(_tmp_name(target.name))
     try:
         f = open(tmp, "wb")  # noqa: SIM115 - closed by the with below
     except OSError as e:  # said of the folder: the target itself was never opened
@@ -62,6 +65,19 @@ def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
         if isinstance(e, OSError) and not isinstance(e, NotRegularFile):
             raise OSError(e.errno, e.strerror or str(e), str(path)) from None
         raise
+
+
+def _tmp_name(name: str) -> str:
+    """The temporary file's name for the file ``name``: ``TMP_PREFIX + name + .pid``, or,
+    where that would be over the 255 bytes a name may have (a ``name`` of some 245 bytes
+    or more: was refused only when the file was written, after the run's work), the first
+    160 bytes of ``name`` and a digest of the whole in its place."""
+    tmp = f"{TMP_PREFIX}{name}.{os.getpid()}"
+    if len(os.fsencode(tmp)) <= NAME_MAX:
+        return tmp
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+    start = os.fsencode(name)[:160].decode(errors="ignore")  # a character never cut in two
+    return f"{TMP_PREFIX}{start}-{digest}.{os.getpid()}"
 
 
 def write_target(path: str | Path) -> Path:
@@ -124,6 +140,22 @@ def is_folder(path: str | Path) -> bool:
         return Path(path).is_dir()
     except OSError:
         return False
+
+
+def lookup_problem(path: str | Path) -> str:
+    """Why the system cannot even look ``path`` up ("File name too long": a part over 255
+    bytes; "Permission denied": a folder on the way this user may not search), or "" when
+    it can, whether or not anything is there. Python 3.11's ``Path.exists``, ``is_dir`` and
+    ``is_file`` raise for such a name where they return False for a missing one: commands
+    refuse it with this reason before they look further (was a traceback in run, sprt,
+    tune, train, solve and ratings)."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):  # missing, as exists() says
+            return ""
+        return e.strerror or str(e)
+    return ""
 
 
 def existing_parent(path: str | Path) -> Path:

@@ -168,8 +168,7 @@ def load_game(game_string: str, any_openspiel: bool = False):
         rest = game_string[len(name) :]
         rest = rest if rest.endswith(")") else "(players=3)"  # never a broken example
         raise GameStringError(
-            f"unknown game {name!r}: a game string names python_{name}, e.g."
-            f" 'python_{name}{rest}'"
+            f"unknown game {name!r}: a game string names python_{name}, e.g. 'python_{name}{rest}'"
         )
     try:
         get_spec(game_string)

@@ -159,9 +159,13 @@ def refuse_inside_ledger(option: str, path, *more) -> None:
     """Refuse (exit 2) an output ``path`` that lies inside a tournament ledger's folder: any
     file or folder written there makes every later read of that ledger refuse it (a
     foreign file), so ``ratings`` would stop reading the tournament. ``more``: further
-    (option, path) pairs, each checked so (a path None is not given)."""
+    (option, path) pairs, each checked so (a path None is not given). A name the system
+    cannot look up (a part over 255 bytes) is refused first."""
+    from spiel_games.common.files import lookup_problem  # deferred: fast --help
     from tournament.ledger_open import ledger_around  # deferred: fast --help
 
+    if path is not None and (why := lookup_problem(path)):
+        raise fail(f"{option} {path}: {why}", USAGE)
     if more:
         refuse_inside_ledger(*more)
     around = ledger_around(path) if path is not None else None
@@ -321,7 +325,12 @@ def _own_output(path: str) -> str:
 
 def check_ledger_out(out: Path) -> None:
     """An ``--out`` ledger directory that is an existing file (a saved game, a report) is
-    a wrong command line: refused before anything runs, the file kept."""
+    a wrong command line: refused before anything runs, the file kept; so is a name the
+    system cannot look up (a part over 255 bytes)."""
+    from spiel_games.common.files import lookup_problem  # deferred: fast --help
+
+    if why := lookup_problem(out):
+        raise fail(f"--out {str(out)!r}: {why}", 2)
     if out.exists() and not out.is_dir():
         raise fail(f"--out {str(out)!r} exists and is not a directory (a ledger directory)", 2)
 
@@ -356,9 +365,18 @@ EXECUTOR_HELP = (
     "auto (serial while Ray would not pay off, see docs/tournaments.md), ray, or serial "
     "(in-process)"
 )
-WorkersOption = Annotated[
-    int, typer.Option("--workers", "-w", min=1, help="CPUs for the local Ray session")
-]
+# every --workers (Ray CPUs, MCCFR's batches per round, tune's and review's processes): a
+# bound no machine or cluster this runs on reaches, checked on the command line (was an
+# OverflowError or a MemoryError where a session or a pool of that size was made)
+MAX_WORKERS = 1024
+
+
+def workers_option(help: str) -> Any:
+    """A ``--workers``/``-w`` option of 1 to ``MAX_WORKERS``, saying ``help``."""
+    return typer.Option("--workers", "-w", min=1, max=MAX_WORKERS, help=help)
+
+
+WorkersOption = Annotated[int, workers_option("CPUs for the local Ray session")]
 AddressOption = Annotated[
     str | None, typer.Option("--address", help="Ray cluster address (or set RAY_ADDRESS)")
 ]

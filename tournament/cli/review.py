@@ -19,6 +19,7 @@ from tournament.cli.common import (
     ledger_arguments,
     opponent_line,
     with_opponents,
+    workers_option,
 )
 from tournament.cli.reports import report_path
 from tournament.signals import stop_signals, stop_words
@@ -33,11 +34,8 @@ AgentOpt = Annotated[
 ]
 WorkersOpt = Annotated[
     int,
-    typer.Option(
-        "--workers",
-        "-w",
-        min=1,
-        help="Processes analysing decisions side by side (the review is the same for any number)",
+    workers_option(
+        "Processes analysing decisions side by side (the review is the same for any number)"
     ),
 ]
 

@@ -18,6 +18,7 @@ from tournament.cli.common import (
     refuse_inside_ledger,
     stdout_console,
     wants_json,
+    workers_option,
 )
 from tournament.cli.stdout import own_stdout, stdout_closed
 from tournament.signals import stop_signals, stop_words
@@ -108,12 +109,7 @@ _MaxKeys = Annotated[
         "uniformly. A resumed run may raise it, never set it below the checkpoint's keys",
     ),
 ]
-_Workers = Annotated[
-    int,
-    typer.Option(
-        "--workers", "-w", min=1, help="MCCFR: batches per round, each on a Ray worker if > 1"
-    ),
-]
+_Workers = Annotated[int, workers_option("MCCFR: batches per round, each on a Ray worker if > 1")]
 _Address = Annotated[str | None, typer.Option("--address", help="MCCFR: a Ray cluster address")]
 _Batch = Annotated[
     int | None,

@@ -27,6 +27,7 @@ from tournament.cli.common import (
     fail,
     refuse_inside_ledger,
     run_ended,
+    workers_option,
 )
 from tournament.cli.stdout import own_stdout
 from tournament.signals import stop_signals, stop_words
@@ -143,6 +144,32 @@ def _note_budget(req) -> None:
         )
 
 
+# Bounds no real tuning reaches, checked on the command line (was: no bound at all;
+# --repeats 1000000000 with --budget 4 played one iteration of 10^9 games, eating 6 GB
+# before the first; --levels 10000000 built a 1.35 GB grid; --neighbours 1000000000 hung
+# in the first iteration's search). A grid of more than 100 values per parameter is never
+# explored by a budget of games; more than 10,000 mutations of a point of a few parameters
+# only repeat the same ones; more than 1,000 games per iteration leave the search no
+# iterations to move in.
+MAX_LEVELS = 100
+MAX_REPEATS = 1000
+MAX_NEIGHBOURS = 10_000
+_Levels = Annotated[
+    int,
+    typer.Option(min=2, max=MAX_LEVELS, help="Values tried per numeric parameter"),
+]
+_Repeats = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=MAX_REPEATS,
+        help="Games per NTBEA iteration (in parallel); --budget is played in whole iterations",
+    ),
+]
+_Neighbours = Annotated[
+    int,
+    typer.Option(min=1, max=MAX_NEIGHBOURS, help="Mutations looked at per iteration"),
+]
 _Budget = Annotated[
     int,
     typer.Option(
@@ -153,12 +180,8 @@ _Budget = Annotated[
 ]
 _Workers = Annotated[
     int,
-    typer.Option(
-        "--workers",
-        "-w",
-        min=1,
-        help="Processes playing the tuning's games (a local pool); the confirming SPRT "
-        "gets at most 2",
+    workers_option(
+        "Processes playing the tuning's games (a local pool); the confirming SPRT gets at most 2"
     ),
 ]
 _Executor = Annotated[
@@ -186,10 +209,10 @@ def tune(
             "references H and S of docs/STRENGTH.md",
         ),
     ] = None,
-    levels: Annotated[int, typer.Option(help="Values tried per numeric parameter")] = 5,
-    repeats: Annotated[int, typer.Option(help="Games per NTBEA iteration (in parallel)")] = 2,
+    levels: _Levels = 5,
+    repeats: _Repeats = 2,
     k: Annotated[float, typer.Option("--k", help="UCB exploration weight")] = 1.0,
-    neighbours: Annotated[int, typer.Option(help="Mutations looked at per iteration")] = 50,
+    neighbours: _Neighbours = 50,
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Tuning master seed")] = 2033,
     confirm: Annotated[
         int,

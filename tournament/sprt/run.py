@@ -29,6 +29,7 @@ from types import SimpleNamespace
 import spiel_games
 from solvers.registry import resolve
 from solvers.spec import AgentSpecError
+from spiel_games.common import json_read
 from spiel_games.common.errors import ForeignOutputError
 from spiel_games.common.files import atomic_write_text, read_regular
 from tournament.config import TournamentConfig, build_config
@@ -209,7 +210,7 @@ def read_sidecar(directory: Path) -> dict | None:
     read or holds no JSON object."""
     path = Path(directory) / SIDECAR
     try:
-        old = json.loads(read_regular(path, MAX_SIDECAR_BYTES))
+        old = json_read.loads(read_regular(path, MAX_SIDECAR_BYTES))
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:  # a pipe, a device, a truncated file
