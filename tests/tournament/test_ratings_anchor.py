@@ -108,6 +108,21 @@ def test_luck_adjusted_ratings_keep_the_raw_anchor_and_open_ends():
     assert np.abs(r.elo[:3] - raw_elo[:3]).max() < 100
 
 
+def test_luck_adjusted_ratings_report_their_own_bounds_monte_carlo_error():
+    """Was: the note's "Monte Carlo error of a bound shown" was the raw table's, kept
+    beside the adjusted bounds (46.7 at ismcts's upper bound in both, found in review)."""
+    from tournament.ratings.adjusted import adjust
+
+    agents, games = near_separated()
+    r = rate(agents, games, bootstrap=60, plackett_luce=False)
+    raw = r.bound_noise
+    luck = {gid: {"pairs": [[0.0, 0.2], [-0.2, 0.0]]} for gid in games[0].ids}
+    adjust(r, games, luck, bootstrap=60, anchor=None)
+    assert math.isfinite(r.bound_noise[0]) and r.bound_noise != raw
+    adjust(r, games, luck, bootstrap=0, anchor=None)
+    assert math.isnan(r.bound_noise[0])  # no resamples: no bound, no error
+
+
 def test_ladder_and_elo_plots_draw_open_ends_to_the_edge_uncapped():
     """Was: the ladder plot drew an unbounded end as a capped bar that stopped at the
     estimate, unlabelled."""

@@ -169,7 +169,12 @@ def test_cli_json_ends_with_the_verdict(tmp_path):
     obj = json.loads(r.stdout)
     assert obj["verdict"] == "H1" and obj["games"] == 2 * obj["sets"]
     assert obj["llr"] >= obj["llr_bounds"][1]
-    assert obj["elo_ci"][0] <= obj["elo"] <= obj["elo_ci"][1]
+    low, high = obj["elo_ci"]
+    assert low <= obj["elo"] and (high is None or obj["elo"] <= high)
+    # every set won: the interval is open above (was the clip's +3600, found in review),
+    # and the score and SD are the sets' own (was: with the pseudo-counts, divisor n)
+    assert (high is None) == (obj["score"] == 1.0)
+    assert obj["score_sd"] == (0.0 if obj["score"] == 1.0 else obj["score_sd"])
     text = runner.invoke(app, [*args, "--out", str(out), "-q"])
     assert "verdict: H1 accepted" in text.stdout and "0" in text.stdout
 

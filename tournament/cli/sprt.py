@@ -166,13 +166,13 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
             "llr": round(v.llr, 4),
             "llr_bounds": [round(v.lower, 4), round(v.upper, 4)],
             "elo": round(v.elo, 2),
-            "elo_ci": None
+            "elo_ci": None  # an open end (every set won or lost) is null, as in ratings
             if math.isnan(v.elo_low)
-            else [round(v.elo_low, 2), round(v.elo_high, 2)],
+            else [_finite_or_none(v.elo_low), _finite_or_none(v.elo_high)],
             "elo_estimate": ESTIMATES.get(v.estimate, v.estimate),
             "fewest_sets": v.fewest_sets or None,
             "score": round(v.score, 4),
-            "score_sd": round(v.sd, 4),
+            "score_sd": None if math.isnan(v.sd) else round(v.sd, 4),
             "void_sets": v.void_sets,
             "sets_after_stop": v.extra_sets,
             "max_games_asked": req.max_games,
@@ -362,3 +362,7 @@ def _standing(req, out: Path, before: list[int]):
 
 def register(app: typer.Typer) -> None:
     app.command("sprt")(sprt)
+
+
+def _finite_or_none(x: float) -> float | None:
+    return round(x, 2) if math.isfinite(x) else None

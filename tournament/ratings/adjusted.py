@@ -21,8 +21,8 @@ import numpy as np
 from scipy.sparse import csc_matrix
 
 from tournament.luck import cross_fitted_scale
-from tournament.ratings.fit import Ratings, _anchor
-from tournament.ratings.pairs import block_bounds
+from tournament.ratings.fit import Ratings, _anchor, _largest_noise, _reference
+from tournament.ratings.pairs import block_bounds, bound_noise
 from tournament.ratings.separation import (
     ANCHOR_RESAMPLES,
     ANCHOR_SEED,
@@ -115,15 +115,20 @@ def adjust(
 
     elo = anchored(fit_fractional(adjusted))
     lo, hi = np.full(k, np.nan), np.full(k, np.nan)  # not measured without resamples
+    noise = (lo.copy(), hi.copy())
     if resamples:
         draws = [anchored(fit_fractional(w)) for w, _ in resamples]
         lo, hi = block_bounds(draws, elo, blocks, confidence)
+        noise = bound_noise(draws, blocks, confidence)
     if index is not None:
         lo[index] = hi[index] = value
     lo, hi = np.minimum(lo, elo), np.maximum(hi, elo)
     exact = exact_bounds(adjusted, sep, anchored, confidence)
     names = [a.name for a in r.agents]
     r.one_sided = open_ends(names, sep, lo, hi, exact, resampled, confidence)
+    # the Monte Carlo error of this table's bounds (was: the raw table's, kept)
+    ref = _reference(index, sep.anchor)
+    r.bound_noise = _largest_noise(noise, r.one_sided, lo, hi, ref, names)
     measured = sum(1 for g in groups for gid in (g.ids if g.ids is not None else []) if gid in luck)
     games = sum(len(g.agents) for g in groups)
     r.elo, r.ci_low, r.ci_high, r.anchor_set = elo, lo, hi, sep.anchor.copy()

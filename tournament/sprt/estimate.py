@@ -30,7 +30,7 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr, logsumexp
 from scipy.stats import t as t_dist
 
-from tournament.sprt.gsprt import constrained_mle
+from tournament.sprt.gsprt import PSEUDO, constrained_mle
 
 OVERSHOOT = 0.5826  # Siegmund: -zeta(1/2) / sqrt(2 pi), expected overshoot per step SD
 
@@ -229,7 +229,9 @@ def plain_mean(
     values: np.ndarray, weights: np.ndarray, sets: int, confidence: float = 0.95
 ) -> tuple[float, float]:
     """(the mean set score, the half-width of its fixed-sample interval): Student's t on
-    ``sets`` sets with the sample standard deviation (NaN on a single set)."""
+    ``sets`` sets with the sample standard deviation (NaN on a single set); the tally's
+    pseudo-counts at 0 and 1 left out (a plain mean is of the sets played)."""
+    weights = weights - PSEUDO * ((values == 0.0) | (values == 1.0))
     total = float(weights.sum())
     mean = float(np.sum(values * weights) / total)
     if sets < 2:

@@ -150,6 +150,21 @@ class Tally:
         mean = float(np.sum(values * weights) / weights.sum())
         return mean, float(np.sum(weights * (values - mean) ** 2) / weights.sum())
 
+    def sample(self) -> tuple[float, float]:
+        """(mean, sample standard deviation) of the sets counted, without the pseudo-counts
+        (which keep the test's likelihood away from 0 and 1, not the figures reported: was
+        a divide-by-n SD with them in, which the interval on the same sets did not use);
+        the SD NaN on fewer than two sets."""
+        values, weights = self.arrays()
+        weights = weights - PSEUDO * ((values == 0.0) | (values == 1.0))
+        n = float(weights.sum())
+        if n <= 0:
+            return math.nan, math.nan
+        mean = float(np.sum(values * weights) / n)
+        if n < 2:
+            return mean, math.nan
+        return mean, math.sqrt(float(np.sum(weights * (values - mean) ** 2)) / (n - 1))
+
     def sigma_per_game(self, games_per_set: int) -> float:
         """Standard deviation of the score per game, as if a set's games were independent
         (the per-set standard deviation times the square root of the games in a set)."""

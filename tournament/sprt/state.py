@@ -154,6 +154,7 @@ class SprtState:
         b = self.bounds
         n = self.tally.n
         mean, var = self.tally.mean_var()
+        plain, sd = self.tally.sample()  # what is reported: the sets played
         sigma = self.tally.sigma_per_game(self.games_per_set)
         llr = self.last.llr if self.last else 0.0
         verdict = self.last.verdict if self.last else ""
@@ -176,12 +177,12 @@ class SprtState:
             lower=b.lower,
             upper=b.upper,
             elo=b.to_elo(score, sigma),
-            elo_low=b.to_elo(max(low, 1e-9), sigma) if low == low else math.nan,
-            elo_high=b.to_elo(min(high, 1 - 1e-9), sigma) if high == high else math.nan,
+            elo_low=_end(b, low, sigma),
+            elo_high=_end(b, high, sigma),
             estimate=method,
             fewest_sets=fewest,
-            score=mean,
-            sd=math.sqrt(var),
+            score=plain,
+            sd=sd,
             extra_sets=extra,
             void_sets=self.void,
             max_sets=self.max_sets,
@@ -190,3 +191,15 @@ class SprtState:
             warnings=reach_warnings(to_cross, self.max_sets, self.games_per_set),
             history=list(self.history),
         )
+
+
+def _end(b, score: float, sigma: float) -> float:
+    """An interval's end in Elo: open (infinite) where the score reaches 0 or 1 (every set
+    won or lost: the data bound nothing there; was the clip at 1e-9, +3600 Elo)."""
+    if score != score:
+        return math.nan
+    if score >= 1.0 - 1e-9:
+        return math.inf
+    if score <= 1e-9:
+        return -math.inf
+    return b.to_elo(score, sigma)
