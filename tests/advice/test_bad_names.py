@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spiel_games.common.files import is_folder, write_problem
+from tests.one_line import one_line_error
 from tournament.advice.items import parse_player
 from tournament.advice.serve_query import QueryError, parse_query
 from tournament.cli import app
@@ -28,14 +29,6 @@ TINY = (
 )
 LONG = "b" * 300
 HUGE = "9" * 5000
-
-
-def one_line_error(r, code: int) -> str:
-    assert r.exit_code == code, r.output
-    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-    lines = r.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.output
-    return lines[0]
 
 
 @pytest.mark.parametrize(

@@ -50,24 +50,6 @@ def test_a_file_lock_refuses_a_second_holder_and_leaves_no_lock_file(tmp_path):
         pass
 
 
-def test_a_file_lock_whose_file_was_removed_while_waiting_is_refused(tmp_path, monkeypatch):
-    """A run that opened the lock file just before its holder ended (and removed it) must
-    not hold that file's lock beside a third run holding the new one."""
-    import os
-
-    out = tmp_path / "p.ckpt.parquet"
-    real = os.open
-
-    def open_then_lose_it(path, *args):
-        fd = real(path, *args)
-        os.unlink(path)  # the holder ends between this run's open and its lock
-        return fd
-
-    monkeypatch.setattr(os, "open", open_then_lose_it)
-    with pytest.raises(Refused, match="has just ended; rerun"), file_lock(out, Refused):
-        pass
-
-
 def test_a_request_refused_under_the_lock_leaves_no_lock_file_in_an_existing_folder(tmp_path):
     """Was: `meeple tune -o W` on a folder of other files was refused after taking the lock,
     and the .lock it made stayed: `meeple train --work W` then refused W as holding a
@@ -84,14 +66,18 @@ def test_a_request_refused_under_the_lock_leaves_no_lock_file_in_an_existing_fol
     assert sorted(p.name for p in d.iterdir()) == [LOCK, "note.txt"]
 
 
-def test_a_run_lock_whose_file_was_removed_while_waiting_is_refused(tmp_path, monkeypatch):
-    """Now that a refused run removes the lock file it made, a run that opened that file
-    just before must not hold it beside a third run holding a new one."""
+@pytest.mark.parametrize("lock", [file_lock, run_lock])
+def test_a_lock_whose_file_was_removed_while_waiting_is_refused(tmp_path, monkeypatch, lock):
+    """A run that opened the lock file just before its holder ended (and removed it) must
+    not hold that file's lock beside a third run holding the new one (file_lock always
+    removes its file; run_lock removes one it made when its block fails)."""
     import os
 
-    d = tmp_path / "run"
-    d.mkdir()
-    (d / "log").write_text("work")
+    target = tmp_path / "p.ckpt.parquet"
+    if lock is run_lock:
+        target = tmp_path / "run"
+        target.mkdir()
+        (target / "log").write_text("work")
     real = os.open
 
     def open_then_lose_it(path, *args):
@@ -100,5 +86,5 @@ def test_a_run_lock_whose_file_was_removed_while_waiting_is_refused(tmp_path, mo
         return fd
 
     monkeypatch.setattr(os, "open", open_then_lose_it)
-    with pytest.raises(Refused, match="has just ended; rerun"), run_lock(d, Refused):
+    with pytest.raises(Refused, match="has just ended; rerun"), lock(target, Refused):
         pass

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+from tests.one_line import one_line_error
 from tests.solvers.test_solver_cli import _solve
 from tournament import training, training_request
 from tournament.cli import app
@@ -34,14 +35,6 @@ TINY = (
 
 def _invoke(*args):
     return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r, code: int) -> str:
-    assert r.exit_code == code, r.output
-    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
-    lines = r.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.output
-    return lines[0]
 
 
 @pytest.mark.parametrize("text", [DEEP, DEEP_OBJECT, HUGE])
