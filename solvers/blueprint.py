@@ -57,7 +57,7 @@ from solvers.policy_file import (
 )
 from solvers.spec import AgentSpecError
 from spiel_games.common.errors import one_line
-from spiel_games.common.files import FileTooLarge, NotRegularFile, open_regular
+from spiel_games.common.files import FileTooLarge, NotRegularFile, missing_problem, open_regular
 from spiel_games.common.registry import get_spec, load_game
 
 KIND = "meeple-blueprint"
@@ -148,10 +148,12 @@ def load_blueprint(path: str | Path, game) -> Blueprint:
     """A blueprint file checked against ``game`` (PolicyFileError, one line, otherwise).
     Files are read once per process (keyed by path, size and modification time)."""
     p = Path(path)
+    if why := missing_problem(p, "blueprint file"):
+        raise PolicyFileError(why)
     try:
         st = p.stat()
-    except OSError:
-        raise PolicyFileError(f"blueprint file not found: {path}") from None
+    except OSError as e:  # removed since
+        raise PolicyFileError(f"cannot read blueprint file {path}: {one_line(e)}") from None
     meta, arrays = _read(str(p.resolve()), st.st_size, st.st_mtime_ns)
     check_compatible(meta, game)
     return _built(str(p.resolve()), st.st_size, st.st_mtime_ns, str(game))

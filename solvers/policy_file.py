@@ -41,7 +41,7 @@ from solvers import units
 from solvers.base import Agent, Analysis, MoveStat
 from solvers.identity import code_version
 from solvers.mccfr_sampling import first_per_label
-from spiel_games.common import json_read
+from spiel_games.common import files, json_read
 from spiel_games.common.errors import MeepleError, one_line
 from spiel_games.common.files import FileTooLarge, NotRegularFile, atomic_file, open_regular
 from spiel_games.common.registry import get_spec, load_game
@@ -289,8 +289,8 @@ class PolicyAgent(Agent):
 
     def __init__(self, game, path: str, fallback: Callable[[int], Agent], seed: int):
         """``fallback(seed)`` builds the agent that plays keys the file does not cover."""
-        if not Path(path).exists():
-            raise PolicyFileError(f"policy file not found: {path}")
+        if why := files.missing_problem(path, "policy file"):
+            raise PolicyFileError(why)
         pol = read_policy(path)
         check_compatible(pol.meta, game)
         self.meta = pol.meta
@@ -391,8 +391,8 @@ def to_openspiel_policy(game, path: str | Path) -> FilePolicy:
     ``open_spiel.python.policy.tabular_policy_from_callable(game, pol)`` (small games)."""
     if isinstance(game, str):
         game = load_game(game, any_openspiel=True)
-    if not Path(path).exists():
-        raise PolicyFileError(f"policy file not found: {path}")
+    if why := files.missing_problem(path, "policy file"):
+        raise PolicyFileError(why)
     pol = read_policy(path)
     check_compatible(pol.meta, game)
     return FilePolicy(game, pol)

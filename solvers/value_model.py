@@ -37,7 +37,13 @@ from pathlib import Path
 from solvers.value_mlp import Network, position_inputs
 from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError, one_line
-from spiel_games.common.files import FileTooLarge, NotRegularFile, atomic_write_text, read_regular
+from spiel_games.common.files import (
+    FileTooLarge,
+    NotRegularFile,
+    atomic_write_text,
+    lookup_problem,
+    read_regular,
+)
 
 FORMAT = "meeple-value-model"
 FORMAT_VERSION = 2  # 2: the "kind" field (and "network" for kind "mlp")
@@ -230,8 +236,9 @@ def load_cached(path: str | Path) -> ValueModel:
     p = Path(path)
     try:
         st = p.stat()
-    except OSError as e:
-        raise ValueModelError(f"cannot read value model {p}: {one_line(e)}") from None
+    except OSError as e:  # a name over 255 bytes: the reason alone, as for other files
+        why = lookup_problem(p) or one_line(e)
+        raise ValueModelError(f"cannot read value model {p}: {why}") from None
     return _cached(str(p), st.st_mtime_ns, st.st_size)
 
 

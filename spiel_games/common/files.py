@@ -133,13 +133,10 @@ def atomic_write_text(path: str | Path, text: str) -> None:
 
 
 def is_folder(path: str | Path) -> bool:
-    """``Path.is_dir``, False for a name the system cannot even look up: Python 3.11
-    raises for a name over 255 bytes (ENAMETOOLONG) where it returns False for a missing
-    one (was a traceback in ``review``)."""
-    try:
-        return Path(path).is_dir()
-    except OSError:
-        return False
+    """``Path.is_dir``, False for a name the system cannot even look up (see
+    ``lookup_problem``: Python 3.11's ``is_dir`` raises for a name over 255 bytes where it
+    returns False for a missing one; was a traceback in ``review``)."""
+    return not lookup_problem(path) and Path(path).is_dir()
 
 
 def lookup_problem(path: str | Path) -> str:
@@ -156,6 +153,16 @@ def lookup_problem(path: str | Path) -> str:
             return ""
         return e.strerror or str(e)
     return ""
+
+
+def missing_problem(path: str | Path, what: str) -> str:
+    """The one line for a file a command must read that is not there: "cannot read WHAT
+    PATH: REASON" for a name the system cannot look up (``lookup_problem``; was Python's
+    "[Errno 36] File name too long: ..." for an agent's file), "WHAT not found: PATH";
+    "" when something is there."""
+    if why := lookup_problem(path):
+        return f"cannot read {what} {path}: {why}"
+    return "" if Path(path).exists() else f"{what} not found: {path}"
 
 
 def existing_parent(path: str | Path) -> Path:

@@ -63,6 +63,7 @@ class ChangeMemo:
         self.choices: dict[int, int] = {}
         self.ends: dict[tuple[int, int], object] = {}  # (entry, option) -> state or None
         self.length = 0  # the history the kept states stand at
+        self.fresh: dict[tuple[int, int], object] = {}  # this check's, kept by done()
 
     def sync(self, items: list, world: World) -> None:
         """Keep the states only for a history that goes on from the kept one."""
@@ -73,7 +74,7 @@ class ChangeMemo:
             self.ends.clear()
         self.length = len(self.items) if grown and same else 0
         self.items, self.choices = list(items), choices
-        self.fresh: dict[tuple[int, int], object] = {}
+        self.fresh = {}
 
     def start(self, j: int, alt: int, world: World):
         """(state, item index) to replay change (j, alt) from; state None: a named item
