@@ -157,7 +157,9 @@ def test_the_state_has_no_interval_before_ten_sets():
     from tournament.sprt.run import SprtState
 
     cfg = SimpleNamespace(
-        seeds_per_lineup=100, agent=lambda name: SimpleNamespace(agent_id=name.lower())
+        seeds_per_lineup=100,
+        num_players=2,
+        agent=lambda name: SimpleNamespace(agent_id=name.lower()),
     )
     state = SprtState(cfg, Bounds(*PRESETS["gain"]), 2)  # type: ignore[arg-type]
     rows = []

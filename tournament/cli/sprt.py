@@ -186,10 +186,8 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
         }
         stdout.write(json_text(obj, indent=2) + "\n")
         return
-    from spiel_games import load_game  # deferred: fast --help
-
     filler = "copies of A and B" if req.filler == "ab" else req.filler
-    if load_game(req.game).num_players() == 2:  # A and B take every seat (sprt_config)
+    if v.players == 2:  # A and B take every seat (sprt_config)
         filler = "none (two players)"
     unit = "Elo" if b.model == "logistic" else "normalized Elo"
     lines = [

@@ -330,7 +330,9 @@ class _Recorded:
     agents' ids of the code that played, which a config built today would not have)."""
 
     def __init__(self, manifest: dict):
-        self.seeds_per_lineup = int(manifest["config"]["tournament"]["seeds_per_lineup"])
+        t = manifest["config"]["tournament"]
+        self.seeds_per_lineup = int(t["seeds_per_lineup"])
+        self.num_players = len(t["tables"][0])  # every line-up seats the whole table
         self._ids = {a["name"]: a["id"] for a in manifest["agents"]}
 
     def agent(self, name: str) -> SimpleNamespace:

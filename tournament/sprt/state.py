@@ -59,6 +59,7 @@ class Verdict:
     fewest_sets: int = 0  # the fewest sets that could have crossed the bound crossed
     max_sets: int = 0  # the test's limit in whole sets (--max-games rounded up)
     games_per_set: int = 0
+    players: int = 0  # the game's (at two, A and B take every seat: no filler)
     # per verdict, the fewest sets that could cross its bound (None: no number of sets)
     to_cross: dict[str, int | None] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -187,6 +188,7 @@ class SprtState:
             void_sets=self.void,
             max_sets=self.max_sets,
             games_per_set=self.games_per_set,
+            players=self.cfg.num_players,
             to_cross=to_cross,
             warnings=reach_warnings(to_cross, self.max_sets, self.games_per_set),
             history=list(self.history),
