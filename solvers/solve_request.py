@@ -90,6 +90,7 @@ class SolveResult:
     untracked: int = 0  # MCCFR visits to keys beyond --max-keys
     file_bytes: int = 0
     out: str = ""
+    kept: bool = False  # nothing was trained and --out was left as it was (MCCFR)
 
 
 def writes_blueprint(out: str | Path) -> bool:

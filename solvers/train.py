@@ -138,6 +138,8 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
     deals = cfg.eval_deals if cfg.eval_deals is not None else default_deals
     export = _nash_conv_export(game, plan.abstraction, exact)
     min_visits = cfg.min_visits or 1
+    # what each point of the learning curve measured (runs resumed with other values mix)
+    how = {"eval_deals": deals, "min_visits": min_visits} if deals else {}
 
     def report(t: Tables, progress: mccfr_train.Progress) -> dict:
         figures: dict[str, float] = {}
@@ -156,7 +158,11 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
         result.figures.append(figures)
         if on_report:
             on_report(progress.iterations, figures)
-        return {"iteration": progress.iterations, **{k: finite(v) for k, v in figures.items()}}
+        return {
+            "iteration": progress.iterations,
+            **{k: finite(v) for k, v in figures.items()},
+            **how,
+        }
 
     executor = _executor(spec, cfg)
     try:
@@ -174,6 +180,11 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
         )
     finally:
         executor.close()
+    if progress.iterations == done and plan.out.exists():
+        # nothing trained: the file holds at least the checkpoint's whole rounds (was: it
+        # was rewritten from them, losing a finished run's short last round)
+        result.kept = True
+        return result
     if not result.reports or result.reports[-1][0] != progress.iterations:
         report(tables, progress)
     result.iterations = progress.iterations
@@ -186,10 +197,12 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
     meta["train_seconds"] = round(journal.earlier[0] + progress.seconds, 1)
     meta["train_cpu_seconds"] = round(journal.earlier[1] + progress.cpu_seconds, 1)
     meta["min_visits"] = min_visits
-    meta["reports"] = journal.reports + [  # the learning curve, earlier runs first
-        {"iteration": it, **{k: finite(v) for k, v in f.items()}}
+    mine = [
+        {"iteration": it, **{k: finite(v) for k, v in f.items()}, **how}
         for (it, _, _), f in zip(result.reports, result.figures, strict=True)
     ]
+    again = {r["iteration"] for r in mine}  # a rerun's report at an iteration replaces it
+    meta["reports"] = [r for r in journal.reports if r.get("iteration") not in again] + mine
     _write(plan.out, tables, min_visits, meta, result)
     return result
 

@@ -72,6 +72,8 @@ class GameRecord:
     scores: list[float] | None = None
     returns: list[float] | None = None
     chance: str = "seed"
+    # fields a user or another program added (top-level notes, say): kept, written back
+    extra: dict = field(default_factory=dict)
 
     def action_ids(self) -> list[int]:
         return [int(a["id"]) for a in self.actions]
@@ -94,7 +96,7 @@ class GameRecord:
         }
         if self.chance != "seed":
             out["chance"] = self.chance
-        return out
+        return {**out, **{k: v for k, v in self.extra.items() if k not in out}}
 
     def dumps(self) -> str:
         """Readable JSON: one line per field, one line per action."""
@@ -169,7 +171,28 @@ def parse_record(data: dict) -> GameRecord:
         scores=data.get("scores"),
         returns=data.get("returns"),
         chance=chance,
+        extra={k: v for k, v in data.items() if k not in FIELDS},
     )
+
+
+FIELDS = {"format", "version", "game", "seed", "seats", "actions", "terminal", "scores"}
+FIELDS |= {"returns", "chance"}
+ENTRY = ("player", "id", "action")  # what an action entry is; anything else is a note
+
+
+def carry_notes(rec: GameRecord, loaded: GameRecord | None) -> GameRecord:
+    """``rec`` with what a user added to the record it was loaded from: its extra top-level
+    fields, and each action entry's extra fields while the game still has the loaded
+    entries (an entry replaced after an undo drops its notes: they were about another move).
+    Was: a save back to a loaded record dropped them without a word (found in review)."""
+    if loaded is None:
+        return rec
+    rec.extra = {**loaded.extra, **rec.extra}
+    for i, (new, old) in enumerate(zip(rec.actions, loaded.actions, strict=False)):
+        if any(new.get(k) != old.get(k) for k in ENTRY):
+            break
+        rec.actions[i] = {**{k: v for k, v in old.items() if k not in ENTRY}, **new}
+    return rec
 
 
 def read_record(path: str | Path) -> GameRecord:

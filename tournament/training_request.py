@@ -73,10 +73,10 @@ def check_out(cfg: TrainConfig, path: Path) -> None:
         raise TrainError(f"--out {path} exists and is not a value model; choose another --out")
     trained = data.get("trained")
     made_by = trained.get("command") if isinstance(trained, dict) else None
-    if made_by != train_command(cfg):
+    if made_by != (this := train_command(cfg)):  # both named: the options that differ show
         raise TrainError(
-            f"--out {path} holds the value model of another run ({made_by or 'command unknown'});"
-            " choose another --out, or remove that file"
+            f"--out {path} holds the value model of another run ({made_by or 'command unknown'}),"
+            f" not of this one ({this}); choose another --out, or remove that file"
         )
 
 

@@ -20,3 +20,34 @@ def test_fewer_iterations_than_the_checkpoint_are_noted(tmp_path):
     assert note in less.stdout and "20 iterations (0 this run)" in less.stdout
     same = runner.invoke(app, [*args, "--iterations", "20"])
     assert "note: --iterations" not in same.stdout  # at the checkpoint: nothing to say
+
+
+COLORETTO = "python_coloretto(players=3)"
+
+
+def _blueprint_reports(path) -> list[dict]:
+    import json
+
+    import numpy as np
+
+    return json.loads(bytes(np.load(path)["meta"]).decode())["reports"]
+
+
+def test_an_mccfr_rerun_that_trains_nothing_leaves_the_finished_file_alone(tmp_path):
+    """Was (found in review): the checkpoint keeps whole rounds (64 of 100 iterations here)
+    and the file the short last round too; a rerun at --iterations 50 (or 64) rewrote the
+    100-iteration, 452-key file from the 64-iteration checkpoint, saying the file held it."""
+    out = tmp_path / "b.npz"
+    args = ["solve", COLORETTO, "--report-every", "50", "--eval-deals", "1", "--out", str(out)]
+    assert runner.invoke(app, [*args, "--iterations", "100", "--quiet"]).exit_code == 0
+    before = out.read_bytes()
+    for fewer in ("50", "64"):
+        r = runner.invoke(app, [*args, "--iterations", fewer, "--quiet"])
+        assert r.exit_code == 0, r.output
+        assert f"checkpoint's 64: nothing was trained; {out} left as it was" in r.stdout
+        assert out.read_bytes() == before
+    out.unlink()  # a missing file is written from the checkpoint
+    assert runner.invoke(app, [*args, "--iterations", "50", "--quiet"]).exit_code == 0
+    iterations = [r["iteration"] for r in _blueprint_reports(out)]
+    assert iterations == [64]  # was: 64 twice (the checkpoint's report and this run's)
+    assert all(r["eval_deals"] == 1 and r["min_visits"] == 1 for r in _blueprint_reports(out))

@@ -163,6 +163,9 @@ def test_an_out_holding_another_runs_model_is_never_overwritten(tmp_path):
         r = runner.invoke(app, ["train", GAME, "--out", str(first.model_path), *argv])
         assert r.exit_code == 2 and r.output.count("\n") == 1, r.output
         assert "holds the value model of another run (meeple train" in r.output
+        # this run's command is named too (was: only the file's, which for a run that
+        # differs in --kind alone read as the user's own)
+        assert "not of this one (meeple train 'python_coloretto(" in r.output
     r = runner.invoke(app, ["train", "python_coloretto(players=4)", "--out", str(first.model_path)])
     assert r.exit_code == 2 and "of another run" in r.output
     assert first.model_path.read_text() == before

@@ -83,6 +83,7 @@ from tournament.advice.terminal import (
 )
 from tournament.advice.unknown import World, prefix, scores_determined
 from tournament.match import final_scores, seed_streams
+from tournament.records import carry_notes
 
 __all__ = [
     "PlayError",
@@ -164,6 +165,7 @@ class PlaySession(SessionIO, SessionCommands, TableEntries):
         self.items: list = []  # history items: action ids, or "?" (table mode)
         self.typed: list[bool] = []  # per item: entered at a prompt (undo steps back to these)
         self.answers = []  # table mode: (entry, entries then) of each reveal answered
+        self.loaded = record  # its notes are written back (records.carry_notes)
         if record is not None:
             check_resumable(record, chance, self.table_mode, self.me)
             self.world = loaded_world(self.game, record, self.me if self.table_mode else None)
@@ -332,7 +334,7 @@ class PlaySession(SessionIO, SessionCommands, TableEntries):
             rec.actions = record_items(self.world)
             if rec.terminal and not self._scores_known():
                 rec.scores = rec.returns = None
-        return rec
+        return carry_notes(rec, self.loaded)
 
     def _show(self, p: int) -> list[tuple[int, str]]:
         s = self.state

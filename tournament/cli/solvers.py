@@ -210,6 +210,13 @@ def solve(
 
 def _report_solve(cfg, result, out: TextIO) -> None:
     """What `meeple solve` wrote, with the last report's figure."""
+    if result.kept:  # was: rewritten from the checkpoint, a finished run's last round lost
+        typer.echo(
+            f"note: --iterations {cfg.iterations:,} asks no more than the checkpoint's "
+            f"{result.resumed_from:,}: nothing was trained; {cfg.out} left as it was",
+            file=out,
+        )
+        return
     path, rnr, last = cfg.out, cfg.rnr, result.reports[-1]
     if result.resumed_from > cfg.iterations:  # was: nothing said of it
         done = f"the checkpoint's {result.resumed_from:,}: nothing was trained, the file holds it"
