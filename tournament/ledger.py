@@ -31,10 +31,10 @@ from spiel_games.common import json_read
 from spiel_games.common.errors import MeepleError
 from spiel_games.common.files import (
     ANY_SIZE,
-    TMP_PREFIX,
     FileTooLarge,
     NotRegularFile,
     atomic_write_bytes,
+    leftover_of,
     lookup_problem,
     open_regular,
     read_regular,
@@ -348,7 +348,7 @@ def read_ledger(directory: str | Path, columns: list[str] | None = None) -> Ledg
     manifest = read_manifest(d)
     paths, ignored = [], []
     for p in sorted(d.iterdir()):
-        if p.name == MANIFEST or p.name.startswith(TMP_PREFIX) or p.name == LOCK:
+        if p.name in (MANIFEST, LOCK) or leftover_of(p):  # a .tmp-x folder is foreign
             continue
         if _PART.match(p.name):
             paths.append(p)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from spiel_games.common.errors import ForeignOutputError
-from spiel_games.common.files import TMP_PREFIX, atomic_write_bytes, is_folder
+from spiel_games.common.files import atomic_write_bytes, is_folder, leftover_of
 from tournament.ledger import _PART, LOCK, MANIFEST, LedgerError, read_manifest
 
 
@@ -58,7 +58,8 @@ def ledger_spoiled_by(path: str | Path) -> Path | None:
     if around is None:
         return None
     p = Path(path)
-    own = p.name in (MANIFEST, LOCK) or p.name.startswith(TMP_PREFIX)
+    own = p.name.startswith(".")  # its manifest's leftovers, lock and sidecars (.sprt.json)
+    own = own or p.name == MANIFEST
     if p.resolve().parent != around or p.name.endswith(".parquet") or own:
         return around
     return None
@@ -194,7 +195,8 @@ def remove_unfinished(directory: Path) -> list[str]:
     of ``open_for_run``)."""
     notes = []
     for p in Path(directory).iterdir():
-        if p.name.startswith(TMP_PREFIX):
+        was = leftover_of(p)  # only a batch's or the manifest's (was: any .tmp-* name, a
+        if was and (_PART.match(was) or was == MANIFEST):  # folder failing every rerun)
             p.unlink()  # its games are not in the ledger, so they are played again
             notes.append(f"removed unfinished temporary file {p.name}")
     return notes

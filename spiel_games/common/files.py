@@ -80,6 +80,17 @@ def _tmp_name(name: str) -> str:
     return f"{TMP_PREFIX}{start}-{digest}.{os.getpid()}"
 
 
+def leftover_of(path: str | Path) -> str | None:
+    """The name of the file that ``path`` was the temporary file of (a regular file named
+    as ``_tmp_name`` names one, left by a writer that never finished), or None: anything
+    else named ``.tmp-*`` (a folder, a user's file) is not ours to skip or delete."""
+    p = Path(path)
+    stem, dot, pid = p.name.rpartition(".")
+    if not (stem.startswith(TMP_PREFIX) and dot and pid.isascii() and pid.isdigit()):
+        return None
+    return stem[len(TMP_PREFIX) :] if p.is_file() and not p.is_symlink() else None
+
+
 def write_target(path: str | Path) -> Path:
     """The file that writing ``path`` replaces: ``path`` itself, or the file its symlinks
     lead to (made when missing, as ``open`` would). NotRegularFile, naming ``path``, when

@@ -181,7 +181,8 @@ def test_a_refused_directory_is_left_exactly_as_it_was(tmp_path, small_config):
 def test_unfinished_temporary_files_are_removed_and_replayed(tmp_path, small_config):
     out = tmp_path / "a"
     run_tournament(small_config, out, executor="serial")
-    (out / ".tmp-part-x.parquet.123").write_bytes(b"PAR1 half written")
+    # a batch's temporary file, as the atomic writer names it (.tmp-NAME.PID)
+    (out / ".tmp-part-0123456789abcdef-4.parquet.123").write_bytes(b"PAR1 half written")
     s = run_tournament(small_config, out, executor="serial")
     assert s.played == 0 and any("temporary" in n for n in s.notes)
     assert not list(out.glob(".tmp-*"))

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli import advice, games, review, solvers, sprt, train, tune
+from tournament.cli import advice, agents, games, review, solvers, sprt, train, tune
 from tournament.cli import tournament as tournament_commands
 from tournament.cli.common import CONTEXT_SETTINGS, MeepleGroup
 from tournament.signals import ignore_stops, stopped_exit
@@ -64,6 +64,7 @@ def root(
 
 
 games.register(app)
+agents.register(app)
 solvers.register(app)
 train.register(app)
 tournament_commands.register(app)

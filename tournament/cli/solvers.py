@@ -1,4 +1,4 @@
-"""`meeple agents` (every agent kind and its parameters) and `meeple solve` (CFR family)."""
+"""`meeple solve` (CFR family)."""
 
 from __future__ import annotations
 
@@ -10,67 +10,14 @@ import typer
 from tournament.cli.common import (
     FAILED,
     USAGE,
-    FormatOption,
-    JsonFlag,
-    OutputFormat,
     domain_errors,
     fail,
     refuse_inside_ledger,
     stdout_console,
-    wants_json,
     workers_option,
 )
 from tournament.cli.stdout import own_stdout, stdout_closed
 from tournament.signals import stop_signals, stop_words
-
-
-def agents(
-    fmt: FormatOption = OutputFormat.text,
-    as_json: JsonFlag = False,
-) -> None:
-    """Every agent kind with its parameters, defaults (or required), meanings and accepted
-    values."""
-    import json
-
-    from solvers.registry import all_kinds  # deferred: fast --help
-
-    kinds = all_kinds()
-    if wants_json(fmt, as_json):
-        typer.echo(
-            json.dumps(
-                [
-                    {
-                        "kind": k.name,
-                        "summary": k.summary,
-                        "params": [
-                            {
-                                "name": p.name,
-                                "type": p.type.__name__,
-                                "default": p.default,
-                                "required": p.required,
-                                "meaning": p.meaning,
-                                "help": p.help,
-                                "choices": list(p.choices),
-                                "range": list(p.range) if p.range else None,
-                                "auto": p.auto.value if p.auto else None,
-                                "tunable": p.tunable,
-                            }
-                            for p in k.params
-                        ],
-                    }
-                    for k in kinds
-                ],
-                indent=2,
-            )
-        )
-        return
-    for k in kinds:
-        typer.echo(f"{k.name}: {k.summary}")
-        for p in k.params:
-            default = "required" if p.required else f"default {p.default!r}"
-            typer.echo(f"    {p.name} ({p.type.__name__}, {default}): {p.help}")
-    typer.echo("Spec syntax: kind or kind(key=value,...), e.g. mcts(sims=800,uct_c=1.4)")
-
 
 _Solver = Annotated[
     str, typer.Option(help="cfr, cfr+, dcfr (exact, 2-player tiny games), mccfr-es or mccfr-os")
@@ -211,12 +158,11 @@ def solve(
 def _report_solve(cfg, result, out: TextIO) -> None:
     """What `meeple solve` wrote, with the last report's figure."""
     if result.kept:  # was: rewritten from the checkpoint, a finished run's last round lost
-        typer.echo(
-            f"note: --iterations {cfg.iterations:,} asks no more than the checkpoint's "
-            f"{result.resumed_from:,}: nothing was trained; {cfg.out} left as it was",
+        kept = f"the checkpoint's {result.resumed_from:,}: nothing was trained; {cfg.out}"
+        return typer.echo(
+            f"note: --iterations {cfg.iterations:,} asks no more than {kept} left as it was",
             file=out,
         )
-        return
     path, rnr, last = cfg.out, cfg.rnr, result.reports[-1]
     if result.resumed_from > cfg.iterations:  # was: nothing said of it
         done = f"the checkpoint's {result.resumed_from:,}: nothing was trained, the file holds it"
@@ -399,5 +345,4 @@ def _figure(name: str, value: float) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    app.command("agents")(agents)
     app.command("solve")(solve)

@@ -22,6 +22,7 @@ from tournament.cli.common import (
     domain_errors,
     fail,
     ledger_arguments,
+    refuse_inside_ledger,
 )
 from tournament.cli.reports import emit, rate, report_path
 from tournament.cli.stdout import own_stdout, stdout_closed
@@ -152,11 +153,13 @@ def _check_out(cfg, out: Path) -> None:
     """``--dry-run``: what the run would refuse about ``--out`` (another tournament, other
     files: exit 2; a corrupt manifest: 1), read only: ``out`` is neither made nor changed."""
     from tournament.config import num_games  # deferred: fast --help
-    from tournament.ledger import make_manifest  # deferred: fast --help
+    from tournament.ledger import MANIFEST, make_manifest, read_ledger  # deferred: fast --help
     from tournament.ledger_open import check_manifest  # deferred: fast --help
 
     with domain_errors(1):  # ForeignOutputError: 2 whatever the code
         check_manifest(out, make_manifest(cfg, num_games(cfg), {}))
+        if (out / MANIFEST).exists():  # its files, as the run reads them (was: a truncated
+            read_ledger(out, ["game_id"])  # batch or a foreign folder passed, the run failed)
 
 
 def _default_out(stem: str, cfg) -> Path:
@@ -325,6 +328,7 @@ def replay(
 
     if save is not None:
         check_output_path(str(save), "--save")
+        refuse_inside_ledger("--save", save)  # was: --force replaced its manifest or a batch
         if save.exists() and not force:
             raise fail(f"--save {str(save)!r} exists; pass --force to overwrite it", 2)
 
