@@ -90,6 +90,16 @@ def test_the_luck_of_an_unfinished_game_says_the_game_is_not_over():
         state.apply_action(actions[-1])
     report = review_luck(COLORETTO, actions, 0)
     assert report is not None and not report.finished and report.to_json()["finished"] is False
+    # the result of a game not over is the evaluation's expectation, in the luck's units
+    # (was, found in review: the points so far, 0 for all, less luck in expected points)
+    from tournament.advice.review_luck import units
+    from tournament.luck import evaluator_for
+
+    replayed = pyspiel.load_game(COLORETTO).new_initial_state()
+    for a in actions:
+        replayed.apply_action(a)
+    expected = units(evaluator_for(COLORETTO), replayed, 0)
+    assert (report.result_points, report.result_first) == expected
 
 
 def test_an_agent_given_twice_is_refused():
@@ -97,6 +107,19 @@ def test_an_agent_given_twice_is_refused():
     r = runner.invoke(app, ["advise", COLORETTO, "-H", HISTORY, "-a", "heuristic",
                             "-a", "heuristic"])  # fmt: skip
     assert r.exit_code == 2 and "agent 'heuristic' is given twice" in r.stderr
+
+
+def test_agents_that_a_budget_makes_one_are_refused():
+    """Was (found in review): the JSON engine's budget {"sims": 30} made ismcts(sims=10) and
+    ismcts(sims=20) one agent, both answered, and `best` held one key for the two."""
+    from solvers.registry import resolve
+    from tournament.advice.advise import budgets_for
+    from tournament.advice.items import HistoryError
+
+    specs = [resolve("ismcts(sims=10)"), resolve("ismcts(sims=20)")]
+    with pytest.raises(HistoryError, match="'ismcts.*sims=30.*' is given twice once the overrides"):
+        budgets_for(specs, {"sims": 30})
+    assert budgets_for(specs, {"time": 0.5}) == [{"time": 0.5}, {"time": 0.5}]
 
 
 THREE = "python_coloretto(players=3)"

@@ -191,12 +191,13 @@ def test_review_html_never_replaces_the_record_it_reviews(tmp_path):
     r = runner.invoke(app, ["review", str(path), "--html", str(page), "-a", "random", "-q"])
     assert r.exit_code == 2 and "not a meeple HTML report" in r.stderr
     assert page.read_text() == "<!DOCTYPE html>\n<html><body>mine</body></html>"
+    cheap = "mcts(sims=5)"  # a searcher: `random` values no move, and review refuses it
     r = runner.invoke(
-        app, ["review", str(path), "--html", str(tmp_path / "r.html"), "-a", "random", "-q"]
+        app, ["review", str(path), "--html", str(tmp_path / "r.html"), "-a", cheap, "-q"]
     )
     assert r.exit_code == 0, r.stderr
     r = runner.invoke(
-        app, ["review", str(path), "--html", str(tmp_path / "r.html"), "-a", "random", "-q"]
+        app, ["review", str(path), "--html", str(tmp_path / "r.html"), "-a", cheap, "-q"]
     )
     assert r.exit_code == 0, r.stderr  # an earlier review is replaced
 

@@ -376,3 +376,13 @@ def test_a_marked_move_is_among_the_mistakes_even_at_equal_value():
     text = render(rv)
     assert "no mistakes" not in text and "mistake 1: ply 9: played take row 3" in text
     assert [d["ply"] for d in rv.to_json()["summary"]["mistakes"]] == [9, 4]
+
+
+@pytest.mark.parametrize("agent", ["heuristic", "random"])
+def test_an_agent_that_values_no_move_is_refused_not_called_perfect(blunder, agent):
+    """Was (found in review): `review -a heuristic` showed no loss where the move played
+    differed from the agent's, then "average loss 0.000 in value" and "no mistakes"."""
+    r = runner.invoke(app, ["review", str(blunder[0]), "-a", agent, "-q"])
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1, r.output
+    assert f"agent {agent} gives no value for any move" in r.stderr
+    assert "no mistakes" not in r.stdout

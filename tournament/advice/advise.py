@@ -321,12 +321,12 @@ def opponent_models(game, specs: Sequence[AgentSpec]) -> list[str]:
     return [f"Opponent model ({s}): " + assumed_opponents(game, s) for s in specs if searches(s)]
 
 
-def check_distinct(specs: Sequence[AgentSpec]) -> None:
+def check_distinct(specs: Sequence[AgentSpec], how: str = "") -> None:
     """One agent given twice is refused (its advice would be listed under one key)."""
     names = [str(s) for s in specs]
     twice = next((x for x in names if names.count(x) > 1), None)
     if twice is not None:
-        raise HistoryError(f"agent {twice!r} is given twice; give each agent once")
+        raise HistoryError(f"agent {twice!r} is given twice{how}; give each agent once")
 
 
 def budgets_for(
@@ -350,8 +350,11 @@ def budgets_for(
             + (f" ({', '.join(have)})" if have else "")
             + (f"; {names[0]} has none" if len(names) == 1 else f"; none of {', '.join(names)} has")
         )
-    for spec, b in zip(specs, out, strict=True):
-        with_budget(spec, b)
+    made = [with_budget(spec, b) for spec, b in zip(specs, out, strict=True)]
+    # two agents the overrides make one (was: both answered under one key in "best")
+    check_distinct(
+        made, " once the overrides " + ", ".join(f"{k}={v!r}" for k, v in budget.items()) + " apply"
+    )
     return out
 
 

@@ -53,3 +53,16 @@ def units_of(utility: str, stopped: bool, agent_units: dict) -> dict:
             base["ci"] = CI_OTHER_UTILITY.format(utility=utility)
     merged = {**base, **agent_units}
     return {k: v for k, v in merged.items() if v is not None}
+
+
+# ``meeple review --json``'s units (``Review.to_json``)
+REVIEW_UNITS = {
+    "value": "the game's utility (rank score in [-1, 1] by default)",
+    "points": "final score minus the best other player's",
+    "first": "chance to finish first (0-1)",
+    "accuracy": "percent, Lichess's formula on the loss in chance to finish first",
+    # were unexplained (found in review)
+    "ci": "ci_low, ci_high: the best move's value, " + UNITS["ci"],
+    "loss_points_low": "the lower end of the loss in points' 95% range (the paired"
+    " interval widened by how far losses move between seeds): what the marks read",
+}

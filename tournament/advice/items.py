@@ -19,6 +19,7 @@ __all__ = [
     "CHANCE",
     "HistoryError",
     "NoRecordError",
+    "NoValuesError",
     "PlayerRangeError",
     "check_player",
     "legal_strings",
@@ -111,6 +112,11 @@ def parse_player(text: str) -> int | None:
         return None
     n = int(m.group(2))
     return n - 1 if m.group(1) else n
+
+
+class NoValuesError(HistoryError):
+    """The review's agent values no move (a plain player, a trained table): no loss can
+    be measured with it."""
 
 
 class PlayerRangeError(HistoryError):

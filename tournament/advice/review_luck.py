@@ -55,8 +55,10 @@ class LuckEvent:
 @dataclass
 class LuckReport:
     events: list[LuckEvent] = field(default_factory=list)
-    result_points: float = 0.0  # final score minus the best other player's
-    result_first: float = 0.0  # 1 when first alone, 1/k when k players share first place
+    # final score minus the best other player's; 1 when first alone, 1/k when k share first
+    # place (a game not over: the evaluation's expectation of both at its last position)
+    result_points: float = 0.0
+    result_first: float = 0.0
     evaluator: str = ""
     finished: bool = True  # False: the record stops before the end, the result is so far
 
@@ -150,13 +152,11 @@ def review_luck(game_string: str, actions: list[int], me: int) -> LuckReport | N
             if event is not None:
                 report.events.append(event)
         state.apply_action(a)
-    scores = [float(x) for x in state.scores()]
-    top = max(scores)
-    report.result_points = scores[me] - max(x for j, x in enumerate(scores) if j != me)
-    report.result_first = 1.0 / scores.count(top) if scores[me] == top else 0.0
     report.finished = state.is_terminal()
-    if report.finished:
-        report.result_points, report.result_first = units(ev, state, me)
+    # at the end the result; before it, the evaluation's expectation at the last position,
+    # in the luck's own units (was: the points scored so far, minus luck valued in expected
+    # final points: -7.9 points where every score was still 0)
+    report.result_points, report.result_first = units(ev, state, me)
     return report
 
 

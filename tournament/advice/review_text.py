@@ -47,7 +47,7 @@ def summary_lines(rv: Review) -> list[str]:
         out.append(
             f"luck: {points(luck.points)} points, {100 * luck.first:+.0f}% chance to finish first"
             f" over {count(len(luck.events), 'chance event')} seen;"
-            f" {'result' if luck.finished else 'the game is not over: result so far'}"
+            f" {'result' if luck.finished else 'the game is not over: expected result now'}"
             f" {points(luck.result_points)} points ({percent(luck.result_first)} first),"
             f" luck-adjusted {points(luck.adjusted_points)} points"
             f" ({percent(luck.adjusted_first)} first)"
