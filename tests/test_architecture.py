@@ -96,7 +96,10 @@ def test_function_local_imports_only_as_marked_cli_deferrals(graph):
     bad = [
         f"{e.source}:{e.line} imports {e.target}"
         for e in graph
-        if e.local and not (e.deferred and e.source.startswith("tournament.cli"))
+        # tournament.entry, the console script, loads the command line itself (a Ctrl-C
+        # while it loads is one line): the one deferral outside tournament.cli
+        if e.local
+        and not (e.deferred and e.source.startswith(("tournament.cli", "tournament.entry")))
     ]
     assert not bad, "function-local imports of the project's own modules:\n" + "\n".join(bad)
 

@@ -153,6 +153,7 @@ def test_ratings_luck_adjusted_replays_once_and_rates(tmp_path, make_raw, write_
     assert "plackett_luce" not in recs[0]
     luck = obj["method"]["luck_adjusted"]  # was: the JSON did not say it was adjusted
     assert luck["value"] == "lookahead" and 0.0 <= luck["beta"] <= 1.0
+    assert "less beta times their luck" in obj["method"]["pairwise"]  # was: the raw results'
     assert (out / ".luck.json").exists()
     # the second time every game comes from the cache: nothing is replayed
     import tournament.luck_ledger as ll

@@ -9,6 +9,7 @@ options, resolves them in one step, and turns domain errors into exit codes thro
 from __future__ import annotations
 
 import platform
+import sys
 from importlib import metadata
 from typing import Annotated
 
@@ -77,6 +78,9 @@ review.register(app)
 def main() -> None:
     try:
         app(prog_name="meeple")  # also under `python -m tournament.cli`
+    except KeyboardInterrupt:  # before a command's own handlers (was: a traceback)
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(130)
     except SystemExit as end:
         if stopped_exit(end.code):  # stopped on a signal, all kept: only the exit is left
             ignore_stops()

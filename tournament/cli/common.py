@@ -12,8 +12,9 @@ Exit codes, the same for every command:
 - 1: the request was well formed but failed while working: a corrupt file (a corrupt or
   foreign record, ledger part or checkpoint), a position that does not exist, an agent
   that fails, a lock held by another run;
-- 130: interrupted (Ctrl-C); 143 and 129 (128 + the signal) for SIGTERM and SIGHUP
-  where a command stops on them as on Ctrl-C (``tournament.signals``).
+- 130: interrupted (Ctrl-C; before a command's own handlers too, in one line); 143 and
+  129 (128 + the signal) for SIGTERM and SIGHUP where a command stops on them as on
+  Ctrl-C (``tournament.signals``).
 
 A reader of stdout that goes away (``meeple ratings DIR | head -1``) ends the command
 quietly with 141 (128 + SIGPIPE, the status a shell reports for a Unix tool that a closed
@@ -23,10 +24,9 @@ so keeps its finished games for the rerun. A broken pipe that is not stdout's is
 (exit 1). (``advise --serve``, whose client ending the session is its normal end, exits 0.)
 
 Every error is one line on stderr: ``error: <what>``. typer/click's own usage errors
-(boxed, several lines) are turned into that line by :class:`MeepleGroup`, the class of
-the root ``meeple`` group. Commands import their work lazily (inside the command, each
-such line marked ``# deferred: fast --help``) so that ``meeple --help`` does not load
-pyspiel or Ray.
+(boxed, several lines) are turned into that line by :class:`MeepleGroup`, the root
+group's class. Commands import their work lazily (each such line marked ``# deferred:
+fast --help``) so that ``meeple --help`` does not load pyspiel or Ray.
 """
 
 from __future__ import annotations
@@ -135,6 +135,16 @@ class MeepleGroup(TyperGroup):
             os.dup2(null, 1)
             os.close(null)
             raise typer.Exit(STDOUT_GONE) from None
+        except KeyboardInterrupt:  # before the command's own handlers (typer: exit 130, no word)
+            print("error: interrupted", file=sys.stderr)
+            raise typer.Exit(130) from None
+
+    def make_context(self, *args: Any, **extra: Any) -> Any:
+        try:  # the command line read (typer turned a Ctrl-C here into a silent 130 too)
+            return super().make_context(*args, **extra)
+        except KeyboardInterrupt:
+            print("error: interrupted", file=sys.stderr)
+            raise typer.Exit(130) from None
 
 
 @contextmanager

@@ -61,7 +61,8 @@ def method(r: Ratings) -> dict:
         "bound_noise_at": r.bound_noise[1] or None,
         "duplicate_sets": r.blocks,
         "small_sample_factor": round(small_sample_factor(r.blocks, r.confidence), 3),
-        "pairwise": "each game's pairwise results by finishing rank, ties as draws",
+        "pairwise": "each game's pairwise results by finishing rank, ties as draws"
+        + (", less beta times their luck (luck_adjusted)" if r.luck else ""),  # was: not said
         "prior": r.prior,
         "plackett_luce": r.plackett_luce is not None,
         "luck_adjusted": luck,
