@@ -157,8 +157,8 @@ def parse_record(data: dict) -> GameRecord:
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise HistoryError('game record "seats" must be a list of agent specs')
     seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise HistoryError('game record "seed" must be an integer')
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:  # (-5: was exit 2)
+        raise HistoryError('game record "seed" must be an integer, 0 or more')
     chance = data.get("chance", "seed")
     if chance not in ("seed", "manual"):
         raise HistoryError('game record "chance" must be "seed" or "manual"')

@@ -143,3 +143,25 @@ def test_an_agent_this_game_refuses_is_a_wrong_command_line(tmp_path, agent, mes
     r = runner.invoke(app, ["advise", THREE, "-H", OPENING, "-a", agent])
     assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
     assert message in r.stderr
+
+
+def test_wrong_command_lines_exit_2_and_a_damaged_record_1(tmp_path, monkeypatch):
+    """Found in review: `advise -H x` without a game exited 1 (a failure while working); a
+    record whose seed is -5 exited 2 (a wrong command line), where the docs say 2 and 1."""
+    import json
+
+    from tests.one_line import one_line_error
+
+    no_game = runner.invoke(app, ["advise", "-a", "random", "-H", "x"])
+    assert one_line_error(no_game, 2) == "error: give a game string"
+    record = tmp_path / "g.json"
+    monkeypatch.setenv("MEEPLE_RECOVERY_DIR", str(tmp_path))
+    runner.invoke(app, ["play", COLORETTO, "--seats", "human,heuristic,heuristic", "--save", str(record)],
+                  input="1\nquit\n")  # fmt: skip
+    both = ["advise", COLORETTO, "-a", "random", "-H", "", "--game-file", str(record)]
+    assert "give only one of" in one_line_error(runner.invoke(app, both), 2)
+    data = json.loads(record.read_text())
+    data["seed"] = -5
+    record.write_text(json.dumps(data))
+    r = runner.invoke(app, ["play", "--load", str(record)], input="quit\n")
+    assert '"seed" must be an integer, 0 or more' in one_line_error(r, 1)

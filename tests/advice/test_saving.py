@@ -374,3 +374,16 @@ def test_a_pipe_as_the_save_path_is_not_read_before_the_game(tmp_path):
     worker.join(10)
     assert made, "the session blocked on the pipe"
     assert isinstance(made[0], SaveRefused) and "is a pipe (FIFO), not a file" in str(made[0])
+
+
+def test_save_reads_a_home_folder_and_refuses_an_empty_name(tmp_path, recovery_dir, monkeypatch):
+    """Found in review: `save ~/x.json` was refused ("cannot make a file in ~"), and
+    `save ''` wrote the --save file as a bare `save` would."""
+    home, default = tmp_path / "home", tmp_path / "default.json"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    s, out = session("1\nsave ''\nsave ~/x.json\nquit\n", save_path=str(default))
+    s.run()
+    assert "save needs a file name: '' names none" in out.getvalue()
+    assert read_record(home / "x.json").action_ids()  # the game so far, under the home folder
+    assert not (tmp_path / "~").exists()

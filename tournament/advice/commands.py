@@ -3,6 +3,7 @@ help and quit. ``SessionCommands`` is the part of ``PlaySession`` that runs them
 
 from __future__ import annotations
 
+import os
 import shlex
 import textwrap
 from typing import TYPE_CHECKING, Any
@@ -102,7 +103,11 @@ class SessionCommands:
         if len(words) > 1:
             self.say("save takes one file name; quote a name with spaces, e.g. save 'my game.json'")
             return
-        path = (words[0] if words else "") or self.files.default_path()
+        if words and not words[0]:  # save '' (was: the default file, as a bare save)
+            self.say("save needs a file name: '' names none (save alone writes the default)")
+            return
+        # save ~/game.json as a shell reads it (was: refused as a folder named ~)
+        path = os.path.expanduser(words[0]) if words else self.files.default_path()
         if not path:
             self.say("save needs a file name (or start with --save FILE)")
         else:

@@ -207,6 +207,8 @@ def _advise(asked, agents, top, seed, budget, opponents):
     from tournament.advice.positions import position_from  # deferred: fast --help
 
     with domain_errors(2):  # an unknown game or agent on the command line: nothing ran
+        if history is not None and not game_string:  # was exit 1 (found in review)
+            raise fail("give a game string", 2)
         if game_string:
             spiel_games.load_game(game_string)
         specs = [_with_opponents(resolve(a), opponents) for a in agents]  # parsed once
@@ -326,6 +328,8 @@ def play_cmd(
             seed = record.seed if record is not None else 0
         if chance is None:
             chance = record.chance if record is not None else "seed"
+        if chance == "seed" and "table" in seat_list:  # was: cards made up without a word
+            typer.echo(MADE_UP, err=True)
         with damaged_record():  # a record that does not replay: 1, as advise says
             session = PlaySession(
                 game_string,
@@ -347,6 +351,12 @@ def play_cmd(
             raise typer.Exit(128 + result.signal if result.signal else 130)
     if result.error or result.lost or (save and result.kept == "recovered"):
         raise typer.Exit(1)  # a --save that failed exits non-zero, the moves recovered
+
+
+MADE_UP = (
+    "warning: table seats with --chance seed: the engine draws every card and tile from its"
+    " seed, not from your table; to type what the table shows, start with --chance manual"
+)
 
 
 def register(app: typer.Typer) -> None:
