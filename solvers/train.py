@@ -139,7 +139,9 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
     export = _nash_conv_export(game, plan.abstraction, exact)
     min_visits = cfg.min_visits or 1
     # what each point of the learning curve measured (runs resumed with other values mix)
-    how = {"eval_deals": deals, "min_visits": min_visits} if deals else {}
+    how: dict = {"eval_deals": deals} if deals else {}
+    if deals and writes_blueprint(plan.out):
+        how["min_visits"] = min_visits
 
     def report(t: Tables, progress: mccfr_train.Progress) -> dict:
         figures: dict[str, float] = {}
