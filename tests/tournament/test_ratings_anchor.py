@@ -188,3 +188,32 @@ def test_the_reference_agent_is_exact_in_both_fits():
     agents, games = near_separated()
     pinned = rate(agents, games, bootstrap=0, anchor=("B", 10.0))
     assert pinned.plackett_luce.ci_low[1] == pinned.plackett_luce.ci_high[1] == 10.0
+
+
+def test_a_lone_mean_anchor_agent_is_exact_in_the_luck_adjusted_table_too(tmp_path):
+    """Found in review: where the mean anchor keeps one agent (the others separated), the
+    raw table showed its bounds as 0.0 0.0 (exact by definition) and the luck-adjusted
+    table as '-' (unmeasured), under the same note."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    toml = tmp_path / "t.toml"
+    toml.write_text(
+        '[tournament]\ngame="python_coloretto(players=3)"\nseeds_per_lineup=3\nseed=7\n'
+        '[agents]\nrandom="random"\ngreedy="heuristic"\nnoisy="noisy(eps=0.3)"\n'
+    )
+    out = tmp_path / "L"
+    runner = CliRunner()
+    assert (
+        runner.invoke(app, ["tournament", "run", str(toml), "--out", str(out), "-q"]).exit_code == 0
+    )
+    tables = []
+    for extra in ([], ["--luck-adjusted"]):
+        r = runner.invoke(app, ["ratings", str(out), "--bootstrap", "0", "--json", *extra])
+        assert r.exit_code == 0, r.output
+        tables.append({x["agent"]: x for x in json.loads(r.stdout)["ratings"]})
+    for table in tables:
+        assert table["noisy"]["elo"] == table["noisy"]["ci_low"] == table["noisy"]["ci_high"] == 0.0

@@ -120,14 +120,13 @@ def adjust(
         draws = [anchored(fit_fractional(w)) for w, _ in resamples]
         lo, hi = block_bounds(draws, elo, blocks, confidence)
         noise = bound_noise(draws, blocks, confidence)
-    if index is not None:
-        lo[index] = hi[index] = value
+    ref = _reference(index, sep.anchor)  # exact by definition, as in the raw table (was:
+    lo[ref] = hi[ref] = elo[ref]  # a lone mean-anchor agent's bounds unmeasured, '-')
     lo, hi = np.minimum(lo, elo), np.maximum(hi, elo)
     exact = exact_bounds(adjusted, sep, anchored, confidence)
     names = [a.name for a in r.agents]
     r.one_sided = open_ends(names, sep, lo, hi, exact, resampled, confidence)
     # the Monte Carlo error of this table's bounds (was: the raw table's, kept)
-    ref = _reference(index, sep.anchor)
     r.bound_noise = _largest_noise(noise, r.one_sided, lo, hi, ref, names)
     measured = sum(1 for g in groups for gid in (g.ids if g.ids is not None else []) if gid in luck)
     games = sum(len(g.agents) for g in groups)
