@@ -58,7 +58,10 @@ def test_analyze_turns_answers_every_turn_of_a_game_in_one_query():
         ("h", 9, 9),
     ]
     (bad,) = run({"id": "b", **BASE, "agent": "random", "analyzeTurns": [1, "x"]})
-    assert bad["error"].startswith('"analyzeTurns" must be a list')
+    assert bad["error"].startswith('"analyzeTurns" must be a non-empty list')
+    # an empty list is a list: the error names what it lacks (found in review)
+    (empty,) = run({"id": "e", **BASE, "agent": "random", "analyzeTurns": []})
+    assert "non-empty" in empty["error"]
 
 
 def test_report_during_search_sends_partial_answers_before_the_final_one():

@@ -152,7 +152,7 @@ def parse_query(q: dict) -> Query:
             or not turns
             or not all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in turns)
         ):
-            raise QueryError('"analyzeTurns" must be a list of plies (integers >= 0)')
+            raise QueryError('"analyzeTurns" must be a non-empty list of plies (integers >= 0)')
         if out.ply is not None:
             raise QueryError('give "ply" or "analyzeTurns", not both')
         out.analyze_turns = turns

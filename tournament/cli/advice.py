@@ -106,7 +106,8 @@ TimeOpt = Annotated[
         "-t",
         min=0.0,
         help="Anytime search: a deadline of T seconds per agent, its comparison included"
-        " (at most T plus a few ms; it may end sooner); sets the agent's time=",
+        " (at most T plus a few ms; it may end sooner); sets the agent's time= (0: no"
+        " deadline, the agent's simulation budget)",
     ),
 ]
 PlyOpt = Annotated[
