@@ -199,14 +199,20 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
     meta["train_seconds"] = round(journal.earlier[0] + progress.seconds, 1)
     meta["train_cpu_seconds"] = round(journal.earlier[1] + progress.cpu_seconds, 1)
     meta["min_visits"] = min_visits
+    meta["reports"] = _curve(journal.reports, result, how)
+    _write(plan.out, tables, min_visits, meta, result)
+    return result
+
+
+def _curve(earlier: list[dict], result: SolveResult, how: dict) -> list[dict]:
+    """The learning curve, earlier runs first; a rerun's report at an iteration replaces
+    the earlier one there (was: listed twice). ``how``: what each point was measured with."""
     mine = [
         {"iteration": it, **{k: finite(v) for k, v in f.items()}, **how}
         for (it, _, _), f in zip(result.reports, result.figures, strict=True)
     ]
-    again = {r["iteration"] for r in mine}  # a rerun's report at an iteration replaces it
-    meta["reports"] = [r for r in journal.reports if r.get("iteration") not in again] + mine
-    _write(plan.out, tables, min_visits, meta, result)
-    return result
+    again = {r["iteration"] for r in mine}
+    return [r for r in earlier if r.get("iteration") not in again] + mine
 
 
 def _write(out, tables: Tables, min_visits: int, meta: dict, result: SolveResult) -> None:
