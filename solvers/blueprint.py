@@ -200,6 +200,16 @@ def shipped_blueprints(game) -> list[Path]:
     return sorted(package.glob(SHIPPED_PATTERN))
 
 
+def blueprint_meta(path: str | Path) -> dict:
+    """A blueprint file's metadata (PolicyFileError, one line, when it cannot be read)."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except OSError as e:
+        raise PolicyFileError(f"cannot read blueprint file {path}: {one_line(e)}") from None
+    return _read(str(p.resolve()), st.st_size, st.st_mtime_ns)[0]
+
+
 def shipped_for(game, param: str = "path") -> Path:
     """The shipped blueprint trained for exactly this game string (``param``: the agent
     parameter that names another file, for the error message)."""

@@ -31,11 +31,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from solvers import efg_cfr, mccfr_train
-from solvers.blueprint import blueprint_arrays, from_arrays, save_blueprint
+from solvers.blueprint import blueprint_arrays, blueprint_meta, from_arrays, save_blueprint
 from solvers.blueprint_eval import evaluate
 from solvers.mccfr import DEFAULT_MAX_KEYS
 from solvers.mccfr_tables import Tables, average_policy_table, positive_regret_mean
-from solvers.policy_file import key_function, label_function, table_rows, write_policy
+from solvers.policy_file import (
+    PolicyFileError,
+    key_function,
+    label_function,
+    read_meta,
+    table_rows,
+    write_policy,
+)
 from solvers.solve_request import (
     SOLVERS,
     CheckpointError,
@@ -182,10 +189,8 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
         )
     finally:
         executor.close()
-    if progress.iterations == done and plan.out.exists():
-        # nothing trained: the file holds at least the checkpoint's whole rounds (was: it
-        # was rewritten from them, losing a finished run's short last round)
-        result.kept = True
+    if progress.iterations == done and _holds_more(plan.out, done, min_visits):
+        result.kept = True  # (was: rewritten from the checkpoint, its short last round lost)
         return result
     if not result.reports or result.reports[-1][0] != progress.iterations:
         report(tables, progress)
@@ -202,6 +207,20 @@ def _solve_mccfr(cfg: SolveConfig, plan: Plan, on_iteration, on_report, on_resum
     meta["reports"] = _curve(journal.reports, result, how)
     _write(plan.out, tables, min_visits, meta, result)
     return result
+
+
+def _holds_more(out, done: int, min_visits: int) -> bool:
+    """Whether ``out`` holds more than the checkpoint's ``done`` iterations (a finished
+    run's short last round, which the checkpoint does not keep) with the same
+    ``min_visits``: a rerun that trains nothing leaves such a file alone; any other (a
+    stale one, another threshold asked) is written from the checkpoint."""
+    try:
+        meta = blueprint_meta(out) if writes_blueprint(out) else read_meta(out)
+    except PolicyFileError:
+        return False
+    iterations = meta.get("iterations")
+    same = meta.get("min_visits", 1) == min_visits
+    return isinstance(iterations, int) and iterations > done and same
 
 
 def _curve(earlier: list[dict], result: SolveResult, how: dict) -> list[dict]:

@@ -19,7 +19,9 @@ by ``meeple advise --game-file`` and ``meeple play --load``::
 every action is replayed and must be legal with the recorded string; a record
 that does not replay is rejected with the position that failed. An action the
 recording player could not see is ``{"player": 1, "id": null, "action": "?"}``;
-table mode (``--chance manual``) adds ``"chance": "manual"``.
+table mode (``--chance manual``) adds ``"chance": "manual"``. Fields a user or another
+program adds (top-level notes, an action's comment) are kept when the record is saved
+back (``carry_notes``).
 
 This module sits below both ``tournament.replay`` (which writes the record of a ledger
 game) and ``tournament.advice`` (which reads records for advice, play and review), so
@@ -189,7 +191,10 @@ def carry_notes(rec: GameRecord, loaded: GameRecord | None) -> GameRecord:
         return rec
     rec.extra = {**loaded.extra, **rec.extra}
     for i, (new, old) in enumerate(zip(rec.actions, loaded.actions, strict=False)):
-        if any(new.get(k) != old.get(k) for k in ENTRY):
+        # the same move: by mover and id (the action string may have been written another
+        # accepted way), or a "?" the table has revealed since
+        revealed = old.get("id") is None
+        if new.get("player") != old.get("player") or not (revealed or new["id"] == old["id"]):
             break
         rec.actions[i] = {**{k: v for k, v in old.items() if k not in ENTRY}, **new}
     return rec

@@ -43,6 +43,7 @@ def test_an_entry_replaced_after_an_undo_drops_its_notes():
     loaded.actions[0]["comment"] = "kept"
     loaded.actions[2]["comment"] = "about c"
     now = _rec("a", "b", "d")  # undone to "b", then another move
+    now.actions[2]["id"] = 7
     out = carry_notes(now, loaded)
     assert out.extra == {"notes": "x"} and out.actions[0]["comment"] == "kept"
     assert "comment" not in out.actions[2]
@@ -54,3 +55,17 @@ def test_a_note_cannot_replace_a_field_of_the_record():
     rec = _rec("a", game_over="?")
     rec.extra["seed"] = 99  # not an extra field: the record's own wins
     assert rec.to_json()["seed"] == 0 and rec.to_json()["game_over"] == "?"
+
+
+def test_notes_follow_the_move_not_its_spelling_nor_a_revealed_question_mark():
+    """Found in review of the fix: entries matched on the action string too, so a loaded
+    entry written another accepted way (case, a unique beginning) or a "?" the table
+    revealed since stopped the match, and every later note was dropped."""
+    loaded = _rec("A", "?", "c")
+    loaded.actions[1]["id"] = None
+    for k, note in enumerate(("one", "two", "three")):
+        loaded.actions[k]["comment"] = note
+    now = _rec("take row 1", "deck: blue", "c")  # the engine's strings, the "?" now known
+    out = carry_notes(now, loaded)
+    assert [a.get("comment") for a in out.actions] == ["one", "two", "three"]
+    assert out.actions[0]["action"] == "take row 1"  # the entry itself is the game's

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from tests.one_line import one_line_error
 from tournament import entry
 from tournament.cli import app
-from tournament.cli.common import MeepleGroup
+from tournament.cli.group import MeepleGroup
 
 
 @pytest.mark.parametrize("where", ["invoke", "make_context"])
@@ -45,3 +45,20 @@ def test_an_interrupt_while_the_modules_load_is_one_line(monkeypatch, capsys):
     assert end.value.code == 130
     err = capsys.readouterr().err
     assert err == "error: interrupted before the command started; nothing was done\n"
+
+
+def test_a_termination_no_handler_caught_says_so_and_a_second_stop_keeps_the_exit():
+    """Found in review of the fix: SIGTERM there (``Stopped``) said "interrupted", exit 130
+    (it is "terminated", 143); and a second Ctrl-C while a command's own exit was leaving
+    (its line printed) added another line."""
+    import signal
+
+    from tournament.cli.group import _stopped
+    from tournament.signals import Stopped
+
+    end = _stopped(Stopped(signal.SIGTERM))
+    assert end.exit_code == 143
+    own = typer.Exit(130)  # a command's own exit, its line printed
+    second = KeyboardInterrupt()  # a second Ctrl-C while that exit was leaving
+    second.__context__ = own
+    assert _stopped(second) is own

@@ -51,3 +51,22 @@ def test_an_mccfr_rerun_that_trains_nothing_leaves_the_finished_file_alone(tmp_p
     iterations = [r["iteration"] for r in _blueprint_reports(out)]
     assert iterations == [64]  # was: 64 twice (the checkpoint's report and this run's)
     assert all(r["eval_deals"] == 1 and r["min_visits"] == 1 for r in _blueprint_reports(out))
+
+
+def test_a_file_older_than_the_checkpoint_is_written_from_it(tmp_path):
+    """Found in review of the fix above: a file holding fewer iterations than the
+    checkpoint (a rerun stopped after it checkpointed further) must not be kept: a rerun
+    that trains nothing writes it from the checkpoint."""
+    import json
+
+    import numpy as np
+
+    out = tmp_path / "b.npz"
+    args = ["solve", COLORETTO, "--report-every", "64", "--eval-deals", "1", "--out", str(out)]
+    assert runner.invoke(app, [*args, "--iterations", "64", "--quiet"]).exit_code == 0
+    stale = out.read_bytes()
+    assert runner.invoke(app, [*args, "--iterations", "128", "--quiet"]).exit_code == 0
+    out.write_bytes(stale)  # the file as it stood at 64, the checkpoint at 128
+    r = runner.invoke(app, [*args, "--iterations", "128", "--quiet"])
+    assert r.exit_code == 0 and "left as it was" not in r.stdout, r.output
+    assert json.loads(bytes(np.load(out)["meta"]).decode())["iterations"] == 128

@@ -17,7 +17,8 @@ import typer
 
 from tournament.cli import advice, agents, games, review, solvers, sprt, train, tune
 from tournament.cli import tournament as tournament_commands
-from tournament.cli.common import CONTEXT_SETTINGS, MeepleGroup
+from tournament.cli.common import CONTEXT_SETTINGS
+from tournament.cli.group import MeepleGroup
 from tournament.signals import ignore_stops, stopped_exit
 
 app = typer.Typer(

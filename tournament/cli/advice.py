@@ -329,7 +329,8 @@ def play_cmd(
             seed = record.seed if record is not None else 0
         if chance is None:
             chance = record.chance if record is not None else "seed"
-        if chance == "seed" and "table" in seat_list:  # was: cards made up without a word
+        table = any(x.strip().lower() == "table" for x in seat_list)  # as seats are read
+        if chance == "seed" and table:  # was: cards made up without a word
             typer.echo(MADE_UP, err=True)
         with damaged_record():  # a record that does not replay: 1, as advise says
             session = PlaySession(

@@ -12,20 +12,19 @@ Exit codes, the same for every command:
 - 1: the request was well formed but failed while working: a corrupt file (a corrupt or
   foreign record, ledger part or checkpoint), a position that does not exist, an agent
   that fails, a lock held by another run;
-- 130: interrupted (Ctrl-C; before a command's own handlers too, in one line); 143 and
-  129 (128 + the signal) for SIGTERM and SIGHUP where a command stops on them as on
-  Ctrl-C (``tournament.signals``).
+- 130: interrupted (Ctrl-C; before a command's own handlers too); 143 and 129 (128 +
+  the signal) for SIGTERM and SIGHUP where a command stops on them as on Ctrl-C.
 
 A reader of stdout that goes away (``meeple ratings DIR | head -1``) ends the command
 quietly with 141 (128 + SIGPIPE, the status a shell reports for a Unix tool that a closed
-pipe stops; :meth:`MeepleGroup.invoke`): nothing on stderr, the files the command writes
-(an HTML report, a saved game) written before its result is printed; a tournament stopped
-so keeps its finished games for the rerun. A broken pipe that is not stdout's is an error
+pipe stops; ``tournament.cli.group.MeepleGroup.invoke``): nothing on stderr, the files
+the command writes (an HTML report, a saved game) written before its result is printed;
+a tournament stopped so keeps its finished games for the rerun. A broken pipe that is not stdout's is an error
 (exit 1). (``advise --serve``, whose client ending the session is its normal end, exits 0.)
 
 Every error is one line on stderr: ``error: <what>``. typer/click's own usage errors
-(boxed, several lines) are turned into that line by :class:`MeepleGroup`, the root
-group's class. Commands import their work lazily (each such line marked ``# deferred:
+(boxed, several lines) are turned into that line by ``tournament.cli.group``'s
+``MeepleGroup``, the root group's class. Commands import their work lazily (each such line marked ``# deferred:
 fast --help``) so that ``meeple --help`` does not load pyspiel or Ray.
 """
 
@@ -35,16 +34,14 @@ import errno
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
 import typer
-from typer.core import TyperGroup
 
-from tournament.cli.stdout import stdout_closed
 from tournament.html_report import HEAD, marks_report
 from tournament.signals import stop_words
 
@@ -75,76 +72,6 @@ def _cut(message: str) -> str:
     from spiel_games.common.errors import one_line  # deferred: fast --help
 
     return one_line(message)
-
-
-def _usage_line(e: typer.TyperException) -> str:
-    """click's usage message as one line, pointing at the command's help."""
-    text = " ".join(e.format_message().split())
-    if text[:1].isupper() and text[1:2].islower():
-        text = text[0].lower() + text[1:]
-    ctx = getattr(e, "ctx", None)
-    if ctx is not None:
-        text = text.rstrip(".") + f" (see '{ctx.command_path} -h')"
-    return text
-
-
-class MeepleGroup(TyperGroup):
-    """The root group: click's usage errors become the project's one-line ``error:``.
-
-    Runs click in non-standalone mode and does the standalone part itself, so that every
-    error any command raises, typer's own included, is printed the same way."""
-
-    def main(  # type: ignore[override]
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        **extra: Any,
-    ) -> Any:
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        try:
-            rv = super().main(args, prog_name, complete_var, False, **extra)
-        except typer.TyperException as e:  # click's ClickException / UsageError
-            ctx = getattr(e, "ctx", None)
-            if type(e).__name__ == "NoArgsIsHelpError" and ctx is not None:
-                print(ctx.get_help(), file=sys.stderr)  # `meeple games`: the group's help
-            else:
-                print(f"error: {_cut(_usage_line(e))}", file=sys.stderr)
-            sys.exit(e.exit_code)
-        except typer.Abort:
-            print("error: aborted", file=sys.stderr)
-            sys.exit(FAILED)
-        # non-standalone click returns the code of a typer.Exit, or the command's value
-        sys.exit(rv if isinstance(rv, int) else 0)
-
-    def invoke(self, ctx: Any) -> Any:
-        """The command, its output flushed; stdout's reader gone is a quiet exit 141
-        (STDOUT_GONE; typer would exit 1 without a word, for any broken pipe)."""
-        try:
-            rv = super().invoke(ctx)
-            if sys.stdout is not None:  # None: started with fd 1 closed
-                sys.stdout.flush()  # the rest of the result: a closed reader is found here
-            return rv
-        except BrokenPipeError:
-            if not stdout_closed():
-                raise fail("a pipe closed while writing (broken pipe)", FAILED) from None
-            # the interpreter's last flush of stdout must not fail again ("Exception ignored")
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, 1)
-            os.close(null)
-            raise typer.Exit(STDOUT_GONE) from None
-        except KeyboardInterrupt:  # before the command's own handlers (typer: exit 130, no word)
-            print("error: interrupted", file=sys.stderr)
-            raise typer.Exit(130) from None
-
-    def make_context(self, *args: Any, **extra: Any) -> Any:
-        try:  # the command line read (typer turned a Ctrl-C here into a silent 130 too)
-            return super().make_context(*args, **extra)
-        except KeyboardInterrupt:
-            print("error: interrupted", file=sys.stderr)
-            raise typer.Exit(130) from None
 
 
 @contextmanager
@@ -248,7 +175,7 @@ OpponentsOption = Annotated[
 
 def stdout_console(file: TextIO | None = None):
     """A rich Console on stdout (or ``file``: ``own_stdout``'s stream) whose closed reader
-    raises BrokenPipeError, ended quietly by :meth:`MeepleGroup.invoke` (rich's own exits 1
+    raises BrokenPipeError, ended quietly by :meth:`tournament.cli.group.MeepleGroup.invoke` (rich's own exits 1
     without a word)."""
     from rich.console import Console
 
