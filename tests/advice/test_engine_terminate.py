@@ -99,8 +99,13 @@ def test_a_search_stopped_before_comparing_says_its_range_is_search_noise_only()
     assert final["terminated"] is True and final["passes"] == 0
     assert any(m["ci_low"] is not None for m in final["moves"])
     assert final["units"]["ci"].startswith("search noise only")
+    # units name only the fields the answer has (found in review: margin, first and gap
+    # were named beside moves that, stopped before the comparison, lack them)
+    fields = {k for m in final["moves"] for k in m}
+    assert not {"margin", "first", "gap"} & (set(final["units"]) | fields)
     (full,) = [json.loads(x) for x in _lines({"id": "f", **BASE, "agent": "ismcts(sims=100)"})]
     assert full["units"]["ci"].startswith("95% range meant to hold")
+    assert {"margin", "first", "gap"} <= set(full["units"])
 
 
 def _lines(*queries) -> list[str]:

@@ -40,6 +40,11 @@ UNITS_UNCOMPARED = {
     " errors; +-half the utility range for a move searched once), not the calibrated range:"
     " the search was stopped before its comparison phase, and a search with 8x the budget"
     " can move the value well outside it",
+    # what only the comparison measures: absent from such an answer, so not named (was:
+    # named beside moves that lack them, found in review)
+    "margin": None,
+    "first": None,
+    "gap": None,
 }
 
 
