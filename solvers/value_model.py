@@ -41,7 +41,7 @@ from spiel_games.common.files import (
     FileTooLarge,
     NotRegularFile,
     atomic_write_text,
-    lookup_problem,
+    missing_problem,
     read_regular,
 )
 
@@ -234,11 +234,12 @@ def _cached(path: str, mtime_ns: int, size: int) -> ValueModel:
 def load_cached(path: str | Path) -> ValueModel:
     """``load`` once per file version (search agents are built for every game of a run)."""
     p = Path(path)
+    if why := missing_problem(p, "value model"):  # one line, as for policy and blueprint files
+        raise ValueModelError(why)
     try:
         st = p.stat()
-    except OSError as e:  # a name over 255 bytes: the reason alone, as for other files
-        why = lookup_problem(p) or one_line(e)
-        raise ValueModelError(f"cannot read value model {p}: {why}") from None
+    except OSError as e:
+        raise ValueModelError(f"cannot read value model {p}: {one_line(e)}") from None
     return _cached(str(p), st.st_mtime_ns, st.st_size)
 
 

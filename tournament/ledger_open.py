@@ -16,8 +16,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from spiel_games.common.errors import ForeignOutputError
-from spiel_games.common.files import atomic_write_bytes, is_folder, leftover_of
+from spiel_games.common.files import atomic_write_bytes, is_folder, leftover_of, writer_gone
 from tournament.ledger import _PART, LOCK, MANIFEST, LedgerError, read_manifest
+
+# files the project itself keeps beside a ledger's batches (an SPRT's bounds, the luck
+# cache, its moves and lock): no ledger files, and not worth a note when a report skips them
+SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
 
 
 class ForeignLedgerError(LedgerError, ForeignOutputError):
@@ -192,12 +196,17 @@ def discard_new(directory: Path) -> None:
 
 def remove_unfinished(directory: Path) -> list[str]:
     """Delete temporary files of batches that never finished writing (call under the lock
-    of ``open_for_run``)."""
+    of ``open_for_run``), and those of the sidecars whose writer has ended (``ratings``
+    writes the luck cache without the run's lock: a live writer's is left; was: kept for
+    ever)."""
     notes = []
     for p in Path(directory).iterdir():
         was = leftover_of(p)  # only a batch's or the manifest's (was: any .tmp-* name, a
         if was and (_PART.match(was) or was == MANIFEST):  # folder failing every rerun)
             p.unlink()  # its games are not in the ledger, so they are played again
+            notes.append(f"removed unfinished temporary file {p.name}")
+        elif was in SIDECARS and writer_gone(p):
+            p.unlink(missing_ok=True)
             notes.append(f"removed unfinished temporary file {p.name}")
     return notes
 

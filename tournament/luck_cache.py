@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from spiel_games.common import json_read
-from spiel_games.common.files import ANY_SIZE, atomic_write_text, read_regular
+from spiel_games.common.files import ANY_SIZE, atomic_write_text, clear_dead_leftovers, read_regular
 
 CACHE = ".luck.json"
 MOVES = ".moves.json"
@@ -54,7 +54,9 @@ def _locked(directory: Path):
 
 
 def _write(path: Path, data: dict) -> None:
+    """Write under the lock; an interrupted writer's temporary file goes (was: kept)."""
     with contextlib.suppress(OSError):  # a read-only ledger, a full disk: measured again next time
+        clear_dead_leftovers(path)
         atomic_write_text(path, json.dumps(data))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import glob
 import hashlib
 import os
 import stat
@@ -89,6 +90,32 @@ def leftover_of(path: str | Path) -> str | None:
     if not (stem.startswith(TMP_PREFIX) and dot and pid.isascii() and pid.isdigit()):
         return None
     return stem[len(TMP_PREFIX) :] if p.is_file() and not p.is_symlink() else None
+
+
+def writer_gone(path: str | Path) -> bool:
+    """Whether the process that wrote the temporary file ``path`` (its name ends in the
+    writer's pid, ``_tmp_name``) has ended: True only when no process has that pid (a live
+    one, this one or another user's, may still be writing it)."""
+    pid = Path(path).name.rpartition(".")[2]
+    if not (pid.isascii() and pid.isdigit()) or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):  # another user's process, or no pid at all
+        return False
+    return False
+
+
+def clear_dead_leftovers(path: str | Path) -> None:
+    """Delete the temporary files of ``path`` whose writers ended before they finished (for
+    a writer that keeps one file beside others, under its own lock)."""
+    p = Path(path)
+    for tmp in p.parent.glob(f"{glob.escape(TMP_PREFIX + p.name)}.*"):
+        if leftover_of(tmp) == p.name and writer_gone(tmp):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
 
 def write_target(path: str | Path) -> Path:

@@ -130,7 +130,7 @@ OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck:
     ("agent", "message"),
     [
         ("ismcts(sims=10,model=MODEL)", "model is the value model of eval=learned"),
-        ("ismcts(sims=10,eval=learned,model=MISSING)", "cannot read value model"),
+        ("ismcts(sims=10,eval=learned,model=MISSING)", "value model not found"),
     ],
 )
 def test_an_agent_this_game_refuses_is_a_wrong_command_line(tmp_path, agent, message):

@@ -315,7 +315,10 @@ def test_a_principal_variation_pasted_back_into_the_history_replays():
         (["--hint-agent", "policy(path=/nope.parquet)"], "policy file not found"),
         (["--hint-agent", "blueprint"], "no shipped blueprint"),
         (["--hint-agent", "ismcts(eval=learned)"], "ships no trained value model"),
-        (["--hint-agent", "ismcts(eval=learned,model=/nope.json)"], "cannot read value model"),
+        (
+            ["--hint-agent", "ismcts(eval=learned,model=/nope.json)"],
+            "value model not found: /nope.json",
+        ),
         (["--opponents", "blueprint"], "no shipped blueprint"),
     ],
 )

@@ -291,7 +291,7 @@ def test_eval_learned_reads_a_model_file_given_as_model(tmp_path):
 
 def test_eval_learned_errors_are_one_line_agent_spec_errors(tmp_path):
     game, _ = _first_decision(BRUX3)
-    with pytest.raises(AgentSpecError, match="cannot read value model"):
+    with pytest.raises(AgentSpecError, match=r": value model not found: \S+none\.json$"):
         make_agent(f"ismcts(eval=learned,model={tmp_path / 'none.json'})", game)
     with pytest.raises(AgentSpecError, match="model is the value model of eval=learned"):
         make_agent(f"ismcts(eval=game,model={tmp_path / 'none.json'})", game)

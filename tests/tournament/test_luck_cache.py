@@ -205,3 +205,24 @@ def test_the_moves_file_lists_its_games_in_a_fixed_order(tmp_path, make_raw):
     _luck(tmp_path / "l")
     games = list(json.loads((tmp_path / "l" / luck_cache.MOVES).read_text())["games"])
     assert len(games) == 12 and games == sorted(games)
+
+
+def test_saving_the_cache_removes_an_interrupted_writers_temporary_file(tmp_path):
+    """Was: a `ratings --luck-adjusted` killed while it wrote left ``.tmp-.luck.json.PID``
+    beside the ledger for ever; a live writer's file (this process's) is left alone."""
+    import os
+    import subprocess
+    import sys
+
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    dead = tmp_path / f".tmp-{luck_cache.CACHE}.{ended.pid}"
+    other = tmp_path / f".tmp-{luck_cache.MOVES}.{ended.pid}"
+    live = tmp_path / f".tmp-{luck_cache.CACHE}.{os.getppid()}"
+    for p in (dead, other, live):
+        p.write_text("{")
+    luck_cache.save_luck(tmp_path, {"k": 1}, {}, {"g": {}})
+    assert not dead.exists() and other.exists() and live.exists()
+    assert luck_cache.entry(luck_cache.load(tmp_path / luck_cache.CACHE), {"k": 1}) is not None
+    luck_cache.save_moves(tmp_path, {})
+    assert not other.exists()

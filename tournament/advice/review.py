@@ -245,18 +245,18 @@ def review(
     if on_progress is not None:
         on_progress(0, len(todo))
     tasks = [(game_string, world.actions[: i + 1], str(spec), player, seed) for i in todo]
+    if not todo:
+        raise HistoryError(f"P{player + 1} has no unforced decision in this game")
     for done, d in enumerate(_run(tasks, workers, world), start=1):
+        if d.best_value is None:  # an agent with no values has none anywhere: stop at once
+            raise NoValuesError(  # was: after every decision, and "no mistakes", loss 0
+                f"agent {spec} gives no value for any move (it plays one, or weighs them by"
+                " probability), so no loss can be measured; review with a search, e.g."
+                " -a 'ismcts(sims=400)'"
+            )
         result.decisions.append(d)
         if on_progress is not None:
             on_progress(done, len(todo))
-    if not result.decisions:
-        raise HistoryError(f"P{player + 1} has no unforced decision in this game")
-    if all(d.best_value is None for d in result.decisions):  # was: "no mistakes", loss 0
-        raise NoValuesError(
-            f"agent {spec} gives no value for any move (it plays one, or weighs them by"
-            " probability), so no loss can be measured; review with a search, e.g."
-            " -a 'ismcts(sims=400)'"
-        )
     if luck:
         result.luck = review_luck(game_string, world.actions, player)
     return result
@@ -269,8 +269,11 @@ def _run(tasks: list, workers: int, world) -> Iterator[Decision]:
         for t in tasks:
             yield _decision(*t, state=world.states[len(t[1]) - 1])
         return
-    with ProcessPoolExecutor(min(workers, len(tasks))) as pool:
+    pool = ProcessPoolExecutor(min(workers, len(tasks)))
+    try:
         yield from pool.map(_decision_task, tasks)
+    finally:  # a refusal or Ctrl-C: the queued decisions are dropped, not analysed first
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _decision_task(task) -> Decision:

@@ -18,10 +18,8 @@ from tournament.cli.common import (
     ledger_arguments,
     stdout_console,
 )
+from tournament.ledger_open import SIDECARS
 from tournament.signals import stop_signals, stop_words
-
-# files the project itself keeps beside a ledger's batches: not worth a note
-SIDECARS = (".sprt.json", ".luck.json", ".moves.json", ".luck.lock")
 
 
 def rate(
