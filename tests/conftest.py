@@ -9,6 +9,8 @@ add and remove worker nodes, and the test process connected as the driver.
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -100,3 +102,11 @@ def _damaged_npz(path):
 def damaged_npz():
     """damaged_npz(PATH): (truncated copy, copy with a corrupted member) of an .npz file."""
     return _damaged_npz
+
+
+@pytest.fixture
+def ended_pid() -> int:
+    """The pid of a process that has ended (a writer that died before it finished)."""
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    return ended.pid

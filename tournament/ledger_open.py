@@ -62,8 +62,8 @@ def ledger_spoiled_by(path: str | Path) -> Path | None:
     if around is None:
         return None
     p = Path(path)
-    own = p.name.startswith(".")  # its manifest's leftovers, lock and sidecars (.sprt.json)
-    own = own or p.name == MANIFEST
+    # its manifest, and its leftovers, lock and sidecars (.sprt.json): every name with a dot
+    own = p.name.startswith(".") or p.name == MANIFEST
     if p.resolve().parent != around or p.name.endswith(".parquet") or own:
         return around
     return None

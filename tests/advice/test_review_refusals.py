@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-import spiel_games
+from tests.games_played import heuristic_game
 from tournament.advice.items import NoValuesError
 from tournament.advice.positions import record_of
 from tournament.advice.review import review
@@ -17,18 +15,7 @@ GAME = "python_coloretto(players=3)"
 @pytest.fixture(scope="module")
 def record():
     """A whole game of heuristics, P1 the reviewed seat."""
-    game = spiel_games.load_game(GAME)
-    heuristic = spiel_games.get_spec(GAME).heuristic
-    rng = random.Random(3)
-    state, actions = game.new_initial_state(), []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            a = rng.choices(outcomes, probs)[0]
-        else:
-            a = heuristic(state, rng)
-        state.apply_action(a)
-        actions.append(int(a))
+    state, actions = heuristic_game(GAME, 3)
     return record_of(GAME, state, 3, ["human", "heuristic", "heuristic"], actions)
 
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import math
-import random
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 import spiel_games
 from solvers.base import Z95
 from solvers.search import analysis
+from tests.games_played import heuristic_game
 from tournament.advice.advise import advise_state
 from tournament.advice.positions import record_of
 from tournament.advice.review import review
@@ -23,22 +22,6 @@ from tournament.cli import app
 THREE = "python_coloretto(players=3)"
 OPENING = "start: pink; start: blue; start: green; start player: P1; draw; deck: yellow"
 runner = CliRunner()
-
-
-def _game(game_string: str, seed: int, limit: int = 10_000):
-    game = spiel_games.load_game(game_string)
-    heuristic = spiel_games.get_spec(game_string).heuristic
-    rng, np_rng = random.Random(seed), np.random.default_rng(seed)
-    state, actions = game.new_initial_state(), []
-    while not state.is_terminal() and len(actions) < limit:
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            a = rng.choices(outcomes, probs)[0]
-        else:
-            a = heuristic(state, np_rng)
-        state.apply_action(a)
-        actions.append(int(a))
-    return state, actions
 
 
 def test_advice_json_names_the_units_and_gives_each_move_in_each():
@@ -55,7 +38,7 @@ def test_advice_json_names_the_units_and_gives_each_move_in_each():
 def test_intervals_are_widened_beyond_the_search_noise(monkeypatch):
     """Old: the 95% interval was the search's standard error only, and a larger search's
     value fell far outside it (docs/ADVICE-MEASURED.md measures the coverage of the widened one)."""
-    state, _ = _game(THREE, 3, limit=12)
+    state, _ = heuristic_game(THREE, 3, limit=12)
     wide = advise_state(THREE, state, "ismcts(sims=200)", top=3, seed=0)
     floor = analysis.FLOOR["python_coloretto"]
     assert all(f > 0 for f in floor.values())
@@ -71,7 +54,7 @@ def test_intervals_are_widened_beyond_the_search_noise(monkeypatch):
 
 
 def test_a_review_names_its_units_in_text_and_html():
-    state, actions = _game(THREE, 4, limit=40)
+    state, actions = heuristic_game(THREE, 4, limit=40)
     record = record_of(THREE, state, 4, ["human", "heuristic", "heuristic"], actions)
     rv = review(record, "ismcts(sims=60)", player=0)
     text = render(rv)
@@ -86,7 +69,7 @@ def test_a_review_names_its_units_in_text_and_html():
 
 def test_luck_counts_only_the_chance_events_the_player_saw():
     game_string = "python_rococo(players=3)"
-    state, actions = _game(game_string, 1)
+    state, actions = heuristic_game(game_string, 1)
     events = 0
     s = spiel_games.load_game(game_string).new_initial_state()
     for a in actions:

@@ -88,20 +88,18 @@ def test_leftover_of_names_only_a_writers_regular_file(tmp_path):
     assert leftover_of(tmp_path / "manifest.json") is None
 
 
-def test_a_resume_removes_a_sidecars_leftover_whose_writer_ended(tmp_path, make_raw, write_toml):
+def test_a_resume_removes_a_sidecars_leftover_whose_writer_ended(
+    tmp_path, make_raw, write_toml, ended_pid
+):
     """Was: an interrupted write of the luck cache or an SPRT's bounds left
     ``.tmp-.luck.json.PID`` in the ledger for ever (only batches' and the manifest's were
     cleared); one a live process may still be writing stays."""
     import os
-    import subprocess
-    import sys
 
     out, toml = _ledger(tmp_path, make_raw, write_toml)
-    ended = subprocess.Popen([sys.executable, "-c", "pass"])
-    ended.wait()
-    dead = out / f".tmp-.luck.json.{ended.pid}"
+    dead = out / f".tmp-.luck.json.{ended_pid}"
     live = out / f".tmp-.sprt.json.{os.getppid()}"
-    users = out / f".tmp-notes.txt.{ended.pid}"
+    users = out / f".tmp-notes.txt.{ended_pid}"
     for p in (dead, live, users):
         p.write_text("{")
     r = cli.invoke(app, ["tournament", "run", str(toml), "--out", str(out)])

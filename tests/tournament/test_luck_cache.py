@@ -207,17 +207,13 @@ def test_the_moves_file_lists_its_games_in_a_fixed_order(tmp_path, make_raw):
     assert len(games) == 12 and games == sorted(games)
 
 
-def test_saving_the_cache_removes_an_interrupted_writers_temporary_file(tmp_path):
+def test_saving_the_cache_removes_an_interrupted_writers_temporary_file(tmp_path, ended_pid):
     """Was: a `ratings --luck-adjusted` killed while it wrote left ``.tmp-.luck.json.PID``
     beside the ledger for ever; a live writer's file (this process's) is left alone."""
     import os
-    import subprocess
-    import sys
 
-    ended = subprocess.Popen([sys.executable, "-c", "pass"])
-    ended.wait()
-    dead = tmp_path / f".tmp-{luck_cache.CACHE}.{ended.pid}"
-    other = tmp_path / f".tmp-{luck_cache.MOVES}.{ended.pid}"
+    dead = tmp_path / f".tmp-{luck_cache.CACHE}.{ended_pid}"
+    other = tmp_path / f".tmp-{luck_cache.MOVES}.{ended_pid}"
     live = tmp_path / f".tmp-{luck_cache.CACHE}.{os.getppid()}"
     for p in (dead, other, live):
         p.write_text("{")
