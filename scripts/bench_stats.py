@@ -6,7 +6,7 @@ checks the Markdown is exactly that rendering, so no figure in it is typed by ha
 
     python scripts/bench_stats.py ledgers            # 3-player round robins, 4 games
     python scripts/bench_stats.py sprt-sim           # A/A and A/B on simulated sets
-    python scripts/bench_stats.py sprt-real          # A/A and A/B on real games
+    python scripts/bench_stats.py sprt-real [--llr normal]  # A/A and A/B on real games
     python scripts/bench_stats.py pl                 # Plackett-Luce vs Bradley-Terry
     python scripts/bench_stats.py luck               # luck adjustment
     python scripts/bench_stats.py luck-ceiling       # what any luck adjustment can remove
@@ -309,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
         "--quick",
         action="store_true",
         help="luck, luck-ceiling: a token run on small ledgers it plays, nothing saved",
+    )
+    ap.add_argument(
+        "--llr", choices=("empirical", "normal"), default="empirical", help="sprt-real: LLR form"
     )
     ap.add_argument("--trials", type=int, help="adaptive-sim: runs per row (default 200)")
     ap.add_argument("--jobs", type=int, default=2, help="adaptive-sim: processes (default 2)")

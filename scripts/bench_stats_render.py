@@ -14,57 +14,87 @@ def _met(ok: bool) -> str:
     return "met" if ok else "**missed**"
 
 
-def render_sprt(data: dict) -> list[str]:
-    out = []
-    sim = data.get("sprt_sim")
-    if sim:
-        lo, hi = sim["bounds"]
-        out += [
-            "## SPRT on simulated sets",
-            "",
-            f"Command: `python scripts/bench_stats.py sprt-sim`. Preset `gain` (elo0 {lo:g}, "
-            f"elo1 {hi:g}, alpha = beta = 0.05). Sets: `ab3`, a three-player set with the "
-            "default filler (12 A-B pairs per set, binomial); `pair`, a two-player game pair "
-            "(fishtest's pentanomial, 20% draws). Wald: his approximations of the chance of "
-            "accepting H1 and of the expected number of sets; estimate: the median-unbiased "
-            "Elo at the stop, minus the truth (median over the runs), beside the plain mean's.",
-            "",
-            "| sets | true Elo | runs | H1 accepted | 95% interval | Wald | mean sets "
-            "| Wald sets | ratio | estimate error | plain mean error | 95% CI covers |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|",
-        ]
-        for r in sim["rows"]:
-            out.append(
-                f"| {r['sets_kind']} | {r['elo']:g} | {r['runs']} | {_pct(r['h1'] / r['runs'])} "
-                f"| {_pct(r['h1_ci'][0])} .. {_pct(r['h1_ci'][1])} | {_pct(r['wald_h1'])} "
-                f"| {r['mean_sets']:.1f} | {r['wald_sets']:.1f} "
-                f"| {r['mean_sets'] / r['wald_sets']:.2f} | {r['median_est_error_elo']:+.1f} "
-                f"| {r['median_naive_error_elo']:+.1f} | {_pct(r['ci_coverage'])} |"
-            )
-        aa = [r for r in sim["rows"] if r["elo"] == lo]
-        ab = [r for r in sim["rows"] if r["elo"] != lo]
+def _render_sprt_sim(sim: dict) -> list[str]:
+    lo, hi = sim["bounds"]
+    rows = [{"llr": "empirical", **r} for r in sim["rows"]]  # rows from before the normal LLR
+    out = [
+        "## SPRT on simulated sets",
+        "",
+        f"Command: `python scripts/bench_stats.py sprt-sim`. Preset `gain` (elo0 {lo:g}, "
+        f"elo1 {hi:g}, alpha = beta = 0.05), with each form of the LLR (`empirical`, the "
+        "default; `normal`, `meeple sprt --llr normal`; docs/tournaments.md). Sets: `ab3`, a "
+        "three-player set with the default filler (12 A-B pairs per set, binomial); `pair`, a "
+        "two-player game pair (fishtest's pentanomial, 20% draws). Wald: his approximations "
+        "of the chance of accepting H1 and of the expected number of sets (for `normal`, "
+        "with the sets' true variance); estimate: the Elo `meeple sprt` reports at the stop "
+        "(median-unbiased; the plain mean near the fewest sets that could cross), minus the "
+        "truth (median over the runs), beside the plain mean's; CI: the interval it reports.",
+        "",
+        "| LLR | sets | true Elo | runs | H1 accepted | 95% interval | Wald | mean sets "
+        "| Wald sets | ratio | estimate error | plain mean error | 95% CI covers |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['llr']} | {r['sets_kind']} | {r['elo']:g} | {r['runs']} "
+            f"| {_pct(r['h1'] / r['runs'])} "
+            f"| {_pct(r['h1_ci'][0])} .. {_pct(r['h1_ci'][1])} | {_pct(r['wald_h1'])} "
+            f"| {r['mean_sets']:.1f} | {r['wald_sets']:.1f} "
+            f"| {r['mean_sets'] / r['wald_sets']:.2f} | {r['median_est_error_elo']:+.1f} "
+            f"| {r['median_naive_error_elo']:+.1f} | {_pct(r['ci_coverage'])} |"
+        )
+    out.append("")
+    for llr in dict.fromkeys(r["llr"] for r in rows):
+        aa = [r for r in rows if r["llr"] == llr and r["elo"] == lo]
+        ab = [r for r in rows if r["llr"] == llr and r["elo"] != lo]
         aa_ok = all(r["h1"] / r["runs"] <= 0.05 for r in aa)
-        ratio_ok = all(r["mean_sets"] / r["wald_sets"] <= 1.3 for r in ab)
+        near = [r for r in ab if lo - 2 * (hi - lo) <= r["elo"] <= hi + 2 * (hi - lo)]
+        ratio_ok = all(r["mean_sets"] / r["wald_sets"] <= 1.3 for r in near)
         direction = all(
             (r["h1"] / r["runs"] > 0.5) == (r["elo"] > (lo + hi) / 2) for r in ab if r["elo"] != hi
         )
         out += [
-            "",
-            "- A/A (true Elo = elo0): H1 in "
+            f"- `{llr}`: A/A (true Elo = elo0): H1 in "
             + ", ".join(f"{r['h1']} of {r['runs']} ({r['sets_kind']})" for r in aa)
-            + f"; target at most 5%: {_met(aa_ok)}.",
-            f"- A/B: mean sets within 1.3x of Wald's approximation in every row: {_met(ratio_ok)}; "
+            + f"; target at most 5%: {_met(aa_ok)}. A/B: mean sets within 1.3x of Wald's "
+            f"approximation for every true Elo within two widths of the bounds: {_met(ratio_ok)}; "
             f"stops in the right direction (true Elo outside the bounds): {_met(direction)}.",
-            "",
         ]
-    real = data.get("sprt_real")
-    if real:
-        out += [
-            "## SPRT on real games",
-            "",
-            "Command: `python scripts/bench_stats.py sprt-real`.",
-            "",
-        ]
+    forms = {r["llr"] for r in rows}
+    if {"empirical", "normal"} <= forms:
+        far = [
+            (r, next(x for x in rows if x["llr"] == "normal" and x["sets_kind"] == r["sets_kind"]
+                     and x["elo"] == r["elo"]))
+            for r in rows
+            if r["llr"] == "empirical" and abs(r["elo"]) > 2 * (hi - lo)
+        ]  # fmt: skip
+        out.append(
+            "- Far outside the bounds, mean sets to the stop, empirical against normal: "
+            + ", ".join(
+                f"{e['sets_kind']} {e['elo']:+g} Elo {e['mean_sets']:.1f} against "
+                f"{n['mean_sets']:.1f}"
+                for e, n in far
+            )
+            + "."
+        )
+    return out + [""]
+
+
+def render_sprt(data: dict) -> list[str]:
+    out = []
+    sim = data.get("sprt_sim")
+    if sim:
+        out += _render_sprt_sim(sim)
+    forms = [
+        (x, data.get(key))
+        for x, key in (("empirical", "sprt_real"), ("normal", "sprt_real_normal"))
+    ]
+    forms = [(x, real) for x, real in forms if real]
+    if forms:
+        out += ["## SPRT on real games", ""]
+    for llr, real in forms:
+        flag = "" if llr == "empirical" else f" --llr {llr}"
+        out += [f"Command: `python scripts/bench_stats.py sprt-real{flag}` ({llr} LLR).", ""]
         for label, what in (("aa", "A/A"), ("ab", "A/B")):
             x = real[label]
             rows = x["rows"]

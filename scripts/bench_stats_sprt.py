@@ -10,11 +10,13 @@ from bench_stats_common import GAMES, progress, save
 
 
 def simulated_runs(probs, values, bounds, runs: int, seed: int) -> list[dict]:
-    """``runs`` SPRTs on sets drawn from ``probs`` on ``values``; each with its estimate."""
+    """``runs`` SPRTs on sets drawn from ``probs`` on ``values``; each with the estimate
+    and interval `meeple sprt` reports (``estimate.at_stop``: the plain mean near the
+    fewest sets that could cross)."""
     import numpy as np
 
-    from tournament.sprt.estimate import Outcome, stopped_estimate
-    from tournament.sprt.gsprt import Tally, walk
+    from tournament.sprt.estimate import Outcome, at_stop
+    from tournament.sprt.gsprt import Tally, fewest_sets, increments, walk
 
     rng = np.random.default_rng(seed)
     out = []
@@ -23,10 +25,11 @@ def simulated_runs(probs, values, bounds, runs: int, seed: int) -> list[dict]:
         last = walk(xs, bounds)[-1]
         tally = Tally(xs[: last.sets])
         v, w = tally.arrays()
-        s0, s1 = bounds.scores()
-        est = stopped_estimate(
-            Outcome(last.verdict, last.sets, last.llr), v, w, s0, s1, bounds.lower, bounds.upper, 0
-        )
+        fewest = fewest_sets(bounds, 1, last.verdict, 10**7)  # the estimate `meeple sprt` reports
+        est = at_stop(
+            Outcome(last.verdict, last.sets, last.llr), v, w, increments(tally, bounds, 1)[1],
+            (bounds.lower, bounds.upper), 0, fewest,
+        )  # fmt: skip
         out.append(
             {
                 "verdict": last.verdict,
@@ -58,16 +61,21 @@ def set_distribution(kind: str, elo: float):
     return pair, np.linspace(0, 1, 5)
 
 
+# (true Elo, runs): A/A at elo0, A/B at elo1 and beyond, and gaps far outside the bounds
+# (where the two LLR forms differ most: the empirical one cannot stop in under ~50 sets)
+SIM_ROWS = ((0.0, 1000), (-20.0, 200), (20.0, 200), (40.0, 200), (-200.0, 100), (200.0, 100))
+
+
 def phase_sprt_sim(args) -> None:
     import numpy as np
 
     from tournament.sprt.gsprt import PRESETS, Bounds, elo_to_score, wald
 
-    bounds = Bounds(*PRESETS["gain"])
-    s0, s1 = bounds.scores()
     rows = []
-    for kind in ("ab3", "pair"):
-        for elo, runs in ((0.0, 1000), (-20.0, 200), (20.0, 200), (40.0, 200)):
+    for llr, kind in ((x, k) for x in ("empirical", "normal") for k in ("ab3", "pair")):
+        bounds = Bounds(*PRESETS["gain"], llr=llr)
+        s0, s1 = bounds.scores()
+        for elo, runs in SIM_ROWS:
             t = time.perf_counter()
             probs, values = set_distribution(kind, elo)
             p_h1, expected = wald(probs, values, bounds, s0, s1)
@@ -76,6 +84,7 @@ def phase_sprt_sim(args) -> None:
             h1 = sum(r["verdict"] == "H1" for r in done)
             rows.append(
                 {
+                    "llr": llr,
                     "sets_kind": kind,
                     "elo": elo,
                     "runs": runs,
@@ -91,8 +100,8 @@ def phase_sprt_sim(args) -> None:
                     "ci_coverage": float(np.mean([r["lo"] <= truth <= r["hi"] for r in done])),
                 }
             )
-            progress(f"sprt-sim {kind} elo {elo}: {time.perf_counter() - t:.0f} s")
-    save("sprt_sim", {"bounds": [bounds.elo0, bounds.elo1], "rows": rows})
+            progress(f"sprt-sim {llr} {kind} elo {elo}: {time.perf_counter() - t:.0f} s")
+    save("sprt_sim", {"bounds": list(PRESETS["gain"]), "rows": rows})
 
 
 def _elo(score: float) -> float:
@@ -108,20 +117,21 @@ REAL_AB = ("heuristic", "noisy(eps=0.3)")
 def phase_sprt_real(args) -> None:
     """A/A: 20 SPRTs of random against noisy(eps=1.0) (both uniformly random movers that
     draw differently) on three-player Coloretto, seeds 0..19; A/B: 5 of the heuristic
-    against noisy(eps=0.3)."""
+    against noisy(eps=0.3); with ``args.llr`` the LLR form (stored apart: "sprt_real" for
+    the default, "sprt_real_normal")."""
     from tournament.sprt.gsprt import PRESETS, Bounds
     from tournament.sprt.run import SprtRequest, play_sprt
 
+    llr = getattr(args, "llr", "empirical")
+    suffix = "" if llr == "empirical" else f"-{llr}"
     out = {}
     for label, (a, b), runs in (("aa", REAL_AA, 20), ("ab", REAL_AB, 5)):
         rows = []
         for seed in range(runs):
-            req = SprtRequest(
-                GAMES["coloretto"], a, b, Bounds(*PRESETS["gain"]), max_games=6000, seed=seed
-            )
-            v, _, _ = play_sprt(
-                req, args.runs / f"sprt-{label}-{seed}", workers=1, executor="serial"
-            )
+            bounds = Bounds(*PRESETS["gain"], llr=llr)
+            req = SprtRequest(GAMES["coloretto"], a, b, bounds, max_games=6000, seed=seed)
+            where = args.runs / f"sprt-{label}-{seed}{suffix}"
+            v, _, _ = play_sprt(req, where, workers=1, executor="serial")
             rows.append(
                 {
                     "seed": seed,
@@ -131,6 +141,6 @@ def phase_sprt_real(args) -> None:
                     "elo_ci": [v.elo_low, v.elo_high],
                 }
             )
-            progress(f"sprt-real {label} {seed}: {v.verdict} after {v.games} games")
+            progress(f"sprt-real {llr} {label} {seed}: {v.verdict} after {v.games} games")
         out[label] = {"a": a, "b": b, "game": GAMES["coloretto"], "rows": rows}
-    save("sprt_real", out)
+    save("sprt_real" if llr == "empirical" else f"sprt_real_{llr}", out)

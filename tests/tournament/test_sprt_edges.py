@@ -20,6 +20,7 @@ from tournament.sprt.gsprt import (
     elo_to_score,
     fewest_sets,
     hypotheses,
+    increments,
     score_to_elo,
     tvalue_mle,
     walk,
@@ -117,7 +118,9 @@ def test_a_stop_at_the_fewest_sets_reports_the_plain_mean():
     assert (last.verdict, last.sets, few) == ("H1", 53, 53)
     values, weights = tally.arrays()
     outcome = Outcome(last.verdict, last.sets, last.llr)
-    est = at_stop(outcome, values, weights, hypotheses(tally, b, 6), (b.lower, b.upper), 3334, few)
+    est = at_stop(
+        outcome, values, weights, increments(tally, b, 6)[1], (b.lower, b.upper), 3334, few
+    )
     mean, var = tally.mean_var()
     n = tally.n  # Student's t on n sets, the sample SD (was 1.96 and the SD over n: +563)
     half = t_dist.ppf(0.975, n - 1) * math.sqrt(var * n / (n - 1) / n)
@@ -128,7 +131,7 @@ def test_a_stop_at_the_fewest_sets_reports_the_plain_mean():
     assert score_to_elo(est.high) == pytest.approx(566, abs=3)  # was +482, below the mean
     # a stop long after the fewest is estimated median-unbiased, as before
     later = at_stop(
-        Outcome("H1", 200, last.llr), values, weights, hypotheses(tally, b, 6),
+        Outcome("H1", 200, last.llr), values, weights, increments(tally, b, 6)[1],
         (b.lower, b.upper), 3334, few,
     )  # fmt: skip
     assert later.method == "median-unbiased"

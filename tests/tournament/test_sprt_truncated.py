@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from tournament.cli import app
 from tournament.sprt.estimate import Outcome, at_stop
-from tournament.sprt.gsprt import Bounds, Tally, hypotheses, step
+from tournament.sprt.gsprt import Bounds, Tally, increments, step
 from tournament.sprt.state import fewest_to_cross, reach_warnings
 
 BOUNDS = Bounds(0.0, 20.0)
@@ -32,7 +32,7 @@ def _estimates(true: float, max_sets: int, runs: int, seed: int):
             if s.verdict:
                 break
         values, weights = tally.arrays()
-        hyp = hypotheses(tally, BOUNDS, PER_SET)
+        hyp = increments(tally, BOUNDS, PER_SET)[1]
         bounds = (BOUNDS.lower, BOUNDS.upper)
         est = at_stop(Outcome(s.verdict, tally.n, s.llr), values, weights, hyp, bounds, max_sets, 0)
         out.append((s.verdict, est))

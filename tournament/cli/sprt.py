@@ -37,6 +37,11 @@ PRESET_HELP = (
     "gain (elo0 0, elo1 20: is A stronger?) or nonreg (elo0 -20, elo1 5: is A no weaker?); "
     "--elo0/--elo1 given as well win. Default: gain"
 )
+LLR_HELP = (
+    "empirical (fishtest's GSPRT: at least ~50 sets however large the gap) or normal (a "
+    "normal model of the set score: the same near the bounds, a few sets when the gap is far "
+    "outside them)"
+)
 MAX_GAMES_HELP = (
     "Stop as inconclusive after this many games, rounded up to whole duplicate sets (a set: "
     "one deal in every seat order of the line-ups)"
@@ -126,7 +131,9 @@ class SprtProgress:
             self.live = None
 
 
-def _request(game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, model, filler, max_games, seed):
+def _request(
+    game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, model, filler, max_games, seed, llr
+):
     from tournament.sprt.gsprt import PRESETS, Bounds, SprtError  # deferred: fast --help
     from tournament.sprt.run import SprtRequest  # deferred: fast --help
 
@@ -138,7 +145,7 @@ def _request(game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, model, fille
         if model != "logistic" and preset is not None:
             raise SprtError("--preset bounds are logistic Elo; give --elo0 and --elo1 instead")
         bounds = Bounds(
-            p0 if elo0 is None else elo0, p1 if elo1 is None else elo1, alpha, beta, model
+            p0 if elo0 is None else elo0, p1 if elo1 is None else elo1, alpha, beta, model, llr
         )
         if max_games < 1:
             raise SprtError(f"--max-games must be >= 1, got {max_games}")
@@ -159,6 +166,7 @@ def _report(req, v, out: Path, played: int, as_json: bool, stdout: TextIO) -> No
                 "alpha": b.alpha,
                 "beta": b.beta,
                 "elo_model": b.model,
+                "llr": b.llr,
             },
             "verdict": v.verdict or "running",
             "sets": v.sets,
@@ -224,6 +232,7 @@ def sprt(
             help="logistic (the Elo of meeple ratings) or normalized (fishtest's nElo)",
         ),
     ] = "logistic",
+    llr: Annotated[str, typer.Option("--llr", help=LLR_HELP)] = "empirical",
     filler: Annotated[
         str,
         typer.Option(help="Who fills the other seats: ab (copies of A and B) or an agent spec"),
@@ -253,8 +262,9 @@ def sprt(
 
     check_executor(executor)
     req = _request(
-        game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, elo_model, filler, max_games, seed
-    )
+        game, spec_a, spec_b, elo0, elo1, alpha, beta, preset, elo_model, filler, max_games, seed,
+        llr,
+    )  # fmt: skip
     from spiel_games import load_game  # deferred: fast --help
 
     with domain_errors(2):  # a bad game or agent spec: before the --out ledger is compared

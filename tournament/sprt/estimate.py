@@ -136,7 +136,7 @@ def stopped_estimate(
     upper: float,
     max_sets: int,
     confidence: float = 0.95,
-    hypotheses: tuple[np.ndarray, np.ndarray] | None = None,
+    steps: np.ndarray | None = None,
 ) -> Estimate:
     """The mean set score that makes ``outcome`` the median outcome, and its interval.
 
@@ -145,13 +145,14 @@ def stopped_estimate(
     observed distribution tilted to mean ``s`` (``constrained_mle``), and the LLR to
     move by ``log(p1 / p0)`` per set (the GSPRT's increments at the stop), whose mean and
     variance under that distribution give the Brownian motion's drift and variance: the
-    drift levels off far from the hypotheses, as the GSPRT's does. ``hypotheses``: the
-    test's (p0, p1) when they are not the means ``s0`` and ``s1`` (the normalized model's
-    ``gsprt.hypotheses``)."""
-    if hypotheses is None:
-        hypotheses = constrained_mle(values, weights, s0), constrained_mle(values, weights, s1)
-    p0, p1 = hypotheses
-    z = np.log(p1) - np.log(p0)
+    drift levels off far from the hypotheses, as the empirical GSPRT's does. ``steps``: the
+    test's LLR step per value (``gsprt.increments``) when it is not the empirical one
+    between the means ``s0`` and ``s1`` (the normalized model, the normal LLR)."""
+    if steps is None:
+        steps = np.log(constrained_mle(values, weights, s1)) - np.log(
+            constrained_mle(values, weights, s0)
+        )
+    z = steps
     inner = values[0] + 1e-9, values[-1] - 1e-9
 
     def favourable_at(s: float) -> float:
@@ -193,7 +194,7 @@ def at_stop(
     outcome: Outcome,
     values: np.ndarray,
     weights: np.ndarray,
-    hypotheses: tuple[np.ndarray, np.ndarray],
+    steps: np.ndarray,
     bounds: tuple[float, float],
     max_sets: int,
     fewest: int,
@@ -216,9 +217,7 @@ def at_stop(
     if outcome.verdict == "inconclusive":  # a fixed-sample test that ran its course
         return Estimate(mean, mean - half, mean + half, "plain mean (inconclusive)", fewest)
     lower, upper = bounds
-    est = stopped_estimate(
-        outcome, values, weights, 0.0, 0.0, lower, upper, max_sets, hypotheses=hypotheses
-    )
+    est = stopped_estimate(outcome, values, weights, 0.0, 0.0, lower, upper, max_sets, steps=steps)
     if not near_fewest(outcome.sets, fewest):
         return replace(est, fewest=fewest)
     low, high = min(est.low, mean - half), max(est.high, mean + half)

@@ -27,6 +27,20 @@ Elo bounds map to means through one of two models:
   (``tvalue_mle``, fishtest's ``MLE_t_value``), not the mean that t-value gives with the
   observed spread, which collapses when every set scores alike (``hypotheses``).
 
+The LLR itself has two forms (``Bounds.llr``):
+
+- ``empirical`` (default): the empirical likelihood above. Its step per set is bounded: a
+  set far below (or above) both means is explained by mass at the pseudo-count 0 (or 1),
+  so it weighs at most what a single 0 (or 1) would, and a test never stops in fewer
+  than about 50 sets at the gain preset, however large the gap;
+- ``normal``: the LLR of a normal model of the set score with the variance estimated
+  from the sets (fishtest's normal approximation, ``LLR_alt2``): ``n (s1 - s0) (mean - (s0
+  + s1) / 2) / var``, linear in the mean, so a gap far outside the bounds stops the test in
+  a few sets. ``var`` counts half a set at 0 and half at 1 (``NORMAL_PRIOR``) beside the
+  sets played, so that the first few sets, whose spread says little, cannot stop it by
+  chance (a clean sweep of n sets needs about sqrt(n) more). Near the bounds the two agree
+  (docs/TOURNAMENTS-STATS.md measures both).
+
 Wald's thresholds: accept H1 when ``LLR >= log((1 - beta) / alpha)``, H0 when
 ``LLR <= log(beta / (1 - alpha))``.
 """
@@ -42,6 +56,8 @@ from scipy.optimize import brentq
 from spiel_games.common.errors import MeepleError
 
 MODELS = ("logistic", "normalized")
+LLRS = ("empirical", "normal")
+NORMAL_PRIOR = 0.5  # weight of the pseudo-sets at 0 and at 1 in the normal LLR's variance
 # Presets in the logistic model, alpha = beta = 0.05 (fishtest and OpenBench name theirs
 # the same way; the widths suit board-game agents, whose gaps are tens of Elo, not one):
 # "gain": is A at least 20 Elo stronger, or not stronger at all?
@@ -76,10 +92,13 @@ class Bounds:
     alpha: float = 0.05
     beta: float = 0.05
     model: str = "logistic"
+    llr: str = "empirical"  # the LLR's form (module docstring)
 
     def __post_init__(self) -> None:
         if self.model not in MODELS:
             raise SprtError(f"--elo-model must be one of {', '.join(MODELS)}, got {self.model!r}")
+        if self.llr not in LLRS:
+            raise SprtError(f"--llr must be one of {', '.join(LLRS)}, got {self.llr!r}")
         if not all(abs(x) <= MAX_ELO for x in (self.elo0, self.elo1)):  # NaN too
             raise SprtError(
                 f"--elo0 and --elo1 must be in [-{MAX_ELO}, {MAX_ELO}], got {self.elo0:g} and "
@@ -117,9 +136,10 @@ class Bounds:
 
     def describe(self) -> str:
         unit = "Elo" if self.model == "logistic" else "normalized Elo"
+        form = "" if self.llr == "empirical" else f", {self.llr} LLR"
         return (
             f"H0: elo <= {self.elo0:g}, H1: elo >= {self.elo1:g} ({unit}), "
-            f"alpha {self.alpha:g}, beta {self.beta:g}"
+            f"alpha {self.alpha:g}, beta {self.beta:g}{form}"
         )
 
 
@@ -241,6 +261,24 @@ def hypotheses(tally: Tally, bounds: Bounds, games_per_set: int) -> tuple[np.nda
     )
 
 
+def increments(tally: Tally, bounds: Bounds, games_per_set: int) -> tuple[np.ndarray, np.ndarray]:
+    """(weights, z): the LLR is ``sum(weights * z)``, ``z`` its step for a set of each of
+    the tally's values. Empirical: ``log(p1 / p0)`` of ``hypotheses``, on the tally's
+    weights. Normal: ``(s1 - s0) (v - (s0 + s1) / 2) / var`` on the sets played (the
+    pseudo-counts weigh nothing), ``var`` with ``NORMAL_PRIOR`` (module docstring)."""
+    values, weights = tally.arrays()
+    if bounds.llr == "empirical":
+        p0, p1 = hypotheses(tally, bounds, games_per_set)
+        return weights, np.log(p1) - np.log(p0)
+    ends = (values == 0.0) | (values == 1.0)
+    played = weights - PSEUDO * ends
+    prior = played + NORMAL_PRIOR * ends
+    mean = float(np.sum(values * prior) / prior.sum())
+    var = float(np.sum(prior * (values - mean) ** 2) / prior.sum())
+    s0, s1 = bounds.scores(math.sqrt(var * max(games_per_set, 1)))
+    return played, (s1 - s0) * (values - (s0 + s1) / 2.0) / var
+
+
 def fewest_sets(bounds: Bounds, games_per_set: int, verdict: str, max_sets: int) -> int:
     """The fewest sets after which the test could accept ``verdict`` ("H1" or "H0"): the
     length of a run whose every set scores 1 (for H1) or 0 (for H0), the largest steps
@@ -280,9 +318,8 @@ class Step:
 
 def step(tally: Tally, bounds: Bounds, games_per_set: int, max_sets: int = 0) -> Step:
     """The LLR and verdict of the sets counted in ``tally``."""
-    p0, p1 = hypotheses(tally, bounds, games_per_set)
-    weights = tally.arrays()[1]
-    value = float(np.sum(weights * (np.log(p1) - np.log(p0))))
+    weights, z = increments(tally, bounds, games_per_set)
+    value = float(np.sum(weights * z))
     verdict = "H1" if value >= bounds.upper else "H0" if value <= bounds.lower else ""
     if not verdict and max_sets and tally.n >= max_sets:
         verdict = "inconclusive"
@@ -310,10 +347,13 @@ def wald(probs, values, bounds: Bounds, s0: float, s1: float) -> tuple[float, fl
     values = np.asarray(values, dtype=float)
     keep = probs > 0
     p, v = probs[keep], values[keep]
-    if v.min() < s0 < v.max() and v.min() < s1 < v.max():
-        z = np.log(constrained_mle(v, p, s1)) - np.log(constrained_mle(v, p, s0))
-    else:
+    if not (v.min() < s0 < v.max() and v.min() < s1 < v.max()):
         raise ValueError("both hypotheses' means must lie inside the distribution's values")
+    if bounds.llr == "normal":  # the variance estimate at its limit: the distribution's
+        var = float(np.sum(p * (v - np.sum(p * v)) ** 2))
+        z = (s1 - s0) * (v - (s0 + s1) / 2.0) / var
+    else:
+        z = np.log(constrained_mle(v, p, s1)) - np.log(constrained_mle(v, p, s0))
     drift = float(np.sum(p * z))
     a, b = bounds.lower, bounds.upper
     if abs(drift) < 1e-12:  # the boundary case of Wald's formulas

@@ -76,7 +76,12 @@ class SprtRequest:
     time_limit: float = 0.0
 
     def sidecar(self) -> dict:
-        return {"bounds": asdict(self.bounds), "max_games": self.max_games}
+        """The test's bounds as its ledger keeps them; the default LLR goes unnamed, as in
+        the files written before the normal LLR existed (they resume unchanged)."""
+        bounds = asdict(self.bounds)
+        if bounds["llr"] == "empirical":
+            del bounds["llr"]
+        return {"bounds": bounds, "max_games": self.max_games}
 
 
 def tables(players: int, filler: str) -> list[list[str]]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from tournament.sprt.estimate import Estimate, Outcome, at_stop
-from tournament.sprt.gsprt import Bounds, Step, Tally, fewest_sets, hypotheses, step
+from tournament.sprt.gsprt import Bounds, Step, Tally, fewest_sets, increments, step
 
 if TYPE_CHECKING:
     from tournament.config import TournamentConfig
@@ -148,8 +148,8 @@ class SprtState:
     def _at_stop(self, verdict: str, llr: float) -> Estimate:
         b, g, values, weights = self.bounds, self.games_per_set, *self.tally.arrays()
         fewest = fewest_sets(b, g, verdict, self.max_sets) if verdict != "inconclusive" else 0
-        outcome, hyp = Outcome(verdict, self.tally.n, llr), hypotheses(self.tally, b, g)
-        return at_stop(outcome, values, weights, hyp, (b.lower, b.upper), self.max_sets, fewest)
+        outcome, z = Outcome(verdict, self.tally.n, llr), increments(self.tally, b, g)[1]
+        return at_stop(outcome, values, weights, z, (b.lower, b.upper), self.max_sets, fewest)
 
     def result(self) -> Verdict:
         b = self.bounds
