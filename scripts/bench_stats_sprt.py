@@ -45,13 +45,18 @@ def simulated_runs(probs, values, bounds, runs: int, seed: int) -> list[dict]:
 
 def set_distribution(kind: str, elo: float):
     """Set-score distributions: ``ab3`` a 3-player set with the default filler (12 A-B
-    pairs, binomial), ``pair`` a 2-player game pair (pentanomial, 20% of games drawn)."""
+    pairs, binomial), ``pair`` a 2-player game pair (pentanomial, 20% of games drawn),
+    ``skew`` a skewed one (a set scores 0.05 + d in one deal of ten, 0.55 + d otherwise,
+    d the mean's distance from 1/2: A a little ahead on most deals, far behind on a few),
+    where the normal LLR's assumption is at its weakest."""
     import numpy as np
     from scipy.stats import binom
 
     from tournament.sprt.gsprt import elo_to_score
 
     s = elo_to_score(elo)
+    if kind == "skew":
+        return np.array([0.1, 0.9]), np.array([0.05, 0.55]) + (s - 0.5)
     if kind == "ab3":
         return binom.pmf(np.arange(13), 12, s), np.linspace(0, 1, 13)
     # a game: win w, draw 0.2, loss l with w - l = 2 s - 1; a pair: two independent games
@@ -64,6 +69,7 @@ def set_distribution(kind: str, elo: float):
 # (true Elo, runs): A/A at elo0, A/B at elo1 and beyond, and gaps far outside the bounds
 # (where the two LLR forms differ most: the empirical one cannot stop in under ~50 sets)
 SIM_ROWS = ((0.0, 1000), (-20.0, 200), (20.0, 200), (40.0, 200), (-200.0, 100), (200.0, 100))
+SKEW_ROWS = ((0.0, 1000), (20.0, 200))  # the skewed sets' values stay in [0, 1] up to +300
 
 
 def phase_sprt_sim(args) -> None:
@@ -72,10 +78,10 @@ def phase_sprt_sim(args) -> None:
     from tournament.sprt.gsprt import PRESETS, Bounds, elo_to_score, wald
 
     rows = []
-    for llr, kind in ((x, k) for x in ("empirical", "normal") for k in ("ab3", "pair")):
+    for llr, kind in ((x, k) for x in ("empirical", "normal") for k in ("ab3", "pair", "skew")):
         bounds = Bounds(*PRESETS["gain"], llr=llr)
         s0, s1 = bounds.scores()
-        for elo, runs in SIM_ROWS:
+        for elo, runs in SKEW_ROWS if kind == "skew" else SIM_ROWS:
             t = time.perf_counter()
             probs, values = set_distribution(kind, elo)
             p_h1, expected = wald(probs, values, bounds, s0, s1)

@@ -95,8 +95,30 @@ def test_the_sidecar_names_only_a_normal_llr_and_a_resume_keeps_the_form(tmp_pat
     again, _ = read_sprt(tmp_path / "n")
     assert (again.verdict, again.sets, again.llr) == (v.verdict, v.sets, v.llr)
     other = SprtRequest(GAME3, "heuristic", "random", Bounds(*PRESETS["gain"]), max_games=600)
-    with pytest.raises(ForeignSprtError, match="holds an SPRT with bounds"):
+    with pytest.raises(ForeignSprtError, match="holds an SPRT with llr normal, now empirical"):
         play_sprt(other, tmp_path / "n", executor="serial")
+
+
+def test_a_default_ledger_refuses_a_normal_rerun_and_a_named_default_is_the_same_test(tmp_path):
+    """The other way round; and a bounds file that names the default form (restored by
+    hand, say) is the same test as one that omits it (was: two whole dicts printed)."""
+    req = SprtRequest(GAME3, "heuristic", "random", Bounds(*PRESETS["gain"]), max_games=12)
+    v, _, _ = play_sprt(req, tmp_path / "e", executor="serial")
+    normal = SprtRequest(GAME3, "heuristic", "random", NORMAL, max_games=12)
+    with pytest.raises(ForeignSprtError, match="holds an SPRT with llr empirical, now normal"):
+        play_sprt(normal, tmp_path / "e", executor="serial")
+    side = tmp_path / "e" / SIDECAR
+    named = json.loads(side.read_text())
+    named["bounds"]["llr"] = "empirical"
+    side.write_text(json.dumps(named))
+    again, summary, _ = play_sprt(req, tmp_path / "e", executor="serial")
+    assert summary.played == 0 and (again.sets, again.llr) == (v.sets, v.llr)
+
+
+def test_normalized_elo_with_the_normal_llr_stops_both_ways():
+    bounds = Bounds(0.0, 25.0, model="normalized", llr="normal")
+    assert walk([0.9, 0.8, 1.0, 0.85] * 20, bounds, 6)[-1].verdict == "H1"
+    assert walk([0.1, 0.2, 0.0, 0.15] * 20, bounds, 6)[-1].verdict == "H0"
 
 
 def test_cli_llr_normal_is_in_the_json_and_the_text(tmp_path):

@@ -81,7 +81,7 @@ def test_other_bounds_on_the_same_ledger_are_refused(tmp_path):
     play_sprt(req, tmp_path / "x", executor="serial")
     assert (tmp_path / "x" / SIDECAR).exists()
     other = SprtRequest(GAME2, "heuristic", "random", Bounds(0.0, 50.0), max_games=40)
-    with pytest.raises(SprtError, match="holds an SPRT with bounds"):
+    with pytest.raises(SprtError, match="holds an SPRT with elo1 100.0, now 50.0; use another"):
         play_sprt(other, tmp_path / "x", executor="serial")
 
 
@@ -95,7 +95,7 @@ def test_an_out_holding_another_test_is_a_wrong_command_line(tmp_path):
     other_bounds = [*args, "--elo1", "50", "--out", str(out), "-q"]
     other_agent = ["sprt", GAME2, "heuristic", "noisy(eps=0.5)", *args[4:], "--elo1", "100"]
     for argv, says in (
-        (other_bounds, "holds an SPRT with bounds"),
+        (other_bounds, "holds an SPRT with elo1 100.0, now 50.0"),
         ([*other_agent, "--out", str(out), "-q"], "holds another tournament"),
     ):
         r = runner.invoke(app, argv)

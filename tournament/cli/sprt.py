@@ -39,8 +39,8 @@ PRESET_HELP = (
 )
 LLR_HELP = (
     "empirical (fishtest's GSPRT: at least ~50 sets however large the gap) or normal (a "
-    "normal model of the set score: the same near the bounds, a few sets when the gap is far "
-    "outside them)"
+    "normal model of the set score: a few sets when the gap is far outside the bounds; "
+    "assumes roughly symmetric set scores). Default: empirical"
 )
 MAX_GAMES_HELP = (
     "Stop as inconclusive after this many games, rounded up to whole duplicate sets (a set: "

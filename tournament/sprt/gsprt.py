@@ -39,7 +39,10 @@ The LLR itself has two forms (``Bounds.llr``):
   a few sets. ``var`` counts half a set at 0 and half at 1 (``NORMAL_PRIOR``) beside the
   sets played, so that the first few sets, whose spread says little, cannot stop it by
   chance (a clean sweep of n sets needs about sqrt(n) more). Near the bounds the two agree
-  (docs/TOURNAMENTS-STATS.md measures both).
+  on sets whose score is roughly symmetric (docs/TOURNAMENTS-STATS.md measures both); on
+  skewed ones (A a little ahead on most deals, far behind on a few) a run of the common
+  sets looks like a gain, and the normal form accepts H1 more often than alpha: the
+  empirical form makes no such assumption.
 
 Wald's thresholds: accept H1 when ``LLR >= log((1 - beta) / alpha)``, H0 when
 ``LLR <= log(beta / (1 - alpha))``.
@@ -341,8 +344,11 @@ def walk(scores, bounds: Bounds, games_per_set: int = 1, max_sets: int = 0) -> l
 
 def wald(probs, values, bounds: Bounds, s0: float, s1: float) -> tuple[float, float]:
     """Wald's approximations for a true set-score distribution ``probs`` on ``values``:
-    (probability of accepting H1, expected number of sets), with the GSPRT's LLR per set
-    taken at its limit (the true distribution's projections on the two means)."""
+    (probability of accepting H1, expected number of sets), with the LLR per set taken at
+    its limit (empirical: the true distribution's projections on the two means; normal:
+    its true variance). They ignore the fewest sets a stop needs (``fewest_sets``) and the
+    normal form's prior, so far outside the bounds the normal test runs longer than they
+    say."""
     probs = np.asarray(probs, dtype=float)
     values = np.asarray(values, dtype=float)
     keep = probs > 0

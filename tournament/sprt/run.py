@@ -242,15 +242,26 @@ def check_sidecar(directory: Path, req: SprtRequest, cfg: TournamentConfig) -> b
                 f"is missing): {_restore(directory, req, games)}"
             )
         return False
-    new = req.sidecar()
-    if old != new:
-        for key in ("bounds", "max_games"):
-            if old.get(key) != new[key]:
-                raise ForeignSprtError(
-                    f"{directory} holds an SPRT with {key} {old.get(key)}, now {new[key]}; "
-                    "use another --out"
-                )
+    if (why := _other_test(old, req)) is not None:
+        raise ForeignSprtError(f"{directory} holds an SPRT with {why}; use another --out")
     return True
+
+
+def _other_test(old: dict, req: SprtRequest) -> str | None:
+    """How the test in a ledger's bounds file ``old`` differs from ``req``'s ("llr normal,
+    now empirical"), None when it is the same test. Bounds compare as Bounds, so a file
+    that names the default LLR (or omits it, as files before the normal LLR did) is the
+    same test."""
+    if old.get("max_games") != req.max_games:
+        return f"max_games {old.get('max_games')}, now {req.max_games}"
+    try:
+        bounds = Bounds(**old["bounds"])
+    except (KeyError, TypeError, SprtError):
+        return f"bounds {old.get('bounds')}, now {req.sidecar()['bounds']}"
+    for key, was in asdict(bounds).items():
+        if was != (now := getattr(req.bounds, key)):
+            return f"{key} {was}, now {now}"
+    return None
 
 
 def _games(directory: Path, cfg: TournamentConfig) -> int:
