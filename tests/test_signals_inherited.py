@@ -27,3 +27,25 @@ def test_the_ctrl_c_tests_pass_when_the_run_starts_with_sigint_ignored():
         timeout=120,
     )
     assert r.returncode == 0, r.stdout.decode()[-2000:]
+
+
+def _ignore_sighup():
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_the_hang_up_tests_pass_when_the_run_starts_with_sighup_ignored():
+    """Was (`nohup make test`): 2 failures, the in-process stop-signal test ("DID NOT
+    RAISE Stopped") and `meeple play`'s hang-up test (the child outlived its SIGHUP, the
+    test's 60 s wait ran out): the ignore was inherited, and `meeple` rightly keeps it."""
+    tests = [
+        "tests/cli/test_termination.py::test_stop_signals_raise_stopped_and_say_which",
+        "tests/advice/test_saving.py::test_a_hang_up_or_termination_keeps_the_moves",
+    ]
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+        cwd=ROOT,
+        capture_output=True,
+        preexec_fn=_ignore_sighup,
+        timeout=240,
+    )
+    assert r.returncode == 0, r.stdout.decode()[-2000:]

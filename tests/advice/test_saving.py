@@ -14,6 +14,7 @@ import os
 import pytest
 from typer.testing import CliRunner
 
+from tests.stop_signals import default_stops
 from tournament.advice.play import PlaySession
 from tournament.advice.positions import read_record
 from tournament.advice.saving import RecordKeeper, SaveRefused, check_save_path
@@ -244,6 +245,7 @@ def test_a_hang_up_or_termination_keeps_the_moves(tmp_path, signame):
         stderr=subprocess.PIPE,
         env=env,
         text=True,
+        preexec_fn=default_stops,  # as from a terminal, also under `nohup make test`
     )
     assert proc.stdin is not None and proc.stdout is not None
     lines: list[str] = []

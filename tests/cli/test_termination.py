@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.stop_signals import delivered_stops
 from tournament import runner as runner_module
 from tournament.cli import app
 from tournament.ledger import read_ledger
@@ -53,7 +54,7 @@ def _term_self() -> None:
 def test_stop_signals_raise_stopped_and_say_which():
     before = signal.getsignal(signal.SIGTERM)
     for sig, words in ((signal.SIGTERM, ("terminated", 143)), (signal.SIGHUP, ("hung up", 129))):
-        with pytest.raises(Stopped) as e, stop_signals():
+        with delivered_stops(), pytest.raises(Stopped) as e, stop_signals():
             os.kill(os.getpid(), sig)
             time.sleep(1)
         assert stop_words(e.value) == words
