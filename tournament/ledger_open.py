@@ -201,11 +201,10 @@ def remove_unfinished(directory: Path) -> list[str]:
     ever)."""
     notes = []
     for p in Path(directory).iterdir():
-        was = leftover_of(p)  # only a batch's or the manifest's (was: any .tmp-* name, a
-        if was and (_PART.match(was) or was == MANIFEST):  # folder failing every rerun)
-            p.unlink()  # its games are not in the ledger, so they are played again
-            notes.append(f"removed unfinished temporary file {p.name}")
-        elif was in SIDECARS and writer_gone(p):
+        # only a batch's, the manifest's or a sidecar's (was: any .tmp-* name, a folder
+        # failing every rerun); a batch's games are not in the ledger: played again
+        was = leftover_of(p)
+        if was and (_PART.match(was) or was == MANIFEST or was in SIDECARS and writer_gone(p)):
             p.unlink(missing_ok=True)
             notes.append(f"removed unfinished temporary file {p.name}")
     return notes

@@ -385,8 +385,7 @@ def _same_test(manifest: dict, req: SprtRequest, where: Path) -> None:
     if (
         agents != named
         or t["seed"] != req.seed
-        or (side["elo0"], side["elo1"], side.get("llr", "empirical"))
-        != (req.bounds.elo0, req.bounds.elo1, req.bounds.llr)
+        or Bounds(**side) != req.bounds  # as the test compares them (run._other_test)
         or str(spiel_games.load_game(req.game)) != t["game"]  # the config's game string
     ):
         raise ValueError(f"{where} holds another test than the one asked for")

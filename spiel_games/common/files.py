@@ -104,7 +104,7 @@ def writer_gone(path: str | Path) -> bool:
     except ProcessLookupError:
         return True
     except (OSError, OverflowError):  # another user's process, or no pid at all
-        return False
+        pass
     return False
 
 

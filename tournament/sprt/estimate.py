@@ -148,11 +148,11 @@ def stopped_estimate(
     drift levels off far from the hypotheses, as the empirical GSPRT's does. ``steps``: the
     test's LLR step per value (``gsprt.increments``) when it is not the empirical one
     between the means ``s0`` and ``s1`` (the normalized model, the normal LLR)."""
-    if steps is None:
-        steps = np.log(constrained_mle(values, weights, s1)) - np.log(
+    z = steps
+    if z is None:
+        z = np.log(constrained_mle(values, weights, s1)) - np.log(
             constrained_mle(values, weights, s0)
         )
-    z = steps
     inner = values[0] + 1e-9, values[-1] - 1e-9
 
     def favourable_at(s: float) -> float:
